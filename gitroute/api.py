@@ -1,0 +1,64 @@
+"""One typed function per command; returns dataclasses and never prints.
+
+Imports of the builder's dependencies (pygit2, tree-sitter) stay inside the functions that need
+them: a query is a process start, and those imports cost more than the answer.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from gitroute.model import Answer
+
+if TYPE_CHECKING:
+    from gitroute.bench import BenchReport
+    from gitroute.build import BuildReport
+    from gitroute.status import StatusReport
+
+
+def query(
+    text: str,
+    *,
+    repo: str = ".",
+    limit: int = 10,
+    kinds: Sequence[str] = (),
+    langs: Sequence[str] = (),
+    path_glob: str | None = None,
+    explain: bool = False,
+) -> Answer:
+    """Symbol question: rank the bundle's files and symbols against `text`."""
+    from gitroute.bundle.store import BundleView, corrupt_blob
+    from gitroute.indexes.symbols import Filters, query_symbols
+
+    with BundleView(repo) as view:
+        section = view.manifest.get("symbols")
+        if not isinstance(section, dict):
+            raise corrupt_blob("build.json")
+        rows, notes = query_symbols(
+            text, section, view.read, limit=limit, explain=explain, corrupt=corrupt_blob,
+            filters=Filters(tuple(kinds), tuple(langs), path_glob),
+        )
+        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
+
+
+def build(
+    rev: str = "HEAD",
+    *,
+    repo: str = ".",
+    jobs: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> BuildReport:
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    from gitroute.build import run_build
+
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+
+
+def status(*, repo: str = ".") -> StatusReport:
+    from gitroute.status import read_status
+
+    return read_status(repo)
+
+
+def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
+    raise NotImplementedError

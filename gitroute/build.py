@@ -1,0 +1,234 @@
+"""`git route build`: read one pinned commit, extract what changed, merge the indexes, swap the bundle in.
+
+Per-file extraction results are stored in the bundle keyed by blob id (and language), so a rebuild
+parses only blobs it has not seen; everything after extraction (graph, postings) is recomputed,
+which keeps the bundle a pure function of the commit, the configuration and the gitroute version.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from gitroute import __version__, git
+from gitroute.bundle.layout import (
+    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, decode_extract, dump_json, edges_path,
+    encode_extract, extract_path,
+)
+from gitroute.config import CONFIG_PATH, parse_config
+from gitroute.errors import BundleFormatError
+from gitroute.indexes.code_graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
+from gitroute.indexes.symbols import build_symbol_index
+from gitroute.model import DeclaredEntry
+
+Progress = Callable[[str, int, int], None]
+MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+MAX_REPORTED_WARNINGS = 200
+
+
+@dataclass
+class BuildReport:
+    source_commit: str
+    source_tree: str
+    bundle_commit: str
+    bundle_tree: str
+    ref: str
+    updated: bool  # False when the bundle already was exactly this one
+    files_read: int
+    parsed: int
+    reused: int
+    skipped: Counter = field(default_factory=Counter)
+    nodes: dict[str, int] = field(default_factory=dict)
+    edges: dict[str, int] = field(default_factory=dict)
+    warnings: int = 0
+    seconds: float = 0.0
+
+
+def _extract_key(oid: str, lang: str | None) -> str:
+    return f"{oid}:{lang or '-'}"
+
+
+def _extract_one(item: tuple[str, bytes, str | None]) -> tuple[str, list]:
+    """Worker: classify a blob, then parse it; returns the encoded result under its key."""
+    from gitroute.parsing import extract
+
+    key, data, lang = item
+    reason = git.classify_content(data)
+    if reason is not None:
+        return key, ["skip", reason]
+    if lang is None:
+        return key, ["text"]
+    return key, ["code", encode_extract(extract(data, lang))]
+
+
+def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
+    old = git.ref_target(repo, ref)
+    if old is None:
+        return None, None
+    try:
+        manifest = json.loads(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
+    except ValueError:
+        return old, None
+    if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
+        return old, None
+    if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
+        return old, None
+    return old, manifest
+
+
+def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
+              progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+    started = time.monotonic()
+    from gitroute.parsing import declared_entry_points, language_for_path
+
+    repo = git.open_repository(repo_path)
+    commit = git.resolve_commit(repo, rev)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    old_commit, old_manifest = _load_previous(repo, ref)
+
+    # What each file needs: its extraction key, and whether the previous bundle already has it.
+    keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
+    wanted_shards = sorted({extract_path(k) for k in keys.values()})
+    previous: dict[str, list] = {}
+    if old_manifest is not None:
+        for blob in git.read_tree_blobs(repo, old_commit, wanted_shards).values():
+            try:
+                previous.update(json.loads(blob))
+            except ValueError:
+                continue  # a damaged shard is re-extracted, not trusted
+    results: dict[str, list] = {k: previous[k] for k in set(keys.values()) if k in previous}
+    todo: dict[str, tuple[str, bytes, str | None]] = {}
+    for entry in snap.entries:
+        key = keys[entry.path]
+        if key not in results and key not in todo:
+            todo[key] = (key, snap.read(entry), language_for_path(entry.path))
+
+    _extract_all(list(todo.values()), results, jobs, progress)
+
+    # Files, declared entry points and skip reasons from the results.
+    files: list[SourceFile] = []
+    declared: list[tuple[str, DeclaredEntry]] = []
+    skipped = Counter(s.reason for s in snap.skipped)
+    skipped_list = [[s.path, s.reason] for s in snap.skipped]
+    warnings: list[list[str]] = []
+    for entry in snap.entries:
+        result = results[keys[entry.path]]
+        if result[0] == "skip":
+            skipped[result[1]] += 1
+            skipped_list.append([entry.path, result[1]])
+            continue
+        extract = decode_extract(result[1]) if result[0] == "code" else None
+        files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
+        if extract:
+            warnings.extend([entry.path, w] for w in extract.warnings)
+        if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
+            declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
+    skipped_list.sort()
+
+    graph = build_graph(files, declared)
+    blobs = _graph_blobs(graph)
+    symbol_blobs, symbol_section = build_symbol_index(graph.nodes)
+    blobs.update(symbol_blobs)
+    shards: dict[str, dict[str, list]] = defaultdict(dict)
+    for key in set(keys.values()):
+        shards[extract_path(key)][key] = results[key]
+    blobs.update({path: dump_json(value) for path, value in shards.items()})
+
+    counts = graph.counts()
+    manifest = {
+        "format_version": FORMAT_VERSION,
+        "extractor_version": EXTRACTOR_VERSION,
+        "gitroute_version": __version__,
+        "source": {"commit": commit, "tree": snap.tree},
+        "submodules": [{"path": s.path, "commit": s.commit, "present": s.present} for s in snap.submodules],
+        "config_fingerprint": config.fingerprint(),
+        "counts": {"files": len(files), **counts},
+        "calls": CALL_RESOLUTION,
+        "symbols": symbol_section,
+        "skipped": skipped_list,
+        "skipped_by_reason": dict(sorted(skipped.items())),
+        "warnings": warnings[:MAX_REPORTED_WARNINGS],
+        "warnings_total": len(warnings),
+    }
+    blobs[MANIFEST] = dump_json(manifest)
+
+    if progress:
+        progress("write", 0, 1)
+    blob_ids = git.write_blobs(repo, blobs)
+    tree = git.write_tree(repo, blob_ids)
+    bundle_commit = git.write_commit(repo, tree, f"routing bundle for {commit}\n\ngitroute {__version__}\n",
+                                     snap.commit_time)
+    updated = bundle_commit != old_commit
+    if updated:
+        git.swap_ref(repo, ref, bundle_commit, old_commit)
+    seconds = time.monotonic() - started
+    _record_timing(repo, bundle_commit, seconds)
+    return BuildReport(
+        source_commit=commit, source_tree=snap.tree, bundle_commit=bundle_commit, bundle_tree=tree, ref=ref,
+        updated=updated, files_read=len(snap.entries), parsed=len(todo), reused=len(snap.entries) - len(
+            [e for e in snap.entries if keys[e.path] in todo]),
+        skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(warnings), seconds=seconds,
+    )
+
+
+def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress | None) -> None:
+    total = len(items)
+    if progress:
+        progress("parse", 0, total)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    size = sum(len(item[1]) for item in items)
+    if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
+        import multiprocessing
+
+        # Largest first, so that no worker is left with one big file at the end.
+        items = sorted(items, key=lambda item: -len(item[1]))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for done, (key, value) in enumerate(pool.map(_extract_one, items, chunksize=8), 1):
+                results[key] = value
+                if progress and done % 50 == 0:
+                    progress("parse", done, total)
+    else:
+        for done, item in enumerate(items, 1):
+            key, value = _extract_one(item)
+            results[key] = value
+            if progress and done % 50 == 0:
+                progress("parse", done, total)
+    if progress:
+        progress("parse", total, total)
+
+
+def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
+    """Edges by source (`graph/out`) and by target (`graph/in`), chunked like the node records."""
+    out: dict[str, dict[str, list]] = defaultdict(dict)
+    into: dict[str, dict[str, list]] = defaultdict(dict)
+    for e in graph.edges:
+        out[edges_path("out", e.source)].setdefault(str(e.source), []).append([e.kind, e.target, e.line])
+        into[edges_path("in", e.target)].setdefault(str(e.target), []).append([e.kind, e.source, e.line])
+    blobs = {path: dump_json(value) for path, value in out.items()}
+    blobs.update({path: dump_json(value) for path, value in into.items()})
+    return blobs
+
+
+def _record_timing(repo, bundle_commit: str, seconds: float) -> None:
+    """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic."""
+    path = os.path.join(git.common_dir(repo), "gitroute", "last-build.json")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"bundle_commit": bundle_commit, "seconds": round(seconds, 3)}, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a missing timing is not worth failing a build for
+
+
+def check_manifest(manifest: object) -> dict:
+    if not isinstance(manifest, dict):
+        raise BundleFormatError("corrupt bundle blob 'build.json'", hint="run 'git route build' to rebuild it")
+    return manifest

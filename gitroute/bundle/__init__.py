@@ -1,0 +1,1 @@
+"""The bundle: the indexes as blobs in one git tree, committed under refs/marola/routing-bundle."""

@@ -1,0 +1,73 @@
+"""Where each index lives in the bundle tree, the format version, and the JSON codec of its blobs.
+
+One question reads only what it needs: postings are sharded by token hash and node records are
+chunked by node id, so a query reads a manifest, a few postings shards and a few node chunks,
+whatever the size of the repository.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+
+from gitroute.model import FileExtract, NameRef, Symbol
+
+FORMAT_VERSION = 1
+# Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
+EXTRACTOR_VERSION = 1
+
+BUNDLE_REF = "refs/marola/routing-bundle"
+BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
+
+MANIFEST = "build.json"
+NODE_CHUNK = 512  # node records per chunk
+POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
+
+
+def extract_path(blob_oid: str) -> str:
+    return f"extract/{blob_oid[:2]}.json"
+
+
+def node_chunk_path(node_id: int) -> str:
+    return f"symbols/nodes/{node_id // NODE_CHUNK:05d}.json"
+
+
+def postings_shard(token: str, shards: int) -> int:
+    return zlib.crc32(token.encode("utf-8")) % shards
+
+
+def postings_path(shard: int) -> str:
+    return f"symbols/postings/{shard:05d}.json"
+
+
+def edges_path(direction: str, node_id: int) -> str:
+    return f"graph/{direction}/{node_id // NODE_CHUNK:05d}.json"
+
+
+def dump_json(value: object) -> bytes:
+    """Canonical JSON: the same value always gives the same bytes."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def encode_extract(extract: FileExtract) -> list:
+    return [
+        extract.lang,
+        [[s.name, s.kind, s.line, s.end_line, s.signature, s.doc, s.parent, int(s.entry)] for s in extract.symbols],
+        [[r.source, r.name, r.line] for r in extract.calls],
+        [[r.source, r.name, r.line] for r in extract.imports],
+        [[r.source, r.name, r.line] for r in extract.references],
+        int(extract.entry),
+        list(extract.warnings),
+    ]
+
+
+def decode_extract(value: list) -> FileExtract:
+    lang, symbols, calls, imports, references, entry, warnings = value
+    return FileExtract(
+        lang=lang,
+        symbols=tuple(Symbol(n, k, l, e, sig, doc, p, bool(en)) for n, k, l, e, sig, doc, p, en in symbols),
+        calls=tuple(NameRef(*r) for r in calls),
+        imports=tuple(NameRef(*r) for r in imports),
+        references=tuple(NameRef(*r) for r in references),
+        entry=bool(entry),
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,63 @@
+"""Opening a bundle for answering: pin its commit once, check its format, read blobs by path."""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, MANIFEST
+from gitroute.catfile import ObjectReader, commits_between, current_branch
+from gitroute.errors import BundleFormatError, BundleNotFound
+from gitroute.model import Source
+
+
+def corrupt_blob(path: str) -> BundleFormatError:
+    return BundleFormatError(f"corrupt bundle blob '{path}'", hint="run 'git route build' to rebuild the bundle")
+
+
+class BundleView:
+    """A bundle pinned to one commit: every read names that commit, so a concurrent build cannot tear an answer."""
+
+    def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF) -> None:
+        self.ref = ref
+        branch = current_branch(cwd)
+        self.reader = ObjectReader(cwd)
+        head, bundle = self.reader.read(["HEAD", ref])
+        if bundle is None or bundle[1] != "commit":
+            self.reader.close()
+            raise BundleNotFound(f"no routing bundle at '{ref}'", hint="run 'git route build'")
+        self.commit = bundle[0]
+        (manifest_obj,) = self.reader.read([f"{self.commit}:{MANIFEST}"])
+        if manifest_obj is None:
+            raise corrupt_blob(MANIFEST)
+        try:
+            self.manifest: dict = json.loads(manifest_obj[2])
+            version = int(self.manifest["format_version"])
+        except (ValueError, KeyError, TypeError) as err:
+            raise corrupt_blob(MANIFEST) from err
+        if version > FORMAT_VERSION:
+            raise BundleFormatError(
+                f"the bundle at '{ref}' has format {version}; this gitroute reads format {FORMAT_VERSION}",
+                hint="upgrade gitroute, or run 'git route build' to write a bundle this version reads",
+            )
+        if version < FORMAT_VERSION:
+            raise BundleFormatError(
+                f"the bundle at '{ref}' has the old format {version}", hint="run 'git route build' to rebuild it"
+            )
+        source_commit = self.manifest.get("source", {}).get("commit", "")
+        head_id = head[0] if head else None
+        stale = 0 if head_id == source_commit else (commits_between(cwd, source_commit, "HEAD") if head_id else None)
+        self.source = Source(ref=ref, commit=source_commit, branch=branch, stale_by=stale, head=head_id)
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """Blobs by bundle path; a path the bundle does not hold is left out."""
+        objects = self.reader.read([f"{self.commit}:{p}" for p in paths])
+        return {p: obj[2] for p, obj in zip(paths, objects) if obj is not None and obj[1] == "blob"}
+
+    def close(self) -> None:
+        self.reader.close()
+
+    def __enter__(self) -> BundleView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,127 @@
+"""Read-only access to the object database through `git cat-file --batch`, for the answering path.
+
+A cold query is a process start: importing pygit2 alone costs more than a whole `git cat-file`
+round trip, so answers read the bundle through one long-lived `cat-file` process instead.
+Replace refs and grafts are switched off for every git process started here.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+
+from gitroute.errors import GitrouteError, NotARepository
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["GIT_NO_REPLACE_OBJECTS"] = "1"
+    env["GIT_GRAFT_FILE"] = os.devnull + "/none"  # a missing graft file: no grafts
+    env.pop("GIT_EXTERNAL_DIFF", None)
+    return env
+
+
+def run_git(args: Sequence[str], cwd: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, env=_env())
+    except FileNotFoundError as err:
+        raise GitrouteError("git is not on PATH") from err
+    except NotADirectoryError as err:
+        raise NotARepository(f"not a git repository: '{cwd}'") from err
+
+
+class ObjectReader:
+    """One `git cat-file --batch` process; objects are read by spec (`<commit>:<path>`, an id, a ref)."""
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+        self._proc: subprocess.Popen | None = None
+
+    def _process(self) -> subprocess.Popen:
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                ["git", "cat-file", "--batch"],
+                cwd=self.cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=_env(),
+            )
+        return self._proc
+
+    def read(self, specs: Sequence[str]) -> list[tuple[str, str, bytes] | None]:
+        """(object id, type, content) per spec, None where the object is missing."""
+        if not specs:
+            return []
+        proc = self._process()
+        assert proc.stdin is not None and proc.stdout is not None
+        for spec in specs:
+            if "\n" in spec:
+                raise GitrouteError(f"cannot read an object named with a newline: {spec!r}")
+        try:
+            proc.stdin.write("".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape"))
+            proc.stdin.flush()
+        except BrokenPipeError:
+            self._fail()
+        results: list[tuple[str, str, bytes] | None] = []
+        for _ in specs:
+            header = proc.stdout.readline()
+            if not header:
+                self._fail()
+            fields = header.split()
+            if len(fields) >= 2 and fields[-1] in (b"missing", b"ambiguous"):
+                results.append(None)
+                continue
+            oid, kind, size = fields[0].decode(), fields[1].decode(), int(fields[2])
+            content = proc.stdout.read(size)
+            proc.stdout.read(1)  # the newline after the content
+            results.append((oid, kind, content))
+        return results
+
+    def _fail(self) -> None:
+        assert self._proc is not None
+        self._proc.wait()
+        stderr = self._proc.stderr.read().decode("utf-8", "replace") if self._proc.stderr else ""
+        self._proc = None
+        if "not a git repository" in stderr:
+            raise NotARepository(f"not a git repository: '{os.path.abspath(self.cwd)}'")
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else "git cat-file stopped"
+        raise GitrouteError(f"cannot read objects: {last.removeprefix('fatal: ')}")
+
+    def close(self) -> None:
+        if self._proc is not None:
+            if self._proc.stdin:
+                self._proc.stdin.close()
+            self._proc.wait()
+            for stream in (self._proc.stdout, self._proc.stderr):
+                if stream:
+                    stream.close()
+            self._proc = None
+
+    def __enter__(self) -> ObjectReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def current_branch(cwd: str) -> str | None:
+    """The branch HEAD is on (None when detached); raises NotARepository outside a repository."""
+    result = run_git(["symbolic-ref", "-q", "--short", "HEAD"], cwd)
+    if result.returncode == 0:
+        return result.stdout.decode("utf-8", "replace").strip()
+    stderr = result.stderr.decode("utf-8", "replace")
+    if "not a git repository" in stderr:
+        raise NotARepository(f"not a git repository: '{os.path.abspath(cwd)}'")
+    return None
+
+
+def commits_between(cwd: str, old: str, new: str) -> int | None:
+    """How many commits `new` has that `old` does not; None when git cannot tell."""
+    result = run_git(["rev-list", "--count", f"{old}..{new}"], cwd)
+    if result.returncode != 0:
+        return None
+    try:
+        return int(result.stdout.strip())
+    except ValueError:
+        return None

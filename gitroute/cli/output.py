@@ -1,0 +1,91 @@
+"""Rendering shared by the commands: the answer header, rows as text, and the `--json` document."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from gitroute.model import Answer, Row, Source
+
+SCHEMA = 1
+
+json_option = click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout (for agents).")
+explain_option = click.option("--explain", is_flag=True, help="Show each signal's contribution to a row's score.")
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No notes on stderr.")
+
+
+def source_line(source: Source) -> str:
+    where = f"{source.branch}@{source.commit[:7]}" if source.branch else f"{source.commit[:7]}"
+    line = f"answers from {where} (bundle)"
+    if source.stale_by:
+        line += f"; HEAD is {source.stale_by} commit{'s' if source.stale_by != 1 else ''} ahead: run 'git route build'"
+    elif source.stale_by is None and source.head and source.head != source.commit:
+        line += "; HEAD is elsewhere: run 'git route build'"
+    return line
+
+
+def source_json(source: Source) -> dict:
+    return {"ref": source.ref, "commit": source.commit, "branch": source.branch, "stale_by": source.stale_by}
+
+
+def row_json(row: Row, explain: bool) -> dict:
+    doc: dict = {"path": row.path}
+    if row.line is not None:
+        doc["line"] = row.line
+    if row.name is not None:
+        doc["name"] = row.name
+    if row.kind is not None:
+        doc["kind"] = row.kind
+    doc["score"] = row.score
+    if explain:
+        doc["signals"] = dict(row.signals)
+    return doc
+
+
+def answer_json(answer: Answer, explain: bool) -> dict:
+    return {
+        "schema": SCHEMA,
+        "status": answer.status,
+        "source": source_json(answer.source),
+        "rows": [row_json(r, explain) for r in answer.rows],
+        "notes": list(answer.notes),
+        **answer.extra,
+    }
+
+
+def emit_json(document: dict) -> None:
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
+    if as_json:
+        emit_json(answer_json(answer, explain))
+        return
+    click.echo(source_line(answer.source))
+    if answer.status == "no_match":
+        click.echo("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
+    else:
+        width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
+        for r in answer.rows:
+            where = f"{r.path}:{r.line}" if r.line is not None else r.path
+            click.echo(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<32} {r.score:>8.2f}".rstrip())
+            if explain and r.signals:
+                click.echo("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
+        if not quiet:
+            for note in answer.notes:
+                click.echo(f"note: {note}", err=True)
+
+
+def progress_printer(enabled: bool):
+    """A build progress callback that redraws one stderr line, or None when not on a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def report(phase: str, done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        click.echo(f"\r{phase}: {done}/{total}", err=True, nl=False)
+        if end:
+            click.echo("", err=True)
+
+    return report

@@ -1,0 +1,32 @@
+"""`git route query TEXT`: which files and symbols a question names."""
+from __future__ import annotations
+
+import click
+
+from gitroute.cli.output import emit_answer, explain_option, json_option, quiet_option
+from gitroute.model import SYMBOL_KINDS
+
+KIND_CHOICES = ("file",) + SYMBOL_KINDS
+
+
+@click.command("query")
+@click.argument("text", nargs=-1, required=True)
+@click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True, help="Rows at most.")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES), help="Only nodes of this kind (repeatable).")
+@click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
+@click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")
+@json_option
+@explain_option
+@quiet_option
+def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tuple[str, ...],
+            path_glob: str | None, as_json: bool, explain: bool, quiet: bool) -> None:
+    """Rank the files, types and functions that TEXT names.
+
+    TEXT is an identifier (OpenMeteoClient, url_for) or a question ("where is the entry point").
+    Identifiers are matched as split tokens, never substrings; when nothing overlaps, the answer
+    is no_match.
+    """
+    from gitroute import api
+
+    answer = api.query(" ".join(text), limit=limit, kinds=kinds, langs=langs, path_glob=path_glob, explain=explain)
+    emit_answer(answer, as_json=as_json, explain=explain, quiet=quiet)

@@ -1,0 +1,40 @@
+"""`git route status`: the bundle's source, staleness, contents and skips."""
+from __future__ import annotations
+
+import click
+
+from gitroute.cli.output import emit_json, json_option, source_json, source_line
+
+
+@click.command("status")
+@json_option
+def command(as_json: bool) -> None:
+    """Show what the bundle answers from, how far behind HEAD it is, and what it holds."""
+    from gitroute import api
+
+    s = api.status()
+    if as_json:
+        emit_json({
+            "schema": 1,
+            "source": source_json(s.source),
+            "bundle": {"commit": s.bundle_commit, "bytes": s.bundle_bytes, "blobs": s.bundle_blobs},
+            "gitroute_version": s.gitroute_version,
+            "counts": s.counts,
+            "skipped": s.skipped_by_reason,
+            "submodules": s.submodules,
+            "last_build_seconds": s.last_build_seconds,
+        })
+        return
+    click.echo(source_line(s.source))
+    click.echo(f"bundle: {s.source.ref} at {s.bundle_commit[:7]} ({s.bundle_blobs} blobs, {s.bundle_bytes / 1e6:.1f} MB), "
+               f"gitroute {s.gitroute_version}")
+    click.echo(f"stale: {'no' if s.source.stale_by == 0 else s.source.stale_by if s.source.stale_by else 'unknown'}")
+    counts = s.counts
+    click.echo(f"files: {counts.get('files', 0)}")
+    click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in counts.get("nodes", {}).items()))
+    click.echo("edges: " + ", ".join(f"{n} {k}" for k, n in counts.get("edges", {}).items()) + f" ({s.calls})")
+    click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
+    for sub in s.submodules:
+        click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}" + ("" if sub["present"] else " (not present: skipped)"))
+    if s.last_build_seconds is not None:
+        click.echo(f"last build: {s.last_build_seconds:.2f} s")

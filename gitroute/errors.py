@@ -1,0 +1,60 @@
+"""The one user-facing error type and its named kinds; the CLI maps them to exit codes."""
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0  # answered, including no_match
+    CHECK_FAILED = 1  # a check that found a problem: stale --check, bench gate, shrink guard
+    INTERNAL = 3  # a bug; GITROUTE_DEBUG=1 shows the traceback
+    FATAL = 128  # no repository, no bundle, unreadable bundle, unknown revision
+    USAGE = 129
+    INTERRUPTED = 130
+
+
+class GitrouteError(Exception):
+    """An error the user can act on: one line, and an optional hint."""
+
+    exit_code = ExitCode.FATAL
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class NotARepository(GitrouteError):
+    pass
+
+
+class UnknownRevision(GitrouteError):
+    pass
+
+
+class BundleNotFound(GitrouteError):
+    pass
+
+
+class BundleFormatError(GitrouteError):
+    """The bundle is of a format this version cannot read, or one of its blobs is corrupt."""
+
+
+class ConfigError(GitrouteError):
+    pass
+
+
+class BuildRaceLost(GitrouteError):
+    """Another build moved the bundle ref while this one ran; the other bundle is kept."""
+
+
+class BenchFileError(GitrouteError):
+    pass
+
+
+class UsageError(GitrouteError):
+    exit_code = ExitCode.USAGE
+
+
+class CheckFailed(GitrouteError):
+    exit_code = ExitCode.CHECK_FAILED

@@ -1,0 +1,147 @@
+"""Ranking: the tiered, additive symbol scorer with a per-signal breakdown, and BM25's idf.
+
+Tiers are sized so that a higher one outweighs everything below it in practice: an exact name
+beats a phrase, a phrase beats scattered name tokens, and names beat paths and docstrings.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitroute.text import asks_for_entry, normalize_name, split_identifier, tokenize, STOP_WORDS, ENTRY_WORDS
+
+EXACT = 100.0
+PHRASE = 40.0
+NAME = 20.0
+PATH = 8.0
+DOC = 5.0
+ENTRY = 30.0
+KIND_PRIOR = {"class": 1.0, "struct": 1.0, "interface": 1.0, "trait": 1.0, "enum": 0.8, "object": 1.0,
+              "function": 0.6, "method": 0.4, "file": 0.5}
+DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the question asks for them
+
+# Path parts that mark a file as secondary, and the question words that lift the demotion.
+_SECONDARY = re.compile(
+    r"(^|/)(tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples?|demos?|vendor|vendored|"
+    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
+    r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py)$"
+)
+_ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
+                             "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question, tokenized once: what it matches and what it asks for."""
+
+    text: str
+    tokens: tuple[str, ...]  # content tokens, deduplicated, in order
+    identifier: str | None  # the normalized name when the question is one identifier
+    wants_entry: bool
+    wants_secondary: bool
+
+
+def parse_question(text: str) -> Question:
+    words = text.split()
+    single = len(words) == 1
+    wants_entry = asks_for_entry(text) and not single
+    if single:
+        # One identifier: every part is part of a name, even `for` in `url_for`.
+        tokens = tokenize(text)
+    else:
+        tokens = [t for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
+        if wants_entry:
+            tokens = [t for t in tokens if t not in ENTRY_WORDS]
+    if single and asks_for_entry(text) and tokens == ["main"]:
+        wants_entry = True
+    raw = set(tokenize(text))
+    return Question(
+        text=text,
+        tokens=tuple(dict.fromkeys(tokens)),
+        identifier=normalize_name(words[0]) if single else None,
+        wants_entry=wants_entry,
+        wants_secondary=bool(raw & _ASKS_SECONDARY),
+    )
+
+
+def idf(df: int, total: int) -> float:
+    """BM25's idf, never negative."""
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
+def is_secondary(path: str) -> bool:
+    return _SECONDARY.search(path.lower()) is not None
+
+
+def _contiguous(needle: Sequence[str], hay: Sequence[str]) -> bool:
+    n = len(needle)
+    return any(tuple(hay[i:i + n]) == tuple(needle) for i in range(len(hay) - n + 1))
+
+
+def _longest_run(query: Sequence[str], name: Sequence[str]) -> int:
+    """The longest run of name tokens that also stands, in order, in the question."""
+    best = 0
+    for i in range(len(name)):
+        for j in range(len(name), i + best, -1):
+            if _contiguous(name[i:j], query):
+                best = j - i
+                break
+    return best
+
+
+def score_node(
+    question: Question,
+    weights: dict[str, float],
+    *,
+    path: str,
+    name: str,
+    kind: str,
+    doc: str,
+    entry: bool,
+) -> tuple[float, tuple[tuple[str, float], ...]]:
+    """Score one node; returns the total and each signal's contribution (zero signals left out)."""
+    signals: list[tuple[str, float]] = []
+    q = question.tokens
+    total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
+    name_stem = name.rsplit(".", 1)[0] if kind == "file" else name
+    name_tokens = split_identifier(name_stem) if name_stem.isascii() else tokenize(name_stem)
+    name_set = set(name_tokens)
+
+    if question.identifier is not None and normalize_name(name_stem) == question.identifier:
+        signals.append(("exact_name", EXACT))
+    elif len(name_tokens) >= 2 or (len(q) >= 2 and name_tokens):
+        run = _longest_run(q, name_tokens)
+        if run >= 2:
+            # A phrase: two or more of the name's words stand in the question, in order.
+            signals.append(("phrase", round(PHRASE * run / max(len(name_tokens), 1), 3)))
+
+    matched_name = sum(weights.get(t, 1.0) for t in q if t in name_set)
+    if matched_name:
+        coverage = len(name_set & set(q)) / len(name_set)
+        signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
+
+    path_tokens = set(tokenize(path.rsplit("/", 1)[0])) if "/" in path else set()
+    matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set)
+    if matched_path:
+        signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
+
+    if doc:
+        doc_tokens = set(tokenize(doc))
+        matched_doc = sum(weights.get(t, 1.0) for t in q if t in doc_tokens)
+        if matched_doc:
+            signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
+
+    if question.wants_entry and entry:
+        signals.append(("entry_point", ENTRY))
+
+    if not signals:
+        return 0.0, ()
+    signals.append(("kind_prior", KIND_PRIOR.get(kind, 0.0)))
+    total = sum(value for _, value in signals)
+    if not question.wants_secondary and is_secondary(path):
+        demoted = round(total * (DEMOTE - 1.0), 3)
+        signals.append(("secondary_path", demoted))
+        total += demoted
+    return round(total, 3), tuple(signals)

@@ -1,0 +1,56 @@
+"""`git route status`: what the bundle answers from, how stale it is, what it holds and what it skipped."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from gitroute.bundle.store import BundleView
+from gitroute.catfile import run_git
+from gitroute.model import Source
+
+
+@dataclass(frozen=True)
+class StatusReport:
+    source: Source
+    bundle_commit: str
+    gitroute_version: str
+    counts: dict
+    bundle_bytes: int
+    bundle_blobs: int
+    skipped_by_reason: dict[str, int]
+    submodules: list = field(default_factory=list)
+    last_build_seconds: float | None = None
+    calls: str = ""
+
+
+def read_status(cwd: str) -> StatusReport:
+    with BundleView(cwd) as view:
+        manifest = view.manifest
+        listing = run_git(["ls-tree", "-r", "-l", "-z", view.commit], cwd)
+        sizes = [int(line.split()[3]) for line in listing.stdout.split(b"\0") if line.strip()]
+        return StatusReport(
+            source=view.source,
+            bundle_commit=view.commit,
+            gitroute_version=manifest.get("gitroute_version", "?"),
+            counts=manifest.get("counts", {}),
+            bundle_bytes=sum(sizes),
+            bundle_blobs=len(sizes),
+            skipped_by_reason=manifest.get("skipped_by_reason", {}),
+            submodules=manifest.get("submodules", []),
+            last_build_seconds=_last_build_seconds(cwd, view.commit),
+            calls=manifest.get("calls", ""),
+        )
+
+
+def _last_build_seconds(cwd: str, bundle_commit: str) -> float | None:
+    result = run_git(["rev-parse", "--git-common-dir"], cwd)
+    if result.returncode != 0:
+        return None
+    common = os.path.join(cwd, result.stdout.decode().strip())
+    try:
+        with open(os.path.join(common, "gitroute", "last-build.json"), encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return record.get("seconds") if record.get("bundle_commit") == bundle_commit else None
