@@ -1,0 +1,4 @@
+"""`python -m gitroute` runs the `git route` command line."""
+from gitroute.cli import main
+
+main()
