@@ -61,4 +61,12 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
-    raise NotImplementedError
+    """Ask every question of a routing-bench.yaml through the command its type names, and score it."""
+    from gitroute.bench import find_default_bench, read_bench, run_bench
+    from gitroute.catfile import work_tree_top
+
+    bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
+    ask = {
+        "symbol": lambda q: query(q.question, repo=repo, kinds=q.kind, langs=q.lang, path_glob=q.path, limit=10),
+    }
+    return run_bench(bench_file, ask)

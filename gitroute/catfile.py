@@ -37,6 +37,9 @@ class ObjectReader:
         self.cwd = cwd
         self._proc: subprocess.Popen | None = None
 
+    def start(self) -> None:
+        self._process()
+
     def _process(self) -> subprocess.Popen:
         if self._proc is None:
             self._proc = subprocess.Popen(
@@ -125,3 +128,11 @@ def commits_between(cwd: str, old: str, new: str) -> int | None:
         return int(result.stdout.strip())
     except ValueError:
         return None
+
+
+def work_tree_top(cwd: str) -> str:
+    """The top folder of the work tree; raises NotARepository outside one."""
+    result = run_git(["rev-parse", "--show-toplevel"], cwd)
+    if result.returncode != 0:
+        raise NotARepository(f"not a git work tree: '{os.path.abspath(cwd)}'")
+    return result.stdout.decode("utf-8", "surrogateescape").strip()

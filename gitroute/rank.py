@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gitroute.text import asks_for_entry, normalize_name, split_identifier, tokenize, STOP_WORDS, ENTRY_WORDS
+from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
 EXACT = 100.0
 PHRASE = 40.0
@@ -59,7 +59,7 @@ def parse_question(text: str) -> Question:
     raw = set(tokenize(text))
     return Question(
         text=text,
-        tokens=tuple(dict.fromkeys(tokens)),
+        tokens=tuple(dict.fromkeys(stem(t) for t in tokens)),
         identifier=normalize_name(words[0]) if single else None,
         wants_entry=wants_entry,
         wants_secondary=bool(raw & _ASKS_SECONDARY),
@@ -106,7 +106,7 @@ def score_node(
     q = question.tokens
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
     name_stem = name.rsplit(".", 1)[0] if kind == "file" else name
-    name_tokens = split_identifier(name_stem) if name_stem.isascii() else tokenize(name_stem)
+    name_tokens = stems(name_stem)
     name_set = set(name_tokens)
 
     if question.identifier is not None and normalize_name(name_stem) == question.identifier:
@@ -122,13 +122,13 @@ def score_node(
         coverage = len(name_set & set(q)) / len(name_set)
         signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-    path_tokens = set(tokenize(path.rsplit("/", 1)[0])) if "/" in path else set()
+    path_tokens = set(stems(path.rsplit("/", 1)[0])) if "/" in path else set()
     matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set)
     if matched_path:
         signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
     if doc:
-        doc_tokens = set(tokenize(doc))
+        doc_tokens = set(stems(doc))
         matched_doc = sum(weights.get(t, 1.0) for t in q if t in doc_tokens)
         if matched_doc:
             signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Camel humps (HTTPServer -> HTTP Server), digits and any non-alphanumeric run split a word.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -19,6 +20,53 @@ STOP_WORDS = frozenset(
 
 # Words that ask for an entry point rather than name one.
 ENTRY_WORDS = frozenset({"entry", "entrypoint", "start", "starts", "main", "launch", "startup", "point"})
+
+
+# Irregular forms a suffix rule cannot reach, for the verbs questions about code use most.
+_IRREGULAR = {
+    "sent": "send", "built": "build", "found": "find", "made": "make", "written": "write", "wrote": "write",
+    "thrown": "throw", "threw": "throw", "caught": "catch", "kept": "keep", "held": "hold", "bound": "bind",
+    "chosen": "choose", "given": "give", "taken": "take", "got": "get", "gotten": "get", "ran": "run",
+    "children": "child", "indices": "index", "data": "data", "began": "begin", "begun": "begin",
+    "led": "lead", "left": "leave", "lost": "lose", "met": "meet", "paid": "pay", "said": "say", "sold": "sell",
+    "spent": "spend", "stood": "stand", "told": "tell", "understood": "understand", "went": "go", "won": "win",
+}
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(token: str) -> str:
+    """A light, conservative stemmer: plurals, -ed, -ing and a final -e fold together.
+
+    signed, signing and sign give `sign`; resolved and resolve give `resolv`; classes gives `class`.
+    Identifier parts and question words go through the same function, so only agreement matters.
+    """
+    if token in _IRREGULAR:
+        return _IRREGULAR[token]
+    if len(token) <= 3 or not token.isalpha():
+        return token
+    word = token
+    if word.endswith("ies") or word.endswith("ied"):
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("es") and (word[-3] in "sxz" or word[-4:-2] in ("ch", "sh")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) >= 6 and _VOWELS & set(word[:-3]):
+        word = _undouble(word[:-3])
+    elif word.endswith("ed") and len(word) >= 5 and _VOWELS & set(word[:-2]):
+        word = _undouble(word[:-2])
+    if word.endswith("e") and len(word) >= 5:
+        word = word[:-1]
+    return word
+
+
+def _undouble(word: str) -> str:
+    if len(word) >= 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1] not in _VOWELS:
+        return word[:-1]
+    return word
 
 
 def split_identifier(word: str) -> list[str]:
@@ -75,3 +123,8 @@ def normalize_name(name: str) -> str:
 def asks_for_entry(text: str) -> bool:
     """True when a question asks where something starts (entry, start, main, ...)."""
     return any(t in ENTRY_WORDS for t in tokenize(text))
+
+
+def stems(text: str) -> list[str]:
+    """Stemmed tokens of a text, in order: what the indexes store and questions match."""
+    return [stem(t) for t in tokenize(text)]

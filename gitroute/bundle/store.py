@@ -19,8 +19,9 @@ class BundleView:
 
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF) -> None:
         self.ref = ref
-        branch = current_branch(cwd)
         self.reader = ObjectReader(cwd)
+        self.reader.start()  # git starts up while symbolic-ref runs: two process starts overlap
+        branch = current_branch(cwd)
         head, bundle = self.reader.read(["HEAD", ref])
         if bundle is None or bundle[1] != "commit":
             self.reader.close()

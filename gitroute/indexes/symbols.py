@@ -10,13 +10,13 @@ import fnmatch
 import heapq
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gitroute.bundle.layout import NODE_CHUNK, POSTINGS_TARGET, dump_json, node_chunk_path, postings_path, postings_shard
 from gitroute.model import Row
 from gitroute.rank import Question, idf, parse_question, score_node
-from gitroute.text import STOP_WORDS, tokenize
+from gitroute.text import STOP_WORDS, stem, tokenize
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 FIELD_WEIGHT = (3.0, 1.0, 1.5)  # name, doc, path: how much a posting counts before full scoring
@@ -55,10 +55,10 @@ class Filters:
 
 
 def _node_tokens(node) -> tuple[set[str], set[str], set[str]]:
-    stem = node.name.rsplit(".", 1)[0] if node.kind == "file" else node.name
-    name = set(tokenize(stem))
-    doc = {t for t in tokenize(node.doc + " " + node.signature) if t not in STOP_WORDS and len(t) > 1} - name
-    path = set(tokenize(node.path.rsplit("/", 1)[0])) if node.kind == "file" and "/" in node.path else set()
+    base = node.name.rsplit(".", 1)[0] if node.kind == "file" else node.name
+    name = {stem(t) for t in tokenize(base)}
+    doc = {stem(t) for t in tokenize(node.doc + " " + node.signature) if t not in STOP_WORDS and len(t) > 1} - name
+    path = {stem(t) for t in tokenize(node.path.rsplit("/", 1)[0])} if node.kind == "file" and "/" in node.path else set()
     return name, doc, path
 
 
@@ -119,10 +119,10 @@ def query_symbols(
     total = section["nodes"]
     paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
     blobs = read(paths)
+    parsed = {path: _load(blobs, path, corrupt) for path in blobs}
     lists: dict[str, list[list[int]]] = {}
     for token in tokens:
-        shard = _load(blobs, postings_path(postings_shard(token, shards)), corrupt) if blobs else {}
-        lists[token] = shard.get(token, [[], [], []])
+        lists[token] = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token, [[], [], []])
 
     weights = {t: idf(len(set().union(*lists[t])), total) for t in question.tokens}
     prelim: dict[int, float] = defaultdict(float)
@@ -137,12 +137,16 @@ def query_symbols(
     keep = FILTERED_CANDIDATES if filters.active() else CANDIDATES
     best = heapq.nsmallest(keep, prelim, key=lambda i: (-prelim[i], i))
     chunk_paths = sorted({node_chunk_path(i) for i in best})
-    chunks = read(chunk_paths)
+    blobs = read(chunk_paths)
+    chunks = {path: _load(blobs, path, corrupt) for path in chunk_paths}
     rows: list[Row] = []
     filtered_out = 0
     for node_id in best:
-        record = _load(chunks, node_chunk_path(node_id), corrupt)[node_id % NODE_CHUNK]
-        path, name, kind, line, _end, lang, entry, _signature, doc = record
+        try:
+            record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
+            path, name, kind, line, _end, lang, entry, _signature, doc = record
+        except (IndexError, TypeError, ValueError) as err:
+            raise corrupt(node_chunk_path(node_id)) from err
         if not filters.admit(path, kind, lang):
             filtered_out += 1
             continue
@@ -158,9 +162,3 @@ def query_symbols(
         else:
             notes.append("no candidate scored above zero")
     return rows[:limit], notes
-
-
-def iter_tokens(nodes: Iterable) -> Iterable[str]:
-    for node in nodes:
-        for tokens in _node_tokens(node):
-            yield from tokens

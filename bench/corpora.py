@@ -1,0 +1,368 @@
+"""Bench corpora: public projects materialised from pinned PyPI sdists as git repos with stable commit ids.
+
+    python bench/corpora.py [--dest DIR] [--cache DIR] [names...]
+    python bench/corpora.py --check-bench bench/flask.routing-bench.yaml
+
+Each corpus is one commit of the sdist's files (top folder stripped, exec bits kept, nothing else
+skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
+environment, so the commit id is the same on every machine and is checked against the table below.
+Other bench scripts import `materialise(name, dest, cache)`.
+"""
+from __future__ import annotations
+
+import argparse
+import atexit
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    name: str
+    version: str
+    filename: str  # the sdist's file name as PyPI serves it
+    sha256: str  # of the sdist, as published on PyPI
+    commit: str | None  # the expected commit id; None until first recorded
+
+
+CORPORA: dict[str, Corpus] = {
+    c.name: c
+    for c in (
+        Corpus(
+            "flask",
+            "3.1.2",
+            "flask-3.1.2.tar.gz",
+            "bf656c15c80190ed628ad08cdfd3aaa35beb087855e2f494910aa3774cc4fd87",
+            "bcc117771461cab42b800d10e4aa21c540f9d5ea",
+        ),
+        Corpus(
+            "django",
+            "5.2.8",
+            "django-5.2.8.tar.gz",
+            "23254866a5bb9a2cfa6004e8b809ec6246eba4b58a7589bc2772f1bcc8456c7f",
+            "8ea9692a35b6d14c4a38587048e628e8cd6e8fad",
+        ),
+    )
+}
+
+BENCH_DIR = Path(__file__).resolve().parent
+DEFAULT_DEST = BENCH_DIR / "corpora"
+DEFAULT_CACHE = Path("~/.cache/gitroute-bench").expanduser()
+
+IDENT = "gitroute-bench <bench@gitroute.invalid>"
+# 2025-01-01T00:00:00Z in git's raw date format, which fast-import reads without any parsing.
+RAW_DATE = "1735689600 +0000"
+BRANCH = "main"
+
+
+class CorpusError(Exception):
+    """A corpus could not be materialised as pinned; the message says which and why."""
+
+
+def materialise(name: str, dest: str | os.PathLike[str], cache: str | os.PathLike[str]) -> Path:
+    """Make `dest/name` a git repo at the pinned commit of corpus `name` and return its path.
+
+    Does nothing when the repo is already there at the expected commit; refuses to touch a path
+    that holds anything else (a corpus repo may carry routing bundles someone built).
+    """
+    corpus = _corpus(name)
+    target = Path(dest).resolve() / corpus.name
+    if target.exists():
+        _check_existing(corpus, target)
+        return target
+    sdist = fetch_sdist(corpus, Path(cache).expanduser())
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Build next to the target and rename at the end, so an interrupted run leaves no half repo
+    # that the idempotence check would have to second-guess.
+    work = Path(tempfile.mkdtemp(prefix=f".{corpus.name}.", dir=target.parent))
+    try:
+        commit = _build_repo(corpus, sdist, work)
+        if corpus.commit is not None and commit != corpus.commit:
+            raise CorpusError(
+                f"corpus '{corpus.name}' built as commit {commit}, expected {corpus.commit}; "
+                "the sdist, git or this script changed how the commit is written"
+            )
+        if corpus.commit is None:
+            _note(f"note: record commit '{commit}' for corpus '{corpus.name}' in {Path(__file__).name}")
+        # mkdtemp makes the folder private; the corpus should look like any clone.
+        umask = os.umask(0)
+        os.umask(umask)
+        work.chmod(0o777 & ~umask)
+        work.rename(target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return target
+
+
+def fetch_sdist(corpus: Corpus, cache: Path) -> Path:
+    """The verified sdist for `corpus` from `cache`, downloaded with pip when it is not there."""
+    path = cache / corpus.filename
+    if not path.is_file():
+        cache.mkdir(parents=True, exist_ok=True)
+        _note(f"downloading {corpus.name}=={corpus.version} into '{cache}'")
+        cmd = [
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+            "-d", str(cache), f"{corpus.name}=={corpus.version}",
+        ]
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CorpusError(f"pip download {corpus.name}=={corpus.version} failed: {_last_line(result.stderr)}")
+        if not path.is_file():
+            raise CorpusError(f"pip download did not produce '{path}'")
+    digest = _sha256(path)
+    if digest != corpus.sha256:
+        raise CorpusError(f"'{path}' has sha256 {digest}, expected {corpus.sha256}; remove it and rerun")
+    return path
+
+
+def _build_repo(corpus: Corpus, sdist: Path, work: Path) -> str:
+    env = _scrubbed_env()
+    git = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
+           "-c", "commit.gpgSign=false", "-c", "gc.auto=0", "-C", str(work)]
+    _run([*git, "init", "--quiet", "--template=", "--object-format=sha1", f"--initial-branch={BRANCH}"], env=env)
+    # fast-import writes the commit from the tarball's bytes: no work tree, no .gitignore (flask's
+    # examples ship some) and no .gitattributes can filter or drop a file on the way in.
+    # stderr goes to a file, not a pipe: a pipe nobody reads while the stream is written could fill and
+    # deadlock both processes.
+    with tempfile.TemporaryFile() as errfile:
+        proc = subprocess.Popen([*git, "fast-import", "--quiet", "--done"], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=errfile, env=env)
+        assert proc.stdin is not None
+        try:
+            for chunk in _fast_import_stream(corpus, sdist):
+                proc.stdin.write(chunk)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # fast-import stopped early; its stderr says why
+        proc.wait()
+        errfile.seek(0)
+        err = errfile.read().decode(errors="replace")
+    if proc.returncode != 0:
+        raise CorpusError(f"git fast-import failed for '{corpus.name}': {_last_line(err)}")
+    commit = _run([*git, "rev-parse", "--verify", f"refs/heads/{BRANCH}^{{commit}}"], env=env).strip()
+    _run([*git, "reset", "--quiet", "--hard", BRANCH], env=env)
+    return commit
+
+
+def _fast_import_stream(corpus: Corpus, sdist: Path) -> Iterator[bytes]:
+    message = (
+        f"{corpus.name} {corpus.version} from PyPI sdist {corpus.filename}\n\n"
+        f"sha256 {corpus.sha256}\nmaterialised by gitroute bench/corpora.py\n"
+    ).encode()
+    yield b"feature done\n"
+    yield f"commit refs/heads/{BRANCH}\n".encode()
+    yield f"author {IDENT} {RAW_DATE}\ncommitter {IDENT} {RAW_DATE}\n".encode()
+    yield b"data %d\n" % len(message) + message
+    for path, mode, data in _sdist_files(sdist):
+        yield b"M %s inline %s\ndata %d\n" % (mode, _quote_path(path), len(data))
+        yield data
+        yield b"\n"
+    yield b"done\n"
+
+
+def _sdist_files(sdist: Path) -> Iterator[tuple[str, bytes, bytes]]:
+    """(path without the top folder, git mode, content) of every file in the sdist, by path."""
+    files: dict[str, tuple[bytes, bytes]] = {}
+    with tarfile.open(sdist, "r:gz") as tar:
+        top: str | None = None
+        for member in tar:
+            parts = PurePosixPath(member.name).parts
+            if not parts or member.name.startswith("/") or ".." in parts:
+                raise CorpusError(f"'{sdist.name}' has an unsafe member '{member.name}'")
+            top = top or parts[0]
+            if parts[0] != top:
+                raise CorpusError(f"'{sdist.name}' has members outside its top folder '{top}/': '{member.name}'")
+            if member.isdir() or len(parts) == 1:
+                continue
+            path = "/".join(parts[1:])
+            if any(p.lower() == ".git" for p in parts[1:]) or "\n" in path:
+                raise CorpusError(f"'{sdist.name}' has a member git cannot hold: {member.name!r}")
+            if member.issym():
+                files[path] = (b"120000", member.linkname.encode("utf-8", "surrogateescape"))
+            elif member.isfile() or member.islnk():
+                fileobj = tar.extractfile(member)
+                assert fileobj is not None
+                mode = b"100755" if member.mode & 0o100 else b"100644"
+                files[path] = (mode, fileobj.read())
+            else:
+                raise CorpusError(f"'{sdist.name}' has a member that is not a file: '{member.name}'")
+    for path in sorted(files):
+        yield path, *files[path]
+
+
+def _quote_path(path: str) -> bytes:
+    # fast-import's C-style quoting, always applied so that spaces and a leading quote are safe.
+    raw = path.encode("utf-8", "surrogateescape")
+    out = bytearray(b'"')
+    for byte in raw:
+        if byte in (0x22, 0x5C):
+            out += b"\\" + bytes([byte])
+        elif byte < 0x20 or byte == 0x7F:
+            out += b"\\%03o" % byte
+        else:
+            out.append(byte)
+    out += b'"'
+    return bytes(out)
+
+
+def _check_existing(corpus: Corpus, target: Path) -> None:
+    env = _scrubbed_env()
+    result = subprocess.run(
+        ["git", "-C", str(target), "rev-parse", "--verify", "-q", f"refs/heads/{BRANCH}^{{commit}}"],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    have = result.stdout.strip() if result.returncode == 0 else None
+    if have is None:
+        raise CorpusError(f"'{target}' exists but is not a corpus repo; remove it to materialise '{corpus.name}'")
+    if corpus.commit is not None and have != corpus.commit:
+        raise CorpusError(f"'{target}' has {BRANCH} at {have}, expected {corpus.commit}; remove it to rebuild")
+
+
+@functools.cache
+def _empty_home() -> str:
+    home = tempfile.mkdtemp(prefix="gitroute-bench-home.")
+    atexit.register(shutil.rmtree, home, True)
+    return home
+
+
+def _scrubbed_env() -> dict[str, str]:
+    # Nothing from the caller's git setup may reach the commit: no GIT_* variables, no global or
+    # system config (user.name, commit.gpgSign, init.templateDir, hooks), no locale-dependent text.
+    home = _empty_home()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_TERMINAL_PROMPT="0",
+        LC_ALL="C",
+        TZ="UTC",
+    )
+    return env
+
+
+def _run(cmd: Sequence[str], *, env: dict[str, str], cwd: Path | None = None) -> str:
+    result = subprocess.run(list(cmd), env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CorpusError(f"'{' '.join(cmd[-3:])}' failed: {_last_line(result.stderr)}")
+    return result.stdout
+
+
+def _corpus(name: str) -> Corpus:
+    try:
+        return CORPORA[name]
+    except KeyError:
+        raise CorpusError(f"unknown corpus '{name}'; known: {', '.join(CORPORA)}") from None
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def check_bench(bench_file: Path, corpus_name: str | None, dest: Path, cache: Path) -> list[str]:
+    """Problems with `bench_file` against its corpus: expected paths missing from the commit, or a
+    `path#section` whose section is not defined in that file. Empty when all is well."""
+    # The bench loader lives in the package; a script run from a checkout finds it one level up.
+    sys.path.insert(0, str(BENCH_DIR.parent))
+    from gitroute.bench import load_bench
+
+    name = corpus_name or bench_file.name.split(".", 1)[0]
+    bench = load_bench(bench_file.read_text(encoding="utf-8"), str(bench_file))
+    repo = materialise(name, dest, cache)
+    env = _scrubbed_env()
+    listing = _run(["git", "-C", str(repo), "ls-tree", "-r", "-z", "--name-only", BRANCH], env=env)
+    paths = set(listing.split("\0")) - {""}
+    problems: list[str] = []
+    for question in bench.questions:
+        for expected in question.expect:
+            path, _, section = expected.partition("#")
+            if path not in paths:
+                problems.append(f"{bench_file}: question '{question.id}': '{path}' is not in corpus '{name}'")
+                continue
+            if section:
+                text = _run(["git", "-C", str(repo), "show", f"{BRANCH}:{path}"], env=env)
+                if not _defines(path, text, section.rsplit(".", 1)[-1]):
+                    problems.append(f"{bench_file}: question '{question.id}': '{section}' is not defined in '{path}'")
+    return problems
+
+
+def _defines(path: str, text: str, name: str) -> bool:
+    # For Python the section must be a definition, not a mention; other files have no parser here.
+    if path.endswith(".py"):
+        return re.search(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", text, re.M) is not None
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def _describe(repo: Path) -> str:
+    env = _scrubbed_env()
+    listing = _run(["git", "-C", str(repo), "ls-tree", "-r", "-z", "-l", BRANCH], env=env)
+    entries = [e for e in listing.split("\0") if e]
+    size = sum(int(e.split("\t", 1)[0].split()[3]) for e in entries if e.split()[1] == "blob")
+    return f"{len(entries)} files, {size / 1e6:.1f} MB"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"corpora to materialise (default: all of {', '.join(CORPORA)})")
+    parser.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="folder that holds the corpus repos")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="folder of downloaded sdists")
+    parser.add_argument("--check-bench", type=Path, action="append", default=[], metavar="FILE",
+                        help="check that every expected path of a routing-bench file exists in its corpus")
+    parser.add_argument("--corpus",
+                        help="the corpus a --check-bench file is about (default: its name up to the first '.')")
+    args = parser.parse_args(argv)
+    try:
+        if args.check_bench:
+            problems: list[str] = []
+            for bench_file in args.check_bench:
+                problems += check_bench(bench_file, args.corpus, args.dest, args.cache)
+            for problem in problems:
+                print(f"error: {problem}", file=sys.stderr)
+            if not problems:
+                print(f"ok: {', '.join(map(str, args.check_bench))}")
+            return 1 if problems else 0
+        for name in args.names or list(CORPORA):
+            started = time.monotonic()
+            repo = materialise(name, args.dest, args.cache)
+            commit = _run(["git", "-C", str(repo), "rev-parse", BRANCH], env=_scrubbed_env()).strip()
+            print(f"{name}\t{repo}\t{commit}")
+            _note(f"{name}: {_describe(repo)}, {time.monotonic() - started:.1f}s")
+    except CorpusError as err:
+        print(f"fatal: {err}", file=sys.stderr)
+        return 128
+    except Exception as err:  # the bench loader's BenchFileError and friends: one line, not a traceback
+        if type(err).__name__ != "BenchFileError":
+            raise
+        print(f"fatal: {getattr(err, 'message', err)}", file=sys.stderr)
+        return 128
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""`git route bench`: ask a routing bench's questions and report right-first scores and gates per type."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from gitroute import api
+from gitroute.bench import BenchReport, QuestionResult, TypeResult
+from gitroute.errors import ExitCode
+
+REPORT_SCHEMA = 1  # of the --json document, not of the bench file
+
+
+@click.command("bench")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of text.")
+@click.option("-q", "--quiet", is_flag=True, help="Silence notes on stderr.")
+@click.pass_context
+def command(ctx: click.Context, file: str | None, as_json: bool, quiet: bool) -> None:
+    """Score the routing index against a bench of questions with known answers.
+
+    FILE defaults to routing-bench.yaml at the top of the work tree. A question is right first
+    when an expected answer is in the first three rows. Each type with enough questions must get
+    its gate's share right first (4 of 5 by default); exits 1 when a type is below its gate.
+    """
+    report = api.bench(file, repo=".")
+    if as_json:
+        click.echo(json.dumps(report_document(report), indent=2))
+    else:
+        for line in report_lines(report):
+            click.echo(line)
+    if not quiet:
+        click.echo(f"note: bench '{report.origin}'", err=True)
+        unsupported = [t for t in report.types if not t.supported]
+        if unsupported:
+            names = ", ".join(f"'{t.type}'" for t in unsupported)
+            click.echo(f"note: no index answers {names} questions yet; they are not scored", err=True)
+    failed = [t for t in report.types if not t.passed]
+    for t in failed:
+        click.echo(f"error: {t.type}: {t.right_first}/{t.n} right first, gate needs {t.gate}", err=True)
+    if failed:
+        ctx.exit(int(ExitCode.CHECK_FAILED))
+
+
+def report_lines(report: BenchReport) -> list[str]:
+    """One aligned line per question (id, type, rank, ok or miss class, question), then one per type."""
+    rows = [
+        (r.question.id, r.question.type, str(r.rank) if r.rank is not None else "-", _outcome(r),
+         " ".join(r.question.question.split()))
+        for r in report.questions
+    ]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(4)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  " + row[4]
+             for row in rows]
+    lines.extend(_type_line(t, report.gate.min_questions) for t in report.types)
+    return lines
+
+
+def _outcome(result: QuestionResult) -> str:
+    if result.status == "unsupported":
+        return "unsupported"
+    return "ok" if result.right_first else result.miss or "miss"
+
+
+def _type_line(result: TypeResult, min_questions: int) -> str:
+    if not result.supported:
+        return f"{result.type}: {result.n} unsupported, not scored"
+    head = f"{result.type}: {result.right_first}/{result.n} right first"
+    if result.gate is None:
+        return f"{head} (ungated: fewer than {min_questions} questions)"
+    return f"{head} (gate {result.gate}) {'pass' if result.passed else 'fail'}"
+
+
+def report_document(report: BenchReport) -> dict[str, Any]:
+    """The --json contract: snake_case keys in a fixed order, `schema` first."""
+    return {
+        "schema": REPORT_SCHEMA,
+        "status": "passed" if report.passed else "failed",
+        "bench": report.origin,
+        "gate": {"min_right_first": report.gate.min_right_first, "min_questions": report.gate.min_questions},
+        "types": {t.type: _type_document(t) for t in report.types},
+        "questions": [_question_document(r) for r in report.questions],
+    }
+
+
+def _type_document(result: TypeResult) -> dict[str, Any]:
+    if not result.supported:
+        status = "unsupported"
+    elif result.gate is None:
+        status = "ungated"
+    else:
+        status = "passed" if result.passed else "failed"
+    return {
+        "questions": result.n,
+        "right_first": result.right_first,
+        "score": round(result.score, 4),
+        "gate": result.gate,
+        "status": status,
+    }
+
+
+def _question_document(result: QuestionResult) -> dict[str, Any]:
+    q = result.question
+    return {
+        "id": q.id,
+        "type": q.type,
+        "question": q.question,
+        "expect": list(q.expect),
+        "status": result.status,
+        "rank": result.rank,
+        "right_first": result.right_first,
+        "miss": result.miss,
+        "matched": result.matched,
+    }
