@@ -6,6 +6,7 @@ which keeps the bundle a pure function of the commit, the configuration and the 
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import time
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from gitroute import __version__, git
 from gitroute.bundle.layout import (
-    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, decode_extract, dump_json, edges_path,
+    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, decode_extract, dump_json, edges_path,
     encode_extract, extract_path,
 )
 from gitroute.config import CONFIG_PATH, parse_config
@@ -47,6 +48,7 @@ class BuildReport:
     edges: dict[str, int] = field(default_factory=dict)
     warnings: int = 0
     seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in order
 
 
 def _extract_key(oid: str, lang: str | None) -> str:
@@ -83,7 +85,27 @@ def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+    # A build makes millions of small objects that all live to the end: the cyclic collector would
+    # rescan them again and again (a third of an incremental build's time) and free nothing.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_build(rev, repo_path, jobs, progress, ref)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | None, ref: str) -> BuildReport:
     started = time.monotonic()
+    phases: dict[str, float] = {}
+    clock = [started]
+
+    def lap(phase: str) -> None:
+        now = time.monotonic()
+        phases[phase] = round(now - clock[0], 3)
+        clock[0] = now
+
     from gitroute.parsing import declared_entry_points, language_for_path
 
     repo = git.open_repository(repo_path)
@@ -91,6 +113,7 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
     old_commit, old_manifest = _load_previous(repo, ref)
+    lap("snapshot")
 
     # What each file needs: its extraction key, and whether the previous bundle already has it.
     keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
@@ -109,7 +132,9 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
         if key not in results and key not in todo:
             todo[key] = (key, snap.read(entry), language_for_path(entry.path))
 
+    lap("reuse")
     _extract_all(list(todo.values()), results, jobs, progress)
+    lap("extract")
 
     # Files, declared entry points and skip reasons from the results.
     files: list[SourceFile] = []
@@ -131,14 +156,17 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
             declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
     skipped_list.sort()
 
-    graph = build_graph(files, declared)
-    blobs = _graph_blobs(graph)
-    symbol_blobs, symbol_section = build_symbol_index(graph.nodes)
-    blobs.update(symbol_blobs)
+    lap("decode")
     shards: dict[str, dict[str, list]] = defaultdict(dict)
     for key in set(keys.values()):
         shards[extract_path(key)][key] = results[key]
-    blobs.update({path: dump_json(value) for path, value in shards.items()})
+    side_job = _SideJob(jobs, shards)
+    graph = build_graph(files, declared, on_nodes=side_job.start)
+    lap("graph")
+    blobs = _graph_blobs(graph)
+    side_blobs, symbol_section = side_job.result()
+    blobs.update(side_blobs)
+    lap("index")
 
     counts = graph.counts()
     manifest = {
@@ -167,6 +195,7 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     updated = bundle_commit != old_commit
     if updated:
         git.swap_ref(repo, ref, bundle_commit, old_commit)
+    lap("write")
     seconds = time.monotonic() - started
     _record_timing(repo, bundle_commit, seconds)
     return BuildReport(
@@ -174,6 +203,7 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
         updated=updated, files_read=len(snap.entries), parsed=len(todo), reused=len(snap.entries) - len(
             [e for e in snap.entries if keys[e.path] in todo]),
         skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(warnings), seconds=seconds,
+        phases=phases,
     )
 
 
@@ -203,16 +233,62 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
         progress("parse", total, total)
 
 
+PARALLEL_MIN_NODES = 20_000
+# What a forked side worker inherits, instead of a pickled copy: (nodes, extract shards).
+_FORKED: tuple[list, dict] = ([], {})
+
+
+def _side_blobs(nodes: list, shards: dict[str, dict[str, list]]) -> tuple[dict[str, bytes], dict]:
+    """The blobs that need only the nodes and the extracts: the symbol index and the extract shards."""
+    blobs, section = build_symbol_index(nodes)
+    blobs.update({path: dump_json(value) for path, value in shards.items()})
+    return blobs, section
+
+
+def _side_blobs_of_forked() -> tuple[dict[str, bytes], dict]:
+    return _side_blobs(*_FORKED)
+
+
+class _SideJob:
+    """Builds the side blobs once the nodes are final: in a forked worker, while edges resolve, when it pays."""
+
+    def __init__(self, jobs: int | None, shards: dict[str, dict[str, list]]) -> None:
+        self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.shards = shards
+        self.nodes: list | None = None
+        self.pool: ProcessPoolExecutor | None = None
+        self.future = None
+
+    def start(self, nodes: list) -> None:
+        self.nodes = nodes
+        if self.workers < 2 or len(nodes) < PARALLEL_MIN_NODES:
+            return
+        import multiprocessing
+
+        global _FORKED
+        _FORKED = (nodes, self.shards)
+        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+        self.future = self.pool.submit(_side_blobs_of_forked)
+
+    def result(self) -> tuple[dict[str, bytes], dict]:
+        global _FORKED
+        assert self.nodes is not None
+        if self.future is None:
+            return _side_blobs(self.nodes, self.shards)
+        try:
+            return self.future.result()
+        finally:
+            _FORKED = ([], {})
+            assert self.pool is not None
+            self.pool.shutdown()
+
+
 def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
-    """Edges by source (`graph/out`) and by target (`graph/in`), chunked like the node records."""
-    out: dict[str, dict[str, list]] = defaultdict(dict)
-    into: dict[str, dict[str, list]] = defaultdict(dict)
-    for e in graph.edges:
-        out[edges_path("out", e.source)].setdefault(str(e.source), []).append([e.kind, e.target, e.line])
-        into[edges_path("in", e.target)].setdefault(str(e.target), []).append([e.kind, e.source, e.line])
-    blobs = {path: dump_json(value) for path, value in out.items()}
-    blobs.update({path: dump_json(value) for path, value in into.items()})
-    return blobs
+    """Edges by target (`graph/in`), chunked like the node records: impact walks them in reverse."""
+    into: dict[int, dict[str, list]] = defaultdict(dict)
+    for source, kind, target, line in graph.edges:
+        into[target // NODE_CHUNK].setdefault(str(target), []).append([kind, source, line])
+    return {edges_path("in", chunk * NODE_CHUNK): dump_json(value) for chunk, value in into.items()}
 
 
 def _record_timing(repo, bundle_commit: str, seconds: float) -> None:

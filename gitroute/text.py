@@ -104,6 +104,9 @@ def _split_unicode(word: str) -> list[str]:
 
 def tokenize(text: str) -> list[str]:
     """Every identifier part of a text, lowercase, in order, stop words kept."""
+    if text.isascii():
+        # The word pattern matches letters and digits only, so separators need no first pass.
+        return _WORD.findall(text.lower()) if text.islower() else [p.lower() for p in _WORD.findall(text)]
     tokens: list[str] = []
     for run in _RUN.findall(text):
         tokens.extend(split_identifier(run))

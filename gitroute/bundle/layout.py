@@ -65,9 +65,9 @@ def decode_extract(value: list) -> FileExtract:
     return FileExtract(
         lang=lang,
         symbols=tuple(Symbol(n, k, l, e, sig, doc, p, bool(en)) for n, k, l, e, sig, doc, p, en in symbols),
-        calls=tuple(NameRef(*r) for r in calls),
-        imports=tuple(NameRef(*r) for r in imports),
-        references=tuple(NameRef(*r) for r in references),
+        calls=tuple(map(NameRef._make, calls)),
+        imports=tuple(map(NameRef._make, imports)),
+        references=tuple(map(NameRef._make, references)),
         entry=bool(entry),
         warnings=tuple(warnings),
     )

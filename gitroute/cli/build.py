@@ -33,6 +33,7 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
             "edges": report.edges,
             "warnings": report.warnings,
             "seconds": round(report.seconds, 3),
+            "phases": report.phases,
         })
         return
     if quiet:

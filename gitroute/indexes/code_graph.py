@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gitroute.model import TYPE_KINDS, DeclaredEntry, FileExtract
@@ -43,23 +43,20 @@ class GraphNode:
     entry: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
-    kind: str
-    source: int
-    target: int
-    line: int
+# An edge is a plain tuple, (source, kind, target, line): a big repository has hundreds of
+# thousands, and tuples sort, hash and build several times faster than dataclass instances.
+Edge = tuple[int, str, int, int]
 
 
 @dataclass
 class CodeGraph:
     nodes: list[GraphNode]
-    edges: list[Edge]
+    edges: list[Edge]  # sorted
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
 
     def counts(self) -> dict[str, dict[str, int]]:
         nodes = Counter(n.kind for n in self.nodes)
-        edges = Counter(e.kind for e in self.edges)
+        edges = Counter(e[1] for e in self.edges)
         return {
             "nodes": dict(sorted(nodes.items())),
             "edges": dict(sorted(edges.items())),
@@ -67,8 +64,16 @@ class CodeGraph:
         }
 
 
-def build_graph(files: Sequence[SourceFile], declared: Sequence[tuple[str, DeclaredEntry]] = ()) -> CodeGraph:
-    """Merge per-file extracts (sorted by path) into one graph with stable node ids."""
+def build_graph(
+    files: Sequence[SourceFile],
+    declared: Sequence[tuple[str, DeclaredEntry]] = (),
+    on_nodes: Callable[[list[GraphNode]], None] | None = None,
+) -> CodeGraph:
+    """Merge per-file extracts (sorted by path) into one graph with stable node ids.
+
+    `on_nodes` sees the final node list before edges are resolved, so that a caller can start
+    work that needs only the nodes (the symbol index) in parallel.
+    """
     files = sorted(files, key=lambda f: f.path)
     nodes: list[GraphNode] = []
     file_node: dict[str, int] = {}
@@ -87,13 +92,26 @@ def build_graph(files: Sequence[SourceFile], declared: Sequence[tuple[str, Decla
         symbol_ids[f.path] = ids
 
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared)
+    if on_nodes is not None:
+        on_nodes(nodes)
     modules = _module_index(file_node)
-    by_name: dict[str, list[int]] = defaultdict(list)
+    # name -> ids, globally and per file, for everything and for types only (references want types).
+    names_all: dict[str, list[int]] = defaultdict(list)
+    names_types: dict[str, list[int]] = defaultdict(list)
+    local_all: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    local_types: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for node in nodes:
-        if node.kind != "file":
-            by_name[node.name].append(node.id)
+        if node.kind == "file":
+            continue
+        names_all[node.name].append(node.id)
+        local_all[node.path][node.name].append(node.id)
+        if node.kind in TYPE_KINDS:
+            names_types[node.name].append(node.id)
+            local_types[node.path][node.name].append(node.id)
 
     edges: list[Edge] = []
+    # One by-name edge per (source, kind, target), at its first line: repeats add nothing to impact.
+    named: dict[tuple[int, str, int], int] = {}
     unresolved: Counter = Counter()
     for f in files:
         if not f.extract:
@@ -106,30 +124,40 @@ def build_graph(files: Sequence[SourceFile], declared: Sequence[tuple[str, Decla
 
         for index, s in enumerate(f.extract.symbols):
             kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
-            edges.append(Edge(kind, owner(s.parent), ids[index], s.line))
+            edges.append((owner(s.parent), kind, ids[index], s.line))
 
-        imported: set[int] = set()
+        imported_paths: list[str] = []
         for ref in f.extract.imports:
             targets = _resolve_module(ref.name, f.path, modules)
             if not targets:
                 unresolved["imports"] += 1
             for target in targets:
                 if target != fid:
-                    edges.append(Edge("imports", fid, target, ref.line))
-                    imported.add(target)
-        imported_paths = {nodes[t].path for t in imported}
+                    edges.append((fid, "imports", target, ref.line))
+                    imported_paths.append(nodes[target].path)
+        imported_paths = sorted(set(imported_paths))
 
-        for kind, refs, wanted in (("calls", f.extract.calls, None), ("references", f.extract.references, TYPE_KINDS)):
+        for kind, refs, everywhere, local in (
+            ("calls", f.extract.calls, names_all, local_all),
+            ("references", f.extract.references, names_types, local_types),
+        ):
+            memo: dict[str, list[int]] = {}
             for ref in refs:
-                targets = _resolve_name(ref.name, f.path, imported_paths, by_name, nodes, wanted)
+                name = ref.name
+                if "." in name or ":" in name or ">" in name:
+                    name = _last_segment(name)
+                targets = memo.get(name)
+                if targets is None:
+                    targets = memo[name] = _resolve_name(name, f.path, imported_paths, everywhere, local)
                 if not targets:
                     unresolved[kind] += 1
                 source = owner(ref.source)
                 for target in targets:
                     if target != source:
-                        edges.append(Edge(kind, source, target, ref.line))
+                        named.setdefault((source, kind, target), ref.line)
 
-    edges = sorted(set(edges), key=lambda e: (e.source, e.kind, e.target, e.line))
+    edges.extend((source, kind, target, line) for (source, kind, target), line in named.items())
+    edges = sorted(set(edges))
     return CodeGraph(nodes, edges, unresolved)
 
 
@@ -213,23 +241,25 @@ def _resolve_module(spec: str, importer: str, modules: dict[str, list[int]]) -> 
     return []
 
 
+def _last_segment(name: str) -> str:
+    return name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit("->", 1)[-1]
+
+
 def _resolve_name(
     name: str,
     importer: str,
-    imported_paths: set[str],
-    by_name: dict[str, list[int]],
-    nodes: list[GraphNode],
-    wanted: tuple[str, ...] | None,
+    imported_paths: list[str],
+    everywhere: dict[str, list[int]],
+    local: dict[str, dict[str, list[int]]],
 ) -> list[int]:
     """Symbols a by-name use may mean: the same file's, then imported files', then few enough globals."""
-    name = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit("->", 1)[-1]
-    candidates = [i for i in by_name.get(name, ()) if wanted is None or nodes[i].kind in wanted]
+    candidates = everywhere.get(name)
     if not candidates:
         return []
-    local = [i for i in candidates if nodes[i].path == importer]
-    if local:
-        return local
-    imported = [i for i in candidates if nodes[i].path in imported_paths]
+    same_file = local[importer].get(name) if importer in local else None
+    if same_file:
+        return same_file
+    imported = [i for path in imported_paths if path in local for i in local[path].get(name, ())]
     if imported:
         return imported[:MAX_NAME_TARGETS]
     return candidates if len(candidates) <= MAX_NAME_TARGETS else []
