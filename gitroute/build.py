@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from gitroute import __version__, git
 from gitroute.bundle.layout import (
-    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, decode_extract, dump_json, edges_path,
+    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, SKIPPED, decode_extract, dump_json, edges_path,
     encode_extract, extract_path,
 )
 from gitroute.config import CONFIG_PATH, parse_config
@@ -179,12 +179,12 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
         "counts": {"files": len(files), **counts},
         "calls": CALL_RESOLUTION,
         "symbols": symbol_section,
-        "skipped": skipped_list,
         "skipped_by_reason": dict(sorted(skipped.items())),
         "warnings": warnings[:MAX_REPORTED_WARNINGS],
         "warnings_total": len(warnings),
     }
     blobs[MANIFEST] = dump_json(manifest)
+    blobs[SKIPPED] = dump_json(skipped_list)
 
     if progress:
         progress("write", 0, 1)

@@ -107,6 +107,10 @@ def score_node(
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
     name_stem = name.rsplit(".", 1)[0] if kind == "file" else name
     name_tokens = stems(name_stem)
+    if question.identifier is None:
+        # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
+        # stands in "test open session with endpoint" as a whole phrase.
+        name_tokens = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
     name_set = set(name_tokens)
 
     if question.identifier is not None and normalize_name(name_stem) == question.identifier:

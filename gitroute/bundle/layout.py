@@ -19,7 +19,8 @@ BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
 
 MANIFEST = "build.json"
-NODE_CHUNK = 512  # node records per chunk
+SKIPPED = "skipped.json"  # every skipped file with its reason: kept out of the manifest every query reads
+NODE_CHUNK = 64  # node records per chunk: a query reads one chunk per candidate it scores
 POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
 
 
@@ -64,7 +65,7 @@ def decode_extract(value: list) -> FileExtract:
     lang, symbols, calls, imports, references, entry, warnings = value
     return FileExtract(
         lang=lang,
-        symbols=tuple(Symbol(n, k, l, e, sig, doc, p, bool(en)) for n, k, l, e, sig, doc, p, en in symbols),
+        symbols=tuple(Symbol(n, k, line, end, sig, doc, p, bool(en)) for n, k, line, end, sig, doc, p, en in symbols),
         calls=tuple(map(NameRef._make, calls)),
         imports=tuple(map(NameRef._make, imports)),
         references=tuple(map(NameRef._make, references)),

@@ -14,17 +14,37 @@ def corrupt_blob(path: str) -> BundleFormatError:
     return BundleFormatError(f"corrupt bundle blob '{path}'", hint="run 'git route build' to rebuild the bundle")
 
 
+def parse_tree(data: bytes) -> dict[str, str]:
+    """name -> object id from a raw tree object (`<mode> <name>\\0<20-byte id>` entries)."""
+    entries: dict[str, str] = {}
+    pos = 0
+    while pos < len(data):
+        space = data.index(b" ", pos)
+        nul = data.index(b"\0", space)
+        entries[data[space + 1:nul].decode("utf-8", "surrogateescape")] = data[nul + 1:nul + 21].hex()
+        pos = nul + 21
+    return entries
+
+
 class BundleView:
     """A bundle pinned to one commit: every read names that commit, so a concurrent build cannot tear an answer."""
 
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF) -> None:
         self.ref = ref
+        self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
         self.reader = ObjectReader(cwd)
+        try:
+            self._pin(cwd, ref)
+        except BaseException:
+            self.reader.close()  # a refused bundle must not leave its `git cat-file` running
+            raise
+
+    def _pin(self, cwd: str, ref: str) -> None:
+        """Resolve the bundle ref once, check the manifest's format, and work out the staleness."""
         self.reader.start()  # git starts up while symbolic-ref runs: two process starts overlap
         branch = current_branch(cwd)
         head, bundle = self.reader.read(["HEAD", ref])
         if bundle is None or bundle[1] != "commit":
-            self.reader.close()
             raise BundleNotFound(f"no routing bundle at '{ref}'", hint="run 'git route build'")
         self.commit = bundle[0]
         (manifest_obj,) = self.reader.read([f"{self.commit}:{MANIFEST}"])
@@ -50,9 +70,19 @@ class BundleView:
         self.source = Source(ref=ref, commit=source_commit, branch=branch, stale_by=stale, head=head_id)
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
-        """Blobs by bundle path; a path the bundle does not hold is left out."""
-        objects = self.reader.read([f"{self.commit}:{p}" for p in paths])
-        return {p: obj[2] for p, obj in zip(paths, objects) if obj is not None and obj[1] == "blob"}
+        """Blobs by bundle path; a path the bundle does not hold is left out.
+
+        Blobs are asked for by id, from their folder's tree read once: git resolving a
+        `<commit>:<path>` walks the trees again for every blob, about three times the cost.
+        """
+        folders = sorted({p.rpartition("/")[0] for p in paths} - self._trees.keys())
+        if folders:
+            for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
+                self._trees[folder] = parse_tree(obj[2]) if obj is not None and obj[1] == "tree" else {}
+        wanted = [(p, self._trees[p.rpartition("/")[0]].get(p.rpartition("/")[2])) for p in paths]
+        wanted = [(p, oid) for p, oid in wanted if oid is not None]
+        objects = self.reader.read([oid for _, oid in wanted])
+        return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
 
     def close(self) -> None:
         self.reader.close()

@@ -50,7 +50,7 @@ def answer_json(answer: Answer, explain: bool) -> dict:
         "source": source_json(answer.source),
         "rows": [row_json(r, explain) for r in answer.rows],
         "notes": list(answer.notes),
-        **answer.extra,
+        **(answer.extra or {}),
     }
 
 
