@@ -27,13 +27,14 @@ def query(
     explain: bool = False,
 ) -> Answer:
     """Symbol question: rank the bundle's files and symbols against `text`."""
+    from gitroute.bundle.layout import SYMBOLS_META
     from gitroute.bundle.store import BundleView, corrupt_blob
     from gitroute.indexes.symbols import Filters, query_symbols
 
     with BundleView(repo) as view:
-        section = view.manifest.get("symbols")
+        section = view.read_json(SYMBOLS_META)
         if not isinstance(section, dict):
-            raise corrupt_blob("build.json")
+            raise corrupt_blob(SYMBOLS_META)
         rows, notes = query_symbols(
             text, section, view.read, limit=limit, explain=explain, corrupt=corrupt_blob,
             filters=Filters(tuple(kinds), tuple(langs), path_glob),

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 from gitroute import __version__, git
 from gitroute.bundle.layout import (
-    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, SKIPPED, decode_extract, dump_json, edges_path,
+    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, SYMBOLS_META, bundle_message, decode_extract, dump_json, edges_path,
     encode_extract, extract_path,
 )
 from gitroute.config import CONFIG_PATH, parse_config
-from gitroute.errors import BundleFormatError
+from gitroute.errors import BuildRaceLost
 from gitroute.indexes.code_graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes.symbols import build_symbol_index
 from gitroute.model import DeclaredEntry
@@ -179,22 +179,28 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
         "counts": {"files": len(files), **counts},
         "calls": CALL_RESOLUTION,
         "symbols": symbol_section,
+        "skipped": skipped_list,
         "skipped_by_reason": dict(sorted(skipped.items())),
         "warnings": warnings[:MAX_REPORTED_WARNINGS],
         "warnings_total": len(warnings),
     }
     blobs[MANIFEST] = dump_json(manifest)
-    blobs[SKIPPED] = dump_json(skipped_list)
+    blobs[SYMBOLS_META] = dump_json(symbol_section)
 
     if progress:
         progress("write", 0, 1)
     blob_ids = git.write_blobs(repo, blobs)
     tree = git.write_tree(repo, blob_ids)
-    bundle_commit = git.write_commit(repo, tree, f"routing bundle for {commit}\n\ngitroute {__version__}\n",
-                                     snap.commit_time)
+    bundle_commit = git.write_commit(repo, tree, bundle_message(commit, __version__), snap.commit_time)
     updated = bundle_commit != old_commit
     if updated:
-        git.swap_ref(repo, ref, bundle_commit, old_commit)
+        try:
+            git.swap_ref(repo, ref, bundle_commit, old_commit)
+        except BuildRaceLost:
+            # Another build got there first; if it wrote this very bundle, there is nothing lost.
+            if git.ref_target(repo, ref) != bundle_commit:
+                raise
+            updated = False
     lap("write")
     seconds = time.monotonic() - started
     _record_timing(repo, bundle_commit, seconds)
@@ -302,9 +308,3 @@ def _record_timing(repo, bundle_commit: str, seconds: float) -> None:
         os.replace(tmp, path)
     except OSError:
         pass  # a missing timing is not worth failing a build for
-
-
-def check_manifest(manifest: object) -> dict:
-    if not isinstance(manifest, dict):
-        raise BundleFormatError("corrupt bundle blob 'build.json'", hint="run 'git route build' to rebuild it")
-    return manifest

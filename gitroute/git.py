@@ -109,6 +109,8 @@ def resolve_commit(repo: pygit2.Repository, rev: str) -> str:
     """Resolve REV once to a commit id; `~N` and `^N` follow the raw parents, not grafts."""
     match = _REV_SUFFIX.match(rev)
     base, ops = (match.group("base"), match.group("ops")) if match and match.group("base") else (rev, "")
+    if base == "HEAD" and repo.head_is_unborn:
+        raise UnknownRevision("HEAD has no commits yet", hint="commit something, then run 'git route build'")
     try:
         obj = repo.revparse_single(base)
         commit = obj.peel(pygit2.Commit)

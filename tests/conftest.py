@@ -94,6 +94,8 @@ class RepoBuilder:
     def _write_tree(self, files: dict[str, object]) -> pygit2.Oid:
         nested: dict = {}
         for path, content in files.items():
+            if isinstance(path, bytes):  # a raw (possibly non-UTF-8) path
+                path = path.decode("utf-8", "surrogateescape")
             node = nested
             *folders, name = path.split("/")
             for folder in folders:
@@ -102,6 +104,8 @@ class RepoBuilder:
         return self._build(nested)
 
     def _build(self, node: dict) -> pygit2.Oid:
+        if not all(_is_utf8(name) for name in node):
+            return self._build_raw(node)
         builder = self.repo.TreeBuilder()
         for name, value in node.items():
             raw = name.encode("utf-8", "surrogateescape")
@@ -119,6 +123,28 @@ class RepoBuilder:
                 builder.insert(name, self.repo.create_blob(data), FileMode.BLOB)
         return builder.write()
 
+    def _build_raw(self, node: dict) -> pygit2.Oid:
+        """A tree with non-UTF-8 names, which pygit2's TreeBuilder refuses: written as a raw object."""
+        entries: list[tuple[bytes, int, pygit2.Oid]] = []
+        for name, value in node.items():
+            raw = name.encode("utf-8", "surrogateescape")
+            if isinstance(value, dict):
+                entries.append((raw, 0o40000, self._build(value)))
+            elif isinstance(value, Link):
+                entries.append((raw, 0o120000, self.repo.create_blob(value.target.encode())))
+            elif isinstance(value, Gitlink):
+                entries.append((raw, 0o160000, pygit2.Oid(hex=value.commit)))
+            elif isinstance(value, Exe):
+                data = value.content.encode() if isinstance(value.content, str) else value.content
+                entries.append((raw, 0o100755, self.repo.create_blob(data)))
+            else:
+                data = value.encode() if isinstance(value, str) else value
+                entries.append((raw, 0o100644, self.repo.create_blob(data)))
+        # git's order: by name bytes, a folder compared as if its name ended with '/'
+        entries.sort(key=lambda e: e[0] + b"/" if e[1] == 0o40000 else e[0])
+        body = b"".join(b"%o %s\0" % (mode, raw) + oid.raw for raw, mode, oid in entries)
+        return self.repo.odb.write(pygit2.enums.ObjectType.TREE, body)
+
     def ref(self, name: str) -> str | None:
         try:
             return str(self.repo.references[name].resolve().target)
@@ -129,6 +155,14 @@ class RepoBuilder:
         commit = self.ref("refs/marola/routing-bundle")
         assert commit is not None, "no bundle"
         return str(self.repo[pygit2.Oid(hex=commit)].tree_id)
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @pytest.fixture

@@ -19,9 +19,16 @@ BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
 
 MANIFEST = "build.json"
-SKIPPED = "skipped.json"  # every skipped file with its reason: kept out of the manifest every query reads
+FORMAT_TRAILER = "Gitroute-Format"  # trailers of the bundle commit's message
+SOURCE_TRAILER = "Gitroute-Source"
+SYMBOLS_META = "symbols/meta.json"
 NODE_CHUNK = 64  # node records per chunk: a query reads one chunk per candidate it scores
 POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
+
+
+def bundle_message(source_commit: str, version: str) -> str:
+    return (f"routing bundle for {source_commit}\n\ngitroute {version}\n\n"
+            f"{FORMAT_TRAILER}: {FORMAT_VERSION}\n{SOURCE_TRAILER}: {source_commit}\n")
 
 
 def extract_path(blob_oid: str) -> str:

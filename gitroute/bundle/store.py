@@ -1,10 +1,14 @@
-"""Opening a bundle for answering: pin its commit once, check its format, read blobs by path."""
+"""Opening a bundle for answering: pin its commit once, check its format, read blobs by path.
+
+The format version and the source commit are trailers of the bundle commit's message, so an
+answer learns both from the ref lookup itself and never reads the (repository-sized) manifest.
+"""
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
-from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, MANIFEST
+from gitroute.bundle.layout import BUNDLE_REF, FORMAT_TRAILER, FORMAT_VERSION, MANIFEST, SOURCE_TRAILER
 from gitroute.catfile import ObjectReader, commits_between, current_branch
 from gitroute.errors import BundleFormatError, BundleNotFound
 from gitroute.model import Source
@@ -12,6 +16,22 @@ from gitroute.model import Source
 
 def corrupt_blob(path: str) -> BundleFormatError:
     return BundleFormatError(f"corrupt bundle blob '{path}'", hint="run 'git route build' to rebuild the bundle")
+
+
+def _missing(path: str) -> object:
+    raise corrupt_blob(path)
+
+
+def commit_trailers(commit: bytes) -> dict[str, str]:
+    """`Key: value` trailers of a raw commit object's message (its last paragraph)."""
+    _, _, message = commit.partition(b"\n\n")
+    last = message.decode("utf-8", "replace").strip().rpartition("\n\n")[2]
+    trailers: dict[str, str] = {}
+    for line in last.splitlines():
+        key, sep, value = line.partition(": ")
+        if sep:
+            trailers[key.strip()] = value.strip()
+    return trailers
 
 
 def parse_tree(data: bytes) -> dict[str, str]:
@@ -32,6 +52,7 @@ class BundleView:
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF) -> None:
         self.ref = ref
         self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
+        self._manifest: dict | None = None
         self.reader = ObjectReader(cwd)
         try:
             self._pin(cwd, ref)
@@ -40,21 +61,22 @@ class BundleView:
             raise
 
     def _pin(self, cwd: str, ref: str) -> None:
-        """Resolve the bundle ref once, check the manifest's format, and work out the staleness."""
+        """Resolve the bundle ref once, check its format from the commit's trailers, work out the staleness."""
         self.reader.start()  # git starts up while symbolic-ref runs: two process starts overlap
         branch = current_branch(cwd)
         head, bundle = self.reader.read(["HEAD", ref])
         if bundle is None or bundle[1] != "commit":
             raise BundleNotFound(f"no routing bundle at '{ref}'", hint="run 'git route build'")
         self.commit = bundle[0]
-        (manifest_obj,) = self.reader.read([f"{self.commit}:{MANIFEST}"])
-        if manifest_obj is None:
-            raise corrupt_blob(MANIFEST)
+        trailers = commit_trailers(bundle[2])
         try:
-            self.manifest: dict = json.loads(manifest_obj[2])
-            version = int(self.manifest["format_version"])
-        except (ValueError, KeyError, TypeError) as err:
-            raise corrupt_blob(MANIFEST) from err
+            version = int(trailers[FORMAT_TRAILER])
+            source_commit = trailers[SOURCE_TRAILER]
+        except (KeyError, ValueError) as err:
+            raise BundleFormatError(
+                f"the commit at '{ref}' is not a gitroute bundle (no '{FORMAT_TRAILER}' trailer)",
+                hint="run 'git route build' to write one",
+            ) from err
         if version > FORMAT_VERSION:
             raise BundleFormatError(
                 f"the bundle at '{ref}' has format {version}; this gitroute reads format {FORMAT_VERSION}",
@@ -64,10 +86,27 @@ class BundleView:
             raise BundleFormatError(
                 f"the bundle at '{ref}' has the old format {version}", hint="run 'git route build' to rebuild it"
             )
-        source_commit = self.manifest.get("source", {}).get("commit", "")
         head_id = head[0] if head else None
         stale = 0 if head_id == source_commit else (commits_between(cwd, source_commit, "HEAD") if head_id else None)
         self.source = Source(ref=ref, commit=source_commit, branch=branch, stale_by=stale, head=head_id)
+
+    def read_json(self, path: str) -> object:
+        """One JSON blob of the bundle; a missing or unreadable one is a corrupt bundle."""
+        blob = self.read([path]).get(path)
+        try:
+            return json.loads(blob) if blob is not None else _missing(path)
+        except ValueError as err:
+            raise corrupt_blob(path) from err
+
+    @property
+    def manifest(self) -> dict:
+        """The whole build manifest (`build.json`): what status shows; answers never need it."""
+        if self._manifest is None:
+            value = self.read_json(MANIFEST)
+            if not isinstance(value, dict):
+                raise corrupt_blob(MANIFEST)
+            self._manifest = value
+        return self._manifest
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         """Blobs by bundle path; a path the bundle does not hold is left out.

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gitroute.bundle.layout import NODE_CHUNK, POSTINGS_TARGET, dump_json, node_chunk_path, postings_path, postings_shard
+from gitroute.bundle.layout import NODE_CHUNK, POSTINGS_TARGET, SYMBOLS_META, dump_json, node_chunk_path, postings_path, postings_shard
 from gitroute.model import Row
 from gitroute.rank import Question, idf, parse_question, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
@@ -115,8 +115,11 @@ def query_symbols(
     tokens = list(question.tokens) + ([ENTRY_TOKEN] if question.wants_entry else [])
     if not tokens:
         return [], ["the question has no word that can name something (all stop words)"]
-    shards = section["postings_shards"]
-    total = section["nodes"]
+    try:
+        shards = int(section["postings_shards"])
+        total = int(section["nodes"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise corrupt(SYMBOLS_META) from err
     paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
     blobs = read(paths)
     parsed = {path: _load(blobs, path, corrupt) for path in blobs}
@@ -145,7 +148,7 @@ def query_symbols(
         try:
             record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
             path, name, kind, line, _end, lang, entry, _signature, doc = record
-        except (IndexError, TypeError, ValueError) as err:
+        except (IndexError, KeyError, TypeError, ValueError) as err:
             raise corrupt(node_chunk_path(node_id)) from err
         if not filters.admit(path, kind, lang):
             filtered_out += 1
