@@ -1,0 +1,11 @@
+"""The parsing layer: language detection, per-file tag extraction and manifest entry points.
+
+Importing this package does not import tree-sitter; the first `extract()` call does.
+"""
+from __future__ import annotations
+
+from gitroute.parsing.languages import language_for_path
+from gitroute.parsing.manifests import declared_entry_points
+from gitroute.parsing.tags import extract, is_supported
+
+__all__ = ["declared_entry_points", "extract", "is_supported", "language_for_path"]

@@ -1,0 +1,208 @@
+"""Which tree-sitter-language-pack grammar, if any, parses a repository path."""
+from __future__ import annotations
+
+# Languages with hand-written tag queries (queries/<name>.scm); every other pack language gets the
+# generic definition walk. TypeScript and TSX run the JavaScript patterns as well.
+QUERY_FILES: dict[str, tuple[str, ...]] = {
+    "python": ("python",),
+    "javascript": ("ecmascript", "javascript"),
+    "typescript": ("ecmascript", "typescript"),
+    "tsx": ("ecmascript", "typescript", "tsx"),
+    "go": ("go",),
+    "rust": ("rust",),
+    "java": ("java",),
+    "kotlin": ("kotlin",),
+    "scala": ("scala",),
+    "c": ("c",),
+    "cpp": ("c", "cpp"),
+    "csharp": ("csharp",),
+    "ruby": ("ruby",),
+    "php": ("php",),
+    "swift": ("swift",),
+}
+
+# Languages that hold data, prose or build configuration in which no definition kind applies (the
+# generic walk finds none): extract() returns an empty result for them without parsing.
+DATA_LANGUAGES: frozenset[str] = frozenset(
+    {
+        "csv", "tsv", "psv", "json", "yaml", "toml", "ini", "properties", "xml", "dtd", "html",
+        "markdown", "markdown_inline", "rst", "org", "latex", "bibtex", "typst", "gitattributes",
+        "gitignore", "gitcommit", "requirements", "pymanifest", "po", "pem", "pgn", "gosum",
+        "udev", "readline", "xcompose", "hyprlang", "css", "scss", "mermaid", "comment", "jsdoc",
+        "doxygen", "luadoc", "luap", "printf", "kdl", "ron", "cpon", "gomod",
+        "ninja", "embeddedtemplate", "gstlaunch", "qmldir", "dockerfile", "make", "cmake", "sql", "hcl",
+        "terraform", "kconfig", "linkerscript", "query", "test",
+    }
+)
+
+# Lower-cased extension (without the dot) -> pack language name.
+_BY_EXTENSION: dict[str, str] = {
+    "py": "python", "pyi": "python", "pyw": "python",
+    "js": "javascript", "mjs": "javascript", "cjs": "javascript", "jsx": "javascript",
+    "ts": "typescript", "mts": "typescript", "cts": "typescript",
+    "tsx": "tsx",
+    "go": "go",
+    "rs": "rust",
+    "java": "java",
+    "kt": "kotlin", "kts": "kotlin",
+    "scala": "scala", "sc": "scala",
+    "c": "c", "h": "c",
+    "cc": "cpp", "cpp": "cpp", "cxx": "cpp", "c++": "cpp", "hpp": "cpp", "hh": "cpp",
+    "hxx": "cpp", "h++": "cpp", "ipp": "cpp", "tpp": "cpp", "inl": "cpp",
+    "cs": "csharp",
+    "rb": "ruby", "rake": "ruby", "gemspec": "ruby", "ru": "ruby",
+    "php": "php", "phtml": "php",
+    "swift": "swift",
+    "sh": "bash", "bash": "bash", "zsh": "bash",
+    "fish": "fish",
+    "ps1": "powershell", "psm1": "powershell",
+    "lua": "lua", "luau": "luau",
+    "pl": "perl", "pm": "perl",
+    "ex": "elixir", "exs": "elixir", "heex": "heex",
+    "erl": "erlang", "hrl": "erlang",
+    "hs": "haskell",
+    "ml": "ocaml", "mli": "ocaml_interface",
+    "fs": "fsharp", "fsx": "fsharp", "fsi": "fsharp_signature",
+    "r": "r",
+    "jl": "julia",
+    "dart": "dart",
+    "zig": "zig",
+    "m": "objc", "mm": "objc",
+    "cu": "cuda", "cuh": "cuda",
+    "ino": "arduino",
+    "glsl": "glsl", "vert": "glsl", "frag": "glsl",
+    "hlsl": "hlsl",
+    "wgsl": "wgsl",
+    "groovy": "groovy", "gradle": "groovy",
+    "clj": "clojure", "cljs": "clojure", "cljc": "clojure", "edn": "clojure",
+    "lisp": "commonlisp", "cl": "commonlisp",
+    "el": "elisp",
+    "scm": "scheme", "ss": "scheme",
+    "rkt": "racket",
+    "elm": "elm",
+    "gleam": "gleam",
+    "nim": "nim",
+    "nix": "nix",
+    "d": "d",
+    "odin": "odin",
+    "v": "v",
+    "ha": "hare",
+    "sol": "solidity",
+    "vue": "vue",
+    "svelte": "svelte",
+    "astro": "astro",
+    "tf": "terraform", "tfvars": "terraform", "hcl": "hcl",
+    "proto": "proto",
+    "thrift": "thrift",
+    "graphql": "graphql", "gql": "graphql",
+    "prisma": "prisma",
+    "bzl": "starlark", "star": "starlark",
+    "gd": "gdscript",
+    "tcl": "tcl",
+    "vim": "vim",
+    "f90": "fortran", "f95": "fortran", "f03": "fortran", "f08": "fortran", "f": "fortran",
+    "adb": "ada", "ads": "ada",
+    "pas": "pascal", "dpr": "pascal",
+    "pp": "puppet",  # Puppet manifests far outnumber Free Pascal units named .pp
+    "vhd": "vhdl", "vhdl": "vhdl",
+    "sv": "verilog", "svh": "verilog",
+    "matlab": "matlab",
+    "hack": "hack",
+    "hx": "haxe",
+    "purs": "purescript",
+    "jsonnet": "jsonnet", "libsonnet": "jsonnet",
+    "rego": "rego",
+    "cairo": "cairo",
+    "smali": "smali",
+    "nut": "squirrel",
+    "pony": "pony",
+    "ll": "llvm",
+    "asm": "asm", "s": "asm",
+    "wat": "wat", "wast": "wast",
+    "twig": "twig",
+    "meson": "meson",
+    "cmake": "cmake",
+    "mk": "make", "mak": "make",
+    "dockerfile": "dockerfile",
+    "html": "html", "htm": "html",
+    "css": "css", "scss": "scss",
+    "md": "markdown", "markdown": "markdown",
+    "rst": "rst",
+    "org": "org",
+    "tex": "latex", "bib": "bibtex",
+    "typ": "typst",
+    "yaml": "yaml", "yml": "yaml",
+    "toml": "toml",
+    "json": "json", "jsonc": "json",
+    "xml": "xml", "xsd": "xml", "svg": "xml",
+    "ini": "ini", "cfg": "ini",
+    "properties": "properties",
+    "sql": "sql",
+    "csv": "csv", "tsv": "tsv",
+    "po": "po",
+    "mermaid": "mermaid", "mmd": "mermaid",
+    "kdl": "kdl",
+    "ron": "ron",
+    "ninja": "ninja",
+    "bicep": "bicep",
+    "beancount": "beancount",
+    "capnp": "capnp",
+    "smithy": "smithy",
+    "as": "actionscript",
+    "agda": "agda",
+    "bb": "bitbake", "bbappend": "bitbake", "bbclass": "bitbake",
+    "clar": "clarity",
+    "cob": "cobol", "cbl": "cobol",
+    "fnl": "fennel",
+    "fc": "func",
+    "gn": "gn", "gni": "gn",
+    "ispc": "ispc",
+    "janet": "janet",
+    "qml": "qmljs",
+    "re": "re2c",
+    "rq": "sparql", "sparql": "sparql",
+    "td": "tablegen",
+    "yuck": "yuck",
+    "ungram": "ungrammar",
+    "tal": "uxntal",
+    "dtd": "dtd",
+    "magik": "magik",
+    "nqc": "nqc",
+    "erb": "embeddedtemplate", "ejs": "embeddedtemplate",
+    "gitcommit": "gitcommit",
+}
+
+# Exact (lower-cased) file names that carry no telling extension.
+_BY_FILENAME: dict[str, str] = {
+    "makefile": "make", "gnumakefile": "make",
+    "dockerfile": "dockerfile", "containerfile": "dockerfile",
+    "cmakelists.txt": "cmake",
+    "rakefile": "ruby", "gemfile": "ruby", "guardfile": "ruby", "podfile": "ruby", "vagrantfile": "ruby",
+    "build": "starlark", "build.bazel": "starlark", "workspace": "starlark",
+    ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash", ".zshrc": "bash",
+    ".gitignore": "gitignore", ".gitattributes": "gitattributes",
+    "requirements.txt": "requirements",
+    "manifest.in": "pymanifest",
+    "go.mod": "gomod", "go.sum": "gosum",
+    "meson.build": "meson",
+    "kconfig": "kconfig",
+}
+
+
+def language_for_path(path: str) -> str | None:
+    """The pack language for a repo path (POSIX), by file name then extension; None if unknown."""
+    base = path.rsplit("/", 1)[-1].lower()
+    if not base:
+        return None
+    known = _BY_FILENAME.get(base)
+    if known is not None:
+        return known
+    if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
+        return "dockerfile"
+    if base.startswith("makefile."):
+        return "make"
+    dot = base.rfind(".")
+    # A leading dot alone (".env", ".vimrc") is a hidden name, not an extension.
+    if dot <= 0:
+        return None
+    return _BY_EXTENSION.get(base[dot + 1 :])

@@ -1,0 +1,138 @@
+"""Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin, Cargo [[bin]]."""
+from __future__ import annotations
+
+import configparser
+import json
+import posixpath
+import tomllib
+from typing import Any
+
+from gitroute.model import DeclaredEntry
+
+# pyproject.toml tables whose keys are script names and values `pkg.mod:func` targets.
+_PYPROJECT_TABLES = (("project", "scripts"), ("project", "gui-scripts"), ("tool", "poetry", "scripts"))
+_SETUP_CFG_GROUPS = ("console_scripts", "gui_scripts")
+
+
+def declared_entry_points(path: str, data: bytes) -> list[DeclaredEntry]:
+    """Entry points declared by the manifest at repo path `path`; [] for other files and for malformed input."""
+    base = path.rsplit("/", 1)[-1]
+    reader = _READERS.get(base)
+    if reader is None:
+        return []
+    try:
+        text = data.decode("utf-8-sig")
+        entries = reader(posixpath.dirname(path), text)
+    except Exception:  # malformed manifests are common in test fixtures and vendored trees: never fatal
+        return []
+    # Deterministic and free of duplicates whatever order the manifest used.
+    return sorted(set(entries), key=lambda e: (e.name, e.module or "", e.function or "", e.path or ""))
+
+
+def _read_pyproject(directory: str, text: str) -> list[DeclaredEntry]:
+    document = tomllib.loads(text)
+    entries: list[DeclaredEntry] = []
+    for keys in _PYPROJECT_TABLES:
+        table: Any = document
+        for key in keys:
+            table = table.get(key) if isinstance(table, dict) else None
+        if not isinstance(table, dict):
+            continue
+        for name, target in table.items():
+            # Poetry also allows `name = { callable = "pkg.mod:func", ... }`.
+            if isinstance(target, dict):
+                target = target.get("callable") or target.get("reference")
+            entry = _python_target(str(name), target)
+            if entry is not None:
+                entries.append(entry)
+    return entries
+
+
+def _read_setup_cfg(directory: str, text: str) -> list[DeclaredEntry]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string(text)
+    if not parser.has_section("options.entry_points"):
+        return []
+    entries: list[DeclaredEntry] = []
+    for group in _SETUP_CFG_GROUPS:
+        raw = parser.get("options.entry_points", group, fallback="")
+        for line in raw.splitlines():
+            name, sep, target = line.partition("=")
+            if not sep:
+                continue
+            entry = _python_target(name.strip(), target)
+            if entry is not None:
+                entries.append(entry)
+    return entries
+
+
+def _python_target(name: str, target: object) -> DeclaredEntry | None:
+    """`pkg.mod:func [extra]` -> module pkg.mod, function func (`pkg.mod` alone: no function)."""
+    if not name or not isinstance(target, str):
+        return None
+    target = target.split("[", 1)[0].strip()  # drop extras: `pkg.mod:func [cli]`
+    module, _, function = target.partition(":")
+    module, function = module.strip(), function.strip()
+    if not module:
+        return None
+    return DeclaredEntry(name=name, module=module, function=function or None)
+
+
+def _read_package_json(directory: str, text: str) -> list[DeclaredEntry]:
+    document = json.loads(text)
+    if not isinstance(document, dict):
+        return []
+    bin_field = document.get("bin")
+    if isinstance(bin_field, str):
+        # A string bin is named after the package (its last segment for scoped `@scope/name`).
+        package = document.get("name")
+        name = package.rsplit("/", 1)[-1] if isinstance(package, str) and package else ""
+        targets = {name: bin_field} if name else {}
+    elif isinstance(bin_field, dict):
+        targets = bin_field
+    else:
+        return []
+    entries: list[DeclaredEntry] = []
+    for name, target in targets.items():
+        resolved = _repo_path(directory, target)
+        if name and resolved is not None:
+            entries.append(DeclaredEntry(name=str(name), path=resolved))
+    return entries
+
+
+def _read_cargo_toml(directory: str, text: str) -> list[DeclaredEntry]:
+    document = tomllib.loads(text)
+    bins = document.get("bin")
+    if not isinstance(bins, list):
+        return []
+    package = document.get("package")
+    package_name = package.get("name") if isinstance(package, dict) else None
+    entries: list[DeclaredEntry] = []
+    for item in bins:
+        if not isinstance(item, dict):
+            continue
+        name = item.get("name") or package_name
+        # Only an explicit path: Cargo's inferred one depends on which files exist, which a manifest
+        # reader cannot see (and `fn main` is found by extraction anyway).
+        resolved = _repo_path(directory, item.get("path"))
+        if isinstance(name, str) and name and resolved is not None:
+            entries.append(DeclaredEntry(name=name, path=resolved))
+    return entries
+
+
+def _repo_path(directory: str, target: object) -> str | None:
+    """A manifest-relative path as a repo-relative POSIX path; None when it is absent or leaves the repo."""
+    if not isinstance(target, str) or not target.strip():
+        return None
+    joined = posixpath.normpath(posixpath.join(directory, target.strip().replace("\\", "/")))
+    if joined.startswith(("/", "../")) or joined in ("..", "."):
+        return None
+    return joined
+
+
+_READERS = {
+    "pyproject.toml": _read_pyproject,
+    "setup.cfg": _read_setup_cfg,
+    "package.json": _read_package_json,
+    "Cargo.toml": _read_cargo_toml,
+}

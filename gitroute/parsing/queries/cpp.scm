@@ -1,0 +1,88 @@
+; C++ tags, on top of c.scm. Upstream tags miss methods defined inside the class body: they are
+; function_definitions whose declarator names a field_identifier. Out-of-line `void T::m() {}`
+; carries T as @receiver. Namespaces are not symbols, so their functions stay functions.
+
+(class_specifier
+  name: [
+    (type_identifier) @name
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+  ]
+  body: (_)) @definition.class
+
+(struct_specifier
+  name: [
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+  ]
+  body: (_)) @definition.struct
+
+; Methods defined in the class body (inline), including operators and destructors.
+(function_definition
+  declarator: [
+    (function_declarator declarator: [(field_identifier) (operator_name) (destructor_name)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
+
+; Methods declared in the class body (`void close();`).
+(field_declaration
+  declarator: [
+    (function_declarator declarator: [(field_identifier) (operator_name) (destructor_name)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
+
+; Constructors and destructors declared in the class body.
+(declaration
+  declarator: (function_declarator
+    declarator: [(identifier) (destructor_name)] @name)) @definition.function
+
+; Out-of-line definitions: `void Client::close() {}`, `ns::Client::Client() {}`.
+(function_definition
+  declarator: [
+    (function_declarator declarator: (qualified_identifier
+      scope: [(namespace_identifier) (template_type name: (type_identifier))] @receiver
+      name: [(identifier) (destructor_name) (operator_name)] @name))
+    (function_declarator declarator: (qualified_identifier
+      name: (qualified_identifier
+        scope: (namespace_identifier) @receiver
+        name: [(identifier) (destructor_name) (operator_name)] @name)))
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
+      scope: (namespace_identifier) @receiver
+      name: (identifier) @name)))
+    (reference_declarator (function_declarator declarator: (qualified_identifier
+      scope: (namespace_identifier) @receiver
+      name: (identifier) @name)))
+  ]) @definition.method
+
+(call_expression
+  function: [
+    (qualified_identifier name: (identifier) @name)
+    (qualified_identifier name: (qualified_identifier name: (identifier) @name))
+    (template_function name: (identifier) @name)
+    (qualified_identifier name: (template_function name: (identifier) @name))
+    (field_expression field: (template_method name: (field_identifier) @name))
+  ]) @reference.call
+
+(new_expression
+  type: [
+    (type_identifier) @name
+    (qualified_identifier name: (type_identifier) @name)
+    (template_type name: (type_identifier) @name)
+  ]) @reference.call
+
+(using_declaration
+  [(identifier) (qualified_identifier)] @name) @reference.import
+
+(base_class_clause [
+  (type_identifier) @name
+  (qualified_identifier name: (type_identifier) @name)
+  (template_type name: (type_identifier) @name)
+]) @reference.type
+
+(template_argument_list
+  (type_descriptor type: (type_identifier) @name)) @reference.type
+
+(parameter_declaration
+  type: (qualified_identifier name: (type_identifier) @name)) @reference.type

@@ -1,0 +1,72 @@
+; C# tags. Records are classes (record structs too: both are types with members); constructors
+; are methods of their type. Namespaces are not symbols.
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(record_declaration
+  name: (identifier) @name) @definition.class
+
+(struct_declaration
+  name: (identifier) @name) @definition.struct
+
+(interface_declaration
+  name: (identifier) @name) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(method_declaration
+  name: (identifier) @name) @definition.method
+
+(constructor_declaration
+  name: (identifier) @name) @definition.method
+
+(local_function_statement
+  name: (identifier) @name) @definition.function
+
+(invocation_expression
+  function: [
+    (identifier) @name
+    (member_access_expression name: (identifier) @name)
+    (generic_name (identifier) @name)
+    (member_access_expression name: (generic_name (identifier) @name))
+  ]) @reference.call
+
+(object_creation_expression
+  type: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+    (qualified_name name: (identifier) @name)
+  ]) @reference.call
+
+; `using A.B;`, `using static A.B;`, `using X = A.B;` (the target is the last child).
+(using_directive
+  [(identifier) (qualified_name)] @name .) @reference.import
+
+(base_list [
+  (identifier) @name
+  (generic_name (identifier) @name)
+  (qualified_name name: (identifier) @name)
+]) @reference.type
+
+(parameter
+  type: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+  ]) @reference.type
+
+(method_declaration
+  returns: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+  ]) @reference.type
+
+(variable_declaration
+  type: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+  ]) @reference.type
+
+(type_argument_list
+  (identifier) @name) @reference.type

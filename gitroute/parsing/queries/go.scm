@@ -1,0 +1,80 @@
+; Go tags. A method's receiver type is captured as @receiver so tags.py can parent it to that type.
+
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type)) @definition.struct
+
+(type_spec
+  name: (type_identifier) @name
+  type: (interface_type)) @definition.interface
+
+; Other defined types (`type HandlerFunc func(...)`, `type Celsius float64`) carry methods the way
+; classes do; aliases (`type A = B`) are a separate node and are not definitions.
+(type_spec
+  name: (type_identifier) @name) @definition.class
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @receiver
+        (pointer_type (type_identifier) @receiver)
+        (generic_type type: (type_identifier) @receiver)
+        (pointer_type (generic_type type: (type_identifier) @receiver))
+      ]))
+  name: (field_identifier) @name) @definition.method
+
+(method_elem
+  name: (field_identifier) @name) @definition.method
+
+(call_expression
+  function: [
+    (identifier) @name
+    (selector_expression field: (field_identifier) @name)
+    (parenthesized_expression (identifier) @name)
+  ]) @reference.call
+
+(import_spec
+  path: (interpreted_string_literal) @name) @reference.import
+
+(import_spec
+  path: (raw_string_literal) @name) @reference.import
+
+; Type references where dependency matters: fields, parameters, results, literals, embedding.
+(field_declaration
+  type: [
+    (type_identifier) @name
+    (pointer_type (type_identifier) @name)
+    (qualified_type name: (type_identifier) @name)
+    (pointer_type (qualified_type name: (type_identifier) @name))
+  ]) @reference.type
+
+(parameter_declaration
+  type: [
+    (type_identifier) @name
+    (pointer_type (type_identifier) @name)
+    (qualified_type name: (type_identifier) @name)
+    (pointer_type (qualified_type name: (type_identifier) @name))
+  ]) @reference.type
+
+(composite_literal
+  type: [
+    (type_identifier) @name
+    (qualified_type name: (type_identifier) @name)
+  ]) @reference.type
+
+(function_declaration
+  result: [
+    (type_identifier) @name
+    (pointer_type (type_identifier) @name)
+    (qualified_type name: (type_identifier) @name)
+  ]) @reference.type
+
+(type_alias
+  type: [
+    (type_identifier) @name
+    (qualified_type name: (type_identifier) @name)
+  ]) @reference.type

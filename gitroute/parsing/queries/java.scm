@@ -1,0 +1,79 @@
+; Java tags. Constructors count as methods of their class (named like it).
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(record_declaration
+  name: (identifier) @name) @definition.class
+
+(interface_declaration
+  name: (identifier) @name) @definition.interface
+
+(annotation_type_declaration
+  name: (identifier) @name) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(method_declaration
+  name: (identifier) @name) @definition.method
+
+(constructor_declaration
+  name: (identifier) @name) @definition.method
+
+(compact_constructor_declaration
+  name: (identifier) @name) @definition.method
+
+(method_invocation
+  name: (identifier) @name) @reference.call
+
+(object_creation_expression
+  type: [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+    (scoped_type_identifier (type_identifier) @name .)
+  ]) @reference.call
+
+; `import a.b.C;`, `import a.b.*;` (names a.b), `import static a.B.m;`
+(import_declaration
+  [(scoped_identifier) (identifier)] @name) @reference.import
+
+(superclass
+  [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+    (scoped_type_identifier (type_identifier) @name .)
+  ]) @reference.type
+
+(super_interfaces
+  (type_list [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ])) @reference.type
+
+(extends_interfaces
+  (type_list [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ])) @reference.type
+
+(field_declaration
+  type: [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ]) @reference.type
+
+(formal_parameter
+  type: [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ]) @reference.type
+
+(method_declaration
+  type: [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ]) @reference.type
+
+(type_arguments
+  (type_identifier) @name) @reference.type

@@ -1,0 +1,60 @@
+; Kotlin tags. The grammar has few field names: the declaration keyword tells a class from an
+; interface or an enum, so those patterns come first (the earliest pattern claiming a node wins).
+
+(class_declaration
+  "interface"
+  (type_identifier) @name) @definition.interface
+
+(class_declaration
+  "enum"
+  (type_identifier) @name) @definition.enum
+
+(class_declaration
+  (type_identifier) @name) @definition.class
+
+(object_declaration
+  (type_identifier) @name) @definition.object
+
+; `companion object Factory { }`; an unnamed companion is no symbol, its functions stay the class's methods.
+(companion_object
+  (type_identifier) @name) @definition.object
+
+; Extension functions (`fun String.shout()`) are methods bound to their receiver type.
+(function_declaration
+  (receiver_type [
+    (user_type (type_identifier) @receiver)
+    (nullable_type (user_type (type_identifier) @receiver))
+  ])
+  (simple_identifier) @name) @definition.method
+
+(function_declaration
+  (simple_identifier) @name) @definition.function
+
+(call_expression
+  [
+    (simple_identifier) @name
+    (navigation_expression (navigation_suffix (simple_identifier) @name))
+  ]) @reference.call
+
+(import_header
+  (identifier) @name) @reference.import
+
+(delegation_specifier [
+  (user_type (type_identifier) @name)
+  (constructor_invocation (user_type (type_identifier) @name))
+]) @reference.type
+
+(parameter
+  (user_type (type_identifier) @name)) @reference.type
+
+(class_parameter
+  (user_type (type_identifier) @name)) @reference.type
+
+(function_declaration
+  (user_type (type_identifier) @name)) @reference.type
+
+(property_declaration
+  (variable_declaration (user_type (type_identifier) @name))) @reference.type
+
+(type_arguments
+  (type_projection (user_type (type_identifier) @name))) @reference.type

@@ -1,0 +1,41 @@
+; Python tags for gitroute. Captures: @definition.<kind> + @name, @reference.call/.import/.type + @name.
+; Methods are not captured separately: a function whose innermost enclosing symbol is a class
+; becomes a method in tags.py, so nested defs inside methods stay functions.
+
+(class_definition
+  name: (identifier) @name) @definition.class
+
+(function_definition
+  name: (identifier) @name) @definition.function
+
+; Calls: `f()` names f, `obj.attr.m()` names m (the by-name graph resolves the last segment).
+(call
+  function: [
+    (identifier) @name
+    (attribute attribute: (identifier) @name)
+  ]) @reference.call
+
+; Imports name the module as written: `import os.path`, `import a.b as c`, `from ..pkg import x`.
+(import_statement
+  name: (dotted_name) @name) @reference.import
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @name)) @reference.import
+
+(import_from_statement
+  module_name: (_) @name) @reference.import
+
+; Base classes and annotations are type references, the edges impact analysis follows.
+(class_definition
+  superclasses: (argument_list [
+    (identifier) @name
+    (attribute attribute: (identifier) @name)
+  ])) @reference.type
+
+(type [
+  (identifier) @name
+  (attribute attribute: (identifier) @name)
+  (generic_type (identifier) @name)
+  (subscript value: (identifier) @name)
+]) @reference.type

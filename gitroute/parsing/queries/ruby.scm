@@ -1,0 +1,49 @@
+; Ruby tags. A class is a class; a module is recorded as an "object" (a named namespace of
+; methods that can be mixed in, with no instances): its `def self.x` and `module_function` defs
+; are then its methods.
+
+(class
+  name: [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ]) @definition.class
+
+(module
+  name: [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ]) @definition.object
+
+(method
+  name: (_) @name) @definition.function
+
+(singleton_method
+  name: (_) @name) @definition.method
+
+(call
+  method: (identifier) @_require
+  arguments: (argument_list . (string (string_content) @name))
+  (#match? @_require "^(require|require_relative|load|autoload)$")) @reference.import
+
+(call
+  method: (identifier) @name) @reference.call
+
+(superclass [
+  (constant) @name
+  (scope_resolution name: (constant) @name)
+]) @reference.type
+
+(call
+  method: (identifier) @_mixin
+  arguments: (argument_list [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ])
+  (#match? @_mixin "^(include|extend|prepend)$")) @reference.type
+
+; `Session.new`, `Weather::Client.create`: the constant receiving the call is a type reference.
+(call
+  receiver: [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ]) @reference.type

@@ -1,0 +1,103 @@
+; Rust tags. `impl T { ... }` is captured as @impl with @name = T: functions inside it become methods
+; of T (parented to T's definition when this file has it). Modules are not symbols, so a function in
+; `mod tests { ... }` stays a function.
+
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(union_item
+  name: (type_identifier) @name) @definition.struct
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(trait_item
+  name: (type_identifier) @name) @definition.trait
+
+(function_item
+  name: (identifier) @name) @definition.function
+
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+(macro_definition
+  name: (identifier) @name) @definition.function
+
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+    (reference_type type: (type_identifier) @name)
+  ]) @impl
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (field_identifier) @name)
+    (scoped_identifier name: (identifier) @name)
+    (generic_function function: (identifier) @name)
+    (generic_function function: (scoped_identifier name: (identifier) @name))
+    (generic_function function: (field_expression field: (field_identifier) @name))
+  ]) @reference.call
+
+(macro_invocation
+  macro: [
+    (identifier) @name
+    (scoped_identifier name: (identifier) @name)
+  ]) @reference.call
+
+; `use a::b::C;` names a::b::C; `use a::b::{C, D}` names a::b; `mod geo;` pulls in geo.rs.
+(use_declaration
+  argument: [
+    (identifier) @name
+    (scoped_identifier) @name
+    (use_as_clause path: (_) @name)
+    (scoped_use_list path: (_) @name)
+    (use_wildcard (_) @name)
+  ]) @reference.import
+
+(mod_item
+  name: (identifier) @name
+  !body) @reference.import
+
+(extern_crate_declaration
+  name: (identifier) @name) @reference.import
+
+; Type references: trait impls, fields, parameters, returns, struct literals, `Type::function()`.
+(impl_item
+  trait: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]) @reference.type
+
+(field_declaration
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (reference_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(parameter
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (reference_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(function_item
+  return_type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(struct_expression
+  name: (type_identifier) @name) @reference.type
+
+(call_expression
+  function: (scoped_identifier
+    path: (identifier) @name)) @reference.type
+
+(type_arguments
+  (type_identifier) @name) @reference.type

@@ -1,0 +1,69 @@
+; Scala 2/3 tags. `case class` is a class_definition; `object` is a symbol of kind object, so its
+; defs are methods (`def main` in an object is the entry point, as is `object X extends App`).
+
+(class_definition
+  name: (identifier) @name) @definition.class
+
+(trait_definition
+  name: (identifier) @name) @definition.trait
+
+(object_definition
+  name: (identifier) @name) @definition.object
+
+(enum_definition
+  name: (identifier) @name) @definition.enum
+
+(function_definition
+  name: (identifier) @name) @definition.function
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (identifier) @name)
+    (generic_function function: (identifier) @name)
+    (generic_function function: (field_expression field: (identifier) @name))
+  ]) @reference.call
+
+(instance_expression [
+  (type_identifier) @name
+  (generic_type type: (type_identifier) @name)
+]) @reference.call
+
+; The path is split into segment nodes; tags.py reads the path from the statement's text.
+(import_declaration) @reference.import @name
+
+; No `type:` field here: with `extends A with B` a field pattern only ever meets the first type.
+(extends_clause [
+  (type_identifier) @name
+  (generic_type type: (type_identifier) @name)
+]) @reference.type
+
+(parameter
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(class_parameter
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(function_definition
+  return_type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(function_declaration
+  return_type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+
+(type_arguments
+  (type_identifier) @name) @reference.type

@@ -1,0 +1,1175 @@
+"""Tests for gitroute.parsing: language detection, per-language tag extraction, manifests, robustness."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gitroute.model import SYMBOL_KINDS, DeclaredEntry, FileExtract
+from gitroute.parsing import declared_entry_points, extract, language_for_path
+from gitroute.parsing import tags as extract_module
+from gitroute.parsing.languages import QUERY_FILES
+
+# ------------------------------------------------------------------------------------ the language table
+
+
+@dataclass(frozen=True)
+class Case:
+    """One idiomatic file and what extraction must find in it.
+
+    symbols: every symbol, in order, as (name, kind, line, parent name or None).
+    calls / references: (enclosing symbol name or None, name, line) that must be present.
+    imports: every import name, in order.
+    docs: the exact doc of the first symbol with that name.
+    entries: names of the symbols marked as entry points (exactly these).
+    """
+
+    lang: str
+    source: str
+    symbols: list[tuple[str, str, int, str | None]]
+    calls: set[tuple[str | None, str, int]]
+    imports: list[str]
+    references: set[tuple[str | None, str, int]]
+    docs: dict[str, str]
+    entries: set[str] = field(default_factory=set)
+    file_entry: bool = False
+
+
+CASES = [
+    Case(
+        "python",
+        '''\
+        """Weather client module."""
+        import os.path
+        from .models import Forecast
+        from typing import (Any, Optional)
+
+
+        # Guess the user's location from the IP address.
+        def guess_location(ip: str) -> str:
+            return lookup(ip).city
+
+
+        class OpenMeteoClient(BaseClient):
+            """Talks to the Open-Meteo API."""
+
+            def __init__(self, session: Any) -> None:
+                self.session = session
+
+            @property
+            def forecast(self) -> Forecast:
+                def inner():
+                    return 1
+                return self.session.get(os.path.join("a", "b"))
+
+
+        def main() -> None:
+            client = OpenMeteoClient(None)
+            print(client.forecast)
+
+
+        if __name__ == '__main__':
+            main()
+        ''',
+        symbols=[
+            ("guess_location", "function", 8, None),
+            ("OpenMeteoClient", "class", 12, None),
+            ("__init__", "method", 15, "OpenMeteoClient"),
+            ("forecast", "method", 19, "OpenMeteoClient"),
+            ("inner", "function", 20, "forecast"),
+            ("main", "function", 25, None),
+        ],
+        calls={("guess_location", "lookup", 9), ("forecast", "get", 22), ("forecast", "join", 22),
+               ("main", "OpenMeteoClient", 26), (None, "main", 31)},
+        imports=["os.path", ".models", "typing"],
+        references={("OpenMeteoClient", "BaseClient", 12), ("forecast", "Forecast", 19)},
+        docs={"guess_location": "Guess the user's location from the IP address.",
+              "OpenMeteoClient": "Talks to the Open-Meteo API.", "__init__": ""},
+        entries={"main"},
+        file_entry=True,
+    ),
+    Case(
+        "javascript",
+        """\
+        import { readFile } from "node:fs/promises";
+        const path = require('path');
+
+        /**
+         * Guess the user's location.
+         */
+        export async function guessLocation(ip) {
+          return lookup(ip).city;
+        }
+
+        // Talks to the API.
+        class OpenMeteoClient extends BaseClient {
+          constructor(session) {
+            super();
+            this.session = session;
+          }
+
+          // Fetch the forecast.
+          async forecast() {
+            return this.session.get(path.join("a", "b"));
+          }
+        }
+
+        const helper = (x) => x * 2;
+        let render = function () { return <Widget size={2} />; };
+        """,
+        symbols=[
+            ("guessLocation", "function", 7, None),
+            ("OpenMeteoClient", "class", 12, None),
+            ("constructor", "method", 13, "OpenMeteoClient"),
+            ("forecast", "method", 19, "OpenMeteoClient"),
+            ("helper", "function", 24, None),
+            ("render", "function", 25, None),
+        ],
+        calls={("guessLocation", "lookup", 8), ("forecast", "get", 20), ("forecast", "join", 20),
+               ("render", "Widget", 25)},
+        imports=["node:fs/promises", "path"],
+        references={("OpenMeteoClient", "BaseClient", 12)},
+        docs={"guessLocation": "Guess the user's location.", "OpenMeteoClient": "Talks to the API.",
+              "forecast": "Fetch the forecast.", "constructor": ""},
+    ),
+    Case(
+        "typescript",
+        """\
+        import { Forecast } from "./models";
+        import type { Session } from '../http';
+
+        /** A source of forecasts. */
+        export interface WeatherSource {
+          forecast(city: string): Promise<Forecast>;
+        }
+
+        enum Unit { Celsius, Fahrenheit }
+
+        // Talks to the API.
+        export class OpenMeteoClient implements WeatherSource {
+          private session: Session;
+          constructor(session: Session) {
+            this.session = session;
+          }
+          async forecast(city: City): Promise<Forecast> {
+            return fetchJson<Forecast>(buildUrl(city));
+          }
+        }
+
+        namespace Geo { export function locate(): void {} }
+        abstract class Base { abstract run(): void; }
+        export default function main(): void {
+          new OpenMeteoClient(makeSession()).forecast("x");
+        }
+        """,
+        symbols=[
+            ("WeatherSource", "interface", 5, None),
+            ("forecast", "method", 6, "WeatherSource"),
+            ("Unit", "enum", 9, None),
+            ("OpenMeteoClient", "class", 12, None),
+            ("constructor", "method", 14, "OpenMeteoClient"),
+            ("forecast", "method", 17, "OpenMeteoClient"),
+            ("locate", "function", 22, None),
+            ("Base", "class", 23, None),
+            ("run", "method", 23, "Base"),
+            ("main", "function", 24, None),
+        ],
+        calls={("forecast", "fetchJson", 18), ("forecast", "buildUrl", 18), ("main", "OpenMeteoClient", 25),
+               ("main", "forecast", 25)},
+        imports=["./models", "../http"],
+        references={("OpenMeteoClient", "WeatherSource", 12), ("constructor", "Session", 14),
+                    ("forecast", "City", 17)},
+        docs={"WeatherSource": "A source of forecasts.", "OpenMeteoClient": "Talks to the API."},
+    ),
+    Case(
+        "tsx",
+        """\
+        import React from "react";
+        import { Card } from "./card";
+
+        type Props = { city: string };
+
+        /** Shows one forecast. */
+        export function ForecastCard({ city }: Props) {
+          const data = useForecast(city);
+          return <Card title={city}><Temperature value={data.temp} /></Card>;
+        }
+
+        export class Panel extends React.Component<Props> {
+          render() {
+            return <div>{formatCity(this.props.city)}</div>;
+          }
+        }
+        """,
+        symbols=[
+            ("ForecastCard", "function", 7, None),
+            ("Panel", "class", 12, None),
+            ("render", "method", 13, "Panel"),
+        ],
+        calls={("ForecastCard", "useForecast", 8), ("ForecastCard", "Card", 9),
+               ("ForecastCard", "Temperature", 9), ("render", "formatCity", 14)},
+        imports=["react", "./card"],
+        references={("ForecastCard", "Props", 7), ("Panel", "Component", 12)},
+        docs={"ForecastCard": "Shows one forecast.", "Panel": ""},
+    ),
+    Case(
+        "go",
+        """\
+        // Package main talks to Open-Meteo.
+        package main
+
+        import (
+            "fmt"
+            api "github.com/acme/weather/api"
+        )
+
+        // Forecast fetches a forecast.
+        func (c *Client) Forecast(city string) (api.Forecast, error) {
+            return c.session.Get(buildURL(city))
+        }
+
+        // Client talks to the API.
+        type Client struct {
+            session *api.Session
+        }
+
+        // Source yields forecasts.
+        type Source interface {
+            Forecast(city string) (api.Forecast, error)
+        }
+
+        type HandlerFunc func(string)
+
+        func (c Client) Close() {}
+
+        // NewClient builds a client.
+        func NewClient() *Client {
+            return &Client{}
+        }
+
+        func main() {
+            fmt.Println(NewClient())
+        }
+        """,
+        symbols=[
+            # A method is parented to its receiver's type even when the type comes later in the file.
+            ("Forecast", "method", 10, "Client"),
+            ("Client", "struct", 15, None),
+            ("Source", "interface", 20, None),
+            ("Forecast", "method", 21, "Source"),
+            ("HandlerFunc", "class", 24, None),
+            ("Close", "method", 26, "Client"),
+            ("NewClient", "function", 29, None),
+            ("main", "function", 33, None),
+        ],
+        calls={("Forecast", "Get", 11), ("Forecast", "buildURL", 11), ("main", "Println", 34),
+               ("main", "NewClient", 34)},
+        imports=["fmt", "github.com/acme/weather/api"],
+        references={("Client", "Session", 16), ("NewClient", "Client", 29), ("Close", "Client", 26)},
+        docs={"Forecast": "Forecast fetches a forecast.", "Client": "Client talks to the API.",
+              "Source": "Source yields forecasts.", "main": ""},
+        entries={"main"},
+    ),
+    Case(
+        "rust",
+        """\
+        //! Weather client crate.
+        use std::collections::HashMap;
+        use crate::api::{Session, Forecast as Fc};
+        mod geo;
+
+        /// Talks to the Open-Meteo API.
+        #[derive(Debug, Clone)]
+        pub struct Client {
+            session: Session,
+        }
+
+        /// Where forecasts come from.
+        pub trait Source {
+            fn forecast(&self, city: &str) -> Fc;
+        }
+
+        pub enum Unit { Celsius, Fahrenheit }
+
+        impl Client {
+            /// Build a client.
+            pub fn new(session: Session) -> Self {
+                Client { session }
+            }
+        }
+
+        impl Source for Client {
+            fn forecast(&self, city: &str) -> Fc {
+                self.session.get(&build_url(city))
+            }
+        }
+
+        impl Source for Remote {
+            fn forecast(&self, _city: &str) -> Fc { todo!() }
+        }
+
+        fn main() {
+            let c = Client::new(Session::default());
+        }
+        """,
+        symbols=[
+            ("Client", "struct", 8, None),
+            ("Source", "trait", 13, None),
+            ("forecast", "method", 14, "Source"),
+            ("Unit", "enum", 17, None),
+            ("new", "method", 21, "Client"),
+            ("forecast", "method", 27, "Client"),
+            ("forecast", "method", 33, None),  # Remote is not defined here: a method, at file level
+            ("main", "function", 36, None),
+        ],
+        calls={("forecast", "get", 28), ("forecast", "build_url", 28), ("forecast", "todo", 33),
+               ("main", "new", 37), ("main", "default", 37)},
+        imports=["std::collections::HashMap", "crate::api", "geo"],
+        references={(None, "Source", 26), ("main", "Client", 37), ("Client", "Session", 9)},
+        docs={"Client": "Talks to the Open-Meteo API.", "Source": "Where forecasts come from.",
+              "new": "Build a client.", "Unit": ""},
+        entries={"main"},
+    ),
+    Case(
+        "java",
+        """\
+        package com.acme.weather;
+
+        import java.util.List;
+        import com.acme.api.Session;
+
+        /**
+         * Talks to the Open-Meteo API.
+         */
+        public class OpenMeteoClient extends BaseClient implements WeatherSource {
+            private final Session session;
+
+            public OpenMeteoClient(Session session) {
+                this.session = requireNonNull(session);
+            }
+
+            // Fetch a forecast.
+            @Override
+            public Forecast forecast(String city) {
+                return session.get(buildUrl(city));
+            }
+
+            interface Listener { void onForecast(Forecast f); }
+
+            enum Unit { CELSIUS, FAHRENHEIT }
+
+            public static void main(String[] args) {
+                new OpenMeteoClient(new Session()).forecast("x");
+            }
+
+            public void main() {}
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 9, None),
+            ("OpenMeteoClient", "method", 12, "OpenMeteoClient"),
+            ("forecast", "method", 18, "OpenMeteoClient"),
+            ("Listener", "interface", 22, "OpenMeteoClient"),
+            ("onForecast", "method", 22, "Listener"),
+            ("Unit", "enum", 24, "OpenMeteoClient"),
+            ("main", "method", 26, "OpenMeteoClient"),
+            ("main", "method", 30, "OpenMeteoClient"),
+        ],
+        calls={("OpenMeteoClient", "requireNonNull", 13), ("forecast", "get", 19), ("main", "Session", 27),
+               ("main", "forecast", 27)},
+        imports=["java.util.List", "com.acme.api.Session"],
+        references={("OpenMeteoClient", "BaseClient", 9), ("OpenMeteoClient", "WeatherSource", 9),
+                    ("forecast", "Forecast", 18)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast."},
+        entries={"main"},  # only the static one (line 26): checked by line below
+    ),
+    Case(
+        "kotlin",
+        """\
+        package com.acme.weather
+
+        import com.acme.api.Session
+        import kotlinx.coroutines.*
+
+        /** Talks to the Open-Meteo API. */
+        class OpenMeteoClient(private val session: Session) : BaseClient(), WeatherSource {
+            // Fetch a forecast.
+            override fun forecast(city: String): Forecast {
+                return session.get(buildUrl(city))
+            }
+
+            companion object {
+                fun create(): OpenMeteoClient = OpenMeteoClient(Session())
+            }
+        }
+
+        interface WeatherSource {
+            fun forecast(city: String): Forecast
+        }
+
+        enum class Unit { CELSIUS, FAHRENHEIT }
+
+        object Registry {
+            fun register(c: WeatherSource) = println(c)
+        }
+
+        fun String.shout(): String = uppercase()
+
+        fun main(args: Array<String>) {
+            Registry.register(OpenMeteoClient.create())
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 7, None),
+            ("forecast", "method", 9, "OpenMeteoClient"),
+            ("create", "method", 14, "OpenMeteoClient"),  # an unnamed companion is no symbol
+            ("WeatherSource", "interface", 18, None),
+            ("forecast", "method", 19, "WeatherSource"),
+            ("Unit", "enum", 22, None),
+            ("Registry", "object", 24, None),
+            ("register", "method", 25, "Registry"),
+            ("shout", "method", 28, None),  # an extension function is a method of String
+            ("main", "function", 30, None),
+        ],
+        calls={("forecast", "get", 10), ("forecast", "buildUrl", 10), ("main", "register", 31),
+               ("main", "create", 31), ("register", "println", 25)},
+        imports=["com.acme.api.Session", "kotlinx.coroutines"],
+        references={("OpenMeteoClient", "BaseClient", 7), ("OpenMeteoClient", "WeatherSource", 7),
+                    ("register", "WeatherSource", 25)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast."},
+        entries={"main"},
+    ),
+    Case(
+        "scala",
+        """\
+        package com.acme.weather
+
+        import com.acme.api.Session
+        import scala.concurrent.{Future, ExecutionContext}
+
+        /** Talks to the Open-Meteo API. */
+        class OpenMeteoClient(session: Session) extends BaseClient with WeatherSource {
+          // Fetch a forecast.
+          def forecast(city: String): Forecast =
+            session.get(buildUrl(city))
+        }
+
+        trait WeatherSource {
+          def forecast(city: String): Forecast
+        }
+
+        case class Point(lat: Double, lon: Double)
+
+        object Main {
+          def main(args: Array[String]): Unit = {
+            val c = new OpenMeteoClient(Session.default())
+            println(c.forecast("x"))
+          }
+        }
+
+        object Tool extends App {
+          Registry.run()
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 7, None),
+            ("forecast", "method", 9, "OpenMeteoClient"),
+            ("WeatherSource", "trait", 13, None),
+            ("forecast", "method", 14, "WeatherSource"),
+            ("Point", "class", 17, None),
+            ("Main", "object", 19, None),
+            ("main", "method", 20, "Main"),
+            ("Tool", "object", 26, None),
+        ],
+        calls={("forecast", "get", 10), ("main", "OpenMeteoClient", 21), ("main", "default", 21),
+               ("main", "forecast", 22), ("Tool", "run", 27)},
+        imports=["com.acme.api.Session", "scala.concurrent"],
+        references={("OpenMeteoClient", "BaseClient", 7), ("OpenMeteoClient", "WeatherSource", 7)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast."},
+        entries={"main", "Tool"},
+    ),
+    Case(
+        "c",
+        """\
+        #include <stdio.h>
+        #include "weather/api.h"
+
+        /* A forecast for one city. */
+        struct forecast {
+            double temp;
+        };
+
+        typedef struct {
+            int fd;
+        } session_t;
+
+        enum unit { CELSIUS, FAHRENHEIT };
+
+        // Build the request URL.
+        static char *build_url(const char *city)
+        {
+            return format_url(city);
+        }
+
+        int main(int argc, char **argv)
+        {
+            struct forecast f = fetch(build_url(argv[1]));
+            printf("%f\\n", f.temp);
+            return 0;
+        }
+        """,
+        symbols=[
+            ("forecast", "struct", 5, None),
+            ("session_t", "struct", 11, None),
+            ("unit", "enum", 13, None),
+            ("build_url", "function", 16, None),
+            ("main", "function", 21, None),
+        ],
+        calls={("build_url", "format_url", 18), ("main", "fetch", 23), ("main", "build_url", 23),
+               ("main", "printf", 24)},
+        imports=["stdio.h", "weather/api.h"],
+        references={("main", "forecast", 23)},
+        docs={"forecast": "A forecast for one city.", "build_url": "Build the request URL."},
+        entries={"main"},
+    ),
+    Case(
+        "cpp",
+        """\
+        #include <memory>
+        #include "weather/session.hpp"
+
+        namespace weather {
+
+        /// Talks to the Open-Meteo API.
+        class OpenMeteoClient : public BaseClient {
+        public:
+            explicit OpenMeteoClient(Session s) : session_(s) {}
+            // Fetch a forecast inline.
+            Forecast forecast(const std::string &city) override {
+                return session_.get(buildUrl(city));
+            }
+            void close();
+        private:
+            Session session_;
+        };
+
+        template <typename T>
+        T clamp(T v) { return v; }
+
+        void OpenMeteoClient::close() {
+            session_.shutdown();
+        }
+
+        }  // namespace weather
+
+        int main() {
+            auto c = weather::OpenMeteoClient::create();
+            c->forecast("x");
+            return 0;
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 7, None),
+            ("OpenMeteoClient", "method", 9, "OpenMeteoClient"),
+            ("forecast", "method", 11, "OpenMeteoClient"),
+            ("close", "method", 14, "OpenMeteoClient"),
+            ("clamp", "function", 20, None),
+            ("close", "method", 22, "OpenMeteoClient"),
+            ("main", "function", 28, None),
+        ],
+        calls={("forecast", "get", 12), ("forecast", "buildUrl", 12), ("close", "shutdown", 23),
+               ("main", "create", 29), ("main", "forecast", 30)},
+        imports=["memory", "weather/session.hpp"],
+        references={("OpenMeteoClient", "BaseClient", 7), ("OpenMeteoClient", "Session", 9)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast inline.",
+              "clamp": ""},
+        entries={"main"},
+    ),
+    Case(
+        "csharp",
+        """\
+        using System;
+        using Acme.Api;
+
+        namespace Acme.Weather
+        {
+            /// <summary>Talks to the Open-Meteo API.</summary>
+            public class OpenMeteoClient : BaseClient, IWeatherSource
+            {
+                private readonly Session _session;
+
+                public OpenMeteoClient(Session session) { _session = session; }
+
+                // Fetch a forecast.
+                public Forecast Forecast(string city) => _session.Get(BuildUrl(city));
+            }
+
+            public interface IWeatherSource { Forecast Forecast(string city); }
+
+            public struct Point { public double Lat; }
+
+            public enum Unit { Celsius, Fahrenheit }
+
+            public record City(string Name);
+
+            static class Program
+            {
+                static void Main(string[] args)
+                {
+                    var c = new OpenMeteoClient(new Session());
+                    Console.WriteLine(c.Forecast("x"));
+                }
+            }
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 7, None),
+            ("OpenMeteoClient", "method", 11, "OpenMeteoClient"),
+            ("Forecast", "method", 14, "OpenMeteoClient"),
+            ("IWeatherSource", "interface", 17, None),
+            ("Forecast", "method", 17, "IWeatherSource"),
+            ("Point", "struct", 19, None),
+            ("Unit", "enum", 21, None),
+            ("City", "class", 23, None),
+            ("Program", "class", 25, None),
+            ("Main", "method", 27, "Program"),
+        ],
+        calls={("Forecast", "Get", 14), ("Forecast", "BuildUrl", 14), ("Main", "OpenMeteoClient", 29),
+               ("Main", "WriteLine", 30)},
+        imports=["System", "Acme.Api"],
+        references={("OpenMeteoClient", "BaseClient", 7), ("OpenMeteoClient", "IWeatherSource", 7),
+                    ("OpenMeteoClient", "Session", 9)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "Forecast": "Fetch a forecast."},
+        entries={"Main"},
+    ),
+    Case(
+        "ruby",
+        """\
+        require "net/http"
+        require_relative "weather/session"
+
+        # Weather helpers.
+        module Weather
+          # Talks to the Open-Meteo API.
+          class OpenMeteoClient < BaseClient
+            include Comparable
+
+            def initialize(session)
+              @session = session
+            end
+
+            # Fetch a forecast.
+            def forecast(city)
+              @session.get(build_url(city))
+            end
+
+            def self.create
+              new(Session.new)
+            end
+          end
+
+          def self.version
+            "1.0"
+          end
+        end
+
+        def main
+          puts Weather::OpenMeteoClient.create.forecast("x")
+        end
+        """,
+        symbols=[
+            ("Weather", "object", 5, None),
+            ("OpenMeteoClient", "class", 7, "Weather"),
+            ("initialize", "method", 10, "OpenMeteoClient"),
+            ("forecast", "method", 15, "OpenMeteoClient"),
+            ("create", "method", 19, "OpenMeteoClient"),
+            ("version", "method", 24, "Weather"),
+            ("main", "function", 29, None),
+        ],
+        calls={("forecast", "get", 16), ("forecast", "build_url", 16), ("create", "new", 20),
+               ("main", "create", 30), ("main", "forecast", 30)},
+        imports=["net/http", "weather/session"],
+        references={("OpenMeteoClient", "BaseClient", 7), ("OpenMeteoClient", "Comparable", 8),
+                    ("create", "Session", 20)},
+        docs={"Weather": "Weather helpers.", "OpenMeteoClient": "Talks to the Open-Meteo API.",
+              "forecast": "Fetch a forecast.", "version": ""},
+    ),
+    Case(
+        "php",
+        """\
+        <?php
+        namespace Acme\\Weather;
+
+        use Acme\\Api\\Session;
+        require 'helpers.php';
+
+        /**
+         * Talks to the Open-Meteo API.
+         */
+        class OpenMeteoClient extends BaseClient implements WeatherSource
+        {
+            use Loggable;
+
+            public function __construct(private Session $session) {}
+
+            // Fetch a forecast.
+            public function forecast(string $city): Forecast
+            {
+                return $this->session->get(build_url($city));
+            }
+
+            public static function create(): self
+            {
+                return new OpenMeteoClient(new Session());
+            }
+        }
+
+        interface WeatherSource { public function forecast(string $city): Forecast; }
+
+        trait Loggable { function log($m) { error_log($m); } }
+
+        enum Unit { case Celsius; }
+
+        function main(): void
+        {
+            echo OpenMeteoClient::create()->forecast("x");
+        }
+        """,
+        symbols=[
+            ("OpenMeteoClient", "class", 10, None),
+            ("__construct", "method", 14, "OpenMeteoClient"),
+            ("forecast", "method", 17, "OpenMeteoClient"),
+            ("create", "method", 22, "OpenMeteoClient"),
+            ("WeatherSource", "interface", 28, None),
+            ("forecast", "method", 28, "WeatherSource"),
+            ("Loggable", "trait", 30, None),
+            ("log", "method", 30, "Loggable"),
+            ("Unit", "enum", 32, None),
+            ("main", "function", 34, None),
+        ],
+        calls={("forecast", "get", 19), ("forecast", "build_url", 19), ("create", "OpenMeteoClient", 24),
+               ("log", "error_log", 30), ("main", "create", 36), ("main", "forecast", 36)},
+        imports=["Acme\\Api\\Session", "helpers.php"],
+        references={("OpenMeteoClient", "BaseClient", 10), ("OpenMeteoClient", "WeatherSource", 10),
+                    ("OpenMeteoClient", "Loggable", 12), ("main", "OpenMeteoClient", 36)},
+        docs={"OpenMeteoClient": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast."},
+    ),
+    Case(
+        "swift",
+        """\
+        import Foundation
+        import WeatherKit
+
+        /// Where forecasts come from.
+        protocol WeatherSource {
+            func forecast(city: String) -> Forecast
+        }
+
+        /// Talks to the Open-Meteo API.
+        class OpenMeteoClient: BaseClient, WeatherSource {
+            let session: Session
+
+            init(session: Session) {
+                self.session = session
+            }
+
+            // Fetch a forecast.
+            func forecast(city: String) -> Forecast {
+                return session.get(buildURL(city))
+            }
+        }
+
+        struct Point {
+            var lat: Double
+        }
+
+        enum Unit { case celsius, fahrenheit }
+
+        extension OpenMeteoClient {
+            func close() { session.shutdown() }
+        }
+
+        @main
+        struct WeatherApp {
+            static func main() {
+                print(OpenMeteoClient(session: Session()).forecast(city: "x"))
+            }
+        }
+        """,
+        symbols=[
+            ("WeatherSource", "interface", 5, None),
+            ("forecast", "method", 6, "WeatherSource"),
+            ("OpenMeteoClient", "class", 10, None),
+            ("init", "method", 13, "OpenMeteoClient"),
+            ("forecast", "method", 18, "OpenMeteoClient"),
+            ("Point", "struct", 23, None),
+            ("Unit", "enum", 27, None),
+            ("close", "method", 30, "OpenMeteoClient"),  # from the extension
+            ("WeatherApp", "struct", 34, None),
+            ("main", "method", 35, "WeatherApp"),
+        ],
+        calls={("forecast", "get", 19), ("forecast", "buildURL", 19), ("close", "shutdown", 30),
+               ("main", "OpenMeteoClient", 36), ("main", "forecast", 36)},
+        imports=["Foundation", "WeatherKit"],
+        references={("OpenMeteoClient", "BaseClient", 10), ("OpenMeteoClient", "WeatherSource", 10),
+                    ("init", "Session", 13)},
+        docs={"WeatherSource": "Where forecasts come from.", "OpenMeteoClient": "Talks to the Open-Meteo API.",
+              "forecast": "", "init": ""},
+        entries={"WeatherApp"},
+    ),
+]
+
+
+def _run(case: Case) -> FileExtract:
+    return extract(textwrap.dedent(case.source).encode(), case.lang)
+
+
+def _named(result: FileExtract, index: int) -> str | None:
+    return result.symbols[index].name if index >= 0 else None
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.lang for c in CASES])
+def test_extract_finds_exact_symbols(case: Case) -> None:
+    result = _run(case)
+    got = [(s.name, s.kind, s.line, _named(result, s.parent)) for s in result.symbols]
+    assert got == case.symbols
+    assert result.lang == case.lang
+    assert result.warnings == ()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.lang for c in CASES])
+def test_extract_finds_calls_imports_and_references(case: Case) -> None:
+    result = _run(case)
+    calls = {(_named(result, r.source), r.name, r.line) for r in result.calls}
+    references = {(_named(result, r.source), r.name, r.line) for r in result.references}
+    assert case.calls <= calls, sorted(case.calls - calls)
+    assert [r.name for r in result.imports] == case.imports
+    assert case.references <= references, sorted(case.references - references)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.lang for c in CASES])
+def test_extract_reads_docs(case: Case) -> None:
+    result = _run(case)
+    docs = {}
+    for symbol in result.symbols:
+        docs.setdefault(symbol.name, symbol.doc)
+    assert {name: docs[name] for name in case.docs} == case.docs
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.lang for c in CASES])
+def test_extract_marks_entry_points(case: Case) -> None:
+    result = _run(case)
+    assert {s.name for s in result.symbols if s.entry} == case.entries
+    assert result.entry is case.file_entry
+
+
+def test_java_entry_is_only_the_static_main() -> None:
+    java = next(c for c in CASES if c.lang == "java")
+    result = _run(java)
+    assert [(s.line, s.entry) for s in result.symbols if s.name == "main"] == [(26, True), (30, False)]
+
+
+def test_signature_is_the_name_line_stripped() -> None:
+    result = _run(CASES[0])
+    by_name = {s.name: s for s in result.symbols}
+    assert by_name["guess_location"].signature == "def guess_location(ip: str) -> str:"
+    assert by_name["forecast"].signature == "def forecast(self) -> Forecast:"  # not the decorator line
+    assert by_name["OpenMeteoClient"].end_line == 22
+
+
+def test_every_query_compiles() -> None:
+    for lang in QUERY_FILES:
+        assert extract_module.query_source(lang).strip(), lang
+        assert extract_module._query(lang) is not None, lang
+
+
+# --------------------------------------------------------------------------------- Python specifics
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('if __name__ == "__main__":\n    run()\n', True),
+        ("if __name__ == '__main__':\n    run()\n", True),
+        ("if '__main__' == __name__:\n    run()\n", True),
+        ("def f():\n    if __name__ == '__main__':\n        run()\n", False),  # not at module level
+        ("x = '__main__'\n", False),
+        ("if __name__ == '__main__' and DEBUG:\n    run()\n", False),
+    ],
+)
+def test_python_main_guard_marks_file_entry(source: str, expected: bool) -> None:
+    assert extract(source.encode(), "python").entry is expected
+
+
+def test_python_only_top_level_main_is_entry() -> None:
+    source = b"class App:\n    def main(self):\n        pass\n\ndef main():\n    pass\n"
+    result = extract(source, "python")
+    assert [(s.name, s.kind, s.entry) for s in result.symbols] == [
+        ("App", "class", False),
+        ("main", "method", False),
+        ("main", "function", True),
+    ]
+
+
+def test_python_docstring_wins_over_comment_and_is_collapsed() -> None:
+    source = b'# above\ndef f():\n    r"""First line.\n\n       Second   line."""\n'
+    assert extract(source, "python").symbols[0].doc == "First line. Second line."
+
+
+def test_comment_separated_by_blank_line_is_not_a_doc() -> None:
+    source = b"// stray\n\nfunction f() {}\n"
+    assert extract(source, "javascript").symbols[0].doc == ""
+
+
+def test_trailing_comment_of_previous_line_is_not_a_doc() -> None:
+    source = b"x = 1  # about x\ndef f():\n    pass\n"
+    assert extract(source, "python").symbols[0].doc == ""
+
+
+# ----------------------------------------------------------------------------------- other languages
+
+
+@pytest.mark.parametrize(
+    ("lang", "source", "expected"),
+    [
+        ("bash", b"# Greet.\ngreet() {\n  echo hi\n}\nfunction main {\n  greet\n}\n",
+         [("greet", "function", 2, "Greet."), ("main", "function", 5, "")]),
+        ("lua", b"-- Compute.\nlocal function forecast(city)\n  return fetch(city)\nend\n",
+         [("forecast", "function", 2, "Compute.")]),
+        ("objc", b"@interface Client : NSObject\n- (void)run;\n@end\n",
+         [("Client", "class", 1, ""), ("run", "method", 2, "")]),
+        ("dart", b"class Client {\n  String get(String url) => url;\n}\nvoid main() {}\n",
+         [("Client", "class", 1, ""), ("get", "method", 2, ""), ("main", "function", 4, "")]),
+    ],
+)
+def test_generic_walk_finds_definitions(lang: str, source: bytes, expected: list[tuple[str, str, int, str]]) -> None:
+    result = extract(source, lang)
+    assert [(s.name, s.kind, s.line, s.doc) for s in result.symbols] == expected
+    assert result.warnings == ()
+
+
+def test_generic_walk_finds_calls() -> None:
+    result = extract(b"local function f()\n  return fetch(1)\nend\n", "lua")
+    assert [(r.source, r.name, r.line) for r in result.calls] == [(0, "fetch", 2)]
+
+
+def test_generic_main_is_an_entry_point() -> None:
+    result = extract(b"void main() {\n  print('hi');\n}\n", "dart")
+    assert [(s.name, s.entry) for s in result.symbols] == [("main", True)]
+
+
+@pytest.mark.parametrize("lang", ["markdown", "json", "yaml", "toml", "html", "css"])
+def test_data_languages_yield_nothing_and_no_warning(lang: str) -> None:
+    assert extract(b"# Title\n\n{\"a\": [1, 2]}\n", lang) == FileExtract(lang=lang)
+
+
+def test_unknown_language_warns_instead_of_raising() -> None:
+    result = extract(b"whatever", "klingon")
+    assert result.symbols == ()
+    assert result.warnings == ("unsupported language 'klingon'",)
+
+
+# ---------------------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize("lang", sorted(QUERY_FILES))
+def test_empty_file_is_empty_extract(lang: str) -> None:
+    assert extract(b"", lang) == FileExtract(lang=lang)
+
+
+def test_invalid_utf8_degrades_with_a_warning() -> None:
+    result = extract(b"def f\xff():\n    '''doc \xc3'''\n    g\xe9()\n", "python")
+    assert result.symbols[0].name == "f"
+    assert result.warnings[0] == "not valid UTF-8: names decoded with replacement characters"
+
+
+def test_nul_bytes_do_not_stop_extraction() -> None:
+    result = extract(b"package main\n\x00\nfunc main() {}\n", "go")
+    assert [s.name for s in result.symbols] == ["main"]
+    assert any(w.startswith("parse errors in") for w in result.warnings)
+
+
+@pytest.mark.parametrize("lang", sorted(QUERY_FILES))
+def test_deep_nesting_does_not_crash(lang: str) -> None:
+    data = b"{[(" * 3_400  # 10,200 unclosed levels
+    result = extract(data, lang)
+    assert result.lang == lang
+    assert not any(w.startswith("extraction failed") for w in result.warnings)
+
+
+def test_ten_thousand_nested_brackets_parse_cleanly() -> None:
+    data = b"x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"\n"
+    assert extract(data, "python").warnings == ()
+
+
+def test_deeply_nested_functions_attach_calls_to_the_innermost() -> None:
+    depth = 2_000
+    source = "".join(f"function f{i}() {{ " for i in range(depth)) + "leaf(); " + "} g(); " * depth
+    result = extract(source.encode(), "javascript")
+    assert len(result.symbols) == depth
+    assert result.symbols[-1].parent == depth - 2
+    leaf = next(r for r in result.calls if r.name == "leaf")
+    assert leaf.source == depth - 1
+    # The g() after f{i+1} closes belongs to f{i}; the one after f0 closes is at file level.
+    assert sorted(r.source for r in result.calls if r.name == "g") == [-1, *range(depth - 1)]
+
+
+def test_huge_line_bounds_signature() -> None:
+    data = b"def f(" + b"a, " * 100_000 + b"z): pass\n"
+    symbol = extract(data, "python").symbols[0]
+    assert symbol.name == "f"
+    assert len(symbol.signature) == 200
+
+
+def test_symbol_cap_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(extract_module, "MAX_SYMBOLS", 3)
+    monkeypatch.setattr(extract_module, "MAX_REFS", 2)
+    data = b"".join(b"def f%d():\n    g()\n    h()\n" % i for i in range(5))
+    result = extract(data, "python")
+    assert [s.name for s in result.symbols] == ["f0", "f1", "f2"]
+    assert len(result.calls) == 2
+    assert "symbols capped at 3" in result.warnings
+    assert "call references capped at 2" in result.warnings
+
+
+def test_extract_is_deterministic() -> None:
+    for case in CASES:
+        assert _run(case) == _run(case)
+
+
+_LANGS_FOR_FUZZ = ["python", "javascript", "tsx", "go", "rust", "cpp", "ruby", "php", "swift", "bash", "markdown"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.one_of(
+        st.binary(max_size=2_000),
+        st.text(alphabet="(){}[]<>;:,.'\"#/*\\\n\t abcdefxyz_=-+!@$`0123456789", max_size=2_000).map(str.encode),
+    ),
+    lang=st.sampled_from(_LANGS_FOR_FUZZ),
+)
+def test_extract_never_raises_and_keeps_invariants(data: bytes, lang: str) -> None:
+    result = extract(data, lang)
+    assert result.lang == lang
+    assert all(not w.startswith("extraction failed") for w in result.warnings)
+    count = len(result.symbols)
+    starts = [s.line for s in result.symbols]
+    assert starts == sorted(starts)
+    for symbol in result.symbols:
+        assert symbol.kind in SYMBOL_KINDS
+        assert 1 <= symbol.line <= symbol.end_line
+        assert -1 <= symbol.parent < count
+        assert len(symbol.signature) <= 200 and len(symbol.doc) <= 300
+    for ref in result.calls + result.imports + result.references:
+        assert -1 <= ref.source < count and ref.line >= 1 and ref.name
+
+
+# ------------------------------------------------------------------------------------ language_for_path
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("src/app.py", "python"), ("typings/x.pyi", "python"), ("a/b.MJS", "javascript"),
+        ("x.cjs", "javascript"), ("ui/App.jsx", "javascript"), ("x.ts", "typescript"), ("x.mts", "typescript"),
+        ("ui/App.tsx", "tsx"), ("main.go", "go"), ("lib.rs", "rust"), ("A.java", "java"), ("b.kts", "kotlin"),
+        ("c.sc", "scala"), ("d.h", "c"), ("e.hpp", "cpp"), ("f.cc", "cpp"), ("g.cs", "csharp"), ("h.rb", "ruby"),
+        ("i.php", "php"), ("j.swift", "swift"), ("run.sh", "bash"), ("docs/README.md", "markdown"),
+        ("Makefile", "make"), ("sub/Dockerfile", "dockerfile"), ("Dockerfile.dev", "dockerfile"),
+        ("conf.yml", "yaml"), ("Cargo.toml", "toml"), ("a.json", "json"), ("x.sql", "sql"), ("index.rst", "rst"),
+        ("weird dir/ünïcödé name.py", "python"), ("a.b.c/file.ex", "elixir"), ("Gemfile", "ruby"),
+    ],
+)
+def test_language_for_path_maps_known_files(path: str, lang: str) -> None:
+    assert language_for_path(path) == lang
+
+
+@pytest.mark.parametrize("path", ["LICENSE", "notes.txt", ".env", "bin/", "a.unknownext", "", "x.", ".py"])
+def test_language_for_path_returns_none_for_unknown(path: str) -> None:
+    assert language_for_path(path) is None
+
+
+# ------------------------------------------------------------------------------------------ manifests
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        (
+            "pyproject.toml",
+            '[project.scripts]\ngit-route = "gitroute.cli:main"\n[project.gui-scripts]\nviewer = "app.gui:run"\n',
+            [DeclaredEntry("git-route", module="gitroute.cli", function="main"),
+             DeclaredEntry("viewer", module="app.gui", function="run")],
+        ),
+        (
+            "tools/pyproject.toml",
+            '[tool.poetry.scripts]\nserve = "svc.main:start"\nbare = "svc.cli"\n',
+            [DeclaredEntry("bare", module="svc.cli"), DeclaredEntry("serve", module="svc.main", function="start")],
+        ),
+        (
+            "setup.cfg",
+            "[options.entry_points]\nconsole_scripts =\n    foo = foo.cli:run\n    bar=bar:main [extra]\n",
+            [DeclaredEntry("bar", module="bar", function="main"),
+             DeclaredEntry("foo", module="foo.cli", function="run")],
+        ),
+        (
+            "web/package.json",
+            '{"name": "@acme/weather", "bin": "./bin/cli.js"}',
+            [DeclaredEntry("weather", path="web/bin/cli.js")],
+        ),
+        (
+            "package.json",
+            '{"bin": {"wx": "bin/wx.js", "evil": "../../etc/passwd", "up": "./lib/../bin/up.js"}}',
+            [DeclaredEntry("up", path="bin/up.js"), DeclaredEntry("wx", path="bin/wx.js")],
+        ),
+        (
+            "crates/tool/Cargo.toml",
+            '[package]\nname = "tool"\n[[bin]]\nname = "wx"\npath = "src/wx.rs"\n[[bin]]\nname = "nopath"\n',
+            [DeclaredEntry("wx", path="crates/tool/src/wx.rs")],
+        ),
+        ("package.json", '{"main": "index.js"}', []),
+    ],
+)
+def test_declared_entry_points_reads_manifests(path: str, text: str, expected: list[DeclaredEntry]) -> None:
+    assert declared_entry_points(path, text.encode()) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("pyproject.toml", b"[project.scripts\n= broken"),
+        ("pyproject.toml", b'[project]\nscripts = "not a table"\n'),
+        ("setup.cfg", b"no section header\n"),
+        ("package.json", b"{not json"),
+        ("package.json", b"[1, 2]"),
+        ("package.json", b'{"bin": 42}'),
+        ("Cargo.toml", b"\xff\xfe\x00"),
+        ("Cargo.toml", b'bin = "x"\n'),
+        ("README.md", b"[project.scripts]\nx = 'a:b'\n"),
+    ],
+)
+def test_declared_entry_points_never_raises_on_malformed_input(path: str, data: bytes) -> None:
+    assert declared_entry_points(path, data) == []
+
+
+def test_importing_parsing_does_not_import_tree_sitter() -> None:
+    code = "import sys, gitroute.parsing; print('tree_sitter' in sys.modules)"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert done.stdout.strip() == "False"
+
+
+def test_python_docstring_after_a_comment_is_still_the_docstring() -> None:
+    source = b'class A:\n    # internal note\n    """The A."""\n'
+    assert extract(source, "python").symbols[0].doc == "The A."
+
+
+def test_block_and_line_comments_are_cleaned() -> None:
+    source = b"/**\n * Parse the thing.\n *\n * @param x input\n */\n// More.\nint parse(int x);\n"
+    assert extract(source, "c").symbols[0].doc == "Parse the thing. @param x input More."
