@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
@@ -32,8 +32,7 @@ _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fix
                              "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(NamedTuple):
     """A question, tokenized once: what it matches and what it asks for."""
 
     text: str

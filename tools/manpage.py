@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from gitroute import __version__
-from gitroute.cli import COMMANDS, cli
+from gitroute.cli.app import COMMANDS, cli
 
 PAGE = Path(__file__).resolve().parent.parent / "man" / "git-route.1"
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.output import emit_json, json_option, progress_printer, quiet_option
+from gitroute.cli.options import json_option, quiet_option
+from gitroute.cli.output import emit_json, progress_printer
 
 
 @click.command("build")

@@ -1,18 +1,23 @@
-"""Rendering shared by the commands: the answer header, rows as text, and the `--json` document."""
+"""Rendering shared by the commands: the answer header, rows as text, and the `--json` document.
+
+No click here: the fast query path renders through this module too.
+"""
 from __future__ import annotations
 
 import json
 import sys
 
-import click
-
 from gitroute.model import Answer, Row, Source
 
 SCHEMA = 1
 
-json_option = click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout (for agents).")
-explain_option = click.option("--explain", is_flag=True, help="Show each signal's contribution to a row's score.")
-quiet_option = click.option("-q", "--quiet", is_flag=True, help="No notes on stderr.")
+
+def out(line: str = "") -> None:
+    sys.stdout.write(line + "\n")
+
+
+def err(line: str) -> None:
+    sys.stderr.write(line + "\n")
 
 
 def source_line(source: Source) -> str:
@@ -55,26 +60,26 @@ def answer_json(answer: Answer, explain: bool) -> dict:
 
 
 def emit_json(document: dict) -> None:
-    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    out(json.dumps(document, ensure_ascii=False, indent=2))
 
 
 def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
     if as_json:
         emit_json(answer_json(answer, explain))
         return
-    click.echo(source_line(answer.source))
+    out(source_line(answer.source))
     if answer.status == "no_match":
-        click.echo("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
+        out("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
     else:
         width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
         for r in answer.rows:
             where = f"{r.path}:{r.line}" if r.line is not None else r.path
-            click.echo(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<32} {r.score:>8.2f}".rstrip())
+            out(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<32} {r.score:>8.2f}".rstrip())
             if explain and r.signals:
-                click.echo("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
+                out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
         if not quiet:
             for note in answer.notes:
-                click.echo(f"note: {note}", err=True)
+                err(f"note: {note}")
 
 
 def progress_printer(enabled: bool):
@@ -83,9 +88,7 @@ def progress_printer(enabled: bool):
         return None
 
     def report(phase: str, done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{phase}: {done}/{total}", err=True, nl=False)
-        if end:
-            click.echo("", err=True)
+        sys.stderr.write(f"\r{phase}: {done}/{total}" + ("\n" if done >= total else ""))
+        sys.stderr.flush()
 
     return report

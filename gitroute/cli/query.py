@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.output import emit_answer, explain_option, json_option, quiet_option
-from gitroute.model import SYMBOL_KINDS
-
-KIND_CHOICES = ("file",) + SYMBOL_KINDS
+from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE
+from gitroute.cli.output import emit_answer
 
 
 @click.command("query")
 @click.argument("text", nargs=-1, required=True)
-@click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True, help="Rows at most.")
+@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
+              help="Rows at most.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES), help="Only nodes of this kind (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
 @click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.output import emit_json, json_option, source_json, source_line
+from gitroute.cli.options import json_option
+from gitroute.cli.output import emit_json, source_json, source_line
 
 
 @click.command("status")

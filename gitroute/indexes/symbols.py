@@ -11,25 +11,24 @@ import heapq
 import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitroute.bundle.layout import NODE_CHUNK, POSTINGS_TARGET, SYMBOLS_META, dump_json, node_chunk_path, postings_path, postings_shard
 from gitroute.model import Row
-from gitroute.rank import Question, idf, parse_question, score_node
+from gitroute.rank import Question, idf, is_secondary, parse_question, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
-FIELD_WEIGHT = (3.0, 1.0, 1.5)  # name, doc, path: how much a posting counts before full scoring
-CANDIDATES = 200  # records read and fully scored per query
-FILTERED_CANDIDATES = 2000  # more when filters will drop some
+NAME_WEIGHT, DOC_WEIGHT, PATH_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
+ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
+CANDIDATES = 60  # records read and fully scored per query
+FILTERED_CANDIDATES = 1000  # more when filters will drop some
 MAX_DOC = 240
-MAX_SIGNATURE = 160
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(NamedTuple):
     kinds: tuple[str, ...] = ()
     langs: tuple[str, ...] = ()
     path_glob: str | None = None
@@ -62,15 +61,34 @@ def _node_tokens(node) -> tuple[set[str], set[str], set[str]]:
     return name, doc, path
 
 
+def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
+    """A posting is one int: the node id, whether its path is secondary, and its name's word count.
+
+    With those two facts the first, postings-only ranking already prefers short names that a
+    question covers and main code over tests, so few records need reading to rank the rest.
+    """
+    return node_id << 4 | int(secondary) << 3 | min(name_tokens, 7)
+
+
+def decode_posting(value: int) -> tuple[int, bool, int]:
+    return value >> 4, bool(value & 8), value & 7
+
+
 def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     """Blobs of the symbol index (path -> bytes) and its manifest section."""
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
+    secondary_paths: dict[str, bool] = {}
     for node in nodes:
-        for field, tokens in enumerate(_node_tokens(node)):
+        secondary = secondary_paths.get(node.path)
+        if secondary is None:
+            secondary = secondary_paths[node.path] = is_secondary(node.path)
+        fields = _node_tokens(node)
+        value = encode_posting(node.id, secondary, len(fields[0]))
+        for field, tokens in enumerate(fields):
             for token in tokens:
-                postings[token][field].append(node.id)
+                postings[token][field].append(value)
         if node.entry:
-            postings[ENTRY_TOKEN][0].append(node.id)
+            postings[ENTRY_TOKEN][0].append(value)
     total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
     shards = 1
     while shards * POSTINGS_TARGET < total:
@@ -81,8 +99,7 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [
-            [n.path, n.name, n.kind, n.line, n.end_line, n.lang, int(n.entry),
-             n.signature[:MAX_SIGNATURE], n.doc[:MAX_DOC]]
+            [n.path, n.name, n.kind, n.line, n.end_line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
             for n in nodes[start:start + NODE_CHUNK]
         ]
         blobs[node_chunk_path(start)] = dump_json(chunk)
@@ -98,6 +115,40 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
         return json.loads(blobs[path])
     except (KeyError, ValueError) as err:
         raise corrupt(path) from err
+
+
+def _rank_postings(question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float]) -> dict[int, float]:
+    """A first score per node from postings alone: which fields hold which question words."""
+    name_weight: dict[int, float] = defaultdict(float)
+    name_matched: dict[int, int] = defaultdict(int)
+    other: dict[int, float] = defaultdict(float)
+    facts: dict[int, tuple[bool, int]] = {}
+    for token, (name_list, doc_list, path_list) in lists.items():
+        w = weights.get(token, ENTRY_WEIGHT)
+        for value in name_list:
+            node_id, secondary, count = value >> 4, bool(value & 8), value & 7
+            name_weight[node_id] += w
+            name_matched[node_id] += 1
+            facts[node_id] = (secondary, count)
+        for field_weight, field in ((DOC_WEIGHT, doc_list), (PATH_WEIGHT, path_list)):
+            for value in field:
+                node_id = value >> 4
+                other[node_id] += w * field_weight
+                facts[node_id] = (bool(value & 8), value & 7)
+    asked = len(question.tokens)
+    prelim: dict[int, float] = {}
+    for node_id, (secondary, count) in facts.items():
+        score = other.get(node_id, 0.0)
+        matched = name_matched.get(node_id, 0)
+        if matched:
+            coverage = min(matched / count, 1.0) if count else 1.0
+            score += NAME_WEIGHT * name_weight[node_id] * (0.5 + 0.5 * coverage)
+            if matched == count == asked:
+                score *= 2  # likely the very name asked for
+        if secondary and not question.wants_secondary:
+            score *= 0.4
+        prelim[node_id] = score
+    return prelim
 
 
 def query_symbols(
@@ -127,13 +178,8 @@ def query_symbols(
     for token in tokens:
         lists[token] = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token, [[], [], []])
 
-    weights = {t: idf(len(set().union(*lists[t])), total) for t in question.tokens}
-    prelim: dict[int, float] = defaultdict(float)
-    for token, (name_ids, doc_ids, path_ids) in lists.items():
-        w = weights.get(token, 3.0)
-        for field, ids in zip(FIELD_WEIGHT, (name_ids, doc_ids, path_ids)):
-            for node_id in ids:
-                prelim[node_id] += w * field
+    weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
+    prelim = _rank_postings(question, lists, weights)
     if not prelim:
         return [], ["nothing in the bundle shares a word with the question"]
 
@@ -147,7 +193,7 @@ def query_symbols(
     for node_id in best:
         try:
             record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
-            path, name, kind, line, _end, lang, entry, _signature, doc = record
+            path, name, kind, line, _end, lang, entry, doc = record
         except (IndexError, KeyError, TypeError, ValueError) as err:
             raise corrupt(node_chunk_path(node_id)) from err
         if not filters.admit(path, kind, lang):
