@@ -322,8 +322,10 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
             chunks.append(data)
             chunks.append(b"\n")
         chunks.append(b"done\n")
+        # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
+        # where both cost more time than they save space (the pack git sends is recomputed anyway).
         result = subprocess.run(
-            ["git", "fast-import", "--quiet", "--done"],
+            ["git", "-c", "pack.compression=1", "fast-import", "--quiet", "--done", "--big-file-threshold=1k"],
             input=b"".join(chunks),
             capture_output=True,
             env=_git_env(repo),

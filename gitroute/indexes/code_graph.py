@@ -9,6 +9,7 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitroute.model import TYPE_KINDS, DeclaredEntry, FileExtract
 
@@ -29,8 +30,7 @@ class SourceFile:
     extract: FileExtract | None
 
 
-@dataclass(frozen=True, slots=True)
-class GraphNode:
+class GraphNode(NamedTuple):
     id: int
     path: str
     name: str
@@ -118,13 +118,11 @@ def build_graph(
             continue
         ids = symbol_ids[f.path]
         fid = file_node[f.path]
-
-        def owner(index: int) -> int:
-            return ids[index] if 0 <= index < len(ids) else fid
+        owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
 
         for index, s in enumerate(f.extract.symbols):
             kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
-            edges.append((owner(s.parent), kind, ids[index], s.line))
+            edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line))
 
         imported_paths: list[str] = []
         for ref in f.extract.imports:
@@ -142,8 +140,7 @@ def build_graph(
             ("references", f.extract.references, names_types, local_types),
         ):
             memo: dict[str, list[int]] = {}
-            for ref in refs:
-                name = ref.name
+            for source_index, name, line in refs:
                 if "." in name or ":" in name or ">" in name:
                     name = _last_segment(name)
                 targets = memo.get(name)
@@ -151,10 +148,11 @@ def build_graph(
                     targets = memo[name] = _resolve_name(name, f.path, imported_paths, everywhere, local)
                 if not targets:
                     unresolved[kind] += 1
-                source = owner(ref.source)
+                    continue
+                source = owners[source_index] if -1 <= source_index < len(ids) else fid
                 for target in targets:
                     if target != source:
-                        named.setdefault((source, kind, target), ref.line)
+                        named.setdefault((source, kind, target), line)
 
     edges.extend((source, kind, target, line) for (source, kind, target), line in named.items())
     edges = sorted(set(edges))
