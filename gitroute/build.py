@@ -160,12 +160,13 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
     shards: dict[str, dict[str, list]] = defaultdict(dict)
     for key in set(keys.values()):
         shards[extract_path(key)][key] = results[key]
-    side_job = _SideJob(jobs, shards)
+    side_job = _SideJob(jobs, repo.path)
     graph = build_graph(files, declared, on_nodes=side_job.start)
     lap("graph")
     blobs = _graph_blobs(graph)
-    side_blobs, symbol_section = side_job.result()
-    blobs.update(side_blobs)
+    blobs.update({path: dump_json(value) for path, value in shards.items()})
+    lap("edges")
+    side_ids, symbol_section = side_job.result()
     lap("index")
 
     counts = graph.counts()
@@ -190,6 +191,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
     if progress:
         progress("write", 0, 1)
     blob_ids = git.write_blobs(repo, blobs)
+    blob_ids.update(side_ids)
     tree = git.write_tree(repo, blob_ids)
     bundle_commit = git.write_commit(repo, tree, bundle_message(commit, __version__), snap.commit_time)
     updated = bundle_commit != old_commit
@@ -240,27 +242,30 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
 
 
 PARALLEL_MIN_NODES = 20_000
-# What a forked side worker inherits, instead of a pickled copy: (nodes, extract shards).
-_FORKED: tuple[list, dict] = ([], {})
+# What a forked side worker inherits, instead of a pickled copy: (nodes, git dir).
+_FORKED: tuple[list, str] = ([], "")
 
 
-def _side_blobs(nodes: list, shards: dict[str, dict[str, list]]) -> tuple[dict[str, bytes], dict]:
-    """The blobs that need only the nodes and the extracts: the symbol index and the extract shards."""
+def _write_side_blobs(nodes: list, git_dir: str) -> tuple[dict[str, str], dict]:
+    """Build and write the symbol index, which needs only the final nodes.
+
+    Returns path -> blob id and the index's manifest section. Writing here, not in the caller,
+    lets a forked worker hash and pack its part of the bundle while the edges resolve.
+    """
     blobs, section = build_symbol_index(nodes)
-    blobs.update({path: dump_json(value) for path, value in shards.items()})
-    return blobs, section
+    return git.write_blobs(git.open_repository(git_dir), blobs), section
 
 
-def _side_blobs_of_forked() -> tuple[dict[str, bytes], dict]:
-    return _side_blobs(*_FORKED)
+def _write_side_blobs_of_forked() -> tuple[dict[str, str], dict]:
+    return _write_side_blobs(*_FORKED)
 
 
 class _SideJob:
-    """Builds the side blobs once the nodes are final: in a forked worker, while edges resolve, when it pays."""
+    """Writes the symbol index once the nodes are final: in a forked worker, while edges resolve, when it pays."""
 
-    def __init__(self, jobs: int | None, shards: dict[str, dict[str, list]]) -> None:
+    def __init__(self, jobs: int | None, git_dir: str) -> None:
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
-        self.shards = shards
+        self.git_dir = git_dir
         self.nodes: list | None = None
         self.pool: ProcessPoolExecutor | None = None
         self.future = None
@@ -272,19 +277,19 @@ class _SideJob:
         import multiprocessing
 
         global _FORKED
-        _FORKED = (nodes, self.shards)
+        _FORKED = (nodes, self.git_dir)
         self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self.future = self.pool.submit(_side_blobs_of_forked)
+        self.future = self.pool.submit(_write_side_blobs_of_forked)
 
-    def result(self) -> tuple[dict[str, bytes], dict]:
+    def result(self) -> tuple[dict[str, str], dict]:
         global _FORKED
         assert self.nodes is not None
         if self.future is None:
-            return _side_blobs(self.nodes, self.shards)
+            return _write_side_blobs(self.nodes, self.git_dir)
         try:
             return self.future.result()
         finally:
-            _FORKED = ([], {})
+            _FORKED = ([], "")
             assert self.pool is not None
             self.pool.shutdown()
 

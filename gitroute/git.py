@@ -324,8 +324,10 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
         chunks.append(b"done\n")
         # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
         # where both cost more time than they save space (the pack git sends is recomputed anyway).
+        # Always a pack, however few the blobs: a build should never scatter loose objects.
         result = subprocess.run(
-            ["git", "-c", "pack.compression=1", "fast-import", "--quiet", "--done", "--big-file-threshold=1k"],
+            ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
+             "--big-file-threshold=1k"],
             input=b"".join(chunks),
             capture_output=True,
             env=_git_env(repo),

@@ -91,10 +91,10 @@ def build_graph(
                                    s.signature, s.doc, s.entry))
         symbol_ids[f.path] = ids
 
-    nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared)
+    modules = _module_index(file_node)
+    nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
-    modules = _module_index(file_node)
     # name -> ids, globally and per file, for everything and for types only (references want types).
     names_all: dict[str, list[int]] = defaultdict(list)
     names_types: dict[str, list[int]] = defaultdict(list)
@@ -112,6 +112,7 @@ def build_graph(
     edges: list[Edge] = []
     # One by-name edge per (source, kind, target), at its first line: repeats add nothing to impact.
     named: dict[tuple[int, str, int], int] = {}
+    resolved_modules: dict[tuple[str, str], list[int]] = {}
     unresolved: Counter = Counter()
     for f in files:
         if not f.extract:
@@ -125,8 +126,13 @@ def build_graph(
             edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line))
 
         imported_paths: list[str] = []
+        folder = posixpath.dirname(f.path)
         for ref in f.extract.imports:
-            targets = _resolve_module(ref.name, f.path, modules)
+            # Only relative specs depend on the importer's folder: cache the rest by spec alone.
+            key = (ref.name, folder if ref.name.startswith(".") else "")
+            targets = resolved_modules.get(key)
+            if targets is None:
+                targets = resolved_modules[key] = _resolve_module(ref.name, f.path, modules)
             if not targets:
                 unresolved["imports"] += 1
             for target in targets:
@@ -164,11 +170,11 @@ def _apply_declared_entries(
     file_node: dict[str, int],
     symbol_ids: dict[str, list[int]],
     declared: Sequence[tuple[str, DeclaredEntry]],
+    modules: dict[str, list[int]],
 ) -> list[GraphNode]:
     """Tag what manifests declare (console scripts, package.json bin) as entry points."""
     if not declared:
         return nodes
-    modules = _module_index(file_node)
     entries: set[int] = set()
     for manifest_path, entry in declared:
         if entry.path is not None and entry.path in file_node:
