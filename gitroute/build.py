@@ -17,8 +17,18 @@ from dataclasses import dataclass, field
 
 from gitroute import __version__, git
 from gitroute.bundle.layout import (
-    BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, MANIFEST, NODE_CHUNK, SYMBOLS_META, bundle_message, decode_extract, dump_json, edges_path,
-    encode_extract, extract_path,
+    BUNDLE_REF,
+    EXTRACTOR_VERSION,
+    FORMAT_VERSION,
+    MANIFEST,
+    NODE_CHUNK,
+    SYMBOLS_META,
+    bundle_message,
+    decode_extract,
+    dump_json,
+    edges_path,
+    encode_extract,
+    extract_path,
 )
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.errors import BuildRaceLost

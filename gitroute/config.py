@@ -5,7 +5,7 @@ import fnmatch
 import hashlib
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from gitroute.errors import ConfigError
 

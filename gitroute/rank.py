@@ -99,6 +99,7 @@ def score_node(
     kind: str,
     doc: str,
     entry: bool,
+    owner: str = "",
 ) -> tuple[float, tuple[tuple[str, float], ...]]:
     """Score one node; returns the total and each signal's contribution (zero signals left out)."""
     signals: list[tuple[str, float]] = []
@@ -106,27 +107,35 @@ def score_node(
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
     name_stem = name.rsplit(".", 1)[0] if kind == "file" else name
     name_tokens = stems(name_stem)
+    owner_tokens = stems(owner) if owner else []
     if question.identifier is None:
         # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
         # stands in "test open session with endpoint" as a whole phrase.
         name_tokens = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
+        owner_tokens = [t for t in owner_tokens if t not in STOP_WORDS]
     name_set = set(name_tokens)
 
-    if question.identifier is not None and normalize_name(name_stem) == question.identifier:
+    if question.identifier is not None and question.identifier in (
+        normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem)
+    ):
         signals.append(("exact_name", EXACT))
-    elif len(name_tokens) >= 2 or (len(q) >= 2 and name_tokens):
-        run = _longest_run(q, name_tokens)
-        if run >= 2:
-            # A phrase: two or more of the name's words stand in the question, in order.
-            signals.append(("phrase", round(PHRASE * run / max(len(name_tokens), 1), 3)))
+    else:
+        phrase = _phrase_share(q, name_tokens, owner_tokens)
+        if phrase:
+            signals.append(("phrase", round(PHRASE * phrase, 3)))
 
     matched_name = sum(weights.get(t, 1.0) for t in q if t in name_set)
     if matched_name:
         coverage = len(name_set & set(q)) / len(name_set)
         signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
+    owner_set = set(owner_tokens) - name_set
+    matched_owner = sum(weights.get(t, 1.0) for t in q if t in owner_set)
+    if matched_owner:
+        signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
+
     path_tokens = set(stems(path.rsplit("/", 1)[0])) if "/" in path else set()
-    matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set)
+    matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set and t not in owner_set)
     if matched_path:
         signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
@@ -148,3 +157,22 @@ def score_node(
         signals.append(("secondary_path", demoted))
         total += demoted
     return round(total, 3), tuple(signals)
+
+
+def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -> float:
+    """How much of a name stands in the question as a phrase (two words or more, in order).
+
+    The name alone counts (`open session` in `open_session`), and so does the name with the end
+    of its owner before it (`url pattern resolve` for `URLPattern.resolve`), over the qualified length.
+    """
+    best = 0.0
+    if len(q) >= 2 and name:
+        run = _longest_run(q, name)
+        if run >= 2:
+            best = run / len(name)
+    for k in range(len(owner), 0, -1):
+        qualified = list(owner[-k:]) + list(name)
+        if len(qualified) >= 2 and _contiguous(qualified, q):
+            best = max(best, len(qualified) / (len(owner) + len(name)))
+            break
+    return best

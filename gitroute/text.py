@@ -39,13 +39,25 @@ def stem(token: str) -> str:
     """A light, conservative stemmer: plurals, -ed, -ing and a final -e fold together.
 
     signed, signing and sign give `sign`; resolved and resolve give `resolv`; classes gives `class`.
-    Identifier parts and question words go through the same function, so only agreement matters.
+    Identifier parts and question words go through the same function, so only agreement matters;
+    the rules repeat until nothing changes, so a stem is its own stem.
     """
+    word = token
+    for _ in range(len(token)):  # every change shortens the word (or lands on a fixed irregular)
+        shorter = _strip_suffix(word)
+        if shorter == word:
+            break
+        word = shorter
+    return word
+
+
+def _strip_suffix(token: str) -> str:
     if token in _IRREGULAR:
         return _IRREGULAR[token]
     if len(token) <= 3 or not token.isalpha():
         return token
     word = token
+    # First the plural, then a verb ending, so that `settings`, `setting` and `set` agree.
     if word.endswith("ies") or word.endswith("ied"):
         word = word[:-3] + "y"
     elif word.endswith("sses"):
@@ -54,10 +66,10 @@ def stem(token: str) -> str:
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
-    elif word.endswith("ing") and len(word) >= 6 and _VOWELS & set(word[:-3]):
+    if word.endswith("ing") and len(word) >= 6 and _VOWELS & set(word[:-3]):
         word = _undouble(word[:-3])
-    elif word.endswith("ed") and len(word) >= 5 and _VOWELS & set(word[:-2]):
-        word = _undouble(word[:-2])
+    elif word.endswith("ed") and not word.endswith("eed") and len(word) >= 6 and _VOWELS & set(word[:-2]):
+        word = _undouble(word[:-2])  # not `speed` or `need`; not a short word like `embed`
     if word.endswith("e") and len(word) >= 5:
         word = word[:-1]
     return word
@@ -73,7 +85,14 @@ def split_identifier(word: str) -> list[str]:
     """Split one identifier into lowercase parts: OpenMeteoClient -> open, meteo, client."""
     if word.isascii():
         return [part.lower() for part in _WORD.findall(word)]
-    return [part.lower() for part in _split_unicode(word)]
+    # Lowercasing can add a combining mark (`İ` -> `i̇`): keep only letters and digits.
+    return [clean for part in _split_unicode(word) if (clean := "".join(c for c in part.lower() if c.isalnum()))]
+
+
+def _cased_upper(char: str) -> bool:
+    # An uppercase letter with a lowercase form: `𝕬` is "upper" but lowercases to itself, and a
+    # boundary before it would split differently once the token is lowercased.
+    return char.isupper() and char.lower() != char
 
 
 def _split_unicode(word: str) -> list[str]:
@@ -86,8 +105,8 @@ def _split_unicode(word: str) -> list[str]:
             nxt = word[i + 1] if i + 1 < len(word) else ""
             boundary = (
                 (prev.isdigit() != cur.isdigit())
-                or (prev.islower() and cur.isupper())
-                or (prev.isupper() and cur.isupper() and nxt.islower())
+                or (prev.islower() and _cased_upper(cur))
+                or (_cased_upper(prev) and _cased_upper(cur) and nxt.islower())
             )
             if not boundary:
                 continue

@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from hypothesis import settings
 from pygit2.enums import FileMode
 
 from gitroute.cli import main
+
+# Shared, noisy machines: no per-example deadline; in CI the same examples every run.
+settings.register_profile("gitroute", deadline=None, derandomize=os.environ.get("CI") == "true")
+settings.load_profile("gitroute")
 
 AUTHOR = pygit2.Signature("Test Author", "author@example.invalid", 1_700_000_000, 0)
 

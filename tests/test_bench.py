@@ -5,11 +5,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitroute import api
 from gitroute.bench import (
     Bench,
     BenchReport,
@@ -22,7 +20,6 @@ from gitroute.bench import (
     run_bench,
     score_answer,
 )
-from gitroute.cli.bench import command as bench_command
 from gitroute.errors import BenchFileError, ExitCode
 from gitroute.model import Answer, Row, Source
 
@@ -371,55 +368,79 @@ def _report(right: int, n: int = 5) -> BenchReport:
     return run_bench(_bench_of(*questions), {"symbol": _ask_from(answers)})
 
 
-def _invoke(monkeypatch: pytest.MonkeyPatch, report: BenchReport, *args: str):  # type: ignore[no-untyped-def]
-    calls: list[tuple[str | None, str]] = []
+# --- the command, end to end: a real repository, a real build, a real bench file ----------------
 
-    def fake_bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
-        calls.append((path, repo))
-        return report
+PASSING_BENCH = """\
+schema: 1
+questions:
+  - {id: s1, type: symbol, question: OpenMeteoClient, expect: [src/sample/weather.py]}
+  - {id: s2, type: symbol, question: parse_forecast, expect: ["src/sample/weather.py#parse_forecast"]}
+  - {id: s3, type: symbol, question: HTTPServer, expect: [src/sample/http_server.py]}
+  - {id: s4, type: symbol, question: "where is the entry point", expect: ["src/sample/cli.py#run"]}
+  - {id: s5, type: symbol, question: serve forever, expect: ["src/sample/http_server.py#serve_forever"]}
+  - {id: w1, type: wiring, question: which repo pins what, expect: [pyproject.toml]}
+"""
 
-    monkeypatch.setattr(api, "bench", fake_bench)
-    result = CliRunner().invoke(bench_command, list(args))
-    return result, calls
+
+@pytest.fixture
+def bench_repo(sample_repo, route):
+    """The sample project, built, with a routing-bench.yaml beside it in the work tree."""
+    assert route(["build", "-q"], sample_repo.path).exit_code == 0
+    (sample_repo.path / "routing-bench.yaml").write_text(PASSING_BENCH, encoding="utf-8")
+    return sample_repo
 
 
-def test_bench_command_prints_questions_and_types(monkeypatch: pytest.MonkeyPatch) -> None:
-    result, calls = _invoke(monkeypatch, _report(right=4), "my.yaml")
-    assert result.exit_code == 0
-    assert calls == [("my.yaml", ".")]
+def test_bench_command_prints_questions_and_types(bench_repo, route) -> None:
+    result = route(["bench"], bench_repo.path)
+    assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["s0", "symbol", "1", "ok", "SessionInterface"]
-    assert lines[4].split() == ["s4", "symbol", "-", "no_shared_token", "SessionInterface"]
-    assert lines[5].split() == ["w1", "wiring", "-", "unsupported", "wire", "it"]
-    assert lines[6:] == ["symbol: 4/5 right first (gate 4) pass", "wiring: 1 unsupported, not scored"]
+    assert [line.split()[:4] for line in lines[:5]] == [
+        ["s1", "symbol", "1", "ok"], ["s2", "symbol", "1", "ok"], ["s3", "symbol", "1", "ok"],
+        ["s4", "symbol", "1", "ok"], ["s5", "symbol", "1", "ok"],
+    ]
+    assert lines[5].split()[:4] == ["w1", "wiring", "-", "unsupported"]
+    assert lines[6:] == ["symbol: 5/5 right first (gate 4) pass", "wiring: 1 unsupported, not scored"]
     assert "note: no index answers 'wiring' questions yet" in result.stderr
 
 
-def test_bench_command_exits_1_when_a_gate_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    result, _ = _invoke(monkeypatch, _report(right=3))
+def test_bench_command_exits_1_when_a_gate_fails(bench_repo, route) -> None:
+    failing = PASSING_BENCH.replace("expect: [src/sample/http_server.py]", "expect: [tests/test_weather.py]")
+    failing = failing.replace("src/sample/weather.py#parse_forecast", "README.md")
+    (bench_repo.path / "failing.yaml").write_text(failing, encoding="utf-8")
+    result = route(["bench", "failing.yaml"], bench_repo.path)
     assert result.exit_code == ExitCode.CHECK_FAILED
     assert "symbol: 3/5 right first (gate 4) fail" in result.stdout
     assert "error: symbol: 3/5 right first, gate needs 4" in result.stderr
 
 
-def test_bench_command_quiet_silences_notes_not_errors(monkeypatch: pytest.MonkeyPatch) -> None:
-    result, _ = _invoke(monkeypatch, _report(right=3), "-q")
+def test_bench_command_quiet_silences_notes_not_errors(bench_repo, route) -> None:
+    failing = PASSING_BENCH.replace("expect: [src/sample/http_server.py]", "expect: [README.md]")
+    failing = failing.replace("src/sample/weather.py#parse_forecast", "README.md")
+    (bench_repo.path / "failing.yaml").write_text(failing, encoding="utf-8")
+    result = route(["bench", "-q", "failing.yaml"], bench_repo.path)
     assert "note:" not in result.stderr
     assert "error: symbol" in result.stderr
 
 
-def test_bench_command_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    result, calls = _invoke(monkeypatch, _report(right=3), "--json")
-    assert result.exit_code == ExitCode.CHECK_FAILED
-    assert calls == [(None, ".")]
+def test_bench_command_json(bench_repo, route) -> None:
+    result = route(["bench", "--json"], bench_repo.path)
+    assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert list(doc) == ["schema", "status", "bench", "gate", "types", "questions"]
-    assert (doc["schema"], doc["status"]) == (1, "failed")
+    assert (doc["schema"], doc["status"]) == (1, "passed")
     assert doc["types"] == {
-        "symbol": {"questions": 5, "right_first": 3, "score": 0.6, "gate": 4, "status": "failed"},
+        "symbol": {"questions": 5, "right_first": 5, "score": 1.0, "gate": 4, "status": "passed"},
         "wiring": {"questions": 1, "right_first": 0, "score": 0.0, "gate": None, "status": "unsupported"},
     }
     assert doc["questions"][0] == {
-        "id": "s0", "type": "symbol", "question": "SessionInterface", "expect": ["src/flask/sessions.py"],
-        "status": "routed", "rank": 1, "right_first": True, "miss": None, "matched": "src/flask/sessions.py",
+        "id": "s1", "type": "symbol", "question": "OpenMeteoClient", "expect": ["src/sample/weather.py"],
+        "status": "routed", "rank": 1, "right_first": True, "miss": None, "matched": "src/sample/weather.py",
     }
+
+
+def test_bench_command_without_a_bench_file_is_fatal(sample_repo, route) -> None:
+    assert route(["build", "-q"], sample_repo.path).exit_code == 0
+    result = route(["bench"], sample_repo.path)
+    assert result.exit_code == ExitCode.FATAL
+    assert result.stdout == ""
+    assert result.stderr.startswith("fatal: ")

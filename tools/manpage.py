@@ -15,6 +15,9 @@ from gitroute import __version__
 from gitroute.cli.app import COMMANDS, cli
 
 PAGE = Path(__file__).resolve().parent.parent / "man" / "git-route.1"
+# The width click wraps help to on any terminal of 80 columns or more; fixed so that the page
+# does not depend on the terminal that generates it.
+HELP_WIDTH = 78
 
 
 def _escape(text: str) -> str:
@@ -25,7 +28,10 @@ def _escape(text: str) -> str:
 
 
 def render() -> str:
-    ctx = click.Context(cli, info_name="git route")
+    # The group's context settings give every command its `-h, --help` (click caches a command's help
+    # option, so without them the page would depend on what ran earlier in the process).
+    ctx = click.Context(cli, info_name="git route", terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH,
+                        **cli.context_settings)
     out = [
         f'.TH GIT-ROUTE 1 "" "gitroute {__version__}" "Git Manual"',
         ".SH NAME",
@@ -40,7 +46,8 @@ def render() -> str:
     for name in sorted(COMMANDS):
         command = cli.get_command(ctx, name)
         assert command is not None
-        sub = click.Context(command, info_name=name, parent=ctx)
+        sub = click.Context(command, info_name=name, parent=ctx, terminal_width=HELP_WIDTH,
+                            max_content_width=HELP_WIDTH)
         out += [".SS " + f"git route {name}", ".nf", _escape(command.get_help(sub)), ".fi"]
     out += [
         ".SH EXIT STATUS",

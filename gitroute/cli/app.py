@@ -27,7 +27,7 @@ class LazyGroup(click.Group):
         if module_name is None:
             return None
         module = importlib.import_module(f"gitroute.cli.{module_name}")
-        return getattr(module, "command")
+        return module.command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

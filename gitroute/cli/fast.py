@@ -61,7 +61,7 @@ def parse_query_args(args: list[str]) -> dict | None:
         else:
             return None
         if param == "limit":
-            if not value.isdigit() or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+            if not (value.isascii() and value.isdigit()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
                 return None
             params["limit"] = int(value)
         elif param == "kinds":

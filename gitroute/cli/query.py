@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.options import explain_option, json_option, quiet_option
 from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE
+from gitroute.cli.options import explain_option, json_option, quiet_option
 from gitroute.cli.output import emit_answer
 
 
@@ -12,7 +12,8 @@ from gitroute.cli.output import emit_answer
 @click.argument("text", nargs=-1, required=True)
 @click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
               help="Rows at most.")
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES), help="Only nodes of this kind (repeatable).")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES),
+              help="Only nodes of this kind (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
 @click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")
 @json_option

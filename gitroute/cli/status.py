@@ -27,7 +27,8 @@ def command(as_json: bool) -> None:
         })
         return
     click.echo(source_line(s.source))
-    click.echo(f"bundle: {s.source.ref} at {s.bundle_commit[:7]} ({s.bundle_blobs} blobs, {s.bundle_bytes / 1e6:.1f} MB), "
+    size = f"{s.bundle_blobs} blobs, {s.bundle_bytes / 1e6:.1f} MB"
+    click.echo(f"bundle: {s.source.ref} at {s.bundle_commit[:7]} ({size}), "
                f"gitroute {s.gitroute_version}")
     click.echo(f"stale: {'no' if s.source.stale_by == 0 else s.source.stale_by if s.source.stale_by else 'unknown'}")
     counts = s.counts
@@ -36,6 +37,7 @@ def command(as_json: bool) -> None:
     click.echo("edges: " + ", ".join(f"{n} {k}" for k, n in counts.get("edges", {}).items()) + f" ({s.calls})")
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     for sub in s.submodules:
-        click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}" + ("" if sub["present"] else " (not present: skipped)"))
+        missing = "" if sub["present"] else " (not present: skipped)"
+        click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}{missing}")
     if s.last_build_seconds is not None:
         click.echo(f"last build: {s.last_build_seconds:.2f} s")

@@ -41,6 +41,7 @@ class GraphNode(NamedTuple):
     signature: str
     doc: str
     entry: bool
+    owner: str = ""  # the enclosing symbols' names, outermost first: `URLPattern` for its `resolve`
 
 
 # An edge is a plain tuple, (source, kind, target, line): a big repository has hundreds of
@@ -85,10 +86,11 @@ def build_graph(
         nodes.append(GraphNode(file_id, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
                                "", "", bool(extract and extract.entry)))
         ids = []
-        for s in extract.symbols if extract else ():
+        symbols = extract.symbols if extract else ()
+        for s, owner in zip(symbols, _owners(symbols)):
             ids.append(len(nodes))
             nodes.append(GraphNode(len(nodes), f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
-                                   s.signature, s.doc, s.entry))
+                                   s.signature, s.doc, s.entry, owner))
         symbol_ids[f.path] = ids
 
     modules = _module_index(file_node)
@@ -165,6 +167,19 @@ def build_graph(
     return CodeGraph(nodes, edges, unresolved)
 
 
+def _owners(symbols: Sequence) -> list[str]:
+    """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), or "" at file level."""
+    owners: list[str] = []
+    for s in symbols:
+        chain: list[str] = []
+        parent = s.parent
+        while 0 <= parent < len(symbols) and len(chain) < 8:  # bounded: a bad parent cannot loop
+            chain.append(symbols[parent].name)
+            parent = symbols[parent].parent
+        owners.append(".".join(reversed(chain)))
+    return owners
+
+
 def _apply_declared_entries(
     nodes: list[GraphNode],
     file_node: dict[str, int],
@@ -189,7 +204,7 @@ def _apply_declared_entries(
             head = entry.function.split(".")[-1]
             entries.update(i for i in symbol_ids[path] if nodes[i].name == head)
     return [
-        GraphNode(n.id, n.path, n.name, n.kind, n.line, n.end_line, n.lang, n.signature, n.doc, True)
+        n._replace(entry=True)
         if n.id in entries and not n.entry else n
         for n in nodes
     ]

@@ -1,6 +1,7 @@
 """The symbol index: node records chunked by id and token postings sharded by hash, and the query over them.
 
-Postings hold three lists per token (nodes whose name, doc or folder path has the token); a query
+Postings hold three lists per token (nodes whose name, doc or context has the token: a file's
+folders, a symbol's enclosing symbols); a query
 reads only the shards of its own tokens, scores candidates cheaply from postings, then reads the
 records of the best few hundred and ranks those with `rank.score_node`.
 """
@@ -13,13 +14,21 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from gitroute.bundle.layout import NODE_CHUNK, POSTINGS_TARGET, SYMBOLS_META, dump_json, node_chunk_path, postings_path, postings_shard
+from gitroute.bundle.layout import (
+    NODE_CHUNK,
+    POSTINGS_TARGET,
+    SYMBOLS_META,
+    dump_json,
+    node_chunk_path,
+    postings_path,
+    postings_shard,
+)
 from gitroute.model import Row
 from gitroute.rank import Question, idf, is_secondary, parse_question, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
-NAME_WEIGHT, DOC_WEIGHT, PATH_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
+NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
 ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
 CANDIDATES = 60  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
@@ -54,11 +63,15 @@ class Filters(NamedTuple):
 
 
 def _node_tokens(node) -> tuple[set[str], set[str], set[str]]:
+    """A node's name, doc and context tokens; context is a file's folders, or a symbol's owners."""
     base = node.name.rsplit(".", 1)[0] if node.kind == "file" else node.name
     name = {stem(t) for t in tokenize(base)}
     doc = {stem(t) for t in tokenize(node.doc + " " + node.signature) if t not in STOP_WORDS and len(t) > 1} - name
-    path = {stem(t) for t in tokenize(node.path.rsplit("/", 1)[0])} if node.kind == "file" and "/" in node.path else set()
-    return name, doc, path
+    if node.kind == "file":
+        context = {stem(t) for t in tokenize(node.path.rsplit("/", 1)[0])} if "/" in node.path else set()
+    else:
+        context = {stem(t) for t in tokenize(node.owner)} - name
+    return name, doc, context
 
 
 def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
@@ -99,7 +112,7 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [
-            [n.path, n.name, n.kind, n.line, n.end_line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
+            [n.path, n.name, n.owner, n.kind, n.line, n.end_line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
             for n in nodes[start:start + NODE_CHUNK]
         ]
         blobs[node_chunk_path(start)] = dump_json(chunk)
@@ -117,20 +130,22 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
         raise corrupt(path) from err
 
 
-def _rank_postings(question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float]) -> dict[int, float]:
+def _rank_postings(
+    question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float]
+) -> dict[int, float]:
     """A first score per node from postings alone: which fields hold which question words."""
     name_weight: dict[int, float] = defaultdict(float)
     name_matched: dict[int, int] = defaultdict(int)
     other: dict[int, float] = defaultdict(float)
     facts: dict[int, tuple[bool, int]] = {}
-    for token, (name_list, doc_list, path_list) in lists.items():
+    for token, (name_list, doc_list, context_list) in lists.items():
         w = weights.get(token, ENTRY_WEIGHT)
         for value in name_list:
             node_id, secondary, count = value >> 4, bool(value & 8), value & 7
             name_weight[node_id] += w
             name_matched[node_id] += 1
             facts[node_id] = (secondary, count)
-        for field_weight, field in ((DOC_WEIGHT, doc_list), (PATH_WEIGHT, path_list)):
+        for field_weight, field in ((DOC_WEIGHT, doc_list), (CONTEXT_WEIGHT, context_list)):
             for value in field:
                 node_id = value >> 4
                 other[node_id] += w * field_weight
@@ -193,15 +208,16 @@ def query_symbols(
     for node_id in best:
         try:
             record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
-            path, name, kind, line, _end, lang, entry, doc = record
+            path, name, owner, kind, line, _end, lang, entry, doc = record
         except (IndexError, KeyError, TypeError, ValueError) as err:
             raise corrupt(node_chunk_path(node_id)) from err
         if not filters.admit(path, kind, lang):
             filtered_out += 1
             continue
-        score, signals = score_node(question, weights, path=path, name=name, kind=kind, doc=doc, entry=bool(entry))
+        score, signals = score_node(question, weights, path=path, name=name, owner=owner, kind=kind, doc=doc,
+                                    entry=bool(entry))
         if score > 0:
-            rows.append(Row(path=path, line=line, name=name, kind=kind, score=score,
+            rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind, score=score,
                             signals=signals if explain else ()))
     rows.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
     notes: list[str] = []

@@ -1,0 +1,231 @@
+"""The click-free query path: the same options as the click command, the same answers, and no click at all."""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitroute.cli.app import cli, run
+from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE, QUERY_OPTIONS, answer_fast, parse_query_args
+from gitroute.cli.query import command as click_query
+from tests.conftest import SAMPLE_FILES, RepoBuilder, run_route
+from tests.test_docs import forget_cached_help_options
+
+# Modules a plain cold query must not import: each costs a sizeable share of its time.
+HEAVY_MODULES = ("click", "pygit2", "tree_sitter", "tree_sitter_language_pack", "dataclasses")
+
+
+@pytest.fixture(scope="module")
+def built_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project with a bundle; read-only for every test of this module."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("fast") / "sample")
+    builder.commit(dict(SAMPLE_FILES), "initial")
+    built = run_route(["build", "-q"], builder.path)
+    assert built.exit_code == 0, built.stderr
+    return builder.path
+
+
+def run_captured(entry: Callable[[list[str]], int | None], args: list[str], cwd: Path) -> tuple[int | None, str, str]:
+    """Call one CLI path in `cwd`; its exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = entry(list(args))
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def click_params(args: list[str]) -> dict:
+    """What the click command parses from `query ARGS`, shaped like `parse_query_args`'s result."""
+    parent = click.Context(cli, info_name="git route", **cli.context_settings)
+    with click_query.make_context("query", list(args[1:]), parent=parent) as ctx:
+        params = {name: list(value) if isinstance(value, tuple) else value for name, value in ctx.params.items()}
+    params["text"] = " ".join(params["text"])
+    return params
+
+
+# --- (a) one set of options ------------------------------------------------------------------
+
+
+def test_fast_options_are_the_click_commands_options():
+    from_click: dict[str, tuple[str, bool, bool]] = {}
+    for param in click_query.params:
+        if isinstance(param, click.Option):
+            for spelling in param.opts + param.secondary_opts:
+                from_click[spelling] = (param.name, not param.is_flag, param.multiple)
+    assert QUERY_OPTIONS == from_click
+
+
+def test_fast_words_are_the_click_commands_only_argument():
+    arguments = [p for p in click_query.params if isinstance(p, click.Argument)]
+    assert [(a.name, a.nargs, a.required) for a in arguments] == [("text", -1, True)]
+
+
+def test_fast_limit_range_default_and_kinds_are_the_click_commands():
+    by_name = {p.name: p for p in click_query.params}
+    limit, kinds = by_name["limit"], by_name["kinds"]
+    assert isinstance(limit.type, click.IntRange)
+    assert (limit.type.min, limit.type.max) == LIMIT_RANGE
+    assert not (limit.type.min_open or limit.type.max_open or limit.type.clamp)
+    assert limit.default == DEFAULT_LIMIT
+    assert isinstance(kinds.type, click.Choice)
+    assert tuple(kinds.type.choices) == KIND_CHOICES
+    assert kinds.type.case_sensitive
+
+
+def test_fast_defaults_are_the_click_commands_defaults():
+    assert parse_query_args(["query", "weather"]) == click_params(["query", "weather"])
+
+
+ARG_TOKENS = st.sampled_from([
+    "--limit", "-n", "--limit=3", "--limit=200", "--limit=201", "3", "0", "07", "x", "-1",
+    "--kind", "--kind=class", "class", "function", "nope", "--lang", "--lang=python", "python",
+    "--path", "--path=src/*", "src/*", "--json", "--json=1", "--explain", "-q", "--quiet", "-n=3", "-n5",
+    "--", "-", "", "-h", "--help", "--bogus", "weather", "OpenMeteoClient", "Überprüfung", "天气",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ARG_TOKENS, max_size=7))
+def test_whatever_the_fast_path_accepts_click_parses_alike(rest):
+    args = ["query", *rest]
+    params = parse_query_args(args)
+    if params is not None:
+        assert params == click_params(args)
+
+
+# --- (b) the same answers ----------------------------------------------------------------------
+
+SAME_ANSWER_ARGS = [
+    ["query", "open meteo client"],
+    ["query", "open", "meteo", "client"],
+    ["query", "--json", "OpenMeteoClient"],
+    ["query", "--explain", "parse forecast"],
+    ["query", "--json", "--explain", "forecast"],
+    ["query", "-n", "3", "forecast"],
+    ["query", "--limit=3", "forecast"],
+    ["query", "--limit", "1", "--json", "weather"],
+    ["query", "--kind", "class", "--kind", "function", "forecast"],
+    ["query", "--kind=method", "serve forever"],
+    ["query", "--lang", "python", "http server"],
+    ["query", "--lang=rust", "http server"],
+    ["query", "--path", "src/*", "open meteo"],
+    ["query", "--path=tests/*", "--json", "open meteo"],
+    ["query", "-q", "where is the entry point"],
+    ["query", "--quiet", "--json", "entry point"],
+    ["query", "where", "is", "the", "entry", "point"],
+    ["query", "open", "--json", "meteo", "-n", "2", "client"],
+    ["query", "Überprüfung", "café", "forecast"],
+    ["query", "天气", "预报"],
+    ["query", "the", "of", "and"],
+    ["query", "--json", "xyzzy"],
+    ["query", "weather", "--lang", "--json"],
+    ["query", "-", "forecast"],
+    ["query", "", "forecast"],
+    ["query", "--kind", "file", "--explain", "-q", "sample"],
+]
+
+
+@pytest.mark.parametrize("args", SAME_ANSWER_ARGS, ids=" ".join)
+def test_fast_and_click_paths_answer_byte_for_byte_alike(built_repo, args):
+    fast = run_captured(answer_fast, args, built_repo)
+    slow = run_captured(run, args, built_repo)
+    assert fast[0] is not None, "the fast path refused a command line it should answer"
+    assert fast[0] == slow[0] == 0
+    assert fast[1].encode("utf-8") == slow[1].encode("utf-8")
+    assert fast[2] == slow[2]
+
+
+def test_fast_and_click_paths_are_compared_on_a_real_answer(built_repo):
+    """Guards the table above against comparing two empty outputs."""
+    _, stdout, _ = run_captured(answer_fast, ["query", "open meteo client"], built_repo)
+    assert "src/sample/weather.py:5" in stdout and "OpenMeteoClient" in stdout
+
+
+# --- (c) what the fast path leaves to click ---------------------------------------------------
+
+USAGE, HELP, ANSWERED = 129, 0, 0
+REFUSED_ARGS = [
+    pytest.param(["query", "-h"], HELP, id="-h"),
+    pytest.param(["query", "--help"], HELP, id="--help"),
+    pytest.param(["query", "weather", "-h"], HELP, id="words then -h"),
+    pytest.param(["query", "--limit", "0", "weather"], USAGE, id="--limit 0"),
+    pytest.param(["query", "--limit", "201", "weather"], USAGE, id="--limit 201"),
+    pytest.param(["query", "--limit", "x", "weather"], USAGE, id="--limit x"),
+    pytest.param(["query", "--limit", "-1", "weather"], USAGE, id="--limit -1"),
+    pytest.param(["query", "weather", "--limit"], USAGE, id="--limit without a value"),
+    pytest.param(["query", "--kind", "nope", "weather"], USAGE, id="--kind nope"),
+    pytest.param(["query", "--kind", "Class", "weather"], USAGE, id="--kind Class"),
+    pytest.param(["query", "--bogus", "weather"], USAGE, id="--bogus"),
+    pytest.param(["query", "--json=yes", "weather"], USAGE, id="--json=yes"),
+    pytest.param(["query", "-n=3", "weather"], USAGE, id="-n=3"),
+    pytest.param(["query"], USAGE, id="no words"),
+    pytest.param(["query", "--json", "-q"], USAGE, id="options but no words"),
+    pytest.param(["weather"], USAGE, id="query missing"),
+    pytest.param(["query", "--", "weather"], ANSWERED, id="--"),
+    pytest.param(["query", "-n5", "weather"], ANSWERED, id="-n5"),
+    pytest.param(["query", "--limit", "2", "-n", "3", "weather"], ANSWERED, id="repeated --limit"),
+    pytest.param(["query", "--json", "--json", "weather"], ANSWERED, id="repeated --json"),
+    pytest.param(["query", "--limit", "²", "weather"], USAGE, id="--limit superscript two"),
+]
+
+
+@pytest.mark.parametrize("args, exit_code", REFUSED_ARGS)
+def test_fast_path_refuses_and_click_answers_or_explains(built_repo, args, exit_code):
+    assert parse_query_args(args) is None
+    assert answer_fast(args) is None
+    forget_cached_help_options()
+    result = run_route(args, built_repo)
+    assert result.exit_code == exit_code, result.stderr
+    if exit_code == USAGE:
+        assert result.stdout == ""
+        assert "Error:" in result.stderr
+    elif any(arg in ("-h", "--help") for arg in args):
+        assert result.stdout.startswith("Usage: git route query")
+        assert result.stderr == ""
+    else:
+        assert "weather.py" in result.stdout
+
+
+# --- (d) a cold query imports no click -----------------------------------------------------------
+
+
+def imported_modules(args: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run `python -X importtime -m gitroute ARGS` cold; its result and every module it imported."""
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "gitroute", *args], cwd=cwd,
+                            capture_output=True, text=True, timeout=60)
+    modules = {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    return result, modules
+
+
+def heavy(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY_MODULES}
+
+
+def test_cold_query_imports_no_click_pygit2_tree_sitter_or_dataclasses(built_repo):
+    result, modules = imported_modules(["query", "open", "meteo", "client"], built_repo)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "gitroute.cli.fast" in modules
+    assert heavy(modules) == set()
+    rows = result.stdout.splitlines()
+    assert rows[0].startswith("answers from main@")
+    assert rows[1].split()[:3] == ["src/sample/weather.py:5", "class", "OpenMeteoClient"]
+
+
+def test_cold_query_the_fast_path_refuses_does_import_click(built_repo):
+    """Shows that the import check above can see click when it is imported."""
+    result, modules = imported_modules(["query", "--limit", "0", "weather"], built_repo)
+    assert result.returncode == USAGE
+    assert "click" in heavy(modules)

@@ -1,0 +1,86 @@
+"""Bundle codecs: extracts and postings survive a round trip, and canonical JSON does not depend on dict order."""
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gitroute.bundle.layout import decode_extract, dump_json, encode_extract
+from gitroute.indexes.symbols import decode_posting, encode_posting
+from gitroute.model import NODE_KINDS, FileExtract, NameRef, Symbol
+
+lines = st.integers(min_value=1, max_value=10**6)
+parents = st.integers(min_value=-1, max_value=10**4)
+texts = st.text(max_size=30)
+
+symbols = st.builds(Symbol, name=texts, kind=st.sampled_from(NODE_KINDS[1:]), line=lines, end_line=lines,
+                    signature=texts, doc=texts, parent=parents, entry=st.booleans())
+name_refs = st.builds(NameRef, source=parents, name=texts, line=lines)
+extracts = st.builds(
+    FileExtract,
+    lang=st.sampled_from(["python", "rust", "go", "typescript", "markdown", ""]),
+    symbols=st.lists(symbols, max_size=5).map(tuple),
+    calls=st.lists(name_refs, max_size=5).map(tuple),
+    imports=st.lists(name_refs, max_size=5).map(tuple),
+    references=st.lists(name_refs, max_size=5).map(tuple),
+    entry=st.booleans(),
+    warnings=st.lists(texts, max_size=3).map(tuple),
+)
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def reversed_insertion_order(value: object) -> object:
+    """The same value with every dict's keys inserted in the opposite order."""
+    if isinstance(value, dict):
+        return {key: reversed_insertion_order(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [reversed_insertion_order(item) for item in value]
+    return value
+
+
+@given(extracts)
+def test_extract_survives_encode_and_decode(extract):
+    decoded = decode_extract(encode_extract(extract))
+    assert decoded == extract
+    assert all(type(s.entry) is bool for s in decoded.symbols)  # ints on disk, bools again in memory
+    assert type(decoded.entry) is bool
+
+
+@given(extracts)
+def test_extract_survives_the_bundle_json_on_disk(extract):
+    assert decode_extract(json.loads(dump_json(encode_extract(extract)))) == extract
+
+
+@given(json_values)
+def test_dump_json_gives_the_same_bytes_whatever_the_dict_order(value):
+    reordered = reversed_insertion_order(value)
+    assert dump_json(reordered) == dump_json(value)
+    assert json.loads(dump_json(value)) == value
+
+
+def test_dump_json_is_compact_sorted_utf8():
+    assert dump_json({"b": 1, "a": ["é", None]}) == '{"a":["é",null],"b":1}'.encode()
+
+
+@given(st.integers(min_value=0, max_value=10**7), st.booleans(), st.integers(min_value=0, max_value=7))
+def test_posting_survives_encode_and_decode(node_id, secondary, name_tokens):
+    assert decode_posting(encode_posting(node_id, secondary, name_tokens)) == (node_id, secondary, name_tokens)
+
+
+@given(st.integers(min_value=0, max_value=10**7), st.booleans(), st.integers(min_value=8, max_value=1000))
+def test_posting_caps_the_name_word_count_at_seven(node_id, secondary, name_tokens):
+    assert decode_posting(encode_posting(node_id, secondary, name_tokens)) == (node_id, secondary, 7)
+
+
+@given(st.integers(min_value=0, max_value=10**7 - 1), st.booleans(), st.booleans(),
+       st.integers(min_value=0, max_value=7), st.integers(min_value=0, max_value=7))
+def test_postings_sort_by_node_id_first(node_id, secondary_a, secondary_b, count_a, count_b):
+    """Postings lists are stored sorted: a smaller node id sorts first whatever the other fields."""
+    assert encode_posting(node_id, secondary_a, count_a) < encode_posting(node_id + 1, secondary_b, count_b)
