@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
 BINARY_PROBE = 8000  # git's own rule: a NUL byte in the first 8,000 bytes means binary
 _REV_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<ops>(?:[~^][0-9]*)*)$")
 _ZERO = "0" * 40
+FAST_IMPORT_TRIES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,24 +324,33 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
             chunks.append(data)
             chunks.append(b"\n")
         chunks.append(b"done\n")
-        # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
-        # where both cost more time than they save space (the pack git sends is recomputed anyway).
-        # Always a pack, however few the blobs: a build should never scatter loose objects.
-        result = subprocess.run(
-            ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
-             "--big-file-threshold=1k"],
-            input=b"".join(chunks),
-            capture_output=True,
-            env=_git_env(repo),
-        )
-        if result.returncode != 0 and not _all_stored(repo, missing):
-            # (Two builds of one commit write byte-identical packs, and the second fast-import
-            # then fails to create the same `.keep` file: its objects are stored all the same.)
+        stream = b"".join(chunks)
+        for attempt in range(FAST_IMPORT_TRIES):
+            result = _fast_import(repo, stream)
+            # Two builds of one commit write byte-identical packs; the second fast-import then
+            # fails to create the same `.keep` file. The objects arrive when the first finishes.
+            if result.returncode == 0 or _all_stored(repo, missing):
+                break
+            time.sleep(0.05 * (attempt + 1))
+        else:
             message = result.stderr.decode("utf-8", "replace").strip().splitlines()
             reason = message[-1] if message else "git fast-import failed"
             raise GitrouteError(f"cannot write the bundle's objects: {reason}")
         repo.odb.refresh() if hasattr(repo.odb, "refresh") else None
     return ids
+
+
+def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
+    # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
+    # where both cost more time than they save space (the pack git sends is recomputed anyway).
+    # Always a pack, however few the blobs: a build should never scatter loose objects.
+    return subprocess.run(
+        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
+         "--big-file-threshold=1k"],
+        input=stream,
+        capture_output=True,
+        env=_git_env(repo),
+    )
 
 
 def _all_stored(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> bool:
