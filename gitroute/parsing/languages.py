@@ -5,9 +5,9 @@ from __future__ import annotations
 # generic definition walk. TypeScript and TSX run the JavaScript patterns as well.
 QUERY_FILES: dict[str, tuple[str, ...]] = {
     "python": ("python",),
-    "javascript": ("ecmascript", "javascript"),
+    "javascript": ("ecmascript", "javascript", "jsx"),
     "typescript": ("ecmascript", "typescript"),
-    "tsx": ("ecmascript", "typescript", "tsx"),
+    "tsx": ("ecmascript", "typescript", "jsx"),
     "go": ("go",),
     "rust": ("rust",),
     "java": ("java",),

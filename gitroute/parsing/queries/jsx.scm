@@ -1,4 +1,4 @@
-; TSX, on top of ecmascript.scm and typescript.scm. JSX: a capitalised element is a component use, recorded as a call of that component.
+; JSX, for JavaScript and TSX: a capitalised element is a component use, recorded as a call of that component.
 
 (jsx_opening_element
   name: (identifier) @name
