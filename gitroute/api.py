@@ -1,4 +1,4 @@
-"""One typed function per command; returns dataclasses and never prints.
+"""One typed function per command; returns records (model.py) and never prints.
 
 Imports of the builder's dependencies (pygit2, tree-sitter) stay inside the functions that need
 them: a query is a process start, and those imports cost more than the answer.
@@ -6,10 +6,12 @@ them: a query is a process start, and those imports cost more than the answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from gitroute.model import Answer
 
+# typing.TYPE_CHECKING without importing typing, which a cold query would pay for; type
+# checkers treat any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitroute.bench import BenchReport
     from gitroute.build import BuildReport

@@ -1,12 +1,13 @@
 """Immutable records shared by every layer: what parsing extracts and what a query answers.
 
-Named tuples rather than dataclasses: importing `dataclasses` costs a cold query about 9 ms
-(it pulls in `inspect`), a sixth of its whole budget, and a build makes hundreds of thousands
-of these records, which tuples build several times faster.
+Plain `collections.namedtuple`s, with each field's type in the docstring. A cold query is a
+process start with a budget of a few tens of milliseconds: `dataclasses` costs it about 9 ms (it
+pulls in `inspect`) and `typing.NamedTuple` about 4 ms, while `collections` is loaded anyway.
+A build makes hundreds of thousands of these records, and tuples build several times faster.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 # Node kinds. A "type" is any of TYPE_KINDS; functions nested in a type are methods.
 TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "object")
@@ -15,78 +16,74 @@ NODE_KINDS = ("file",) + SYMBOL_KINDS
 EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references")
 
 
-class Symbol(NamedTuple):
-    """One definition in a file. `parent` is the index of the enclosing symbol, -1 for the file."""
+class Symbol(namedtuple("Symbol", "name kind line end_line signature doc parent entry", defaults=("", "", -1, False))):
+    """One definition in a file.
 
-    name: str
-    kind: str
-    line: int  # 1-based
-    end_line: int  # 1-based, inclusive
-    signature: str = ""  # the definition's first line, stripped and bounded
-    doc: str = ""  # docstring or leading comment, bounded
-    parent: int = -1
-    entry: bool = False
+    name: str; kind: str (SYMBOL_KINDS); line, end_line: int, 1-based, inclusive;
+    signature: str, the definition's first line, stripped and bounded; doc: str, its docstring or
+    leading comment, bounded; parent: int, the index of the enclosing symbol, -1 for the file;
+    entry: bool, an entry point (`def main`, `fn main`, ...).
+    """
+
+    __slots__ = ()
 
 
-class NameRef(NamedTuple):
+class NameRef(namedtuple("NameRef", "source name line")):
     """A by-name use inside a file: a call, an import or a type reference.
 
-    `source` is the index of the innermost enclosing symbol, -1 for file level. For imports
-    `name` is the imported module or path as written (`os.path`, `./util`, `fmt`).
+    source: int, the index of the innermost enclosing symbol, -1 at file level; name: str, for
+    imports the module or path as written (`os.path`, `./util`, `fmt`); line: int, 1-based.
     """
 
-    source: int
-    name: str
-    line: int
+    __slots__ = ()
 
 
-class FileExtract(NamedTuple):
-    """Everything one file contributes to the code graph; independent of the file's path."""
+class FileExtract(namedtuple("FileExtract", "lang symbols calls imports references entry warnings",
+                             defaults=((), (), (), (), False, ()))):
+    """Everything one file contributes to the code graph; independent of the file's path.
 
-    lang: str
-    symbols: tuple[Symbol, ...] = ()
-    calls: tuple[NameRef, ...] = ()
-    imports: tuple[NameRef, ...] = ()
-    references: tuple[NameRef, ...] = ()
-    entry: bool = False  # the file itself is an entry point (`if __name__ == "__main__":`)
-    warnings: tuple[str, ...] = ()
+    lang: str; symbols: tuple[Symbol, ...]; calls, imports, references: tuple[NameRef, ...];
+    entry: bool, the file itself is an entry point (`if __name__ == "__main__":`);
+    warnings: tuple[str, ...], what degraded while extracting.
+    """
+
+    __slots__ = ()
 
 
-class DeclaredEntry(NamedTuple):
+class DeclaredEntry(namedtuple("DeclaredEntry", "name module function path", defaults=(None, None, None))):
     """An entry point declared by a manifest (pyproject.toml scripts, package.json bin, ...).
 
-    Either `module` (+ `function`) for a Python-style `pkg.mod:func` target, or `path` for a
-    file target, repo-relative and normalised.
+    name: str, the script's name; then either module: str and function: str | None for a
+    Python-style `pkg.mod:func` target, or path: str for a file target, repo-relative, normalised.
     """
 
-    name: str
-    module: str | None = None
-    function: str | None = None
-    path: str | None = None
+    __slots__ = ()
 
 
-class Source(NamedTuple):
-    """What an answer answers from."""
+class Source(namedtuple("Source", "ref commit branch stale_by head", defaults=(None,))):
+    """What an answer answers from.
 
-    ref: str
-    commit: str
-    branch: str | None  # the branch HEAD is on, None when detached
-    stale_by: int | None  # commits the bundle's source is behind HEAD; None if unknown/unrelated
-    head: str | None = None
+    ref: str; commit: str, the bundle's source commit; branch: str | None, the branch HEAD is on
+    (None when detached); stale_by: int | None, commits HEAD has that the source has not (None when
+    git cannot tell); head: str | None, HEAD's commit.
+    """
 
-
-class Row(NamedTuple):
-    path: str
-    line: int | None = None
-    name: str | None = None
-    kind: str | None = None
-    score: float = 0.0
-    signals: tuple[tuple[str, float], ...] = ()
+    __slots__ = ()
 
 
-class Answer(NamedTuple):
-    status: str  # "routed" or "no_match"
-    source: Source
-    rows: tuple[Row, ...] = ()
-    notes: tuple[str, ...] = ()
-    extra: dict | None = None  # command-specific keys added to the --json document
+class Row(namedtuple("Row", "path line name kind score signals", defaults=(None, None, None, 0.0, ()))):
+    """One row of an answer.
+
+    path: str, repo-relative POSIX; line: int | None, 1-based; name: str | None, qualified for
+    methods (`Owner.name`); kind: str | None; score: float; signals: tuple[tuple[str, float], ...],
+    each signal's contribution (with --explain).
+    """
+
+    __slots__ = ()
+
+
+class Answer(namedtuple("Answer", "status source rows notes extra", defaults=((), (), None))):
+    """An answer: status: str ("routed" or "no_match"); source: Source; rows: tuple[Row, ...];
+    notes: tuple[str, ...]; extra: dict | None, command-specific keys for the --json document."""
+
+    __slots__ = ()

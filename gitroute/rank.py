@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
@@ -32,14 +32,15 @@ _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fix
                              "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
 
 
-class Question(NamedTuple):
-    """A question, tokenized once: what it matches and what it asks for."""
+class Question(namedtuple("Question", "text tokens identifier wants_entry wants_secondary")):
+    """A question, tokenized once: what it matches and what it asks for.
 
-    text: str
-    tokens: tuple[str, ...]  # content tokens, deduplicated, in order
-    identifier: str | None  # the normalized name when the question is one identifier
-    wants_entry: bool
-    wants_secondary: bool
+    text: str; tokens: tuple[str, ...], content tokens, stemmed, deduplicated, in order;
+    identifier: str | None, the normalized name when the question is one identifier;
+    wants_entry: bool; wants_secondary: bool (it names tests, examples, docs, ...).
+    """
+
+    __slots__ = ()
 
 
 def parse_question(text: str) -> Question:

@@ -7,12 +7,10 @@ records of the best few hundred and ranks those with `rank.score_node`.
 """
 from __future__ import annotations
 
-import fnmatch
 import heapq
 import json
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 from gitroute.bundle.layout import (
     NODE_CHUNK,
@@ -30,17 +28,17 @@ from gitroute.text import STOP_WORDS, stem, tokenize
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
 ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
-CANDIDATES = 60  # records read and fully scored per query
+CANDIDATES = 40  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
 MAX_DOC = 240
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
 
-class Filters(NamedTuple):
-    kinds: tuple[str, ...] = ()
-    langs: tuple[str, ...] = ()
-    path_glob: str | None = None
+class Filters(namedtuple("Filters", "kinds langs path_glob", defaults=((), (), None))):
+    """What a query admits: kinds: tuple[str, ...]; langs: tuple[str, ...]; path_glob: str | None."""
+
+    __slots__ = ()
 
     def active(self) -> bool:
         return bool(self.kinds or self.langs or self.path_glob)
@@ -49,7 +47,7 @@ class Filters(NamedTuple):
         return (
             (not self.kinds or kind in self.kinds)
             and (not self.langs or lang in self.langs)
-            and (self.path_glob is None or fnmatch.fnmatchcase(path, self.path_glob))
+            and (self.path_glob is None or _glob_match(path, self.path_glob))
         )
 
     def describe(self) -> str:
@@ -57,6 +55,12 @@ class Filters(NamedTuple):
         parts += [f"--lang {','.join(self.langs)}"] if self.langs else []
         parts += [f"--path {self.path_glob}"] if self.path_glob else []
         return " ".join(parts)
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    from fnmatch import fnmatchcase  # only filtered queries pay for it
+
+    return fnmatchcase(path, pattern)
 
 
 # --- build -----------------------------------------------------------------------------------
@@ -112,7 +116,7 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [
-            [n.path, n.name, n.owner, n.kind, n.line, n.end_line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
+            [n.path, n.name, n.owner, n.kind, n.line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
             for n in nodes[start:start + NODE_CHUNK]
         ]
         blobs[node_chunk_path(start)] = dump_json(chunk)
@@ -133,36 +137,39 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 def _rank_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float]
 ) -> dict[int, float]:
-    """A first score per node from postings alone: which fields hold which question words."""
-    name_weight: dict[int, float] = defaultdict(float)
-    name_matched: dict[int, int] = defaultdict(int)
-    other: dict[int, float] = defaultdict(float)
-    facts: dict[int, tuple[bool, int]] = {}
+    """A first score per node from postings alone: which fields hold which question words.
+
+    Postings are summed by their encoded value (a node's id and facts never vary), and decoded
+    once per node rather than once per posting: common words have thousands of postings.
+    """
+    name_weight: dict[int, float] = {}
+    name_matched: dict[int, int] = {}
+    other: dict[int, float] = {}
     for token, (name_list, doc_list, context_list) in lists.items():
         w = weights.get(token, ENTRY_WEIGHT)
+        get_weight, get_matched = name_weight.get, name_matched.get
         for value in name_list:
-            node_id, secondary, count = value >> 4, bool(value & 8), value & 7
-            name_weight[node_id] += w
-            name_matched[node_id] += 1
-            facts[node_id] = (secondary, count)
+            name_weight[value] = get_weight(value, 0.0) + w
+            name_matched[value] = get_matched(value, 0) + 1
         for field_weight, field in ((DOC_WEIGHT, doc_list), (CONTEXT_WEIGHT, context_list)):
+            get_other, add = other.get, w * field_weight
             for value in field:
-                node_id = value >> 4
-                other[node_id] += w * field_weight
-                facts[node_id] = (bool(value & 8), value & 7)
+                other[value] = get_other(value, 0.0) + add
     asked = len(question.tokens)
+    demote = not question.wants_secondary
     prelim: dict[int, float] = {}
-    for node_id, (secondary, count) in facts.items():
-        score = other.get(node_id, 0.0)
-        matched = name_matched.get(node_id, 0)
+    for value in name_weight.keys() | other.keys():
+        score = other.get(value, 0.0)
+        matched = name_matched.get(value, 0)
+        count = value & 7
         if matched:
             coverage = min(matched / count, 1.0) if count else 1.0
-            score += NAME_WEIGHT * name_weight[node_id] * (0.5 + 0.5 * coverage)
+            score += NAME_WEIGHT * name_weight[value] * (0.5 + 0.5 * coverage)
             if matched == count == asked:
                 score *= 2  # likely the very name asked for
-        if secondary and not question.wants_secondary:
+        if demote and value & 8:
             score *= 0.4
-        prelim[node_id] = score
+        prelim[value >> 4] = score
     return prelim
 
 
@@ -208,7 +215,7 @@ def query_symbols(
     for node_id in best:
         try:
             record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
-            path, name, owner, kind, line, _end, lang, entry, doc = record
+            path, name, owner, kind, line, lang, entry, doc = record
         except (IndexError, KeyError, TypeError, ValueError) as err:
             raise corrupt(node_chunk_path(node_id)) from err
         if not filters.admit(path, kind, lang):
