@@ -10,6 +10,7 @@ import sys
 from gitroute.model import Answer, Row, Source
 
 SCHEMA = 1
+MAX_NAME_COLUMN = 60  # longer qualified names push their score right rather than widen every row
 
 
 def out(line: str = "") -> None:
@@ -72,9 +73,10 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
         out("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
     else:
         width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
+        name_width = min(max(len(r.name or "") for r in answer.rows), MAX_NAME_COLUMN)
         for r in answer.rows:
             where = f"{r.path}:{r.line}" if r.line is not None else r.path
-            out(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<32} {r.score:>8.2f}".rstrip())
+            out(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<{name_width}}  {r.score:>8.2f}".rstrip())
             if explain and r.signals:
                 out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
         if not quiet:
