@@ -31,6 +31,7 @@ ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things
 CANDIDATES = 40  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
 MAX_DOC = 240
+MAX_NAME = 200  # a generated or pathological identifier must not blow an answer's byte bound
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
@@ -116,7 +117,7 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [
-            [n.path, n.name, n.owner, n.kind, n.line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
+            [n.path, n.name[:MAX_NAME], n.owner[:MAX_NAME], n.kind, n.line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
             for n in nodes[start:start + NODE_CHUNK]
         ]
         blobs[node_chunk_path(start)] = dump_json(chunk)

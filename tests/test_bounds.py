@@ -1,0 +1,75 @@
+"""Bounded work: pathological content degrades visibly, and a query reads a few blobs whatever the repository's size."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitroute import api
+from gitroute.bundle.store import BundleView
+
+
+def build_json(route, repo) -> dict:
+    result = route(["build", "--json"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_pathological_content_builds_and_says_what_degraded(make_repo, route):
+    repo = make_repo()
+    repo.commit({
+        "deep.py": "x = " + "[" * 5000 + "]" * 5000 + "\n\ndef after_the_deep_list():\n    pass\n",
+        "long_line.js": "var a = 1;" * 20000 + "\nfunction afterTheLongLine() {}\n",
+        "latin1.py": b"# caf\xe9\n\ndef survives_bad_bytes():\n    pass\n",
+        "broken.go": "package main\n\nfunc main() {\n  if {{{\n}\n\nfunc StillFound() {}\n",
+        "huge_name.py": "def " + "a" * 5000 + "():\n    pass\n",
+        "empty.rs": "",
+    })
+    report = build_json(route, repo)
+    assert report["files"]["parsed"] == 6
+    manifest = json.loads(repo.git("cat-file", "-p", "refs/marola/routing-bundle:build.json"))
+    warned = {path for path, _ in manifest["warnings"]}
+    assert {"latin1.py", "broken.go"} <= warned  # degraded, and said so
+
+    for name, path in [("after_the_deep_list", "deep.py"), ("survives_bad_bytes", "latin1.py"),
+                       ("broken", "broken.go"), ("afterTheLongLine", "long_line.js")]:
+        answer = json.loads(route(["query", "--json", name], repo.path).stdout)
+        assert answer["rows"][0]["path"] == path, name
+
+    answer = json.loads(route(["query", "--json", "a" * 5000], repo.path).stdout)
+    assert answer["rows"][0]["path"] == "huge_name.py"
+    assert len(answer["rows"][0]["name"]) <= 200  # an answer's byte bound holds
+
+
+class CountingView(BundleView):
+    """A real bundle view that counts the blobs an answer reads."""
+
+    reads: list[str] = []
+
+    def read(self, paths):
+        CountingView.reads.extend(paths)
+        return super().read(paths)
+
+
+@pytest.mark.parametrize("modules", [20, 1500])
+def test_a_query_reads_a_bounded_number_of_blobs(make_repo, route, monkeypatch, modules):
+    repo = make_repo()
+    files = {f"pkg{i % 30}/mod{i}.py": f"class Widget{i}:\n    def render_widget(self):\n        pass\n"
+             for i in range(modules)}
+    repo.commit(files)
+    build_json(route, repo)
+    monkeypatch.setattr("gitroute.bundle.store.BundleView", CountingView)
+    CountingView.reads = []
+    answer = api.query("Widget7", repo=str(repo.path))
+    assert answer.rows[0].name == "Widget7"
+    # The index's meta, a shard per question word, and at most one node chunk per scored record:
+    # never the manifest, the extracts or the graph, and nothing that grows with the repository.
+    assert not any(p.startswith(("extract/", "graph/")) or p == "build.json" for p in CountingView.reads)
+    assert len(CountingView.reads) <= 1 + 2 + 40
+
+
+def test_methods_are_named_with_their_owner(sample_repo, route):
+    assert route(["build", "-q"], sample_repo.path).exit_code == 0
+    answer = json.loads(route(["query", "--json", "OpenMeteoClient.forecast"], sample_repo.path).stdout)
+    top = answer["rows"][0]
+    assert (top["name"], top["kind"], top["path"]) == ("OpenMeteoClient.forecast", "method", "src/sample/weather.py")
