@@ -167,6 +167,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
     skipped_list.sort()
 
     lap("decode")
+    if progress:
+        progress("merge", 0, 1)
     shards: dict[str, dict[str, list]] = defaultdict(dict)
     for key in set(keys.values()):
         shards[extract_path(key)][key] = results[key]
@@ -199,7 +201,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | 
     blobs[SYMBOLS_META] = dump_json(symbol_section)
 
     if progress:
-        progress("write", 0, 1)
+        progress("merge", 1, 1)
     blob_ids = git.write_blobs(repo, blobs)
     blob_ids.update(side_ids)
     tree = git.write_tree(repo, blob_ids)

@@ -90,7 +90,8 @@ def progress_printer(enabled: bool):
         return None
 
     def report(phase: str, done: int, total: int) -> None:
-        sys.stderr.write(f"\r{phase}: {done}/{total}" + ("\n" if done >= total else ""))
+        # Redraw in place; clear the line when a phase ends so the summary starts clean.
+        sys.stderr.write(f"\r\033[K{phase}: {done}/{total}" if done < total else "\r\033[K")
         sys.stderr.flush()
 
     return report
