@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pygit2
@@ -63,14 +63,6 @@ class Snapshot:
     def read(self, entry: Entry) -> bytes:
         return self.stores[entry.source].odb.read(pygit2.Oid(hex=entry.oid))[1]
 
-    def read_path(self, path: str) -> bytes | None:
-        """A top-level repository file by path, or None (used for configuration)."""
-        for entry in self.entries:
-            if entry.path == path and entry.source == 0:
-                return self.read(entry)
-        return None
-
-
 def open_repository(path: str = ".") -> pygit2.Repository:
     found = pygit2.discover_repository(os.path.abspath(path))
     if found is None:
@@ -89,10 +81,6 @@ def common_dir(repo: pygit2.Repository) -> str:
         with open(pointer, encoding="utf-8") as f:
             return os.path.normpath(os.path.join(git_dir, f.read().strip()))
     return os.path.normpath(git_dir)
-
-
-def work_tree(repo: pygit2.Repository) -> str | None:
-    return repo.workdir.rstrip("/") if repo.workdir else None
 
 
 def raw_parents(repo: pygit2.Repository, commit_id: str) -> list[str]:
@@ -133,19 +121,6 @@ def resolve_commit(repo: pygit2.Repository, rev: str) -> str:
                 raise UnknownRevision(f"unknown revision '{rev}'", hint=f"that commit has {len(parents)} parents")
             commit_id = parents[count - 1]
     return commit_id
-
-
-def head_commit(repo: pygit2.Repository) -> str | None:
-    try:
-        return str(repo.head.target) if not repo.head_is_unborn else None
-    except pygit2.GitError:
-        return None
-
-
-def head_branch(repo: pygit2.Repository) -> str | None:
-    if repo.head_is_detached or repo.head_is_unborn:
-        return None
-    return repo.head.shorthand
 
 
 def _decode_name(raw: bytes) -> str:
@@ -282,20 +257,6 @@ def read_tree_blobs(repo: pygit2.Repository, commit_id: str, paths: list[str]) -
     return found
 
 
-def list_tree(repo: pygit2.Repository, commit_id: str, folder: str) -> dict[str, str]:
-    """name -> blob id for the blobs directly in `folder` of a commit's tree."""
-    tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
-    try:
-        sub = tree[folder] if folder else tree
-    except KeyError:
-        return {}
-    return {item.name: str(item.id) for item in repo[sub.id] if item.type_str == "blob"}
-
-
-def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
-    return repo.odb.read(pygit2.Oid(hex=oid))[1]
-
-
 # --- the bundle: writes --------------------------------------------------------------------
 
 
@@ -400,18 +361,6 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
             f"another build moved '{ref}' while this one ran; its bundle is kept",
             hint="run 'git route build' again to rebuild on top of it",
         )
-
-
-def iter_blob_paths(repo: pygit2.Repository, commit_id: str) -> Iterator[tuple[str, str, int]]:
-    """Every blob of a commit's tree as (path, blob id, size) — the bundle's own contents."""
-    stack = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree).id, "")]
-    while stack:
-        oid, base = stack.pop()
-        for item in repo[oid]:
-            if item.type_str == "tree":
-                stack.append((item.id, base + item.name + "/"))
-            else:
-                yield base + item.name, str(item.id), repo.odb.read_header(item.id)[1]
 
 
 def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str) -> bytes | None:
