@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import pygit2
@@ -152,7 +152,7 @@ def snapshot_at(
     commit_id: str,
     *,
     max_file_bytes: int,
-    excluded: callable = lambda path: False,  # type: ignore[valid-type]
+    excluded: Callable[[str], bool] = lambda path: False,
 ) -> Snapshot:
     """List the regular files of a commit and of the submodules it pins, classifying what is skipped."""
     commit = repo[pygit2.Oid(hex=commit_id)]
@@ -171,7 +171,7 @@ def _walk(
     tree_id: pygit2.Oid,
     prefix: str,
     max_file_bytes: int,
-    excluded,
+    excluded: Callable[[str], bool],
 ) -> None:
     stack: list[tuple[pygit2.Oid, str]] = [(tree_id, prefix)]
     gitlinks: list[tuple[str, str]] = []
@@ -297,7 +297,6 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
             message = result.stderr.decode("utf-8", "replace").strip().splitlines()
             reason = message[-1] if message else "git fast-import failed"
             raise GitrouteError(f"cannot write the bundle's objects: {reason}")
-        repo.odb.refresh() if hasattr(repo.odb, "refresh") else None
     return ids
 
 
