@@ -79,6 +79,7 @@ def _extract_one(item: tuple[str, bytes, str | None]) -> tuple[str, list]:
 
 
 def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
+    """The bundle commit the ref holds now, and its manifest when its extractions can be reused."""
     old = git.ref_target(repo, ref)
     if old is None:
         return None, None
@@ -93,6 +94,72 @@ def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
     return old, manifest
 
 
+def _reusable_results(repo, old_commit: str | None, keys: set[str]) -> dict[str, list]:
+    """Extraction results of the previous bundle for the keys still wanted; damaged shards are skipped."""
+    if old_commit is None:
+        return {}
+    previous: dict[str, list] = {}
+    for blob in git.read_tree_blobs(repo, old_commit, sorted({extract_path(k) for k in keys})).values():
+        try:
+            previous.update(json.loads(blob))
+        except (ValueError, TypeError):
+            continue  # a damaged shard is re-extracted, not trusted
+    return {k: previous[k] for k in keys if k in previous}
+
+
+@dataclass
+class _Sources:
+    """What the extraction results say about the snapshot's files."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    declared: list[tuple[str, DeclaredEntry]] = field(default_factory=list)
+    skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
+    warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
+    reparsed: int = 0  # files whose reused result was damaged, so were extracted again
+
+
+def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list]) -> _Sources:
+    from gitroute.parsing import declared_entry_points
+
+    sources = _Sources(skipped=[[s.path, s.reason] for s in snap.skipped])
+    for entry in snap.entries:
+        key = keys[entry.path]
+        result = results[key]
+        try:
+            extract = decode_extract(result[1]) if result[0] == "code" else None
+        except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
+            lang = key.rpartition(":")[2]
+            result = results[key] = _extract_one((key, snap.read(entry), None if lang == "-" else lang))[1]
+            sources.reparsed += 1
+            extract = decode_extract(result[1]) if result[0] == "code" else None
+        if result[0] == "skip":
+            sources.skipped.append([entry.path, result[1]])
+            continue
+        sources.files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
+        if extract:
+            sources.warnings.extend([entry.path, w] for w in extract.warnings)
+        if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
+            sources.declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
+    sources.skipped.sort()
+    return sources
+
+
+class _Laps:
+    """Seconds per build phase, for the report."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.monotonic()
+        self.phases: dict[str, float] = {}
+
+    def lap(self, phase: str) -> None:
+        now = time.monotonic()
+        self.phases[phase] = round(now - self.last, 3)
+        self.last = now
+
+    def total(self) -> float:
+        return time.monotonic() - self.started
+
+
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
     # A build makes millions of small objects that all live to the end: the cyclic collector would
@@ -100,137 +167,114 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress, ref)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
     finally:
         if collecting:
             gc.enable()
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress | None, ref: str) -> BuildReport:
-    started = time.monotonic()
-    phases: dict[str, float] = {}
-    clock = [started]
+def _no_progress(phase: str, done: int, total: int) -> None:
+    pass
 
-    def lap(phase: str) -> None:
-        now = time.monotonic()
-        phases[phase] = round(now - clock[0], 3)
-        clock[0] = now
 
-    from gitroute.parsing import declared_entry_points, language_for_path
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str) -> BuildReport:
+    from gitroute.parsing import language_for_path
 
+    laps = _Laps()
     repo = git.open_repository(repo_path)
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
     old_commit, old_manifest = _load_previous(repo, ref)
-    lap("snapshot")
+    laps.lap("snapshot")
 
-    # What each file needs: its extraction key, and whether the previous bundle already has it.
+    # Each file's extraction key; the previous bundle answers for every key it already holds.
     keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
-    wanted_shards = sorted({extract_path(k) for k in keys.values()})
-    previous: dict[str, list] = {}
-    if old_manifest is not None:
-        for blob in git.read_tree_blobs(repo, old_commit, wanted_shards).values():
-            try:
-                previous.update(json.loads(blob))
-            except ValueError:
-                continue  # a damaged shard is re-extracted, not trusted
-    results: dict[str, list] = {k: previous[k] for k in set(keys.values()) if k in previous}
+    results = _reusable_results(repo, old_commit if old_manifest else None, set(keys.values()))
     todo: dict[str, tuple[str, bytes, str | None]] = {}
     for entry in snap.entries:
         key = keys[entry.path]
         if key not in results and key not in todo:
             todo[key] = (key, snap.read(entry), language_for_path(entry.path))
-
-    lap("reuse")
+    parsed_paths = sum(1 for e in snap.entries if keys[e.path] in todo)
+    laps.lap("reuse")
     _extract_all(list(todo.values()), results, jobs, progress)
-    lap("extract")
+    laps.lap("extract")
+    sources = _collect_sources(snap, keys, results)
+    parsed_paths += sources.reparsed
+    laps.lap("decode")
 
-    # Files, declared entry points and skip reasons from the results.
-    files: list[SourceFile] = []
-    declared: list[tuple[str, DeclaredEntry]] = []
-    skipped = Counter(s.reason for s in snap.skipped)
-    skipped_list = [[s.path, s.reason] for s in snap.skipped]
-    warnings: list[list[str]] = []
-    for entry in snap.entries:
-        result = results[keys[entry.path]]
-        if result[0] == "skip":
-            skipped[result[1]] += 1
-            skipped_list.append([entry.path, result[1]])
-            continue
-        extract = decode_extract(result[1]) if result[0] == "code" else None
-        files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
-        if extract:
-            warnings.extend([entry.path, w] for w in extract.warnings)
-        if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
-            declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
-    skipped_list.sort()
-
-    lap("decode")
-    if progress:
-        progress("merge", 0, 1)
-    shards: dict[str, dict[str, list]] = defaultdict(dict)
-    for key in set(keys.values()):
-        shards[extract_path(key)][key] = results[key]
+    progress("merge", 0, 1)
     side_job = _SideJob(jobs, repo.path)
-    graph = build_graph(files, declared, on_nodes=side_job.start)
-    lap("graph")
+    graph = build_graph(sources.files, sources.declared, on_nodes=side_job.start)
+    laps.lap("graph")
     blobs = _graph_blobs(graph)
-    blobs.update({path: dump_json(value) for path, value in shards.items()})
-    lap("edges")
+    blobs.update(_extract_blobs(keys, results))
+    laps.lap("edges")
     side_ids, symbol_section = side_job.result()
-    lap("index")
+    laps.lap("index")
 
     counts = graph.counts()
-    manifest = {
+    skipped = Counter(reason for _, reason in sources.skipped)
+    blobs[SYMBOLS_META] = dump_json(symbol_section)
+    blobs[MANIFEST] = dump_json({
         "format_version": FORMAT_VERSION,
         "extractor_version": EXTRACTOR_VERSION,
         "gitroute_version": __version__,
         "source": {"commit": commit, "tree": snap.tree},
         "submodules": [{"path": s.path, "commit": s.commit, "present": s.present} for s in snap.submodules],
         "config_fingerprint": config.fingerprint(),
-        "counts": {"files": len(files), **counts},
+        "counts": {"files": len(sources.files), **counts},
         "calls": CALL_RESOLUTION,
         "symbols": symbol_section,
-        "skipped": skipped_list,
+        "skipped": sources.skipped,
         "skipped_by_reason": dict(sorted(skipped.items())),
-        "warnings": warnings[:MAX_REPORTED_WARNINGS],
-        "warnings_total": len(warnings),
-    }
-    blobs[MANIFEST] = dump_json(manifest)
-    blobs[SYMBOLS_META] = dump_json(symbol_section)
+        "warnings": sources.warnings[:MAX_REPORTED_WARNINGS],
+        "warnings_total": len(sources.warnings),
+    })
+    progress("merge", 1, 1)
 
-    if progress:
-        progress("merge", 1, 1)
     blob_ids = git.write_blobs(repo, blobs)
     blob_ids.update(side_ids)
     tree = git.write_tree(repo, blob_ids)
     bundle_commit = git.write_commit(repo, tree, bundle_message(commit, __version__), snap.commit_time)
-    updated = bundle_commit != old_commit
-    if updated:
-        try:
-            git.swap_ref(repo, ref, bundle_commit, old_commit)
-        except BuildRaceLost:
-            # Another build got there first; if it wrote this very bundle, there is nothing lost.
-            if git.ref_target(repo, ref) != bundle_commit:
-                raise
-            updated = False
-    lap("write")
-    seconds = time.monotonic() - started
+    updated = _swap(repo, ref, bundle_commit, old_commit)
+    laps.lap("write")
+    seconds = laps.total()
     _record_timing(repo, bundle_commit, seconds)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=bundle_commit, bundle_tree=tree, ref=ref,
-        updated=updated, files_read=len(snap.entries), parsed=len(todo), reused=len(snap.entries) - len(
-            [e for e in snap.entries if keys[e.path] in todo]),
-        skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(warnings), seconds=seconds,
-        phases=phases,
+        updated=updated, files_read=len(snap.entries), parsed=parsed_paths, reused=len(snap.entries) - parsed_paths,
+        skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings),
+        seconds=seconds, phases=laps.phases,
     )
 
 
-def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress | None) -> None:
+def _extract_blobs(keys: dict[str, str], results: dict[str, list]) -> dict[str, bytes]:
+    """This build's extraction results, sharded by blob id: what the next build reuses."""
+    shards: dict[str, dict[str, list]] = defaultdict(dict)
+    for key in set(keys.values()):
+        shards[extract_path(key)][key] = results[key]
+    return {path: dump_json(value) for path, value in shards.items()}
+
+
+def _swap(repo, ref: str, bundle_commit: str, old_commit: str | None) -> bool:
+    """Move the ref to the new bundle; False when it already was that bundle."""
+    if bundle_commit == old_commit:
+        return False
+    try:
+        git.swap_ref(repo, ref, bundle_commit, old_commit)
+    except BuildRaceLost:
+        # Another build got there first; if it wrote this very bundle, there is nothing lost.
+        if git.ref_target(repo, ref) != bundle_commit:
+            raise
+        return False
+    return True
+
+
+def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
     total = len(items)
-    if progress:
-        progress("parse", 0, total)
+    progress("parse", 0, total)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     size = sum(len(item[1]) for item in items)
     if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
@@ -241,16 +285,15 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
             for done, (key, value) in enumerate(pool.map(_extract_one, items, chunksize=8), 1):
                 results[key] = value
-                if progress and done % 50 == 0:
+                if done % 50 == 0:
                     progress("parse", done, total)
     else:
         for done, item in enumerate(items, 1):
             key, value = _extract_one(item)
             results[key] = value
-            if progress and done % 50 == 0:
+            if done % 50 == 0:
                 progress("parse", done, total)
-    if progress:
-        progress("parse", total, total)
+    progress("parse", total, total)
 
 
 PARALLEL_MIN_NODES = 20_000

@@ -198,6 +198,21 @@ def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):
     assert built_repo.bundle_tree() == good_tree
 
 
+def test_build_over_damaged_extraction_results_extracts_them_again(built_repo, route):
+    good_tree = built_repo.bundle_tree()
+    damaged = {}
+    for path in _bundle_paths(built_repo, "extract/"):
+        shard = json.loads(built_repo.git("cat-file", "-p", f"{BUNDLE_REF}:{path}"))
+        damaged[path] = json.dumps({key: ["code", "not an extraction"] for key in shard}).encode()
+    write_bundle(built_repo, damaged, good_tree)
+
+    result = route(["build", "--json"], built_repo.path)
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["files"]["parsed"] == len(SAMPLE_FILES)
+    assert built_repo.bundle_tree() == good_tree
+
+
 # --- configuration -------------------------------------------------------------------------
 
 
