@@ -94,17 +94,30 @@ def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
     return old, manifest
 
 
-def _reusable_results(repo, old_commit: str | None, keys: set[str]) -> dict[str, list]:
-    """Extraction results of the previous bundle for the keys still wanted; damaged shards are skipped."""
+@dataclass
+class _Reused:
+    """The previous bundle's extraction results for the keys still wanted, and its shards as they were."""
+
+    results: dict[str, list] = field(default_factory=dict)
+    shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
+
+
+def _reuse(repo, old_commit: str | None, keys: set[str]) -> _Reused:
+    """What the previous bundle already extracted; damaged shards are skipped, so re-extracted."""
+    reused = _Reused()
     if old_commit is None:
-        return {}
+        return reused
     previous: dict[str, list] = {}
-    for blob in git.read_tree_blobs(repo, old_commit, sorted({extract_path(k) for k in keys})).values():
+    shard_paths = sorted({extract_path(k) for k in keys})
+    for path, (blob_id, blob) in git.read_tree_entries(repo, old_commit, shard_paths).items():
         try:
-            previous.update(json.loads(blob))
+            shard = json.loads(blob)
+            previous.update(shard)
         except (ValueError, TypeError):
-            continue  # a damaged shard is re-extracted, not trusted
-    return {k: previous[k] for k in keys if k in previous}
+            continue  # not trusted: its files are extracted again
+        reused.shards[path] = (blob_id, frozenset(shard))
+    reused.results = {k: previous[k] for k in keys if k in previous}
+    return reused
 
 
 @dataclass
@@ -116,6 +129,7 @@ class _Sources:
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
     reparsed: int = 0  # files whose reused result was damaged, so were extracted again
+    reparsed_keys: set[str] = field(default_factory=set)
 
 
 def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list]) -> _Sources:
@@ -131,6 +145,7 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
             lang = key.rpartition(":")[2]
             result = results[key] = _extract_one((key, snap.read(entry), None if lang == "-" else lang))[1]
             sources.reparsed += 1
+            sources.reparsed_keys.add(key)
             extract = decode_extract(result[1]) if result[0] == "code" else None
         if result[0] == "skip":
             sources.skipped.append([entry.path, result[1]])
@@ -190,7 +205,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
     keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
-    results = _reusable_results(repo, old_commit if old_manifest else None, set(keys.values()))
+    reused = _reuse(repo, old_commit if old_manifest else None, set(keys.values()))
+    results = reused.results
     todo: dict[str, tuple[str, bytes, str | None]] = {}
     for entry in snap.entries:
         key = keys[entry.path]
@@ -209,7 +225,9 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     graph = build_graph(sources.files, sources.declared, on_nodes=side_job.start)
     laps.lap("graph")
     blobs = _graph_blobs(graph)
-    blobs.update(_extract_blobs(keys, results))
+    fresh = set(todo) | sources.reparsed_keys
+    shard_blobs, kept_shard_ids = _extract_blobs(keys, results, reused.shards, fresh)
+    blobs.update(shard_blobs)
     laps.lap("edges")
     side_ids, symbol_section = side_job.result()
     laps.lap("index")
@@ -236,6 +254,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     blob_ids = git.write_blobs(repo, blobs)
     blob_ids.update(side_ids)
+    blob_ids.update(kept_shard_ids)
     tree = git.write_tree(repo, blob_ids)
     bundle_commit = git.write_commit(repo, tree, bundle_message(commit, __version__), snap.commit_time)
     updated = _swap(repo, ref, bundle_commit, old_commit)
@@ -250,12 +269,29 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     )
 
 
-def _extract_blobs(keys: dict[str, str], results: dict[str, list]) -> dict[str, bytes]:
-    """This build's extraction results, sharded by blob id: what the next build reuses."""
+def _extract_blobs(
+    keys: dict[str, str],
+    results: dict[str, list],
+    previous: dict[str, tuple[str, frozenset[str]]],
+    fresh: set[str],
+) -> tuple[dict[str, bytes], dict[str, str]]:
+    """This build's extraction results, sharded by blob id: what the next build reuses.
+
+    Returns the shards to write, and path -> blob id for the shards the previous bundle already
+    holds byte for byte (the same keys, none extracted anew): a one-file change rewrites one shard.
+    """
     shards: dict[str, dict[str, list]] = defaultdict(dict)
     for key in set(keys.values()):
         shards[extract_path(key)][key] = results[key]
-    return {path: dump_json(value) for path, value in shards.items()}
+    to_write: dict[str, bytes] = {}
+    kept: dict[str, str] = {}
+    for path, shard in shards.items():
+        old = previous.get(path)
+        if old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
+            kept[path] = old[0]
+        else:
+            to_write[path] = dump_json(shard)
+    return to_write, kept
 
 
 def _swap(repo, ref: str, bundle_commit: str, old_commit: str | None) -> bool:

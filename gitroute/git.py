@@ -247,13 +247,19 @@ def ref_target(repo: pygit2.Repository, ref: str) -> str | None:
 
 def read_tree_blobs(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, bytes]:
     """Blobs by path from a commit's tree; paths that are absent are left out."""
+    return {path: data for path, (_, data) in read_tree_entries(repo, commit_id, paths).items()}
+
+
+def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, tuple[str, bytes]]:
+    """(blob id, content) by path from a commit's tree; paths that are absent are left out."""
     tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
-    found: dict[str, bytes] = {}
+    found: dict[str, tuple[str, bytes]] = {}
     for path in paths:
         try:
-            found[path] = tree[path].data
+            item = tree[path]
         except KeyError:
             continue
+        found[path] = (str(item.id), item.data)
     return found
 
 

@@ -67,15 +67,34 @@ def _glob_match(path: str, pattern: str) -> bool:
 # --- build -----------------------------------------------------------------------------------
 
 
-def _node_tokens(node) -> tuple[set[str], set[str], set[str]]:
-    """A node's name, doc and context tokens; context is a file's folders, or a symbol's owners."""
-    base = node.name.rsplit(".", 1)[0] if node.kind == "file" else node.name
-    name = {stem(t) for t in tokenize(base)}
-    doc = {stem(t) for t in tokenize(node.doc + " " + node.signature) if t not in STOP_WORDS and len(t) > 1} - name
+def _word_sets() -> Callable[[str, bool], frozenset[str]]:
+    """Stemmed word sets of texts, memoised: names, owners and folders repeat across thousands of nodes."""
+    memo: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def words(text: str, content_only: bool = False) -> frozenset[str]:
+        found = memo.get((text, content_only))
+        if found is None:
+            tokens = tokenize(text)
+            if content_only:
+                tokens = [t for t in tokens if len(t) > 1 and t not in STOP_WORDS]
+            found = memo[(text, content_only)] = frozenset(map(stem, tokens))
+        return found
+
+    return words
+
+
+def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[frozenset[str], ...]:
+    """A node's name, doc and context words; context is a file's folders, or a symbol's owners.
+
+    The doc is taken as the node record keeps it, so the postings and the final score see one text.
+    """
     if node.kind == "file":
-        context = {stem(t) for t in tokenize(node.path.rsplit("/", 1)[0])} if "/" in node.path else set()
+        name = words(node.name.rsplit(".", 1)[0], False)
+        context = words(node.path.rsplit("/", 1)[0], False) if "/" in node.path else frozenset()
     else:
-        context = {stem(t) for t in tokenize(node.owner)} - name
+        name = words(node.name, False)
+        context = words(node.owner, False) - name
+    doc = words(node.doc[:MAX_DOC], True) - name if node.doc else frozenset()
     return name, doc, context
 
 
@@ -96,11 +115,12 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     """Blobs of the symbol index (path -> bytes) and its manifest section."""
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
     secondary_paths: dict[str, bool] = {}
-    for node in nodes:
+    words = _word_sets()
+    for node in nodes:  # in id order, so every postings list comes out sorted
         secondary = secondary_paths.get(node.path)
         if secondary is None:
             secondary = secondary_paths[node.path] = is_secondary(node.path)
-        fields = _node_tokens(node)
+        fields = _node_tokens(node, words)
         value = encode_posting(node.id, secondary, len(fields[0]))
         for field, tokens in enumerate(fields):
             for token in tokens:
@@ -113,7 +133,7 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
         shards *= 2
     sharded: dict[int, dict[str, list[list[int]]]] = defaultdict(dict)
     for token, lists in postings.items():
-        sharded[postings_shard(token, shards)][token] = [sorted(lst) for lst in lists]
+        sharded[postings_shard(token, shards)][token] = list(lists)
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [
