@@ -1,11 +1,13 @@
-"""Bench corpora: public projects materialised from pinned PyPI sdists as git repos with stable commit ids.
+"""Bench corpora: public projects materialised from pinned PyPI sdists or npm tarballs as git repos with stable ids.
 
     python bench/corpora.py [--dest DIR] [--cache DIR] [names...]
     python bench/corpora.py --check-bench bench/flask.routing-bench.yaml
 
-Each corpus is one commit of the sdist's files (top folder stripped, exec bits kept, nothing else
-skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
-environment, so the commit id is the same on every machine and is checked against the table below.
+Each corpus is one commit of the archive's files (top folder stripped: the sdist's `name-version/`,
+the npm tarball's `package/`; exec bits kept, nothing else skipped) with a fixed author, date and
+message, written by `git fast-import` under a scrubbed environment, so the commit id is the same on
+every machine and is checked against the table below. Archives come through the registries' own
+clients (`pip download`, `npm pack`) and are checked against the pinned sha256 before use.
 Other bench scripts import `materialise(name, dest, cache)`.
 """
 from __future__ import annotations
@@ -26,14 +28,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+PYPI = "pypi"
+NPM = "npm"
+
 
 @dataclass(frozen=True, slots=True)
 class Corpus:
-    name: str
+    name: str  # the corpus name, which is the package name on its registry
     version: str
-    filename: str  # the sdist's file name as PyPI serves it
-    sha256: str  # of the sdist, as published on PyPI
+    filename: str  # the archive's file name as the registry's client saves it
+    sha256: str  # of the archive: PyPI publishes it; for npm it is checked once against the `integrity` sha512
     commit: str | None  # the expected commit id; None until first recorded
+    source: str = PYPI  # PYPI: a source distribution by `pip download`; NPM: a package tarball by `npm pack`
 
 
 CORPORA: dict[str, Corpus] = {
@@ -52,6 +58,25 @@ CORPORA: dict[str, Corpus] = {
             "django-5.2.8.tar.gz",
             "23254866a5bb9a2cfa6004e8b809ec6246eba4b58a7589bc2772f1bcc8456c7f",
             "8ea9692a35b6d14c4a38587048e628e8cd6e8fad",
+        ),
+        # npm integrity sha512-28HqgMZAmih1Czt9ny7qr6ek2qddF4FclbMzwhCREB6OFfH+rXAnuNCwo1/wFvrtbgsQDb4kSbX9de9lFbrXnA==
+        Corpus(
+            "express",
+            "4.21.2",
+            "express-4.21.2.tgz",
+            "fc43a91e7dc7affb53c6ad7123a4f35485ed3c45226ae7a3847b7738e783e008",
+            "9e41fc8f0007fcf02efee2f741a321d816748f7b",
+            source=NPM,
+        ),
+        # npm integrity sha512-g8W2D2kU6a8untc053fX1uVBKzM7yqAxW/3zwk83+6RyF2+SKOuV+c0wBDhUwzV1PaGapmZH+rmcUzPf+3CGwg==
+        # TypeScript: the tarball ships src/**/*.ts (with tests) beside the built .js/.cjs/.d.ts/.d.cts.
+        Corpus(
+            "zod",
+            "4.6.7",
+            "zod-4.6.7.tgz",
+            "84efd155bed93270286e793fc951be270b536cbd5b0eeb111f0fa3967201d698",
+            "0b2bb28f065052d7d0b4c4296041582ab99c35c9",
+            source=NPM,
         ),
     )
 }
@@ -81,17 +106,17 @@ def materialise(name: str, dest: str | os.PathLike[str], cache: str | os.PathLik
     if target.exists():
         _check_existing(corpus, target)
         return target
-    sdist = fetch_sdist(corpus, Path(cache).expanduser())
+    archive = fetch_archive(corpus, Path(cache).expanduser())
     target.parent.mkdir(parents=True, exist_ok=True)
     # Build next to the target and rename at the end, so an interrupted run leaves no half repo
     # that the idempotence check would have to second-guess.
     work = Path(tempfile.mkdtemp(prefix=f".{corpus.name}.", dir=target.parent))
     try:
-        commit = _build_repo(corpus, sdist, work)
+        commit = _build_repo(corpus, archive, work)
         if corpus.commit is not None and commit != corpus.commit:
             raise CorpusError(
                 f"corpus '{corpus.name}' built as commit {commit}, expected {corpus.commit}; "
-                "the sdist, git or this script changed how the commit is written"
+                "the archive, git or this script changed how the commit is written"
             )
         if corpus.commit is None:
             _note(f"note: record commit '{commit}' for corpus '{corpus.name}' in {Path(__file__).name}")
@@ -106,28 +131,42 @@ def materialise(name: str, dest: str | os.PathLike[str], cache: str | os.PathLik
     return target
 
 
-def fetch_sdist(corpus: Corpus, cache: Path) -> Path:
-    """The verified sdist for `corpus` from `cache`, downloaded with pip when it is not there."""
+def fetch_archive(corpus: Corpus, cache: Path) -> Path:
+    """The verified archive for `corpus` from `cache`, downloaded by its registry's client when it is not there."""
     path = cache / corpus.filename
     if not path.is_file():
         cache.mkdir(parents=True, exist_ok=True)
-        _note(f"downloading {corpus.name}=={corpus.version} into '{cache}'")
-        cmd = [
-            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-            "-d", str(cache), f"{corpus.name}=={corpus.version}",
-        ]
+        if corpus.source == PYPI:
+            spec = f"{corpus.name}=={corpus.version}"
+            tool = "pip download"
+            cmd = [
+                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                "-d", str(cache), spec,
+            ]
+        elif corpus.source == NPM:
+            spec = f"{corpus.name}@{corpus.version}"
+            tool = "npm pack"
+            npm = shutil.which("npm")
+            if npm is None:
+                raise CorpusError(f"corpus '{corpus.name}' comes from the npm registry, and npm is not on PATH")
+            # `npm pack SPEC` fetches the registry's tarball (checked against its published integrity)
+            # and saves it unchanged; a registry spec runs no lifecycle script, and none is allowed anyway.
+            cmd = [npm, "pack", "--loglevel=error", "--ignore-scripts", "--pack-destination", str(cache), spec]
+        else:
+            raise CorpusError(f"corpus '{corpus.name}' has an unknown source '{corpus.source}'")
+        _note(f"downloading {spec} into '{cache}'")
         result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
         if result.returncode != 0:
-            raise CorpusError(f"pip download {corpus.name}=={corpus.version} failed: {_last_line(result.stderr)}")
+            raise CorpusError(f"{tool} {spec} failed: {_error_line(result.stderr)}")
         if not path.is_file():
-            raise CorpusError(f"pip download did not produce '{path}'")
+            raise CorpusError(f"{tool} {spec} did not produce '{path}'")
     digest = _sha256(path)
     if digest != corpus.sha256:
         raise CorpusError(f"'{path}' has sha256 {digest}, expected {corpus.sha256}; remove it and rerun")
     return path
 
 
-def _build_repo(corpus: Corpus, sdist: Path, work: Path) -> str:
+def _build_repo(corpus: Corpus, archive: Path, work: Path) -> str:
     env = _scrubbed_env()
     git = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
            "-c", "commit.gpgSign=false", "-c", "gc.auto=0", "-C", str(work)]
@@ -141,7 +180,7 @@ def _build_repo(corpus: Corpus, sdist: Path, work: Path) -> str:
                                 stdout=subprocess.DEVNULL, stderr=errfile, env=env)
         assert proc.stdin is not None
         try:
-            for chunk in _fast_import_stream(corpus, sdist):
+            for chunk in _fast_import_stream(corpus, archive):
                 proc.stdin.write(chunk)
             proc.stdin.close()
         except BrokenPipeError:
@@ -156,39 +195,41 @@ def _build_repo(corpus: Corpus, sdist: Path, work: Path) -> str:
     return commit
 
 
-def _fast_import_stream(corpus: Corpus, sdist: Path) -> Iterator[bytes]:
+def _fast_import_stream(corpus: Corpus, archive: Path) -> Iterator[bytes]:
+    # The PyPI wording is part of the recorded commit ids of the first corpora: keep it as it is.
+    origin = "PyPI sdist" if corpus.source == PYPI else f"{corpus.source} package"
     message = (
-        f"{corpus.name} {corpus.version} from PyPI sdist {corpus.filename}\n\n"
+        f"{corpus.name} {corpus.version} from {origin} {corpus.filename}\n\n"
         f"sha256 {corpus.sha256}\nmaterialised by gitroute bench/corpora.py\n"
     ).encode()
     yield b"feature done\n"
     yield f"commit refs/heads/{BRANCH}\n".encode()
     yield f"author {IDENT} {RAW_DATE}\ncommitter {IDENT} {RAW_DATE}\n".encode()
     yield b"data %d\n" % len(message) + message
-    for path, mode, data in _sdist_files(sdist):
+    for path, mode, data in _archive_files(archive):
         yield b"M %s inline %s\ndata %d\n" % (mode, _quote_path(path), len(data))
         yield data
         yield b"\n"
     yield b"done\n"
 
 
-def _sdist_files(sdist: Path) -> Iterator[tuple[str, bytes, bytes]]:
-    """(path without the top folder, git mode, content) of every file in the sdist, by path."""
+def _archive_files(archive: Path) -> Iterator[tuple[str, bytes, bytes]]:
+    """(path without the top folder, git mode, content) of every file in the tar.gz archive, by path."""
     files: dict[str, tuple[bytes, bytes]] = {}
-    with tarfile.open(sdist, "r:gz") as tar:
+    with tarfile.open(archive, "r:gz") as tar:
         top: str | None = None
         for member in tar:
             parts = PurePosixPath(member.name).parts
             if not parts or member.name.startswith("/") or ".." in parts:
-                raise CorpusError(f"'{sdist.name}' has an unsafe member '{member.name}'")
+                raise CorpusError(f"'{archive.name}' has an unsafe member '{member.name}'")
             top = top or parts[0]
             if parts[0] != top:
-                raise CorpusError(f"'{sdist.name}' has members outside its top folder '{top}/': '{member.name}'")
+                raise CorpusError(f"'{archive.name}' has members outside its top folder '{top}/': '{member.name}'")
             if member.isdir() or len(parts) == 1:
                 continue
             path = "/".join(parts[1:])
             if any(p.lower() == ".git" for p in parts[1:]) or "\n" in path:
-                raise CorpusError(f"'{sdist.name}' has a member git cannot hold: {member.name!r}")
+                raise CorpusError(f"'{archive.name}' has a member git cannot hold: {member.name!r}")
             if member.issym():
                 files[path] = (b"120000", member.linkname.encode("utf-8", "surrogateescape"))
             elif member.isfile() or member.islnk():
@@ -197,7 +238,7 @@ def _sdist_files(sdist: Path) -> Iterator[tuple[str, bytes, bytes]]:
                 mode = b"100755" if member.mode & 0o100 else b"100644"
                 files[path] = (mode, fileobj.read())
             else:
-                raise CorpusError(f"'{sdist.name}' has a member that is not a file: '{member.name}'")
+                raise CorpusError(f"'{archive.name}' has a member that is not a file: '{member.name}'")
     for path in sorted(files):
         yield path, *files[path]
 
@@ -281,6 +322,13 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else "(no message)"
 
 
+def _error_line(text: str) -> str:
+    # npm ends its errors with where the log is; the line that says what went wrong comes before.
+    lines = [line for line in text.strip().splitlines() if line.strip() and "complete log of this run" not in line]
+    saying = [line for line in lines if not line.startswith("npm error code ")]
+    return (saying or lines)[0] if "npm error" in text else _last_line(text)
+
+
 def _note(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -316,7 +364,8 @@ def _defines(path: str, text: str, name: str) -> bool:
     # For Python the section must be a definition, not a mention; other files have no parser here.
     if path.endswith(".py"):
         return re.search(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", text, re.M) is not None
-    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+    # `$` is a word character in JavaScript names (`$constructor`), which `\b` does not know.
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def _describe(repo: Path) -> str:
@@ -331,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"corpora to materialise (default: all of {', '.join(CORPORA)})")
     parser.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="folder that holds the corpus repos")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="folder of downloaded sdists")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="folder of downloaded archives")
     parser.add_argument("--check-bench", type=Path, action="append", default=[], metavar="FILE",
                         help="check that every expected path of a routing-bench file exists in its corpus")
     parser.add_argument("--corpus",
