@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
 EXACT = 100.0
+VERBATIM = 5.0  # the exact name as written, `$ZodType` over `ZodType` when asked for `$ZodType`
 PHRASE = 40.0
 NAME = 20.0
 PATH = 8.0
@@ -24,9 +25,9 @@ DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the qu
 
 # Path parts that mark a file as secondary, and the question words that lift the demotion.
 _SECONDARY = re.compile(
-    r"(^|/)(tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples?|demos?|vendor|vendored|"
-    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
-    r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py)$"
+    r"(^|/)(tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples|demos?|vendor|vendored|"
+    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?|dist)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
+    r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py|[^/]*\.d\.[cm]?ts|[^/]*\.min\.js)$"
 )
 _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
                              "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
@@ -120,6 +121,8 @@ def score_node(
         normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem)
     ):
         signals.append(("exact_name", EXACT))
+        if question.text.strip() in (name_stem, f"{owner}.{name_stem}"):
+            signals.append(("verbatim", VERBATIM))
     else:
         phrase = _phrase_share(q, name_tokens, owner_tokens)
         if phrase:

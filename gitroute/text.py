@@ -33,22 +33,32 @@ _IRREGULAR = {
 }
 _VOWELS = frozenset("aeiouy")
 
+# Words that code spells short: a question says "parameters", the code says `params`.
+_ABBREVIATIONS = {
+    "parameter": "param", "argument": "arg", "configuration": "config", "initialize": "init",
+    "initialise": "init", "environment": "env", "directory": "dir", "repository": "repo",
+    "implementation": "impl", "information": "info", "specification": "spec", "message": "msg",
+    "database": "db", "document": "doc", "reference": "ref", "function": "func", "variable": "var",
+    "attribute": "attr", "application": "app", "authentication": "auth", "authorization": "auth",
+    "request": "req", "response": "res", "number": "num", "string": "str", "integer": "int",
+    "boolean": "bool", "object": "obj", "error": "err", "length": "len", "source": "src",
+    "utility": "util", "library": "lib", "package": "pkg", "command": "cmd", "context": "ctx",
+    "option": "opt", "expression": "expr", "statement": "stmt", "temporary": "tmp", "previous": "prev",
+    "directories": "dir", "utilities": "util", "libraries": "lib", "administrator": "admin",
+}
+
 
 @lru_cache(maxsize=1 << 16)
 def stem(token: str) -> str:
-    """A light, conservative stemmer: plurals, -ed, -ing and a final -e fold together.
+    """A light, conservative stemmer: plurals, -ed, -ing and a final -e fold together, in one pass.
 
-    signed, signing and sign give `sign`; resolved and resolve give `resolv`; classes gives `class`.
-    Identifier parts and question words go through the same function, so only agreement matters;
-    the rules repeat until nothing changes, so a stem is its own stem.
+    signed, signing and sign give `sign`; parse, parsed, parses and parsing give `pars`; classes
+    gives `class`; and the words code abbreviates meet their abbreviations (parameters and params
+    give `param`). Identifier parts and question words go through the same function, so only
+    agreement matters.
     """
-    word = token
-    for _ in range(len(token)):  # every change shortens the word (or lands on a fixed irregular)
-        shorter = _strip_suffix(word)
-        if shorter == word:
-            break
-        word = shorter
-    return word
+    word = _strip_suffix(token)
+    return _ABBREVIATED.get(word, word)
 
 
 def _strip_suffix(token: str) -> str:
@@ -150,3 +160,7 @@ def asks_for_entry(text: str) -> bool:
 def stems(text: str) -> list[str]:
     """Stemmed tokens of a text, in order: what the indexes store and questions match."""
     return [stem(t) for t in tokenize(text)]
+
+
+# Keyed by the stemmed long form, so "parameters" (-> parameter) and "initialized" (-> initializ) meet.
+_ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.items()}

@@ -101,9 +101,24 @@ def test_stem_leaves_words_that_only_look_plural(word):
 
 @given(lowercase_words)
 @example("settings")
-def test_stem_is_idempotent(word):
-    once = stem(word)
-    assert stem(once) == once
+def test_stem_never_lengthens_or_empties_a_word(word):
+    stemmed = stem(word)
+    assert 0 < len(stemmed) <= len(word)
+
+
+@pytest.mark.parametrize("family", [
+    "parse parsed parses parsing",
+    "setting settings set",
+    "resolve resolved resolves resolving",
+    "sign signed signing signs",
+    "register registered registering registers",
+    "parameter parameters param params",
+    "request requests req",
+    "initialize initialized init",
+    "error errors err",
+])
+def test_stem_folds_a_family_of_forms_together(family):
+    assert len({stem(word) for word in family.split()}) == 1, {word: stem(word) for word in family.split()}
 
 
 def test_stems_stems_every_token_in_order():

@@ -6,6 +6,7 @@ are a lower bound of the real ones; the bundle's manifest says so.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -170,7 +171,11 @@ def build_graph(
 
 
 def _owners(symbols: Sequence) -> list[str]:
-    """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), or "" at file level."""
+    """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), or "" at file level.
+
+    A file-level function assigned to a member (`res.send = function send() {}` in JavaScript)
+    is owned by the object it is assigned to, as its signature line shows.
+    """
     owners: list[str] = []
     for s in symbols:
         chain: list[str] = []
@@ -178,8 +183,18 @@ def _owners(symbols: Sequence) -> list[str]:
         while 0 <= parent < len(symbols) and len(chain) < 8:  # bounded: a bad parent cannot loop
             chain.append(symbols[parent].name)
             parent = symbols[parent].parent
-        owners.append(".".join(reversed(chain)))
+        owner = ".".join(reversed(chain))
+        if not owner and s.parent == -1:
+            assigned = _MEMBER_ASSIGNMENT.match(s.signature)
+            if assigned and assigned.group(2) == s.name and assigned.group(1) not in _NOT_OWNERS:
+                owner = assigned.group(1)
+        owners.append(owner)
     return owners
+
+
+# `obj.name =` or `Obj.prototype.name =` at the start of a signature line.
+_MEMBER_ASSIGNMENT = re.compile(r"^(?:export\s+)?([A-Za-z_$][\w$]*)\.(?:prototype\.)?([A-Za-z_$][\w$]*)\s*=[^=]")
+_NOT_OWNERS = frozenset({"module", "exports", "this", "self", "window", "global", "globalThis"})
 
 
 def _apply_declared_entries(
