@@ -19,6 +19,7 @@ NAME = 20.0
 PATH = 8.0
 DOC = 5.0
 ENTRY = 30.0
+ASKED_CONTEXT = 12.0
 KIND_PRIOR = {"class": 1.0, "struct": 1.0, "interface": 1.0, "trait": 1.0, "enum": 0.8, "object": 1.0,
               "function": 0.6, "method": 0.4, "file": 0.5}
 DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the question asks for them
@@ -33,12 +34,13 @@ _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fix
                              "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
 
 
-class Question(namedtuple("Question", "text tokens identifier wants_entry wants_secondary")):
+class Question(namedtuple("Question", "text tokens identifier wants_entry wants_secondary asked_context")):
     """A question, tokenized once: what it matches and what it asks for.
 
     text: str; tokens: tuple[str, ...], content tokens, stemmed, deduplicated, in order;
     identifier: str | None, the normalized name when the question is one identifier;
-    wants_entry: bool; wants_secondary: bool (it names tests, examples, docs, ...).
+    wants_entry: bool; wants_secondary: bool (it names tests, examples, docs, ...);
+    asked_context: frozenset[str], those words stemmed ("test"), which a path may hold.
     """
 
     __slots__ = ()
@@ -57,13 +59,14 @@ def parse_question(text: str) -> Question:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:
         wants_entry = True
-    raw = set(tokenize(text))
+    asked = set(tokenize(text)) & _ASKS_SECONDARY
     return Question(
         text=text,
         tokens=tuple(dict.fromkeys(stem(t) for t in tokens)),
         identifier=normalize_name(words[0]) if single else None,
         wants_entry=wants_entry,
-        wants_secondary=bool(raw & _ASKS_SECONDARY),
+        wants_secondary=bool(asked),
+        asked_context=frozenset(stem(t) for t in asked),
     )
 
 
@@ -138,7 +141,9 @@ def score_node(
     if matched_owner:
         signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
-    path_tokens = set(stems(path.rsplit("/", 1)[0])) if "/" in path else set()
+    # A file's folders; a symbol's folders and its file's name (`string` in `coerce.ts`).
+    folder, _, base = path.rpartition("/")
+    path_tokens = set(stems(folder)) | (set(stems(base.split(".", 1)[0])) if kind != "file" else set())
     matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set and t not in owner_set)
     if matched_path:
         signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
@@ -151,6 +156,10 @@ def score_node(
 
     if question.wants_entry and entry:
         signals.append(("entry_point", ENTRY))
+
+    if question.asked_context and signals and is_secondary(path) and question.asked_context & set(stems(path)):
+        # "test sessions": the tests of sessions, not the sessions code the tests share words with.
+        signals.append(("asked_context", ASKED_CONTEXT))
 
     if not signals:
         return 0.0, ()
