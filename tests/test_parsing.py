@@ -208,6 +208,7 @@ CASES = [
         }
         """,
         symbols=[
+            ("Props", "interface", 4, None),
             ("ForecastCard", "function", 7, None),
             ("Panel", "class", 12, None),
             ("render", "method", 13, "Panel"),
@@ -932,6 +933,179 @@ def test_trailing_comment_of_previous_line_is_not_a_doc() -> None:
     assert extract(source, "python").symbols[0].doc == ""
 
 
+# ------------------------------------------------------------------------ JavaScript / TypeScript specifics
+
+
+def _symbols(source: str, lang: str = "javascript") -> list[tuple[str, str, int, int, str | None, str]]:
+    """(name, kind, line, end_line, parent name, doc) of every symbol, in order."""
+    result = extract(textwrap.dedent(source).encode(), lang)
+    assert result.warnings == ()
+    return [(s.name, s.kind, s.line, s.end_line, _named(result, s.parent), s.doc) for s in result.symbols]
+
+
+def test_js_member_assigned_functions_are_named_by_property_and_owned() -> None:
+    source = """\
+        'use strict';
+
+        /**
+         * Initialize a new `Layer`.
+         */
+
+        function Layer(path) {
+          this.path = path;
+        }
+
+        /**
+         * Check if this route matches `path`.
+         * @public
+         */
+
+        Layer.prototype.match = function match(path) {
+          return true;
+        };
+
+        /**
+         * Send a response.
+         */
+
+        res.send = function send(body) {
+          return this;
+        };
+
+        // Set the Content-Type.
+        res.type = function contentType(type) {};
+        Layer.create = () => new Layer('/');
+        exports.isAbsolute = function(path){};
+        b = function () {};
+        var a = c = function () {};
+        """
+    assert _symbols(source) == [
+        ("Layer", "function", 7, 9, None, "Initialize a new `Layer`."),
+        ("match", "method", 16, 18, "Layer", "Check if this route matches `path`. @public"),
+        ("send", "function", 24, 26, None, "Send a response."),
+        ("type", "function", 29, 29, None, "Set the Content-Type."),
+        ("create", "method", 30, 30, "Layer", ""),
+        ("isAbsolute", "function", 31, 31, None, ""),
+        ("b", "function", 32, 32, None, ""),
+        ("c", "function", 33, 33, None, ""),
+    ]
+    result = extract(textwrap.dedent(source).encode(), "javascript")
+    assert [s.signature for s in result.symbols[2:4]] == [
+        "res.send = function send(body) {",
+        "res.type = function contentType(type) {};",
+    ]
+
+
+def test_js_owner_resolves_to_a_visible_binding_and_never_cycles() -> None:
+    source = """\
+        class Panel { helper() {} }
+        helper.run = function () {};
+        (function () {
+          function Inner() {}
+          Inner.prototype.go = function () {};
+        })();
+        a.b = function () {};
+        b.a = function () {};
+        """
+    assert [(n, k, line, parent) for n, k, line, _end, parent, _doc in _symbols(source)] == [
+        ("Panel", "class", 1, None),
+        ("helper", "method", 1, "Panel"),
+        ("run", "function", 2, None),  # a class member is not a binding
+        ("Inner", "function", 4, None),
+        ("go", "method", 5, "Inner"),
+        ("b", "function", 7, None),  # `a` is not a symbol: member-assigned functions own nothing
+        ("a", "function", 8, None),
+    ]
+
+
+def test_js_module_exports_function_is_named_by_itself_else_its_variable() -> None:
+    source = """\
+        module.exports = function query(options) {};
+        var proto = module.exports = function (options) {};
+        proto.handle = function handle(req) {};
+        module.exports = function () {};
+        exports = module.exports = function () {};
+        module.exports.parse = function () {};
+        """
+    assert [(n, k, line, parent) for n, k, line, _end, parent, _doc in _symbols(source)] == [
+        ("query", "function", 1, None),
+        ("proto", "function", 2, None),
+        ("handle", "method", 3, "proto"),
+        ("parse", "function", 6, None),
+    ]
+
+
+def test_js_named_function_expressions_and_object_literal_functions() -> None:
+    source = """\
+        var req = exports;
+        /**
+         * Parse the "Host" header field to a hostname.
+         */
+
+        defineGetter(req, 'hostname', function hostname() {
+          return this.host;
+        });
+
+        var handlers = {
+          // Plain text.
+          text: function () {},
+          'on-end': () => 1,
+          json(y) {},
+          get: function () {},
+        };
+        const f = function g() {};
+        """
+    assert _symbols(source) == [
+        ("hostname", "function", 6, 8, None, 'Parse the "Host" header field to a hostname.'),
+        ("text", "function", 12, 12, None, "Plain text."),
+        ("on-end", "function", 13, 13, None, ""),
+        ("json", "function", 14, 14, None, ""),
+        ("f", "function", 17, 17, None, ""),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["javascript", "typescript", "tsx"])
+def test_class_fields_holding_functions_are_methods(lang: str) -> None:
+    source = "class A {\n  run = () => {};\n  static b = function () {};\n  name = 'a';\n}\n"
+    assert _symbols(source, lang) == [
+        ("A", "class", 1, 5, None, ""),
+        ("run", "method", 2, 2, "A", ""),
+        ("b", "method", 3, 3, "A", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "doc"),
+    [
+        ("/** Doc. */\n\nfunction f() {}\n", ""),  # the file's opening comment is its header
+        ("x();\n/** Doc. */\n\nfunction f() {}\n", "Doc."),
+        ("x();\n/** Doc. */\n\n\nfunction f() {}\n", ""),  # two blank lines
+        ("x();\n/* Not JSDoc. */\n\nfunction f() {}\n", ""),
+        ("x();\n// Line.\n\nfunction f() {}\n", ""),
+        ("x();\n/** Doc. */\n\nexport const f = () => {};\n", "Doc."),
+        ("x();\n/** Doc. */\n// More.\nf.g = function () {};\n", "Doc. More."),
+    ],
+)
+def test_jsdoc_documents_across_one_blank_line(source: str, doc: str) -> None:
+    assert extract(source.encode(), "typescript").symbols[0].doc == doc
+
+
+def test_ts_type_aliases_are_interfaces_and_only_function_constants_are_symbols() -> None:
+    source = """\
+        /** A result. */
+        export type SafeParseResult<T> = { success: boolean; data: T };
+        type Id = string;
+        export const safeParse = _safeParse(ZodError);
+        export const parse = (schema: Schema, data: unknown): Id => schema.run(data);
+        export const LIMIT = 10;
+        """
+    assert _symbols(source, "typescript") == [
+        ("SafeParseResult", "interface", 2, 2, None, "A result."),
+        ("Id", "interface", 3, 3, None, ""),
+        ("parse", "function", 5, 5, None, ""),
+    ]
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 
@@ -1066,6 +1240,10 @@ def test_extract_never_raises_and_keeps_invariants(data: bytes, lang: str) -> No
         assert 1 <= symbol.line <= symbol.end_line
         assert -1 <= symbol.parent < count
         assert len(symbol.signature) <= 200 and len(symbol.doc) <= 300
+        parent, steps = symbol.parent, 0
+        while parent >= 0:  # parents never form a cycle
+            parent, steps = result.symbols[parent].parent, steps + 1
+            assert steps <= count
     for ref in result.calls + result.imports + result.references:
         assert -1 <= ref.source < count and ref.line >= 1 and ref.name
 
@@ -1133,7 +1311,29 @@ def test_language_for_path_returns_none_for_unknown(path: str) -> None:
             '[package]\nname = "tool"\n[[bin]]\nname = "wx"\npath = "src/wx.rs"\n[[bin]]\nname = "nopath"\n',
             [DeclaredEntry("wx", path="crates/tool/src/wx.rs")],
         ),
-        ("package.json", '{"main": "index.js"}', []),
+        ("package.json", '{"main": "index.js"}', []),  # no package name to declare it under
+        (
+            "pkg/package.json",
+            '{"name": "@acme/wx", "main": "./lib/index.js", "bin": "cli.js"}',
+            [DeclaredEntry("@acme/wx", path="pkg/lib/index.js"), DeclaredEntry("wx", path="pkg/cli.js")],
+        ),
+        ("package.json", '{"name": "express", "version": "4.21.2"}', []),  # no implied index.js
+        (
+            "package.json",
+            '{"name": "zod", "main": "./index.cjs", "exports": {"./package.json": "./package.json",'
+            ' ".": {"@zod/source": "./src/index.ts", "types": "./index.d.cts", "import": "./index.js",'
+            ' "require": "./index.cjs"}, "./mini": {"import": "./mini/index.js"}}}',
+            [DeclaredEntry("zod", path="index.cjs"), DeclaredEntry("zod", path="index.js")],
+        ),
+        ("package.json", '{"name": "a", "exports": "./a.js"}', [DeclaredEntry("a", path="a.js")]),
+        ("package.json", '{"name": "a", "exports": {".": "./a.mjs"}}', [DeclaredEntry("a", path="a.mjs")]),
+        (
+            "package.json",
+            '{"name": "a", "exports": {"import": {"types": "./a.d.ts", "default": "./esm/a.js"},'
+            ' "default": "./a.js", "node": "./node.js"}}',
+            [DeclaredEntry("a", path="a.js"), DeclaredEntry("a", path="esm/a.js")],
+        ),
+        ("package.json", '{"name": "a", "main": "../outside.js", "exports": ["./x.js"]}', []),
     ],
 )
 def test_declared_entry_points_reads_manifests(path: str, text: str, expected: list[DeclaredEntry]) -> None:
@@ -1149,6 +1349,7 @@ def test_declared_entry_points_reads_manifests(path: str, text: str, expected: l
         ("package.json", b"{not json"),
         ("package.json", b"[1, 2]"),
         ("package.json", b'{"bin": 42}'),
+        ("package.json", b'{"name": 7, "main": "a.js", "exports": {".": {"import": null}}}'),
         ("Cargo.toml", b"\xff\xfe\x00"),
         ("Cargo.toml", b'bin = "x"\n'),
         ("README.md", b"[project.scripts]\nx = 'a:b'\n"),

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 # Languages with hand-written tag queries (queries/<name>.scm); every other pack language gets the
-# generic definition walk. TypeScript and TSX run the JavaScript patterns as well.
+# generic definition walk. TypeScript and TSX run the JavaScript patterns as well; ecmascript_fallback comes
+# last because the earliest pattern claiming a node wins.
 QUERY_FILES: dict[str, tuple[str, ...]] = {
     "python": ("python",),
-    "javascript": ("ecmascript", "javascript", "jsx"),
-    "typescript": ("ecmascript", "typescript"),
-    "tsx": ("ecmascript", "typescript", "jsx"),
+    "javascript": ("ecmascript", "javascript", "jsx", "ecmascript_fallback"),
+    "typescript": ("ecmascript", "typescript", "ecmascript_fallback"),
+    "tsx": ("ecmascript", "typescript", "jsx", "ecmascript_fallback"),
     "go": ("go",),
     "rust": ("rust",),
     "java": ("java",),

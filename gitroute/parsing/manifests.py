@@ -1,4 +1,4 @@
-"""Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin, Cargo [[bin]]."""
+"""Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin/main/exports, Cargo [[bin]]."""
 from __future__ import annotations
 
 import configparser
@@ -82,22 +82,50 @@ def _read_package_json(directory: str, text: str) -> list[DeclaredEntry]:
     document = json.loads(text)
     if not isinstance(document, dict):
         return []
+    package = document.get("name")
+    package = package if isinstance(package, str) else ""
     bin_field = document.get("bin")
+    targets: list[tuple[str, object]] = []
     if isinstance(bin_field, str):
         # A string bin is named after the package (its last segment for scoped `@scope/name`).
-        package = document.get("name")
-        name = package.rsplit("/", 1)[-1] if isinstance(package, str) and package else ""
-        targets = {name: bin_field} if name else {}
+        name = package.rsplit("/", 1)[-1]
+        targets = [(name, bin_field)] if name else []
     elif isinstance(bin_field, dict):
-        targets = bin_field
-    else:
-        return []
+        targets = list(bin_field.items())
+    if package:
+        # The files `require("<package>")` / `import "<package>"` load, under the package's full name.
+        # Only what is declared: without `main` Node falls back to index.js, which need not exist.
+        targets.append((package, document.get("main")))
+        targets.extend((package, target) for target in _package_exports(document.get("exports")))
     entries: list[DeclaredEntry] = []
-    for name, target in targets.items():
+    for name, target in targets:
         resolved = _repo_path(directory, target)
         if name and resolved is not None:
             entries.append(DeclaredEntry(name=str(name), path=resolved))
     return entries
+
+
+# Conditions of a package.json `exports` entry that name code run in Node (not `types`, not custom ones).
+_EXPORT_CONDITIONS = ("require", "import", "default")
+
+
+def _package_exports(field: object) -> list[str]:
+    """The main entry's files in a package.json `exports`: a string, the `"."` entry, or a condition object
+    (`{"import": ..., "require": ...}`, nested at most a few levels); subpaths (`"./mini"`) are not the main
+    entry, arrays of fallbacks are left out."""
+    if isinstance(field, dict) and "." in field:
+        field = field["."]
+    elif isinstance(field, dict) and any(isinstance(key, str) and key.startswith(".") for key in field):
+        return []  # subpath exports only
+    found: list[str] = []
+    pending: list[tuple[object, int]] = [(field, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict) and depth < 4:
+            pending.extend((value[key], depth + 1) for key in _EXPORT_CONDITIONS if key in value)
+    return found
 
 
 def _read_cargo_toml(directory: str, text: str) -> list[DeclaredEntry]:

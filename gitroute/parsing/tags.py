@@ -7,11 +7,19 @@ fast; everything that touches it is in this file, pinned to tree-sitter 0.26 / l
 Conventions (they hold for every language):
 - `Symbol.line` is the line of the definition's name (so a Java method's annotations or a C return type on
   the line above do not move it), `end_line` the last line of the definition node, both 1-based.
-- `signature` is that name line from the definition's start, stripped, at most 200 characters.
+- `signature` is that name line from the definition's start (for a JS/TS function value, from the line's
+  start: `res.send = function send(body) {`), stripped, at most 200 characters.
 - `kind` "method" means: a function whose innermost enclosing symbol is a type, or one bound to a type by
   a receiver (Go `func (t *T) M()`, C++ `void T::m()`, Rust `impl T { fn m() }`, Swift `extension T`).
   A receiver-bound method's `parent` is the type's symbol when the file defines it (which may come later in
   the file), otherwise its lexical parent.
+- JavaScript/TypeScript functions assigned to a member are named by the property (`res.type = function
+  contentType() {}` is `type`, the name callers use). One assigned onto an object the file defines as a
+  symbol visible there (`Layer.prototype.match = function`, `proto.handle = function` after `var proto =
+  module.exports = function () {}`) is a "method" parented to that symbol; onto anything else (`res`, `app`,
+  `exports`) it stays a function at its lexical place, and the object is only in its signature.
+- A JSDoc block (`/** ... */`) documents the definition below it even across one blank line (the Express
+  style); every other comment must be adjacent.
 """
 from __future__ import annotations
 
@@ -47,6 +55,20 @@ _WRAPPERS = frozenset(
         "property_declaration", "annotated_definition", "body_statement",
     )
 )
+# JS/TS nodes that hold a function value on the line the value starts (see `_statement_of`).
+_ECMASCRIPT_LANGS = frozenset(("javascript", "typescript", "tsx"))
+_ECMASCRIPT_HOLDERS = frozenset(
+    (
+        "arguments", "call_expression", "new_expression", "assignment_expression", "variable_declarator",
+        "lexical_declaration", "variable_declaration", "pair", "parenthesized_expression", "expression_statement",
+        "export_statement", "field_definition", "public_field_definition", "await_expression",
+    )
+)
+_FUNCTION_VALUES = frozenset(("function_expression", "arrow_function", "generator_function"))
+# Holders that name the value they hold, whichever line it starts on (`res.send =\n  function () {}`).
+_ECMASCRIPT_NAMERS = frozenset(
+    ("assignment_expression", "variable_declarator", "pair", "field_definition", "public_field_definition")
+)
 # Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
 _SKIPPABLE_BEFORE = frozenset(("attribute_item", "decorator", "annotation", "marker_annotation", "attribute"))
 
@@ -67,10 +89,18 @@ class _Scope:
     A plain slotted class: `dataclasses` costs an import the build workers need not pay.
     """
 
-    __slots__ = ("start", "end", "kind", "name", "node", "name_node", "receiver", "lexical", "symbol")
+    __slots__ = ("start", "end", "kind", "name", "node", "name_node", "receiver", "owner", "lexical", "symbol")
 
     def __init__(
-        self, start: int, end: int, kind: str, name: str, node: Node, name_node: Node, receiver: str = ""
+        self,
+        start: int,
+        end: int,
+        kind: str,
+        name: str,
+        node: Node,
+        name_node: Node,
+        receiver: str = "",
+        owner: str = "",
     ) -> None:
         self.start = start
         self.end = end
@@ -79,6 +109,7 @@ class _Scope:
         self.node = node
         self.name_node = name_node
         self.receiver = receiver  # the type a method is bound to, from the definition itself
+        self.owner = owner  # JS: the object a function is assigned onto (`X` in `X.prototype.m = function`)
         self.lexical = -1  # index into the scope list of the innermost enclosing scope
         self.symbol = -1  # index into the symbol tuple; -1 for impl blocks and definitions over the cap
 
@@ -230,7 +261,11 @@ def _run_query(lang: str, query: Query, root: Node) -> tuple[list[_Scope], list[
             role = roles[pattern] = _role_of(captures)
         names = captures.get("name")
         if not names:
-            continue  # every pattern we ship names what it captures; a nameless match has nothing to say
+            exported = captures.get("exported")
+            own = _exported_name(exported[0]) if exported else None
+            if own is None:
+                continue  # every other pattern names what it captures; a nameless match has nothing to say
+            names = [own]
         kind, key = role
         if kind == "call" or kind == "type":
             for n in names:
@@ -247,12 +282,45 @@ def _run_query(lang: str, query: Query, root: Node) -> tuple[list[_Scope], list[
             name = _text(names[0])
             if name and (claimed is None or claimed[0] > pattern):
                 receiver = captures.get("receiver")
+                owner = captures.get("owner")
+                # A definition starts at its name when that comes first (`res.send = function`, where the
+                # node is the function value), so that symbols in start order are in line order.
                 scope = _Scope(
-                    span[0], span[1], kind, name, node, names[0],
+                    min(span[0], names[0].start_byte), span[1], kind, name, node, names[0],
                     receiver=_text(receiver[0]) if receiver else "",
+                    owner=_text(owner[0]) if owner else "",
                 )
                 scopes[span] = (pattern, scope)
     return [scope for _pattern, scope in scopes.values()], refs
+
+
+def _exported_name(function: Node) -> Node | None:
+    """The name of a function assigned to `module.exports`: its own, else the variable the assignment chain
+    ends in (`var proto = module.exports = function () {}`), else None."""
+    own = function.child_by_field_name("name")
+    if own is not None:
+        return own
+    holder = function.parent
+    for _ in range(8):  # bounded: `a = b = c = ... = function () {}`
+        if holder is None:
+            return None
+        if holder.type == "variable_declarator":
+            name = holder.child_by_field_name("name")
+            return name if name is not None and name.type == "identifier" else None
+        if holder.type != "assignment_expression" or not _plain_target(holder.child_by_field_name("left")):
+            return None  # plain targets only: nothing between the variable and the function defines anything
+        holder = holder.parent
+    return None
+
+
+def _plain_target(node: Node | None) -> bool:
+    """`x`, `module.exports`, `app.handler`: an identifier, or a property of one."""
+    if node is None or node.type == "identifier":
+        return node is not None
+    if node.type != "member_expression":
+        return False
+    target = node.child_by_field_name("object")
+    return target is not None and target.type == "identifier"
 
 
 @cache
@@ -439,9 +507,12 @@ def _build_symbols(lang: str, scopes: list[_Scope], data: bytes, warnings: list[
             kept += 1
 
     types_by_name: dict[str, int] = {}
+    has_owners = False
     for scope in scopes:
         if scope.symbol >= 0 and scope.kind in _TYPE_KINDS:
             types_by_name.setdefault(scope.name, scope.symbol)
+        has_owners = has_owners or bool(scope.owner)
+    owners = _owner_candidates(scopes) if has_owners else {}
 
     symbols: list[Symbol] = []
     for scope in scopes:
@@ -451,7 +522,10 @@ def _build_symbols(lang: str, scopes: list[_Scope], data: bytes, warnings: list[
         kind = scope.kind
         parent = lexical_symbol
         receiver = scope.receiver or receiver
-        if kind in _FUNCTION_KINDS:
+        owned = _resolve_owner(scopes, scope, owners) if scope.owner else -1
+        if owned >= 0:
+            kind, parent = "method", owned
+        elif kind in _FUNCTION_KINDS:
             parent_kind = symbols[lexical_symbol].kind if lexical_symbol >= 0 else ""
             if receiver:
                 kind = "method"
@@ -476,6 +550,43 @@ def _build_symbols(lang: str, scopes: list[_Scope], data: bytes, warnings: list[
     return tuple(_mark_entries(lang, scopes, symbols, data))
 
 
+# How many enclosing scopes an owner name is looked up through before only the file level is tried.
+_OWNER_SCOPE_DEPTH = 32
+
+
+def _owner_candidates(scopes: list[_Scope]) -> dict[tuple[str, int], int]:
+    """(name, lexical parent symbol) -> the first symbol by that name declared there: the bindings a JS
+    member assignment's object can resolve to.
+
+    Excluded: class members (not bindings), and member-assigned functions themselves, so that an owner is
+    always parented lexically and parents can never form a cycle (`a.b = function` with `b.a = function`).
+    """
+    candidates: dict[tuple[str, int], int] = {}
+    for scope in scopes:
+        if scope.symbol < 0 or scope.owner:
+            continue
+        lexical = scopes[scope.lexical] if scope.lexical >= 0 else None
+        if lexical is not None and lexical.kind in _TYPE_KINDS:
+            continue
+        candidates.setdefault((scope.name, _enclosing(scopes, scope)[0]), scope.symbol)
+    return candidates
+
+
+def _resolve_owner(scopes: list[_Scope], scope: _Scope, owners: dict[tuple[str, int], int]) -> int:
+    """The symbol `scope.owner` names where the assignment is, innermost declaration first (JS scoping); -1."""
+    index = scope.lexical
+    for _ in range(_OWNER_SCOPE_DEPTH):
+        if index < 0:
+            break
+        outer = scopes[index]
+        if outer.symbol >= 0:
+            found = owners.get((scope.owner, outer.symbol))
+            if found is not None:
+                return found
+        index = outer.lexical
+    return owners.get((scope.owner, -1), -1)
+
+
 def _enclosing(scopes: list[_Scope], scope: _Scope) -> tuple[int, str]:
     """The innermost enclosing symbol index, and the receiver of an impl block nearer than it."""
     receiver = ""
@@ -493,7 +604,10 @@ def _enclosing(scopes: list[_Scope], scope: _Scope) -> tuple[int, str]:
 def _signature(data: bytes, scope: _Scope) -> str:
     name_start = scope.name_node.start_byte
     # Searches are bounded so that a minified one-line file with thousands of definitions stays linear.
-    floor = max(scope.start, name_start - MAX_SIGNATURE * 2)
+    # A JS/TS function value's line is read from its start, whatever precedes the name or the function on
+    # it: `res.send = function send(body) {`, `module.exports = function query(opts) {`.
+    lower = 0 if scope.node.type in _FUNCTION_VALUES else scope.start
+    floor = max(lower, name_start - MAX_SIGNATURE * 2)
     newline = data.rfind(b"\n", floor, name_start)
     start = newline + 1 if newline >= 0 else floor
     end = data.find(b"\n", start, start + MAX_SIGNATURE * 4)
@@ -507,9 +621,10 @@ def _doc(lang: str, node: Node, data: bytes) -> str:
         docstring = _python_docstring(node)
         if docstring:
             return docstring
-    anchor = node
+    ecmascript = lang in _ECMASCRIPT_LANGS
+    anchor = _statement_of(node) if ecmascript else node
     for _ in range(4):  # bounded climb out of wrappers (decorators, export, template<...>, Go type ( ... ))
-        comments, blocked = _leading_comments(anchor)
+        comments, blocked = _leading_comments(anchor, jsdoc_gap=ecmascript)
         if comments:
             cleaned = " ".join(_clean_comment(text, lang) for text in reversed(comments))
             return _WHITESPACE.sub(" ", cleaned).strip()[:MAX_DOC]
@@ -521,9 +636,29 @@ def _doc(lang: str, node: Node, data: bytes) -> str:
     return ""
 
 
-def _leading_comments(anchor: Node) -> tuple[list[str], bool]:
+def _statement_of(node: Node) -> Node:
+    """Where a JS/TS function value's doc sits: above the statement it starts on.
+
+    `res.send = function send() {}` and `defineGetter(req, 'hostname', function hostname() {})` are
+    documented above the statement. The climb passes holders that start on the same line, and those that
+    name the value wherever it starts; an object literal is not a holder (its `key: function` pairs keep
+    their own comments).
+    """
+    anchor = node
+    for _ in range(16):  # bounded: a few holders (argument, call, assignment, declarator, export)
+        parent = anchor.parent
+        if parent is None or parent.type not in _ECMASCRIPT_HOLDERS:
+            break
+        if parent.start_point[0] != anchor.start_point[0] and parent.type not in _ECMASCRIPT_NAMERS:
+            break
+        anchor = parent
+    return anchor
+
+
+def _leading_comments(anchor: Node, jsdoc_gap: bool = False) -> tuple[list[str], bool]:
     """The comments directly above `anchor` (nearest first), skipping attributes and decorators,
-    and whether a named node other than those stopped the scan."""
+    and whether a named node other than those stopped the scan. With `jsdoc_gap`, a `/**` block
+    nearest the anchor may be separated from it by one blank line (not a file's opening header)."""
     comments: list[str] = []
     expected_row = anchor.start_point[0]
     sibling = anchor.prev_sibling
@@ -539,7 +674,11 @@ def _leading_comments(anchor: Node) -> tuple[list[str], bool]:
         if comment is None:
             return comments, sibling.is_named
         end_row = comment.end_point[0] - (1 if comment.end_point[1] == 0 else 0)
-        if end_row < expected_row - 1 or _trails_code(comment):
+        if end_row < expected_row - 1 and not (
+            jsdoc_gap and not comments and end_row == expected_row - 2 and _is_jsdoc(comment)
+        ):
+            break
+        if _trails_code(comment):
             break
         text = (comment.text or b"")[:_DOC_SCAN_BYTES].decode("utf-8", "replace")
         if text.startswith("#!"):  # a shebang line documents nothing
@@ -551,6 +690,14 @@ def _leading_comments(anchor: Node) -> tuple[list[str], bool]:
             break  # what precedes a comment swallowed by the previous node belongs to that node
         sibling = sibling.prev_sibling
     return comments, False
+
+
+def _is_jsdoc(comment: Node) -> bool:
+    """A `/** ... */` block that is not a file header (a comment opening the file, nothing before it)."""
+    head = (comment.text or b"")[:4]
+    if not head.startswith(b"/**") or head.startswith(b"/**/"):
+        return False
+    return comment.start_point[0] > 0 or comment.prev_sibling is not None
 
 
 def _last_comment_inside(node: Node) -> Node | None:

@@ -16,22 +16,65 @@
 (method_definition
   name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
-; `const f = () => {}` and `let g = function () {}` are how much modern code defines functions.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+; Functions held by a name: the capture is the function value itself, so that when several patterns
+; claim one function the earliest below wins, and the named-function-expression fallback (in
+; ecmascript_fallback.scm, after every language's own patterns) only names what nothing else did.
 
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+; `const f = () => {}`, `let g = function () {}`, `var h = function* () {}`: named by the variable.
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)] @definition.function)
 
-; `Foo.prototype.bar = function () {}` and `exports.baz = () => {}`
+; CommonJS module exports: `module.exports = function query(opts) {}` is named by the function's own name;
+; an anonymous one by the variable it is also assigned to (`var proto = module.exports = function () {}`
+; is `proto`), and otherwise it is no symbol: `exports` is a name no caller uses. tags.py does the
+; naming for the `@exported` capture; the same holds for a bare `exports = function () {}`.
+(assignment_expression
+  left: [(member_expression) (identifier)] @_left
+  right: [(arrow_function) (function_expression) (generator_function)] @exported @definition.function
+  (#match? @_left "^(module[.])?exports$"))
+
+; `Layer.prototype.match = function match() {}`: named by the property (the name callers use, even for
+; `res.type = function contentType() {}`), owned by `Layer`. tags.py makes it a method of `Layer` when
+; the file defines a `Layer` visible there, else a plain function.
 (assignment_expression
   left: (member_expression
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression)]) @definition.function
+    object: (member_expression
+      object: (identifier) @owner
+      property: (property_identifier) @_prototype)
+    property: [(property_identifier) (private_property_identifier)] @name)
+  right: [(arrow_function) (function_expression) (generator_function)] @definition.function
+  (#eq? @_prototype "prototype"))
+
+; `res.send = function send(body) {}`, `exports.foo = () => {}`: owned by the object (see above).
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @owner
+    property: [(property_identifier) (private_property_identifier)] @name)
+  right: [(arrow_function) (function_expression) (generator_function)] @definition.function
+  (#not-eq? @owner "module"))
+
+; Any other member: `this.render = () => {}`, `app.locals.fmt = function () {}`, `module.foo = ...`.
+(assignment_expression
+  left: (member_expression
+    property: [(property_identifier) (private_property_identifier)] @name) @_left
+  right: [(arrow_function) (function_expression) (generator_function)] @definition.function
+  (#not-eq? @_left "module.exports"))
+
+; A bare assignment `b = function () {}` (also inside `var a = b = function () {}`: named `b`).
+(assignment_expression
+  left: (identifier) @name
+  right: [(arrow_function) (function_expression) (generator_function)] @definition.function
+  (#not-eq? @name "exports"))
+
+; Object literals: `{ send: function (x) {}, 'on-end': () => {} }` (shorthand `json(y) {}` is a
+; method_definition above); a function whose nearest symbol is not a type stays a function. Keys `get`
+; and `set` are left out: in a property descriptor (`Object.defineProperty(o, 'x', { get: function () {} })`,
+; which compiled CommonJS repeats for every re-export) they name no callable.
+(pair
+  key: [(property_identifier) @name (string (string_fragment) @name)]
+  value: [(arrow_function) (function_expression) (generator_function)] @definition.function
+  (#not-match? @name "^[gs]et$"))
 
 (call_expression
   function: [

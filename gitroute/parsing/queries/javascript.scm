@@ -5,3 +5,8 @@
 
 (class_heritage
   (member_expression property: (property_identifier) @name)) @reference.type
+
+; Class fields holding functions: `class A { run = () => {}; static b = function () {} }` are methods of A.
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression) (generator_function)] @definition.method)

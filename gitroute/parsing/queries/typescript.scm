@@ -50,3 +50,13 @@
 
 (union_type
   (type_identifier) @name) @reference.type
+
+; A type alias names a type the way an interface does, and gitroute has no separate kind for it:
+; `type Props = { city: string }` and `export type Id = string` are interfaces.
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.interface
+
+; Class fields holding functions: `class A { run = () => {}; static b = function () {} }` are methods of A.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression) (generator_function)] @definition.method)
