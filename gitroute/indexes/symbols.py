@@ -11,6 +11,7 @@ import heapq
 import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from gitroute.bundle.layout import (
     NODE_CHUNK,
@@ -28,6 +29,8 @@ from gitroute.text import STOP_WORDS, stem, tokenize
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
 ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
+COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or more) is a common word
+COMMON_POSTINGS = 2000
 CANDIDATES = 40  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
 MAX_DOC = 240
@@ -168,6 +171,10 @@ def _rank_postings(
     other: dict[int, float] = {}
     for token, (name_list, doc_list, context_list) in lists.items():
         w = weights.get(token, ENTRY_WEIGHT)
+        if w < COMMON_WEIGHT and len(doc_list) + len(context_list) > COMMON_POSTINGS:
+            # A word in an eighth of a large repository's nodes ("model" in django) picks
+            # candidates by name only: its thousands of doc and context postings cost more than they tell.
+            doc_list = context_list = []
         get_weight, get_matched = name_weight.get, name_matched.get
         for value in name_list:
             name_weight[value] = get_weight(value, 0.0) + w
@@ -227,7 +234,8 @@ def query_symbols(
         return [], ["nothing in the bundle shares a word with the question"]
 
     keep = FILTERED_CANDIDATES if filters.active() else CANDIDATES
-    best = heapq.nsmallest(keep, prelim, key=lambda i: (-prelim[i], i))
+    # Ties at the cut fall by id (the items go in id order), and the key is C-level.
+    best = [node_id for node_id, _ in heapq.nlargest(keep, sorted(prelim.items()), key=itemgetter(1))]
     chunk_paths = sorted({node_chunk_path(i) for i in best})
     blobs = read(chunk_paths)
     chunks = {path: _load(blobs, path, corrupt) for path in chunk_paths}
