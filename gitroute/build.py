@@ -212,12 +212,14 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         key = keys[entry.path]
         if key not in results and key not in todo:
             todo[key] = (key, snap.read(entry), language_for_path(entry.path))
-    parsed_paths = sum(1 for e in snap.entries if keys[e.path] in todo)
     laps.lap("reuse")
     _extract_all(list(todo.values()), results, jobs, progress)
     laps.lap("extract")
     sources = _collect_sources(snap, keys, results)
-    parsed_paths += sources.reparsed
+    # Read = parsed + reused + skipped for their content (binary, LFS pointer).
+    fresh = [e for e in snap.entries if keys[e.path] in todo and results[keys[e.path]][0] != "skip"]
+    parsed_paths = len(fresh) + sources.reparsed
+    reused_paths = len(sources.files) - parsed_paths
     laps.lap("decode")
 
     progress("merge", 0, 1)
@@ -263,7 +265,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     _record_timing(repo, bundle_commit, seconds)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=bundle_commit, bundle_tree=tree, ref=ref,
-        updated=updated, files_read=len(snap.entries), parsed=parsed_paths, reused=len(snap.entries) - parsed_paths,
+        updated=updated, files_read=len(snap.entries), parsed=parsed_paths, reused=reused_paths,
         skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings),
         seconds=seconds, phases=laps.phases,
     )

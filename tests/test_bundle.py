@@ -316,3 +316,13 @@ def test_killed_build_leaves_the_previous_bundle_readable(make_repo, route):
         checked = subprocess.run(["git", "fsck", "--no-dangling"], cwd=repo.path, capture_output=True, text=True, check=False)
         assert checked.returncode == 0, checked.stderr
     assert len(interrupted) >= 3, interrupted
+
+
+def test_build_report_counts_add_up(make_repo, route):
+    repo = make_repo()
+    repo.commit({"a.py": "def alpha():\n    pass\n", "b.py": "def beta():\n    pass\n", "logo.png": b"\x89PNG\0\0data"})
+    first = json.loads(route(["build", "--json"], repo.path).stdout)["files"]
+    assert first == {"read": 3, "parsed": 2, "reused": 0, "skipped": {"binary": 1}}
+    repo.commit({"a.py": "def alpha():\n    pass\n", "b.py": "def beta_two():\n    pass\n", "logo.png": b"\x89PNG\0\0data"})
+    second = json.loads(route(["build", "--json"], repo.path).stdout)["files"]
+    assert second == {"read": 3, "parsed": 1, "reused": 1, "skipped": {"binary": 1}}
