@@ -29,6 +29,7 @@ from gitroute.bundle.layout import (
     edges_path,
     encode_extract,
     extract_path,
+    load_json,
 )
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.errors import BuildRaceLost
@@ -84,7 +85,7 @@ def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
     if old is None:
         return None, None
     try:
-        manifest = json.loads(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
+        manifest = load_json(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
     except ValueError:
         return old, None
     if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
@@ -111,7 +112,7 @@ def _reuse(repo, old_commit: str | None, keys: set[str]) -> _Reused:
     shard_paths = sorted({extract_path(k) for k in keys})
     for path, (blob_id, blob) in git.read_tree_entries(repo, old_commit, shard_paths).items():
         try:
-            shard = json.loads(blob)
+            shard = load_json(blob)
             previous.update(shard)
         except (ValueError, TypeError):
             continue  # not trusted: its files are extracted again

@@ -28,7 +28,9 @@ extracts = st.builds(
     warnings=st.lists(texts, max_size=3).map(tuple),
 )
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
+# What a bundle holds: 64-bit integers, text, and no non-finite floats (JSON has none).
+json_scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text()
+                | st.floats(allow_nan=False, allow_infinity=False))
 json_values = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
@@ -63,6 +65,17 @@ def test_dump_json_gives_the_same_bytes_whatever_the_dict_order(value):
     reordered = reversed_insertion_order(value)
     assert dump_json(reordered) == dump_json(value)
     assert json.loads(dump_json(value)) == value
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+))
+def test_dump_json_writes_the_json_modules_canonical_text(value):
+    """orjson writes the bundle; the text is the json module's, so either can read or write it."""
+    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    assert dump_json(value) == canonical
 
 
 def test_dump_json_is_compact_sorted_utf8():
