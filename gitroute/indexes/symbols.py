@@ -31,6 +31,7 @@ NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting co
 ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
 COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or more) is a common word
 COMMON_POSTINGS = 2000
+TIE_BREAK = 1e-9  # per node id: far below any real score difference, so ties fall by id without a sort
 CANDIDATES = 40  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
 MAX_DOC = 240
@@ -197,7 +198,8 @@ def _rank_postings(
                 score *= 2  # likely the very name asked for
         if demote and value & 8:
             score *= 0.4
-        prelim[value >> 4] = score
+        node_id = value >> 4
+        prelim[node_id] = score - node_id * TIE_BREAK  # equal scores: the lower id first
     return prelim
 
 
@@ -234,8 +236,7 @@ def query_symbols(
         return [], ["nothing in the bundle shares a word with the question"]
 
     keep = FILTERED_CANDIDATES if filters.active() else CANDIDATES
-    # Ties at the cut fall by id (the items go in id order), and the key is C-level.
-    best = [node_id for node_id, _ in heapq.nlargest(keep, sorted(prelim.items()), key=itemgetter(1))]
+    best = [node_id for node_id, _ in heapq.nlargest(keep, prelim.items(), key=itemgetter(1))]
     chunk_paths = sorted({node_chunk_path(i) for i in best})
     blobs = read(chunk_paths)
     chunks = {path: _load(blobs, path, corrupt) for path in chunk_paths}
