@@ -119,15 +119,16 @@ def current_branch(cwd: str) -> str | None:
     return None
 
 
-def commits_between(cwd: str, old: str, new: str) -> int | None:
-    """How many commits `new` has that `old` does not; None when git cannot tell."""
-    result = run_git(["rev-list", "--count", f"{old}..{new}"], cwd)
+def ahead_behind(cwd: str, base: str, head: str) -> tuple[int, int] | None:
+    """(commits `head` has that `base` has not, commits `base` has that `head` has not); None if git cannot tell."""
+    result = run_git(["rev-list", "--left-right", "--count", f"{base}...{head}"], cwd)
     if result.returncode != 0:
         return None
     try:
-        return int(result.stdout.strip())
+        only_base, only_head = (int(n) for n in result.stdout.split())
     except ValueError:
         return None
+    return only_head, only_base
 
 
 def work_tree_top(cwd: str) -> str:

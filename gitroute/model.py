@@ -60,12 +60,13 @@ class DeclaredEntry(namedtuple("DeclaredEntry", "name module function path", def
     __slots__ = ()
 
 
-class Source(namedtuple("Source", "ref commit branch stale_by head", defaults=(None,))):
+class Source(namedtuple("Source", "ref commit branch stale_by head behind_by", defaults=(None, 0))):
     """What an answer answers from.
 
     ref: str; commit: str, the bundle's source commit; branch: str | None, the branch HEAD is on
     (None when detached); stale_by: int | None, commits HEAD has that the source has not (None when
-    git cannot tell); head: str | None, HEAD's commit.
+    git cannot tell); head: str | None, HEAD's commit; behind_by: int | None, commits the source
+    has that HEAD has not (a bundle built ahead of a checkout).
     """
 
     __slots__ = ()

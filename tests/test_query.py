@@ -233,7 +233,7 @@ def test_json_answer_has_the_contract_keys_in_order(geo_repo, route):
     head = geo_repo.git("rev-parse", "HEAD").strip()
     assert list(doc) == ["schema", "status", "source", "rows", "notes"]
     assert doc["schema"] == 1 and doc["status"] == "routed" and doc["notes"] == []
-    assert doc["source"] == {"ref": BUNDLE_REF, "commit": head, "branch": "main", "stale_by": 0}
+    assert doc["source"] == {"ref": BUNDLE_REF, "commit": head, "branch": "main", "stale_by": 0, "behind_by": 0}
     assert doc["rows"][0] == {"path": "src/geo/weather.py", "line": 4, "name": "OpenMeteoClient", "kind": "class",
                               "score": doc["rows"][0]["score"]}
     for row in doc["rows"]:
@@ -298,11 +298,38 @@ def test_a_commit_after_the_build_makes_the_answer_say_it_is_stale(geo_repo, rou
     assert "HEAD is 2 commits ahead" in route(["query", "http server"], geo_repo.path).stdout.splitlines()[0]
 
 
+def test_a_checkout_behind_the_bundle_says_so_without_asking_for_a_build(geo_repo, route):
+    first = geo_repo.git("rev-parse", "HEAD").strip()
+    second = geo_repo.commit({**GEO_FILES, "src/geo/new.py": "class BrandNew:\n    pass\n"}, "second")
+    assert route(["build", "-q"], geo_repo.path).exit_code == 0
+    geo_repo.git("checkout", "-q", "--detach", first)
+
+    doc = ask(route, geo_repo, "http server")
+    assert (doc["source"]["commit"], doc["source"]["stale_by"], doc["source"]["behind_by"]) == (second, 0, 1)
+    line = route(["query", "http server"], geo_repo.path).stdout.splitlines()[0]
+    assert line == f"answers from {second[:7]} (bundle); HEAD is 1 commit behind the bundle"
+
+
+def test_a_checkout_that_diverged_from_the_bundle_says_both_ways(geo_repo, route):
+    first = geo_repo.git("rev-parse", "HEAD").strip()
+    second = geo_repo.commit({**GEO_FILES, "src/geo/new.py": "class BrandNew:\n    pass\n"}, "second")
+    assert route(["build", "-q"], geo_repo.path).exit_code == 0
+    geo_repo.commit({**GEO_FILES, "src/geo/other.py": "class Other:\n    pass\n"}, "elsewhere",
+                    parents=[first], branch="side", checkout=False)
+    geo_repo.git("checkout", "-q", "side")
+
+    doc = ask(route, geo_repo, "http server")
+    assert (doc["source"]["commit"], doc["source"]["stale_by"], doc["source"]["behind_by"]) == (second, 1, 1)
+    line = route(["query", "http server"], geo_repo.path).stdout.splitlines()[0]
+    assert line == (f"answers from side@{second[:7]} (bundle); HEAD has 1 commit the bundle lacks, "
+                    "and lacks 1 commit it has: run 'git route build'")
+
+
 def test_status_reports_the_same_staleness(geo_repo, route):
     geo_repo.commit({**GEO_FILES, "src/geo/new.py": "class BrandNew:\n    pass\n"}, "second")
     status = route(["status", "--json"], geo_repo.path)
     assert json.loads(status.stdout)["source"]["stale_by"] == 1
-    assert "stale: 1" in route(["status"], geo_repo.path).stdout.splitlines()
+    assert "stale: 1 commit behind HEAD" in route(["status"], geo_repo.path).stdout.splitlines()
 
 
 # --- no_match -------------------------------------------------------------------------------

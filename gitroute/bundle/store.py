@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_TRAILER, FORMAT_VERSION, MANIFEST, SOURCE_TRAILER
-from gitroute.catfile import ObjectReader, commits_between, current_branch
+from gitroute.catfile import ObjectReader, ahead_behind, current_branch
 from gitroute.errors import BundleFormatError, BundleNotFound
 from gitroute.model import Source
 
@@ -87,8 +87,12 @@ class BundleView:
                 f"the bundle at '{ref}' has the old format {version}", hint="run 'git route build' to rebuild it"
             )
         head_id = head[0] if head else None
-        stale = 0 if head_id == source_commit else (commits_between(cwd, source_commit, "HEAD") if head_id else None)
-        self.source = Source(ref=ref, commit=source_commit, branch=branch, stale_by=stale, head=head_id)
+        ahead, behind = 0, 0
+        if head_id != source_commit:
+            counts = ahead_behind(cwd, source_commit, head_id) if head_id else None
+            ahead, behind = counts if counts else (None, None)
+        self.source = Source(ref=ref, commit=source_commit, branch=branch, stale_by=ahead, head=head_id,
+                             behind_by=behind)
 
     def read_json(self, path: str) -> object:
         """One JSON blob of the bundle; a missing or unreadable one is a corrupt bundle."""

@@ -24,15 +24,25 @@ def err(line: str) -> None:
 def source_line(source: Source) -> str:
     where = f"{source.branch}@{source.commit[:7]}" if source.branch else f"{source.commit[:7]}"
     line = f"answers from {where} (bundle)"
-    if source.stale_by:
-        line += f"; HEAD is {source.stale_by} commit{'s' if source.stale_by != 1 else ''} ahead: run 'git route build'"
+    if source.stale_by and source.behind_by:
+        line += (f"; HEAD has {_commits(source.stale_by)} the bundle lacks, and lacks {_commits(source.behind_by)}"
+                 " it has: run 'git route build'")
+    elif source.stale_by:
+        line += f"; HEAD is {_commits(source.stale_by)} ahead: run 'git route build'"
+    elif source.behind_by:
+        line += f"; HEAD is {_commits(source.behind_by)} behind the bundle"
     elif source.stale_by is None and source.head and source.head != source.commit:
         line += "; HEAD is elsewhere: run 'git route build'"
     return line
 
 
+def _commits(n: int) -> str:
+    return f"{n} commit{'s' if n != 1 else ''}"
+
+
 def source_json(source: Source) -> dict:
-    return {"ref": source.ref, "commit": source.commit, "branch": source.branch, "stale_by": source.stale_by}
+    return {"ref": source.ref, "commit": source.commit, "branch": source.branch, "stale_by": source.stale_by,
+            "behind_by": source.behind_by}
 
 
 def row_json(row: Row, explain: bool) -> dict:

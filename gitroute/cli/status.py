@@ -30,7 +30,9 @@ def command(as_json: bool) -> None:
     size = f"{s.bundle_blobs} blobs, {s.bundle_bytes / 1e6:.1f} MB"
     click.echo(f"bundle: {s.source.ref} at {s.bundle_commit[:7]} ({size}), "
                f"gitroute {s.gitroute_version}")
-    click.echo(f"stale: {'no' if s.source.stale_by == 0 else s.source.stale_by if s.source.stale_by else 'unknown'}")
+    stale = s.source.stale_by
+    behind = "no" if stale == 0 else f"{stale} commit{'s' if stale != 1 else ''} behind HEAD"
+    click.echo(f"stale: {'unknown' if stale is None else behind}")
     counts = s.counts
     click.echo(f"files: {counts.get('files', 0)}")
     click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in counts.get("nodes", {}).items()))
