@@ -101,9 +101,9 @@ def test_stem_leaves_words_that_only_look_plural(word):
 
 @given(lowercase_words)
 @example("settings")
-def test_stem_never_lengthens_or_empties_a_word(word):
+def test_stem_never_empties_or_much_lengthens_a_word(word):
     stemmed = stem(word)
-    assert 0 < len(stemmed) <= len(word)
+    assert 0 < len(stemmed) <= len(word) + 1  # only an irregular form grows: met -> meet
 
 
 @pytest.mark.parametrize("family", [
