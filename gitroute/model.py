@@ -16,13 +16,16 @@ NODE_KINDS = ("file",) + SYMBOL_KINDS
 EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references")
 
 
-class Symbol(namedtuple("Symbol", "name kind line end_line signature doc parent entry", defaults=("", "", -1, False))):
+class Symbol(namedtuple("Symbol", "name kind line end_line signature doc parent entry owner",
+                        defaults=("", "", -1, False, ""))):
     """One definition in a file.
 
     name: str; kind: str (SYMBOL_KINDS); line, end_line: int, 1-based, inclusive;
     signature: str, the definition's first line, stripped and bounded; doc: str, its docstring or
     leading comment, bounded; parent: int, the index of the enclosing symbol, -1 for the file;
-    entry: bool, an entry point (`def main`, `fn main`, ...).
+    entry: bool, an entry point (`def main`, `fn main`, ...); owner: str, the object a function is
+    assigned onto when that object is no symbol of the file (`res` in JavaScript's
+    `res.send = function send() {}`), "" otherwise.
     """
 
     __slots__ = ()

@@ -12,7 +12,7 @@ from gitroute.model import FileExtract, NameRef, Symbol
 
 FORMAT_VERSION = 1
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -72,7 +72,8 @@ def load_json(data: bytes) -> object:
 def encode_extract(extract: FileExtract) -> list:
     return [
         extract.lang,
-        [[s.name, s.kind, s.line, s.end_line, s.signature, s.doc, s.parent, int(s.entry)] for s in extract.symbols],
+        [[s.name, s.kind, s.line, s.end_line, s.signature, s.doc, s.parent, int(s.entry), s.owner]
+         for s in extract.symbols],
         [[r.source, r.name, r.line] for r in extract.calls],
         [[r.source, r.name, r.line] for r in extract.imports],
         [[r.source, r.name, r.line] for r in extract.references],
@@ -85,7 +86,8 @@ def decode_extract(value: list) -> FileExtract:
     lang, symbols, calls, imports, references, entry, warnings = value
     return FileExtract(
         lang=lang,
-        symbols=tuple(Symbol(n, k, line, end, sig, doc, p, bool(en)) for n, k, line, end, sig, doc, p, en in symbols),
+        symbols=tuple(Symbol(n, k, line, end, sig, doc, p, bool(en), owner)
+                      for n, k, line, end, sig, doc, p, en, owner in symbols),
         calls=tuple(map(NameRef._make, calls)),
         imports=tuple(map(NameRef._make, imports)),
         references=tuple(map(NameRef._make, references)),

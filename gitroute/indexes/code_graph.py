@@ -6,7 +6,6 @@ are a lower bound of the real ones; the bundle's manifest says so.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -171,11 +170,8 @@ def build_graph(
 
 
 def _owners(symbols: Sequence) -> list[str]:
-    """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), or "" at file level.
-
-    A file-level function assigned to a member (`res.send = function send() {}` in JavaScript)
-    is owned by the object it is assigned to, as its signature line shows.
-    """
+    """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), else the object the parser
+    saw it assigned onto (`res` for `res.send = function send() {}`), else ""."""
     owners: list[str] = []
     for s in symbols:
         chain: list[str] = []
@@ -183,18 +179,9 @@ def _owners(symbols: Sequence) -> list[str]:
         while 0 <= parent < len(symbols) and len(chain) < 8:  # bounded: a bad parent cannot loop
             chain.append(symbols[parent].name)
             parent = symbols[parent].parent
-        owner = ".".join(reversed(chain))
-        if not owner and s.parent == -1:
-            assigned = _MEMBER_ASSIGNMENT.match(s.signature)
-            if assigned and assigned.group(2) == s.name and assigned.group(1) not in _NOT_OWNERS:
-                owner = assigned.group(1)
-        owners.append(owner)
+        owners.append(".".join(reversed(chain)) or s.owner)
     return owners
 
-
-# `obj.name =` or `Obj.prototype.name =` at the start of a signature line.
-_MEMBER_ASSIGNMENT = re.compile(r"^(?:export\s+)?([A-Za-z_$][\w$]*)\.(?:prototype\.)?([A-Za-z_$][\w$]*)\s*=[^=]")
-_NOT_OWNERS = frozenset({"module", "exports", "this", "self", "window", "global", "globalThis"})
 
 
 def _apply_declared_entries(

@@ -545,10 +545,14 @@ def _build_symbols(lang: str, scopes: list[_Scope], data: bytes, warnings: list[
                 doc=_doc(lang, scope.node, data),
                 parent=parent,
                 entry=False,
+                owner=scope.owner if owned < 0 and scope.owner not in _NOT_OWNERS else "",
             )
         )
     return tuple(_mark_entries(lang, scopes, symbols, data))
 
+
+# Objects a function is assigned onto that name no owner: the module itself, or the global object.
+_NOT_OWNERS = frozenset({"module", "exports", "this", "self", "window", "global", "globalThis"})
 
 # How many enclosing scopes an owner name is looked up through before only the file level is tried.
 _OWNER_SCOPE_DEPTH = 32
