@@ -66,11 +66,17 @@ def _extract_key(oid: str, lang: str | None) -> str:
     return f"{oid}:{lang or '-'}"
 
 
-def _extract_one(item: tuple[str, bytes, str | None]) -> tuple[str, list]:
+def _key_lang(key: str) -> str | None:
+    lang = key.rpartition(":")[2]
+    return None if lang == "-" else lang
+
+
+def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
     """Worker: classify a blob, then parse it; returns the encoded result under its key."""
     from gitroute.parsing import extract
 
-    key, data, lang = item
+    key, data = item
+    lang = _key_lang(key)
     reason = git.classify_content(data)
     if reason is not None:
         return key, ["skip", reason]
@@ -143,8 +149,7 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
         try:
             extract = decode_extract(result[1]) if result[0] == "code" else None
         except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-            lang = key.rpartition(":")[2]
-            result = results[key] = _extract_one((key, snap.read(entry), None if lang == "-" else lang))[1]
+            result = results[key] = _extract_one((key, snap.read(entry)))[1]
             sources.reparsed += 1
             sources.reparsed_keys.add(key)
             extract = decode_extract(result[1]) if result[0] == "code" else None
@@ -208,11 +213,11 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
     reused = _reuse(repo, old_commit if old_manifest else None, set(keys.values()))
     results = reused.results
-    todo: dict[str, tuple[str, bytes, str | None]] = {}
+    todo: dict[str, tuple[str, bytes]] = {}
     for entry in snap.entries:
         key = keys[entry.path]
         if key not in results and key not in todo:
-            todo[key] = (key, snap.read(entry), language_for_path(entry.path))
+            todo[key] = (key, snap.read(entry))
     laps.lap("reuse")
     _extract_all(list(todo.values()), results, jobs, progress)
     laps.lap("extract")

@@ -54,7 +54,3 @@ class BenchFileError(GitrouteError):
 
 class UsageError(GitrouteError):
     exit_code = ExitCode.USAGE
-
-
-class CheckFailed(GitrouteError):
-    exit_code = ExitCode.CHECK_FAILED

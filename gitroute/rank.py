@@ -70,6 +70,11 @@ def parse_question(text: str) -> Question:
     )
 
 
+def base_name(name: str, kind: str) -> str:
+    """The name a node is matched by: a file's without its extension (`sessions` for sessions.py)."""
+    return name.rsplit(".", 1)[0] if kind == "file" else name
+
+
 def idf(df: int, total: int) -> float:
     """BM25's idf, never negative."""
     return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
@@ -110,7 +115,7 @@ def score_node(
     signals: list[tuple[str, float]] = []
     q = question.tokens
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
-    name_stem = name.rsplit(".", 1)[0] if kind == "file" else name
+    name_stem = base_name(name, kind)
     name_tokens = stems(name_stem)
     owner_tokens = stems(owner) if owner else []
     if question.identifier is None:

@@ -20,7 +20,7 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
     """
     from gitroute import api
 
-    report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer(True))
+    report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer())
     if as_json:
         emit_json({
             "schema": 1,

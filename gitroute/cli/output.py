@@ -94,9 +94,9 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
                 err(f"note: {note}")
 
 
-def progress_printer(enabled: bool):
+def progress_printer():
     """A build progress callback that redraws one stderr line, or None when not on a terminal."""
-    if not enabled or not sys.stderr.isatty():
+    if not sys.stderr.isatty():
         return None
 
     def report(phase: str, done: int, total: int) -> None:

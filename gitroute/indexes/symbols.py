@@ -23,7 +23,7 @@ from gitroute.bundle.layout import (
     postings_shard,
 )
 from gitroute.model import Row
-from gitroute.rank import Question, idf, is_secondary, parse_question, score_node
+from gitroute.rank import Question, base_name, idf, is_secondary, parse_question, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
@@ -92,11 +92,10 @@ def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[fr
 
     The doc is taken as the node record keeps it, so the postings and the final score see one text.
     """
+    name = words(base_name(node.name, node.kind), False)
     if node.kind == "file":
-        name = words(node.name.rsplit(".", 1)[0], False)
         context = words(node.path.rsplit("/", 1)[0], False) if "/" in node.path else frozenset()
     else:
-        name = words(node.name, False)
         context = words(node.owner, False) - name
     doc = words(node.doc[:MAX_DOC], True) - name if node.doc else frozenset()
     return name, doc, context
