@@ -50,7 +50,3 @@ class BuildRaceLost(GitrouteError):
 
 class BenchFileError(GitrouteError):
     pass
-
-
-class UsageError(GitrouteError):
-    exit_code = ExitCode.USAGE
