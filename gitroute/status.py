@@ -22,6 +22,8 @@ class StatusReport:
     submodules: list = field(default_factory=list)
     last_build_seconds: float | None = None
     calls: str = ""
+    warnings: list = field(default_factory=list)  # [path, warning], the first MAX_REPORTED_WARNINGS
+    warnings_total: int = 0
 
 
 def read_status(cwd: str) -> StatusReport:
@@ -40,6 +42,8 @@ def read_status(cwd: str) -> StatusReport:
             submodules=manifest.get("submodules", []),
             last_build_seconds=_last_build_seconds(cwd, view.commit),
             calls=manifest.get("calls", ""),
+            warnings=manifest.get("warnings", []),
+            warnings_total=manifest.get("warnings_total", 0),
         )
 
 

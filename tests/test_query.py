@@ -354,3 +354,15 @@ def test_a_query_from_a_subfolder_answers_from_the_same_bundle(geo_repo, route):
     below = route(["query", "--json", "http server"], geo_repo.path / "src" / "geo")
     assert below.exit_code == 0, below.stderr
     assert below.stdout == at_top.stdout
+
+
+def test_status_lists_the_build_warnings_the_build_points_to(make_repo, route):
+    repo = make_repo()
+    repo.commit({"ok.py": "def fine():\n    pass\n", "broken.go": "package main\n\nfunc main() {\n  if {{{\n}\n"})
+    built = route(["build"], repo.path)
+    assert "warnings: 1 (see 'git route status')" in built.stdout
+    status = route(["status"], repo.path)
+    assert "warnings: 1" in status.stdout.splitlines()
+    assert "  broken.go: parse errors in 1 region" in status.stdout.splitlines()
+    doc = json.loads(route(["status", "--json"], repo.path).stdout)
+    assert doc["warnings"] == {"total": 1, "first": [["broken.go", "parse errors in 1 region"]]}

@@ -24,6 +24,7 @@ def command(as_json: bool) -> None:
             "skipped": s.skipped_by_reason,
             "submodules": s.submodules,
             "last_build_seconds": s.last_build_seconds,
+            "warnings": {"total": s.warnings_total, "first": s.warnings},
         })
         return
     click.echo(source_line(s.source))
@@ -41,5 +42,10 @@ def command(as_json: bool) -> None:
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"
         click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}{missing}")
+    if s.warnings_total:
+        shown = f" (the first {len(s.warnings)})" if len(s.warnings) < s.warnings_total else ""
+        click.echo(f"warnings: {s.warnings_total}{shown}")
+        for path, warning in s.warnings:
+            click.echo(f"  {path}: {warning}")
     if s.last_build_seconds is not None:
         click.echo(f"last build: {s.last_build_seconds:.2f} s")
