@@ -33,7 +33,7 @@ from gitroute.bundle.layout import (
 )
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.errors import BuildRaceLost
-from gitroute.indexes.code_graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
+from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes.symbols import build_symbol_index
 from gitroute.model import DeclaredEntry
 

@@ -63,6 +63,17 @@ class DeclaredEntry(namedtuple("DeclaredEntry", "name module function path", def
     __slots__ = ()
 
 
+class Node(namedtuple("Node", "id path name kind line end_line lang signature doc entry owner", defaults=("",))):
+    """A node of the code graph: a file or a symbol.
+
+    id: int; path: str; name: str (a file's base name); kind: str (NODE_KINDS); line, end_line: int;
+    lang: str; signature, doc: str; entry: bool, an entry point; owner: str, the enclosing symbols'
+    names, outermost first (`URLPattern` for its `resolve`), "" for files and top-level symbols.
+    """
+
+    __slots__ = ()
+
+
 class Source(namedtuple("Source", "ref commit branch stale_by head behind_by", defaults=(None, 0))):
     """What an answer answers from.
 

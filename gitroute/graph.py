@@ -1,4 +1,4 @@
-"""The code graph: file and symbol nodes, and structural and by-name edges between them.
+"""The code graph, the foundation every index shares: file and symbol nodes, and the edges between them.
 
 Calls, imports and type references are resolved by name only (no types, no scopes), so the edges
 are a lower bound of the real ones; the bundle's manifest says so.
@@ -9,9 +9,8 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from gitroute.model import TYPE_KINDS, DeclaredEntry, FileExtract
+from gitroute.model import TYPE_KINDS, DeclaredEntry, FileExtract, Node
 
 # A name defined in more places than this is too ambiguous to link by name alone.
 MAX_NAME_TARGETS = 3
@@ -30,20 +29,6 @@ class SourceFile:
     extract: FileExtract | None
 
 
-class GraphNode(NamedTuple):
-    id: int
-    path: str
-    name: str
-    kind: str
-    line: int
-    end_line: int
-    lang: str
-    signature: str
-    doc: str
-    entry: bool
-    owner: str = ""  # the enclosing symbols' names, outermost first: `URLPattern` for its `resolve`
-
-
 # An edge is a plain tuple, (source, kind, target, line): a big repository has hundreds of
 # thousands, and tuples sort, hash and build several times faster than dataclass instances.
 Edge = tuple[int, str, int, int]
@@ -51,7 +36,7 @@ Edge = tuple[int, str, int, int]
 
 @dataclass
 class CodeGraph:
-    nodes: list[GraphNode]
+    nodes: list[Node]
     edges: list[Edge]  # deduplicated, in a deterministic order
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
 
@@ -68,7 +53,7 @@ class CodeGraph:
 def build_graph(
     files: Sequence[SourceFile],
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
-    on_nodes: Callable[[list[GraphNode]], None] | None = None,
+    on_nodes: Callable[[list[Node]], None] | None = None,
 ) -> CodeGraph:
     """Merge per-file extracts (sorted by path) into one graph with stable node ids.
 
@@ -76,20 +61,20 @@ def build_graph(
     work that needs only the nodes (the symbol index) in parallel.
     """
     files = sorted(files, key=lambda f: f.path)
-    nodes: list[GraphNode] = []
+    nodes: list[Node] = []
     file_node: dict[str, int] = {}
     symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
     for f in files:
         extract = f.extract
         file_id = len(nodes)
         file_node[f.path] = file_id
-        nodes.append(GraphNode(file_id, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
+        nodes.append(Node(file_id, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
                                "", "", bool(extract and extract.entry)))
         ids = []
         symbols = extract.symbols if extract else ()
         for s, owner in zip(symbols, _owners(symbols)):
             ids.append(len(nodes))
-            nodes.append(GraphNode(len(nodes), f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
+            nodes.append(Node(len(nodes), f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
                                    s.signature, s.doc, s.entry, owner))
         symbol_ids[f.path] = ids
 
@@ -185,12 +170,12 @@ def _owners(symbols: Sequence) -> list[str]:
 
 
 def _apply_declared_entries(
-    nodes: list[GraphNode],
+    nodes: list[Node],
     file_node: dict[str, int],
     symbol_ids: dict[str, list[int]],
     declared: Sequence[tuple[str, DeclaredEntry]],
     modules: dict[str, list[int]],
-) -> list[GraphNode]:
+) -> list[Node]:
     """Tag what manifests declare (console scripts, package.json bin) as entry points."""
     if not declared:
         return nodes
