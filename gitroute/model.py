@@ -86,12 +86,13 @@ class Source(namedtuple("Source", "ref commit branch stale_by head behind_by", d
     __slots__ = ()
 
 
-class Row(namedtuple("Row", "path line name kind score signals", defaults=(None, None, None, 0.0, ()))):
+class Row(namedtuple("Row", "path line name kind score signals extra", defaults=(None, None, None, 0.0, (), ()))):
     """One row of an answer.
 
     path: str, repo-relative POSIX; line: int | None, 1-based; name: str | None, qualified for
     methods (`Owner.name`); kind: str | None; score: float; signals: tuple[tuple[str, float], ...],
-    each signal's contribution (with --explain).
+    each signal's contribution (with --explain); extra: tuple[tuple[str, object], ...], an index's own
+    row keys (`section`, `status`, `depth`, ...), in the order `--json` shows them after the common ones.
     """
 
     __slots__ = ()

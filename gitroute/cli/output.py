@@ -54,6 +54,7 @@ def row_json(row: Row, explain: bool) -> dict:
     if row.kind is not None:
         doc["kind"] = row.kind
     doc["score"] = row.score
+    doc.update(row.extra)
     if explain:
         doc["signals"] = dict(row.signals)
     return doc

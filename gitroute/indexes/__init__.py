@@ -1,1 +1,40 @@
-"""The indexes: one module per index, one shape; no index imports a sibling (api passes data between them)."""
+"""The index seam: what every index module provides, and what a build hands it.
+
+An index is one module of this package with, at module level (in the spirit of pre-commit's
+`lang_base.py`):
+
+    NAME: str                  its folder in the bundle tree and its key in build.json's "indexes"
+    NEEDS: tuple[str, ...]     earlier indexes whose `output` it is handed (never imported)
+    def build(inputs: BuildInputs) -> IndexBuild
+    def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer
+
+`gitroute.registry` lists them in build order. No index imports a sibling: the build passes data
+between them through `BuildInputs.outputs`.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+
+class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs")):
+    """What a build hands every index.
+
+    commit: str, the pinned source commit; files: Sequence[graph.SourceFile], every text file of the
+    snapshot and its submodules, sorted by path; read: Callable[[str], bytes], a file's content by path,
+    from the pinned commit; graph: graph.CodeGraph; config: config.Config; submodules:
+    Sequence[git.Submodule]; outputs: Mapping[str, object], the `output` of each index named in NEEDS.
+    """
+
+    __slots__ = ()
+
+
+class IndexBuild(namedtuple("IndexBuild", "blobs section warnings output", defaults=((), None))):
+    """What an index's build returns.
+
+    blobs: dict[str, bytes], paths relative to the index's folder, canonical JSON (`layout.dump_json`);
+    section: dict, JSON-able, with "counts": {str: int} (status prints them), stored as the index's
+    `meta.json` and in build.json; warnings: Sequence[tuple[str, str]], (path, warning); output: object,
+    handed to later indexes that name this one in NEEDS.
+    """
+
+    __slots__ = ()
