@@ -31,6 +31,9 @@ from gitroute.bundle.layout import (
     extract_path,
     load_json,
 )
+from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
+from gitroute.bundle.store import parse_tree
+from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.errors import BuildRaceLost
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
@@ -60,6 +63,7 @@ class BuildReport:
     warnings: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in order
+    notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
 def _extract_key(oid: str, lang: str | None) -> str:
@@ -85,20 +89,63 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
     return key, ["code", encode_extract(extract(data, lang))]
 
 
-def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
-    """The bundle commit the ref holds now, and its manifest when its extractions can be reused."""
+@dataclass
+class _Previous:
+    """The bundle the ref holds before this build: what the swap expects to replace, and what may be reused."""
+
+    commit: str | None = None  # whatever the ref holds, damaged or not: the compare-and-swap's old value
+    manifest: dict | None = None  # set only when its extractions may be reused
+    damage: str | None = None  # why the bundle is damaged, when it is
+
+    def notes(self, ref: str) -> list[str]:
+        if self.damage is None:
+            return []
+        return [f"the bundle at '{ref}' is damaged ({self.damage}); building a fresh one"]
+
+
+def _load_previous(repo, ref: str, full: bool = False) -> _Previous:
+    """The bundle commit the ref holds now, and its manifest when its extractions can be reused.
+
+    A bundle is untrusted input: its extractions are reused only when this repository's own
+    builds wrote it (a fetched one may hold planted results), and a damaged one counts as absent.
+    """
     old = git.ref_target(repo, ref)
     if old is None:
-        return None, None
+        return _Previous()
     try:
-        manifest = load_json(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
-    except ValueError:
-        return old, None
-    if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
-        return old, None
+        manifest = _read_previous_manifest(repo, old)
+    except BadValue as err:
+        return _Previous(old, damage=str(err))
+    if full or manifest is None or not is_own_bundle(git.common_dir(repo), old):
+        return _Previous(old)
+    if manifest.get("format_version") != FORMAT_VERSION:
+        return _Previous(old)
     if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
-        return old, None
-    return old, manifest
+        return _Previous(old)
+    return _Previous(old, manifest)
+
+
+def _read_previous_manifest(repo, old: str) -> dict | None:
+    """The manifest of the bundle commit `old`; None for a bundle of another format; BadValue when damaged."""
+    obj = git.read_object(repo, old)
+    if obj is None:
+        raise BadValue("it points at a missing object")
+    if obj[0] != "commit":
+        raise BadValue(f"it points at a {obj[0]}, not a commit")
+    version, _, tree_id = check_bundle_commit(obj[1], check_id_length(old))
+    if version != FORMAT_VERSION:
+        return None  # not damaged: written by another gitroute, and replaced like any other
+    tree = git.read_object(repo, tree_id)
+    if tree is None or tree[0] != "tree":
+        raise BadValue("its tree is missing")
+    manifest_id = parse_tree(tree[1], len(old)).get(MANIFEST)
+    blob = git.read_object(repo, manifest_id) if manifest_id else None
+    if blob is None or blob[0] != "blob":
+        raise BadValue(f"'{MANIFEST}' is missing")
+    try:
+        return check_manifest(load_json(blob[1]))
+    except ValueError as err:  # BadValue is a ValueError too, and says more
+        raise BadValue(str(err) if isinstance(err, BadValue) else f"'{MANIFEST}' is unreadable") from err
 
 
 @dataclass
@@ -182,13 +229,14 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False) -> BuildReport:
+    """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full)
     finally:
         if collecting:
             gc.enable()
@@ -198,7 +246,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str) -> BuildReport:
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
@@ -206,7 +254,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    old_commit, old_manifest = _load_previous(repo, ref)
+    previous = _load_previous(repo, ref, full)
+    old_commit, old_manifest = previous.commit, previous.manifest
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
@@ -273,7 +322,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         source_commit=commit, source_tree=snap.tree, bundle_commit=bundle_commit, bundle_tree=tree, ref=ref,
         updated=updated, files_read=len(snap.entries), parsed=parsed_paths, reused=reused_paths,
         skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings),
-        seconds=seconds, phases=laps.phases,
+        seconds=seconds, phases=laps.phases, notes=previous.notes(ref),
     )
 
 
@@ -303,17 +352,21 @@ def _extract_blobs(
 
 
 def _swap(repo, ref: str, bundle_commit: str, old_commit: str | None) -> bool:
-    """Move the ref to the new bundle; False when it already was that bundle."""
-    if bundle_commit == old_commit:
-        return False
-    try:
-        git.swap_ref(repo, ref, bundle_commit, old_commit)
-    except BuildRaceLost:
-        # Another build got there first; if it wrote this very bundle, there is nothing lost.
-        if git.ref_target(repo, ref) != bundle_commit:
-            raise
-        return False
-    return True
+    """Move the ref to the new bundle, and record it as this repository's own; False when it already was it.
+
+    Recorded even when unchanged: a bundle byte-identical to what this build made is this build's.
+    """
+    moved = bundle_commit != old_commit
+    if moved:
+        try:
+            git.swap_ref(repo, ref, bundle_commit, old_commit)
+        except BuildRaceLost:
+            # Another build got there first; if it wrote this very bundle, there is nothing lost.
+            if git.ref_target(repo, ref) != bundle_commit:
+                raise
+            moved = False
+    remember_own_bundle(git.common_dir(repo), bundle_commit)
+    return moved
 
 
 def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
