@@ -263,15 +263,17 @@ def read_tree_blobs(repo: pygit2.Repository, commit_id: str, paths: list[str]) -
 
 
 def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, tuple[str, bytes]]:
-    """(blob id, content) by path from a commit's tree; paths that are absent are left out."""
+    """(blob id, content) by path from a commit's tree; paths that are absent or unreadable are left out."""
     tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
     found: dict[str, tuple[str, bytes]] = {}
     for path in paths:
         try:
             item = tree[path]
-        except KeyError:
+            if not isinstance(item, pygit2.Blob):
+                continue
+            found[path] = (str(item.id), item.data)
+        except (KeyError, pygit2.GitError):  # a blob the object database lacks: a damaged bundle
             continue
-        found[path] = (str(item.id), item.data)
     return found
 
 

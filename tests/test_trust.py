@@ -210,6 +210,28 @@ def test_a_planted_result_in_the_own_repository_does_not_survive_build_full(upst
     assert upstream.bundle_tree() == clean_tree
 
 
+def test_an_own_bundle_missing_an_extraction_blob_is_extracted_again(upstream, route):
+    bundle = upstream.ref(BUNDLE_REF)
+    made_up = "1234567890abcdef" * 2 + "12345678"
+    listing = git(upstream.path, "ls-tree", f"{bundle}:extract")
+    extract_tree = git(upstream.path, "mktree", "--missing",
+                       stdin="".join(line.rsplit(" ", 1)[0] + f" {made_up}\t" + line.split("\t")[1] + "\n"
+                                     for line in listing.splitlines())).strip()
+    root = "".join(line + "\n" for line in git(upstream.path, "ls-tree", bundle).splitlines()
+                   if not line.endswith("\textract"))
+    tree = git(upstream.path, "mktree", "--missing", stdin=root + f"040000 tree {extract_tree}\textract\n").strip()
+    head = upstream.git("rev-parse", "HEAD").strip()
+    commit = forge_bundle(upstream, trailers(head), tree)
+    own = upstream.path / ".git" / "gitroute" / "own-bundles"
+    own.write_text(own.read_text() + commit + "\n")  # as if this repository's own build had written it
+    upstream.commit({**SAMPLE_FILES, "extra.py": "def extra():\n    pass\n"}, "one more file")
+
+    result = route(["build", "--json"], upstream.path)
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["files"]["parsed"] == len(SAMPLE_FILES) + 1
+
+
 def test_the_own_bundles_record_is_bounded(make_repo, route):
     from gitroute.bundle.provenance import MAX_OWN_BUNDLES
 
