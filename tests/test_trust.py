@@ -115,6 +115,7 @@ def test_status_refuses_a_manifest_of_the_wrong_shape(upstream, route):
         {"submodules": [{"path": "../outside", "commit": head, "present": True}]},
         {"submodules": [{"path": "sub", "commit": "--output=x", "present": True}]},
         {"warnings": "not a list"},
+        {"warnings": [["/etc/passwd", "a warning"]]},
     ):
         write_bundle(upstream, {"build.json": json.dumps(manifest).encode()}, upstream.bundle_tree())
         assert_damaged(route(["status"], upstream.path))
@@ -125,9 +126,9 @@ def test_validation_of_values(tmp_path):
 
     assert is_object_id("a" * 40, 40) and is_object_id("0" * 64, 64)
     assert not is_object_id("a" * 64, 40) and not is_object_id("a" * 39, 40) and not is_object_id(None, 40)
-    for ok in ("a", "src/a.py", "a..b/c"):
+    for ok in ("a", "src/a.py", "a..b/c", "caf\\xe9.py", "a\\b"):
         assert check_relative_path(ok, "p") == ok
-    for bad in ("", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/", "a\\b", "a\0b", 3):
+    for bad in ("", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/", "a\0b", 3):
         with pytest.raises(BadValue):
             check_relative_path(bad, "p")
 

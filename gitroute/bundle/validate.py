@@ -42,8 +42,12 @@ def check_version(text: str | None, what: str) -> int:
 
 
 def check_relative_path(value: object, what: str) -> str:
-    """A normalised repository-relative POSIX path: no leading '/', no empty, '.' or '..' part, no NUL."""
-    if not isinstance(value, str) or not value or "\0" in value or "\\" in value:
+    """A normalised repository-relative POSIX path: no leading '/', no empty, '.' or '..' part, no NUL.
+
+    A backslash is allowed: it is an ordinary character in a git path, and names that are not UTF-8
+    are stored with backslash escapes.
+    """
+    if not isinstance(value, str) or not value or "\0" in value:
         raise BadValue(f"{what} is not a relative path")
     if any(part in ("", ".", "..") for part in value.split("/")):
         raise BadValue(f"{what} is not a normalised relative path")
@@ -114,6 +118,8 @@ def check_manifest(value: object) -> dict:
     if not isinstance(warnings, list) or not all(
             isinstance(w, list) and len(w) == 2 and all(isinstance(s, str) for s in w) for w in warnings):
         raise BadValue("its 'build.json' warnings are not [path, warning] pairs")
+    for path, _ in warnings:
+        check_relative_path(path, "a 'build.json' warning path")
     check_count(value.get("warnings_total", 0), "its 'build.json' warning total")
     for key in ("gitroute_version", "calls"):
         if not isinstance(value.get(key, ""), str):
