@@ -44,8 +44,8 @@ class BundleDamaged(BundleFormatError):
     """The bundle ref points at something that is not a readable bundle: a missing object, a blob, a tag, a
     commit with a missing tree or manifest, or a value that fails validation (a bundle is untrusted input)."""
 
-    def __init__(self, ref: str, why: str) -> None:
-        super().__init__(f"the bundle at '{ref}' is damaged: {why}", hint="run 'git route build' to replace it")
+    def __init__(self, ref: str, why: str, hint: str = "run 'git route build' to replace it") -> None:
+        super().__init__(f"the bundle at '{ref}' is damaged: {why}", hint=hint)
         self.ref = ref
         self.why = why
 

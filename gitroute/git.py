@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 import pygit2
 from pygit2.enums import FileMode
 
-from gitroute.errors import BuildRaceLost, GitrouteError, LockFileInTheWay, NotARepository, UnknownRevision
+from gitroute.errors import (
+    BuildRaceLost,
+    BundleDamaged,
+    GitrouteError,
+    LockFileInTheWay,
+    NotARepository,
+    UnknownRevision,
+)
 
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
 BINARY_PROBE = 8000  # git's own rule: a NUL byte in the first 8,000 bytes means binary
@@ -395,6 +402,11 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
                 hint="if no other git process is running in this repository, remove it and run 'git route build'"
                      " again",
             )
+        if "reference broken" in stderr:
+            # git can neither read nor delete a ref file holding garbage; only a person can.
+            path = os.path.join(common_dir(repo), *ref.split("/"))
+            raise BundleDamaged(ref, "git cannot read the ref itself",
+                                hint=f"git refuses to delete a broken ref: remove '{path}', then run 'git route build'")
         raise BuildRaceLost(
             f"another build moved '{ref}' while this one ran; its bundle is kept",
             hint="run 'git route build' again to rebuild on top of it",

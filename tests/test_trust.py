@@ -360,3 +360,18 @@ def test_a_stale_ref_lock_is_named_not_called_a_race(upstream, route):
     assert upstream.ref(BUNDLE_REF) == previous
     lock.unlink()
     assert route(["build", "-q"], upstream.path).exit_code == 0
+
+
+def test_a_ref_file_git_cannot_read_is_named_with_what_to_remove(upstream, route):
+    ref_file = upstream.path / ".git" / "refs" / "marola" / "routing-bundle"
+    ref_file.write_text("garbage\n")
+
+    result = route(["build", "-q"], upstream.path)
+
+    assert result.exit_code == FATAL
+    assert result.stderr.splitlines() == [
+        f"{DAMAGED}git cannot read the ref itself",
+        f"hint: git refuses to delete a broken ref: remove '{ref_file}', then run 'git route build'",
+    ]
+    ref_file.unlink()
+    assert route(["build", "-q"], upstream.path).exit_code == 0
