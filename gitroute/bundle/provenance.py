@@ -6,6 +6,7 @@ bundle never decides what a later build believes.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 
 MAX_OWN_BUNDLES = 16  # enough for a few refs and worktrees; older bundles are rebuilt, not trusted
@@ -44,7 +45,5 @@ def remember_own_bundle(common_dir: str, commit_id: str) -> None:
         os.replace(tmp, path)
     except OSError:
         # A build that cannot record its bundle still succeeds; the next one extracts everything.
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
