@@ -50,11 +50,16 @@ def build(
     repo: str = ".",
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    full: bool = False,
 ) -> BuildReport:
-    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
+
+    `full` extracts every file again; otherwise results are reused from this repository's own
+    earlier bundles (never from a fetched one).
+    """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
 
 
 def status(*, repo: str = ".") -> StatusReport:

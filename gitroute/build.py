@@ -55,6 +55,7 @@ class BuildReport:
     warnings: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in order
+    notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
 def _extract_key(oid: str, lang: str | None) -> str:
@@ -135,13 +136,14 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False) -> BuildReport:
+    """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full)
     finally:
         if collecting:
             gc.enable()
@@ -151,7 +153,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str) -> BuildReport:
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
@@ -159,7 +161,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    writer = BundleWriter(repo, ref)
+    writer = BundleWriter(repo, ref, full=full)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
@@ -217,7 +219,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
         bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
         parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
-        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
+        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases, notes=writer.notes,
     )
 
 
