@@ -24,6 +24,7 @@ from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
+QUESTION_TYPES = {"decision": {}}  # bench question type -> answer options
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
 UNKNOWN_STATUS = "unknown"
@@ -58,9 +59,9 @@ WHY_WORDS = frozenset(
     """.split()
 )
 # no_match: the best row must cover this share of the question's information (idf-weighted tokens)...
-MIN_COVERAGE = 0.5
+MIN_COVERAGE = 0.2
 # ...and match at least this many distinct question tokens when the question has that many.
-MIN_MATCHED = 2
+MIN_MATCHED = 3
 
 STATUS_WORDS = (
     ("superseded", "superseded"), ("replaced", "superseded"), ("obsoleted", "superseded"),
@@ -384,7 +385,7 @@ def parse_record(path: str, data: bytes, known: Sequence[str] = ()) -> Record | 
     pros_cons: dict[str, tuple[list[str], list[str]]] = {}
     for i, b in enumerate(blocks):
         if b.kind == "list_item" and role(i) == "pros_cons" and b.section >= 0:
-            option = _norm(blocks[b.section].text)
+            option = _norm(re.sub(r"^option\s+\w+\s*[:.)-]\s*", "", blocks[b.section].text, flags=re.I))
             good, bad = pros_cons.setdefault(option, ([], []))
             flat = " ".join(b.text.split())
             low = flat.lower()
@@ -567,6 +568,11 @@ def lint_record(path: str, data: bytes) -> list[tuple[int, str]]:
                 continue
             flagged.append((number, line.strip()))
     return flagged
+
+
+def lint_records(files: Iterable[tuple[str, bytes]]) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every flagged line of the given records, by path and line."""
+    return [(path, line, text) for path, data in sorted(files) for line, text in lint_record(path, data)]
 
 
 def _strip_code(line: str) -> str:
