@@ -18,7 +18,6 @@ from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
-    INDEX_META,
     MANIFEST,
     bundle_message,
     dump_json,
@@ -96,9 +95,6 @@ class BundleWriter:
         """Blobs another process already wrote to the object database, by path -> blob id."""
         prefix = folder + "/" if folder else ""
         self.blob_ids.update((prefix + path, oid) for path, oid in blob_ids.items())
-
-    def add_index(self, name: str, section: dict) -> None:
-        self.blobs[f"{name}/{INDEX_META}"] = dump_json(section)
 
     def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
         """Store the blobs, write the tree and the commit, and swap the ref to it."""

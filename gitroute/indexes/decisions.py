@@ -782,7 +782,7 @@ def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, *, limit
 def _no_match_reason(question: WhyQuestion, matched: Mapping[int, Mapping[str, int]],
                      symbol_rows: Mapping[int, Sequence[str]], idfs: Mapping[str, float],
                      scored: Sequence[tuple[float, int, tuple]]) -> str:
-    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0002)."""
+    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003)."""
     if any(symbol_rows.get(row_id) for _, row_id, _ in scored[:3]):
         return ""
     total = sum(idfs.values()) or 1.0
