@@ -636,10 +636,13 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
         ]
     blobs["records.json"] = [[r.path, r.title, r.status, r.superseded_by, r.format] for r in records]
     counts: dict[str, int] = {"records": len(records), "rows": len(rows)}
+    # Per format and per row kind, the ones present: status lists every count.
     for fmt in FORMATS:
-        counts[f"format_{fmt}"] = sum(1 for r in records if r.format == fmt)
+        if n := sum(1 for r in records if r.format == fmt):
+            counts[f"format_{fmt}"] = n
     for kind in ROW_KINDS:
-        counts[f"rows_{kind}"] = sum(1 for r in rows if r.kind == kind)
+        if n := sum(1 for r in rows if r.kind == kind):
+            counts[f"rows_{kind}"] = n
     avgdl = round(sum(lengths) / len(lengths), 6) if lengths else 0.0
     section = {"counts": counts, "avgdl": avgdl, "shards": shards, "row_chunk": ROW_CHUNK,
                "rows_by_format": {fmt: sum(len(r.rows) for r in records if r.format == fmt) for fmt in FORMATS}}
