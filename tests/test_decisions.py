@@ -7,11 +7,14 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
 from gitroute.indexes.decisions import (
     collect_records,
+    decision_rows,
     is_record_path,
     lint_record,
     normalise_status,
@@ -534,3 +537,25 @@ def test_a_repository_without_records_answers_no_match(make_repo, route):
     doc = json.loads(route(["why", "--json", "why main"], repo.path).stdout)
     assert doc["status"] == "no_match"
     assert doc["notes"] == ["the snapshot has no decision records"]
+
+
+# ------------------------------------------------------------------------------------------ any input
+
+_PIECES = st.sampled_from([
+    "# T\n", "## Decision\n", "## Considered Options\n", "## Status\n", "Superseded by [x](0002-y.md)\n",
+    "- a: b\n", "* Good, because x\n", "### Option 1: a\n", 'Chosen option: "a", because b\n',
+    "**Decided 2024-01-01:** x\n", ":Status: Final\n", "\n", "---\n", "status: x\n", "| Status | Accepted |\n",
+    "|---|---|\n", "(D). x\n", "- (a) y\n", "## Alternatives\n", "  - nested\n", "```\ncode\n```\n",
+    "Supersedes: ADR 1\n", "we decided to x\n",
+])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=30),
+       st.sampled_from(["docs/adr/0001-x.md", "doc/proposals/nep-0001.rst"]))
+def test_records_lint_and_render_never_raise_on_any_text(parts, path):
+    data = "".join(parts).encode("utf-8", "surrogatepass")
+    rows = decision_rows([(path, data), ("docs/adr/0002-y.md", data), ("src/x.py", data)])
+    assert all(row.path in (path, "docs/adr/0002-y.md") for row in rows)
+    assert render_decisions(rows).startswith("# Decisions\n")
+    assert all(line >= 1 for line, _ in lint_record(path, data))

@@ -506,6 +506,14 @@ def rows_of(records: Iterable[Record]) -> list[DecisionRow]:
     return [row for record in records for row in record.rows]
 
 
+def decision_rows(files: Iterable[tuple[str, bytes]], globs: Sequence[str] = ()) -> list[DecisionRow]:
+    """The rows of every decision record among (path, content) pairs of a snapshot: what DECISIONS.md renders.
+
+    `globs` is `Config.decisions` (empty: the default layouts). Build-side: it parses with tree-sitter.
+    """
+    return rows_of(collect_records((p, d) for p, d in files if is_record_path(p, globs)))
+
+
 # ---------------------------------------------------------------------------------------------- DECISIONS.md
 
 
