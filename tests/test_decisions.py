@@ -559,3 +559,16 @@ def test_records_lint_and_render_never_raise_on_any_text(parts, path):
     assert all(row.path in (path, "docs/adr/0002-y.md") for row in rows)
     assert render_decisions(rows).startswith("# Decisions\n")
     assert all(line >= 1 for line, _ in lint_record(path, data))
+
+
+def test_why_names_the_successor_of_a_superseded_record(make_repo, route):
+    repo = make_repo()
+    repo.commit({"doc/adr/0003-use-sqlite.md": NYGARD_OLD, "doc/adr/0005-use-postgres.md": NYGARD_NEW})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    result = route(["why", "why use SQLite with one process writing"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[1]
+    assert first.startswith("doc/adr/0003-use-sqlite.md §")
+    assert "  superseded by doc/adr/0005-use-postgres.md  " in first
+    doc = json.loads(route(["why", "--json", "why use SQLite with one process writing"], repo.path).stdout)
+    assert doc["rows"][0]["superseded_by"] == "doc/adr/0005-use-postgres.md"
