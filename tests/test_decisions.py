@@ -572,3 +572,39 @@ def test_why_names_the_successor_of_a_superseded_record(make_repo, route):
     assert "  superseded by doc/adr/0005-use-postgres.md  " in first
     doc = json.loads(route(["why", "--json", "why use SQLite with one process writing"], repo.path).stdout)
     assert doc["rows"][0]["superseded_by"] == "doc/adr/0005-use-postgres.md"
+
+
+# ------------------------------------------------------------------------------------------ the click-free path
+
+
+@pytest.mark.parametrize("args", [
+    ["why", "why not run embeddings with Ollama on each machine"],
+    ["why", "--json", "-n", "2", "why is the route table computed once from a commit"],
+    ["why", "--explain", "--limit=3", "identifier", "aware", "BM25"],
+    ["why", "-q", "why is the coffee machine on the third floor always broken"],
+])
+def test_why_answers_alike_with_and_without_click(records_repo, args):
+    from gitroute.cli.app import run
+    from gitroute.cli.fast import answer_fast
+    from tests.test_cli_fast import run_captured
+
+    fast = run_captured(answer_fast, args, records_repo.path)
+    slow = run_captured(run, args, records_repo.path)
+    assert fast[0] == 0 and fast == slow
+
+
+@pytest.mark.parametrize("args", [["why", "--kind", "class", "x"], ["why", "--path=src/*", "x"], ["why"],
+                                  ["why", "-n", "0", "x"]])
+def test_why_lines_the_fast_path_does_not_know_go_to_click(args):
+    from gitroute.cli.fast import parse_why_args
+
+    assert parse_why_args(args) is None
+
+
+def test_cold_why_imports_no_click_pygit2_tree_sitter_or_dataclasses(records_repo):
+    from tests.test_cli_fast import heavy, imported_modules
+
+    result, modules = imported_modules(["why", "why", "not", "Ollama", "embeddings"], records_repo.path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert heavy(modules) == set()
+    assert result.stdout.splitlines()[1].startswith(f"docs/MIPs/{MIP_0085} §9  accepted  Ollama embeddings")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
+from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE, WHY_INDEX
 from gitroute.cli.options import explain_option, json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.cli.output import emit_why
 
 
 @click.command("why")
@@ -23,20 +23,6 @@ def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
     no record discusses the question, the answer is no_match.
     """
     from gitroute import api
-    from gitroute.indexes.decisions import NAME, format_row
 
-    answer = api.answer(NAME, " ".join(text), limit=limit, explain=explain)
-    if as_json:
-        emit_json(answer_json(answer, explain))
-        return
-    out(source_line(answer.source))
-    if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "no decision record discusses the question"))
-        return
-    for row in answer.rows:
-        out(format_row(row))
-        if explain and row.signals:
-            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in row.signals))
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+    answer = api.answer(WHY_INDEX, " ".join(text), limit=limit, explain=explain)
+    emit_why(answer, as_json=as_json, explain=explain, quiet=quiet)

@@ -831,16 +831,3 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
     if any(dict(r.extra).get("superseded_by") for r in rows[:3]):
         notes.append("a superseded record answers: read its successor too")
     return Answer("routed", source, tuple(rows), tuple(notes))
-
-
-def format_row(row: Row) -> str:
-    """A why row as text: `RECORD §SECTION  status  text`."""
-    extra = dict(row.extra)
-    where = f"{row.path} §{extra.get('section')}" if extra.get("section") else row.path
-    status = str(extra.get("status", ""))
-    superseded = extra.get("superseded_by")
-    if superseded:
-        status += f" by {superseded}"
-    return f"{where}  {status}  {extra.get('text', '')}"
-
-
