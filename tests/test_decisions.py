@@ -608,3 +608,13 @@ def test_cold_why_imports_no_click_pygit2_tree_sitter_or_dataclasses(records_rep
     assert result.returncode == 0, result.stderr[-2000:]
     assert heavy(modules) == set()
     assert result.stdout.splitlines()[1].startswith(f"docs/MIPs/{MIP_0085} §9  accepted  Ollama embeddings")
+
+
+def test_a_quoted_example_of_deciding_is_no_decision():
+    text = '# ADR 4\n\n## Decision\n\nLint flags lines like "we decided to…" and nothing else.\n'
+    assert lint_record("docs/adr/0004.md", text.encode()) == []
+
+
+def test_an_alternative_that_says_rejected_states_its_verdict_once():
+    record = record_of("docs/adr/0005-x.md", "# 5. X\n\n## Considered Options\n\n- Regexes: rejected, too loose\n")
+    assert [r.text for r in record.rows if r.kind == "alternative"] == ["Regexes: rejected, too loose"]

@@ -424,6 +424,8 @@ def parse_record(path: str, data: bytes, known: Sequence[str] = ()) -> Record | 
             lead, reason = _split_lead(flat)
             verdict = _verdict(flat, lead, blocks[b.section].text if b.section >= 0 else "", chosen_text,
                                chosen_label)
+            # "X: rejected, because Y" already says its verdict, which the row states once.
+            reason = re.sub(r"^(?:rejected|chosen|accepted)\b[,:;.]?\s*", "", reason, flags=re.IGNORECASE)
             good, bad = pros_cons.get(_norm(lead), ([], []))
             if verdict == "chosen" and not reason:
                 reason = chosen_reason or (good[0] if good else "")
@@ -571,7 +573,7 @@ def lint_record(path: str, data: bytes) -> list[tuple[int, str]]:
                 continue
             if _DECIDED_MARKER.match(line):
                 continue
-            prose = _strip_code(line) if code_words else line
+            prose = _strip_quoted(_strip_code(line) if code_words else line)
             if not _RECORDS_DECISION.search(prose):
                 continue
             flagged.append((number, line.strip()))
@@ -581,6 +583,11 @@ def lint_record(path: str, data: bytes) -> list[tuple[int, str]]:
 def lint_records(files: Iterable[tuple[str, bytes]]) -> list[tuple[str, int, str]]:
     """(path, line, text) of every flagged line of the given records, by path and line."""
     return [(path, line, text) for path, data in sorted(files) for line, text in lint_record(path, data)]
+
+
+def _strip_quoted(line: str) -> str:
+    # A quoted phrase ("we decided to…") is an example or a citation, not the record deciding.
+    return re.sub(r'"[^"]*"|“[^”]*”', "", line)
 
 
 def _strip_code(line: str) -> str:
