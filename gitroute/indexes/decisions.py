@@ -40,8 +40,10 @@ _NUMBERED = re.compile(
     r"^(?:adr|pep|nep|nxep|jep|kep|slep|skip|zep|ape|cep|hep|tap|tip|rfc|mip|sep|glep|bep|oep)[-_ ]?\d+",
     re.IGNORECASE,
 )
-# Indexes, templates and READMEs sit beside the records without being one.
-_NOT_A_RECORD = re.compile(r"(^|[-_.])(template|index|readme|toc|contents)([-_.]|$)", re.IGNORECASE)
+# Indexes, templates and READMEs sit beside the records without being one: a file named for one
+# (`index.md`, `README.md`, `0000-template.md`, `adr-template-bare.md`), not one that mentions an index
+# in its title (`0002-index-protocol.md`).
+_NOT_A_RECORD_LAST = frozenset({"index", "readme", "toc", "contents"})
 
 MAX_TEXT = 320  # characters of a row's text shown and stored; its tokens come from the whole item
 MAX_TOKENS_TEXT = 4000
@@ -144,7 +146,8 @@ def is_record_path(path: str, globs: Sequence[str] = ()) -> bool:
         return any(fnmatch.fnmatchcase(path, g) for g in globs)
     base = posixpath.basename(path)
     stem_name = base.rsplit(".", 1)[0]
-    if _NOT_A_RECORD.search(stem_name) and not _NUMBERED.match(stem_name):
+    words = [w for w in re.split(r"[-_.\s]+", stem_name.lower()) if w]
+    if words and ("template" in words or words[-1] in _NOT_A_RECORD_LAST or words[0] in _NOT_A_RECORD_LAST):
         return False
     if _NUMBERED.match(stem_name):
         return True
