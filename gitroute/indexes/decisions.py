@@ -112,13 +112,15 @@ _LABEL = re.compile(r"^\(?([A-Za-z]|\d{1,2})[).]\s*")
 _FRONT_MATTER_KEY = re.compile(r"^([A-Za-z][\w -]*):\s*(.*)$")
 
 
-class DecisionRow(namedtuple("DecisionRow", "path section line status kind verdict text title")):
+class DecisionRow(namedtuple("DecisionRow", "path section line status kind verdict text title words",
+                             defaults=("",))):
     """One row of the decision index.
 
     path: str, the record; section: str, its heading's number where the record numbers it, else the
     heading's text ("" before any heading); line: int, 1-based; status: str, the record's normalised status
     (STATUSES or "unknown"); kind: str (ROW_KINDS); verdict: str, "chosen" | "rejected" | "considered" for
-    alternatives, "" otherwise; text: str, bounded; title: str, the record's title.
+    alternatives, "" otherwise; text: str, bounded; title: str, the record's title; words: str, the item's
+    whole text (bounded by MAX_TOKENS_TEXT), which BM25 counts ("" when it is `text`).
     """
 
     __slots__ = ()
@@ -349,8 +351,10 @@ def parse_record(path: str, data: bytes, known: Sequence[str] = ()) -> Record | 
     rows: list[DecisionRow] = []
 
     def add(i: int, kind: str, text: str, verdict: str = "", section: str | None = None) -> None:
+        flat = " ".join(text.split())
+        shown = _bounded(flat)
         rows.append(DecisionRow(path, label(i) if section is None else section, blocks[i].line, status, kind,
-                                verdict, _bounded(text), title))
+                                verdict, shown, title, flat[:MAX_TOKENS_TEXT] if shown != flat else ""))
 
     # The title row: the title and the first sentence of the summary.
     summary_at = next((i for i, b in enumerate(blocks) if b.kind == "paragraph" and role(i) == "summary"), None)
@@ -628,7 +632,7 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     postings: dict[str, list[list[int]]] = {}
     lengths: list[int] = []
     for row_id, row in enumerate(rows):
-        tokens = doc_tokens(f"{row.title} {row.section} {row.text}"[:MAX_TOKENS_TEXT])
+        tokens = doc_tokens(f"{row.title} {row.section} {row.words or row.text}")
         lengths.append(len(tokens))
         for token, tf in sorted(Counter(tokens).items()):
             postings.setdefault(token, []).append([row_id, tf])
