@@ -12,6 +12,7 @@ from gitroute.errors import GitrouteError
 
 INDEXES = (
     "symbols",
+    "decisions",
 )
 
 
