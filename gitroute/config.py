@@ -21,6 +21,8 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     docs: tuple[str, ...] = ("docs", "doc")
     bench: str = "routing-bench.yaml"
+    doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
+    decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
 
     def fingerprint(self) -> str:
         canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
@@ -36,6 +38,8 @@ _SCHEMA = {
     ("build", "extra_exclude"): list,
     ("docs", "folders"): list,
     ("bench", "file"): str,
+    ("docs", "map"): str,
+    ("decisions", "map"): str,
 }
 
 
@@ -71,4 +75,6 @@ def parse_config(data: bytes | None) -> Config:
         exclude=exclude,
         docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
         bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
+        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),  # type: ignore[arg-type]
+        decisions_map=values.get(("decisions", "map"), Config.decisions_map),  # type: ignore[arg-type]
     )

@@ -15,6 +15,10 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "doc-code": "doc_code",
+    "decisions": "decisions",
+    "hooks": "hooks",
+    "hook": "hook",
 }
 
 
