@@ -291,3 +291,11 @@ def test_a_missing_document_gets_just_the_block(docs_repo):
     write(top, commit, "docs/WIRING.md", Rendering("| a |\n", block="wiring"))
     assert (docs_repo.path / "docs" / "WIRING.md").read_text() == (
         "<!-- gitroute:wiring:begin -->\n| a |\n<!-- gitroute:wiring:end -->\n")
+
+
+def test_a_map_path_of_the_wrong_type_is_a_config_error(make_repo, route, renderers):
+    repo = make_repo()
+    repo.commit({**DOCS, ".gitroute.toml": "[docs]\nmap = 3\n"})
+    result = route(["build", "-q"], repo.path)
+    assert result.exit_code == 128
+    assert result.stderr.splitlines()[0] == "fatal: '.gitroute.toml': 'docs.map' must be str"
