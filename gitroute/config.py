@@ -25,7 +25,9 @@ class Config:
     decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
 
     def fingerprint(self) -> str:
-        canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        # Where the committed maps live changes nothing a build writes, so it is not part of the bundle.
+        values = {k: v for k, v in asdict(self).items() if k not in ("doc_code_map", "decisions_map")}
+        canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def is_excluded(self, path: str) -> bool:
