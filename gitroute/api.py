@@ -94,15 +94,24 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
 # when the command line must name the file; the function that renders it from the bundle).
 # The renderers belong to their indexes; the three functions below are the integration points.
 def _render_doc_code(view: BundleView, config: Config) -> Rendering:
-    """DOC-CODE.md: integration point for `render_doc_code_map(links)` of gitroute/indexes/doc_links.py."""
+    """DOC-CODE.md: the doc_links index's file-level map (branch w1/docs), its rows counted the index's way."""
+    from gitroute.committed import Rendering
     from gitroute.errors import GitrouteError
 
-    raise GitrouteError("this gitroute has no doc_links index to render 'DOC-CODE.md' from",
-                        hint="the doc-code map arrives with the doc_links index (issue 7)")
+    try:
+        from gitroute.indexes.doc_links import NAME, map_rows, read_links, render_doc_code_map
+    except ModuleNotFoundError as err:  # INTEGRATION: goes away once gitroute/indexes/doc_links.py is merged
+        raise GitrouteError("this gitroute has no doc_links index to render 'DOC-CODE.md' from",
+                            hint="the doc-code map arrives with the doc_links index (issue 7)") from err
+    return Rendering(render_doc_code_map(read_links(view.index(NAME))), count_rows=map_rows)
 
 
 def _render_decisions(view: BundleView, config: Config) -> Rendering:
-    """DECISIONS.md: integration point for `render_decisions(rows)` of gitroute/indexes/decisions.py."""
+    """DECISIONS.md: INTEGRATION point for `render_decisions(rows)` of gitroute/indexes/decisions.py (w1/decisions).
+
+    It needs the decision rows read back from the bundle (a `read_rows(view)` beside `render_decisions`),
+    then `Rendering(render_decisions(rows))`: the default row counter counts its table rows.
+    """
     from gitroute.errors import GitrouteError
 
     raise GitrouteError("this gitroute has no decisions index to render 'DECISIONS.md' from",
@@ -110,7 +119,7 @@ def _render_decisions(view: BundleView, config: Config) -> Rendering:
 
 
 def _render_wiring(view: BundleView, config: Config) -> Rendering:
-    """The wiring block (between <!-- gitroute:wiring:begin/end --> lines): integration point for
+    """The wiring block (between <!-- gitroute:wiring:begin/end --> lines): INTEGRATION point for
     `render_wiring(...)` of gitroute/indexes/wiring.py; return `Rendering(text, block="wiring")`."""
     from gitroute.errors import GitrouteError
 

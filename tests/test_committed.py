@@ -299,3 +299,38 @@ def test_a_map_path_of_the_wrong_type_is_a_config_error(make_repo, route, render
     result = route(["build", "-q"], repo.path)
     assert result.exit_code == 128
     assert result.stderr.splitlines()[0] == "fatal: '.gitroute.toml': 'docs.map' must be str"
+
+
+# --- through the real build and the doc_links index (skipped until that index is merged) -----
+
+LINKED_CODE = {f"src/app/{name}.py": f"def {name}_handler():\n    return '{name}'\n"
+               for name in ("install", "usage", "config", "faqs")}
+LINKED_DOCS = {f"guide/{name}.md": f"# {name}\n\n## Handler\n\nSee `{name}_handler` in `src/app/{name}.py`.\n"
+               for name in ("install", "usage", "config", "faqs")}
+
+
+def test_the_real_doc_code_map_is_guarded_when_documents_are_deleted(make_repo, route):
+    pytest.importorskip("gitroute.indexes.doc_links")
+    repo = make_repo()
+    repo.commit({**LINKED_CODE, **LINKED_DOCS}, "code and four documents")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert route(["doc-code", "--write"], repo.path).exit_code == 0
+    written = map_text(repo)
+    assert all(f"| src/app/{name}.py |" in written for name in ("install", "usage", "config", "faqs"))
+    commit_work_tree(repo, "the map")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert route(["doc-code", "--check"], repo.path).exit_code == 0
+
+    for name in ("usage", "config", "faqs"):
+        (repo.path / "guide" / f"{name}.md").unlink()
+    commit_work_tree(repo, "three documents deleted, the map not regenerated")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    stale = route(["doc-code", "--check"], repo.path)
+    assert stale.exit_code == 1
+    assert "-| guide/usage.md |" in stale.stdout
+    refused = route(["doc-code", "--write"], repo.path)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("error: refusing to write 'docs/DOC-CODE.md'")
+    assert map_text(repo) == written
+    assert route(["doc-code", "--write", "--force"], repo.path).exit_code == 0
+    assert "guide/usage.md" not in map_text(repo)
