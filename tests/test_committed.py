@@ -334,3 +334,33 @@ def test_the_real_doc_code_map_is_guarded_when_documents_are_deleted(make_repo, 
     assert map_text(repo) == written
     assert route(["doc-code", "--write", "--force"], repo.path).exit_code == 0
     assert "guide/usage.md" not in map_text(repo)
+
+
+def test_file_options_for_a_block_command_write_and_check(docs_repo, route):
+    """The options `git route wiring` takes (`--write FILE`, `--check FILE`), on a command built the same way."""
+    import click
+    from click.testing import CliRunner
+
+    from gitroute.cli.committed import run_committed, write_check_file_options
+
+    @click.command("blocky")
+    @write_check_file_options("wiring")
+    @click.pass_context
+    def blocky(ctx, write_file, check_file, force):
+        ctx.exit(run_committed("wiring", path=write_file or check_file, write=bool(write_file),
+                               check=bool(check_file), force=force, quiet=False))
+
+    (docs_repo.path / "docs" / "WIRING.md").write_text(README)
+    old = os.getcwd()
+    os.chdir(docs_repo.path / "docs")
+    try:
+        runner = CliRunner()
+        wrote = runner.invoke(blocky, ["--write", "WIRING.md"])
+        assert wrote.exit_code == 0, wrote.output
+        assert "| guide/faq.md |" in (docs_repo.path / "docs" / "WIRING.md").read_text()
+        stale = runner.invoke(blocky, ["--check", "WIRING.md"])  # written, not committed
+        assert stale.exit_code == 1
+        assert "docs/WIRING.md is not committed at main@" in stale.output
+        assert "hint: the work tree's 'docs/WIRING.md' is already current: commit it" in stale.output
+    finally:
+        os.chdir(old)

@@ -33,6 +33,27 @@ def write_check_options(default_path: str) -> Callable[[Callable[..., Any]], Cal
     return decorate
 
 
+def write_check_file_options(block: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--write FILE / --check FILE / --force, for a command that keeps a block of a document (`wiring`).
+
+    The command receives `write_file`, `check_file` and `force`, and runs
+    `run_committed(NAME, path=write_file or check_file, write=bool(write_file), check=bool(check_file), ...)`.
+    """
+    begin = f"<!-- gitroute:{block}:begin -->"
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed([
+            click.option("--write", "write_file", metavar="FILE", type=click.Path(dir_okay=False),
+                         help=f"Write the Markdown tables between the {begin} and :end --> lines of FILE."),
+            click.option("--check", "check_file", metavar="FILE", type=click.Path(dir_okay=False),
+                         help="Exit 1 when FILE's block, as committed at the bundle's commit, is not current."),
+            click.option("--force", is_flag=True, help="With --write: write even when more than half the rows go."),
+        ]):
+            f = option(f)
+        return f
+    return decorate
+
+
 def repo_relative(path: str | None) -> str | None:
     """A path given on the command line is relative to the current folder, as in git; the library wants the top's."""
     if path is None:
