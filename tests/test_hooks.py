@@ -322,3 +322,17 @@ def test_installed_hooks_run_pointer_sync_after_a_real_merge(superproject, route
     merge = git(top.path, "merge", "-q", "bump", check=False)
     assert merge.returncode == 0
     assert "gitroute pointer-sync" in merge.stderr  # it ran: regenerated, or said why it could not
+
+
+def test_pointer_sync_reads_git_s_arguments_from_pre_commit_s_environment(superproject, route, monkeypatch):
+    top, lib = superproject
+    old_head = top.git("rev-parse", "HEAD").strip()
+    move_pointer(top, lib, {**SUB_DOCS, "deploy.md": "# deploy\n"})
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", old_head)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", top.git("rev-parse", "HEAD").strip())
+    monkeypatch.setenv("PRE_COMMIT_CHECKOUT_TYPE", "0")  # a file checkout: nothing to do
+    assert route(["hook", "pointer-sync"], top.path).stderr == ""
+    monkeypatch.setenv("PRE_COMMIT_CHECKOUT_TYPE", "1")
+    result = route(["hook", "pointer-sync"], top.path)
+    assert result.exit_code == 0
+    assert "regenerated 'docs/DOC-CODE.md' (6 rows, 5 before)" in result.stderr
