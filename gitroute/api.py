@@ -92,7 +92,7 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
 
 # Generated files a repository commits: name -> (the Config field holding its default path, or None
 # when the command line must name the file; the function that renders it from the bundle).
-# The renderers belong to their indexes; the three functions below are the integration points.
+# The renderers belong to their indexes; the three functions below are where each is plugged in.
 def _render_doc_code(view: BundleView, config: Config) -> Rendering:
     """DOC-CODE.md: the doc_links index's file-level map (branch w1/docs), its rows counted the index's way."""
     from gitroute.committed import Rendering
@@ -100,31 +100,54 @@ def _render_doc_code(view: BundleView, config: Config) -> Rendering:
 
     try:
         from gitroute.indexes.doc_links import NAME, map_rows, read_links, render_doc_code_map
-    except ModuleNotFoundError as err:  # INTEGRATION: goes away once gitroute/indexes/doc_links.py is merged
+    except ImportError as err:  # INTEGRATION: goes away once gitroute/indexes/doc_links.py is merged
+        _reraise_unless_missing(err, "gitroute.indexes.doc_links")
         raise GitrouteError("this gitroute has no doc_links index to render 'DOC-CODE.md' from",
                             hint="the doc-code map arrives with the doc_links index (issue 7)") from err
     return Rendering(render_doc_code_map(read_links(view.index(NAME))), count_rows=map_rows)
 
 
 def _render_decisions(view: BundleView, config: Config) -> Rendering:
-    """DECISIONS.md: INTEGRATION point for `render_decisions(rows)` of gitroute/indexes/decisions.py (w1/decisions).
+    """DECISIONS.md: `render_decisions(rows)` of the decisions index (branch w1/decisions).
 
-    It needs the decision rows read back from the bundle (a `read_rows(view)` beside `render_decisions`),
-    then `Rendering(render_decisions(rows))`: the default row counter counts its table rows.
+    INTEGRATION: it also needs `read_rows(view) -> list[DecisionRow]` beside it, the rows read back
+    from the index's blobs (records.json and rows/*.json hold every field a DecisionRow has).
     """
+    from gitroute.committed import Rendering
     from gitroute.errors import GitrouteError
 
-    raise GitrouteError("this gitroute has no decisions index to render 'DECISIONS.md' from",
-                        hint="the decision table arrives with the decisions index (issue 9)")
+    try:
+        from gitroute.indexes.decisions import NAME, read_rows, render_decisions
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.decisions")
+        raise GitrouteError("this gitroute has no decisions index to render 'DECISIONS.md' from",
+                            hint="the decision table arrives with the decisions index (issue 9)") from err
+    return Rendering(render_decisions(read_rows(view.index(NAME))))
 
 
 def _render_wiring(view: BundleView, config: Config) -> Rendering:
-    """The wiring block (between <!-- gitroute:wiring:begin/end --> lines): INTEGRATION point for
-    `render_wiring(...)` of gitroute/indexes/wiring.py; return `Rendering(text, block="wiring")`."""
+    """The wiring block of a document (between <!-- gitroute:wiring:begin/end --> lines): `render_wiring(...)`
+    of the wiring index (branch w1/impact-wiring).
+
+    INTEGRATION: it also needs `read_wiring(view)` beside it, the value `render_wiring` takes, read back
+    from the index's blobs.
+    """
+    from gitroute.committed import Rendering
     from gitroute.errors import GitrouteError
 
-    raise GitrouteError("this gitroute has no wiring index to render the wiring block from",
-                        hint="the wiring tables arrive with the wiring index (issue 8)")
+    try:
+        from gitroute.indexes.wiring import NAME, read_wiring, render_wiring
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.wiring")
+        raise GitrouteError("this gitroute has no wiring index to render the wiring block from",
+                            hint="the wiring tables arrive with the wiring index (issue 8)") from err
+    return Rendering(render_wiring(read_wiring(view.index(NAME))), block="wiring")
+
+
+def _reraise_unless_missing(err: ImportError, module: str) -> None:
+    """An index module or name that is not there yet is expected; an import failing inside it is a bug."""
+    if err.name != module:
+        raise err
 
 
 COMMITTED_FILES: dict[str, tuple[str | None, Callable[[BundleView, Config], Rendering]]] = {
