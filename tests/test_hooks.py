@@ -41,6 +41,8 @@ def test_committed_hook_scripts_are_current():
     for hook in HOOKS:
         assert (ROOT / "hooks" / hook).read_text() == render_hook(hook), "run 'python tools/hookscripts.py'"
         assert os.access(ROOT / "hooks" / hook, os.X_OK)
+        syntax = subprocess.run(["sh", "-n", str(ROOT / "hooks" / hook)], capture_output=True, text=True)
+        assert syntax.returncode == 0, syntax.stderr
 
 
 def test_install_writes_executable_hooks_that_say_they_are_ours(sample_repo, route):
