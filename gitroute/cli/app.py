@@ -17,6 +17,10 @@ COMMANDS = {
     "bench": "bench",
     "why": "why",
     "lint": "lint",
+    "doc-code": "doc_code",
+    "decisions": "decisions",
+    "hooks": "hooks",
+    "hook": "hook",
     "ask": "ask",
     "mcp": "mcp",
 }
