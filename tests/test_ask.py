@@ -226,3 +226,29 @@ def test_a_cli_answer_that_would_exceed_the_bound_is_cut(make_repo, route):
     assert 0 < len(doc["rows"]) < len(json.loads(full.stdout)["rows"]) + 1
     left = int(doc["notes"][-1].split()[0])
     assert left > 0 and doc["notes"][-1].startswith(f"{left} of {left + len(doc['rows'])} rows left out")
+
+
+# --- the warm server's answers, in process ------------------------------------------------------------
+
+
+def test_the_warm_server_pins_once_and_again_only_when_the_ref_or_head_moves(built, route):
+    from gitroute.cli.mcp import ServerTools
+
+    tools = ServerTools(str(built.path))
+    try:
+        first, _ = tools.call("query", {"text": "OpenMeteoClient"})
+        tools.call("why", {"text": "why open-meteo"})
+        tools.call("ask", {"text": "parse_forecast"})
+        assert tools.warm.pins == 1
+        built.commit({**SAMPLE_FILES, "docs/adr/0001-use-open-meteo.md": ADR, "src/sample/ship.py": "def ship():\n"
+                      "    pass\n"}, "ship")
+        behind, _ = tools.call("query", {"text": "OpenMeteoClient"})
+        assert tools.warm.pins == 2 and behind["source"]["stale_by"] == 1  # HEAD moved: staleness is told
+        assert route(["build", "-q"], built.path).exit_code == 0
+        after, _ = tools.call("query", {"text": "ship"})
+        assert tools.warm.pins == 3 and after["rows"][0]["path"] == "src/sample/ship.py"
+        assert after["source"]["commit"] != first["source"]["commit"]
+        tools.call("query", {"text": "ship"})
+        assert tools.warm.pins == 3
+    finally:
+        tools.close()
