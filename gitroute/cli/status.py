@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import json_option
-from gitroute.cli.output import emit_json, source_json, source_line
+from gitroute.cli.output import emit_json, quote_path, source_json, source_line
 
 
 @click.command("status")
@@ -41,11 +41,11 @@ def command(as_json: bool) -> None:
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"
-        click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}{missing}")
+        click.echo(f"submodule: {quote_path(sub['path'])} at {sub['commit'][:7]}{missing}")
     if s.warnings_total:
         shown = f" (the first {len(s.warnings)})" if len(s.warnings) < s.warnings_total else ""
         click.echo(f"warnings: {s.warnings_total}{shown}")
         for path, warning in s.warnings:
-            click.echo(f"  {path}: {warning}")
+            click.echo(f"  {quote_path(path)}: {warning}")
     if s.last_build_seconds is not None:
         click.echo(f"last build: {s.last_build_seconds:.2f} s")
