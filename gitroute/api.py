@@ -68,8 +68,18 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     from gitroute.bench import find_default_bench, read_bench, run_bench
     from gitroute.catfile import work_tree_top
 
-    bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
+    bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
     ask = {
         "symbol": lambda q: query(q.question, repo=repo, kinds=q.kind, langs=q.lang, path_glob=q.path, limit=10),
     }
     return run_bench(bench_file, ask)
+
+
+def _configured_bench_file(repo: str) -> str:
+    """`[bench] file` of the `.gitroute.toml` at the commit the bundle answers from (the config's one source)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.config import CONFIG_PATH, parse_config
+
+    with BundleView(repo) as view:
+        found = view.reader.read([f"{view.source.commit}:{CONFIG_PATH}"])[0]
+    return parse_config(found[2] if found is not None and found[1] == "blob" else None).bench

@@ -37,6 +37,20 @@ _SCHEMA = {
     ("docs", "folders"): list,
     ("bench", "file"): str,
 }
+# What each type is called in an error, and a valid line of each key for the hint.
+_TYPE_WORDS = {int: "an integer", list: "a list of strings", str: "a string"}
+_EXAMPLES = {
+    ("build", "max_file_bytes"): "max_file_bytes = 1048576",
+    ("build", "exclude"): 'exclude = ["node_modules/**", "**/node_modules/**"]',
+    ("build", "extra_exclude"): 'extra_exclude = ["third_party/**"]',
+    ("docs", "folders"): 'folders = ["docs"]',
+    ("bench", "file"): 'file = "routing-bench.yaml"',
+}
+
+
+def _type_error(section: str, key: str, expected: type) -> ConfigError:
+    return ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {_TYPE_WORDS[expected]}",
+                       hint=f"for example, under [{section}]: {_EXAMPLES[(section, key)]}")
 
 
 def parse_config(data: bytes | None) -> Config:
@@ -51,15 +65,17 @@ def parse_config(data: bytes | None) -> Config:
     values: dict[tuple[str, str], object] = {}
     for section, body in table.items():
         if not isinstance(body, dict):
-            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table")
+            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table",
+                              hint=f"for example: [build] on one line, then {_EXAMPLES[('build', 'max_file_bytes')]}")
         for key, value in body.items():
             expected = _SCHEMA.get((section, key))
             if expected is None:
-                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'")
+                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'",
+                                  hint="the keys are " + ", ".join(f"'{s}.{k}'" for s, k in _SCHEMA))
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {expected.__name__}")
+                raise _type_error(section, key, expected)
             if expected is list and not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be a list of strings")
+                raise _type_error(section, key, expected)
             values[(section, key)] = value
     max_bytes = values.get(("build", "max_file_bytes"), Config.max_file_bytes)
     if not 1 <= max_bytes <= 64 * 1024 * 1024:  # type: ignore[operator]

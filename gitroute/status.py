@@ -29,7 +29,7 @@ class StatusReport:
 def read_status(cwd: str) -> StatusReport:
     with BundleView(cwd) as view:
         manifest = view.manifest
-        listing = run_git(["ls-tree", "-r", "-l", "-z", view.commit], cwd)
+        listing = run_git(["ls-tree", "-r", "-l", "-z", "--full-tree", view.commit], cwd)  # not limited by cwd
         sizes = [int(line.split()[3]) for line in listing.stdout.split(b"\0") if line.strip()]
         return StatusReport(
             source=view.source,

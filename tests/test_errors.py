@@ -220,7 +220,7 @@ def test_build_over_damaged_extraction_results_extracts_them_again(built_repo, r
 
 @pytest.mark.parametrize("config, message", [
     ("[build\nmax_file_bytes = 1\n", "fatal: cannot read '.gitroute.toml' at the pinned commit: "),
-    ("[build]\nmax_file_bytes = 'big'\n", "fatal: '.gitroute.toml': 'build.max_file_bytes' must be int"),
+    ("[build]\nmax_file_bytes = 'big'\n", "fatal: '.gitroute.toml': 'build.max_file_bytes' must be an integer"),
     ("[build]\nmax_file_byte = 10\n", "fatal: '.gitroute.toml': unknown key 'build.max_file_byte'"),
     ("build = 1\n", "fatal: '.gitroute.toml': 'build' must be a table"),
 ])
