@@ -46,7 +46,7 @@ def test_status_says_no_when_the_bundle_is_at_head(built):
 
 def test_status_says_how_far_head_is_ahead(built):
     built.commit({**SAMPLE_FILES, "extra.py": "x = 1\n"}, "ahead")
-    assert stale_line(built) == "stale: 1 commit behind HEAD: run 'git route build'"
+    assert stale_line(built) == "stale: 1 commit behind HEAD"
 
 
 def test_status_says_when_head_is_behind_the_bundle(built):
@@ -67,8 +67,7 @@ def test_status_says_both_ways_when_head_and_the_bundle_diverged(built):
     built.commit({**SAMPLE_FILES, "other.py": "y = 1\n"}, "on HEAD's side", parents=[first])
     built.commit({**SAMPLE_FILES, "other.py": "y = 2\n"}, "and another")
 
-    assert stale_line(built) == ("stale: 2 commits behind HEAD: run 'git route build'; "
-                                 "HEAD lacks 1 commit the bundle has")
+    assert stale_line(built) == "stale: 2 commits behind HEAD; HEAD lacks 1 commit the bundle has"
 
 
 # --- [bench] file ------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def stale_text(stale_by: int | None, behind_by: int | None) -> str:
         return "unknown (git cannot compare HEAD with the bundle's commit)"
     parts = []
     if stale_by:
-        parts.append(f"{_commits(stale_by)} behind HEAD: run 'git route build'")
+        parts.append(f"{_commits(stale_by)} behind HEAD")
     if behind_by:
         parts.append(f"HEAD lacks {_commits(behind_by)} the bundle has")
     return "; ".join(parts) or "no"
