@@ -196,12 +196,15 @@ def _bound_postings(
     bound = score_bounder(question, weights)
     get_weight, get_matched = name_weight.get, name_matched.get
     get_doc, get_context = doc_weight.get, context_matched.get
-    bounds = {
-        value >> 4: bound(get_weight(value, 0.0), get_matched(value, 0), value & 7,
-                          get_doc(value, 0.0) + skipped_weight, get_context(value, 0) + skipped_words,
-                          value & 8, value in entries)
-        for value in name_weight.keys() | doc_weight.keys() | context_matched.keys()
-    }
+    memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
+    bounds = {}
+    for value in name_weight.keys() | doc_weight.keys() | context_matched.keys():
+        facts = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0) + skipped_weight,
+                 get_context(value, 0) + skipped_words, value & 8, value in entries)
+        found = memo.get(facts)
+        if found is None:
+            found = memo[facts] = bound(*facts)
+        bounds[value >> 4] = found
     left_out = bound(0.0, 0, 0, skipped_weight, skipped_words, False, False) if skipped_words else 0.0
     return bounds, left_out
 
@@ -274,33 +277,29 @@ def query_symbols(
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
     while True:
-        order = sorted((i for i in bounds if i not in scored), key=lambda i: (-bounds[i], i))
-        done = 0
-        while done < len(order):
-            if not exhaustive and len(top) == limit and top[0] > max(bounds[order[done]], left_out):
+        heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
+        heapq.heapify(heap)
+        while heap:
+            if not exhaustive and len(top) == limit and top[0] > max(-heap[0][0], left_out):
                 break
             # Read the chunks of the next candidates in one go: a first batch on speculation, then
-            # those that are sure to be scored (a bound above the limit-th score so far), at most MAX_BATCH.
-            if len(top) < limit or exhaustive:
-                end = done + max(CANDIDATES, limit - len(top))
-            else:
-                end = done + 1
-                while end < len(order) and end - done < MAX_BATCH and bounds[order[end]] >= top[0]:
-                    end += 1
-            wanted = [path for path in map(node_chunk_path, sorted({i // NODE_CHUNK * NODE_CHUNK
-                                                                    for i in order[done:end]}))
+            # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
+            sure = not exhaustive and len(top) == limit
+            size = MAX_BATCH if sure else max(CANDIDATES, limit - len(top))
+            batch = [heapq.heappop(heap)[1]]
+            while heap and len(batch) < size and not (sure and -heap[0][0] < top[0]):
+                batch.append(heapq.heappop(heap)[1])
+            wanted = [path for path in map(node_chunk_path, sorted({i // NODE_CHUNK * NODE_CHUNK for i in batch}))
                       if path not in chunks]
             if wanted:
                 blobs = read(wanted)
                 chunks.update((path, _load(blobs, path, corrupt)) for path in wanted)
-            for node_id in order[done:end]:
+            for k, node_id in enumerate(batch):
                 if not exhaustive and len(top) == limit and top[0] > max(bounds[node_id], left_out):
+                    for rest in batch[k:]:
+                        heapq.heappush(heap, (-bounds[rest], rest))
                     break
                 score_one(node_id)
-                done += 1
-            else:
-                continue
-            break
         if not left_out or (len(top) == limit and top[0] > left_out):
             break
         # The nodes left out could still rank: bound them all, and go on from what is scored.
