@@ -2,13 +2,13 @@
 
     python bench/mcp_latency.py [--corpus django] [--questions 200]
 
-The corpus must be materialised and built (`python bench/corpora.py django`, then `git route build`
-in bench/corpora/django). Symbol questions are names of classes and functions the corpus defines;
-plain-words questions are the first words of its docstrings ("where is the code that ..."). Each
-question is asked through `ServerTools.call` (what a tools/call runs: the warm bundle's ref check,
-the answer, the JSON document and its byte bound), first once cold per question (the server warm,
-the question new), then again. Prints medians and 90th percentiles in milliseconds; targets: symbol
-at most 2 ms, plain words at most 10 ms (median). Figures, not a test: the machine is shared.
+The corpus must be materialised and built (`python bench/corpora.py django`, then `git route build` in
+bench/corpora/django). Symbol questions are names of classes and functions the corpus defines; plain-words
+questions are the first words of its docstrings ("where is the code that ..."). Each question is asked through
+`ServerTools.call` (what a tools/call runs: the warm bundle's ref check, the answer, the JSON document and its
+byte bound), first once cold per question (the server warm, the question new), then again (answered from the
+answers the server keeps per pinned bundle). Prints medians and 90th percentiles in milliseconds; targets:
+symbol at most 2 ms, plain words at most 10 ms (median). Figures, not a test: the machine is shared.
 """
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
             cold, routed = time_calls(tools, tool, questions)
             warm, _ = time_calls(tools, tool, questions)
             print(f"{label:<24} n={len(questions):<4} routed {routed:<4} first {describe(cold)}")
-            print(f"{'':<24} {'':<17} again {describe(warm)}")
+            print(f"{'':<24} {'':<17} again {describe(warm)}  (the answer kept by the server)")
         print(f"bundle pinned {tools.warm.pins} time(s)")
     finally:
         tools.close()

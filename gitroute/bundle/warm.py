@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from gitroute.bundle.layout import BUNDLE_REF
 from gitroute.bundle.store import BundleView
+from gitroute.errors import GitrouteError
 
 CACHE_BYTES = 64 << 20  # blobs kept in memory per pinned bundle; the least recently read go first
 
@@ -58,13 +59,13 @@ class WarmBundle:
         if self._view is not None:
             try:
                 head, bundle = self._view.reader.read(["HEAD", self.ref])
-            except Exception:
-                self.close()  # a cat-file that died: pin again below, from scratch
+            except (GitrouteError, OSError):  # a cat-file that died: pin again below, from scratch
+                pass
             else:
                 where = (head[0] if head else None, bundle[0] if bundle else None)
                 if where == self._where:
                     return self._view
-                self.close()
+            self.close()
         view = CachedBundleView(self.cwd, self.ref)  # validates the bundle commit, or raises
         self._view = view
         self._where = (view.source.head, view.commit)

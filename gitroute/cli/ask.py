@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
 from gitroute.cli.options import explain_option, json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.cli.output import answer_json, emit_json, err, out, quote_path, source_line
 
 
 @click.command("ask")
@@ -43,11 +43,11 @@ def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
     if answer.status == "no_match":
         out("no_match: " + (answer.notes[0] if answer.notes else "no index has an answer"))
         return
-    width = max(len(f"{r.path}:{r.line}" if r.line is not None else r.path) for r in answer.rows)
-    for r in answer.rows:
+    wheres = [f"{quote_path(r.path)}:{r.line}" if r.line is not None else quote_path(r.path) for r in answer.rows]
+    width = max(map(len, wheres))
+    for r, where in zip(answer.rows, wheres, strict=True):
         extra = dict(r.extra)
-        where = f"{r.path}:{r.line}" if r.line is not None else r.path
-        label = r.name or extra.get("section") or extra.get("token") or ""
+        label = quote_path(str(r.name or extra.get("section") or extra.get("token") or ""))
         out(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
         if explain and r.signals:
             out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))

@@ -7,7 +7,9 @@ puts it on the official `mcp` SDK's low-level server over stdio (the optional `g
 """
 from __future__ import annotations
 
+import json
 import os
+from collections import OrderedDict
 from collections.abc import Mapping
 
 import click
@@ -22,6 +24,7 @@ ASK = Command("ask", "", {}, "any question, routed to the index (or indexes) its
               ("text", "the question: a name, a path, or plain words (\"what breaks if I change X\", "
                        "\"which doc explains X\", \"why did we choose X\")"), True, {})
 STATUS_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}
+KEPT_ANSWERS = 512
 _TYPES = {"string": str, "integer": int, "boolean": bool, "array": list}
 
 
@@ -41,6 +44,8 @@ class ServerTools:
         self.repo = repo
         self.warm = WarmBundle(repo)
         self.commands = {c.name: c for c in [ASK, *available_commands(INDEXES)]}
+        # (pin, tool, arguments) -> document: an answer of a pinned bundle never changes; agents ask again.
+        self._answers: OrderedDict[tuple, dict] = OrderedDict()
 
     def tools(self) -> list[dict]:
         """name, description and inputSchema of each tool, in a fixed order: ask, the table's commands, status."""
@@ -63,7 +68,17 @@ class ServerTools:
                 known = ", ".join([*self.commands, "status"])
                 raise ToolArgumentError(f"no tool named '{name}'", hint=f"known: {known}")
             self._check(name, input_schema(command), arguments)
-            return bound_document(self._answer(command, arguments)), False
+            self.warm.view()  # first: a moved ref or HEAD re-pins (and empties the answers kept below)
+            key = (self.warm.pins, name, json.dumps(arguments, sort_keys=True))
+            document = self._answers.get(key)
+            if document is None:
+                document = bound_document(self._answer(command, arguments))
+                self._answers[key] = document
+                while len(self._answers) > KEPT_ANSWERS:
+                    self._answers.popitem(last=False)
+            else:
+                self._answers.move_to_end(key)
+            return document, False
         except GitrouteError as err:
             return error_document(int(err.exit_code), err.message, err.hint), True
 
