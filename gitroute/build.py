@@ -352,7 +352,7 @@ def _write_side_blobs(nodes: list, git_dir: str) -> tuple[dict[str, str], dict]:
     lets a forked worker hash and pack its part of the bundle while the edges resolve.
     """
     blobs, section = build_symbol_index(nodes)
-    return git.write_blobs(git.open_repository(git_dir), blobs), section
+    return git.write_blobs(git.open_git_dir(git_dir), blobs), section
 
 
 def _write_side_blobs_of_forked() -> tuple[dict[str, str], dict]:

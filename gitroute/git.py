@@ -64,13 +64,36 @@ class Snapshot:
         return self.stores[entry.source].odb.read(pygit2.Oid(hex=entry.oid))[1]
 
 def open_repository(path: str = ".") -> pygit2.Repository:
-    found = pygit2.discover_repository(os.path.abspath(path))
-    if found is None:
-        raise NotARepository(f"not a git repository: '{os.path.abspath(path)}'")
+    """The repository git itself would use in `path`: GIT_DIR, GIT_WORK_TREE, worktrees and bare ones included.
+
+    pygit2's discovery reads neither GIT_DIR nor GIT_WORK_TREE, so git is asked once, with the
+    environment as given (`git --git-dir` reaches us as GIT_DIR, `git -C` as the current folder).
+    """
+    where = os.path.abspath(path)
     try:
-        return pygit2.Repository(found)
+        found = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=where, capture_output=True)
+    except FileNotFoundError as err:
+        raise GitrouteError("git is not on PATH") from err
+    except NotADirectoryError as err:
+        raise NotARepository(f"not a git repository: '{where}'") from err
+    if found.returncode != 0:
+        raise NotARepository(f"not a git repository: '{where}'", hint=_git_hint(found.stderr))
+    return open_git_dir(found.stdout.decode("utf-8", "surrogateescape").rstrip("\n"))
+
+
+def _git_hint(stderr: bytes) -> str | None:
+    """git's own complaint, when it says more than "not a git repository" (safe.directory, a bad GIT_DIR)."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    last = lines[-1].removeprefix("fatal: ") if lines else ""
+    return None if not last or last.startswith("not a git repository") else f"git says: {last}"
+
+
+def open_git_dir(git_dir: str) -> pygit2.Repository:
+    """A repository by its git dir, as `open_repository` found it."""
+    try:
+        return pygit2.Repository(git_dir)
     except pygit2.GitError as err:
-        raise NotARepository(f"cannot open repository at '{found}': {err}") from err
+        raise NotARepository(f"cannot open repository at '{git_dir}': {err}") from err
 
 
 def common_dir(repo: pygit2.Repository) -> str:
