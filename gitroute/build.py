@@ -9,10 +9,13 @@ from __future__ import annotations
 import gc
 import json
 import os
+import signal
+import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from gitroute import __version__, git
@@ -40,6 +43,8 @@ from gitroute.model import DeclaredEntry
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
 
 
@@ -189,6 +194,9 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     gc.disable()
     try:
         return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
+    except BaseException:
+        _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
+        raise
     finally:
         if collecting:
             gc.enable()
@@ -322,15 +330,16 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     size = sum(len(item[1]) for item in items)
     if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
-        import multiprocessing
-
         # Largest first, so that no worker is left with one big file at the end.
         items = sorted(items, key=lambda item: -len(item[1]))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done, (key, value) in enumerate(pool.map(_extract_one, items, chunksize=8), 1):
-                results[key] = value
-                if done % 50 == 0:
-                    progress("parse", done, total)
+        with _signals_held():  # the workers are forked here
+            pool = _start_pool(workers)
+            parsed = pool.map(_extract_one, items, chunksize=8)
+        for done, (key, value) in enumerate(parsed, 1):
+            results[key] = value
+            if done % 50 == 0:
+                progress("parse", done, total)
+        _end_pool(pool)
     else:
         for done, item in enumerate(items, 1):
             key, value = _extract_one(item)
@@ -338,6 +347,89 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
             if done % 50 == 0:
                 progress("parse", done, total)
     progress("parse", total, total)
+
+
+# --- worker processes ----------------------------------------------------------------------
+# A `with ProcessPoolExecutor` that is interrupted waits for every queued task before it exits,
+# and workers that take Ctrl-C themselves deadlock it; git's wrapper forwards SIGINT, so a
+# build gets two. Workers therefore ignore SIGINT and die with their parent, and the pools of a
+# build that fails or is interrupted are ended by `run_build`, not waited for.
+
+_POOLS: list[ProcessPoolExecutor] = []  # the pools this process has running
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT back while workers are forked: a handler that runs inside fork's own callbacks is lost.
+
+    Threads started meanwhile (the pool's) keep SIGINT blocked for good, so it always reaches the
+    main thread, which is the one that acts on it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    _POOLS.append(pool)
+    return pool
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """A pool whose work is done: let its workers exit."""
+    _POOLS.remove(pool)
+    pool.shutdown()
+
+
+def _stop_pools() -> None:
+    """End every running pool now: cancel what is queued and terminate the workers (SIGINT they ignore)."""
+    while _POOLS:
+        pool = _POOLS.pop()
+        # ProcessPoolExecutor has no terminate(): its process table is the only handle on the workers.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(1.0)
+            if process.is_alive():
+                process.kill()
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle, and the worker must not outlive its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back (see _signals_held); now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    armed = False
+    try:
+        import ctypes
+
+        # Linux: the kernel kills this worker when the parent dies, even by SIGKILL.
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux: no prctl
+        armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Where prctl is missing: poll for the parent, since a worker blocked on its queue never notices."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 PARALLEL_MIN_NODES = 20_000
@@ -373,12 +465,11 @@ class _SideJob:
         self.nodes = nodes
         if self.workers < 2 or len(nodes) < PARALLEL_MIN_NODES:
             return
-        import multiprocessing
-
         global _FORKED
         _FORKED = (nodes, self.git_dir)
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self.future = self.pool.submit(_write_side_blobs_of_forked)
+        with _signals_held():  # the worker is forked here
+            self.pool = _start_pool(1)
+            self.future = self.pool.submit(_write_side_blobs_of_forked)
 
     def result(self) -> tuple[dict[str, str], dict]:
         global _FORKED
@@ -386,11 +477,12 @@ class _SideJob:
         if self.future is None:
             return _write_side_blobs(self.nodes, self.git_dir)
         try:
-            return self.future.result()
+            value = self.future.result()
         finally:
             _FORKED = ([], "")
-            assert self.pool is not None
-            self.pool.shutdown()
+        assert self.pool is not None
+        _end_pool(self.pool)  # only on success: a failed or interrupted build's pools are ended by run_build
+        return value
 
 
 def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:

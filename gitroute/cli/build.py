@@ -1,6 +1,10 @@
 """`git route build [REV]`: index one pinned commit into the routing bundle."""
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 
 from gitroute.cli.options import json_option, quiet_option
@@ -20,7 +24,8 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
     """
     from gitroute import api
 
-    report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer())
+    with _interrupted_once():
+        report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer())
     if as_json:
         emit_json({
             "schema": 1,
@@ -49,3 +54,25 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
                + " (calls resolved by name: a lower bound)")
     if report.warnings:
         click.echo(f"warnings: {report.warnings} (see 'git route status')")
+
+
+def _take_interrupt(signum: int, frame: object) -> None:
+    # Ctrl-C arrives twice (the terminal signals the group and git's wrapper forwards it): the
+    # first stops the build, the second must not interrupt the cleanup that the first started.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """SIGINT stops the build once; after that it is ignored until the process exits."""
+    try:
+        previous = signal.signal(signal.SIGINT, _take_interrupt)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise  # SIGINT stays ignored: the process is on its way out
+    signal.signal(signal.SIGINT, previous)
