@@ -50,11 +50,16 @@ def build(
     repo: str = ".",
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    fetch: bool = True,
 ) -> BuildReport:
-    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
+
+    In a partial clone, the blobs the commit needs are fetched from the promisor remote first,
+    unless `fetch` is False; blobs still missing are skipped as `missing`.
+    """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, fetch=fetch)
 
 
 def status(*, repo: str = ".") -> StatusReport:

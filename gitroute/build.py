@@ -187,13 +187,13 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, fetch: bool = True) -> BuildReport:
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, fetch)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
@@ -206,14 +206,16 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str) -> BuildReport:
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str,
+               fetch: bool) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
     commit = git.resolve_commit(repo, rev)
-    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+                           fetch=fetch)
     old_commit, old_manifest = _load_previous(repo, ref)
     laps.lap("snapshot")
 

@@ -14,9 +14,11 @@ from gitroute.cli.output import emit_json, progress_printer
 @click.command("build")
 @click.argument("rev", default="HEAD")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), help="Parser processes (default: every core).")
+@click.option("--no-fetch", "no_fetch", is_flag=True,
+              help="In a partial clone, do not fetch missing blobs; skip them as 'missing'.")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
+def command(rev: str, jobs: int | None, no_fetch: bool, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
     Reads the commit's blobs from the object database only (never the work tree), reuses every
@@ -25,7 +27,8 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
     from gitroute import api
 
     with _interrupted_once():
-        report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer())
+        report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer(),
+                           fetch=not no_fetch)
     if as_json:
         emit_json({
             "schema": 1,
