@@ -172,3 +172,32 @@ def test_git_dir_that_is_not_a_repository_is_fatal(two_repos, route, monkeypatch
     assert result.exit_code == 128
     assert result.stderr.startswith("fatal: not a git repository")
     assert other.ref(BUNDLE_REF) is None
+
+
+BENCH = """\
+schema: 1
+questions:
+  - id: weather
+    type: symbol
+    question: "the Open-Meteo forecast client"
+    expect: ["src/sample/weather.py"]
+"""
+
+
+def test_bench_runs_against_the_repository_git_names(two_repos, route, monkeypatch, tmp_path):
+    target, other = two_repos
+    files = dict(SAMPLE_FILES, **{"routing-bench.yaml": BENCH})
+    target.commit(files, "bench")
+    assert route(["build", "-q"], target.path).exit_code == 0
+
+    through_c = git_route(["-C", str(target.path), "route", "bench", "--json"], other.path)
+    assert through_c.returncode == 0, through_c.stderr
+    assert json.loads(through_c.stdout)["questions"][0]["id"] == "weather"
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.setenv("GIT_DIR", str(target.path / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(target.path))
+    from_env = route(["bench", "--json"], outside)
+    assert from_env.exit_code == 0, from_env.stderr
+    assert json.loads(from_env.stdout) == json.loads(through_c.stdout)
