@@ -496,11 +496,16 @@ def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str, *, fetc
     A blob the store lacks is fetched from a promisor remote (unless `fetch` is False); one that
     is still missing is an error, since guessing its content would change what is built.
     """
-    tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
+    tree_id = repo[pygit2.Oid(hex=commit_id)].tree_id
+    if fetch and tree_id not in repo.odb:  # a tree-filtered clone: its trees come first
+        fetch_missing(repo, [str(tree_id)])
     try:
-        item = tree[path]
-    except KeyError:
-        return None
+        item = repo[tree_id][path]
+    except KeyError as err:
+        if tree_id in repo.odb:
+            return None
+        raise GitrouteError(f"cannot read the tree of commit {commit_id[:12]}: tree {tree_id} is missing",
+                            hint="fetch it ('git fetch'), or build in a clone that has it") from err
     if item.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
         return None
     if fetch and item.id not in repo.odb:

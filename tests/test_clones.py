@@ -83,6 +83,17 @@ def test_blob_limit_clone_fetches_the_large_blobs_it_lacks(served, route, tmp_pa
     assert json.loads(answer.stdout)["rows"][0]["path"] == "src/sample/big_table.py"
 
 
+def test_tree_filtered_clone_fetches_its_trees_then_its_blobs(served, route, tmp_path):
+    clone = partial_clone(served, tmp_path / "treeless", "tree:0")
+
+    result = route(["build", "--json"], clone)
+
+    assert result.exit_code == 0, result.stderr
+    assert "missing" not in json.loads(result.stdout)["files"]["skipped"]
+    answer = route(["query", "--json", "OpenMeteoClient"], clone)
+    assert json.loads(answer.stdout)["rows"][0]["path"] == "src/sample/weather.py"
+
+
 def test_no_fetch_names_every_missing_blob_and_builds_the_rest(served, route, tmp_path):
     clone = partial_clone(served, tmp_path / "limited", "blob:limit=4k")
     before = missing_blobs(clone)
