@@ -156,3 +156,12 @@ def test_workers_exit_when_the_build_is_killed(big_repo):
             os.killpg(proc.pid, signal.SIGKILL)
     assert not survivors, f"workers {survivors} outlived their killed parent by 5 s"
     assert big_repo.ref(BUNDLE_REF) is None
+
+
+@pytest.mark.parametrize("args", [["build", "-q"], ["build", "no-such-revision"]])
+def test_a_finished_or_failed_build_gives_sigint_back(sample_repo, route, args):
+    before = signal.getsignal(signal.SIGINT)
+
+    route(args, sample_repo.path)
+
+    assert signal.getsignal(signal.SIGINT) is before

@@ -74,8 +74,12 @@ def _interrupted_once() -> Iterator[None]:
     except ValueError:  # not the main thread: signals are not ours to handle
         yield
         return
+    interrupted = False
     try:
         yield
     except KeyboardInterrupt:
-        raise  # SIGINT stays ignored: the process is on its way out
-    signal.signal(signal.SIGINT, previous)
+        interrupted = True  # SIGINT stays ignored: the process is on its way out
+        raise
+    finally:
+        if not interrupted:
+            signal.signal(signal.SIGINT, previous)
