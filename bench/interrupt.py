@@ -69,8 +69,8 @@ def one_try(repo: Path, delay: float, limit: float, env: dict[str, str]) -> tupl
         _, err = proc.communicate(timeout=limit + 10)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return False, "hung"
+        _, err = proc.communicate()
+        return False, "hung: " + " | ".join(err.strip().splitlines()[:3])
     took = time.monotonic() - sent
     # A worker left behind keeps the group alive after the leader exits.
     deadline = time.monotonic() + 1.0

@@ -1,7 +1,9 @@
 """`git route build [REV]`: index one pinned commit into the routing bundle."""
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -9,6 +11,7 @@ import click
 
 from gitroute.cli.options import json_option, quiet_option
 from gitroute.cli.output import emit_json, progress_printer
+from gitroute.errors import ExitCode
 
 
 @click.command("build")
@@ -74,12 +77,15 @@ def _interrupted_once() -> Iterator[None]:
     except ValueError:  # not the main thread: signals are not ours to handle
         yield
         return
-    interrupted = False
     try:
         yield
     except KeyboardInterrupt:
-        interrupted = True  # SIGINT stays ignored: the process is on its way out
-        raise
+        # run_build has terminated the workers. What is left are ProcessPoolExecutor's own threads,
+        # which can wait forever on the queue of workers that are gone and would hold the exit up
+        # (interpreter shutdown joins them): leave now, as git does on a signal.
+        sys.stdout.flush()
+        sys.stderr.write("fatal: interrupted\n")
+        sys.stderr.flush()
+        os._exit(int(ExitCode.INTERRUPTED))
     finally:
-        if not interrupted:
-            signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, previous)
