@@ -68,15 +68,18 @@ def build(
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     full: bool = False,
+    fetch: bool = True,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
     `full` extracts every file again; otherwise results are reused from this repository's own
-    earlier bundles (never from a fetched one).
+    earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
+    fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
+    as `missing`.
     """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch)
 
 
 def status(*, repo: str = ".") -> StatusReport:
