@@ -50,8 +50,8 @@ def query(
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
-    from gitroute import git
     from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.git import repository as git
     from gitroute.indexes.decisions import is_record_path, lint_records
 
     repository = git.open_repository(repo)
@@ -92,7 +92,7 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
 
     bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
@@ -194,9 +194,9 @@ def committed_file(
     """
     from gitroute import committed
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.errors import GitrouteError
+    from gitroute.git.catfile import work_tree_top
 
     config_field, render = COMMITTED_FILES[name]
     top = work_tree_top(repo)

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from gitroute import __version__, git
+from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
 from gitroute.bundle.layout import (
     BUNDLE_REF,
@@ -30,6 +30,7 @@ from gitroute.bundle.layout import (
 )
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
+from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
 from gitroute.model import DeclaredEntry

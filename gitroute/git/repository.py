@@ -24,6 +24,7 @@ from gitroute.errors import (
     NotARepository,
     UnknownRevision,
 )
+from gitroute.git.env import git_env
 
 Repository = pygit2.Repository  # the one repository type every layer above names
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
@@ -79,7 +80,8 @@ def open_repository(path: str = ".") -> pygit2.Repository:
     """
     where = os.path.abspath(path)
     try:
-        found = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=where, capture_output=True)
+        found = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=where, capture_output=True,
+                               env=git_env())
     except FileNotFoundError as err:
         raise GitrouteError("git is not on PATH") from err
     except NotADirectoryError as err:
@@ -336,7 +338,7 @@ def fetch_missing(repo: pygit2.Repository, object_ids: list[str]) -> None:
              "--end-of-options", remote],
             input="".join(f"{oid}\n" for oid in pending).encode("ascii"),
             capture_output=True,
-            env=_git_env(repo),
+            env=git_env(repo.path),
         )
         pending = [oid for oid in pending if pygit2.Oid(hex=oid) not in repo.odb]
         if not pending:
@@ -410,12 +412,6 @@ def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str])
 # --- the bundle: writes --------------------------------------------------------------------
 
 
-def _git_env(repo: pygit2.Repository) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_DIR=repo.path, GIT_NO_REPLACE_OBJECTS="1")
-    return env
-
-
 def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str, str]:
     """Store blobs as one pack through `git fast-import`; returns path -> blob id.
 
@@ -459,7 +455,7 @@ def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.Completed
          "--big-file-threshold=1k"],
         input=stream,
         capture_output=True,
-        env=_git_env(repo),
+        env=git_env(repo.path),
     )
 
 
@@ -514,7 +510,7 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
     result = subprocess.run(
         ["git", "update-ref", "-m", "gitroute build", "--end-of-options", ref, new, old or zero],
         capture_output=True,
-        env=_git_env(repo),
+        env=git_env(repo.path),
     )
     if result.returncode != 0:
         stderr = result.stderr.decode("utf-8", "replace")
