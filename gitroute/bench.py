@@ -185,7 +185,7 @@ def _parse_yaml(text: str, origin: str) -> Any:
     # PyYAML stays out of the query path: only the bench reads YAML.
     import yaml
 
-    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    class _StrictLoader(yaml.SafeLoader):
         """safe_load that refuses a key given twice, which PyYAML otherwise resolves silently."""
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
