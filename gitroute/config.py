@@ -19,7 +19,9 @@ DEFAULT_EXCLUDES = ("node_modules/**", "**/node_modules/**", ".git/**")
 class Config:
     max_file_bytes: int = 1024 * 1024
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
-    docs: tuple[str, ...] = ("docs", "doc")
+    # Folders or globs that hold the documents doc_links reads; empty: every Markdown and
+    # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
+    docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
 
     def fingerprint(self) -> str:

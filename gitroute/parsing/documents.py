@@ -267,6 +267,8 @@ class _MarkdownInline:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if not child.is_named and not child.child_count:
+                continue  # punctuation stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.src[position:child.start_byte]))
             if child.type not in skip:
                 parts.append(self.render(child))
@@ -445,6 +447,8 @@ class _RstReader:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if child.type == "text":
+                continue  # a word stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.data[position:child.start_byte]))
             parts.append(self.render(child, tokens))
             position = child.end_byte
