@@ -15,6 +15,8 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "docs": "docs",
+    "code": "code",
 }
 
 

@@ -24,6 +24,7 @@ from gitroute.model import Answer, Row
 
 NAME = "doc_links"
 NEEDS: tuple[str, ...] = ()
+QUESTION_TYPES = {"code": {"direction": "code"}, "docs": {"direction": "docs"}}  # bench type -> answer options
 
 DOCS_LIST = "docs.json"
 MIN_NAME = 4  # a bare last segment shorter than this (`get`, `Q`) is not linked by name alone
@@ -74,15 +75,17 @@ class Target(namedtuple("Target", "node path name kind line owner centrality")):
     __slots__ = ()
 
 
-class DocLink(namedtuple("DocLink", "document section number line token status targets total heading section_line",
-                         defaults=(0,))):
+class DocLink(namedtuple("DocLink",
+                         "document section number line token status targets total heading section_line directive",
+                         defaults=(0, False))):
     """One token of a document that names code.
 
     document: str (its path); section: str (the enclosing heading's text, "" before any); number: str
     (that heading's number where the document numbers it); line: int; token: str (as written); status:
     str ("exact" | "disambiguated" | "ambiguous"); targets: tuple[Target, ...] (one file's nodes, or every
     candidate up to MAX_CANDIDATES when ambiguous); total: int (candidates before that cap); heading:
-    bool (the token stands in a heading); section_line: int (the heading's line, 0 before any).
+    bool (the token stands in a heading); section_line: int (the heading's line, 0 before any); directive: bool
+    (an autodoc or domain directive documents the target here: the reference entry for it).
     """
 
     __slots__ = ()
@@ -179,7 +182,7 @@ class Linker:
     """Resolves document tokens to graph nodes by the rules in the module docstring."""
 
     def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = ()) -> None:
-        self.nodes = nodes
+        self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
         incoming: Counter = Counter()
         for _source, kind, target, _line in edges:
@@ -318,12 +321,15 @@ class Linker:
                 return list(files)
             rest = ".".join(parts[k:])
             hits = [i for f in files for i in self.in_file.get(self.nodes[f].path, {}).get(rest, ())]
-            if hits:
-                return hits
-            folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
-            pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
-            under = [i for i in pool or () if self.nodes[i].path.startswith(folders)]
-            return under or None
+            if not hits:
+                folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
+                pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
+                hits = [i for i in pool or () if self.nodes[i].path.startswith(folders)]
+            if k == len(parts) - 1:
+                # `module.name` names a module-level object, not a method that happens to share the name.
+                top = [i for i in hits if not self.nodes[i].owner]
+                hits = top or hits
+            return hits or None
         return None
 
     # -- documents
@@ -347,7 +353,7 @@ class Linker:
                 block if block.kind == "heading" else None)
             section = heading.text if heading is not None else ""
             number = heading.name if heading is not None else ""
-            context: frozenset[str] | None = None
+            context: tuple[frozenset[str], tuple[str, ...]] | None = None
             owner = classes[-1][1] if classes else ""
             for token in block.tokens:
                 candidates = self.resolve_token(token, document.path, module, owner)
@@ -368,7 +374,8 @@ class Linker:
                 total = len(candidates)
                 targets = tuple(self._target(i) for i in candidates[:MAX_CANDIDATES])
                 links.append(DocLink(document.path, section, number, token.line, token.text, status, targets,
-                                     total, block.kind == "heading", heading.line if heading is not None else 0))
+                                     total, block.kind == "heading", heading.line if heading is not None else 0,
+                                     token.kind == "directive_arg"))
             if block.kind == "directive" and block.name.lower() in CLASS_DIRECTIVES:
                 name = next((t.text for t in block.tokens if t.kind == "directive_arg"), "")
                 if name:
@@ -380,10 +387,16 @@ class Linker:
         return Target(node.id, node.path, node.name, node.kind, node.line, node.owner, self.incoming[node.id])
 
     @staticmethod
-    def _disambiguate(files: list[str], context: frozenset[str], token: str) -> str | None:
-        """The one candidate file whose path segments the paragraph names, if exactly one."""
-        own = set(_WORD.findall(token))
-        words = context - own
+    def _disambiguate(files: list[str], context: tuple[frozenset[str], tuple[str, ...]], token: str) -> str | None:
+        """The one candidate file the paragraph names, if exactly one: by a path or dotted module path
+        another token of the paragraph spells, else by a path segment only that candidate has."""
+        words, spelled = context
+        own = token.strip("~.!")
+        spelled_others = [s for s in spelled if s != own]
+        by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+        if len(by_path) == 1:
+            return by_path[0]
+        words = words - set(_WORD.findall(token))
         segments = {}
         for path in files:
             parts = path.split("/")
@@ -394,9 +407,25 @@ class Linker:
         return named[0] if len(named) == 1 else None
 
 
-def _context_words(block) -> frozenset[str]:
-    """What a paragraph names: its tokens' parts, and the words of its prose that read as code (a dotted or
-    slashed path, an underscore, an inner capital), not every English word (`factory`, `test`)."""
+def _names_file(spelled: str, path: str) -> bool:
+    """Whether a token spells this file: its path or a path suffix (`shop/cart.py`), or its dotted module
+    path (`shop.cart`, `shop.cart.Cart`)."""
+    spelled = spelled.strip("~.!").split("(", 1)[0]
+    if "/" in spelled:
+        return path == spelled or path.endswith("/" + spelled)
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) in _PACKAGE_STEMS:
+        stem = posixpath.dirname(stem)
+    module = stem.replace("/", ".")
+    parts = spelled.split(".")
+    return len(parts) >= 2 and any(module == ".".join(parts[:k]) or module.endswith("." + ".".join(parts[:k]))
+                                   for k in range(len(parts), 1, -1))
+
+
+def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a paragraph names: the words of its tokens and of its prose that reads as code (a dotted or
+    slashed path, an underscore, an inner capital; not every English word like `factory`), and the
+    tokens as spelled (paths and dotted names)."""
     words: set[str] = set()
     for token in block.tokens:
         words.update(_WORD.findall(token.text))
@@ -404,7 +433,8 @@ def _context_words(block) -> frozenset[str]:
         chunk = chunk.strip(".,;:()[]{}'\"")
         if any(c in chunk for c in "./_") or any(c.isupper() for c in chunk[1:]):
             words.update(_WORD.findall(chunk))
-    return frozenset(words)
+    spelled = tuple(t.text.strip("~.!") for t in block.tokens if "/" in t.text or "." in t.text.strip("~.!"))
+    return frozenset(words), spelled
 
 
 def _clean_name(text: str, strip_role: bool) -> str | None:
@@ -480,6 +510,10 @@ class _Table:
         return index
 
 
+def _flags(link: DocLink) -> int:
+    return int(link.heading) | int(link.directive) << 1
+
+
 def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[str, object], dict]:
     """The index's blobs (as JSON values, path -> value) and its manifest section."""
     per_doc: dict[str, list[DocLink]] = defaultdict(list)
@@ -499,7 +533,7 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
         rows = []
         for x in per_doc[d.path]:
             section = sections.setdefault((x.section[:200], x.number, x.section_line), len(sections))
-            rows.append([x.line, section, x.token, x.status, x.total, int(x.heading),
+            rows.append([x.line, section, x.token, x.status, x.total, _flags(x),
                          [table.node(t) for t in x.targets]])
         shard["docs"][d.path] = {"title": d.title[:200], "kind": kinds[d.path], "links": rows,
                                  "sections": [list(key) for key in sections]}
@@ -519,7 +553,7 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
         table = shard["nodes"]
         shard["keys"][key] = [
             [table.doc(x.document, kinds[x.document]), x.line, x.section[:200], x.number, x.token, x.status,
-             x.total, int(x.heading), [table.node(t) for t in targets]]
+             x.total, _flags(x), [table.node(t) for t in targets]]
             for x, targets in keyed[key]
         ]
 
@@ -552,7 +586,7 @@ def _expand(nodes: Mapping, ids: Iterable) -> list[list]:
 
 
 def doc_entry_links(nodes: Mapping, entry: Mapping) -> list[list]:
-    """A `by_doc` entry's links as [line, section, number, token, status, total, heading, targets, section_line]."""
+    """A `by_doc` entry's links as [line, section, number, token, status, total, flags, targets, section_line]."""
     sections = entry["sections"]
     out = []
     for line, section, token, status, total, heading, ids in entry["links"]:
@@ -565,8 +599,8 @@ def decode_doc_links(path: str, nodes: Mapping, entry: Mapping) -> list[DocLink]
     """One document's links back from its `by_doc` entry."""
     return [
         DocLink(path, section, number, line, token, status, tuple(Target(*t) for t in targets), total,
-                bool(heading), section_line)
-        for line, section, number, token, status, total, heading, targets, section_line in doc_entry_links(nodes, entry)
+                bool(flags & 1), section_line, bool(flags & 2))
+        for line, section, number, token, status, total, flags, targets, section_line in doc_entry_links(nodes, entry)
     ]
 
 
@@ -679,46 +713,74 @@ def _target_matches(question: str, t: list) -> bool:
 
 
 def _case_insensitive_match(question: str, t: list) -> bool:
+    """The question's words in any case: `flask.Flask.route` finds `route` of `src/flask/...:Scaffold`."""
     _node, path, name, kind, _line, owner, _c = t
     q = question.lower()
-    return q in (name.lower(), path.lower(), _qualname(owner, name).lower())
+    if q in (name.lower(), path.lower(), _qualname(owner, name).lower()):
+        return True
+    parts = [p for p in q.split(".") if p]
+    if "/" in q or len(parts) < 2 or parts[-1] != name.lower():
+        return False
+    scope = {p.lower() for p in posixpath.splitext(path)[0].split("/")} | {p.lower() for p in owner.split(".")}
+    return all(p in scope for p in parts[:-1])
+
+
+def _last_segment_match(question: str, t: list) -> bool:
+    """Only the last segment: `Flask.route` finds `route` wherever it is defined (an inherited method)."""
+    parts = [p for p in question.split(".") if p]
+    return "/" not in question and len(parts) >= 2 and t[2] == parts[-1]
+
+
+def _matching(question: str, records: list[list]) -> tuple[list[tuple[list, list]], str | None]:
+    """Records whose targets the question names: as written, then in any case, then by last segment."""
+    for tier, test in enumerate((_target_matches, _case_insensitive_match, _last_segment_match)):
+        matched = []
+        for record in records:
+            targets = [t for t in record[9] if test(question, t)]
+            if targets:
+                matched.append((record, targets))
+        if matched:
+            note = None
+            if tier == 2:
+                last = question.rsplit(".", 1)[-1]
+                note = f"no document names '{question}' as written; these name '{last}'"
+            return matched, note
+    return [], None
 
 
 def rank_documents(question: str, records: Iterable[list], limit: int, explain: bool) -> list[Row]:
     """`docs`: one row per document that names the thing, best explainer first."""
-    matched: list[tuple[list, list]] = []
-    records = list(records)
-    for record in records:
-        targets = [t for t in record[9] if _target_matches(question, t)]
-        if targets:
-            matched.append((record, targets))
-    if not matched:
-        for record in records:
-            targets = [t for t in record[9] if _case_insensitive_match(question, t)]
-            if targets:
-                matched.append((record, targets))
+    matched, _note = _matching(question, list(records))
     per_doc: dict[str, list[tuple[list, list]]] = defaultdict(list)
     for record, targets in matched[:MAX_ANSWER_RECORDS]:
         per_doc[record[0]].append((record, targets))
-    name = question.rsplit("/", 1)[-1].rsplit(".", 1)[-1].lower()
+    if "/" in question or any(t[3] == "file" for _, targets in matched[:1] for t in targets):
+        name = posixpath.splitext(posixpath.basename(question))[0].lower()  # a file: its stem
+    else:
+        name = question.rsplit(".", 1)[-1].lower()
     rows: list[Row] = []
     for document, hits in per_doc.items():
         kind = hits[0][0][1]
         weight = 0.0
         heading_hit = None
+        reference_hit = None  # a directive that documents the thing: its reference entry
         for record, _targets in hits:
             status, total = record[6], record[7]
             weight += STATUS_WEIGHT.get(status, 1.0 / max(total, 1))
-            if heading_hit is None and (record[8] or (name and name in record[3].lower())):
+            if heading_hit is None and (record[8] & 1 or (name and name in record[3].lower())):
                 heading_hit = record
+            if reference_hit is None and record[8] & 2:
+                reference_hit = record
         signals = [("links", round(2.0 * math.log1p(weight), 3))]
         if heading_hit is not None:
             signals.append(("heading", 1.5))
+        if reference_hit is not None:
+            signals.append(("reference", 1.5))
         if kind == "record":
             signals.append(("design_record", 1.0))
         elif kind == "changelog":
             signals.append(("changelog", -1.5))
-        best = heading_hit or min(hits, key=lambda h: (STATUS_ORDER[h[0][6]], h[0][2]))[0]
+        best = reference_hit or heading_hit or min(hits, key=lambda h: (STATUS_ORDER[h[0][6]], h[0][2]))[0]
         statuses = sorted({r[6] for r, _ in hits}, key=STATUS_ORDER.__getitem__)
         score = round(sum(v for _, v in signals), 3)
         first_target = hits[0][1][0]
@@ -770,7 +832,8 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
             _node, path, name, kind, node_line, owner, centrality = t
             entry = per_file.setdefault(path, {"weight": 0.0, "links": 0, "symbols": Counter(), "status": status,
                                                "section": section, "number": number, "doc_line": line,
-                                               "centrality": 0, "lines": {}, "kinds": {}, "candidates": 0})
+                                               "centrality": 0, "lines": {}, "kinds": {}, "candidates": 0,
+                                               "best": {}})
             entry["weight"] += weight
             entry["links"] += 1
             entry["centrality"] = max(entry["centrality"], int(centrality))
@@ -783,6 +846,8 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
                 entry["symbols"][qual] += 1
                 entry["lines"].setdefault(qual, node_line)
                 entry["kinds"].setdefault(qual, kind)
+                best = entry["best"].get(qual, AMBIGUOUS)
+                entry["best"][qual] = status if STATUS_ORDER[status] < STATUS_ORDER[best] else best
     rows: list[Row] = []
     from gitroute.rank import is_secondary
 
@@ -796,7 +861,9 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
         top = symbols[0] if symbols else None
         extra: tuple = (("section", entry["section"]), ("section_number", entry["number"]),
                         ("doc_line", entry["doc_line"]), ("links", entry["links"]), ("status", entry["status"]),
-                        ("symbols", symbols[:20]))
+                        ("symbols", symbols[:20]),
+                        # Symbols only ever named ambiguously: candidates, not claims.
+                        ("ambiguous", [s for s in symbols[:20] if entry["best"].get(s) == AMBIGUOUS]))
         if entry["status"] == AMBIGUOUS:
             extra += (("candidates", entry["candidates"]),)
         rows.append(Row(path, entry["lines"].get(top) if top else None, top,
@@ -847,7 +914,8 @@ def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
     if not rows:
         return Answer("no_match", view.source, (),
                       (f"no document names '{q}' (inline code, literals, roles, directives or links)",))
-    return Answer("routed", view.source, tuple(rows), ())
+    _matched, note = _matching(q, records)
+    return Answer("routed", view.source, tuple(rows), (note,) if note else ())
 
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
