@@ -66,6 +66,9 @@ _CHANGELOG_DOC = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Words a person adds when naming a document that name no document: "the logging docs page".
+_GENERIC_DOC_WORDS = frozenset(("doc", "docs", "document", "documentation", "page", "guide", "chapter",
+                                "article", "section", "about", "explain", "explains", "describe", "describes"))
 
 
 class Target(namedtuple("Target", "node path name kind line owner centrality")):
@@ -196,10 +199,12 @@ class Linker:
         self.by_qual: dict[str, list[int]] = defaultdict(list)  # `Owner.name` and `Outer.Inner.name`
         self.modules: dict[str, list[int]] = defaultdict(list)  # `flask.app`, `django.db.models` -> files
         self.in_file: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        # A function defined inside a function is local: no document can name it from outside.
+        functions = {(n.path, _qualname(n.owner, n.name)) for n in nodes if n.kind in ("function", "method")}
         for node in nodes:
             if node.kind == "file":
                 self._add_file(node)
-            else:
+            elif not _is_local(node, functions):
                 self._add_symbol(node)
 
     def _add_file(self, node) -> None:
@@ -420,6 +425,13 @@ def _names_file(spelled: str, path: str) -> bool:
     parts = spelled.split(".")
     return len(parts) >= 2 and any(module == ".".join(parts[:k]) or module.endswith("." + ".".join(parts[:k]))
                                    for k in range(len(parts), 1, -1))
+
+
+def _is_local(node, functions: set[tuple[str, str]]) -> bool:
+    if not node.owner:
+        return False
+    owners = node.owner.split(".")
+    return any((node.path, ".".join(owners[:k])) in functions for k in range(1, len(owners) + 1))
 
 
 def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
@@ -820,7 +832,28 @@ def match_document(question: str, docs_list: Sequence[list]) -> tuple[list | Non
             # Most links first, then the shortest path: `ref/models/querysets` over a release note.
             tier.sort(key=lambda e: (-int(e[3] > 0), len(e[0]), e[0]))
             return tier[0], [e[0] for e in tier[1:4]]
-    return None, []
+    return _match_by_words(q, docs_list)
+
+
+def _match_by_words(question: str, docs_list: Sequence[list]) -> tuple[list | None, list[str]]:
+    """A document named in a person's words ("the file uploads pattern"): most of the question's word
+    stems stand in its path or title."""
+    from gitroute.text import content_tokens, stem, stems
+
+    asked = {stem(t) for t in content_tokens(question)} - {stem(w) for w in _GENERIC_DOC_WORDS}
+    if not asked:
+        return None, []
+    scored = []
+    for entry in docs_list:
+        words = set(stems(f"{entry[0]} {entry[1]}"))
+        covered = len(asked & words) / len(asked)
+        if covered >= 0.66:
+            scored.append((-covered, -int(entry[3] > 0), len(entry[0]), entry[0], entry))
+    if not scored:
+        return None, []
+    scored.sort()
+    best = [s for s in scored if s[0] == scored[0][0]]
+    return best[0][4], [s[3] for s in best[1:4]]
 
 
 def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
@@ -888,34 +921,68 @@ def _read_shard(view, path: str) -> dict:
     return value
 
 
-def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
+def name_candidates(question: str) -> list[str]:
+    """The names a `docs` question may mean, most likely first: the question itself when it is one word;
+    in a sentence ("where is the session interface documented"), its code-like words, then adjacent
+    words joined as code would spell them (`session_interface`, `SessionInterface`), then its longer words."""
     q = normalize_question(question)
-    if not q:
-        return Answer("no_match", view.source, (), ("an empty name names nothing",))
-    shards = int(view.section.get("shards", {}).get("by_target", 1))
+    if not any(c.isspace() for c in q):
+        return [q] if q else []
+    from gitroute.text import STOP_WORDS
+
+    words = [normalize_question(w.strip("`'\".,?!:;()")) for w in q.split()]
+    codeish = [w for w in words if w and (any(c in w for c in "._/") or any(c.isupper() for c in w[1:]))]
+    content = [w for w in words if w and w.lower() not in STOP_WORDS and w.lower() not in _GENERIC_DOC_WORDS
+               and w not in codeish]
+    joined = []
+    for a, b in zip(content, content[1:]):
+        joined += [f"{a.lower()}_{b.lower()}", a[:1].upper() + a[1:] + b[:1].upper() + b[1:]]
+    singles = sorted((w for w in content if len(w) >= MIN_NAME), key=len, reverse=True)
+    return list(dict.fromkeys(codeish + joined + singles))[:12]
+
+
+def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list]:
     records: list[list] = []
     seen: set[tuple[str, int, str]] = set()
     for key in question_keys(q):
         path = by_target_path(_shard(key, shards))
-        value = _read_shard(view, path)
+        if path not in cache:
+            cache[path] = _read_shard(view, path)
+        value = cache[path]
         if not value:
             continue
         try:
             docs, nodes = value["docs"], value["nodes"]
-            for doc, line, section, number, token, status, total, heading, ids in value["keys"].get(key, ()):
+            for doc, line, section, number, token, status, total, flags, ids in value["keys"].get(key, ()):
                 identity = (docs[doc][0], line, token)
                 if identity not in seen:
                     seen.add(identity)
                     records.append([docs[doc][0], docs[doc][1], line, section, number, token, status, total,
-                                    heading, _expand(nodes, ids)])
+                                    flags, _expand(nodes, ids)])
         except (ValueError, TypeError, KeyError, IndexError) as err:
-            raise view.corrupt(f"{NAME}/{path}") from err
-    rows = rank_documents(q, records, limit, explain)
-    if not rows:
-        return Answer("no_match", view.source, (),
-                      (f"no document names '{q}' (inline code, literals, roles, directives or links)",))
-    _matched, note = _matching(q, records)
-    return Answer("routed", view.source, tuple(rows), (note,) if note else ())
+            raise view.corrupt(path) from err
+    return records
+
+
+def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
+    candidates = name_candidates(question)
+    if not candidates:
+        return Answer("no_match", view.source, (), ("an empty name names nothing",))
+    shards = int(view.section.get("shards", {}).get("by_target", 1))
+    cache: dict[str, dict] = {}
+    for q in candidates:
+        records = _records_for(view, q, shards, cache)
+        rows = rank_documents(q, records, limit, explain)
+        if not rows:
+            continue
+        _matched, note = _matching(q, records)
+        notes = [note] if note else []
+        if q != normalize_question(question):
+            notes.insert(0, f"read the question as the name '{q}'")
+        return Answer("routed", view.source, tuple(rows), tuple(notes))
+    shown = normalize_question(question)
+    return Answer("no_match", view.source, (),
+                  (f"no document names '{shown}' (inline code, literals, roles, directives or links)",))
 
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
