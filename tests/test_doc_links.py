@@ -301,7 +301,25 @@ def test_doc_kind_and_scope():
     assert doc_kind("peps/pep-0008.rst") == "record"
     assert doc_kind("CHANGES.rst") == "changelog"
     assert doc_kind("docs/releases/5.2.txt") == "changelog"
+    assert doc_kind("docs/internals/deprecation.txt") == "changelog"
     assert doc_kind("docs/topics/db/queries.txt") == "guide"
     assert in_doc_scope("docs/a.md", ())
     assert in_doc_scope("docs/a.md", ("docs",)) and not in_doc_scope("README.md", ("docs",))
     assert in_doc_scope("sub/docs/a.md", ("*/docs/*",)) and not in_doc_scope("docsx/a.md", ("docs",))
+
+
+def test_bench_scores_code_and_docs_questions_through_this_index(shop, route):
+    bench = (
+        "schema: 1\n"
+        "gate: {min_right_first: 0.5, min_questions: 2}\n"
+        "questions:\n"
+        "  - {id: c1, type: code, question: \"the cart adr\", expect: [\"src/shop/cart.py\"]}\n"
+        "  - {id: c2, type: code, question: \"api\", expect: [\"src/shop/cart.py\"]}\n"
+        "  - {id: d1, type: docs, question: \"Cart.add_item\", expect: [\"docs/design/adr-0001-cart.md\"]}\n"
+        "  - {id: d2, type: docs, question: \"where is Gateway documented\", expect: [\"docs/api.rst\"]}\n"
+    )
+    (shop.path / "bench.yaml").write_text(bench)
+    result = route(["bench", "--json", "bench.yaml"], shop.path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    types = json.loads(result.stdout)["types"]
+    assert types["code"]["right_first"] == 2 and types["docs"]["right_first"] == 2

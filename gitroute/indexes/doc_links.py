@@ -62,7 +62,7 @@ _RECORD_DOC = re.compile(
 )
 _CHANGELOG_DOC = re.compile(
     r"(^|/)(releases?|changelogs?|news|changes)(/|$)|(^|/)(changes|changelog|history|news|release[-_ ]?notes|"
-    r"whatsnew|whats[-_]new)[^/]*$",
+    r"whatsnew|whats[-_]new|deprecations?)[^/]*$",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
