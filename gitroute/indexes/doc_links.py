@@ -19,6 +19,7 @@ import re
 import zlib
 from collections import Counter, defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from gitroute.model import Answer, Row
 
@@ -148,13 +149,9 @@ def in_doc_scope(path: str, scope: Sequence[str]) -> bool:
 
 def scan_documents(files: Sequence, read: Callable[[str], bytes], config) -> tuple[list, list[tuple[str, str]]]:
     """The snapshot's documents, parsed, in path order; and warnings (path, warning)."""
-    from gitroute.parsing.documents import (
-        MARKDOWN_EXTENSIONS,
-        RST_EXTENSIONS,
-        parse_document,
-    )
+    from gitroute.parsing.documents import MARKDOWN_EXTENSIONS, RST_EXTENSIONS
 
-    documents = []
+    items: list[tuple[str, bytes]] = []
     warnings: list[tuple[str, str]] = []
     scope = tuple(getattr(config, "docs", ()) or ())
     for f in files:
@@ -166,15 +163,20 @@ def scan_documents(files: Sequence, read: Callable[[str], bytes], config) -> tup
         if config.is_excluded(path) or not in_doc_scope(path, scope):
             continue
         try:
-            data = read(path)
+            items.append((path, read(path)))
         except (KeyError, OSError) as err:
             warnings.append((path, f"document not read: {err}"))
-            continue
-        document = parse_document(path, data)
+    # Parsed in this process: two worker processes were no faster on django's 6 MB of documents on a
+    # shared 2-core machine, because pickling 44,000 parsed blocks back costs over a second each way.
+    from gitroute.parsing.documents import parse_document
+
+    results = [parse_document(path, data) for path, data in items]
+    documents = []
+    for document in results:
         if document is None:
             continue
         documents.append(document)
-        warnings.extend((path, w) for w in document.warnings)
+        warnings.extend((document.path, w) for w in document.warnings)
     return documents, warnings
 
 
@@ -412,6 +414,7 @@ class Linker:
         return named[0] if len(named) == 1 else None
 
 
+@lru_cache(maxsize=65536)
 def _names_file(spelled: str, path: str) -> bool:
     """Whether a token spells this file: its path or a path suffix (`shop/cart.py`), or its dotted module
     path (`shop.cart`, `shop.cart.Cart`)."""
@@ -430,8 +433,12 @@ def _names_file(spelled: str, path: str) -> bool:
 def _is_local(node, functions: set[tuple[str, str]]) -> bool:
     if not node.owner:
         return False
-    owners = node.owner.split(".")
-    return any((node.path, ".".join(owners[:k])) in functions for k in range(1, len(owners) + 1))
+    prefix = ""
+    for owner in node.owner.split("."):
+        prefix = f"{prefix}.{owner}" if prefix else owner
+        if (node.path, prefix) in functions:
+            return True
+    return False
 
 
 def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
