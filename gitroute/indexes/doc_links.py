@@ -539,7 +539,12 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
     for link in links:
         per_doc[link.document].append(link)
     kinds = {d.path: doc_kind(d.path) for d in documents}
-    docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ()))] for d in documents]
+    from gitroute.text import stems
+
+    # Each entry: path, title, kind, link count, and the word stems of its path and title (what a
+    # question in words is matched against, computed once here rather than at every answer).
+    docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ())),
+                  sorted(set(stems(f"{d.path} {d.title[:200]}")))] for d in documents]
 
     doc_shards = _shard_count(len(links), LINKS_PER_DOC_SHARD)
     by_doc: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "docs": {}})
@@ -845,15 +850,14 @@ def match_document(question: str, docs_list: Sequence[list]) -> tuple[list | Non
 def _match_by_words(question: str, docs_list: Sequence[list]) -> tuple[list | None, list[str]]:
     """A document named in a person's words ("the file uploads pattern"): most of the question's word
     stems stand in its path or title."""
-    from gitroute.text import content_tokens, stem, stems
+    from gitroute.text import content_tokens, stem
 
     asked = {stem(t) for t in content_tokens(question)} - {stem(w) for w in _GENERIC_DOC_WORDS}
     if not asked:
         return None, []
     scored = []
     for entry in docs_list:
-        words = set(stems(f"{entry[0]} {entry[1]}"))
-        covered = len(asked & words) / len(asked)
+        covered = len(asked.intersection(entry[4])) / len(asked)
         if covered >= 0.66:
             scored.append((-covered, -int(entry[3] > 0), len(entry[0]), entry[0], entry))
     if not scored:
