@@ -299,6 +299,7 @@ def test_doc_kind_and_scope():
     assert doc_kind("docs/adr/0001-use-git.md") == "record"
     assert doc_kind("docs/MIPs/MIP-0085-routing.md") == "record"
     assert doc_kind("peps/pep-0008.rst") == "record"
+    assert doc_kind("doc/developer/nxeps/nxep-0002.rst") == "record"
     assert doc_kind("CHANGES.rst") == "changelog"
     assert doc_kind("docs/releases/5.2.txt") == "changelog"
     assert doc_kind("docs/internals/deprecation.txt") == "changelog"

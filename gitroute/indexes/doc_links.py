@@ -57,8 +57,8 @@ CLASS_DIRECTIVES = frozenset(("class", "autoclass", "py:class", "exception", "au
 _PACKAGE_STEMS = ("__init__", "index", "mod", "lib")
 
 _RECORD_DOC = re.compile(
-    r"(^|/)(adrs?|decisions?|decision-records?|mips?|peps?|rfcs?|keps?|deps?|proposals?|design|designs|"
-    r"architecture|enhancements?)(/|$)|(^|/)(adr|mip|pep|rfc|kep|dep)[-_ ]?\d+[^/]*$",
+    r"(^|/)(adrs?|decisions?|decision-records?|mips?|peps?|neps?|nxeps?|rfcs?|keps?|deps?|proposals?|design|"
+    r"designs|architecture|enhancements?)(/|$)|(^|/)(adr|mip|pep|nep|nxep|rfc|kep|dep)[-_ ]?\d+[^/]*$",
     re.IGNORECASE,
 )
 _CHANGELOG_DOC = re.compile(
