@@ -301,11 +301,14 @@ def test_parse_document_never_raises_on_markup_soup(parts: list[str], path: str)
 def test_rst_autosummary_lists_its_objects_as_directive_arguments() -> None:
     doc = _doc("doc/reference/generators.rst", (
         "Generators\n==========\n\n.. currentmodule:: networkx\n\n.. autosummary::\n   :toctree: generated/\n\n"
-        "   balanced_tree\n   ~networkx.generators.classic.barbell_graph\n\nAfter ``x``.\n"))
-    directive = next(b for b in doc.blocks if b.name == "autosummary")
-    assert [(t.kind, t.text, t.line) for t in directive.tokens] == [
+        "   balanced_tree\n   ~networkx.generators.classic.barbell_graph\n\nAfter ``x``.\n"
+        "\n.. autosummary::\n   :toctree: generated/\n\n    GraphMatcher.__init__\n"))
+    first, second = [b for b in doc.blocks if b.name == "autosummary"]
+    assert [(t.kind, t.text, t.line) for t in first.tokens] == [
         ("directive_arg", "balanced_tree", 9), ("directive_arg", "~networkx.generators.classic.barbell_graph", 10)]
-    assert doc.blocks[-1].text == "After x."
+    assert doc.blocks[-2].text == "After x."
+    # Entries indented deeper than the options (the grammar reads them as options) are entries too.
+    assert [(t.text, t.line) for t in second.tokens] == [("GraphMatcher.__init__", 17)]
 
 
 def test_rst_text_the_grammar_gives_up_on_is_read_again() -> None:

@@ -37,6 +37,7 @@ MAX_ANSWER_RECORDS = 5000  # records one answer ranks; a key like `save` has tho
 
 EXACT, DISAMBIGUATED, AMBIGUOUS = "exact", "disambiguated", "ambiguous"
 STATUS_WEIGHT = {EXACT: 1.0, DISAMBIGUATED: 0.9}
+AMBIGUOUS_WEIGHT = 0.5  # shared among an ambiguous link's candidates: a guess must not outweigh a claim
 STATUS_ORDER = {EXACT: 0, DISAMBIGUATED: 1, AMBIGUOUS: 2}
 
 # Roles whose target is no code object: documents, labels, settings, commands, standards.
@@ -790,7 +791,7 @@ def rank_documents(question: str, records: Iterable[list], limit: int, explain: 
         reference_hit = None  # a directive that documents the thing: its reference entry
         for record, _targets in hits:
             status, total = record[6], record[7]
-            weight += STATUS_WEIGHT.get(status, 1.0 / max(total, 1))
+            weight += STATUS_WEIGHT.get(status, AMBIGUOUS_WEIGHT / max(total, 1))
             if heading_hit is None and (record[8] & 1 or (name and name in record[3].lower())):
                 heading_hit = record
             if reference_hit is None and record[8] & 2:
@@ -871,7 +872,7 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
     """`code`: the files a document names, one row per file, with the symbols it names in that file."""
     per_file: dict[str, dict] = {}
     for line, section, number, _token, status, total, _heading, targets, _section_line in links:
-        weight = STATUS_WEIGHT.get(status, 1.0 / max(total, 1))
+        weight = STATUS_WEIGHT.get(status, AMBIGUOUS_WEIGHT / max(total, 1))
         for t in targets:
             _node, path, name, kind, node_line, owner, centrality = t
             entry = per_file.setdefault(path, {"weight": 0.0, "links": 0, "symbols": Counter(), "status": status,

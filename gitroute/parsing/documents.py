@@ -633,12 +633,15 @@ class _RstReader:
                 token = _token("directive_arg", target, self.line(arguments) + offset)
                 if token is not None:
                     tokens.append(token)
-        if lowered in LIST_DIRECTIVES and content is not None:
-            # autosummary's body is a list of the objects it documents, one per line.
-            for offset, entry in enumerate(_decode(content.text or b"").split("\n")):
-                entry = entry.strip()
+        if lowered in LIST_DIRECTIVES:
+            # autosummary's body is a list of the objects it documents, one per line, after its options
+            # (read from the lines: the grammar files entries indented unlike the options as options).
+            first_body = self.data.find(b"\n", node.start_byte)
+            rows = self.data[first_body + 1:node.end_byte].split(b"\n") if first_body >= 0 else []
+            for offset, raw in enumerate(rows, 1):
+                entry = _decode(raw).strip()
                 if entry and not entry.startswith((":", "..")):
-                    token = _token("directive_arg", entry.split()[0], self.line(content) + offset)
+                    token = _token("directive_arg", entry.split()[0], line + offset)
                     if token is not None:
                         tokens.append(token)
             self.out.add("directive", line, end_line, argument_text, tuple(tokens), name=name)
