@@ -44,17 +44,35 @@ def query(
                   path_glob=path_glob)
 
 
+def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
+    """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
+    from gitroute import git
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.indexes.decisions import is_record_path, lint_records
+
+    repository = git.open_repository(repo)
+    commit = git.resolve_commit(repository, rev)
+    config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
+    snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    return lint_records((e.path, snap.read(e)) for e in snap.entries if is_record_path(e.path, config.decisions))
+
+
 def build(
     rev: str = "HEAD",
     *,
     repo: str = ".",
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    full: bool = False,
 ) -> BuildReport:
-    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
+
+    `full` extracts every file again; otherwise results are reused from this repository's own
+    earlier bundles (never from a fetched one).
+    """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
 
 
 def status(*, repo: str = ".") -> StatusReport:

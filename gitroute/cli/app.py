@@ -17,6 +17,8 @@ COMMANDS = {
     "bench": "bench",
     "docs": "docs",
     "code": "code",
+    "why": "why",
+    "lint": "lint",
 }
 
 
