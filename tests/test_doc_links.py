@@ -34,6 +34,7 @@ SHOP_FILES = {
         "def checkout(gateway, cart):\n    return gateway.charge(_checkout(cart))\n"
     ),
     "legacy/cart.py": "class Cart:\n    pass\n",
+    "src/shop/old/cart_v1.py": "class Cart:\n    pass\n",  # under the package too, not what it exports
     "tests/test_cart.py": "from shop.cart import Cart\n\n\ndef test_cart():\n    assert Cart().total() == 0\n",
     "docs/design/adr-0001-cart.md": (
         "# ADR 1: The cart\n"  # 1
@@ -154,7 +155,8 @@ def test_paragraph_naming_a_package_disambiguates(shop, route):
 def test_rst_roles_with_tilde_and_leading_dot_and_directives_link(shop, route):
     links = [x for x in _links(shop) if x.document == "docs/api.rst"]
     found = {x.token: x for x in links}
-    # `.. currentmodule:: shop` + `.. autoclass:: Cart`: shop's package folder holds one Cart.
+    # `.. currentmodule:: shop` + `.. autoclass:: Cart`: two Carts under shop's folder, and the package
+    # exports the one its __init__.py imports (`from .cart import Cart`).
     assert [t.path for t in found["Cart"].targets] == ["src/shop/cart.py"] and found["Cart"].directive
     assert [(t.path, t.name) for t in found["~shop.cart.Cart.total"].targets] == [("src/shop/cart.py", "total")]
     assert [(t.path, t.name) for t in found[".Gateway"].targets] == [("src/shop/payments/gateway.py", "Gateway")]

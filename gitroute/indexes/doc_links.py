@@ -191,9 +191,12 @@ class Linker:
         self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
         incoming: Counter = Counter()
-        for _source, kind, target, _line in edges:
+        self.imports: dict[int, set[int]] = defaultdict(set)  # file -> the files it imports
+        for source, kind, target, _line in edges:
             if kind in ("calls", "references", "imports"):
                 incoming[target] += 1
+            if kind == "imports":
+                self.imports[source].add(target)
         self.incoming = incoming
         self.by_path: dict[str, int] = {}
         self.by_suffix: dict[str, list[int]] = defaultdict(list)  # `flask/app.py` -> files ending so
@@ -330,9 +333,14 @@ class Linker:
             rest = ".".join(parts[k:])
             hits = [i for f in files for i in self.in_file.get(self.nodes[f].path, {}).get(rest, ())]
             if not hits:
+                # A re-export (`flask.Blueprint` is `from .blueprints import Blueprint` in flask/__init__.py):
+                # the candidates under the module's folder, narrowed to the files the module imports.
                 folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
                 pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
                 hits = [i for i in pool or () if self.nodes[i].path.startswith(folders)]
+                imported = {self.nodes[t].path for f in files for t in self.imports.get(f, ()) if t in self.nodes}
+                through_import = [i for i in hits if self.nodes[i].path in imported]
+                hits = through_import or hits
             if k == len(parts) - 1:
                 # `module.name` names a module-level object, not a method that happens to share the name.
                 top = [i for i in hits if not self.nodes[i].owner]
