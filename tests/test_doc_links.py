@@ -326,3 +326,20 @@ def test_bench_scores_code_and_docs_questions_through_this_index(shop, route):
     assert result.exit_code == 0, result.stdout + result.stderr
     types = json.loads(result.stdout)["types"]
     assert types["code"]["right_first"] == 2 and types["docs"]["right_first"] == 2
+
+
+@pytest.mark.parametrize("damage", ["docs.json", "by_doc", "by_target"])
+def test_a_damaged_doc_links_blob_is_a_damaged_bundle(shop, route, damage):
+    from tests.test_errors import DAMAGED, write_bundle
+
+    listing = shop.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "doc_links/").split()
+    paths = [p for p in listing if damage in p]
+    assert paths
+    bad = {"docs.json": b'[["docs/api.rst", 1]]', "by_doc": b'{"nodes": {}, "docs": {"x": 1}}',
+           "by_target": b'{"nodes": {"1": [1, 2]}, "docs": [], "keys": {"cart": [[0, 1, "", "", "x", "exact", 1, 0, [1]]]}}'}
+    write_bundle(shop, {p: bad[damage] for p in paths}, shop.bundle_tree())
+    args = ["docs", "Cart"] if damage == "by_target" else ["code", "docs/api.rst"]
+    result = route(args, shop.path)
+    assert result.exit_code == 128 and result.stdout == ""
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(DAMAGED) and "doc_links/" in first and "doc_links/doc_links" not in first

@@ -614,8 +614,25 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
 
 
 def _expand(nodes: Mapping, ids: Iterable) -> list[list]:
-    """Node ids of a record -> [node, path, name, kind, line, owner, centrality] lists."""
-    return [[int(i), *nodes[str(i)]] for i in ids]
+    """Node ids of a record -> [node, path, name, kind, line, owner, centrality] lists.
+
+    Raises ValueError (or KeyError, TypeError) on a record of another shape: a bundle is untrusted input."""
+    out = []
+    for i in ids:
+        path, name, kind, line, owner, centrality = nodes[str(i)]
+        if not (isinstance(path, str) and isinstance(name, str) and isinstance(kind, str) and isinstance(owner, str)
+                and isinstance(line, int) and isinstance(centrality, int)):
+            raise ValueError(f"node record {i} has the wrong shape")
+        out.append([int(i), path, name, kind, line, owner, centrality])
+    return out
+
+
+def _valid_docs_list(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(e, list) and len(e) == 5 and isinstance(e[0], str) and isinstance(e[1], str)
+        and isinstance(e[2], str) and isinstance(e[3], int) and isinstance(e[4], list)
+        for e in value
+    )
 
 
 def doc_entry_links(nodes: Mapping, entry: Mapping) -> list[list]:
@@ -650,7 +667,7 @@ def read_links(view) -> list[DocLink]:
             for document in value["docs"]:
                 links.extend(decode_doc_links(document, value["nodes"], value["docs"][document]))
         except (ValueError, TypeError, KeyError, IndexError) as err:
-            raise view.corrupt(f"{NAME}/{path}") from err
+            raise view.corrupt(path) from err
     links.sort(key=lambda x: (x.document, x.line))
     return links
 
@@ -935,9 +952,9 @@ def _read_shard(view, path: str) -> dict:
     try:
         value = json.loads(blobs[path])
     except ValueError as err:
-        raise view.corrupt(f"{NAME}/{path}") from err
+        raise view.corrupt(path) from err
     if not isinstance(value, dict):
-        raise view.corrupt(f"{NAME}/{path}")
+        raise view.corrupt(path)
     return value
 
 
@@ -1007,8 +1024,8 @@ def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
     docs_list = view.read_json(DOCS_LIST)
-    if not isinstance(docs_list, list):
-        raise view.corrupt(f"{NAME}/{DOCS_LIST}")
+    if not _valid_docs_list(docs_list):
+        raise view.corrupt(DOCS_LIST)
     entry, others = match_document(question, docs_list)
     if entry is None:
         return Answer("no_match", view.source, (), (f"no document matches '{question}'",))
@@ -1023,7 +1040,7 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
     try:
         links = doc_entry_links(value["nodes"], value["docs"][path])
     except (ValueError, TypeError, KeyError, IndexError) as err:
-        raise view.corrupt(f"{NAME}/{shard}") from err
+        raise view.corrupt(shard) from err
     rows = rank_code(links, limit, explain)
     return Answer("routed", view.source, tuple(rows), notes, {"document": path})
 
