@@ -343,3 +343,27 @@ def test_a_damaged_doc_links_blob_is_a_damaged_bundle(shop, route, damage):
     assert result.exit_code == 128 and result.stdout == ""
     first = result.stderr.splitlines()[0]
     assert first.startswith(DAMAGED) and "doc_links/" in first and "doc_links/doc_links" not in first
+
+
+def test_a_submodules_documents_link_at_its_pinned_commit(make_repo, route):
+    import subprocess
+
+    lib = make_repo("geo-lib")
+    lib.commit({"locate.py": "class GeoLocator:\n    pass\n",
+                "README.md": "# geo\n\n`GeoLocator` finds places.\n"})
+    repo = make_repo("super")
+    repo.commit({"app.py": "class Application:\n    pass\n",
+                 "docs/design.md": "# Design\n\nThe app wraps `GeoLocator` from `libs/geo/locate.py`.\n"})
+    for args in (["-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib.path), "libs/geo"],
+                 ["commit", "-q", "-m", "add the geo submodule"]):
+        subprocess.run(["git", *args], cwd=repo.path, check=True, capture_output=True)
+    # A later, unpinned commit in the submodule's checkout renames the class: not what is read.
+    checkout = repo.path / "libs" / "geo"
+    (checkout / "README.md").write_text("# geo\n\n`UnpinnedLocator`.\n")
+    subprocess.run(["git", "commit", "-q", "-am", "unpinned"], cwd=checkout, check=True, capture_output=True)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    docs = ask(route, repo, "docs", "GeoLocator")
+    assert {row["path"] for row in docs["rows"]} == {"libs/geo/README.md", "docs/design.md"}
+    code = ask(route, repo, "code", "docs/design.md")
+    assert [row["path"] for row in code["rows"]] == ["libs/geo/locate.py"]
+    assert ask(route, repo, "docs", "UnpinnedLocator")["status"] == "no_match"
