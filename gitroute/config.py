@@ -24,9 +24,13 @@ class Config:
     docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
     decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
+    doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
+    decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
 
     def fingerprint(self) -> str:
-        canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        # Where the committed maps live changes nothing a build writes, so it is not part of the bundle.
+        values = {k: v for k, v in asdict(self).items() if k not in ("doc_code_map", "decisions_map")}
+        canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def is_excluded(self, path: str) -> bool:
@@ -40,6 +44,8 @@ _SCHEMA = {
     ("docs", "folders"): list,
     ("bench", "file"): str,
     ("decisions", "paths"): list,
+    ("docs", "map"): str,
+    ("decisions", "map"): str,
 }
 
 
@@ -76,4 +82,6 @@ def parse_config(data: bytes | None) -> Config:
         docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
         bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
         decisions=tuple(values.get(("decisions", "paths"), ())),  # type: ignore[arg-type]
+        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),  # type: ignore[arg-type]
+        decisions_map=values.get(("decisions", "map"), Config.decisions_map),  # type: ignore[arg-type]
     )

@@ -367,3 +367,16 @@ def test_a_submodules_documents_link_at_its_pinned_commit(make_repo, route):
     code = ask(route, repo, "code", "docs/design.md")
     assert [row["path"] for row in code["rows"]] == ["libs/geo/locate.py"]
     assert ask(route, repo, "docs", "UnpinnedLocator")["status"] == "no_match"
+
+
+def test_the_committed_maps_gitroute_writes_are_not_read_as_documents(make_repo, route):
+    repo = make_repo("maps")
+    repo.commit({
+        "src/cart.py": "class Cart:\n    pass\n",
+        "docs/guide.md": "# Guide\n\nUse `Cart`.\n",
+        "docs/DOC-CODE.md": "# Doc ↔ code map\n\n| docs/guide.md | Guide | `src/cart.py` | 1 |\n",
+        "docs/DECISIONS.md": "# Decisions\n\n- keep `Cart` small\n",
+    }, "maps")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert {row["path"] for row in ask(route, repo, "docs", "Cart")["rows"]} == {"docs/guide.md"}
+    assert ask(route, repo, "code", "docs/DOC-CODE.md")["status"] == "no_match"

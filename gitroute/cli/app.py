@@ -19,6 +19,10 @@ COMMANDS = {
     "code": "code",
     "why": "why",
     "lint": "lint",
+    "doc-code": "doc_code",
+    "decisions": "decisions",
+    "hooks": "hooks",
+    "hook": "hook",
 }
 
 

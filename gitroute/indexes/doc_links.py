@@ -155,13 +155,15 @@ def scan_documents(files: Sequence, read: Callable[[str], bytes], config) -> tup
     items: list[tuple[str, bytes]] = []
     warnings: list[tuple[str, str]] = []
     scope = tuple(getattr(config, "docs", ()) or ())
+    # The committed maps gitroute writes (DOC-CODE.md, DECISIONS.md) are derived from documents, not documents.
+    generated = {getattr(config, key, None) for key in ("doc_code_map", "decisions_map")} - {None}
     for f in files:
         path = f.path
         name = posixpath.basename(path).lower()
         ext = posixpath.splitext(name)[1]
         if not (ext in MARKDOWN_EXTENSIONS or ext in RST_EXTENSIONS or ext == ".txt" or name.startswith("readme")):
             continue
-        if config.is_excluded(path) or not in_doc_scope(path, scope):
+        if path in generated or config.is_excluded(path) or not in_doc_scope(path, scope):
             continue
         try:
             items.append((path, read(path)))
