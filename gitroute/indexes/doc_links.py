@@ -480,7 +480,7 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
             text = text[:text.index(stop)]
     text = text.strip().rstrip(".:;")
     text = text.replace("::", ".").replace("->", ".").replace("#", ".")
-    if not text or len(text) > 200 or any(c.isspace() for c in text):
+    if not text or len(text) > 200 or len(text.split()) != 1:
         return None
     return text
 
@@ -529,7 +529,9 @@ class _Table:
         self.doc_index: dict[str, int] = {}
 
     def node(self, t: Target) -> int:
-        self.nodes.setdefault(str(t.node), [t.path, t.name, t.kind, t.line, t.owner, t.centrality])
+        key = str(t.node)
+        if key not in self.nodes:
+            self.nodes[key] = [t.path, t.name, t.kind, t.line, t.owner, t.centrality]
         return t.node
 
     def doc(self, path: str, kind: str) -> int:
