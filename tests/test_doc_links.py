@@ -5,6 +5,8 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gitroute.indexes.doc_links import (
     AMBIGUOUS,
@@ -15,6 +17,7 @@ from gitroute.indexes.doc_links import (
     map_rows,
     render_doc_code_map,
 )
+from gitroute.model import Node
 from tests.conftest import RepoBuilder
 
 SHOP_FILES = {
@@ -380,3 +383,32 @@ def test_the_committed_maps_gitroute_writes_are_not_read_as_documents(make_repo,
     assert route(["build", "-q"], repo.path).exit_code == 0
     assert {row["path"] for row in ask(route, repo, "docs", "Cart")["rows"]} == {"docs/guide.md"}
     assert ask(route, repo, "code", "docs/DOC-CODE.md")["status"] == "no_match"
+
+
+_NODES = [
+    Node(0, "src/shop/cart.py", "cart.py", "file", 1, 9, "python", "", "", False),
+    Node(1, "src/shop/cart.py", "Cart", "class", 1, 9, "python", "", "", False),
+    Node(2, "src/shop/cart.py", "total", "method", 3, 4, "python", "", "", False, "Cart"),
+    Node(3, "src/shop/__init__.py", "__init__.py", "file", 1, 1, "python", "", "", False),
+    Node(4, "legacy/cart.py", "cart.py", "file", 1, 2, "python", "", "", False),
+    Node(5, "legacy/cart.py", "Cart", "class", 1, 2, "python", "", "", False),
+]
+_PIECES = st.sampled_from(["`", "``", ":class:", ":meth:", "~", ".", "Cart", "Cart.total", "shop", "shop.cart",
+                           "src/shop/cart.py", "../", "[x](", ")", "\n", "\n\n", "# ", "=====", ".. autoclass:: ",
+                           ".. module:: ", "   ", "(", "<", ">", "_", "total", "legacy", "::"])
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=60), st.sampled_from(["docs/a.md", "docs/a.rst"]))
+def test_linking_never_raises_and_keeps_its_promises(pieces, path):
+    from gitroute.indexes.doc_links import Linker
+    from gitroute.parsing.documents import parse_document
+
+    document = parse_document(path, "".join(pieces).encode())
+    assert document is not None
+    edges = [(3, "imports", 0, 1)]
+    for link in Linker(_NODES, edges, [path]).link_document(document):
+        assert link.targets and link.total >= len(link.targets)
+        files = {t.path for t in link.targets}
+        assert (len(files) > 1) == (link.status == AMBIGUOUS)
+        assert all(len(t.name) >= 4 or t.kind == "file" or "." in link.token.strip("~.") for t in link.targets)
