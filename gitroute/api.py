@@ -92,7 +92,7 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     from gitroute.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
 
-    bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
+    bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
     with BundleView(repo) as view:
         def asker(index: str, options: dict) -> Callable[[Question], Answer]:
             module = load_index(index)
@@ -265,3 +265,13 @@ def _bundle_commit(repo: str) -> str | None:
             return view.source.commit
     except GitrouteError:
         return None
+
+
+def _configured_bench_file(repo: str) -> str:
+    """`[bench] file` of the `.gitroute.toml` at the commit the bundle answers from (the config's one source)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.config import CONFIG_PATH, parse_config
+
+    with BundleView(repo) as view:
+        found = view.reader.read([f"{view.source.commit}:{CONFIG_PATH}"])[0]
+    return parse_config(found[2] if found is not None and found[1] == "blob" else None).bench

@@ -37,16 +37,24 @@ class Config:
         return any(fnmatch.fnmatchcase(path, pattern) for pattern in self.exclude)
 
 
-_SCHEMA = {
-    ("build", "max_file_bytes"): int,
-    ("build", "exclude"): list,
-    ("build", "extra_exclude"): list,
-    ("docs", "folders"): list,
-    ("bench", "file"): str,
-    ("decisions", "paths"): list,
-    ("docs", "map"): str,
-    ("decisions", "map"): str,
+# Every key: its type, and a valid line of it for the hint of an error.
+_SCHEMA: dict[tuple[str, str], tuple[type, str]] = {
+    ("build", "max_file_bytes"): (int, "max_file_bytes = 1048576"),
+    ("build", "exclude"): (list, 'exclude = ["node_modules/**", "**/node_modules/**"]'),
+    ("build", "extra_exclude"): (list, 'extra_exclude = ["third_party/**"]'),
+    ("docs", "folders"): (list, 'folders = ["docs"]'),
+    ("docs", "map"): (str, 'map = "docs/DOC-CODE.md"'),
+    ("decisions", "paths"): (list, 'paths = ["design/*.md"]'),
+    ("decisions", "map"): (str, 'map = "docs/DECISIONS.md"'),
+    ("bench", "file"): (str, 'file = "routing-bench.yaml"'),
 }
+# What each type is called in an error.
+_TYPE_WORDS = {int: "an integer", list: "a list of strings", str: "a string"}
+
+
+def _type_error(section: str, key: str, expected: type) -> ConfigError:
+    return ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {_TYPE_WORDS[expected]}",
+                       hint=f"for example, under [{section}]: {_SCHEMA[(section, key)][1]}")
 
 
 def parse_config(data: bytes | None) -> Config:
@@ -61,15 +69,18 @@ def parse_config(data: bytes | None) -> Config:
     values: dict[tuple[str, str], object] = {}
     for section, body in table.items():
         if not isinstance(body, dict):
-            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table")
+            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table",
+                              hint=f"for example: [build] on one line, then {_SCHEMA[('build', 'max_file_bytes')][1]}")
         for key, value in body.items():
-            expected = _SCHEMA.get((section, key))
-            if expected is None:
-                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'")
+            known = _SCHEMA.get((section, key))
+            if known is None:
+                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'",
+                                  hint="the keys are " + ", ".join(f"'{s}.{k}'" for s, k in _SCHEMA))
+            expected = known[0]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {expected.__name__}")
+                raise _type_error(section, key, expected)
             if expected is list and not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be a list of strings")
+                raise _type_error(section, key, expected)
             values[(section, key)] = value
     max_bytes = values.get(("build", "max_file_bytes"), Config.max_file_bytes)
     if not 1 <= max_bytes <= 64 * 1024 * 1024:  # type: ignore[operator]
