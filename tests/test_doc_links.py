@@ -236,7 +236,7 @@ def test_bad_docs_folders_config_is_a_config_error(make_repo, route):
     repo.commit(files, "bad")
     result = route(["build", "-q"], repo.path)
     assert result.exit_code == 128 and result.stdout == ""
-    assert "'docs.folders' must be list" in result.stderr
+    assert result.stderr.startswith("fatal: '.gitroute.toml': 'docs.folders' must be a list of strings\n")
 
 
 def test_a_rst_txt_document_in_a_submodule_free_repo_is_read(make_repo, route):
