@@ -34,7 +34,7 @@ from gitroute.text import content_tokens, tokenize
 SCHEMA = 1
 DEFAULT_BENCH_FILE = "routing-bench.yaml"
 # Every type the format knows, in the order reports list them; later indexes answer the others.
-QUESTION_TYPES = ("symbol", "doc_code", "code_doc", "impact", "decision", "meaning", "wiring")
+QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "wiring")
 MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer")
 RIGHT_FIRST_RANK = 3  # "right first": the expected answer is among the rows a reader looks at
 JUDGED_ROWS = 10  # rows past these are not part of the answer the bench judges

@@ -20,7 +20,9 @@ DEFAULT_EXCLUDES = ("node_modules/**", "**/node_modules/**", ".git/**")
 class Config:
     max_file_bytes: int = 1024 * 1024
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
-    docs: tuple[str, ...] = ("docs", "doc")
+    # Folders or globs that hold the documents doc_links reads; empty: every Markdown and
+    # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
+    docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
     decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
