@@ -133,8 +133,8 @@ def query(
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
-    from gitroute import git
     from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.git import repository as git
     from gitroute.indexes.decisions import is_record_path, lint_records
 
     repository = git.open_repository(repo)
@@ -151,15 +151,18 @@ def build(
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     full: bool = False,
+    fetch: bool = True,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
     `full` extracts every file again; otherwise results are reused from this repository's own
-    earlier bundles (never from a fetched one).
+    earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
+    fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
+    as `missing`.
     """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -175,7 +178,7 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
     """
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
 
     bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
@@ -280,9 +283,9 @@ def committed_file(
     """
     from gitroute import committed
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.errors import GitrouteError
+    from gitroute.git.catfile import work_tree_top
 
     config_field, render = COMMITTED_FILES[name]
     top = work_tree_top(repo)

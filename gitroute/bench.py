@@ -34,7 +34,7 @@ from gitroute.text import content_tokens, tokenize
 SCHEMA = 1
 DEFAULT_BENCH_FILE = "routing-bench.yaml"
 # Every type the format knows, in the order reports list them; later indexes answer the others.
-QUESTION_TYPES = ("symbol", "doc_code", "code_doc", "impact", "decision", "meaning", "wiring")
+QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "wiring")
 MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer")
 RIGHT_FIRST_RANK = 3  # "right first": the expected answer is among the rows a reader looks at
 JUDGED_ROWS = 10  # rows past these are not part of the answer the bench judges
@@ -185,7 +185,7 @@ def _parse_yaml(text: str, origin: str) -> Any:
     # PyYAML stays out of the query path: only the bench reads YAML.
     import yaml
 
-    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    class _StrictLoader(yaml.SafeLoader):
         """safe_load that refuses a key given twice, which PyYAML otherwise resolves silently."""
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:

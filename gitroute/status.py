@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from gitroute.bundle.store import BundleView
-from gitroute.catfile import run_git
+from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
 

@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     except GitrouteError as err:
         code = report_error(err, as_json=as_json)
     except KeyboardInterrupt:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C (git forwards one) must not cut this short
         sys.stderr.write("fatal: interrupted\n")
         code = int(ExitCode.INTERRUPTED)
     except BrokenPipeError:

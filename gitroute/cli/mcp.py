@@ -134,7 +134,8 @@ class ServerTools:
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be a list of strings")
             if want is int and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be in {spec['minimum']}..{spec['maximum']}")
-        for key in schema.get("required", ()):
+        required: list[str] = schema.get("required", [])
+        for key in required:
             if key not in arguments:
                 raise ToolArgumentError(f"tool '{name}' needs '{key}'")
 
@@ -197,7 +198,7 @@ def command() -> None:
     except ImportError:
         raise GitrouteError("'git route mcp' needs the MCP SDK, which is not installed",
                             hint="pip install 'gitroute[mcp]'") from None
-    from gitroute.catfile import current_branch
+    from gitroute.git.catfile import current_branch
 
     current_branch(".")  # outside a repository: fatal now, not at the first call
     serve(os.getcwd())

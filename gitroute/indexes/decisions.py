@@ -22,9 +22,13 @@ from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
-QUESTION_TYPES = {"decision": {}}  # bench question type -> answer options
+QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> answer options
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
 UNKNOWN_STATUS = "unknown"
@@ -548,25 +552,20 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_rows(view: object) -> list[DecisionRow]:
+def read_rows(view: IndexView) -> list[DecisionRow]:
     """The rows a built index holds, read back from its blobs: what `render_decisions` takes for DECISIONS.md."""
-    records = view.read_json("records.json")  # type: ignore[attr-defined]
-    section = view.section  # type: ignore[attr-defined]
+    records = view.read_json("records.json")
     try:
-        total = int(section["counts"]["rows"])
-        chunk = int(section["row_chunk"])
-    except (KeyError, TypeError, ValueError) as err:
-        raise view.corrupt("meta.json") from err  # type: ignore[attr-defined]
-    rows: list[DecisionRow] = []
-    for start in range(0, total, chunk):
-        path = f"rows/{start // chunk:05d}.json"
-        stored = view.read_json(path)  # type: ignore[attr-defined]
-        try:
-            for record_id, section_text, line, kind, verdict, text, _length in stored:  # type: ignore[attr-defined]
+        total = int(view.section["counts"]["rows"])
+        chunk = int(view.section["row_chunk"])
+        rows: list[DecisionRow] = []
+        for start in range(0, total, chunk):
+            path = f"rows/{start // chunk:05d}.json"
+            for record_id, section_text, line, kind, verdict, text, _length in view.read_json(path):  # type: ignore[attr-defined]
                 record_path, title, status, _superseded_by, _format = records[record_id]  # type: ignore[index]
                 rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
-        except (IndexError, TypeError, ValueError) as err:
-            raise view.corrupt(path) from err  # type: ignore[attr-defined]
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        raise view.corrupt("records.json") from err
     return rows
 
 

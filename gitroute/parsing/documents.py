@@ -51,6 +51,10 @@ OBJECT_DIRECTIVES = frozenset(
 )
 
 
+# rst directives whose body lists the objects they document, one per line.
+LIST_DIRECTIVES = frozenset(("autosummary", "py:autosummary"))
+
+
 class Token(namedtuple("Token", "kind text role line")):
     """One inline token of a block.
 
@@ -267,6 +271,8 @@ class _MarkdownInline:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if not child.is_named and not child.child_count:
+                continue  # punctuation stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.src[position:child.start_byte]))
             if child.type not in skip:
                 parts.append(self.render(child))
@@ -445,6 +451,8 @@ class _RstReader:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if child.type == "text":
+                continue  # a word stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.data[position:child.start_byte]))
             parts.append(self.render(child, tokens))
             position = child.end_byte
@@ -573,6 +581,8 @@ class _RstReader:
                 self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(tokens))
         elif t in ("comment", "substitution_definition", "transition", "footnote", "citation", "::"):
             return
+        elif t in ("classifier", "ERROR"):
+            self.stray(node, kind if kind != "list_item" else "paragraph")
         elif node.child_count and node.is_named:
             self.walk(node, list_depth, kind)
 
@@ -623,23 +633,56 @@ class _RstReader:
                 token = _token("directive_arg", target, self.line(arguments) + offset)
                 if token is not None:
                     tokens.append(token)
-        first_arg_line = line
-        self.out.add("directive", first_arg_line, end_line, argument_text, tuple(tokens), name=name)
+        if lowered in LIST_DIRECTIVES:
+            # autosummary's body is a list of the objects it documents, one per line, after its options
+            # (read from the lines: the grammar files entries indented unlike the options as options).
+            first_body = self.data.find(b"\n", node.start_byte)
+            rows = self.data[first_body + 1:node.end_byte].split(b"\n") if first_body >= 0 else []
+            for offset, raw in enumerate(rows, 1):
+                entry = _decode(raw).strip()
+                if entry and not entry.startswith((":", "..")):
+                    token = _token("directive_arg", entry.split()[0], line + offset)
+                    if token is not None:
+                        tokens.append(token)
+            self.out.add("directive", line, end_line, argument_text, tuple(tokens), name=name)
+            return
+        self.out.add("directive", line, end_line, argument_text, tuple(tokens), name=name)
         if content is not None:
             self.nested(content, list_depth, kind)
 
     def nested(self, content: Node, list_depth: int, kind: str) -> None:
         """Parse a directive's body (which the grammar leaves as text) as reStructuredText of its own."""
-        if self.depth >= _MAX_NESTING:
-            self.out.warnings.append(f"line {self.line(content)}: directives nested too deeply; body not read")
-            return
         start = self.data.rfind(b"\n", 0, content.start_byte) + 1
-        lines = self.data[start:content.end_byte].split(b"\n")
+        self.reparse(start, content.end_byte, content.start_point.row)
+
+    def reparse(self, start: int, end: int, row: int) -> None:
+        """Parse the lines data[start:end] (which begin at `row`) again, dedented, as a document of their own."""
+        if self.depth >= _MAX_NESTING:
+            self.out.warnings.append(f"line {self.row_offset + row + 1}: nested too deeply; not read")
+            return
+        lines = self.data[start:end].split(b"\n")
         indents = [len(x) - len(x.lstrip(b" ")) for x in lines if x.strip()]
         indent = min(indents) if indents else 0
         body = b"\n".join(x[indent:] for x in lines) + b"\n"
-        reader = _RstReader(body, self.out, self.row_offset + content.start_point.row, self.depth + 1, self.styles)
+        reader = _RstReader(body, self.out, self.row_offset + row, self.depth + 1, self.styles)
         reader.read()
+
+    def stray(self, node: Node, kind: str) -> None:
+        """Inline content the grammar left at block level (a definition-list classifier that ran on over
+        the following paragraphs): its first line as a paragraph, the lines after it parsed again."""
+        first_row = node.start_point.row
+        line_end = self.data.find(b"\n", node.start_byte)
+        if line_end < 0 or line_end >= node.end_byte:
+            text, tokens = self.inline(node)
+            self.out.add(kind, self.line(node), self.line(node), text, tokens)
+            return
+        tokens = []
+        parts = []
+        for child in node.children:
+            if child.start_point.row == first_row:
+                parts.append(self.render(child, tokens))
+        self.out.add(kind, self.line(node), self.line(node), " ".join(p for p in parts if p), tuple(tokens))
+        self.reparse(line_end + 1, node.end_byte, first_row + 1)
 
     def table(self, node: Node) -> bool:
         """A simple or grid table (which the grammar leaves as a paragraph): one table_row block per line."""
