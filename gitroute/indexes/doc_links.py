@@ -569,8 +569,8 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
         sections: dict[tuple[str, str, int], int] = {}
         rows = []
         for x in per_doc[d.path]:
-            section = sections.setdefault((x.section[:200], x.number, x.section_line), len(sections))
-            rows.append([x.line, section, x.token, x.status, x.total, _flags(x),
+            section_id = sections.setdefault((x.section[:200], x.number, x.section_line), len(sections))
+            rows.append([x.line, section_id, x.token, x.status, x.total, _flags(x),
                          [table.node(t) for t in x.targets]])
         shard["docs"][d.path] = {"title": d.title[:200], "kind": kinds[d.path], "links": rows,
                                  "sections": [list(key) for key in sections]}

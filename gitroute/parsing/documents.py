@@ -348,7 +348,8 @@ class _MarkdownReader:
                 if destination is not None:
                     target = _decode(destination.text or b"").strip("<>")
                     token = _token("link", target, destination.start_point.row + 1)
-                    label = _decode(_child(child, "link_label").text or b"") if _child(child, "link_label") else ""
+                    label_node = _child(child, "link_label")
+                    label = _decode(label_node.text or b"") if label_node is not None else ""
                     self.out.add("paragraph", line, end_line, label.strip("[]"), (token,) if token else ())
             elif kind in ("html_block", "minus_metadata", "plus_metadata", "thematic_break"):
                 continue
@@ -575,10 +576,11 @@ class _RstReader:
         elif t == "target":
             link = _child(node, "link")
             if link is not None:
-                tokens: list[Token] = []
-                self.add(tokens, "link", _decode(link.text or b""), link)
-                name = _decode(_child(node, "name").text or b"") if _child(node, "name") else ""
-                self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(tokens))
+                link_tokens: list[Token] = []
+                self.add(link_tokens, "link", _decode(link.text or b""), link)
+                name_node = _child(node, "name")
+                name = _decode(name_node.text or b"") if name_node is not None else ""
+                self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(link_tokens))
         elif t in ("comment", "substitution_definition", "transition", "footnote", "citation", "::"):
             return
         elif t in ("classifier", "ERROR"):
@@ -615,7 +617,8 @@ class _RstReader:
         self.out.add("field", line, end_line, "\n".join(texts), tuple(tokens), name=name)
 
     def directive(self, node: Node, line: int, end_line: int, list_depth: int, kind: str) -> None:
-        name = _decode(_child(node, "type").text or b"").strip() if _child(node, "type") else ""
+        type_node = _child(node, "type")
+        name = _decode(type_node.text or b"").strip() if type_node is not None else ""
         body = _child(node, "body")
         arguments = _child(body, "arguments") if body is not None else None
         content = _child(body, "content") if body is not None else None
@@ -676,12 +679,12 @@ class _RstReader:
             text, tokens = self.inline(node)
             self.out.add(kind, self.line(node), self.line(node), text, tokens)
             return
-        tokens = []
+        first_tokens: list[Token] = []
         parts = []
         for child in node.children:
             if child.start_point.row == first_row:
-                parts.append(self.render(child, tokens))
-        self.out.add(kind, self.line(node), self.line(node), " ".join(p for p in parts if p), tuple(tokens))
+                parts.append(self.render(child, first_tokens))
+        self.out.add(kind, self.line(node), self.line(node), " ".join(p for p in parts if p), tuple(first_tokens))
         self.reparse(line_end + 1, node.end_byte, first_row + 1)
 
     def table(self, node: Node) -> bool:
