@@ -130,9 +130,9 @@ class ServerTools:
             want = _TYPES[spec["type"]]
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be {spec['type']}")
-            if want is list and not all(isinstance(item, str) for item in value):
+            if isinstance(value, list) and not all(isinstance(item, str) for item in value):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be a list of strings")
-            if want is int and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
+            if isinstance(value, int) and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be in {spec['minimum']}..{spec['maximum']}")
         required: list[str] = schema.get("required", [])
         for key in required:
