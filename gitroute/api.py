@@ -64,15 +64,16 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
     with _opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
         evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
-                            is_symbol=lambda name: _is_symbol(view, name))
+                            is_symbol=lambda name: _is_symbol(view, name),
+                            document_named=lambda words: _document_named(view, words))
         classification = classify(text, evidence, available)
         answers: list[tuple[Route, Answer]] = []
         for route in classification.routes:
             command = command_named(route.command)
             assert command is not None  # classify only routes to available commands
-            answers.append((route, ask_command(command.name, route.text, limit=limit, explain=explain,
-                                               bundle=view)))
-        merged = merge_answers(answers, limit, view.source)
+            # Signals always: the merge reads them to tell the very name asked from a guess.
+            answers.append((route, ask_command(command.name, route.text, limit=limit, explain=True, bundle=view)))
+        merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
             merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
         return merged, classification
@@ -104,6 +105,27 @@ def _path_kind(view: BundleView, token: str) -> str | None:
         return None
     found = view.reader.read([f"{view.source.commit}:{token}"])[0]
     return found[1] if found and found[1] in ("blob", "tree") else None
+
+
+def _document_named(view: BundleView, text: str) -> str | None:
+    """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
+    the doc↔code index; the shortest such path."""
+    from gitroute.registry import INDEXES
+
+    wanted = text.strip().strip("/").lower()
+    if "doc_links" not in INDEXES or not wanted or len(wanted.split()) > 1:
+        return None
+    docs = view.index("doc_links").read_json("docs.json")
+    found = []
+    for entry in docs if isinstance(docs, list) else ():
+        path = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else None
+        if path is None:
+            continue
+        lower = path.lower()
+        base = lower.rpartition("/")[2]
+        if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
+            found.append(path)
+    return min(found, key=lambda p: (len(p), p)) if found else None
 
 
 def _is_symbol(view: BundleView, name: str) -> bool:

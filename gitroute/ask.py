@@ -128,7 +128,8 @@ _WIRING = re.compile(
 # "which doc explains X", "where is X documented", "docs for X": the documents about a name.
 _DOCS = re.compile(
     r"\b(?:docs?|documents?|documentation|pages?|guides?|manuals?|readme|tutorials?)\b"
-    r".*\b(?:explains?|explaining|describes?|describing|covers?|covering|mentions?|about|for|on|of)\b"
+    r".*\b(?:explains?|explaining|describes?|describing|covers?|covering|mentions?|documents|documenting|about|for"
+    r"|on|of)\b"
     r"|\bdocumented\b|\bexplained\b|\bdescribed\b|\bdocs? (?:for|on|about|of)\b|\bdocumentation (?:for|on|of)\b",
     re.I)
 # "which code does DOC talk about", "what does the X guide describe": the code a document names.
@@ -138,6 +139,9 @@ _CODE = re.compile(
     r"|documents)\b|\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe"
     r"|cover|talk about|mention|name)\b",
     re.I)
+# Nouns that make a short phrase a document's title ("the templating docs", "the model field reference").
+_DOC_NOUNS = frozenset("doc docs documentation guide guides reference tutorial tutorials howto how-to manual "
+                       "chapter page readme faq overview introduction topic topics notes handbook".split())
 # Words that start a question in plain words (as opposed to a name or a title).
 _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are does do can could should "
                             "will would was were find show list".split())
@@ -148,12 +152,15 @@ class Evidence:
 
     path_kind(token) -> "blob" | "tree" | None: whether the token is a path of the pinned commit.
     is_symbol(name) -> bool: whether a symbol of the repository has exactly that name.
+    document_named(text) -> str | None: the document whose path, base name or stem the text is.
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
-                 is_symbol: Callable[[str], bool] = lambda _: False) -> None:
+                 is_symbol: Callable[[str], bool] = lambda _: False,
+                 document_named: Callable[[str], str | None] = lambda _: None) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
+        self.document_named = document_named
 
 
 class Route(namedtuple("Route", "kind command text reason")):
@@ -266,17 +273,25 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
 
     asks = bool(lowered) and (lowered[0] in _QUESTION_WORDS or text.endswith("?"))
     named = [w for w in words if w.strip(_TRIM) in identifiers]
-    if not asks and len(words) <= 3 and (len(named) == len(words) or (len(words) == 1 and
-                                                                      evidence.is_symbol(words[0]))):
-        what = named[0] if named else words[0]
-        if not named:
-            facts.append(f"'{what}' is the name of a symbol of the repository")
-        add("symbol", f"'{text}' is a name: where it is defined")
-        add("docs", f"'{what}' is a name: which documents explain it", text)
-        subject = subject or what
-        return done()
-    if not asks and len(words) <= 6 and not named:
-        # A few words with no question word read as a title: a document's, or a thing's name in words.
+    if not asks and len(words) <= 6:
+        document = evidence.document_named(text)
+        if document:
+            facts.append(f"'{text}' names the document '{document}'")
+            add("code", f"'{text}' names a document: which code it talks about", document)
+        titled = [w for w in lowered if w in _DOC_NOUNS]
+        if titled and not document:
+            add("code", f"a short phrase with '{titled[0]}' in it: a document's title, which code it talks about")
+        if len(words) <= 3 and (len(named) == len(words) or (len(words) == 1 and evidence.is_symbol(words[0]))):
+            what = named[0] if named else words[0]
+            if not named:
+                facts.append(f"'{what}' is the name of a symbol of the repository")
+            add("symbol", f"'{text}' is a name: where it is defined")
+            add("docs", f"'{what}' is a name: which documents explain it", text)
+            subject = subject or what
+            return done()
+        # A few words with no question word read as a title: a thing's name in words, or a document's.
+        if named:
+            add("symbol", f"names {', '.join(named)}: where they are defined")
         add("meaning", "a few words with no question word: a thing named in words")
         add("code", "a few words with no question word: perhaps a document's title")
         return done()
@@ -289,7 +304,10 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
 # --- one answer from several -------------------------------------------------------------------------
 
 
-def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source) -> Answer:
+CERTAIN_SIGNALS = frozenset({"exact_name"})  # a row signal that says the row is the very thing named
+
+
+def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, keep_signals: bool = True) -> Answer:
     """One answer from the routes' answers: rows taken in turn from each routed answer (the strongest kind
     first), each row tagged with its `type`; no_match only when every route is no_match."""
     routed = [(route, a) for route, a in answers if a.status == "routed" and a.rows]
@@ -301,8 +319,15 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source) -
     rows: list[Row] = []
     seen: set[tuple] = set()
     queues = [(route, list(a.rows)) for route, a in routed]
+    # A route whose first row is certain (the exact name asked) gives that row, then lets the others give
+    # two before its next: its further rows are guesses, the others' second rows may not be.
+    certain = [len(queues) > 1 and bool(q) and any(name in CERTAIN_SIGNALS for name, _ in q[0].signals)
+               for _, q in queues]
+    turn = 0
     while len(rows) < limit and any(q for _, q in queues):
-        for route, queue in queues:
+        for (route, queue), sure in zip(queues, certain):
+            if sure and turn == 1:
+                continue
             while queue:
                 row = queue.pop(0)
                 key = (row.path, row.line, row.name)
@@ -313,6 +338,9 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source) -
                 break
             if len(rows) >= limit:
                 break
+        turn += 1
+    if not keep_signals:
+        rows = [r._replace(signals=()) for r in rows]
     return Answer("routed", source, tuple(rows), tuple(notes))
 
 

@@ -69,8 +69,19 @@ def test_a_path_the_commit_does_not_hold_is_named_and_not_taken_as_a_document():
 def test_mixed_questions_ask_several_indexes_in_the_order_the_question_says_them():
     assert kinds("why did we pick OpenMeteoClient, and which docs explain it") == ["decision", "docs", "symbol"]
     assert kinds("what breaks if I change parse_forecast and why was it decided") == ["impact", "decision"]
-    # a title in words: a thing named in words, or a document's title
-    assert kinds("the forecast guide") == ["meaning", "code"]
+    # a few words: a thing named in words, or a document's title; a document's noun puts the title first
+    assert kinds("hourly forecast rows") == ["meaning", "code"]
+    assert kinds("the forecast guide") == ["code", "meaning"]
+
+
+def test_a_word_that_names_a_document_asks_for_the_code_it_talks_about_first():
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__,
+                        document_named={"weather": "docs/weather.md", "forecast": "docs/forecast.md"}.get)
+    c = classify("weather", evidence, EVERY_COMMAND)
+    assert [(r.kind, r.text) for r in c.routes] == [("code", "docs/weather.md"), ("meaning", "weather")]
+    assert "'weather' names the document 'docs/weather.md'" in c.facts
+    # a symbol's name that is also a document's stem: both
+    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["code", "symbol", "docs"]
 
 
 def test_a_kind_whose_index_is_missing_falls_back_to_the_symbol_index_and_says_so():
