@@ -163,9 +163,10 @@ class Evidence:
         self.document_named = document_named
 
 
-class Route(namedtuple("Route", "kind command text reason")):
+class Route(namedtuple("Route", "kind command text reason share", defaults=(1,))):
     """One index to ask: the question's kind, the command that answers it, the text it is asked (the whole
-    question, or the name or path the question is about), and why this kind was chosen."""
+    question, or the name or path the question is about), why this kind was chosen, and how many rows it
+    gives per turn when answers are merged (2 when the evidence for it is strong)."""
 
     __slots__ = ()
 
@@ -211,14 +212,14 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     routes: list[Route] = []
     unanswered: list[str] = []
 
-    def add(kind: str, reason: str, asked: str | None = None) -> None:
+    def add(kind: str, reason: str, asked: str | None = None, share: int = 1) -> None:
         command = KIND_COMMAND[kind]
         if command not in available:
             if kind not in unanswered:
                 unanswered.append(kind)
                 facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not have yet")
         elif all(r.kind != kind for r in routes):
-            routes.append(Route(kind, command, asked or text, reason))
+            routes.append(Route(kind, command, asked or text, reason, share))
 
     def done() -> Classification:
         if not routes and unanswered and "query" in available:
@@ -275,18 +276,23 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     named = [w for w in words if w.strip(_TRIM) in identifiers]
     if not asks and len(words) <= 6:
         document = evidence.document_named(text)
+        is_name = len(words) == 1 and (bool(named) or evidence.is_symbol(words[0]))
         if document:
             facts.append(f"'{text}' names the document '{document}'")
-            add("code", f"'{text}' names a document: which code it talks about", document)
+            if not is_name:  # a symbol's name too: where it is defined and its docs come first, below
+                add("code", f"'{text}' names a document: which code it talks about", document, share=2)
         titled = [w for w in lowered if w in _DOC_NOUNS]
         if titled and not document:
-            add("code", f"a short phrase with '{titled[0]}' in it: a document's title, which code it talks about")
-        if len(words) <= 3 and (len(named) == len(words) or (len(words) == 1 and evidence.is_symbol(words[0]))):
+            add("code", f"a short phrase with '{titled[0]}' in it: a document's title, which code it talks about",
+                share=2)
+        if len(words) <= 3 and (len(named) == len(words) or is_name):
             what = named[0] if named else words[0]
             if not named:
                 facts.append(f"'{what}' is the name of a symbol of the repository")
             add("symbol", f"'{text}' is a name: where it is defined")
             add("docs", f"'{what}' is a name: which documents explain it", text)
+            if document:
+                add("code", f"'{text}' also names a document: which code it talks about", document)
             subject = subject or what
             return done()
         # A few words with no question word read as a title: a thing's name in words, or a document's.
@@ -328,14 +334,15 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
         for (route, queue), sure in zip(queues, certain):
             if sure and turn == 1:
                 continue
-            while queue:
+            given = 0
+            while queue and given < route.share and len(rows) < limit:
                 row = queue.pop(0)
                 key = (row.path, row.line, row.name)
                 if key in seen:
                     continue
                 seen.add(key)
                 rows.append(row._replace(extra=(("type", route.kind),) + tuple(row.extra)))
-                break
+                given += 1
             if len(rows) >= limit:
                 break
         turn += 1

@@ -81,7 +81,7 @@ def test_a_word_that_names_a_document_asks_for_the_code_it_talks_about_first():
     assert [(r.kind, r.text) for r in c.routes] == [("code", "docs/weather.md"), ("meaning", "weather")]
     assert "'weather' names the document 'docs/weather.md'" in c.facts
     # a symbol's name that is also a document's stem: both
-    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["code", "symbol", "docs"]
+    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["symbol", "docs", "code"]
 
 
 def test_a_kind_whose_index_is_missing_falls_back_to_the_symbol_index_and_says_so():
