@@ -24,8 +24,10 @@ from gitroute.bundle.layout import (
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
+    decode_document,
     decode_extract,
     dump_json,
+    encode_document,
     encode_extract,
 )
 from gitroute.bundle.writer import BundleWriter
@@ -33,7 +35,7 @@ from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
-from gitroute.model import DeclaredEntry
+from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
@@ -64,8 +66,21 @@ class BuildReport:
     notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
-def _extract_key(oid: str, lang: str | None) -> str:
-    return f"{oid}:{lang or '-'}"
+DOCUMENT = "doc."  # the "language" of a key whose blob is parsed as a document: doc.markdown, doc.rst, doc.txt
+
+
+def _extract_key(oid: str, path: str) -> str:
+    """What a blob is extracted as, by its path: code in a language, a document, or plain text.
+
+    The key holds no path: a blob that moves, or is copied, is extracted once.
+    """
+    from gitroute.parsing import language_for_path
+    from gitroute.parsing.documents import document_kind
+
+    kind = document_kind(path)
+    if kind is not None:
+        return f"{oid}:{DOCUMENT}{kind}"
+    return f"{oid}:{language_for_path(path) or '-'}"
 
 
 def _key_lang(key: str) -> str | None:
@@ -84,6 +99,11 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
         return key, ["skip", reason]
     if lang is None:
         return key, ["text"]
+    if lang.startswith(DOCUMENT):
+        from gitroute.parsing.documents import KIND_PATHS, parse_document
+
+        document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
+        return key, ["doc", encode_document(document)] if document is not None else ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
 
 
@@ -95,6 +115,7 @@ class _Sources:
     declared: list[tuple[str, DeclaredEntry]] = field(default_factory=list)
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
+    documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
     reparsed: int = 0  # files whose reused result was damaged, so were extracted again
     reparsed_keys: set[str] = field(default_factory=set)
 
@@ -107,22 +128,36 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
         key = keys[entry.path]
         result = results[key]
         try:
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
             result = results[key] = _extract_one((key, snap.read(entry)))[1]
             sources.reparsed += 1
             sources.reparsed_keys.add(key)
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         if result[0] == "skip":
             sources.skipped.append([entry.path, result[1]])
             continue
-        sources.files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
+        if document is not None:
+            sources.documents[entry.path] = document
+            sources.warnings.extend([entry.path, w] for w in document.warnings)
+        lang = extract.lang if extract else (document.format if document else None)
+        sources.files.append(SourceFile(entry.path, entry.oid, lang, extract))
         if extract:
             sources.warnings.extend([entry.path, w] for w in extract.warnings)
         if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
             sources.declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
     sources.skipped.sort()
     return sources
+
+
+def _decode_result(path: str, result: list) -> tuple[FileExtract | None, Document | None]:
+    if result[0] == "code":
+        return decode_extract(result[1]), None
+    if result[0] == "doc":
+        return None, decode_document(path, result[1])
+    if result[0] not in ("text", "skip"):
+        raise ValueError(f"unknown extraction result {result[0]!r}")
+    return None, None
 
 
 class _Laps:
@@ -165,7 +200,6 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
                fetch: bool) -> BuildReport:
-    from gitroute.parsing import language_for_path
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
@@ -177,7 +211,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
-    keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
+    keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
     results = reused.results
     todo: dict[str, tuple[str, bytes]] = {}
@@ -201,7 +235,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
-                         graph=graph, config=config, submodules=snap.submodules, outputs={})
+                         graph=graph, config=config, submodules=snap.submodules, outputs={},
+                         documents=sources.documents)
     sections = _build_indexes(writer, inputs, sources.warnings, jobs)
     laps.lap("index")
 
