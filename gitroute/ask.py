@@ -124,9 +124,11 @@ _IMPACT = re.compile(
     r"|\bsafe to (?:change|rename|remove|delete)\b",
     re.I)
 _WIRING = re.compile(
-    r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontract copies\b|\bcopies of\b"
-    r"|\b(?:byte-?identical|vendored) cop(?:y|ies)\b|\bworkflows? (?:calls?|dispatch(?:es)?)\b|\bdispatch(?:es|ed)?\b"
-    r"|\bpublished artifacts?\b|\bwhich repos?(?:itor(?:y|ies))?\b",
+    r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b"
+    r"|\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b"
+    r"|\bpipelines?\b|\bgithub actions?\b|\bdispatch(?:es|ed)?\b|\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b"
+    r"|\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b"
+    r"|\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     re.I)
 # "which doc explains X", "where is X documented", "docs for X": the documents about a name.
 _DOCS = re.compile(
@@ -215,10 +217,10 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     routes: list[Route] = []
     unanswered: list[str] = []
 
-    def add(kind: str, reason: str, asked: str | None = None, share: int = 1) -> None:
+    def add(kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False) -> None:
         command = KIND_COMMAND[kind]
         if command not in available:
-            if kind not in unanswered:
+            if kind not in unanswered and not facet:  # a facet of a bare name is not what was asked for
                 unanswered.append(kind)
                 facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not have yet")
         elif all(r.kind != kind for r in routes):
@@ -273,6 +275,7 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
             path = paths[0][0]
             add("docs", f"'{path}' is a path of the pinned commit: which documents explain it", path)
             add("symbol", f"'{path}' is a path of the pinned commit: its file and what it defines", path)
+            add("impact", f"'{path}' is a path of the pinned commit: what uses it", path, facet=True)
         return done()
 
     asks = bool(lowered) and (lowered[0] in _QUESTION_WORDS or text.endswith("?"))
@@ -294,6 +297,7 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
                 facts.append(f"'{what}' is the name of a symbol of the repository")
             add("symbol", f"'{text}' is a name: where it is defined")
             add("docs", f"'{what}' is a name: which documents explain it", text)
+            add("impact", f"'{what}' is a name: what uses it", text, facet=True)
             if document:
                 add("code", f"'{text}' also names a document: which code it talks about", document)
             subject = subject or what

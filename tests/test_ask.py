@@ -20,17 +20,17 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
 
 
 @pytest.mark.parametrize("text, expected", [
-    # a name: where it is defined, then which docs explain it
-    ("OpenMeteoClient", ["symbol", "docs"]),
-    ("parse_forecast", ["symbol", "docs"]),
-    ("flask.Flask.route", ["symbol", "docs"]),
-    ("forecast", ["symbol", "docs"]),  # a plain word that is a symbol's name (evidence)
+    # a name: where it is defined, which docs explain it, what uses it
+    ("OpenMeteoClient", ["symbol", "docs", "impact"]),
+    ("parse_forecast", ["symbol", "docs", "impact"]),
+    ("flask.Flask.route", ["symbol", "docs", "impact"]),
+    ("forecast", ["symbol", "docs", "impact"]),  # a plain word that is a symbol's name (evidence)
     # plain words
     ("where are forecasts parsed into hourly rows", ["meaning"]),
     ("how does the client fetch a forecast?", ["meaning"]),
     # a document path: which code it talks about; a code path: which docs explain it, and its file
     ("docs/weather.md", ["code"]),
-    ("src/sample/weather.py", ["docs", "symbol"]),
+    ("src/sample/weather.py", ["docs", "symbol", "impact"]),
     ("which code does docs/weather.md talk about", ["code"]),
     # which doc explains X
     ("which docs explain OpenMeteoClient", ["docs"]),
@@ -81,7 +81,7 @@ def test_a_word_that_names_a_document_asks_for_the_code_it_talks_about_first():
     assert [(r.kind, r.text) for r in c.routes] == [("code", "docs/weather.md"), ("meaning", "weather")]
     assert "'weather' names the document 'docs/weather.md'" in c.facts
     # a symbol's name that is also a document's stem: both
-    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["symbol", "docs", "code"]
+    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["symbol", "docs", "impact", "code"]
 
 
 def test_a_kind_whose_index_is_missing_falls_back_to_the_symbol_index_and_says_so():
@@ -90,6 +90,9 @@ def test_a_kind_whose_index_is_missing_falls_back_to_the_symbol_index_and_says_s
     assert (route.kind, route.command, route.text) == ("symbol", "query", "parse_forecast")
     assert any("'impact' questions are answered by 'impact'" in f for f in c.facts)
     assert kinds("OpenMeteoClient", ("query", "why")) == ["symbol"]
+    # what uses a bare name is one of its facets, not what was asked: no fact says impact is missing
+    bare = classify("OpenMeteoClient", EVIDENCE, ("query", "why", "docs"))
+    assert [r.kind for r in bare.routes] == ["symbol", "docs"] and bare.facts == ()
 
 
 def test_the_table_makes_a_schema_per_command():
