@@ -27,21 +27,71 @@ def query(
     langs: Sequence[str] = (),
     path_glob: str | None = None,
     explain: bool = False,
+    meaning: bool = False,
 ) -> Answer:
-    """Symbol question: rank the bundle's files and symbols against `text`."""
+    """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
+    over node text, mixed by the question's shape (`rank.prose_share`); `meaning` asks BM25 alone."""
     from gitroute.bundle.layout import SYMBOLS_META
     from gitroute.bundle.store import BundleView, corrupt_blob
     from gitroute.indexes.symbols import Filters, query_symbols
+    from gitroute.rank import STRONG_NAME_SIGNALS, blend_rows, prose_share
 
+    share = 1.0 if meaning else prose_share(text)
+    filters = Filters(tuple(kinds), tuple(langs), path_glob)
     with BundleView(repo) as view:
-        section = view.read_json(SYMBOLS_META)
-        if not isinstance(section, dict):
-            raise corrupt_blob(SYMBOLS_META)
-        rows, notes = query_symbols(
-            text, section, view.read, limit=limit, explain=explain, corrupt=corrupt_blob,
-            filters=Filters(tuple(kinds), tuple(langs), path_glob),
-        )
-        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
+        symbol_rows: list = []
+        notes: list[str] = []
+        if share < 1.0:
+            section = view.read_json(SYMBOLS_META)
+            if not isinstance(section, dict):
+                raise corrupt_blob(SYMBOLS_META)
+            # Signals always: the blend reads them to tell a name match from a shared word.
+            symbol_rows, notes = query_symbols(text, section, view.read, limit=max(limit, 20), explain=True,
+                                               corrupt=corrupt_blob, filters=filters)
+        if (share == 0.0 and len(text.split()) == 1) or (filters.active() and not meaning):
+            rows = symbol_rows[:limit]
+            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if meaning:
+            rows = meaning_rows[:limit]
+            return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(meaning_notes))
+        named = bool(symbol_rows) and any(name in STRONG_NAME_SIGNALS for name, _ in symbol_rows[0].signals)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            rows = symbol_rows[:limit]
+            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
+        if not meaning_rows and not named:
+            # The symbol tiers route on any shared word; a sentence whose words the repository does not
+            # hold together is no_match, and the meaning index says why.
+            return Answer("no_match", view.source, (), tuple(meaning_notes))
+        if share == 0.0:  # a name in words, or a question for the entry point: the symbol tiers rank it
+            rows = symbol_rows[:limit]
+            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
+        rows = blend_rows(_strip(symbol_rows, explain), meaning_rows, share, limit)
+        notes = [f"blended: symbol tiers plus meaning (BM25) at share {share:.2f}", *meaning_notes]
+        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _strip(rows: list, explain: bool) -> list:
+    return rows if explain else [r._replace(signals=()) for r in rows]
+
+
+def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], object]:
+    """The meaning index's rows and notes; a bundle built before it has none (the notes say so)."""
+    from gitroute.bundle.store import corrupt_blob
+    from gitroute.indexes.meaning import META, NAME, query_meaning
+
+    def read(paths):
+        got = view.read([f"{NAME}/{p}" for p in paths])
+        return {p[len(NAME) + 1:]: data for p, data in got.items()}
+
+    if f"{NAME}/{META}" not in view.read([f"{NAME}/{META}"]):
+        return [], ["the bundle has no meaning index: run 'git route build'"]
+    section = view.read_json(f"{NAME}/{META}")
+    if not isinstance(section, dict):
+        raise corrupt_blob(f"{NAME}/{META}")
+    rows, notes, evidence = query_meaning(text, section, read, limit=limit, explain=explain,
+                                          corrupt=lambda p: corrupt_blob(f"{NAME}/{p}"))
+    return rows, notes, evidence
 
 
 def build(
@@ -71,5 +121,8 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
     ask = {
         "symbol": lambda q: query(q.question, repo=repo, kinds=q.kind, langs=q.lang, path_glob=q.path, limit=10),
+        # Plain words go through the one query a user runs; it decides how much comes from BM25.
+        "meaning": lambda q: query(q.question, repo=repo, limit=10),
+        "negative": lambda q: query(q.question, repo=repo, limit=10),
     }
     return run_bench(bench_file, ask)

@@ -239,6 +239,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("edges")
     side_ids, symbol_section = side_job.result()
     laps.lap("index")
+    meaning_section = _meaning_blobs(graph, snap, blobs)
+    laps.lap("meaning")
 
     counts = graph.counts()
     skipped = Counter(reason for _, reason in sources.skipped)
@@ -253,6 +255,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         "counts": {"files": len(sources.files), **counts},
         "calls": CALL_RESOLUTION,
         "symbols": symbol_section,
+        "indexes": {"meaning": meaning_section},
         "skipped": sources.skipped,
         "skipped_by_reason": dict(sorted(skipped.items())),
         "warnings": sources.warnings[:MAX_REPORTED_WARNINGS],
@@ -391,6 +394,21 @@ class _SideJob:
             _FORKED = ([], "")
             assert self.pool is not None
             self.pool.shutdown()
+
+
+def _meaning_blobs(graph: CodeGraph, snap: git.Snapshot, blobs: dict[str, bytes]) -> dict:
+    """The meaning index under `meaning/` (until the index seam's build loop writes every index)."""
+    from gitroute.indexes.meaning import NAME, build_meaning_index
+
+    entries = {e.path: e for e in snap.entries}
+
+    def read(path: str) -> bytes | None:
+        entry = entries.get(path)
+        return snap.read(entry) if entry is not None else None
+
+    meaning, section = build_meaning_index(graph.nodes, read)
+    blobs.update({f"{NAME}/{path}": data for path, data in meaning.items()})
+    return section
 
 
 def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:

@@ -12,7 +12,7 @@ from gitroute.model import FileExtract, NameRef, Symbol
 
 FORMAT_VERSION = 1
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
