@@ -55,7 +55,10 @@ def query(
         if meaning:
             rows = meaning_rows[:limit]
             return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(meaning_notes))
-        named = bool(symbol_rows) and any(name in STRONG_NAME_SIGNALS for name, _ in symbol_rows[0].signals)
+        # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs
+        # stands even when the sentence's other words are scattered.
+        named = bool(symbol_rows) and any(name in STRONG_NAME_SIGNALS for name, _ in symbol_rows[0].signals) \
+            and not any(name == "secondary_path" for name, _ in symbol_rows[0].signals)
         if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
             rows = symbol_rows[:limit]
             return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))

@@ -45,7 +45,7 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # no_match when a share of the question's words occur nowhere in the repository (first) and the best file
 # covers less than a share of the question's idf weight (second): the more words are unknown, the more the
 # rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
-NO_MATCH_FLOORS = ((0.5, 0.5), (0.4, 0.3))
+NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
@@ -244,7 +244,7 @@ def build(inputs) -> object:
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -252,6 +252,10 @@ class Evidence:
         self.coverage = coverage  # share of the question's idf weight that the best file's words cover
         self.best_idf = best_idf  # the highest idf among the best file's matched words
         self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
+        self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
+
+    def named(self, stems: Sequence[str]) -> str:
+        return ", ".join(self.spelled.get(t, t) for t in stems)
 
 
 def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
@@ -329,15 +333,17 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
     if not tokens:
         return "the question has no word that can name something (all stop words)"
     if len(evidence.missing) == len(tokens):
-        return "no word of the question occurs in the repository: " + ", ".join(evidence.missing)
+        return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
     if evidence.best_idf < MIN_IDF:
         return "the best file matches only words that are common in this repository"
     missing_share = len(evidence.missing) / len(tokens)
     for share, floor in NO_MATCH_FLOORS:
         if missing_share >= share and evidence.coverage < floor:
+            covers = f"the best file covers {evidence.coverage:.0%} of the question's weight (below {floor:.0%})"
+            if not evidence.missing:
+                return covers
             return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere in the repository"
-                    f" ({', '.join(evidence.missing)}), and the best file covers {evidence.coverage:.0%} of its"
-                    f" weight (below {floor:.0%})")
+                    f" ({evidence.named(evidence.missing)}), and {covers}")
     return None
 
 
@@ -375,6 +381,7 @@ def query_meaning(
 
     ranked, per_file, matched, evidence = rank_files(tokens, postings, section)
     evidence.missing = [t for t in evidence.missing if t not in asking]
+    evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     if not wants_secondary and ranked:
         # Demotion needs paths: read the records of the leading files only.
         head = ranked[: max(limit * 4, 40)]
@@ -388,7 +395,8 @@ def query_meaning(
             total = sum(evidence.weights.values()) or 1.0
             evidence.coverage = sum(evidence.weights[t] for t in covered) / total
             evidence.best_idf = max((evidence.weights[t] for t in covered), default=0.0)
-    reason = no_match_reason(evidence, tokens) if ranked else "nothing in the bundle shares a word with the question"
+    reason = no_match_reason(evidence, tokens) if ranked else (
+        no_match_reason(evidence, tokens) or "nothing in the bundle shares a word with the question")
     if reason is not None and (gate or not ranked):
         return [], [reason], evidence
     top = ranked[:limit]
@@ -408,7 +416,7 @@ def query_meaning(
                         kind=kind, score=round(score, 3), signals=signals, extra=extra))
     notes = []
     if evidence.missing:
-        notes.append("no node holds: " + ", ".join(evidence.missing))
+        notes.append("no node holds: " + evidence.named(evidence.missing))
     return rows, notes, evidence
 
 

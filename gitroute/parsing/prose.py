@@ -28,7 +28,7 @@ _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)
 # A string on one line, double or single quoted, or a backquoted template without substitutions.
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.){12,400})"|\'((?:[^\'\\\n]|\\.){12,400})\'|`([^`\\\n]{12,400})`')
 _WORD = re.compile(r"[A-Za-z]{2,}")
-_NOT_PROSE = re.compile(r"^\s*(?:[\w.-]*/[\w./-]*|https?://\S*|[\w.-]+\.\w{1,4})\s*$")  # paths, URLs, file names
+_NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
 
 
 def comment_family(lang: str) -> str:
