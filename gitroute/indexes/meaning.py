@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
@@ -23,6 +24,7 @@ NAME = "meaning"
 NEEDS: tuple[str, ...] = ()
 
 META = "meta.json"
+FILES = "files.json"  # the node ids of files, ascending
 NODE_CHUNK = 256
 POSTINGS_TARGET = 16_384  # postings per shard, on average; the shard count is a power of two
 
@@ -86,8 +88,15 @@ _stemmer = None
 
 
 def words(text: str) -> list[str]:
-    """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed."""
-    return [word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
+    """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed.
+
+    Questions are asked in English: letters outside ASCII are dropped rather than sent through the
+    tokenizer's slow Unicode path (translations and vendored data are most of them).
+    """
+    if not text.isascii():
+        text = text.encode("ascii", "ignore").decode("ascii")
+    memo = _snowball_memo
+    return [memo.get(t) or word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
 
 
 def question_words(text: str) -> list[str]:
@@ -123,12 +132,27 @@ def postings_shard(token: str, shards: int) -> int:
     return zlib.crc32(token.encode("utf-8")) % shards
 
 
+def encode_posting(tf: int, length: int, fields: int) -> int:
+    """One int for a posting's term frequency (10 bits), node length (14 bits) and fields (7 bits)."""
+    return min(tf, 1023) | min(length, 16383) << 10 | fields << 24
+
+
+def decode_posting(value: int) -> tuple[int, int, int]:
+    return value & 1023, value >> 10 & 16383, value >> 24
+
+
 def postings_path(shard: int) -> str:
     return f"postings/{shard:05d}.json"
 
 
 def node_chunk_path(node_id: int) -> str:
     return f"nodes/{node_id // NODE_CHUNK:05d}.json"
+
+
+# Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
+# large repository they are half the text (django: a quarter of the meaning build's time).
+_PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
+_NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
 
 
 def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
@@ -141,8 +165,8 @@ def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int
     prose: dict[int, tuple[str, list[str]]] = {}
     for path, group in by_path.items():
         file_node = group[0]
-        if not file_node.lang or file_node.lang in ("markdown", "rst", "json", "yaml", "toml", "text"):
-            continue
+        if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+            continue  # tests, docs and examples keep their names and docs: they rank below code anyway
         data = read(path)
         if not data:
             continue
@@ -170,43 +194,51 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
     nodes_kept = [n for n in nodes if n.path not in built]
     prose = file_prose(nodes_kept, read)
     file_of: dict[str, int] = {}
-    postings: dict[str, list[int]] = defaultdict(list)
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
     memo: dict[str, list[str]] = {}
     total_length = 0
     docs = 0
+    fields_of = FIELDS
+    secondary = False
     for node in nodes_kept:  # in id order, so postings come out sorted by node
         if node.kind == "file":
             file_of[node.path] = node.id
+            secondary = is_secondary(node.path)
         header, messages = prose.get(node.id, ("", ()))
-        counts: dict[str, int] = defaultdict(int)
-        fields: dict[str, int] = defaultdict(int)
+        counts: dict[str, int] = {}
+        bits: dict[str, int] = {}
         for field, text in node_fields(node, messages, header).items():
-            if not text:
+            if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
-            bit, weight = FIELDS[field]
+            bit, weight = fields_of[field]
             found = memo.get(text)
             if found is None:
                 found = words(text)
                 if len(text) < 200:
                     memo[text] = found
             for token in found:
-                counts[token] += weight
-                fields[token] |= bit
+                counts[token] = counts.get(token, 0) + weight
+                bits[token] = bits.get(token, 0) | bit
         if not counts:
             continue
         length = sum(counts.values())
         total_length += length
         docs += 1
-        file_id = file_of.get(node.path, node.id)
+        node_id = node.id
         for token, tf in counts.items():
-            postings[token].extend((node.id, file_id, tf, length, fields[token]))
-    total = sum(len(v) // 5 for v in postings.values())
+            postings[token].append((node_id, encode_posting(tf, length, bits[token])))
+    total = sum(map(len, postings.values()))
     shards = 1
     while shards * POSTINGS_TARGET < total:
         shards *= 2
     sharded: dict[int, dict[str, list[int]]] = defaultdict(dict)
-    for token, values in postings.items():
-        sharded[postings_shard(token, shards)][token] = values
+    for token, pairs in postings.items():
+        flat: list[int] = []
+        previous = 0
+        for node_id, packed in pairs:  # node ids as gaps: most are small numbers, and JSON is text
+            flat += (node_id - previous, packed)
+            previous = node_id
+        sharded[postings_shard(token, shards)][token] = flat
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     for start in range(0, len(nodes), NODE_CHUNK):
         chunk = [[n.path, n.name[:200], n.owner[:200], n.kind, n.line] for n in nodes[start:start + NODE_CHUNK]]
@@ -219,6 +251,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
         "postings_shards": shards,
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
+    # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
+    blobs[FILES] = dump_json(sorted(file_of.values()))
     blobs[META] = dump_json(section)
     return blobs, section
 
@@ -279,31 +313,36 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
     for token in tokens:
         values = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token)
         if values:
-            if not isinstance(values, list) or len(values) % 5:
+            if not isinstance(values, list) or len(values) % 2:
                 raise corrupt(postings_path(postings_shard(token, shards)))
             found[token] = values
     return found
 
 
 def rank_files(
-    tokens: Sequence[str], postings: dict[str, list[int]], section: dict
+    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = ()
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
+
+    `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
     n = int(section.get("documents") or 1)
     avgdl = float(section.get("avgdl") or 1.0)
-    weights = {t: bm25_idf(len(postings[t]) // 5 if t in postings else 0, n) for t in tokens}
+    weights = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in tokens}
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
     matched: dict[int, dict[str, int]] = defaultdict(dict)
     for token, values in postings.items():
         w = weights[token]
-        for i in range(0, len(values), 5):
-            node, file_id, tf, dl, fields = values[i:i + 5]
+        node = 0
+        for i in range(0, len(values), 2):
+            node += values[i]
+            tf, dl, fields = decode_posting(values[i + 1])
             node_score[node] += bm25_term(tf, dl, avgdl, w)
-            node_file[node] = file_id
+            if node not in node_file:
+                node_file[node] = files[bisect_right(files, node) - 1] if files else node
             matched[node][token] = fields
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
@@ -379,7 +418,10 @@ def query_meaning(
         except (IndexError, TypeError) as err:
             raise corrupt(path) from err
 
-    ranked, per_file, matched, evidence = rank_files(tokens, postings, section)
+    files = _load(read([FILES]), FILES, corrupt) if postings else []
+    if not isinstance(files, list):
+        raise corrupt(FILES)
+    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files)
     evidence.missing = [t for t in evidence.missing if t not in asking]
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     if not wants_secondary and ranked:

@@ -25,8 +25,9 @@ _LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(
                  "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+")}
 _MARKER = re.compile(r"^[ \t]*(?:/{2,3}!?|#+|--+|\*+)[ \t]?", re.M)
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
-# A string on one line, double or single quoted, or a backquoted template without substitutions.
-_STRING = re.compile(r'"((?:[^"\\\n]|\\.){12,400})"|\'((?:[^\'\\\n]|\\.){12,400})\'|`([^`\\\n]{12,400})`')
+# A string on one line, double or single quoted or backquoted; one with an escape in it is left out (a
+# simple pattern runs several times faster over a whole repository, and messages rarely escape).
+_STRING = re.compile(r'"([^"\\\n]{12,400})"|\'([^\'\\\n]{12,400})\'|`([^`\\\n]{12,400})`')
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
 
