@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from gitroute.status import StatusReport
 
 
+def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+           **options: object) -> Answer:
+    """Ask one index of the bundle: the generic path every index's command takes."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.registry import load_index
+
+    module = load_index(index)
+    with BundleView(repo) as view:
+        return module.answer(view.index(module.NAME), question, limit=limit, explain=explain, **options)
+
+
 def query(
     text: str,
     *,
@@ -30,45 +41,36 @@ def query(
     meaning: bool = False,
 ) -> Answer:
     """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
-    over node text, mixed by the question's shape (`rank.prose_share`); `meaning` asks BM25 alone."""
-    from gitroute.bundle.layout import SYMBOLS_META
-    from gitroute.bundle.store import BundleView, corrupt_blob
-    from gitroute.indexes.symbols import Filters, query_symbols
+    over node text (the meaning index), mixed by the question's shape (`rank.prose_share`); `meaning` asks
+    the meaning index alone."""
+    from gitroute.bundle.store import BundleView
     from gitroute.rank import STRONG_NAME_SIGNALS, blend_rows, prose_share
+    from gitroute.registry import load_index
 
+    filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     share = 1.0 if meaning else prose_share(text)
-    filters = Filters(tuple(kinds), tuple(langs), path_glob)
     with BundleView(repo) as view:
-        symbol_rows: list = []
-        notes: list[str] = []
-        if share < 1.0:
-            section = view.read_json(SYMBOLS_META)
-            if not isinstance(section, dict):
-                raise corrupt_blob(SYMBOLS_META)
-            # Signals always: the blend reads them to tell a name match from a shared word.
-            symbol_rows, notes = query_symbols(text, section, view.read, limit=max(limit, 20), explain=True,
-                                               corrupt=corrupt_blob, filters=filters)
-        if (share == 0.0 and len(text.split()) == 1) or (filters.active() and not meaning):
-            rows = symbol_rows[:limit]
-            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
-        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
         if meaning:
-            rows = meaning_rows[:limit]
-            return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(meaning_notes))
+            return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
+        symbols = load_index("symbols")
+        # Signals always: the blend reads them to tell a name match from a shared word.
+        by_name = symbols.answer(view.index("symbols"), text, limit=max(limit, 20), explain=True, **filters)
+        symbol_rows = list(by_name.rows)
+        if (share == 0.0 and len(text.split()) == 1) or kinds or langs or path_glob:
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
         # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs
         # stands even when the sentence's other words are scattered.
-        named = bool(symbol_rows) and any(name in STRONG_NAME_SIGNALS for name, _ in symbol_rows[0].signals) \
-            and not any(name == "secondary_path" for name, _ in symbol_rows[0].signals)
-        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
-            rows = symbol_rows[:limit]
-            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
+        top = symbol_rows[0].signals if symbol_rows else ()
+        named = any(name in STRONG_NAME_SIGNALS for name, _ in top) and not any(n == "secondary_path" for n, _ in top)
         if not meaning_rows and not named:
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
         if share == 0.0:  # a name in words, or a question for the entry point: the symbol tiers rank it
-            rows = symbol_rows[:limit]
-            return Answer("routed" if rows else "no_match", view.source, tuple(_strip(rows, explain)), tuple(notes))
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
         rows = blend_rows(_strip(symbol_rows, explain), meaning_rows, share, limit)
         notes = [f"blended: symbol tiers plus meaning (BM25) at share {share:.2f}", *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
@@ -79,22 +81,29 @@ def _strip(rows: list, explain: bool) -> list:
 
 
 def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], object]:
-    """The meaning index's rows and notes; a bundle built before it has none (the notes say so)."""
-    from gitroute.bundle.store import corrupt_blob
-    from gitroute.indexes.meaning import META, NAME, query_meaning
+    """The meaning index's rows, notes and evidence; a bundle built before it has none (the notes say so)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.indexes.meaning import NAME, query_meaning
 
-    def read(paths):
-        got = view.read([f"{NAME}/{p}" for p in paths])
-        return {p[len(NAME) + 1:]: data for p, data in got.items()}
-
-    if f"{NAME}/{META}" not in view.read([f"{NAME}/{META}"]):
-        return [], ["the bundle has no meaning index: run 'git route build'"]
-    section = view.read_json(f"{NAME}/{META}")
-    if not isinstance(section, dict):
-        raise corrupt_blob(f"{NAME}/{META}")
-    rows, notes, evidence = query_meaning(text, section, read, limit=limit, explain=explain,
-                                          corrupt=lambda p: corrupt_blob(f"{NAME}/{p}"))
+    index = view.index(NAME)
+    if not index.read([INDEX_META]):
+        return [], ["the bundle has no meaning index: run 'git route build'"], None
+    rows, notes, evidence = query_meaning(text, index.section, index.read, limit=limit, explain=explain,
+                                          corrupt=index.corrupt)
     return rows, notes, evidence
+
+
+def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
+    """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
+    from gitroute import git
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.indexes.decisions import is_record_path, lint_records
+
+    repository = git.open_repository(repo)
+    commit = git.resolve_commit(repository, rev)
+    config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
+    snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    return lint_records((e.path, snap.read(e)) for e in snap.entries if is_record_path(e.path, config.decisions))
 
 
 def build(
@@ -103,11 +112,16 @@ def build(
     repo: str = ".",
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    full: bool = False,
 ) -> BuildReport:
-    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
+
+    `full` extracts every file again; otherwise results are reused from this repository's own
+    earlier bundles (never from a fetched one).
+    """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -117,15 +131,23 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
-    """Ask every question of a routing-bench.yaml through the command its type names, and score it."""
-    from gitroute.bench import find_default_bench, read_bench, run_bench
+    """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
+    from gitroute.bench import Question, find_default_bench, read_bench, run_bench
+    from gitroute.bundle.store import BundleView
     from gitroute.catfile import work_tree_top
+    from gitroute.registry import load_index, question_types
 
     bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
-    ask = {
-        "symbol": lambda q: query(q.question, repo=repo, kinds=q.kind, langs=q.lang, path_glob=q.path, limit=10),
-        # Plain words go through the one query a user runs; it decides how much comes from BM25.
-        "meaning": lambda q: query(q.question, repo=repo, limit=10),
-        "negative": lambda q: query(q.question, repo=repo, limit=10),
-    }
-    return run_bench(bench_file, ask)
+    with BundleView(repo) as view:
+        def asker(index: str, options: dict) -> Callable[[Question], Answer]:
+            module = load_index(index)
+
+            def ask(q: Question) -> Answer:
+                # A question's own filters, where it has any (symbol questions narrow by kind, language, path).
+                filters = {k: v for k, v in (("kinds", q.kind), ("langs", q.lang), ("path_glob", q.path)) if v}
+                return module.answer(view.index(index), q.question, limit=10, explain=False, **options, **filters)
+
+            return ask
+
+        return run_bench(bench_file, {qtype: asker(index, options)
+                                      for qtype, (index, options) in question_types().items()})

@@ -21,6 +21,7 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     docs: tuple[str, ...] = ("docs", "doc")
     bench: str = "routing-bench.yaml"
+    decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
 
     def fingerprint(self) -> str:
         canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
@@ -36,6 +37,7 @@ _SCHEMA = {
     ("build", "extra_exclude"): list,
     ("docs", "folders"): list,
     ("bench", "file"): str,
+    ("decisions", "paths"): list,
 }
 
 
@@ -71,4 +73,5 @@ def parse_config(data: bytes | None) -> Config:
         exclude=exclude,
         docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
         bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
+        decisions=tuple(values.get(("decisions", "paths"), ())),  # type: ignore[arg-type]
     )

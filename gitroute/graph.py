@@ -6,12 +6,14 @@ are a lower bound of the real ones; the bundle's manifest says so.
 from __future__ import annotations
 
 import posixpath
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gitroute.model import TYPE_KINDS, DeclaredEntry, FileExtract, Node
+from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, DeclaredEntry, FileExtract, Node
 
+NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
 # A name defined in more places than this is too ambiguous to link by name alone.
 MAX_NAME_TARGETS = 3
 CALL_RESOLUTION = "by name: same file, then imported files, then unique-ish global names; a lower bound"
@@ -55,28 +57,14 @@ def build_graph(
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
     on_nodes: Callable[[list[Node]], None] | None = None,
 ) -> CodeGraph:
-    """Merge per-file extracts (sorted by path) into one graph with stable node ids.
+    """Merge per-file extracts into one graph with stable node ids (see `_place_nodes`).
 
     `on_nodes` sees the final node list before edges are resolved, so that a caller can start
     work that needs only the nodes (the symbol index) in parallel.
     """
     files = sorted(files, key=lambda f: f.path)
-    nodes: list[Node] = []
-    file_node: dict[str, int] = {}
-    symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
-    for f in files:
-        extract = f.extract
-        file_id = len(nodes)
-        file_node[f.path] = file_id
-        nodes.append(Node(file_id, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
-                               "", "", bool(extract and extract.entry)))
-        ids = []
-        symbols = extract.symbols if extract else ()
-        for s, owner in zip(symbols, _owners(symbols)):
-            ids.append(len(nodes))
-            nodes.append(Node(len(nodes), f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
-                                   s.signature, s.doc, s.entry, owner))
-        symbol_ids[f.path] = ids
+    nodes, file_node, symbol_ids = _place_nodes(files)
+    by_id = {node.id: node for node in nodes}
 
     modules = _module_index(file_node)
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
@@ -125,7 +113,7 @@ def build_graph(
             for target in targets:
                 if target != fid:
                     edges.append((fid, "imports", target, ref.line))
-                    imported_paths.append(nodes[target].path)
+                    imported_paths.append(by_id[target].path)
         imported_paths = sorted(set(imported_paths))
 
         for kind, refs, everywhere, local in (
@@ -154,6 +142,55 @@ def build_graph(
     return CodeGraph(nodes, edges, unresolved)
 
 
+def node_buckets(total_nodes: int) -> int:
+    """How many buckets files are hashed into: a power of two, about NODES_PER_BUCKET nodes each."""
+    buckets = 1
+    while buckets * NODES_PER_BUCKET < total_nodes:
+        buckets *= 2
+    return buckets
+
+
+def file_bucket(path: str, buckets: int) -> int:
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % buckets
+
+
+def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int], dict[str, list[int]]]:
+    """Nodes with stable ids: `bucket << NODE_ORDINAL_BITS | ordinal`, files hashed into buckets by path.
+
+    A file's nodes keep their ids when another file changes (only files after it in its own bucket
+    move), so a one-file commit rewrites the few bundle blobs that file touches instead of renumbering
+    every node after it. Returns the nodes in id order, path -> file node id, path -> symbol ids.
+    """
+    total = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files)
+    buckets = node_buckets(total)
+    nodes: list[Node] = []
+    file_node: dict[str, int] = {}
+    symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
+    next_ordinal: dict[int, int] = defaultdict(int)
+    capacity = 1 << NODE_ORDINAL_BITS
+    for f in sorted(files, key=lambda f: (file_bucket(f.path, buckets), f.path)):
+        extract = f.extract
+        bucket = file_bucket(f.path, buckets)
+        symbols = extract.symbols if extract else ()
+        # A bucket holds about NODES_PER_BUCKET nodes, and a file at most MAX_SYMBOLS: overflowing the
+        # ordinal space would take dozens of the largest files hashed into one bucket. Keep the file node.
+        room = capacity - next_ordinal[bucket] - 1
+        if room < 0:
+            continue
+        symbols = symbols[:room]
+        first = bucket << NODE_ORDINAL_BITS | next_ordinal[bucket]
+        next_ordinal[bucket] += 1 + len(symbols)
+        file_node[f.path] = first
+        nodes.append(Node(first, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
+                          "", "", bool(extract and extract.entry)))
+        ids = list(range(first + 1, first + 1 + len(symbols)))
+        for node_id, s, owner in zip(ids, symbols, _owners(symbols)):
+            nodes.append(Node(node_id, f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
+                              s.signature, s.doc, s.entry, owner))
+        symbol_ids[f.path] = ids
+    return nodes, file_node, symbol_ids
+
+
 def _owners(symbols: Sequence) -> list[str]:
     """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), else the object the parser
     saw it assigned onto (`res` for `res.send = function send() {}`), else ""."""
@@ -168,7 +205,6 @@ def _owners(symbols: Sequence) -> list[str]:
     return owners
 
 
-
 def _apply_declared_entries(
     nodes: list[Node],
     file_node: dict[str, int],
@@ -180,18 +216,19 @@ def _apply_declared_entries(
     if not declared:
         return nodes
     entries: set[int] = set()
+    by_id = {n.id: n for n in nodes}
     for manifest_path, entry in declared:
         if entry.path is not None and entry.path in file_node:
             entries.add(file_node[entry.path])
         if entry.module is None:
             continue
         for file_id in _resolve_module(entry.module, manifest_path, modules):
-            path = nodes[file_id].path
+            path = by_id[file_id].path
             if entry.function is None:
                 entries.add(file_id)
                 continue
             head = entry.function.split(".")[-1]
-            entries.update(i for i in symbol_ids[path] if nodes[i].name == head)
+            entries.update(i for i in symbol_ids[path] if by_id[i].name == head)
     return [
         n._replace(entry=True)
         if n.id in entries and not n.entry else n

@@ -15,6 +15,9 @@ TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "object")
 # (`export const safeParse = ...`, `request_started = signal(...)`).
 SYMBOL_KINDS = TYPE_KINDS + ("function", "method", "constant")
 NODE_KINDS = ("file",) + SYMBOL_KINDS
+# A node id is `bucket << NODE_ORDINAL_BITS | ordinal`: files are hashed into buckets by path, so ids
+# stay put when other files change (gitroute.graph assigns them).
+NODE_ORDINAL_BITS = 20
 EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references")
 
 

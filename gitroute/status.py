@@ -24,12 +24,13 @@ class StatusReport:
     calls: str = ""
     warnings: list = field(default_factory=list)  # [path, warning], the first MAX_REPORTED_WARNINGS
     warnings_total: int = 0
+    indexes: dict = field(default_factory=dict)  # index name -> its counts, in build order
 
 
 def read_status(cwd: str) -> StatusReport:
     with BundleView(cwd) as view:
         manifest = view.manifest
-        listing = run_git(["ls-tree", "-r", "-l", "-z", view.commit], cwd)
+        listing = run_git(["ls-tree", "-r", "-l", "-z", "--end-of-options", view.commit], cwd)
         sizes = [int(line.split()[3]) for line in listing.stdout.split(b"\0") if line.strip()]
         return StatusReport(
             source=view.source,
@@ -44,6 +45,8 @@ def read_status(cwd: str) -> StatusReport:
             calls=manifest.get("calls", ""),
             warnings=manifest.get("warnings", []),
             warnings_total=manifest.get("warnings_total", 0),
+            indexes={name: section.get("counts", {}) for name, section in manifest.get("indexes", {}).items()
+                     if isinstance(section, dict)},
         )
 
 

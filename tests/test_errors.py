@@ -8,12 +8,15 @@ import pygit2
 import pytest
 from pygit2.enums import FileMode
 
+from gitroute.bundle.layout import FORMAT_VERSION
 from tests.conftest import SAMPLE_FILES, RepoBuilder
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 FATAL = 128
 USAGE = 129
 NO_BUNDLE = [f"fatal: no routing bundle at '{BUNDLE_REF}'", "hint: run 'git route build'"]
+DAMAGED = f"fatal: the bundle at '{BUNDLE_REF}' is damaged: "
+REPLACE = "run 'git route build' to replace it"
 
 
 def assert_fatal(result, first_line: str, *, hint: str | None = None, exit_code: int = FATAL) -> None:
@@ -30,7 +33,7 @@ def assert_fatal(result, first_line: str, *, hint: str | None = None, exit_code:
 
 
 def write_bundle(repo: RepoBuilder, blobs: dict[str, bytes], base_tree: str | None = None,
-                 format_version: int | None = 1) -> str:
+                 format_version: int | None = FORMAT_VERSION) -> str:
     """Point the bundle ref at a parentless commit whose tree is `base_tree` with `blobs` written over it.
 
     The commit message carries the format trailers a real bundle has (none when format_version is None).
@@ -110,9 +113,10 @@ def test_no_bundle_is_fatal_with_a_hint_to_build(sample_repo, route, args):
     assert sample_repo.ref(BUNDLE_REF) is None
 
 
-def test_a_bundle_ref_that_is_not_a_commit_is_no_bundle(sample_repo, route):
+def test_a_bundle_ref_that_is_not_a_commit_is_a_damaged_bundle(sample_repo, route):
     sample_repo.git("update-ref", BUNDLE_REF, sample_repo.git("rev-parse", "HEAD^{tree}").strip())
-    assert route(["query", "x"], sample_repo.path).stderr.splitlines() == NO_BUNDLE
+    assert_fatal(route(["query", "x"], sample_repo.path), f"{DAMAGED}it points at a tree, not a commit",
+                 hint=REPLACE)
 
 
 # --- unreadable bundles --------------------------------------------------------------------
@@ -125,7 +129,7 @@ def test_bundle_of_a_newer_format_is_refused_with_a_hint(sample_repo, route, arg
 
     result = route(args, sample_repo.path)
 
-    assert_fatal(result, f"fatal: the bundle at '{BUNDLE_REF}' has format 999; this gitroute reads format 1",
+    assert_fatal(result, f"fatal: the bundle at '{BUNDLE_REF}' has format 999; this gitroute reads format {FORMAT_VERSION}",
                  hint="upgrade gitroute, or run 'git route build' to write a bundle this version reads")
     assert sample_repo.ref(BUNDLE_REF) == commit
 
@@ -134,7 +138,7 @@ def _bundle_paths(repo: RepoBuilder, folder: str) -> list[str]:
     return repo.git("ls-tree", "-r", "--name-only", BUNDLE_REF, folder).split()
 
 
-@pytest.mark.parametrize("folder", ["symbols/postings/", "symbols/nodes/"])
+@pytest.mark.parametrize("folder", ["symbols/postings/", "graph/nodes/"])
 def test_a_bundle_blob_that_is_not_json_is_fatal(built_repo, route, folder):
     base = built_repo.bundle_tree()
     damaged = _bundle_paths(built_repo, folder)
@@ -142,16 +146,20 @@ def test_a_bundle_blob_that_is_not_json_is_fatal(built_repo, route, folder):
 
     result = route(["query", "OpenMeteoClient"], built_repo.path)
 
-    assert_fatal(result, f"fatal: corrupt bundle blob '{damaged[0]}'",
-                 hint="run 'git route build' to rebuild the bundle")
+    assert result.exit_code == FATAL and result.stdout == ""
+    assert result.stderr.splitlines() in ([f"{DAMAGED}'{path}' is unreadable", f"hint: {REPLACE}"] for path in damaged)
     assert built_repo.ref(BUNDLE_REF) == commit
 
 
-@pytest.mark.parametrize("args, blob", [(["status"], "build.json"), (["query", "OpenMeteoClient"], "symbols/meta.json")])
-@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]"])
-def test_a_manifest_that_cannot_be_read_is_fatal(built_repo, route, args, blob, content):
+@pytest.mark.parametrize("args, blob, content, why", [
+    (["status"], "build.json", b"{not json", "'build.json' is unreadable"),
+    (["status"], "build.json", b"[1, 2]", "its 'build.json' is not an object"),
+    (["query", "OpenMeteoClient"], "symbols/meta.json", b"{not json", "'symbols/meta.json' is unreadable"),
+    (["query", "OpenMeteoClient"], "symbols/meta.json", b"[1, 2]", "'symbols/meta.json' is unreadable"),
+])
+def test_a_manifest_that_cannot_be_read_is_fatal(built_repo, route, args, blob, content, why):
     write_bundle(built_repo, {blob: content}, built_repo.bundle_tree())
-    assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+    assert_fatal(route(args, built_repo.path), DAMAGED + why, hint=REPLACE)
 
 
 def test_a_query_never_reads_the_manifest(built_repo, route):
@@ -168,22 +176,27 @@ def test_a_bundle_without_its_manifest_is_fatal(built_repo, route, args, blob):
     index.remove(blob)
     write_bundle(built_repo, {}, str(index.write_tree(built_repo.repo)))
 
-    assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+    if blob == "build.json":
+        assert_fatal(route(args, built_repo.path), f"{DAMAGED}'{blob}' is missing", hint=REPLACE)
+    else:  # an index's meta.json: the bundle holds no such index
+        assert_fatal(route(args, built_repo.path), f"fatal: the bundle at '{BUNDLE_REF}' has no 'symbols' index",
+                     hint="run 'git route build' to rebuild it with this gitroute")
 
 
 def test_a_commit_without_format_trailers_is_not_a_bundle(built_repo, route):
     commit = write_bundle(built_repo, {}, built_repo.bundle_tree(), format_version=None)
     assert_fatal(route(["query", "OpenMeteoClient"], built_repo.path),
-                 f"fatal: the commit at '{BUNDLE_REF}' is not a gitroute bundle (no 'Gitroute-Format' trailer)",
-                 hint="run 'git route build' to write one")
+                 f"{DAMAGED}its commit has no 'Gitroute-Format' trailer", hint=REPLACE)
     assert built_repo.ref(BUNDLE_REF) == commit
 
 
 def test_a_bundle_blob_of_the_wrong_shape_is_fatal(built_repo, route):
-    damaged = _bundle_paths(built_repo, "symbols/nodes/")
+    damaged = _bundle_paths(built_repo, "graph/nodes/")
     write_bundle(built_repo, {path: b"{}" for path in damaged}, built_repo.bundle_tree())
 
-    assert_fatal(route(["query", "OpenMeteoClient"], built_repo.path), f"fatal: corrupt bundle blob '{damaged[0]}'")
+    result = route(["query", "OpenMeteoClient"], built_repo.path)
+    assert result.exit_code == FATAL
+    assert result.stderr.splitlines()[0] in (f"{DAMAGED}'{path}' is unreadable" for path in damaged)
 
 
 def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):

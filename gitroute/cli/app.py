@@ -15,6 +15,8 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "why": "why",
+    "lint": "lint",
 }
 
 

@@ -22,6 +22,8 @@ from gitroute.text import SHORT_FORMS, STOP_WORDS, asks_for_entry, stem, tokeniz
 
 NAME = "meaning"
 NEEDS: tuple[str, ...] = ()
+# Bench types this index answers: plain-English questions, and off-topic ones that must be no_match.
+QUESTION_TYPES = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending

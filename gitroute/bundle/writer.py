@@ -1,0 +1,200 @@
+"""Writing a bundle: the previous bundle and its extraction cache, blobs, the tree, the commit, the swap.
+
+A build hands the writer blobs by bundle path; the writer stores them (one pack through
+`git fast-import`), builds the tree, commits it with a fixed identity and time, and moves the ref
+in one compare-and-swap. Extraction results are sharded by blob id so that the next build reuses
+them and a one-file change rewrites one shard.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gitroute import __version__, git
+from gitroute.bundle.layout import (
+    BUNDLE_REF,
+    EXTRACTOR_VERSION,
+    FORMAT_VERSION,
+    MANIFEST,
+    bundle_message,
+    dump_json,
+    extract_path,
+    load_json,
+)
+from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
+from gitroute.bundle.store import parse_tree
+from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
+from gitroute.errors import BuildRaceLost
+
+
+@dataclass
+class Reused:
+    """The previous bundle's extraction results for the keys still wanted, and its shards as they were."""
+
+    results: dict[str, list] = field(default_factory=dict)
+    shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
+
+
+@dataclass(frozen=True)
+class Written:
+    bundle_commit: str
+    bundle_tree: str
+    updated: bool  # False when the ref already held exactly this bundle
+
+
+class BundleWriter:
+    """One build's bundle, from the previous one to the ref swap."""
+
+    def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False) -> None:
+        self.repo = repo
+        self.ref = ref
+        previous = _load_previous(repo, ref, full)
+        self.previous, self.previous_manifest = previous.commit, previous.manifest
+        self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
+        self.blobs: dict[str, bytes] = {}
+        self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
+
+    def reuse_extractions(self, keys: set[str]) -> Reused:
+        """What the previous bundle already extracted; damaged shards are skipped, so extracted again."""
+        reused = Reused()
+        if self.previous is None or self.previous_manifest is None:
+            return reused
+        previous: dict[str, list] = {}
+        shard_paths = sorted({extract_path(k) for k in keys})
+        for path, (blob_id, blob) in git.read_tree_entries(self.repo, self.previous, shard_paths).items():
+            try:
+                shard = load_json(blob)
+                if not isinstance(shard, dict):
+                    continue
+                previous.update(shard)
+            except (ValueError, TypeError):
+                continue  # not trusted: its files are extracted again
+            reused.shards[path] = (blob_id, frozenset(shard))
+        reused.results = {k: previous[k] for k in keys if k in previous}
+        return reused
+
+    def add_extractions(self, keys: set[str], results: Mapping[str, list], reused: Reused, fresh: set[str]) -> None:
+        """This build's extraction results, sharded by blob id: what the next build reuses.
+
+        A shard the previous bundle holds byte for byte (the same keys, none extracted anew) is kept
+        by id: a one-file change rewrites one shard.
+        """
+        shards: dict[str, dict[str, list]] = defaultdict(dict)
+        for key in keys:
+            shards[extract_path(key)][key] = results[key]
+        for path, shard in shards.items():
+            old = reused.shards.get(path)
+            if old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
+                self.blob_ids[path] = old[0]
+            else:
+                self.blobs[path] = dump_json(shard)
+
+    def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
+        prefix = folder + "/" if folder else ""
+        self.blobs.update((prefix + path, data) for path, data in blobs.items())
+
+    def add_stored(self, blob_ids: Mapping[str, str], folder: str = "") -> None:
+        """Blobs another process already wrote to the object database, by path -> blob id."""
+        prefix = folder + "/" if folder else ""
+        self.blob_ids.update((prefix + path, oid) for path, oid in blob_ids.items())
+
+    def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
+        """Store the blobs, write the tree and the commit, and swap the ref to it."""
+        self.blobs[MANIFEST] = dump_json(manifest)
+        ids = git.write_blobs(self.repo, self.blobs)
+        ids.update(self.blob_ids)
+        tree = git.write_tree(self.repo, ids)
+        commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
+        return Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
+
+    def record_timing(self, bundle_commit: str, seconds: float) -> None:
+        """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic."""
+        path = os.path.join(git.common_dir(self.repo), "gitroute", "last-build.json")
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = path + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"bundle_commit": bundle_commit, "seconds": round(seconds, 3)}, f)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a missing timing is not worth failing a build for
+
+
+@dataclass
+class _Previous:
+    """The bundle the ref holds before this build: what the swap expects to replace, and what may be reused."""
+
+    commit: str | None = None  # whatever the ref holds, damaged or not: the compare-and-swap's old value
+    manifest: dict | None = None  # set only when its extractions may be reused
+    damage: str | None = None  # why the bundle is damaged, when it is
+
+    def notes(self, ref: str) -> list[str]:
+        if self.damage is None:
+            return []
+        return [f"the bundle at '{ref}' is damaged ({self.damage}); building a fresh one"]
+
+
+def _load_previous(repo: git.Repository, ref: str, full: bool = False) -> _Previous:
+    """The bundle commit the ref holds now, and its manifest when its extractions can be reused.
+
+    A bundle is untrusted input: its extractions are reused only when this repository's own
+    builds wrote it (a fetched one may hold planted results), and a damaged one counts as absent.
+    """
+    old = git.ref_target(repo, ref)
+    if old is None:
+        return _Previous()
+    try:
+        manifest = _read_previous_manifest(repo, old)
+    except BadValue as err:
+        return _Previous(old, damage=str(err))
+    if full or manifest is None or not is_own_bundle(git.common_dir(repo), old):
+        return _Previous(old)
+    if manifest.get("format_version") != FORMAT_VERSION:
+        return _Previous(old)
+    if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
+        return _Previous(old)
+    return _Previous(old, manifest)
+
+
+def _read_previous_manifest(repo: git.Repository, old: str) -> dict | None:
+    """The manifest of the bundle commit `old`; None for a bundle of another format; BadValue when damaged."""
+    obj = git.read_object(repo, old)
+    if obj is None:
+        raise BadValue("it points at a missing object")
+    if obj[0] != "commit":
+        raise BadValue(f"it points at a {obj[0]}, not a commit")
+    version, _, tree_id = check_bundle_commit(obj[1], check_id_length(old))
+    if version != FORMAT_VERSION:
+        return None  # not damaged: written by another gitroute, and replaced like any other
+    tree = git.read_object(repo, tree_id)
+    if tree is None or tree[0] != "tree":
+        raise BadValue("its tree is missing")
+    manifest_id = parse_tree(tree[1], len(old)).get(MANIFEST)
+    blob = git.read_object(repo, manifest_id) if manifest_id else None
+    if blob is None or blob[0] != "blob":
+        raise BadValue(f"'{MANIFEST}' is missing")
+    try:
+        return check_manifest(load_json(blob[1]))
+    except ValueError as err:  # BadValue is a ValueError too, and says more
+        raise BadValue(str(err) if isinstance(err, BadValue) else f"'{MANIFEST}' is unreadable") from err
+
+
+def _swap(repo: git.Repository, ref: str, bundle_commit: str, old_commit: str | None) -> bool:
+    """Move the ref to the new bundle, and record it as this repository's own; False when it already was it.
+
+    Recorded even when unchanged: a bundle byte-identical to what this build made is this build's.
+    """
+    moved = bundle_commit != old_commit
+    if moved:
+        try:
+            git.swap_ref(repo, ref, bundle_commit, old_commit)
+        except BuildRaceLost:
+            # Another build got there first; if it wrote this very bundle, there is nothing lost.
+            if git.ref_target(repo, ref) != bundle_commit:
+                raise
+            moved = False
+    remember_own_bundle(git.common_dir(repo), bundle_commit)
+    return moved
