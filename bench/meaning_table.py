@@ -19,9 +19,7 @@ from corpora import CORPORA, DEFAULT_CACHE, DEFAULT_DEST, materialise  # noqa: E
 
 from gitroute import api  # noqa: E402
 from gitroute.bench import read_bench, row_matches  # noqa: E402
-from gitroute.bundle.layout import SYMBOLS_META  # noqa: E402
 from gitroute.bundle.store import BundleView, corrupt_blob  # noqa: E402
-from gitroute.indexes.symbols import Filters, query_symbols  # noqa: E402
 from gitroute.model import Answer  # noqa: E402
 
 
@@ -30,10 +28,7 @@ def ask(mode: str, repo: str, text: str, limit: int = 10) -> Answer:
         return api.query(text, repo=repo, limit=limit, meaning=True)
     if mode == "combined":
         return api.query(text, repo=repo, limit=limit)
-    with BundleView(repo) as view:
-        rows, notes = query_symbols(text, view.read_json(SYMBOLS_META), view.read, limit=limit, explain=False,
-                                    corrupt=corrupt_blob, filters=Filters())
-        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
+    return api.answer("symbols", text, repo=repo, limit=limit)
 
 
 def rank_of(answer: Answer, expect: tuple[str, ...]) -> int | None:
@@ -100,23 +95,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def calibrate(names: list[str]) -> None:
     """TSV of the no_match evidence of every meaning and negative question, the gate off."""
-    from gitroute.indexes.meaning import META, NAME, query_meaning
+    from gitroute.indexes.meaning import NAME, query_meaning
 
     print("corpus\tid\ttype\trank\tcoverage\tnode_cov\tbest_idf\tmissing\twords")
     for name in names:
         repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
         bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
-        with BundleView(repo) as view:
-            section = view.read_json(f"{NAME}/{META}")
-
-            def read(paths: list[str], view: BundleView = view) -> dict[str, bytes]:
-                return {p[len(NAME) + 1:]: b for p, b in view.read([f"{NAME}/{p}" for p in paths]).items()}
+        with BundleView(repo) as bundle:
+            view = bundle.index(NAME)
+            section, read, records = view.section, view.read, view.graph.records
 
             for q in bench.questions:
                 if q.type not in ("meaning", "negative"):
                     continue
                 rows, _, ev = query_meaning(q.question, section, read, limit=10, explain=False,
-                                            corrupt=corrupt_blob, gate=False)
+                                            corrupt=corrupt_blob, records=records, gate=False)
                 rank = next((i for i, r in enumerate(rows, 1) if any(row_matches(r, e) for e in q.expect)), None)
                 if ev is None:
                     print(f"{name}\t{q.id}\t{q.type}\t{rank}\t0\t0\t0\t0\t0")

@@ -150,22 +150,24 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
     monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards from a small repository
     rebuilt = route(["build", "-q"], shop_repo.path)
     assert rebuilt.exit_code == 0, rebuilt.stderr
-    with BundleView(str(shop_repo.path)) as view:
-        section = view.read_json("meaning/meta.json")
+    with BundleView(str(shop_repo.path)) as bundle:
+        view = bundle.index("meaning")
+        section = view.section
         assert section["postings_shards"] >= 8
         asked: list[str] = []
 
         def read(paths):
             asked.extend(paths)
-            return {p[8:]: b for p, b in view.read([f"meaning/{p}" for p in paths]).items()}
+            return view.read(paths)
 
-        rows, _, _ = query_meaning("shipping weight", section, read, limit=5, explain=False, corrupt=corrupt_blob)
+        rows, _, _ = query_meaning("shipping weight", section, read, limit=5, explain=False, corrupt=corrupt_blob,
+                                   records=view.graph.records)
     assert rows and rows[0].path == "src/shop/ship.go"
     shards = {p for p in asked if p.startswith("postings/")}
     wanted = {meaning.postings_path(meaning.postings_shard(t, section["postings_shards"]))
               for t in question_words("shipping weight")}
     assert shards == wanted
-    assert all(p.startswith(("postings/", "nodes/")) or p == "files.json" for p in asked)
+    assert all(p.startswith("postings/") or p == "files.json" for p in asked)
 
 
 def test_a_bundle_without_a_meaning_index_says_so(shop_repo, route):

@@ -14,7 +14,7 @@ import json
 import zlib
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
@@ -27,7 +27,6 @@ QUESTION_TYPES = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending
-NODE_CHUNK = 256
 POSTINGS_TARGET = 16_384  # postings per shard, on average; the shard count is a power of two
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
@@ -53,6 +52,7 @@ NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
+Records = Callable[[Iterable[int]], dict[int, list]]
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -147,10 +147,6 @@ def postings_path(shard: int) -> str:
     return f"postings/{shard:05d}.json"
 
 
-def node_chunk_path(node_id: int) -> str:
-    return f"nodes/{node_id // NODE_CHUNK:05d}.json"
-
-
 # Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
 # large repository they are half the text (django: a quarter of the meaning build's time).
 _PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
@@ -242,9 +238,6 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
             previous = node_id
         sharded[postings_shard(token, shards)][token] = flat
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
-    for start in range(0, len(nodes), NODE_CHUNK):
-        chunk = [[n.path, n.name[:200], n.owner[:200], n.kind, n.line] for n in nodes[start:start + NODE_CHUNK]]
-        blobs[node_chunk_path(start)] = dump_json(chunk)
     section = {
         "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
         "documents": docs,
@@ -396,9 +389,14 @@ def query_meaning(
     limit: int,
     explain: bool,
     corrupt: Callable[[str], Exception],
+    records: Records,
     gate: bool = True,
 ) -> tuple[list[Row], list[str], Evidence | None]:
-    """Rank files for a question in plain words; empty rows mean no_match, and the notes say why."""
+    """Rank files for a question in plain words; empty rows mean no_match, and the notes say why.
+
+    `records` gives the graph's node records by id (path, name, owner, kind, line, ...): the rows name
+    what the graph stores, and only the files ranked near the top are looked up.
+    """
     tokens = question_words(text)
     # In a question for the entry point ("where is the entry point of the cli") the words that ask for it
     # are the symbol tiers' to answer (from manifests and main guards): no evidence of an off-topic question.
@@ -407,33 +405,20 @@ def query_meaning(
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
     postings = read_postings(tokens, section, read, corrupt)
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
-    records: dict[str, list] = {}
-
-    def record(node_id: int) -> list:
-        path = node_chunk_path(node_id)
-        _prefetch([(0.0, node_id)], records, read, corrupt)
-        try:
-            value = records[path][node_id % NODE_CHUNK]
-            if not isinstance(value, list) or len(value) != 5:
-                raise TypeError(path)
-            return value
-        except (IndexError, TypeError) as err:
-            raise corrupt(path) from err
-
     files = _load(read([FILES]), FILES, corrupt) if postings else []
     if not isinstance(files, list):
         raise corrupt(FILES)
     ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files)
     evidence.missing = [t for t in evidence.missing if t not in asking]
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
+    known: dict[int, list] = {}
     if not wants_secondary and ranked:
-        # Demotion needs paths: read the records of the leading files only.
+        # Demotion needs paths: look up the leading files only.
         head = ranked[: max(limit * 4, 40)]
-        _prefetch(head, records, read, corrupt)
-        ranked = sorted(
-            ((score * (SECONDARY if is_secondary(record(fid)[0]) else 1.0), fid) for score, fid in head),
-            key=lambda p: (-p[0], p[1]),
-        )
+        known.update(records(fid for _, fid in head))
+        demoted = {fid for fid, record in known.items() if is_secondary(record[0])}
+        ranked = sorted(((score * (SECONDARY if fid in demoted else 1.0), fid) for score, fid in head),
+                        key=lambda p: (-p[0], p[1]))
         if ranked:
             covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
             total = sum(evidence.weights.values()) or 1.0
@@ -445,11 +430,14 @@ def query_meaning(
         return [], [reason], evidence
     top = ranked[:limit]
     best_nodes = {fid: per_file[fid][0][1] for _, fid in top}
-    _prefetch([(0.0, n) for n in best_nodes.values()], records, read, corrupt)
+    known.update(records(n for n in best_nodes.values() if n not in known))
     rows: list[Row] = []
     for score, fid in top:
         node = best_nodes[fid]
-        path, name, owner, kind, line = record(node)
+        record = known.get(node)
+        if record is None:
+            continue  # the graph does not hold it: a bundle whose indexes disagree would be damaged
+        path, name, owner, kind, line = record[:5]
         signals: tuple[tuple[str, float], ...] = ()
         extra: tuple[tuple[str, object], ...] = ()
         if explain:
@@ -467,15 +455,6 @@ def query_meaning(
 _ENTRY_PHRASE = ("entry", "entrypoint", "point", "main")  # not "launch" or "start": ordinary verbs elsewhere
 _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
                              "sample", "demo", "vendor", "vendored", "doc", "docs", "documentation", "benchmark"})
-
-
-def _prefetch(pairs: Sequence[tuple[float, int]], records: dict[str, list], read: Read,
-              corrupt: Callable[[str], Exception]) -> None:
-    wanted = sorted({node_chunk_path(node) for _, node in pairs} - records.keys())
-    if wanted:
-        blobs = read(wanted)
-        for path in wanted:
-            records[path] = _load(blobs, path, corrupt)
 
 
 def _explain(file_id: int, scored: list[tuple[float, int]], matched: dict[int, dict[str, int]],
@@ -504,5 +483,6 @@ def answer(view, question: str, *, limit: int = 10, explain: bool = False, **opt
     section = view.section
     if not isinstance(section, dict):
         raise view.corrupt(META)
-    rows, notes, _ = query_meaning(question, section, view.read, limit=limit, explain=explain, corrupt=view.corrupt)
+    rows, notes, _ = query_meaning(question, section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
+                                   records=view.graph.records)
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
