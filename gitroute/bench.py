@@ -128,13 +128,13 @@ class BenchReport:
 Ask = Callable[[Question], Answer]
 
 
-def find_default_bench(repo_toplevel: str) -> str:
-    """The bench file `git route bench` reads without FILE: routing-bench.yaml at the work tree's top."""
-    path = os.path.join(repo_toplevel, DEFAULT_BENCH_FILE)
+def find_default_bench(repo_toplevel: str, name: str = DEFAULT_BENCH_FILE) -> str:
+    """The bench file `git route bench` reads without FILE: `name` (`[bench] file`) under the work tree's top."""
+    path = os.path.join(repo_toplevel, name)
     if not os.path.isfile(path):
         raise BenchFileError(
             f"no bench file at '{path}'",
-            hint=f"write '{DEFAULT_BENCH_FILE}' at the top of the work tree, or pass FILE",
+            hint=f"write '{name}' at the top of the work tree, or pass FILE",
         )
     return path
 

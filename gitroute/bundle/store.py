@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from gitroute.bundle.graph import GraphView
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
-from gitroute.catfile import ObjectReader, ahead_behind, current_branch, ref_target
 from gitroute.errors import BundleDamaged, BundleFormatError, BundleNotFound
+from gitroute.git.catfile import ObjectReader, ahead_behind, current_branch, ref_target
 from gitroute.model import Source
 
 

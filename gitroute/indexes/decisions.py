@@ -548,6 +548,28 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def read_rows(view: object) -> list[DecisionRow]:
+    """The rows a built index holds, read back from its blobs: what `render_decisions` takes for DECISIONS.md."""
+    records = view.read_json("records.json")  # type: ignore[attr-defined]
+    section = view.section  # type: ignore[attr-defined]
+    try:
+        total = int(section["counts"]["rows"])
+        chunk = int(section["row_chunk"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt("meta.json") from err  # type: ignore[attr-defined]
+    rows: list[DecisionRow] = []
+    for start in range(0, total, chunk):
+        path = f"rows/{start // chunk:05d}.json"
+        stored = view.read_json(path)  # type: ignore[attr-defined]
+        try:
+            for record_id, section_text, line, kind, verdict, text, _length in stored:  # type: ignore[attr-defined]
+                record_path, title, status, _superseded_by, _format = records[record_id]  # type: ignore[index]
+                rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
+        except (IndexError, TypeError, ValueError) as err:
+            raise view.corrupt(path) from err  # type: ignore[attr-defined]
+    return rows
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
 
