@@ -6,6 +6,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from gitroute.errors import ConfigError
 
@@ -19,7 +20,9 @@ DEFAULT_EXCLUDES = ("node_modules/**", "**/node_modules/**", ".git/**")
 class Config:
     max_file_bytes: int = 1024 * 1024
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
-    docs: tuple[str, ...] = ("docs", "doc")
+    # Folders or globs that hold the documents doc_links reads; empty: every Markdown and
+    # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
+    docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
     decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
@@ -64,7 +67,7 @@ def parse_config(data: bytes | None) -> Config:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"cannot read '{CONFIG_PATH}' at the pinned commit: {err}",
                           hint="fix the file and commit it; gitroute reads it from the commit") from err
-    values: dict[tuple[str, str], object] = {}
+    values: dict[tuple[str, str], Any] = {}
     for section, body in table.items():
         if not isinstance(body, dict):
             raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table",
@@ -77,20 +80,20 @@ def parse_config(data: bytes | None) -> Config:
             expected = known[0]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise _type_error(section, key, expected)
-            if expected is list and not all(isinstance(v, str) for v in value):
+            if isinstance(value, list) and not all(isinstance(v, str) for v in value):
                 raise _type_error(section, key, expected)
             values[(section, key)] = value
     max_bytes = values.get(("build", "max_file_bytes"), Config.max_file_bytes)
-    if not 1 <= max_bytes <= 64 * 1024 * 1024:  # type: ignore[operator]
+    if not 1 <= max_bytes <= 64 * 1024 * 1024:
         raise ConfigError(f"'{CONFIG_PATH}': 'build.max_file_bytes' must be between 1 and 67108864")
-    exclude = tuple(values.get(("build", "exclude"), DEFAULT_EXCLUDES))  # type: ignore[arg-type]
-    exclude += tuple(values.get(("build", "extra_exclude"), ()))  # type: ignore[arg-type]
+    exclude = tuple(values.get(("build", "exclude"), DEFAULT_EXCLUDES))
+    exclude += tuple(values.get(("build", "extra_exclude"), ()))
     return Config(
-        max_file_bytes=max_bytes,  # type: ignore[arg-type]
+        max_file_bytes=max_bytes,
         exclude=exclude,
-        docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
-        bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
-        decisions=tuple(values.get(("decisions", "paths"), ())),  # type: ignore[arg-type]
-        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),  # type: ignore[arg-type]
-        decisions_map=values.get(("decisions", "map"), Config.decisions_map),  # type: ignore[arg-type]
+        docs=tuple(values.get(("docs", "folders"), Config.docs)),
+        bench=values.get(("bench", "file"), Config.bench),
+        decisions=tuple(values.get(("decisions", "paths"), ())),
+        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),
+        decisions_map=values.get(("decisions", "map"), Config.decisions_map),
     )

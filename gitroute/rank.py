@@ -364,7 +364,8 @@ def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limi
             mixed.append(r._replace(score=m, signals=(("meaning", m),) if r.signals else ()))
     mixed.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
     # A sentence asks for a place: a file's best rows, not a page of one file's methods.
-    kept, per_path = [], defaultdict(int)
+    kept: list = []
+    per_path: dict[str, int] = defaultdict(int)
     for r in mixed:
         per_path[r.path] += 1
         if per_path[r.path] <= ROWS_PER_FILE:

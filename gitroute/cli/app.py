@@ -15,6 +15,8 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "docs": "docs",
+    "code": "code",
     "why": "why",
     "lint": "lint",
     "doc-code": "doc_code",

@@ -217,7 +217,7 @@ def snapshot_at(
     Blobs the object store lacks (a partial clone) are fetched from its promisor remote in one
     batch first, unless `fetch` is False; those still missing are skipped as `missing`.
     """
-    commit = repo[pygit2.Oid(hex=commit_id)]
+    commit = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Commit)
     snap = Snapshot(commit=commit_id, tree=str(commit.tree_id), commit_time=commit.commit_time, stores=[repo])
     _walk(snap, repo, 0, commit.tree_id, "", max_file_bytes, excluded, fetch)
     snap.entries.sort(key=lambda e: e.path)
@@ -245,12 +245,12 @@ def _walk(
         if fetch and oid not in repo.odb:  # a tree-filtered clone: the tree and those below it, no blobs
             fetch_missing(repo, [str(oid)])
         try:
-            tree = repo[oid]
+            tree = repo[oid].peel(pygit2.Tree)
         except KeyError:
             snap.skipped.append(Skipped(base.rstrip("/") or ".", "missing"))
             continue
         for item in tree:
-            path = base + _decode_name(item.raw_name)
+            path = base + _decode_name(item.raw_name or b"")
             mode = item.filemode
             if mode == FileMode.TREE:
                 stack.append((item.id, path + "/"))
@@ -291,7 +291,7 @@ def _walk(
             snap.skipped.append(Skipped(path, "submodule-missing"))
             continue
         snap.stores.append(store)
-        sub_tree = store[pygit2.Oid(hex=sub_commit)].tree_id
+        sub_tree = store[pygit2.Oid(hex=sub_commit)].peel(pygit2.Commit).tree_id
         _walk(snap, store, len(snap.stores) - 1, sub_tree, path + "/", max_file_bytes, excluded, fetch)
 
 
@@ -449,9 +449,10 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
     # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
     # where both cost more time than they save space (the pack git sends is recomputed anyway).
-    # Always a pack, however few the blobs: a build should never scatter loose objects.
+    # Always a pack, however few the blobs: a build should never scatter loose objects. (git 2.39 still
+    # unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
     return subprocess.run(
-        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
+        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
          "--big-file-threshold=1k"],
         input=stream,
         capture_output=True,
@@ -538,11 +539,11 @@ def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str, *, fetc
     A blob the store lacks is fetched from a promisor remote (unless `fetch` is False); one that
     is still missing is an error, since guessing its content would change what is built.
     """
-    tree_id = repo[pygit2.Oid(hex=commit_id)].tree_id
+    tree_id = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Commit).tree_id
     if fetch and tree_id not in repo.odb:  # a tree-filtered clone: its trees come first
         fetch_missing(repo, [str(tree_id)])
     try:
-        item = repo[tree_id][path]
+        item = repo[tree_id].peel(pygit2.Tree)[path]
     except KeyError as err:
         if tree_id in repo.odb:
             return None
