@@ -14,6 +14,7 @@ INDEXES = (
     "symbols",
     "doc_links",
     "decisions",
+    "meaning",
 )
 
 
