@@ -58,7 +58,7 @@ class _opened:
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import Evidence, Route, classify, command_named, merge_answers
+    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Evidence, Route, classify, command_named, merge_answers
     from gitroute.registry import INDEXES
 
     with _opened(repo, bundle) as view:
@@ -72,7 +72,9 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             command = command_named(route.command)
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
-            answers.append((route, ask_command(command.name, route.text, limit=limit, explain=True, bundle=view)))
+            options = KIND_OPTIONS.get(route.kind, {}) if _has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
+            answers.append((route, ask_command(command.name, route.text, limit=limit, explain=True, bundle=view,
+                                               **options)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
             merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
@@ -91,6 +93,12 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
+
+
+def _has_indexes(names: Sequence[str]) -> bool:
+    from gitroute.registry import INDEXES
+
+    return all(name in INDEXES for name in names)
 
 
 def _commands(indexes: Sequence[str]) -> list:

@@ -68,6 +68,11 @@ KIND_COMMAND = {
     "impact": "impact", "decision": "why", "wiring": "wiring",
 }
 
+# Options a kind adds to its command's, when the indexes they need are there: a question in plain words
+# is asked of the meaning index (BM25 over node text), as `git route query --meaning` does.
+KIND_OPTIONS: dict[str, dict] = {}
+KIND_NEEDS: dict[str, tuple[str, ...]] = {}
+
 
 def available_commands(indexes: Sequence[str]) -> list[Command]:
     """The commands whose index the registry holds, in table order."""
@@ -107,10 +112,14 @@ _TRIM = ".,;:!?()[]{}<>\"'`"
 # Phrases that ask for one kind of answer. Each is general English about code, not any bench's wording.
 _DECISION = re.compile(
     r"^\s*why\b|\bwhy (?:did|do|does|was|were|is|are|not|would|should|have|has|switch|keep|use|only)\b"
-    r"|\b(?:decided|decide|decision|decisions|rationale|chose|chosen|choose|choice|rejected|reject"
-    r"|alternatives?|trade-?offs?|adr|design records?|motivation)\b"
+    r"|\b(?:decision|decisions|rationale|adr|design records?|motivation|trade-?offs?)\b"
     r"|\b(?:instead of|rather than|in favou?r of)\b",
     re.I)
+# Verbs of deciding count only in a question that does not ask where something is: "where are formats
+# chosen" asks for code, "was X chosen over Y" for a decision.
+_DECIDING = re.compile(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?)\b", re.I)
+_LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|class|classes|method|methods|module"
+                       r"|modules|code|line)|how (?:does|do|is|are))\b", re.I)
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = re.compile(
@@ -134,10 +143,11 @@ _WIRING = re.compile(
     re.I)
 # "which doc explains X", "where is X documented", "docs for X": the documents about a name.
 _DOCS = re.compile(
-    r"\b(?:docs?|documents?|documentation|pages?|guides?|manuals?|readme|tutorials?)\b"
-    r".*\b(?:explains?|explaining|describes?|describing|covers?|covering|mentions?|documents|documenting|about|for"
-    r"|on|of)\b"
-    r"|\bdocumented\b|\bexplained\b|\bdescribed\b|\bdocs? (?:for|on|about|of)\b|\bdocumentation (?:for|on|of)\b",
+    r"\b(?:which|what) (?:docs?|documents?|documentation|pages?|guides?|manuals?|readme|tutorials?|sections?)\b"
+    r"(?: \w+)?\s+(?:explains?|explaining|describes?|describing|covers?|covering|mentions?|documents?|documenting"
+    r"|talks? about|is about|are about)\b"
+    r"|\bdocumented\b|\bexplained in\b|\bdescribed in\b|\bdocs? (?:for|on|about|of)\b"
+    r"|\bdocumentation (?:for|on|of|about)\b|\b(?:read|find) (?:about|more about)\b",
     re.I)
 # "which code does DOC talk about", "what does the X guide describe": the code a document names.
 _CODE = re.compile(
@@ -239,13 +249,15 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
 
     # Phrases that ask for one kind of answer, in the order the question says them.
     found: list[tuple[int, str, str]] = []
+    deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (("decision", _DECISION, "asks why something was decided"),
+                                ("decision", deciding, "asks what was decided"),
                                 ("decision", _INTENT, "asks about intent or policy, not a place"),
                                 ("impact", _IMPACT, "asks what a change would break"),
                                 ("wiring", _WIRING, "asks how repositories and copies are wired"),
                                 ("code", _CODE, "asks which code a document talks about"),
                                 ("docs", _DOCS, "asks which document explains something")):
-        match = pattern.search(text)
+        match = pattern.search(text) if pattern is not None else None
         if match:
             found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
     found.sort()
