@@ -222,6 +222,8 @@ def _subjects(text: str, evidence: Evidence) -> tuple[list[str], list[tuple[str,
 def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIND_COMMAND.values())) -> Classification:
     """The kinds of question `text` is, strongest first, each routed to a command in `available`."""
     text = " ".join(text.split())
+    if not text:
+        return Classification((), None, ("the question is empty",))
     identifiers, paths, facts = _subjects(text, evidence)
     words = text.split()
     lowered = [w.lower().strip(_TRIM) for w in words]

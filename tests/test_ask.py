@@ -180,6 +180,12 @@ def test_ask_no_match_when_no_index_has_an_answer(built, route):
     assert text.exit_code == 0 and "no_match:" in text.stdout
 
 
+def test_ask_an_empty_question_is_a_usage_error(built, route):
+    result = route(["ask", "  "], built.path)
+    assert result.exit_code == 129 and result.stdout == ""
+    assert "TEXT is empty" in result.stderr
+
+
 def test_ask_without_a_bundle_is_fatal(make_repo, route):
     repo = make_repo()
     repo.commit(dict(SAMPLE_FILES))
@@ -266,3 +272,15 @@ def test_the_warm_server_pins_once_and_again_only_when_the_ref_or_head_moves(bui
         assert tools.warm.pins == 3
     finally:
         tools.close()
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(max_size=200), st.sets(st.sampled_from(sorted(set(EVERY_COMMAND)))))
+def test_classify_never_raises_and_routes_only_to_available_commands(text, available):
+    c = classify(text, EVIDENCE, tuple(available))
+    assert all(r.command in available for r in c.routes)
+    assert len({r.kind for r in c.routes}) == len(c.routes)
+    assert all(r.reason for r in c.routes)

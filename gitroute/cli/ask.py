@@ -27,7 +27,10 @@ def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
     from gitroute import api
     from gitroute.ask import classification_json
 
-    answer, classification = api.ask(" ".join(text), limit=limit, explain=explain)
+    question = " ".join(" ".join(text).split())
+    if not question:
+        raise click.UsageError("TEXT is empty: ask a name, a path or a question")
+    answer, classification = api.ask(question, limit=limit, explain=explain)
     if as_json:
         document = answer_json(answer, explain)
         if explain:
