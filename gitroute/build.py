@@ -136,14 +136,15 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
+              options: dict | None = None) -> BuildReport:
     """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, options)
     finally:
         if collecting:
             gc.enable()
@@ -153,7 +154,8 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool) -> BuildReport:
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
+               options: dict | None = None) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
@@ -189,7 +191,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
-                         graph=graph, config=config, submodules=snap.submodules, outputs={})
+                         graph=graph, config=config, submodules=snap.submodules, outputs={}, options=options)
     sections = _build_indexes(writer, inputs, sources.warnings, jobs)
     laps.lap("index")
 
@@ -283,8 +285,10 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
         _FORKED = (None, "")
     sections: dict[str, dict] = {}
     for name in names:
-        ids, section, index_warnings, _ = done[name]
+        ids, section, index_warnings, output = done[name]
         writer.add_stored(ids)
+        if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
+            writer.stage_large(output["large"])
         warnings.extend(index_warnings)
         sections[name] = section
     return sections

@@ -21,9 +21,9 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run_git(args: Sequence[str], cwd: str) -> subprocess.CompletedProcess:
+def run_git(args: Sequence[str], cwd: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, env=_env())
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, env=_env(), input=stdin)
     except FileNotFoundError as err:
         raise GitrouteError("git is not on PATH") from err
     except NotADirectoryError as err:

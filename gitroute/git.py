@@ -331,9 +331,10 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
     # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
     # where both cost more time than they save space (the pack git sends is recomputed anyway).
-    # Always a pack, however few the blobs: a build should never scatter loose objects.
+    # Always a pack, however few the blobs: a build should never scatter loose objects (fast-import
+    # loosens a pack of at most unpackLimit objects, so 1 still loosens a single blob; 0 never does).
     return subprocess.run(
-        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
+        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
          "--big-file-threshold=1k"],
         input=stream,
         capture_output=True,

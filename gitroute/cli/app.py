@@ -17,6 +17,8 @@ COMMANDS = {
     "bench": "bench",
     "why": "why",
     "lint": "lint",
+    "fetch": "fetch",
+    "push": "push",
 }
 
 
