@@ -13,6 +13,7 @@ from gitroute.errors import GitrouteError
 INDEXES = (
     "symbols",
     "decisions",
+    "meaning",
     "embedding",
 )
 

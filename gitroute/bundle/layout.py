@@ -10,7 +10,7 @@ from gitroute.model import NODE_ORDINAL_BITS, FileExtract, NameRef, Symbol
 
 FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

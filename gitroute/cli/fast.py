@@ -19,9 +19,9 @@ QUERY_OPTIONS: dict[str, tuple[str, bool, bool]] = {
     "--path": ("path_glob", True, False),
     "--json": ("as_json", False, False),
     "--explain": ("explain", False, False),
+    "--meaning": ("meaning", False, False),
     "-q": ("quiet", False, False),
     "--quiet": ("quiet", False, False),
-    "--meaning": ("meaning", False, False),
     "--candidate": ("candidate", True, False),
 }
 MEANING_CANDIDATES = ("bm25", "embedding", "hybrid")

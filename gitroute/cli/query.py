@@ -28,9 +28,11 @@ def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tu
             quiet: bool) -> None:
     """Rank the files, types and functions that TEXT names.
 
-    TEXT is an identifier (OpenMeteoClient, url_for) or a question ("where is the entry point").
-    Identifiers are matched as split tokens, never substrings; when nothing overlaps, the answer
-    is no_match.
+    TEXT is an identifier (OpenMeteoClient, url_for) or a question in plain words ("where is the
+    session cookie signed"). Identifiers are matched as split tokens, never substrings; a sentence is
+    also ranked by BM25 over node text (names, signatures, docs, messages, paths), and the two are
+    mixed by the question's shape. When the repository holds nothing the question is about, the
+    answer is no_match and the notes say why.
     """
     from gitroute import api
 

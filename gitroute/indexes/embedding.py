@@ -23,7 +23,7 @@ from gitroute.model import Answer, Row
 from gitroute.text import tokenize
 
 NAME = "embedding"
-NEEDS: tuple[str, ...] = ()
+NEEDS: tuple[str, ...] = ("meaning",)  # its node texts, when it hands them over
 QUESTION_TYPES: dict[str, dict] = {}  # the meaning questions are scored by `bench --meaning-rule`
 
 CANDIDATES = ("bm25", "embedding", "hybrid")

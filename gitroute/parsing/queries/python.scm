@@ -39,3 +39,14 @@
   (generic_type (identifier) @name)
   (subscript value: (identifier) @name)
 ]) @reference.type
+
+; Module-level constants and objects: `default_handler = logging.StreamHandler(...)`, `MAX_AGE = 3600`,
+; `request_started = _signals.signal("request-started")`. Not `__all__`-style dunders, not plain aliases of
+; another name (`x = y`), which define nothing new.
+(module
+  (assignment
+    left: (identifier) @name
+    right: [(call) (dictionary) (list) (set) (tuple) (string) (integer) (float) (lambda) (attribute)
+            (binary_operator) (list_comprehension) (dictionary_comprehension) (conditional_expression)])
+  @definition.constant
+  (#not-match? @name "^__.*__$"))
