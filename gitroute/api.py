@@ -262,3 +262,78 @@ def large_status(*, repo: str = ".") -> tuple[str, str]:
     from gitroute.bundle.large import verify_large
 
     return verify_large(repo)
+
+
+def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3) -> list:
+    """Each --meaning candidate on the bench's meaning questions: right first, bytes added to the large ref,
+    cold (one process per question) and warm (one process) milliseconds; `bench.meaning_verdict` decides."""
+    import json
+    import os
+    import statistics
+
+    from gitroute.bench import (
+        RULE_CANDIDATES,
+        CandidateScore,
+        find_default_bench,
+        meaning_questions,
+        read_bench,
+        score_candidate,
+    )
+    from gitroute.bundle.large import EMBEDDING_META
+    from gitroute.bundle.store import BundleView
+    from gitroute.catfile import work_tree_top
+    from gitroute.errors import BenchFileError
+
+    top = work_tree_top(repo)
+    bench_file = read_bench(path or find_default_bench(top))
+    questions = meaning_questions(bench_file)
+    if not questions:
+        raise BenchFileError(f"'{bench_file.origin}' has no meaning questions", hint="the rule scores type: meaning")
+    corpus = os.path.basename(top)
+    scores = []
+    with BundleView(repo) as view:
+        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
+        section = json.loads(blob) if blob else {}
+        for candidate in RULE_CANDIDATES:
+            bytes_added = 0
+            if candidate != "bm25":
+                loaded, problem = _load_large(repo, section if isinstance(section, dict) else {})
+                if loaded is None:
+                    continue  # not measurable here: the verdict says which candidates were
+                bytes_added = int(section.get("large_bytes", 0))
+            right, times = score_candidate(
+                questions, lambda q, c=candidate: _answer_meaning(view, repo, q.question, 10, False, c))
+            cold = [_cold_query_seconds(top, q.question, candidate) for q in questions[:cold_runs]]
+            scores.append(CandidateScore(corpus, candidate, right, len(questions), bytes_added,
+                                         round(statistics.median(cold) * 1000, 1) if cold else None,
+                                         round(statistics.median(times) * 1000, 1) if times else None))
+    return scores
+
+
+def _cold_query_seconds(cwd: str, question: str, candidate: str) -> float:
+    """Wall time of one `git route query --candidate C` process, start to exit (what an agent's call costs)."""
+    import subprocess
+    import sys
+    import time
+
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "gitroute", "query", "--candidate", candidate, "-q", "--json",
+                    question], cwd=cwd, capture_output=True)
+    return time.perf_counter() - started
+
+
+def meaning_candidate(*, repo: str = ".") -> str:
+    """The candidate the bundle records for --meaning (bm25 when it records none)."""
+    import json
+
+    from gitroute.bundle.large import EMBEDDING_META
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(repo) as view:
+        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
+    try:
+        section = json.loads(blob) if blob else {}
+    except ValueError:
+        section = {}
+    candidate = section.get("candidate") if isinstance(section, dict) else None
+    return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"

@@ -53,7 +53,8 @@ def fetch_bundle(cwd: str, remote: str, meaning: bool) -> list[Moved]:
                           *specs], cwd)
         if result.returncode != 0:
             why = _last_line(result.stderr)
-            missing = next((ref for ref in refs if "couldn't find remote ref" in why and ref in why), None)
+            named = why.partition("couldn't find remote ref ")[2].strip()
+            missing = named if named in refs else None
             if missing:
                 raise GitrouteError(f"the remote '{remote}' has no '{missing}'",
                                     hint="push it from a clone that built it: 'git route push"
