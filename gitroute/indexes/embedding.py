@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 
 from gitroute.errors import GitrouteError
 from gitroute.model import Answer, Row
+from gitroute.rank import built_copies, is_secondary, parse_question
 from gitroute.text import tokenize
 
 NAME = "embedding"
@@ -37,6 +38,7 @@ LARGE_META = "meta.json"
 MAX_DOC = 600  # characters of a docstring that go into a node's text
 DEFAULT_MAX_LENGTH = 512  # model2vec's default token limit when the config names none
 NODE_POOL = 400  # nodes read per answer: the best files come from the best nodes
+SECONDARY = 0.8  # tests, examples, docs: their cosine counts less unless the question asks for them
 EXTRA_HINT = "install the optional extra: pip install 'gitroute[meaning]'"
 
 
@@ -179,7 +181,10 @@ def node_texts(nodes: Sequence, outputs: Mapping[str, object]) -> tuple[list[int
         ids = sorted(i for i, t in texts.items() if t)
         return ids, [texts[i] for i in ids]
     ids, found = [], []
+    built = built_copies(sorted({n.path for n in nodes}))  # compiled copies repeat their source's words
     for node in nodes:
+        if node.path in built:
+            continue
         text = node_text(node)
         if text:
             ids.append(node.id)
@@ -295,21 +300,25 @@ def rank_nodes(loaded: LoadedVectors, question: str, pool: int = NODE_POOL) -> l
 
 
 def rows_by_file(scored: Sequence[tuple[float, int]], nodes: Mapping[int, object], limit: int,
-                 explain: bool) -> list[Row]:
-    """One row per file, at its best node, in the order of that node's cosine."""
-    rows: list[Row] = []
-    seen: set[str] = set()
-    for score, node_id in scored:
+                 explain: bool, wants_secondary: bool = False) -> list[Row]:
+    """One row per file, at its best node, by that node's cosine (tests and docs count less unless asked)."""
+    best: dict[str, tuple[float, float, object]] = {}
+    for cosine, node_id in scored:
         node = nodes.get(node_id)
-        if node is None or node.path in seen:
+        if node is None:
             continue
-        seen.add(node.path)
+        score = cosine * (SECONDARY if cosine > 0 and not wants_secondary and is_secondary(node.path) else 1.0)
+        if node.path not in best or score > best[node.path][0]:
+            best[node.path] = (score, cosine, node)
+    rows: list[Row] = []
+    for path, (score, cosine, node) in sorted(best.items(), key=lambda p: (-p[1][0], p[0]))[:limit]:
         is_file = node.kind == "file"
         name = None if is_file else (f"{node.owner}.{node.name}" if node.owner else node.name)
-        rows.append(Row(path=node.path, line=None if is_file else node.line, name=name, kind=node.kind,
-                        score=round(score, 4), signals=(("cosine", round(score, 4)),) if explain else ()))
-        if len(rows) >= limit:
-            break
+        signals = (("cosine", round(cosine, 4)),) if explain else ()
+        if explain and score != cosine:
+            signals += (("secondary_path", round(score - cosine, 4)),)
+        rows.append(Row(path=path, line=None if is_file else node.line, name=name, kind=node.kind,
+                        score=round(score, 4), signals=signals))
     return rows
 
 
@@ -326,5 +335,5 @@ def answer(view, question: str, *, limit: int = 10, explain: bool = False, loade
     if not scored:
         return Answer("no_match", view.source, (), ("no word of the question is in the model's vocabulary",))
     nodes = view.graph.nodes([node_id for _, node_id in scored])
-    rows = rows_by_file(scored, nodes, limit, explain)
+    rows = rows_by_file(scored, nodes, limit, explain, parse_question(question).wants_secondary)
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), ())
