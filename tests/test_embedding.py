@@ -35,7 +35,7 @@ FILLER = ("the a of to from is are their by an user users ip find text raw turn 
 DIMS = 16
 
 
-def write_tiny_model(folder: Path, seed: int = 7, dtype: str = "float32") -> Path:
+def write_tiny_model(folder: Path, seed: int = 7, dtype: str = "float32", quantized: bool = False) -> Path:
     """A WordPiece tokenizer.json, random safetensors weights clustered by topic, and a config.json."""
     folder.mkdir(parents=True, exist_ok=True)
     words = ["[PAD]", "[UNK]"]
@@ -53,7 +53,14 @@ def write_tiny_model(folder: Path, seed: int = 7, dtype: str = "float32") -> Pat
     for topic, text in TOPICS.items():
         for w in text.split():
             vectors[vocab[w]] += centres[topic]
-    save_file({"embeddings": vectors.astype(dtype)}, str(folder / "model.safetensors"))
+    tensors = {"embeddings": vectors.astype(dtype)}
+    if quantized:
+        # model2vec's vocabulary quantization: fewer rows, each token mapped to one, with a weight per token.
+        rows = len(words) // 2
+        tensors = {"embeddings": np.clip(np.round(vectors[:rows] * 20), -127, 127).astype(np.int8),
+                   "mapping": (np.arange(len(words)) % rows).astype(np.int64),
+                   "weights": rng.uniform(0.5, 2.0, len(words)).astype(np.float32)}
+    save_file(tensors, str(folder / "model.safetensors"))
     (folder / "config.json").write_text(json.dumps({"model_type": "model2vec", "normalize": True, "hidden_dim": DIMS}))
     return folder
 
@@ -89,9 +96,11 @@ def tree_of(repo, ref: str) -> str:
 # --- the model --------------------------------------------------------------------------------
 
 
-def test_question_vectors_match_model2vec(model_dir):
+@pytest.mark.parametrize("quantized", [False, True], ids=["float32", "int8-mapped-weighted"])
+def test_question_vectors_match_model2vec(tmp_path, quantized):
     model2vec = pytest.importorskip("model2vec")
     os.environ["HF_HUB_OFFLINE"] = "1"  # a wrong path must fail here, not reach for the hub
+    model_dir = write_tiny_model(tmp_path / "m", quantized=quantized)
     theirs = model2vec.StaticModel.from_pretrained(str(model_dir))
     ours = StaticModel(read_model_folder(str(model_dir)))
     texts = [f"{a} {b} and the {c}" for a, b, c in zip(
