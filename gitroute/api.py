@@ -15,6 +15,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitroute.bench import BenchReport
     from gitroute.build import BuildReport
+    from gitroute.bundle.store import BundleView
+    from gitroute.committed import CommittedResult, Rendering
+    from gitroute.config import Config
+    from gitroute.hooks import PointerSync
+    from gitroute.indexes.embedding import LoadedVectors
     from gitroute.status import StatusReport
 
 
@@ -95,8 +100,8 @@ def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
-    from gitroute import git
     from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.git import repository as git
     from gitroute.indexes.decisions import is_record_path, lint_records
 
     repository = git.open_repository(repo)
@@ -116,18 +121,21 @@ def build(
     meaning_model: str | None = None,
     meaning_dtype: str = "float16",
     meaning_answer: str = "bm25",
+    fetch: bool = True,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
     `full` extracts every file again; otherwise results are reused from this repository's own
-    earlier bundles (never from a fetched one). `meaning_model`: a local static-model folder whose
-    vectors go to refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning.
+    earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
+    fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
+    as `missing`. `meaning_model`: a local static-model folder whose vectors go to
+    refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning.
     """
     from gitroute.build import run_build
 
     options = {"meaning_model": meaning_model, "meaning_dtype": meaning_dtype,
                "meaning_answer": meaning_answer} if meaning_model else None
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, options=options)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -140,10 +148,10 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
 
-    bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
+    bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
     with BundleView(repo) as view:
         def asker(index: str, options: dict) -> Callable[[Question], Answer]:
             module = load_index(index)
@@ -159,7 +167,177 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
                                       for qtype, (index, options) in question_types().items()})
 
 
-_LARGE: dict[tuple[str, str], object] = {}  # (repo, vectors sha256) -> loaded model and vectors, for warm answers
+# Generated files a repository commits: name -> (the Config field holding its default path, or None
+# when the command line must name the file; the function that renders it from the bundle).
+# The renderers belong to their indexes; the three functions below are where each is plugged in.
+def _render_doc_code(view: BundleView, config: Config) -> Rendering:
+    """DOC-CODE.md: the doc_links index's file-level map (branch w1/docs), its rows counted the index's way."""
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.doc_links import NAME, map_rows, read_links, render_doc_code_map
+    except ImportError as err:  # INTEGRATION: goes away once gitroute/indexes/doc_links.py is merged
+        _reraise_unless_missing(err, "gitroute.indexes.doc_links")
+        raise GitrouteError("this gitroute has no doc_links index to render 'DOC-CODE.md' from",
+                            hint="the doc-code map arrives with the doc_links index (issue 7)") from err
+    return Rendering(render_doc_code_map(read_links(view.index(NAME))), count_rows=map_rows)
+
+
+def _render_decisions(view: BundleView, config: Config) -> Rendering:
+    """DECISIONS.md: `render_decisions(rows)` of the decisions index (branch w1/decisions).
+
+    INTEGRATION: it also needs `read_rows(view) -> list[DecisionRow]` beside it, the rows read back
+    from the index's blobs (records.json and rows/*.json hold every field a DecisionRow has).
+    """
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.decisions import NAME, read_rows, render_decisions
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.decisions")
+        raise GitrouteError("this gitroute has no decisions index to render 'DECISIONS.md' from",
+                            hint="the decision table arrives with the decisions index (issue 9)") from err
+    return Rendering(render_decisions(read_rows(view.index(NAME))))
+
+
+def _render_wiring(view: BundleView, config: Config) -> Rendering:
+    """The wiring block of a document (between <!-- gitroute:wiring:begin/end --> lines): `render_wiring(...)`
+    of the wiring index (branch w1/impact-wiring).
+
+    INTEGRATION: it also needs `read_wiring(view)` beside it, the value `render_wiring` takes, read back
+    from the index's blobs.
+    """
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.wiring import NAME, read_wiring, render_wiring
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.wiring")
+        raise GitrouteError("this gitroute has no wiring index to render the wiring block from",
+                            hint="the wiring tables arrive with the wiring index (issue 8)") from err
+    return Rendering(render_wiring(read_wiring(view.index(NAME))), block="wiring")
+
+
+def _reraise_unless_missing(err: ImportError, module: str) -> None:
+    """An index module or name that is not there yet is expected; an import failing inside it is a bug."""
+    if err.name != module:
+        raise err
+
+
+COMMITTED_FILES: dict[str, tuple[str | None, Callable[[BundleView, Config], Rendering]]] = {
+    "doc-code": ("doc_code_map", _render_doc_code),
+    "decisions": ("decisions_map", _render_decisions),
+    "wiring": (None, _render_wiring),
+}
+
+
+def committed_file(
+    name: str,
+    *,
+    repo: str = ".",
+    path: str | None = None,
+    action: str = "check",
+    force: bool = False,
+) -> CommittedResult:
+    """Render a committed generated file from the bundle, then show it, check it or write it.
+
+    action "show" returns the rendering; "check" compares it with the file as the bundle's commit
+    holds it; "write" writes it into the work tree behind the shrink guard (`force` overrides).
+    `path` is relative to the top of the work tree; None takes the configured default.
+    """
+    from gitroute import committed
+    from gitroute.bundle.store import BundleView
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.errors import GitrouteError
+    from gitroute.git.catfile import work_tree_top
+
+    config_field, render = COMMITTED_FILES[name]
+    top = work_tree_top(repo)
+    with BundleView(repo) as view:
+        source = view.source
+        config = parse_config(committed.read_blob(top, source.commit, CONFIG_PATH))
+        if path is None:
+            if config_field is None:
+                raise GitrouteError(f"'{name}' needs the file to write or check")
+            path = getattr(config, config_field)
+        path = committed.check_path(path)
+        rendering = render(view, config)
+    report: committed.CheckReport | committed.WriteReport | None = None
+    if action == "check":
+        report = committed.check(top, source.commit, path, rendering)
+    elif action == "write":
+        report = committed.write(top, source.commit, path, rendering, force=force)
+    return committed.CommittedResult(name, path, source, rendering, report)
+
+
+def hook_post_merge(*, repo: str = ".") -> str:
+    """After a merge or pull: rebuild the bundle for HEAD, detached when the last build was long.
+
+    Returns what it did: "fresh" (the bundle already answers for HEAD), "built" or "background".
+    """
+    from gitroute import hooks
+
+    head = hooks.resolve(repo, "HEAD")
+    if head is None or _bundle_commit(repo) == head:
+        return "fresh"
+    if hooks.builds_in_background(repo):
+        hooks.start_background_build(repo)
+        return "background"
+    build("HEAD", repo=repo)
+    return "built"
+
+
+def hook_pointer_sync(hook_args: Sequence[str] = (), *, repo: str = ".", force: bool = False) -> PointerSync:
+    """When submodule pointers moved, rebuild for HEAD and regenerate DOC-CODE.md behind the shrink guard.
+
+    `hook_args` are the git hook's own arguments (post-checkout's three, post-merge's one); none,
+    as from CI, means there is no previous commit to compare: regenerate for HEAD.
+    """
+    from gitroute import hooks
+
+    previous, look = hooks.previous_head(repo, tuple(hook_args))
+    head = hooks.resolve(repo, "HEAD")
+    if not look or head is None:
+        return hooks.PointerSync((), None)
+    if previous is not None:
+        moved = tuple(hooks.moved_pointers(repo, previous, head))
+        if not moved:
+            return hooks.PointerSync((), None)
+    else:
+        moved = tuple(sorted(hooks.gitlinks(repo, head)))
+    if _bundle_commit(repo) != head:
+        build("HEAD", repo=repo)
+    result = committed_file("doc-code", repo=repo, action="write", force=force)
+    return hooks.PointerSync(moved, result)
+
+
+def _bundle_commit(repo: str) -> str | None:
+    """The commit the bundle answers for; None when there is none or it cannot be read (a build replaces it)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import GitrouteError
+
+    try:
+        with BundleView(repo) as view:
+            return view.source.commit
+    except GitrouteError:
+        return None
+
+
+def _configured_bench_file(repo: str) -> str:
+    """`[bench] file` of the `.gitroute.toml` at the commit the bundle answers from (the config's one source)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.config import CONFIG_PATH, parse_config
+
+    with BundleView(repo) as view:
+        found = view.reader.read([f"{view.source.commit}:{CONFIG_PATH}"])[0]
+    return parse_config(found[2] if found is not None and found[1] == "blob" else None).bench
+
+
+# (repo, vectors sha256) -> the loaded model and vectors, for warm answers in one process
+_LARGE: dict[tuple[str, str], LoadedVectors] = {}
 
 
 def meaning(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
@@ -218,10 +396,10 @@ def _ask_bm25(view, text: str, limit: int, explain: bool) -> Answer:
     return module.answer(view.index(module.NAME), text, limit=limit, explain=explain)
 
 
-def _load_large(repo: str, section: dict) -> tuple[object | None, str]:
+def _load_large(repo: str, section: dict) -> tuple[LoadedVectors | None, str]:
     """The large bundle's model and vectors, checked against the bundle's hashes; (None, why) when unusable."""
     from gitroute.bundle.large import check_large_blobs, read_large_blobs
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
     from gitroute.indexes import embedding
 
     hashes = section.get("files_sha256")
@@ -274,6 +452,7 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
     from gitroute.bench import (
         RULE_CANDIDATES,
         CandidateScore,
+        Question,
         find_default_bench,
         meaning_questions,
         read_bench,
@@ -281,8 +460,8 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
     )
     from gitroute.bundle.large import EMBEDDING_META
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
     from gitroute.errors import BenchFileError
+    from gitroute.git.catfile import work_tree_top
 
     top = work_tree_top(repo)
     bench_file = read_bench(path or find_default_bench(top))
@@ -301,8 +480,10 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
                 if loaded is None:
                     continue  # not measurable here: the verdict says which candidates were
                 bytes_added = int(section.get("large_bytes", 0))
-            right, times = score_candidate(
-                questions, lambda q, c=candidate: _answer_meaning(view, repo, q.question, 10, False, c))
+            def ask(q: Question, chosen: str = candidate) -> Answer:
+                return _answer_meaning(view, repo, q.question, 10, False, chosen)
+
+            right, times = score_candidate(questions, ask)
             cold = [_cold_query_seconds(top, q.question, candidate) for q in questions[:cold_runs]]
             scores.append(CandidateScore(corpus, candidate, right, len(questions), bytes_added,
                                          round(statistics.median(cold) * 1000, 1) if cold else None,

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from gitroute import __version__, git
+from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
 from gitroute.bundle.layout import (
     BUNDLE_REF,
@@ -27,6 +30,7 @@ from gitroute.bundle.layout import (
 )
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
+from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
 from gitroute.model import DeclaredEntry
@@ -35,6 +39,8 @@ from gitroute.registry import INDEXES, load_index
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
 
 
@@ -137,14 +143,17 @@ class _Laps:
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
-              options: dict | None = None) -> BuildReport:
+              fetch: bool = True, options: dict | None = None) -> BuildReport:
     """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, options)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options)
+    except BaseException:
+        _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
+        raise
     finally:
         if collecting:
             gc.enable()
@@ -155,14 +164,15 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
-               options: dict | None = None) -> BuildReport:
+               fetch: bool, options: dict | None = None) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
     commit = git.resolve_commit(repo, rev)
-    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+                           fetch=fetch)
     writer = BundleWriter(repo, ref, full=full)
     laps.lap("snapshot")
 
@@ -234,7 +244,7 @@ def _write_graph() -> tuple[dict[str, str], dict, list, object]:
     """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
     inputs, git_dir = _FORKED
     assert inputs is not None
-    return git.write_blobs(git.open_repository(git_dir), graph_blobs(inputs.graph)), {}, [], None
+    return git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph)), {}, [], None
 
 
 def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str], dict, list, object]:
@@ -245,7 +255,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str],
     built = index.build(inputs._replace(outputs=outputs))
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
-    ids = git.write_blobs(git.open_repository(git_dir), blobs)
+    ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
     return ids, built.section, [list(w) for w in built.warnings], built.output
 
 
@@ -268,19 +278,19 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
             for name in names:
                 done[name] = _write_index(name, {n: done[n][3] for n in needs[name]})
         else:
-            import multiprocessing
-
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            with _signals_held():  # the workers are forked here
+                pool = _start_pool(workers)
                 graph_job = pool.submit(_write_graph)
-                running: dict = {}
-                while len(done) < len(names):
-                    for name in names:
-                        if name not in done and name not in running.values() and all(n in done for n in needs[name]):
-                            running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        done[running.pop(future)] = future.result()
-                writer.add_stored(graph_job.result()[0])
+            running: dict = {}
+            while len(done) < len(names):
+                for name in names:
+                    if name not in done and name not in running.values() and all(n in done for n in needs[name]):
+                        running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done[running.pop(future)] = future.result()
+            writer.add_stored(graph_job.result()[0])
+            _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
     finally:
         _FORKED = (None, "")
     sections: dict[str, dict] = {}
@@ -300,15 +310,16 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     size = sum(len(item[1]) for item in items)
     if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
-        import multiprocessing
-
         # Largest first, so that no worker is left with one big file at the end.
         items = sorted(items, key=lambda item: -len(item[1]))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done, (key, value) in enumerate(pool.map(_extract_one, items, chunksize=8), 1):
-                results[key] = value
-                if done % 50 == 0:
-                    progress("parse", done, total)
+        with _signals_held():  # the workers are forked here
+            pool = _start_pool(workers)
+            parsed = pool.map(_extract_one, items, chunksize=8)
+        for done, (key, value) in enumerate(parsed, 1):
+            results[key] = value
+            if done % 50 == 0:
+                progress("parse", done, total)
+        _end_pool(pool)
     else:
         for done, item in enumerate(items, 1):
             key, value = _extract_one(item)
@@ -316,3 +327,86 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
             if done % 50 == 0:
                 progress("parse", done, total)
     progress("parse", total, total)
+
+
+# --- worker processes ----------------------------------------------------------------------
+# A `with ProcessPoolExecutor` that is interrupted waits for every queued task before it exits,
+# and workers that take Ctrl-C themselves deadlock it; git's wrapper forwards SIGINT, so a
+# build gets two. Workers therefore ignore SIGINT and die with their parent, and the pools of a
+# build that fails or is interrupted are ended by `run_build`, not waited for.
+
+_POOLS: list[ProcessPoolExecutor] = []  # the pools this process has running
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT back while workers are forked: a handler that runs inside fork's own callbacks is lost.
+
+    Threads started meanwhile (the pool's) keep SIGINT blocked for good, so it always reaches the
+    main thread, which is the one that acts on it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    _POOLS.append(pool)
+    return pool
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """A pool whose work is done: let its workers exit."""
+    _POOLS.remove(pool)
+    pool.shutdown()
+
+
+def _stop_pools() -> None:
+    """End every running pool now: cancel what is queued and terminate the workers (SIGINT they ignore)."""
+    while _POOLS:
+        pool = _POOLS.pop()
+        # ProcessPoolExecutor has no terminate(): its process table is the only handle on the workers.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(1.0)
+            if process.is_alive():
+                process.kill()
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle, and the worker must not outlive its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back (see _signals_held); now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    armed = False
+    try:
+        import ctypes
+
+        # Linux: the kernel kills this worker when the parent dies, even by SIGKILL.
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux: no prctl
+        armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Where prctl is missing: poll for the parent, since a worker blocked on its queue never notices."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)

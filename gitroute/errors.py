@@ -64,3 +64,14 @@ class LockFileInTheWay(GitrouteError):
 
 class BenchFileError(GitrouteError):
     pass
+
+
+class ShrinkGuardRefused(GitrouteError):
+    """A generated file would lose more than half of its committed rows: a bug until a person says otherwise."""
+
+    exit_code = ExitCode.CHECK_FAILED
+
+
+class HookConflict(GitrouteError):
+    """Hooks cannot be installed or removed without clobbering someone else's."""
+

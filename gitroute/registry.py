@@ -12,6 +12,7 @@ from gitroute.errors import GitrouteError
 
 INDEXES = (
     "symbols",
+    "doc_links",
     "decisions",
     "meaning",
     "embedding",

@@ -106,7 +106,7 @@ def test_load_bench_rejects_bad_files(text: str, message: str) -> None:
 
 
 BAD_QUESTIONS = [
-    ("type: symbo", "unknown type 'symbo'; known: symbol, doc_code"),
+    ("type: symbo", "unknown type 'symbo'; known: symbol, code"),
     ("expects: [a.py]", "unknown key 'expects'"),
     ("question: ''", "'question' must be a non-empty string"),
     ("question: 404", "'question' must be a non-empty string, not 404"),

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from gitroute.bundle.layout import BUNDLE_LARGE_REF, BUNDLE_REF
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, is_object_id
-from gitroute.catfile import ObjectReader
+from gitroute.git.catfile import ObjectReader
 
 EMBEDDING_META = "embedding/meta.json"
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from gitroute.bundle.large import verify_large
 from gitroute.bundle.layout import BUNDLE_LARGE_REF, BUNDLE_REF
-from gitroute.catfile import ref_target, run_git
 from gitroute.errors import GitrouteError
+from gitroute.git.catfile import ref_target, run_git
 
 INCOMING = "refs/gitroute-incoming/"  # outside refs/marola/, so `git push origin 'refs/marola/*'` never sends it
 

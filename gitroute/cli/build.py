@@ -1,16 +1,25 @@
 """`git route build [REV]`: index one pinned commit into the routing bundle."""
 from __future__ import annotations
 
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 
 from gitroute.cli.options import json_option, quiet_option
 from gitroute.cli.output import emit_json, progress_printer
+from gitroute.errors import ExitCode
 
 
 @click.command("build")
 @click.argument("rev", default="HEAD")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), help="Parser processes (default: every core).")
 @click.option("--full", is_flag=True, help="Extract every file again; reuse nothing from earlier bundles.")
+@click.option("--no-fetch", "no_fetch", is_flag=True,
+              help="In a partial clone, do not fetch missing blobs; skip them as 'missing'.")
 @click.option("--meaning-model", metavar="DIR", type=click.Path(file_okay=False),
               help="A local static embedding model (model.safetensors, tokenizer.json, config.json): its vectors "
                    "go to refs/marola/routing-bundle-large.")
@@ -20,7 +29,7 @@ from gitroute.cli.output import emit_json, progress_printer
               show_default=True, help="Which candidate answers --meaning ('git route bench --meaning-rule' decides).")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, full: bool, meaning_model: str | None, meaning_dtype: str,
+def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_model: str | None, meaning_dtype: str,
             meaning_answer: str, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
@@ -30,8 +39,10 @@ def command(rev: str, jobs: int | None, full: bool, meaning_model: str | None, m
     """
     from gitroute import api
 
-    report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
-                       meaning_model=meaning_model, meaning_dtype=meaning_dtype, meaning_answer=meaning_answer)
+    with _interrupted_once():
+        report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
+                           fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
+                           meaning_answer=meaning_answer)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
         click.echo(f"warning: {note}", err=True)
     if as_json:
@@ -63,3 +74,32 @@ def command(rev: str, jobs: int | None, full: bool, meaning_model: str | None, m
                + " (calls resolved by name: a lower bound)")
     if report.warnings:
         click.echo(f"warnings: {report.warnings} (see 'git route status')")
+
+
+def _take_interrupt(signum: int, frame: object) -> None:
+    # Ctrl-C arrives twice (the terminal signals the group and git's wrapper forwards it): the
+    # first stops the build, the second must not interrupt the cleanup that the first started.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """SIGINT stops the build once; after that it is ignored until the process exits."""
+    try:
+        previous = signal.signal(signal.SIGINT, _take_interrupt)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    except KeyboardInterrupt:
+        # run_build has terminated the workers. What is left are ProcessPoolExecutor's own threads,
+        # which can wait forever on the queue of workers that are gone and would hold the exit up
+        # (interpreter shutdown joins them): leave now, as git does on a signal.
+        sys.stdout.flush()
+        sys.stderr.write("fatal: interrupted\n")
+        sys.stderr.flush()
+        os._exit(int(ExitCode.INTERRUPTED))
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -22,9 +22,13 @@ from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
-QUESTION_TYPES = {"decision": {}}  # bench question type -> answer options
+QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> answer options
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
 UNKNOWN_STATUS = "unknown"
@@ -546,6 +550,23 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
         cells = (f"[{_cell(r.title)}]({r.path}#L{r.line})", _cell(r.section), r.status, kind, _cell(r.text))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def read_rows(view: IndexView) -> list[DecisionRow]:
+    """The rows a built index holds, read back from its blobs: what `render_decisions` takes for DECISIONS.md."""
+    records = view.read_json("records.json")
+    try:
+        total = int(view.section["counts"]["rows"])
+        chunk = int(view.section["row_chunk"])
+        rows: list[DecisionRow] = []
+        for start in range(0, total, chunk):
+            path = f"rows/{start // chunk:05d}.json"
+            for record_id, section_text, line, kind, verdict, text, _length in view.read_json(path):  # type: ignore[attr-defined]
+                record_path, title, status, _superseded_by, _format = records[record_id]  # type: ignore[index]
+                rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        raise view.corrupt("records.json") from err
+    return rows
 
 
 def _cell(text: str) -> str:

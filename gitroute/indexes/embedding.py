@@ -23,6 +23,10 @@ from gitroute.model import Answer, Row
 from gitroute.rank import built_copies, is_secondary, parse_question
 from gitroute.text import tokenize
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.model import Node
+
 NAME = "embedding"
 NEEDS: tuple[str, ...] = ("meaning",)  # its node texts, when it hands them over
 QUESTION_TYPES: dict[str, dict] = {}  # the meaning questions are scored by `bench --meaning-rule`
@@ -299,10 +303,10 @@ def rank_nodes(loaded: LoadedVectors, question: str, pool: int = NODE_POOL) -> l
     return [(float(scores[i]), int(loaded.nodes[i])) for i in order]
 
 
-def rows_by_file(scored: Sequence[tuple[float, int]], nodes: Mapping[int, object], limit: int,
+def rows_by_file(scored: Sequence[tuple[float, int]], nodes: Mapping[int, Node], limit: int,
                  explain: bool, wants_secondary: bool = False) -> list[Row]:
     """One row per file, at its best node, by that node's cosine (tests and docs count less unless asked)."""
-    best: dict[str, tuple[float, float, object]] = {}
+    best: dict[str, tuple[float, float, Node]] = {}
     for cosine, node_id in scored:
         node = nodes.get(node_id)
         if node is None:
@@ -314,7 +318,7 @@ def rows_by_file(scored: Sequence[tuple[float, int]], nodes: Mapping[int, object
     for path, (score, cosine, node) in sorted(best.items(), key=lambda p: (-p[1][0], p[0]))[:limit]:
         is_file = node.kind == "file"
         name = None if is_file else (f"{node.owner}.{node.name}" if node.owner else node.name)
-        signals = (("cosine", round(cosine, 4)),) if explain else ()
+        signals: tuple[tuple[str, float], ...] = (("cosine", round(cosine, 4)),) if explain else ()
         if explain and score != cosine:
             signals += (("secondary_path", round(score - cosine, 4)),)
         rows.append(Row(path=path, line=None if is_file else node.line, name=name, kind=node.kind,
