@@ -58,11 +58,12 @@ def query(
         if meaning:
             return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
         symbols = load_index("symbols")
-        # Signals always: the blend reads them to tell a name match from a shared word.
+        if (share == 0.0 and len(text.split()) == 1) or kinds or langs or path_glob:
+            return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
+        # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
+        # than asked, since the meaning index may lift a file the symbol tiers rank lower.
         by_name = symbols.answer(view.index("symbols"), text, limit=max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
-        if (share == 0.0 and len(text.split()) == 1) or kinds or langs or path_glob:
-            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
         meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
         if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
             return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))

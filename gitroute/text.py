@@ -162,8 +162,5 @@ def stems(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text)]
 
 
-# The short forms `stem` maps long words to ("param", "config", ...): the meaning index keeps them as they are.
-SHORT_FORMS = frozenset(_ABBREVIATIONS.values())
-
 # Keyed by the stemmed long form, so "parameters" (-> parameter) and "initialized" (-> initializ) meet.
 _ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.items()}

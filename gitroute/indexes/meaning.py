@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
-from gitroute.text import SHORT_FORMS, STOP_WORDS, asks_for_entry, stem, tokenize
+from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
 
 NAME = "meaning"
 NEEDS: tuple[str, ...] = ()
@@ -30,8 +30,8 @@ FILES = "files.json"  # the node ids of files, ascending
 POSTINGS_TARGET = 16_384  # postings per shard, on average; the shard count is a power of two
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
-FIELDS = {"name": (1, 3), "owner": (2, 1), "signature": (4, 1), "doc": (8, 2), "message": (16, 1),
-          "path": (32, 2), "header": (64, 2)}
+FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
+          "path": (32, 2), "header": (64, 2)}  # weights measured on the benches: docs/decisions/0011
 FIELD_NAMES = tuple(FIELDS)
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -58,35 +58,17 @@ Records = Callable[[Iterable[int]], dict[int, list]]
 # --- text ------------------------------------------------------------------------------------
 
 
-STEMMER = "snowball"  # or "light": text.stem alone (the measurements are in docs/decisions/0011)
-_snowball_memo: dict[str, str] = {}
-
-
-def _snowball():
-    import Stemmer  # PyStemmer: the Snowball English stemmer in C; loaded when a word is first stemmed
-
-    return Stemmer.Stemmer("english")
+_stem_memo: dict[str, str] = {}
 
 
 def word_stem(token: str) -> str:
-    """One word's index form: the words code abbreviates meet their abbreviation (text.stem), the rest
-    go through the Snowball stemmer, which folds `making`/`make` and `recursive`/`recursion` as text.stem does not."""
-    found = _snowball_memo.get(token)
+    """One word's index form: text.stem, the symbol query's stemmer (Snowball measured no better: 0011)."""
+    found = _stem_memo.get(token)
     if found is None:
-        light = stem(token)
-        if STEMMER != "snowball" or light in SHORT_FORMS or not token.isalpha():
-            found = light
-        else:
-            global _stemmer
-            if _stemmer is None:
-                _stemmer = _snowball()
-            found = _stemmer.stemWord(token)
-        if len(_snowball_memo) < 1 << 18:
-            _snowball_memo[token] = found
+        found = stem(token)
+        if len(_stem_memo) < 1 << 18:
+            _stem_memo[token] = found
     return found
-
-
-_stemmer = None
 
 
 def words(text: str) -> list[str]:
@@ -97,7 +79,7 @@ def words(text: str) -> list[str]:
     """
     if not text.isascii():
         text = text.encode("ascii", "ignore").decode("ascii")
-    memo = _snowball_memo
+    memo = _stem_memo
     return [memo.get(t) or word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
 
 
@@ -150,6 +132,7 @@ def postings_path(shard: int) -> str:
 # Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
 # large repository they are half the text (django: a quarter of the meaning build's time).
 _PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
+SECONDARY_FILES_ONLY = True  # index a secondary file's own node only, not its functions (measured: 0011)
 _NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
 
 
@@ -202,6 +185,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
         if node.kind == "file":
             file_of[node.path] = node.id
             secondary = is_secondary(node.path)
+        elif secondary and SECONDARY_FILES_ONLY:
+            continue
         header, messages = prose.get(node.id, ("", ()))
         counts: dict[str, int] = {}
         bits: dict[str, int] = {}
