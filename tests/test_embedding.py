@@ -139,6 +139,13 @@ def test_build_refuses_a_model_without_safetensors(route, geo_repo, model_dir):
     assert geo_repo.ref(BUNDLE_REF) is None
 
 
+def test_meaning_options_without_a_model_are_a_usage_error(route, geo_repo):
+    result = route(["build", "--meaning-answer", "hybrid"], geo_repo.path)
+    assert result.exit_code == 129
+    assert "--meaning-answer and --meaning-dtype need --meaning-model DIR" in result.stderr
+    assert geo_repo.ref(BUNDLE_REF) is None
+
+
 def test_unreadable_safetensors_is_a_clear_error(model_dir):
     (model_dir / "model.safetensors").write_bytes(b"not safetensors at all")
     with pytest.raises(GitrouteError, match="'model.safetensors' is unreadable"):
