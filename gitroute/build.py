@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
@@ -24,8 +25,10 @@ from gitroute.bundle.layout import (
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
+    decode_document,
     decode_extract,
     dump_json,
+    encode_document,
     encode_extract,
 )
 from gitroute.bundle.writer import BundleWriter
@@ -33,7 +36,7 @@ from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
-from gitroute.model import DeclaredEntry
+from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
@@ -64,8 +67,21 @@ class BuildReport:
     notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
-def _extract_key(oid: str, lang: str | None) -> str:
-    return f"{oid}:{lang or '-'}"
+DOCUMENT = "doc."  # the "language" of a key whose blob is parsed as a document: doc.markdown, doc.rst, doc.txt
+
+
+def _extract_key(oid: str, path: str) -> str:
+    """What a blob is extracted as, by its path: code in a language, a document, or plain text.
+
+    The key holds no path: a blob that moves, or is copied, is extracted once.
+    """
+    from gitroute.parsing import language_for_path
+    from gitroute.parsing.documents import document_kind
+
+    kind = document_kind(path)
+    if kind is not None:
+        return f"{oid}:{DOCUMENT}{kind}"
+    return f"{oid}:{language_for_path(path) or '-'}"
 
 
 def _key_lang(key: str) -> str | None:
@@ -84,6 +100,11 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
         return key, ["skip", reason]
     if lang is None:
         return key, ["text"]
+    if lang.startswith(DOCUMENT):
+        from gitroute.parsing.documents import KIND_PATHS, parse_document
+
+        document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
+        return key, ["doc", encode_document(document)] if document is not None else ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
 
 
@@ -95,6 +116,7 @@ class _Sources:
     declared: list[tuple[str, DeclaredEntry]] = field(default_factory=list)
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
+    documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
     reparsed: int = 0  # files whose reused result was damaged, so were extracted again
     reparsed_keys: set[str] = field(default_factory=set)
 
@@ -107,22 +129,36 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
         key = keys[entry.path]
         result = results[key]
         try:
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
             result = results[key] = _extract_one((key, snap.read(entry)))[1]
             sources.reparsed += 1
             sources.reparsed_keys.add(key)
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         if result[0] == "skip":
             sources.skipped.append([entry.path, result[1]])
             continue
-        sources.files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
+        if document is not None:
+            sources.documents[entry.path] = document
+            sources.warnings.extend([entry.path, w] for w in document.warnings)
+        lang = extract.lang if extract else (document.format if document else None)
+        sources.files.append(SourceFile(entry.path, entry.oid, lang, extract))
         if extract:
             sources.warnings.extend([entry.path, w] for w in extract.warnings)
         if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
             sources.declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
     sources.skipped.sort()
     return sources
+
+
+def _decode_result(path: str, result: list) -> tuple[FileExtract | None, Document | None]:
+    if result[0] == "code":
+        return decode_extract(result[1]), None
+    if result[0] == "doc":
+        return None, decode_document(path, result[1])
+    if result[0] not in ("text", "skip"):
+        raise ValueError(f"unknown extraction result {result[0]!r}")
+    return None, None
 
 
 class _Laps:
@@ -165,7 +201,6 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
                fetch: bool, options: dict | None = None) -> BuildReport:
-    from gitroute.parsing import language_for_path
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
@@ -177,7 +212,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
-    keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
+    keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
     results = reused.results
     todo: dict[str, tuple[str, bytes]] = {}
@@ -201,9 +236,12 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
-                         graph=graph, config=config, submodules=snap.submodules, outputs={}, options=options)
-    sections = _build_indexes(writer, inputs, sources.warnings, jobs)
+                         graph=graph, config=config, submodules=snap.submodules, outputs={},
+                         documents=sources.documents, options=options)
+    job_seconds: dict[str, float] = {}
+    sections = _build_indexes(writer, inputs, sources.warnings, jobs, job_seconds)
     laps.lap("index")
+    laps.phases.update(job_seconds)
 
     counts = graph.counts()
     skipped = Counter(reason for _, reason in sources.skipped)
@@ -240,15 +278,28 @@ PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than
 _FORKED: tuple[BuildInputs | None, str] = (None, "")
 
 
-def _write_graph() -> tuple[dict[str, str], dict, list, object]:
+class _Done(NamedTuple):
+    """What a build job hands back: blob ids by bundle path, and for an index its section, warnings, output."""
+
+    ids: dict[str, str]
+    section: dict
+    warnings: list
+    output: object
+    seconds: float
+
+
+def _write_graph() -> _Done:
     """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
+    started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
-    return git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph)), {}, [], None
+    ids = git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph))
+    return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
-def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str], dict, list, object]:
-    """Job: one index built and its blobs written; returns blob ids by bundle path, section, warnings, output."""
+def _write_index(name: str, outputs: dict[str, object]) -> _Done:
+    """Job: one index built and its blobs written."""
+    started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
     index = load_index(name)
@@ -256,11 +307,11 @@ def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str],
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
-    return ids, built.section, [list(w) for w in built.warnings], built.output
+    return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
 
 
 def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]],
-                   jobs: int | None) -> dict[str, dict]:
+                   jobs: int | None, phases: dict[str, float]) -> dict[str, dict]:
     """Write the graph and build every registered index, each handed the outputs of the indexes it needs.
 
     On a large graph, in forked workers: the graph's blobs and each index whose needs are met are
@@ -270,13 +321,13 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     names = list(INDEXES)
     needs = {name: tuple(load_index(name).NEEDS) for name in names}
-    done: dict[str, tuple[dict[str, str], dict, list, object]] = {}
+    done: dict[str, _Done] = {}
     _FORKED = (inputs, writer.repo.path)
     try:
         if workers < 2 or len(inputs.graph.nodes) < PARALLEL_MIN_NODES:
-            writer.add_stored(_write_graph()[0])
+            graph_done = _write_graph()
             for name in names:
-                done[name] = _write_index(name, {n: done[n][3] for n in needs[name]})
+                done[name] = _write_index(name, {n: done[n].output for n in needs[name]})
         else:
             with _signals_held():  # the workers are forked here
                 pool = _start_pool(workers)
@@ -285,22 +336,25 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
             while len(done) < len(names):
                 for name in names:
                     if name not in done and name not in running.values() and all(n in done for n in needs[name]):
-                        running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
+                        running[pool.submit(_write_index, name, {n: done[n].output for n in needs[name]})] = name
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done[running.pop(future)] = future.result()
-            writer.add_stored(graph_job.result()[0])
+            graph_done = graph_job.result()
             _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
     finally:
         _FORKED = (None, "")
+    writer.add_stored(graph_done.ids)
+    phases["graph blobs"] = round(graph_done.seconds, 3)
     sections: dict[str, dict] = {}
-    for name in names:
-        ids, section, index_warnings, output = done[name]
-        writer.add_stored(ids)
+    for name in names:  # each index's own time, for the report: they overlap in workers
+        writer.add_stored(done[name].ids)
+        warnings.extend(done[name].warnings)
+        sections[name] = done[name].section
+        phases[f"index {name}"] = round(done[name].seconds, 3)
+        output = done[name].output
         if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
             writer.stage_large(output["large"])
-        warnings.extend(index_warnings)
-        sections[name] = section
     return sections
 
 

@@ -318,13 +318,14 @@ STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
 
 ROWS_PER_FILE = 3  # in a blended answer
 OTHER_NODES = 0.5  # the share of a file's meaning score that its rows other than the best node get
-MEANING_SCALE = 80.0  # the meaning signal at full share: above a phrase (40), below an exact name (100)
+BLEND_SCALE = 100.0  # the best symbol row gets (1 - share) of it, the best meaning file share of it
 
 
 def prose_share(text: str) -> float:
     """How much of an answer should come from BM25 over node text (the rest from the symbol tiers).
 
-    One word, or a few words with no stop word among them ("open meteo client"), is a name lookup (0);
+    One word, or up to four words with no stop word among them ("test open meteo client"), is a name
+    lookup (0);
     so is a question for the entry point, which the symbol tiers answer from manifests. A sentence is
     half prose, less for each word shaped like an identifier (camelCase, snake_case, dotted, `()`):
     "where is the session cookie signed" gets 0.5, "where is url_for defined" 0.25.
@@ -333,7 +334,7 @@ def prose_share(text: str) -> float:
     if len(words) <= 1 or asks_for_entry(text):
         return 0.0
     lowered = [w.lower() for w in words]
-    if len(words) <= 3 and not any(w in STOP_WORDS for w in lowered):
+    if len(words) <= 4 and not any(w in STOP_WORDS for w in lowered):
         return 0.0
     shaped = sum(1 for w in words if _IDENTIFIER_SHAPE.search(w))
     content = [w for w in lowered if w not in STOP_WORDS] or lowered
@@ -341,16 +342,21 @@ def prose_share(text: str) -> float:
 
 
 def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limit: int) -> list:
-    """One ranking from both: a symbol row keeps its score and gains its file's meaning score (over the best
-    meaning score, times MEANING_SCALE and the share); a meaning row stands by itself for a file the symbol
-    rows lack. Signals stay additive: `meaning` is one more signal, and they still sum to the score."""
+    """One ranking from both, each list scaled to its best row: a symbol row's signals are scaled so the best
+    has BLEND_SCALE * (1 - share), and it gains its file's meaning score (BLEND_SCALE * share for the best
+    file; in full for the node that carries it, OTHER_NODES of it for the file's other rows); a meaning row
+    stands by itself for a file the symbol rows lack. Signals stay additive and sum to the score."""
     top_meaning = max((r.score for r in meaning_rows), default=0.0) or 1.0
-    weight = MEANING_SCALE * share
+    weight = BLEND_SCALE * share
     meaning_by_path = {r.path: round(weight * r.score / top_meaning, 3) for r in meaning_rows}
     best_node = {(r.path, r.line) for r in meaning_rows}
     symbol_paths = {r.path for r in symbol_rows}
     mixed = []
+    top_symbol = max((r.score for r in symbol_rows), default=0.0) or 1.0
     for r in symbol_rows:
+        # Each symbol signal scaled so that the best row has 100 * (1 - share): the tiers' order stays.
+        f = BLEND_SCALE * (1.0 - share) / top_symbol
+        r = r._replace(score=round(r.score * f, 3), signals=tuple((n, round(v * f, 3)) for n, v in r.signals))
         # The file's meaning score in full for the node that carries it, in part for its other rows.
         m = meaning_by_path.get(r.path, 0.0) * (1.0 if (r.path, r.line) in best_node else OTHER_NODES)
         m = round(m, 3)
@@ -362,7 +368,8 @@ def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limi
             mixed.append(r._replace(score=m, signals=(("meaning", m),) if r.signals else ()))
     mixed.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
     # A sentence asks for a place: a file's best rows, not a page of one file's methods.
-    kept, per_path = [], defaultdict(int)
+    kept: list = []
+    per_path: dict[str, int] = defaultdict(int)
     for r in mixed:
         per_path[r.path] += 1
         if per_path[r.path] <= ROWS_PER_FILE:

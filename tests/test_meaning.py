@@ -211,8 +211,10 @@ def test_blend_keeps_signals_additive_and_lends_a_file_its_meaning_score():
     prose = [Row("b.py", 1, "g", "function", 8.0, (("node_1", 8.0),)), Row("c.py", None, None, "file", 4.0,
                                                                               (("file_text", 4.0),))]
     rows = blend_rows(symbol, prose, 0.5, 10)
+    # a.py: 50 from the best symbol row; b.py: 25 from its symbol row, 50 from the best meaning node;
+    # c.py: half the best meaning score, 25.
     assert [r.path for r in rows] == ["b.py", "a.py", "c.py"]
-    assert rows[0].score == pytest.approx(10.0 + 40.0)
+    assert [r.score for r in rows] == pytest.approx([75.0, 50.0, 25.0])
     for row in rows:
         assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
 

@@ -6,11 +6,11 @@ per node bucket, whatever the size of the repository.
 """
 from __future__ import annotations
 
-from gitroute.model import NODE_ORDINAL_BITS, FileExtract, NameRef, Symbol
+from gitroute.model import NODE_ORDINAL_BITS, Block, Document, FileExtract, NameRef, Symbol, Token
 
 FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 4
+EXTRACTOR_VERSION = 5  # 4: documents parsed and cached like code; 5: module-level constants, '#:' comments
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -90,5 +90,28 @@ def decode_extract(value: list) -> FileExtract:
         imports=tuple(map(NameRef._make, imports)),
         references=tuple(map(NameRef._make, references)),
         entry=bool(entry),
+        warnings=tuple(warnings),
+    )
+
+
+def encode_document(document: Document) -> list:
+    """A parsed document without its path: the build caches it by blob id, like an extraction."""
+    return [
+        document.format,
+        document.title,
+        [[b.kind, b.line, b.end_line, b.text, b.section, b.level, b.name, [list(t) for t in b.tokens]]
+         for b in document.blocks],
+        list(document.warnings),
+    ]
+
+
+def decode_document(path: str, value: list) -> Document:
+    fmt, title, blocks, warnings = value
+    return Document(
+        path=path,
+        format=fmt,
+        title=title,
+        blocks=tuple(Block(kind, line, end, text, section, level, name, tuple(map(Token._make, tokens)))
+                     for kind, line, end, text, section, level, name, tokens in blocks),
         warnings=tuple(warnings),
     )

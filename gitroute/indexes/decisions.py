@@ -18,7 +18,7 @@ import zlib
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.model import Answer, Row
+from gitroute.model import Answer, Document, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
@@ -281,11 +281,15 @@ def _resolve_reference(record_path: str, text: str, link: str, known: Sequence[s
     return " ".join(text.split())
 
 
-def parse_record(path: str, data: bytes, known: Sequence[str] = ()) -> Record | None:
-    """Rows of one decision record, or None when it is no document the parser reads."""
-    from gitroute.parsing.documents import parse_document
+def parse_record(path: str, data: bytes, known: Sequence[str] = (), doc: Document | None = None) -> Record | None:
+    """Rows of one decision record, or None when it is no document the parser reads.
 
-    doc = parse_document(path, data)
+    `doc` is the record already parsed (a build hands every document parsed once); else it is parsed here.
+    """
+    if doc is None:
+        from gitroute.parsing.documents import parse_document
+
+        doc = parse_document(path, data)
     if doc is None:
         return None
     blocks = doc.blocks
@@ -490,7 +494,7 @@ def _format_of(roles: Sequence[str], headings: Sequence[str], status_text: str, 
     return "other"
 
 
-def collect_records(files: Iterable[tuple[str, bytes]]) -> list[Record]:
+def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Document] | None = None) -> list[Record]:
     """Every decision record among (path, content) pairs, parsed, sorted by path.
 
     A record that a later one says it supersedes ("Supersedes: ADR-0003") is marked superseded by that
@@ -500,7 +504,7 @@ def collect_records(files: Iterable[tuple[str, bytes]]) -> list[Record]:
     known = [p for p, _ in items]
     records: dict[str, Record] = {}
     for path, data in items:
-        record = parse_record(path, data, known)
+        record = parse_record(path, data, known, (parsed or {}).get(path))
         if record is not None and record.rows:
             records[path] = record
     for record in list(records.values()):
@@ -697,10 +701,11 @@ def normalize_name_all(text: str) -> set[str]:
     return {normalize_name(w) for w in re.findall(r"[A-Za-z_$][\w$.]*", text)}
 
 
-def _mentioned_symbols(path: str, data: bytes, names: frozenset[str]) -> list[str]:
-    from gitroute.parsing.documents import parse_document
+def _mentioned_symbols(path: str, data: bytes, names: frozenset[str], doc: Document | None = None) -> list[str]:
+    if doc is None:
+        from gitroute.parsing.documents import parse_document
 
-    doc = parse_document(path, data)
+        doc = parse_document(path, data)
     if doc is None:
         return []
     found = set()
@@ -729,13 +734,15 @@ def build(inputs: object) -> object:
             contents.append((path, inputs.read(path)))  # type: ignore[attr-defined]
         except Exception as err:  # a missing blob is named, not fatal
             warnings.append((path, f"decision record not read: {err}"))
-    records = collect_records(contents)
+    documents = getattr(inputs, "documents", {})
+    records = collect_records(contents, documents)
     graph = getattr(inputs, "graph", None)
     names = frozenset(
         normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
     )
     data_by_path = dict(contents)
-    symbols = {r.path: _mentioned_symbols(r.path, data_by_path[r.path], names) for r in records} if names else {}
+    symbols = ({r.path: _mentioned_symbols(r.path, data_by_path[r.path], names, documents.get(r.path))
+                for r in records} if names else {})
     values, section = build_blobs(records, symbols)
     blobs = {path: dump_json(value) for path, value in values.items()}
     return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)))

@@ -18,10 +18,14 @@ import posixpath
 import re
 import zlib
 from collections import Counter, defaultdict, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from gitroute.model import Answer, Row
+from gitroute.model import Answer, Document, Row
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.config import Config
 
 NAME = "doc_links"
 NEEDS: tuple[str, ...] = ()
@@ -148,39 +152,16 @@ def in_doc_scope(path: str, scope: Sequence[str]) -> bool:
     return False
 
 
-def scan_documents(files: Sequence, read: Callable[[str], bytes], config) -> tuple[list, list[tuple[str, str]]]:
-    """The snapshot's documents, parsed, in path order; and warnings (path, warning)."""
-    from gitroute.parsing.documents import MARKDOWN_EXTENSIONS, RST_EXTENSIONS
+def scan_documents(documents: Mapping[str, Document], config: Config) -> list[Document]:
+    """The documents this index links, in path order: those in the configured scope, minus excludes and the
+    committed maps gitroute writes (DOC-CODE.md, DECISIONS.md), which are derived from documents.
 
-    items: list[tuple[str, bytes]] = []
-    warnings: list[tuple[str, str]] = []
-    scope = tuple(getattr(config, "docs", ()) or ())
-    # The committed maps gitroute writes (DOC-CODE.md, DECISIONS.md) are derived from documents, not documents.
-    generated = {getattr(config, key, None) for key in ("doc_code_map", "decisions_map")} - {None}
-    for f in files:
-        path = f.path
-        name = posixpath.basename(path).lower()
-        ext = posixpath.splitext(name)[1]
-        if not (ext in MARKDOWN_EXTENSIONS or ext in RST_EXTENSIONS or ext == ".txt" or name.startswith("readme")):
-            continue
-        if path in generated or config.is_excluded(path) or not in_doc_scope(path, scope):
-            continue
-        try:
-            items.append((path, read(path)))
-        except (KeyError, OSError) as err:
-            warnings.append((path, f"document not read: {err}"))
-    # Parsed in this process: two worker processes were no faster on django's 6 MB of documents on a
-    # shared 2-core machine, because pickling 44,000 parsed blocks back costs over a second each way.
-    from gitroute.parsing.documents import parse_document
-
-    results = [parse_document(path, data) for path, data in items]
-    documents = []
-    for document in results:
-        if document is None:
-            continue
-        documents.append(document)
-        warnings.extend((document.path, w) for w in document.warnings)
-    return documents, warnings
+    The build parses every document once (and caches it by blob id); this only chooses.
+    """
+    scope = tuple(config.docs or ())
+    generated = {config.doc_code_map, config.decisions_map}
+    return [documents[path] for path in sorted(documents)
+            if path not in generated and not config.is_excluded(path) and in_doc_scope(path, scope)]
 
 
 # -------------------------------------------------------------------------------------------- linking
@@ -504,10 +485,10 @@ def build(inputs):
     from gitroute.bundle.layout import dump_json
     from gitroute.indexes import IndexBuild
 
-    documents, warnings = scan_documents(inputs.files, inputs.read, inputs.config)
+    documents = scan_documents(inputs.documents, inputs.config)
     links = link_all(documents, inputs.graph)
     blobs, section = encode_links(documents, links)
-    return IndexBuild({path: dump_json(value) for path, value in blobs.items()}, section, warnings, links)
+    return IndexBuild({path: dump_json(value) for path, value in blobs.items()}, section, (), links)
 
 
 def _target_keys(t: Target, ambiguous: bool) -> list[str]:

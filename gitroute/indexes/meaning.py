@@ -23,7 +23,7 @@ from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
 NAME = "meaning"
 NEEDS: tuple[str, ...] = ()
 # Bench types this index answers: plain-English questions, and off-topic ones that must be no_match.
-QUESTION_TYPES = {"meaning": {}, "negative": {}}
+QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import namedtuple
 from functools import cache
 from typing import TYPE_CHECKING
+
+from gitroute.model import Block, Document, Token
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -55,41 +56,6 @@ OBJECT_DIRECTIVES = frozenset(
 LIST_DIRECTIVES = frozenset(("autosummary", "py:autosummary"))
 
 
-class Token(namedtuple("Token", "kind text role line")):
-    """One inline token of a block.
-
-    kind: str, "code" (Markdown inline code), "literal" (rst ``x``), "role" (rst :role:`target`), "link"
-    (a link's destination), "directive_arg" (the object an rst directive documents); text: str, the raw
-    target as written (a role's target keeps its `~` / leading dot / `!`, a titled role `title <target>`
-    gives the target, a link its destination without `<>`, a directive argument its name without the
-    signature); role: str, ":class:", ":func:", ":c:func:" ... for roles, "" otherwise; line: int, 1-based.
-    """
-
-    __slots__ = ()
-
-
-class Block(namedtuple("Block", "kind line end_line text section level name tokens")):
-    """One block of a document.
-
-    kind: str, "heading" | "paragraph" | "list_item" | "table_row" | "field" | "code" | "directive" |
-    "quote"; line, end_line: int, 1-based, inclusive; text: str, plain text with inline markup removed (a
-    heading's full text, its number included; a code block's raw text; a directive's arguments);
-    section: int, the index in `blocks` of the enclosing heading (for a heading, its parent heading), -1
-    before any; level: int, a heading's level (1 = top), a list item's nesting depth (1 = top), else 0;
-    name: str, a heading's number where the document numbers it ("5.4", "3"), a field's name ("Status"),
-    a directive's name ("autoclass"), else ""; tokens: tuple[Token, ...], none for "code".
-    """
-
-    __slots__ = ()
-
-
-class Document(namedtuple("Document", "path format title blocks warnings")):
-    """A parsed document: path: str; format: str ("markdown" | "rst"); title: str, the first heading's
-    text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
-
-    __slots__ = ()
-
-
 # ------------------------------------------------------------------------------------------------ format
 
 _ADORNMENT_CHARS = frozenset("=-~^\"'`*+#:._")
@@ -111,6 +77,24 @@ def document_format(path: str, data: bytes) -> str | None:
     if stem == "readme" and ext in ("",):
         return "markdown"
     return None
+
+
+def document_kind(path: str) -> str | None:
+    """What a path may hold, before its content is read: "markdown", "rst", "txt" (reStructuredText
+    only if its content reads so, see `looks_like_rst`), or None (no document)."""
+    name = posixpath.basename(path).lower()
+    stem, ext = posixpath.splitext(name)
+    if ext in MARKDOWN_EXTENSIONS or (stem == "readme" and ext == ""):
+        return "markdown"
+    if ext in RST_EXTENSIONS:
+        return "rst"
+    if ext == ".txt":
+        return "txt"
+    return None
+
+
+# A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
+KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt"}
 
 
 def looks_like_rst(data: bytes) -> bool:
