@@ -400,6 +400,7 @@ def _ask_bm25(view, text: str, limit: int, explain: bool) -> Answer:
 def _load_large(repo: str, section: dict) -> tuple[LoadedVectors | None, str]:
     """The large bundle's model and vectors, checked against the bundle's hashes; (None, why) when unusable."""
     from gitroute.bundle.large import check_large_blobs, read_large_blobs
+    from gitroute.errors import GitrouteError
     from gitroute.git.catfile import work_tree_top
     from gitroute.indexes import embedding
 
@@ -419,6 +420,8 @@ def _load_large(repo: str, section: dict) -> tuple[LoadedVectors | None, str]:
         _LARGE[key] = embedding.load_vectors(blobs, section)
     except (ValueError, KeyError) as err:
         return None, f"the large bundle is unreadable: {err}"
+    except GitrouteError as err:  # a model that does not load: BM25 still answers
+        return None, f"the large bundle is unreadable: {err.message}"
     return _LARGE[key], ""
 
 

@@ -152,6 +152,15 @@ def test_unreadable_safetensors_is_a_clear_error(model_dir):
         StaticModel(read_model_folder(str(model_dir)))
 
 
+def test_a_model_whose_tensors_do_not_fit_its_vocabulary_is_refused(tmp_path):
+    folder = write_tiny_model(tmp_path / "m", quantized=True)
+    tensors = load((folder / "model.safetensors").read_bytes())
+    tensors["mapping"] = tensors["mapping"] + 10_000  # rows the embeddings do not have
+    save_file(tensors, str(folder / "model.safetensors"))
+    with pytest.raises(GitrouteError, match="do not fit its tokenizer's vocabulary"):
+        StaticModel(read_model_folder(str(folder)))
+
+
 # --- the large bundle -------------------------------------------------------------------------
 
 

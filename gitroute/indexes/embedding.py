@@ -108,7 +108,7 @@ class StaticModel:
         try:
             self.tokenizer = Tokenizer.from_str(bytes(files["tokenizer.json"]).decode("utf-8"))
             self.config = json.loads(files["config.json"])
-        except (ValueError, UnicodeDecodeError, Exception) as err:  # tokenizers raises its own Exception
+        except Exception as err:  # tokenizers raises a plain Exception for a bad tokenizer.json
             raise GitrouteError("the model's 'tokenizer.json' or 'config.json' is unreadable") from err
         if not isinstance(self.config, dict):
             raise GitrouteError("the model's 'config.json' is not an object")
@@ -116,6 +116,7 @@ class StaticModel:
         self.weights = tensors.get("weights")
         self.mapping = tensors.get("mapping")
         self.tokenizer.no_padding()
+        self._check_shapes(np, self.tokenizer.get_vocab_size())
         self.unk_id = _unk_token_id(self.tokenizer)
         max_length = self.config.get("max_length", DEFAULT_MAX_LENGTH)
         self.max_length = max_length if isinstance(max_length, int) and max_length > 0 else None
@@ -126,6 +127,21 @@ class StaticModel:
             self.tokenizer.enable_truncation(self.max_length)
         else:
             self.tokenizer.no_truncation()
+
+    def _check_shapes(self, np, vocab_size: int) -> None:
+        """Every token id must reach a row: a model (perhaps fetched) whose tensors do not fit is refused."""
+        rows = len(self.embeddings)
+        if self.mapping is not None:
+            mapping = self.mapping
+            ok = (mapping.ndim == 1 and len(mapping) >= vocab_size and np.issubdtype(mapping.dtype, np.integer)
+                  and (not len(mapping) or (int(mapping.min()) >= 0 and int(mapping.max()) < rows)))
+        else:
+            ok = rows >= vocab_size
+        if self.weights is not None:
+            ok = ok and self.weights.ndim == 1 and len(self.weights) >= vocab_size
+        if not ok:
+            raise GitrouteError("the model's tensors do not fit its tokenizer's vocabulary",
+                                hint="a static model in model2vec's layout")
 
     @property
     def dims(self) -> int:
@@ -285,9 +301,12 @@ def load_vectors(blobs: Mapping[str, bytes], section: Mapping) -> LoadedVectors:
     files = {name: blobs[f"{MODEL_FOLDER}/{name}"] for name in MODEL_FILES}
     tensors = load(bytes(blobs[VECTORS]))
     nodes, vectors = tensors.get("nodes"), tensors.get("vectors")
-    if nodes is None or vectors is None or len(nodes) != len(vectors):
+    if nodes is None or vectors is None or nodes.ndim != 1 or vectors.ndim != 2 or len(nodes) != len(vectors):
         raise ValueError(f"'{VECTORS}' does not hold node ids and vectors")
-    return LoadedVectors(StaticModel(files), nodes, vectors)
+    model = StaticModel(files)
+    if vectors.shape[1] != model.dims or (len(nodes) and int(nodes.min()) < 0):
+        raise ValueError(f"'{VECTORS}' does not fit the model")
+    return LoadedVectors(model, nodes, vectors)
 
 
 def rank_nodes(loaded: LoadedVectors, question: str, pool: int = NODE_POOL) -> list[tuple[float, int]]:
