@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from gitroute.committed import CommittedResult, Rendering
     from gitroute.config import Config
     from gitroute.hooks import PointerSync
+    from gitroute.indexes.embedding import LoadedVectors
     from gitroute.status import StatusReport
 
 
@@ -230,6 +231,9 @@ def build(
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     full: bool = False,
+    meaning_model: str | None = None,
+    meaning_dtype: str = "float16",
+    meaning_answer: str = "bm25",
     fetch: bool = True,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
@@ -237,11 +241,14 @@ def build(
     `full` extracts every file again; otherwise results are reused from this repository's own
     earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
     fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
-    as `missing`.
+    as `missing`. `meaning_model`: a local static-model folder whose vectors go to
+    refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning.
     """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch)
+    options = {"meaning_model": meaning_model, "meaning_dtype": meaning_dtype,
+               "meaning_answer": meaning_answer} if meaning_model else None
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -446,3 +453,190 @@ def _configured_bench_file(repo: str) -> str:
     with BundleView(repo) as view:
         found = view.reader.read([f"{view.source.commit}:{CONFIG_PATH}"])[0]
     return parse_config(found[2] if found is not None and found[1] == "blob" else None).bench
+
+
+# (repo, vectors sha256) -> the loaded model and vectors, for warm answers in one process
+_LARGE: dict[tuple[str, str], LoadedVectors] = {}
+
+
+def meaning(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+            candidate: str | None = None) -> Answer:
+    """A question in plain words, answered by the candidate the bundle records (or `candidate`):
+    `bm25` (the meaning index), `embedding` (cosine over the large bundle's vectors) or `hybrid` (both, fused)."""
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(repo) as view:
+        return _answer_meaning(view, repo, text, limit, explain, candidate)
+
+
+def _answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candidate: str | None) -> Answer:
+    import json
+
+    from gitroute.bundle.large import EMBEDDING_META
+    from gitroute.indexes import embedding
+    from gitroute.rank import fuse_reciprocal
+
+    blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
+    try:
+        section = json.loads(blob) if blob is not None else embedding.empty_section()
+    except ValueError:
+        section = embedding.empty_section()
+    section = section if isinstance(section, dict) else embedding.empty_section()
+    chosen = candidate or section.get("candidate", "bm25")
+    if chosen not in embedding.CANDIDATES:
+        chosen = "bm25"
+    notes: list[str] = []
+    loaded = None
+    if chosen != "bm25":
+        loaded, problem = _load_large(repo, section)
+        if loaded is None:
+            notes.append(f"{problem}: BM25 answers (run 'git route fetch --meaning')")
+            chosen = "bm25"
+    if chosen == "bm25":
+        found = _ask_bm25(view, text, limit, explain)
+        return found._replace(notes=tuple(notes) + found.notes)
+    found = embedding.answer(view.index(embedding.NAME), text, limit=max(limit, 20), explain=explain, loaded=loaded)
+    if chosen == "embedding":
+        return found._replace(rows=found.rows[:limit])
+    words = _ask_bm25(view, text, max(limit, 20), explain)
+    rows = fuse_reciprocal([words.rows, found.rows], limit)
+    return Answer("routed" if rows else "no_match", view.source, tuple(rows), words.notes if not rows else ())
+
+
+def _ask_bm25(view, text: str, limit: int, explain: bool) -> Answer:
+    """BM25 over node text: the meaning index, when this gitroute has it."""
+    from gitroute.errors import GitrouteError
+    from gitroute.registry import INDEXES, load_index
+
+    if "meaning" not in INDEXES:
+        raise GitrouteError("this gitroute has no meaning index (BM25)",
+                            hint="the BM25 candidate arrives with issue 10")
+    module = load_index("meaning")
+    return module.answer(view.index(module.NAME), text, limit=limit, explain=explain)
+
+
+def _load_large(repo: str, section: dict) -> tuple[LoadedVectors | None, str]:
+    """The large bundle's model and vectors, checked against the bundle's hashes; (None, why) when unusable."""
+    from gitroute.bundle.large import check_large_blobs, read_large_blobs
+    from gitroute.errors import GitrouteError
+    from gitroute.git.catfile import work_tree_top
+    from gitroute.indexes import embedding
+
+    hashes = section.get("files_sha256")
+    if not isinstance(hashes, dict) or not hashes:
+        return None, "the bundle has no embedding vectors"
+    key = (work_tree_top(repo), str(hashes.get(embedding.VECTORS)))
+    if key in _LARGE:
+        return _LARGE[key], ""
+    blobs = read_large_blobs(repo, sorted(hashes))
+    if blobs is None:
+        return None, "there is no large bundle at 'refs/marola/routing-bundle-large'"
+    problem = check_large_blobs(blobs, hashes)
+    if problem:
+        return None, f"the large bundle does not match the bundle: {problem}"
+    try:
+        _LARGE[key] = embedding.load_vectors(blobs, section)
+    except (ValueError, KeyError) as err:
+        return None, f"the large bundle is unreadable: {err}"
+    except GitrouteError as err:  # a model that does not load: BM25 still answers
+        return None, f"the large bundle is unreadable: {err.message}"
+    return _LARGE[key], ""
+
+
+def fetch(remote: str = "origin", *, repo: str = ".", meaning: bool = False) -> list:
+    """Fetch the bundle (and with `meaning` the large bundle) from REMOTE, checked before the refs move."""
+    from gitroute.bundle.remote import fetch_bundle
+
+    return fetch_bundle(repo, remote, meaning)
+
+
+def push(remote: str = "origin", *, repo: str = ".", meaning: bool = False) -> list:
+    """Push the bundle (and with `meaning` the large bundle) to REMOTE: what CI runs after a build."""
+    from gitroute.bundle.remote import push_bundle
+
+    return push_bundle(repo, remote, meaning)
+
+
+def large_status(*, repo: str = ".") -> tuple[str, str]:
+    """(state, detail) of refs/marola/routing-bundle-large against the bundle: absent, unrecorded, matches, mismatch."""
+    from gitroute.bundle.large import verify_large
+
+    return verify_large(repo)
+
+
+def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3) -> list:
+    """Each --meaning candidate on the bench's meaning questions: right first, bytes added to the large ref,
+    cold (one process per question) and warm (one process) milliseconds; `bench.meaning_verdict` decides."""
+    import json
+    import os
+    import statistics
+
+    from gitroute.bench import (
+        RULE_CANDIDATES,
+        CandidateScore,
+        Question,
+        find_default_bench,
+        meaning_questions,
+        read_bench,
+        score_candidate,
+    )
+    from gitroute.bundle.large import EMBEDDING_META
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import BenchFileError
+    from gitroute.git.catfile import work_tree_top
+
+    top = work_tree_top(repo)
+    bench_file = read_bench(path or find_default_bench(top))
+    questions = meaning_questions(bench_file)
+    if not questions:
+        raise BenchFileError(f"'{bench_file.origin}' has no meaning questions", hint="the rule scores type: meaning")
+    corpus = os.path.basename(top)
+    scores = []
+    with BundleView(repo) as view:
+        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
+        section = json.loads(blob) if blob else {}
+        for candidate in RULE_CANDIDATES:
+            bytes_added = 0
+            if candidate != "bm25":
+                loaded, problem = _load_large(repo, section if isinstance(section, dict) else {})
+                if loaded is None:
+                    continue  # not measurable here: the verdict says which candidates were
+                bytes_added = int(section.get("large_bytes", 0))
+            def ask(q: Question, chosen: str = candidate) -> Answer:
+                return _answer_meaning(view, repo, q.question, 10, False, chosen)
+
+            right, times = score_candidate(questions, ask)
+            cold = [_cold_query_seconds(top, q.question, candidate) for q in questions[:cold_runs]]
+            scores.append(CandidateScore(corpus, candidate, right, len(questions), bytes_added,
+                                         round(statistics.median(cold) * 1000, 1) if cold else None,
+                                         round(statistics.median(times) * 1000, 1) if times else None))
+    return scores
+
+
+def _cold_query_seconds(cwd: str, question: str, candidate: str) -> float:
+    """Wall time of one `git route query --candidate C` process, start to exit (what an agent's call costs)."""
+    import subprocess
+    import sys
+    import time
+
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "gitroute", "query", "--candidate", candidate, "-q", "--json",
+                    question], cwd=cwd, capture_output=True)
+    return time.perf_counter() - started
+
+
+def meaning_candidate(*, repo: str = ".") -> str:
+    """The candidate the bundle records for --meaning (bm25 when it records none)."""
+    import json
+
+    from gitroute.bundle.large import EMBEDDING_META
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(repo) as view:
+        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
+    try:
+        section = json.loads(blob) if blob else {}
+    except ValueError:
+        section = {}
+    candidate = section.get("candidate") if isinstance(section, dict) else None
+    return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"

@@ -369,3 +369,68 @@ def classify_miss(question: Question, rank: int | None) -> str:
     if all(asked.isdisjoint(tokenize(expectation)) for expectation in question.expect):
         return "no_shared_token"
     return "not_in_answer"
+
+
+# --- the meaning rule: which candidate answers `--meaning` ----------------------------------------
+
+RULE_CANDIDATES = ("bm25", "embedding", "hybrid")
+RULE_MARGIN = 3  # right-first answers an embedding candidate must gain over BM25 on the meaning questions
+RULE_MAX_BYTES = 30_000_000  # what it may add to the large ref
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateScore:
+    """One candidate on one corpus's meaning questions."""
+
+    corpus: str
+    candidate: str
+    right_first: int
+    questions: int
+    bytes_added: int  # to the large ref: the model and vectors (0 for BM25, which lives in the main bundle)
+    cold_ms: float | None  # median of one-question processes, start to exit
+    warm_ms: float | None  # median per question in one process, model already loaded
+
+
+def meaning_questions(bench: Bench) -> tuple[Question, ...]:
+    return tuple(q for q in bench.questions if q.type == "meaning")
+
+
+def score_candidate(questions: tuple[Question, ...], ask: Ask) -> tuple[int, list[float]]:
+    """(right first, seconds per question) of one candidate; the first answer's time is the load, not counted."""
+    import time
+
+    right = 0
+    times: list[float] = []
+    for q in questions:
+        started = time.perf_counter()
+        result = score_answer(q, ask(q))
+        times.append(time.perf_counter() - started)
+        right += result.right_first
+    return right, times[1:] or times
+
+
+def meaning_verdict(scores: list[CandidateScore]) -> tuple[str, str]:
+    """(candidate, why) by the rule: an embedding candidate answers --meaning only when, over every corpus,
+    it gets at least RULE_MARGIN more right first than BM25 and adds at most RULE_MAX_BYTES to the large
+    ref on each; the best such candidate wins (embedding before hybrid on a tie: one index, not two).
+    Otherwise BM25 answers."""
+    totals = {c: sum(s.right_first for s in scores if s.candidate == c) for c in RULE_CANDIDATES}
+    largest = {c: max((s.bytes_added for s in scores if s.candidate == c), default=0) for c in RULE_CANDIDATES}
+    if not any(s.candidate == "bm25" for s in scores):
+        return "bm25", "BM25 was not measured: nothing to beat, so nothing replaces it"
+    qualified = [c for c in ("embedding", "hybrid") if any(s.candidate == c for s in scores)
+                 and totals[c] >= totals["bm25"] + RULE_MARGIN and largest[c] <= RULE_MAX_BYTES]
+    if qualified:
+        best = max(qualified, key=lambda c: (totals[c], c == "embedding"))
+        return best, (f"{best} gets {totals[best]} right first against BM25's {totals['bm25']} (needs +{RULE_MARGIN})"
+                      f" and adds {largest[best] / 1e6:.1f} MB (at most {RULE_MAX_BYTES / 1e6:.0f} MB)")
+    reasons = []
+    for c in ("embedding", "hybrid"):
+        if not any(s.candidate == c for s in scores):
+            continue
+        if largest[c] > RULE_MAX_BYTES:
+            reasons.append(f"{c} adds {largest[c] / 1e6:.1f} MB (over {RULE_MAX_BYTES / 1e6:.0f} MB)")
+        else:
+            reasons.append(f"{c} gets {totals[c]} right first against BM25's {totals['bm25']}"
+                           f" (needs +{RULE_MARGIN})")
+    return "bm25", "; ".join(reasons) or "no embedding candidate was measured"

@@ -179,14 +179,14 @@ class _Laps:
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
-              fetch: bool = True) -> BuildReport:
+              fetch: bool = True, options: dict | None = None) -> BuildReport:
     """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
@@ -200,7 +200,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
-               fetch: bool) -> BuildReport:
+               fetch: bool, options: dict | None = None) -> BuildReport:
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
@@ -237,7 +237,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
                          graph=graph, config=config, submodules=snap.submodules, outputs={},
-                         documents=sources.documents)
+                         documents=sources.documents, options=options)
     job_seconds: dict[str, float] = {}
     sections = _build_indexes(writer, inputs, sources.warnings, jobs, job_seconds)
     laps.lap("index")
@@ -352,6 +352,9 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
         warnings.extend(done[name].warnings)
         sections[name] = done[name].section
         phases[f"index {name}"] = round(done[name].seconds, 3)
+        output = done[name].output
+        if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
+            writer.stage_large(output["large"])
     return sections
 
 

@@ -12,6 +12,10 @@ from collections.abc import Callable, Sequence
 
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.model import Row
+
 EXACT = 100.0
 VERBATIM = 5.0  # the exact name as written, `$ZodType` over `ZodType` when asked for `$ZodType`
 PHRASE = 40.0
@@ -371,3 +375,25 @@ def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limi
         if per_path[r.path] <= ROWS_PER_FILE:
             kept.append(r)
     return kept[:limit]
+
+
+RRF_K = 60  # reciprocal-rank fusion's constant (Cormack et al. 2009): damps the weight of the very first ranks
+
+
+def fuse_reciprocal(rankings: Sequence[Sequence[Row]], limit: int, k: int = RRF_K) -> list[Row]:
+    """Rows of several rankings fused by reciprocal rank, one per path: score = sum of 1 / (k + rank).
+
+    Each path keeps the row of the first ranking that has it; ties go to the path, for a stable order.
+    """
+    scores: dict[str, float] = {}
+    first: dict[str, Row] = {}
+    signals: dict[str, list[tuple[str, float]]] = {}
+    for number, rows in enumerate(rankings):
+        for rank, row in enumerate(rows, 1):
+            part = 1.0 / (k + rank)
+            scores[row.path] = scores.get(row.path, 0.0) + part
+            first.setdefault(row.path, row)
+            signals.setdefault(row.path, []).append((f"rrf_{number + 1}", round(part, 5)))
+    order = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+    return [first[p]._replace(score=round(scores[p], 5), signals=tuple(signals[p]) if first[p].signals else ())
+            for p in order]

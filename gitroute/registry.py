@@ -15,6 +15,7 @@ INDEXES = (
     "doc_links",
     "decisions",
     "meaning",
+    "embedding",
 )
 
 

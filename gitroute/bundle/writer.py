@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from gitroute import __version__
 from gitroute.bundle.layout import (
+    BUNDLE_LARGE_REF,
     BUNDLE_REF,
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
@@ -57,6 +58,7 @@ class BundleWriter:
         self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
         self.blobs: dict[str, bytes] = {}
         self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
+        self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
         """What the previous bundle already extracted; damaged shards are skipped, so extracted again."""
@@ -102,14 +104,31 @@ class BundleWriter:
         prefix = folder + "/" if folder else ""
         self.blob_ids.update((prefix + path, oid) for path, oid in blob_ids.items())
 
+    def stage_large(self, blobs: Mapping[str, bytes]) -> None:
+        """Blobs for `refs/marola/routing-bundle-large` (a model and its vectors): written by `finish`."""
+        self.large = dict(blobs)
+
     def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
-        """Store the blobs, write the tree and the commit, and swap the ref to it."""
+        """Store the blobs, write the tree and the commit, and swap the ref to it.
+
+        With large blobs staged, they become a parentless commit of their own first, the manifest
+        records its tree and commit, and the large ref moves after the main one.
+        """
+        large = None
+        if self.large is not None:
+            large = write_large_commit(self.repo, self.large, source_commit, when)
+            manifest = {**manifest, "large": {"ref": BUNDLE_LARGE_REF, "commit": large[0], "tree": large[1]}}
         self.blobs[MANIFEST] = dump_json(manifest)
         ids = git.write_blobs(self.repo, self.blobs)
         ids.update(self.blob_ids)
         tree = git.write_tree(self.repo, ids)
         commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
-        return Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
+        written = Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
+        if large is not None:
+            old = git.ref_target(self.repo, BUNDLE_LARGE_REF)
+            if old != large[0]:
+                git.swap_ref(self.repo, BUNDLE_LARGE_REF, large[0], old)
+        return written
 
     def record_timing(self, bundle_commit: str, seconds: float) -> None:
         """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic."""
@@ -122,6 +141,17 @@ class BundleWriter:
             os.replace(tmp, path)
         except OSError:
             pass  # a missing timing is not worth failing a build for
+
+
+def write_large_commit(repo: git.Repository, blobs: Mapping[str, bytes], source_commit: str,
+                       when: int) -> tuple[str, str]:
+    """(commit, tree) of the large bundle: parentless, fixed identity and time, the main bundle's trailers.
+
+    The same blobs give the same tree id, and the same source commit the same commit id.
+    """
+    ids = git.write_blobs(repo, blobs)
+    tree = git.write_tree(repo, ids)
+    return git.write_commit(repo, tree, bundle_message(source_commit, __version__), when), tree
 
 
 @dataclass

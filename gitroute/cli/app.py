@@ -23,6 +23,8 @@ COMMANDS = {
     "decisions": "decisions",
     "hooks": "hooks",
     "hook": "hook",
+    "fetch": "fetch",
+    "push": "push",
     "ask": "ask",
     "mcp": "mcp",
 }

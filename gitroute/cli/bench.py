@@ -20,14 +20,24 @@ REPORT_SCHEMA = 1  # of the --json document, not of the bench file
 @click.option("--through-ask", is_flag=True,
               help="Ask every question through 'git route ask' too, and compare it per type with the dedicated "
                    "command; exits 1 when ask gets more than one fewer right first on a type.")
+@click.option("--meaning-rule", is_flag=True,
+              help="Score each --meaning candidate (bm25, embedding, hybrid) on the meaning questions and apply "
+                   "the rule that decides which answers.")
 @click.pass_context
-def command(ctx: click.Context, file: str | None, as_json: bool, quiet: bool, through_ask: bool) -> None:
+def command(ctx: click.Context, file: str | None, as_json: bool, quiet: bool, through_ask: bool,
+            meaning_rule: bool) -> None:
     """Score the routing index against a bench of questions with known answers.
 
     FILE defaults to routing-bench.yaml at the top of the work tree. A question is right first
     when an expected answer is in the first three rows. Each type with enough questions must get
     its gate's share right first (4 of 5 by default); exits 1 when a type is below its gate.
+
+    With --meaning-rule: the embedding (or hybrid) answers --meaning only if it gets at least 3 more
+    meaning questions right first than BM25 and adds at most 30 MB to the large ref.
     """
+    if meaning_rule:
+        _meaning_rule(file, as_json)
+        return
     report = api.bench(file, repo=".")
     if through_ask:
         compare_through_ask(ctx, report, api.bench(file, repo=".", through_ask=True), as_json)
@@ -145,3 +155,50 @@ def compare_through_ask(ctx: click.Context, dedicated: BenchReport, through_ask:
         click.echo(f"error: {name}: ask {a} right first, the dedicated command {d}", err=True)
     if behind:
         ctx.exit(int(ExitCode.CHECK_FAILED))
+
+
+def _meaning_rule(file: str | None, as_json: bool) -> None:
+    from gitroute.bench import meaning_verdict
+
+    scores = api.meaning_rule(file, repo=".")
+    verdict, why = meaning_verdict(scores)
+    recorded = api.meaning_candidate(repo=".")
+    if as_json:
+        click.echo(json.dumps({"schema": REPORT_SCHEMA, "rows": [_score_document(s) for s in scores],
+                               "verdict": verdict, "why": why, "recorded": recorded}, indent=2))
+        return
+    for line in rule_lines(scores, verdict, why):
+        click.echo(line)
+    click.echo(f"the bundle records: {recorded} answers --meaning")
+    if recorded != verdict:
+        click.echo(f"hint: record the verdict with 'git route build --meaning-model DIR --meaning-answer {verdict}'",
+                   err=True)
+
+
+def _score_document(s: Any) -> dict[str, Any]:
+    return {"corpus": s.corpus, "candidate": s.candidate, "right_first": s.right_first, "questions": s.questions,
+            "bytes_added": s.bytes_added, "cold_ms": s.cold_ms, "warm_ms": s.warm_ms}
+
+
+def rule_lines(scores: list, verdict: str, why: str) -> list[str]:
+    """The rule's table: one line per corpus and candidate, then the totals, then the verdict."""
+    import statistics
+
+    header = ("corpus", "candidate", "right first", "bytes added", "cold ms", "warm ms")
+    rows = [(s.corpus, s.candidate, f"{s.right_first}/{s.questions}", f"{s.bytes_added:,}",
+             _ms(s.cold_ms), _ms(s.warm_ms)) for s in scores]
+    for candidate in dict.fromkeys(s.candidate for s in scores):
+        of = [s for s in scores if s.candidate == candidate]
+        colds = [s.cold_ms for s in of if s.cold_ms is not None]
+        warms = [s.warm_ms for s in of if s.warm_ms is not None]
+        rows.append(("total", candidate, f"{sum(s.right_first for s in of)}/{sum(s.questions for s in of)}",
+                     f"{max(s.bytes_added for s in of):,}", _ms(statistics.median(colds) if colds else None),
+                     _ms(statistics.median(warms) if warms else None)))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [header, *rows]]
+    lines.append(f"verdict: {verdict} answers --meaning ({why})")
+    return lines
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"

@@ -20,9 +20,17 @@ from gitroute.errors import ExitCode
 @click.option("--full", is_flag=True, help="Extract every file again; reuse nothing from earlier bundles.")
 @click.option("--no-fetch", "no_fetch", is_flag=True,
               help="In a partial clone, do not fetch missing blobs; skip them as 'missing'.")
+@click.option("--meaning-model", metavar="DIR", type=click.Path(file_okay=False),
+              help="A local static embedding model (model.safetensors, tokenizer.json, config.json): its vectors "
+                   "go to refs/marola/routing-bundle-large.")
+@click.option("--meaning-dtype", type=click.Choice(["float16", "int8"]), default="float16", show_default=True,
+              help="How the node vectors are stored.")
+@click.option("--meaning-answer", type=click.Choice(["bm25", "embedding", "hybrid"]), default="bm25",
+              show_default=True, help="Which candidate answers --meaning ('git route bench --meaning-rule' decides).")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, as_json: bool, quiet: bool) -> None:
+def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_model: str | None, meaning_dtype: str,
+            meaning_answer: str, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
     Reads the commit's blobs from the object database only (never the work tree), reuses every
@@ -31,9 +39,12 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, as_json: boo
     """
     from gitroute import api
 
+    if meaning_model is None and (meaning_answer != "bm25" or meaning_dtype != "float16"):
+        raise click.UsageError("--meaning-answer and --meaning-dtype need --meaning-model DIR")
     with _interrupted_once():
         report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
-                           fetch=not no_fetch)
+                           fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
+                           meaning_answer=meaning_answer)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
         click.echo(f"warning: {note}", err=True)
     if as_json:

@@ -22,12 +22,15 @@ QUERY_OPTIONS: dict[str, tuple[str, bool, bool]] = {
     "--meaning": ("meaning", False, False),
     "-q": ("quiet", False, False),
     "--quiet": ("quiet", False, False),
+    "--candidate": ("candidate", True, False),
 }
+MEANING_CANDIDATES = ("bm25", "embedding", "hybrid")
 LIMIT_RANGE = (1, 200)
 DEFAULT_LIMIT = 10
 # `git route why` takes the query's options less its filters, and asks the decision index.
 WHY_INDEX = "decisions"
-WHY_OPTIONS = frozenset(k for k, (param, _, _) in QUERY_OPTIONS.items() if param not in ("kinds", "langs", "path_glob"))
+WHY_OPTIONS = frozenset(k for k, (param, _, _) in QUERY_OPTIONS.items()
+                        if param not in ("kinds", "langs", "path_glob", "meaning", "candidate"))
 
 
 def parse_query_args(args: list[str]) -> dict | None:
@@ -35,7 +38,7 @@ def parse_query_args(args: list[str]) -> dict | None:
     if not args or args[0] != "query":
         return None
     params: dict = {"limit": DEFAULT_LIMIT, "kinds": [], "langs": [], "path_glob": None,
-                    "as_json": False, "explain": False, "meaning": False, "quiet": False}
+                    "as_json": False, "explain": False, "quiet": False, "meaning": False, "candidate": None}
     words: list[str] = []
     seen: set[str] = set()
     rest = args[1:]
@@ -74,6 +77,10 @@ def parse_query_args(args: list[str]) -> dict | None:
             params["kinds"].append(value)
         elif param == "langs":
             params["langs"].append(value)
+        elif param == "candidate":
+            if value not in MEANING_CANDIDATES:
+                return None
+            params["candidate"] = value
         else:
             params[param] = value
     if not words:
@@ -91,7 +98,7 @@ def parse_why_args(args: list[str]) -> dict | None:
     params = parse_query_args(["query", *args[1:]])
     if params is None:
         return None
-    for name in ("kinds", "langs", "path_glob"):
+    for name in ("kinds", "langs", "path_glob", "meaning", "candidate"):
         params.pop(name)
     return params
 
@@ -112,7 +119,12 @@ def answer_fast(args: list[str]) -> int | None:
     from gitroute import api
     from gitroute.cli.output import emit_answer
 
+    if params["meaning"] or params["candidate"]:
+        answer = api.meaning(params["text"], limit=params["limit"], explain=params["explain"],
+                             candidate=params["candidate"])
+        emit_answer(answer, as_json=params["as_json"], explain=params["explain"], quiet=params["quiet"])
+        return 0
     answer = api.query(params["text"], limit=params["limit"], kinds=params["kinds"], langs=params["langs"],
-                       path_glob=params["path_glob"], explain=params["explain"], meaning=params["meaning"])
+                       path_glob=params["path_glob"], explain=params["explain"])
     emit_answer(answer, as_json=params["as_json"], explain=params["explain"], quiet=params["quiet"])
     return 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE
+from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE, MEANING_CANDIDATES
 from gitroute.cli.options import explain_option, json_option, quiet_option
 from gitroute.cli.output import emit_answer
 
@@ -16,12 +16,16 @@ from gitroute.cli.output import emit_answer
               help="Only nodes of this kind (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
 @click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")
-@click.option("--meaning", is_flag=True, help="Answer from the meaning index alone (BM25 over node text).")
+@click.option("--meaning", is_flag=True,
+              help="A question in plain words, answered by the candidate the bundle records.")
+@click.option("--candidate", type=click.Choice(MEANING_CANDIDATES),
+              help="With --meaning: ask this candidate instead of the one the bundle records.")
 @json_option
 @explain_option
 @quiet_option
 def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tuple[str, ...],
-            path_glob: str | None, meaning: bool, as_json: bool, explain: bool, quiet: bool) -> None:
+            path_glob: str | None, meaning: bool, candidate: str | None, as_json: bool, explain: bool,
+            quiet: bool) -> None:
     """Rank the files, types and functions that TEXT names.
 
     TEXT is an identifier (OpenMeteoClient, url_for) or a question in plain words ("where is the
@@ -32,6 +36,9 @@ def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tu
     """
     from gitroute import api
 
-    answer = api.query(" ".join(text), limit=limit, kinds=kinds, langs=langs, path_glob=path_glob, explain=explain,
-                       meaning=meaning)
+    if meaning or candidate:
+        answer = api.meaning(" ".join(text), limit=limit, explain=explain, candidate=candidate)
+        emit_answer(answer, as_json=as_json, explain=explain, quiet=quiet)
+        return
+    answer = api.query(" ".join(text), limit=limit, kinds=kinds, langs=langs, path_glob=path_glob, explain=explain)
     emit_answer(answer, as_json=as_json, explain=explain, quiet=quiet)

@@ -14,6 +14,7 @@ def command(as_json: bool) -> None:
     from gitroute import api
 
     s = api.status()
+    large, large_detail = api.large_status()
     if as_json:
         emit_json({
             "schema": 1,
@@ -26,6 +27,7 @@ def command(as_json: bool) -> None:
             "last_build_seconds": s.last_build_seconds,
             "warnings": {"total": s.warnings_total, "first": s.warnings},
             "indexes": s.indexes,
+            "large": {"state": large, "detail": large_detail},
         })
         return
     click.echo(source_line(s.source))
@@ -39,6 +41,7 @@ def command(as_json: bool) -> None:
     click.echo("edges: " + ", ".join(f"{n} {k}" for k, n in counts.get("edges", {}).items()) + f" ({s.calls})")
     for name, index_counts in s.indexes.items():
         click.echo(f"index {name}: " + (", ".join(f"{n} {k}" for k, n in index_counts.items()) or "empty"))
+    click.echo(f"large bundle: {large} ({large_detail})")
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents",
-                             defaults=({},))):
+class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents options",
+                             defaults=({}, None))):
     """What a build hands every index.
 
     commit: str, the pinned source commit; files: Sequence[graph.SourceFile], every text file of the
@@ -29,6 +29,7 @@ class BuildInputs(namedtuple("BuildInputs", "commit files read graph config subm
     Sequence[git.Submodule]; outputs: Mapping[str, object], the `output` of each index named in NEEDS;
     documents: Mapping[str, model.Document], every Markdown and reStructuredText file parsed (the build
     caches them by blob id, as it does code extractions), by path.
+    options: Mapping[str, object] | None, build options an index may read (`meaning_model`).
     """
 
     __slots__ = ()
@@ -40,7 +41,8 @@ class IndexBuild(namedtuple("IndexBuild", "blobs section warnings output", defau
     blobs: dict[str, bytes], paths relative to the index's folder, canonical JSON (`layout.dump_json`);
     section: dict, JSON-able, with "counts": {str: int} (status prints them), stored as the index's
     `meta.json` and in build.json; warnings: Sequence[tuple[str, str]], (path, warning); output: object,
-    handed to later indexes that name this one in NEEDS.
+    handed to later indexes that name this one in NEEDS; an output dict with a "large" key holds blobs
+    for `refs/marola/routing-bundle-large` (bundle paths -> bytes), which the writer commits there.
     """
 
     __slots__ = ()

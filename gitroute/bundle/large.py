@@ -1,0 +1,80 @@
+"""The large bundle (refs/marola/routing-bundle-large): reading it without a checkout, and checking it.
+
+It holds a static model and the node vectors, and is untrusted like any bundle: it is used only
+when its tree is the one the main bundle's manifest names and every blob has the sha256 the
+main bundle's embedding section records. A plain clone or a fetch of the main bundle never
+brings it; `git route fetch --meaning` does.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+
+from gitroute.bundle.layout import BUNDLE_LARGE_REF, BUNDLE_REF
+from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, is_object_id
+from gitroute.git.catfile import ObjectReader
+
+EMBEDDING_META = "embedding/meta.json"
+
+
+def check_large_blobs(blobs: Mapping[str, bytes], hashes: object) -> str | None:
+    """Why the large bundle's blobs differ from the hashes the main bundle records, or None when they match."""
+    if not isinstance(hashes, dict) or not hashes:
+        return "the bundle records no hashes for the large bundle"
+    for path in sorted(hashes):
+        data = blobs.get(path)
+        if data is None:
+            return f"'{path}' is missing"
+        if not isinstance(hashes[path], str) or hashlib.sha256(data).hexdigest() != hashes[path]:
+            return f"'{path}' does not match the sha256 the bundle records"
+    return None
+
+
+def read_large_blobs(cwd: str, paths: list[str], ref: str = BUNDLE_LARGE_REF) -> dict[str, bytes] | None:
+    """Blobs of the large bundle by path (absent ones left out); None when the ref is absent or not a bundle."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import GitrouteError
+
+    try:
+        with BundleView(cwd, ref) as view:
+            return view.read(paths)
+    except GitrouteError:
+        return None
+
+
+def large_tree(reader: ObjectReader, ref: str) -> str | None:
+    """The tree id of a bundle commit at `ref`, checked; None when the ref is absent or no bundle commit."""
+    obj = reader.read([ref])[0]
+    if obj is None or obj[1] != "commit":
+        return None
+    try:
+        return check_bundle_commit(obj[2], check_id_length(obj[0]))[2]
+    except BadValue:
+        return None
+
+
+def verify_large(cwd: str, main_ref: str = BUNDLE_REF, large_ref: str = BUNDLE_LARGE_REF) -> tuple[str, str]:
+    """(state, detail) of the large bundle against the main bundle: state is one of
+    `absent` (no large ref), `unrecorded` (the main bundle names none), `matches`, `mismatch`."""
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(cwd, main_ref) as main:
+        manifest = main.manifest
+        recorded = manifest.get("large")
+        section = manifest.get("indexes", {}).get("embedding", {})
+        with ObjectReader(cwd) as reader:
+            tree = large_tree(reader, large_ref)
+            if not isinstance(recorded, dict):
+                return ("absent" if tree is None else "unrecorded"), "the bundle names no large bundle"
+            if tree is None:
+                return "absent", f"no large bundle at '{large_ref}'"
+            if not is_object_id(recorded.get("tree"), len(tree)) or recorded["tree"] != tree:
+                return "mismatch", f"the tree at '{large_ref}' is not the one the bundle records"
+            hashes = section.get("files_sha256") if isinstance(section, dict) else None
+            if not isinstance(hashes, dict):
+                return "mismatch", "the bundle records no hashes for the large bundle"
+            blobs = read_large_blobs(cwd, sorted(hashes), large_ref) or {}
+            problem = check_large_blobs(blobs, hashes)
+            if problem:
+                return "mismatch", problem
+            return "matches", f"tree {tree[:7]}, model sha256 {str(section.get('model_sha256'))[:12]}"
