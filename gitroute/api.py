@@ -74,8 +74,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
             options = KIND_OPTIONS.get(route.kind, {}) if _has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
-            answers.append((route, ask_command(command.name, route.text, limit=limit, explain=True, bundle=view,
-                                               **options)))
+            answers.append((route, ask_command(command.name, route.text, repo=repo, limit=limit, explain=True,
+                                               bundle=view, **options)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
             merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
@@ -91,6 +91,9 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
     if command is None:
         raise GitrouteError(f"no command named '{name}'")
     if command.name == "query":
+        if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
+            with _opened(repo, bundle) as view:
+                return _answer_meaning(view, repo, text, limit, explain, options.get("candidate"))  # type: ignore[arg-type]
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})

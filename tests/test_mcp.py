@@ -60,6 +60,8 @@ def test_tools_have_schemas_and_answer_the_rows_of_json(built, route):
             "why": await call("why", {"text": "why open-meteo and not a paid service", "limit": 2}),
             "ask": await call("ask", {"text": "where are forecasts parsed", "explain": True}),
             "status": await call("status", {}),
+            "meaning": await call("query", {"text": "raw forecast text turned into hourly rows", "meaning": True}),
+            "candidate": await call("query", {"text": "forecast", "meaning": True, "candidate": "nope"}),
         }
         return answers
 
@@ -71,6 +73,10 @@ def test_tools_have_schemas_and_answer_the_rows_of_json(built, route):
     assert got["why"] == (cli_json(route, built, "why", "-n", "2", "why open-meteo and not a paid service"), False)
     assert got["ask"] == (cli_json(route, built, "ask", "--explain", "where are forecasts parsed"), False)
     assert got["ask"][0]["classification"]["kinds"] == ["meaning"]
+    assert got["meaning"] == (cli_json(route, built, "query", "--meaning", "raw forecast text turned into hourly rows"),
+                              False)
+    assert got["candidate"][1] is True and "must be one of bm25, embedding, hybrid" in \
+        got["candidate"][0]["error"]["message"]
     status, is_error = got["status"]
     assert not is_error and status["source"]["commit"] == built.ref("refs/heads/main")
     assert status["tools"] == got["names"]

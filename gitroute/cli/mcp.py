@@ -92,14 +92,14 @@ class ServerTools:
         if command is ASK:
             if not text:
                 raise ToolArgumentError("'text' is empty")
-            answer, classification = api.ask(text, limit=limit, explain=explain, bundle=view)
+            answer, classification = api.ask(text, repo=self.repo, limit=limit, explain=explain, bundle=view)
             document = answer_json(answer, explain)
             if explain:
                 document["classification"] = classification_json(classification)
             return document
         if command.text_required and not text:
             raise ToolArgumentError(f"'{command.argument[0]}' is empty")
-        answer = api.ask_command(command.name, text, limit=limit, explain=explain, bundle=view,
+        answer = api.ask_command(command.name, text, repo=self.repo, limit=limit, explain=explain, bundle=view,
                                  **options_for(command, arguments))
         return answer_json(answer, explain)
 
@@ -130,6 +130,8 @@ class ServerTools:
             want = _TYPES[spec["type"]]
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be {spec['type']}")
+            if "enum" in spec and value not in spec["enum"]:
+                raise ToolArgumentError(f"tool '{name}': '{key}' must be one of {', '.join(spec['enum'])}")
             if isinstance(value, list) and not all(isinstance(item, str) for item in value):
                 raise ToolArgumentError(f"tool '{name}': '{key}' must be a list of strings")
             if isinstance(value, int) and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
