@@ -396,8 +396,8 @@ class _SideJob:
 def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
     """Edges by target (`graph/in`), chunked like the node records: impact walks them in reverse."""
     into: dict[int, dict[str, list]] = defaultdict(dict)
-    for source, kind, target, line in graph.edges:
-        into[target // NODE_CHUNK].setdefault(str(target), []).append([kind, source, line])
+    for source, kind, target, line, how in graph.edges:
+        into[target // NODE_CHUNK].setdefault(str(target), []).append([kind, source, line, how])
     return {edges_path("in", chunk * NODE_CHUNK): dump_json(value) for chunk, value in into.items()}
 
 

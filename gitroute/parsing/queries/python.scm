@@ -39,3 +39,26 @@
   (generic_type (identifier) @name)
   (subscript value: (identifier) @name)
 ]) @reference.type
+
+; Bindings: the names imports bind (@name), where from (@module), and what under an alias (@original).
+(import_from_statement
+  module_name: (_) @module
+  name: (dotted_name) @name) @reference.bind
+
+(import_from_statement
+  module_name: (_) @module
+  name: (aliased_import
+    name: (dotted_name) @original
+    alias: (identifier) @name)) @reference.bind
+
+(import_from_statement
+  module_name: (_) @module
+  (wildcard_import) @name) @reference.bind
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @module
+    alias: (identifier) @name)) @reference.bind
+
+(import_statement
+  name: (dotted_name) @module @name) @reference.bind
