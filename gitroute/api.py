@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from gitroute.status import StatusReport
 
 
+def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+           **options: object) -> Answer:
+    """Ask one index of the bundle: the generic path every index's command takes."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.registry import load_index
+
+    module = load_index(index)
+    with BundleView(repo) as view:
+        return module.answer(view.index(module.NAME), question, limit=limit, explain=explain, **options)
+
+
 def query(
     text: str,
     *,
@@ -29,19 +40,8 @@ def query(
     explain: bool = False,
 ) -> Answer:
     """Symbol question: rank the bundle's files and symbols against `text`."""
-    from gitroute.bundle.layout import SYMBOLS_META
-    from gitroute.bundle.store import BundleView, corrupt_blob
-    from gitroute.indexes.symbols import Filters, query_symbols
-
-    with BundleView(repo) as view:
-        section = view.read_json(SYMBOLS_META)
-        if not isinstance(section, dict):
-            raise corrupt_blob(SYMBOLS_META)
-        rows, notes = query_symbols(
-            text, section, view.read, limit=limit, explain=explain, corrupt=corrupt_blob,
-            filters=Filters(tuple(kinds), tuple(langs), path_glob),
-        )
-        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
+    return answer("symbols", text, repo=repo, limit=limit, explain=explain, kinds=tuple(kinds), langs=tuple(langs),
+                  path_glob=path_glob)
 
 
 def build(
@@ -64,12 +64,23 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
-    """Ask every question of a routing-bench.yaml through the command its type names, and score it."""
-    from gitroute.bench import find_default_bench, read_bench, run_bench
+    """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
+    from gitroute.bench import Question, find_default_bench, read_bench, run_bench
+    from gitroute.bundle.store import BundleView
     from gitroute.catfile import work_tree_top
+    from gitroute.registry import load_index, question_types
 
     bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
-    ask = {
-        "symbol": lambda q: query(q.question, repo=repo, kinds=q.kind, langs=q.lang, path_glob=q.path, limit=10),
-    }
-    return run_bench(bench_file, ask)
+    with BundleView(repo) as view:
+        def asker(index: str, options: dict) -> Callable[[Question], Answer]:
+            module = load_index(index)
+
+            def ask(q: Question) -> Answer:
+                # A question's own filters, where it has any (symbol questions narrow by kind, language, path).
+                filters = {k: v for k, v in (("kinds", q.kind), ("langs", q.lang), ("path_glob", q.path)) if v}
+                return module.answer(view.index(index), q.question, limit=10, explain=False, **options, **filters)
+
+            return ask
+
+        return run_bench(bench_file, {qtype: asker(index, options)
+                                      for qtype, (index, options) in question_types().items()})

@@ -7,35 +7,22 @@ which keeps the bundle a pure function of the commit, the configuration and the 
 from __future__ import annotations
 
 import gc
-import json
 import os
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from gitroute import __version__, git
-from gitroute.bundle.layout import (
-    BUNDLE_REF,
-    EXTRACTOR_VERSION,
-    FORMAT_VERSION,
-    MANIFEST,
-    NODE_CHUNK,
-    SYMBOLS_META,
-    bundle_message,
-    decode_extract,
-    dump_json,
-    edges_path,
-    encode_extract,
-    extract_path,
-    load_json,
-)
+from gitroute.bundle.graph import graph_blobs
+from gitroute.bundle.layout import BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, decode_extract, encode_extract
+from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
-from gitroute.errors import BuildRaceLost
-from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
-from gitroute.indexes.symbols import build_symbol_index
+from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
+from gitroute.indexes import BuildInputs
 from gitroute.model import DeclaredEntry
+from gitroute.registry import all_indexes
 
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
@@ -83,48 +70,6 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
     if lang is None:
         return key, ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
-
-
-def _load_previous(repo, ref: str) -> tuple[str | None, dict | None]:
-    """The bundle commit the ref holds now, and its manifest when its extractions can be reused."""
-    old = git.ref_target(repo, ref)
-    if old is None:
-        return None, None
-    try:
-        manifest = load_json(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
-    except ValueError:
-        return old, None
-    if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
-        return old, None
-    if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
-        return old, None
-    return old, manifest
-
-
-@dataclass
-class _Reused:
-    """The previous bundle's extraction results for the keys still wanted, and its shards as they were."""
-
-    results: dict[str, list] = field(default_factory=dict)
-    shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
-
-
-def _reuse(repo, old_commit: str | None, keys: set[str]) -> _Reused:
-    """What the previous bundle already extracted; damaged shards are skipped, so re-extracted."""
-    reused = _Reused()
-    if old_commit is None:
-        return reused
-    previous: dict[str, list] = {}
-    shard_paths = sorted({extract_path(k) for k in keys})
-    for path, (blob_id, blob) in git.read_tree_entries(repo, old_commit, shard_paths).items():
-        try:
-            shard = load_json(blob)
-            previous.update(shard)
-        except (ValueError, TypeError):
-            continue  # not trusted: its files are extracted again
-        reused.shards[path] = (blob_id, frozenset(shard))
-    reused.results = {k: previous[k] for k in keys if k in previous}
-    return reused
 
 
 @dataclass
@@ -206,12 +151,12 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    old_commit, old_manifest = _load_previous(repo, ref)
+    writer = BundleWriter(repo, ref)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
     keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
-    reused = _reuse(repo, old_commit if old_manifest else None, set(keys.values()))
+    reused = writer.reuse_extractions(set(keys.values()))
     results = reused.results
     todo: dict[str, tuple[str, bytes]] = {}
     for entry in snap.entries:
@@ -226,24 +171,23 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     fresh = [e for e in snap.entries if keys[e.path] in todo and results[keys[e.path]][0] != "skip"]
     parsed_paths = len(fresh) + sources.reparsed
     reused_paths = len(sources.files) - parsed_paths
+    writer.add_extractions(set(keys.values()), results, reused, set(todo) | sources.reparsed_keys)
     laps.lap("decode")
 
     progress("merge", 0, 1)
-    side_job = _SideJob(jobs, repo.path)
-    graph = build_graph(sources.files, sources.declared, on_nodes=side_job.start)
+    graph = build_graph(sources.files, sources.declared)
+    writer.add(graph_blobs(graph))
     laps.lap("graph")
-    blobs = _graph_blobs(graph)
-    fresh = set(todo) | sources.reparsed_keys
-    shard_blobs, kept_shard_ids = _extract_blobs(keys, results, reused.shards, fresh)
-    blobs.update(shard_blobs)
-    laps.lap("edges")
-    side_ids, symbol_section = side_job.result()
+    entries = {e.path: e for e in snap.entries}
+    sections = _build_indexes(writer, BuildInputs(
+        commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]), graph=graph,
+        config=config, submodules=snap.submodules, outputs={},
+    ), sources.warnings)
     laps.lap("index")
 
     counts = graph.counts()
     skipped = Counter(reason for _, reason in sources.skipped)
-    blobs[SYMBOLS_META] = dump_json(symbol_section)
-    blobs[MANIFEST] = dump_json({
+    manifest = {
         "format_version": FORMAT_VERSION,
         "extractor_version": EXTRACTOR_VERSION,
         "gitroute_version": __version__,
@@ -252,68 +196,40 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         "config_fingerprint": config.fingerprint(),
         "counts": {"files": len(sources.files), **counts},
         "calls": CALL_RESOLUTION,
-        "symbols": symbol_section,
+        "indexes": sections,
         "skipped": sources.skipped,
         "skipped_by_reason": dict(sorted(skipped.items())),
         "warnings": sources.warnings[:MAX_REPORTED_WARNINGS],
         "warnings_total": len(sources.warnings),
-    })
+    }
     progress("merge", 1, 1)
-
-    blob_ids = git.write_blobs(repo, blobs)
-    blob_ids.update(side_ids)
-    blob_ids.update(kept_shard_ids)
-    tree = git.write_tree(repo, blob_ids)
-    bundle_commit = git.write_commit(repo, tree, bundle_message(commit, __version__), snap.commit_time)
-    updated = _swap(repo, ref, bundle_commit, old_commit)
+    written = writer.finish(manifest, commit, snap.commit_time)
     laps.lap("write")
     seconds = laps.total()
-    _record_timing(repo, bundle_commit, seconds)
+    writer.record_timing(written.bundle_commit, seconds)
     return BuildReport(
-        source_commit=commit, source_tree=snap.tree, bundle_commit=bundle_commit, bundle_tree=tree, ref=ref,
-        updated=updated, files_read=len(snap.entries), parsed=parsed_paths, reused=reused_paths,
-        skipped=skipped, nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings),
-        seconds=seconds, phases=laps.phases,
+        source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
+        bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
+        parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
+        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
     )
 
 
-def _extract_blobs(
-    keys: dict[str, str],
-    results: dict[str, list],
-    previous: dict[str, tuple[str, frozenset[str]]],
-    fresh: set[str],
-) -> tuple[dict[str, bytes], dict[str, str]]:
-    """This build's extraction results, sharded by blob id: what the next build reuses.
+def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]]) -> dict[str, dict]:
+    """Build every registered index in order, each handed the outputs of the indexes it needs.
 
-    Returns the shards to write, and path -> blob id for the shards the previous bundle already
-    holds byte for byte (the same keys, none extracted anew): a one-file change rewrites one shard.
+    Returns each index's manifest section; their blobs go to the writer under the index's folder.
     """
-    shards: dict[str, dict[str, list]] = defaultdict(dict)
-    for key in set(keys.values()):
-        shards[extract_path(key)][key] = results[key]
-    to_write: dict[str, bytes] = {}
-    kept: dict[str, str] = {}
-    for path, shard in shards.items():
-        old = previous.get(path)
-        if old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
-            kept[path] = old[0]
-        else:
-            to_write[path] = dump_json(shard)
-    return to_write, kept
-
-
-def _swap(repo, ref: str, bundle_commit: str, old_commit: str | None) -> bool:
-    """Move the ref to the new bundle; False when it already was that bundle."""
-    if bundle_commit == old_commit:
-        return False
-    try:
-        git.swap_ref(repo, ref, bundle_commit, old_commit)
-    except BuildRaceLost:
-        # Another build got there first; if it wrote this very bundle, there is nothing lost.
-        if git.ref_target(repo, ref) != bundle_commit:
-            raise
-        return False
-    return True
+    sections: dict[str, dict] = {}
+    outputs: dict[str, object] = {}
+    for index in all_indexes():
+        built = index.build(inputs._replace(outputs={name: outputs[name] for name in index.NEEDS}))
+        writer.add(built.blobs, folder=index.NAME)
+        writer.add_index(index.NAME, built.section)
+        warnings.extend([path, warning] for path, warning in built.warnings)
+        sections[index.NAME] = built.section
+        outputs[index.NAME] = built.output
+    return sections
 
 
 def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
@@ -338,77 +254,3 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
             if done % 50 == 0:
                 progress("parse", done, total)
     progress("parse", total, total)
-
-
-PARALLEL_MIN_NODES = 20_000
-# What a forked side worker inherits, instead of a pickled copy: (nodes, git dir).
-_FORKED: tuple[list, str] = ([], "")
-
-
-def _write_side_blobs(nodes: list, git_dir: str) -> tuple[dict[str, str], dict]:
-    """Build and write the symbol index, which needs only the final nodes.
-
-    Returns path -> blob id and the index's manifest section. Writing here, not in the caller,
-    lets a forked worker hash and pack its part of the bundle while the edges resolve.
-    """
-    blobs, section = build_symbol_index(nodes)
-    return git.write_blobs(git.open_repository(git_dir), blobs), section
-
-
-def _write_side_blobs_of_forked() -> tuple[dict[str, str], dict]:
-    return _write_side_blobs(*_FORKED)
-
-
-class _SideJob:
-    """Writes the symbol index once the nodes are final: in a forked worker, while edges resolve, when it pays."""
-
-    def __init__(self, jobs: int | None, git_dir: str) -> None:
-        self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
-        self.git_dir = git_dir
-        self.nodes: list | None = None
-        self.pool: ProcessPoolExecutor | None = None
-        self.future = None
-
-    def start(self, nodes: list) -> None:
-        self.nodes = nodes
-        if self.workers < 2 or len(nodes) < PARALLEL_MIN_NODES:
-            return
-        import multiprocessing
-
-        global _FORKED
-        _FORKED = (nodes, self.git_dir)
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self.future = self.pool.submit(_write_side_blobs_of_forked)
-
-    def result(self) -> tuple[dict[str, str], dict]:
-        global _FORKED
-        assert self.nodes is not None
-        if self.future is None:
-            return _write_side_blobs(self.nodes, self.git_dir)
-        try:
-            return self.future.result()
-        finally:
-            _FORKED = ([], "")
-            assert self.pool is not None
-            self.pool.shutdown()
-
-
-def _graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
-    """Edges by target (`graph/in`), chunked like the node records: impact walks them in reverse."""
-    into: dict[int, dict[str, list]] = defaultdict(dict)
-    for source, kind, target, line, how in graph.edges:
-        into[target // NODE_CHUNK].setdefault(str(target), []).append([kind, source, line, how])
-    return {edges_path("in", chunk * NODE_CHUNK): dump_json(value) for chunk, value in into.items()}
-
-
-def _record_timing(repo, bundle_commit: str, seconds: float) -> None:
-    """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic."""
-    path = os.path.join(git.common_dir(repo), "gitroute", "last-build.json")
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump({"bundle_commit": bundle_commit, "seconds": round(seconds, 3)}, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a missing timing is not worth failing a build for

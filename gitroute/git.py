@@ -18,6 +18,7 @@ from pygit2.enums import FileMode
 
 from gitroute.errors import BuildRaceLost, GitrouteError, NotARepository, UnknownRevision
 
+Repository = pygit2.Repository  # the one repository type every layer above names
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
 BINARY_PROBE = 8000  # git's own rule: a NUL byte in the first 8,000 bytes means binary
 _REV_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<ops>(?:[~^][0-9]*)*)$")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import builtins
 import posixpath
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gitroute.model import TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
+from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 
+NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
 # A module spec matching more files than this names none of them (`utils`).
 MAX_NAME_TARGETS = 3
 # An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
@@ -61,28 +63,13 @@ def build_graph(
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
     on_nodes: Callable[[list[Node]], None] | None = None,
 ) -> CodeGraph:
-    """Merge per-file extracts (sorted by path) into one graph with stable node ids.
+    """Merge per-file extracts into one graph with stable node ids (see `_place_nodes`).
 
     `on_nodes` sees the final node list before edges are resolved, so that a caller can start
     work that needs only the nodes (the symbol index) in parallel.
     """
     files = sorted(files, key=lambda f: f.path)
-    nodes: list[Node] = []
-    file_node: dict[str, int] = {}
-    symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
-    for f in files:
-        extract = f.extract
-        file_id = len(nodes)
-        file_node[f.path] = file_id
-        nodes.append(Node(file_id, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
-                               "", "", bool(extract and extract.entry)))
-        ids = []
-        symbols = extract.symbols if extract else ()
-        for s, owner in zip(symbols, _owners(symbols)):
-            ids.append(len(nodes))
-            nodes.append(Node(len(nodes), f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
-                                   s.signature, s.doc, s.entry, owner))
-        symbol_ids[f.path] = ids
+    nodes, file_node, symbol_ids = _place_nodes(files)
 
     modules = _module_index(file_node)
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
@@ -90,6 +77,55 @@ def build_graph(
         on_nodes(nodes)
     edges, unresolved, routes = resolve_edges(files, nodes, file_node, symbol_ids, modules)
     return CodeGraph(nodes, edges, unresolved, routes)
+
+
+def node_buckets(total_nodes: int) -> int:
+    """How many buckets files are hashed into: a power of two, about NODES_PER_BUCKET nodes each."""
+    buckets = 1
+    while buckets * NODES_PER_BUCKET < total_nodes:
+        buckets *= 2
+    return buckets
+
+
+def file_bucket(path: str, buckets: int) -> int:
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % buckets
+
+
+def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int], dict[str, list[int]]]:
+    """Nodes with stable ids: `bucket << NODE_ORDINAL_BITS | ordinal`, files hashed into buckets by path.
+
+    A file's nodes keep their ids when another file changes (only files after it in its own bucket
+    move), so a one-file commit rewrites the few bundle blobs that file touches instead of renumbering
+    every node after it. Returns the nodes in id order, path -> file node id, path -> symbol ids.
+    """
+    total = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files)
+    buckets = node_buckets(total)
+    nodes: list[Node] = []
+    file_node: dict[str, int] = {}
+    symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
+    next_ordinal: dict[int, int] = defaultdict(int)
+    capacity = 1 << NODE_ORDINAL_BITS
+    for f in sorted(files, key=lambda f: (file_bucket(f.path, buckets), f.path)):
+        extract = f.extract
+        bucket = file_bucket(f.path, buckets)
+        symbols = extract.symbols if extract else ()
+        # A bucket holds about NODES_PER_BUCKET nodes, and a file at most MAX_SYMBOLS: overflowing the
+        # ordinal space would take dozens of the largest files hashed into one bucket. Keep the file node.
+        room = capacity - next_ordinal[bucket] - 1
+        if room < 0:
+            continue
+        symbols = symbols[:room]
+        first = bucket << NODE_ORDINAL_BITS | next_ordinal[bucket]
+        next_ordinal[bucket] += 1 + len(symbols)
+        file_node[f.path] = first
+        nodes.append(Node(first, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
+                          "", "", bool(extract and extract.entry)))
+        ids = list(range(first + 1, first + 1 + len(symbols)))
+        for node_id, s, owner in zip(ids, symbols, _owners(symbols)):
+            nodes.append(Node(node_id, f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
+                              s.signature, s.doc, s.entry, owner))
+        symbol_ids[f.path] = ids
+    return nodes, file_node, symbol_ids
 
 
 def _owners(symbols: Sequence) -> list[str]:
@@ -106,7 +142,6 @@ def _owners(symbols: Sequence) -> list[str]:
     return owners
 
 
-
 def _apply_declared_entries(
     nodes: list[Node],
     file_node: dict[str, int],
@@ -118,18 +153,19 @@ def _apply_declared_entries(
     if not declared:
         return nodes
     entries: set[int] = set()
+    by_id = {n.id: n for n in nodes}
     for manifest_path, entry in declared:
         if entry.path is not None and entry.path in file_node:
             entries.add(file_node[entry.path])
         if entry.module is None:
             continue
         for file_id in _resolve_module(entry.module, manifest_path, modules):
-            path = nodes[file_id].path
+            path = by_id[file_id].path
             if entry.function is None:
                 entries.add(file_id)
                 continue
             head = entry.function.split(".")[-1]
-            entries.update(i for i in symbol_ids[path] if nodes[i].name == head)
+            entries.update(i for i in symbol_ids[path] if by_id[i].name == head)
     return [
         n._replace(entry=True)
         if n.id in entries and not n.entry else n
@@ -218,7 +254,8 @@ class _Resolution:
         symbol_ids: dict[str, list[int]],
         modules: dict[str, list[int]],
     ) -> None:
-        self.nodes = nodes
+        self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
+        nodes = self.nodes  # type: ignore[assignment]
         self.file_node = file_node
         self.symbol_ids = symbol_ids
         self.modules = modules

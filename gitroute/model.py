@@ -13,6 +13,9 @@ from collections import namedtuple
 TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "object")
 SYMBOL_KINDS = TYPE_KINDS + ("function", "method")
 NODE_KINDS = ("file",) + SYMBOL_KINDS
+# A node id is `bucket << NODE_ORDINAL_BITS | ordinal`: files are hashed into buckets by path, so ids
+# stay put when other files change (gitroute.graph assigns them).
+NODE_ORDINAL_BITS = 20
 EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references", "inherits")
 # How an edge was resolved, most certain first: "structure" (a definition's place), "scope" (the same file
 # or class), "import" (a name the file imports), "package" (the same folder), "unique" (the only symbol of

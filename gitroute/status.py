@@ -24,6 +24,7 @@ class StatusReport:
     calls: str = ""
     warnings: list = field(default_factory=list)  # [path, warning], the first MAX_REPORTED_WARNINGS
     warnings_total: int = 0
+    indexes: dict = field(default_factory=dict)  # index name -> its counts, in build order
 
 
 def read_status(cwd: str) -> StatusReport:
@@ -44,6 +45,8 @@ def read_status(cwd: str) -> StatusReport:
             calls=manifest.get("calls", ""),
             warnings=manifest.get("warnings", []),
             warnings_total=manifest.get("warnings_total", 0),
+            indexes={name: section.get("counts", {}) for name, section in manifest.get("indexes", {}).items()
+                     if isinstance(section, dict)},
         )
 
 

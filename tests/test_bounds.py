@@ -63,9 +63,11 @@ def test_a_query_reads_a_bounded_number_of_blobs(make_repo, route, monkeypatch, 
     CountingView.reads = []
     answer = api.query("Widget7", repo=str(repo.path))
     assert answer.rows[0].name == "Widget7"
-    # The index's meta, a shard per question word, and at most one node chunk per scored record:
-    # never the manifest, the extracts or the graph, and nothing that grows with the repository.
-    assert not any(p.startswith(("extract/", "graph/")) or p == "build.json" for p in CountingView.reads)
+    # The index's meta, a shard per question word, and at most one node-record chunk per scored record:
+    # never the manifest, the extracts or the edges, and nothing that grows with the repository.
+    assert not any(p.startswith(("extract/", "graph/in/", "graph/out/")) or p == "build.json"
+                   for p in CountingView.reads)
+    assert any(p.startswith("graph/nodes/") for p in CountingView.reads)
     assert len(CountingView.reads) <= 1 + 2 + 40
 
 

@@ -8,6 +8,7 @@ import pygit2
 import pytest
 from pygit2.enums import FileMode
 
+from gitroute.bundle.layout import FORMAT_VERSION
 from tests.conftest import SAMPLE_FILES, RepoBuilder
 
 BUNDLE_REF = "refs/marola/routing-bundle"
@@ -30,7 +31,7 @@ def assert_fatal(result, first_line: str, *, hint: str | None = None, exit_code:
 
 
 def write_bundle(repo: RepoBuilder, blobs: dict[str, bytes], base_tree: str | None = None,
-                 format_version: int | None = 1) -> str:
+                 format_version: int | None = FORMAT_VERSION) -> str:
     """Point the bundle ref at a parentless commit whose tree is `base_tree` with `blobs` written over it.
 
     The commit message carries the format trailers a real bundle has (none when format_version is None).
@@ -125,7 +126,7 @@ def test_bundle_of_a_newer_format_is_refused_with_a_hint(sample_repo, route, arg
 
     result = route(args, sample_repo.path)
 
-    assert_fatal(result, f"fatal: the bundle at '{BUNDLE_REF}' has format 999; this gitroute reads format 1",
+    assert_fatal(result, f"fatal: the bundle at '{BUNDLE_REF}' has format 999; this gitroute reads format {FORMAT_VERSION}",
                  hint="upgrade gitroute, or run 'git route build' to write a bundle this version reads")
     assert sample_repo.ref(BUNDLE_REF) == commit
 
@@ -134,7 +135,7 @@ def _bundle_paths(repo: RepoBuilder, folder: str) -> list[str]:
     return repo.git("ls-tree", "-r", "--name-only", BUNDLE_REF, folder).split()
 
 
-@pytest.mark.parametrize("folder", ["symbols/postings/", "symbols/nodes/"])
+@pytest.mark.parametrize("folder", ["symbols/postings/", "graph/nodes/"])
 def test_a_bundle_blob_that_is_not_json_is_fatal(built_repo, route, folder):
     base = built_repo.bundle_tree()
     damaged = _bundle_paths(built_repo, folder)
@@ -142,8 +143,9 @@ def test_a_bundle_blob_that_is_not_json_is_fatal(built_repo, route, folder):
 
     result = route(["query", "OpenMeteoClient"], built_repo.path)
 
-    assert_fatal(result, f"fatal: corrupt bundle blob '{damaged[0]}'",
-                 hint="run 'git route build' to rebuild the bundle")
+    assert result.exit_code == FATAL and result.stdout == ""
+    assert result.stderr.splitlines() in ([f"fatal: corrupt bundle blob '{path}'",
+                                           "hint: run 'git route build' to rebuild the bundle"] for path in damaged)
     assert built_repo.ref(BUNDLE_REF) == commit
 
 
@@ -168,7 +170,11 @@ def test_a_bundle_without_its_manifest_is_fatal(built_repo, route, args, blob):
     index.remove(blob)
     write_bundle(built_repo, {}, str(index.write_tree(built_repo.repo)))
 
-    assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+    if blob == "build.json":
+        assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+    else:  # an index's meta.json: the bundle holds no such index
+        assert_fatal(route(args, built_repo.path), f"fatal: the bundle at '{BUNDLE_REF}' has no 'symbols' index",
+                     hint="run 'git route build' to rebuild it with this gitroute")
 
 
 def test_a_commit_without_format_trailers_is_not_a_bundle(built_repo, route):
@@ -180,10 +186,12 @@ def test_a_commit_without_format_trailers_is_not_a_bundle(built_repo, route):
 
 
 def test_a_bundle_blob_of_the_wrong_shape_is_fatal(built_repo, route):
-    damaged = _bundle_paths(built_repo, "symbols/nodes/")
+    damaged = _bundle_paths(built_repo, "graph/nodes/")
     write_bundle(built_repo, {path: b"{}" for path in damaged}, built_repo.bundle_tree())
 
-    assert_fatal(route(["query", "OpenMeteoClient"], built_repo.path), f"fatal: corrupt bundle blob '{damaged[0]}'")
+    result = route(["query", "OpenMeteoClient"], built_repo.path)
+    assert result.exit_code == FATAL
+    assert result.stderr.splitlines()[0] in (f"fatal: corrupt bundle blob '{path}'" for path in damaged)
 
 
 def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):

@@ -1,17 +1,16 @@
 """Where each index lives in the bundle tree, the format version, and the JSON codec of its blobs.
 
-One question reads only what it needs: postings are sharded by token hash and node records are
-chunked by node id, so a query reads a manifest, a few postings shards and a few node chunks,
-whatever the size of the repository.
+One question reads only what it needs: each index keeps its own folder (its `meta.json`, and blobs
+sharded so that a question reads a few), and the code graph keeps node records and edges in one blob
+per node bucket, whatever the size of the repository.
 """
 from __future__ import annotations
 
-import zlib
 from itertools import starmap
 
-from gitroute.model import Binding, FileExtract, NameRef, Symbol
+from gitroute.model import NODE_ORDINAL_BITS, Binding, FileExtract, NameRef, Symbol
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
 EXTRACTOR_VERSION = 4
 
@@ -21,9 +20,11 @@ BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
 MANIFEST = "build.json"
 FORMAT_TRAILER = "Gitroute-Format"  # trailers of the bundle commit's message
 SOURCE_TRAILER = "Gitroute-Source"
-SYMBOLS_META = "symbols/meta.json"
-NODE_CHUNK = 64  # node records per chunk: a query reads one chunk per candidate it scores
-POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
+INDEX_META = "meta.json"  # each index's manifest section, in its own folder: answers never read build.json
+SYMBOLS_META = "symbols/" + INDEX_META
+GRAPH_NODES = "graph/nodes"
+MAX_RECORD_NAME = 200  # a generated or pathological identifier must not blow an answer's byte bound
+MAX_RECORD_DOC = 240
 
 
 def bundle_message(source_commit: str, version: str) -> str:
@@ -35,20 +36,18 @@ def extract_path(blob_oid: str) -> str:
     return f"extract/{blob_oid[:2]}.json"
 
 
+def node_chunk(node_id: int) -> int:
+    """The bucket a node id belongs to: its records and its edges share one blob per bucket."""
+    return node_id >> NODE_ORDINAL_BITS
+
+
 def node_chunk_path(node_id: int) -> str:
-    return f"symbols/nodes/{node_id // NODE_CHUNK:05d}.json"
-
-
-def postings_shard(token: str, shards: int) -> int:
-    return zlib.crc32(token.encode("utf-8")) % shards
-
-
-def postings_path(shard: int) -> str:
-    return f"symbols/postings/{shard:05d}.json"
+    return f"{GRAPH_NODES}/{node_chunk(node_id):05d}.json"
 
 
 def edges_path(direction: str, node_id: int) -> str:
-    return f"graph/{direction}/{node_id // NODE_CHUNK:05d}.json"
+    """Edges by target (`in`) or by source (`out`), in the bucket of that node."""
+    return f"graph/{direction}/{node_chunk(node_id):05d}.json"
 
 
 def dump_json(value: object) -> bytes:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gitroute.bundle.layout import BUNDLE_REF, FORMAT_TRAILER, FORMAT_VERSION, MANIFEST, SOURCE_TRAILER
+from gitroute.bundle.graph import GraphView
+from gitroute.bundle.layout import BUNDLE_REF, FORMAT_TRAILER, FORMAT_VERSION, INDEX_META, MANIFEST, SOURCE_TRAILER
 from gitroute.catfile import ObjectReader, ahead_behind, current_branch
 from gitroute.errors import BundleFormatError, BundleNotFound
 from gitroute.model import Source
@@ -53,6 +54,7 @@ class BundleView:
         self.ref = ref
         self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
         self._manifest: dict | None = None
+        self._graph: GraphView | None = None
         self.reader = ObjectReader(cwd)
         try:
             self._pin(cwd, ref)
@@ -127,6 +129,19 @@ class BundleView:
         objects = self.reader.read([oid for _, oid in wanted])
         return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
 
+    @property
+    def graph(self) -> GraphView:
+        """The code graph's node records and edges, read on demand."""
+        if self._graph is None:
+            self._graph = GraphView(self.read, corrupt_blob)
+        return self._graph
+
+    def index(self, name: str) -> IndexView:
+        """One index's view of the bundle; a bundle written without that index is refused."""
+        view = IndexView(self, name)
+        view.section  # noqa: B018 - read now, so a missing index is reported before any answer
+        return view
+
     def close(self) -> None:
         self.reader.close()
 
@@ -135,3 +150,45 @@ class BundleView:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class IndexView:
+    """What an index's `answer` reads: its own folder of the bundle, the graph, and the answer's source."""
+
+    def __init__(self, bundle: BundleView, name: str) -> None:
+        self.name = name
+        self.bundle = bundle
+        self.source = bundle.source
+        self._section: dict | None = None
+
+    @property
+    def graph(self) -> GraphView:
+        return self.bundle.graph
+
+    def corrupt(self, path: str) -> Exception:
+        return corrupt_blob(f"{self.name}/{path}")
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """Blobs by path inside this index's folder; absent ones are left out."""
+        prefix = self.name + "/"
+        found = self.bundle.read([prefix + p for p in paths])
+        return {p[len(prefix):]: blob for p, blob in found.items()}
+
+    def read_json(self, path: str) -> object:
+        return self.bundle.read_json(f"{self.name}/{path}")
+
+    @property
+    def section(self) -> dict:
+        """The index's manifest section (its `meta.json`)."""
+        if self._section is None:
+            path = f"{self.name}/{INDEX_META}"
+            if not self.bundle.read([path]):
+                raise BundleFormatError(
+                    f"the bundle at '{self.bundle.ref}' has no '{self.name}' index",
+                    hint="run 'git route build' to rebuild it with this gitroute",
+                )
+            value = self.bundle.read_json(path)
+            if not isinstance(value, dict):
+                raise corrupt_blob(path)
+            self._section = value
+        return self._section

@@ -25,6 +25,7 @@ def command(as_json: bool) -> None:
             "submodules": s.submodules,
             "last_build_seconds": s.last_build_seconds,
             "warnings": {"total": s.warnings_total, "first": s.warnings},
+            "indexes": s.indexes,
         })
         return
     click.echo(source_line(s.source))
@@ -38,6 +39,8 @@ def command(as_json: bool) -> None:
     click.echo(f"files: {counts.get('files', 0)}")
     click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in counts.get("nodes", {}).items()))
     click.echo("edges: " + ", ".join(f"{n} {k}" for k, n in counts.get("edges", {}).items()) + f" ({s.calls})")
+    for name, index_counts in s.indexes.items():
+        click.echo(f"index {name}: " + (", ".join(f"{n} {k}" for k, n in index_counts.items()) or "empty"))
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"

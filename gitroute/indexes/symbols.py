@@ -9,35 +9,45 @@ from __future__ import annotations
 
 import heapq
 import json
+import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from gitroute.bundle.layout import (
-    NODE_CHUNK,
-    POSTINGS_TARGET,
-    SYMBOLS_META,
-    dump_json,
-    node_chunk_path,
-    postings_path,
-    postings_shard,
-)
-from gitroute.model import Row
+from gitroute.bundle.layout import INDEX_META, dump_json
+from gitroute.model import Answer, Row
 from gitroute.rank import Question, base_name, idf, is_secondary, parse_question, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+    from gitroute.indexes import BuildInputs, IndexBuild
+
+NAME = "symbols"
+NEEDS: tuple[str, ...] = ()
+QUESTION_TYPES = {"symbol": {}}  # bench question type -> answer options
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
 ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
 COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or more) is a common word
 COMMON_POSTINGS = 2000
-TIE_BREAK = 1e-9  # per node id: far below any real score difference, so ties fall by id without a sort
+TIE_BREAK = 1e-13  # per node id (< 2**34): far below any real score difference, so ties fall by id without a sort
 CANDIDATES = 40  # records read and fully scored per query
 FILTERED_CANDIDATES = 1000  # more when filters will drop some
-MAX_DOC = 240
-MAX_NAME = 200  # a generated or pathological identifier must not blow an answer's byte bound
+MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
+POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+
+
+def postings_shard(token: str, shards: int) -> int:
+    return zlib.crc32(token.encode("utf-8")) % shards
+
+
+def postings_path(shard: int) -> str:
+    return f"postings/{shard:05d}.json"
 
 
 class Filters(namedtuple("Filters", "kinds langs path_glob", defaults=((), (), None))):
@@ -114,8 +124,16 @@ def decode_posting(value: int) -> tuple[int, bool, int]:
     return value >> 4, bool(value & 8), value & 7
 
 
+def build(inputs: BuildInputs) -> IndexBuild:
+    """The symbol index: token postings over the graph's nodes (whose records the graph stores)."""
+    from gitroute.indexes import IndexBuild
+
+    blobs, section = build_symbol_index(inputs.graph.nodes)
+    return IndexBuild(blobs, section)
+
+
 def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the symbol index (path -> bytes) and its manifest section."""
+    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section."""
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
     secondary_paths: dict[str, bool] = {}
     words = _word_sets()
@@ -138,14 +156,9 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     for token, lists in postings.items():
         sharded[postings_shard(token, shards)][token] = list(lists)
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
-    for start in range(0, len(nodes), NODE_CHUNK):
-        chunk = [
-            [n.path, n.name[:MAX_NAME], n.owner[:MAX_NAME], n.kind, n.line, n.lang, int(n.entry), n.doc[:MAX_DOC]]
-            for n in nodes[start:start + NODE_CHUNK]
-        ]
-        blobs[node_chunk_path(start)] = dump_json(chunk)
-    manifest = {"nodes": len(nodes), "tokens": len(postings), "postings": total, "postings_shards": shards}
-    return blobs, manifest
+    section = {"counts": {"nodes": len(nodes), "tokens": len(postings), "postings": total},
+               "nodes": len(nodes), "postings_shards": shards}
+    return blobs, section
 
 
 # --- query -----------------------------------------------------------------------------------
@@ -211,6 +224,7 @@ def query_symbols(
     filters: Filters,
     explain: bool,
     corrupt: Callable[[str], Exception],
+    records: Callable[[Sequence[int]], dict[int, list]],
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why)."""
     question = parse_question(text)
@@ -221,7 +235,7 @@ def query_symbols(
         shards = int(section["postings_shards"])
         total = int(section["nodes"])
     except (KeyError, TypeError, ValueError) as err:
-        raise corrupt(SYMBOLS_META) from err
+        raise corrupt(INDEX_META) from err
     paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
     blobs = read(paths)
     parsed = {path: _load(blobs, path, corrupt) for path in blobs}
@@ -236,17 +250,13 @@ def query_symbols(
 
     keep = FILTERED_CANDIDATES if filters.active() else CANDIDATES
     best = [node_id for node_id, _ in heapq.nlargest(keep, prelim.items(), key=itemgetter(1))]
-    chunk_paths = sorted({node_chunk_path(i) for i in best})
-    blobs = read(chunk_paths)
-    chunks = {path: _load(blobs, path, corrupt) for path in chunk_paths}
+    found = records(best)
     rows: list[Row] = []
     filtered_out = 0
     for node_id in best:
-        try:
-            record = chunks[node_chunk_path(node_id)][node_id % NODE_CHUNK]
-            path, name, owner, kind, line, lang, entry, doc = record
-        except (IndexError, KeyError, TypeError, ValueError) as err:
-            raise corrupt(node_chunk_path(node_id)) from err
+        if node_id not in found:
+            raise corrupt(f"graph node {node_id}")
+        path, name, owner, kind, line, _end_line, lang, entry, doc = found[node_id]
         if not filters.admit(path, kind, lang):
             filtered_out += 1
             continue
@@ -263,3 +273,13 @@ def query_symbols(
         else:
             notes.append("no candidate scored above zero")
     return rows[:limit], notes
+
+
+def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),
+           langs: Sequence[str] = (), path_glob: str | None = None, **_options: object) -> Answer:
+    """Which files, types and functions a question names."""
+    rows, notes = query_symbols(
+        question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
+        filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records,
+    )
+    return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
