@@ -21,6 +21,7 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     docs: tuple[str, ...] = ("docs", "doc")
     bench: str = "routing-bench.yaml"
+    contract_drift: tuple[str, ...] = ()  # copies of a contract that drift on purpose ([contracts] drift)
 
     def fingerprint(self) -> str:
         canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
@@ -36,6 +37,7 @@ _SCHEMA = {
     ("build", "extra_exclude"): list,
     ("docs", "folders"): list,
     ("bench", "file"): str,
+    ("contracts", "drift"): list,
 }
 
 
@@ -71,4 +73,5 @@ def parse_config(data: bytes | None) -> Config:
         exclude=exclude,
         docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
         bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
+        contract_drift=tuple(values.get(("contracts", "drift"), ())),  # type: ignore[arg-type]
     )

@@ -241,6 +241,7 @@ _MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__
 _MAX_BASE_DEPTH = 8
 _TYPE_KINDS = frozenset(TYPE_KINDS)
 _PYTHON_BUILTINS = frozenset(dir(builtins))
+_NOT_RESOLVED = frozenset(("external", "unresolved", "too_ambiguous"))
 
 
 class _Resolution:
@@ -261,30 +262,46 @@ class _Resolution:
         self.modules = modules
         self.extracts: dict[str, FileExtract] = {f.path: f.extract for f in files if f.extract}
         self.everywhere: dict[str, list[int]] = defaultdict(list)
-        self.local: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.top: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.folder: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.members: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.everywhere_methods: dict[str, list[int]] = defaultdict(list)
+        self.everywhere_types: dict[str, list[int]] = defaultdict(list)
+        self.local: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids
+        self.top: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids of top-level symbols
+        self.members: dict[int, dict[str, list[int]]] = {}  # type id -> name -> ids of its members
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.folders: dict[str, list[str]] = defaultdict(list)  # every trailing part of a folder -> folders
         self.folder_files: dict[str, list[int]] = defaultdict(list)
+        self.folder_paths: dict[str, list[str]] = defaultdict(list)
+        self.folder_names: dict[str, dict[str, list[int]]] = {}  # built on demand
+        everywhere, methods, types = self.everywhere, self.everywhere_methods, self.everywhere_types
         for path, ids in symbol_ids.items():
             extract = self.extracts.get(path)
             if extract is None:
                 continue
-            folder = posixpath.dirname(path)
-            for index, node_id in enumerate(ids):
-                node = nodes[node_id]
-                self.everywhere[node.name].append(node_id)
-                self.local[path][node.name].append(node_id)
-                self.folder[folder][node.name].append(node_id)
-                parent = extract.symbols[index].parent
+            self.folder_paths[path.rpartition("/")[0]].append(path)
+            local: dict[str, list[int]] = {}
+            top: dict[str, list[int]] = {}
+            self.local[path] = local
+            self.top[path] = top
+            for node_id, symbol in zip(ids, extract.symbols):
+                name = symbol.name
+                everywhere[name].append(node_id)
+                kind = nodes[node_id].kind
+                if kind == "method":
+                    methods[name].append(node_id)
+                elif kind in _TYPE_KINDS:
+                    types[name].append(node_id)
+                local.setdefault(name, []).append(node_id)
+                parent = symbol.parent
                 if 0 <= parent < len(ids):
-                    self.parent[node_id] = ids[parent]
-                    if nodes[ids[parent]].kind in _TYPE_KINDS:
-                        self.members[ids[parent]][node.name].append(node_id)
+                    owner = ids[parent]
+                    self.parent[node_id] = owner
+                    if nodes[owner].kind in _TYPE_KINDS:
+                        self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
                 else:
-                    self.top[path][node.name].append(node_id)
+                    top.setdefault(name, []).append(node_id)
+        self.lookup_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
+        self.binding_memo: dict[tuple, list[int] | None] = {}
+        self.members_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
         for path, file_id in file_node.items():
             if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
                 self.folder_files[posixpath.dirname(path)].append(file_id)
@@ -350,10 +367,19 @@ class _Resolution:
 
     def lookup(self, file_ids: list[int], name: str, depth: int = 0) -> list[int]:
         """Top-level symbols called `name` in these files, following re-exports (`from .x import name`)."""
+        if depth == 0:
+            key = (tuple(file_ids), name)
+            memo = self.lookup_memo.get(key)
+            if memo is None:
+                memo = self.lookup_memo[key] = self._lookup(file_ids, name, 0)
+            return memo
+        return self._lookup(file_ids, name, depth)
+
+    def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
         found: list[int] = []
         for file_id in file_ids:
             path = self.nodes[file_id].path
-            here = self.top[path].get(name) if path in self.top else None
+            here = self.top[path].get(name) if path in self.top else None  # noqa: SIM401
             if here:
                 found.extend(here)
                 continue
@@ -375,6 +401,15 @@ class _Resolution:
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
         """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
         lang = self.extracts[path].lang
+        if depth == 0 and not b.module.startswith("."):  # an absolute module means the same from every file
+            key = (lang, b.module, b.name, b.local if b.name == "default" else "", member)
+            if key in self.binding_memo:
+                return self.binding_memo[key]
+            found = self.binding_memo[key] = self._binding_targets(path, lang, b, member, depth)
+            return found
+        return self._binding_targets(path, lang, b, member, depth)
+
+    def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
         sep = "/" if lang in ("javascript", "typescript", "tsx", "go") else ("::" if lang == "rust" else ".")
         if not b.name or b.name == "default":
             files = self.module_files(b.module, path, lang)
@@ -407,10 +442,17 @@ class _Resolution:
 
     def class_members(self, classes: list[int], name: str) -> list[int]:
         """Members called `name` of these classes, or of their bases (nearest first), bounded."""
+        key = (tuple(classes), name)
+        found = self.members_memo.get(key)
+        if found is None:
+            found = self.members_memo[key] = self._class_members(classes, name)
+        return found
+
+    def _class_members(self, classes: list[int], name: str) -> list[int]:
         seen: set[int] = set()
         level = [c for c in classes if self.nodes[c].kind in _TYPE_KINDS]
         for _ in range(_MAX_BASE_DEPTH):
-            found = [m for c in level for m in self.members[c].get(name, ())] if level else []
+            found = [m for c in level for m in self.members.get(c, {}).get(name, ())] if level else []
             if found:
                 return found
             seen.update(level)
@@ -516,6 +558,15 @@ class _Resolution:
                     return found, "scope"
         return self._by_name(path, name, lang, methods_only=not types_only, types_only=types_only)
 
+    def _folder_names(self, folder: str) -> dict[str, list[int]]:
+        names = self.folder_names.get(folder)
+        if names is None:
+            names = self.folder_names[folder] = {}
+            for path in self.folder_paths.get(folder, ()):
+                for name, ids in self.local[path].items():
+                    names.setdefault(name, []).extend(ids)
+        return names
+
     def _included(self, path: str, name: str, keep: Callable[[Node], bool]) -> list[int]:
         """C-family includes and namespace imports: every top-level name of each imported file."""
         extract = self.extracts[path]
@@ -529,19 +580,16 @@ class _Resolution:
     def _by_name(self, path: str, name: str, lang: str, methods_only: bool = False,
                  types_only: bool = False) -> tuple[list[int], str]:
         """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
-        nodes = self.nodes
         candidates = self.everywhere.get(name, ())
         if types_only:
-            candidates = [i for i in candidates if nodes[i].kind in _TYPE_KINDS]
+            candidates = self.everywhere_types.get(name, ())
         elif methods_only:
             # A call on an object: methods (and JS functions, which objects carry as well).
-            methods = [i for i in candidates if nodes[i].kind == "method"]
-            candidates = methods or list(candidates)
+            candidates = self.everywhere_methods.get(name) or candidates
         if not candidates:
             return [], "unresolved"
-        folder = posixpath.dirname(path)
-        if len(candidates) > 1:
-            same = self.folder[folder].get(name, ()) if folder in self.folder else ()
+        if candidates:
+            same = self._folder_names(path.rpartition("/")[0]).get(name, ())
             if same:
                 allowed = set(candidates)
                 found = [i for i in same if i in allowed]
@@ -617,28 +665,29 @@ def resolve_edges(
             ("inherits", f.extract.bases, True),
         ):
             memo: dict[tuple[str, str, int], tuple[list[int], str]] = {}
-            counter = routes[kind]
-            for ref in refs:
-                name, receiver = ref.name, ref.receiver
+            counts: dict[str, int] = {}
+            resolve = resolution.resolve
+            for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
                 if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
                     receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
                 # The enclosing class matters only to `self.x()` and implicit-this calls.
-                key = (name, receiver, ref.source if not receiver or receiver in _SELF_NAMES else -2)
+                key = (name, receiver, source_index if not receiver or receiver in _SELF_NAMES else -2)
                 found = memo.get(key)
                 if found is None:
-                    found = memo[key] = resolution.resolve(f.path, ref.source, name, receiver, types_only)
+                    found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)
                 targets, how = found
+                counts[how] = counts.get(how, 0) + 1
                 if not targets:
-                    unresolved[kind] += 1
-                    counter[how] += 1
                     continue
-                counter[how] += 1
-                source = owners[ref.source] if -1 <= ref.source < len(ids) else fid
+                source = owners[source_index] if -1 <= source_index < len(ids) else fid
                 for target in targets:
                     if target != source:
-                        named.setdefault((source, kind, target), (ref.line, how))
+                        named.setdefault((source, kind, target), (line, how))
+            routes[kind].update(counts)
 
     edges.extend((source, kind, target, line, how) for (source, kind, target), (line, how) in named.items())
+    for kind, counts in routes.items():
+        unresolved[kind] += sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
     # Deduplicated in first-seen order, which is already deterministic (files by path, then source
     # order): sorting two hundred thousand tuples would buy nothing.
     return list(map(Edge._make, dict.fromkeys(edges))), unresolved, routes

@@ -15,6 +15,8 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "impact": "impact",
+    "wiring": "wiring",
 }
 
 

@@ -888,6 +888,15 @@ def _build_refs(scopes: list[_Scope], refs: list[_Ref], warnings: list[str]) -> 
 _RECEIVER = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*){0,7}")
 _RECEIVER_SEPARATORS = re.compile(r"::|->|\?\.")
 _MAX_RECEIVER = 120
+# Nodes that hold a called name after the object it is looked up on, across the core grammars.
+_RECEIVER_HOLDERS = frozenset(
+    ("attribute", "member_expression", "selector_expression", "field_expression", "scoped_identifier",
+     "method_invocation", "navigation_expression", "member_access_expression", "qualified_identifier",
+     "scoped_type_identifier", "qualified_type", "qualified_name", "member_call_expression",
+     "scoped_call_expression", "navigation_suffix", "generic_type", "nested_type_identifier")
+)
+_PLAIN_RECEIVERS = frozenset(("identifier", "self", "this", "this_expression", "package_identifier", "crate",
+                              "super", "type_identifier", "simple_identifier", "name", "constant"))
 # Nodes whose children are a class's base types (a type reference under one of them is also a base).
 _BASE_HOLDERS = frozenset(
     ("superclass", "super_interfaces", "extends_clause", "implements_clause", "extends_type_clause",
@@ -904,9 +913,13 @@ def _call_receiver(name: Node) -> str:
         holder = holder.parent
         if holder is None:
             return ""
-    target = holder.named_children[0] if holder.named_child_count else None
+    if holder.type not in _RECEIVER_HOLDERS:
+        return ""
+    target = holder.named_child(0)
     if target is None or target.end_byte > name.start_byte or target.end_byte - target.start_byte > _MAX_RECEIVER:
         return ""
+    if target.type in _PLAIN_RECEIVERS:
+        return _text(target)
     text = _WHITESPACE.sub("", _text(target))
     if not _RECEIVER.fullmatch(text):
         return ""
