@@ -593,8 +593,10 @@ class _Resolution:
             if same:
                 allowed = set(candidates)
                 found = [i for i in same if i in allowed]
-                if found:
+                if found and (len(found) == 1 or not methods_only):
                     return found, "package"
+                if found:  # `obj.render()` with two `render` methods beside it: which one is not known
+                    return (sorted(found), "ambiguous") if len(found) <= MAX_AMBIGUOUS else ([], "too_ambiguous")
         if len(candidates) == 1:
             return list(candidates), "unique"
         if len(candidates) <= MAX_AMBIGUOUS:
