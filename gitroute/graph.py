@@ -230,7 +230,7 @@ def _last_segment(name: str) -> str:
 # ------------------------------------------------------------------------------------------ resolution
 
 # Receivers that mean "this object": the call resolves in the enclosing class and its bases.
-_SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@"))
+_SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super"))
 # Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
 _IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart"))
 # Languages whose import statements the parser turns into bindings; others get bindings implied by
@@ -493,6 +493,13 @@ class _Resolution:
         source_id = ids[source] if 0 <= source < len(ids) else -1
         keep = _is_type if types_only else _any
         nodes = self.nodes
+        if receiver == "super" and source_id >= 0:
+            cls = self.enclosing_class(source_id)
+            if cls >= 0:
+                found = self.class_members(self.bases_of(cls), name)
+                if found:
+                    return found, "scope"
+            return self._by_name(path, name, lang, methods_only=True)
         if receiver in _SELF_NAMES or (not receiver and lang in _IMPLICIT_THIS and not types_only):
             cls = self.enclosing_class(source_id) if source_id >= 0 else -1
             if cls >= 0:
@@ -585,7 +592,11 @@ class _Resolution:
             candidates = self.everywhere_types.get(name, ())
         elif methods_only:
             # A call on an object: methods (and JS functions, which objects carry as well).
-            candidates = self.everywhere_methods.get(name) or candidates
+            methods = self.everywhere_methods.get(name)
+            if methods:
+                candidates = methods
+            elif lang == "python":  # a Python object's attribute is a method; modules are bindings, known above
+                return [], "unresolved"
         if not candidates:
             return [], "unresolved"
         if candidates:

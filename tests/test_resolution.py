@@ -148,6 +148,21 @@ def test_python_self_call_resolves_in_the_class_then_its_bases() -> None:
     assert found == {("child.py:run", "base.py:save", "scope"), ("child.py:run", "child.py:own", "scope")}
 
 
+def test_python_super_call_resolves_in_the_bases_and_a_computed_receiver_is_a_method_call() -> None:
+    graph = graph_of({
+        "pkg/base.py": "class Base:\n    def __init__(self):\n        pass\n",
+        "pkg/child.py": (
+            "from pkg.base import Base\n\nclass Child(Base):\n    def __init__(self):\n        super().__init__()\n"
+            "\n\ndef make():\n    return factory().build()\n"
+        ),
+        "pkg/other.py": "class Other:\n    def __init__(self):\n        pass\n\ndef build():\n    pass\n",
+    })
+    found = edges(graph)
+    assert {e for e in found if e[0] == "pkg/child.py:__init__"} == {("pkg/child.py:__init__", "pkg/base.py:__init__", "scope")}
+    # `factory().build()` is a method of an unknown object: not the module-level function `build` beside it.
+    assert not {e for e in found if e[0] == "pkg/child.py:make"}
+
+
 # --- JavaScript / TypeScript --------------------------------------------------------------------
 
 

@@ -205,7 +205,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if len(code) == 1 and len(distinct) > 1:
         distinct = code  # one definition in code, the rest in tests or docs: that one is meant
     if len(distinct) > 1:
-        rows = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("status", "candidate"),))
+        rows = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("section", "candidates"), ("status", "candidate")))
                      for r in distinct[:MAX_CANDIDATES])
         note = (f"'{target}' names {len(distinct)} files or symbols: ask again with one of them as "
                 "'path:symbol' or a path")

@@ -174,6 +174,9 @@ def _read_step(path: str, job: str, step: dict, wiring: dict) -> None:
         elif action.endswith("build-push-action") and _truthy(with_.get("push")):
             for tag in _listed(with_.get("tags")):
                 wiring["published"].append({"workflow": path, "kind": "image", "name": tag})
+        elif action.endswith("gh-action-pypi-publish"):
+            repository = with_.get("repository-url") or with_.get("repository_url") or "pypi"
+            wiring["published"].append({"workflow": path, "kind": "python_package", "name": str(repository)})
         elif action.endswith(("action-gh-release", "create-release", "upload-release-asset")):
             for asset in _listed(with_.get("files") or with_.get("asset_path")):
                 wiring["published"].append({"workflow": path, "kind": "release_asset", "name": asset})

@@ -905,7 +905,8 @@ _BASE_HOLDERS = frozenset(
 
 
 def _call_receiver(name: Node) -> str:
-    """The object a call's name is looked up on, as a dotted name: `self` in `self.save()`, "" for `save()`."""
+    """The object a call's name is looked up on, as a dotted name: `self` in `self.save()`, "" for `save()`,
+    "super" for `super().save()`, "?" for an object that is no plain name (`f().save()`)."""
     holder = name.parent
     if holder is None:
         return ""
@@ -916,13 +917,17 @@ def _call_receiver(name: Node) -> str:
     if holder.type not in _RECEIVER_HOLDERS:
         return ""
     target = holder.named_child(0)
-    if target is None or target.end_byte > name.start_byte or target.end_byte - target.start_byte > _MAX_RECEIVER:
+    if target is None or target.end_byte > name.start_byte:
         return ""
     if target.type in _PLAIN_RECEIVERS:
         return _text(target)
+    if target.end_byte - target.start_byte > _MAX_RECEIVER:
+        return "?"
     text = _WHITESPACE.sub("", _text(target))
+    if text == "super()":  # Python's `super().save()`: the method of a base class
+        return "super"
     if not _RECEIVER.fullmatch(text):
-        return ""
+        return "?"  # a computed object (`f().g()`, `a[0].b()`): a method of something unknown
     return _RECEIVER_SEPARATORS.sub(".", text)
 
 
