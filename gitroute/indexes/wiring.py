@@ -294,12 +294,14 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if asked:
         scored = []
         for row in rows:
-            words = set(tokenize(" ".join(str(v) for _k, v in row.extra)))
+            text = [row.path, row.kind or "", row.name or "", *(str(v) for _k, v in row.extra)]
+            words = set(tokenize(" ".join(text)))
             overlap = asked & words
             if overlap:
                 score = float(len(overlap))
                 scored.append(row._replace(score=score, signals=(("overlap", score),) if explain else ()))
-        rows = sorted(scored, key=lambda r: (-r.score, r.path))
+        # Ties go to the shallower path: the repository's own manifest before an example's.
+        rows = sorted(scored, key=lambda r: (-r.score, r.path.count("/"), r.path))
         if not rows:
             return Answer("no_match", view.source, (), (f"nothing in the wiring shares a word with '{question}'",),
                           {"wiring": wiring})
