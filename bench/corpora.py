@@ -86,6 +86,22 @@ CORPORA: dict[str, Corpus] = {
             "0b2bb28f065052d7d0b4c4296041582ab99c35c9",
             source=NPM,
         ),
+        # Decision records: docs/adr/ holds MADR-format architecture decision records (hatch ships docs/).
+        Corpus(
+            "tuf",
+            "7.0.1",
+            "tuf-7.0.1.tar.gz",
+            "5ada1db78da3518fa851e28588f4b2249b8662a28ae528f54afa2a1de541fb31",
+            "c0953df2533d2dfbb637d3fc06bbecc0927e1db2",
+        ),
+        # Decision records: doc/developer/nxeps/ holds numbered enhancement proposals (NEP-style rst).
+        Corpus(
+            "networkx",
+            "3.6.1",
+            "networkx-3.6.1.tar.gz",
+            "26b7c357accc0c8cde558ad486283728b65b6a95d85ee1cd66bafab4c8168509",
+            "bed4734f72f3c2d46c6a52858c4c4c6c474eb056",
+        ),
     )
 }
 

@@ -15,6 +15,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitroute.bench import BenchReport
     from gitroute.build import BuildReport
+    from gitroute.bundle.store import BundleView
+    from gitroute.committed import CommittedResult, Rendering
+    from gitroute.config import Config
+    from gitroute.hooks import PointerSync
     from gitroute.status import StatusReport
 
 
@@ -44,17 +48,35 @@ def query(
                   path_glob=path_glob)
 
 
+def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
+    """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
+    from gitroute import git
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.indexes.decisions import is_record_path, lint_records
+
+    repository = git.open_repository(repo)
+    commit = git.resolve_commit(repository, rev)
+    config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
+    snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    return lint_records((e.path, snap.read(e)) for e in snap.entries if is_record_path(e.path, config.decisions))
+
+
 def build(
     rev: str = "HEAD",
     *,
     repo: str = ".",
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    full: bool = False,
 ) -> BuildReport:
-    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap."""
+    """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
+
+    `full` extracts every file again; otherwise results are reused from this repository's own
+    earlier bundles (never from a fetched one).
+    """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -84,3 +106,162 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
 
         return run_bench(bench_file, {qtype: asker(index, options)
                                       for qtype, (index, options) in question_types().items()})
+
+
+# Generated files a repository commits: name -> (the Config field holding its default path, or None
+# when the command line must name the file; the function that renders it from the bundle).
+# The renderers belong to their indexes; the three functions below are where each is plugged in.
+def _render_doc_code(view: BundleView, config: Config) -> Rendering:
+    """DOC-CODE.md: the doc_links index's file-level map (branch w1/docs), its rows counted the index's way."""
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.doc_links import NAME, map_rows, read_links, render_doc_code_map
+    except ImportError as err:  # INTEGRATION: goes away once gitroute/indexes/doc_links.py is merged
+        _reraise_unless_missing(err, "gitroute.indexes.doc_links")
+        raise GitrouteError("this gitroute has no doc_links index to render 'DOC-CODE.md' from",
+                            hint="the doc-code map arrives with the doc_links index (issue 7)") from err
+    return Rendering(render_doc_code_map(read_links(view.index(NAME))), count_rows=map_rows)
+
+
+def _render_decisions(view: BundleView, config: Config) -> Rendering:
+    """DECISIONS.md: `render_decisions(rows)` of the decisions index (branch w1/decisions).
+
+    INTEGRATION: it also needs `read_rows(view) -> list[DecisionRow]` beside it, the rows read back
+    from the index's blobs (records.json and rows/*.json hold every field a DecisionRow has).
+    """
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.decisions import NAME, read_rows, render_decisions
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.decisions")
+        raise GitrouteError("this gitroute has no decisions index to render 'DECISIONS.md' from",
+                            hint="the decision table arrives with the decisions index (issue 9)") from err
+    return Rendering(render_decisions(read_rows(view.index(NAME))))
+
+
+def _render_wiring(view: BundleView, config: Config) -> Rendering:
+    """The wiring block of a document (between <!-- gitroute:wiring:begin/end --> lines): `render_wiring(...)`
+    of the wiring index (branch w1/impact-wiring).
+
+    INTEGRATION: it also needs `read_wiring(view)` beside it, the value `render_wiring` takes, read back
+    from the index's blobs.
+    """
+    from gitroute.committed import Rendering
+    from gitroute.errors import GitrouteError
+
+    try:
+        from gitroute.indexes.wiring import NAME, read_wiring, render_wiring
+    except ImportError as err:
+        _reraise_unless_missing(err, "gitroute.indexes.wiring")
+        raise GitrouteError("this gitroute has no wiring index to render the wiring block from",
+                            hint="the wiring tables arrive with the wiring index (issue 8)") from err
+    return Rendering(render_wiring(read_wiring(view.index(NAME))), block="wiring")
+
+
+def _reraise_unless_missing(err: ImportError, module: str) -> None:
+    """An index module or name that is not there yet is expected; an import failing inside it is a bug."""
+    if err.name != module:
+        raise err
+
+
+COMMITTED_FILES: dict[str, tuple[str | None, Callable[[BundleView, Config], Rendering]]] = {
+    "doc-code": ("doc_code_map", _render_doc_code),
+    "decisions": ("decisions_map", _render_decisions),
+    "wiring": (None, _render_wiring),
+}
+
+
+def committed_file(
+    name: str,
+    *,
+    repo: str = ".",
+    path: str | None = None,
+    action: str = "check",
+    force: bool = False,
+) -> CommittedResult:
+    """Render a committed generated file from the bundle, then show it, check it or write it.
+
+    action "show" returns the rendering; "check" compares it with the file as the bundle's commit
+    holds it; "write" writes it into the work tree behind the shrink guard (`force` overrides).
+    `path` is relative to the top of the work tree; None takes the configured default.
+    """
+    from gitroute import committed
+    from gitroute.bundle.store import BundleView
+    from gitroute.catfile import work_tree_top
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.errors import GitrouteError
+
+    config_field, render = COMMITTED_FILES[name]
+    top = work_tree_top(repo)
+    with BundleView(repo) as view:
+        source = view.source
+        config = parse_config(committed.read_blob(top, source.commit, CONFIG_PATH))
+        if path is None:
+            if config_field is None:
+                raise GitrouteError(f"'{name}' needs the file to write or check")
+            path = getattr(config, config_field)
+        path = committed.check_path(path)
+        rendering = render(view, config)
+    report: committed.CheckReport | committed.WriteReport | None = None
+    if action == "check":
+        report = committed.check(top, source.commit, path, rendering)
+    elif action == "write":
+        report = committed.write(top, source.commit, path, rendering, force=force)
+    return committed.CommittedResult(name, path, source, rendering, report)
+
+
+def hook_post_merge(*, repo: str = ".") -> str:
+    """After a merge or pull: rebuild the bundle for HEAD, detached when the last build was long.
+
+    Returns what it did: "fresh" (the bundle already answers for HEAD), "built" or "background".
+    """
+    from gitroute import hooks
+
+    head = hooks.resolve(repo, "HEAD")
+    if head is None or _bundle_commit(repo) == head:
+        return "fresh"
+    if hooks.builds_in_background(repo):
+        hooks.start_background_build(repo)
+        return "background"
+    build("HEAD", repo=repo)
+    return "built"
+
+
+def hook_pointer_sync(hook_args: Sequence[str] = (), *, repo: str = ".", force: bool = False) -> PointerSync:
+    """When submodule pointers moved, rebuild for HEAD and regenerate DOC-CODE.md behind the shrink guard.
+
+    `hook_args` are the git hook's own arguments (post-checkout's three, post-merge's one); none,
+    as from CI, means there is no previous commit to compare: regenerate for HEAD.
+    """
+    from gitroute import hooks
+
+    previous, look = hooks.previous_head(repo, tuple(hook_args))
+    head = hooks.resolve(repo, "HEAD")
+    if not look or head is None:
+        return hooks.PointerSync((), None)
+    if previous is not None:
+        moved = tuple(hooks.moved_pointers(repo, previous, head))
+        if not moved:
+            return hooks.PointerSync((), None)
+    else:
+        moved = tuple(sorted(hooks.gitlinks(repo, head)))
+    if _bundle_commit(repo) != head:
+        build("HEAD", repo=repo)
+    result = committed_file("doc-code", repo=repo, action="write", force=force)
+    return hooks.PointerSync(moved, result)
+
+
+def _bundle_commit(repo: str) -> str | None:
+    """The commit the bundle answers for; None when there is none or it cannot be read (a build replaces it)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import GitrouteError
+
+    try:
+        with BundleView(repo) as view:
+            return view.source.commit
+    except GitrouteError:
+        return None

@@ -11,18 +11,26 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from gitroute import __version__, git
 from gitroute.bundle.graph import graph_blobs
-from gitroute.bundle.layout import BUNDLE_REF, EXTRACTOR_VERSION, FORMAT_VERSION, decode_extract, encode_extract
+from gitroute.bundle.layout import (
+    BUNDLE_REF,
+    EXTRACTOR_VERSION,
+    FORMAT_VERSION,
+    INDEX_META,
+    decode_extract,
+    dump_json,
+    encode_extract,
+)
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
 from gitroute.model import DeclaredEntry
-from gitroute.registry import all_indexes
+from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
@@ -47,6 +55,7 @@ class BuildReport:
     warnings: int = 0
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in order
+    notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
 def _extract_key(oid: str, lang: str | None) -> str:
@@ -127,13 +136,14 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False) -> BuildReport:
+    """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full)
     finally:
         if collecting:
             gc.enable()
@@ -143,7 +153,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str) -> BuildReport:
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool) -> BuildReport:
     from gitroute.parsing import language_for_path
 
     laps = _Laps()
@@ -151,7 +161,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    writer = BundleWriter(repo, ref)
+    writer = BundleWriter(repo, ref, full=full)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
@@ -176,13 +186,11 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     progress("merge", 0, 1)
     graph = build_graph(sources.files, sources.declared)
-    writer.add(graph_blobs(graph))
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
-    sections = _build_indexes(writer, BuildInputs(
-        commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]), graph=graph,
-        config=config, submodules=snap.submodules, outputs={},
-    ), sources.warnings)
+    inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
+                         graph=graph, config=config, submodules=snap.submodules, outputs={})
+    sections = _build_indexes(writer, inputs, sources.warnings, jobs)
     laps.lap("index")
 
     counts = graph.counts()
@@ -211,24 +219,74 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
         bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
         parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
-        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
+        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases, notes=writer.notes,
     )
 
 
-def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]]) -> dict[str, dict]:
-    """Build every registered index in order, each handed the outputs of the indexes it needs.
+PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than it saves
+# What forked index workers inherit instead of a pickled copy: the build's inputs and git dir.
+_FORKED: tuple[BuildInputs | None, str] = (None, "")
 
-    Returns each index's manifest section; their blobs go to the writer under the index's folder.
+
+def _write_graph() -> tuple[dict[str, str], dict, list, object]:
+    """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
+    inputs, git_dir = _FORKED
+    assert inputs is not None
+    return git.write_blobs(git.open_repository(git_dir), graph_blobs(inputs.graph)), {}, [], None
+
+
+def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str], dict, list, object]:
+    """Job: one index built and its blobs written; returns blob ids by bundle path, section, warnings, output."""
+    inputs, git_dir = _FORKED
+    assert inputs is not None
+    index = load_index(name)
+    built = index.build(inputs._replace(outputs=outputs))
+    blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
+    blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
+    ids = git.write_blobs(git.open_repository(git_dir), blobs)
+    return ids, built.section, [list(w) for w in built.warnings], built.output
+
+
+def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]],
+                   jobs: int | None) -> dict[str, dict]:
+    """Write the graph and build every registered index, each handed the outputs of the indexes it needs.
+
+    On a large graph, in forked workers: the graph's blobs and each index whose needs are met are
+    written side by side. Returns each index's manifest section, in registry order.
     """
+    global _FORKED
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    names = list(INDEXES)
+    needs = {name: tuple(load_index(name).NEEDS) for name in names}
+    done: dict[str, tuple[dict[str, str], dict, list, object]] = {}
+    _FORKED = (inputs, writer.repo.path)
+    try:
+        if workers < 2 or len(inputs.graph.nodes) < PARALLEL_MIN_NODES:
+            writer.add_stored(_write_graph()[0])
+            for name in names:
+                done[name] = _write_index(name, {n: done[n][3] for n in needs[name]})
+        else:
+            import multiprocessing
+
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                graph_job = pool.submit(_write_graph)
+                running: dict = {}
+                while len(done) < len(names):
+                    for name in names:
+                        if name not in done and name not in running.values() and all(n in done for n in needs[name]):
+                            running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        done[running.pop(future)] = future.result()
+                writer.add_stored(graph_job.result()[0])
+    finally:
+        _FORKED = (None, "")
     sections: dict[str, dict] = {}
-    outputs: dict[str, object] = {}
-    for index in all_indexes():
-        built = index.build(inputs._replace(outputs={name: outputs[name] for name in index.NEEDS}))
-        writer.add(built.blobs, folder=index.NAME)
-        writer.add_index(index.NAME, built.section)
-        warnings.extend([path, warning] for path, warning in built.warnings)
-        sections[index.NAME] = built.section
-        outputs[index.NAME] = built.output
+    for name in names:
+        ids, section, index_warnings, _ = done[name]
+        writer.add_stored(ids)
+        warnings.extend(index_warnings)
+        sections[name] = section
     return sections
 
 

@@ -119,9 +119,19 @@ def current_branch(cwd: str) -> str | None:
     return None
 
 
+def ref_target(cwd: str, ref: str) -> str | None:
+    """The object id a ref holds, whether or not that object exists; None when there is no such ref."""
+    result = run_git(["rev-parse", "-q", "--verify", "--end-of-options", ref], cwd)
+    return result.stdout.decode("ascii", "replace").strip() or None if result.returncode == 0 else None
+
+
 def ahead_behind(cwd: str, base: str, head: str) -> tuple[int, int] | None:
-    """(commits `head` has that `base` has not, commits `base` has that `head` has not); None if git cannot tell."""
-    result = run_git(["rev-list", "--left-right", "--count", f"{base}...{head}"], cwd)
+    """(commits `head` has that `base` has not, commits `base` has that `head` has not); None if git cannot tell.
+
+    Both are object ids, one of them read from a bundle: `--end-of-options` keeps any value from
+    being taken as an option, whatever the caller checked.
+    """
+    result = run_git(["rev-list", "--left-right", "--count", "--end-of-options", f"{base}...{head}"], cwd)
     if result.returncode != 0:
         return None
     try:

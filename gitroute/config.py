@@ -21,10 +21,15 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     docs: tuple[str, ...] = ("docs", "doc")
     bench: str = "routing-bench.yaml"
+    decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
+    doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
+    decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
     contract_drift: tuple[str, ...] = ()  # copies of a contract that drift on purpose ([contracts] drift)
 
     def fingerprint(self) -> str:
-        canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        # Where the committed maps live changes nothing a build writes, so it is not part of the bundle.
+        values = {k: v for k, v in asdict(self).items() if k not in ("doc_code_map", "decisions_map")}
+        canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def is_excluded(self, path: str) -> bool:
@@ -37,6 +42,9 @@ _SCHEMA = {
     ("build", "extra_exclude"): list,
     ("docs", "folders"): list,
     ("bench", "file"): str,
+    ("decisions", "paths"): list,
+    ("docs", "map"): str,
+    ("decisions", "map"): str,
     ("contracts", "drift"): list,
 }
 
@@ -73,5 +81,8 @@ def parse_config(data: bytes | None) -> Config:
         exclude=exclude,
         docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
         bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
+        decisions=tuple(values.get(("decisions", "paths"), ())),  # type: ignore[arg-type]
+        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),  # type: ignore[arg-type]
+        decisions_map=values.get(("decisions", "map"), Config.decisions_map),  # type: ignore[arg-type]
         contract_drift=tuple(values.get(("contracts", "drift"), ())),  # type: ignore[arg-type]
     )

@@ -40,6 +40,16 @@ class BundleFormatError(GitrouteError):
     """The bundle is of a format this version cannot read, or one of its blobs is corrupt."""
 
 
+class BundleDamaged(BundleFormatError):
+    """The bundle ref points at something that is not a readable bundle: a missing object, a blob, a tag, a
+    commit with a missing tree or manifest, or a value that fails validation (a bundle is untrusted input)."""
+
+    def __init__(self, ref: str, why: str, hint: str = "run 'git route build' to replace it") -> None:
+        super().__init__(f"the bundle at '{ref}' is damaged: {why}", hint=hint)
+        self.ref = ref
+        self.why = why
+
+
 class ConfigError(GitrouteError):
     pass
 
@@ -48,5 +58,20 @@ class BuildRaceLost(GitrouteError):
     """Another build moved the bundle ref while this one ran; the other bundle is kept."""
 
 
+class LockFileInTheWay(GitrouteError):
+    """A `.lock` file next to a ref stops git from moving it: another git process, or one that crashed."""
+
+
 class BenchFileError(GitrouteError):
     pass
+
+
+class ShrinkGuardRefused(GitrouteError):
+    """A generated file would lose more than half of its committed rows: a bug until a person says otherwise."""
+
+    exit_code = ExitCode.CHECK_FAILED
+
+
+class HookConflict(GitrouteError):
+    """Hooks cannot be installed or removed without clobbering someone else's."""
+

@@ -16,13 +16,20 @@ from dataclasses import dataclass, field
 import pygit2
 from pygit2.enums import FileMode
 
-from gitroute.errors import BuildRaceLost, GitrouteError, NotARepository, UnknownRevision
+from gitroute.errors import (
+    BuildRaceLost,
+    BundleDamaged,
+    GitrouteError,
+    LockFileInTheWay,
+    NotARepository,
+    UnknownRevision,
+)
 
 Repository = pygit2.Repository  # the one repository type every layer above names
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
 BINARY_PROBE = 8000  # git's own rule: a NUL byte in the first 8,000 bytes means binary
 _REV_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<ops>(?:[~^][0-9]*)*)$")
-_ZERO = "0" * 40
+_LOCK_IN_THE_WAY = re.compile(r"Unable to create '(.+?\.lock)': File exists")
 FAST_IMPORT_TRIES = 4
 
 
@@ -246,21 +253,35 @@ def ref_target(repo: pygit2.Repository, ref: str) -> str | None:
         return None
 
 
+_TYPE_NAMES = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
+
+
+def read_object(repo: pygit2.Repository, oid: str) -> tuple[str, bytes] | None:
+    """(type, content) of an object by id; None when the object database lacks it or cannot read it."""
+    try:
+        kind, data = repo.odb.read(pygit2.Oid(hex=oid))
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return _TYPE_NAMES.get(int(kind), "unknown object"), data
+
+
 def read_tree_blobs(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, bytes]:
     """Blobs by path from a commit's tree; paths that are absent are left out."""
     return {path: data for path, (_, data) in read_tree_entries(repo, commit_id, paths).items()}
 
 
 def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, tuple[str, bytes]]:
-    """(blob id, content) by path from a commit's tree; paths that are absent are left out."""
+    """(blob id, content) by path from a commit's tree; paths that are absent or unreadable are left out."""
     tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
     found: dict[str, tuple[str, bytes]] = {}
     for path in paths:
         try:
             item = tree[path]
-        except KeyError:
+            if not isinstance(item, pygit2.Blob):
+                continue
+            found[path] = (str(item.id), item.data)
+        except (KeyError, pygit2.GitError):  # a blob the object database lacks: a damaged bundle
             continue
-        found[path] = (str(item.id), item.data)
     return found
 
 
@@ -310,9 +331,10 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
     # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
     # where both cost more time than they save space (the pack git sends is recomputed anyway).
-    # Always a pack, however few the blobs: a build should never scatter loose objects.
+    # Always a pack, however few the blobs: a build should never scatter loose objects. With a limit of 1,
+    # git 2.39 still unpacks a one-object import (an index that writes only its meta.json); 0 never does.
     return subprocess.run(
-        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=1", "fast-import", "--quiet", "--done",
+        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
          "--big-file-threshold=1k"],
         input=stream,
         capture_output=True,
@@ -356,13 +378,37 @@ def write_commit(repo: pygit2.Repository, tree_id: str, message: str, when: int)
 
 
 def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> None:
-    """Move `ref` from `old` (None: must not exist) to `new` in one compare-and-swap, or fail."""
+    """Move `ref` from `old` (None: must not exist) to `new` in one compare-and-swap, or fail.
+
+    `old` is whatever the ref held, perhaps a fetched or damaged value: both ids are checked to be
+    full object ids, and `--end-of-options` keeps any of the three from being read as an option.
+    """
+    length = 64 if len(new) == 64 else 40  # sha256 or sha1 repositories
+    zero = "0" * length  # "the ref must not exist yet"
+    for value in (new, old or zero):
+        if len(value) != length or value.strip("0123456789abcdef"):
+            raise GitrouteError(f"cannot move '{ref}': {value!r} is not a full object id")
+    if not ref.startswith("refs/"):
+        raise GitrouteError(f"cannot move '{ref}': not a ref under refs/")
     result = subprocess.run(
-        ["git", "update-ref", "-m", "gitroute build", ref, new, old or _ZERO],
+        ["git", "update-ref", "-m", "gitroute build", "--end-of-options", ref, new, old or zero],
         capture_output=True,
         env=_git_env(repo),
     )
     if result.returncode != 0:
+        stderr = result.stderr.decode("utf-8", "replace")
+        lock = _LOCK_IN_THE_WAY.search(stderr)
+        if lock:
+            raise LockFileInTheWay(
+                f"a lock file is in the way: '{os.path.normpath(lock.group(1))}'",
+                hint="if no other git process is running in this repository, remove it and run 'git route build'"
+                     " again",
+            )
+        if "reference broken" in stderr:
+            # git can neither read nor delete a ref file holding garbage; only a person can.
+            path = os.path.join(common_dir(repo), *ref.split("/"))
+            raise BundleDamaged(ref, "git cannot read the ref itself",
+                                hint=f"git refuses to delete a broken ref: remove '{path}', then run 'git route build'")
         raise BuildRaceLost(
             f"another build moved '{ref}' while this one ran; its bundle is kept",
             hint="run 'git route build' again to rebuild on top of it",

@@ -53,7 +53,8 @@ class CodeGraph:
             "nodes": dict(sorted(nodes.items())),
             "edges": dict(sorted(edges.items())),
             "unresolved": dict(sorted(self.unresolved.items())),
-            "resolution": {kind: dict(sorted(c.items())) for kind, c in sorted(self.routes.items())},
+            # Two levels, as every count in build.json: `calls_by_route` = {"scope": n, "import": n, ...}.
+            **{f"{kind}_by_route": dict(sorted(c.items())) for kind, c in sorted(self.routes.items())},
             "ambiguous_edges": dict(sorted(ambiguous.items())),
         }
 
@@ -700,7 +701,9 @@ def resolve_edges(
 
     edges.extend((source, kind, target, line, how) for (source, kind, target), (line, how) in named.items())
     for kind, counts in routes.items():
-        unresolved[kind] += sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
+        missed = sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
+        if missed:
+            unresolved[kind] += missed
     # Deduplicated in first-seen order, which is already deterministic (files by path, then source
     # order): sorting two hundred thousand tuples would buy nothing.
     return list(map(Edge._make, dict.fromkeys(edges))), unresolved, routes

@@ -77,7 +77,20 @@ def base_name(name: str, kind: str) -> str:
 
 def idf(df: int, total: int) -> float:
     """BM25's idf, never negative."""
-    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+    return bm25_idf(df, total)
+
+
+def bm25_idf(df: int, n: int) -> float:
+    """BM25's idf of a term in `df` of `n` documents (Lucene's form, never negative)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = 1.2, b: float = 0.75) -> float:
+    """One term's BM25 contribution to a document of length `dl` where it occurs `tf` times."""
+    if tf <= 0:
+        return 0.0
+    norm = k1 * (1.0 - b + b * dl / avgdl) if avgdl > 0 else k1
+    return idf * tf * (k1 + 1.0) / (tf + norm)
 
 
 def is_secondary(path: str) -> bool:

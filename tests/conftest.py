@@ -241,3 +241,12 @@ def sample_repo(make_repo) -> RepoBuilder:
     builder = make_repo("sample")
     builder.commit(dict(SAMPLE_FILES), "initial")
     return builder
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", help="rewrite tests/golden/ from the current output")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))

@@ -15,6 +15,8 @@ BUNDLE_REF = "refs/marola/routing-bundle"
 FATAL = 128
 USAGE = 129
 NO_BUNDLE = [f"fatal: no routing bundle at '{BUNDLE_REF}'", "hint: run 'git route build'"]
+DAMAGED = f"fatal: the bundle at '{BUNDLE_REF}' is damaged: "
+REPLACE = "run 'git route build' to replace it"
 
 
 def assert_fatal(result, first_line: str, *, hint: str | None = None, exit_code: int = FATAL) -> None:
@@ -111,9 +113,10 @@ def test_no_bundle_is_fatal_with_a_hint_to_build(sample_repo, route, args):
     assert sample_repo.ref(BUNDLE_REF) is None
 
 
-def test_a_bundle_ref_that_is_not_a_commit_is_no_bundle(sample_repo, route):
+def test_a_bundle_ref_that_is_not_a_commit_is_a_damaged_bundle(sample_repo, route):
     sample_repo.git("update-ref", BUNDLE_REF, sample_repo.git("rev-parse", "HEAD^{tree}").strip())
-    assert route(["query", "x"], sample_repo.path).stderr.splitlines() == NO_BUNDLE
+    assert_fatal(route(["query", "x"], sample_repo.path), f"{DAMAGED}it points at a tree, not a commit",
+                 hint=REPLACE)
 
 
 # --- unreadable bundles --------------------------------------------------------------------
@@ -144,16 +147,19 @@ def test_a_bundle_blob_that_is_not_json_is_fatal(built_repo, route, folder):
     result = route(["query", "OpenMeteoClient"], built_repo.path)
 
     assert result.exit_code == FATAL and result.stdout == ""
-    assert result.stderr.splitlines() in ([f"fatal: corrupt bundle blob '{path}'",
-                                           "hint: run 'git route build' to rebuild the bundle"] for path in damaged)
+    assert result.stderr.splitlines() in ([f"{DAMAGED}'{path}' is unreadable", f"hint: {REPLACE}"] for path in damaged)
     assert built_repo.ref(BUNDLE_REF) == commit
 
 
-@pytest.mark.parametrize("args, blob", [(["status"], "build.json"), (["query", "OpenMeteoClient"], "symbols/meta.json")])
-@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]"])
-def test_a_manifest_that_cannot_be_read_is_fatal(built_repo, route, args, blob, content):
+@pytest.mark.parametrize("args, blob, content, why", [
+    (["status"], "build.json", b"{not json", "'build.json' is unreadable"),
+    (["status"], "build.json", b"[1, 2]", "its 'build.json' is not an object"),
+    (["query", "OpenMeteoClient"], "symbols/meta.json", b"{not json", "'symbols/meta.json' is unreadable"),
+    (["query", "OpenMeteoClient"], "symbols/meta.json", b"[1, 2]", "'symbols/meta.json' is unreadable"),
+])
+def test_a_manifest_that_cannot_be_read_is_fatal(built_repo, route, args, blob, content, why):
     write_bundle(built_repo, {blob: content}, built_repo.bundle_tree())
-    assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+    assert_fatal(route(args, built_repo.path), DAMAGED + why, hint=REPLACE)
 
 
 def test_a_query_never_reads_the_manifest(built_repo, route):
@@ -171,7 +177,7 @@ def test_a_bundle_without_its_manifest_is_fatal(built_repo, route, args, blob):
     write_bundle(built_repo, {}, str(index.write_tree(built_repo.repo)))
 
     if blob == "build.json":
-        assert_fatal(route(args, built_repo.path), f"fatal: corrupt bundle blob '{blob}'")
+        assert_fatal(route(args, built_repo.path), f"{DAMAGED}'{blob}' is missing", hint=REPLACE)
     else:  # an index's meta.json: the bundle holds no such index
         assert_fatal(route(args, built_repo.path), f"fatal: the bundle at '{BUNDLE_REF}' has no 'symbols' index",
                      hint="run 'git route build' to rebuild it with this gitroute")
@@ -180,8 +186,7 @@ def test_a_bundle_without_its_manifest_is_fatal(built_repo, route, args, blob):
 def test_a_commit_without_format_trailers_is_not_a_bundle(built_repo, route):
     commit = write_bundle(built_repo, {}, built_repo.bundle_tree(), format_version=None)
     assert_fatal(route(["query", "OpenMeteoClient"], built_repo.path),
-                 f"fatal: the commit at '{BUNDLE_REF}' is not a gitroute bundle (no 'Gitroute-Format' trailer)",
-                 hint="run 'git route build' to write one")
+                 f"{DAMAGED}its commit has no 'Gitroute-Format' trailer", hint=REPLACE)
     assert built_repo.ref(BUNDLE_REF) == commit
 
 
@@ -191,7 +196,7 @@ def test_a_bundle_blob_of_the_wrong_shape_is_fatal(built_repo, route):
 
     result = route(["query", "OpenMeteoClient"], built_repo.path)
     assert result.exit_code == FATAL
-    assert result.stderr.splitlines()[0] in (f"fatal: corrupt bundle blob '{path}'" for path in damaged)
+    assert result.stderr.splitlines()[0] in (f"{DAMAGED}'{path}' is unreadable" for path in damaged)
 
 
 def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):

@@ -88,7 +88,7 @@ def test_python_external_import_is_not_linked_to_a_same_named_local_function() -
         "lib/fake.py": "def dumps(value):\n    return value\n",
     })
     assert not edges(graph)
-    assert graph.counts()["resolution"]["calls"]["external"] == 1
+    assert graph.counts()["calls_by_route"]["external"] == 1
 
 
 def test_python_builtins_are_not_the_repository_s_same_named_methods() -> None:
@@ -123,7 +123,7 @@ def test_python_ambiguous_call_keeps_every_candidate_marked() -> None:
         ("app/run.py:main", "two/b.py:save", "ambiguous"),
     }
     counts = graph.counts()
-    assert counts["resolution"]["calls"]["ambiguous"] == 1
+    assert counts["calls_by_route"]["ambiguous"] == 1
     assert counts["ambiguous_edges"]["calls"] == 2
 
 
@@ -132,7 +132,7 @@ def test_python_too_many_candidates_are_left_unresolved_and_counted() -> None:
     files["app/run.py"] = "def main(obj):\n    obj.get()\n"
     graph = graph_of(files)
     assert not {e for e in edges(graph) if e[0] == "app/run.py:main"}
-    assert graph.counts()["resolution"]["calls"]["too_ambiguous"] == 1
+    assert graph.counts()["calls_by_route"]["too_ambiguous"] == 1
 
 
 def test_python_self_call_resolves_in_the_class_then_its_bases() -> None:
@@ -288,4 +288,4 @@ def test_counts_name_every_route(how: str) -> None:
         "far/y.py": "def lonely():\n    pass\n\nclass P:\n    def twice(self):\n        pass\n",
         "far2/z.py": "class Q:\n    def twice(self):\n        pass\n",
     })
-    assert graph.counts()["resolution"]["calls"][how] == 1
+    assert graph.counts()["calls_by_route"][how] == 1

@@ -9,41 +9,35 @@ import json
 from collections.abc import Sequence
 
 from gitroute.bundle.graph import GraphView
-from gitroute.bundle.layout import BUNDLE_REF, FORMAT_TRAILER, FORMAT_VERSION, INDEX_META, MANIFEST, SOURCE_TRAILER
-from gitroute.catfile import ObjectReader, ahead_behind, current_branch
-from gitroute.errors import BundleFormatError, BundleNotFound
+from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
+from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
+from gitroute.catfile import ObjectReader, ahead_behind, current_branch, ref_target
+from gitroute.errors import BundleDamaged, BundleFormatError, BundleNotFound
 from gitroute.model import Source
 
 
-def corrupt_blob(path: str) -> BundleFormatError:
-    return BundleFormatError(f"corrupt bundle blob '{path}'", hint="run 'git route build' to rebuild the bundle")
+def corrupt_blob(path: str, ref: str = BUNDLE_REF) -> BundleDamaged:
+    return BundleDamaged(ref, f"'{path}' is unreadable")
 
 
-def _missing(path: str) -> object:
-    raise corrupt_blob(path)
+def parse_tree(data: bytes, id_length: int = 40) -> dict[str, str]:
+    """name -> object id from a raw tree object (`<mode> <name>\\0<binary id>` entries).
 
-
-def commit_trailers(commit: bytes) -> dict[str, str]:
-    """`Key: value` trailers of a raw commit object's message (its last paragraph)."""
-    _, _, message = commit.partition(b"\n\n")
-    last = message.decode("utf-8", "replace").strip().rpartition("\n\n")[2]
-    trailers: dict[str, str] = {}
-    for line in last.splitlines():
-        key, sep, value = line.partition(": ")
-        if sep:
-            trailers[key.strip()] = value.strip()
-    return trailers
-
-
-def parse_tree(data: bytes) -> dict[str, str]:
-    """name -> object id from a raw tree object (`<mode> <name>\\0<20-byte id>` entries)."""
+    Raises BadValue on a malformed tree (git checks trees it makes, not every tree a fetch brings).
+    """
+    size = id_length // 2
     entries: dict[str, str] = {}
     pos = 0
-    while pos < len(data):
-        space = data.index(b" ", pos)
-        nul = data.index(b"\0", space)
-        entries[data[space + 1:nul].decode("utf-8", "surrogateescape")] = data[nul + 1:nul + 21].hex()
-        pos = nul + 21
+    try:
+        while pos < len(data):
+            space = data.index(b" ", pos)
+            nul = data.index(b"\0", space)
+            if nul + 1 + size > len(data):
+                raise ValueError("short entry")
+            entries[data[space + 1:nul].decode("utf-8", "surrogateescape")] = data[nul + 1:nul + 1 + size].hex()
+            pos = nul + 1 + size
+    except ValueError as err:
+        raise BadValue("one of its trees is malformed") from err
     return entries
 
 
@@ -67,18 +61,19 @@ class BundleView:
         self.reader.start()  # git starts up while symbolic-ref runs: two process starts overlap
         branch = current_branch(cwd)
         head, bundle = self.reader.read(["HEAD", ref])
-        if bundle is None or bundle[1] != "commit":
+        if bundle is None:
+            # cat-file says "missing" for an absent ref and for a ref to an absent object alike.
+            if ref_target(cwd, ref) is not None:
+                raise BundleDamaged(ref, "it points at a missing object")
             raise BundleNotFound(f"no routing bundle at '{ref}'", hint="run 'git route build'")
+        if bundle[1] != "commit":
+            raise BundleDamaged(ref, f"it points at a {bundle[1]}, not a commit")
         self.commit = bundle[0]
-        trailers = commit_trailers(bundle[2])
         try:
-            version = int(trailers[FORMAT_TRAILER])
-            source_commit = trailers[SOURCE_TRAILER]
-        except (KeyError, ValueError) as err:
-            raise BundleFormatError(
-                f"the commit at '{ref}' is not a gitroute bundle (no '{FORMAT_TRAILER}' trailer)",
-                hint="run 'git route build' to write one",
-            ) from err
+            self.id_length = check_id_length(self.commit)
+            version, source_commit, self.tree = check_bundle_commit(bundle[2], self.id_length)
+        except BadValue as err:
+            raise BundleDamaged(ref, str(err)) from err
         if version > FORMAT_VERSION:
             raise BundleFormatError(
                 f"the bundle at '{ref}' has format {version}; this gitroute reads format {FORMAT_VERSION}",
@@ -97,21 +92,25 @@ class BundleView:
                              behind_by=behind)
 
     def read_json(self, path: str) -> object:
-        """One JSON blob of the bundle; a missing or unreadable one is a corrupt bundle."""
+        """One JSON blob of the bundle; a missing or unreadable one is a damaged bundle."""
         blob = self.read([path]).get(path)
+        if blob is None:
+            # Only on the way to an error: say whether the whole tree is gone or just this blob.
+            tree_gone = self.reader.read([self.tree])[0] is None
+            raise BundleDamaged(self.ref, "its tree is missing" if tree_gone else f"'{path}' is missing")
         try:
-            return json.loads(blob) if blob is not None else _missing(path)
+            return json.loads(blob)
         except ValueError as err:
-            raise corrupt_blob(path) from err
+            raise corrupt_blob(path, self.ref) from err
 
     @property
     def manifest(self) -> dict:
         """The whole build manifest (`build.json`): what status shows; answers never need it."""
         if self._manifest is None:
-            value = self.read_json(MANIFEST)
-            if not isinstance(value, dict):
-                raise corrupt_blob(MANIFEST)
-            self._manifest = value
+            try:
+                self._manifest = check_manifest(self.read_json(MANIFEST))
+            except BadValue as err:
+                raise BundleDamaged(self.ref, str(err)) from err
         return self._manifest
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
@@ -123,7 +122,10 @@ class BundleView:
         folders = sorted({p.rpartition("/")[0] for p in paths} - self._trees.keys())
         if folders:
             for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
-                self._trees[folder] = parse_tree(obj[2]) if obj is not None and obj[1] == "tree" else {}
+                try:
+                    self._trees[folder] = parse_tree(obj[2], self.id_length) if obj and obj[1] == "tree" else {}
+                except BadValue as err:
+                    raise BundleDamaged(self.ref, str(err)) from err
         wanted = [(p, self._trees[p.rpartition("/")[0]].get(p.rpartition("/")[2])) for p in paths]
         wanted = [(p, oid) for p, oid in wanted if oid is not None]
         objects = self.reader.read([oid for _, oid in wanted])
@@ -133,7 +135,7 @@ class BundleView:
     def graph(self) -> GraphView:
         """The code graph's node records and edges, read on demand."""
         if self._graph is None:
-            self._graph = GraphView(self.read, corrupt_blob)
+            self._graph = GraphView(self.read, lambda path: corrupt_blob(path, self.ref))
         return self._graph
 
     def index(self, name: str) -> IndexView:
@@ -182,13 +184,13 @@ class IndexView:
         """The index's manifest section (its `meta.json`)."""
         if self._section is None:
             path = f"{self.name}/{INDEX_META}"
-            if not self.bundle.read([path]):
+            if not self.bundle.read([path]) and self.bundle.reader.read([self.bundle.tree])[0] is not None:
                 raise BundleFormatError(
                     f"the bundle at '{self.bundle.ref}' has no '{self.name}' index",
                     hint="run 'git route build' to rebuild it with this gitroute",
                 )
-            value = self.bundle.read_json(path)
+            value = self.bundle.read_json(path)  # a tree that is gone is a damaged bundle
             if not isinstance(value, dict):
-                raise corrupt_blob(path)
+                raise corrupt_blob(path, self.bundle.ref)
             self._section = value
         return self._section

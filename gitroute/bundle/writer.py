@@ -18,13 +18,15 @@ from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
-    INDEX_META,
     MANIFEST,
     bundle_message,
     dump_json,
     extract_path,
     load_json,
 )
+from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
+from gitroute.bundle.store import parse_tree
+from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.errors import BuildRaceLost
 
 
@@ -46,10 +48,12 @@ class Written:
 class BundleWriter:
     """One build's bundle, from the previous one to the ref swap."""
 
-    def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF) -> None:
+    def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False) -> None:
         self.repo = repo
         self.ref = ref
-        self.previous, self.previous_manifest = _load_previous(repo, ref)
+        previous = _load_previous(repo, ref, full)
+        self.previous, self.previous_manifest = previous.commit, previous.manifest
+        self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
         self.blobs: dict[str, bytes] = {}
         self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
 
@@ -97,9 +101,6 @@ class BundleWriter:
         prefix = folder + "/" if folder else ""
         self.blob_ids.update((prefix + path, oid) for path, oid in blob_ids.items())
 
-    def add_index(self, name: str, section: dict) -> None:
-        self.blobs[f"{name}/{INDEX_META}"] = dump_json(section)
-
     def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
         """Store the blobs, write the tree and the commit, and swap the ref to it."""
         self.blobs[MANIFEST] = dump_json(manifest)
@@ -122,31 +123,78 @@ class BundleWriter:
             pass  # a missing timing is not worth failing a build for
 
 
-def _load_previous(repo: git.Repository, ref: str) -> tuple[str | None, dict | None]:
-    """The bundle commit the ref holds now, and its manifest when its extractions can be reused."""
+@dataclass
+class _Previous:
+    """The bundle the ref holds before this build: what the swap expects to replace, and what may be reused."""
+
+    commit: str | None = None  # whatever the ref holds, damaged or not: the compare-and-swap's old value
+    manifest: dict | None = None  # set only when its extractions may be reused
+    damage: str | None = None  # why the bundle is damaged, when it is
+
+    def notes(self, ref: str) -> list[str]:
+        if self.damage is None:
+            return []
+        return [f"the bundle at '{ref}' is damaged ({self.damage}); building a fresh one"]
+
+
+def _load_previous(repo: git.Repository, ref: str, full: bool = False) -> _Previous:
+    """The bundle commit the ref holds now, and its manifest when its extractions can be reused.
+
+    A bundle is untrusted input: its extractions are reused only when this repository's own
+    builds wrote it (a fetched one may hold planted results), and a damaged one counts as absent.
+    """
     old = git.ref_target(repo, ref)
     if old is None:
-        return None, None
+        return _Previous()
     try:
-        manifest = load_json(git.read_tree_blobs(repo, old, [MANIFEST]).get(MANIFEST, b"null"))
-    except ValueError:
-        return old, None
-    if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
-        return old, None
+        manifest = _read_previous_manifest(repo, old)
+    except BadValue as err:
+        return _Previous(old, damage=str(err))
+    if full or manifest is None or not is_own_bundle(git.common_dir(repo), old):
+        return _Previous(old)
+    if manifest.get("format_version") != FORMAT_VERSION:
+        return _Previous(old)
     if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
-        return old, None
-    return old, manifest
+        return _Previous(old)
+    return _Previous(old, manifest)
+
+
+def _read_previous_manifest(repo: git.Repository, old: str) -> dict | None:
+    """The manifest of the bundle commit `old`; None for a bundle of another format; BadValue when damaged."""
+    obj = git.read_object(repo, old)
+    if obj is None:
+        raise BadValue("it points at a missing object")
+    if obj[0] != "commit":
+        raise BadValue(f"it points at a {obj[0]}, not a commit")
+    version, _, tree_id = check_bundle_commit(obj[1], check_id_length(old))
+    if version != FORMAT_VERSION:
+        return None  # not damaged: written by another gitroute, and replaced like any other
+    tree = git.read_object(repo, tree_id)
+    if tree is None or tree[0] != "tree":
+        raise BadValue("its tree is missing")
+    manifest_id = parse_tree(tree[1], len(old)).get(MANIFEST)
+    blob = git.read_object(repo, manifest_id) if manifest_id else None
+    if blob is None or blob[0] != "blob":
+        raise BadValue(f"'{MANIFEST}' is missing")
+    try:
+        return check_manifest(load_json(blob[1]))
+    except ValueError as err:  # BadValue is a ValueError too, and says more
+        raise BadValue(str(err) if isinstance(err, BadValue) else f"'{MANIFEST}' is unreadable") from err
 
 
 def _swap(repo: git.Repository, ref: str, bundle_commit: str, old_commit: str | None) -> bool:
-    """Move the ref to the new bundle; False when it already was that bundle."""
-    if bundle_commit == old_commit:
-        return False
-    try:
-        git.swap_ref(repo, ref, bundle_commit, old_commit)
-    except BuildRaceLost:
-        # Another build got there first; if it wrote this very bundle, there is nothing lost.
-        if git.ref_target(repo, ref) != bundle_commit:
-            raise
-        return False
-    return True
+    """Move the ref to the new bundle, and record it as this repository's own; False when it already was it.
+
+    Recorded even when unchanged: a bundle byte-identical to what this build made is this build's.
+    """
+    moved = bundle_commit != old_commit
+    if moved:
+        try:
+            git.swap_ref(repo, ref, bundle_commit, old_commit)
+        except BuildRaceLost:
+            # Another build got there first; if it wrote this very bundle, there is nothing lost.
+            if git.ref_target(repo, ref) != bundle_commit:
+                raise
+            moved = False
+    remember_own_bundle(git.common_dir(repo), bundle_commit)
+    return moved

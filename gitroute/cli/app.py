@@ -15,6 +15,12 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "why": "why",
+    "lint": "lint",
+    "doc-code": "doc_code",
+    "decisions": "decisions",
+    "hooks": "hooks",
+    "hook": "hook",
     "impact": "impact",
     "wiring": "wiring",
 }

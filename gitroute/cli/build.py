@@ -10,17 +10,21 @@ from gitroute.cli.output import emit_json, progress_printer
 @click.command("build")
 @click.argument("rev", default="HEAD")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), help="Parser processes (default: every core).")
+@click.option("--full", is_flag=True, help="Extract every file again; reuse nothing from earlier bundles.")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
+def command(rev: str, jobs: int | None, full: bool, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
     Reads the commit's blobs from the object database only (never the work tree), reuses every
-    extraction whose blob did not change, and moves the ref in one compare-and-swap.
+    extraction whose blob did not change (only from bundles this repository's own builds wrote,
+    never from a fetched one), and moves the ref in one compare-and-swap.
     """
     from gitroute import api
 
-    report = api.build(rev, jobs=jobs, progress=None if quiet or as_json else progress_printer())
+    report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer())
+    for note in report.notes:  # even with -q: a replaced bundle is worth a line
+        click.echo(f"warning: {note}", err=True)
     if as_json:
         emit_json({
             "schema": 1,
@@ -35,6 +39,7 @@ def command(rev: str, jobs: int | None, as_json: bool, quiet: bool) -> None:
             "warnings": report.warnings,
             "seconds": round(report.seconds, 3),
             "phases": report.phases,
+            "notes": report.notes,
         })
         return
     if quiet:

@@ -24,6 +24,9 @@ QUERY_OPTIONS: dict[str, tuple[str, bool, bool]] = {
 }
 LIMIT_RANGE = (1, 200)
 DEFAULT_LIMIT = 10
+# `git route why` takes the query's options less its filters, and asks the decision index.
+WHY_INDEX = "decisions"
+WHY_OPTIONS = frozenset(k for k, (param, _, _) in QUERY_OPTIONS.items() if param not in ("kinds", "langs", "path_glob"))
 
 
 def parse_query_args(args: list[str]) -> dict | None:
@@ -78,8 +81,30 @@ def parse_query_args(args: list[str]) -> dict | None:
     return params
 
 
+def parse_why_args(args: list[str]) -> dict | None:
+    """`why`'s parameters, or None when click should parse this command line."""
+    if not args or args[0] != "why":
+        return None
+    if any(arg.partition("=")[0] in QUERY_OPTIONS and arg.partition("=")[0] not in WHY_OPTIONS for arg in args[1:]):
+        return None  # a filter `why` does not take: click says so
+    params = parse_query_args(["query", *args[1:]])
+    if params is None:
+        return None
+    for name in ("kinds", "langs", "path_glob"):
+        params.pop(name)
+    return params
+
+
 def answer_fast(args: list[str]) -> int | None:
-    """Answer a plain query and return its exit code; None when the click app must take it."""
+    """Answer a plain query or why and return its exit code; None when the click app must take it."""
+    why = parse_why_args(args)
+    if why is not None:
+        from gitroute import api
+        from gitroute.cli.output import emit_why
+
+        answer = api.answer(WHY_INDEX, why["text"], limit=why["limit"], explain=why["explain"])
+        emit_why(answer, as_json=why["as_json"], explain=why["explain"], quiet=why["quiet"])
+        return 0
     params = parse_query_args(args)
     if params is None:
         return None

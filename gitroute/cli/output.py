@@ -95,6 +95,34 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
                 err(f"note: {note}")
 
 
+def why_row_text(row: Row) -> str:
+    """A `why` row as text: `RECORD §SECTION  status  text` (the status names a superseded record's successor)."""
+    extra = dict(row.extra)
+    where = f"{row.path} §{extra['section']}" if extra.get("section") else row.path
+    status = str(extra.get("status", ""))
+    if extra.get("superseded_by"):
+        status += f" by {extra['superseded_by']}"
+    return f"{where}  {status}  {extra.get('text', '')}"
+
+
+def emit_why(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
+    """Print a `why` answer: one row per line, signals under each with --explain, or one JSON document."""
+    if as_json:
+        emit_json(answer_json(answer, explain))
+        return
+    out(source_line(answer.source))
+    if answer.status == "no_match":
+        out("no_match: " + (answer.notes[0] if answer.notes else "no decision record discusses the question"))
+        return
+    for row in answer.rows:
+        out(why_row_text(row))
+        if explain and row.signals:
+            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in row.signals))
+    if not quiet:
+        for note in answer.notes:
+            err(f"note: {note}")
+
+
 def progress_printer():
     """A build progress callback that redraws one stderr line, or None when not on a terminal."""
     if not sys.stderr.isatty():

@@ -5,11 +5,14 @@ An index is one module of this package with, at module level (in the spirit of p
 
     NAME: str                  its folder in the bundle tree and its key in build.json's "indexes"
     NEEDS: tuple[str, ...]     earlier indexes whose `output` it is handed (never imported)
+    QUESTION_TYPES: dict       bench question type -> answer options (`{"symbol": {}}`)
     def build(inputs: BuildInputs) -> IndexBuild
     def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer
 
 `gitroute.registry` lists them in build order. No index imports a sibling: the build passes data
-between them through `BuildInputs.outputs`.
+between them through `BuildInputs.outputs`. `answer` gets a `bundle.store.IndexView`: its own folder
+(`read`, `read_json`, `section`, `corrupt`), the code graph (`graph.records/nodes/edges_in/edges_out`)
+and the answer's `source`. docs/decisions/0002-index-protocol.md says why.
 """
 from __future__ import annotations
 

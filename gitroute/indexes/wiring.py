@@ -279,7 +279,7 @@ def _read_go_mod(path: str, text: str) -> dict:
 # --- answer ----------------------------------------------------------------------------------
 
 
-def load_wiring(view: IndexView) -> dict:
+def read_wiring(view: IndexView) -> dict:
     wiring = view.read_json(WIRING_BLOB)
     if not isinstance(wiring, dict) or not all(isinstance(wiring.get(t), list) for t in TABLES):
         raise view.corrupt(WIRING_BLOB)
@@ -288,7 +288,7 @@ def load_wiring(view: IndexView) -> dict:
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, **_options: object) -> Answer:
     """The wiring's rows; with a question, those that share its words, best first."""
-    wiring = load_wiring(view)
+    wiring = read_wiring(view)
     rows = wiring_rows(wiring)
     asked = set(tokenize(question)) if question.strip() else set()
     if asked:

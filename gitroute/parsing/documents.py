@@ -1,0 +1,694 @@
+"""Markdown and reStructuredText documents as blocks and inline tokens, parsed with tree-sitter grammars.
+
+The markdown, markdown_inline and rst grammars of tree-sitter-language-pack 0.13.0 tell headings, code blocks,
+inline code, literals, roles, directives and links apart, so nothing here guesses markup with regular
+expressions over raw text. Where a grammar leaves structure as plain text (the body of an rst directive, the
+cells of an rst grid table) that text is parsed again with the same grammar.
+
+`parse_document` never raises: what it cannot read degrades into fewer blocks and a warning.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import namedtuple
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+RST_EXTENSIONS = (".rst", ".rest")
+# A document larger than this is read only up to it (a generated changelog can be megabytes).
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
+MAX_BLOCKS = 50_000
+MAX_TOKEN = 300  # a longer "token" is prose someone backticked, not a name
+_MAX_NESTING = 8  # directive bodies parsed inside directive bodies
+_SNIFF_BYTES = 64 * 1024
+
+# rst directives whose body is code, not prose.
+CODE_DIRECTIVES = frozenset(
+    (
+        "code", "code-block", "sourcecode", "literalinclude", "highlight", "doctest", "testcode",
+        "testoutput", "testsetup", "testcleanup", "math", "raw", "parsed-literal", "productionlist",
+        "console", "code-block-caption", "graphviz", "mermaid", "csv-table",
+    )
+)
+# rst directives whose argument names a code object (autodoc and the Python/C/JS domains).
+OBJECT_DIRECTIVES = frozenset(
+    (
+        "autoclass", "autofunction", "automethod", "autoattribute", "automodule", "autodata",
+        "autoexception", "autoproperty", "autodecorator", "autosummary",
+        "class", "function", "method", "attribute", "module", "currentmodule", "data", "exception",
+        "decorator", "decoratormethod", "staticmethod", "classmethod", "property",
+        "py:class", "py:function", "py:method", "py:attribute", "py:module", "py:currentmodule", "py:data",
+        "py:exception", "py:decorator", "py:property", "py:staticmethod", "py:classmethod",
+        "c:function", "c:type", "c:macro", "c:member", "c:struct", "c:var", "c:enum",
+        "cpp:class", "cpp:function", "cpp:type", "cpp:struct", "cpp:member", "cpp:enum",
+        "js:function", "js:class", "js:method", "js:module", "js:attribute", "js:data",
+    )
+)
+
+
+class Token(namedtuple("Token", "kind text role line")):
+    """One inline token of a block.
+
+    kind: str, "code" (Markdown inline code), "literal" (rst ``x``), "role" (rst :role:`target`), "link"
+    (a link's destination), "directive_arg" (the object an rst directive documents); text: str, the raw
+    target as written (a role's target keeps its `~` / leading dot / `!`, a titled role `title <target>`
+    gives the target, a link its destination without `<>`, a directive argument its name without the
+    signature); role: str, ":class:", ":func:", ":c:func:" ... for roles, "" otherwise; line: int, 1-based.
+    """
+
+    __slots__ = ()
+
+
+class Block(namedtuple("Block", "kind line end_line text section level name tokens")):
+    """One block of a document.
+
+    kind: str, "heading" | "paragraph" | "list_item" | "table_row" | "field" | "code" | "directive" |
+    "quote"; line, end_line: int, 1-based, inclusive; text: str, plain text with inline markup removed (a
+    heading's full text, its number included; a code block's raw text; a directive's arguments);
+    section: int, the index in `blocks` of the enclosing heading (for a heading, its parent heading), -1
+    before any; level: int, a heading's level (1 = top), a list item's nesting depth (1 = top), else 0;
+    name: str, a heading's number where the document numbers it ("5.4", "3"), a field's name ("Status"),
+    a directive's name ("autoclass"), else ""; tokens: tuple[Token, ...], none for "code".
+    """
+
+    __slots__ = ()
+
+
+class Document(namedtuple("Document", "path format title blocks warnings")):
+    """A parsed document: path: str; format: str ("markdown" | "rst"); title: str, the first heading's
+    text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
+
+    __slots__ = ()
+
+
+# ------------------------------------------------------------------------------------------------ format
+
+_ADORNMENT_CHARS = frozenset("=-~^\"'`*+#:._")
+
+
+def document_format(path: str, data: bytes) -> str | None:
+    """"markdown" (*.md, *.markdown, README*), "rst" (*.rst, and *.txt files that are reStructuredText),
+    or None (not a document this module reads)."""
+    name = posixpath.basename(path).lower()
+    stem, ext = posixpath.splitext(name)
+    if ext in MARKDOWN_EXTENSIONS:
+        return "markdown"
+    if ext in RST_EXTENSIONS:
+        return "rst"
+    if ext == ".txt":
+        if looks_like_rst(data):
+            return "rst"
+        return "markdown" if stem == "readme" else None
+    if stem == "readme" and ext in ("",):
+        return "markdown"
+    return None
+
+
+def looks_like_rst(data: bytes) -> bool:
+    """Whether plain text reads as reStructuredText: an underlined section title or an explicit directive."""
+    text = data[:_SNIFF_BYTES].decode("utf-8", "replace")
+    previous = ""
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if line.startswith(".. ") and "::" in line:
+            return True
+        if (
+            len(line) >= 3
+            and line[0] in _ADORNMENT_CHARS
+            and line == line[0] * len(line)
+            and previous.strip()
+            and previous[0] != " "
+            and len(line) >= len(previous.rstrip())
+            and previous.rstrip()[0] not in _ADORNMENT_CHARS
+        ):
+            return True
+        previous = line
+    return False
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+_NUMBER = re.compile(r"\s*(?:§\s*)?(\d+(?:\.\d+)*)[.):]?\s+")
+
+
+def heading_number(text: str) -> str:
+    """The number a heading starts with ("5.4 Design" -> "5.4", "3. Usage" -> "3"), "" when none."""
+    match = _NUMBER.match(text)
+    if not match or len(match.group(1)) > 20:
+        return ""
+    rest = text[match.end():].strip()
+    return match.group(1) if rest else ""
+
+
+def role_target(text: str) -> str:
+    """A role's or directive's target as a name: `~` (show last part), `!` (no link), a leading dot
+    (search relative to the current module) and a call's `()` removed."""
+    target = text.strip()
+    while target[:1] in ("~", "!", "."):
+        target = target[1:]
+    if target.endswith("()"):
+        target = target[:-2]
+    return target.strip()
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+@cache
+def _parser(lang: str) -> Parser:
+    from tree_sitter import Parser
+    from tree_sitter_language_pack import get_language
+
+    return Parser(get_language(lang))  # type: ignore[arg-type]
+
+
+def _clip(text: str) -> str:
+    return " ".join(text.split())
+
+
+class _Collector:
+    """Blocks in document order, with the heading stack that gives each block its section."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.headings: list[tuple[int, int]] = []  # (level, index in blocks)
+        self.warnings: list[str] = []
+
+    def section(self) -> int:
+        return self.headings[-1][1] if self.headings else -1
+
+    def add(self, kind: str, line: int, end_line: int, text: str, tokens: tuple[Token, ...] = (),
+            level: int = 0, name: str = "") -> None:
+        if len(self.blocks) >= MAX_BLOCKS:
+            if len(self.blocks) == MAX_BLOCKS:
+                self.warnings.append(f"more than {MAX_BLOCKS} blocks: the rest is not read")
+                self.blocks.append(Block("paragraph", line, line, "", -1, 0, "", ()))
+            return
+        if kind == "heading":
+            while self.headings and self.headings[-1][0] >= level:
+                self.headings.pop()
+            section = self.section()
+            self.blocks.append(Block(kind, line, end_line, text, section, level, name, tokens))
+            self.headings.append((level, len(self.blocks) - 1))
+            return
+        self.blocks.append(Block(kind, line, end_line, text, self.section(), level, name, tokens))
+
+    def finish(self, path: str, fmt: str) -> Document:
+        blocks = self.blocks[:MAX_BLOCKS]
+        title = next((b.text for b in blocks if b.kind == "heading"), "")
+        return Document(path, fmt, title, tuple(blocks), tuple(self.warnings))
+
+
+def _token(kind: str, text: str, line: int, role: str = "") -> Token | None:
+    text = text.strip()
+    if not text or len(text) > MAX_TOKEN:
+        return None
+    return Token(kind, text, role, line)
+
+
+# ----------------------------------------------------------------------------------------------- markdown
+
+_MD_DELIMITERS = frozenset(("code_span_delimiter", "emphasis_delimiter", "link_destination", "link_title",
+                            "link_label"))
+_MD_LINKS = frozenset(("inline_link", "full_reference_link", "collapsed_reference_link", "shortcut_link",
+                       "image"))
+
+
+class _MarkdownInline:
+    """Plain text and tokens of one run of Markdown inline content."""
+
+    def __init__(self, src: bytes, first_line: int) -> None:
+        self.src = src
+        self.first_line = first_line
+        self.tokens: list[Token] = []
+
+    def line(self, node: Node) -> int:
+        return self.first_line + node.start_point.row
+
+    def add(self, kind: str, text: str, node: Node) -> None:
+        token = _token(kind, text, self.line(node))
+        if token is not None:
+            self.tokens.append(token)
+
+    def render(self, node: Node) -> str:
+        kind = node.type
+        if kind == "code_span":
+            inner = self.span(node, skip=("code_span_delimiter",))
+            self.add("code", " ".join(inner.split()), node)
+            return inner
+        if kind in _MD_LINKS:
+            for child in node.children:
+                if child.type == "link_destination":
+                    destination = _decode(child.text or b"")
+                    if destination.startswith("<") and destination.endswith(">"):
+                        destination = destination[1:-1]
+                    self.add("link", destination, child)
+            label = next((c for c in node.children if c.type in ("link_text", "image_description")), None)
+            return self.span(label) if label is not None else ""
+        if kind in ("uri_autolink", "email_autolink"):
+            target = _decode(node.text or b"").strip("<>")
+            self.add("link", target, node)
+            return target
+        if kind == "backslash_escape":
+            return _decode(node.text or b"")[1:]
+        if kind in _MD_DELIMITERS:
+            return ""
+        if node.child_count:
+            return self.span(node)
+        return _decode(node.text or b"")
+
+    def span(self, node: Node, skip: tuple[str, ...] = ()) -> str:
+        parts: list[str] = []
+        position = node.start_byte
+        for child in node.children:
+            parts.append(_decode(self.src[position:child.start_byte]))
+            if child.type not in skip:
+                parts.append(self.render(child))
+            position = child.end_byte
+        parts.append(_decode(self.src[position:node.end_byte]))
+        return "".join(parts)
+
+
+def _md_inline(data: bytes, node: Node | None) -> tuple[str, tuple[Token, ...]]:
+    if node is None:
+        return "", ()
+    src = data[node.start_byte:node.end_byte]
+    tree = _parser("markdown_inline").parse(src)
+    reader = _MarkdownInline(src, node.start_point.row + 1)
+    text = reader.span(tree.root_node)
+    return text.strip(), tuple(reader.tokens)
+
+
+def _child(node: Node, kind: str) -> Node | None:
+    return next((c for c in node.children if c.type == kind), None)
+
+
+_COLUMN_GAP = re.compile(rb"\s{2,}")
+_FIELD_LINE = re.compile(r"([A-Z][\w/ -]{0,40}?):\s+(\S.*)")
+
+
+class _MarkdownReader:
+    def __init__(self, data: bytes, out: _Collector) -> None:
+        self.data = data
+        self.out = out
+
+    def read(self) -> None:
+        tree = _parser("markdown").parse(self.data)
+        self.walk(tree.root_node, list_depth=0, quote=False)
+
+    def lines(self, node: Node) -> tuple[int, int]:
+        end_row = node.end_point.row
+        if node.end_point.column == 0 and end_row > node.start_point.row:
+            end_row -= 1
+        return node.start_point.row + 1, end_row + 1
+
+    def walk(self, node: Node, list_depth: int, quote: bool) -> None:
+        for child in node.children:
+            kind = child.type
+            line, end_line = self.lines(child)
+            if kind == "atx_heading":
+                marker = next((c.type for c in child.children if c.type.startswith("atx_h")), "atx_h1_marker")
+                level = int(marker[5]) if marker[5:6].isdigit() else 1
+                text, tokens = _md_inline(self.data, _child(child, "inline"))
+                self.out.add("heading", line, end_line, text, tokens, level, heading_number(text))
+            elif kind == "setext_heading":
+                paragraph = _child(child, "paragraph")
+                text, tokens = _md_inline(self.data, _child(paragraph, "inline") if paragraph else None)
+                level = 1 if _child(child, "setext_h1_underline") is not None else 2
+                self.out.add("heading", line, end_line, " ".join(text.split()), tokens, level,
+                             heading_number(text))
+            elif kind == "paragraph":
+                self.paragraph(child, line, end_line, list_depth, quote)
+            elif kind in ("fenced_code_block", "indented_code_block"):
+                content = _child(child, "code_fence_content") if kind == "fenced_code_block" else child
+                text = _decode(content.text or b"") if content is not None else ""
+                self.out.add("code", line, end_line, text)
+            elif kind == "list_item":
+                self.walk(child, list_depth, quote)
+            elif kind == "list":
+                self.walk(child, list_depth + 1, quote)
+            elif kind == "block_quote":
+                self.walk(child, list_depth, True)
+            elif kind == "pipe_table":
+                self.table(child)
+            elif kind == "link_reference_definition":
+                destination = _child(child, "link_destination")
+                if destination is not None:
+                    target = _decode(destination.text or b"").strip("<>")
+                    token = _token("link", target, destination.start_point.row + 1)
+                    label = _decode(_child(child, "link_label").text or b"") if _child(child, "link_label") else ""
+                    self.out.add("paragraph", line, end_line, label.strip("[]"), (token,) if token else ())
+            elif kind in ("html_block", "minus_metadata", "plus_metadata", "thematic_break"):
+                continue
+            elif child.child_count:
+                self.walk(child, list_depth, quote)
+
+    def paragraph(self, node: Node, line: int, end_line: int, list_depth: int, quote: bool) -> None:
+        text, tokens = _md_inline(self.data, _child(node, "inline"))
+        if quote:
+            self.out.add("quote", line, end_line, text, tokens)
+            return
+        if list_depth:
+            self.out.add("list_item", line, end_line, text, tokens, list_depth)
+            return
+        # "Status: Accepted" lines (often **Status:**) are the fields of Markdown design records.
+        rows = text.split("\n")
+        matches = [_FIELD_LINE.fullmatch(row.strip()) for row in rows]
+        if rows and all(matches):
+            for offset, match in enumerate(matches):
+                assert match is not None
+                row_line = line + offset
+                row_tokens = tuple(t for t in tokens if t.line == row_line)
+                self.out.add("field", row_line, row_line, match.group(2).strip(), row_tokens,
+                             name=match.group(1).strip())
+            return
+        self.out.add("paragraph", line, end_line, text, tokens)
+
+    def table(self, node: Node) -> None:
+        for row in node.children:
+            if row.type not in ("pipe_table_header", "pipe_table_row"):
+                continue
+            cells: list[str] = []
+            tokens: list[Token] = []
+            for cell in row.children:
+                if cell.type != "pipe_table_cell":
+                    continue
+                text, cell_tokens = _md_inline(self.data, cell)
+                cells.append(text)
+                tokens.extend(cell_tokens)
+            line = row.start_point.row + 1
+            self.out.add("table_row", line, line, " | ".join(cells), tuple(tokens))
+
+
+# --------------------------------------------------------------------------------------------------- rst
+
+
+def _rst_title_target(inner: str) -> str:
+    """`title <target>` -> target; a plain target unchanged."""
+    inner = inner.strip()
+    if inner.endswith(">") and "<" in inner:
+        return inner[inner.rindex("<") + 1:-1]
+    return inner
+
+
+def _directive_name(arguments: str) -> str:
+    """The object a directive documents: `Q(*args, **kwargs)` -> `Q`, `PyObject* PyFoo(int x)` -> `PyFoo`."""
+    head = arguments.strip().split("\n", 1)[0]
+    if "(" in head:
+        head = head[:head.index("(")]
+    words = head.replace("*", " ").replace("&", " ").split()
+    return words[-1] if words else ""
+
+
+class _RstReader:
+    def __init__(self, data: bytes, out: _Collector, row_offset: int = 0, depth: int = 0,
+                 styles: list[tuple[str, bool]] | None = None) -> None:
+        self.data = data
+        self.out = out
+        self.row_offset = row_offset
+        self.depth = depth
+        self.styles = styles if styles is not None else []  # adornment styles, in order of first use
+        self.pending: list[Node] = []  # literal blocks met inside the paragraph being read
+
+    def read(self) -> None:
+        tree = _parser("rst").parse(self.data)
+        self.walk(tree.root_node, list_depth=0, kind="paragraph")
+
+    def line(self, node: Node) -> int:
+        return self.row_offset + node.start_point.row + 1
+
+    def lines(self, node: Node) -> tuple[int, int]:
+        end_row = node.end_point.row
+        if node.end_point.column == 0 and end_row > node.start_point.row:
+            end_row -= 1
+        return self.line(node), self.row_offset + end_row + 1
+
+    def source_line(self, line: int) -> bytes:
+        rows = self.data.split(b"\n")
+        index = line - 1 - self.row_offset
+        return rows[index] if 0 <= index < len(rows) else b""
+
+    # -- inline
+
+    def inline(self, node: Node) -> tuple[str, tuple[Token, ...]]:
+        tokens: list[Token] = []
+        text = self.span(node, tokens)
+        return text.strip(), tuple(tokens)
+
+    def span(self, node: Node, tokens: list[Token]) -> str:
+        parts: list[str] = []
+        position = node.start_byte
+        for child in node.children:
+            parts.append(_decode(self.data[position:child.start_byte]))
+            parts.append(self.render(child, tokens))
+            position = child.end_byte
+        parts.append(_decode(self.data[position:node.end_byte]))
+        return "".join(parts)
+
+    def add(self, tokens: list[Token], kind: str, text: str, node: Node, role: str = "") -> None:
+        token = _token(kind, text, self.line(node), role)
+        if token is not None:
+            tokens.append(token)
+
+    def render(self, node: Node, tokens: list[Token]) -> str:
+        kind = node.type
+        raw = _decode(node.text or b"")
+        if kind == "literal":
+            inner = raw[2:-2] if raw.startswith("``") and raw.endswith("``") else raw.strip("`")
+            self.add(tokens, "literal", " ".join(inner.split()), node)
+            return inner
+        if kind == "interpreted_text":
+            role = next((_decode(c.text or b"") for c in node.children if c.type == "role"), "")
+            inner_node = next((c for c in node.children if c.type == "interpreted_text"), None)
+            inner = _decode(inner_node.text or b"") if inner_node is not None else raw
+            inner = inner.strip()
+            if inner.startswith("`") and inner.endswith("`") and len(inner) >= 2:
+                inner = inner[1:-1]
+            target = _rst_title_target(inner)
+            if role:
+                self.add(tokens, "role", target, node, role)
+            else:
+                # The default role: Sphinx projects usually set it to :py:obj:, so it names code.
+                self.add(tokens, "role", target, node, "")
+            if inner.endswith(">") and "<" in inner:
+                return inner[:inner.rindex("<")].strip()
+            shown = role_target(target)
+            # `~a.b.c` shows as `c`; a leading dot only says where Sphinx searches.
+            return shown.rsplit(".", 1)[-1] if target.startswith("~") else shown
+        if kind == "reference":
+            inner = raw
+            if inner.endswith("__"):
+                inner = inner[:-2]
+            elif inner.endswith("_"):
+                inner = inner[:-1]
+            inner = inner.strip("`")
+            if inner.endswith(">") and "<" in inner:
+                self.add(tokens, "link", inner[inner.rindex("<") + 1:-1], node)
+                return inner[:inner.rindex("<")].strip()
+            return inner
+        if kind == "standalone_hyperlink":
+            self.add(tokens, "link", raw, node)
+            return raw
+        if kind in ("emphasis", "strong"):
+            return raw.strip("*")
+        if kind == "literal_block":
+            # `Example::` followed by an indented block: the grammar nests the block in the paragraph.
+            self.pending.append(node)
+            return ""
+        if kind == "::":
+            return ":"
+        if kind == "inline_target":
+            return raw[2:-1] if raw.startswith("_`") else raw
+        if node.child_count and kind not in ("text",):
+            return self.span(node, tokens)
+        return raw
+
+    # -- blocks
+
+    def walk(self, node: Node, list_depth: int, kind: str) -> None:
+        for child in node.children:
+            self.block(child, list_depth, kind)
+
+    def block(self, node: Node, list_depth: int, kind: str) -> None:
+        t = node.type
+        line, end_line = self.lines(node)
+        if t == "section":
+            self.heading(node, line, end_line)
+        elif t == "paragraph":
+            if not self.table(node):
+                self.pending = []
+                text, tokens = self.inline(node)
+                if self.pending:
+                    end_line = self.line(self.pending[0]) - 1
+                    while end_line > line and not self.source_line(end_line).strip():
+                        end_line -= 1
+                self.out.add(kind, line, end_line, text, tokens, list_depth if kind == "list_item" else 0)
+                for block in self.pending:
+                    first, last = self.lines(block)
+                    self.out.add("code", first, last, _decode(block.text or b""))
+                self.pending = []
+        elif t in ("literal_block", "doctest_block"):
+            self.out.add("code", line, end_line, _decode(node.text or b""))
+        elif t == "directive":
+            self.directive(node, line, end_line, list_depth, kind)
+        elif t in ("bullet_list", "enumerated_list"):
+            for item in node.children:
+                if item.type == "list_item":
+                    body = _child(item, "body")
+                    if body is not None:
+                        self.walk(body, list_depth + 1, "list_item")
+        elif t == "definition_list":
+            for item in node.children:
+                for part in item.children:
+                    if part.type == "term":
+                        text, tokens = self.inline(part)
+                        first, last = self.lines(part)
+                        self.out.add(kind, first, last, text, tokens, list_depth if kind == "list_item" else 0)
+                    elif part.type == "definition":
+                        self.walk(part, list_depth, kind)
+        elif t == "field_list":
+            for field in node.children:
+                if field.type == "field":
+                    self.field(field)
+        elif t == "block_quote":
+            self.walk(node, list_depth, "quote")
+        elif t == "line_block":
+            for part in node.children:
+                if part.type == "line":
+                    text, tokens = self.inline(part)
+                    first, last = self.lines(part)
+                    self.out.add(kind, first, last, text, tokens)
+        elif t == "target":
+            link = _child(node, "link")
+            if link is not None:
+                tokens: list[Token] = []
+                self.add(tokens, "link", _decode(link.text or b""), link)
+                name = _decode(_child(node, "name").text or b"") if _child(node, "name") else ""
+                self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(tokens))
+        elif t in ("comment", "substitution_definition", "transition", "footnote", "citation", "::"):
+            return
+        elif node.child_count and node.is_named:
+            self.walk(node, list_depth, kind)
+
+    def heading(self, node: Node, line: int, end_line: int) -> None:
+        title = _child(node, "title")
+        adornments = [c for c in node.children if c.type == "adornment"]
+        if title is None or not adornments:
+            return
+        underline = _decode(adornments[-1].text or b"=")
+        style = (underline[:1], len(adornments) > 1 and adornments[0].start_byte < title.start_byte)
+        if style not in self.styles:
+            self.styles.append(style)
+        level = self.styles.index(style) + 1
+        text, tokens = self.inline(title)
+        text = " ".join(text.split())
+        self.out.add("heading", self.line(title), self.line(title), text, tokens, level, heading_number(text))
+
+    def field(self, node: Node) -> None:
+        name_node = _child(node, "field_name")
+        name = _clip(_decode(name_node.text or b"")) if name_node is not None else ""
+        body = _child(node, "field_body")
+        texts: list[str] = []
+        tokens: list[Token] = []
+        if body is not None:
+            for part in body.children:
+                text, part_tokens = self.inline(part)
+                texts.append(text)
+                tokens.extend(part_tokens)
+        line, end_line = self.lines(node)
+        self.out.add("field", line, end_line, "\n".join(texts), tuple(tokens), name=name)
+
+    def directive(self, node: Node, line: int, end_line: int, list_depth: int, kind: str) -> None:
+        name = _decode(_child(node, "type").text or b"").strip() if _child(node, "type") else ""
+        body = _child(node, "body")
+        arguments = _child(body, "arguments") if body is not None else None
+        content = _child(body, "content") if body is not None else None
+        argument_text = _decode(arguments.text or b"").strip() if arguments is not None else ""
+        lowered = name.lower()
+        if lowered in CODE_DIRECTIVES:
+            self.out.add("code", line, end_line, _decode(content.text or b"") if content is not None else "",
+                         name=name)
+            return
+        tokens: list[Token] = []
+        if lowered in OBJECT_DIRECTIVES and arguments is not None:
+            # One directive may document several signatures, one per line.
+            for offset, signature in enumerate(argument_text.split("\n")):
+                target = _directive_name(signature)
+                token = _token("directive_arg", target, self.line(arguments) + offset)
+                if token is not None:
+                    tokens.append(token)
+        first_arg_line = line
+        self.out.add("directive", first_arg_line, end_line, argument_text, tuple(tokens), name=name)
+        if content is not None:
+            self.nested(content, list_depth, kind)
+
+    def nested(self, content: Node, list_depth: int, kind: str) -> None:
+        """Parse a directive's body (which the grammar leaves as text) as reStructuredText of its own."""
+        if self.depth >= _MAX_NESTING:
+            self.out.warnings.append(f"line {self.line(content)}: directives nested too deeply; body not read")
+            return
+        start = self.data.rfind(b"\n", 0, content.start_byte) + 1
+        lines = self.data[start:content.end_byte].split(b"\n")
+        indents = [len(x) - len(x.lstrip(b" ")) for x in lines if x.strip()]
+        indent = min(indents) if indents else 0
+        body = b"\n".join(x[indent:] for x in lines) + b"\n"
+        reader = _RstReader(body, self.out, self.row_offset + content.start_point.row, self.depth + 1, self.styles)
+        reader.read()
+
+    def table(self, node: Node) -> bool:
+        """A simple or grid table (which the grammar leaves as a paragraph): one table_row block per line."""
+        src = self.data[node.start_byte:node.end_byte]
+        rows = src.split(b"\n")
+        first = rows[0].strip()
+        simple = bool(first) and set(first) <= {ord("="), ord(" ")} and first.startswith(b"==")
+        grid = first.startswith(b"+-") or first.startswith(b"+=")
+        if not (simple or grid):
+            return False
+        base = self.line(node)
+        for offset, row in enumerate(rows):
+            stripped = row.strip()
+            if not stripped or set(stripped) <= set(b"=-+ |") or self.depth >= _MAX_NESTING:
+                continue
+            cells = row.split(b"|") if grid else _COLUMN_GAP.split(row)
+            texts: list[str] = []
+            tokens: list[Token] = []
+            for cell in cells:
+                if not cell.strip():
+                    continue
+                cell_out = _Collector()
+                _RstReader(cell.strip() + b"\n", cell_out, base - 1 + offset, self.depth + 1, []).read()
+                texts.append(_clip(" ".join(b.text for b in cell_out.blocks)))
+                tokens.extend(t for b in cell_out.blocks for t in b.tokens)
+            self.out.add("table_row", base + offset, base + offset, " | ".join(texts), tuple(tokens))
+        return True
+
+
+# ------------------------------------------------------------------------------------------------ public
+
+
+def parse_document(path: str, data: bytes) -> Document | None:
+    """The document's blocks and tokens; None when the path is no Markdown or reStructuredText document.
+
+    Never raises: a document the grammars cannot read well gives fewer blocks and a warning.
+    """
+    fmt = document_format(path, data)
+    if fmt is None:
+        return None
+    out = _Collector()
+    if len(data) > MAX_DOCUMENT_BYTES:
+        out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
+        data = data[:MAX_DOCUMENT_BYTES]
+    try:
+        if fmt == "markdown":
+            _MarkdownReader(data, out).read()
+        else:
+            _RstReader(data, out).read()
+    except RecursionError:
+        out.warnings.append("nesting too deep: the rest of the document is not read")
+    return out.finish(path, fmt)

@@ -1,0 +1,298 @@
+"""The document parser: Markdown and reStructuredText blocks and inline tokens, through the real grammars."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gitroute.parsing.documents import (
+    Block,
+    Document,
+    Token,
+    document_format,
+    heading_number,
+    looks_like_rst,
+    parse_document,
+    role_target,
+)
+
+
+def _doc(path: str, text: str) -> Document:
+    document = parse_document(path, text.encode())
+    assert document is not None
+    return document
+
+
+def _tokens(document: Document) -> list[tuple[str, str, str, int]]:
+    return [(t.kind, t.text, t.role, t.line) for b in document.blocks for t in b.tokens]
+
+
+def _kinds(document: Document) -> list[str]:
+    return [b.kind for b in document.blocks]
+
+
+# ------------------------------------------------------------------------------------------------ format
+
+
+def test_document_format_by_extension_and_content() -> None:
+    assert document_format("docs/a.md", b"x") == "markdown"
+    assert document_format("docs/a.MARKDOWN", b"x") == "markdown"
+    assert document_format("README", b"x") == "markdown"
+    assert document_format("sub/README.md", b"x") == "markdown"
+    assert document_format("docs/api.rst", b"x") == "rst"
+    assert document_format("docs/ref/models.txt", b"Models\n======\n\nText.\n") == "rst"
+    assert document_format("docs/ref/x.txt", b".. class:: Q\n") == "rst"
+    assert document_format("requirements.txt", b"flask>=2\nclick\n") is None
+    assert document_format("README.txt", b"just words\n") == "markdown"
+    assert document_format("src/a.py", b"# x\n") is None
+    assert document_format("LICENSE", b"MIT\n") is None
+
+
+def test_looks_like_rst_needs_an_underline_as_long_as_the_title() -> None:
+    assert looks_like_rst(b"Title\n=====\n")
+    assert not looks_like_rst(b"Title\n==\n")
+    assert not looks_like_rst(b"=====\n=====\n")
+    assert not looks_like_rst(b"a plain note\n\nwith lines\n")
+
+
+def test_heading_number_and_role_target() -> None:
+    assert heading_number("5.4 Doc code") == "5.4"
+    assert heading_number("3. Usage") == "3"
+    assert heading_number("§ 2 Context") == "2"
+    assert heading_number("2024 was a year") == "2024"
+    assert heading_number("Usage") == ""
+    assert heading_number("3") == ""
+    assert heading_number("3.5x faster") == ""
+    assert role_target("~flask.Flask") == "flask.Flask"
+    assert role_target(".Flask.route") == "Flask.route"
+    assert role_target("!Flask") == "Flask"
+    assert role_target("url_for()") == "url_for"
+
+
+# ----------------------------------------------------------------------------------------------- markdown
+
+MARKDOWN = """\
+# 5.4 Doc code
+
+Some `inline_code` and a [link to `Flask`](../src/app.py) and ``double `tick` span``.
+
+```python
+fenced = `not_a_token`
+```
+
+    indented = `not_a_token_either`
+
+- item `list_token`
+  - nested `nested_token`
+
+| name | what |
+|------|------|
+| `table_token` | y |
+
+> quoted `quote_token`
+
+## Sub section
+
+**Status:** Accepted
+Deciders: the team
+
+[ref]: docs/other.md "title"
+
+Setext
+------
+
+<div>`html_token`</div>
+"""
+
+
+def test_markdown_headings_with_numbers_levels_and_sections() -> None:
+    doc = _doc("docs/design.md", MARKDOWN)
+    headings = [(i, b.text, b.level, b.name, b.section) for i, b in enumerate(doc.blocks) if b.kind == "heading"]
+    assert [h[1:] for h in headings] == [
+        ("5.4 Doc code", 1, "5.4", -1),
+        ("Sub section", 2, "", 0),
+        ("Setext", 2, "", 0),
+    ]
+    assert doc.title == "5.4 Doc code"
+    first = doc.blocks[1]
+    assert first.kind == "paragraph" and first.section == 0 and first.line == 3
+
+
+def test_markdown_inline_code_is_a_token_code_blocks_are_not() -> None:
+    doc = _doc("docs/design.md", MARKDOWN)
+    tokens = _tokens(doc)
+    texts = [t[1] for t in tokens]
+    assert ("code", "inline_code", "", 3) in tokens
+    assert ("code", "Flask", "", 3) in tokens
+    assert ("link", "../src/app.py", "", 3) in tokens
+    assert ("code", "double `tick` span", "", 3) in tokens
+    assert "not_a_token" not in " ".join(texts)
+    assert "not_a_token_either" not in " ".join(texts)
+    assert "html_token" not in texts
+    code = [b for b in doc.blocks if b.kind == "code"]
+    assert len(code) == 2 and code[0].tokens == () and "not_a_token" in code[0].text
+    assert code[0].line == 5 and code[0].end_line == 7
+
+
+def test_markdown_lists_tables_quotes_fields_and_reference_links() -> None:
+    doc = _doc("docs/design.md", MARKDOWN)
+    by_text = {b.text: b for b in doc.blocks}
+    assert by_text["item list_token"].kind == "list_item" and by_text["item list_token"].level == 1
+    assert by_text["nested nested_token"].level == 2
+    assert by_text["table_token | y"].kind == "table_row"
+    assert by_text["table_token | y"].tokens[0].text == "table_token"
+    assert by_text["quoted quote_token"].kind == "quote"
+    fields = [(b.name, b.text) for b in doc.blocks if b.kind == "field"]
+    assert fields == [("Status", "Accepted"), ("Deciders", "the team")]
+    assert ("link", "docs/other.md", "", 25) in _tokens(doc)
+
+
+def test_markdown_plain_text_drops_markup() -> None:
+    doc = _doc("a.md", "Use *the* **`run`** [helper](x.py) \\* now.\n")
+    assert doc.blocks[0].text == "Use the run helper * now."
+
+
+# -------------------------------------------------------------------------------------------------- rst
+
+RST = """\
+======
+Title
+======
+
+3. Section one
+--------------
+
+Some ``literal_x`` and :class:`~flask.Flask` and :meth:`.Flask.route` and
+`the api <../api.rst>`_ and :doc:`tutorial </tutorial/index>` and :c:func:`PyObject_Call`.
+
+.. autoclass:: flask.Flask
+   :members:
+
+   Body mentions :func:`url_for`.
+
+.. code-block:: python
+
+    x = ``not_literal``
+
+Example::
+
+    literal ``not_in_block``
+
+:Status: Accepted
+:Author: me ``field_token``
+
+* item ``li_token``
+
+  * nested ``nested_token``
+
++-----+-------------+
+| a   | ``grid_tok`` |
++-----+-------------+
+
+=====  =============
+col    ``simple_tok``
+=====  =============
+
+.. _target: https://example.invalid/x
+
+.. note::
+
+   inside ``note_token``
+
+Sub
+~~~
+
+.. class:: Q(*args, **kwargs)
+
+   A :class:`Q` object.
+
+.. c:function:: PyObject* PyObject_CallNoArgs(PyObject *callable)
+"""
+
+
+def test_rst_headings_levels_by_adornment_order() -> None:
+    doc = _doc("docs/index.rst", RST)
+    headings = [(b.text, b.level, b.name) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [("Title", 1, ""), ("3. Section one", 2, "3"), ("Sub", 3, "")]
+    assert doc.title == "Title"
+
+
+def test_rst_literals_roles_links_and_directives() -> None:
+    doc = _doc("docs/index.rst", RST)
+    tokens = _tokens(doc)
+    assert ("literal", "literal_x", "", 8) in tokens
+    assert ("role", "~flask.Flask", ":class:", 8) in tokens
+    assert ("role", ".Flask.route", ":meth:", 8) in tokens
+    assert ("link", "../api.rst", "", 9) in tokens
+    assert ("role", "/tutorial/index", ":doc:", 9) in tokens
+    assert ("role", "PyObject_Call", ":c:func:", 9) in tokens
+    assert ("directive_arg", "flask.Flask", "", 11) in tokens
+    assert ("role", "url_for", ":func:", 14) in tokens
+    assert ("directive_arg", "Q", "", 48) in tokens
+    assert ("role", "Q", ":class:", 50) in tokens
+    assert ("directive_arg", "PyObject_CallNoArgs", "", 52) in tokens
+    assert ("link", "https://example.invalid/x", "", 39) in tokens
+    assert ("literal", "note_token", "", 43) in tokens
+    texts = {t[1] for t in tokens}
+    assert "not_literal" not in texts and "not_in_block" not in texts
+    directives = [(b.name, b.text) for b in doc.blocks if b.kind == "directive"]
+    assert ("autoclass", "flask.Flask") in directives
+    assert ("class", "Q(*args, **kwargs)") in directives
+    assert [b.name for b in doc.blocks if b.kind == "code"] == ["code-block", ""]
+
+
+def test_rst_plain_text_shows_roles_as_read() -> None:
+    doc = _doc("docs/index.rst", RST)
+    paragraph = next(b for b in doc.blocks if b.text.startswith("Some"))
+    assert paragraph.text.startswith("Some literal_x and Flask and Flask.route and\nthe api and tutorial and")
+    assert paragraph.section == 1
+
+
+def test_rst_fields_lists_and_tables() -> None:
+    doc = _doc("docs/index.rst", RST)
+    fields = [(b.name, b.text, [t.text for t in b.tokens]) for b in doc.blocks if b.kind == "field"]
+    assert fields == [("Status", "Accepted", []), ("Author", "me field_token", ["field_token"])]
+    items = [(b.text, b.level) for b in doc.blocks if b.kind == "list_item"]
+    assert items == [("item li_token", 1), ("nested nested_token", 2)]
+    rows = [(b.line, b.text, [t.text for t in b.tokens]) for b in doc.blocks if b.kind == "table_row"]
+    assert rows == [(32, "a | grid_tok", ["grid_tok"]), (36, "col | simple_tok", ["simple_tok"])]
+
+
+def test_rst_txt_file_is_parsed_like_rst() -> None:
+    doc = _doc("docs/ref/models/querysets.txt", "QuerySets\n=========\n\nUse ``filter()`` and :class:`~django.db.models.Q`.\n")
+    assert doc.format == "rst"
+    assert [t.text for b in doc.blocks for t in b.tokens] == ["filter()", "~django.db.models.Q"]
+
+
+def test_non_document_gives_none() -> None:
+    assert parse_document("src/app.py", b"x = 1\n") is None
+
+
+def test_records_are_namedtuples() -> None:
+    doc = _doc("a.md", "# T\n\n`x_y`\n")
+    assert isinstance(doc.blocks[0], Block) and isinstance(doc.blocks[1].tokens[0], Token)
+    assert doc._fields == ("path", "format", "title", "blocks", "warnings")
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400), st.sampled_from(["a.md", "a.rst", "README", "docs/a.txt"]))
+def test_parse_document_never_raises_on_bytes(data: bytes, path: str) -> None:
+    document = parse_document(path, data)
+    if document is not None:
+        for block in document.blocks:
+            assert 1 <= block.line <= block.end_line
+            assert -1 <= block.section < len(document.blocks)
+
+
+_MARKUP = st.sampled_from(["`", "``", ":class:", "~", ".", "::", "..", "\n", "  ", "#", "=", "-", "*", "|",
+                           "[", "](", ")", "<", ">", "_", "a", "Flask", "\n\n", "   "])
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_MARKUP, max_size=80), st.sampled_from(["a.md", "a.rst"]))
+def test_parse_document_never_raises_on_markup_soup(parts: list[str], path: str) -> None:
+    document = parse_document(path, "".join(parts).encode())
+    assert document is not None
+    for block in document.blocks:
+        for token in block.tokens:
+            assert token.text and token.text == token.text.strip()
+            assert block.line <= token.line

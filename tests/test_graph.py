@@ -1,0 +1,136 @@
+"""The code graph, the foundation the indexes share: its nodes, structural and import edges, and stable ids.
+
+Every file is parsed for real (tree-sitter through gitroute.parsing); no index is involved.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gitroute.bundle.graph import GraphView, graph_blobs
+from gitroute.graph import SourceFile, build_graph, file_bucket, node_buckets
+from gitroute.model import NODE_ORDINAL_BITS
+from gitroute.parsing import extract, language_for_path
+
+
+def graph_of(files: dict[str, str]):
+    sources = []
+    for path, text in sorted(files.items()):
+        lang = language_for_path(path)
+        sources.append(SourceFile(path, f"blob-{path}", lang, extract(text.encode(), lang) if lang else None))
+    return build_graph(sources)
+
+
+def named(graph) -> dict[tuple[str, str], int]:
+    """(path, qualified name) -> node id; files by their path."""
+    ids = {}
+    for node in graph.nodes:
+        key = node.name if node.kind == "file" else (f"{node.owner}.{node.name}" if node.owner else node.name)
+        ids[(node.path, key)] = node.id
+    return ids
+
+
+def edges_of(graph, kind: str) -> set[tuple[int, int]]:
+    return {(e[0], e[2]) for e in graph.edges if e[1] == kind}
+
+
+FAMILIES = {
+    "python": ({"pkg/shapes.py": "class Shape:\n    def area(self):\n        return 0\n\n\ndef make():\n    return Shape()\n",
+                "pkg/use.py": "from pkg.shapes import make\n\n\ndef main():\n    make()\n"},
+               ("pkg/shapes.py", "Shape"), ("pkg/shapes.py", "Shape.area"), ("pkg/shapes.py", "make"),
+               ("pkg/use.py", "main")),
+    "typescript": ({"src/shapes.ts": "export class Shape {\n  area(): number { return 0 }\n}\n"
+                                     "export function make(): Shape { return new Shape() }\n",
+                    "src/use.ts": "import { make } from './shapes'\nexport function main() { make() }\n"},
+                   ("src/shapes.ts", "Shape"), ("src/shapes.ts", "Shape.area"), ("src/shapes.ts", "make"),
+                   ("src/use.ts", "main")),
+    "go": ({"shapes/shapes.go": "package shapes\n\ntype Shape struct{}\n\nfunc (s Shape) Area() int { return 0 }\n\n"
+                                "func Make() Shape { return Shape{} }\n",
+            "cmd/use.go": "package main\n\nimport \"example.com/m/shapes\"\n\nfunc main() { shapes.Make() }\n"},
+           ("shapes/shapes.go", "Shape"), ("shapes/shapes.go", "Shape.Area"), ("shapes/shapes.go", "Make"),
+           ("cmd/use.go", "main")),
+    "java": ({"src/shapes/Shape.java": "package shapes;\n\npublic class Shape {\n  public int area() { return 0; }\n"
+                                       "  public static Shape make() { return new Shape(); }\n}\n",
+              "src/app/Use.java": "package app;\n\nimport shapes.Shape;\n\npublic class Use {\n"
+                                  "  public static void main(String[] a) { Shape.make(); }\n}\n"},
+             ("src/shapes/Shape.java", "Shape"), ("src/shapes/Shape.java", "Shape.area"),
+             ("src/shapes/Shape.java", "Shape.make"), ("src/app/Use.java", "Use.main")),
+    "rust": ({"src/shapes.rs": "pub struct Shape;\n\nimpl Shape {\n    pub fn area(&self) -> i32 { 0 }\n}\n\n"
+                               "pub fn make() -> Shape { Shape }\n",
+              "src/main.rs": "mod shapes;\nuse crate::shapes::make;\n\nfn main() { make(); }\n"},
+             ("src/shapes.rs", "Shape"), ("src/shapes.rs", "Shape.area"), ("src/shapes.rs", "make"),
+             ("src/main.rs", "main")),
+}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_nodes_and_structural_edges_per_language_family(family):
+    files, type_key, method_key, function_key, caller_key = FAMILIES[family]
+    graph = graph_of(files)
+    ids = named(graph)
+    for key in (type_key, method_key, function_key, caller_key):
+        assert key in ids, f"{key} missing from {sorted(ids)}"
+    shapes_file = ids[(type_key[0], type_key[0].rsplit("/", 1)[-1])]
+    kinds = {n.id: n.kind for n in graph.nodes}
+    assert kinds[shapes_file] == "file"
+    # A file contains its types and defines its functions; a type's functions are its methods.
+    assert (shapes_file, ids[type_key]) in edges_of(graph, "contains")
+    assert (ids[type_key], ids[method_key]) in edges_of(graph, "method")
+    if kinds[ids[function_key]] == "function":
+        assert (shapes_file, ids[function_key]) in edges_of(graph, "defines")
+
+
+@pytest.mark.parametrize("family", ["python", "typescript", "rust"])
+def test_an_import_links_the_importing_file_to_the_imported_one(family):
+    files, type_key, _, function_key, caller_key = FAMILIES[family]
+    graph = graph_of(files)
+    ids = named(graph)
+    importer = ids[(caller_key[0], caller_key[0].rsplit("/", 1)[-1])]
+    imported = ids[(type_key[0], type_key[0].rsplit("/", 1)[-1])]
+    assert (importer, imported) in edges_of(graph, "imports")
+    assert (ids[caller_key], ids[function_key]) in edges_of(graph, "calls")
+
+
+def test_node_ids_name_their_bucket_and_are_in_id_order():
+    graph = graph_of({f"pkg/m{i}.py": f"def f{i}():\n    pass\n" for i in range(200)})
+    ids = [n.id for n in graph.nodes]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    buckets = node_buckets(len(graph.nodes))
+    for node in graph.nodes:
+        assert node.id >> NODE_ORDINAL_BITS == file_bucket(node.path, buckets)
+
+
+def test_a_one_file_change_keeps_the_ids_of_other_buckets():
+    files = {f"pkg/m{i}.py": f"def f{i}():\n    pass\n" for i in range(200)}
+    before = {(n.path, n.name): n.id for n in graph_of(files).nodes}
+    files["pkg/m7.py"] = "def f7():\n    pass\n\n\ndef g7():\n    pass\n\n\nclass H7:\n    pass\n"
+    after_graph = graph_of(files)
+    after = {(n.path, n.name): n.id for n in after_graph.nodes}
+    buckets = node_buckets(len(after_graph.nodes))
+    assert buckets == node_buckets(len(before))  # no doubling: the ids may stay put
+    changed_bucket = file_bucket("pkg/m7.py", buckets)
+    moved = {key for key in before if before[key] != after[key]}
+    assert moved, "later files of the changed file's bucket move"
+    assert all(file_bucket(path, buckets) == changed_bucket for path, _ in moved)
+    assert all(path > "pkg/m7.py" for path, _ in moved)
+
+
+def test_graph_blobs_round_trip_through_the_view():
+    files, *_ = FAMILIES["python"]
+    graph = graph_of(files)
+    blobs = graph_blobs(graph)
+    view = GraphView(lambda paths: {p: blobs[p] for p in paths if p in blobs}, lambda path: ValueError(path))
+    nodes = view.nodes(n.id for n in graph.nodes)
+    assert {i: (n.path, n.name, n.kind, n.line, n.owner) for i, n in nodes.items()} == {
+        n.id: (n.path, n.name, n.kind, n.line, n.owner) for n in graph.nodes}
+    for source, kind, target, line, *_ in graph.edges:
+        assert any(e[:3] == [kind, target, line] for e in view.edges_out([source])[source])
+        assert any(e[:3] == [kind, source, line] for e in view.edges_in([target])[target])
+
+
+def test_a_damaged_node_chunk_is_reported_not_guessed():
+    files, *_ = FAMILIES["python"]
+    graph = graph_of(files)
+    blobs = {path: b"{}" for path in graph_blobs(graph)}
+    view = GraphView(lambda paths: {p: blobs[p] for p in paths if p in blobs}, lambda path: ValueError(path))
+    with pytest.raises(ValueError):
+        view.nodes([graph.nodes[0].id])
