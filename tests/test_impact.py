@@ -205,11 +205,28 @@ def test_wiring_question_ranks_rows_sharing_its_words(umbrella, route) -> None:
 def test_render_wiring_is_markdown_between_markers(umbrella, route) -> None:
     wiring = json.loads(route(["wiring", "--json"], umbrella.path).stdout)["wiring"]
     text = render_wiring(wiring)
-    assert text.startswith(MARKER_BEGIN) and text.rstrip().endswith(MARKER_END)
+    assert MARKER_BEGIN not in text and "## Contracts" in text  # the block between the markers, not them
     assert "| `schema/board.schema.json` | `libs/lib/schema/board.schema.json` |" in text
     assert render_wiring(wiring) == text  # deterministic
     markdown = route(["wiring", "--markdown"], umbrella.path)
-    assert markdown.stdout.strip() == text.strip()
+    assert markdown.stdout.strip() == (MARKER_BEGIN + text + MARKER_END).strip()
+
+
+def test_wiring_write_then_check_a_document_block(umbrella, route) -> None:
+    doc = umbrella.path / "REPOS.md"
+    doc.write_text(f"# Repos\n\n{MARKER_BEGIN}\n{MARKER_END}\n\nafter\n")
+    written = route(["wiring", "--write", "REPOS.md"], umbrella.path)
+    assert written.exit_code == 0, written.stderr
+    text = doc.read_text()
+    assert text.startswith("# Repos\n") and text.endswith(f"{MARKER_END}\n\nafter\n")
+    assert "ghcr.io/acme/board:latest" in text
+    stale = route(["wiring", "--check", "REPOS.md"], umbrella.path)  # not committed yet: the commit lacks it
+    assert stale.exit_code == 1
+    _git(umbrella.path, "add", "REPOS.md")
+    _git(umbrella.path, "commit", "-q", "-m", "wiring block")
+    assert route(["build", "-q"], umbrella.path).exit_code == 0
+    current = route(["wiring", "--check", "REPOS.md"], umbrella.path)
+    assert current.exit_code == 0, current.stdout + current.stderr
 
 
 def test_a_workflow_that_does_not_parse_is_a_warning_not_a_failure(make_repo, route) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
 from gitroute.cli.output import answer_json, emit_json, err, out, source_line
 
@@ -10,9 +11,11 @@ from gitroute.cli.output import answer_json, emit_json, err, out, source_line
 @click.command("wiring")
 @click.argument("question", nargs=-1)
 @click.option("--markdown", is_flag=True, help="The tables as Markdown, between marker comments.")
+@write_check_file_options("wiring")
 @json_option
 @quiet_option
-def command(question: tuple[str, ...], markdown: bool, as_json: bool, quiet: bool) -> None:
+def command(question: tuple[str, ...], markdown: bool, write_file: str | None, check_file: str | None, force: bool,
+            as_json: bool, quiet: bool) -> None:
     """Show how the pinned commit's parts and neighbours connect.
 
     Without QUESTION, every table: contracts and their copies, submodules and their pinned commits,
@@ -22,14 +25,18 @@ def command(question: tuple[str, ...], markdown: bool, as_json: bool, quiet: boo
     """
     from gitroute import api
 
+    if write_file or check_file:
+        code = run_committed("wiring", path=write_file or check_file, write=bool(write_file), check=bool(check_file),
+                             force=force, quiet=quiet)
+        raise SystemExit(code)
     answer = api.answer("wiring", " ".join(question), limit=200)
     if as_json:
         emit_json(answer_json(answer, False))
         return
     if markdown:
-        from gitroute.indexes.wiring import render_wiring
+        from gitroute.indexes.wiring import MARKER_BEGIN, MARKER_END, render_wiring
 
-        out(render_wiring(answer.extra["wiring"]) if answer.extra else "")
+        out(MARKER_BEGIN + render_wiring(answer.extra["wiring"] if answer.extra else {}) + MARKER_END)
         return
     out(source_line(answer.source))
     if answer.status == "no_match":

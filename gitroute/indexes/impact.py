@@ -169,7 +169,10 @@ def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
     bounded = {name: re.compile(rb"(?<![\w.-])" + re.escape(name) + rb"(?![\w-])") for name in names}
     readers: dict[int, set[str]] = {}
     for f in files:
-        if f.lang is None and not f.path.endswith((".yml", ".yaml", ".json", ".toml", ".cfg", ".ini")):
+        # Code and configuration read a contract; prose only mentions it (and the committed wiring block
+        # naming every copy must not become a reader of each, or it would never be current).
+        if f.path.endswith(_DOC_EXTENSIONS) or f.lang in ("markdown", "rst") or (
+                f.lang is None and not f.path.endswith((".yml", ".yaml", ".json", ".toml", ".cfg", ".ini"))):
             continue
         try:
             data = read(f.path)

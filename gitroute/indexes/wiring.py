@@ -345,8 +345,9 @@ def _row(path: str, kind: str, name: str, **extra: object) -> Row:
 
 
 def render_wiring(wiring: dict) -> str:
-    """The wiring as Markdown tables, between marker comments (what `--write FILE` keeps in a document)."""
-    out = [MARKER_BEGIN, "", "## Contracts", ""]
+    """The wiring as Markdown tables: what `--write FILE` keeps between FILE's marker comments
+    (MARKER_BEGIN and MARKER_END, which are not part of it)."""
+    out = ["", "## Contracts", ""]
     out += ["| canonical | copies | drifted | drift on purpose | readers |", "|---|---|---|---|---|"]
     for c in wiring["contracts"]:
         others = [p for p in c["copies"] if p != c["canonical"]]
@@ -370,7 +371,7 @@ def render_wiring(wiring: dict) -> str:
     out += ["", "## Internal dependencies", "", "| package | depends on |", "|---|---|"]
     for d in wiring["dependencies"]:
         out.append(f"| {d['package']} (`{d['path']}`) | {d['depends_on']} (`{d['depends_on_path']}`) |")
-    out += ["", MARKER_END, ""]
+    out += [""]
     return "\n".join(out)
 
 
