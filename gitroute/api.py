@@ -50,8 +50,8 @@ def query(
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
-    from gitroute import git
     from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.git import repository as git
     from gitroute.indexes.decisions import is_record_path, lint_records
 
     repository = git.open_repository(repo)
@@ -68,15 +68,18 @@ def build(
     jobs: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     full: bool = False,
+    fetch: bool = True,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
     `full` extracts every file again; otherwise results are reused from this repository's own
-    earlier bundles (never from a fetched one).
+    earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
+    fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
+    as `missing`.
     """
     from gitroute.build import run_build
 
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -89,10 +92,10 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
 
-    bench_file = read_bench(path or find_default_bench(work_tree_top(repo)))
+    bench_file = read_bench(path or find_default_bench(work_tree_top(repo), _configured_bench_file(repo)))
     with BundleView(repo) as view:
         def asker(index: str, options: dict) -> Callable[[Question], Answer]:
             module = load_index(index)
@@ -191,9 +194,9 @@ def committed_file(
     """
     from gitroute import committed
     from gitroute.bundle.store import BundleView
-    from gitroute.catfile import work_tree_top
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.errors import GitrouteError
+    from gitroute.git.catfile import work_tree_top
 
     config_field, render = COMMITTED_FILES[name]
     top = work_tree_top(repo)
@@ -265,3 +268,13 @@ def _bundle_commit(repo: str) -> str | None:
             return view.source.commit
     except GitrouteError:
         return None
+
+
+def _configured_bench_file(repo: str) -> str:
+    """`[bench] file` of the `.gitroute.toml` at the commit the bundle answers from (the config's one source)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.config import CONFIG_PATH, parse_config
+
+    with BundleView(repo) as view:
+        found = view.reader.read([f"{view.source.commit}:{CONFIG_PATH}"])[0]
+    return parse_config(found[2] if found is not None and found[1] == "blob" else None).bench

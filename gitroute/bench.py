@@ -34,7 +34,7 @@ from gitroute.text import content_tokens, tokenize
 SCHEMA = 1
 DEFAULT_BENCH_FILE = "routing-bench.yaml"
 # Every type the format knows, in the order reports list them; later indexes answer the others.
-QUESTION_TYPES = ("symbol", "doc_code", "code_doc", "impact", "decision", "meaning", "wiring")
+QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "wiring")
 MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer")
 RIGHT_FIRST_RANK = 3  # "right first": the expected answer is among the rows a reader looks at
 JUDGED_ROWS = 10  # rows past these are not part of the answer the bench judges
@@ -125,13 +125,13 @@ class BenchReport:
 Ask = Callable[[Question], Answer]
 
 
-def find_default_bench(repo_toplevel: str) -> str:
-    """The bench file `git route bench` reads without FILE: routing-bench.yaml at the work tree's top."""
-    path = os.path.join(repo_toplevel, DEFAULT_BENCH_FILE)
+def find_default_bench(repo_toplevel: str, name: str = DEFAULT_BENCH_FILE) -> str:
+    """The bench file `git route bench` reads without FILE: `name` (`[bench] file`) under the work tree's top."""
+    path = os.path.join(repo_toplevel, name)
     if not os.path.isfile(path):
         raise BenchFileError(
             f"no bench file at '{path}'",
-            hint=f"write '{DEFAULT_BENCH_FILE}' at the top of the work tree, or pass FILE",
+            hint=f"write '{name}' at the top of the work tree, or pass FILE",
         )
     return path
 
@@ -185,7 +185,7 @@ def _parse_yaml(text: str, origin: str) -> Any:
     # PyYAML stays out of the query path: only the bench reads YAML.
     import yaml
 
-    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    class _StrictLoader(yaml.SafeLoader):
         """safe_load that refuses a key given twice, which PyYAML otherwise resolves silently."""
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:

@@ -8,33 +8,41 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from gitroute import __version__, git
+from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
 from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
+    decode_document,
     decode_extract,
     dump_json,
+    encode_document,
     encode_extract,
 )
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
+from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
-from gitroute.model import DeclaredEntry
+from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
 
 
@@ -58,8 +66,21 @@ class BuildReport:
     notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
 
 
-def _extract_key(oid: str, lang: str | None) -> str:
-    return f"{oid}:{lang or '-'}"
+DOCUMENT = "doc."  # the "language" of a key whose blob is parsed as a document: doc.markdown, doc.rst, doc.txt
+
+
+def _extract_key(oid: str, path: str) -> str:
+    """What a blob is extracted as, by its path: code in a language, a document, or plain text.
+
+    The key holds no path: a blob that moves, or is copied, is extracted once.
+    """
+    from gitroute.parsing import language_for_path
+    from gitroute.parsing.documents import document_kind
+
+    kind = document_kind(path)
+    if kind is not None:
+        return f"{oid}:{DOCUMENT}{kind}"
+    return f"{oid}:{language_for_path(path) or '-'}"
 
 
 def _key_lang(key: str) -> str | None:
@@ -78,6 +99,11 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
         return key, ["skip", reason]
     if lang is None:
         return key, ["text"]
+    if lang.startswith(DOCUMENT):
+        from gitroute.parsing.documents import KIND_PATHS, parse_document
+
+        document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
+        return key, ["doc", encode_document(document)] if document is not None else ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
 
 
@@ -89,6 +115,7 @@ class _Sources:
     declared: list[tuple[str, DeclaredEntry]] = field(default_factory=list)
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
+    documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
     reparsed: int = 0  # files whose reused result was damaged, so were extracted again
     reparsed_keys: set[str] = field(default_factory=set)
 
@@ -101,22 +128,36 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
         key = keys[entry.path]
         result = results[key]
         try:
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
             result = results[key] = _extract_one((key, snap.read(entry)))[1]
             sources.reparsed += 1
             sources.reparsed_keys.add(key)
-            extract = decode_extract(result[1]) if result[0] == "code" else None
+            extract, document = _decode_result(entry.path, result)
         if result[0] == "skip":
             sources.skipped.append([entry.path, result[1]])
             continue
-        sources.files.append(SourceFile(entry.path, entry.oid, extract.lang if extract else None, extract))
+        if document is not None:
+            sources.documents[entry.path] = document
+            sources.warnings.extend([entry.path, w] for w in document.warnings)
+        lang = extract.lang if extract else (document.format if document else None)
+        sources.files.append(SourceFile(entry.path, entry.oid, lang, extract))
         if extract:
             sources.warnings.extend([entry.path, w] for w in extract.warnings)
         if entry.path.rsplit("/", 1)[-1] in MANIFEST_FILES:
             sources.declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
     sources.skipped.sort()
     return sources
+
+
+def _decode_result(path: str, result: list) -> tuple[FileExtract | None, Document | None]:
+    if result[0] == "code":
+        return decode_extract(result[1]), None
+    if result[0] == "doc":
+        return None, decode_document(path, result[1])
+    if result[0] not in ("text", "skip"):
+        raise ValueError(f"unknown extraction result {result[0]!r}")
+    return None, None
 
 
 class _Laps:
@@ -136,14 +177,18 @@ class _Laps:
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
-              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False) -> BuildReport:
+              progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
+              fetch: bool = True) -> BuildReport:
     """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch)
+    except BaseException:
+        _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
+        raise
     finally:
         if collecting:
             gc.enable()
@@ -153,19 +198,20 @@ def _no_progress(phase: str, done: int, total: int) -> None:
     pass
 
 
-def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool) -> BuildReport:
-    from gitroute.parsing import language_for_path
+def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
+               fetch: bool) -> BuildReport:
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
     commit = git.resolve_commit(repo, rev)
-    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH))
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+                           fetch=fetch)
     writer = BundleWriter(repo, ref, full=full)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
-    keys = {e.path: _extract_key(e.oid, language_for_path(e.path)) for e in snap.entries}
+    keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
     results = reused.results
     todo: dict[str, tuple[str, bytes]] = {}
@@ -189,7 +235,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
-                         graph=graph, config=config, submodules=snap.submodules, outputs={})
+                         graph=graph, config=config, submodules=snap.submodules, outputs={},
+                         documents=sources.documents)
     sections = _build_indexes(writer, inputs, sources.warnings, jobs)
     laps.lap("index")
 
@@ -232,7 +279,7 @@ def _write_graph() -> tuple[dict[str, str], dict, list, object]:
     """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
     inputs, git_dir = _FORKED
     assert inputs is not None
-    return git.write_blobs(git.open_repository(git_dir), graph_blobs(inputs.graph)), {}, [], None
+    return git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph)), {}, [], None
 
 
 def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str], dict, list, object]:
@@ -243,7 +290,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str],
     built = index.build(inputs._replace(outputs=outputs))
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
-    ids = git.write_blobs(git.open_repository(git_dir), blobs)
+    ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
     return ids, built.section, [list(w) for w in built.warnings], built.output
 
 
@@ -266,19 +313,19 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
             for name in names:
                 done[name] = _write_index(name, {n: done[n][3] for n in needs[name]})
         else:
-            import multiprocessing
-
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            with _signals_held():  # the workers are forked here
+                pool = _start_pool(workers)
                 graph_job = pool.submit(_write_graph)
-                running: dict = {}
-                while len(done) < len(names):
-                    for name in names:
-                        if name not in done and name not in running.values() and all(n in done for n in needs[name]):
-                            running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        done[running.pop(future)] = future.result()
-                writer.add_stored(graph_job.result()[0])
+            running: dict = {}
+            while len(done) < len(names):
+                for name in names:
+                    if name not in done and name not in running.values() and all(n in done for n in needs[name]):
+                        running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done[running.pop(future)] = future.result()
+            writer.add_stored(graph_job.result()[0])
+            _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
     finally:
         _FORKED = (None, "")
     sections: dict[str, dict] = {}
@@ -296,15 +343,16 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     size = sum(len(item[1]) for item in items)
     if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
-        import multiprocessing
-
         # Largest first, so that no worker is left with one big file at the end.
         items = sorted(items, key=lambda item: -len(item[1]))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done, (key, value) in enumerate(pool.map(_extract_one, items, chunksize=8), 1):
-                results[key] = value
-                if done % 50 == 0:
-                    progress("parse", done, total)
+        with _signals_held():  # the workers are forked here
+            pool = _start_pool(workers)
+            parsed = pool.map(_extract_one, items, chunksize=8)
+        for done, (key, value) in enumerate(parsed, 1):
+            results[key] = value
+            if done % 50 == 0:
+                progress("parse", done, total)
+        _end_pool(pool)
     else:
         for done, item in enumerate(items, 1):
             key, value = _extract_one(item)
@@ -312,3 +360,86 @@ def _extract_all(items: list, results: dict[str, list], jobs: int | None, progre
             if done % 50 == 0:
                 progress("parse", done, total)
     progress("parse", total, total)
+
+
+# --- worker processes ----------------------------------------------------------------------
+# A `with ProcessPoolExecutor` that is interrupted waits for every queued task before it exits,
+# and workers that take Ctrl-C themselves deadlock it; git's wrapper forwards SIGINT, so a
+# build gets two. Workers therefore ignore SIGINT and die with their parent, and the pools of a
+# build that fails or is interrupted are ended by `run_build`, not waited for.
+
+_POOLS: list[ProcessPoolExecutor] = []  # the pools this process has running
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT back while workers are forked: a handler that runs inside fork's own callbacks is lost.
+
+    Threads started meanwhile (the pool's) keep SIGINT blocked for good, so it always reaches the
+    main thread, which is the one that acts on it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    _POOLS.append(pool)
+    return pool
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """A pool whose work is done: let its workers exit."""
+    _POOLS.remove(pool)
+    pool.shutdown()
+
+
+def _stop_pools() -> None:
+    """End every running pool now: cancel what is queued and terminate the workers (SIGINT they ignore)."""
+    while _POOLS:
+        pool = _POOLS.pop()
+        # ProcessPoolExecutor has no terminate(): its process table is the only handle on the workers.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(1.0)
+            if process.is_alive():
+                process.kill()
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle, and the worker must not outlive its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back (see _signals_held); now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    armed = False
+    try:
+        import ctypes
+
+        # Linux: the kernel kills this worker when the parent dies, even by SIGKILL.
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux: no prctl
+        armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Where prctl is missing: poll for the parent, since a worker blocked on its queue never notices."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)

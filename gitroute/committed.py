@@ -17,8 +17,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gitroute.catfile import run_git
 from gitroute.errors import GitrouteError, ShrinkGuardRefused
+from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
 MAX_DIFF_LINES = 40  # a check says what changed; the whole diff is one `--write` and `git diff` away

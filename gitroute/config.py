@@ -6,6 +6,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from gitroute.errors import ConfigError
 
@@ -19,7 +20,9 @@ DEFAULT_EXCLUDES = ("node_modules/**", "**/node_modules/**", ".git/**")
 class Config:
     max_file_bytes: int = 1024 * 1024
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
-    docs: tuple[str, ...] = ("docs", "doc")
+    # Folders or globs that hold the documents doc_links reads; empty: every Markdown and
+    # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
+    docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
     decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
@@ -36,17 +39,25 @@ class Config:
         return any(fnmatch.fnmatchcase(path, pattern) for pattern in self.exclude)
 
 
-_SCHEMA = {
-    ("build", "max_file_bytes"): int,
-    ("build", "exclude"): list,
-    ("build", "extra_exclude"): list,
-    ("docs", "folders"): list,
-    ("bench", "file"): str,
-    ("decisions", "paths"): list,
-    ("docs", "map"): str,
-    ("decisions", "map"): str,
-    ("contracts", "drift"): list,
+# Every key: its type, and a valid line of it for the hint of an error.
+_SCHEMA: dict[tuple[str, str], tuple[type, str]] = {
+    ("build", "max_file_bytes"): (int, "max_file_bytes = 1048576"),
+    ("build", "exclude"): (list, 'exclude = ["node_modules/**", "**/node_modules/**"]'),
+    ("build", "extra_exclude"): (list, 'extra_exclude = ["third_party/**"]'),
+    ("docs", "folders"): (list, 'folders = ["docs"]'),
+    ("docs", "map"): (str, 'map = "docs/DOC-CODE.md"'),
+    ("decisions", "paths"): (list, 'paths = ["design/*.md"]'),
+    ("decisions", "map"): (str, 'map = "docs/DECISIONS.md"'),
+    ("bench", "file"): (str, 'file = "routing-bench.yaml"'),
+    ("contracts", "drift"): (list, 'drift = ["vendor/schema/board.schema.json"]'),
 }
+# What each type is called in an error.
+_TYPE_WORDS = {int: "an integer", list: "a list of strings", str: "a string"}
+
+
+def _type_error(section: str, key: str, expected: type) -> ConfigError:
+    return ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {_TYPE_WORDS[expected]}",
+                       hint=f"for example, under [{section}]: {_SCHEMA[(section, key)][1]}")
 
 
 def parse_config(data: bytes | None) -> Config:
@@ -58,31 +69,34 @@ def parse_config(data: bytes | None) -> Config:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"cannot read '{CONFIG_PATH}' at the pinned commit: {err}",
                           hint="fix the file and commit it; gitroute reads it from the commit") from err
-    values: dict[tuple[str, str], object] = {}
+    values: dict[tuple[str, str], Any] = {}
     for section, body in table.items():
         if not isinstance(body, dict):
-            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table")
+            raise ConfigError(f"'{CONFIG_PATH}': '{section}' must be a table",
+                              hint=f"for example: [build] on one line, then {_SCHEMA[('build', 'max_file_bytes')][1]}")
         for key, value in body.items():
-            expected = _SCHEMA.get((section, key))
-            if expected is None:
-                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'")
+            known = _SCHEMA.get((section, key))
+            if known is None:
+                raise ConfigError(f"'{CONFIG_PATH}': unknown key '{section}.{key}'",
+                                  hint="the keys are " + ", ".join(f"'{s}.{k}'" for s, k in _SCHEMA))
+            expected = known[0]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be {expected.__name__}")
-            if expected is list and not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"'{CONFIG_PATH}': '{section}.{key}' must be a list of strings")
+                raise _type_error(section, key, expected)
+            if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+                raise _type_error(section, key, expected)
             values[(section, key)] = value
     max_bytes = values.get(("build", "max_file_bytes"), Config.max_file_bytes)
-    if not 1 <= max_bytes <= 64 * 1024 * 1024:  # type: ignore[operator]
+    if not 1 <= max_bytes <= 64 * 1024 * 1024:
         raise ConfigError(f"'{CONFIG_PATH}': 'build.max_file_bytes' must be between 1 and 67108864")
-    exclude = tuple(values.get(("build", "exclude"), DEFAULT_EXCLUDES))  # type: ignore[arg-type]
-    exclude += tuple(values.get(("build", "extra_exclude"), ()))  # type: ignore[arg-type]
+    exclude = tuple(values.get(("build", "exclude"), DEFAULT_EXCLUDES))
+    exclude += tuple(values.get(("build", "extra_exclude"), ()))
     return Config(
-        max_file_bytes=max_bytes,  # type: ignore[arg-type]
+        max_file_bytes=max_bytes,
         exclude=exclude,
-        docs=tuple(values.get(("docs", "folders"), Config.docs)),  # type: ignore[arg-type]
-        bench=values.get(("bench", "file"), Config.bench),  # type: ignore[arg-type]
-        decisions=tuple(values.get(("decisions", "paths"), ())),  # type: ignore[arg-type]
-        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),  # type: ignore[arg-type]
-        decisions_map=values.get(("decisions", "map"), Config.decisions_map),  # type: ignore[arg-type]
-        contract_drift=tuple(values.get(("contracts", "drift"), ())),  # type: ignore[arg-type]
+        docs=tuple(values.get(("docs", "folders"), Config.docs)),
+        bench=values.get(("bench", "file"), Config.bench),
+        decisions=tuple(values.get(("decisions", "paths"), ())),
+        doc_code_map=values.get(("docs", "map"), Config.doc_code_map),
+        decisions_map=values.get(("decisions", "map"), Config.decisions_map),
+        contract_drift=tuple(values.get(("contracts", "drift"), ())),
     )

@@ -14,9 +14,9 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from gitroute.catfile import run_git
 from gitroute.committed import CommittedResult
 from gitroute.errors import GitrouteError, HookConflict, NotARepository
+from gitroute.git.catfile import run_git
 
 MARKER = "# gitroute-hook: written by 'git route hooks install'; 'git route hooks uninstall' restores what was here"
 # git hook -> the `git route hook ...` runners it calls, in order. pointer-sync goes first after a

@@ -106,6 +106,41 @@ class Edge(namedtuple("Edge", "source kind target line how")):
     __slots__ = ()
 
 
+class Token(namedtuple("Token", "kind text role line")):
+    """One inline token of a block.
+
+    kind: str, "code" (Markdown inline code), "literal" (rst ``x``), "role" (rst :role:`target`), "link"
+    (a link's destination), "directive_arg" (the object an rst directive documents); text: str, the raw
+    target as written (a role's target keeps its `~` / leading dot / `!`, a titled role `title <target>`
+    gives the target, a link its destination without `<>`, a directive argument its name without the
+    signature); role: str, ":class:", ":func:", ":c:func:" ... for roles, "" otherwise; line: int, 1-based.
+    """
+
+    __slots__ = ()
+
+
+class Block(namedtuple("Block", "kind line end_line text section level name tokens")):
+    """One block of a document.
+
+    kind: str, "heading" | "paragraph" | "list_item" | "table_row" | "field" | "code" | "directive" |
+    "quote"; line, end_line: int, 1-based, inclusive; text: str, plain text with inline markup removed (a
+    heading's full text, its number included; a code block's raw text; a directive's arguments);
+    section: int, the index in `blocks` of the enclosing heading (for a heading, its parent heading), -1
+    before any; level: int, a heading's level (1 = top), a list item's nesting depth (1 = top), else 0;
+    name: str, a heading's number where the document numbers it ("5.4", "3"), a field's name ("Status"),
+    a directive's name ("autoclass"), else ""; tokens: tuple[Token, ...], none for "code".
+    """
+
+    __slots__ = ()
+
+
+class Document(namedtuple("Document", "path format title blocks warnings")):
+    """A parsed document: path: str; format: str ("markdown" | "rst"); title: str, the first heading's
+    text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
+
+    __slots__ = ()
+
+
 class Source(namedtuple("Source", "ref commit branch stale_by head behind_by", defaults=(None, 0))):
     """What an answer answers from.
 

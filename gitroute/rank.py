@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
 
@@ -138,8 +138,10 @@ def score_node(
         owner_tokens = [t for t in owner_tokens if t not in STOP_WORDS]
     name_set = set(name_tokens)
 
-    if question.identifier is not None and question.identifier in (
-        normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem)
+    # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
+    # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.
+    if question.identifier is not None and name_set <= set(q) <= name_set | set(owner_tokens) and (
+        question.identifier in (normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem))
     ):
         signals.append(("exact_name", EXACT))
         if question.text.strip() in (name_stem, f"{owner}.{name_stem}"):
@@ -188,6 +190,64 @@ def score_node(
         signals.append(("secondary_path", demoted))
         total += demoted
     return round(total, 3), tuple(signals)
+
+
+_UNINDEXED_DOC_STEMS = frozenset(stem(w) for w in STOP_WORDS)
+BOUND_SLACK = 0.01  # above the rounding of each signal (to 3 decimals) and of the total
+
+
+def score_bounder(question: Question, weights: dict[str, float]) -> Callable[..., float]:
+    """A function that bounds `score_node` from above for one node, from what its postings say.
+
+    It takes, for a node: name_weight and name_matched (the weight and number of question words
+    in its name postings), name_count (its name's word count, capped at 7), doc_weight (of the
+    question words in its doc postings), context_matched (how many are in its context postings),
+    secondary and entry. A caller that skips some postings counts their words as present. Names
+    are cut at 200 characters in the records `score_node` reads; the bound holds for every name
+    no longer than that. Each signal's bound is argued beside it; tests check it on real bundles.
+    """
+    q = question.tokens
+    asked = len(q)
+    total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
+    # Question words a doc's postings never hold: stop words and single characters are not indexed.
+    unindexed = sum(weights.get(t, 1.0) for t in q if len(t) <= 1 or t in _UNINDEXED_DOC_STEMS)
+    identifier = question.identifier is not None
+    fixed = (ENTRY if question.wants_entry else 0.0, ASKED_CONTEXT if question.asked_context else 0.0)
+    demote = DEMOTE if not question.wants_secondary else 1.0
+    kind_prior = max(KIND_PRIOR.values())
+
+    def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
+              secondary: bool, entry: bool) -> float:
+        share = min(name_weight / total_weight, 1.0)
+        # A phrase is two or more distinct question words in a row: a run of the name's words (at
+        # most name_matched of them), or the whole name after words of its owner (context postings).
+        whole_name = name_matched >= name_count
+        if identifier:
+            # The scored name keeps its stop words, so its words are its postings' words: exact_name
+            # needs all of them in the question, and the question's other words in the owner.
+            exact = whole_name and name_matched + context_matched >= asked
+            coverage = min(name_matched / name_count, 1.0) if name_count else 1.0
+            phrase = 1.0 if whole_name and context_matched else (coverage if name_matched >= 2 else 0.0)
+        else:
+            exact = False
+            coverage = 1.0  # the scored name drops stop words, which the postings' count keeps
+            phrase = 1.0 if name_matched >= 2 or (context_matched and name_matched + context_matched >= 2) else 0.0
+        total = EXACT + VERBATIM if exact else (PHRASE * phrase if asked >= 2 else 0.0)
+        # name_tokens grows with the name's share of the question faster (NAME / 2 > PATH) than
+        # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.
+        if name_weight:
+            total += NAME * share * (0.5 + 0.5 * coverage)
+        total += PATH * (1.0 - share)
+        # doc_tokens: the doc postings leave out the name's words and the unindexed ones.
+        total += DOC * min((doc_weight + name_weight + unindexed) / total_weight, 1.0)
+        total += kind_prior
+        if entry:
+            total += fixed[0]
+        if secondary:
+            total = (total + fixed[1]) * demote
+        return total + BOUND_SLACK
+
+    return bound
 
 
 def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -> float:

@@ -14,6 +14,7 @@ INDEXES = (
     "symbols",
     "impact",
     "wiring",
+    "doc_links",
     "decisions",
 )
 

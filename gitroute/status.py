@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from gitroute.bundle.store import BundleView
-from gitroute.catfile import run_git
+from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
 
@@ -30,7 +30,7 @@ class StatusReport:
 def read_status(cwd: str) -> StatusReport:
     with BundleView(cwd) as view:
         manifest = view.manifest
-        listing = run_git(["ls-tree", "-r", "-l", "-z", "--end-of-options", view.commit], cwd)
+        listing = run_git(["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", view.commit], cwd)
         sizes = [int(line.split()[3]) for line in listing.stdout.split(b"\0") if line.strip()]
         return StatusReport(
             source=view.source,

@@ -106,7 +106,7 @@ def test_load_bench_rejects_bad_files(text: str, message: str) -> None:
 
 
 BAD_QUESTIONS = [
-    ("type: symbo", "unknown type 'symbo'; known: symbol, doc_code"),
+    ("type: symbo", "unknown type 'symbo'; known: symbol, code"),
     ("expects: [a.py]", "unknown key 'expects'"),
     ("question: ''", "'question' must be a non-empty string"),
     ("question: 404", "'question' must be a non-empty string, not 404"),
@@ -378,7 +378,7 @@ questions:
   - {id: s3, type: symbol, question: HTTPServer, expect: [src/sample/http_server.py]}
   - {id: s4, type: symbol, question: "where is the entry point", expect: ["src/sample/cli.py#run"]}
   - {id: s5, type: symbol, question: serve forever, expect: ["src/sample/http_server.py#serve_forever"]}
-  - {id: d1, type: code_doc, question: which doc explains this, expect: [README.md]}
+  - {id: d1, type: meaning, question: where is the code that guesses the weather, expect: [README.md]}
 """
 
 
@@ -398,9 +398,9 @@ def test_bench_command_prints_questions_and_types(bench_repo, route) -> None:
         ["s1", "symbol", "1", "ok"], ["s2", "symbol", "1", "ok"], ["s3", "symbol", "1", "ok"],
         ["s4", "symbol", "1", "ok"], ["s5", "symbol", "1", "ok"],
     ]
-    assert lines[5].split()[:4] == ["d1", "code_doc", "-", "unsupported"]
-    assert lines[6:] == ["symbol: 5/5 right first (gate 4) pass", "code_doc: 1 unsupported, not scored"]
-    assert "note: no index answers 'code_doc' questions yet" in result.stderr
+    assert lines[5].split()[:4] == ["d1", "meaning", "-", "unsupported"]
+    assert lines[6:] == ["symbol: 5/5 right first (gate 4) pass", "meaning: 1 unsupported, not scored"]
+    assert "note: no index answers 'meaning' questions yet" in result.stderr
 
 
 def test_bench_command_exits_1_when_a_gate_fails(bench_repo, route) -> None:
@@ -430,7 +430,7 @@ def test_bench_command_json(bench_repo, route) -> None:
     assert (doc["schema"], doc["status"]) == (1, "passed")
     assert doc["types"] == {
         "symbol": {"questions": 5, "right_first": 5, "score": 1.0, "gate": 4, "status": "passed"},
-        "code_doc": {"questions": 1, "right_first": 0, "score": 0.0, "gate": None, "status": "unsupported"},
+        "meaning": {"questions": 1, "right_first": 0, "score": 0.0, "gate": None, "status": "unsupported"},
     }
     assert doc["questions"][0] == {
         "id": "s1", "type": "symbol", "question": "OpenMeteoClient", "expect": ["src/sample/weather.py"],

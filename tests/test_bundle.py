@@ -208,7 +208,7 @@ def test_manifest_describes_source_versions_config_counts_and_skips(make_repo, r
 
 
 def test_swap_refuses_a_ref_that_moved_and_keeps_it(sample_repo, route):
-    from gitroute import git
+    from gitroute.git import repository as git
 
     build(route, sample_repo)
     current = sample_repo.ref(BUNDLE_REF)

@@ -190,8 +190,9 @@ def test_fast_path_refuses_and_click_answers_or_explains(built_repo, args, exit_
     result = run_route(args, built_repo)
     assert result.exit_code == exit_code, result.stderr
     if exit_code == USAGE:
-        assert result.stdout == ""
-        assert "Error:" in result.stderr
+        assert (result.stdout == "") == ("--json" not in args)  # under --json, the error as JSON too
+        assert result.stderr.startswith("error: ")
+        assert result.stderr.splitlines()[1].startswith("hint: usage: git route")
     elif any(arg in ("-h", "--help") for arg in args):
         assert result.stdout.startswith("Usage: git route query")
         assert result.stderr == ""

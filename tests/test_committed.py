@@ -298,7 +298,7 @@ def test_a_map_path_of_the_wrong_type_is_a_config_error(make_repo, route, render
     repo.commit({**DOCS, ".gitroute.toml": "[docs]\nmap = 3\n"})
     result = route(["build", "-q"], repo.path)
     assert result.exit_code == 128
-    assert result.stderr.splitlines()[0] == "fatal: '.gitroute.toml': 'docs.map' must be str"
+    assert result.stderr.splitlines()[0] == "fatal: '.gitroute.toml': 'docs.map' must be a string"
 
 
 # --- through the real build and the doc_links index (skipped until that index is merged) -----

@@ -306,7 +306,7 @@ def test_configured_globs_replace_the_default_layouts():
 
 
 def test_decisions_paths_must_be_a_list_of_strings():
-    with pytest.raises(ConfigError, match="'decisions.paths' must be list"):
+    with pytest.raises(ConfigError, match="'decisions.paths' must be a list of strings"):
         parse_config(b'[decisions]\npaths = "design/*.md"\n')
 
 

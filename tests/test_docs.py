@@ -100,3 +100,18 @@ def test_readme_names_the_test_command_ci_runs():
         pytest.skip("README.md does not exist yet")
     command = ci_test_command()
     assert command in readme.read_text(encoding="utf-8"), f"README.md should show CI's test command: {command}"
+
+
+@pytest.mark.parametrize("name", ["build", "query"])
+def test_quiet_says_it_hides_the_summary(name):
+    quiet = next(p for p in get_command(name).params if p.name == "quiet")
+    assert "summary" in (quiet.help or "")
+
+
+def test_readme_example_runs_inside_its_corpus_and_defines_right_first():
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("## A worked example", 1)[1].split("```console", 1)[1]
+    first, second = example.lstrip().splitlines()[:2]
+    assert first == "$ python bench/corpora.py --dest /tmp/readme flask && cd /tmp/readme/flask"
+    assert second == "$ git route build"
+    assert "among the first three rows (the top 3)" in readme

@@ -296,3 +296,27 @@ def test_parse_document_never_raises_on_markup_soup(parts: list[str], path: str)
         for token in block.tokens:
             assert token.text and token.text == token.text.strip()
             assert block.line <= token.line
+
+
+def test_rst_autosummary_lists_its_objects_as_directive_arguments() -> None:
+    doc = _doc("doc/reference/generators.rst", (
+        "Generators\n==========\n\n.. currentmodule:: networkx\n\n.. autosummary::\n   :toctree: generated/\n\n"
+        "   balanced_tree\n   ~networkx.generators.classic.barbell_graph\n\nAfter ``x``.\n"
+        "\n.. autosummary::\n   :toctree: generated/\n\n    GraphMatcher.__init__\n"))
+    first, second = [b for b in doc.blocks if b.name == "autosummary"]
+    assert [(t.kind, t.text, t.line) for t in first.tokens] == [
+        ("directive_arg", "balanced_tree", 9), ("directive_arg", "~networkx.generators.classic.barbell_graph", 10)]
+    assert doc.blocks[-2].text == "After x."
+    # Entries indented deeper than the options (the grammar reads them as options) are entries too.
+    assert [(t.text, t.line) for t in second.tokens] == [("GraphMatcher.__init__", 17)]
+
+
+def test_rst_text_the_grammar_gives_up_on_is_read_again() -> None:
+    # A bullet whose first line has " : " throws the rst grammar into an error node that swallows the
+    # rest of the document; the lines after it are parsed again, so the directive below still counts.
+    doc = _doc("a.rst", (
+        "Title\n=====\n\n- ``functions`` : dict or None\n    The keys:\n\n    - ``url`` : str or None\n"
+        "      The url to ``function``.\n\nLater text with ``after``.\n\n.. automodule:: pkg.mod\n"))
+    tokens = [(t.text, t.line) for b in doc.blocks for t in b.tokens]
+    assert ("after", 10) in tokens and ("pkg.mod", 12) in tokens and ("function", 8) in tokens
+    assert [(b.kind, b.name, b.line) for b in doc.blocks if b.kind == "directive"] == [("directive", "automodule", 12)]

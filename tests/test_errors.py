@@ -20,10 +20,12 @@ REPLACE = "run 'git route build' to replace it"
 
 
 def assert_fatal(result, first_line: str, *, hint: str | None = None, exit_code: int = FATAL) -> None:
-    """Exactly `fatal: ...` (compared in full) and at most one `hint:` line; nothing on stdout."""
+    """Exactly `fatal: ...` (compared in full) and at most one `hint:` line; on stdout nothing, or under
+    --json the same error as JSON (tests/test_error_contract.py checks that document in full)."""
     lines = result.stderr.splitlines()
     assert result.exit_code == exit_code, result.stderr
-    assert result.stdout == ""
+    if result.stdout:
+        assert json.loads(result.stdout)["error"]["message"] == first_line.removeprefix("fatal: ")
     assert lines[0] == first_line
     assert len(lines) <= 2
     if hint is not None:
@@ -231,7 +233,7 @@ def test_build_over_damaged_extraction_results_extracts_them_again(built_repo, r
 
 @pytest.mark.parametrize("config, message", [
     ("[build\nmax_file_bytes = 1\n", "fatal: cannot read '.gitroute.toml' at the pinned commit: "),
-    ("[build]\nmax_file_bytes = 'big'\n", "fatal: '.gitroute.toml': 'build.max_file_bytes' must be int"),
+    ("[build]\nmax_file_bytes = 'big'\n", "fatal: '.gitroute.toml': 'build.max_file_bytes' must be an integer"),
     ("[build]\nmax_file_byte = 10\n", "fatal: '.gitroute.toml': unknown key 'build.max_file_byte'"),
     ("build = 1\n", "fatal: '.gitroute.toml': 'build' must be a table"),
 ])
@@ -264,7 +266,7 @@ def test_invalid_committed_config_is_fatal_even_when_the_work_tree_copy_is_valid
 
 
 @pytest.mark.parametrize("args, mentions", [
-    (["query"], "Missing argument"),
+    (["query"], "missing argument"),
     (["query", "--limit", "0", "x"], "--limit"),
     (["query", "--kind", "banana", "x"], "--kind"),
     (["build", "--no-such-option"], "--no-such-option"),

@@ -134,8 +134,8 @@ def test_validation_of_values(tmp_path):
 
 
 def test_swap_ref_refuses_ids_that_are_not_object_ids(sample_repo, route):
-    from gitroute import git as gitmod
     from gitroute.errors import GitrouteError
+    from gitroute.git import repository as gitmod
 
     assert route(["build", "-q"], sample_repo.path).exit_code == 0
     current = sample_repo.ref(BUNDLE_REF)

@@ -38,7 +38,8 @@ def graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
     into: dict[str, dict[str, list]] = defaultdict(dict)
     out: dict[str, dict[str, list]] = defaultdict(dict)
     for edge in graph.edges:
-        source, kind, target, line, *rest = edge
+        source, kind, target, line = edge[:4]
+        rest: list[object] = list(edge[4:])
         into[edges_path("in", target)].setdefault(str(target), []).append([kind, source, line, *rest])
         out[edges_path("out", source)].setdefault(str(source), []).append([kind, target, line, *rest])
     blobs = {path: dump_json(records) for path, records in chunks.items()}

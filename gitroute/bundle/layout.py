@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from itertools import starmap
 
-from gitroute.model import NODE_ORDINAL_BITS, Binding, FileExtract, NameRef, Symbol
+from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
 FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 4
+# 4: documents (Markdown, reStructuredText) are parsed and cached like code; 5: import bindings, call
+# receivers and class bases (the graph's resolution)
+EXTRACTOR_VERSION = 5
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -100,4 +102,27 @@ def decode_extract(value: list) -> FileExtract:
         warnings=tuple(warnings),
         bindings=tuple(map(Binding._make, bindings)),
         bases=tuple(starmap(NameRef, bases)),
+    )
+
+
+def encode_document(document: Document) -> list:
+    """A parsed document without its path: the build caches it by blob id, like an extraction."""
+    return [
+        document.format,
+        document.title,
+        [[b.kind, b.line, b.end_line, b.text, b.section, b.level, b.name, [list(t) for t in b.tokens]]
+         for b in document.blocks],
+        list(document.warnings),
+    ]
+
+
+def decode_document(path: str, value: list) -> Document:
+    fmt, title, blocks, warnings = value
+    return Document(
+        path=path,
+        format=fmt,
+        title=title,
+        blocks=tuple(Block(kind, line, end, text, section, level, name, tuple(map(Token._make, tokens)))
+                     for kind, line, end, text, section, level, name, tokens in blocks),
+        warnings=tuple(warnings),
     )

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from gitroute.bundle.graph import GraphView
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
-from gitroute.catfile import ObjectReader, ahead_behind, current_branch, ref_target
 from gitroute.errors import BundleDamaged, BundleFormatError, BundleNotFound
+from gitroute.git.catfile import ObjectReader, ahead_behind, current_branch, ref_target
 from gitroute.model import Source
 
 
@@ -84,7 +84,8 @@ class BundleView:
                 f"the bundle at '{ref}' has the old format {version}", hint="run 'git route build' to rebuild it"
             )
         head_id = head[0] if head else None
-        ahead, behind = 0, 0
+        ahead: int | None = 0
+        behind: int | None = 0
         if head_id != source_commit:
             counts = ahead_behind(cwd, source_commit, head_id) if head_id else None
             ahead, behind = counts if counts else (None, None)
@@ -126,8 +127,8 @@ class BundleView:
                     self._trees[folder] = parse_tree(obj[2], self.id_length) if obj and obj[1] == "tree" else {}
                 except BadValue as err:
                     raise BundleDamaged(self.ref, str(err)) from err
-        wanted = [(p, self._trees[p.rpartition("/")[0]].get(p.rpartition("/")[2])) for p in paths]
-        wanted = [(p, oid) for p, oid in wanted if oid is not None]
+        found = [(p, self._trees[p.rpartition("/")[0]].get(p.rpartition("/")[2])) for p in paths]
+        wanted = [(p, oid) for p, oid in found if oid is not None]
         objects = self.reader.read([oid for _, oid in wanted])
         return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
 

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gitroute import __version__, git
+from gitroute import __version__
 from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
@@ -28,6 +28,7 @@ from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
 from gitroute.bundle.store import parse_tree
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.errors import BuildRaceLost
+from gitroute.git import repository as git
 
 
 @dataclass

@@ -11,19 +11,44 @@ import sys
 
 from gitroute.errors import ExitCode, GitrouteError
 
+SCHEMA = 1
 
-def report_error(err: GitrouteError) -> int:
-    """git-style `fatal:`/`error:` then `hint:` on stderr; returns the exit code."""
-    prefix = "fatal" if err.exit_code >= ExitCode.FATAL else "error"
+
+def wants_json(args: list[str]) -> bool:
+    """True when the command line asks for JSON: `--json` before any `--` (after it, it is a word)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def report_error(err: GitrouteError, *, as_json: bool = False) -> int:
+    """git-style `fatal:`/`error:` then `hint:` on stderr (and the JSON error document on stdout); the exit code."""
+    code = int(err.exit_code)
+    # git's words: `error:` for a usage error (129) and a failed check, `fatal:` for the rest and for a bug
+    prefix = "error" if code == ExitCode.USAGE or code < ExitCode.INTERNAL else "fatal"
     sys.stderr.write(f"{prefix}: {err.message}\n")
     if err.hint:
         sys.stderr.write(f"hint: {err.hint}\n")
-    return int(err.exit_code)
+    if as_json:
+        emit_error_json(code, err.message, err.hint)
+    return code
+
+
+def emit_error_json(code: int, message: str, hint: str | None) -> None:
+    """An error as the one JSON document on stdout, so that an agent never has to parse stderr."""
+    import json
+
+    document = {"schema": SCHEMA, "status": "error", "error": {"exit": code, "message": message, "hint": hint}}
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of `git-route`: one error boundary for both paths."""
     args = sys.argv[1:] if argv is None else list(argv)
+    as_json = wants_json(args)
     try:
         from gitroute.cli.fast import answer_fast
 
@@ -33,16 +58,22 @@ def main(argv: list[str] | None = None) -> None:
 
             code = run(args)
     except GitrouteError as err:
-        code = report_error(err)
+        code = report_error(err, as_json=as_json)
     except KeyboardInterrupt:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C (git forwards one) must not cut this short
         sys.stderr.write("fatal: interrupted\n")
         code = int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         code = 0
     except Exception as exc:  # a bug: one line, and the traceback on request
         if os.environ.get("GITROUTE_DEBUG") == "1":
-            raise
-        sys.stderr.write(f"fatal: internal error: {type(exc).__name__}: {exc}\n")
-        sys.stderr.write("hint: rerun with GITROUTE_DEBUG=1 for the traceback, and report it\n")
-        code = int(ExitCode.INTERNAL)
+            import traceback
+
+            traceback.print_exc()  # and still the exit code of a bug, not 1 ("a check failed")
+        bug = GitrouteError(f"internal error: {type(exc).__name__}: {exc}",
+                            hint="rerun with GITROUTE_DEBUG=1 for the traceback, and report it")
+        bug.exit_code = ExitCode.INTERNAL
+        code = report_error(bug, as_json=as_json)
     sys.exit(code)

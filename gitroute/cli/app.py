@@ -6,7 +6,7 @@ import importlib
 import click
 
 from gitroute import __version__
-from gitroute.errors import ExitCode
+from gitroute.errors import ExitCode, GitrouteError
 
 # Command name -> module under gitroute.cli. Modules load lazily so that a query does not pay
 # for importing the builder (pygit2, tree-sitter).
@@ -15,6 +15,8 @@ COMMANDS = {
     "query": "query",
     "status": "status",
     "bench": "bench",
+    "docs": "docs",
+    "code": "code",
     "why": "why",
     "lint": "lint",
     "doc-code": "doc_code",
@@ -50,8 +52,14 @@ def cli() -> None:
     """
 
 
+class CommandLineError(GitrouteError):
+    """A command line click cannot parse: one git-style `error:` line, the usage as its hint, exit 129."""
+
+    exit_code = ExitCode.USAGE
+
+
 def run(args: list[str]) -> int:
-    """Run the click app on `args`; returns the exit code. Library errors pass up to `cli.main`."""
+    """Run the click app on `args`; returns the exit code. Errors pass up to `cli.main`, click's as GitrouteErrors."""
     try:
         rv = cli.main(args=args, prog_name="git route", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -59,7 +67,30 @@ def run(args: list[str]) -> int:
     except click.exceptions.Abort:
         click.echo("fatal: interrupted", err=True)
         return int(ExitCode.INTERRUPTED)
+    except click.UsageError as exc:
+        raise CommandLineError(_one_line(exc.format_message()), hint=_usage_hint(exc.ctx or _context_of(args))) from exc
     except click.ClickException as exc:
-        exc.show()
-        return int(ExitCode.USAGE) if isinstance(exc, click.UsageError) else 1
+        raise GitrouteError(_one_line(exc.format_message())) from exc
     return int(rv) if isinstance(rv, int) else 0
+
+
+def _one_line(message: str) -> str:
+    """click's sentence as git words it: one line, lowercase first word (not an acronym), no full stop."""
+    line = " ".join(message.split()).rstrip(".")
+    if line[:1].isupper() and not line[1:2].isupper():
+        line = line[0].lower() + line[1:]
+    return line
+
+
+def _context_of(args: list[str]) -> click.Context:
+    """The context of the command `args` name, for its usage line (click's parser errors carry none)."""
+    top = click.Context(cli, info_name="git route")
+    name = args[0] if args else ""
+    command = cli.get_command(top, name) if name in COMMANDS else None
+    return click.Context(command, info_name=name, parent=top) if command is not None else top
+
+
+def _usage_hint(ctx: click.Context) -> str:
+    usage = " ".join(ctx.get_usage().split())
+    usage = usage[0].lower() + usage[1:] if usage else usage
+    return f"{usage}; see '{ctx.command_path} -h'"

@@ -1,19 +1,28 @@
 """`git route build [REV]`: index one pinned commit into the routing bundle."""
 from __future__ import annotations
 
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 
 from gitroute.cli.options import json_option, quiet_option
 from gitroute.cli.output import emit_json, progress_printer
+from gitroute.errors import ExitCode
 
 
 @click.command("build")
 @click.argument("rev", default="HEAD")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), help="Parser processes (default: every core).")
 @click.option("--full", is_flag=True, help="Extract every file again; reuse nothing from earlier bundles.")
+@click.option("--no-fetch", "no_fetch", is_flag=True,
+              help="In a partial clone, do not fetch missing blobs; skip them as 'missing'.")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, full: bool, as_json: bool, quiet: bool) -> None:
+def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
     Reads the commit's blobs from the object database only (never the work tree), reuses every
@@ -22,7 +31,9 @@ def command(rev: str, jobs: int | None, full: bool, as_json: bool, quiet: bool) 
     """
     from gitroute import api
 
-    report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer())
+    with _interrupted_once():
+        report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
+                           fetch=not no_fetch)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
         click.echo(f"warning: {note}", err=True)
     if as_json:
@@ -54,3 +65,32 @@ def command(rev: str, jobs: int | None, full: bool, as_json: bool, quiet: bool) 
                + " (calls resolved by name: a lower bound)")
     if report.warnings:
         click.echo(f"warnings: {report.warnings} (see 'git route status')")
+
+
+def _take_interrupt(signum: int, frame: object) -> None:
+    # Ctrl-C arrives twice (the terminal signals the group and git's wrapper forwards it): the
+    # first stops the build, the second must not interrupt the cleanup that the first started.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """SIGINT stops the build once; after that it is ignored until the process exits."""
+    try:
+        previous = signal.signal(signal.SIGINT, _take_interrupt)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    except KeyboardInterrupt:
+        # run_build has terminated the workers. What is left are ProcessPoolExecutor's own threads,
+        # which can wait forever on the queue of workers that are gone and would hold the exit up
+        # (interpreter shutdown joins them): leave now, as git does on a signal.
+        sys.stdout.flush()
+        sys.stderr.write("fatal: interrupted\n")
+        sys.stderr.flush()
+        os._exit(int(ExitCode.INTERRUPTED))
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -58,7 +58,7 @@ def repo_relative(path: str | None) -> str | None:
     """A path given on the command line is relative to the current folder, as in git; the library wants the top's."""
     if path is None:
         return None
-    from gitroute.catfile import work_tree_top
+    from gitroute.git.catfile import work_tree_top
 
     top = work_tree_top(".")
     return os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")

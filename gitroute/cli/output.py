@@ -21,6 +21,27 @@ def err(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
+# git's C-style quoting (quote.c, core.quotePath on): these bytes get a letter, other control
+# bytes, DEL and every byte of a non-ASCII character an octal escape; a path with any of them is quoted.
+_C_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
+              0x22: '\\"', 0x5C: "\\\\"}
+
+
+def quote_path(path: str) -> str:
+    """A path as git prints it in text: unchanged when plain, else in double quotes with C escapes.
+
+    A committed path may hold a newline (which would forge a row) or an escape sequence (which
+    the terminal would obey); `--json` carries the raw path instead.
+    """
+    if path.isascii() and path.isprintable() and '"' not in path and "\\" not in path:
+        return path
+    raw = path.encode("utf-8", "surrogateescape")
+    body = "".join(
+        _C_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}") for b in raw
+    )
+    return f'"{body}"'
+
+
 def source_line(source: Source) -> str:
     where = f"{source.branch}@{source.commit[:7]}" if source.branch else f"{source.commit[:7]}"
     line = f"answers from {where} (bundle)"
@@ -83,11 +104,12 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
     if answer.status == "no_match":
         out("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
     else:
-        width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
-        name_width = min(max(len(r.name or "") for r in answer.rows), MAX_NAME_COLUMN)
-        for r in answer.rows:
-            where = f"{r.path}:{r.line}" if r.line is not None else r.path
-            out(f"{where:<{width}}  {r.kind or '':<9} {r.name or '':<{name_width}}  {r.score:>8.2f}".rstrip())
+        wheres = [f"{quote_path(r.path)}:{r.line}" if r.line is not None else quote_path(r.path) for r in answer.rows]
+        width = max(map(len, wheres))
+        names = [quote_path(r.name or "") for r in answer.rows]  # a file's name is its path's last part
+        name_width = min(max(map(len, names)), MAX_NAME_COLUMN)
+        for r, where, name in zip(answer.rows, wheres, names, strict=True):
+            out(f"{where:<{width}}  {r.kind or '':<9} {name:<{name_width}}  {r.score:>8.2f}".rstrip())
             if explain and r.signals:
                 out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
         if not quiet:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import json_option
-from gitroute.cli.output import emit_json, source_json, source_line
+from gitroute.cli.output import emit_json, quote_path, source_json, source_line
 
 
 @click.command("status")
@@ -32,9 +32,7 @@ def command(as_json: bool) -> None:
     size = f"{s.bundle_blobs} blobs, {s.bundle_bytes / 1e6:.1f} MB"
     click.echo(f"bundle: {s.source.ref} at {s.bundle_commit[:7]} ({size}), "
                f"gitroute {s.gitroute_version}")
-    stale = s.source.stale_by
-    behind = "no" if stale == 0 else f"{stale} commit{'s' if stale != 1 else ''} behind HEAD"
-    click.echo(f"stale: {'unknown' if stale is None else behind}")
+    click.echo(f"stale: {stale_text(s.source.stale_by, s.source.behind_by)}")
     counts = s.counts
     click.echo(f"files: {counts.get('files', 0)}")
     click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in counts.get("nodes", {}).items()))
@@ -44,11 +42,27 @@ def command(as_json: bool) -> None:
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"
-        click.echo(f"submodule: {sub['path']} at {sub['commit'][:7]}{missing}")
+        click.echo(f"submodule: {quote_path(sub['path'])} at {sub['commit'][:7]}{missing}")
     if s.warnings_total:
         shown = f" (the first {len(s.warnings)})" if len(s.warnings) < s.warnings_total else ""
         click.echo(f"warnings: {s.warnings_total}{shown}")
         for path, warning in s.warnings:
-            click.echo(f"  {path}: {warning}")
+            click.echo(f"  {quote_path(path)}: {warning}")
     if s.last_build_seconds is not None:
         click.echo(f"last build: {s.last_build_seconds:.2f} s")
+
+
+def stale_text(stale_by: int | None, behind_by: int | None) -> str:
+    """How the bundle's commit and HEAD differ, both ways (as the answer header says it)."""
+    if stale_by is None:
+        return "unknown (git cannot compare HEAD with the bundle's commit)"
+    parts = []
+    if stale_by:
+        parts.append(f"{_commits(stale_by)} behind HEAD")
+    if behind_by:
+        parts.append(f"HEAD lacks {_commits(behind_by)} the bundle has")
+    return "; ".join(parts) or "no"
+
+
+def _commits(n: int) -> str:
+    return f"{n} commit{'s' if n != 1 else ''}"

@@ -19,13 +19,16 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs")):
+class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents",
+                             defaults=({},))):
     """What a build hands every index.
 
     commit: str, the pinned source commit; files: Sequence[graph.SourceFile], every text file of the
     snapshot and its submodules, sorted by path; read: Callable[[str], bytes], a file's content by path,
     from the pinned commit; graph: graph.CodeGraph; config: config.Config; submodules:
-    Sequence[git.Submodule]; outputs: Mapping[str, object], the `output` of each index named in NEEDS.
+    Sequence[git.Submodule]; outputs: Mapping[str, object], the `output` of each index named in NEEDS;
+    documents: Mapping[str, model.Document], every Markdown and reStructuredText file parsed (the build
+    caches them by blob id, as it does code extractions), by path.
     """
 
     __slots__ = ()

@@ -18,13 +18,17 @@ import zlib
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.model import Answer, Row
+from gitroute.model import Answer, Document, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
-QUESTION_TYPES = {"decision": {}}  # bench question type -> answer options
+QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> answer options
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
 UNKNOWN_STATUS = "unknown"
@@ -277,11 +281,15 @@ def _resolve_reference(record_path: str, text: str, link: str, known: Sequence[s
     return " ".join(text.split())
 
 
-def parse_record(path: str, data: bytes, known: Sequence[str] = ()) -> Record | None:
-    """Rows of one decision record, or None when it is no document the parser reads."""
-    from gitroute.parsing.documents import parse_document
+def parse_record(path: str, data: bytes, known: Sequence[str] = (), doc: Document | None = None) -> Record | None:
+    """Rows of one decision record, or None when it is no document the parser reads.
 
-    doc = parse_document(path, data)
+    `doc` is the record already parsed (a build hands every document parsed once); else it is parsed here.
+    """
+    if doc is None:
+        from gitroute.parsing.documents import parse_document
+
+        doc = parse_document(path, data)
     if doc is None:
         return None
     blocks = doc.blocks
@@ -486,7 +494,7 @@ def _format_of(roles: Sequence[str], headings: Sequence[str], status_text: str, 
     return "other"
 
 
-def collect_records(files: Iterable[tuple[str, bytes]]) -> list[Record]:
+def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Document] | None = None) -> list[Record]:
     """Every decision record among (path, content) pairs, parsed, sorted by path.
 
     A record that a later one says it supersedes ("Supersedes: ADR-0003") is marked superseded by that
@@ -496,7 +504,7 @@ def collect_records(files: Iterable[tuple[str, bytes]]) -> list[Record]:
     known = [p for p, _ in items]
     records: dict[str, Record] = {}
     for path, data in items:
-        record = parse_record(path, data, known)
+        record = parse_record(path, data, known, (parsed or {}).get(path))
         if record is not None and record.rows:
             records[path] = record
     for record in list(records.values()):
@@ -548,25 +556,20 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_rows(view: object) -> list[DecisionRow]:
+def read_rows(view: IndexView) -> list[DecisionRow]:
     """The rows a built index holds, read back from its blobs: what `render_decisions` takes for DECISIONS.md."""
-    records = view.read_json("records.json")  # type: ignore[attr-defined]
-    section = view.section  # type: ignore[attr-defined]
+    records = view.read_json("records.json")
     try:
-        total = int(section["counts"]["rows"])
-        chunk = int(section["row_chunk"])
-    except (KeyError, TypeError, ValueError) as err:
-        raise view.corrupt("meta.json") from err  # type: ignore[attr-defined]
-    rows: list[DecisionRow] = []
-    for start in range(0, total, chunk):
-        path = f"rows/{start // chunk:05d}.json"
-        stored = view.read_json(path)  # type: ignore[attr-defined]
-        try:
-            for record_id, section_text, line, kind, verdict, text, _length in stored:  # type: ignore[attr-defined]
+        total = int(view.section["counts"]["rows"])
+        chunk = int(view.section["row_chunk"])
+        rows: list[DecisionRow] = []
+        for start in range(0, total, chunk):
+            path = f"rows/{start // chunk:05d}.json"
+            for record_id, section_text, line, kind, verdict, text, _length in view.read_json(path):  # type: ignore[attr-defined]
                 record_path, title, status, _superseded_by, _format = records[record_id]  # type: ignore[index]
                 rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
-        except (IndexError, TypeError, ValueError) as err:
-            raise view.corrupt(path) from err  # type: ignore[attr-defined]
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        raise view.corrupt("records.json") from err
     return rows
 
 
@@ -698,10 +701,11 @@ def normalize_name_all(text: str) -> set[str]:
     return {normalize_name(w) for w in re.findall(r"[A-Za-z_$][\w$.]*", text)}
 
 
-def _mentioned_symbols(path: str, data: bytes, names: frozenset[str]) -> list[str]:
-    from gitroute.parsing.documents import parse_document
+def _mentioned_symbols(path: str, data: bytes, names: frozenset[str], doc: Document | None = None) -> list[str]:
+    if doc is None:
+        from gitroute.parsing.documents import parse_document
 
-    doc = parse_document(path, data)
+        doc = parse_document(path, data)
     if doc is None:
         return []
     found = set()
@@ -730,13 +734,15 @@ def build(inputs: object) -> object:
             contents.append((path, inputs.read(path)))  # type: ignore[attr-defined]
         except Exception as err:  # a missing blob is named, not fatal
             warnings.append((path, f"decision record not read: {err}"))
-    records = collect_records(contents)
+    documents = getattr(inputs, "documents", {})
+    records = collect_records(contents, documents)
     graph = getattr(inputs, "graph", None)
     names = frozenset(
         normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
     )
     data_by_path = dict(contents)
-    symbols = {r.path: _mentioned_symbols(r.path, data_by_path[r.path], names) for r in records} if names else {}
+    symbols = ({r.path: _mentioned_symbols(r.path, data_by_path[r.path], names, documents.get(r.path))
+                for r in records} if names else {})
     values, section = build_blobs(records, symbols)
     blobs = {path: dump_json(value) for path, value in values.items()}
     return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)))

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 NAME = "impact"
 NEEDS: tuple[str, ...] = ()
-QUESTION_TYPES = {"impact": {}}
+QUESTION_TYPES: dict[str, dict] = {"impact": {}}
 
 DEFAULT_DEPTH = 2
 MAX_DEPTH = 5
@@ -217,7 +217,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     start = distinct[0]
     walk = walk_impact(view.graph, [start[0]], start[3], depth=depth, include_ambiguous=ambiguous)
     contract_rows = _contract_rows(view, start[1])
-    rows = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
+    ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
     notes = [f"impact of {start[3]} '{start[2]}' ({start[1]}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
     if walk.capped:
@@ -231,7 +231,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
-    return Answer("routed", view.source, tuple(contract_rows[0] + rows), tuple(notes), extra)
+    return Answer("routed", view.source, tuple(contract_rows[0] + ranked), tuple(notes), extra)
 
 
 def _footer(ambiguous_edges: int, included: bool) -> str:

@@ -2,8 +2,9 @@
 
 Postings hold three lists per token (nodes whose name, doc or context has the token: a file's
 folders, a symbol's enclosing symbols); a query
-reads only the shards of its own tokens, scores candidates cheaply from postings, then reads the
-records of the best few hundred and ranks those with `rank.score_node`.
+reads only the shards of its own tokens, bounds every candidate's score from postings alone
+(`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
+`rank.score_node`, until no unread candidate can enter the top rows.
 """
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ import json
 import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 
 from gitroute.bundle.layout import INDEX_META, dump_json
 from gitroute.model import Answer, Row
-from gitroute.rank import Question, base_name, idf, is_secondary, parse_question, score_node
+from gitroute.rank import Question, base_name, idf, is_secondary, parse_question, score_bounder, score_node
 from gitroute.text import STOP_WORDS, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -26,16 +26,13 @@ if TYPE_CHECKING:
 
 NAME = "symbols"
 NEEDS: tuple[str, ...] = ()
-QUESTION_TYPES = {"symbol": {}}  # bench question type -> answer options
+QUESTION_TYPES: dict[str, dict] = {"symbol": {}}  # bench question type -> answer options
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
-NAME_WEIGHT, DOC_WEIGHT, CONTEXT_WEIGHT = 3.0, 1.0, 1.5  # how much a posting counts before full scoring
-ENTRY_WEIGHT = 6.0  # the entry-point posting, when a question asks where things start
 COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or more) is a common word
 COMMON_POSTINGS = 2000
-TIE_BREAK = 1e-13  # per node id (< 2**34): far below any real score difference, so ties fall by id without a sort
-CANDIDATES = 40  # records read and fully scored per query
-FILTERED_CANDIDATES = 1000  # more when filters will drop some
+CANDIDATES = 40  # records read in a query's first batch
+MAX_BATCH = 512  # records read at once, afterwards
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
 
@@ -171,48 +168,58 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
         raise corrupt(path) from err
 
 
-def _rank_postings(
-    question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float]
-) -> dict[int, float]:
-    """A first score per node from postings alone: which fields hold which question words.
+def _bound_postings(
+    question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], *, skip_common: bool
+) -> tuple[dict[int, float], float]:
+    """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
-    Postings are summed by their encoded value (a node's id and facts never vary), and decoded
-    once per node rather than once per posting: common words have thousands of postings.
+    A candidate is a node with a posting of a question word (or, for an entry-point question, an
+    entry node). With skip_common, the doc and context postings of a common word ("model" in
+    django: thousands of them) are not read: every candidate is bounded as if it had them, and
+    the nodes found only there are left out, each bounded by the second value. Postings are summed
+    by their encoded value (a node's id and facts never vary) and decoded once per node.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
-    other: dict[int, float] = {}
+    doc_weight: dict[int, float] = {}
+    context_matched: dict[int, int] = {}
+    entries: set[int] = set()
+    skipped_weight, skipped_words = 0.0, 0
     for token, (name_list, doc_list, context_list) in lists.items():
-        w = weights.get(token, ENTRY_WEIGHT)
-        if w < COMMON_WEIGHT and len(doc_list) + len(context_list) > COMMON_POSTINGS:
-            # A word in an eighth of a large repository's nodes ("model" in django) picks
-            # candidates by name only: its thousands of doc and context postings cost more than they tell.
+        if token == ENTRY_TOKEN:
+            entries.update(name_list)
+            for value in name_list:
+                name_weight.setdefault(value, 0.0)
+            continue
+        w = weights[token]
+        if skip_common and w < COMMON_WEIGHT and len(doc_list) + len(context_list) > COMMON_POSTINGS:
+            skipped_weight += w
+            skipped_words += 1
             doc_list = context_list = []
         get_weight, get_matched = name_weight.get, name_matched.get
         for value in name_list:
             name_weight[value] = get_weight(value, 0.0) + w
             name_matched[value] = get_matched(value, 0) + 1
-        for field_weight, field in ((DOC_WEIGHT, doc_list), (CONTEXT_WEIGHT, context_list)):
-            get_other, add = other.get, w * field_weight
-            for value in field:
-                other[value] = get_other(value, 0.0) + add
-    asked = len(question.tokens)
-    demote = not question.wants_secondary
-    prelim: dict[int, float] = {}
-    for value in name_weight.keys() | other.keys():
-        score = other.get(value, 0.0)
-        matched = name_matched.get(value, 0)
-        count = value & 7
-        if matched:
-            coverage = min(matched / count, 1.0) if count else 1.0
-            score += NAME_WEIGHT * name_weight[value] * (0.5 + 0.5 * coverage)
-            if matched == count == asked:
-                score *= 2  # likely the very name asked for
-        if demote and value & 8:
-            score *= 0.4
-        node_id = value >> 4
-        prelim[node_id] = score - node_id * TIE_BREAK  # equal scores: the lower id first
-    return prelim
+        get_doc = doc_weight.get
+        for value in doc_list:
+            doc_weight[value] = get_doc(value, 0.0) + w
+        get_context = context_matched.get
+        for value in context_list:
+            context_matched[value] = get_context(value, 0) + 1
+    bound = score_bounder(question, weights)
+    get_weight, get_matched = name_weight.get, name_matched.get
+    get_doc, get_context = doc_weight.get, context_matched.get
+    memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
+    bounds = {}
+    for value in name_weight.keys() | doc_weight.keys() | context_matched.keys():
+        facts = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0) + skipped_weight,
+                 get_context(value, 0) + skipped_words, value & 8, value in entries)
+        found = memo.get(facts)
+        if found is None:
+            found = memo[facts] = bound(*facts)
+        bounds[value >> 4] = found
+    left_out = bound(0.0, 0, 0, skipped_weight, skipped_words, False, False) if skipped_words else 0.0
+    return bounds, left_out
 
 
 def query_symbols(
@@ -225,8 +232,14 @@ def query_symbols(
     explain: bool,
     corrupt: Callable[[str], Exception],
     records: Callable[[Sequence[int]], dict[int, list]],
+    exhaustive: bool = False,
 ) -> tuple[list[Row], list[str]]:
-    """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why)."""
+    """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
+
+    The rows are the true top `limit` of scoring every candidate, which `exhaustive=True` does
+    (for tests); otherwise records are read in the order of their bounds, only until no unread
+    candidate can outscore the rows kept.
+    """
     question = parse_question(text)
     tokens = list(question.tokens) + ([ENTRY_TOKEN] if question.wants_entry else [])
     if not tokens:
@@ -244,28 +257,62 @@ def query_symbols(
         lists[token] = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token, [[], [], []])
 
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
-    prelim = _rank_postings(question, lists, weights)
-    if not prelim:
+    bounds, left_out = _bound_postings(question, lists, weights, skip_common=not exhaustive)
+    if not bounds and not left_out:
         return [], ["nothing in the bundle shares a word with the question"]
 
-    keep = FILTERED_CANDIDATES if filters.active() else CANDIDATES
-    best = [node_id for node_id, _ in heapq.nlargest(keep, prelim.items(), key=itemgetter(1))]
-    found = records(best)
+    found: dict[int, list] = {}  # node records read so far
     rows: list[Row] = []
+    top: list[float] = []  # the best `limit` scores so far, a min-heap
+    scored: set[int] = set()
     filtered_out = 0
-    for node_id in best:
+
+    def score_one(node_id: int) -> None:
+        nonlocal filtered_out
+        scored.add(node_id)
         if node_id not in found:
             raise corrupt(f"graph node {node_id}")
         path, name, owner, kind, line, _end_line, lang, entry, doc = found[node_id]
         if not filters.admit(path, kind, lang):
             filtered_out += 1
-            continue
+            return
         score, signals = score_node(question, weights, path=path, name=name, owner=owner, kind=kind, doc=doc,
                                     entry=bool(entry))
         if score > 0:
-            rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind, score=score,
-                            signals=signals if explain else ()))
-    rows.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
+            rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
+                            score=score, signals=signals if explain else ()))
+            if len(top) < limit:
+                heapq.heappush(top, score)
+            elif score > top[0]:
+                heapq.heapreplace(top, score)
+
+    # The threshold algorithm: score candidates in the order of their bounds until the limit-th
+    # best score beats the bound of every candidate not yet scored, and of the nodes left out.
+    while True:
+        heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
+        heapq.heapify(heap)
+        while heap:
+            if not exhaustive and len(top) == limit and top[0] > max(-heap[0][0], left_out):
+                break
+            # Read the chunks of the next candidates in one go: a first batch on speculation, then
+            # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
+            sure = not exhaustive and len(top) == limit
+            size = MAX_BATCH if sure else max(CANDIDATES, limit - len(top))
+            batch = [heapq.heappop(heap)[1]]
+            while heap and len(batch) < size and not (sure and -heap[0][0] < top[0]):
+                batch.append(heapq.heappop(heap)[1])
+            found.update(records([i for i in batch if i not in found]))  # one blob per node bucket
+            for k, node_id in enumerate(batch):
+                if not exhaustive and len(top) == limit and top[0] > max(bounds[node_id], left_out):
+                    for rest in batch[k:]:
+                        heapq.heappush(heap, (-bounds[rest], rest))
+                    break
+                score_one(node_id)
+        if not left_out or (len(top) == limit and top[0] > left_out):
+            break
+        # The nodes left out could still rank: bound them all, and go on from what is scored.
+        bounds, left_out = _bound_postings(question, lists, weights, skip_common=False)
+    rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
         if filtered_out:
@@ -273,6 +320,10 @@ def query_symbols(
         else:
             notes.append("no candidate scored above zero")
     return rows[:limit], notes
+
+
+def _row_order(row: Row) -> tuple:
+    return (-row.score, row.path, row.name or "", row.line or 0)
 
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),

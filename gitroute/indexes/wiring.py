@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 NAME = "wiring"
 NEEDS: tuple[str, ...] = ("impact",)
-QUESTION_TYPES = {"wiring": {}}
+QUESTION_TYPES: dict[str, dict] = {"wiring": {}}
 WIRING_BLOB = "wiring.json"
 TABLES = ("contracts", "submodules", "workflow_calls", "dispatches", "published", "packages", "dependencies")
 MAX_WORKFLOW_BYTES = 512 * 1024
@@ -161,7 +161,8 @@ def _split_ref(uses: str) -> tuple[str, str]:
 
 def _read_step(path: str, job: str, step: dict, wiring: dict) -> None:
     uses = step.get("uses")
-    with_ = step.get("with") if isinstance(step.get("with"), dict) else {}
+    given = step.get("with")
+    with_: dict = given if isinstance(given, dict) else {}
     if isinstance(uses, str):
         target, ref = _split_ref(uses)
         wiring["workflow_calls"].append({"workflow": path, "job": job, "kind": "action", "uses": target, "ref": ref})
@@ -228,14 +229,15 @@ def _read_manifest(path: str, data: bytes, warnings: list[tuple[str, str]]) -> d
         warnings.append((path, f"manifest does not parse: {str(err)[:200]}"))
         return None
     if base == "Cargo.toml":
-        package = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+        package: dict = doc["package"] if isinstance(doc.get("package"), dict) else {}
         deps = set()
         for key in ("dependencies", "dev-dependencies", "build-dependencies"):
             if isinstance(doc.get(key), dict):
                 deps.update(doc[key])
         return {"path": path, "name": str(package.get("name", "")), "ecosystem": "cargo", "depends": sorted(deps)}
-    project = doc.get("project") if isinstance(doc.get("project"), dict) else {}
-    poetry = doc.get("tool", {}).get("poetry", {}) if isinstance(doc.get("tool"), dict) else {}
+    project: dict = doc["project"] if isinstance(doc.get("project"), dict) else {}
+    tool = doc.get("tool")
+    poetry: dict = tool["poetry"] if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict) else {}
     name = str(project.get("name") or (poetry.get("name") if isinstance(poetry, dict) else "") or "")
     deps = set()
     requirements = list(project.get("dependencies") or [])

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import namedtuple
 from functools import cache
 from typing import TYPE_CHECKING
+
+from gitroute.model import Block, Document, Token
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -51,39 +52,8 @@ OBJECT_DIRECTIVES = frozenset(
 )
 
 
-class Token(namedtuple("Token", "kind text role line")):
-    """One inline token of a block.
-
-    kind: str, "code" (Markdown inline code), "literal" (rst ``x``), "role" (rst :role:`target`), "link"
-    (a link's destination), "directive_arg" (the object an rst directive documents); text: str, the raw
-    target as written (a role's target keeps its `~` / leading dot / `!`, a titled role `title <target>`
-    gives the target, a link its destination without `<>`, a directive argument its name without the
-    signature); role: str, ":class:", ":func:", ":c:func:" ... for roles, "" otherwise; line: int, 1-based.
-    """
-
-    __slots__ = ()
-
-
-class Block(namedtuple("Block", "kind line end_line text section level name tokens")):
-    """One block of a document.
-
-    kind: str, "heading" | "paragraph" | "list_item" | "table_row" | "field" | "code" | "directive" |
-    "quote"; line, end_line: int, 1-based, inclusive; text: str, plain text with inline markup removed (a
-    heading's full text, its number included; a code block's raw text; a directive's arguments);
-    section: int, the index in `blocks` of the enclosing heading (for a heading, its parent heading), -1
-    before any; level: int, a heading's level (1 = top), a list item's nesting depth (1 = top), else 0;
-    name: str, a heading's number where the document numbers it ("5.4", "3"), a field's name ("Status"),
-    a directive's name ("autoclass"), else ""; tokens: tuple[Token, ...], none for "code".
-    """
-
-    __slots__ = ()
-
-
-class Document(namedtuple("Document", "path format title blocks warnings")):
-    """A parsed document: path: str; format: str ("markdown" | "rst"); title: str, the first heading's
-    text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
-
-    __slots__ = ()
+# rst directives whose body lists the objects they document, one per line.
+LIST_DIRECTIVES = frozenset(("autosummary", "py:autosummary"))
 
 
 # ------------------------------------------------------------------------------------------------ format
@@ -107,6 +77,24 @@ def document_format(path: str, data: bytes) -> str | None:
     if stem == "readme" and ext in ("",):
         return "markdown"
     return None
+
+
+def document_kind(path: str) -> str | None:
+    """What a path may hold, before its content is read: "markdown", "rst", "txt" (reStructuredText
+    only if its content reads so, see `looks_like_rst`), or None (no document)."""
+    name = posixpath.basename(path).lower()
+    stem, ext = posixpath.splitext(name)
+    if ext in MARKDOWN_EXTENSIONS or (stem == "readme" and ext == ""):
+        return "markdown"
+    if ext in RST_EXTENSIONS:
+        return "rst"
+    if ext == ".txt":
+        return "txt"
+    return None
+
+
+# A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
+KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt"}
 
 
 def looks_like_rst(data: bytes) -> bool:
@@ -267,6 +255,8 @@ class _MarkdownInline:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if not child.is_named and not child.child_count:
+                continue  # punctuation stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.src[position:child.start_byte]))
             if child.type not in skip:
                 parts.append(self.render(child))
@@ -342,7 +332,8 @@ class _MarkdownReader:
                 if destination is not None:
                     target = _decode(destination.text or b"").strip("<>")
                     token = _token("link", target, destination.start_point.row + 1)
-                    label = _decode(_child(child, "link_label").text or b"") if _child(child, "link_label") else ""
+                    label_node = _child(child, "link_label")
+                    label = _decode(label_node.text or b"") if label_node is not None else ""
                     self.out.add("paragraph", line, end_line, label.strip("[]"), (token,) if token else ())
             elif kind in ("html_block", "minus_metadata", "plus_metadata", "thematic_break"):
                 continue
@@ -445,6 +436,8 @@ class _RstReader:
         parts: list[str] = []
         position = node.start_byte
         for child in node.children:
+            if child.type == "text":
+                continue  # a word stands for itself: it stays in the slice up to the next child
             parts.append(_decode(self.data[position:child.start_byte]))
             parts.append(self.render(child, tokens))
             position = child.end_byte
@@ -567,12 +560,15 @@ class _RstReader:
         elif t == "target":
             link = _child(node, "link")
             if link is not None:
-                tokens: list[Token] = []
-                self.add(tokens, "link", _decode(link.text or b""), link)
-                name = _decode(_child(node, "name").text or b"") if _child(node, "name") else ""
-                self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(tokens))
+                link_tokens: list[Token] = []
+                self.add(link_tokens, "link", _decode(link.text or b""), link)
+                name_node = _child(node, "name")
+                name = _decode(name_node.text or b"") if name_node is not None else ""
+                self.out.add("paragraph", line, end_line, name.strip("_:"), tuple(link_tokens))
         elif t in ("comment", "substitution_definition", "transition", "footnote", "citation", "::"):
             return
+        elif t in ("classifier", "ERROR"):
+            self.stray(node, kind if kind != "list_item" else "paragraph")
         elif node.child_count and node.is_named:
             self.walk(node, list_depth, kind)
 
@@ -605,7 +601,8 @@ class _RstReader:
         self.out.add("field", line, end_line, "\n".join(texts), tuple(tokens), name=name)
 
     def directive(self, node: Node, line: int, end_line: int, list_depth: int, kind: str) -> None:
-        name = _decode(_child(node, "type").text or b"").strip() if _child(node, "type") else ""
+        type_node = _child(node, "type")
+        name = _decode(type_node.text or b"").strip() if type_node is not None else ""
         body = _child(node, "body")
         arguments = _child(body, "arguments") if body is not None else None
         content = _child(body, "content") if body is not None else None
@@ -623,23 +620,56 @@ class _RstReader:
                 token = _token("directive_arg", target, self.line(arguments) + offset)
                 if token is not None:
                     tokens.append(token)
-        first_arg_line = line
-        self.out.add("directive", first_arg_line, end_line, argument_text, tuple(tokens), name=name)
+        if lowered in LIST_DIRECTIVES:
+            # autosummary's body is a list of the objects it documents, one per line, after its options
+            # (read from the lines: the grammar files entries indented unlike the options as options).
+            first_body = self.data.find(b"\n", node.start_byte)
+            rows = self.data[first_body + 1:node.end_byte].split(b"\n") if first_body >= 0 else []
+            for offset, raw in enumerate(rows, 1):
+                entry = _decode(raw).strip()
+                if entry and not entry.startswith((":", "..")):
+                    token = _token("directive_arg", entry.split()[0], line + offset)
+                    if token is not None:
+                        tokens.append(token)
+            self.out.add("directive", line, end_line, argument_text, tuple(tokens), name=name)
+            return
+        self.out.add("directive", line, end_line, argument_text, tuple(tokens), name=name)
         if content is not None:
             self.nested(content, list_depth, kind)
 
     def nested(self, content: Node, list_depth: int, kind: str) -> None:
         """Parse a directive's body (which the grammar leaves as text) as reStructuredText of its own."""
-        if self.depth >= _MAX_NESTING:
-            self.out.warnings.append(f"line {self.line(content)}: directives nested too deeply; body not read")
-            return
         start = self.data.rfind(b"\n", 0, content.start_byte) + 1
-        lines = self.data[start:content.end_byte].split(b"\n")
+        self.reparse(start, content.end_byte, content.start_point.row)
+
+    def reparse(self, start: int, end: int, row: int) -> None:
+        """Parse the lines data[start:end] (which begin at `row`) again, dedented, as a document of their own."""
+        if self.depth >= _MAX_NESTING:
+            self.out.warnings.append(f"line {self.row_offset + row + 1}: nested too deeply; not read")
+            return
+        lines = self.data[start:end].split(b"\n")
         indents = [len(x) - len(x.lstrip(b" ")) for x in lines if x.strip()]
         indent = min(indents) if indents else 0
         body = b"\n".join(x[indent:] for x in lines) + b"\n"
-        reader = _RstReader(body, self.out, self.row_offset + content.start_point.row, self.depth + 1, self.styles)
+        reader = _RstReader(body, self.out, self.row_offset + row, self.depth + 1, self.styles)
         reader.read()
+
+    def stray(self, node: Node, kind: str) -> None:
+        """Inline content the grammar left at block level (a definition-list classifier that ran on over
+        the following paragraphs): its first line as a paragraph, the lines after it parsed again."""
+        first_row = node.start_point.row
+        line_end = self.data.find(b"\n", node.start_byte)
+        if line_end < 0 or line_end >= node.end_byte:
+            text, tokens = self.inline(node)
+            self.out.add(kind, self.line(node), self.line(node), text, tokens)
+            return
+        first_tokens: list[Token] = []
+        parts = []
+        for child in node.children:
+            if child.start_point.row == first_row:
+                parts.append(self.render(child, first_tokens))
+        self.out.add(kind, self.line(node), self.line(node), " ".join(p for p in parts if p), tuple(first_tokens))
+        self.reparse(line_end + 1, node.end_byte, first_row + 1)
 
     def table(self, node: Node) -> bool:
         """A simple or grid table (which the grammar leaves as a paragraph): one table_row block per line."""

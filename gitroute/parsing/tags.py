@@ -275,10 +275,10 @@ def _run_query(lang: str, query: Query, root: Node) -> tuple[list[_Scope], list[
                 refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1, _call_receiver(n)))
         elif kind == "type":
             for n in names:
-                receiver = _call_receiver(n)  # `models.Model`: the module the type is looked up in
-                refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1, receiver))
+                looked_up_on = _call_receiver(n)  # `models.Model`: the module the type is looked up in
+                refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1, looked_up_on))
                 if _is_base(n):
-                    refs.append((n.start_byte, "base", _text(n), n.start_point[0] + 1, receiver))
+                    refs.append((n.start_byte, "base", _text(n), n.start_point[0] + 1, looked_up_on))
         elif kind == "bind":
             binding = _binding_of(lang, captures)
             if binding is not None:

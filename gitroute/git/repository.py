@@ -24,6 +24,7 @@ from gitroute.errors import (
     NotARepository,
     UnknownRevision,
 )
+from gitroute.git.env import git_env
 
 Repository = pygit2.Repository  # the one repository type every layer above names
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
@@ -72,13 +73,37 @@ class Snapshot:
         return self.stores[entry.source].odb.read(pygit2.Oid(hex=entry.oid))[1]
 
 def open_repository(path: str = ".") -> pygit2.Repository:
-    found = pygit2.discover_repository(os.path.abspath(path))
-    if found is None:
-        raise NotARepository(f"not a git repository: '{os.path.abspath(path)}'")
+    """The repository git itself would use in `path`: GIT_DIR, GIT_WORK_TREE, worktrees and bare ones included.
+
+    pygit2's discovery reads neither GIT_DIR nor GIT_WORK_TREE, so git is asked once, with the
+    environment as given (`git --git-dir` reaches us as GIT_DIR, `git -C` as the current folder).
+    """
+    where = os.path.abspath(path)
     try:
-        return pygit2.Repository(found)
+        found = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=where, capture_output=True,
+                               env=git_env())
+    except FileNotFoundError as err:
+        raise GitrouteError("git is not on PATH") from err
+    except NotADirectoryError as err:
+        raise NotARepository(f"not a git repository: '{where}'") from err
+    if found.returncode != 0:
+        raise NotARepository(f"not a git repository: '{where}'", hint=_git_hint(found.stderr))
+    return open_git_dir(found.stdout.decode("utf-8", "surrogateescape").rstrip("\n"))
+
+
+def _git_hint(stderr: bytes) -> str | None:
+    """git's own complaint, when it says more than "not a git repository" (safe.directory, a bad GIT_DIR)."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    last = lines[-1].removeprefix("fatal: ") if lines else ""
+    return None if not last or last.startswith("not a git repository") else f"git says: {last}"
+
+
+def open_git_dir(git_dir: str) -> pygit2.Repository:
+    """A repository by its git dir, as `open_repository` found it."""
+    try:
+        return pygit2.Repository(git_dir)
     except pygit2.GitError as err:
-        raise NotARepository(f"cannot open repository at '{found}': {err}") from err
+        raise NotARepository(f"cannot open repository at '{git_dir}': {err}") from err
 
 
 def common_dir(repo: pygit2.Repository) -> str:
@@ -111,10 +136,9 @@ def resolve_commit(repo: pygit2.Repository, rev: str) -> str:
         raise UnknownRevision("HEAD has no commits yet", hint="commit something, then run 'git route build'")
     try:
         obj = repo.revparse_single(base)
-        commit = obj.peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError) as err:
         raise UnknownRevision(f"unknown revision '{rev}'", hint="name a commit, branch or tag") from err
-    commit_id = str(commit.id)
+    commit_id = _peel_to_commit(repo, obj, rev)
     for op in re.findall(r"[~^][0-9]*", ops):
         count = int(op[1:]) if len(op) > 1 else 1
         if op[0] == "~":
@@ -122,13 +146,38 @@ def resolve_commit(repo: pygit2.Repository, rev: str) -> str:
                 parents = raw_parents(repo, commit_id)
                 if not parents:
                     raise UnknownRevision(f"unknown revision '{rev}'", hint="that commit has no parent")
-                commit_id = parents[0]
+                commit_id = _present(repo, parents[0], rev)
         elif count:
             parents = raw_parents(repo, commit_id)
             if count > len(parents):
                 raise UnknownRevision(f"unknown revision '{rev}'", hint=f"that commit has {len(parents)} parents")
-            commit_id = parents[count - 1]
+            commit_id = _present(repo, parents[count - 1], rev)
     return commit_id
+
+
+def _peel_to_commit(repo: pygit2.Repository, obj: pygit2.Object, rev: str) -> str:
+    """The commit an object names, through tags; a tree or a blob (or a tag of one) is not a commit."""
+    target = obj
+    while isinstance(target, pygit2.Tag):
+        try:
+            target = repo[target.target]
+        except KeyError as err:
+            raise UnknownRevision(f"unknown revision '{rev}'", hint="the tag's object is missing") from err
+    if not isinstance(target, pygit2.Commit):
+        raise UnknownRevision(f"'{rev}' names a {target.type_str}, not a commit",
+                              hint="name a commit, a branch, or a tag of a commit")
+    return str(target.id)
+
+
+def _present(repo: pygit2.Repository, commit_id: str, rev: str) -> str:
+    """A parent that the object store holds; past a shallow clone's boundary, git too says unknown revision."""
+    if pygit2.Oid(hex=commit_id) in repo.odb:
+        return commit_id
+    if os.path.isfile(os.path.join(common_dir(repo), "shallow")):
+        hint = "this is a shallow clone without that commit; 'git fetch --unshallow' fetches the whole history"
+    else:
+        hint = f"commit {commit_id} is missing from the object store"
+    raise UnknownRevision(f"unknown revision '{rev}'", hint=hint)
 
 
 def _decode_name(raw: bytes) -> str:
@@ -161,11 +210,16 @@ def snapshot_at(
     *,
     max_file_bytes: int,
     excluded: Callable[[str], bool] = lambda path: False,
+    fetch: bool = True,
 ) -> Snapshot:
-    """List the regular files of a commit and of the submodules it pins, classifying what is skipped."""
-    commit = repo[pygit2.Oid(hex=commit_id)]
+    """List the regular files of a commit and of the submodules it pins, classifying what is skipped.
+
+    Blobs the object store lacks (a partial clone) are fetched from its promisor remote in one
+    batch first, unless `fetch` is False; those still missing are skipped as `missing`.
+    """
+    commit = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Commit)
     snap = Snapshot(commit=commit_id, tree=str(commit.tree_id), commit_time=commit.commit_time, stores=[repo])
-    _walk(snap, repo, 0, commit.tree_id, "", max_file_bytes, excluded)
+    _walk(snap, repo, 0, commit.tree_id, "", max_file_bytes, excluded, fetch)
     snap.entries.sort(key=lambda e: e.path)
     snap.skipped.sort(key=lambda s: (s.path, s.reason))
     snap.submodules.sort(key=lambda s: s.path)
@@ -180,14 +234,23 @@ def _walk(
     prefix: str,
     max_file_bytes: int,
     excluded: Callable[[str], bool],
+    fetch: bool,
 ) -> None:
     stack: list[tuple[pygit2.Oid, str]] = [(tree_id, prefix)]
     gitlinks: list[tuple[str, str]] = []
-    gitmodules: bytes | None = None
+    blobs: list[tuple[str, pygit2.Oid]] = []
+    gitmodules_id: pygit2.Oid | None = None
     while stack:
         oid, base = stack.pop()
-        for item in repo[oid]:
-            path = base + _decode_name(item.raw_name)
+        if fetch and oid not in repo.odb:  # a tree-filtered clone: the tree and those below it, no blobs
+            fetch_missing(repo, [str(oid)])
+        try:
+            tree = repo[oid].peel(pygit2.Tree)
+        except KeyError:
+            snap.skipped.append(Skipped(base.rstrip("/") or ".", "missing"))
+            continue
+        for item in tree:
+            path = base + _decode_name(item.raw_name or b"")
             mode = item.filemode
             if mode == FileMode.TREE:
                 stack.append((item.id, path + "/"))
@@ -199,15 +262,26 @@ def _walk(
                 if excluded(path):
                     snap.skipped.append(Skipped(path, "excluded"))
                     continue
-                _, size = repo.odb.read_header(item.id)
-                if size > max_file_bytes:
-                    snap.skipped.append(Skipped(path, "too-large"))
-                    continue
-                snap.entries.append(Entry(path, str(item.id), size, source))
+                blobs.append((path, item.id))
                 if base == prefix and item.raw_name == b".gitmodules":
-                    gitmodules = repo.odb.read(item.id)[1]
+                    gitmodules_id = item.id
             else:
                 snap.skipped.append(Skipped(path, "unreadable"))
+    if fetch:
+        fetch_missing(repo, [str(oid) for _, oid in blobs if oid not in repo.odb])
+    gitmodules: bytes | None = None
+    for path, oid in blobs:
+        try:
+            _, size = repo.odb.read_header(oid)
+        except (KeyError, pygit2.GitError):  # not in the store, even after the fetch
+            snap.skipped.append(Skipped(path, "missing"))
+            continue
+        if size > max_file_bytes:
+            snap.skipped.append(Skipped(path, "too-large"))
+            continue
+        snap.entries.append(Entry(path, str(oid), size, source))
+        if oid == gitmodules_id:
+            gitmodules = repo.odb.read(oid)[1]
     names = _parse_gitmodules(gitmodules) if gitmodules else {}
     for path, sub_commit in sorted(gitlinks):
         relative = path[len(prefix):]
@@ -217,8 +291,58 @@ def _walk(
             snap.skipped.append(Skipped(path, "submodule-missing"))
             continue
         snap.stores.append(store)
-        sub_tree = store[pygit2.Oid(hex=sub_commit)].tree_id
-        _walk(snap, store, len(snap.stores) - 1, sub_tree, path + "/", max_file_bytes, excluded)
+        sub_tree = store[pygit2.Oid(hex=sub_commit)].peel(pygit2.Commit).tree_id
+        _walk(snap, store, len(snap.stores) - 1, sub_tree, path + "/", max_file_bytes, excluded, fetch)
+
+
+# --- partial clones ------------------------------------------------------------------------
+
+
+def promisor_remotes(repo: pygit2.Repository) -> list[str]:
+    """The remotes that promise the objects a partial clone lacks, in git's order of asking."""
+    config = repo.config
+    names: list[str] = []
+    try:
+        first = config["extensions.partialClone"]
+    except KeyError:
+        first = None
+    if first:
+        names.append(first)
+    for entry in config:
+        key = entry.name
+        if key.startswith("remote.") and key.lower().endswith(".promisor"):
+            name = key[len("remote."):-len(".promisor")]
+            if name not in names and _is_true(entry.value):
+                names.append(name)
+    return names
+
+
+def _is_true(value: str | None) -> bool:
+    return value is None or value.strip().lower() in ("true", "yes", "on", "1")
+
+
+def fetch_missing(repo: pygit2.Repository, object_ids: list[str]) -> None:
+    """Fetch objects the store lacks from its promisor remotes in one batch, as git's own lazy fetch does.
+
+    Does nothing outside a partial clone; a fetch that fails leaves the objects missing, and the
+    caller says which ones.
+    """
+    if not object_ids:
+        return
+    pending = sorted(set(object_ids))
+    for remote in promisor_remotes(repo):
+        # promisor-remote.c's command: no negotiation, no tags, no FETCH_HEAD, and the ids on stdin.
+        subprocess.run(
+            ["git", "-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
+             "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
+             "--end-of-options", remote],
+            input="".join(f"{oid}\n" for oid in pending).encode("ascii"),
+            capture_output=True,
+            env=git_env(repo.path),
+        )
+        pending = [oid for oid in pending if pygit2.Oid(hex=oid) not in repo.odb]
+        if not pending:
+            return
 
 
 def _open_submodule_store(repo: pygit2.Repository, name: str, commit_id: str) -> pygit2.Repository | None:
@@ -288,12 +412,6 @@ def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str])
 # --- the bundle: writes --------------------------------------------------------------------
 
 
-def _git_env(repo: pygit2.Repository) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_DIR=repo.path, GIT_NO_REPLACE_OBJECTS="1")
-    return env
-
-
 def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str, str]:
     """Store blobs as one pack through `git fast-import`; returns path -> blob id.
 
@@ -331,14 +449,14 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
     # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
     # where both cost more time than they save space (the pack git sends is recomputed anyway).
-    # Always a pack, however few the blobs: a build should never scatter loose objects. With a limit of 1,
-    # git 2.39 still unpacks a one-object import (an index that writes only its meta.json); 0 never does.
+    # Always a pack, however few the blobs: a build should never scatter loose objects. (git 2.39 still
+    # unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
     return subprocess.run(
         ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
          "--big-file-threshold=1k"],
         input=stream,
         capture_output=True,
-        env=_git_env(repo),
+        env=git_env(repo.path),
     )
 
 
@@ -393,7 +511,7 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
     result = subprocess.run(
         ["git", "update-ref", "-m", "gitroute build", "--end-of-options", ref, new, old or zero],
         capture_output=True,
-        env=_git_env(repo),
+        env=git_env(repo.path),
     )
     if result.returncode != 0:
         stderr = result.stderr.decode("utf-8", "replace")
@@ -415,13 +533,31 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
         )
 
 
-def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str) -> bytes | None:
-    """A regular file of a commit by path (symlinks and folders count as absent)."""
-    tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)
+def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str, *, fetch: bool = True) -> bytes | None:
+    """A regular file of a commit by path (symlinks and folders count as absent).
+
+    A blob the store lacks is fetched from a promisor remote (unless `fetch` is False); one that
+    is still missing is an error, since guessing its content would change what is built.
+    """
+    tree_id = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Commit).tree_id
+    if fetch and tree_id not in repo.odb:  # a tree-filtered clone: its trees come first
+        fetch_missing(repo, [str(tree_id)])
     try:
-        item = tree[path]
-    except KeyError:
-        return None
+        item = repo[tree_id].peel(pygit2.Tree)[path]
+    except KeyError as err:
+        if tree_id in repo.odb:
+            return None
+        raise GitrouteError(f"cannot read the tree of commit {commit_id[:12]}: tree {tree_id} is missing",
+                            hint="fetch it ('git fetch'), or build in a clone that has it") from err
     if item.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
         return None
-    return repo.odb.read(item.id)[1]
+    if fetch and item.id not in repo.odb:
+        fetch_missing(repo, [str(item.id)])
+    try:
+        return repo.odb.read(item.id)[1]
+    except (KeyError, pygit2.GitError) as err:
+        raise GitrouteError(
+            f"cannot read '{path}' of commit {commit_id[:12]}: its blob {item.id} is missing",
+            hint="fetch it ('git fetch'), or build in a clone that has it" if not fetch or not promisor_remotes(repo)
+            else "the promisor remote did not send it; check 'git fetch' works",
+        ) from err

@@ -2,7 +2,7 @@
 
 A cold query is a process start: importing pygit2 alone costs more than a whole `git cat-file`
 round trip, so answers read the bundle through one long-lived `cat-file` process instead.
-Replace refs and grafts are switched off for every git process started here.
+Every git process here runs under `env.git_env`: no replace refs, no grafts.
 """
 from __future__ import annotations
 
@@ -11,23 +11,7 @@ import subprocess
 from collections.abc import Sequence
 
 from gitroute.errors import GitrouteError, NotARepository
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["GIT_NO_REPLACE_OBJECTS"] = "1"
-    env["GIT_GRAFT_FILE"] = os.devnull + "/none"  # a missing graft file: no grafts
-    env.pop("GIT_EXTERNAL_DIFF", None)
-    return env
-
-
-def run_git(args: Sequence[str], cwd: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, env=_env())
-    except FileNotFoundError as err:
-        raise GitrouteError("git is not on PATH") from err
-    except NotADirectoryError as err:
-        raise NotARepository(f"not a git repository: '{cwd}'") from err
+from gitroute.git.env import git_env, run_git
 
 
 class ObjectReader:
@@ -48,7 +32,7 @@ class ObjectReader:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=_env(),
+                env=git_env(),
             )
         return self._proc
 

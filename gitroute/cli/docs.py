@@ -1,0 +1,58 @@
+"""`git route docs NAME|PATH`: which documents explain a file or symbol."""
+from __future__ import annotations
+
+import click
+
+from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
+from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.model import Answer
+
+
+def _section(extra: dict) -> str:
+    section = str(extra.get("section") or "")
+    return section if section else "(top)"
+
+
+def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
+    """One line per document: where, the section, the token as written, how many links and how sure."""
+    out(source_line(answer.source))
+    if answer.status == "no_match":
+        out("no_match: " + (answer.notes[0] if answer.notes else "no document names it"))
+        return
+    width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
+    for r in answer.rows:
+        extra = dict(r.extra)
+        links = int(extra.get("links", 0))
+        where = f"{r.path}:{r.line}"
+        detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
+        out(f"{where:<{width}}  §{_section(extra)}  `{extra.get('token')}`  ({detail})  {r.score:.2f}")
+        if explain and r.signals:
+            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
+    if not quiet:
+        for note in answer.notes:
+            err(f"note: {note}")
+
+
+@click.command("docs")
+@click.argument("name", nargs=-1, required=True)
+@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
+              help="Documents at most.")
+@json_option
+@explain_option
+@quiet_option
+def command(name: tuple[str, ...], limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
+    """The documents that explain NAME, a symbol (Flask, Flask.route, flask.Flask) or a file path.
+
+    A document links a file or symbol when its inline code, reStructuredText literal or role,
+    autodoc directive or link names it exactly. Documents about the thing (many links, a heading
+    that names it, a design record) come before one that mentions it once. Links to a name that
+    several files define, and that the paragraph does not narrow to one, are shown as ambiguous.
+    """
+    from gitroute import api
+
+    answer = api.answer("doc_links", " ".join(name), limit=limit, explain=explain, direction="docs")
+    if as_json:
+        emit_json(answer_json(answer, explain))
+    else:
+        emit_docs(answer, explain=explain, quiet=quiet)

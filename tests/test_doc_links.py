@@ -1,0 +1,414 @@
+"""The doc↔code index: links from real documents to a real tree-sitter graph, `git route docs` and `git route code`."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gitroute.indexes.doc_links import (
+    AMBIGUOUS,
+    DocLink,
+    Target,
+    doc_kind,
+    in_doc_scope,
+    map_rows,
+    render_doc_code_map,
+)
+from gitroute.model import Node
+from tests.conftest import RepoBuilder
+
+SHOP_FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\n',
+    "src/shop/__init__.py": "from .cart import Cart\n",
+    "src/shop/cart.py": (
+        "class Cart:\n"
+        "    def add_item(self, item):\n        self.items.append(item)\n\n"
+        "    def total(self):\n        return sum(self.items)\n\n\n"
+        "def checkout(cart):\n    return cart.total()\n\n\n"
+        "def add(a, b):\n    return a + b\n\n\n"
+        "def render_receipt(cart):\n    return str(cart.total())\n"
+    ),
+    "src/shop/payments/gateway.py": (
+        "from shop.cart import checkout as _checkout\n\n\n"
+        "class Gateway:\n    def charge(self, amount):\n        return amount\n\n\n"
+        "def checkout(gateway, cart):\n    return gateway.charge(_checkout(cart))\n"
+    ),
+    "legacy/cart.py": "class Cart:\n    pass\n",
+    "src/shop/old/cart_v1.py": "class Cart:\n    pass\n",  # under the package too, not what it exports
+    "tests/test_cart.py": "from shop.cart import Cart\n\n\ndef test_cart():\n    assert Cart().total() == 0\n",
+    "docs/design/adr-0001-cart.md": (
+        "# ADR 1: The cart\n"  # 1
+        "\n"
+        "The `Cart` class in `shop/cart.py` keeps the items.\n"  # 3: Cart is in two files; the path picks one
+        "\n"
+        "## 1.1 Adding\n"  # 5
+        "\n"
+        "Use `Cart.add_item` to add one; `add` is too short to link.\n"  # 7
+        "\n"
+        "```python\n"  # 9
+        "render_receipt(cart)\n"
+        "```\n"
+        "\n"
+        "## 1.2 Paying\n"  # 13
+        "\n"
+        "`checkout` is defined twice.\n"  # 15: ambiguous
+        "\n"
+        "The `checkout` beside `Gateway` in the `payments` package charges.\n"  # 17: disambiguated
+        "\n"
+        "See [the gateway](../../src/shop/payments/gateway.py) and `Cart.total`.\n"  # 19: relative link
+    ),
+    "docs/api.rst": (
+        "API\n"  # 1
+        "===\n"
+        "\n"
+        ".. currentmodule:: shop\n"  # 4
+        "\n"
+        ".. autoclass:: Cart\n"  # 6
+        "   :members:\n"
+        "\n"
+        "Totals come from :meth:`~shop.cart.Cart.total`; pay with :class:`.Gateway` and\n"  # 9
+        "``render_receipt``.\n"  # 10
+    ),
+    "CHANGES.md": "# Changes\n\n## 1.0\n\n- `Cart` added.\n",
+    "README.md": "# Shop\n\nA shop. Start at `src/shop/cart.py`.\n",
+    "docs/notes.md": "# Notes\n\nNothing here names code.\n",
+}
+
+
+@pytest.fixture
+def shop(make_repo, route) -> RepoBuilder:
+    repo = make_repo("shop")
+    repo.commit(dict(SHOP_FILES), "initial")
+    built = route(["build", "-q"], repo.path)
+    assert built.exit_code == 0, built.stderr
+    return repo
+
+
+def ask(route, repo: RepoBuilder, command: str, *args: str) -> dict:
+    result = route([command, "--json", *args], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def rows_by_path(doc: dict) -> dict[str, dict]:
+    return {row["path"]: row for row in doc["rows"]}
+
+
+# ------------------------------------------------------------------------------------------------ code
+
+
+def test_code_lists_the_files_a_markdown_document_names(shop, route):
+    doc = ask(route, shop, "code", "docs/design/adr-0001-cart.md")
+    assert doc["status"] == "routed"
+    assert doc["document"] == "docs/design/adr-0001-cart.md"
+    rows = rows_by_path(doc)
+    cart = rows["src/shop/cart.py"]
+    assert "Cart.add_item" in cart["symbols"] and "Cart.total" in cart["symbols"] and "Cart" in cart["symbols"]
+    assert cart["status"] == "exact"
+    assert doc["rows"][0]["path"] == "src/shop/cart.py"  # most links
+    # The relative link from docs/design/ resolves to the file.
+    assert "src/shop/payments/gateway.py" in rows
+    for row in doc["rows"]:
+        assert {"path", "section", "section_number", "doc_line", "links", "status", "symbols"} <= row.keys()
+
+
+def test_code_blocks_and_short_names_do_not_link(shop, route):
+    doc = ask(route, shop, "code", "adr-0001-cart.md")
+    symbols = [s for row in doc["rows"] for s in row["symbols"]]
+    assert "render_receipt" not in symbols  # only inside a fenced code block
+    assert "add" not in symbols  # three characters
+
+
+def test_a_name_in_two_files_stays_ambiguous_with_every_candidate(shop, route):
+    doc = ask(route, shop, "docs", "checkout")
+    row = rows_by_path(doc)["docs/design/adr-0001-cart.md"]
+    assert row["links"] == 2
+    rows = rows_by_path(ask(route, shop, "code", "adr-0001"))
+    # Line 15 names `checkout` alone: cart.py's is only ever an ambiguous candidate, so it is marked;
+    # gateway.py's is also named exactly on line 17.
+    assert rows["src/shop/cart.py"]["ambiguous"] == ["checkout"]
+    assert "checkout" in rows["src/shop/cart.py"]["symbols"]
+    assert rows["src/shop/payments/gateway.py"]["ambiguous"] == []
+    text = route(["code", "adr-0001"], shop.path).stdout
+    assert "checkout?" in next(line for line in text.splitlines() if line.startswith("src/shop/cart.py"))
+
+
+def test_paragraph_naming_a_package_disambiguates(shop, route):
+    from gitroute.indexes import doc_links
+
+    links = _links(shop)
+    by_line = {(x.document, x.line, x.token): x for x in links}
+    first = by_line[("docs/design/adr-0001-cart.md", 15, "checkout")]
+    assert first.status == AMBIGUOUS and first.total == 2
+    assert sorted(t.path for t in first.targets) == ["src/shop/cart.py", "src/shop/payments/gateway.py"]
+    second = by_line[("docs/design/adr-0001-cart.md", 17, "checkout")]
+    assert second.status == doc_links.DISAMBIGUATED
+    assert [t.path for t in second.targets] == ["src/shop/payments/gateway.py"]
+    # `Cart` is defined in src/shop/cart.py and legacy/cart.py; the paragraph spells `shop/cart.py`.
+    cart = by_line[("docs/design/adr-0001-cart.md", 3, "Cart")]
+    assert cart.status == doc_links.DISAMBIGUATED and [t.path for t in cart.targets] == ["src/shop/cart.py"]
+    assert cart.section == "ADR 1: The cart"
+    adding = by_line[("docs/design/adr-0001-cart.md", 7, "Cart.add_item")]
+    assert adding.status == "exact" and adding.section == "1.1 Adding" and adding.number == "1.1"
+
+
+def test_rst_roles_with_tilde_and_leading_dot_and_directives_link(shop, route):
+    links = [x for x in _links(shop) if x.document == "docs/api.rst"]
+    found = {x.token: x for x in links}
+    # `.. currentmodule:: shop` + `.. autoclass:: Cart`: two Carts under shop's folder, and the package
+    # exports the one its __init__.py imports (`from .cart import Cart`).
+    assert [t.path for t in found["Cart"].targets] == ["src/shop/cart.py"] and found["Cart"].directive
+    assert [(t.path, t.name) for t in found["~shop.cart.Cart.total"].targets] == [("src/shop/cart.py", "total")]
+    assert [(t.path, t.name) for t in found[".Gateway"].targets] == [("src/shop/payments/gateway.py", "Gateway")]
+    assert [t.name for t in found["render_receipt"].targets] == ["render_receipt"]
+    assert {x.line for x in links} == {6, 9, 10}
+
+
+def test_docs_ranks_a_design_record_above_a_changelog_mention(shop, route):
+    doc = ask(route, shop, "docs", "Cart", "--explain")
+    paths = [row["path"] for row in doc["rows"]]
+    assert paths.index("docs/design/adr-0001-cart.md") < paths.index("CHANGES.md")
+    adr = rows_by_path(doc)["docs/design/adr-0001-cart.md"]
+    assert adr["document_kind"] == "record" and "design_record" in adr["signals"]
+    assert rows_by_path(doc)["CHANGES.md"]["signals"]["changelog"] < 0
+    assert {"path", "line", "section", "token"} <= adr.keys()
+
+
+def test_docs_answers_a_file_path(shop, route):
+    doc = ask(route, shop, "docs", "src/shop/payments/gateway.py")
+    paths = [row["path"] for row in doc["rows"]]
+    assert paths == ["docs/design/adr-0001-cart.md", "docs/api.rst"]
+    assert rows_by_path(doc)["docs/design/adr-0001-cart.md"]["links"] == 3
+
+
+def test_docs_text_output_names_section_and_token(shop, route):
+    result = route(["docs", "Cart.add_item"], shop.path)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("answers from main@")
+    assert lines[1].startswith("docs/design/adr-0001-cart.md:7")
+    assert "§1.1 Adding" in lines[1] and "`Cart.add_item`" in lines[1]
+
+
+def test_no_match_for_an_unknown_name_a_document_linking_nothing_and_an_unknown_document(shop, route):
+    unknown = ask(route, shop, "docs", "NoSuchThing")
+    assert unknown["status"] == "no_match" and unknown["rows"] == [] and "NoSuchThing" in unknown["notes"][0]
+    empty = ask(route, shop, "code", "docs/notes.md")
+    assert empty["status"] == "no_match" and "names no file or symbol" in empty["notes"][0]
+    missing = ask(route, shop, "code", "nothing-like-this")
+    assert missing["status"] == "no_match" and "no document matches" in missing["notes"][0]
+    text = route(["docs", "NoSuchThing"], shop.path)
+    assert text.exit_code == 0 and "no_match:" in text.stdout
+
+
+def test_limit_bounds_the_rows(shop, route):
+    doc = ask(route, shop, "code", "adr-0001-cart", "--limit", "1")
+    assert len(doc["rows"]) == 1
+
+
+def test_status_shows_the_link_counts(shop, route):
+    result = route(["status"], shop.path)
+    line = next(x for x in result.stdout.splitlines() if x.startswith("index doc_links:"))
+    links = _links(shop)
+    statuses = [x.status for x in links]
+    assert f"{statuses.count('exact')} exact" in line
+    assert f"{statuses.count('disambiguated')} disambiguated" in line
+    assert f"{statuses.count('ambiguous')} ambiguous" in line
+
+
+def test_docs_folders_config_narrows_the_documents(make_repo, route):
+    repo = make_repo("scoped")
+    files = dict(SHOP_FILES)
+    files[".gitroute.toml"] = '[docs]\nfolders = ["docs/design"]\n'
+    repo.commit(files, "scoped")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "docs", "Cart")
+    assert {row["path"] for row in doc["rows"]} == {"docs/design/adr-0001-cart.md"}
+
+
+def test_bad_docs_folders_config_is_a_config_error(make_repo, route):
+    repo = make_repo("badconfig")
+    files = dict(SHOP_FILES)
+    files[".gitroute.toml"] = '[docs]\nfolders = "docs"\n'
+    repo.commit(files, "bad")
+    result = route(["build", "-q"], repo.path)
+    assert result.exit_code == 128 and result.stdout == ""
+    assert result.stderr.startswith("fatal: '.gitroute.toml': 'docs.folders' must be a list of strings\n")
+
+
+def test_a_rst_txt_document_in_a_submodule_free_repo_is_read(make_repo, route):
+    repo = make_repo("txt")
+    repo.commit({
+        "pkg/models.py": "class QuerySet:\n    def filter(self):\n        return self\n",
+        "pkg/__init__.py": "",
+        "docs/ref/querysets.txt": "QuerySets\n=========\n\n.. module:: pkg.models\n\n.. class:: QuerySet\n\n"
+                                  "   .. method:: filter()\n\n      Returns a new :class:`QuerySet`.\n",
+        "notes.txt": "just a note about QuerySet\n",
+    }, "txt docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "code", "querysets")
+    row = doc["rows"][0]
+    assert row["path"] == "pkg/models.py"
+    assert set(row["symbols"]) == {"QuerySet", "QuerySet.filter"}
+    assert ask(route, repo, "code", "notes.txt")["status"] == "no_match"
+
+
+# ----------------------------------------------------------------------------------------- the map
+
+
+def _links(repo: RepoBuilder) -> list[DocLink]:
+    from gitroute.bundle.store import BundleView
+    from gitroute.indexes import doc_links
+
+    with BundleView(str(repo.path)) as view:
+        return doc_links.read_links(view.index(doc_links.NAME))
+
+
+def test_render_doc_code_map_is_deterministic_and_one_row_per_section_file(shop):
+    links = _links(shop)
+    text = render_doc_code_map(links)
+    shuffled = list(links)
+    random.Random(7).shuffle(shuffled)
+    assert render_doc_code_map(shuffled) == text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "| document |" not in line]
+    assert map_rows(text) == len(rows)
+    assert "| docs/design/adr-0001-cart.md | 1.1 Adding | src/shop/cart.py | 1 |" in rows
+    assert "| docs/api.rst | API | src/shop/cart.py | 3 |" in rows
+    assert len(rows) == len(set(rows))
+    # Ambiguous links name no one file: the line-15 `checkout` adds nothing to "1.2 Paying".
+    paying = [r for r in rows if "| 1.2 Paying |" in r]
+    # gateway.py: the disambiguated `checkout`, `Gateway`, the link; cart.py: `Cart.total` only.
+    assert paying == ["| docs/design/adr-0001-cart.md | 1.2 Paying | src/shop/cart.py | 1 |",
+                      "| docs/design/adr-0001-cart.md | 1.2 Paying | src/shop/payments/gateway.py | 3 |"]
+
+
+def test_render_doc_code_map_escapes_pipes_and_sorts():
+    target = Target(5, "src/a|b.py", "a", "file", 1, "", 0)
+    links = [
+        DocLink("docs/z.md", "Z | z", "", 3, "a", "exact", (target,), 1, False, 1),
+        DocLink("docs/a.md", "", "", 2, "a", "exact", (target,), 1, False, 0),
+        DocLink("docs/a.md", "", "", 4, "b", AMBIGUOUS, (target,), 2, False, 0),
+    ]
+    text = render_doc_code_map(links)
+    body = text.splitlines()[-2:]
+    assert body == ["| docs/a.md | (before the first heading) | src/a\\|b.py | 1 |",
+                    "| docs/z.md | Z \\| z | src/a\\|b.py | 1 |"]
+    assert map_rows(text) == 2
+    assert map_rows(render_doc_code_map([])) == 0
+
+
+def test_doc_kind_and_scope():
+    assert doc_kind("docs/adr/0001-use-git.md") == "record"
+    assert doc_kind("docs/MIPs/MIP-0085-routing.md") == "record"
+    assert doc_kind("peps/pep-0008.rst") == "record"
+    assert doc_kind("doc/developer/nxeps/nxep-0002.rst") == "record"
+    assert doc_kind("CHANGES.rst") == "changelog"
+    assert doc_kind("docs/releases/5.2.txt") == "changelog"
+    assert doc_kind("docs/internals/deprecation.txt") == "changelog"
+    assert doc_kind("docs/topics/db/queries.txt") == "guide"
+    assert in_doc_scope("docs/a.md", ())
+    assert in_doc_scope("docs/a.md", ("docs",)) and not in_doc_scope("README.md", ("docs",))
+    assert in_doc_scope("sub/docs/a.md", ("*/docs/*",)) and not in_doc_scope("docsx/a.md", ("docs",))
+
+
+def test_bench_scores_code_and_docs_questions_through_this_index(shop, route):
+    bench = (
+        "schema: 1\n"
+        "gate: {min_right_first: 0.5, min_questions: 2}\n"
+        "questions:\n"
+        "  - {id: c1, type: code, question: \"the cart adr\", expect: [\"src/shop/cart.py\"]}\n"
+        "  - {id: c2, type: code, question: \"api\", expect: [\"src/shop/cart.py\"]}\n"
+        "  - {id: d1, type: docs, question: \"Cart.add_item\", expect: [\"docs/design/adr-0001-cart.md\"]}\n"
+        "  - {id: d2, type: docs, question: \"where is Gateway documented\", expect: [\"docs/api.rst\"]}\n"
+    )
+    (shop.path / "bench.yaml").write_text(bench)
+    result = route(["bench", "--json", "bench.yaml"], shop.path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    types = json.loads(result.stdout)["types"]
+    assert types["code"]["right_first"] == 2 and types["docs"]["right_first"] == 2
+
+
+@pytest.mark.parametrize("damage", ["docs.json", "by_doc", "by_target"])
+def test_a_damaged_doc_links_blob_is_a_damaged_bundle(shop, route, damage):
+    from tests.test_errors import DAMAGED, write_bundle
+
+    listing = shop.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "doc_links/").split()
+    paths = [p for p in listing if damage in p]
+    assert paths
+    bad = {"docs.json": b'[["docs/api.rst", 1]]', "by_doc": b'{"nodes": {}, "docs": {"x": 1}}',
+           "by_target": b'{"nodes": {"1": [1, 2]}, "docs": [], "keys": {"cart": [[0, 1, "", "", "x", "exact", 1, 0, [1]]]}}'}
+    write_bundle(shop, {p: bad[damage] for p in paths}, shop.bundle_tree())
+    args = ["docs", "Cart"] if damage == "by_target" else ["code", "docs/api.rst"]
+    result = route(args, shop.path)
+    assert result.exit_code == 128 and result.stdout == ""
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(DAMAGED) and "doc_links/" in first and "doc_links/doc_links" not in first
+
+
+def test_a_submodules_documents_link_at_its_pinned_commit(make_repo, route):
+    import subprocess
+
+    lib = make_repo("geo-lib")
+    lib.commit({"locate.py": "class GeoLocator:\n    pass\n",
+                "README.md": "# geo\n\n`GeoLocator` finds places.\n"})
+    repo = make_repo("super")
+    repo.commit({"app.py": "class Application:\n    pass\n",
+                 "docs/design.md": "# Design\n\nThe app wraps `GeoLocator` from `libs/geo/locate.py`.\n"})
+    for args in (["-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib.path), "libs/geo"],
+                 ["commit", "-q", "-m", "add the geo submodule"]):
+        subprocess.run(["git", *args], cwd=repo.path, check=True, capture_output=True)
+    # A later, unpinned commit in the submodule's checkout renames the class: not what is read.
+    checkout = repo.path / "libs" / "geo"
+    (checkout / "README.md").write_text("# geo\n\n`UnpinnedLocator`.\n")
+    subprocess.run(["git", "commit", "-q", "-am", "unpinned"], cwd=checkout, check=True, capture_output=True)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    docs = ask(route, repo, "docs", "GeoLocator")
+    assert {row["path"] for row in docs["rows"]} == {"libs/geo/README.md", "docs/design.md"}
+    code = ask(route, repo, "code", "docs/design.md")
+    assert [row["path"] for row in code["rows"]] == ["libs/geo/locate.py"]
+    assert ask(route, repo, "docs", "UnpinnedLocator")["status"] == "no_match"
+
+
+def test_the_committed_maps_gitroute_writes_are_not_read_as_documents(make_repo, route):
+    repo = make_repo("maps")
+    repo.commit({
+        "src/cart.py": "class Cart:\n    pass\n",
+        "docs/guide.md": "# Guide\n\nUse `Cart`.\n",
+        "docs/DOC-CODE.md": "# Doc ↔ code map\n\n| docs/guide.md | Guide | `src/cart.py` | 1 |\n",
+        "docs/DECISIONS.md": "# Decisions\n\n- keep `Cart` small\n",
+    }, "maps")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert {row["path"] for row in ask(route, repo, "docs", "Cart")["rows"]} == {"docs/guide.md"}
+    assert ask(route, repo, "code", "docs/DOC-CODE.md")["status"] == "no_match"
+
+
+_NODES = [
+    Node(0, "src/shop/cart.py", "cart.py", "file", 1, 9, "python", "", "", False),
+    Node(1, "src/shop/cart.py", "Cart", "class", 1, 9, "python", "", "", False),
+    Node(2, "src/shop/cart.py", "total", "method", 3, 4, "python", "", "", False, "Cart"),
+    Node(3, "src/shop/__init__.py", "__init__.py", "file", 1, 1, "python", "", "", False),
+    Node(4, "legacy/cart.py", "cart.py", "file", 1, 2, "python", "", "", False),
+    Node(5, "legacy/cart.py", "Cart", "class", 1, 2, "python", "", "", False),
+]
+_PIECES = st.sampled_from(["`", "``", ":class:", ":meth:", "~", ".", "Cart", "Cart.total", "shop", "shop.cart",
+                           "src/shop/cart.py", "../", "[x](", ")", "\n", "\n\n", "# ", "=====", ".. autoclass:: ",
+                           ".. module:: ", "   ", "(", "<", ">", "_", "total", "legacy", "::"])
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=60), st.sampled_from(["docs/a.md", "docs/a.rst"]))
+def test_linking_never_raises_and_keeps_its_promises(pieces, path):
+    from gitroute.indexes.doc_links import Linker
+    from gitroute.parsing.documents import parse_document
+
+    document = parse_document(path, "".join(pieces).encode())
+    assert document is not None
+    edges = [(3, "imports", 0, 1)]
+    for link in Linker(_NODES, edges, [path]).link_document(document):
+        assert link.targets and link.total >= len(link.targets)
+        files = {t.path for t in link.targets}
+        assert (len(files) > 1) == (link.status == AMBIGUOUS)
+        assert all(len(t.name) >= 4 or t.kind == "file" or "." in link.token.strip("~.") for t in link.targets)

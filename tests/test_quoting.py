@@ -1,0 +1,73 @@
+"""Unusual paths in text output are quoted as git quotes them (core.quotePath); `--json` keeps them raw."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gitroute.cli.output import quote_path
+from tests.conftest import run_route
+
+ODD_FILES = {
+    "src/evil\nforged.py": "def evil_forged():\n    pass\n",
+    "src/\x1b[31mred.py": "def red_alert():\n    pass\n",
+    "src/caf\u00e9.py": "def cafe_latte():\n    pass\n",
+    'src/quote"back\\slash.py': "def quote_back_slash():\n    pass\n",
+    "src/tab\there.py": "def tab_here():\n    pass\n",
+    "src/plain.py": "def plain_one():\n    pass\n",
+    "src/broken\n.go": "package main\n\nfunc main() {\n  if {{{\n}\n",
+}
+
+
+@pytest.fixture
+def odd_repo(make_repo):
+    repo = make_repo()
+    repo.commit(dict(ODD_FILES))
+    result = run_route(["build", "-q"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return repo
+
+
+def git_quoted(repo) -> set[str]:
+    """Every path of HEAD as git itself prints it."""
+    return set(repo.git("-c", "core.quotePath=true", "ls-tree", "-r", "--name-only", "HEAD").splitlines())
+
+
+@pytest.mark.parametrize("question", ["evil forged", "red alert", "cafe latte", "quote back slash", "tab here"])
+def test_query_rows_quote_paths_as_git_does_and_json_keeps_them_raw(odd_repo, question):
+    raw = json.loads(run_route(["query", "--json", *question.split()], odd_repo.path).stdout)["rows"]
+    text = run_route(["query", *question.split()], odd_repo.path)
+    assert text.exit_code == 0, text.stderr
+
+    lines = text.stdout.splitlines()[1:]  # below the `answers from` line
+    assert len(lines) == len(raw)  # a newline in a path forges no row
+    assert "\x1b" not in text.stdout
+    quoted = git_quoted(odd_repo)
+    for line, row in zip(lines, raw, strict=True):
+        assert row["path"] in ODD_FILES  # raw in JSON
+        where = f"{quote_path(row['path'])}:{row['line']}"
+        assert line.startswith(where + " ")
+        assert quote_path(row["path"]) in quoted  # the very spelling git prints
+
+
+def test_plain_paths_are_not_quoted():
+    assert quote_path("src/plain.py") == "src/plain.py"
+    assert quote_path("a b/c-d_e.py") == "a b/c-d_e.py"
+
+
+def test_status_quotes_the_paths_of_its_warnings(odd_repo):
+    result = run_route(["status"], odd_repo.path)
+    assert result.exit_code == 0, result.stderr
+    assert '  "src/broken\\n.go": parse errors in 1 region' in result.stdout.splitlines()
+    assert all(not line.startswith(".go") for line in result.stdout.splitlines())
+    document = json.loads(run_route(["status", "--json"], odd_repo.path).stdout)
+    assert ["src/broken\n.go"] == [path for path, _ in document["warnings"]["first"]]
+
+
+@given(st.text(min_size=1, max_size=20))
+def test_a_quoted_path_is_one_printable_ascii_line(path):
+    quoted = quote_path(path)
+    assert quoted.isascii() and quoted.isprintable()
+    assert quoted == path or (quoted.startswith('"') and quoted.endswith('"'))

@@ -1,0 +1,137 @@
+"""`--limit N` gives the true top N: reading records by their postings bound ranks as scoring every candidate does."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitroute import api
+from gitroute.bundle.store import BundleView
+from gitroute.indexes.symbols import Filters, query_symbols
+from tests.conftest import RepoBuilder, run_route
+
+# Words of a made-up project: plurals and their singulars, stop words that names use (get, for,
+# to), digits, words that split differently in camel case (HTTPServer, getURL), test and doc words.
+WORDS = ["model", "models", "query", "set", "get", "for", "to", "url", "http", "server", "cache", "session",
+         "field", "form", "valid", "validate", "validator", "admin", "site", "user", "users", "token", "csrf",
+         "middleware", "render", "widget", "parse", "parser", "config", "settings", "setting", "main", "run",
+         "start", "signal", "2", "404", "test", "example", "doc", "entry", "point", "a"]
+FOLDERS = ["core", "core/db", "contrib/admin", "contrib/auth", "http", "utils", "tests", "tests/db", "docs",
+           "examples", "forms", "views", "models", "cache/backends"]
+
+
+def _name(rng: random.Random, style: str, n: int) -> str:
+    words = [rng.choice(WORDS) for _ in range(n)]
+    if style == "camel":
+        return "".join(w[:1].upper() + w[1:] for w in words)
+    if style == "mixed":
+        return words[0] + "".join(w.upper() if len(w) <= 4 else w.title() for w in words[1:])
+    return "_".join(words)
+
+
+def _module(rng: random.Random) -> str:
+    lines: list[str] = []
+    if rng.random() < 0.5:
+        lines.append(f'"""{" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 8)))}."""')
+    for _ in range(rng.randint(1, 5)):
+        if rng.random() < 0.5:
+            lines.append(f"class {_name(rng, rng.choice(['camel', 'mixed']), rng.randint(1, 3))}:")
+            if rng.random() < 0.6:
+                lines.append(f'    """{" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 10)))}."""')
+            for _ in range(rng.randint(1, 4)):
+                lines.append(f"    def {_name(rng, 'snake', rng.randint(1, 3))}(self):")
+                if rng.random() < 0.4:
+                    lines.append(f'        """{" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))}."""')
+                lines.append("        pass")
+        else:
+            lines.append(f"def {_name(rng, 'snake', rng.randint(1, 4))}():")
+            if rng.random() < 0.4:
+                lines.append(f'    """{" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 10)))}."""')
+            lines.append("    pass")
+        lines.append("")
+    if rng.random() < 0.1:
+        lines += ["", 'if __name__ == "__main__":', "    pass"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory):
+    """A built repository of a few hundred files and about two thousand symbols, and a view of its bundle."""
+    rng = random.Random(5)
+    files: dict[str, object] = {}
+    while len(files) < 300:
+        folder = rng.choice(FOLDERS)
+        base = _name(rng, "snake", rng.randint(1, 2))
+        base = f"test_{base}" if folder.startswith("tests") and rng.random() < 0.7 else base
+        files[f"{folder}/{base}.py"] = _module(rng)
+    repo = RepoBuilder(Path(tmp_path_factory.mktemp("topn")) / "repo")
+    repo.commit(files, "corpus")
+    built = run_route(["build", "-q"], repo.path)
+    assert built.exit_code == 0, built.stderr
+    with BundleView(str(repo.path)) as view:
+        yield view
+
+
+def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive: bool) -> list[tuple]:
+    index = view.index("symbols")
+    rows, _ = query_symbols(text, index.section, index.read, limit=limit, filters=filters, explain=False,
+                            corrupt=index.corrupt, records=view.graph.records, exhaustive=exhaustive)
+    return [(r.path, r.line, r.name, r.kind, r.score) for r in rows]
+
+
+questions = st.one_of(
+    # one identifier, spelled the ways code spells names, sometimes qualified by an owner
+    st.builds(lambda ws, sep: sep.join(ws), st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+              st.sampled_from(["_", "", "."])),
+    st.builds(lambda ws: "".join(w.title() for w in ws), st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)),
+    # a question in words, stop words and all
+    st.builds(" ".join, st.lists(st.sampled_from(WORDS + ["where", "is", "the", "how", "tests"]),
+                                 min_size=2, max_size=6)),
+)
+
+
+@settings(max_examples=150)
+@given(text=questions, limit=st.integers(1, 60),
+       kinds=st.sampled_from([(), (), (), ("class",), ("method", "function")]))
+def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds):
+    filters = Filters(kinds, (), None)
+    rows = _rows(corpus, text, limit, filters, exhaustive=False)
+    assert rows == _rows(corpus, text, limit, filters, exhaustive=True)
+    assert len(set(rows)) == len(rows)  # no node twice
+
+
+def test_a_limit_above_forty_gives_that_many_rows(corpus):
+    rows = _rows(corpus, "model", 120, Filters(), exhaustive=False)
+    assert len(rows) == 120
+    assert rows == _rows(corpus, "model", 120, Filters(), exhaustive=True)
+
+
+def test_the_command_line_gives_more_than_forty_rows(sample_repo):
+    files = {f"pkg/widget_{i}.py": f"def render_widget_{i}():\n    pass\n" for i in range(60)}
+    sample_repo.commit(files, "widgets")
+    assert run_route(["build", "-q"], sample_repo.path).exit_code == 0
+    for args in (["query", "--json", "-n", "100", "render", "widget"],  # the fast path
+                 ["query", "--json", "--limit=100", "--", "render", "widget"]):  # click's
+        result = run_route(args, sample_repo.path)
+        assert result.exit_code == 0, result.stderr
+        assert len(json.loads(result.stdout)["rows"]) == 100  # of 60 functions and their 60 files
+
+
+def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(make_repo):
+    # Sixty functions named by the rare word alone looked best from postings; the function whose
+    # long name holds it once, in a file whose path holds the question's other words, scores more.
+    repo = make_repo()
+    files = {f"misc/m{i}.py": "def frobnicate():\n    pass\n" for i in range(60)}
+    files["ledger/audit/report.py"] = "def frobnicate_the_quarterly_books_now():\n    pass\n"
+    repo.commit(files)
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+
+    answer = api.query("frobnicate ledger audit", repo=str(repo.path), limit=3)
+
+    assert [(r.path, r.name) for r in answer.rows] == [
+        ("ledger/audit/report.py", "frobnicate_the_quarterly_books_now"), ("ledger/audit/report.py", "report.py"),
+        ("misc/m0.py", "frobnicate")]
