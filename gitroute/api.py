@@ -42,10 +42,60 @@ def query(
     langs: Sequence[str] = (),
     path_glob: str | None = None,
     explain: bool = False,
+    meaning: bool = False,
 ) -> Answer:
-    """Symbol question: rank the bundle's files and symbols against `text`."""
-    return answer("symbols", text, repo=repo, limit=limit, explain=explain, kinds=tuple(kinds), langs=tuple(langs),
-                  path_glob=path_glob)
+    """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
+    over node text (the meaning index), mixed by the question's shape (`rank.prose_share`); `meaning` asks
+    the meaning index alone."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.rank import STRONG_NAME_SIGNALS, blend_rows, prose_share
+    from gitroute.registry import load_index
+
+    filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
+    share = 1.0 if meaning else prose_share(text)
+    with BundleView(repo) as view:
+        if meaning:
+            return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
+        symbols = load_index("symbols")
+        if (share == 0.0 and len(text.split()) == 1) or kinds or langs or path_glob:
+            return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
+        # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
+        # than asked, since the meaning index may lift a file the symbol tiers rank lower.
+        by_name = symbols.answer(view.index("symbols"), text, limit=max(limit, 20), explain=True, **filters)
+        symbol_rows = list(by_name.rows)
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
+        # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs
+        # stands even when the sentence's other words are scattered.
+        top = symbol_rows[0].signals if symbol_rows else ()
+        named = any(name in STRONG_NAME_SIGNALS for name, _ in top) and not any(n == "secondary_path" for n, _ in top)
+        if not meaning_rows and not named:
+            # The symbol tiers route on any shared word; a sentence whose words the repository does not
+            # hold together is no_match, and the meaning index says why.
+            return Answer("no_match", view.source, (), tuple(meaning_notes))
+        if share == 0.0:  # a name in words, or a question for the entry point: the symbol tiers rank it
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
+        rows = blend_rows(_strip(symbol_rows, explain), meaning_rows, share, limit)
+        notes = [f"blended: symbol tiers plus meaning (BM25) at share {share:.2f}", *meaning_notes]
+        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _strip(rows: list, explain: bool) -> list:
+    return rows if explain else [r._replace(signals=()) for r in rows]
+
+
+def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], object]:
+    """The meaning index's rows, notes and evidence; a bundle built before it has none (the notes say so)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.indexes.meaning import NAME, query_meaning
+
+    index = view.index(NAME)
+    if not index.read([INDEX_META]):
+        return [], ["the bundle has no meaning index: run 'git route build'"], None
+    rows, notes, evidence = query_meaning(text, index.section, index.read, limit=limit, explain=explain,
+                                          corrupt=index.corrupt, records=index.graph.records)
+    return rows, notes, evidence
 
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:

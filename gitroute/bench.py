@@ -9,7 +9,8 @@ a miss one of three classes that says where to look:
 - ``no_shared_token``: not in the first ten rows, and the question shares no content token with
   any expected path (or section), so only an index that reads inside files can route it;
 - ``not_in_answer``: not in the first ten rows (or the answer was ``no_match``) although the
-  question shares a token with an expected path.
+  question shares a token with an expected path;
+- ``forced_guess``: a ``negative`` question (off-topic for the repository, expecting ``no_match``) was routed.
 
 An expectation is ``path`` or ``path#section``. Rows carry no section yet, so ``path#section``
 matches a row with that path whose ``name`` is the section (``Class.method`` also matches
@@ -34,8 +35,10 @@ from gitroute.text import content_tokens, tokenize
 SCHEMA = 1
 DEFAULT_BENCH_FILE = "routing-bench.yaml"
 # Every type the format knows, in the order reports list them; later indexes answer the others.
-QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "wiring")
-MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer")
+QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "negative", "wiring")
+MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer", "forced_guess")
+# A `negative` question is off-topic for its repository: right when the answer is no_match.
+NO_MATCH = "no_match"
 RIGHT_FIRST_RANK = 3  # "right first": the expected answer is among the rows a reader looks at
 JUDGED_ROWS = 10  # rows past these are not part of the answer the bench judges
 
@@ -247,7 +250,11 @@ def _load_question(raw: Any, number: int, origin: str) -> Question:
     if not isinstance(text, str) or not text.strip():
         raise BenchFileError(f"{where}'question' must be a non-empty string, not {_show(text)}")
     expect = _string_list(raw.get("expect"), "expect", where)
-    if not expect:
+    if qtype == "negative":
+        if expect not in ((), (NO_MATCH,)):
+            raise BenchFileError(f"{where}a negative question expects '{NO_MATCH}', not {_show(list(expect))}")
+        expect = (NO_MATCH,)
+    elif not expect:
         raise BenchFileError(f"{where}'expect' is empty; give at least one path or 'path#section'")
     for expectation in expect:
         problem = _expectation_problem(expectation)
@@ -328,6 +335,10 @@ def score_answer(question: Question, answer: Answer) -> QuestionResult:
     """Rank of the first judged row matching an expectation, and the miss class when not right first."""
     rank: int | None = None
     matched: str | None = None
+    if question.type == "negative":
+        if answer.status == NO_MATCH:
+            return QuestionResult(question=question, status=answer.status, rank=1, matched=NO_MATCH)
+        return QuestionResult(question=question, status=answer.status, miss="forced_guess")
     if answer.status != "no_match":
         for position, row in enumerate(answer.rows[:JUDGED_ROWS], 1):
             matched = next((e for e in question.expect if row_matches(row, e)), None)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
@@ -237,8 +238,10 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
                          graph=graph, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents)
-    sections = _build_indexes(writer, inputs, sources.warnings, jobs)
+    job_seconds: dict[str, float] = {}
+    sections = _build_indexes(writer, inputs, sources.warnings, jobs, job_seconds)
     laps.lap("index")
+    laps.phases.update(job_seconds)
 
     counts = graph.counts()
     skipped = Counter(reason for _, reason in sources.skipped)
@@ -275,15 +278,28 @@ PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than
 _FORKED: tuple[BuildInputs | None, str] = (None, "")
 
 
-def _write_graph() -> tuple[dict[str, str], dict, list, object]:
+class _Done(NamedTuple):
+    """What a build job hands back: blob ids by bundle path, and for an index its section, warnings, output."""
+
+    ids: dict[str, str]
+    section: dict
+    warnings: list
+    output: object
+    seconds: float
+
+
+def _write_graph() -> _Done:
     """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
+    started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
-    return git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph)), {}, [], None
+    ids = git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph))
+    return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
-def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str], dict, list, object]:
-    """Job: one index built and its blobs written; returns blob ids by bundle path, section, warnings, output."""
+def _write_index(name: str, outputs: dict[str, object]) -> _Done:
+    """Job: one index built and its blobs written."""
+    started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
     index = load_index(name)
@@ -291,11 +307,11 @@ def _write_index(name: str, outputs: dict[str, object]) -> tuple[dict[str, str],
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
-    return ids, built.section, [list(w) for w in built.warnings], built.output
+    return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
 
 
 def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]],
-                   jobs: int | None) -> dict[str, dict]:
+                   jobs: int | None, phases: dict[str, float]) -> dict[str, dict]:
     """Write the graph and build every registered index, each handed the outputs of the indexes it needs.
 
     On a large graph, in forked workers: the graph's blobs and each index whose needs are met are
@@ -305,13 +321,13 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     names = list(INDEXES)
     needs = {name: tuple(load_index(name).NEEDS) for name in names}
-    done: dict[str, tuple[dict[str, str], dict, list, object]] = {}
+    done: dict[str, _Done] = {}
     _FORKED = (inputs, writer.repo.path)
     try:
         if workers < 2 or len(inputs.graph.nodes) < PARALLEL_MIN_NODES:
-            writer.add_stored(_write_graph()[0])
+            graph_done = _write_graph()
             for name in names:
-                done[name] = _write_index(name, {n: done[n][3] for n in needs[name]})
+                done[name] = _write_index(name, {n: done[n].output for n in needs[name]})
         else:
             with _signals_held():  # the workers are forked here
                 pool = _start_pool(workers)
@@ -320,20 +336,22 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
             while len(done) < len(names):
                 for name in names:
                     if name not in done and name not in running.values() and all(n in done for n in needs[name]):
-                        running[pool.submit(_write_index, name, {n: done[n][3] for n in needs[name]})] = name
+                        running[pool.submit(_write_index, name, {n: done[n].output for n in needs[name]})] = name
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done[running.pop(future)] = future.result()
-            writer.add_stored(graph_job.result()[0])
+            graph_done = graph_job.result()
             _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
     finally:
         _FORKED = (None, "")
+    writer.add_stored(graph_done.ids)
+    phases["graph blobs"] = round(graph_done.seconds, 3)
     sections: dict[str, dict] = {}
-    for name in names:
-        ids, section, index_warnings, _ = done[name]
-        writer.add_stored(ids)
-        warnings.extend(index_warnings)
-        sections[name] = section
+    for name in names:  # each index's own time, for the report: they overlap in workers
+        writer.add_stored(done[name].ids)
+        warnings.extend(done[name].warnings)
+        sections[name] = done[name].section
+        phases[f"index {name}"] = round(done[name].seconds, 3)
     return sections
 
 

@@ -11,7 +11,9 @@ from collections import namedtuple
 
 # Node kinds. A "type" is any of TYPE_KINDS; functions nested in a type are methods.
 TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "object")
-SYMBOL_KINDS = TYPE_KINDS + ("function", "method")
+# A "constant" is a module-level name bound to a value that is no function or class definition
+# (`export const safeParse = ...`, `request_started = signal(...)`).
+SYMBOL_KINDS = TYPE_KINDS + ("function", "method", "constant")
 NODE_KINDS = ("file",) + SYMBOL_KINDS
 # A node id is `bucket << NODE_ORDINAL_BITS | ordinal`: files are hashed into buckets by path, so ids
 # stay put when other files change (gitroute.graph assigns them).

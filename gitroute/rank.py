@@ -1,4 +1,4 @@
-"""Ranking: the tiered, additive symbol scorer with a per-signal breakdown, and BM25's idf.
+"""Ranking: the tiered, additive symbol scorer with a per-signal breakdown, and BM25 (idf and term score).
 
 Tiers are sized so that a higher one outweighs everything below it in practice: an exact name
 beats a phrase, a phrase beats scattered name tokens, and names beat paths and docstrings.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import namedtuple
+from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
@@ -21,7 +21,7 @@ DOC = 5.0
 ENTRY = 30.0
 ASKED_CONTEXT = 12.0
 KIND_PRIOR = {"class": 1.0, "struct": 1.0, "interface": 1.0, "trait": 1.0, "enum": 0.8, "object": 1.0,
-              "function": 0.6, "method": 0.4, "file": 0.5}
+              "function": 0.6, "method": 0.4, "constant": 0.5, "file": 0.5}
 DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the question asks for them
 
 # Path parts that mark a file as secondary, and the question words that lift the demotion.
@@ -91,6 +91,43 @@ def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = 1.2, b: fl
         return 0.0
     norm = k1 * (1.0 - b + b * dl / avgdl) if avgdl > 0 else k1
     return idf * tf * (k1 + 1.0) / (tf + norm)
+
+
+_BUILT_EXT = re.compile(r"(\.d)?\.[cm]?js$|\.d\.[cm]?ts$|\.js\.map$")
+_SOURCE_EXT = re.compile(r"\.(?:[cm]?ts|tsx)$")
+_BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs)/")
+
+
+def built_copies(paths: Sequence[str]) -> frozenset[str]:
+    """Paths that are built output of another file here: `.js`/`.cjs`/`.d.ts` beside (or mirroring, under
+    `src/`) the `.ts` they were compiled from, anything under `dist/` or `build/` when sources exist, minified files.
+
+    `v4/core/util.cjs` is a copy of `src/v4/core/util.ts`; an index that ranks both shows the copy first half
+    the time. A plain JavaScript project (no `.ts` of the same stem) keeps its `.js`.
+    """
+    sources: set[str] = set()
+    for path in paths:
+        if _SOURCE_EXT.search(path) and not path.endswith((".d.ts", ".d.cts", ".d.mts")):
+            stem_ = _SOURCE_EXT.sub("", path)
+            sources.add(stem_)
+            if stem_.startswith("src/"):
+                sources.add(stem_[4:])
+    built: set[str] = set()
+    for path in paths:
+        if path.endswith((".min.js", ".min.css", ".min.mjs")):
+            built.add(path)
+            continue
+        if not _BUILT_EXT.search(path):
+            continue
+        stem_ = _BUILT_EXT.sub("", path)
+        if stem_ in sources or (sources and _BUILT_DIR.search(path)):
+            built.add(path)
+            continue
+        # `dist/v4/core/util.js` mirrors `src/v4/core/util.ts`
+        parts = stem_.split("/")
+        if len(parts) > 1 and parts[0] in ("dist", "build", "out", "lib") and "/".join(parts[1:]) in sources:
+            built.add(path)
+    return frozenset(built)
 
 
 def is_secondary(path: str) -> bool:
@@ -267,3 +304,70 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -
             best = max(best, len(qualified) / (len(owner) + len(name)))
             break
     return best
+
+
+# --- one query for names and prose -----------------------------------------------------------
+
+_IDENTIFIER_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
+STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
+
+
+ROWS_PER_FILE = 3  # in a blended answer
+OTHER_NODES = 0.5  # the share of a file's meaning score that its rows other than the best node get
+BLEND_SCALE = 100.0  # the best symbol row gets (1 - share) of it, the best meaning file share of it
+
+
+def prose_share(text: str) -> float:
+    """How much of an answer should come from BM25 over node text (the rest from the symbol tiers).
+
+    One word, or up to four words with no stop word among them ("test open meteo client"), is a name
+    lookup (0);
+    so is a question for the entry point, which the symbol tiers answer from manifests. A sentence is
+    half prose, less for each word shaped like an identifier (camelCase, snake_case, dotted, `()`):
+    "where is the session cookie signed" gets 0.5, "where is url_for defined" 0.25.
+    """
+    words = text.split()
+    if len(words) <= 1 or asks_for_entry(text):
+        return 0.0
+    lowered = [w.lower() for w in words]
+    if len(words) <= 4 and not any(w in STOP_WORDS for w in lowered):
+        return 0.0
+    shaped = sum(1 for w in words if _IDENTIFIER_SHAPE.search(w))
+    content = [w for w in lowered if w not in STOP_WORDS] or lowered
+    return round(0.5 * (1.0 - min(shaped / len(content), 1.0)), 3)
+
+
+def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limit: int) -> list:
+    """One ranking from both, each list scaled to its best row: a symbol row's signals are scaled so the best
+    has BLEND_SCALE * (1 - share), and it gains its file's meaning score (BLEND_SCALE * share for the best
+    file; in full for the node that carries it, OTHER_NODES of it for the file's other rows); a meaning row
+    stands by itself for a file the symbol rows lack. Signals stay additive and sum to the score."""
+    top_meaning = max((r.score for r in meaning_rows), default=0.0) or 1.0
+    weight = BLEND_SCALE * share
+    meaning_by_path = {r.path: round(weight * r.score / top_meaning, 3) for r in meaning_rows}
+    best_node = {(r.path, r.line) for r in meaning_rows}
+    symbol_paths = {r.path for r in symbol_rows}
+    mixed = []
+    top_symbol = max((r.score for r in symbol_rows), default=0.0) or 1.0
+    for r in symbol_rows:
+        # Each symbol signal scaled so that the best row has 100 * (1 - share): the tiers' order stays.
+        f = BLEND_SCALE * (1.0 - share) / top_symbol
+        r = r._replace(score=round(r.score * f, 3), signals=tuple((n, round(v * f, 3)) for n, v in r.signals))
+        # The file's meaning score in full for the node that carries it, in part for its other rows.
+        m = meaning_by_path.get(r.path, 0.0) * (1.0 if (r.path, r.line) in best_node else OTHER_NODES)
+        m = round(m, 3)
+        signals = (*r.signals, ("meaning", m)) if r.signals and m else r.signals
+        mixed.append(r._replace(score=round(r.score + m, 3), signals=signals))
+    for r in meaning_rows:
+        if r.path not in symbol_paths:
+            m = meaning_by_path[r.path]
+            mixed.append(r._replace(score=m, signals=(("meaning", m),) if r.signals else ()))
+    mixed.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
+    # A sentence asks for a place: a file's best rows, not a page of one file's methods.
+    kept: list = []
+    per_path: dict[str, int] = defaultdict(int)
+    for r in mixed:
+        per_path[r.path] += 1
+        if per_path[r.path] <= ROWS_PER_FILE:
+            kept.append(r)
+    return kept[:limit]

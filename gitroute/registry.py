@@ -16,6 +16,7 @@ INDEXES = (
     "wiring",
     "doc_links",
     "decisions",
+    "meaning",
 )
 
 

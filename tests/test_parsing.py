@@ -1090,20 +1090,47 @@ def test_jsdoc_documents_across_one_blank_line(source: str, doc: str) -> None:
     assert extract(source.encode(), "typescript").symbols[0].doc == doc
 
 
-def test_ts_type_aliases_are_interfaces_and_only_function_constants_are_symbols() -> None:
+def test_ts_type_aliases_are_interfaces_and_module_constants_are_constants() -> None:
     source = """\
         /** A result. */
         export type SafeParseResult<T> = { success: boolean; data: T };
         type Id = string;
+        /** Parses without throwing. */
         export const safeParse = _safeParse(ZodError);
         export const parse = (schema: Schema, data: unknown): Id => schema.run(data);
         export const LIMIT = 10;
+        const email: RegExp = /^[a-z]+@[a-z]+$/;
+        const fs = require("fs");
+        function f() { const local = make(); }
         """
     assert _symbols(source, "typescript") == [
         ("SafeParseResult", "interface", 2, 2, None, "A result."),
         ("Id", "interface", 3, 3, None, ""),
-        ("parse", "function", 5, 5, None, ""),
+        ("safeParse", "constant", 5, 5, None, "Parses without throwing."),
+        ("parse", "function", 6, 6, None, ""),
+        ("LIMIT", "constant", 7, 7, None, ""),
+        ("email", "constant", 8, 8, None, ""),
+        ("f", "function", 10, 10, None, ""),
     ]
+
+
+def test_python_module_level_constants_are_constants_and_locals_are_not() -> None:
+    source = b"""\
+__all__ = ["x"]
+#: Log to the wsgi error stream.
+default_handler = logging.StreamHandler(stream)
+MAX_AGE = 3600
+alias = other
+def f():
+    local = make()
+class A:
+    attr = make()
+"""
+    symbols = extract(source, "python").symbols
+    assert [(s.name, s.kind, s.line) for s in symbols] == [
+        ("default_handler", "constant", 3), ("MAX_AGE", "constant", 4), ("f", "function", 6), ("A", "class", 8),
+    ]
+    assert symbols[0].doc == "Log to the wsgi error stream."
 
 
 # ----------------------------------------------------------------------------------- other languages

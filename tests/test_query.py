@@ -341,11 +341,13 @@ def test_a_question_nothing_overlaps_is_no_match_and_exit_zero(built_sample, rou
     doc = json.loads(result.stdout)
     assert doc["status"] == "no_match"
     assert doc["rows"] == []
-    assert doc["notes"] == ["nothing in the bundle shares a word with the question"]
+    # The meaning index says why: which of the question's words the repository does not hold.
+    why = "no word of the question occurs in the repository: subaquatic, origami, choreography"
+    assert doc["notes"] == [why]
 
     text = route(["query", "subaquatic origami choreography"], built_sample.path)
     assert text.exit_code == 0
-    assert text.stdout.splitlines()[1] == "no_match: nothing in the bundle shares a word with the question"
+    assert text.stdout.splitlines()[1] == f"no_match: {why}"
     assert text.stderr == ""
 
 

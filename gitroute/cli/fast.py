@@ -19,6 +19,7 @@ QUERY_OPTIONS: dict[str, tuple[str, bool, bool]] = {
     "--path": ("path_glob", True, False),
     "--json": ("as_json", False, False),
     "--explain": ("explain", False, False),
+    "--meaning": ("meaning", False, False),
     "-q": ("quiet", False, False),
     "--quiet": ("quiet", False, False),
 }
@@ -34,7 +35,7 @@ def parse_query_args(args: list[str]) -> dict | None:
     if not args or args[0] != "query":
         return None
     params: dict = {"limit": DEFAULT_LIMIT, "kinds": [], "langs": [], "path_glob": None,
-                    "as_json": False, "explain": False, "quiet": False}
+                    "as_json": False, "explain": False, "meaning": False, "quiet": False}
     words: list[str] = []
     seen: set[str] = set()
     rest = args[1:]
@@ -112,6 +113,6 @@ def answer_fast(args: list[str]) -> int | None:
     from gitroute.cli.output import emit_answer
 
     answer = api.query(params["text"], limit=params["limit"], kinds=params["kinds"], langs=params["langs"],
-                       path_glob=params["path_glob"], explain=params["explain"])
+                       path_glob=params["path_glob"], explain=params["explain"], meaning=params["meaning"])
     emit_answer(answer, as_json=params["as_json"], explain=params["explain"], quiet=params["quiet"])
     return 0

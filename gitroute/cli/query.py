@@ -16,18 +16,22 @@ from gitroute.cli.output import emit_answer
               help="Only nodes of this kind (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
 @click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")
+@click.option("--meaning", is_flag=True, help="Answer from the meaning index alone (BM25 over node text).")
 @json_option
 @explain_option
 @quiet_option
 def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tuple[str, ...],
-            path_glob: str | None, as_json: bool, explain: bool, quiet: bool) -> None:
+            path_glob: str | None, meaning: bool, as_json: bool, explain: bool, quiet: bool) -> None:
     """Rank the files, types and functions that TEXT names.
 
-    TEXT is an identifier (OpenMeteoClient, url_for) or a question ("where is the entry point").
-    Identifiers are matched as split tokens, never substrings; when nothing overlaps, the answer
-    is no_match.
+    TEXT is an identifier (OpenMeteoClient, url_for) or a question in plain words ("where is the
+    session cookie signed"). Identifiers are matched as split tokens, never substrings; a sentence is
+    also ranked by BM25 over node text (names, signatures, docs, messages, paths), and the two are
+    mixed by the question's shape. When the repository holds nothing the question is about, the
+    answer is no_match and the notes say why.
     """
     from gitroute import api
 
-    answer = api.query(" ".join(text), limit=limit, kinds=kinds, langs=langs, path_glob=path_glob, explain=explain)
+    answer = api.query(" ".join(text), limit=limit, kinds=kinds, langs=langs, path_glob=path_glob, explain=explain,
+                       meaning=meaning)
     emit_answer(answer, as_json=as_json, explain=explain, quiet=quiet)

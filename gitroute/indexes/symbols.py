@@ -16,7 +16,16 @@ from collections.abc import Callable, Sequence
 
 from gitroute.bundle.layout import INDEX_META, dump_json
 from gitroute.model import Answer, Row
-from gitroute.rank import Question, base_name, idf, is_secondary, parse_question, score_bounder, score_node
+from gitroute.rank import (
+    Question,
+    base_name,
+    built_copies,
+    idf,
+    is_secondary,
+    parse_question,
+    score_bounder,
+    score_node,
+)
 from gitroute.text import STOP_WORDS, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -134,7 +143,12 @@ def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
     secondary_paths: dict[str, bool] = {}
     words = _word_sets()
+    # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
+    # would find each name twice or three times, the copy as often first as the source.
+    built = built_copies(sorted({n.path for n in nodes}))
     for node in nodes:  # in id order, so every postings list comes out sorted
+        if node.path in built:
+            continue
         secondary = secondary_paths.get(node.path)
         if secondary is None:
             secondary = secondary_paths[node.path] = is_secondary(node.path)

@@ -72,7 +72,7 @@ _ECMASCRIPT_NAMERS = frozenset(
 # Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
 _SKIPPABLE_BEFORE = frozenset(("attribute_item", "decorator", "annotation", "marker_annotation", "attribute"))
 
-_LINE_MARKER = re.compile(r"^\s*(?:///?|//!|#+|--+|;+|%+|\*+)[ \t]?", re.MULTILINE)
+_LINE_MARKER = re.compile(r"^\s*(?:///?|//!|#+:?|--+|;+|%+|\*+)[ \t]?", re.MULTILINE)
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]{0,80}>")
 _WHITESPACE = re.compile(r"\s+")
 _PY_STRING = re.compile(r"^[rRuUbBfF]{0,2}(\"\"\"|'''|\"|')(.*?)(?:\1)?$", re.DOTALL)

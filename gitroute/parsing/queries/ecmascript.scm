@@ -137,3 +137,35 @@
     function: (identifier) @_require
     arguments: (arguments . (string) @module))
   (#eq? @_require "require")) @reference.bind
+
+; Module-level constants and variables bound to a value that is no function: `export const ZodObject =
+; core.$constructor(...)`, `const defaults = { ... }`, `var view = new View()`. A `require(...)` is an
+; import, not a definition; a function value is a function above.
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
+              (binary_expression) (ternary_expression) (await_expression) (class)]) @definition.constant))
+
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
+                (binary_expression) (ternary_expression) (await_expression) (class)]) @definition.constant)))
+
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: (call_expression function: (_) @_callee)) @definition.constant)
+  (#not-eq? @_callee "require"))
+
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: (call_expression)) @definition.constant)))

@@ -60,3 +60,11 @@
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression) (generator_function)] @definition.method)
+
+; Module-level constants whose value is cast or checked: `export const email: RegExp = /.../ as RegExp`.
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)))

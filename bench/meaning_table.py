@@ -1,0 +1,123 @@
+"""The meaning table: meaning, negative and symbol questions asked three ways; top 1/3/5 and no_match errors.
+
+    python bench/meaning_table.py [--no-build] [corpora...]
+
+Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`) and `combined` (plain
+`git route query`, which decides the mix). Builds each corpus's bundle first unless --no-build.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+sys.path.insert(0, str(BENCH))
+
+from corpora import CORPORA, DEFAULT_CACHE, DEFAULT_DEST, materialise  # noqa: E402
+
+from gitroute import api  # noqa: E402
+from gitroute.bench import read_bench, row_matches  # noqa: E402
+from gitroute.bundle.store import BundleView, corrupt_blob  # noqa: E402
+from gitroute.model import Answer  # noqa: E402
+
+
+def ask(mode: str, repo: str, text: str, limit: int = 10) -> Answer:
+    if mode == "bm25":
+        return api.query(text, repo=repo, limit=limit, meaning=True)
+    if mode == "combined":
+        return api.query(text, repo=repo, limit=limit)
+    return api.answer("symbols", text, repo=repo, limit=limit)
+
+
+def rank_of(answer: Answer, expect: tuple[str, ...]) -> int | None:
+    if answer.status == "no_match":
+        return None
+    for i, row in enumerate(answer.rows[:10], 1):
+        if any(row_matches(row, e) for e in expect):
+            return i
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--verbose", "-v", action="store_true")
+    parser.add_argument("--calibrate", action="store_true", help="print the no_match evidence per question")
+    args = parser.parse_args(argv)
+    names = args.names or [n for n in CORPORA if (BENCH / f"{n}.routing-bench.yaml").exists()]
+    if args.calibrate:
+        if not args.no_build:
+            for name in names:
+                api.build(repo=str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE)))
+        calibrate(names)
+        return 0
+    print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
+        if not args.no_build:
+            api.build(repo=repo)
+        bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
+        meaning = [q for q in bench.questions if q.type == "meaning"]
+        negative = [q for q in bench.questions if q.type == "negative"]
+        symbol = [q for q in bench.questions if q.type == "symbol" and not (q.kind or q.lang or q.path)]
+        for mode in ("symbol", "bm25", "combined"):
+            ranks = []
+            false_nm = 0
+            for q in meaning:
+                answer = ask(mode, repo, q.question)
+                false_nm += answer.status == "no_match"
+                ranks.append(rank_of(answer, q.expect))
+                if args.verbose and mode != "symbol" and (ranks[-1] is None or ranks[-1] > 3):
+                    got = [r.path for r in answer.rows[:3]]
+                    print(f"  miss {name}/{q.id} [{mode}] {q.question!r}: {answer.status} {got} {answer.notes[:1]}")
+            routed = 0
+            for q in negative:
+                answer = ask(mode, repo, q.question)
+                routed += answer.status != "no_match"
+                if args.verbose and mode != "symbol" and answer.status != "no_match":
+                    print(f"  routed {name}/{q.id} [{mode}] {q.question!r}: {[r.path for r in answer.rows[:2]]}")
+            sym = sum(1 for q in symbol if (r := rank_of(ask(mode, repo, q.question), q.expect)) and r <= 3)
+            n = len(meaning)
+
+            def top(k: int, ranks: list = ranks, n: int = n) -> str:
+                return f"{sum(1 for r in ranks if r is not None and r <= k)}/{n}"
+
+            print(f"| {name} | {mode} | {top(1)} | {top(3)} | {top(5)} | {false_nm}/{n} | {routed}/{len(negative)} "
+                  f"| {sym}/{len(symbol)} |", flush=True)
+    return 0
+
+
+
+
+def calibrate(names: list[str]) -> None:
+    """TSV of the no_match evidence of every meaning and negative question, the gate off."""
+    from gitroute.indexes.meaning import NAME, query_meaning
+
+    print("corpus\tid\ttype\trank\tcoverage\tnode_cov\tbest_idf\tmissing\twords")
+    for name in names:
+        repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
+        bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
+        with BundleView(repo) as bundle:
+            view = bundle.index(NAME)
+            section, read, records = view.section, view.read, view.graph.records
+
+            for q in bench.questions:
+                if q.type not in ("meaning", "negative"):
+                    continue
+                rows, _, ev = query_meaning(q.question, section, read, limit=10, explain=False,
+                                            corrupt=corrupt_blob, records=records, gate=False)
+                rank = next((i for i, r in enumerate(rows, 1) if any(row_matches(r, e) for e in q.expect)), None)
+                if ev is None:
+                    print(f"{name}\t{q.id}\t{q.type}\t{rank}\t0\t0\t0\t0\t0")
+                    continue
+                print(f"{name}\t{q.id}\t{q.type}\t{rank}\t{ev.coverage:.3f}\t{ev.node_coverage:.3f}\t{ev.best_idf:.2f}\t"
+                      f"{len(ev.missing)}\t"
+                      f"{len(ev.weights)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

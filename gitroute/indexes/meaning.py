@@ -1,0 +1,473 @@
+"""The meaning index: BM25 over node text (names, signatures, docs, messages, paths), by file, with no_match.
+
+A node's text is its name and owner split into words, its signature, its docstring or leading comment,
+the message-like string literals inside it and, for a file, its path words and header comment. Each
+field counts a whole number of times (its weight) in the node's term frequency, so one BM25 over one
+bag of words ranks them. Postings are sharded by token hash; a question reads the shards of its own
+words, scores nodes from postings alone (each posting carries the node's file, term frequency, length
+and fields), sums each file's best nodes into the file's score, and reads node records only for the
+rows it returns.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from gitroute.model import Answer, Row
+from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
+from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
+
+NAME = "meaning"
+NEEDS: tuple[str, ...] = ()
+# Bench types this index answers: plain-English questions, and off-topic ones that must be no_match.
+QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
+
+META = "meta.json"
+FILES = "files.json"  # the node ids of files, ascending
+POSTINGS_TARGET = 16_384  # postings per shard, on average; the shard count is a power of two
+
+# Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
+FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
+          "path": (32, 2), "header": (64, 2)}  # weights measured on the benches: docs/decisions/0011
+FIELD_NAMES = tuple(FIELDS)
+# Words that frame a question about code rather than say what it is about.
+FRAME_WORDS = frozenset(
+    """code codebase logic implement implemented implementation implements handle handled handles handling
+    happen happens located location place part piece thing things way done work works file files project
+    repository library module defined define defines responsible somewhere actually
+    whether came come comes another instead every each also just like so than too very such only other same some
+    many much still yet while upon via per onto tell tells kept keep get gets go goes not no""".split()
+)
+MAX_DOC = 600
+NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
+NODE_DECAY = 0.5
+SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks for them
+# no_match when a share of the question's words occur nowhere in the repository (first) and the best file
+# covers less than a share of the question's idf weight (second): the more words are unknown, the more the
+# rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
+NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
+MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
+
+Read = Callable[[Sequence[str]], dict[str, bytes]]
+Records = Callable[[Iterable[int]], dict[int, list]]
+
+
+# --- text ------------------------------------------------------------------------------------
+
+
+_stem_memo: dict[str, str] = {}
+
+
+def word_stem(token: str) -> str:
+    """One word's index form: text.stem, the symbol query's stemmer (Snowball measured no better: 0011)."""
+    found = _stem_memo.get(token)
+    if found is None:
+        found = stem(token)
+        if len(_stem_memo) < 1 << 18:
+            _stem_memo[token] = found
+    return found
+
+
+def words(text: str) -> list[str]:
+    """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed.
+
+    Questions are asked in English: letters outside ASCII are dropped rather than sent through the
+    tokenizer's slow Unicode path (translations and vendored data are most of them).
+    """
+    if not text.isascii():
+        text = text.encode("ascii", "ignore").decode("ascii")
+    memo = _stem_memo
+    return [memo.get(t) or word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
+
+
+def question_words(text: str) -> list[str]:
+    """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
+    return list(dict.fromkeys(word_stem(t) for t in tokenize(text)
+                              if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
+
+
+def _signature_words(signature: str, name: str) -> str:
+    # The name is its own field: keep the parameters and types, what follows the name.
+    at = signature.find(name) if name else -1
+    return signature[at + len(name):] if at >= 0 else signature
+
+
+def node_fields(node, messages: Sequence[str] = (), header: str = "") -> dict[str, str]:
+    """The text of each field of a node (model.Node): what the index counts and `--explain` names."""
+    if node.kind == "file":
+        path = node.path.rsplit(".", 1)[0] if "." in node.path.rsplit("/", 1)[-1] else node.path
+        return {"path": path, "header": header, "message": " ".join(messages)}
+    return {
+        "name": node.name,
+        "owner": node.owner,
+        "signature": _signature_words(node.signature, node.name),
+        "doc": node.doc[:MAX_DOC],
+        "message": " ".join(messages),
+    }
+
+
+# --- build -----------------------------------------------------------------------------------
+
+
+def postings_shard(token: str, shards: int) -> int:
+    return zlib.crc32(token.encode("utf-8")) % shards
+
+
+def encode_posting(tf: int, length: int, fields: int) -> int:
+    """One int for a posting's term frequency (10 bits), node length (14 bits) and fields (7 bits)."""
+    return min(tf, 1023) | min(length, 16383) << 10 | fields << 24
+
+
+def decode_posting(value: int) -> tuple[int, int, int]:
+    return value & 1023, value >> 10 & 16383, value >> 24
+
+
+def postings_path(shard: int) -> str:
+    return f"postings/{shard:05d}.json"
+
+
+# Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
+# large repository they are half the text (django: a quarter of the meaning build's time).
+_PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
+SECONDARY_FILES_ONLY = True  # index a secondary file's own node only, not its functions (measured: 0011)
+_NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
+
+
+def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
+    """node id -> (header, messages): each file's header, and each message literal on its innermost node."""
+    from gitroute.parsing.prose import header_text, message_literals
+
+    by_path: dict[str, list] = defaultdict(list)
+    for node in nodes:
+        by_path[node.path].append(node)
+    prose: dict[int, tuple[str, list[str]]] = {}
+    for path, group in by_path.items():
+        file_node = group[0]
+        if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+            continue  # tests, docs and examples keep their names and docs: they rank below code anyway
+        data = read(path)
+        if not data:
+            continue
+        text = data.decode("utf-8", "replace")
+        header = header_text(text, file_node.lang)
+        if header:
+            prose[file_node.id] = (header, [])
+        symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+        for line, literal in message_literals(text):
+            owner = file_node.id
+            for node in symbols:  # innermost: the last one in start order that spans the line
+                if node.line > line:
+                    break
+                if node.end_line >= line:
+                    owner = node.id
+            prose.setdefault(owner, ("", []))[1].append(literal)
+    return prose
+
+
+def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the meaning index (paths relative to its folder) and its section."""
+    from gitroute.bundle.layout import dump_json
+
+    built = built_copies(sorted({n.path for n in nodes}))
+    nodes_kept = [n for n in nodes if n.path not in built]
+    prose = file_prose(nodes_kept, read)
+    file_of: dict[str, int] = {}
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    memo: dict[str, list[str]] = {}
+    total_length = 0
+    docs = 0
+    fields_of = FIELDS
+    secondary = False
+    for node in nodes_kept:  # in id order, so postings come out sorted by node
+        if node.kind == "file":
+            file_of[node.path] = node.id
+            secondary = is_secondary(node.path)
+        elif secondary and SECONDARY_FILES_ONLY:
+            continue
+        header, messages = prose.get(node.id, ("", ()))
+        counts: dict[str, int] = {}
+        bits: dict[str, int] = {}
+        for field, text in node_fields(node, messages, header).items():
+            if not text or (secondary and field in _PRIMARY_ONLY):
+                continue
+            bit, weight = fields_of[field]
+            found = memo.get(text)
+            if found is None:
+                found = words(text)
+                if len(text) < 200:
+                    memo[text] = found
+            for token in found:
+                counts[token] = counts.get(token, 0) + weight
+                bits[token] = bits.get(token, 0) | bit
+        if not counts:
+            continue
+        length = sum(counts.values())
+        total_length += length
+        docs += 1
+        node_id = node.id
+        for token, tf in counts.items():
+            postings[token].append((node_id, encode_posting(tf, length, bits[token])))
+    total = sum(map(len, postings.values()))
+    shards = 1
+    while shards * POSTINGS_TARGET < total:
+        shards *= 2
+    sharded: dict[int, dict[str, list[int]]] = defaultdict(dict)
+    for token, pairs in postings.items():
+        flat: list[int] = []
+        previous = 0
+        for node_id, packed in pairs:  # node ids as gaps: most are small numbers, and JSON is text
+            flat += (node_id - previous, packed)
+            previous = node_id
+        sharded[postings_shard(token, shards)][token] = flat
+    blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
+    section = {
+        "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
+        "documents": docs,
+        "nodes": len(nodes),
+        "avgdl": round(total_length / docs, 4) if docs else 0.0,
+        "postings_shards": shards,
+        "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
+    }
+    # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
+    blobs[FILES] = dump_json(sorted(file_of.values()))
+    blobs[META] = dump_json(section)
+    return blobs, section
+
+
+def build(inputs) -> object:
+    """The seam's build step (inputs: indexes.BuildInputs)."""
+    from gitroute.indexes import IndexBuild
+
+    def read(path: str) -> bytes | None:
+        try:
+            return inputs.read(path)
+        except Exception:  # a blob the build could not read (missing in a partial clone): no prose, no failure
+            return None
+
+    blobs, section = build_meaning_index(inputs.graph.nodes, read)
+    blobs.pop(META, None)  # the writer stores the section as meta.json
+    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
+
+
+# --- query -----------------------------------------------------------------------------------
+
+
+class Evidence:
+    """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
+
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled")
+
+    def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
+        self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
+        self.missing = missing  # question words no node holds
+        self.coverage = coverage  # share of the question's idf weight that the best file's words cover
+        self.best_idf = best_idf  # the highest idf among the best file's matched words
+        self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
+        self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
+
+    def named(self, stems: Sequence[str]) -> str:
+        return ", ".join(self.spelled.get(t, t) for t in stems)
+
+
+def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
+    try:
+        return json.loads(blobs[path])
+    except (KeyError, ValueError) as err:
+        raise corrupt(path) from err
+
+
+def read_postings(tokens: Sequence[str], section: dict, read: Read,
+                  corrupt: Callable[[str], Exception]) -> dict[str, list[int]]:
+    """The postings of these tokens only: one read of the shards that hold them."""
+    try:
+        shards = int(section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise corrupt(META) from err
+    paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
+    blobs = read(paths)
+    parsed = {path: _load(blobs, path, corrupt) for path in blobs}
+    found: dict[str, list[int]] = {}
+    for token in tokens:
+        values = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token)
+        if values:
+            if not isinstance(values, list) or len(values) % 2:
+                raise corrupt(postings_path(postings_shard(token, shards)))
+            found[token] = values
+    return found
+
+
+def rank_files(
+    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = ()
+) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
+    """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
+
+    `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
+
+    A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
+    """
+    n = int(section.get("documents") or 1)
+    avgdl = float(section.get("avgdl") or 1.0)
+    weights = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in tokens}
+    node_score: dict[int, float] = defaultdict(float)
+    node_file: dict[int, int] = {}
+    matched: dict[int, dict[str, int]] = defaultdict(dict)
+    for token, values in postings.items():
+        w = weights[token]
+        node = 0
+        for i in range(0, len(values), 2):
+            node += values[i]
+            tf, dl, fields = decode_posting(values[i + 1])
+            node_score[node] += bm25_term(tf, dl, avgdl, w)
+            if node not in node_file:
+                node_file[node] = files[bisect_right(files, node) - 1] if files else node
+            matched[node][token] = fields
+    per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for node, score in node_score.items():
+        per_file[node_file[node]].append((score, node))
+    ranked: list[tuple[float, int]] = []
+    for file_id, scored in per_file.items():
+        scored.sort(key=lambda p: (-p[0], p[1]))
+        own = next((s for s, node in scored if node == file_id), 0.0)
+        best = [s for s, node in scored if node != file_id][:NODE_TOP]
+        score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
+        ranked.append((score, file_id))
+    ranked.sort(key=lambda p: (-p[0], p[1]))
+    total = sum(weights.values()) or 1.0
+    coverage, best_idf = 0.0, 0.0
+    if ranked:
+        covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
+        coverage = sum(weights[t] for t in covered) / total
+        best_idf = max((weights[t] for t in covered), default=0.0)
+    missing = [t for t in tokens if t not in postings]
+    evidence = Evidence(weights, missing, coverage, best_idf)
+    evidence.node_coverage = max((sum(weights[t] for t in held) / total for held in matched.values()), default=0.0)
+    return ranked, per_file, matched, evidence
+
+
+def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
+    """Why the best file is no answer, or None when it is one (the rule of docs/decisions/0010)."""
+    if not tokens:
+        return "the question has no word that can name something (all stop words)"
+    if len(evidence.missing) == len(tokens):
+        return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
+    if evidence.best_idf < MIN_IDF:
+        return "the best file matches only words that are common in this repository"
+    missing_share = len(evidence.missing) / len(tokens)
+    for share, floor in NO_MATCH_FLOORS:
+        if missing_share >= share and evidence.coverage < floor:
+            covers = f"the best file covers {evidence.coverage:.0%} of the question's weight (below {floor:.0%})"
+            if not evidence.missing:
+                return covers
+            return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere in the repository"
+                    f" ({evidence.named(evidence.missing)}), and {covers}")
+    return None
+
+
+def query_meaning(
+    text: str,
+    section: dict,
+    read: Read,
+    *,
+    limit: int,
+    explain: bool,
+    corrupt: Callable[[str], Exception],
+    records: Records,
+    gate: bool = True,
+) -> tuple[list[Row], list[str], Evidence | None]:
+    """Rank files for a question in plain words; empty rows mean no_match, and the notes say why.
+
+    `records` gives the graph's node records by id (path, name, owner, kind, line, ...): the rows name
+    what the graph stores, and only the files ranked near the top are looked up.
+    """
+    tokens = question_words(text)
+    # In a question for the entry point ("where is the entry point of the cli") the words that ask for it
+    # are the symbol tiers' to answer (from manifests and main guards): no evidence of an off-topic question.
+    asking = {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
+    if not [t for t in tokens if t not in asking]:
+        return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
+    postings = read_postings(tokens, section, read, corrupt)
+    wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
+    files = _load(read([FILES]), FILES, corrupt) if postings else []
+    if not isinstance(files, list):
+        raise corrupt(FILES)
+    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files)
+    evidence.missing = [t for t in evidence.missing if t not in asking]
+    evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
+    known: dict[int, list] = {}
+    if not wants_secondary and ranked:
+        # Demotion needs paths: look up the leading files only.
+        head = ranked[: max(limit * 4, 40)]
+        known.update(records(fid for _, fid in head))
+        demoted = {fid for fid, record in known.items() if is_secondary(record[0])}
+        ranked = sorted(((score * (SECONDARY if fid in demoted else 1.0), fid) for score, fid in head),
+                        key=lambda p: (-p[0], p[1]))
+        if ranked:
+            covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
+            total = sum(evidence.weights.values()) or 1.0
+            evidence.coverage = sum(evidence.weights[t] for t in covered) / total
+            evidence.best_idf = max((evidence.weights[t] for t in covered), default=0.0)
+    reason = no_match_reason(evidence, tokens) if ranked else (
+        no_match_reason(evidence, tokens) or "nothing in the bundle shares a word with the question")
+    if reason is not None and (gate or not ranked):
+        return [], [reason], evidence
+    top = ranked[:limit]
+    best_nodes = {fid: per_file[fid][0][1] for _, fid in top}
+    known.update(records(n for n in best_nodes.values() if n not in known))
+    rows: list[Row] = []
+    for score, fid in top:
+        node = best_nodes[fid]
+        record = known.get(node)
+        if record is None:
+            continue  # the graph does not hold it: a bundle whose indexes disagree would be damaged
+        path, name, owner, kind, line = record[:5]
+        signals: tuple[tuple[str, float], ...] = ()
+        extra: tuple[tuple[str, object], ...] = ()
+        if explain:
+            signals = _explain(fid, per_file[fid], matched, evidence.weights)
+            extra = (("matched", _matched_words(per_file[fid], matched)),)
+        rows.append(Row(path=path, line=line if kind != "file" else None,
+                        name=(f"{owner}.{name}" if owner else name) if kind != "file" else None,
+                        kind=kind, score=round(score, 3), signals=signals, extra=extra))
+    notes = []
+    if evidence.missing:
+        notes.append("no node holds: " + evidence.named(evidence.missing))
+    return rows, notes, evidence
+
+
+_ENTRY_PHRASE = ("entry", "entrypoint", "point", "main")  # not "launch" or "start": ordinary verbs elsewhere
+_ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
+                             "sample", "demo", "vendor", "vendored", "doc", "docs", "documentation", "benchmark"})
+
+
+def _explain(file_id: int, scored: list[tuple[float, int]], matched: dict[int, dict[str, int]],
+             weights: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    signals: list[tuple[str, float]] = []
+    own = next((s for s, node in scored if node == file_id), 0.0)
+    if own:
+        signals.append(("file_text", round(own, 3)))
+    best = [s for s, node in scored if node != file_id][:NODE_TOP]
+    for i, s in enumerate(best):
+        signals.append((f"node_{i + 1}", round(s * NODE_DECAY ** i, 3)))
+    return tuple(signals)
+
+
+def _matched_words(scored: list[tuple[float, int]], matched: dict[int, dict[str, int]]) -> dict[str, list[str]]:
+    """word -> the fields that hold it, over the file's own text and its best nodes."""
+    found: dict[str, int] = defaultdict(int)
+    for _, node in scored[: NODE_TOP + 1]:
+        for token, bits in matched[node].items():
+            found[token] |= bits
+    return {t: [name for name in FIELD_NAMES if bits & FIELDS[name][0]] for t, bits in sorted(found.items())}
+
+
+def answer(view, question: str, *, limit: int = 10, explain: bool = False, **options) -> Answer:
+    """The seam's answer: files for a question in plain words, or no_match with the reason."""
+    section = view.section
+    if not isinstance(section, dict):
+        raise view.corrupt(META)
+    rows, notes, _ = query_meaning(question, section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
+                                   records=view.graph.records)
+    return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))

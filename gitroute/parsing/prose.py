@@ -1,0 +1,88 @@
+"""The prose of a source file that node text needs: its header comment or module docstring, and message strings.
+
+Plain text scanning, no tree-sitter: it runs over every file of a build, and what it finds (a leading
+comment block, a quoted sentence) has the same shape in every language the parser handles. Comment
+syntax comes in three families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
+JavaScript, Go, Rust, Java, ...) and `--` (SQL, Lua, Haskell); Python adds the module docstring.
+"""
+from __future__ import annotations
+
+import re
+
+MAX_HEADER = 600
+MAX_LITERAL = 200
+MAX_LITERALS = 2_000  # per file: generated tables of strings say nothing more after that
+_SCAN = 8_000  # how far into a file its header is looked for
+
+_HASH_LANGS = frozenset(("python", "ruby", "bash", "perl", "r", "elixir", "yaml", "toml", "make", "cmake",
+                         "julia", "nim", "crystal", "tcl", "powershell", "dockerfile", "starlark"))
+_DASH_LANGS = frozenset(("sql", "lua", "haskell", "elm", "ada", "vhdl"))
+
+_SHEBANG = re.compile(r"\A(?:#![^\n]*\n|\ufeff)+")
+_PY_DOCSTRING = re.compile(r'\A\s*(?:(?:#[^\n]*|from\s+__future__[^\n]*)\n\s*)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
+_BLOCK = re.compile(r"\A\s*/\*+(.*?)\*/", re.S)
+_LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(r"\A(?:[ \t]*#[^\n]*\n?)+"),
+                 "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+")}
+_MARKER = re.compile(r"^[ \t]*(?:/{2,3}!?|#+|--+|\*+)[ \t]?", re.M)
+_LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
+# A string on one line, double or single quoted or backquoted; one with an escape in it is left out (a
+# simple pattern runs several times faster over a whole repository, and messages rarely escape).
+_STRING = re.compile(r'"([^"\\\n]{12,400})"|\'([^\'\\\n]{12,400})\'|`([^`\\\n]{12,400})`')
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
+
+
+def comment_family(lang: str) -> str:
+    """Which line-comment marker a language uses: "#", "--" or "//" (the default)."""
+    if lang in _HASH_LANGS:
+        return "#"
+    if lang in _DASH_LANGS:
+        return "--"
+    return "//"
+
+
+def header_text(text: str, lang: str) -> str:
+    """A file's own description: the module docstring (Python) or the leading comment block, license text left out."""
+    head = _SHEBANG.sub("", text[:_SCAN], count=1)
+    found = ""
+    if lang == "python":
+        match = _PY_DOCSTRING.match(head)
+        if match:
+            found = match.group(2)
+    if not found:
+        family = comment_family(lang)
+        blocks = []
+        rest = head
+        for _ in range(4):  # a license block, then the description: look past a few blocks
+            rest = rest.lstrip()
+            block = _BLOCK.match(rest) if family != "#" else None
+            lines = _LINE_MARKERS[family].match(rest)
+            if block:
+                blocks.append(block.group(1))
+                rest = rest[block.end():]
+            elif lines:
+                blocks.append(lines.group(0))
+                rest = rest[lines.end():]
+            else:
+                break
+        found = " ".join(_MARKER.sub("", b) for b in blocks if not _LICENSE.search(b))
+    return " ".join(found.split())[:MAX_HEADER]
+
+
+def message_literals(text: str) -> list[tuple[int, str]]:
+    """(1-based line, text) of string literals that read as messages: three words or more, mostly letters."""
+    found: list[tuple[int, str]] = []
+    line, pos = 1, 0
+    for match in _STRING.finditer(text):
+        value = match.group(1) or match.group(2) or match.group(3) or ""
+        if " " not in value or _NOT_PROSE.match(value):
+            continue
+        words = _WORD.findall(value)
+        if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
+            continue
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        found.append((line, value[:MAX_LITERAL]))
+        if len(found) >= MAX_LITERALS:
+            break
+    return found

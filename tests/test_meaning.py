@@ -1,0 +1,266 @@
+"""The meaning index: node text per language family, BM25 by hand, postings read per token, the prose/name
+decision, and the no_match rule on both sides of its threshold."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from gitroute.bench import Question, score_answer
+from gitroute.bundle.store import BundleView, corrupt_blob
+from gitroute.indexes import meaning
+from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, query_meaning, question_words
+from gitroute.model import Answer, Node, Source
+from gitroute.parsing.prose import header_text, message_literals
+from gitroute.rank import blend_rows, bm25_idf, bm25_term, built_copies, prose_share
+from tests.conftest import RepoBuilder
+
+SHOP_FILES = {
+    "README.md": "# shop\n",
+    "src/shop/__init__.py": '"""Shop."""\n',
+    "src/shop/invoice.py": (
+        '"""Invoices: totals with tax and the reminder for a late payment."""\n\n'
+        "TAX_RATE = 0.2\n\n\n"
+        "def invoice_total(lines, discount):\n"
+        '    """Sum the lines of an invoice, apply the discount, then add the tax."""\n'
+        "    return sum(lines) * (1 - discount) * (1 + TAX_RATE)\n\n\n"
+        "def remind(customer):\n"
+        '    raise ValueError("the customer has not paid the invoice before the due date")\n'
+    ),
+    "src/shop/cart.js": (
+        "// The shopping cart kept in the browser between visits.\n"
+        "export const storageKey = makeKey('cart');\n\n"
+        "/** Add one item to the cart, merging quantities. */\n"
+        "export function addItem(cart, item) {\n  return cart;\n}\n"
+    ),
+    "src/shop/ship.go": (
+        "// Package shop computes shipping costs by weight and distance.\npackage shop\n\n"
+        "// ShippingCost prices a parcel by its weight in kilograms.\nfunc ShippingCost(weight float64) float64 {\n"
+        "\treturn weight * 2\n}\n"
+    ),
+    "src/shop/catalog.ts": "/** Products on sale, by category. */\nexport function listProducts(category: string) {\n  return [];\n}\n",
+    "dist/shop/catalog.js": "export function listProducts(category) {\n  return [];\n}\n",
+    "tests/test_invoice.py": "def test_invoice_total():\n    assert True\n",
+}
+
+
+@pytest.fixture
+def shop_repo(make_repo, route) -> RepoBuilder:
+    repo = make_repo("shop")
+    repo.commit(dict(SHOP_FILES), "initial")
+    built = route(["build", "-q"], repo.path)
+    assert built.exit_code == 0, built.stderr
+    return repo
+
+
+def ask(route, repo: RepoBuilder, text: str, *options: str) -> dict:
+    result = route(["query", "--json", *options, text], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# --- node text per language family ----------------------------------------------------------
+
+
+def test_header_text_reads_a_python_module_docstring_past_comments_and_future_imports():
+    text = '#!/usr/bin/env python\n# coding: utf-8\nfrom __future__ import annotations\n"""Parse the cart."""\nx = 1\n'
+    assert header_text(text, "python") == "Parse the cart."
+
+
+def test_header_text_skips_a_license_block_and_keeps_the_description_c_family():
+    text = "/*\n * Copyright 2020 ACME. Licensed under the MIT License.\n */\n\n/**\n * Reads files in chunks.\n */\nclass A {}\n"
+    assert header_text(text, "java") == "Reads files in chunks."
+    assert header_text("// Package shop computes costs.\n// By weight.\npackage shop\n", "go") == (
+        "Package shop computes costs. By weight.")
+
+
+def test_header_text_hash_and_dash_families():
+    assert header_text("# Deploys the site.\n# Twice.\nset -e\n", "bash") == "Deploys the site. Twice."
+    assert header_text("-- Monthly totals.\nselect 1;\n", "sql") == "Monthly totals."
+    assert header_text("x = 1\n", "python") == ""
+
+
+def test_message_literals_keep_sentences_and_drop_paths_urls_and_short_words():
+    text = ('raise ValueError("the customer has not paid the invoice")\n'
+            'open("src/shop/data.json")\nurl = "https://example.com/a b c d"\nkey = "cart"\n'
+            "throw new Error(`Too small: expected ${origin} to be bigger`)\n")
+    assert message_literals(text) == [
+        (1, "the customer has not paid the invoice"), (5, "Too small: expected ${origin} to be bigger"),
+    ]
+
+
+def test_node_fields_split_a_symbol_and_a_file():
+    node = Node(3, "src/shop/invoice.py", "invoice_total", "function", 6, 8, "python",
+                "def invoice_total(lines, discount):", "Sum the lines.", False, "Billing")
+    fields = node_fields(node, ["not paid"], "")
+    assert fields["name"] == "invoice_total" and fields["owner"] == "Billing"
+    assert fields["signature"] == "(lines, discount):"
+    assert fields["doc"] == "Sum the lines." and fields["message"] == "not paid"
+    file_node = Node(0, "src/shop/invoice.py", "invoice.py", "file", 1, 1, "python", "", "", False)
+    assert node_fields(file_node, [], "Invoices.") == {"path": "src/shop/invoice", "header": "Invoices.", "message": ""}
+
+
+def test_question_words_drop_stop_and_frame_words_and_stem():
+    assert question_words("where is the code that handles late payments?") == ["late", "payment"]
+    assert question_words("how are parameters parsed") == ["param", "pars"]
+
+
+# --- BM25 --------------------------------------------------------------------------------------
+
+
+def test_bm25_against_a_hand_computed_example():
+    # idf = ln(1 + (10 - 1 + 0.5) / (1 + 0.5)) = ln(7.3333...) = 1.992430
+    idf = bm25_idf(1, 10)
+    assert idf == pytest.approx(math.log(1 + 9.5 / 1.5))
+    assert idf == pytest.approx(1.992430, abs=1e-6)
+    # tf 2 in a document twice the average length: 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2)) = 4.4 / 4.1
+    assert bm25_term(2, 10, 5.0, idf) == pytest.approx(1.992430 * 4.4 / 4.1, abs=1e-6)
+    assert bm25_term(0, 10, 5.0, idf) == 0.0
+    # Length normalisation off (b = 0): only term frequency saturation remains.
+    assert bm25_term(1, 100, 5.0, 1.0, b=0.0) == pytest.approx(2.2 / 2.2)
+    assert bm25_idf(10, 10) > 0  # never negative, even for a word in every document
+
+
+# --- building and asking a real bundle ----------------------------------------------------------
+
+
+def test_meaning_routes_a_plain_question_to_the_file_that_answers_it(shop_repo, route):
+    doc = ask(route, shop_repo, "where is the price of a parcel worked out from its weight", "--meaning")
+    assert doc["status"] == "routed"
+    assert doc["rows"][0]["path"] == "src/shop/ship.go"
+
+
+def test_built_copies_are_not_indexed(shop_repo, route):
+    doc = ask(route, shop_repo, "which products are on sale in a category", "--meaning")
+    assert [r["path"] for r in doc["rows"]][0] == "src/shop/catalog.ts"
+    assert "dist/shop/catalog.js" not in [r["path"] for r in doc["rows"]]
+
+
+def test_explain_names_the_fields_each_word_matched(shop_repo, route):
+    doc = ask(route, shop_repo, "where is the reminder sent when the customer has not paid", "--meaning", "--explain")
+    row = doc["rows"][0]
+    assert row["path"] == "src/shop/invoice.py"
+    fields = row["matched"]
+    assert "message" in fields["customer"] and "message" in fields["pay"]  # the ValueError's text
+    assert "header" in fields["reminder"]  # the module docstring
+    assert sum(row["signals"].values()) == pytest.approx(row["score"], abs=0.01)
+
+
+def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):
+    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards from a small repository
+    rebuilt = route(["build", "-q"], shop_repo.path)
+    assert rebuilt.exit_code == 0, rebuilt.stderr
+    with BundleView(str(shop_repo.path)) as bundle:
+        view = bundle.index("meaning")
+        section = view.section
+        assert section["postings_shards"] >= 8
+        asked: list[str] = []
+
+        def read(paths):
+            asked.extend(paths)
+            return view.read(paths)
+
+        rows, _, _ = query_meaning("shipping weight", section, read, limit=5, explain=False, corrupt=corrupt_blob,
+                                   records=view.graph.records)
+    assert rows and rows[0].path == "src/shop/ship.go"
+    shards = {p for p in asked if p.startswith("postings/")}
+    wanted = {meaning.postings_path(meaning.postings_shard(t, section["postings_shards"]))
+              for t in question_words("shipping weight")}
+    assert shards == wanted
+    assert all(p.startswith("postings/") or p == "files.json" for p in asked)
+
+
+def test_a_bundle_without_a_meaning_index_says_so(shop_repo, route):
+    # The symbol tiers still answer a plain query; --meaning explains what is missing.
+    shop_repo.git("update-ref", "-d", "refs/marola/routing-bundle")
+    result = route(["query", "--meaning", "x"], shop_repo.path)
+    assert result.exit_code == 128 and "no routing bundle" in result.stderr
+
+
+# --- the prose/name decision ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "share"), [
+    ("OpenMeteoClient", 0.0),  # one identifier: a name lookup
+    ("open meteo client", 0.0),  # a name written in words
+    ("where is the entry point", 0.0),  # the symbol tiers answer it from manifests
+    ("where is the session cookie signed", 0.5),  # a sentence
+    ("where is url_for defined", 0.25),  # a sentence around an identifier
+    ("where is OpenMeteoClient.forecast", 0.0),  # nothing but the identifier
+])
+def test_prose_share_by_the_shape_of_the_question(text, share):
+    assert prose_share(text) == pytest.approx(share, abs=0.01)
+
+
+def test_a_name_is_answered_by_the_symbol_tiers_and_a_sentence_by_both(shop_repo, route):
+    by_name = ask(route, shop_repo, "invoice_total", "--explain")
+    assert by_name["rows"][0]["name"] == "invoice_total"
+    assert "meaning" not in by_name["rows"][0]["signals"]
+    sentence = ask(route, shop_repo, "where is the total of an invoice computed with its discount", "--explain")
+    assert sentence["rows"][0]["path"] == "src/shop/invoice.py"
+    assert any("meaning" in row["signals"] for row in sentence["rows"])
+    assert any(note.startswith("blended:") for note in sentence["notes"])
+
+
+def test_blend_keeps_signals_additive_and_lends_a_file_its_meaning_score():
+    from gitroute.model import Row
+
+    symbol = [Row("a.py", 3, "f", "function", 20.0, (("name_tokens", 19.4), ("kind_prior", 0.6))),
+              Row("b.py", 1, "g", "function", 10.0, (("doc_tokens", 9.4), ("kind_prior", 0.6)))]
+    prose = [Row("b.py", 1, "g", "function", 8.0, (("node_1", 8.0),)), Row("c.py", None, None, "file", 4.0,
+                                                                              (("file_text", 4.0),))]
+    rows = blend_rows(symbol, prose, 0.5, 10)
+    # a.py: 50 from the best symbol row; b.py: 25 from its symbol row, 50 from the best meaning node;
+    # c.py: half the best meaning score, 25.
+    assert [r.path for r in rows] == ["b.py", "a.py", "c.py"]
+    assert [r.score for r in rows] == pytest.approx([75.0, 50.0, 25.0])
+    for row in rows:
+        assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
+
+
+# --- no_match --------------------------------------------------------------------------------------
+
+
+def evidence(coverage: float, missing: int, words: int) -> Evidence:
+    tokens = [f"w{i}" for i in range(words)]
+    return Evidence({t: 1.0 for t in tokens}, tokens[:missing], coverage, 3.0)
+
+
+@pytest.mark.parametrize(("coverage", "missing", "words", "routed"), [
+    (0.27, 0, 5, True), (0.25, 0, 5, False),  # the coverage floor, whatever is missing
+    (0.51, 3, 6, True), (0.49, 3, 6, False),  # half the words unknown: the rest must cover half
+    (0.49, 2, 6, True),  # a third unknown, coverage above the floor
+])
+def test_no_match_rule_on_both_sides_of_its_thresholds(coverage, missing, words, routed):
+    tokens = [f"w{i}" for i in range(words)]
+    reason = no_match_reason(evidence(coverage, missing, words), tokens)
+    assert (reason is None) == routed
+    if not routed:
+        assert f"{coverage:.0%}" in reason
+
+
+def test_off_topic_question_is_no_match_with_the_reason_and_a_real_one_routes(shop_repo, route):
+    off = ask(route, shop_repo, "where is the greenhouse irrigation scheduled")
+    assert off["status"] == "no_match" and off["rows"] == []
+    assert "in the repository" in off["notes"][0] and "greenhouse" in off["notes"][0]
+    real = ask(route, shop_repo, "where is a late payment reminder raised")
+    assert real["status"] == "routed" and real["rows"][0]["path"] == "src/shop/invoice.py"
+
+
+def test_negative_bench_questions_are_right_only_when_the_answer_is_no_match():
+    source = Source("refs/marola/routing-bundle", "0" * 40, "main", 0, "0" * 40, 0)
+    question = Question(id="n1", type="negative", question="greenhouse irrigation", expect=("no_match",))
+    assert score_answer(question, Answer("no_match", source)).right_first
+    from gitroute.model import Row
+
+    routed = score_answer(question, Answer("routed", source, (Row("a.py"),)))
+    assert not routed.right_first and routed.miss == "forced_guess"
+
+
+def test_built_copies_beside_mirroring_and_in_dist():
+    paths = ["src/v4/core/util.ts", "v4/core/util.js", "v4/core/util.cjs", "v4/core/util.d.ts",
+             "src/a.ts", "src/a.js", "dist/b.js", "lib/plain.js", "vendor/jquery.min.js", "types/index.d.ts"]
+    assert built_copies(paths) == {"v4/core/util.js", "v4/core/util.cjs", "v4/core/util.d.ts", "src/a.js",
+                                   "dist/b.js", "vendor/jquery.min.js"}
+    assert built_copies(["lib/express.js", "index.js"]) == frozenset()  # plain JavaScript keeps its .js
