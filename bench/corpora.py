@@ -59,6 +59,14 @@ CORPORA: dict[str, Corpus] = {
             "23254866a5bb9a2cfa6004e8b809ec6246eba4b58a7589bc2772f1bcc8456c7f",
             "8ea9692a35b6d14c4a38587048e628e8cd6e8fad",
         ),
+        # Ships its .github/workflows (three: test, deploy, downstream): the wiring bench's workflows.
+        Corpus(
+            "pluggy",
+            "1.7.0",
+            "pluggy-1.7.0.tar.gz",
+            "d1eaa46ebb595891b860ab086b4d09c8588af65ebd4361b8e8f4bb8920b90ba8",
+            "4ee984c02b55fefc07b3e863fc98143cc4a917c0",
+        ),
         # npm integrity sha512-28HqgMZAmih1Czt9ny7qr6ek2qddF4FclbMzwhCREB6OFfH+rXAnuNCwo1/wFvrtbgsQDb4kSbX9de9lFbrXnA==
         Corpus(
             "express",

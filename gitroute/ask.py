@@ -61,7 +61,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("why", "decisions", {}, "the decisions, alternatives and consequences in design records that answer",
             ("text", "a question about a decision, in plain words"), True, {}),
     Command("wiring", "wiring", {}, "contract copies, submodule pins, workflow calls and published artifacts",
-            ("text", "what to narrow the wiring to (a path or a name); empty for all"), False, {}),
+            ("text", "what to narrow the wiring to (a path or a name); empty for all"), False,
+            {"limit": ({**_LIMIT, "default": 200, "description": "rows at most (200 by default, as the command)"},
+                       "limit")}),
 )
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
@@ -89,10 +91,9 @@ def command_named(name: str) -> Command | None:
 def input_schema(command: Command) -> dict:
     """The JSON schema of a command's arguments (an MCP tool's `inputSchema`)."""
     argument, description = command.argument
-    properties: dict = {argument: {"type": "string", "description": description}}
-    properties.update({name: schema for name, (schema, _) in command.schema.items()})
-    properties["limit"] = _LIMIT
-    properties["explain"] = _EXPLAIN
+    properties: dict = {argument: {"type": "string", "description": description}, "limit": _LIMIT,
+                        "explain": _EXPLAIN}
+    properties.update({name: schema for name, (schema, _) in command.schema.items()})  # may set its own limit
     schema = {"type": "object", "properties": properties, "additionalProperties": False}
     if command.text_required:
         schema["required"] = [argument]
@@ -392,7 +393,7 @@ def options_for(command: Command, arguments: Mapping[str, object]) -> dict:
     """A command's answer options from tool arguments (`kind` -> `kinds`, ...), and its fixed options."""
     options = dict(command.options)
     for name, (_, option) in command.schema.items():
-        if arguments.get(name) is not None:
+        if name not in ("limit", "explain") and arguments.get(name) is not None:
             value = arguments[name]
             options[option] = tuple(value) if isinstance(value, list) else value
     return options

@@ -27,6 +27,7 @@ class Config:
     decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
     decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
+    contract_drift: tuple[str, ...] = ()  # copies of a contract that drift on purpose ([contracts] drift)
 
     def fingerprint(self) -> str:
         # Where the committed maps live changes nothing a build writes, so it is not part of the bundle.
@@ -48,6 +49,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type, str]] = {
     ("decisions", "paths"): (list, 'paths = ["design/*.md"]'),
     ("decisions", "map"): (str, 'map = "docs/DECISIONS.md"'),
     ("bench", "file"): (str, 'file = "routing-bench.yaml"'),
+    ("contracts", "drift"): (list, 'drift = ["vendor/schema/board.schema.json"]'),
 }
 # What each type is called in an error.
 _TYPE_WORDS = {int: "an integer", list: "a list of strings", str: "a string"}
@@ -96,4 +98,5 @@ def parse_config(data: bytes | None) -> Config:
         decisions=tuple(values.get(("decisions", "paths"), ())),
         doc_code_map=values.get(("docs", "map"), Config.doc_code_map),
         decisions_map=values.get(("decisions", "map"), Config.decisions_map),
+        contract_drift=tuple(values.get(("contracts", "drift"), ())),
     )

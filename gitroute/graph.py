@@ -1,22 +1,28 @@
 """The code graph, the foundation every index shares: file and symbol nodes, and the edges between them.
 
-Calls, imports and type references are resolved by name only (no types, no scopes), so the edges
-are a lower bound of the real ones; the bundle's manifest says so.
+Calls, type references and class bases are resolved through what each file declares (its scope, the
+names it imports, its package) before falling back to a globally unique name; what stays ambiguous
+keeps an edge to every candidate, marked. There are no types: a call on an unknown object resolves by
+its name, so the edges are still a lower bound of the real ones, and the manifest says so.
 """
 from __future__ import annotations
 
+import builtins
 import posixpath
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, DeclaredEntry, FileExtract, Node
+from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
-# A name defined in more places than this is too ambiguous to link by name alone.
+# A module spec matching more files than this names none of them (`utils`).
 MAX_NAME_TARGETS = 3
-CALL_RESOLUTION = "by name: same file, then imported files, then unique-ish global names; a lower bound"
+# An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
+MAX_AMBIGUOUS = 5
+CALL_RESOLUTION = ("resolved by scope, then imports, then package, then a unique name; ambiguous uses "
+                   "keep every candidate (marked); no types: a lower bound")
 
 _STEM_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".go", ".rs",
                     ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift")
@@ -31,24 +37,25 @@ class SourceFile:
     extract: FileExtract | None
 
 
-# An edge is a plain tuple, (source, kind, target, line): a big repository has hundreds of
-# thousands, and tuples sort, hash and build several times faster than dataclass instances.
-Edge = tuple[int, str, int, int]
-
-
 @dataclass
 class CodeGraph:
     nodes: list[Node]
     edges: list[Edge]  # deduplicated, in a deterministic order
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
+    # by edge kind, then resolution: how many uses (not edges) each route resolved
+    routes: dict[str, Counter] = field(default_factory=dict)
 
-    def counts(self) -> dict[str, dict[str, int]]:
+    def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
         edges = Counter(e[1] for e in self.edges)
+        ambiguous = Counter(e[1] for e in self.edges if e[4] == "ambiguous")
         return {
             "nodes": dict(sorted(nodes.items())),
             "edges": dict(sorted(edges.items())),
             "unresolved": dict(sorted(self.unresolved.items())),
+            # Two levels, as every count in build.json: `calls_by_route` = {"scope": n, "import": n, ...}.
+            **{f"{kind}_by_route": dict(sorted(c.items())) for kind, c in sorted(self.routes.items())},
+            "ambiguous_edges": dict(sorted(ambiguous.items())),
         }
 
 
@@ -64,82 +71,13 @@ def build_graph(
     """
     files = sorted(files, key=lambda f: f.path)
     nodes, file_node, symbol_ids = _place_nodes(files)
-    by_id = {node.id: node for node in nodes}
 
     modules = _module_index(file_node)
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
-    # name -> ids, globally and per file, for everything and for types only (references want types).
-    names_all: dict[str, list[int]] = defaultdict(list)
-    names_types: dict[str, list[int]] = defaultdict(list)
-    local_all: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    local_types: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for node in nodes:
-        if node.kind == "file":
-            continue
-        names_all[node.name].append(node.id)
-        local_all[node.path][node.name].append(node.id)
-        if node.kind in TYPE_KINDS:
-            names_types[node.name].append(node.id)
-            local_types[node.path][node.name].append(node.id)
-
-    edges: list[Edge] = []
-    # One by-name edge per (source, kind, target), at its first line: repeats add nothing to impact.
-    named: dict[tuple[int, str, int], int] = {}
-    resolved_modules: dict[tuple[str, str], list[int]] = {}
-    unresolved: Counter = Counter()
-    for f in files:
-        if not f.extract:
-            continue
-        ids = symbol_ids[f.path]
-        fid = file_node[f.path]
-        owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
-
-        for index, s in enumerate(f.extract.symbols):
-            kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
-            edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line))
-
-        imported_paths: list[str] = []
-        folder = posixpath.dirname(f.path)
-        for ref in f.extract.imports:
-            # Only relative specs depend on the importer's folder: cache the rest by spec alone.
-            key = (ref.name, folder if ref.name.startswith(".") else "")
-            targets = resolved_modules.get(key)
-            if targets is None:
-                targets = resolved_modules[key] = _resolve_module(ref.name, f.path, modules)
-            if not targets:
-                unresolved["imports"] += 1
-            for target in targets:
-                if target != fid:
-                    edges.append((fid, "imports", target, ref.line))
-                    imported_paths.append(by_id[target].path)
-        imported_paths = sorted(set(imported_paths))
-
-        for kind, refs, everywhere, local in (
-            ("calls", f.extract.calls, names_all, local_all),
-            ("references", f.extract.references, names_types, local_types),
-        ):
-            memo: dict[str, list[int]] = {}
-            for source_index, name, line in refs:
-                if "." in name or ":" in name or ">" in name:
-                    name = _last_segment(name)
-                targets = memo.get(name)
-                if targets is None:
-                    targets = memo[name] = _resolve_name(name, f.path, imported_paths, everywhere, local)
-                if not targets:
-                    unresolved[kind] += 1
-                    continue
-                source = owners[source_index] if -1 <= source_index < len(ids) else fid
-                for target in targets:
-                    if target != source:
-                        named.setdefault((source, kind, target), line)
-
-    edges.extend((source, kind, target, line) for (source, kind, target), line in named.items())
-    # Deduplicated in first-seen order, which is already deterministic (files by path, then source
-    # order): sorting two hundred thousand tuples would buy nothing.
-    edges = list(dict.fromkeys(edges))
-    return CodeGraph(nodes, edges, unresolved)
+    edges, unresolved, routes = resolve_edges(files, nodes, file_node, symbol_ids, modules)
+    return CodeGraph(nodes, edges, unresolved, routes)
 
 
 def node_buckets(total_nodes: int) -> int:
@@ -290,21 +228,482 @@ def _last_segment(name: str) -> str:
     return name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit("->", 1)[-1]
 
 
-def _resolve_name(
-    name: str,
-    importer: str,
-    imported_paths: list[str],
-    everywhere: dict[str, list[int]],
-    local: dict[str, dict[str, list[int]]],
-) -> list[int]:
-    """Symbols a by-name use may mean: the same file's, then imported files', then few enough globals."""
-    candidates = everywhere.get(name)
-    if not candidates:
+# ------------------------------------------------------------------------------------------ resolution
+
+# Receivers that mean "this object": the call resolves in the enclosing class and its bases.
+_SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super"))
+# Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
+_IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart"))
+# Languages whose import statements the parser turns into bindings; others get bindings implied by
+# their import text (`import a.b.C` binds C), and C-family includes bring in every name of a file.
+_BINDING_LANGS = frozenset(("python", "javascript", "typescript", "tsx", "go", "java", "rust"))
+_IMPLIED_BINDING_LANGS = frozenset(("kotlin", "scala", "csharp"))
+_MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__, re-exported again above
+_MAX_BASE_DEPTH = 8
+_TYPE_KINDS = frozenset(TYPE_KINDS)
+_PYTHON_BUILTINS = frozenset(dir(builtins))
+_NOT_RESOLVED = frozenset(("external", "unresolved", "too_ambiguous"))
+
+
+class _Resolution:
+    """The indexes that every use in the snapshot is resolved against, and memos shared across files."""
+
+    def __init__(
+        self,
+        files: Sequence[SourceFile],
+        nodes: list[Node],
+        file_node: dict[str, int],
+        symbol_ids: dict[str, list[int]],
+        modules: dict[str, list[int]],
+    ) -> None:
+        self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
+        nodes = self.nodes  # type: ignore[assignment]
+        self.file_node = file_node
+        self.symbol_ids = symbol_ids
+        self.modules = modules
+        self.extracts: dict[str, FileExtract] = {f.path: f.extract for f in files if f.extract}
+        self.everywhere: dict[str, list[int]] = defaultdict(list)
+        self.everywhere_methods: dict[str, list[int]] = defaultdict(list)
+        self.everywhere_types: dict[str, list[int]] = defaultdict(list)
+        self.local: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids
+        self.top: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids of top-level symbols
+        self.members: dict[int, dict[str, list[int]]] = {}  # type id -> name -> ids of its members
+        self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
+        self.folders: dict[str, list[str]] = defaultdict(list)  # every trailing part of a folder -> folders
+        self.folder_files: dict[str, list[int]] = defaultdict(list)
+        self.folder_paths: dict[str, list[str]] = defaultdict(list)
+        self.folder_names: dict[str, dict[str, list[int]]] = {}  # built on demand
+        everywhere, methods, types = self.everywhere, self.everywhere_methods, self.everywhere_types
+        for path, ids in symbol_ids.items():
+            extract = self.extracts.get(path)
+            if extract is None:
+                continue
+            self.folder_paths[path.rpartition("/")[0]].append(path)
+            local: dict[str, list[int]] = {}
+            top: dict[str, list[int]] = {}
+            self.local[path] = local
+            self.top[path] = top
+            for node_id, symbol in zip(ids, extract.symbols):
+                name = symbol.name
+                everywhere[name].append(node_id)
+                kind = nodes[node_id].kind
+                if kind == "method":
+                    methods[name].append(node_id)
+                elif kind in _TYPE_KINDS:
+                    types[name].append(node_id)
+                local.setdefault(name, []).append(node_id)
+                parent = symbol.parent
+                if 0 <= parent < len(ids):
+                    owner = ids[parent]
+                    self.parent[node_id] = owner
+                    if nodes[owner].kind in _TYPE_KINDS:
+                        self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
+                else:
+                    top.setdefault(name, []).append(node_id)
+        self.lookup_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
+        self.binding_memo: dict[tuple, list[int] | None] = {}
+        self.members_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
+        for path, file_id in file_node.items():
+            if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
+                self.folder_files[posixpath.dirname(path)].append(file_id)
+        for folder in self.folder_files:
+            parts = folder.split("/")
+            for start in range(len(parts)):
+                self.folders["/".join(parts[start:])].append(folder)
+        self.bindings: dict[str, dict[str, list[Binding]]] = {}
+        self.module_memo: dict[tuple[str, str], list[int] | None] = {}
+        self.base_memo: dict[int, list[int]] = {}
+        self.class_bases: dict[int, list[tuple[str, str, int]]] = defaultdict(list)  # class id -> (path, ref)
+        for path, extract in self.extracts.items():
+            ids = symbol_ids[path]
+            for ref in extract.bases:
+                if 0 <= ref.source < len(ids):
+                    self.class_bases[ids[ref.source]].append((path, ref.name, ref.source))
+
+    # ---------------------------------------------------------------- what a file binds
+
+    def file_bindings(self, path: str) -> dict[str, list[Binding]]:
+        found = self.bindings.get(path)
+        if found is None:
+            found = defaultdict(list)
+            extract = self.extracts.get(path)
+            if extract is not None:
+                bindings = extract.bindings
+                if extract.lang in _IMPLIED_BINDING_LANGS:
+                    bindings = _implied_bindings(extract)
+                for b in bindings:
+                    found[b.local].append(b)
+            self.bindings[path] = found
+        return found
+
+    def module_files(self, spec: str, importer: str, lang: str) -> list[int] | None:
+        """Files a module spec names in this snapshot; None when it names none (it is outside the repository)."""
+        key = (spec, posixpath.dirname(importer) if spec.startswith(".") else "")
+        if key in self.module_memo:
+            return self.module_memo[key]
+        found = _resolve_module(spec, importer, self.modules) or None
+        if found is None and not spec.startswith("."):
+            found = self._folder_module(spec, lang)
+        self.module_memo[key] = found
+        return found
+
+    def _folder_module(self, spec: str, lang: str) -> list[int] | None:
+        """A spec naming a folder (a Go package, a Java package, a Rust module folder): its code files."""
+        if lang == "go" and "." not in spec.split("/")[0] and "/" not in spec:
+            return None  # Go's standard library (`fmt`, `net/http` has a slash but no dot: also below)
+        parts = spec.replace("::", "/").replace(".", "/").split("/") if lang != "go" else spec.split("/")
+        if lang == "go" and "." not in parts[0]:
+            return None
+        parts = [p for p in parts if p and p not in ("crate", "self", "super")]
+        for start in range(len(parts)):
+            candidates = self.folders.get("/".join(parts[start:]))
+            if candidates:
+                if len(candidates) > 1 or (start == len(parts) - 1 and len(parts) > 1 and lang == "go"):
+                    if len(candidates) > 1:
+                        return None
+                return sorted(self.folder_files[candidates[0]])
+        return None
+
+    # ---------------------------------------------------------------- lookups
+
+    def lookup(self, file_ids: list[int], name: str, depth: int = 0) -> list[int]:
+        """Top-level symbols called `name` in these files, following re-exports (`from .x import name`)."""
+        if depth == 0:
+            key = (tuple(file_ids), name)
+            memo = self.lookup_memo.get(key)
+            if memo is None:
+                memo = self.lookup_memo[key] = self._lookup(file_ids, name, 0)
+            return memo
+        return self._lookup(file_ids, name, depth)
+
+    def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
+        found: list[int] = []
+        for file_id in file_ids:
+            path = self.nodes[file_id].path
+            here = self.top[path].get(name) if path in self.top else None  # noqa: SIM401
+            if here:
+                found.extend(here)
+                continue
+            if depth >= _MAX_REEXPORT_DEPTH or path not in self.extracts:
+                continue
+            bindings = self.file_bindings(path)
+            for b in bindings.get(name, ()):
+                targets = self.binding_targets(path, b, "", depth + 1)
+                if targets:
+                    found.extend(targets)
+            if not found and "*" in bindings:
+                lang = self.extracts[path].lang
+                for b in bindings["*"]:
+                    files = self.module_files(b.module, path, lang)
+                    if files:
+                        found.extend(self.lookup(files, name, depth + 1))
+        return found
+
+    def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
+        """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
+        lang = self.extracts[path].lang
+        if depth == 0 and not b.module.startswith("."):  # an absolute module means the same from every file
+            key = (lang, b.module, b.name, b.local if b.name == "default" else "", member)
+            if key in self.binding_memo:
+                return self.binding_memo[key]
+            found = self.binding_memo[key] = self._binding_targets(path, lang, b, member, depth)
+            return found
+        return self._binding_targets(path, lang, b, member, depth)
+
+    def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
+        sep = "/" if lang in ("javascript", "typescript", "tsx", "go") else ("::" if lang == "rust" else ".")
+        if not b.name or b.name == "default":
+            files = self.module_files(b.module, path, lang)
+            if files is None:
+                return None
+            if b.name == "default" and not member:
+                return self.lookup(files, b.local, depth) or []
+            return self.lookup(files, member, depth) if member else []
+        submodule = None
+        if not b.module.endswith(sep) and b.module not in (".", ".."):
+            submodule = self.module_files(b.module + sep + b.name, path, lang)
+        elif b.module in (".", ".."):
+            submodule = self.module_files(b.module + b.name, path, lang)
+        files = self.module_files(b.module, path, lang)
+        if files is None and submodule is None:
+            return None
+        if member:
+            if submodule:
+                found = self.lookup(submodule, member, depth)
+                if found:
+                    return found
+            owners = self.lookup(files, b.name, depth) if files else []
+            if not owners and submodule:
+                owners = self.lookup(submodule, b.name, depth)
+            return self.class_members(owners, member)
+        found = self.lookup(files, b.name, depth) if files else []
+        if not found and submodule:
+            found = self.lookup(submodule, b.name, depth)
+        return found
+
+    def class_members(self, classes: list[int], name: str) -> list[int]:
+        """Members called `name` of these classes, or of their bases (nearest first), bounded."""
+        key = (tuple(classes), name)
+        found = self.members_memo.get(key)
+        if found is None:
+            found = self.members_memo[key] = self._class_members(classes, name)
+        return found
+
+    def _class_members(self, classes: list[int], name: str) -> list[int]:
+        seen: set[int] = set()
+        level = [c for c in classes if self.nodes[c].kind in _TYPE_KINDS]
+        for _ in range(_MAX_BASE_DEPTH):
+            found = [m for c in level for m in self.members.get(c, {}).get(name, ())] if level else []
+            if found:
+                return found
+            seen.update(level)
+            level = [b for c in level for b in self.bases_of(c) if b not in seen]
+            if not level:
+                break
         return []
-    same_file = local[importer].get(name) if importer in local else None
-    if same_file:
-        return same_file
-    imported = [i for path in imported_paths if path in local for i in local[path].get(name, ())]
-    if imported:
-        return imported[:MAX_NAME_TARGETS]
-    return candidates if len(candidates) <= MAX_NAME_TARGETS else []
+
+    def bases_of(self, class_id: int) -> list[int]:
+        found = self.base_memo.get(class_id)
+        if found is None:
+            self.base_memo[class_id] = []  # a cycle (`class A(B)`, `class B(A)`) stops here
+            found = []
+            for path, name, source in self.class_bases.get(class_id, ()):
+                receiver, _, last = name.replace("::", ".").rpartition(".")
+                targets, _how = self.resolve(path, source, last, receiver, types_only=True)
+                found.extend(t for t in targets if self.nodes[t].kind in _TYPE_KINDS and t != class_id)
+            self.base_memo[class_id] = found
+        return found
+
+    def enclosing_class(self, symbol_id: int) -> int:
+        node_id = symbol_id
+        for _ in range(16):
+            if node_id < 0:
+                return -1
+            if self.nodes[node_id].kind in _TYPE_KINDS:
+                return node_id
+            node_id = self.parent.get(node_id, -1)
+        return -1
+
+    # ---------------------------------------------------------------- one use
+
+    def resolve(self, path: str, source: int, name: str, receiver: str, types_only: bool = False,
+                ) -> tuple[list[int], str]:
+        """(targets, how) for one use of `name` (on `receiver`) by symbol index `source` of `path`."""
+        ids = self.symbol_ids[path]
+        lang = self.extracts[path].lang
+        source_id = ids[source] if 0 <= source < len(ids) else -1
+        keep = _is_type if types_only else _any
+        nodes = self.nodes
+        if receiver == "super" and source_id >= 0:
+            cls = self.enclosing_class(source_id)
+            if cls >= 0:
+                found = self.class_members(self.bases_of(cls), name)
+                if found:
+                    return found, "scope"
+            return self._by_name(path, name, lang, methods_only=True)
+        if receiver in _SELF_NAMES or (not receiver and lang in _IMPLICIT_THIS and not types_only):
+            cls = self.enclosing_class(source_id) if source_id >= 0 else -1
+            if cls >= 0:
+                found = self.class_members([cls], name)
+                if found:
+                    return found, "scope"
+            if receiver:
+                return self._by_name(path, name, lang, methods_only=True)
+        if not receiver:
+            if lang == "python" and name in _PYTHON_BUILTINS and name not in self.local[path]:
+                if name not in self.file_bindings(path):
+                    return [], "external"  # `super()`, `len()`: not the repository's `super` method
+            here = [i for i in self.local[path].get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
+            if here:
+                return here, "scope"
+            bindings = self.file_bindings(path)
+            if name in bindings:
+                found = []
+                external = True
+                for b in bindings[name]:
+                    targets = self.binding_targets(path, b, "")
+                    if targets is not None:
+                        external = False
+                        found.extend(t for t in targets if keep(nodes[t]))
+                if found:
+                    return found, "import"
+                if external:
+                    return [], "external"
+            for b in bindings.get("*", ()):
+                files = self.module_files(b.module, path, lang)
+                if files:
+                    found = [t for t in self.lookup(files, name) if keep(nodes[t])]
+                    if found:
+                        return found, "import"
+            if lang not in _BINDING_LANGS:
+                found = self._included(path, name, keep)
+                if found:
+                    return found, "import"
+            return self._by_name(path, name, lang, types_only=types_only)
+        head, _, rest = receiver.partition(".")
+        bindings = self.file_bindings(path)
+        if head in bindings:
+            found = []
+            external = True
+            for b in bindings[head]:
+                if rest and not b.name:
+                    # `import a.b` binds `a`: `a.b.c.f()` is f of module a.b.c; `import x as y`: y.c.f() is x.c's
+                    module = receiver if b.module.startswith(head + ".") or b.module == head else f"{b.module}.{rest}"
+                    b = Binding(b.local, module, "", b.line)
+                targets = self.binding_targets(path, b, name)
+                if targets is not None:
+                    external = False
+                    found.extend(t for t in targets if keep(nodes[t]))
+            if found:
+                return found, "import"
+            if external:
+                return [], "external"
+        if not rest:
+            owners = [i for i in self.local[path].get(head, ()) if nodes[i].kind in _TYPE_KINDS]
+            if owners:
+                found = self.class_members(owners, name)
+                if found:
+                    return found, "scope"
+        return self._by_name(path, name, lang, methods_only=not types_only, types_only=types_only)
+
+    def _folder_names(self, folder: str) -> dict[str, list[int]]:
+        names = self.folder_names.get(folder)
+        if names is None:
+            names = self.folder_names[folder] = {}
+            for path in self.folder_paths.get(folder, ()):
+                for name, ids in self.local[path].items():
+                    names.setdefault(name, []).extend(ids)
+        return names
+
+    def _included(self, path: str, name: str, keep: Callable[[Node], bool]) -> list[int]:
+        """C-family includes and namespace imports: every top-level name of each imported file."""
+        extract = self.extracts[path]
+        found: list[int] = []
+        for ref in extract.imports:
+            files = self.module_files(ref.name, path, extract.lang)
+            if files:
+                found.extend(t for t in self.lookup(files, name, _MAX_REEXPORT_DEPTH) if keep(self.nodes[t]))
+        return found
+
+    def _by_name(self, path: str, name: str, lang: str, methods_only: bool = False,
+                 types_only: bool = False) -> tuple[list[int], str]:
+        """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
+        candidates = self.everywhere.get(name, ())
+        if types_only:
+            candidates = self.everywhere_types.get(name, ())
+        elif methods_only:
+            # A call on an object: methods (and JS functions, which objects carry as well).
+            methods = self.everywhere_methods.get(name)
+            if methods:
+                candidates = methods
+            elif lang == "python":  # a Python object's attribute is a method; modules are bindings, known above
+                return [], "unresolved"
+        if not candidates:
+            return [], "unresolved"
+        if candidates:
+            same = self._folder_names(path.rpartition("/")[0]).get(name, ())
+            if same:
+                allowed = set(candidates)
+                found = [i for i in same if i in allowed]
+                if found and (len(found) == 1 or not methods_only):
+                    return found, "package"
+                if found:  # `obj.render()` with two `render` methods beside it: which one is not known
+                    return (sorted(found), "ambiguous") if len(found) <= MAX_AMBIGUOUS else ([], "too_ambiguous")
+        if len(candidates) == 1:
+            return list(candidates), "unique"
+        if len(candidates) <= MAX_AMBIGUOUS:
+            return sorted(candidates), "ambiguous"
+        return [], "too_ambiguous"
+
+
+def _is_type(node: Node) -> bool:
+    return node.kind in _TYPE_KINDS
+
+
+def _any(node: Node) -> bool:
+    return True
+
+
+def _implied_bindings(extract: FileExtract) -> tuple[Binding, ...]:
+    """Kotlin, Scala and C# imports as bindings: `import a.b.C` binds C; a lower-case tail, or C#'s
+    `using A.B`, imports every name of a package or namespace."""
+    out = []
+    for ref in extract.imports:
+        spec = ref.name.replace("`", "")
+        head, _, last = spec.rpartition(".")
+        if extract.lang != "csharp" and head and last[:1].isupper():
+            out.append(Binding(last, head, last, ref.line))
+        else:
+            out.append(Binding("*", spec, "", ref.line))
+    return tuple(out)
+
+
+def resolve_edges(
+    files: Sequence[SourceFile],
+    nodes: list[Node],
+    file_node: dict[str, int],
+    symbol_ids: dict[str, list[int]],
+    modules: dict[str, list[int]],
+) -> tuple[list[Edge], Counter, dict[str, Counter]]:
+    """Every edge of the graph, each with how it was resolved, the uses left unresolved, and the uses
+    each route resolved, by edge kind."""
+    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
+    edges: list[tuple] = []
+    # One edge per (source, kind, target), at its first line: repeats add nothing to impact.
+    named: dict[tuple[int, str, int], tuple[int, str]] = {}
+    unresolved: Counter = Counter()
+    routes: dict[str, Counter] = {"calls": Counter(), "references": Counter(), "inherits": Counter()}
+    for f in files:
+        if not f.extract:
+            continue
+        ids = symbol_ids[f.path]
+        fid = file_node[f.path]
+        owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
+
+        for index, s in enumerate(f.extract.symbols):
+            kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
+            edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line,
+                          "structure"))
+
+        for ref in f.extract.imports:
+            targets = resolution.module_files(ref.name, f.path, f.extract.lang) or []
+            if not targets:
+                unresolved["imports"] += 1
+            for target in targets[:MAX_NAME_TARGETS]:
+                if target != fid:
+                    edges.append((fid, "imports", target, ref.line, "import"))
+
+        for kind, refs, types_only in (
+            ("calls", f.extract.calls, False),
+            ("references", f.extract.references, True),
+            ("inherits", f.extract.bases, True),
+        ):
+            memo: dict[tuple[str, str, int], tuple[list[int], str]] = {}
+            counts: dict[str, int] = {}
+            resolve = resolution.resolve
+            for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
+                if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
+                    receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
+                # The enclosing class matters only to `self.x()` and implicit-this calls.
+                key = (name, receiver, source_index if not receiver or receiver in _SELF_NAMES else -2)
+                found = memo.get(key)
+                if found is None:
+                    found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)
+                targets, how = found
+                counts[how] = counts.get(how, 0) + 1
+                if not targets:
+                    continue
+                source = owners[source_index] if -1 <= source_index < len(ids) else fid
+                for target in targets:
+                    if target != source:
+                        named.setdefault((source, kind, target), (line, how))
+            routes[kind].update(counts)
+
+    edges.extend((source, kind, target, line, how) for (source, kind, target), (line, how) in named.items())
+    for kind, counts in routes.items():
+        missed = sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
+        if missed:
+            unresolved[kind] += missed
+    # Deduplicated in first-seen order, which is already deterministic (files by path, then source
+    # order): sorting two hundred thousand tuples would buy nothing.
+    return list(map(Edge._make, dict.fromkeys(edges))), unresolved, routes

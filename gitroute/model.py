@@ -18,7 +18,11 @@ NODE_KINDS = ("file",) + SYMBOL_KINDS
 # A node id is `bucket << NODE_ORDINAL_BITS | ordinal`: files are hashed into buckets by path, so ids
 # stay put when other files change (gitroute.graph assigns them).
 NODE_ORDINAL_BITS = 20
-EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references")
+EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references", "inherits")
+# How an edge was resolved, most certain first: "structure" (a definition's place), "scope" (the same file
+# or class), "import" (a name the file imports), "package" (the same folder), "unique" (the only symbol of
+# that name anywhere), "ambiguous" (one of several candidates, every one kept).
+RESOLUTIONS = ("structure", "scope", "import", "package", "unique", "ambiguous")
 
 
 class Symbol(namedtuple("Symbol", "name kind line end_line signature doc parent entry owner",
@@ -36,23 +40,38 @@ class Symbol(namedtuple("Symbol", "name kind line end_line signature doc parent 
     __slots__ = ()
 
 
-class NameRef(namedtuple("NameRef", "source name line")):
-    """A by-name use inside a file: a call, an import or a type reference.
+class NameRef(namedtuple("NameRef", "source name line receiver", defaults=("",))):
+    """A by-name use inside a file: a call, an import, a type reference or a class's base.
 
     source: int, the index of the innermost enclosing symbol, -1 at file level; name: str, for
-    imports the module or path as written (`os.path`, `./util`, `fmt`); line: int, 1-based.
+    imports the module or path as written (`os.path`, `./util`, `fmt`); line: int, 1-based;
+    receiver: str, for calls the object called on when it is a plain dotted name (`self`, `os.path`,
+    `this.router`, `fmt`), "" otherwise.
     """
 
     __slots__ = ()
 
 
-class FileExtract(namedtuple("FileExtract", "lang symbols calls imports references entry warnings",
-                             defaults=((), (), (), (), False, ()))):
+class Binding(namedtuple("Binding", "local module name line")):
+    """A name an import statement binds in a file.
+
+    local: str, the name the file uses (the alias when there is one; "*" for a wildcard import);
+    module: str, the module, package or path as written (`django.db`, `./router`, `a::b`);
+    name: str, what is imported from it ("" when the binding is the module itself, `import x as y`;
+    "default" for a JS default import); line: int, 1-based.
+    """
+
+    __slots__ = ()
+
+
+class FileExtract(namedtuple("FileExtract", "lang symbols calls imports references entry warnings bindings bases",
+                             defaults=((), (), (), (), False, (), (), ()))):
     """Everything one file contributes to the code graph; independent of the file's path.
 
     lang: str; symbols: tuple[Symbol, ...]; calls, imports, references: tuple[NameRef, ...];
     entry: bool, the file itself is an entry point (`if __name__ == "__main__":`);
-    warnings: tuple[str, ...], what degraded while extracting.
+    warnings: tuple[str, ...], what degraded while extracting; bindings: tuple[Binding, ...], the
+    names its imports bind; bases: tuple[NameRef, ...], each class's base types (source: the class).
     """
 
     __slots__ = ()
@@ -74,6 +93,16 @@ class Node(namedtuple("Node", "id path name kind line end_line lang signature do
     id: int; path: str; name: str (a file's base name); kind: str (NODE_KINDS); line, end_line: int;
     lang: str; signature, doc: str; entry: bool, an entry point; owner: str, the enclosing symbols'
     names, outermost first (`URLPattern` for its `resolve`), "" for files and top-level symbols.
+    """
+
+    __slots__ = ()
+
+
+class Edge(namedtuple("Edge", "source kind target line how")):
+    """An edge of the code graph.
+
+    source, target: int, node ids; kind: str (EDGE_KINDS); line: int, 1-based, where the use is
+    (its first line when one symbol uses another several times); how: str (RESOLUTIONS).
     """
 
     __slots__ = ()

@@ -12,6 +12,8 @@ from gitroute.errors import GitrouteError
 
 INDEXES = (
     "symbols",
+    "impact",
+    "wiring",
     "doc_links",
     "decisions",
     "meaning",

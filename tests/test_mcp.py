@@ -53,13 +53,16 @@ def cli_json(route, repo, *args):
 
 def test_tools_have_schemas_and_answer_the_rows_of_json(built, route):
     async def steps(call, tools):
+        names = [t.name for t in tools]
         answers = {
-            "names": [t.name for t in tools],
+            "names": names,
             "schemas": {t.name: t.input_schema for t in tools},
             "query": await call("query", {"text": "OpenMeteoClient"}),
             "why": await call("why", {"text": "why open-meteo and not a paid service", "limit": 2}),
             "ask": await call("ask", {"text": "where are forecasts parsed", "explain": True}),
             "status": await call("status", {}),
+            "impact": await call("impact", {"target": "parse_forecast"}) if "impact" in names else None,
+            "wiring": await call("wiring", {}) if "wiring" in names else None,
             "meaning": await call("query", {"text": "raw forecast text turned into hourly rows", "meaning": True}),
             "candidate": await call("query", {"text": "forecast", "meaning": True, "candidate": "nope"}),
         }
@@ -77,6 +80,11 @@ def test_tools_have_schemas_and_answer_the_rows_of_json(built, route):
                               False)
     assert got["candidate"][1] is True and "must be one of bm25, embedding, hybrid" in \
         got["candidate"][0]["error"]["message"]
+    if got["impact"] is not None:
+        assert got["impact"] == (cli_json(route, built, "impact", "parse_forecast"), False)
+        assert got["schemas"]["impact"]["properties"]["depth"]["maximum"] == 5
+    if got["wiring"] is not None:
+        assert got["wiring"] == (cli_json(route, built, "wiring"), False)
     status, is_error = got["status"]
     assert not is_error and status["source"]["commit"] == built.ref("refs/heads/main")
     assert status["tools"] == got["names"]

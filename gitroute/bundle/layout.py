@@ -6,11 +6,15 @@ per node bucket, whatever the size of the repository.
 """
 from __future__ import annotations
 
-from gitroute.model import NODE_ORDINAL_BITS, Block, Document, FileExtract, NameRef, Symbol, Token
+from itertools import starmap
+
+from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
 FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
-EXTRACTOR_VERSION = 5  # 4: documents parsed and cached like code; 5: module-level constants, '#:' comments
+# 4: documents parsed and cached like code; 5: module-level constants, '#:' comments; 6: import
+# bindings, call receivers and class bases (the graph's resolution)
+EXTRACTOR_VERSION = 6
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -72,25 +76,32 @@ def encode_extract(extract: FileExtract) -> list:
         extract.lang,
         [[s.name, s.kind, s.line, s.end_line, s.signature, s.doc, s.parent, int(s.entry), s.owner]
          for s in extract.symbols],
-        [[r.source, r.name, r.line] for r in extract.calls],
+        # A call's receiver only when it has one: most calls have none, and extracts are a large part of a bundle.
+        [[r.source, r.name, r.line, r.receiver] if r.receiver else [r.source, r.name, r.line] for r in extract.calls],
         [[r.source, r.name, r.line] for r in extract.imports],
-        [[r.source, r.name, r.line] for r in extract.references],
+        [[r.source, r.name, r.line, r.receiver] if r.receiver else [r.source, r.name, r.line]
+         for r in extract.references],
         int(extract.entry),
         list(extract.warnings),
+        [list(b) for b in extract.bindings],
+        [[r.source, r.name, r.line, r.receiver] if r.receiver else [r.source, r.name, r.line]
+         for r in extract.bases],
     ]
 
 
 def decode_extract(value: list) -> FileExtract:
-    lang, symbols, calls, imports, references, entry, warnings = value
+    lang, symbols, calls, imports, references, entry, warnings, bindings, bases = value
     return FileExtract(
         lang=lang,
         symbols=tuple(Symbol(n, k, line, end, sig, doc, p, bool(en), owner)
                       for n, k, line, end, sig, doc, p, en, owner in symbols),
-        calls=tuple(map(NameRef._make, calls)),
-        imports=tuple(map(NameRef._make, imports)),
-        references=tuple(map(NameRef._make, references)),
+        calls=tuple(starmap(NameRef, calls)),
+        imports=tuple(starmap(NameRef, imports)),
+        references=tuple(starmap(NameRef, references)),
         entry=bool(entry),
         warnings=tuple(warnings),
+        bindings=tuple(map(Binding._make, bindings)),
+        bases=tuple(starmap(NameRef, bases)),
     )
 
 

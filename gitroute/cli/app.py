@@ -25,6 +25,8 @@ COMMANDS = {
     "hook": "hook",
     "fetch": "fetch",
     "push": "push",
+    "impact": "impact",
+    "wiring": "wiring",
     "ask": "ask",
     "mcp": "mcp",
 }

@@ -86,7 +86,7 @@ class ServerTools:
         from gitroute import api
 
         text = " ".join(str(arguments.get(command.argument[0]) or "").split())
-        limit = int(arguments.get("limit", 10))
+        limit = int(arguments.get("limit", input_schema(command)["properties"]["limit"]["default"]))
         explain = bool(arguments.get("explain", False))
         view = self.warm.view()  # the bundle at the ref now: re-pinned and checked when the ref moved
         if command is ASK:

@@ -175,7 +175,7 @@ class Linker:
         self.documents = frozenset(documents)
         incoming: Counter = Counter()
         self.imports: dict[int, set[int]] = defaultdict(set)  # file -> the files it imports
-        for source, kind, target, _line in edges:
+        for source, kind, target, *_rest in edges:  # (source, kind, target, line, how)
             if kind in ("calls", "references", "imports"):
                 incoming[target] += 1
             if kind == "imports":

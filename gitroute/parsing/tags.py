@@ -28,7 +28,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from gitroute.model import TYPE_KINDS, FileExtract, NameRef, Symbol
+from gitroute.model import TYPE_KINDS, Binding, FileExtract, NameRef, Symbol
 from gitroute.parsing.languages import DATA_LANGUAGES, QUERY_FILES
 
 if TYPE_CHECKING:
@@ -213,16 +213,18 @@ def _extract(data: bytes, lang: str) -> FileExtract:
     else:
         scopes, refs = _walk_generic(lang, root, warnings)
     symbols = _build_symbols(lang, scopes, data, warnings)
-    calls, imports, references = _build_refs(scopes, refs, warnings)
+    refs_by = _build_refs(scopes, refs, warnings)
     entry = lang == "python" and _has_python_main_guard(root, data)
     return FileExtract(
         lang=lang,
         symbols=symbols,
-        calls=calls,
-        imports=imports,
-        references=references,
+        calls=refs_by["call"],
+        imports=refs_by["import"],
+        references=refs_by["type"],
         entry=entry,
         warnings=tuple(warnings),
+        bindings=refs_by["bind"],
+        bases=refs_by["base"],
     )
 
 
@@ -245,8 +247,9 @@ def _count_error_regions(lang: str, root: Node) -> int:
 
 # ---------------------------------------------------------------------------------------- tag queries
 
-# (start byte, category, name, line) with category one of "call", "import", "type".
-_Ref = tuple[int, str, str, int]
+# (start byte, category, name, line, extra) with category one of "call", "import", "type", "base", "bind";
+# extra is a call's receiver, a binding's (module, imported name), else "".
+_Ref = tuple[int, str, str, int, object]
 
 
 def _run_query(lang: str, query: Query, root: Node) -> tuple[list[_Scope], list[_Ref]]:
@@ -267,12 +270,22 @@ def _run_query(lang: str, query: Query, root: Node) -> tuple[list[_Scope], list[
                 continue  # every other pattern names what it captures; a nameless match has nothing to say
             names = [own]
         kind, key = role
-        if kind == "call" or kind == "type":
+        if kind == "call":
             for n in names:
-                refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1))
+                refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1, _call_receiver(n)))
+        elif kind == "type":
+            for n in names:
+                looked_up_on = _call_receiver(n)  # `models.Model`: the module the type is looked up in
+                refs.append((n.start_byte, kind, _text(n), n.start_point[0] + 1, looked_up_on))
+                if _is_base(n):
+                    refs.append((n.start_byte, "base", _text(n), n.start_point[0] + 1, looked_up_on))
+        elif kind == "bind":
+            binding = _binding_of(lang, captures)
+            if binding is not None:
+                refs.append((names[0].start_byte, "bind", binding[0], names[0].start_point[0] + 1, binding[1]))
         elif kind == "import":
             name_node = names[0]
-            refs.append((name_node.start_byte, "import", _import_text(name_node), name_node.start_point[0] + 1))
+            refs.append((name_node.start_byte, "import", _import_text(name_node), name_node.start_point[0] + 1, ""))
         elif kind:
             node = captures[key][0]
             span = (node.start_byte, node.end_byte)
@@ -475,7 +488,7 @@ def _walk_generic(lang: str, root: Node, warnings: list[str]) -> tuple[list[_Sco
                 if callee is not None and callee.end_byte - callee.start_byte <= MAX_NAME:
                     found = _IDENTIFIER.findall(_text(callee))
                     if found:
-                        refs.append((callee.start_byte, "call", found[-1], callee.start_point[0] + 1))
+                        refs.append((callee.start_byte, "call", found[-1], callee.start_point[0] + 1, ""))
         if cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():
@@ -825,22 +838,20 @@ def _has_python_main_guard(root: Node, data: bytes) -> bool:
 # --------------------------------------------------------------------------------------------- refs
 
 
-def _build_refs(
-    scopes: list[_Scope], refs: list[_Ref], warnings: list[str]
-) -> tuple[tuple[NameRef, ...], tuple[NameRef, ...], tuple[NameRef, ...]]:
-    """Attach each reference to its innermost enclosing symbol; dedupe; cap; source order.
+def _build_refs(scopes: list[_Scope], refs: list[_Ref], warnings: list[str]) -> dict[str, tuple]:
+    """Attach each reference to its innermost enclosing symbol; dedupe; cap; source order; by category.
 
     One sweep over scopes (sorted by start, outer first) and references (sorted by position) with a
     stack of open scopes: linear, so 10,000 nested functions each calling something stay cheap.
     """
     refs.sort(key=lambda r: (r[0], r[1], r[2]))
-    out: dict[str, list[NameRef]] = {"call": [], "import": [], "type": []}
-    seen: set[tuple[str, int, str, int]] = set()
+    out: dict[str, list] = {"call": [], "import": [], "type": [], "base": [], "bind": []}
+    seen: set[tuple[str, int, str, int, object]] = set()
     capped: set[str] = set()
     # Stack entries: (end byte, innermost symbol index at or above this scope).
     stack: list[tuple[int, int]] = []
     next_scope = 0
-    for position, category, name, line in refs:
+    for position, category, name, line, extra in refs:
         while next_scope < len(scopes) and scopes[next_scope].start <= position:
             scope = scopes[next_scope]
             while stack and stack[-1][0] <= scope.start:
@@ -854,14 +865,120 @@ def _build_refs(
         if bucket is None or not name:
             continue
         source = stack[-1][1] if stack else -1
-        key = (category, source, name, line)
+        key = (category, source, name, line, extra)
         if key in seen:
             continue
         seen.add(key)
         if len(bucket) >= MAX_REFS:
             capped.add(category)
             continue
-        bucket.append(NameRef(source, name, line))
+        if category == "bind":
+            bucket.append(Binding(name, extra[0], extra[1], line))  # type: ignore[index]
+        else:
+            bucket.append(NameRef(source, name, line, extra) if extra else NameRef(source, name, line))
     for category in sorted(capped):
         warnings.append(f"{category} references capped at {MAX_REFS}")
-    return tuple(out["call"]), tuple(out["import"]), tuple(out["type"])
+    return {category: tuple(bucket) for category, bucket in out.items()}
+
+
+# --------------------------------------------------------------------------- what resolution needs
+
+# A receiver worth recording is a plain dotted name (`self`, `os.path`, `this.router`, `fmt`, `a::b`);
+# anything computed (`f().g()`, `a[0].b()`) resolves by name alone.
+_RECEIVER = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*){0,7}")
+_RECEIVER_SEPARATORS = re.compile(r"::|->|\?\.")
+_MAX_RECEIVER = 120
+# Nodes that hold a called name after the object it is looked up on, across the core grammars.
+_RECEIVER_HOLDERS = frozenset(
+    ("attribute", "member_expression", "selector_expression", "field_expression", "scoped_identifier",
+     "method_invocation", "navigation_expression", "member_access_expression", "qualified_identifier",
+     "scoped_type_identifier", "qualified_type", "qualified_name", "member_call_expression",
+     "scoped_call_expression", "navigation_suffix", "generic_type", "nested_type_identifier")
+)
+_PLAIN_RECEIVERS = frozenset(("identifier", "self", "this", "this_expression", "package_identifier", "crate",
+                              "super", "type_identifier", "simple_identifier", "name", "constant"))
+# Nodes whose children are a class's base types (a type reference under one of them is also a base).
+_BASE_HOLDERS = frozenset(
+    ("superclass", "super_interfaces", "extends_clause", "implements_clause", "extends_type_clause",
+     "class_heritage", "base_list", "base_class_clause", "delegation_specifier", "delegation_specifiers")
+)
+
+
+def _call_receiver(name: Node) -> str:
+    """The object a call's name is looked up on, as a dotted name: `self` in `self.save()`, "" for `save()`,
+    "super" for `super().save()`, "?" for an object that is no plain name (`f().save()`)."""
+    holder = name.parent
+    if holder is None:
+        return ""
+    if holder.type == "navigation_suffix":  # Kotlin: a.b() is (navigation_expression a (navigation_suffix b))
+        holder = holder.parent
+        if holder is None:
+            return ""
+    if holder.type not in _RECEIVER_HOLDERS:
+        return ""
+    target = holder.named_child(0)
+    if target is None or target.end_byte > name.start_byte:
+        return ""
+    if target.type in _PLAIN_RECEIVERS:
+        return _text(target)
+    if target.end_byte - target.start_byte > _MAX_RECEIVER:
+        return "?"
+    text = _WHITESPACE.sub("", _text(target))
+    if text == "super()":  # Python's `super().save()`: the method of a base class
+        return "super"
+    if not _RECEIVER.fullmatch(text):
+        return "?"  # a computed object (`f().g()`, `a[0].b()`): a method of something unknown
+    return _RECEIVER_SEPARATORS.sub(".", text)
+
+
+def _is_base(name: Node) -> bool:
+    """Whether a type reference names a base of the class it is declared on (`class A(B)`, `extends B`)."""
+    node = name.parent
+    for _ in range(4):  # bounded: generic and qualified wrappers (`extends a.B<T>`)
+        if node is None:
+            return False
+        if node.type in _BASE_HOLDERS:
+            return True
+        if node.type == "argument_list":  # Python: `class A(B, metaclass=M)` keeps its bases in an argument list
+            parent = node.parent
+            return parent is not None and parent.type == "class_definition"
+        node = node.parent
+    return False
+
+
+def _binding_of(lang: str, captures: dict[str, list[Node]]) -> tuple[str, tuple[str, str]] | None:
+    """(local name, (module, imported name)) for one import binding; None when it binds nothing usable.
+
+    The queries capture @name (what the file's code uses), @module (where it comes from) and, with an
+    alias, @original. When @name is the @module node itself, the binding is the module (`import a.b`
+    binds `a`; Go's `import "x/y/pkg"` binds `pkg`).
+    """
+    name = captures["name"][0]
+    modules = captures.get("module")
+    if not modules:
+        return None
+    module_node = modules[0]
+    module = _clean_import(module_node.text or b"")
+    originals = captures.get("original")
+    if name.type in ("wildcard_import", "asterisk", "use_wildcard", "dot"):
+        return "*", (module, "")
+    if name.type == "blank_identifier":
+        return None
+    if name.id == module_node.id:
+        if lang == "go":
+            parts = [p for p in module.split("/") if p]
+            if len(parts) > 1 and re.fullmatch(r"v\d+", parts[-1]):  # `x/y/v2` is package y
+                parts.pop()
+            return (parts[-1] if parts else module).replace("-", "_"), (module, "")
+        return module.split(".")[0], (module, "")
+    local = _text(name)
+    parent = name.parent.type if name.parent is not None else ""
+    if originals:
+        original = _text(originals[0])
+    elif parent in ("namespace_import", "variable_declarator", "import_spec", "aliased_import"):
+        original = ""  # `import * as ns`, `const x = require()`, Go `import f "fmt"`, Python `import a as b`
+    elif parent == "import_clause":
+        original = "default"
+    else:
+        original = local
+    return local, (module, original)

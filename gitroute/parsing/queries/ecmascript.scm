@@ -104,6 +104,40 @@
   function: (import)
   arguments: (arguments . (string) @name)) @reference.import
 
+; Bindings: the names imports bind (@name), where from (@module), and what under an alias (@original).
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string) @module) @reference.bind
+
+(import_statement
+  (import_clause (namespace_import (identifier) @name))
+  source: (string) @module) @reference.bind
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @name !alias)))
+  source: (string) @module) @reference.bind
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @original alias: (_) @name)))
+  source: (string) @module) @reference.bind
+
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @module))
+  (#eq? @_require "require")) @reference.bind
+
+(variable_declarator
+  name: (object_pattern [
+    (shorthand_property_identifier_pattern) @name
+    (pair_pattern key: (_) @original value: (identifier) @name)
+  ])
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @module))
+  (#eq? @_require "require")) @reference.bind
+
 ; Module-level constants and variables bound to a value that is no function: `export const ZodObject =
 ; core.$constructor(...)`, `const defaults = { ... }`, `var view = new View()`. A `require(...)` is an
 ; import, not a definition; a function value is a function above.

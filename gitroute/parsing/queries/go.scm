@@ -78,3 +78,12 @@
     (type_identifier) @name
     (qualified_type name: (type_identifier) @name)
   ]) @reference.type
+
+; Bindings: the package name an import binds (the alias, else the path's last element; tags.py decides).
+(import_spec
+  name: (_) @name
+  path: (_) @module) @reference.bind
+
+(import_spec
+  !name
+  path: (_) @module @name) @reference.bind

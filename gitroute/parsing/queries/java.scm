@@ -77,3 +77,13 @@
 
 (type_arguments
   (type_identifier) @name) @reference.type
+
+; Bindings: `import a.b.C;` binds C from a.b; `import static a.B.m;` binds m from a.B; `import a.b.*;` all of a.b.
+(import_declaration
+  (scoped_identifier
+    scope: (_) @module
+    name: (identifier) @name) .) @reference.bind
+
+(import_declaration
+  (scoped_identifier) @module
+  (asterisk) @name) @reference.bind

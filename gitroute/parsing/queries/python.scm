@@ -40,6 +40,29 @@
   (subscript value: (identifier) @name)
 ]) @reference.type
 
+; Bindings: the names imports bind (@name), where from (@module), and what under an alias (@original).
+(import_from_statement
+  module_name: (_) @module
+  name: (dotted_name) @name) @reference.bind
+
+(import_from_statement
+  module_name: (_) @module
+  name: (aliased_import
+    name: (dotted_name) @original
+    alias: (identifier) @name)) @reference.bind
+
+(import_from_statement
+  module_name: (_) @module
+  (wildcard_import) @name) @reference.bind
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @module
+    alias: (identifier) @name)) @reference.bind
+
+(import_statement
+  name: (dotted_name) @module @name) @reference.bind
+
 ; Module-level constants and objects: `default_handler = logging.StreamHandler(...)`, `MAX_AGE = 3600`,
 ; `request_started = _signals.signal("request-started")`. Not `__all__`-style dunders, not plain aliases of
 ; another name (`x = y`), which define nothing new.

@@ -101,3 +101,31 @@
 
 (type_arguments
   (type_identifier) @name) @reference.type
+
+; Bindings: `use a::b::C;`, `use a::b::C as D;`, `use a::b::{C, D as E};`, `use a::b::*;`.
+(use_declaration
+  argument: (scoped_identifier
+    path: (_) @module
+    name: (identifier) @name)) @reference.bind
+
+(use_declaration
+  argument: (use_as_clause
+    path: (scoped_identifier
+      path: (_) @module
+      name: (identifier) @original)
+    alias: (identifier) @name)) @reference.bind
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list (identifier) @name))) @reference.bind
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list (use_as_clause
+      path: (identifier) @original
+      alias: (identifier) @name)))) @reference.bind
+
+(use_declaration
+  argument: (use_wildcard (_) @module) @name) @reference.bind

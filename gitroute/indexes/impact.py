@@ -1,0 +1,419 @@
+"""The impact index: what a change to a file or symbol may break, by walking the graph's edges in reverse.
+
+The build stores a name table (symbol names, qualified names, paths and base names -> node ids),
+sharded by hash, and the snapshot's contracts (files whose blob is identical in two or more places,
+plus configured copies that drift on purpose) with the files that read them. The answer resolves X,
+walks calls, imports, references and inheritance into it to a depth, groups what it reaches by file,
+and ends with a note on what a static walk cannot see.
+"""
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+
+from gitroute.bundle.layout import dump_json
+from gitroute.model import Answer, Row
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+    from gitroute.indexes import BuildInputs, IndexBuild
+
+NAME = "impact"
+NEEDS: tuple[str, ...] = ()
+QUESTION_TYPES: dict[str, dict] = {"impact": {}}
+
+DEFAULT_DEPTH = 2
+MAX_DEPTH = 5
+NAMES_TARGET = 4096  # names per shard, on average; the shard count is a power of two
+MAX_CANDIDATES = 20  # an ambiguous X lists at most this many candidates
+MAX_FRONTIER = 5000  # nodes walked per depth: a hub's callers beyond this are counted, not walked
+MIN_CONTRACT_BYTES = 64  # smaller identical files (empty `__init__.py`, one-line stubs) are no contract
+MAX_READERS = 50  # files listed as reading one contract
+WALKED_KINDS = frozenset(("calls", "imports", "references", "inherits"))
+# How much each resolution route is trusted when ranking.
+CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "unique": 0.7, "ambiguous": 0.3}
+SECTIONS = ("code", "tests", "examples", "docs")
+FOOTER = ("lower bound: static edges only; dynamic dispatch, reflection, string-built names (getattr, "
+          "importlib, registries) and calls on objects of unknown type that matched no unique name are not seen")
+
+_TEST_PARTS = frozenset(("test", "tests", "testing", "__tests__", "spec", "specs", "e2e"))
+_EXAMPLE_PARTS = frozenset(("example", "examples", "sample", "samples", "demo", "demos"))
+_DOC_PARTS = frozenset(("doc", "docs", "documentation"))
+_DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc")
+
+
+def names_path(shard: int) -> str:
+    return f"names/{shard:05d}.json"
+
+
+def name_shard(key: str, shards: int) -> int:
+    return zlib.crc32(key.lower().encode("utf-8", "surrogateescape")) % shards
+
+
+def section_of(path: str) -> str:
+    """Where a file sits: code, or the tests, examples or docs around it (shown apart from code)."""
+    lower = path.lower()
+    parts = lower.split("/")
+    base = parts[-1]
+    if lower.endswith(_DOC_EXTENSIONS) or any(p in _DOC_PARTS for p in parts[:-1]):
+        return "docs"
+    if (any(p in _TEST_PARTS for p in parts[:-1]) or base.startswith("test_") or base.startswith("tests.")
+            or base.endswith(("_test.go", "_test.py", "_tests.py", "_spec.rb")) or ".test." in base
+            or ".spec." in base or base == "conftest.py"):
+        return "tests"
+    if any(p in _EXAMPLE_PARTS for p in parts[:-1]):
+        return "examples"
+    return "code"
+
+
+# --- build -----------------------------------------------------------------------------------
+
+
+def build(inputs: BuildInputs) -> IndexBuild:
+    """The name table and the contracts; `output` hands the contracts to later indexes (wiring)."""
+    from gitroute.indexes import IndexBuild
+
+    table: dict[str, list[list]] = {}
+    for node in inputs.graph.nodes:
+        record = [node.id, node.path, node.name, node.kind, node.line]
+        keys = {node.path, node.name} if node.kind == "file" else {node.name}
+        if node.owner:
+            keys.add(f"{node.owner}.{node.name}")
+        for key in keys:
+            table.setdefault(key.lower(), []).append(record)
+    shards = 1
+    while shards * NAMES_TARGET < len(table):
+        shards *= 2
+    sharded: dict[int, dict[str, list[list]]] = {}
+    for key, records in table.items():
+        sharded.setdefault(name_shard(key, shards), {})[key] = records
+    blobs = {names_path(shard): dump_json(value) for shard, value in sharded.items()}
+    contracts = find_contracts(inputs.files, inputs.read, getattr(inputs.config, "contract_drift", ()))
+    blobs["contracts.json"] = dump_json(contracts)
+    copies = sum(len(c["copies"]) for c in contracts)
+    section = {"counts": {"names": len(table), "contracts": len(contracts), "contract_copies": copies},
+               "names_shards": shards, "depth": DEFAULT_DEPTH}
+    return IndexBuild(blobs, section, (), contracts)
+
+
+def find_contracts(files: Sequence, read, drift: Sequence[str] = ()) -> list[dict]:
+    """Files whose blob is identical in two or more places (one contract, several copies), the copies
+    configured to drift on purpose, copies that drifted without being configured, and the readers.
+
+    A copy "drifted" when it has a contract copy's base name and sits at the same path inside another
+    root (a submodule or vendored folder: the same last two path parts), with other content.
+    """
+    by_blob: dict[str, list[str]] = {}
+    sizes: dict[str, int] = {}
+    blob_of: dict[str, str] = {}
+    for f in files:
+        by_blob.setdefault(f.blob, []).append(f.path)
+        blob_of[f.path] = f.blob
+    groups = []
+    for blob, paths in by_blob.items():
+        if len(paths) < 2:
+            continue
+        size = sizes.get(blob)
+        if size is None:
+            size = sizes[blob] = len(read(paths[0]))
+        if size < MIN_CONTRACT_BYTES:
+            continue
+        groups.append(sorted(paths))
+    drift_set = set(drift)
+    by_tail: dict[str, list[str]] = {}
+    for path in blob_of:
+        by_tail.setdefault(_tail(path), []).append(path)
+    contracts: list[dict] = []
+    claimed: set[str] = set()
+    for paths in sorted(groups):
+        canonical = min(paths, key=lambda p: (p.count("/"), p))
+        drifted = sorted(
+            p for tail in {_tail(p) for p in paths} for p in by_tail.get(tail, ())
+            if blob_of[p] != blob_of[canonical] and p not in drift_set
+        )
+        on_purpose = sorted(p for p in drift_set if p in blob_of and p not in paths
+                            and p.rsplit("/", 1)[-1] == canonical.rsplit("/", 1)[-1])
+        contracts.append({"canonical": canonical, "blob": blob_of[canonical], "copies": paths,
+                          "drifted": drifted, "drift_on_purpose": on_purpose, "readers": []})
+        claimed.update(paths)
+    # Configured copies with no identical twin still form a contract with their same-named files.
+    lonely = sorted(p for p in drift_set if p in blob_of and p not in claimed
+                    and not any(p in c["drift_on_purpose"] for c in contracts))
+    by_base: dict[str, list[str]] = {}
+    for p in lonely:
+        by_base.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    for _base, paths in sorted(by_base.items()):
+        canonical = min(paths, key=lambda p: (p.count("/"), p))
+        contracts.append({"canonical": canonical, "blob": blob_of[canonical], "copies": [canonical],
+                          "drifted": [], "drift_on_purpose": sorted(p for p in paths if p != canonical),
+                          "readers": []})
+    _add_readers(contracts, files, read)
+    return contracts
+
+
+def _tail(path: str) -> str:
+    return "/".join(path.split("/")[-2:])
+
+
+def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
+    """Files that name a contract's path or base name (code, configuration, workflows), copies excluded."""
+    if not contracts:
+        return
+    import re
+
+    names: dict[bytes, list[int]] = {}
+    for index, contract in enumerate(contracts):
+        for path in {contract["canonical"], *contract["copies"]}:
+            names.setdefault(path.rsplit("/", 1)[-1].encode("utf-8", "surrogateescape"), []).append(index)
+    bounded = {name: re.compile(rb"(?<![\w.-])" + re.escape(name) + rb"(?![\w-])") for name in names}
+    readers: dict[int, set[str]] = {}
+    for f in files:
+        # Code and configuration read a contract; prose only mentions it (and the committed wiring block
+        # naming every copy must not become a reader of each, or it would never be current).
+        if f.path.endswith(_DOC_EXTENSIONS) or f.lang in ("markdown", "rst") or (
+                f.lang is None and not f.path.endswith((".yml", ".yaml", ".json", ".toml", ".cfg", ".ini"))):
+            continue
+        try:
+            data = read(f.path)
+        except Exception:  # a file the snapshot cannot give back is not a reader we can show
+            continue
+        for name, indexes in names.items():
+            # A substring test first (C speed); the word-bounded pattern only where the name occurs.
+            if name in data and bounded[name].search(data):
+                for index in indexes:
+                    readers.setdefault(index, set()).add(f.path)
+    for index, paths in readers.items():
+        contract = contracts[index]
+        own = {*contract["copies"], *contract["drifted"], *contract["drift_on_purpose"]}
+        contract["readers"] = sorted(p for p in paths if p not in own)[:MAX_READERS]
+
+
+# --- answer ----------------------------------------------------------------------------------
+
+
+def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, depth: int = DEFAULT_DEPTH,
+           ambiguous: bool = False, **_options: object) -> Answer:
+    """Files and symbols a change to `question` (a path, a symbol name or `path:symbol`) may break."""
+    target = question.strip()
+    depth = max(1, min(int(depth), MAX_DEPTH))
+    candidates = resolve_target(target, lambda keys: _read_names(view, keys))
+    if not candidates:
+        return Answer("no_match", view.source, (), (f"no file or symbol named '{target}' in the bundle",
+                                                     _footer(0, ambiguous)),
+                      {"footer": FOOTER, "ambiguous_edges": {"left_out": 0, "included": 0}})
+    distinct = _distinct_targets(candidates)
+    code = [r for r in distinct if section_of(r[1]) == "code"]
+    others = len(distinct) - 1
+    if len(code) == 1 and len(distinct) > 1:
+        distinct = code  # one definition in code, the rest in tests or docs: that one is meant
+    if len(distinct) > 1:
+        rows = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("section", "candidates"), ("status", "candidate")))
+                     for r in distinct[:MAX_CANDIDATES])
+        note = (f"'{target}' names {len(distinct)} files or symbols: ask again with one of them as "
+                "'path:symbol' or a path")
+        return Answer("routed", view.source, rows, (note, _footer(0, ambiguous)),
+                      {"ambiguous_target": True, "footer": FOOTER})
+    start = distinct[0]
+    walk = walk_impact(view.graph, [start[0]], start[3], depth=depth, include_ambiguous=ambiguous)
+    contract_rows = _contract_rows(view, start[1])
+    ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
+    notes = [f"impact of {start[3]} '{start[2]}' ({start[1]}), depth {depth}: {walk.edges} edges into "
+             f"{len(walk.reached)} files"]
+    if walk.capped:
+        notes.append(f"walk capped at {MAX_FRONTIER} nodes per depth: {walk.capped} more were not walked")
+    if len(distinct) == 1 and others:
+        notes.append(f"'{target}' also names {others} definition{'s' if others != 1 else ''} in tests or docs, "
+                     "not walked: ask with 'path:symbol' for one of them")
+    notes.extend(contract_rows[1])
+    notes.append(_footer(walk.ambiguous, ambiguous))
+    extra = {"target": {"path": start[1], "name": start[2], "kind": start[3], "line": start[4]},
+             "depth": depth, "footer": FOOTER,
+             "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
+                                 "included": walk.ambiguous if ambiguous else 0}}
+    return Answer("routed", view.source, tuple(contract_rows[0] + ranked), tuple(notes), extra)
+
+
+def _footer(ambiguous_edges: int, included: bool) -> str:
+    verb = "included (marked)" if included else "left out (use --ambiguous to include them)"
+    return f"{FOOTER}; {ambiguous_edges} ambiguous edge{'s' if ambiguous_edges != 1 else ''} {verb}"
+
+
+def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
+    shards = view.section.get("names_shards", 1)
+    if not isinstance(shards, int) or shards < 1:
+        raise view.corrupt("meta.json")
+    wanted = {k.lower() for k in keys}
+    paths = sorted({names_path(name_shard(k, shards)) for k in wanted})
+    found: dict[str, list] = {}
+    for path in paths:
+        table = view.read_json(path) if view.read([path]) else {}
+        if not isinstance(table, dict):
+            raise view.corrupt(path)
+        for key in wanted:
+            records = table.get(key)
+            if isinstance(records, list):
+                found[key] = records
+    return found
+
+
+def resolve_target(target: str, lookup) -> list[list]:
+    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name."""
+    if not target:
+        return []
+    path, colon, symbol = target.rpartition(":")
+    if colon and path and symbol and ("/" in path or "." in path):
+        records = lookup([symbol, path]).get(symbol.lower(), [])
+        return [r for r in records if r[1] == path or r[1].endswith("/" + path)]
+    records = lookup([target]).get(target.lower(), [])
+    exact_path = [r for r in records if r[3] == "file" and r[1] == target]
+    if exact_path:
+        return exact_path
+    exact_name = [r for r in records if r[2] == target or f"{r[2]}" == target.rsplit(".", 1)[-1]]
+    return exact_name or records
+
+
+def _distinct_targets(records: list[list]) -> list[list]:
+    """One record per node, files and symbols; a class and its same-named file (`query.py`) stay two."""
+    seen: dict[int, list] = {}
+    for r in records:
+        seen.setdefault(r[0], r)
+    return sorted(seen.values(), key=lambda r: (section_of(r[1]) != "code", r[1], r[4]))
+
+
+class Walk:
+    """What a reverse walk reached: per file, [depth, kinds, hows, edges, names, first line, best confidence]."""
+
+    def __init__(self) -> None:
+        self.reached: dict[str, list] = {}
+        self.start_paths: set[str] = set()
+        self.edges = 0
+        self.ambiguous = 0
+        self.capped = 0
+
+
+def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPTH,
+                include_ambiguous: bool = False) -> Walk:
+    """Walk calls, imports, references and inheritance into `start` (and what it contains) to `depth`."""
+    walk = Walk()
+    targets = set(start)
+    # A file or a type stands for what it contains: their callers are its callers.
+    frontier = set(start)
+    for _ in range(2):
+        out = graph.edges_out(sorted(frontier))
+        frontier = {e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains", "method")}
+        frontier -= targets
+        targets |= frontier
+        if not frontier:
+            break
+    nodes = graph.nodes(sorted(targets))
+    walk.start_paths = {n.path for n in nodes.values()}
+    seen = set(targets)
+    frontier = set(targets)
+    for level in range(1, depth + 1):
+        if len(frontier) > MAX_FRONTIER:
+            walk.capped += len(frontier) - MAX_FRONTIER
+            frontier = set(sorted(frontier)[:MAX_FRONTIER])
+        incoming = graph.edges_in(sorted(frontier))
+        sources: dict[int, list] = {}
+        for edges in incoming.values():
+            for edge in edges:
+                kind_, source, line = edge[0], edge[1], edge[2]
+                if kind_ not in WALKED_KINDS:
+                    continue
+                how = edge[3] if len(edge) > 3 and isinstance(edge[3], str) else "unique"
+                if how == "ambiguous":
+                    walk.ambiguous += 1
+                    if not include_ambiguous:
+                        continue
+                walk.edges += 1
+                sources.setdefault(source, []).append((kind_, how, line))
+        source_nodes = graph.nodes(sorted(sources))
+        next_frontier: set[int] = set()
+        for source, uses in sources.items():
+            node = source_nodes.get(source)
+            if node is None:
+                continue
+            if source not in seen:
+                seen.add(source)
+                next_frontier.add(source)
+            if node.path in walk.start_paths and level == 1 and source in targets:
+                continue
+            entry = walk.reached.get(node.path)
+            if entry is None:
+                entry = walk.reached[node.path] = [level, set(), set(), 0, [], uses[0][2], 0.0]
+            if level < entry[0]:
+                entry[0] = level
+                entry[5] = uses[0][2]
+            for kind_, how, _line in uses:
+                entry[1].add(kind_)
+                entry[2].add(how)
+                entry[6] = max(entry[6], CONFIDENCE.get(how, 0.5))
+            entry[3] += len(uses)
+            label = node.name if node.kind == "file" or not node.owner else f"{node.owner}.{node.name}"
+            if len(entry[4]) < 5 and label not in entry[4]:
+                entry[4].append(label)
+        frontier = next_frontier
+        if not frontier:
+            break
+    for path in walk.start_paths:
+        walk.reached.pop(path, None)  # X's own file is not something a change to X breaks
+    return walk
+
+
+def rank_rows(reached: Mapping[str, list], start_paths: set[str], *, limit: int, explain: bool) -> list[Row]:
+    """Rows by file: code first, then tests, examples and docs; by depth, confidence, then in-degree."""
+    import math
+
+    rows_by_section: dict[str, list[Row]] = {s: [] for s in SECTIONS}
+    for path, (level, kinds, hows, count, names, line, confidence) in reached.items():
+        depth_score = 10.0 * (MAX_DEPTH + 1 - level)
+        confidence_score = 3.0 * confidence
+        degree_score = min(math.log1p(count), 3.0)
+        score = round(depth_score + confidence_score + degree_score, 4)
+        signals = (("depth", depth_score), ("confidence", confidence_score), ("in_degree", round(degree_score, 4)))
+        section = section_of(path)
+        extra = (("section", section), ("depth", level), ("edges", sorted(kinds)), ("resolution", sorted(hows)),
+                 ("count", count), ("names", names))
+        rows_by_section[section].append(
+            Row(path, line, ", ".join(names), "/".join(sorted(kinds)), score, signals if explain else (), extra))
+    out: list[Row] = []
+    for section in SECTIONS:
+        ranked = sorted(rows_by_section[section], key=lambda r: (-r.score, r.path))
+        out.extend(ranked[:limit])
+    return out
+
+
+def _contract_rows(view: IndexView, path: str) -> tuple[list[Row], list[str]]:
+    """Copies and readers when X's file is a contract copy."""
+    if not view.read(["contracts.json"]):
+        return [], []
+    contracts = view.read_json("contracts.json")
+    if not isinstance(contracts, list):
+        raise view.corrupt("contracts.json")
+    rows: list[Row] = []
+    notes: list[str] = []
+    for c in contracts:
+        if not isinstance(c, dict):
+            raise view.corrupt("contracts.json")
+        members = {*c.get("copies", ()), *c.get("drift_on_purpose", ()), *c.get("drifted", ())}
+        if path not in members:
+            continue
+        for copy in c.get("copies", ()):
+            if copy != path:
+                rows.append(Row(copy, None, None, "copy", 100.0, (),
+                                (("section", "contract"), ("status", "identical"))))
+        for copy in c.get("drift_on_purpose", ()):
+            if copy != path:
+                rows.append(Row(copy, None, None, "copy", 99.0, (),
+                                (("section", "contract"), ("status", "drifts on purpose"))))
+        for copy in c.get("drifted", ()):
+            if copy != path:
+                rows.append(Row(copy, None, None, "copy", 99.0, (), (("section", "contract"), ("status", "drifted"))))
+        for reader in c.get("readers", ()):
+            rows.append(Row(reader, None, None, "reader", 98.0, (), (("section", "contract"), ("status", "reads"))))
+        notes.append(f"'{path}' is a contract: {len(c.get('copies', ()))} identical copies "
+                     f"(canonical '{c.get('canonical')}')")
+        if c.get("drifted"):
+            notes.append(f"drifted from the canonical copy: {', '.join(c['drifted'])}")
+    return rows, notes

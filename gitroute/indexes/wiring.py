@@ -1,0 +1,381 @@
+"""The wiring index: what the pinned commit declares about how its parts and its neighbours connect.
+
+Tables: contracts and their copies (from the impact index's output), submodules and their pinned
+commits, GitHub Actions workflows (reusable workflows and actions called with `uses:` and the ref
+they pin, `repository_dispatch` / `workflow_call` types sent and listened for, container images and
+release assets published), and dependency manifests with the internal packages that depend on each
+other. Workflows and manifests are parsed (PyYAML, tomllib, json), never matched with patterns,
+except the shell text of a `run:` step, which is no structure.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from gitroute.bundle.layout import dump_json
+from gitroute.model import Answer, Row
+from gitroute.text import tokenize
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+    from gitroute.indexes import BuildInputs, IndexBuild
+
+NAME = "wiring"
+NEEDS: tuple[str, ...] = ("impact",)
+QUESTION_TYPES: dict[str, dict] = {"wiring": {}}
+WIRING_BLOB = "wiring.json"
+TABLES = ("contracts", "submodules", "workflow_calls", "dispatches", "published", "packages", "dependencies")
+MAX_WORKFLOW_BYTES = 512 * 1024
+MARKER_BEGIN = "<!-- gitroute:wiring:begin -->"
+MARKER_END = "<!-- gitroute:wiring:end -->"
+
+_MANIFESTS = ("pyproject.toml", "package.json", "go.mod", "Cargo.toml")
+# Shell text of a run step: the only place a pattern is used (a shell script has no structure to parse).
+_RUN_DISPATCH = re.compile(r"""event[_-]type["'\s]*[:=]\s*["']?([\w.:/-]+)""")
+_RUN_DOCKER_PUSH = re.compile(r"\bdocker\s+(?:image\s+)?push\s+([^\s;&|]+)")
+_RUN_RELEASE = re.compile(r"\bgh\s+release\s+(?:create|upload)\s+[^\n]*")
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+# --- build -----------------------------------------------------------------------------------
+
+
+def build(inputs: BuildInputs) -> IndexBuild:
+    from gitroute.indexes import IndexBuild
+
+    warnings: list[tuple[str, str]] = []
+    contracts = inputs.outputs.get("impact") or []
+    wiring = collect_wiring(inputs.files, inputs.read, inputs.submodules, contracts, warnings)
+    counts = {table: len(wiring[table]) for table in TABLES}
+    counts["workflows"] = len(wiring["workflows"])
+    return IndexBuild({WIRING_BLOB: dump_json(wiring)}, {"counts": counts}, warnings, wiring)
+
+
+def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Sequence[dict],
+                   warnings: list[tuple[str, str]]) -> dict:
+    """Every table of the wiring, JSON-able and deterministic."""
+    wiring: dict = {table: [] for table in TABLES}
+    wiring["workflows"] = []
+    wiring["contracts"] = [
+        {"canonical": c["canonical"], "copies": list(c["copies"]), "drifted": list(c["drifted"]),
+         "drift_on_purpose": list(c["drift_on_purpose"]), "readers": list(c["readers"])}
+        for c in contracts
+    ]
+    wiring["submodules"] = [{"path": s.path, "commit": s.commit, "present": bool(s.present)} for s in submodules]
+    manifests = []
+    for f in files:
+        if _is_workflow(f.path):
+            data = read(f.path)
+            if len(data) > MAX_WORKFLOW_BYTES:
+                warnings.append((f.path, "workflow too large to read"))
+                continue
+            _read_workflow(f.path, data, wiring, warnings)
+        elif f.path.rsplit("/", 1)[-1] in _MANIFESTS:
+            package = _read_manifest(f.path, read(f.path), warnings)
+            if package is not None:
+                manifests.append(package)
+    wiring["packages"] = [{k: p[k] for k in ("path", "name", "ecosystem")} for p in manifests]
+    internal = {p["name"]: p["path"] for p in manifests if p["name"]}
+    for p in manifests:
+        for dep in p["depends"]:
+            if dep in internal and internal[dep] != p["path"]:
+                wiring["dependencies"].append({"package": p["name"], "path": p["path"], "depends_on": dep,
+                                               "depends_on_path": internal[dep]})
+    for table in TABLES:
+        wiring[table].sort(key=lambda r: json.dumps(r, sort_keys=True))
+    wiring["workflows"].sort(key=lambda r: r["path"])
+    return wiring
+
+
+def _is_workflow(path: str) -> bool:
+    parts = path.split("/")
+    return (len(parts) >= 3 and parts[-3] == ".github" and parts[-2] == "workflows"
+            and parts[-1].endswith((".yml", ".yaml")))
+
+
+def _read_workflow(path: str, data: bytes, wiring: dict, warnings: list[tuple[str, str]]) -> None:
+    import yaml
+
+    try:
+        doc = yaml.safe_load(data.decode("utf-8", "replace"))
+    except yaml.YAMLError as err:
+        warnings.append((path, f"workflow does not parse: {str(err).splitlines()[0][:200]}"))
+        return
+    if not isinstance(doc, dict):
+        return
+    # YAML 1.1 reads a bare `on:` key as the boolean True.
+    triggers = doc.get("on", doc.get(True))
+    events = _events(triggers)
+    wiring["workflows"].append({"path": path, "name": str(doc.get("name", "")), "on": sorted(events)})
+    if "repository_dispatch" in events:
+        types = _types_of(triggers, "repository_dispatch") or ["*"]
+        for t in types:
+            wiring["dispatches"].append({"workflow": path, "direction": "listens", "event": "repository_dispatch",
+                                         "type": t})
+    if "workflow_call" in events:
+        wiring["dispatches"].append({"workflow": path, "direction": "callable", "event": "workflow_call",
+                                     "type": path.rsplit("/", 1)[-1]})
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, dict):
+        return
+    for job_name, job in jobs.items():
+        if not isinstance(job, dict):
+            continue
+        uses = job.get("uses")
+        if isinstance(uses, str):
+            target, ref = _split_ref(uses)
+            wiring["workflow_calls"].append({"workflow": path, "job": str(job_name), "kind": "workflow",
+                                             "uses": target, "ref": ref})
+        steps = job.get("steps")
+        for step in steps if isinstance(steps, list) else ():
+            if isinstance(step, dict):
+                _read_step(path, str(job_name), step, wiring)
+
+
+def _events(triggers: object) -> set[str]:
+    if isinstance(triggers, str):
+        return {triggers}
+    if isinstance(triggers, list):
+        return {str(t) for t in triggers}
+    if isinstance(triggers, dict):
+        return {str(t) for t in triggers}
+    return set()
+
+
+def _types_of(triggers: object, event: str) -> list[str]:
+    if not isinstance(triggers, dict):
+        return []
+    body = triggers.get(event)
+    types = body.get("types") if isinstance(body, dict) else None
+    if isinstance(types, str):
+        return [types]
+    return [str(t) for t in types] if isinstance(types, list) else []
+
+
+def _split_ref(uses: str) -> tuple[str, str]:
+    target, at, ref = uses.partition("@")
+    return target.strip(), ref.strip() if at else ""
+
+
+def _read_step(path: str, job: str, step: dict, wiring: dict) -> None:
+    uses = step.get("uses")
+    given = step.get("with")
+    with_: dict = given if isinstance(given, dict) else {}
+    if isinstance(uses, str):
+        target, ref = _split_ref(uses)
+        wiring["workflow_calls"].append({"workflow": path, "job": job, "kind": "action", "uses": target, "ref": ref})
+        action = target.lower()
+        if action.endswith("repository-dispatch"):
+            event = with_.get("event-type") or with_.get("event_type")
+            repo = with_.get("repository", "")
+            wiring["dispatches"].append({"workflow": path, "direction": "sends", "event": "repository_dispatch",
+                                         "type": str(event or "*"), "repository": str(repo)})
+        elif action.endswith("build-push-action") and _truthy(with_.get("push")):
+            for tag in _listed(with_.get("tags")):
+                wiring["published"].append({"workflow": path, "kind": "image", "name": tag})
+        elif action.endswith("gh-action-pypi-publish"):
+            repository = with_.get("repository-url") or with_.get("repository_url") or "pypi"
+            wiring["published"].append({"workflow": path, "kind": "python_package", "name": str(repository)})
+        elif action.endswith(("action-gh-release", "create-release", "upload-release-asset")):
+            for asset in _listed(with_.get("files") or with_.get("asset_path")):
+                wiring["published"].append({"workflow": path, "kind": "release_asset", "name": asset})
+    run = step.get("run")
+    if isinstance(run, str):
+        if "dispatches" in run:
+            for event in _RUN_DISPATCH.findall(run):
+                wiring["dispatches"].append({"workflow": path, "direction": "sends", "event": "repository_dispatch",
+                                             "type": event, "repository": ""})
+        for image in _RUN_DOCKER_PUSH.findall(run):
+            wiring["published"].append({"workflow": path, "kind": "image", "name": image})
+        for command in _RUN_RELEASE.findall(run):
+            wiring["published"].append({"workflow": path, "kind": "release_asset", "name": command.strip()[:200]})
+
+
+def _truthy(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "${{ true }}")) or (
+        isinstance(value, str) and value.startswith("${{"))
+
+
+def _listed(value: object) -> list[str]:
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    if isinstance(value, str):
+        return [v.strip() for v in re.split(r"[\n,]", value) if v.strip()]
+    return []
+
+
+def _read_manifest(path: str, data: bytes, warnings: list[tuple[str, str]]) -> dict | None:
+    """A manifest's package name, ecosystem and the names it depends on."""
+    base = path.rsplit("/", 1)[-1]
+    text = data.decode("utf-8", "replace")
+    try:
+        if base == "package.json":
+            doc = json.loads(text)
+            if not isinstance(doc, dict):
+                return None
+            deps: set[str] = set()
+            for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+                if isinstance(doc.get(key), dict):
+                    deps.update(doc[key])
+            return {"path": path, "name": str(doc.get("name", "")), "ecosystem": "npm", "depends": sorted(deps)}
+        if base == "go.mod":
+            return _read_go_mod(path, text)
+        import tomllib
+
+        doc = tomllib.loads(text)
+    except ValueError as err:  # json and tomllib errors are both ValueErrors
+        warnings.append((path, f"manifest does not parse: {str(err)[:200]}"))
+        return None
+    if base == "Cargo.toml":
+        package: dict = doc["package"] if isinstance(doc.get("package"), dict) else {}
+        deps = set()
+        for key in ("dependencies", "dev-dependencies", "build-dependencies"):
+            if isinstance(doc.get(key), dict):
+                deps.update(doc[key])
+        return {"path": path, "name": str(package.get("name", "")), "ecosystem": "cargo", "depends": sorted(deps)}
+    project: dict = doc["project"] if isinstance(doc.get("project"), dict) else {}
+    tool = doc.get("tool")
+    poetry: dict = tool["poetry"] if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict) else {}
+    name = str(project.get("name") or (poetry.get("name") if isinstance(poetry, dict) else "") or "")
+    deps = set()
+    requirements = list(project.get("dependencies") or [])
+    optional = project.get("optional-dependencies")
+    if isinstance(optional, dict):
+        for group in optional.values():
+            requirements.extend(group if isinstance(group, list) else [])
+    for requirement in requirements:
+        match = _REQUIREMENT_NAME.match(str(requirement))
+        if match:
+            deps.add(match.group(1))
+    if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
+        deps.update(k for k in poetry["dependencies"] if k != "python")
+    if not name and not deps:
+        return None
+    return {"path": path, "name": name, "ecosystem": "python", "depends": sorted(deps)}
+
+
+def _read_go_mod(path: str, text: str) -> dict:
+    """go.mod is line-oriented: `module x`, `require x v1` and `require ( ... )` blocks."""
+    name = ""
+    deps: set[str] = set()
+    in_block = False
+    for raw in text.splitlines():
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("module "):
+            name = line.split()[1].strip('"')
+        elif line.startswith("require ("):
+            in_block = True
+        elif in_block and line == ")":
+            in_block = False
+        elif in_block:
+            deps.add(line.split()[0])
+        elif line.startswith("require "):
+            deps.add(line.split()[1])
+    return {"path": path, "name": name, "ecosystem": "go", "depends": sorted(deps)}
+
+
+# --- answer ----------------------------------------------------------------------------------
+
+
+def read_wiring(view: IndexView) -> dict:
+    wiring = view.read_json(WIRING_BLOB)
+    if not isinstance(wiring, dict) or not all(isinstance(wiring.get(t), list) for t in TABLES):
+        raise view.corrupt(WIRING_BLOB)
+    return wiring
+
+
+def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, **_options: object) -> Answer:
+    """The wiring's rows; with a question, those that share its words, best first."""
+    wiring = read_wiring(view)
+    rows = wiring_rows(wiring)
+    asked = set(tokenize(question)) if question.strip() else set()
+    if asked:
+        scored = []
+        for row in rows:
+            text = [row.path, row.kind or "", row.name or "", *(str(v) for _k, v in row.extra)]
+            words = set(tokenize(" ".join(text)))
+            overlap = asked & words
+            if overlap:
+                score = float(len(overlap))
+                scored.append(row._replace(score=score, signals=(("overlap", score),) if explain else ()))
+        # Ties go to the shallower path: the repository's own manifest before an example's.
+        rows = sorted(scored, key=lambda r: (-r.score, r.path.count("/"), r.path))
+        if not rows:
+            return Answer("no_match", view.source, (), (f"nothing in the wiring shares a word with '{question}'",),
+                          {"wiring": wiring})
+    counts = ", ".join(f"{len(wiring[t])} {t}" for t in TABLES)
+    return Answer("routed" if rows else "no_match", view.source, tuple(rows[:limit] if asked else rows),
+                  (f"wiring: {counts}",), {"wiring": wiring})
+
+
+def wiring_rows(wiring: dict) -> list[Row]:
+    """One row per item of every table, in table order."""
+    rows: list[Row] = []
+    for c in wiring["contracts"]:
+        for copy in c["copies"]:
+            rows.append(_row(copy, "contract", c["canonical"], table="contracts",
+                             status="canonical" if copy == c["canonical"] else "identical copy",
+                             readers=len(c["readers"])))
+        for copy in c["drifted"]:
+            rows.append(_row(copy, "contract", c["canonical"], table="contracts", status="drifted"))
+        for copy in c["drift_on_purpose"]:
+            rows.append(_row(copy, "contract", c["canonical"], table="contracts", status="drifts on purpose"))
+    for s in wiring["submodules"]:
+        rows.append(_row(s["path"], "submodule", s["commit"], table="submodules",
+                         status="present" if s["present"] else "objects missing"))
+    for w in wiring["workflow_calls"]:
+        rows.append(_row(w["workflow"], w["kind"], w["uses"], table="workflow_calls", job=w["job"], ref=w["ref"]))
+    for d in wiring["dispatches"]:
+        rows.append(_row(d["workflow"], "dispatch", d["type"], table="dispatches", direction=d["direction"],
+                         trigger=d["event"]))
+    for p in wiring["published"]:
+        rows.append(_row(p["workflow"], p["kind"], p["name"], table="published"))
+    for p in wiring["packages"]:
+        rows.append(_row(p["path"], "package", p["name"], table="packages", ecosystem=p["ecosystem"]))
+    for d in wiring["dependencies"]:
+        rows.append(_row(d["path"], "depends", d["depends_on"], table="dependencies", package=d["package"],
+                         depends_on_path=d["depends_on_path"]))
+    return rows
+
+
+def _row(path: str, kind: str, name: str, **extra: object) -> Row:
+    return Row(path, None, name, kind, 0.0, (), tuple(extra.items()))
+
+
+def render_wiring(wiring: dict) -> str:
+    """The wiring as Markdown tables: what `--write FILE` keeps between FILE's marker comments
+    (MARKER_BEGIN and MARKER_END, which are not part of it)."""
+    out = ["", "## Contracts", ""]
+    out += ["| canonical | copies | drifted | drift on purpose | readers |", "|---|---|---|---|---|"]
+    for c in wiring["contracts"]:
+        others = [p for p in c["copies"] if p != c["canonical"]]
+        out.append(f"| `{c['canonical']}` | {_cells(others)} | {_cells(c['drifted'])} | "
+                   f"{_cells(c['drift_on_purpose'])} | {_cells(c['readers'])} |")
+    out += ["", "## Submodules", "", "| path | commit | objects |", "|---|---|---|"]
+    for s in wiring["submodules"]:
+        out.append(f"| `{s['path']}` | `{s['commit']}` | {'present' if s['present'] else 'missing'} |")
+    out += ["", "## Workflow calls", "", "| workflow | job | kind | uses | ref |", "|---|---|---|---|---|"]
+    for w in wiring["workflow_calls"]:
+        out.append(f"| `{w['workflow']}` | {w['job']} | {w['kind']} | `{w['uses']}` | `{w['ref']}` |")
+    out += ["", "## Dispatches", "", "| workflow | direction | event | type |", "|---|---|---|---|"]
+    for d in wiring["dispatches"]:
+        out.append(f"| `{d['workflow']}` | {d['direction']} | {d['event']} | `{d['type']}` |")
+    out += ["", "## Published", "", "| workflow | kind | name |", "|---|---|---|"]
+    for p in wiring["published"]:
+        out.append(f"| `{p['workflow']}` | {p['kind']} | `{p['name']}` |")
+    out += ["", "## Packages", "", "| manifest | name | ecosystem |", "|---|---|---|"]
+    for p in wiring["packages"]:
+        out.append(f"| `{p['path']}` | {p['name']} | {p['ecosystem']} |")
+    out += ["", "## Internal dependencies", "", "| package | depends on |", "|---|---|"]
+    for d in wiring["dependencies"]:
+        out.append(f"| {d['package']} (`{d['path']}`) | {d['depends_on']} (`{d['depends_on_path']}`) |")
+    out += [""]
+    return "\n".join(out)
+
+
+def _cells(paths: Sequence[str]) -> str:
+    return ", ".join(f"`{p}`" for p in paths) if paths else "-"

@@ -1,0 +1,237 @@
+"""`git route impact` and `git route wiring` end to end: real repositories, real builds, real answers."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gitroute.indexes.wiring import MARKER_BEGIN, MARKER_END, render_wiring
+
+FOOTER_START = "lower bound: static edges only"
+
+PROJECT = {
+    "app/core.py": "def compute(x):\n    return x\n",
+    "app/service.py": "from app.core import compute\n\n\ndef serve():\n    return compute(1)\n",
+    "app/api.py": "from app.service import serve\n\n\ndef handle():\n    return serve()\n",
+    "app/cycle_a.py": "from app import cycle_b\n\n\ndef ping():\n    return cycle_b.pong()\n",
+    "app/cycle_b.py": "from app import cycle_a\n\n\ndef pong():\n    return cycle_a.ping()\n",
+    "app/models.py": "class Base:\n    def save(self):\n        pass\n",
+    "app/users.py": "from app.models import Base\n\n\nclass User(Base):\n    pass\n",
+    "app/one.py": "class One:\n    def render(self):\n        pass\n",
+    "app/two.py": "class Two:\n    def render(self):\n        pass\n",
+    "app/view.py": "def show(widget):\n    return widget.render()\n",
+    "tests/test_core.py": "from app.core import compute\n\n\ndef test_compute():\n    assert compute(2) == 2\n",
+    "docs/guide.md": "# Guide\n",
+}
+
+
+def impact(route, repo, *args: str) -> dict:
+    result = route(["impact", "--json", *args], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def paths(doc: dict, section: str | None = None) -> list[str]:
+    return [r["path"] for r in doc["rows"] if section is None or r.get("section") == section]
+
+
+@pytest.fixture
+def project(make_repo, route):
+    repo = make_repo("project")
+    repo.commit(dict(PROJECT))
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def test_depth_one_lists_direct_callers_and_depth_two_their_callers(project, route) -> None:
+    one = impact(route, project, "compute", "--depth", "1")
+    assert paths(one, "code") == ["app/service.py"]
+    assert paths(one, "tests") == ["tests/test_core.py"]
+    row = one["rows"][0]
+    assert (row["depth"], row["edges"], row["resolution"]) == (1, ["calls"], ["import"])
+
+    two = impact(route, project, "app/core.py:compute")
+    assert paths(two, "code") == ["app/service.py", "app/api.py"]
+    assert [r["depth"] for r in two["rows"] if r["section"] == "code"] == [1, 2]
+
+
+def test_a_file_target_walks_what_it_defines(project, route) -> None:
+    doc = impact(route, project, "app/models.py")
+    assert "app/users.py" in paths(doc, "code")
+    assert "inherits" in next(r for r in doc["rows"] if r["path"] == "app/users.py")["edges"]
+
+
+def test_cycles_end(project, route) -> None:
+    doc = impact(route, project, "ping", "--depth", "5")
+    assert paths(doc, "code") == ["app/cycle_b.py"]
+
+
+def test_ambiguous_target_lists_candidates_instead_of_guessing(project, route) -> None:
+    doc = impact(route, project, "render")
+    assert doc["ambiguous_target"] is True
+    assert sorted(paths(doc)) == ["app/one.py", "app/two.py"]
+    assert all(r["status"] == "candidate" for r in doc["rows"])
+    assert doc["notes"][-1].startswith(FOOTER_START)
+
+
+def test_ambiguous_edges_are_left_out_unless_asked_and_counted(project, route) -> None:
+    left_out = impact(route, project, "app/one.py:render")
+    assert "app/view.py" not in paths(left_out)
+    assert left_out["ambiguous_edges"] == {"left_out": 1, "included": 0}
+    included = impact(route, project, "app/one.py:render", "--ambiguous")
+    assert paths(included, "code") == ["app/view.py"]
+    assert included["rows"][0]["resolution"] == ["ambiguous"]
+    assert included["ambiguous_edges"] == {"left_out": 0, "included": 1}
+
+
+def test_unknown_target_is_no_match_with_the_footer(project, route) -> None:
+    doc = impact(route, project, "no_such_thing")
+    assert doc["status"] == "no_match"
+    assert doc["rows"] == []
+    assert doc["notes"][-1].startswith(FOOTER_START)
+    assert doc["footer"].startswith(FOOTER_START)
+
+
+def test_text_output_ends_with_the_footer_even_quiet(project, route) -> None:
+    result = route(["impact", "-q", "compute"], project.path)
+    assert result.exit_code == 0, result.stderr
+    assert "[code]" in result.stdout and "app/service.py" in result.stdout
+    assert result.stderr.strip().splitlines()[-1].startswith(f"note: {FOOTER_START}")
+
+
+def test_impact_without_a_bundle_is_fatal(make_repo, route) -> None:
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"})
+    result = route(["impact", "x"], repo.path)
+    assert result.exit_code == 128
+    assert result.stdout == ""
+    assert result.stderr.startswith("fatal: ")
+
+
+def test_impact_rejects_a_bad_depth(project, route) -> None:
+    result = route(["impact", "compute", "--depth", "0"], project.path)
+    assert result.exit_code == 129
+    assert result.stdout == ""
+
+
+# --- contracts ----------------------------------------------------------------------------------
+
+SCHEMA = '{"type": "object", "properties": {"id": {"type": "string"}, "size": {"type": "integer"}}}\n'
+
+
+def _git(cwd: Path, *args: str) -> None:
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, f"git {' '.join(args)}: {result.stderr}"
+
+
+@pytest.fixture
+def umbrella(make_repo, route):
+    """A superproject with a schema, an identical copy in a submodule, and a copy that drifted."""
+    lib = make_repo("lib")
+    lib.commit({"schema/board.schema.json": SCHEMA, "reader.py": "PATH = 'schema/board.schema.json'\n"})
+    repo = make_repo("umbrella")
+    repo.commit({
+        "schema/board.schema.json": SCHEMA,
+        "tools/check.py": "import json\n\nSCHEMA = 'board.schema.json'\n",
+        "vendor/schema/board.schema.json": SCHEMA.replace("integer", "number"),
+        ".github/workflows/ci.yml": (
+            "on:\n  push:\n  repository_dispatch:\n    types: [board-updated]\n"
+            "jobs:\n  test:\n    uses: acme/shared/.github/workflows/test.yml@v2\n"
+            "  notify:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - uses: actions/checkout@v4\n"
+            "      - run: python -m jsonschema schema/board.schema.json\n"
+            "      - uses: peter-evans/repository-dispatch@v3\n        with:\n"
+            "          repository: acme/site\n          event-type: schema-changed\n"
+            "      - uses: docker/build-push-action@v6\n        with:\n          push: true\n"
+            "          tags: ghcr.io/acme/board:latest\n"
+        ),
+        ".github/workflows/reusable.yml": "on:\n  workflow_call:\njobs:\n  x:\n    runs-on: ubuntu-latest\n",
+        "pyproject.toml": '[project]\nname = "board"\ndependencies = ["board-core>=1", "requests"]\n',
+        "core/pyproject.toml": '[project]\nname = "board-core"\n',
+    })
+    _git(repo.path, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib.path), "libs/lib")
+    _git(repo.path, "commit", "-q", "-m", "add the lib submodule")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def test_contract_copied_in_a_submodule_and_a_drifted_copy(umbrella, route) -> None:
+    doc = impact(route, umbrella, "schema/board.schema.json")
+    contract = {r["path"]: r["status"] for r in doc["rows"] if r.get("section") == "contract"}
+    assert contract["libs/lib/schema/board.schema.json"] == "identical"
+    assert contract["vendor/schema/board.schema.json"] == "drifted"
+    assert contract["tools/check.py"] == "reads"
+    assert contract["libs/lib/reader.py"] == "reads"
+    assert contract[".github/workflows/ci.yml"] == "reads"
+    assert any("drifted from the canonical copy" in n for n in doc["notes"])
+
+
+def test_configured_drift_is_on_purpose(umbrella, route) -> None:
+    (umbrella.path / ".gitroute.toml").write_text('[contracts]\ndrift = ["vendor/schema/board.schema.json"]\n')
+    _git(umbrella.path, "add", ".gitroute.toml")
+    _git(umbrella.path, "commit", "-q", "-m", "config")
+    assert route(["build", "-q"], umbrella.path).exit_code == 0
+    doc = impact(route, umbrella, "schema/board.schema.json")
+    contract = {r["path"]: r["status"] for r in doc["rows"] if r.get("section") == "contract"}
+    assert contract["vendor/schema/board.schema.json"] == "drifts on purpose"
+
+
+def test_wiring_tables(umbrella, route) -> None:
+    result = route(["wiring", "--json"], umbrella.path)
+    assert result.exit_code == 0, result.stderr
+    wiring = json.loads(result.stdout)["wiring"]
+    assert wiring["contracts"][0]["copies"] == ["libs/lib/schema/board.schema.json", "schema/board.schema.json"]
+    assert wiring["submodules"][0]["path"] == "libs/lib" and wiring["submodules"][0]["present"] is True
+    assert {"workflow": ".github/workflows/ci.yml", "job": "test", "kind": "workflow",
+            "uses": "acme/shared/.github/workflows/test.yml", "ref": "v2"} in wiring["workflow_calls"]
+    dispatches = {(d["direction"], d["type"]) for d in wiring["dispatches"]}
+    assert dispatches == {("listens", "board-updated"), ("sends", "schema-changed"),
+                          ("callable", "reusable.yml")}
+    assert wiring["published"] == [{"workflow": ".github/workflows/ci.yml", "kind": "image",
+                                    "name": "ghcr.io/acme/board:latest"}]
+    assert wiring["dependencies"] == [{"package": "board", "path": "pyproject.toml", "depends_on": "board-core",
+                                       "depends_on_path": "core/pyproject.toml"}]
+
+
+def test_wiring_question_ranks_rows_sharing_its_words(umbrella, route) -> None:
+    result = route(["wiring", "--json", "which", "workflow", "sends", "the", "schema-changed", "dispatch"],
+                   umbrella.path)
+    doc = json.loads(result.stdout)
+    assert doc["rows"][0]["kind"] == "dispatch" and doc["rows"][0]["name"] == "schema-changed"
+
+
+def test_render_wiring_is_markdown_between_markers(umbrella, route) -> None:
+    wiring = json.loads(route(["wiring", "--json"], umbrella.path).stdout)["wiring"]
+    text = render_wiring(wiring)
+    assert MARKER_BEGIN not in text and "## Contracts" in text  # the block between the markers, not them
+    assert "| `schema/board.schema.json` | `libs/lib/schema/board.schema.json` |" in text
+    assert render_wiring(wiring) == text  # deterministic
+    markdown = route(["wiring", "--markdown"], umbrella.path)
+    assert markdown.stdout.strip() == (MARKER_BEGIN + text + MARKER_END).strip()
+
+
+def test_wiring_write_then_check_a_document_block(umbrella, route) -> None:
+    doc = umbrella.path / "REPOS.md"
+    doc.write_text(f"# Repos\n\n{MARKER_BEGIN}\n{MARKER_END}\n\nafter\n")
+    written = route(["wiring", "--write", "REPOS.md"], umbrella.path)
+    assert written.exit_code == 0, written.stderr
+    text = doc.read_text()
+    assert text.startswith("# Repos\n") and text.endswith(f"{MARKER_END}\n\nafter\n")
+    assert "ghcr.io/acme/board:latest" in text
+    stale = route(["wiring", "--check", "REPOS.md"], umbrella.path)  # not committed yet: the commit lacks it
+    assert stale.exit_code == 1
+    _git(umbrella.path, "add", "REPOS.md")
+    _git(umbrella.path, "commit", "-q", "-m", "wiring block")
+    assert route(["build", "-q"], umbrella.path).exit_code == 0
+    current = route(["wiring", "--check", "REPOS.md"], umbrella.path)
+    assert current.exit_code == 0, current.stdout + current.stderr
+
+
+def test_a_workflow_that_does_not_parse_is_a_warning_not_a_failure(make_repo, route) -> None:
+    repo = make_repo()
+    repo.commit({".github/workflows/bad.yml": "on: [push\njobs: {\n", "a.py": "x = 1\n"})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    status = route(["status"], repo.path)
+    assert "workflow does not parse" in status.stdout

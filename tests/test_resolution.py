@@ -1,0 +1,291 @@
+"""Call and reference resolution in the code graph: each route per language family, ambiguity, self/this.
+
+Files are parsed with the real tree-sitter grammars and merged by `build_graph`; each test names the
+edge it expects (who uses what, and how it was resolved), and what must not be linked.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gitroute.graph import MAX_AMBIGUOUS, SourceFile, build_graph
+from gitroute.model import Edge
+from gitroute.parsing import extract, language_for_path
+
+
+def graph_of(files: dict[str, str]):
+    sources = []
+    for path, text in sorted(files.items()):
+        lang = language_for_path(path)
+        sources.append(SourceFile(path, f"{len(sources):040x}", lang, extract(text.encode(), lang) if lang else None))
+    return build_graph(sources)
+
+
+def edges(graph, kind: str = "calls") -> set[tuple[str, str, str]]:
+    """(source label, target label, how) of every `kind` edge; a label is `path:name` or `path`."""
+    by_id = {n.id: n for n in graph.nodes}
+
+    def label(node_id: int) -> str:
+        n = by_id[node_id]
+        return n.path if n.kind == "file" else f"{n.path}:{n.name}"
+
+    return {(label(e.source), label(e.target), e.how) for e in graph.edges if e.kind == kind}
+
+
+def test_edges_are_typed_and_record_how_they_were_resolved() -> None:
+    graph = graph_of({"a.py": "def f():\n    g()\n\ndef g():\n    pass\n"})
+    assert all(isinstance(e, Edge) for e in graph.edges)
+    assert {e.how for e in graph.edges if e.kind in ("defines", "contains", "method")} == {"structure"}
+    assert ("a.py:f", "a.py:g", "scope") in edges(graph)
+
+
+# --- Python -----------------------------------------------------------------------------------
+
+
+def test_python_same_file_wins_over_a_same_named_function_elsewhere() -> None:
+    graph = graph_of({
+        "pkg/a.py": "def helper():\n    pass\n\ndef run():\n    helper()\n",
+        "pkg/b.py": "def helper():\n    pass\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "pkg/a.py:run"} == {("pkg/a.py:run", "pkg/a.py:helper", "scope")}
+
+
+def test_python_import_with_alias_resolves_to_the_imported_module_only() -> None:
+    graph = graph_of({
+        "app/main.py": "from lib.text import slug as make_slug\n\ndef run():\n    make_slug('x')\n",
+        "lib/text.py": "def slug(value):\n    return value\n",
+        "other/text.py": "def slug(value):\n    return value\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "app/main.py:run"} == {
+        ("app/main.py:run", "lib/text.py:slug", "import")}
+
+
+def test_python_module_import_and_attribute_call() -> None:
+    graph = graph_of({
+        "app/main.py": "import lib.text as t\nimport lib.util\n\ndef run():\n    t.slug(1)\n    lib.util.clean(2)\n",
+        "lib/text.py": "def slug(value):\n    return value\n",
+        "lib/util.py": "def clean(value):\n    return value\n",
+        "x/util.py": "def clean(value):\n    return value\n",
+    })
+    found = edges(graph)
+    assert ("app/main.py:run", "lib/text.py:slug", "import") in found
+    assert ("app/main.py:run", "lib/util.py:clean", "import") in found
+    assert not any(target == "x/util.py:clean" for _, target, _ in found)
+
+
+def test_python_import_follows_a_package_reexport() -> None:
+    graph = graph_of({
+        "app.py": "from db.models import Model\n\nclass User(Model):\n    pass\n",
+        "db/models/__init__.py": "from db.models.base import Model\n",
+        "db/models/base.py": "class Model:\n    pass\n",
+        "tests/models.py": "class Model:\n    pass\n",
+    })
+    assert ("app.py:User", "db/models/base.py:Model", "import") in edges(graph, "inherits")
+
+
+def test_python_external_import_is_not_linked_to_a_same_named_local_function() -> None:
+    graph = graph_of({
+        "app.py": "import json\n\ndef run():\n    json.dumps(1)\n",
+        "lib/fake.py": "def dumps(value):\n    return value\n",
+    })
+    assert not edges(graph)
+    assert graph.counts()["calls_by_route"]["external"] == 1
+
+
+def test_python_builtins_are_not_the_repository_s_same_named_methods() -> None:
+    graph = graph_of({
+        "a.py": "class A:\n    def run(self):\n        return len([])\n",
+        "b.py": "class Template:\n    def len(self):\n        pass\n",
+    })
+    assert not edges(graph)
+
+
+def test_python_same_package_then_unique_name() -> None:
+    graph = graph_of({
+        "pkg/a.py": "def run():\n    shared()\n    unique_elsewhere()\n",
+        "pkg/b.py": "def shared():\n    pass\n",
+        "other/c.py": "def shared():\n    pass\n",
+        "other/d.py": "def unique_elsewhere():\n    pass\n",
+    })
+    found = edges(graph)
+    assert ("pkg/a.py:run", "pkg/b.py:shared", "package") in found
+    assert ("pkg/a.py:run", "other/c.py:shared", "package") not in found
+    assert ("pkg/a.py:run", "other/d.py:unique_elsewhere", "unique") in found
+
+
+def test_python_ambiguous_call_keeps_every_candidate_marked() -> None:
+    graph = graph_of({
+        "app/run.py": "def main(obj):\n    obj.save()\n",
+        "one/a.py": "class A:\n    def save(self):\n        pass\n",
+        "two/b.py": "class B:\n    def save(self):\n        pass\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "app/run.py:main"} == {
+        ("app/run.py:main", "one/a.py:save", "ambiguous"),
+        ("app/run.py:main", "two/b.py:save", "ambiguous"),
+    }
+    counts = graph.counts()
+    assert counts["calls_by_route"]["ambiguous"] == 1
+    assert counts["ambiguous_edges"]["calls"] == 2
+
+
+def test_python_too_many_candidates_are_left_unresolved_and_counted() -> None:
+    files = {f"m{i}/x.py": "class C:\n    def get(self):\n        pass\n" for i in range(MAX_AMBIGUOUS + 1)}
+    files["app/run.py"] = "def main(obj):\n    obj.get()\n"
+    graph = graph_of(files)
+    assert not {e for e in edges(graph) if e[0] == "app/run.py:main"}
+    assert graph.counts()["calls_by_route"]["too_ambiguous"] == 1
+
+
+def test_python_self_call_resolves_in_the_class_then_its_bases() -> None:
+    graph = graph_of({
+        "base.py": "class Base:\n    def save(self):\n        pass\n",
+        "child.py": (
+            "from base import Base\n\nclass Child(Base):\n    def run(self):\n        self.save()\n"
+            "        self.own()\n\n    def own(self):\n        pass\n"
+        ),
+        "other.py": "class Other:\n    def save(self):\n        pass\n    def own(self):\n        pass\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "child.py:run"}
+    assert found == {("child.py:run", "base.py:save", "scope"), ("child.py:run", "child.py:own", "scope")}
+
+
+def test_python_super_call_resolves_in_the_bases_and_a_computed_receiver_is_a_method_call() -> None:
+    graph = graph_of({
+        "pkg/base.py": "class Base:\n    def __init__(self):\n        pass\n",
+        "pkg/child.py": (
+            "from pkg.base import Base\n\nclass Child(Base):\n    def __init__(self):\n        super().__init__()\n"
+            "\n\ndef make():\n    return factory().build()\n"
+        ),
+        "pkg/other.py": "class Other:\n    def __init__(self):\n        pass\n\ndef build():\n    pass\n",
+    })
+    found = edges(graph)
+    assert {e for e in found if e[0] == "pkg/child.py:__init__"} == {("pkg/child.py:__init__", "pkg/base.py:__init__", "scope")}
+    # `factory().build()` is a method of an unknown object: not the module-level function `build` beside it.
+    assert not {e for e in found if e[0] == "pkg/child.py:make"}
+
+
+# --- JavaScript / TypeScript --------------------------------------------------------------------
+
+
+def test_javascript_require_and_import_bindings() -> None:
+    graph = graph_of({
+        "src/app.js": (
+            "const router = require('./router');\nimport { render as draw } from './view';\n"
+            "function start() {\n  router.route();\n  draw();\n}\n"
+        ),
+        "src/router.js": "function route() {}\nmodule.exports = { route };\n",
+        "src/view.js": "export function render() {}\n",
+        "lib/other.js": "function route() {}\nfunction render() {}\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "src/app.js:start"}
+    assert found == {("src/app.js:start", "src/router.js:route", "import"),
+                     ("src/app.js:start", "src/view.js:render", "import")}
+
+
+def test_typescript_this_call_resolves_in_the_class_and_its_base() -> None:
+    graph = graph_of({
+        "src/base.ts": "export class Base {\n  log(): void {}\n}\n",
+        "src/service.ts": (
+            "import { Base } from './base';\n"
+            "export class Service extends Base {\n  run(): void {\n    this.log();\n    this.step();\n  }\n"
+            "  step(): void {}\n}\n"
+        ),
+        "src/noise.ts": "export class Noise {\n  log(): void {}\n  step(): void {}\n}\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "src/service.ts:run"}
+    assert found == {("src/service.ts:run", "src/base.ts:log", "scope"),
+                     ("src/service.ts:run", "src/service.ts:step", "scope")}
+    assert ("src/service.ts:Service", "src/base.ts:Base", "import") in edges(graph, "inherits")
+
+
+# --- Go -----------------------------------------------------------------------------------------
+
+
+def test_go_package_qualified_call_and_same_package_call() -> None:
+    graph = graph_of({
+        "cmd/app/main.go": (
+            'package main\n\nimport (\n\t"fmt"\n\t"example.com/proj/internal/store"\n)\n\n'
+            "func main() {\n\tstore.Open()\n\tfmt.Println()\n\thelper()\n}\n"
+        ),
+        "cmd/app/helper.go": "package main\n\nfunc helper() {}\n",
+        "internal/store/store.go": "package store\n\nfunc Open() {}\n",
+        "internal/other/other.go": "package other\n\nfunc Open() {}\nfunc Println() {}\nfunc helper() {}\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "cmd/app/main.go:main"}
+    assert found == {("cmd/app/main.go:main", "internal/store/store.go:Open", "import"),
+                     ("cmd/app/main.go:main", "cmd/app/helper.go:helper", "package")}
+
+
+# --- Java / Kotlin / C# -------------------------------------------------------------------------
+
+
+def test_java_import_same_package_and_implicit_this() -> None:
+    graph = graph_of({
+        "src/com/acme/app/App.java": (
+            "package com.acme.app;\n\nimport com.acme.util.Strings;\n\n"
+            "public class App {\n  void run() {\n    Strings.join();\n    new Helper();\n    step();\n  }\n"
+            "  void step() {}\n}\n"
+        ),
+        "src/com/acme/app/Helper.java": "package com.acme.app;\n\npublic class Helper {}\n",
+        "src/com/acme/util/Strings.java": "package com.acme.util;\n\npublic class Strings {\n  static void join() {}\n}\n",
+        "src/com/other/Strings.java": "package com.other;\n\npublic class Strings {\n  static void join() {}\n}\n",
+        "src/com/other/Helper.java": "package com.other;\n\npublic class Helper {\n  void step() {}\n}\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "src/com/acme/app/App.java:run"}
+    assert found == {
+        ("src/com/acme/app/App.java:run", "src/com/acme/util/Strings.java:join", "import"),
+        ("src/com/acme/app/App.java:run", "src/com/acme/app/Helper.java:Helper", "package"),
+        ("src/com/acme/app/App.java:run", "src/com/acme/app/App.java:step", "scope"),
+    }
+
+
+def test_kotlin_import_text_binds_the_imported_class() -> None:
+    graph = graph_of({
+        "app/Main.kt": "import lib.Store\n\nfun main() {\n    Store()\n}\n",
+        "lib/Store.kt": "class Store\n",
+        "other/Store.kt": "class Store\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "app/Main.kt:main"} == {
+        ("app/Main.kt:main", "lib/Store.kt:Store", "import")}
+
+
+# --- Rust ---------------------------------------------------------------------------------------
+
+
+def test_rust_use_binding_resolves_a_path_call() -> None:
+    graph = graph_of({
+        "src/main.rs": "use crate::store::Db;\n\nfn main() {\n    Db::open();\n}\n",
+        "src/store.rs": "pub struct Db;\n\nimpl Db {\n    pub fn open() {}\n}\n",
+        "src/other.rs": "pub struct Other;\n\nimpl Other {\n    pub fn open() {}\n}\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "src/main.rs:main"} == {
+        ("src/main.rs:main", "src/store.rs:open", "import")}
+
+
+# --- C / C++ ------------------------------------------------------------------------------------
+
+
+def test_c_include_brings_the_header_and_its_source_into_scope() -> None:
+    graph = graph_of({
+        "src/main.c": '#include "util.h"\n\nint main(void) {\n    clamp(1);\n    return 0;\n}\n',
+        "src/util.h": "int clamp(int x);\n",
+        "src/util.c": "int clamp(int x) { return x; }\n",
+        "lib/clamp.c": "int clamp(int x) { return x; }\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "src/main.c:main"}
+    # The header's declaration and the source's definition both answer; the unrelated clamp does not.
+    assert found == {("src/main.c:main", "src/util.c:clamp", "import"), ("src/main.c:main", "src/util.h:clamp", "import")}
+
+
+@pytest.mark.parametrize("how", ["scope", "import", "package", "unique", "ambiguous"])
+def test_counts_name_every_route(how: str) -> None:
+    graph = graph_of({
+        "pkg/a.py": (
+            "from lib.x import imported\n\ndef local():\n    pass\n\n"
+            "def run(o):\n    local()\n    imported()\n    sibling()\n    lonely()\n    o.twice()\n"
+        ),
+        "pkg/b.py": "def sibling():\n    pass\n",
+        "lib/x.py": "def imported():\n    pass\n",
+        "far/y.py": "def lonely():\n    pass\n\nclass P:\n    def twice(self):\n        pass\n",
+        "far2/z.py": "class Q:\n    def twice(self):\n        pass\n",
+    })
+    assert graph.counts()["calls_by_route"][how] == 1
