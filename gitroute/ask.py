@@ -141,7 +141,8 @@ _IMPACT = re.compile(
 _WIRING = re.compile(
     r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b"
     r"|\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b"
-    r"|\bpipelines?\b|\bgithub actions?\b|\bdispatch(?:es|ed)?\b|\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b"
+    r"|\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b"
+    r"|\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b"
     r"|\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b"
     r"|\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     re.I)
