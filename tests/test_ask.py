@@ -44,6 +44,12 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
     # wiring
     ("which repositories pin this submodule", ["wiring"]),
     ("where are the copies of the api contract", ["wiring"]),
+    ("which workflow publishes the package", ["wiring"]),
+    ("which repository_dispatch events are listened for", ["wiring", "symbol"]),  # and the name itself
+    # words of deciding and of documents in a question about a place are not decision or docs questions
+    ("where does the router dispatch a request to its handlers", ["meaning"]),
+    ("where are date formats chosen for the active language", ["meaning"]),
+    ("where are whole pages cached for later requests", ["meaning"]),
 ])
 def test_classification_of_every_kind(text, expected):
     assert kinds(text) == expected
