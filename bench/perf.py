@@ -146,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         incremental_report = json.loads(result.stdout)
         figures["incremental build (s)"] = incremental
         # What the one-file rebuild added: objects of the new bundle that the previous one lacks, packed.
-        fresh = _run(["git", "rev-list", "--objects", incremental_report["bundle"]["commit"],
-                      "--not", report["bundle"]["commit"]], repo).stdout
+        # (Set difference: `rev-list --objects new --not old` does not exclude an unrelated commit's tree.)
+        before = set(_run(["git", "rev-list", "--objects", report["bundle"]["commit"]], repo).stdout.splitlines())
+        after = _run(["git", "rev-list", "--objects", incremental_report["bundle"]["commit"]], repo).stdout
+        fresh = b"".join(line + b"\n" for line in after.splitlines() if line not in before)
         figures["incremental objects (MB)"] = len(subprocess.run(
             ["git", "pack-objects", "--stdout", "-q"], cwd=repo, input=fresh, capture_output=True, env=_env(),
         ).stdout) / 1e6

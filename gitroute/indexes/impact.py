@@ -25,7 +25,7 @@ QUESTION_TYPES: dict[str, dict] = {"impact": {}}
 
 DEFAULT_DEPTH = 2
 MAX_DEPTH = 5
-NAMES_TARGET = 4096  # names per shard, on average; the shard count is a power of two
+NAMES_TARGET = 512  # names per shard, on average (a power of two of shards): a one-file change rewrites small blobs
 MAX_CANDIDATES = 20  # an ambiguous X lists at most this many candidates
 MAX_FRONTIER = 5000  # nodes walked per depth: a hub's callers beyond this are counted, not walked
 MIN_CONTRACT_BYTES = 64  # smaller identical files (empty `__init__.py`, one-line stubs) are no contract

@@ -27,7 +27,7 @@ QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending
-POSTINGS_TARGET = 16_384  # postings per shard, on average; the shard count is a power of two
+POSTINGS_TARGET = 4096  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
 FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),

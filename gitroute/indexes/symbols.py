@@ -43,7 +43,7 @@ COMMON_POSTINGS = 2000
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
-POSTINGS_TARGET = 4096  # postings per shard, on average; the shard count is a power of two
+POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
