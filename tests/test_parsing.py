@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gitroute.model import SYMBOL_KINDS, DeclaredEntry, FileExtract
 from gitroute.parsing import declared_entry_points, extract, grammars, language_for_path, references
 from gitroute.parsing import symbols as symbol_stage
-from gitroute.parsing.languages import QUERY_FILES
+from gitroute.parsing.families import QUERY_FILES, family
 
 # ------------------------------------------------------------------------------------ the language table
 
@@ -888,6 +888,16 @@ def test_every_query_compiles() -> None:
     for lang in QUERY_FILES:
         assert grammars.query_source(lang).strip(), lang
         assert grammars.tag_query(lang) is not None, lang
+
+
+def test_every_query_file_belongs_to_a_family() -> None:
+    # A language's .scm files and its special cases are declared by one family: a .scm no family names is dead.
+    shipped = {p.stem for p in (Path(grammars.__file__).parent / "queries").glob("*.scm")}
+    named = {name for names in QUERY_FILES.values() for name in names}
+    assert shipped == named
+    for lang, names in QUERY_FILES.items():
+        assert family(lang).queries[lang] == names, lang
+    assert family("no-such-language").queries == {}
 
 
 # --------------------------------------------------------------------------------- Python specifics

@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from gitroute.parsing.languages import QUERY_FILES
+from gitroute.parsing.families import QUERY_FILES
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Parser, Query

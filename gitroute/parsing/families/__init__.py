@@ -1,20 +1,25 @@
 """Each language family's special cases in one module; `family(lang)` is the one lookup the stages use.
 
-Adding a language: its .scm under queries/ (and QUERY_FILES), and its family here, either by naming it in an
-existing family's constructor or with a new module whose FAMILIES this table lists.
+Adding a language touches one family module (a new one, listed below, or an existing family's constructor)
+and, for hand-written tag queries, one .scm under queries/ named in that family's `queries`. Every other
+language of the pack gets the generic walk and the defaults of `Family`.
 """
 from __future__ import annotations
 
-from gitroute.parsing.families import c_family, ecmascript, go, managed, native, python, swift
+from gitroute.parsing.families import c_family, ecmascript, go, managed, native, python, scripting, swift
 from gitroute.parsing.families.base import Family
 
 _DEFAULT = Family()
 _BY_LANG: dict[str, Family] = {}
-for _module in (python, ecmascript, c_family, managed, go, swift, native):
+# Language -> its .scm files under queries/, for the languages with hand-written tag queries.
+QUERY_FILES: dict[str, tuple[str, ...]] = {}
+for _module in (python, ecmascript, c_family, managed, go, swift, native, scripting):
     for _family in _module.FAMILIES:
         for _lang in _family.langs:
-            assert _lang not in _BY_LANG, f"{_lang} is in two families"
+            if _lang in _BY_LANG:
+                raise RuntimeError(f"language '{_lang}' is in two families")  # a bug in the table above
             _BY_LANG[_lang] = _family
+        QUERY_FILES.update(_family.queries)
 
 
 def family(lang: str) -> Family:
@@ -22,4 +27,4 @@ def family(lang: str) -> Family:
     return _BY_LANG.get(lang, _DEFAULT)
 
 
-__all__ = ["Family", "family"]
+__all__ = ["QUERY_FILES", "Family", "family"]

@@ -14,11 +14,16 @@ if TYPE_CHECKING:
 
 class Family:
     """One language family's special cases. A family module builds one instance per set of languages that
-    behave alike and lists them in `langs`; `gitroute.parsing.families.family(lang)` finds it."""
+    behave alike: `queries` maps each language with hand-written tag queries to its .scm files under
+    queries/ (run concatenated, in order: the earliest pattern claiming a node wins), `langs` names the
+    others (the generic walk finds their definitions); `gitroute.parsing.families.family(lang)` finds it."""
 
-    langs: frozenset[str] = frozenset()
     # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
     jsdoc_gap: bool = False
+
+    def __init__(self, *langs: str, queries: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.queries = queries or {}
+        self.langs = frozenset((*langs, *self.queries))
 
     def docstring(self, node: Node) -> str:
         """A doc the definition holds itself (Python's docstring); "" to fall back to leading comments."""
@@ -51,9 +56,6 @@ class Family:
 
 class MainFunction(Family):
     """Languages where a top-level function called `main` is where the program starts."""
-
-    def __init__(self, *langs: str) -> None:
-        self.langs = frozenset(langs)
 
     def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
         return symbol.name == "main" and symbol.kind == "function" and symbol.parent == -1

@@ -6,4 +6,4 @@ from __future__ import annotations
 
 from gitroute.parsing.families.base import MainFunction
 
-FAMILIES = (MainFunction("c", "cpp", "cuda", "arduino", "objc"),)
+FAMILIES = (MainFunction("cuda", "arduino", "objc", queries={"c": ("c",), "cpp": ("c", "cpp")}),)

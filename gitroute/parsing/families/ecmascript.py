@@ -29,9 +29,6 @@ NOT_OWNERS = frozenset({"module", "exports", "this", "self", "window", "global",
 class ECMAScript(Family):
     jsdoc_gap = True
 
-    def __init__(self, *langs: str) -> None:
-        self.langs = frozenset(langs)
-
     def doc_anchor(self, node: Node) -> Node:
         return statement_of(node)
 
@@ -84,4 +81,14 @@ def _plain_target(node: Node | None) -> bool:
     return target is not None and target.type == "identifier"
 
 
-FAMILIES = (ECMAScript("javascript", "typescript", "tsx"),)
+# TypeScript and TSX run the JavaScript patterns as well; ecmascript_fallback comes last because the earliest
+# pattern claiming a node wins.
+FAMILIES = (
+    ECMAScript(
+        queries={
+            "javascript": ("ecmascript", "javascript", "jsx", "ecmascript_fallback"),
+            "typescript": ("ecmascript", "typescript", "ecmascript_fallback"),
+            "tsx": ("ecmascript", "typescript", "jsx", "ecmascript_fallback"),
+        }
+    ),
+)

@@ -16,4 +16,4 @@ class Go(MainFunction):
         return (parts[-1] if parts else module).replace("-", "_")
 
 
-FAMILIES = (Go("go"),)
+FAMILIES = (Go(queries={"go": ("go",)}),)

@@ -24,7 +24,7 @@ class StaticMain(Family):
     """`public static void main(String[] args)` (Java), `static void Main(string[] args)` (C#)."""
 
     def __init__(self, lang: str, main: str) -> None:
-        self.langs = frozenset((lang,))
+        super().__init__(queries={lang: (lang,)})
         self.main = main
 
     def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
@@ -37,8 +37,6 @@ class CSharp(StaticMain):
 
 
 class Scala(Family):
-    langs = frozenset(("scala",))
-
     def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
         if symbol.kind == "method" and symbol.name == "main":
             return symbol.parent >= 0 and symbols[symbol.parent].kind == "object"
@@ -56,4 +54,9 @@ class Scala(Family):
         return clean_import(node.text or b"")
 
 
-FAMILIES = (StaticMain("java", "main"), CSharp("csharp", "Main"), MainFunction("kotlin"), Scala())
+FAMILIES = (
+    StaticMain("java", "main"),
+    CSharp("csharp", "Main"),
+    MainFunction(queries={"kotlin": ("kotlin",)}),
+    Scala(queries={"scala": ("scala",)}),
+)

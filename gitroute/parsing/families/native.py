@@ -4,4 +4,4 @@ from __future__ import annotations
 
 from gitroute.parsing.families.base import MainFunction
 
-FAMILIES = (MainFunction("rust", "zig", "odin", "v", "hare", "nim", "d", "dart", "julia"),)
+FAMILIES = (MainFunction("zig", "odin", "v", "hare", "nim", "d", "dart", "julia", queries={"rust": ("rust",)}),)

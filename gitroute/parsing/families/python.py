@@ -50,4 +50,4 @@ class Python(MainFunction):
         return False
 
 
-FAMILIES = (Python("python"),)
+FAMILIES = (Python(queries={"python": ("python",)}),)

@@ -17,10 +17,8 @@ _MAIN_ATTRIBUTE = re.compile(rb"@main\b")
 
 
 class Swift(Family):
-    langs = frozenset(("swift",))
-
     def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
         return symbol.kind in _TYPE_KINDS and _MAIN_ATTRIBUTE.search(head(data, scope)) is not None
 
 
-FAMILIES = (Swift(),)
+FAMILIES = (Swift(queries={"swift": ("swift",)}),)
