@@ -19,6 +19,7 @@ class StatusReport:
     bundle_bytes: int
     bundle_blobs: int
     skipped_by_reason: dict[str, int]
+    missing: list = field(default_factory=list)  # paths whose blobs the object store lacks (a partial clone)
     submodules: list = field(default_factory=list)
     last_build_seconds: float | None = None
     calls: str = ""
@@ -40,6 +41,8 @@ def read_status(cwd: str) -> StatusReport:
             bundle_bytes=sum(sizes),
             bundle_blobs=len(sizes),
             skipped_by_reason=manifest.get("skipped_by_reason", {}),
+            missing=[entry[0] for entry in manifest.get("skipped", [])
+                     if isinstance(entry, list) and len(entry) == 2 and entry[1] == "missing"],
             submodules=manifest.get("submodules", []),
             last_build_seconds=_last_build_seconds(cwd, view.commit),
             calls=manifest.get("calls", ""),

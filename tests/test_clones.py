@@ -107,6 +107,8 @@ def test_no_fetch_names_every_missing_blob_and_builds_the_rest(served, route, tm
     status = route(["status"], clone)
     assert status.exit_code == 0, status.stderr
     assert "1 missing" in status.stdout
+    assert "  missing: src/sample/big_table.py" in status.stdout.splitlines()  # status names it
+    assert json.loads(route(["status", "--json"], clone).stdout)["missing"] == ["src/sample/big_table.py"]
     answer = route(["query", "--json", "OpenMeteoClient"], clone)
     assert json.loads(answer.stdout)["rows"][0]["path"] == "src/sample/weather.py"
 

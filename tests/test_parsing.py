@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gitroute.model import SYMBOL_KINDS, DeclaredEntry, FileExtract
-from gitroute.parsing import declared_entry_points, extract, language_for_path
-from gitroute.parsing import tags as extract_module
-from gitroute.parsing.languages import QUERY_FILES
+from gitroute.parsing import declared_entry_points, extract, grammars, language_for_path, references
+from gitroute.parsing import symbols as symbol_stage
+from gitroute.parsing.families import QUERY_FILES, family
 
 # ------------------------------------------------------------------------------------ the language table
 
@@ -886,8 +886,18 @@ def test_signature_is_the_name_line_stripped() -> None:
 
 def test_every_query_compiles() -> None:
     for lang in QUERY_FILES:
-        assert extract_module.query_source(lang).strip(), lang
-        assert extract_module._query(lang) is not None, lang
+        assert grammars.query_source(lang).strip(), lang
+        assert grammars.tag_query(lang) is not None, lang
+
+
+def test_every_query_file_belongs_to_a_family() -> None:
+    # A language's .scm files and its special cases are declared by one family: a .scm no family names is dead.
+    shipped = {p.stem for p in (Path(grammars.__file__).parent / "queries").glob("*.scm")}
+    named = {name for names in QUERY_FILES.values() for name in names}
+    assert shipped == named
+    for lang, names in QUERY_FILES.items():
+        assert family(lang).queries[lang] == names, lang
+    assert family("no-such-language").queries == {}
 
 
 # --------------------------------------------------------------------------------- Python specifics
@@ -1229,8 +1239,8 @@ def test_huge_line_bounds_signature() -> None:
 
 
 def test_symbol_cap_warns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(extract_module, "MAX_SYMBOLS", 3)
-    monkeypatch.setattr(extract_module, "MAX_REFS", 2)
+    monkeypatch.setattr(symbol_stage, "MAX_SYMBOLS", 3)
+    monkeypatch.setattr(references, "MAX_REFS", 2)
     data = b"".join(b"def f%d():\n    g()\n    h()\n" % i for i in range(5))
     result = extract(data, "python")
     assert [s.name for s in result.symbols] == ["f0", "f1", "f2"]

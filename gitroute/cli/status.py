@@ -6,6 +6,8 @@ import click
 from gitroute.cli.options import json_option
 from gitroute.cli.output import emit_json, quote_path, source_json, source_line
 
+MAX_MISSING_SHOWN = 20  # text shows the first few; --json lists them all
+
 
 @click.command("status")
 @json_option
@@ -23,6 +25,7 @@ def command(as_json: bool) -> None:
             "gitroute_version": s.gitroute_version,
             "counts": s.counts,
             "skipped": s.skipped_by_reason,
+            "missing": s.missing,
             "submodules": s.submodules,
             "last_build_seconds": s.last_build_seconds,
             "warnings": {"total": s.warnings_total, "first": s.warnings},
@@ -43,6 +46,10 @@ def command(as_json: bool) -> None:
         click.echo(f"index {name}: " + (", ".join(f"{n} {k}" for k, n in index_counts.items()) or "empty"))
     click.echo(f"large bundle: {large} ({large_detail})")
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
+    for path in s.missing[:MAX_MISSING_SHOWN]:  # a partial clone: what the build could not read
+        click.echo(f"  missing: {quote_path(path)}")
+    if len(s.missing) > MAX_MISSING_SHOWN:
+        click.echo(f"  ... and {len(s.missing) - MAX_MISSING_SHOWN} more missing (all in --json)")
     for sub in s.submodules:
         missing = "" if sub["present"] else " (not present: skipped)"
         click.echo(f"submodule: {quote_path(sub['path'])} at {sub['commit'][:7]}{missing}")

@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
+from gitroute.parsing.grammars import parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -150,10 +151,10 @@ def _decode(data: bytes) -> str:
 
 @cache
 def _parser(lang: str) -> Parser:
-    from tree_sitter import Parser
-    from tree_sitter_language_pack import get_language
-
-    return Parser(get_language(lang))  # type: ignore[arg-type]
+    loaded = parser(lang)
+    if loaded is None:  # the pinned pack bundles markdown, markdown_inline and rst: a broken install
+        raise LookupError(f"no tree-sitter grammar for '{lang}'")
+    return loaded
 
 
 def _clip(text: str) -> str:

@@ -1,27 +1,6 @@
 """Which tree-sitter-language-pack grammar, if any, parses a repository path."""
 from __future__ import annotations
 
-# Languages with hand-written tag queries (queries/<name>.scm); every other pack language gets the
-# generic definition walk. TypeScript and TSX run the JavaScript patterns as well; ecmascript_fallback comes
-# last because the earliest pattern claiming a node wins.
-QUERY_FILES: dict[str, tuple[str, ...]] = {
-    "python": ("python",),
-    "javascript": ("ecmascript", "javascript", "jsx", "ecmascript_fallback"),
-    "typescript": ("ecmascript", "typescript", "ecmascript_fallback"),
-    "tsx": ("ecmascript", "typescript", "jsx", "ecmascript_fallback"),
-    "go": ("go",),
-    "rust": ("rust",),
-    "java": ("java",),
-    "kotlin": ("kotlin",),
-    "scala": ("scala",),
-    "c": ("c",),
-    "cpp": ("c", "cpp"),
-    "csharp": ("csharp",),
-    "ruby": ("ruby",),
-    "php": ("php",),
-    "swift": ("swift",),
-}
-
 # Languages that hold data, prose or build configuration in which no definition kind applies (the
 # generic walk finds none): extract() returns an empty result for them without parsing.
 DATA_LANGUAGES: frozenset[str] = frozenset(

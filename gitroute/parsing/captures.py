@@ -1,0 +1,237 @@
+"""Definitions and raw references of a parse tree: running a language's tag query, or the generic walk by
+node-type names for grammars without one; and counting the regions that did not parse."""
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from gitroute.parsing.families.ecmascript import exported_name
+from gitroute.parsing.grammars import error_query, language
+from gitroute.parsing.nodes import MAX_NAME, WHITESPACE, Scope, text
+from gitroute.parsing.references import binding_of, call_receiver, is_base
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query
+
+    from gitroute.parsing.families import Family
+    from gitroute.parsing.nodes import Ref
+
+MAX_GENERIC_NODES = 2_000_000  # nodes the generic walk visits before giving up on the rest of a file
+
+
+def count_error_regions(lang: str, root: Node) -> int:
+    """How many separate stretches of the file did not parse (outermost ERROR nodes; at least 1)."""
+    query = error_query(lang)
+    if query is None:
+        return 1
+    from tree_sitter import QueryCursor
+
+    nodes = QueryCursor(query).captures(root).get("error", [])
+    spans = sorted((n.start_byte, n.end_byte) for n in nodes)
+    count, reach = 0, -1
+    for start, end in spans:
+        if start >= reach:
+            count += 1
+        reach = max(reach, end)
+    return count if count else 1  # has_error with no ERROR node means MISSING nodes: still one region
+
+
+# ---------------------------------------------------------------------------------------- tag queries
+
+
+def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list[Scope], list[Ref]]:
+    from tree_sitter import QueryCursor
+
+    roles = _pattern_roles(lang)
+    scopes: dict[tuple[int, int], tuple[int, Scope]] = {}
+    refs: list[Ref] = []
+    for pattern, captures in QueryCursor(query).matches(root):
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = _role_of(captures)
+        names = captures.get("name")
+        if not names:
+            exported = captures.get("exported")
+            own = exported_name(exported[0]) if exported else None
+            if own is None:
+                continue  # every other pattern names what it captures; a nameless match has nothing to say
+            names = [own]
+        kind, key = role
+        if kind == "call":
+            for n in names:
+                refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1, call_receiver(n)))
+        elif kind == "type":
+            for n in names:
+                looked_up_on = call_receiver(n)  # `models.Model`: the module the type is looked up in
+                refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1, looked_up_on))
+                if is_base(n):
+                    refs.append((n.start_byte, "base", text(n), n.start_point[0] + 1, looked_up_on))
+        elif kind == "bind":
+            binding = binding_of(family, captures)
+            if binding is not None:
+                refs.append((names[0].start_byte, "bind", binding[0], names[0].start_point[0] + 1, binding[1]))
+        elif kind == "import":
+            name_node = names[0]
+            refs.append(
+                (name_node.start_byte, "import", family.import_text(name_node), name_node.start_point[0] + 1, "")
+            )
+        elif kind:
+            node = captures[key][0]
+            span = (node.start_byte, node.end_byte)
+            # When several patterns claim one node the earliest in the .scm wins: queries list
+            # specific patterns (a Go struct) before general ones (any Go type).
+            claimed = scopes.get(span)
+            name = text(names[0])
+            if name and (claimed is None or claimed[0] > pattern):
+                receiver = captures.get("receiver")
+                owner = captures.get("owner")
+                # A definition starts at its name when that comes first (`res.send = function`, where the
+                # node is the function value), so that symbols in start order are in line order.
+                scope = Scope(
+                    min(span[0], names[0].start_byte), span[1], kind, name, node, names[0],
+                    receiver=text(receiver[0]) if receiver else "",
+                    owner=text(owner[0]) if owner else "",
+                )
+                scopes[span] = (pattern, scope)
+    return [scope for _pattern, scope in scopes.values()], refs
+
+
+@cache
+def _pattern_roles(lang: str) -> dict[int, tuple[str, str]]:
+    """Pattern index -> role for a language's (cached, so fixed) query, learnt from each pattern's first match."""
+    return {}
+
+
+def _role_of(captures: dict[str, list[Node]]) -> tuple[str, str]:
+    """(kind, capture key): a symbol kind or "impl" for definitions, "call"/"import"/"type" for references."""
+    for key in captures:
+        if key.startswith("definition."):
+            return key[11:], key
+        if key.startswith("reference."):
+            return key[10:], key
+        if key == "impl":
+            return "impl", key
+    return "", ""
+
+
+# ----------------------------------------------------------------------------------- the generic walk
+
+# Modules are left out on purpose: as a type-like symbol a module would turn every function in it
+# into a "method" (Julia, Elixir, D and Verilog modules are namespaces, not types).
+_GENERIC_KIND = re.compile(
+    r"^(?:[a-z]+_)?(function|method|class|struct|interface|enum|trait|object|protocol|record|union)"
+    r"_(definition|declaration|item|specifier|statement|def)$"
+)
+# Node types that match the pattern above but declare no named definition (storage classes, variables,
+# parameters, enum members, end-of-block markers, forward declarations).
+_GENERIC_EXCLUDE = re.compile(
+    r"storage|explicit|^end_|enumerator|field|parameter|renaming|access|forward|instantiation|"
+    r"^local_|^value|constant|signal|variable|port|property|phaser|formal|extended|anonymous|preproc|"
+    r"_interface_declaration|class_name|or_generate|qualified"
+)
+_GENERIC_KIND_MAP = {
+    "function": "function", "method": "method", "class": "class", "struct": "struct", "union": "struct",
+    "interface": "interface", "protocol": "interface", "enum": "enum", "trait": "trait", "object": "object",
+    "record": "struct",
+}
+# Definition node types the pattern above misses (Objective-C, Dart).
+_GENERIC_EXTRA_KINDS = {
+    "class_interface": "class", "class_implementation": "class", "protocol_declaration": "interface",
+    "function_signature": "function",
+}
+_GENERIC_CALLS = frozenset(
+    ("call", "call_expression", "function_call", "method_invocation", "invocation_expression", "method_call",
+     "function_call_expression", "call_statement", "command", "message_expression")
+)
+_CALLEE_FIELDS = ("function", "name", "method", "callee", "selector")
+# Children a name is never found under when the generic walk looks for one.
+_NOT_NAME_HOLDERS = ("body", "block", "comment", "parameters", "statement")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+@cache
+def _generic_kinds(lang: str) -> dict[int, str]:
+    """Node kind id -> symbol kind for a grammar, worked out once from its node type names."""
+    loaded = language(lang)
+    kinds: dict[int, str] = {}
+    if loaded is None:
+        return kinds
+    for kind_id in range(loaded.node_kind_count):
+        name = loaded.node_kind_for_id(kind_id)
+        if not name or not loaded.node_kind_is_named(kind_id):
+            continue
+        match = _GENERIC_KIND.match(name)
+        if match and not _GENERIC_EXCLUDE.search(name):
+            kinds[kind_id] = _GENERIC_KIND_MAP[match.group(1)]
+        elif name in _GENERIC_EXTRA_KINDS:
+            kinds[kind_id] = _GENERIC_EXTRA_KINDS[name]
+    return kinds
+
+
+def _generic_name(node: Node) -> Node | None:
+    """The name of a definition node: its `name` field, a C-style declarator chain, or an identifier child."""
+    named = node.child_by_field_name("name")
+    if named is not None:
+        return named
+    declarator = node.child_by_field_name("declarator")
+    for _ in range(16):  # bounded: declarators nest (pointer -> function -> identifier)
+        if declarator is None:
+            break
+        if "identifier" in declarator.type:
+            return declarator
+        declarator = declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name")
+    # Otherwise the first identifier among the leading children, looking a few levels into the
+    # first child that could hold one (Julia: function_definition > signature > call > identifier).
+    holder: Node | None = node
+    for _ in range(3):
+        if holder is None:
+            break
+        children = holder.named_children[:4]
+        for child in children:
+            if _is_identifier(child.type):
+                return child
+        holder = next((c for c in children if not any(t in c.type for t in _NOT_NAME_HOLDERS)), None)
+    return None
+
+
+def _is_identifier(node_type: str) -> bool:
+    return "identifier" in node_type or node_type in ("name", "word", "constant", "command_name")
+
+
+def walk_generic(lang: str, root: Node, warnings: list[str]) -> tuple[list[Scope], list[Ref]]:
+    """Definitions and calls by node-type name, for grammars without a hand-written query."""
+    kinds = _generic_kinds(lang)
+    scopes: list[Scope] = []
+    refs: list[Ref] = []
+    cursor = root.walk()
+    visited = 0
+    # An explicit descend/next/ascend loop: no Python recursion, whatever the nesting depth.
+    while True:
+        node = cursor.node
+        visited += 1
+        if visited > MAX_GENERIC_NODES:
+            warnings.append(f"generic walk stopped after {MAX_GENERIC_NODES} nodes")
+            break
+        if node is not None and node.is_named:
+            kind = kinds.get(node.kind_id)
+            if kind is not None:
+                name_node = _generic_name(node)
+                name = WHITESPACE.sub(" ", text(name_node)).strip() if name_node is not None else ""
+                if name and name_node is not None:
+                    scopes.append(Scope(node.start_byte, node.end_byte, kind, name, node, name_node))
+            elif node.type in _GENERIC_CALLS:
+                callee = next(
+                    (c for c in map(node.child_by_field_name, _CALLEE_FIELDS) if c is not None),
+                    node.named_children[0] if node.named_child_count else None,
+                )
+                if callee is not None and callee.end_byte - callee.start_byte <= MAX_NAME:
+                    found = _IDENTIFIER.findall(text(callee))
+                    if found:
+                        refs.append((callee.start_byte, "call", found[-1], callee.start_point[0] + 1, ""))
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return scopes, refs
+    return scopes, refs

@@ -1,0 +1,120 @@
+"""A definition's doc: the family's own (Python docstrings), else the comments directly above it, cleaned."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from gitroute.parsing.nodes import DOC_SCAN_BYTES, MAX_DOC, WHITESPACE
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from gitroute.parsing.families import Family
+
+# Nodes that wrap a definition without being one; a leading comment sits before the wrapper.
+_WRAPPERS = frozenset(
+    (
+        "decorated_definition", "export_statement", "template_declaration", "ambient_declaration",
+        "type_declaration", "field_declaration", "lexical_declaration",
+        "variable_declaration", "variable_declarator", "public_field_definition", "field_definition",
+        "property_declaration", "annotated_definition", "body_statement",
+    )
+)
+# Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
+_SKIPPABLE_BEFORE = frozenset(("attribute_item", "decorator", "annotation", "marker_annotation", "attribute"))
+_LINE_MARKER = re.compile(r"^\s*(?:///?|//!|#+:?|--+|;+|%+|\*+)[ \t]?", re.MULTILINE)
+
+
+def doc(family: Family, node: Node) -> str:
+    docstring = family.docstring(node)
+    if docstring:
+        return docstring
+    anchor = family.doc_anchor(node)
+    for _ in range(4):  # bounded climb out of wrappers (decorators, export, template<...>, Go type ( ... ))
+        comments, blocked = _leading_comments(anchor, jsdoc_gap=family.jsdoc_gap)
+        if comments:
+            cleaned = " ".join(_clean_comment(text, family) for text in reversed(comments))
+            return WHITESPACE.sub(" ", cleaned).strip()[:MAX_DOC]
+        parent = anchor.parent
+        # Climb only when nothing but keywords/decorators precede the node inside its wrapper.
+        if blocked or parent is None or parent.type not in _WRAPPERS:
+            break
+        anchor = parent
+    return ""
+
+
+def _leading_comments(anchor: Node, jsdoc_gap: bool = False) -> tuple[list[str], bool]:
+    """The comments directly above `anchor` (nearest first), skipping attributes and decorators,
+    and whether a named node other than those stopped the scan. With `jsdoc_gap`, a `/**` block
+    nearest the anchor may be separated from it by one blank line (not a file's opening header)."""
+    comments: list[str] = []
+    expected_row = anchor.start_point[0]
+    sibling = anchor.prev_sibling
+    total = 0
+    for _ in range(64):  # bounded: a doc is a few comments, perhaps after a few attributes
+        if sibling is None or total >= DOC_SCAN_BYTES:
+            break
+        if sibling.type in _SKIPPABLE_BEFORE:
+            expected_row = sibling.start_point[0]
+            sibling = sibling.prev_sibling
+            continue
+        comment = sibling if "comment" in sibling.type else _last_comment_inside(sibling)
+        if comment is None:
+            return comments, sibling.is_named
+        end_row = comment.end_point[0] - (1 if comment.end_point[1] == 0 else 0)
+        if end_row < expected_row - 1 and not (
+            jsdoc_gap and not comments and end_row == expected_row - 2 and _is_jsdoc(comment)
+        ):
+            break
+        if _trails_code(comment):
+            break
+        text = (comment.text or b"")[:DOC_SCAN_BYTES].decode("utf-8", "replace")
+        if text.startswith("#!"):  # a shebang line documents nothing
+            break
+        comments.append(text)
+        total += len(text)
+        expected_row = comment.start_point[0]
+        if comment is not sibling:
+            break  # what precedes a comment swallowed by the previous node belongs to that node
+        sibling = sibling.prev_sibling
+    return comments, False
+
+
+def _is_jsdoc(comment: Node) -> bool:
+    """A `/** ... */` block that is not a file header (a comment opening the file, nothing before it)."""
+    head = (comment.text or b"")[:4]
+    if not head.startswith(b"/**") or head.startswith(b"/**/"):
+        return False
+    return comment.start_point[0] > 0 or comment.prev_sibling is not None
+
+
+def _last_comment_inside(node: Node) -> Node | None:
+    """Some grammars (Kotlin) attach a comment that precedes a declaration to the end of the node before it."""
+    for _ in range(3):
+        last = node.child(node.child_count - 1) if node.child_count else None
+        if last is None:
+            return None
+        if "comment" in last.type:
+            return last
+        node = last
+    return None
+
+
+def _trails_code(comment: Node) -> bool:
+    """`x = 1  # note` is about x, not about the definition on the next line."""
+    before = comment.prev_sibling
+    return before is not None and before.end_point[0] == comment.start_point[0] and "comment" not in before.type
+
+
+def _clean_comment(text: str, family: Family) -> str:
+    """One comment's text without its markers (`//`, `#`, `/** */`, ` * `, `--`), whitespace collapsed."""
+    text = text.strip()
+    if text.startswith("/*"):
+        text = text[3:] if text.startswith(("/**", "/*!")) else text[2:]
+        if text.endswith("*/"):
+            text = text[:-2]
+    elif text.startswith(("=begin", "<#")):  # Ruby/PowerShell block comments
+        text = text.split("\n", 1)[-1].rsplit("\n", 1)[0]
+    text = _LINE_MARKER.sub("", text)
+    text = family.comment_words(text.replace("*/", " ").replace("/*", " "))
+    return WHITESPACE.sub(" ", text).strip()[:MAX_DOC]

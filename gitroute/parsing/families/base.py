@@ -1,0 +1,61 @@
+"""The hooks a language family may override; the defaults are what every language without special cases does."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gitroute.parsing.nodes import clean_import
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from gitroute.model import Symbol
+    from gitroute.parsing.nodes import Scope
+
+
+class Family:
+    """One language family's special cases. A family module builds one instance per set of languages that
+    behave alike: `queries` maps each language with hand-written tag queries to its .scm files under
+    queries/ (run concatenated, in order: the earliest pattern claiming a node wins), `langs` names the
+    others (the generic walk finds their definitions); `gitroute.parsing.families.family(lang)` finds it."""
+
+    # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
+    jsdoc_gap: bool = False
+
+    def __init__(self, *langs: str, queries: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.queries = queries or {}
+        self.langs = frozenset((*langs, *self.queries))
+
+    def docstring(self, node: Node) -> str:
+        """A doc the definition holds itself (Python's docstring); "" to fall back to leading comments."""
+        return ""
+
+    def doc_anchor(self, node: Node) -> Node:
+        """The node whose leading comments document `node`."""
+        return node
+
+    def comment_words(self, cleaned: str) -> str:
+        """A comment's text after its markers are gone (C# drops its XML tags here)."""
+        return cleaned
+
+    def import_text(self, node: Node) -> str:
+        """The imported target an @reference.import capture names."""
+        return clean_import(node.text or b"")
+
+    def module_binding(self, module: str) -> str:
+        """The local name `import <module>` binds (`import a.b` binds `a`)."""
+        return module.split(".")[0]
+
+    def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
+        """Whether a program starts at this symbol, by the language's convention."""
+        return False
+
+    def file_entry(self, root: Node, data: bytes) -> bool:
+        """Whether running the file itself starts a program (Python's `if __name__ == "__main__":`)."""
+        return False
+
+
+class MainFunction(Family):
+    """Languages where a top-level function called `main` is where the program starts."""
+
+    def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
+        return symbol.name == "main" and symbol.kind == "function" and symbol.parent == -1

@@ -1,0 +1,62 @@
+"""The managed-runtime languages' special cases (JVM: Java, Kotlin, Scala; .NET: C#): static `main`/`Main`
+entry points, Scala objects that extend App and its segmented imports, C#'s XML doc comments."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from gitroute.parsing.families.base import Family, MainFunction
+from gitroute.parsing.nodes import DOC_SCAN_BYTES, WHITESPACE, clean_import, head, text
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from gitroute.model import Symbol
+    from gitroute.parsing.nodes import Scope
+
+_XML_TAG = re.compile(r"</?[A-Za-z][^<>]{0,80}>")
+_SCALA_IMPORT = re.compile(r"import\s+([\w.`$\s]+?)(?:\s*\.\s*(?:\{|_\b|\*|given\b)|\s*,|\s*$|\s+as\b)")
+_SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
+_STATIC = re.compile(rb"\bstatic\b")
+
+
+class StaticMain(Family):
+    """`public static void main(String[] args)` (Java), `static void Main(string[] args)` (C#)."""
+
+    def __init__(self, lang: str, main: str) -> None:
+        super().__init__(queries={lang: (lang,)})
+        self.main = main
+
+    def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
+        return symbol.kind == "method" and symbol.name == self.main and _STATIC.search(head(data, scope)) is not None
+
+
+class CSharp(StaticMain):
+    def comment_words(self, cleaned: str) -> str:
+        return _XML_TAG.sub(" ", cleaned)  # XML doc comments: keep the words, drop <summary> and friends
+
+
+class Scala(Family):
+    def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
+        if symbol.kind == "method" and symbol.name == "main":
+            return symbol.parent >= 0 and symbols[symbol.parent].kind == "object"
+        if symbol.kind == "object":
+            body = scope.node.child_by_field_name("body")
+            header = data[scope.start : body.start_byte if body is not None else scope.end][:DOC_SCAN_BYTES]
+            return _SCALA_APP.search(header) is not None
+        return False
+
+    def import_text(self, node: Node) -> str:
+        if node.type == "import_declaration":
+            # Scala splits `import a.b.{C, D}` into segment nodes: take the statement, keep the path.
+            match = _SCALA_IMPORT.match(text(node))
+            return WHITESPACE.sub("", match.group(1)) if match else ""
+        return clean_import(node.text or b"")
+
+
+FAMILIES = (
+    StaticMain("java", "main"),
+    CSharp("csharp", "Main"),
+    MainFunction(queries={"kotlin": ("kotlin",)}),
+    Scala(queries={"scala": ("scala",)}),
+)

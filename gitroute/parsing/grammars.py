@@ -1,0 +1,73 @@
+"""Loading grammars, parsers and compiled tag queries: the one place that touches tree-sitter's loading API.
+
+tree-sitter is imported lazily (inside the cached loaders) so that importing gitroute.parsing costs nothing
+until a file is actually parsed. Pinned to tree-sitter 0.26 / language-pack 0.13.
+"""
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from gitroute.parsing.families import QUERY_FILES
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Parser, Query
+
+
+@cache
+def language(lang: str) -> Language | None:
+    try:
+        from tree_sitter_language_pack import get_language
+
+        return get_language(lang)  # type: ignore[arg-type]
+    except Exception:  # an unknown name raises LookupError; a broken binding anything else
+        return None
+
+
+@cache
+def parser(lang: str) -> Parser | None:
+    loaded = language(lang)
+    if loaded is None:
+        return None
+    from tree_sitter import Parser
+
+    return Parser(loaded)
+
+
+def query_source(lang: str) -> str:
+    """The concatenated .scm text of a language's tag queries ("" when it has none)."""
+    parts = []
+    for name in QUERY_FILES.get(lang, ()):
+        parts.append(resources.files("gitroute.parsing").joinpath(f"queries/{name}.scm").read_text("utf-8"))
+    return "\n".join(parts)
+
+
+@cache
+def tag_query(lang: str) -> Query | None:
+    """The compiled tag query, once per process; raises if a shipped .scm does not compile (a bug, tested)."""
+    source = query_source(lang)
+    loaded = language(lang)
+    if not source or loaded is None:
+        return None
+    from tree_sitter import Query
+
+    return Query(loaded, source)
+
+
+@cache
+def error_query(lang: str) -> Query | None:
+    loaded = language(lang)
+    if loaded is None:
+        return None
+    from tree_sitter import Query
+
+    try:
+        return Query(loaded, "(ERROR) @error")
+    except Exception:
+        return None
+
+
+def is_supported(lang: str) -> bool:
+    """Whether the pack has a grammar for `lang`."""
+    return language(lang) is not None
