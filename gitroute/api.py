@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gitroute.errors import GitrouteError
 from gitroute.model import Answer
 
 # typing.TYPE_CHECKING without importing typing, which a cold query would pay for; type
 # checkers treat any name TYPE_CHECKING as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gitroute.ask import Classification
     from gitroute.bench import BenchReport
     from gitroute.build import BuildReport
     from gitroute.bundle.store import BundleView
@@ -24,14 +26,127 @@ if TYPE_CHECKING:
 
 
 def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
-           **options: object) -> Answer:
-    """Ask one index of the bundle: the generic path every index's command takes."""
-    from gitroute.bundle.store import BundleView
+           bundle: BundleView | None = None, **options: object) -> Answer:
+    """Ask one index of the bundle: the generic path every index's command takes.
+
+    `bundle`: an open view to answer from (the MCP server's warm one); by default one is opened and closed.
+    """
     from gitroute.registry import load_index
 
     module = load_index(index)
-    with BundleView(repo) as view:
+    with _opened(repo, bundle) as view:
         return module.answer(view.index(module.NAME), question, limit=limit, explain=explain, **options)
+
+
+class _opened:
+    """The given open bundle view (left open), or a fresh one closed on exit."""
+
+    def __init__(self, repo: str, bundle: BundleView | None) -> None:
+        self.repo, self.given, self.view = repo, bundle, bundle
+
+    def __enter__(self) -> BundleView:
+        if self.view is None:
+            from gitroute.bundle.store import BundleView
+
+            self.view = BundleView(self.repo)
+        return self.view
+
+    def __exit__(self, *exc: object) -> None:
+        if self.given is None and self.view is not None:
+            self.view.close()
+
+
+def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+        bundle: BundleView | None = None) -> tuple[Answer, Classification]:
+    """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
+    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Evidence, Route, classify, command_named, merge_answers
+    from gitroute.registry import INDEXES
+
+    with _opened(repo, bundle) as view:
+        available = [c.name for c in _commands(INDEXES)]
+        evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
+                            is_symbol=lambda name: _is_symbol(view, name),
+                            document_named=lambda words: _document_named(view, words))
+        classification = classify(text, evidence, available)
+        answers: list[tuple[Route, Answer]] = []
+        for route in classification.routes:
+            command = command_named(route.command)
+            assert command is not None  # classify only routes to available commands
+            # Signals always: the merge reads them to tell the very name asked from a guess.
+            options = KIND_OPTIONS.get(route.kind, {}) if _has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
+            answers.append((route, ask_command(command.name, route.text, repo=repo, limit=limit, explain=True,
+                                               bundle=view, **options)))
+        merged = merge_answers(answers, limit, view.source, keep_signals=explain)
+        if not classification.routes:
+            merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
+        return merged, classification
+
+
+def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+                bundle: BundleView | None = None, **options: object) -> Answer:
+    """Answer through one command of the `ask` table (query, docs, code, impact, why, wiring) by name."""
+    from gitroute.ask import command_named
+
+    command = command_named(name)
+    if command is None:
+        raise GitrouteError(f"no command named '{name}'")
+    if command.name == "query":
+        if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
+            with _opened(repo, bundle) as view:
+                return _answer_meaning(view, repo, text, limit, explain, options.get("candidate"))  # type: ignore[arg-type]
+        return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
+    return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
+                  **{**command.options, **options})
+
+
+def _has_indexes(names: Sequence[str]) -> bool:
+    from gitroute.registry import INDEXES
+
+    return all(name in INDEXES for name in names)
+
+
+def _commands(indexes: Sequence[str]) -> list:
+    from gitroute.ask import available_commands
+
+    return available_commands(indexes)
+
+
+def _path_kind(view: BundleView, token: str) -> str | None:
+    """"blob" or "tree" when `token` is a path of the bundle's source commit (one cat-file round trip)."""
+    if not token or "\n" in token or token.startswith("-") or ".." in token.split("/"):
+        return None
+    found = view.reader.read([f"{view.source.commit}:{token}"])[0]
+    return found[1] if found and found[1] in ("blob", "tree") else None
+
+
+def _document_named(view: BundleView, text: str) -> str | None:
+    """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
+    the doc↔code index; the shortest such path."""
+    from gitroute.registry import INDEXES
+
+    wanted = text.strip().strip("/").lower()
+    if "doc_links" not in INDEXES or not wanted or len(wanted.split()) > 1:
+        return None
+    docs = view.index("doc_links").read_json("docs.json")
+    found = []
+    for entry in docs if isinstance(docs, list) else ():
+        path = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else None
+        if path is None:
+            continue
+        lower = path.lower()
+        base = lower.rpartition("/")[2]
+        if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
+            found.append(path)
+    return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def _is_symbol(view: BundleView, name: str) -> bool:
+    """Whether the symbol index's best row for `name` is a symbol of exactly that name."""
+    from gitroute.text import normalize_name
+
+    found = query(name, limit=1, bundle=view)
+    return bool(found.rows) and found.rows[0].kind != "file" and \
+        normalize_name((found.rows[0].name or "").rpartition(".")[2]) == normalize_name(name)
 
 
 def query(
@@ -44,17 +159,17 @@ def query(
     path_glob: str | None = None,
     explain: bool = False,
     meaning: bool = False,
+    bundle: BundleView | None = None,
 ) -> Answer:
     """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
     over node text (the meaning index), mixed by the question's shape (`rank.prose_share`); `meaning` asks
-    the meaning index alone."""
-    from gitroute.bundle.store import BundleView
+    the meaning index alone. `bundle`: an open view to answer from (the MCP server's warm one)."""
     from gitroute.rank import STRONG_NAME_SIGNALS, blend_rows, prose_share
     from gitroute.registry import load_index
 
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     share = 1.0 if meaning else prose_share(text)
-    with BundleView(repo) as view:
+    with _opened(repo, bundle) as view:
         if meaning:
             return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
         symbols = load_index("symbols")
@@ -145,8 +260,11 @@ def status(*, repo: str = ".") -> StatusReport:
     return read_status(repo)
 
 
-def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
-    """Ask every question of a routing-bench.yaml through the index that owns its type, and score it."""
+def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False) -> BenchReport:
+    """Ask every question of a routing-bench.yaml through the index that owns its type, and score it.
+
+    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself).
+    """
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
     from gitroute.git.catfile import work_tree_top
@@ -164,6 +282,9 @@ def bench(path: str | None = None, *, repo: str = ".") -> BenchReport:
 
             return ask
 
+        if through_ask:
+            return run_bench(bench_file, {qtype: lambda q: ask(q.question, bundle=view)[0]
+                                          for qtype in question_types()})
         return run_bench(bench_file, {qtype: asker(index, options)
                                       for qtype, (index, options) in question_types().items()})
 

@@ -27,6 +27,8 @@ COMMANDS = {
     "push": "push",
     "impact": "impact",
     "wiring": "wiring",
+    "ask": "ask",
+    "mcp": "mcp",
 }
 
 

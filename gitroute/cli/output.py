@@ -10,6 +10,8 @@ import sys
 from gitroute.model import Answer, Row, Source
 
 SCHEMA = 1
+# ADR-104: what an agent receives is bounded to 100,000 bytes of JSON, measured as rendered.
+MAX_ANSWER_BYTES = 100_000
 MAX_NAME_COLUMN = 60  # longer qualified names push their score right rather than widen every row
 
 
@@ -92,8 +94,35 @@ def answer_json(answer: Answer, explain: bool) -> dict:
     }
 
 
+def render_json(document: dict) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def bound_document(document: dict, max_bytes: int = MAX_ANSWER_BYTES) -> dict:
+    """The document as is when its JSON fits `max_bytes` (UTF-8, as rendered); otherwise with rows cut
+    from the end (never the envelope) until it fits, and a note saying how many were left out."""
+    rows = document.get("rows")
+    if not isinstance(rows, list) or len(render_json(document).encode("utf-8")) <= max_bytes:
+        return document
+
+    def cut(kept: int) -> dict:
+        left = len(rows) - kept
+        note = (f"{left} of {len(rows)} rows left out: an answer is at most {max_bytes:,} bytes of JSON; "
+                "ask with a lower --limit or a narrower question")
+        return {**document, "rows": rows[:kept], "notes": [*document.get("notes", []), note]}
+
+    low, high = 0, len(rows) - 1  # the most rows that fit lies in [low, high]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(render_json(cut(middle)).encode("utf-8")) <= max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    return cut(low)
+
+
 def emit_json(document: dict) -> None:
-    out(json.dumps(document, ensure_ascii=False, indent=2))
+    out(render_json(bound_document(document)))
 
 
 def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:

@@ -1,0 +1,89 @@
+"""Warm answer latency of `git route mcp`: questions timed in process through the server's answer function.
+
+    python bench/mcp_latency.py [--corpus django] [--questions 200]
+
+The corpus must be materialised and built (`python bench/corpora.py django`, then `git route build` in
+bench/corpora/django). Symbol questions are names of classes and functions the corpus defines; plain-words
+questions are the first words of its docstrings ("where is the code that ..."). Each question is asked through
+`ServerTools.call` (what a tools/call runs: the warm bundle's ref check, the answer, the JSON document and its
+byte bound), first once cold per question (the server warm, the question new), then again (answered from the
+answers the server keeps per pinned bundle). Prints medians and 90th percentiles in milliseconds; targets:
+symbol at most 2 ms, plain words at most 10 ms (median). Figures, not a test: the machine is shared.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gitroute.cli.mcp import ServerTools
+
+HERE = Path(__file__).resolve().parent
+_DEF = re.compile(r"^\s*(?:class|def) ([A-Za-z_]\w{3,})")
+_DOC = re.compile(r'^\s*"""([A-Z][a-z]+(?: [a-z]+){3,7})')
+
+
+def corpus_questions(repo: Path, n: int) -> tuple[list[str], list[str]]:
+    """(names, plain-words questions), n of each, drawn with a fixed seed from the corpus's committed Python."""
+    grep = subprocess.run(["git", "grep", "-h", "-E", r'^\s*(class |def |""")', "HEAD", "--", "*.py"],
+                          cwd=repo, capture_output=True, text=True, check=True).stdout.splitlines()
+    names = sorted({m.group(1) for line in grep if (m := _DEF.match(line)) and not m.group(1).startswith("test")})
+    docs = sorted({m.group(1).lower() for line in grep if (m := _DOC.match(line))})
+    rng = random.Random(12)
+    return rng.sample(names, min(n, len(names))), [f"where is the code that {d}" for d in
+                                                   rng.sample(docs, min(n, len(docs)))]
+
+
+def time_calls(tools: ServerTools, tool: str, questions: list[str]) -> tuple[list[float], int]:
+    """Milliseconds per call, and how many were routed (not no_match)."""
+    times, routed = [], 0
+    for text in questions:
+        start = time.perf_counter()
+        document, is_error = tools.call(tool, {"text": text})
+        times.append((time.perf_counter() - start) * 1000)
+        if is_error:
+            raise SystemExit(f"error: {document['error']['message']}")
+        routed += document["status"] == "routed"
+    return times, routed
+
+
+def describe(times: list[float]) -> str:
+    ordered = sorted(times)
+    return (f"median {statistics.median(ordered):6.2f} ms  p90 {ordered[int(len(ordered) * 0.9)]:6.2f} ms  "
+            f"max {ordered[-1]:7.2f} ms")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default="django")
+    parser.add_argument("--questions", type=int, default=200)
+    args = parser.parse_args(argv)
+    repo = HERE / "corpora" / args.corpus
+    names, sentences = corpus_questions(repo, args.questions)
+    tools = ServerTools(str(repo))
+    try:
+        start = time.perf_counter()
+        tools.call("status", {})
+        print(f"{args.corpus}: server ready (bundle pinned, status answered) in "
+              f"{(time.perf_counter() - start) * 1000:.1f} ms")
+        for label, tool, questions in (("symbol (query, a name)", "query", names),
+                                       ("plain words (query)", "query", sentences),
+                                       ("symbol (ask)", "ask", names),
+                                       ("plain words (ask)", "ask", sentences)):
+            cold, routed = time_calls(tools, tool, questions)
+            warm, _ = time_calls(tools, tool, questions)
+            print(f"{label:<24} n={len(questions):<4} routed {routed:<4} first {describe(cold)}")
+            print(f"{'':<24} {'':<17} again {describe(warm)}  (the answer kept by the server)")
+        print(f"bundle pinned {tools.warm.pins} time(s)")
+    finally:
+        tools.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

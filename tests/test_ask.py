@@ -1,0 +1,292 @@
+"""`git route ask`: what kind of question a text is, the answer from the index its kind needs, the byte bound."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitroute.ask import COMMANDS, KIND_COMMAND, Evidence, available_commands, classify, input_schema
+from gitroute.cli.output import MAX_ANSWER_BYTES, bound_document, render_json
+from tests.conftest import SAMPLE_FILES
+
+PATHS = {"src/sample/weather.py": "blob", "src/sample": "tree", "docs/weather.md": "blob"}
+SYMBOLS = {"OpenMeteoClient", "parse_forecast", "forecast"}
+EVIDENCE = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__)
+EVERY_COMMAND = tuple(KIND_COMMAND.values())
+
+
+def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
+    return [r.kind for r in classify(text, EVIDENCE, available).routes]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a name: where it is defined, which docs explain it, what uses it
+    ("OpenMeteoClient", ["symbol", "docs", "impact"]),
+    ("parse_forecast", ["symbol", "docs", "impact"]),
+    ("flask.Flask.route", ["symbol", "docs", "impact"]),
+    ("forecast", ["symbol", "docs", "impact"]),  # a plain word that is a symbol's name (evidence)
+    # plain words
+    ("where are forecasts parsed into hourly rows", ["meaning"]),
+    ("how does the client fetch a forecast?", ["meaning"]),
+    # a document path: which code it talks about; a code path: which docs explain it, and its file
+    ("docs/weather.md", ["code"]),
+    ("src/sample/weather.py", ["docs", "symbol", "impact"]),
+    ("which code does docs/weather.md talk about", ["code"]),
+    # which doc explains X
+    ("which docs explain OpenMeteoClient", ["docs"]),
+    ("where is parse_forecast documented", ["docs"]),
+    # what breaks
+    ("what breaks if I change parse_forecast", ["impact"]),
+    ("who calls OpenMeteoClient.forecast", ["impact"]),
+    # why
+    ("why did we choose open-meteo over the paid services", ["decision"]),
+    ("was the rewrite meant to stay supported for old releases", ["decision"]),
+    # wiring
+    ("which repositories pin this submodule", ["wiring"]),
+    ("where are the copies of the api contract", ["wiring"]),
+    ("which workflow publishes the package", ["wiring"]),
+    ("which repository_dispatch events are listened for", ["wiring", "symbol"]),  # and the name itself
+    # words of deciding and of documents in a question about a place are not decision or docs questions
+    ("where does the router dispatch a request to its handlers", ["meaning"]),
+    ("where are date formats chosen for the active language", ["meaning"]),
+    ("where are whole pages cached for later requests", ["meaning"]),
+])
+def test_classification_of_every_kind(text, expected):
+    assert kinds(text) == expected
+
+
+def test_each_route_says_why_and_asks_the_subject_not_the_sentence():
+    c = classify("what breaks if I change parse_forecast", EVIDENCE, EVERY_COMMAND)
+    (route,) = c.routes
+    assert route.command == "impact" and route.text == "parse_forecast"
+    assert "break" in route.reason
+    assert c.subject == "parse_forecast"
+    doc = classify("docs/weather.md", EVIDENCE, EVERY_COMMAND)
+    assert doc.routes[0].text == "docs/weather.md"
+    assert "'docs/weather.md' is a file of the pinned commit" in doc.facts
+
+
+def test_a_path_the_commit_does_not_hold_is_named_and_not_taken_as_a_document():
+    c = classify("docs/missing.md", EVIDENCE, EVERY_COMMAND)
+    assert not any("of the pinned commit" in r.reason for r in c.routes)
+    assert any("no such path" in f for f in c.facts)
+
+
+def test_mixed_questions_ask_several_indexes_in_the_order_the_question_says_them():
+    assert kinds("why did we pick OpenMeteoClient, and which docs explain it") == ["decision", "docs", "symbol"]
+    assert kinds("what breaks if I change parse_forecast and why was it decided") == ["impact", "decision"]
+    # a few words: a thing named in words, or a document's title; a document's noun puts the title first
+    assert kinds("hourly forecast rows") == ["meaning", "code"]
+    assert kinds("the forecast guide") == ["code", "meaning"]
+
+
+def test_a_word_that_names_a_document_asks_for_the_code_it_talks_about_first():
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__,
+                        document_named={"weather": "docs/weather.md", "forecast": "docs/forecast.md"}.get)
+    c = classify("weather", evidence, EVERY_COMMAND)
+    assert [(r.kind, r.text) for r in c.routes] == [("code", "docs/weather.md"), ("meaning", "weather")]
+    assert "'weather' names the document 'docs/weather.md'" in c.facts
+    # a symbol's name that is also a document's stem: both
+    assert [r.kind for r in classify("forecast", evidence, EVERY_COMMAND).routes] == ["symbol", "docs", "impact", "code"]
+
+
+def test_a_kind_whose_index_is_missing_falls_back_to_the_symbol_index_and_says_so():
+    c = classify("what breaks if I change parse_forecast", EVIDENCE, ("query", "why"))
+    (route,) = c.routes
+    assert (route.kind, route.command, route.text) == ("symbol", "query", "parse_forecast")
+    assert any("'impact' questions are answered by 'impact'" in f for f in c.facts)
+    assert kinds("OpenMeteoClient", ("query", "why")) == ["symbol"]
+    # what uses a bare name is one of its facets, not what was asked: no fact says impact is missing
+    bare = classify("OpenMeteoClient", EVIDENCE, ("query", "why", "docs"))
+    assert [r.kind for r in bare.routes] == ["symbol", "docs"] and bare.facts == ()
+
+
+def test_the_table_makes_a_schema_per_command():
+    for command in COMMANDS:
+        schema = input_schema(command)
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        assert command.argument[0] in schema["properties"]
+        assert schema["properties"]["limit"]["maximum"] == 200
+        assert ("required" in schema) == command.text_required
+    assert [c.name for c in available_commands(("symbols", "decisions"))] == ["query", "why"]
+
+
+# --- end to end, in a real repository ---------------------------------------------------------------
+
+ADR = """# 1. Use Open-Meteo for forecasts
+
+Status: Accepted
+
+## Context
+
+We need weather forecasts without an API key.
+
+## Decision
+
+We decided to use Open-Meteo because it needs no key, instead of the paid forecast services.
+
+## Alternatives
+
+- OpenWeatherMap: rejected, it needs an API key.
+"""
+
+
+@pytest.fixture
+def built(make_repo, route):
+    repo = make_repo("asked")
+    repo.commit({**SAMPLE_FILES, "docs/adr/0001-use-open-meteo.md": ADR}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def ask_json(route, repo, *args: str) -> dict:
+    result = route(["ask", "--json", *args], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_ask_a_name_gives_symbol_rows_with_their_type(built, route):
+    doc = ask_json(route, built, "OpenMeteoClient")
+    assert doc["status"] == "routed"
+    first = doc["rows"][0]
+    assert (first["path"], first["name"], first["kind"], first["type"]) == (
+        "src/sample/weather.py", "OpenMeteoClient", "class", "symbol")
+    assert all("type" in row for row in doc["rows"])
+
+
+def test_ask_why_answers_from_the_decision_records_and_explain_says_how_it_was_classified(built, route):
+    doc = ask_json(route, built, "--explain", "why did we choose open-meteo")
+    assert {row["type"] for row in doc["rows"]} == {"decision"}
+    assert doc["rows"][0]["path"] == "docs/adr/0001-use-open-meteo.md"
+    routes = doc["classification"]["routes"]
+    assert [r["command"] for r in routes] == ["why"] and "decided" in routes[0]["reason"]
+    text = route(["ask", "--explain", "why did we choose open-meteo"], built.path)
+    assert "asked: decision -> git route why" in text.stdout
+
+
+def test_ask_a_mixed_question_merges_rows_of_each_kind(built, route):
+    doc = ask_json(route, built, "why did we choose OpenMeteoClient rather than a paid service")
+    types = [row["type"] for row in doc["rows"]]
+    assert types[:2] == ["decision", "symbol"]
+    assert any(r["name"] == "OpenMeteoClient" and r["type"] == "symbol" for r in doc["rows"])
+
+
+def test_ask_a_path_of_the_commit(built, route):
+    doc = ask_json(route, built, "--explain", "src/sample/weather.py")
+    assert doc["rows"][0]["path"] == "src/sample/weather.py"
+    assert "'src/sample/weather.py' is a file of the pinned commit" in doc["classification"]["facts"]
+
+
+def test_ask_no_match_when_no_index_has_an_answer(built, route):
+    result = route(["ask", "--json", "where is the spaceship refuelled on the moon"], built.path)
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "no_match" and doc["rows"] == [] and doc["notes"]
+    text = route(["ask", "zeppelin"], built.path)
+    assert text.exit_code == 0 and "no_match:" in text.stdout
+
+
+def test_ask_an_empty_question_is_a_usage_error(built, route):
+    result = route(["ask", "  "], built.path)
+    assert result.exit_code == 129 and result.stdout == ""
+    assert "TEXT is empty" in result.stderr
+
+
+def test_ask_without_a_bundle_is_fatal(make_repo, route):
+    repo = make_repo()
+    repo.commit(dict(SAMPLE_FILES))
+    result = route(["ask", "OpenMeteoClient"], repo.path)
+    assert result.exit_code == 128 and result.stdout == ""
+    assert result.stderr.startswith("fatal: no routing bundle")
+
+
+def test_bench_through_ask_compares_each_type_with_its_dedicated_command(built, route, tmp_path):
+    bench = tmp_path / "bench.yaml"
+    bench.write_text(
+        "schema: 1\nquestions:\n"
+        "  - {id: s1, type: symbol, question: OpenMeteoClient, expect: [src/sample/weather.py]}\n"
+        "  - {id: s2, type: symbol, question: where are forecasts parsed, expect: [src/sample/weather.py]}\n"
+        "  - {id: d1, type: decision, question: why use open-meteo and not a paid service,"
+        " expect: [docs/adr/0001-use-open-meteo.md]}\n")
+    result = route(["bench", "--through-ask", "--json", str(bench)], built.path)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["types"] == {"symbol": {"questions": 2, "dedicated": 2, "ask": 2},
+                            "decision": {"questions": 1, "dedicated": 1, "ask": 1}}
+
+
+# --- the 100,000-byte bound ---------------------------------------------------------------------------
+
+
+def test_bound_cuts_rows_never_the_envelope_and_says_how_many():
+    rows = [{"path": f"src/{i:04d}/" + "x" * 900, "score": 1.0} for i in range(200)]
+    document = {"schema": 1, "status": "routed", "source": {"commit": "c" * 40}, "rows": rows, "notes": ["kept"]}
+    bounded = bound_document(document)
+    size = len(render_json(bounded).encode("utf-8"))
+    assert size <= MAX_ANSWER_BYTES
+    kept = len(bounded["rows"])
+    assert 0 < kept < 200 and bounded["rows"] == rows[:kept]
+    assert bounded["notes"][0] == "kept" and bounded["notes"][1].startswith(f"{200 - kept} of 200 rows left out")
+    # one more row would not have fitted
+    assert len(render_json({**bounded, "rows": rows[:kept + 1]}).encode("utf-8")) > MAX_ANSWER_BYTES
+    small = {**document, "rows": rows[:3]}
+    assert bound_document(small) is small
+
+
+def test_a_cli_answer_that_would_exceed_the_bound_is_cut(make_repo, route):
+    # Symbols that share a word, in a folder whose path is 3,200 bytes (git's paths may be that long): their
+    # rows come to well over 100 KB.
+    folder = "/".join([f"{'deeply_nested_package_folder_' * 7}{i}" for i in range(16)])
+    files = {f"{folder}/module_{i:03d}.py": "".join(
+        f"def shipment_tracking_{i}_{j}(order):\n    \"\"\"Track the shipment of an order.\"\"\"\n"
+        f"    return order\n\n\n" for j in range(5)) for i in range(10)}
+    repo = make_repo()
+    repo.commit(files)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    result = route(["query", "--json", "--explain", "-n", "200", "shipment tracking"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.encode("utf-8")) <= MAX_ANSWER_BYTES + 1  # the document, then a newline
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "routed" and doc["source"]["commit"] == repo.ref("refs/heads/main")
+    full = route(["query", "--json", "-n", "200", "shipment tracking"], repo.path)  # the same rows, less signals
+    assert 0 < len(doc["rows"]) < len(json.loads(full.stdout)["rows"]) + 1
+    left = int(doc["notes"][-1].split()[0])
+    assert left > 0 and doc["notes"][-1].startswith(f"{left} of {left + len(doc['rows'])} rows left out")
+
+
+# --- the warm server's answers, in process ------------------------------------------------------------
+
+
+def test_the_warm_server_pins_once_and_again_only_when_the_ref_or_head_moves(built, route):
+    from gitroute.cli.mcp import ServerTools
+
+    tools = ServerTools(str(built.path))
+    try:
+        first, _ = tools.call("query", {"text": "OpenMeteoClient"})
+        tools.call("why", {"text": "why open-meteo"})
+        tools.call("ask", {"text": "parse_forecast"})
+        assert tools.warm.pins == 1
+        built.commit({**SAMPLE_FILES, "docs/adr/0001-use-open-meteo.md": ADR, "src/sample/ship.py": "def ship():\n"
+                      "    pass\n"}, "ship")
+        behind, _ = tools.call("query", {"text": "OpenMeteoClient"})
+        assert tools.warm.pins == 2 and behind["source"]["stale_by"] == 1  # HEAD moved: staleness is told
+        assert route(["build", "-q"], built.path).exit_code == 0
+        after, _ = tools.call("query", {"text": "ship"})
+        assert tools.warm.pins == 3 and after["rows"][0]["path"] == "src/sample/ship.py"
+        assert after["source"]["commit"] != first["source"]["commit"]
+        tools.call("query", {"text": "ship"})
+        assert tools.warm.pins == 3
+    finally:
+        tools.close()
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(max_size=200), st.sets(st.sampled_from(sorted(set(EVERY_COMMAND)))))
+def test_classify_never_raises_and_routes_only_to_available_commands(text, available):
+    c = classify(text, EVIDENCE, tuple(available))
+    assert all(r.command in available for r in c.routes)
+    assert len({r.kind for r in c.routes}) == len(c.routes)
+    assert all(r.reason for r in c.routes)

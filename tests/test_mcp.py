@@ -1,0 +1,168 @@
+"""`git route mcp` end to end: the SDK's own client spawns `python -m gitroute mcp` in a real repository over stdio."""
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from gitroute.ask import available_commands
+from gitroute.cli.output import MAX_ANSWER_BYTES, render_json
+from gitroute.registry import INDEXES
+from tests.conftest import SAMPLE_FILES
+from tests.test_ask import ADR
+
+anyio = pytest.importorskip("anyio")
+mcp = pytest.importorskip("mcp")
+
+
+def session_run(repo_path, steps):
+    """Start the server in `repo_path`, run `steps(call, tools)` against it, and return what it returns."""
+
+    async def main():
+        params = mcp.StdioServerParameters(command=sys.executable, args=["-m", "gitroute", "mcp"], cwd=str(repo_path))
+        async with mcp.stdio_client(params) as (read, write), mcp.ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+
+            async def call(name, arguments):
+                result = await session.call_tool(name, arguments)
+                (content,) = result.content
+                document = json.loads(content.text)
+                assert document == result.structured_content  # the text and the structure say the same
+                return document, result.is_error
+
+            return await steps(call, listed.tools)
+
+    return anyio.run(main)
+
+
+@pytest.fixture
+def built(make_repo, route):
+    repo = make_repo("served")
+    repo.commit({**SAMPLE_FILES, "docs/adr/0001-use-open-meteo.md": ADR}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def cli_json(route, repo, *args):
+    result = route([*args, "--json"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_tools_have_schemas_and_answer_the_rows_of_json(built, route):
+    async def steps(call, tools):
+        names = [t.name for t in tools]
+        answers = {
+            "names": names,
+            "schemas": {t.name: t.input_schema for t in tools},
+            "query": await call("query", {"text": "OpenMeteoClient"}),
+            "why": await call("why", {"text": "why open-meteo and not a paid service", "limit": 2}),
+            "ask": await call("ask", {"text": "where are forecasts parsed", "explain": True}),
+            "status": await call("status", {}),
+            "impact": await call("impact", {"target": "parse_forecast"}) if "impact" in names else None,
+            "wiring": await call("wiring", {}) if "wiring" in names else None,
+            "meaning": await call("query", {"text": "raw forecast text turned into hourly rows", "meaning": True}),
+            "candidate": await call("query", {"text": "forecast", "meaning": True, "candidate": "nope"}),
+        }
+        return answers
+
+    got = session_run(built.path, steps)
+    assert got["names"] == ["ask", *(c.name for c in available_commands(INDEXES)), "status"]
+    assert got["schemas"]["query"]["required"] == ["text"]
+    assert got["schemas"]["query"]["properties"]["limit"]["maximum"] == 200
+    assert got["query"] == (cli_json(route, built, "query", "OpenMeteoClient"), False)
+    assert got["why"] == (cli_json(route, built, "why", "-n", "2", "why open-meteo and not a paid service"), False)
+    assert got["ask"] == (cli_json(route, built, "ask", "--explain", "where are forecasts parsed"), False)
+    assert got["ask"][0]["classification"]["kinds"] == ["meaning"]
+    assert got["meaning"] == (cli_json(route, built, "query", "--meaning", "raw forecast text turned into hourly rows"),
+                              False)
+    assert got["candidate"][1] is True and "must be one of bm25, embedding, hybrid" in \
+        got["candidate"][0]["error"]["message"]
+    if got["impact"] is not None:
+        assert got["impact"] == (cli_json(route, built, "impact", "parse_forecast"), False)
+        assert got["schemas"]["impact"]["properties"]["depth"]["maximum"] == 5
+    if got["wiring"] is not None:
+        assert got["wiring"] == (cli_json(route, built, "wiring"), False)
+    status, is_error = got["status"]
+    assert not is_error and status["source"]["commit"] == built.ref("refs/heads/main")
+    assert status["tools"] == got["names"]
+
+
+def test_bad_arguments_are_an_error_result_and_the_server_keeps_serving(built):
+    async def steps(call, tools):
+        return [await call("query", {"text": "x", "bogus": 1}), await call("query", {"text": "x", "limit": 0}),
+                await call("query", {}), await call("nope", {"text": "x"}),
+                await call("query", {"text": "OpenMeteoClient", "limit": 1})]
+
+    unknown, low, missing, no_tool, fine = session_run(built.path, steps)
+    for document, is_error in (unknown, low, missing, no_tool):
+        assert is_error and document["status"] == "error" and document["error"]["exit"] == 129
+    assert "takes no argument 'bogus'" in unknown[0]["error"]["message"]
+    assert "needs 'text'" in missing[0]["error"]["message"]
+    assert fine[1] is False and fine[0]["rows"][0]["name"] == "OpenMeteoClient"
+
+
+def test_a_ref_moved_under_a_running_server_is_answered_from_without_a_restart(built, route):
+    async def steps(call, tools):
+        before = await call("query", {"text": "ShipmentTracker"})
+        first_commit = before[0]["source"]["commit"]
+        built.commit({**SAMPLE_FILES, "src/sample/shipping.py": "class ShipmentTracker:\n    pass\n"}, "ship")
+        stale = await call("status", {})  # HEAD moved, the bundle did not: the answer says it is behind
+        assert route(["build", "-q"], built.path).exit_code == 0
+        after = await call("query", {"text": "ShipmentTracker"})
+        return first_commit, before, stale, after
+
+    first_commit, before, stale, after = session_run(built.path, steps)
+    assert before[0]["status"] == "no_match"
+    assert stale[0]["source"]["stale_by"] == 1
+    assert after[0]["status"] == "routed" and after[0]["rows"][0]["name"] == "ShipmentTracker"
+    assert after[0]["source"]["commit"] == built.ref("refs/heads/main") != first_commit
+    assert after[0]["source"]["stale_by"] == 0
+
+
+def test_a_damaged_bundle_is_reported_not_served_from_the_last_good_one(built, route, tmp_path):
+    blob = tmp_path / "blob"
+    blob.write_text("not a bundle\n")
+    blob_id = built.git("hash-object", "-w", str(blob)).strip()
+    good = built.ref("refs/marola/routing-bundle")
+
+    async def steps(call, tools):
+        answered = await call("query", {"text": "OpenMeteoClient"})
+        built.git("update-ref", "refs/marola/routing-bundle", blob_id)
+        damaged = await call("query", {"text": "OpenMeteoClient"})
+        built.git("update-ref", "refs/marola/routing-bundle", good)
+        again = await call("query", {"text": "OpenMeteoClient"})
+        return answered, damaged, again
+
+    answered, damaged, again = session_run(built.path, steps)
+    assert answered[1] is False and answered[0]["rows"]
+    document, is_error = damaged
+    assert is_error and document["error"]["exit"] == 128
+    assert document["error"]["message"] == "the bundle at 'refs/marola/routing-bundle' is damaged: it points at a blob, " \
+                                           "not a commit"
+    assert again == answered
+
+
+def test_an_answer_over_the_bound_is_cut_in_the_tool_result_too(make_repo, route):
+    folder = "/".join([f"{'deeply_nested_package_folder_' * 7}{i}" for i in range(16)])
+    files = {f"{folder}/module_{i:03d}.py": "".join(
+        f"def shipment_tracking_{i}_{j}(order):\n    return order\n\n\n" for j in range(5)) for i in range(10)}
+    repo = make_repo()
+    repo.commit(files)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+
+    async def steps(call, tools):
+        return await call("query", {"text": "shipment tracking", "limit": 200, "explain": True})
+
+    document, is_error = session_run(repo.path, steps)
+    assert not is_error and document["status"] == "routed" and document["rows"]
+    assert len(render_json(document).encode("utf-8")) <= MAX_ANSWER_BYTES
+    assert "rows left out: an answer is at most 100,000 bytes of JSON" in document["notes"][-1]
+
+
+def test_mcp_outside_a_repository_is_fatal(route, tmp_path):
+    result = route(["mcp"], tmp_path)
+    assert result.exit_code == 128 and result.stdout == ""
+    assert result.stderr.startswith("fatal: not a git repository")
