@@ -186,12 +186,12 @@ def query(
         # stands even when the sentence's other words are scattered.
         top = symbol_rows[0].signals if symbol_rows else ()
         named = any(name in STRONG_NAME_SIGNALS for name, _ in top) and not any(n == "secondary_path" for n, _ in top)
+        if share == 0.0 and symbol_rows:  # a name in words, or a question for the entry point: the symbol tiers
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
         if not meaning_rows and not named:
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
-        if share == 0.0:  # a name in words, or a question for the entry point: the symbol tiers rank it
-            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
         rows = blend_rows(_strip(symbol_rows, explain), meaning_rows, share, limit)
         notes = [f"blended: symbol tiers plus meaning (BM25) at share {share:.2f}", *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
