@@ -73,7 +73,7 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_mode
     click.echo(f"files: {report.files_read} read, {report.parsed} parsed, {report.reused} reused; skipped: {skipped}")
     click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in report.nodes.items()))
     click.echo("edges: " + (", ".join(f"{n} {k}" for k, n in report.edges.items()) or "none")
-               + " (calls resolved by name: a lower bound)")
+               + " (calls resolved by scope, imports, package, unique name; a lower bound)")
     if report.warnings:
         click.echo(f"warnings: {report.warnings} (see 'git route status')")
 
