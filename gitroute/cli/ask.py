@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
 from gitroute.cli.options import explain_option, json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, quote_path, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, quote_path, source_line
 
 
 @click.command("ask")
@@ -52,8 +52,5 @@ def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
         extra = dict(r.extra)
         label = quote_path(str(r.name or extra.get("section") or extra.get("token") or ""))
         out(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
-        if explain and r.signals:
-            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+        emit_signals(r, explain)
+    emit_notes(answer.notes, quiet)

@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
 from gitroute.cli.options import explain_option, json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, source_line
 from gitroute.model import Answer
 
 MAX_SYMBOLS_SHOWN = 4
@@ -34,11 +34,8 @@ def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
             status += f", one of {extra.get('candidates')} candidates"
         line = f"{where:<{width}}  {named or '(the file)'}  ({links} link{'s' if links != 1 else ''}, {status})"
         out(f"{line}  {r.score:.2f}")
-        if explain and r.signals:
-            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+        emit_signals(r, explain)
+    emit_notes(answer.notes, quiet)
 
 
 @click.command("code")

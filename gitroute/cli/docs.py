@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
 from gitroute.cli.options import explain_option, json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, source_line
 from gitroute.model import Answer
 
 
@@ -27,11 +27,8 @@ def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
         where = f"{r.path}:{r.line}"
         detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
         out(f"{where:<{width}}  §{_section(extra)}  `{extra.get('token')}`  ({detail})  {r.score:.2f}")
-        if explain and r.signals:
-            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+        emit_signals(r, explain)
+    emit_notes(answer.notes, quiet)
 
 
 @click.command("docs")

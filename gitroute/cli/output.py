@@ -9,6 +9,10 @@ import sys
 
 from gitroute.model import Answer, Row, Source
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 SCHEMA = 1
 # ADR-104: what an agent receives is bounded to 100,000 bytes of JSON, measured as rendered.
 MAX_ANSWER_BYTES = 100_000
@@ -125,6 +129,19 @@ def emit_json(document: dict) -> None:
     out(render_json(bound_document(document)))
 
 
+def emit_signals(row: Row, explain: bool) -> None:
+    """With --explain, a row's signals on an indented line under it: each one's contribution to the score."""
+    if explain and row.signals:
+        out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in row.signals))
+
+
+def emit_notes(notes: Sequence[str], quiet: bool) -> None:
+    """An answer's notes on stderr, unless -q."""
+    if not quiet:
+        for note in notes:
+            err(f"note: {note}")
+
+
 def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
     if as_json:
         emit_json(answer_json(answer, explain))
@@ -139,11 +156,8 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
         name_width = min(max(map(len, names)), MAX_NAME_COLUMN)
         for r, where, name in zip(answer.rows, wheres, names, strict=True):
             out(f"{where:<{width}}  {r.kind or '':<9} {name:<{name_width}}  {r.score:>8.2f}".rstrip())
-            if explain and r.signals:
-                out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
-        if not quiet:
-            for note in answer.notes:
-                err(f"note: {note}")
+            emit_signals(r, explain)
+        emit_notes(answer.notes, quiet)
 
 
 def why_row_text(row: Row) -> str:
@@ -167,11 +181,8 @@ def emit_why(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> No
         return
     for row in answer.rows:
         out(why_row_text(row))
-        if explain and row.signals:
-            out("    " + "  ".join(f"{name}={value:+.2f}" for name, value in row.signals))
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+        emit_signals(row, explain)
+    emit_notes(answer.notes, quiet)
 
 
 def progress_printer():

@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, out, source_line
 
 
 @click.command("wiring")
@@ -50,6 +50,4 @@ def command(question: tuple[str, ...], markdown: bool, write_file: str | None, c
             out(f"[{table}]")
         rest = "  ".join(f"{k}={v}" for k, v in extra.items() if k != "table")
         out(f"  {r.path}  {r.kind}  {r.name}  {rest}".rstrip())
-    if not quiet:
-        for note in answer.notes:
-            err(f"note: {note}")
+    emit_notes(answer.notes, quiet)
