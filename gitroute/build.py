@@ -264,7 +264,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     written = writer.finish(manifest, commit, snap.commit_time)
     laps.lap("write")
     seconds = laps.total()
-    writer.record_timing(written.bundle_commit, seconds)
+    writer.record_timing(written.bundle_commit, seconds, laps.phases)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
         bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
@@ -329,18 +329,27 @@ def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[lis
             for name in names:
                 done[name] = _write_index(name, {n: done[n].output for n in needs[name]})
         else:
+            # Longest first (by the last build's own seconds of each job), so that no worker is left with
+            # one long index at the end while the other idles: the graph's blobs queue like any job.
+            cost = writer.previous_phases()
             with _signals_held():  # the workers are forked here
                 pool = _start_pool(workers)
-                graph_job = pool.submit(_write_graph)
             running: dict = {}
+            graph_job = None
             while len(done) < len(names):
-                for name in names:
-                    if name not in done and name not in running.values() and all(n in done for n in needs[name]):
-                        running[pool.submit(_write_index, name, {n: done[n].output for n in needs[name]})] = name
+                ready = [n for n in names
+                         if n not in done and n not in running.values() and all(n2 in done for n2 in needs[n])]
+                ready.sort(key=lambda n: -cost.get(f"index {n}", 0.0))
+                for name in ready:
+                    if graph_job is None and cost.get("graph blobs", 0.0) >= cost.get(f"index {name}", 0.0):
+                        graph_job = pool.submit(_write_graph)
+                    running[pool.submit(_write_index, name, {n: done[n].output for n in needs[name]})] = name
+                if graph_job is None:  # shorter than every index ready now: after them, not after all
+                    graph_job = pool.submit(_write_graph)
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done[running.pop(future)] = future.result()
-            graph_done = graph_job.result()
+            graph_done = (graph_job or pool.submit(_write_graph)).result()  # no index at all: the graph alone
             _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
     finally:
         _FORKED = (None, "")

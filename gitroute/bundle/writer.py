@@ -130,17 +130,34 @@ class BundleWriter:
                 git.swap_ref(self.repo, BUNDLE_LARGE_REF, large[0], old)
         return written
 
-    def record_timing(self, bundle_commit: str, seconds: float) -> None:
-        """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic."""
-        path = os.path.join(git.common_dir(self.repo), "gitroute", "last-build.json")
+    def record_timing(self, bundle_commit: str, seconds: float, phases: Mapping[str, float] | None = None) -> None:
+        """How long the last build took lives beside the bundle, not in it: the bundle stays deterministic.
+
+        The phases (each index's own seconds among them) let the next build start its longest jobs first.
+        """
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = path + ".tmp"
+            os.makedirs(os.path.dirname(self._timing_path()), exist_ok=True)
+            tmp = self._timing_path() + ".tmp"
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"bundle_commit": bundle_commit, "seconds": round(seconds, 3)}, f)
-            os.replace(tmp, path)
+                json.dump({"bundle_commit": bundle_commit, "seconds": round(seconds, 3),
+                           "phases": dict(phases or {})}, f)
+            os.replace(tmp, self._timing_path())
         except OSError:
             pass  # a missing timing is not worth failing a build for
+
+    def previous_phases(self) -> dict[str, float]:
+        """The last build's seconds per phase, {} when unknown: a scheduling hint, never part of the bundle."""
+        try:
+            with open(self._timing_path(), encoding="utf-8") as f:
+                phases = json.load(f).get("phases", {})
+        except (OSError, ValueError, AttributeError):
+            return {}
+        if not isinstance(phases, dict):
+            return {}
+        return {k: float(v) for k, v in phases.items() if isinstance(k, str) and isinstance(v, (int, float))}
+
+    def _timing_path(self) -> str:
+        return os.path.join(git.common_dir(self.repo), "gitroute", "last-build.json")
 
 
 def write_large_commit(repo: git.Repository, blobs: Mapping[str, bytes], source_commit: str,
