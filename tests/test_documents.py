@@ -1,6 +1,7 @@
 """The document parser: Markdown and reStructuredText blocks and inline tokens, through the real grammars."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -320,3 +321,35 @@ def test_rst_text_the_grammar_gives_up_on_is_read_again() -> None:
     tokens = [(t.text, t.line) for b in doc.blocks for t in b.tokens]
     assert ("after", 10) in tokens and ("pkg.mod", 12) in tokens and ("function", 8) in tokens
     assert [(b.kind, b.name, b.line) for b in doc.blocks if b.kind == "directive"] == [("directive", "automodule", 12)]
+
+
+# The grammars' scanners have fixed-size stacks: a Markdown line 255 blocks deep crashed the process (SIGSEGV),
+# reStructuredText 101 indentation levels deep allocated 24 GB. Each case runs in a child process, so a
+# regression fails this test instead of killing the test run.
+@pytest.mark.parametrize("path, data", [
+    ("deep.md", b"# Deep\n\n" + b">" * 300 + b" quoted\n"),
+    ("deep.md", b"".join(b"  " * i + b"- item\n" for i in range(300))),
+    ("deep.rst", b"".join(b" " * i + b"x\n\n" for i in range(200))),
+])
+def test_a_document_nested_past_the_grammars_limits_is_named_not_parsed(tmp_path, path, data):
+    import subprocess
+    import sys
+
+    source = tmp_path / "doc.bin"
+    source.write_bytes(data)
+    script = ("import sys; from gitroute.parsing.documents import parse_document; "
+              f"d = parse_document({path!r}, open({str(source)!r}, 'rb').read()); "
+              "print(len(d.blocks)); print(*d.warnings, sep='\\n')")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    blocks, *warnings = result.stdout.splitlines()
+    assert blocks == "0"
+    assert any("not parsed" in w for w in warnings), warnings
+
+
+def test_real_nesting_is_parsed():
+    from gitroute.parsing.documents import nesting_depth
+
+    data = b"# T\n\n> a\n>> b\n\n- x\n  - y\n    - z\n"
+    assert nesting_depth(data, count_quotes=True) == 2
+    assert len(parse_document("ok.md", data).blocks) >= 4
