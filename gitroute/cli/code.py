@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
-from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
 from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, source_line
 from gitroute.model import Answer
 
@@ -40,8 +39,7 @@ def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
 
 @click.command("code")
 @click.argument("doc", nargs=-1, required=True)
-@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
-              help="Files at most.")
+@limit_option("Files at most.")
 @json_option
 @explain_option
 @quiet_option

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE
-from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
 from gitroute.cli.output import answer_json, emit_json, err, out, source_line
 
 
@@ -13,8 +12,7 @@ from gitroute.cli.output import answer_json, emit_json, err, out, source_line
 @click.option("--depth", type=click.IntRange(1, 5), default=2, show_default=True,
               help="How many edges back to walk.")
 @click.option("--ambiguous", is_flag=True, help="Also walk edges whose target was one of several candidates.")
-@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
-              help="Rows at most per section (code, tests, examples, docs).")
+@limit_option("Rows at most per section (code, tests, examples, docs).")
 @json_option
 @explain_option
 @quiet_option

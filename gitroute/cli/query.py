@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE, MEANING_CANDIDATES
-from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.fast import KIND_CHOICES, MEANING_CANDIDATES
+from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
 from gitroute.cli.output import emit_answer
 
 
 @click.command("query")
 @click.argument("text", nargs=-1, required=True)
-@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
-              help="Rows at most.")
+@limit_option()
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES),
               help="Only nodes of this kind (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")

@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import DEFAULT_LIMIT, LIMIT_RANGE, WHY_INDEX
-from gitroute.cli.options import explain_option, json_option, quiet_option
+from gitroute.cli.fast import WHY_INDEX
+from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
 from gitroute.cli.output import emit_why
 
 
 @click.command("why")
 @click.argument("text", nargs=-1, required=True)
-@click.option("--limit", "-n", type=click.IntRange(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True,
-              help="Rows at most.")
+@limit_option()
 @json_option
 @explain_option
 @quiet_option
