@@ -135,18 +135,3 @@ def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(
     assert [(r.path, r.name) for r in answer.rows] == [
         ("ledger/audit/report.py", "frobnicate_the_quarterly_books_now"), ("ledger/audit/report.py", "report.py"),
         ("misc/m0.py", "frobnicate")]
-
-
-def test_a_tail_of_weak_matches_stops_at_the_read_budget_and_says_so(corpus, monkeypatch):
-    """Past MAX_BUCKETS_READ node buckets the answer stops reading: its first rows are still the true ones,
-    and a note says that weaker candidates were left unscored (a bounded answer, never a silent cap)."""
-    from gitroute.indexes import symbols
-
-    full = _rows(corpus, "model", 120, Filters(), exhaustive=True)
-    monkeypatch.setattr(symbols, "MAX_BUCKETS_READ", 2)
-    index = corpus.index("symbols")
-    rows, notes = query_symbols("model", index.section, index.read, limit=120, filters=Filters(), explain=False,
-                                corrupt=index.corrupt, records=corpus.graph.records)
-    assert [(r.path, r.line, r.name, r.kind, r.score) for r in rows][:3] == full[:3]
-    assert any("were not scored" in note for note in notes), notes
-    assert len(rows) <= 120

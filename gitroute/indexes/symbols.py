@@ -15,7 +15,7 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.bundle.layout import INDEX_META, dump_json
-from gitroute.model import NODE_ORDINAL_BITS, Answer, Row
+from gitroute.model import Answer, Row
 from gitroute.rank import (
     Question,
     base_name,
@@ -42,10 +42,6 @@ COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or
 COMMON_POSTINGS = 2000
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
-# A bounded answer: at most this many node buckets (one blob each) are read. A question whose tail is
-# nothing but weak matches of common words could otherwise read every bucket of a large repository
-# before proving its last rows; past the budget the rows are the best of what was read, and a note says so.
-MAX_BUCKETS_READ = 128
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
@@ -306,15 +302,11 @@ def query_symbols(
 
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
-    cut_short = 0  # candidates left unscored when the read budget ran out
     while True:
         heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
         heapq.heapify(heap)
         while heap:
             if not exhaustive and len(top) == limit and top[0] > max(-heap[0][0], left_out):
-                break
-            if not exhaustive and len({i >> NODE_ORDINAL_BITS for i in found}) >= MAX_BUCKETS_READ:
-                cut_short = len(heap)
                 break
             # Read the chunks of the next candidates in one go: a first batch on speculation, then
             # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
@@ -330,15 +322,12 @@ def query_symbols(
                         heapq.heappush(heap, (-bounds[rest], rest))
                     break
                 score_one(node_id)
-        if cut_short or not left_out or (len(top) == limit and top[0] > left_out):
+        if not left_out or (len(top) == limit and top[0] > left_out):
             break
         # The nodes left out could still rank: bound them all, and go on from what is scored.
         bounds, left_out = _bound_postings(question, lists, weights, skip_common=False)
     rows.sort(key=_row_order)
     notes: list[str] = []
-    if cut_short:
-        notes.append(f"the last rows are the best of the candidates read: {cut_short} weaker ones were not scored "
-                     "(a bounded answer; ask with fewer rows or more words)")
     if not rows:
         if filtered_out:
             notes.append(f"{filtered_out} candidates matched, but none passes {filters.describe()}")
