@@ -71,3 +71,24 @@ def test_a_quoted_path_is_one_printable_ascii_line(path):
     quoted = quote_path(path)
     assert quoted.isascii() and quoted.isprintable()
     assert quoted == path or (quoted.startswith('"') and quoted.endswith('"'))
+
+
+def test_every_command_quotes_the_paths_it_prints(make_repo):
+    """why, docs, code and impact rows name files too: a path with a newline cannot forge a row there either."""
+    repo = make_repo()
+    repo.commit({
+        "docs/adr/0001-use\nforged.md": "# Use the widget cache\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+                                         "We cache widgets with `render_widget` because rendering is slow.\n",
+        "src/widget\nforged.py": "def render_widget():\n    pass\n",
+        "src/use\nforged.py": "def caller():\n    render_widget()\n",
+    })
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    quoted_doc, quoted_code = '"docs/adr/0001-use\\nforged.md', '"src/widget\\nforged.py'
+    for args, quoted in ((["why", "why", "cache", "widgets", "rendering"], quoted_doc),
+                         (["docs", "render_widget"], quoted_doc),
+                         (["code", "docs/adr/0001-use\nforged.md"], quoted_code),
+                         (["impact", "render_widget"], '"src/use\\nforged.py')):
+        result = run_route(args, repo.path)
+        assert result.exit_code == 0, (args, result.stderr)
+        assert quoted in result.stdout, (args, result.stdout)
+        assert not any(line.startswith("forged") for line in result.stdout.splitlines()), (args, result.stdout)

@@ -4,7 +4,16 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, source_line
+from gitroute.cli.output import (
+    answer_json,
+    emit_json,
+    emit_notes,
+    emit_signals,
+    out,
+    quote_path,
+    row_where,
+    source_line,
+)
 from gitroute.model import Answer
 
 MAX_SYMBOLS_SHOWN = 4
@@ -18,11 +27,11 @@ def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
         out("no_match: " + (answer.notes[0] if answer.notes else "the document names no code"))
         return
     if document:
-        out(f"document: {document}")
-    width = max(len(f"{r.path}:{r.line}" if r.line is not None else r.path) for r in answer.rows)
+        out(f"document: {quote_path(document)}")
+    width = max(len(row_where(r)) for r in answer.rows)
     for r in answer.rows:
         extra = dict(r.extra)
-        where = f"{r.path}:{r.line}" if r.line is not None else r.path
+        where = row_where(r)
         ambiguous = set(extra.get("ambiguous") or ())
         symbols = [f"{s}?" if s in ambiguous else s for s in extra.get("symbols") or ()]
         named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, row_where, source_line
 from gitroute.model import Answer
 
 
@@ -19,11 +19,11 @@ def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
     if answer.status == "no_match":
         out("no_match: " + (answer.notes[0] if answer.notes else "no document names it"))
         return
-    width = max(len(f"{r.path}:{r.line}") for r in answer.rows)
+    width = max(len(row_where(r)) for r in answer.rows)
     for r in answer.rows:
         extra = dict(r.extra)
         links = int(extra.get("links", 0))
-        where = f"{r.path}:{r.line}"
+        where = row_where(r)
         detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
         out(f"{where:<{width}}  §{_section(extra)}  `{extra.get('token')}`  ({detail})  {r.score:.2f}")
         emit_signals(r, explain)

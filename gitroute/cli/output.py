@@ -142,6 +142,11 @@ def emit_notes(notes: Sequence[str], quiet: bool) -> None:
             err(f"note: {note}")
 
 
+def row_where(row: Row) -> str:
+    """`path:line` (or the path alone) as text shows it: an unusual path quoted as git quotes it."""
+    return f"{quote_path(row.path)}:{row.line}" if row.line is not None else quote_path(row.path)
+
+
 def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
     if as_json:
         emit_json(answer_json(answer, explain))
@@ -150,7 +155,7 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
     if answer.status == "no_match":
         out("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
     else:
-        wheres = [f"{quote_path(r.path)}:{r.line}" if r.line is not None else quote_path(r.path) for r in answer.rows]
+        wheres = [row_where(r) for r in answer.rows]
         width = max(map(len, wheres))
         names = [quote_path(r.name or "") for r in answer.rows]  # a file's name is its path's last part
         name_width = min(max(map(len, names)), MAX_NAME_COLUMN)
@@ -163,7 +168,7 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
 def why_row_text(row: Row) -> str:
     """A `why` row as text: `RECORD §SECTION  status  text` (the status names a superseded record's successor)."""
     extra = dict(row.extra)
-    where = f"{row.path} §{extra['section']}" if extra.get("section") else row.path
+    where = f"{quote_path(row.path)} §{extra['section']}" if extra.get("section") else quote_path(row.path)
     status = str(extra.get("status", ""))
     if extra.get("superseded_by"):
         status += f" by {extra['superseded_by']}"
