@@ -1,13 +1,14 @@
-"""Bench corpora: public projects materialised from pinned PyPI sdists or npm tarballs as git repos with stable ids.
+"""Bench corpora: public projects from pinned PyPI sdists, npm tarballs or Debian archives, as git repos.
 
     python bench/corpora.py [--dest DIR] [--cache DIR] [names...]
     python bench/corpora.py --check-bench bench/flask.routing-bench.yaml
 
 Each corpus is one commit of the archive's files (top folder stripped: the sdist's `name-version/`,
-the npm tarball's `package/`; exec bits kept, nothing else skipped) with a fixed author, date and
-message, written by `git fast-import` under a scrubbed environment, so the commit id is the same on
-every machine and is checked against the table below. Archives come through the registries' own
-clients (`pip download`, `npm pack`) and are checked against the pinned sha256 before use.
+the npm tarball's `package/`, the Debian orig tarball's `name-version/`; exec bits kept, nothing else
+skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
+environment, so the commit id is the same on every machine and is checked against the table below.
+Archives come through the registries' own clients (`pip download`, `npm pack`) or, for Debian, from
+its archive's pool, and are checked against the pinned sha256 before use.
 Other bench scripts import `materialise(name, dest, cache)`.
 """
 from __future__ import annotations
@@ -30,6 +31,8 @@ from pathlib import Path, PurePosixPath
 
 PYPI = "pypi"
 NPM = "npm"
+DEBIAN = "debian"
+DEBIAN_POOL = "http://deb.debian.org/debian/pool/main"  # plain http, as apt uses it: the sha256 pin is the check
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,8 @@ class Corpus:
     filename: str  # the archive's file name as the registry's client saves it
     sha256: str  # of the archive: PyPI publishes it; for npm it is checked once against the `integrity` sha512
     commit: str | None  # the expected commit id; None until first recorded
-    source: str = PYPI  # PYPI: a source distribution by `pip download`; NPM: a package tarball by `npm pack`
+    source: str = PYPI  # PYPI: a source distribution by `pip download`; NPM: a package tarball by `npm pack`;
+    # DEBIAN: a source package's upstream tarball (`<package>_<version>.orig.tar.gz`) from the archive's pool
 
 
 CORPORA: dict[str, Corpus] = {
@@ -113,6 +117,16 @@ CORPORA: dict[str, Corpus] = {
             "26b7c357accc0c8cde558ad486283728b65b6a95d85ee1cd66bafab4c8168509",
             "bed4734f72f3c2d46c6a52858c4c4c6c474eb056",
         ),
+        # Go: the gin web framework as Debian packages it (upstream's own tarball): several packages
+        # (gin, binding, render, internal/json, ginS) and .github/workflows (test, release, codeql).
+        Corpus(
+            "gin",
+            "1.8.1",
+            "golang-github-gin-gonic-gin_1.8.1.orig.tar.gz",
+            "9f6a9a6c2b96c323902d8ee1728152bafdf1894130554a93af5d3f1807c0403b",
+            "2086f703b15752b9d1634357e6449d2b74b7c98d",
+            source=DEBIAN,
+        ),
     )
 }
 
@@ -167,38 +181,63 @@ def materialise(name: str, dest: str | os.PathLike[str], cache: str | os.PathLik
 
 
 def fetch_archive(corpus: Corpus, cache: Path) -> Path:
-    """The verified archive for `corpus` from `cache`, downloaded by its registry's client when it is not there."""
+    """The verified archive for `corpus` from `cache`, downloaded from its registry when it is not there."""
     path = cache / corpus.filename
     if not path.is_file():
         cache.mkdir(parents=True, exist_ok=True)
-        if corpus.source == PYPI:
-            spec = f"{corpus.name}=={corpus.version}"
-            tool = "pip download"
-            cmd = [
-                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                "-d", str(cache), spec,
-            ]
-        elif corpus.source == NPM:
-            spec = f"{corpus.name}@{corpus.version}"
-            tool = "npm pack"
-            npm = shutil.which("npm")
-            if npm is None:
-                raise CorpusError(f"corpus '{corpus.name}' comes from the npm registry, and npm is not on PATH")
-            # `npm pack SPEC` fetches the registry's tarball (checked against its published integrity)
-            # and saves it unchanged; a registry spec runs no lifecycle script, and none is allowed anyway.
-            cmd = [npm, "pack", "--loglevel=error", "--ignore-scripts", "--pack-destination", str(cache), spec]
+        if corpus.source == DEBIAN:
+            _download_debian(corpus, path)
         else:
-            raise CorpusError(f"corpus '{corpus.name}' has an unknown source '{corpus.source}'")
-        _note(f"downloading {spec} into '{cache}'")
-        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise CorpusError(f"{tool} {spec} failed: {_error_line(result.stderr)}")
+            _download_by_client(corpus, cache)
         if not path.is_file():
-            raise CorpusError(f"{tool} {spec} did not produce '{path}'")
+            raise CorpusError(f"downloading corpus '{corpus.name}' did not produce '{path}'")
     digest = _sha256(path)
     if digest != corpus.sha256:
         raise CorpusError(f"'{path}' has sha256 {digest}, expected {corpus.sha256}; remove it and rerun")
     return path
+
+
+def _download_by_client(corpus: Corpus, cache: Path) -> None:
+    """The archive by its registry's own client: `pip download` for PyPI, `npm pack` for npm."""
+    if corpus.source == PYPI:
+        spec = f"{corpus.name}=={corpus.version}"
+        tool = "pip download"
+        cmd = [
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+            "-d", str(cache), spec,
+        ]
+    elif corpus.source == NPM:
+        spec = f"{corpus.name}@{corpus.version}"
+        tool = "npm pack"
+        npm = shutil.which("npm")
+        if npm is None:
+            raise CorpusError(f"corpus '{corpus.name}' comes from the npm registry, and npm is not on PATH")
+        # `npm pack SPEC` fetches the registry's tarball (checked against its published integrity)
+        # and saves it unchanged; a registry spec runs no lifecycle script, and none is allowed anyway.
+        cmd = [npm, "pack", "--loglevel=error", "--ignore-scripts", "--pack-destination", str(cache), spec]
+    else:
+        raise CorpusError(f"corpus '{corpus.name}' has an unknown source '{corpus.source}'")
+    _note(f"downloading {spec} into '{cache}'")
+    result = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CorpusError(f"{tool} {spec} failed: {_error_line(result.stderr)}")
+
+
+def _download_debian(corpus: Corpus, path: Path) -> None:
+    """The orig tarball from Debian's pool, saved under a temporary name and renamed when complete."""
+    import urllib.request
+
+    package = corpus.filename.split("_", 1)[0]
+    url = f"{DEBIAN_POOL}/{package[0]}/{package}/{corpus.filename}"
+    _note(f"downloading {url} into '{path.parent}'")
+    partial = path.with_name(path.name + ".part")
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response, partial.open("wb") as out:
+            shutil.copyfileobj(response, out)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise CorpusError(f"downloading {url} failed: {error}") from None
+    partial.rename(path)
 
 
 def _build_repo(corpus: Corpus, archive: Path, work: Path) -> str:
