@@ -283,26 +283,29 @@ class _Resolution:
             top: dict[str, list[int]] = {}
             self.local[path] = local
             self.top[path] = top
-            for node_id, symbol in zip(ids, extract.symbols):
+            symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
+            placed = len(ids)
+            for node_id, symbol in zip(ids, symbols):
                 name = symbol.name
                 everywhere[name].append(node_id)
-                kind = nodes[node_id].kind
+                kind = symbol.kind
                 if kind == "method":
                     methods[name].append(node_id)
                 elif kind in _TYPE_KINDS:
                     types[name].append(node_id)
                 local.setdefault(name, []).append(node_id)
                 parent = symbol.parent
-                if 0 <= parent < len(ids):
+                if 0 <= parent < placed:
                     owner = ids[parent]
                     self.parent[node_id] = owner
-                    if nodes[owner].kind in _TYPE_KINDS:
+                    if symbols[parent].kind in _TYPE_KINDS:
                         self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
                 else:
                     top.setdefault(name, []).append(node_id)
         self.lookup_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
         self.binding_memo: dict[tuple, list[int] | None] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
+        self.by_name_memo: dict[tuple[str, str, bool, bool, bool], tuple[list[int], str]] = {}
         for path, file_id in file_node.items():
             if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
                 self.folder_files[posixpath.dirname(path)].append(file_id)
@@ -588,6 +591,15 @@ class _Resolution:
     def _by_name(self, path: str, name: str, lang: str, methods_only: bool = False,
                  types_only: bool = False) -> tuple[list[int], str]:
         """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
+        # The same for every file of a folder: memoised by folder.
+        key = (path.rpartition("/")[0], name, lang == "python", methods_only, types_only)
+        found = self.by_name_memo.get(key)
+        if found is None:
+            found = self.by_name_memo[key] = self._by_name_in_folder(key[0], name, lang, methods_only, types_only)
+        return found
+
+    def _by_name_in_folder(self, folder: str, name: str, lang: str, methods_only: bool,
+                           types_only: bool) -> tuple[list[int], str]:
         candidates = self.everywhere.get(name, ())
         if types_only:
             candidates = self.everywhere_types.get(name, ())
@@ -601,7 +613,7 @@ class _Resolution:
         if not candidates:
             return [], "unresolved"
         if candidates:
-            same = self._folder_names(path.rpartition("/")[0]).get(name, ())
+            same = self._folder_names(folder).get(name, ())
             if same:
                 allowed = set(candidates)
                 found = [i for i in same if i in allowed]
@@ -659,6 +671,8 @@ def resolve_edges(
         ids = symbol_ids[f.path]
         fid = file_node[f.path]
         owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
+        classes: dict[int, int] = {}  # symbol index -> its enclosing class's id (-1: none)
+        memos: dict[bool, dict[tuple[str, str, int], tuple[list[int], str]]] = {False: {}, True: {}}
 
         for index, s in enumerate(f.extract.symbols):
             kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
@@ -678,14 +692,22 @@ def resolve_edges(
             ("references", f.extract.references, True),
             ("inherits", f.extract.bases, True),
         ):
-            memo: dict[tuple[str, str, int], tuple[list[int], str]] = {}
+            memo = memos[types_only]  # references and bases: the same type names, resolved once
             counts: dict[str, int] = {}
             resolve = resolution.resolve
+            implicit_this = not types_only and f.extract.lang in _IMPLICIT_THIS
             for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
                 if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
                     receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
-                # The enclosing class matters only to `self.x()` and implicit-this calls.
-                key = (name, receiver, source_index if not receiver or receiver in _SELF_NAMES else -2)
+                # A use means the same from anywhere in the file, except `self.x()` and implicit-this calls,
+                # which mean the same from anywhere in one class: key those by the enclosing class.
+                scope = -2
+                if receiver in _SELF_NAMES or (implicit_this and not receiver):
+                    scope = classes.get(source_index, -3)
+                    if scope == -3:
+                        in_file = 0 <= source_index < len(ids)
+                        scope = classes[source_index] = resolution.enclosing_class(ids[source_index]) if in_file else -1
+                key = (name, receiver, scope)
                 found = memo.get(key)
                 if found is None:
                     found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)

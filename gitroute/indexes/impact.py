@@ -77,11 +77,13 @@ def build(inputs: BuildInputs) -> IndexBuild:
     table: dict[str, list[list]] = {}
     for node in inputs.graph.nodes:
         record = [node.id, node.path, node.name, node.kind, node.line]
-        keys = {node.path, node.name} if node.kind == "file" else {node.name}
+        name = node.name.lower()
+        table.setdefault(name, []).append(record)
+        # A file also answers to its path (its name is the base name: the same key for a top-level file).
+        if node.kind == "file" and node.path != node.name:
+            table.setdefault(node.path.lower(), []).append(record)
         if node.owner:
-            keys.add(f"{node.owner}.{node.name}")
-        for key in keys:
-            table.setdefault(key.lower(), []).append(record)
+            table.setdefault(f"{node.owner}.{node.name}".lower(), []).append(record)
     shards = 1
     while shards * NAMES_TARGET < len(table):
         shards *= 2
@@ -167,6 +169,12 @@ def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
         for path in {contract["canonical"], *contract["copies"]}:
             names.setdefault(path.rsplit("/", 1)[-1].encode("utf-8", "surrogateescape"), []).append(index)
     bounded = {name: re.compile(rb"(?<![\w.-])" + re.escape(name) + rb"(?![\w-])") for name in names}
+    # Names grouped by extension (`.py`, `.json`): a file without the extension holds none of its names,
+    # so one search stands for the group's (contract names share a few extensions).
+    groups: dict[bytes, list[bytes]] = {}
+    for name in names:
+        dot = name.rfind(b".")
+        groups.setdefault(name[dot:] if dot > 0 else name, []).append(name)
     readers: dict[int, set[str]] = {}
     for f in files:
         # Code and configuration read a contract; prose only mentions it (and the committed wiring block
@@ -178,11 +186,14 @@ def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
             data = read(f.path)
         except Exception:  # a file the snapshot cannot give back is not a reader we can show
             continue
-        for name, indexes in names.items():
-            # A substring test first (C speed); the word-bounded pattern only where the name occurs.
-            if name in data and bounded[name].search(data):
-                for index in indexes:
-                    readers.setdefault(index, set()).add(f.path)
+        for key, members in groups.items():
+            if key not in data:
+                continue
+            for name in members:
+                # A substring test first (C speed); the word-bounded pattern only where the name occurs.
+                if name in data and bounded[name].search(data):
+                    for index in names[name]:
+                        readers.setdefault(index, set()).add(f.path)
     for index, paths in readers.items():
         contract = contracts[index]
         own = {*contract["copies"], *contract["drifted"], *contract["drift_on_purpose"]}

@@ -1,0 +1,75 @@
+"""Full build time of two gitroute checkouts on one corpus, interleaved: figures, not a test.
+
+    python bench/build_ab.py --old /tmp/old [--new .] [--corpus django] [--runs 5]
+
+Each side runs `python -m gitroute build -q --full` with PYTHONPATH at its own checkout, in its own
+clone of the corpus (so neither reads the other's bundle), alternating old, new, new, old, ... so
+that a slow minute of a shared machine falls on both sides. Prints every time, the medians and the
+ratio new / old.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from corpora import materialise  # noqa: E402
+from perf import _env  # noqa: E402
+
+
+def time_build(checkout: Path, repo: Path) -> float:
+    env = _env()
+    env["PYTHONPATH"] = str(checkout)
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "gitroute", "build", "-q", "--full"], cwd=repo, env=env,
+                            capture_output=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"fatal: build with '{checkout}' failed: {result.stderr.decode(errors='replace').strip()}")
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", required=True, help="the baseline checkout (a git worktree)")
+    parser.add_argument("--new", default=str(HERE.parent), help="the checkout to compare (default: this one)")
+    parser.add_argument("--corpus", default="django")
+    parser.add_argument("--runs", type=int, default=5, help="builds per side")
+    parser.add_argument("--cache", default=str(Path.home() / ".cache" / "gitroute-bench"))
+    args = parser.parse_args(argv)
+
+    sides = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    with tempfile.TemporaryDirectory(prefix="gitroute-ab-") as tmp:
+        source = materialise(args.corpus, HERE / "corpora", args.cache)
+        repos = {}
+        for side in sides:
+            repos[side] = Path(tmp) / side
+            subprocess.run(["git", "clone", "-q", "--no-local", str(source), str(repos[side])], check=True,
+                           env=_env(), cwd=tmp)
+            time_build(sides[side], repos[side])  # warm-up: page cache and .pyc files, not measured
+        for run in range(args.runs):
+            order = ("old", "new") if run % 2 == 0 else ("new", "old")
+            for side in order:
+                seconds = time_build(sides[side], repos[side])
+                times[side].append(seconds)
+                print(f"run {run + 1} {side}: {seconds:.2f} s", flush=True)
+    old, new = statistics.median(times["old"]), statistics.median(times["new"])
+    spread = {s: f"{min(t):.2f}-{max(t):.2f}" for s, t in times.items()}
+    print(f"corpus {args.corpus}, {args.runs} builds per side, {os.cpu_count()} cores")
+    print(f"old {sides['old']}: median {old:.2f} s (range {spread['old']})")
+    print(f"new {sides['new']}: median {new:.2f} s (range {spread['new']})")
+    print(f"ratio new/old: {new / old:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
