@@ -5,12 +5,14 @@
 Each side runs `python -m gitroute build -q --full` with PYTHONPATH at its own checkout, in its own
 clone of the corpus (so neither reads the other's bundle), alternating old, new, new, old, ... so
 that a slow minute of a shared machine falls on both sides. Prints every time, the medians and the
-ratio new / old.
+ratio new / old, for wall time and for CPU time (user + system of the build and its workers, which a
+busy machine disturbs much less than wall time).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -25,16 +27,23 @@ from corpora import materialise  # noqa: E402
 from perf import _env  # noqa: E402
 
 
-def time_build(checkout: Path, repo: Path) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # waited-for descendants: the build and its workers
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_build(checkout: Path, repo: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one full build with `checkout`'s gitroute."""
     env = _env()
     env["PYTHONPATH"] = str(checkout)
+    cpu = _children_cpu()
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "gitroute", "build", "-q", "--full"], cwd=repo, env=env,
                             capture_output=True)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"fatal: build with '{checkout}' failed: {result.stderr.decode(errors='replace').strip()}")
-    return elapsed
+    return elapsed, _children_cpu() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sides = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
     times: dict[str, list[float]] = {"old": [], "new": []}
+    cpus: dict[str, list[float]] = {"old": [], "new": []}
     with tempfile.TemporaryDirectory(prefix="gitroute-ab-") as tmp:
         source = materialise(args.corpus, HERE / "corpora", args.cache)
         repos = {}
@@ -59,15 +69,17 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(args.runs):
             order = ("old", "new") if run % 2 == 0 else ("new", "old")
             for side in order:
-                seconds = time_build(sides[side], repos[side])
+                seconds, cpu = time_build(sides[side], repos[side])
                 times[side].append(seconds)
-                print(f"run {run + 1} {side}: {seconds:.2f} s", flush=True)
-    old, new = statistics.median(times["old"]), statistics.median(times["new"])
-    spread = {s: f"{min(t):.2f}-{max(t):.2f}" for s, t in times.items()}
+                cpus[side].append(cpu)
+                print(f"run {run + 1} {side}: {seconds:.2f} s wall, {cpu:.2f} s CPU", flush=True)
     print(f"corpus {args.corpus}, {args.runs} builds per side, {os.cpu_count()} cores")
-    print(f"old {sides['old']}: median {old:.2f} s (range {spread['old']})")
-    print(f"new {sides['new']}: median {new:.2f} s (range {spread['new']})")
-    print(f"ratio new/old: {new / old:.2f}")
+    for label, figures in (("wall", times), ("CPU", cpus)):
+        old, new = statistics.median(figures["old"]), statistics.median(figures["new"])
+        spread = {s: f"{min(t):.2f}-{max(t):.2f}" for s, t in figures.items()}
+        print(f"{label}: old median {old:.2f} s ({spread['old']}), new median {new:.2f} s ({spread['new']}), "
+              f"ratio new/old {new / old:.2f}")
+    print(f"old: {sides['old']}\nnew: {sides['new']}")
     return 0
 
 

@@ -40,7 +40,7 @@ from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
-MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml")
+MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5

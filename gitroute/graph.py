@@ -76,7 +76,10 @@ def build_graph(
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
-    edges, unresolved, routes = resolve_edges(files, nodes, file_node, symbol_ids, modules)
+    # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub.
+    go_modules = {entry.name: posixpath.dirname(path) for path, entry in declared
+                  if posixpath.basename(path) == "go.mod" and entry.module is None and entry.path is None}
+    edges, unresolved, routes = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules)
     return CodeGraph(nodes, edges, unresolved, routes)
 
 
@@ -255,8 +258,10 @@ class _Resolution:
         file_node: dict[str, int],
         symbol_ids: dict[str, list[int]],
         modules: dict[str, list[int]],
+        go_modules: dict[str, str],
     ) -> None:
         self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
+        self.go_modules = go_modules
         nodes = self.nodes  # type: ignore[assignment]
         self.file_node = file_node
         self.symbol_ids = symbol_ids
@@ -341,14 +346,36 @@ class _Resolution:
 
     def module_files(self, spec: str, importer: str, lang: str) -> list[int] | None:
         """Files a module spec names in this snapshot; None when it names none (it is outside the repository)."""
-        key = (spec, posixpath.dirname(importer) if spec.startswith(".") else "")
+        key = (spec, posixpath.dirname(importer) if spec.startswith(".") else "", lang == "go")
         if key in self.module_memo:
             return self.module_memo[key]
-        found = _resolve_module(spec, importer, self.modules) or None
-        if found is None and not spec.startswith("."):
-            found = self._folder_module(spec, lang)
+        if lang == "go":  # a Go import names a package, which is a folder, never a file
+            found = self._go_package(spec)
+        else:
+            found = _resolve_module(spec, importer, self.modules) or None
+            if found is None and not spec.startswith("."):
+                found = self._folder_module(spec, lang)
         self.module_memo[key] = found
         return found
+
+    def _go_package(self, spec: str) -> list[int] | None:
+        """The .go files of the folder a Go import path names: under the go.mod whose module path prefixes
+        it; with no go.mod at all, by the folder's trailing parts (GOPATH layouts)."""
+        if not self.go_modules:
+            return self._folder_module(spec, "go")
+        module = max((m for m in self.go_modules if spec == m or spec.startswith(m + "/")), key=len, default=None)
+        if module is None:
+            vendored = self.folders.get(spec, ())  # `vendor/<spec>`; anything else is outside the repository
+            if len(vendored) != 1:
+                return None
+            folder = vendored[0]
+        else:
+            rest = spec[len(module):].strip("/")
+            folder = posixpath.join(self.go_modules[module], rest) if rest else self.go_modules[module]
+        # A package's _test.go files are not part of what importing it brings in.
+        files = sorted(i for i in self.folder_files.get(folder, ())
+                       if self.nodes[i].path.endswith(".go") and not self.nodes[i].path.endswith("_test.go"))
+        return files or None
 
     def _folder_module(self, spec: str, lang: str) -> list[int] | None:
         """A spec naming a folder (a Go package, a Java package, a Rust module folder): its code files."""
@@ -656,10 +683,11 @@ def resolve_edges(
     file_node: dict[str, int],
     symbol_ids: dict[str, list[int]],
     modules: dict[str, list[int]],
+    go_modules: dict[str, str] | None = None,
 ) -> tuple[list[Edge], Counter, dict[str, Counter]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, and the uses
-    each route resolved, by edge kind."""
-    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
+    each route resolved, by edge kind. `go_modules`: each go.mod's module path -> its folder."""
+    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules, go_modules or {})
     edges: list[tuple] = []
     # One edge per (source, kind, target), at its first line: repeats add nothing to impact.
     named: dict[tuple[int, str, int], tuple[int, str]] = {}

@@ -81,7 +81,8 @@ class DeclaredEntry(namedtuple("DeclaredEntry", "name module function path", def
     """An entry point declared by a manifest (pyproject.toml scripts, package.json bin, ...).
 
     name: str, the script's name; then either module: str and function: str | None for a
-    Python-style `pkg.mod:func` target, or path: str for a file target, repo-relative, normalised.
+    Python-style `pkg.mod:func` target, or path: str for a file target, repo-relative, normalised;
+    or neither, from go.mod: name is the module path its packages are imported under.
     """
 
     __slots__ = ()

@@ -235,3 +235,23 @@ def test_a_workflow_that_does_not_parse_is_a_warning_not_a_failure(make_repo, ro
     assert route(["build", "-q"], repo.path).exit_code == 0
     status = route(["status"], repo.path)
     assert "workflow does not parse" in status.stdout
+
+
+def test_wiring_lists_a_go_module_s_internal_packages_and_which_imports_which(make_repo, route) -> None:
+    repo = make_repo()
+    repo.commit({
+        "go.mod": "module example.com/shop\n\ngo 1.21\n\nrequire github.com/acme/log v1.0.0\n",
+        "shop.go": 'package shop\n\nimport (\n\t"errors"\n\t"example.com/shop/store"\n)\n\nfunc A() { store.B(); errors.New("") }\n',
+        "store/store.go": 'package store\n\nimport "github.com/acme/log"\n\nfunc B() { log.Print() }\n',
+        # A test's imports, and what sits under testdata, are not the package's dependencies.
+        "store/store_test.go": 'package store\n\nimport "example.com/shop/testdata/fake"\n',
+        "testdata/fake/fake.go": "package fake\n",
+        "cmd/shop/main.go": 'package main\n\nimport "example.com/shop"\n\nfunc main() { shop.A() }\n',
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    wiring = json.loads(route(["wiring", "--json"], repo.path).stdout)["wiring"]
+    assert {(p["path"], p["name"]) for p in wiring["packages"] if p["ecosystem"] == "go"} == {
+        ("go.mod", "example.com/shop"), (".", "example.com/shop"), ("store", "example.com/shop/store"),
+        ("cmd/shop", "example.com/shop/cmd/shop")}
+    assert sorted((d["path"], d["depends_on_path"]) for d in wiring["dependencies"]) == [
+        (".", "store"), ("cmd/shop", ".")]

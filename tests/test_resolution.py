@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from gitroute.graph import MAX_AMBIGUOUS, SourceFile, build_graph
-from gitroute.model import Edge
-from gitroute.parsing import extract, language_for_path
+from gitroute.model import DeclaredEntry, Edge
+from gitroute.parsing import declared_entry_points, extract, language_for_path
 
 
 def graph_of(files: dict[str, str]):
@@ -213,6 +213,48 @@ def test_go_package_qualified_call_and_same_package_call() -> None:
     found = {e for e in edges(graph) if e[0] == "cmd/app/main.go:main"}
     assert found == {("cmd/app/main.go:main", "internal/store/store.go:Open", "import"),
                      ("cmd/app/main.go:main", "cmd/app/helper.go:helper", "package")}
+
+
+def test_go_module_path_from_go_mod_maps_imports_to_folders_and_leaves_the_standard_library_out() -> None:
+    go_mod = "module example.com/shop\n\ngo 1.21\n\nrequire github.com/acme/log v1.0.0\n"
+    files = {
+        "go.mod": go_mod,
+        # The root package, imported by its module path; `errors` and `path` are the standard library,
+        # not this package's errors.go and path.go; `github.com/acme/log` is outside the repository.
+        "shop.go": (
+            'package shop\n\nimport (\n\t"errors"\n\t"path"\n\t"github.com/acme/log"\n'
+            '\tst "example.com/shop/internal/store"\n)\n\n'
+            "type Cart struct{ db *st.DB }\n\n"
+            "func (c *Cart) Add() error {\n\tc.db.Get()\n\tlog.Print()\n\tpath.Join()\n\treturn errors.New()\n}\n"
+        ),
+        "errors.go": "package shop\n\nfunc New() error { return nil }\n",
+        "path.go": "package shop\n\nfunc Join() {}\n",
+        "cmd/shop/main.go": (
+            'package main\n\nimport "example.com/shop"\n\nfunc main() {\n\tc := &shop.Cart{}\n\tc.Add()\n\trun()\n}\n'
+        ),
+        "cmd/shop/run.go": "package main\n\nfunc run() {}\n",
+        "internal/store/store.go": "package store\n\ntype DB struct{}\n\nfunc (d *DB) Get() {}\n",
+        "internal/store/store_test.go": "package store\n\nfunc Get() {}\n",
+        "log/log.go": "package log\n\nfunc Print() {}\n",
+    }
+    sources = []
+    declared = []
+    for path, text in sorted(files.items()):
+        lang = language_for_path(path)
+        sources.append(SourceFile(path, f"{len(sources):040x}", lang, extract(text.encode(), lang) if lang else None))
+        declared.extend((path, d) for d in declared_entry_points(path, text.encode()))
+    assert declared == [("go.mod", DeclaredEntry(name="example.com/shop"))]
+    graph = build_graph(sources, declared)
+    imports = edges(graph, "imports")
+    assert imports == {("shop.go", "internal/store/store.go", "import"), ("cmd/shop/main.go", "errors.go", "import"),
+                       ("cmd/shop/main.go", "path.go", "import"), ("cmd/shop/main.go", "shop.go", "import")}
+    calls = edges(graph)
+    assert ("cmd/shop/main.go:main", "cmd/shop/run.go:run", "package") in calls  # same package, another file
+    assert ("cmd/shop/main.go:main", "shop.go:Add", "package") not in calls  # a method: not the package's
+    assert ("shop.go:Add", "internal/store/store.go:Get", "unique") in calls  # a method on a field: by name
+    assert not any(target in ("errors.go:New", "path.go:Join", "log/log.go:Print") for _, target, _ in calls)
+    assert ("cmd/shop/main.go:main", "shop.go:Cart", "import") in edges(graph, "references")
+    assert ("shop.go:Cart", "internal/store/store.go:DB", "import") in edges(graph, "references")
 
 
 # --- Java / Kotlin / C# -------------------------------------------------------------------------

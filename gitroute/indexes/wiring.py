@@ -83,10 +83,47 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
             if dep in internal and internal[dep] != p["path"]:
                 wiring["dependencies"].append({"package": p["name"], "path": p["path"], "depends_on": dep,
                                                "depends_on_path": internal[dep]})
+    go_modules = {p["name"]: p["path"].rpartition("/")[0] for p in manifests if p["ecosystem"] == "go" and p["name"]}
+    if go_modules:
+        packages, dependencies = _go_packages(files, go_modules)
+        wiring["packages"].extend(packages)
+        wiring["dependencies"].extend(dependencies)
     for table in TABLES:
         wiring[table].sort(key=lambda r: json.dumps(r, sort_keys=True))
     wiring["workflows"].sort(key=lambda r: r["path"])
     return wiring
+
+
+def _go_packages(files: Sequence, go_modules: dict[str, str]) -> tuple[list[dict], list[dict]]:
+    """A Go module's internal packages (its folders of .go files, by import path) and which import which.
+
+    A file belongs to the innermost go.mod above it; _test.go files, and the folders the go tool skips
+    (`testdata`, `.x`, `_x`), are not part of a package's imports.
+    """
+    roots = sorted(go_modules.items(), key=lambda item: -len(item[1]))  # innermost module first
+    package_of: dict[str, str] = {}  # folder -> import path
+    imports: dict[str, set[str]] = {}
+    for f in files:
+        if f.lang != "go" or f.extract is None or f.path.endswith("_test.go"):
+            continue
+        folder = f.path.rpartition("/")[0]
+        if any(part == "testdata" or part[:1] in "._" for part in folder.split("/") if part):
+            continue
+        for module, root in roots:
+            if not root or folder == root or folder.startswith(root + "/"):
+                rest = folder[len(root):].strip("/")
+                package_of[folder] = f"{module}/{rest}" if rest else module
+                imports.setdefault(folder, set()).update(ref.name for ref in f.extract.imports)
+                break
+    folder_of = {name: folder for folder, name in package_of.items()}
+    packages = [{"path": folder or ".", "name": name, "ecosystem": "go"} for folder, name in package_of.items()]
+    dependencies = [
+        {"package": package_of[folder], "path": folder or ".", "depends_on": spec,
+         "depends_on_path": folder_of[spec] or "."}
+        for folder, specs in imports.items() for spec in specs
+        if spec in folder_of and folder_of[spec] != folder
+    ]
+    return packages, dependencies
 
 
 def _is_workflow(path: str) -> bool:

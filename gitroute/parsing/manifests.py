@@ -1,4 +1,5 @@
-"""Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin/main/exports, Cargo [[bin]]."""
+"""Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin/main/exports, Cargo [[bin]];
+and go.mod's module path, which names no entry point but the root its packages are imported under."""
 from __future__ import annotations
 
 import configparser
@@ -158,8 +159,18 @@ def _repo_path(directory: str, target: object) -> str | None:
     return joined
 
 
+def _read_go_mod(directory: str, text: str) -> list[DeclaredEntry]:
+    """go.mod declares no entry point but the module path its packages are imported by: a name, no target."""
+    for raw in text.splitlines():
+        words = raw.split("//", 1)[0].split()
+        if len(words) == 2 and words[0] == "module":
+            return [DeclaredEntry(name=words[1].strip('"'))]
+    return []
+
+
 _READERS = {
     "pyproject.toml": _read_pyproject,
+    "go.mod": _read_go_mod,
     "setup.cfg": _read_setup_cfg,
     "package.json": _read_package_json,
     "Cargo.toml": _read_cargo_toml,
