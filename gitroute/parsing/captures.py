@@ -64,9 +64,10 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
         elif kind == "type":
             for n in names:
                 looked_up_on = call_receiver(n)  # `models.Model`: the module the type is looked up in
-                refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1, looked_up_on))
+                ref = (n.start_byte, kind, text(n), n.start_point[0] + 1, looked_up_on)
+                refs.append(ref)
                 if is_base(n):
-                    refs.append((n.start_byte, "base", text(n), n.start_point[0] + 1, looked_up_on))
+                    refs.append((ref[0], "base", ref[2], ref[3], looked_up_on))
         elif kind == "bind":
             binding = binding_of(family, captures)
             if binding is not None:

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gitroute.model import Binding, NameRef
-from gitroute.parsing.nodes import WHITESPACE, clean_import, text
+from gitroute.parsing.nodes import clean_import, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -43,11 +43,13 @@ def call_receiver(name: Node) -> str:
     holder = name.parent
     if holder is None:
         return ""
-    if holder.type == "navigation_suffix":  # Kotlin: a.b() is (navigation_expression a (navigation_suffix b))
+    holder_type = holder.type
+    if holder_type == "navigation_suffix":  # Kotlin: a.b() is (navigation_expression a (navigation_suffix b))
         holder = holder.parent
         if holder is None:
             return ""
-    if holder.type not in _RECEIVER_HOLDERS:
+        holder_type = holder.type
+    if holder_type not in _RECEIVER_HOLDERS:
         return ""
     target = holder.named_child(0)
     if target is None or target.end_byte > name.start_byte:
@@ -56,12 +58,14 @@ def call_receiver(name: Node) -> str:
         return text(target)
     if target.end_byte - target.start_byte > _MAX_RECEIVER:
         return "?"
-    written = WHITESPACE.sub("", text(target))
+    written = "".join(text(target).split())  # what WHITESPACE.sub("", ...) gives, without the regex
     if written == "super()":  # Python's `super().save()`: the method of a base class
         return "super"
     if not _RECEIVER.fullmatch(written):
         return "?"  # a computed object (`f().g()`, `a[0].b()`): a method of something unknown
-    return _RECEIVER_SEPARATORS.sub(".", written)
+    if "::" in written or "->" in written or "?." in written:
+        return _RECEIVER_SEPARATORS.sub(".", written)
+    return written
 
 
 def is_base(name: Node) -> bool:
