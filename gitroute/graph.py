@@ -700,6 +700,7 @@ def resolve_edges(
         fid = file_node[f.path]
         owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
         classes: dict[int, int] = {}  # symbol index -> its enclosing class's id (-1: none)
+        placed = len(ids)
         memos: dict[bool, dict[tuple[str, str, int], tuple[list[int], str]]] = {False: {}, True: {}}
 
         for index, s in enumerate(f.extract.symbols):
@@ -721,7 +722,7 @@ def resolve_edges(
             ("inherits", f.extract.bases, True),
         ):
             memo = memos[types_only]  # references and bases: the same type names, resolved once
-            counts: dict[str, int] = {}
+            hows: list[str] = []  # how each use resolved, counted once at the end (in C)
             resolve = resolution.resolve
             implicit_this = not types_only and f.extract.lang in _IMPLICIT_THIS
             for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
@@ -733,21 +734,21 @@ def resolve_edges(
                 if receiver in _SELF_NAMES or (implicit_this and not receiver):
                     scope = classes.get(source_index, -3)
                     if scope == -3:
-                        in_file = 0 <= source_index < len(ids)
+                        in_file = 0 <= source_index < placed
                         scope = classes[source_index] = resolution.enclosing_class(ids[source_index]) if in_file else -1
                 key = (name, receiver, scope)
                 found = memo.get(key)
                 if found is None:
                     found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)
                 targets, how = found
-                counts[how] = counts.get(how, 0) + 1
+                hows.append(how)
                 if not targets:
                     continue
-                source = owners[source_index] if -1 <= source_index < len(ids) else fid
+                source = owners[source_index] if -1 <= source_index < placed else fid
                 for target in targets:
                     if target != source:
                         named.setdefault((source, kind, target), (line, how))
-            routes[kind].update(counts)
+            routes[kind].update(hows)
 
     edges.extend((source, kind, target, line, how) for (source, kind, target), (line, how) in named.items())
     for kind, counts in routes.items():
