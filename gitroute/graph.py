@@ -665,10 +665,20 @@ def _any(node: Node) -> bool:
 
 def _implied_bindings(extract: FileExtract) -> tuple[Binding, ...]:
     """Kotlin, Scala and C# imports as bindings: `import a.b.C` binds C; a lower-case tail, or C#'s
-    `using A.B`, imports every name of a package or namespace."""
+    `using A.B`, imports every name of a package or namespace. An alias the parser saw (`import a.b.C as D`,
+    `import a.b.{C => D}`, `using D = A.B.C;`) binds D to C of a.b instead."""
     out = []
+    aliased = set()
+    for b in extract.bindings:
+        module = b.module.replace("`", "")
+        if module.endswith("." + b.name):  # the alias names the imported type itself: `a.b.C` -> C of a.b
+            aliased.add(module)
+            module = module[: -len(b.name) - 1]
+        out.append(Binding(b.local, module, b.name, b.line))
     for ref in extract.imports:
         spec = ref.name.replace("`", "")
+        if spec in aliased:
+            continue  # `import a.b.C as D` does not bind C
         head, _, last = spec.rpartition(".")
         if extract.lang != "csharp" and head and last[:1].isupper():
             out.append(Binding(last, head, last, ref.line))

@@ -290,6 +290,45 @@ def test_kotlin_import_text_binds_the_imported_class() -> None:
         ("app/Main.kt:main", "lib/Store.kt:Store", "import")}
 
 
+def test_kotlin_import_alias_binds_the_alias_to_the_imported_class() -> None:
+    graph = graph_of({
+        "app/Main.kt": "import lib.Store as Shop\n\nfun main() {\n    Shop()\n}\n",
+        "lib/Store.kt": "class Store\n",
+        "other/Store.kt": "class Store\n",
+        "other/Shop.kt": "class Shop\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "app/Main.kt:main"} == {
+        ("app/Main.kt:main", "lib/Store.kt:Store", "import")}
+
+
+def test_scala_renamed_imports_bind_the_new_name_to_the_imported_class() -> None:
+    graph = graph_of({
+        "app/Main.scala": (
+            "import lib.{Store => Shop, Cart}\nimport lib.Cache as Memo\n\n"
+            "object Main {\n  def run(): Unit = {\n    new Shop()\n    new Memo()\n    new Cart()\n  }\n}\n"
+        ),
+        "lib/Store.scala": "package lib\n\nclass Store\nclass Cache\nclass Cart\n",
+        "other/Store.scala": "package other\n\nclass Shop\nclass Memo\nclass Cart\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "app/Main.scala:run"} == {
+        ("app/Main.scala:run", "lib/Store.scala:Store", "import"),
+        ("app/Main.scala:run", "lib/Store.scala:Cache", "import"),
+        ("app/Main.scala:run", "lib/Store.scala:Cart", "import"),
+    }
+
+
+def test_csharp_using_alias_binds_the_alias_to_the_named_type() -> None:
+    graph = graph_of({
+        "App/Program.cs": (
+            "using Shop = Lib.Store;\n\nclass Program {\n  void Run() {\n    var s = new Shop();\n  }\n}\n"
+        ),
+        "Lib/Store.cs": "namespace Lib {\n  public class Store {}\n}\n",
+        "Other/Shop.cs": "namespace Other {\n  public class Shop {}\n}\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "App/Program.cs:Run"} == {
+        ("App/Program.cs:Run", "Lib/Store.cs:Store", "import")}
+
+
 # --- Rust ---------------------------------------------------------------------------------------
 
 

@@ -13,8 +13,8 @@ from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtr
 FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
 # Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
 # 4: documents parsed and cached like code; 5: module-level constants, '#:' comments; 6: import
-# bindings, call receivers and class bases (the graph's resolution)
-EXTRACTOR_VERSION = 6
+# bindings, call receivers and class bases (the graph's resolution); 7: Kotlin, Scala and C# import aliases
+EXTRACTOR_VERSION = 7
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -95,7 +95,9 @@ def binding_of(family: Family, captures: dict[str, list[Node]]) -> tuple[str, tu
     if not modules:
         return None
     module_node = modules[0]
-    module = clean_import(module_node.text or b"")
+    # Scala's import path is split into segments: the family reads it off the whole statement.
+    module = family.import_text(module_node) if module_node.type == "import_declaration" else clean_import(
+        module_node.text or b"")
     originals = captures.get("original")
     if name.type in ("wildcard_import", "asterisk", "use_wildcard", "dot"):
         return "*", (module, "")

@@ -70,3 +70,9 @@
 
 (type_argument_list
   (identifier) @name) @reference.type
+
+; Bindings: only an alias is recorded here (`using D = A.B.C;` binds D to C of A.B); the graph reads the
+; other using directives' bindings off their text.
+(using_directive
+  name: (identifier) @name
+  (qualified_name name: (identifier) @original) @module .) @reference.bind

@@ -58,3 +58,9 @@
 
 (type_arguments
   (type_projection (user_type (type_identifier) @name))) @reference.type
+
+; Bindings: only an alias is recorded here (`import a.b.C as D` binds D to C of a.b); the graph reads
+; the other imports' bindings off their text.
+(import_header
+  (identifier (simple_identifier) @original .) @module
+  (import_alias (type_identifier) @name)) @reference.bind

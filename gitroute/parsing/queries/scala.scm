@@ -67,3 +67,12 @@
 
 (type_arguments
   (type_identifier) @name) @reference.type
+
+; Bindings: only renames are recorded here (`import a.b.{C => D}`, Scala 3 `import a.b.C as D` bind D to
+; C of a.b); the graph reads the other imports' bindings off their text.
+(import_declaration
+  (namespace_selectors
+    (arrow_renamed_identifier name: (identifier) @original alias: (identifier) @name))) @module @reference.bind
+
+(import_declaration
+  (as_renamed_identifier name: (identifier) @original alias: (identifier) @name)) @module @reference.bind
