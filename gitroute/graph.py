@@ -319,7 +319,7 @@ class _Resolution:
             for start in range(len(parts)):
                 self.folders["/".join(parts[start:])].append(folder)
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
-        self.module_memo: dict[tuple[str, str], list[int] | None] = {}
+        self.module_memo: dict[tuple[str, str, bool], list[int] | None] = {}
         self.base_memo: dict[int, list[int]] = {}
         self.class_bases: dict[int, list[tuple[str, str, int]]] = defaultdict(list)  # class id -> (path, ref)
         for path, extract in self.extracts.items():
