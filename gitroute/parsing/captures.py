@@ -58,12 +58,15 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
                 continue  # every other pattern names what it captures; a nameless match has nothing to say
             names = [own]
         kind, key = role
+        callee = captures.get("callee")
         if kind == "call":
             for n in names:
-                refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1, call_receiver(n)))
+                refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1,
+                             call_receiver(n, callee[0] if callee else None)))
         elif kind == "type":
             for n in names:
-                looked_up_on = call_receiver(n)  # `models.Model`: the module the type is looked up in
+                # `models.Model`: the module the type is looked up in
+                looked_up_on = call_receiver(n, callee[0] if callee else None)
                 ref = (n.start_byte, kind, text(n), n.start_point[0] + 1, looked_up_on)
                 refs.append(ref)
                 if is_base(n):

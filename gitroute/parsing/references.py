@@ -37,10 +37,18 @@ _BASE_HOLDERS = frozenset(
 )
 
 
-def call_receiver(name: Node) -> str:
+def call_receiver(name: Node, callee: Node | None = None) -> str:
     """The object a call's name is looked up on, as a dotted name: `self` in `self.save()`, "" for `save()`,
-    "super" for `super().save()`, "?" for an object that is no plain name (`f().save()`)."""
-    holder = name.parent
+    "super" for `super().save()`, "?" for an object that is no plain name (`f().save()`).
+
+    `callee`: the node a query captured as @callee, which is the name itself or the node holding it
+    (`a.b.m`): it spares the walk up to the name's parent, which tree-sitter makes from the root."""
+    if callee is None:
+        holder = name.parent
+    elif callee.id == name.id:
+        return ""  # the callee is the bare name: nothing it is looked up on
+    else:
+        holder = callee
     if holder is None:
         return ""
     holder_type = holder.type

@@ -76,17 +76,18 @@
   value: [(arrow_function) (function_expression) (generator_function)] @definition.function
   (#not-match? @name "^[gs]et$"))
 
+; @callee: the name or the node holding it, so that the receiver is read without walking up the tree.
 (call_expression
   function: [
     (identifier) @name
     (member_expression property: [(property_identifier) (private_property_identifier)] @name)
-  ]) @reference.call
+  ] @callee) @reference.call
 
 (new_expression
   constructor: [
     (identifier) @name
     (member_expression property: (property_identifier) @name)
-  ]) @reference.call
+  ] @callee) @reference.call
 
 (import_statement
   source: (string) @name) @reference.import

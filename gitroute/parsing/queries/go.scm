@@ -30,12 +30,13 @@
 (method_elem
   name: (field_identifier) @name) @definition.method
 
+; @callee: the name or the node holding it, so that the receiver is read without walking up the tree.
 (call_expression
   function: [
     (identifier) @name
     (selector_expression field: (field_identifier) @name)
     (parenthesized_expression (identifier) @name)
-  ]) @reference.call
+  ] @callee) @reference.call
 
 (import_spec
   path: (interpreted_string_literal) @name) @reference.import

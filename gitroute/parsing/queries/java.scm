@@ -25,7 +25,7 @@
   name: (identifier) @name) @definition.method
 
 (method_invocation
-  name: (identifier) @name) @reference.call
+  name: (identifier) @name) @reference.call @callee
 
 (object_creation_expression
   type: [

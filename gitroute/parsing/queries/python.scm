@@ -8,12 +8,13 @@
 (function_definition
   name: (identifier) @name) @definition.function
 
-; Calls: `f()` names f, `obj.attr.m()` names m (the by-name graph resolves the last segment).
+; Calls: `f()` names f, `obj.attr.m()` names m (the by-name graph resolves the last segment). @callee is
+; the name or the node holding it, so that the receiver is read without walking up the tree.
 (call
   function: [
     (identifier) @name
     (attribute attribute: (identifier) @name)
-  ]) @reference.call
+  ] @callee) @reference.call
 
 ; Imports name the module as written: `import os.path`, `import a.b as c`, `from ..pkg import x`.
 (import_statement
@@ -31,14 +32,14 @@
   superclasses: (argument_list [
     (identifier) @name
     (attribute attribute: (identifier) @name)
-  ])) @reference.type
+  ] @callee)) @reference.type
 
 (type [
   (identifier) @name
   (attribute attribute: (identifier) @name)
   (generic_type (identifier) @name)
   (subscript value: (identifier) @name)
-]) @reference.type
+] @callee) @reference.type
 
 ; Bindings: the names imports bind (@name), where from (@module), and what under an alias (@original).
 (import_from_statement
