@@ -377,17 +377,17 @@ def rank_files(
     matched: dict[int, dict[str, int]] = defaultdict(dict)
     best_alt: dict[tuple[int, str], float] = {}
     for token, values in postings.items():
-        word = alternates.get(token)
-        w = idf[token] if word is None else idf[token] * EXPANDED
+        stands_for = alternates.get(token)
+        w = idf[token] if stands_for is None else idf[token] * EXPANDED
         node = 0
         for i in range(0, len(values), 2):
             node += values[i]
             tf, dl, fields = decode_posting(values[i + 1])
             term = bm25_term(tf, dl, avgdl, w)
-            if word is None:
+            if stands_for is None:
                 node_score[node] += term
             else:  # the best alternative of a word, only where the word itself is absent (fixed below)
-                key = (node, word)
+                key = (node, stands_for)
                 if term > best_alt.get(key, 0.0):
                     node_score[node] += term - best_alt.get(key, 0.0)
                     best_alt[key] = term
