@@ -4,6 +4,9 @@
 
 Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`) and `combined` (plain
 `git route query`, which decides the mix). Builds each corpus's bundle first unless --no-build.
+Held-out meaning questions (ids `h*`, written after the last ranking change) are scored apart: the
+`held-out top3` column. "false no_match" is the rate of real questions answered no_match, "negative
+routed" the rate of off-topic ones answered with a guess: the rule's two error rates.
 """
 from __future__ import annotations
 
@@ -54,14 +57,18 @@ def main(argv: list[str] | None = None) -> int:
                 api.build(repo=str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE)))
         calibrate(names)
         return 0
-    print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 "
+          "| held-out top3 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
+        # --no-build asks the bundles as they are, in corpora already materialised (or copied) here
+        built = Path(DEFAULT_DEST) / name
+        repo = str(built if args.no_build and built.is_dir() else materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
         if not args.no_build:
             api.build(repo=repo)
         bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
-        meaning = [q for q in bench.questions if q.type == "meaning"]
+        meaning = [q for q in bench.questions if q.type == "meaning" and not q.id.startswith("h")]
+        held = [q for q in bench.questions if q.type == "meaning" and q.id.startswith("h")]
         negative = [q for q in bench.questions if q.type == "negative"]
         symbol = [q for q in bench.questions if q.type == "symbol" and not (q.kind or q.lang or q.path)]
         for mode in ("symbol", "bm25", "combined"):
@@ -81,13 +88,14 @@ def main(argv: list[str] | None = None) -> int:
                 if args.verbose and mode != "symbol" and answer.status != "no_match":
                     print(f"  routed {name}/{q.id} [{mode}] {q.question!r}: {[r.path for r in answer.rows[:2]]}")
             sym = sum(1 for q in symbol if (r := rank_of(ask(mode, repo, q.question), q.expect)) and r <= 3)
+            kept = sum(1 for q in held if (r := rank_of(ask(mode, repo, q.question), q.expect)) and r <= 3)
             n = len(meaning)
 
             def top(k: int, ranks: list = ranks, n: int = n) -> str:
                 return f"{sum(1 for r in ranks if r is not None and r <= k)}/{n}"
 
             print(f"| {name} | {mode} | {top(1)} | {top(3)} | {top(5)} | {false_nm}/{n} | {routed}/{len(negative)} "
-                  f"| {sym}/{len(symbol)} |", flush=True)
+                  f"| {sym}/{len(symbol)} | {kept}/{len(held)} |", flush=True)
     return 0
 
 

@@ -104,6 +104,37 @@ def test_node_fields_split_a_symbol_and_a_file():
 def test_question_words_drop_stop_and_frame_words_and_stem():
     assert question_words("where is the code that handles late payments?") == ["late", "payment"]
     assert question_words("how are parameters parsed") == ["param", "pars"]
+    # prepositions, pronouns and adverbs a question leans on name nothing in the code
+    assert question_words("where is a folder removed together with everything inside it on the device") == [
+        "folder", "remov", "devic"]
+
+
+def test_alternatives_come_from_the_curated_list_and_skip_words_the_question_has():
+    assert meaning.alternatives(question_words("where is a folder removed")) == {
+        "dir": "folder", "delet": "remov", "unlink": "remov"}
+    assert meaning.alternatives(question_words("where are the error messages in german")) == {"de": "german"}
+    assert "folder" not in meaning.alternatives(question_words("copy a directory into a folder"))
+    assert meaning.alternatives(question_words("greenhouse irrigation")) == {}
+
+
+def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
+    section = {"documents": 10, "avgdl": 5.0}
+    tf_len = meaning.encode_posting(2, 5, 1)
+    # node 1 (in file 0) holds `dir` only; node 3 (in file 2) holds both `folder` and `dir`
+    postings = {"dir": [1, tf_len, 2, tf_len], "folder": [3, tf_len]}
+    ranked, per_file, matched, evidence = meaning.rank_files(
+        ["folder"], postings, section, files=[0, 2], alternates={"dir": "folder"})
+    idf_dir, idf_folder = bm25_idf(2, 10), bm25_idf(1, 10)
+    by_node = {node: score for scored in per_file.values() for score, node in scored}
+    assert by_node[1] == pytest.approx(meaning.EXPANDED * bm25_term(2, 5, 5.0, idf_dir))
+    assert by_node[3] == pytest.approx(bm25_term(2, 5, 5.0, idf_folder))  # the word itself: no double count
+    assert evidence.missing == [] and evidence.weights == {"folder": pytest.approx(idf_folder)}
+    assert ranked[0][1] == 2 and evidence.coverage == pytest.approx(1.0)
+    # the word absent everywhere: the alternative covers it, at the alternative's idf
+    _, _, _, alone = meaning.rank_files(["folder"], {"dir": [1, tf_len]}, section, files=[0],
+                                        alternates={"dir": "folder"})
+    assert alone.missing == [] and alone.coverage == pytest.approx(1.0)
+    assert alone.weights["folder"] == pytest.approx(bm25_idf(1, 10))
 
 
 # --- BM25 --------------------------------------------------------------------------------------

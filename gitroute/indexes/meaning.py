@@ -39,8 +39,34 @@ FRAME_WORDS = frozenset(
     happen happens located location place part piece thing things way done work works file files project
     repository library module defined define defines responsible somewhere actually
     whether came come comes another instead every each also just like so than too very such only other same some
-    many much still yet while upon via per onto tell tells kept keep get gets go goes not no""".split()
-)
+    many much still yet while upon via per onto tell tells kept keep get gets go goes not no
+    against over inside outside within without through throughout between among across along around behind beyond
+    toward towards until since above below near together everything something anything nothing everyone someone
+    anyone already always never often again ever here now own ones one""".split()
+)  # the second half: prepositions, pronouns and adverbs a question uses but code rarely names (0011)
+# A small curated thesaurus: a word a user says -> the words code spells it with. An alternative counts
+# EXPANDED of its own BM25 and stands for the question's word in coverage (never adds weight of its own).
+# Kept general on purpose (docs/decisions/0011): programming synonyms and language names -> locale codes.
+EXPANSIONS = {
+    "encrypted": "secure https tls ssl", "encryption": "secure https tls ssl", "secure": "https tls ssl",
+    "folder": "directory dir", "directory": "folder", "delete": "remove unlink", "remove": "delete unlink",
+    "erase": "remove delete", "cut": "truncate", "shorten": "truncate", "piece": "chunk slice part",
+    "chunk": "slice part", "save": "store write persist", "store": "save", "display": "render show",
+    "show": "render display", "stop": "close shutdown", "finish": "close end", "copy": "clone",
+    "check": "validate verify", "verify": "check validate", "validate": "check verify", "fail": "error",
+    "failure": "error", "restart": "reload", "reload": "restart", "change": "modify update",
+    "count": "len size", "size": "len length", "length": "size", "maximum": "max", "minimum": "min",
+    "password": "credential", "login": "auth", "link": "url href", "address": "addr url ip",
+    "join": "concat merge", "merge": "join combine", "search": "lookup query", "lookup": "search",
+    "order": "sort", "sort": "order", "escape": "quote sanitize", "encode": "serialize marshal",
+    "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
+    "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
+    "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
+    "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
+    "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
+}
+EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
 MAX_DOC = 600
 NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
 NODE_DECAY = 0.5
@@ -87,6 +113,22 @@ def question_words(text: str) -> list[str]:
     """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
     return list(dict.fromkeys(word_stem(t) for t in tokenize(text)
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
+
+
+_EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
+
+
+def alternatives(tokens: Sequence[str]) -> dict[str, str]:
+    """alternative stem -> the question word it stands for, from EXPANSIONS (words the question has left out)."""
+    if not _EXPANDED_STEMS:
+        for word, alts in EXPANSIONS.items():
+            _EXPANDED_STEMS[word_stem(word)] = tuple(word_stem(a) for a in alts.split())
+    found: dict[str, str] = {}
+    for token in tokens:
+        for alt in _EXPANDED_STEMS.get(token, ()):
+            if alt not in tokens and alt not in found:
+                found[alt] = token
+    return found
 
 
 def _signature_words(signature: str, name: str) -> str:
@@ -258,7 +300,7 @@ def build(inputs) -> object:
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -267,6 +309,15 @@ class Evidence:
         self.best_idf = best_idf  # the highest idf among the best file's matched words
         self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
+        self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
+
+    def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word."""
+        alternates = self.alternates
+        covered = {alternates.get(t, t) for _, node in scored for t in matched[node]}
+        total = sum(self.weights.values()) or 1.0
+        self.coverage = sum(self.weights[t] for t in covered) / total
+        self.best_idf = max((self.weights[t] for t in covered), default=0.0)
 
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
@@ -300,30 +351,52 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
 
 
 def rank_files(
-    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = ()
+    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = (),
+    alternates: dict[str, str] | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
     `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
+    `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
+    a question word scores its best form, an alternative at EXPANDED of its own BM25.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
     n = int(section.get("documents") or 1)
     avgdl = float(section.get("avgdl") or 1.0)
-    weights = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in tokens}
+    alternates = alternates or {}
+    idf = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in (*tokens, *alternates)}
+    # A question word the repository lacks but an alternative holds weighs as that alternative.
+    stand_in: dict[str, float] = {}
+    for alt, word in alternates.items():
+        if word not in postings and alt in postings:
+            stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
+    weights = {t: stand_in.get(t, idf[t]) for t in tokens}
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
     matched: dict[int, dict[str, int]] = defaultdict(dict)
+    best_alt: dict[tuple[int, str], float] = {}
     for token, values in postings.items():
-        w = weights[token]
+        stands_for = alternates.get(token)
+        w = idf[token] if stands_for is None else idf[token] * EXPANDED
         node = 0
         for i in range(0, len(values), 2):
             node += values[i]
             tf, dl, fields = decode_posting(values[i + 1])
-            node_score[node] += bm25_term(tf, dl, avgdl, w)
+            term = bm25_term(tf, dl, avgdl, w)
+            if stands_for is None:
+                node_score[node] += term
+            else:  # the best alternative of a word, only where the word itself is absent (fixed below)
+                key = (node, stands_for)
+                if term > best_alt.get(key, 0.0):
+                    node_score[node] += term - best_alt.get(key, 0.0)
+                    best_alt[key] = term
             if node not in node_file:
                 node_file[node] = files[bisect_right(files, node) - 1] if files else node
             matched[node][token] = fields
+    for (node, word), term in best_alt.items():
+        if word in matched[node]:  # the word itself is there: its alternatives add nothing
+            node_score[node] -= term
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
         per_file[node_file[node]].append((score, node))
@@ -335,15 +408,15 @@ def rank_files(
         score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
         ranked.append((score, file_id))
     ranked.sort(key=lambda p: (-p[0], p[1]))
-    total = sum(weights.values()) or 1.0
-    coverage, best_idf = 0.0, 0.0
+    found = set(postings) | {word for alt, word in alternates.items() if alt in postings}
+    missing = [t for t in tokens if t not in found]
+    evidence = Evidence(weights, missing, 0.0, 0.0)
+    evidence.alternates = alternates
     if ranked:
-        covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
-        coverage = sum(weights[t] for t in covered) / total
-        best_idf = max((weights[t] for t in covered), default=0.0)
-    missing = [t for t in tokens if t not in postings]
-    evidence = Evidence(weights, missing, coverage, best_idf)
-    evidence.node_coverage = max((sum(weights[t] for t in held) / total for held in matched.values()), default=0.0)
+        evidence.cover(per_file[ranked[0][1]], matched)
+    total = sum(weights.values()) or 1.0
+    evidence.node_coverage = max((sum(weights[w] for w in {alternates.get(t, t) for t in held}) / total
+                                  for held in matched.values()), default=0.0)
     return ranked, per_file, matched, evidence
 
 
@@ -388,12 +461,13 @@ def query_meaning(
     asking = {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
     if not [t for t in tokens if t not in asking]:
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
-    postings = read_postings(tokens, section, read, corrupt)
+    alternates = alternatives(tokens) if EXPANDED else {}
+    postings = read_postings([*tokens, *alternates], section, read, corrupt)
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
     files = _load(read([FILES]), FILES, corrupt) if postings else []
     if not isinstance(files, list):
         raise corrupt(FILES)
-    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files)
+    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates)
     evidence.missing = [t for t in evidence.missing if t not in asking]
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     known: dict[int, list] = {}
@@ -405,10 +479,7 @@ def query_meaning(
         ranked = sorted(((score * (SECONDARY if fid in demoted else 1.0), fid) for score, fid in head),
                         key=lambda p: (-p[0], p[1]))
         if ranked:
-            covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
-            total = sum(evidence.weights.values()) or 1.0
-            evidence.coverage = sum(evidence.weights[t] for t in covered) / total
-            evidence.best_idf = max((evidence.weights[t] for t in covered), default=0.0)
+            evidence.cover(per_file[ranked[0][1]], matched)
     reason = no_match_reason(evidence, tokens) if ranked else (
         no_match_reason(evidence, tokens) or "nothing in the bundle shares a word with the question")
     if reason is not None and (gate or not ranked):
