@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from gitroute.bundle.layout import INDEX_META, dump_json
 from gitroute.model import Answer, Row
 from gitroute.rank import (
+    NodeText,
     Question,
     base_name,
     built_copies,
     idf,
     is_secondary,
-    parse_question,
-    NodeText,
     node_text,
+    parse_question,
     score_bounder,
     score_text,
 )
