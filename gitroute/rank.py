@@ -138,20 +138,54 @@ def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
 
 
-def _contiguous(needle: Sequence[str], hay: Sequence[str]) -> bool:
-    n = len(needle)
-    return any(tuple(hay[i:i + n]) == tuple(needle) for i in range(len(hay) - n + 1))
+def _run_length(words: Sequence[str], at: int, position: dict[str, int]) -> int:
+    """How many of `words[at:]` stand in a row in the question whose word positions are `position`."""
+    start = position.get(words[at])
+    if start is None:
+        return 0
+    n = 1
+    while at + n < len(words) and position.get(words[at + n]) == start + n:
+        n += 1
+    return n
 
 
-def _longest_run(query: Sequence[str], name: Sequence[str]) -> int:
-    """The longest run of name tokens that also stands, in order, in the question."""
-    best = 0
-    for i in range(len(name)):
-        for j in range(len(name), i + best, -1):
-            if _contiguous(name[i:j], query):
-                best = j - i
-                break
-    return best
+class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exact_keys all_words content_words "
+                                       "path_tokens doc_tokens path_stems")):
+    """What `score_node` reads from a node's text, whatever the question: tokenized once, kept by a warm server.
+
+    name_stem, owner: str; kind_prior: float; secondary: bool (is_secondary(path));
+    exact_keys: (the name's normalized form, the owner's and the name's);
+    all_words, content_words: (name tokens, name set, owner tokens, owner set less the name's), the first
+    with stop words (an identifier question keeps them), the second without;
+    path_tokens, doc_tokens, path_stems: frozenset[str].
+    """
+
+    __slots__ = ()
+
+
+def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "") -> NodeText:
+    name_stem = base_name(name, kind)
+    name_tokens = stems(name_stem)
+    owner_tokens = stems(owner) if owner else []
+    # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
+    # stands in "test open session with endpoint" as a whole phrase.
+    content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
+    content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
+    # A file's folders; a symbol's folders and its file's name (`string` in `coerce.ts`).
+    folder, _, base = path.rpartition("/")
+    path_tokens = set(stems(folder)) | (set(stems(base.split(".", 1)[0])) if kind != "file" else set())
+    short = normalize_name(name_stem)
+    return NodeText(
+        name_stem, owner, KIND_PRIOR.get(kind, 0.0), is_secondary(path),
+        (short, normalize_name(owner) + short),
+        _words(name_tokens, owner_tokens), _words(content_name, content_owner),
+        frozenset(path_tokens), frozenset(stems(doc)) if doc else frozenset(), frozenset(stems(path)),
+    )
+
+
+def _words(name: list[str], owner: list[str]) -> tuple:
+    name_set = frozenset(name)
+    return tuple(name), name_set, tuple(owner), frozenset(owner) - name_set
 
 
 def score_node(
@@ -166,26 +200,26 @@ def score_node(
     owner: str = "",
 ) -> tuple[float, tuple[tuple[str, float], ...]]:
     """Score one node; returns the total and each signal's contribution (zero signals left out)."""
+    return score_text(question, weights, node_text(path=path, name=name, kind=kind, doc=doc, owner=owner), entry)
+
+
+def score_text(
+    question: Question, weights: dict[str, float], node: NodeText, entry: bool
+) -> tuple[float, tuple[tuple[str, float], ...]]:
+    """`score_node` of a node's text tokenized beforehand (`node_text`)."""
     signals: list[tuple[str, float]] = []
     q = question.tokens
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
-    name_stem = base_name(name, kind)
-    name_tokens = stems(name_stem)
-    owner_tokens = stems(owner) if owner else []
-    if question.identifier is None:
-        # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
-        # stands in "test open session with endpoint" as a whole phrase.
-        name_tokens = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
-        owner_tokens = [t for t in owner_tokens if t not in STOP_WORDS]
-    name_set = set(name_tokens)
+    name_tokens, name_set, owner_tokens, owner_set = (
+        node.all_words if question.identifier is not None else node.content_words)
 
     # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
     # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.
     if question.identifier is not None and name_set <= set(q) <= name_set | set(owner_tokens) and (
-        question.identifier in (normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem))
+        question.identifier in node.exact_keys
     ):
         signals.append(("exact_name", EXACT))
-        if question.text.strip() in (name_stem, f"{owner}.{name_stem}"):
+        if question.text.strip() in (node.name_stem, f"{node.owner}.{node.name_stem}"):
             signals.append(("verbatim", VERBATIM))
     else:
         phrase = _phrase_share(q, name_tokens, owner_tokens)
@@ -197,20 +231,17 @@ def score_node(
         coverage = len(name_set & set(q)) / len(name_set)
         signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-    owner_set = set(owner_tokens) - name_set
     matched_owner = sum(weights.get(t, 1.0) for t in q if t in owner_set)
     if matched_owner:
         signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
-    # A file's folders; a symbol's folders and its file's name (`string` in `coerce.ts`).
-    folder, _, base = path.rpartition("/")
-    path_tokens = set(stems(folder)) | (set(stems(base.split(".", 1)[0])) if kind != "file" else set())
+    path_tokens = node.path_tokens
     matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set and t not in owner_set)
     if matched_path:
         signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
-    if doc:
-        doc_tokens = set(stems(doc))
+    doc_tokens = node.doc_tokens
+    if doc_tokens:
         matched_doc = sum(weights.get(t, 1.0) for t in q if t in doc_tokens)
         if matched_doc:
             signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
@@ -218,15 +249,15 @@ def score_node(
     if question.wants_entry and entry:
         signals.append(("entry_point", ENTRY))
 
-    if question.asked_context and signals and is_secondary(path) and question.asked_context & set(stems(path)):
+    if question.asked_context and signals and node.secondary and question.asked_context & node.path_stems:
         # "test sessions": the tests of sessions, not the sessions code the tests share words with.
         signals.append(("asked_context", ASKED_CONTEXT))
 
     if not signals:
         return 0.0, ()
-    signals.append(("kind_prior", KIND_PRIOR.get(kind, 0.0)))
+    signals.append(("kind_prior", node.kind_prior))
     total = sum(value for _, value in signals)
-    if not question.wants_secondary and is_secondary(path):
+    if not question.wants_secondary and node.secondary:
         demoted = round(total * (DEMOTE - 1.0), 3)
         signals.append(("secondary_path", demoted))
         total += demoted
@@ -296,17 +327,34 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -
 
     The name alone counts (`open session` in `open_session`), and so does the name with the end
     of its owner before it (`url pattern resolve` for `URLPattern.resolve`), over the qualified length.
+    A question's words are distinct, so a run of words stands in it only from the position of its first.
     """
+    position = {t: i for i, t in enumerate(q)}
     best = 0.0
-    if len(q) >= 2 and name:
-        run = _longest_run(q, name)
-        if run >= 2:
+    whole = not name  # the name stands in the question in one piece (an empty name trivially)
+    if name:
+        run, i = 0, 0
+        while i < len(name):  # the longest run: runs end where the question's order breaks
+            n = _run_length(name, i, position)
+            run = max(run, n)
+            i += max(n, 1)
+        if len(q) >= 2 and run >= 2:
             best = run / len(name)
-    for k in range(len(owner), 0, -1):
-        qualified = list(owner[-k:]) + list(name)
-        if len(qualified) >= 2 and _contiguous(qualified, q):
-            best = max(best, len(qualified) / (len(owner) + len(name)))
-            break
+        whole = run == len(name)
+    if whole and owner:
+        # The longest end of the owner that stands right before the name (or, with no name, in a row itself).
+        start = position.get(name[0]) if name else None
+        k = 0
+        if name:
+            while k < len(owner) and start is not None and position.get(owner[-1 - k]) == start - 1 - k:
+                k += 1
+        else:
+            for j in range(len(owner)):  # owner[j:] in a row: the first such j is the longest end
+                if _run_length(owner, j, position) == len(owner) - j:
+                    k = len(owner) - j
+                    break
+        if k and k + len(name) >= 2:
+            best = max(best, (k + len(name)) / (len(owner) + len(name)))
     return best
 
 

@@ -49,6 +49,7 @@ class BundleView:
         self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
+        self._memos: dict[str, dict] = {}  # index name -> what its answers decoded, kept for the next answer
         self.reader = ObjectReader(cwd)
         try:
             self._pin(cwd, ref)
@@ -170,6 +171,12 @@ class IndexView:
 
     def corrupt(self, path: str) -> Exception:
         return corrupt_blob(f"{self.name}/{path}")
+
+    @property
+    def memo(self) -> dict:
+        """The index's own store of decoded blobs, for as long as the bundle stays pinned (a warm server's view
+        answers many questions; a pinned bundle never changes, so nothing in it goes stale)."""
+        return self.bundle._memos.setdefault(self.name, {})
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         """Blobs by path inside this index's folder; absent ones are left out."""
