@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gitroute.config import Config
     from gitroute.hooks import PointerSync
     from gitroute.indexes.embedding import LoadedVectors
+    from gitroute.indexes.meaning import Evidence
     from gitroute.status import StatusReport
 
 
@@ -210,7 +211,7 @@ def _strip(rows: list, explain: bool) -> list:
     return rows if explain else [r._replace(signals=()) for r in rows]
 
 
-def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], object]:
+def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], Evidence | None]:
     """The meaning index's rows, notes and evidence; a bundle built before it has none (the notes say so)."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.indexes.meaning import NAME, query_meaning
