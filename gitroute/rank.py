@@ -362,56 +362,99 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -
 
 _IDENTIFIER_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
 STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
+# Words that ask for the entry point in so many words; "start" and "launch" are ordinary verbs in a sentence
+# ("settings that start with a prefix"), which the symbol tiers' entry signal would take as the question.
+ENTRY_ASKED = frozenset({"entry", "entrypoint", "main"})
 
 
 ROWS_PER_FILE = 3  # in a blended answer
-OTHER_NODES = 0.5  # the share of a file's meaning score that its rows other than the best node get
 BLEND_SCALE = 100.0  # the best symbol row gets (1 - share) of it, the best meaning file share of it
+BLEND_FLOOR = 10  # each list is scaled from the score of its 10th row (0) to its best (docs/decisions/0011)
 
 
-def prose_share(text: str) -> float:
+def name_cover(text: str, row) -> tuple[int, int]:
+    """(how many of the question's words the row's name and owner hold, how many words it has).
+
+    The question's words are the symbol query's (stemmed, stop words and the words asking for an entry point
+    dropped); a file's name is its base name: "where are url rules matched" against `url_rule` holds 2 of 3.
+    """
+    tokens = set(parse_question(text).tokens)
+    if not tokens or row is None:
+        return 0, len(tokens)
+    owner, _, leaf = (row.name or "").rpartition(".") if row.kind != "file" else ("", "", row.name or "")
+    held = set(stems(base_name(leaf, row.kind or ""))) | set(stems(owner))
+    return len(tokens & held), len(tokens)
+
+
+def asks_entry_in_words(text: str) -> bool:
+    """A question that says "entry point", "entrypoint" or "main", not one that merely says "start"."""
+    return any(t in ENTRY_ASKED for t in tokenize(text))
+
+
+def prose_share(text: str, cover: float = 0.0) -> float:
     """How much of an answer should come from BM25 over node text (the rest from the symbol tiers).
 
     One word, or up to four words with no stop word among them ("test open meteo client"), is a name
-    lookup (0);
-    so is a question for the entry point, which the symbol tiers answer from manifests. A sentence is
-    half prose, less for each word shaped like an identifier (camelCase, snake_case, dotted, `()`):
-    "where is the session cookie signed" gets 0.5, "where is url_for defined" 0.25.
+    lookup (0). A sentence is prose but for the share of its words that the symbol tiers' best name holds
+    (`cover`, from `name_cover`) and its words shaped like identifiers (camelCase, snake_case, dotted, `()`):
+    "where is the session cookie signed" is 1 before any name is seen, 1/3 when the best name is
+    `session_cookie`; "where is url_for defined" 0.5 of that.
     """
     words = text.split()
-    if len(words) <= 1 or asks_for_entry(text):
+    if len(words) <= 1:
         return 0.0
     lowered = [w.lower() for w in words]
     if len(words) <= 4 and not any(w in STOP_WORDS for w in lowered):
         return 0.0
     shaped = sum(1 for w in words if _IDENTIFIER_SHAPE.search(w))
     content = [w for w in lowered if w not in STOP_WORDS] or lowered
-    return round(0.5 * (1.0 - min(shaped / len(content), 1.0)), 3)
+    return round((1.0 - min(max(cover, 0.0), 1.0)) * (1.0 - min(shaped / len(content), 1.0)), 3)
+
+
+def _scaler(rows: Sequence, floor_rank: int) -> tuple[float, float]:
+    """(floor, factor): a list's scores mapped so that its `floor_rank`-th row gets 0 and its best 1.
+
+    A list whose best rows are near ties (eight names that hold the same two words) then tells its rows apart
+    as much as a list with a clear winner, instead of lending all of them nearly the best row's weight.
+    """
+    scores = sorted((r.score for r in rows), reverse=True)
+    if not scores:
+        return 0.0, 0.0
+    floor = scores[floor_rank - 1] if len(scores) >= floor_rank else 0.0
+    span = scores[0] - floor
+    if span <= 0:
+        floor, span = 0.0, scores[0]
+    return floor, (1.0 / span if span > 0 else 0.0)
 
 
 def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limit: int) -> list:
-    """One ranking from both, each list scaled to its best row: a symbol row's signals are scaled so the best
-    has BLEND_SCALE * (1 - share), and it gains its file's meaning score (BLEND_SCALE * share for the best
-    file; in full for the node that carries it, OTHER_NODES of it for the file's other rows); a meaning row
-    stands by itself for a file the symbol rows lack. Signals stay additive and sum to the score."""
-    top_meaning = max((r.score for r in meaning_rows), default=0.0) or 1.0
-    weight = BLEND_SCALE * share
-    meaning_by_path = {r.path: round(weight * r.score / top_meaning, 3) for r in meaning_rows}
-    best_node = {(r.path, r.line) for r in meaning_rows}
-    symbol_paths = {r.path for r in symbol_rows}
-    mixed = []
-    top_symbol = max((r.score for r in symbol_rows), default=0.0) or 1.0
+    """One ranking from both lists, each scaled from its BLEND_FLOOR-th row (0) to its best: a symbol row gets up
+    to BLEND_SCALE * (1 - share), and a file's meaning score (up to BLEND_SCALE * share) goes once to the file's
+    best symbol row; the file's other rows stand on their own symbol score. A meaning row stands by itself for a
+    file the symbol rows lack. Signals stay additive and sum to the score (`below_floor` is the subtracted floor)."""
+    s_floor, s_factor = _scaler(symbol_rows, BLEND_FLOOR)
+    m_floor, m_factor = _scaler(meaning_rows, BLEND_FLOOR)
+    symbol_weight, meaning_weight = BLEND_SCALE * (1.0 - share), BLEND_SCALE * share
+    meaning_by_path = {r.path: round(meaning_weight * max(r.score - m_floor, 0.0) * m_factor, 3)
+                       for r in meaning_rows}
+    scaled = []
     for r in symbol_rows:
-        # Each symbol signal scaled so that the best row has 100 * (1 - share): the tiers' order stays.
-        f = BLEND_SCALE * (1.0 - share) / top_symbol
-        r = r._replace(score=round(r.score * f, 3), signals=tuple((n, round(v * f, 3)) for n, v in r.signals))
-        # The file's meaning score in full for the node that carries it, in part for its other rows.
-        m = meaning_by_path.get(r.path, 0.0) * (1.0 if (r.path, r.line) in best_node else OTHER_NODES)
-        m = round(m, 3)
+        f = symbol_weight * s_factor
+        signals = tuple((n, round(v * f, 3)) for n, v in r.signals)
+        below = round(-min(r.score, s_floor) * f, 3)
+        if signals and below:
+            signals = (*signals, ("below_floor", below))
+        scaled.append(r._replace(score=round(max(r.score - s_floor, 0.0) * f, 3), signals=signals))
+    scaled.sort(key=lambda r: -r.score)
+    mixed = []
+    lent: set[str] = set()
+    for r in scaled:
+        m = meaning_by_path.get(r.path, 0.0) if r.path not in lent else 0.0
+        lent.add(r.path)
         signals = (*r.signals, ("meaning", m)) if r.signals and m else r.signals
         mixed.append(r._replace(score=round(r.score + m, 3), signals=signals))
     for r in meaning_rows:
-        if r.path not in symbol_paths:
+        if r.path not in lent:
             m = meaning_by_path[r.path]
             mixed.append(r._replace(score=m, signals=(("meaning", m),) if r.signals else ()))
     mixed.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))
