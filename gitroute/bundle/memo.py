@@ -43,7 +43,7 @@ def code_salt() -> str:
     return digest.hexdigest()
 
 
-def digest_values(values: object) -> bytes:
+def digest_values(values: list | tuple) -> bytes:
     """A digest of plain values (str, int, None, and tuples or lists of them): what a result looked up."""
     return hashlib.blake2b(marshal.dumps(values), digest_size=16).digest()
 

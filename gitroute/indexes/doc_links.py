@@ -200,6 +200,7 @@ class Linker:
             "p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name, "q": self.by_qual,
             "m": self.modules, "f": self.in_file, "N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        self.targets: dict[int, Target] = {}
 
     def record(self) -> None:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
@@ -407,8 +408,12 @@ class Linker:
         return links
 
     def _target(self, node_id: int) -> Target:
-        node = self.nodes[node_id]
-        return Target(node.id, node.path, node.name, node.kind, node.line, node.owner, self.incoming[node.id])
+        target = self.targets.get(node_id)
+        if target is None:  # popular targets (`save`, `Model`) are named by thousands of links
+            node = self.tables["N"][node_id]
+            target = self.targets[node_id] = Target(node.id, node.path, node.name, node.kind, node.line, node.owner,
+                                                    self.incoming[node.id])
+        return target
 
     @staticmethod
     def _disambiguate(files: list[str], context: tuple[frozenset[str], tuple[str, ...]], token: str) -> str | None:
