@@ -33,6 +33,9 @@ BASE = {
     ),
 }
 
+SCHEMA = '{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}\n'
+LIMITS = "[limits]\nmax_items = 50\nmax_total = 1000\n# shared by the web and the api, kept identical\n"
+
 # Each step: a function of the previous tree, giving the next one.
 STEPS = {
     "add_function": lambda t: {**t, "shop/prices.py": t.get("shop/prices.py", "") + "\n\ndef tax_rate():\n    return 1\n"},
@@ -43,6 +46,12 @@ STEPS = {
     "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
     "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
     "move_doc": lambda t: {("guide/api.rst" if k == "docs/api.rst" else k): v for k, v in t.items()},
+    # A contract (one file in two places) whose readers are found by name; then a second contract, so
+    # every blob must be searched for a name it was not searched for before.
+    "contract": lambda t: {**t, "api/schema.json": SCHEMA, "web/schema.json": SCHEMA,
+                           "shop/load.py": "def load_schema():\n    return open('schema.json')\n"},
+    "reader_of_second": lambda t: {**t, "shop/limits.py": "PATH = 'limits.toml'\n"},
+    "second_contract": lambda t: {**t, "a/limits.toml": LIMITS, "b/limits.toml": LIMITS},
     "call_elsewhere": lambda t: {**t, "shop/extra.py": "from shop.cart import Cart\n\n\ndef twice():\n"
                                                     "    Cart().checkout()\n    return show_cart()\n"},
 }

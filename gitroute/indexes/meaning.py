@@ -217,7 +217,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
 
 
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
-                        blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
+                        file_blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
     """Blobs of the meaning index (paths relative to its folder) and its section.
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
@@ -234,7 +234,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
         first = group[0].id
         file_of[group[0].path] = first
-        key = f"{group[0].path}\0{blobs.get(group[0].path, '')}\0{len(group)}" if blobs is not None else None
+        key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}" if file_blobs is not None else None
         entries = memo.get(key) if memo is not None else None
         if entries is None:
             entries = _file_postings(group, read, words_memo)

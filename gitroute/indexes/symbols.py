@@ -139,7 +139,7 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section)
 
 
-def build_symbol_index(nodes: Sequence, memo=None, blobs: dict[str, str] | None = None,
+def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None,
                        ) -> tuple[dict[str, bytes], dict]:
     """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section.
 
@@ -160,7 +160,9 @@ def build_symbol_index(nodes: Sequence, memo=None, blobs: dict[str, str] | None 
         start = end
         if path in built:
             continue
-        key = f"{path}\0{blobs.get(path, '')}\0{len(group)}" if memo is not None and blobs is not None else None
+        key = None
+        if memo is not None and file_blobs is not None:
+            key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}"
         tokens = memo.get(key) if key is not None else None
         if tokens is None:
             tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
