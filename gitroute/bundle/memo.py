@@ -57,6 +57,7 @@ class MemoTable:
         self.previous = entries
         self.kept: dict = {}
         self.hits = 0
+        self.changed = False  # a value put that the file does not already hold
 
     def get(self, key: object) -> object | None:
         """The value an earlier build stored under `key`, or None."""
@@ -67,10 +68,16 @@ class MemoTable:
         return value
 
     def put(self, key: object, value: object) -> None:
+        if self.previous.get(key) is not value:
+            self.changed = True
         self.kept[key] = value
 
     def save(self) -> None:
-        """Write the entries this build used, whole, then rename: a reader sees the old table or the new one."""
+        """Write the entries this build used, whole, then rename: a reader sees the old table or the new one.
+
+        A table this build took whole, adding nothing, is left as it is."""
+        if not self.changed and len(self.kept) == len(self.previous):
+            return
         tmp = f"{self.path}.{os.getpid()}.tmp"
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
