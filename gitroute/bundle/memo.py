@@ -24,14 +24,20 @@ from functools import lru_cache
 MEMO_DIR = os.path.join("gitroute", "memo")
 
 
+# Packages whose version shapes what a build extracts (the grammars), beside gitroute's own source.
+SALT_PACKAGES = ("tree_sitter", "tree_sitter_language_pack")
+
+
 @lru_cache(maxsize=1)
 def code_salt() -> str:
-    """What the memo's results were computed by: the gitroute version, Python's, and gitroute's source."""
+    """What the memo's results were computed by: gitroute's version and source, the grammars, Python."""
     from gitroute import __version__
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{__version__} {sys.version_info[:3]} {marshal.version}".encode())
+    for name in SALT_PACKAGES:
+        digest.update(f" {_installed(name)}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
@@ -41,6 +47,25 @@ def code_salt() -> str:
                 with open(path, "rb") as f:
                     digest.update(f.read())
     return digest.hexdigest()
+
+
+def _installed(package: str) -> str:
+    """The `.dist-info` folder names of an installed package: its version, without importing it
+    (importlib.metadata scans every distribution: tens of milliseconds)."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return f"{package} -"
+    site = os.path.dirname(os.path.dirname(spec.origin))
+    try:
+        names = os.listdir(site)
+    except OSError:
+        names = []
+    return " ".join(sorted(n for n in names if n.lower().startswith(package + "-") and n.endswith(".dist-info")))
 
 
 def digest_values(values: list | tuple) -> bytes:
