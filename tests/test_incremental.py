@@ -108,3 +108,20 @@ def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
 def test_incremental_build_equals_full_over_edit_sequences(steps: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         _sequence(steps, Path(tmp))
+
+
+def test_full_reads_no_memo_and_a_planted_entry_only_misleads_an_incremental_build(tmp_path: Path) -> None:
+    """The memo is trusted as this repository's own (like own-bundles); `--full` does not read it at all."""
+    import marshal
+
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    path = repo.path / ".git" / "gitroute" / "memo" / "meaning.marshal"
+    salt, entries = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps((salt, {key: [] for key in entries})))  # every file: no postings
+    repo.commit(STEPS["add_function"](BASE))
+    planted = run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree
+    full = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
+    assert planted != full
+    assert run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree == full  # --full wrote a sound memo
