@@ -180,55 +180,61 @@ _NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv",
 
 def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
     """node id -> (header, messages): each file's header, and each message literal on its innermost node."""
-    from gitroute.parsing.prose import header_text, message_literals
-
-    by_path: dict[str, list] = defaultdict(list)
-    for node in nodes:
-        by_path[node.path].append(node)
     prose: dict[int, tuple[str, list[str]]] = {}
-    for path, group in by_path.items():
-        file_node = group[0]
-        if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
-            continue  # tests, docs and examples keep their names and docs: they rank below code anyway
-        data = read(path)
-        if not data:
-            continue
-        text = data.decode("utf-8", "replace")
-        header = header_text(text, file_node.lang)
-        if header:
-            prose[file_node.id] = (header, [])
-        symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
-        for line, literal in message_literals(text):
-            owner = file_node.id
-            for node in symbols:  # innermost: the last one in start order that spans the line
-                if node.line > line:
-                    break
-                if node.end_line >= line:
-                    owner = node.id
-            prose.setdefault(owner, ("", []))[1].append(literal)
+    for group in _by_file(nodes):
+        prose.update(_one_file_prose(group, read))
     return prose
 
 
-def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the meaning index (paths relative to its folder) and its section."""
-    from gitroute.bundle.layout import dump_json
+def _by_file(nodes: Sequence) -> list[list]:
+    """Nodes grouped by file, each group its file node first (nodes come in id order, a file's own run)."""
+    by_path: dict[str, list] = defaultdict(list)
+    for node in nodes:
+        by_path[node.path].append(node)
+    return list(by_path.values())
 
-    built = built_copies(sorted({n.path for n in nodes}))
-    nodes_kept = [n for n in nodes if n.path not in built]
-    prose = file_prose(nodes_kept, read)
-    file_of: dict[str, int] = {}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    memo: dict[str, list[str]] = {}
-    total_length = 0
-    docs = 0
+
+def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
+    from gitroute.parsing.prose import header_text, message_literals
+
+    file_node = group[0]
+    path = file_node.path
+    prose: dict[int, tuple[str, list[str]]] = {}
+    if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+        return prose  # tests, docs and examples keep their names and docs: they rank below code anyway
+    data = read(path)
+    if not data:
+        return prose
+    text = data.decode("utf-8", "replace")
+    header = header_text(text, file_node.lang)
+    if header:
+        prose[file_node.id] = (header, [])
+    symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+    for line, literal in message_literals(text):
+        owner = file_node.id
+        for node in symbols:  # innermost: the last one in start order that spans the line
+            if node.line > line:
+                break
+            if node.end_line >= line:
+                owner = node.id
+        prose.setdefault(owner, ("", []))[1].append(literal)
+    return prose
+
+
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
+                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int]]]:
+    """One file's postings: (node offset from the file node, node length, tokens, packed postings) per node.
+
+    A function of the file's path, its blob and its node count (extraction is by blob): what the build
+    memo keys it by."""
+    secondary = is_secondary(group[0].path)
+    if secondary and SECONDARY_FILES_ONLY:
+        group = group[:1]
+    prose = _one_file_prose(group, read)
     fields_of = FIELDS
-    secondary = False
-    for node in nodes_kept:  # in id order, so postings come out sorted by node
-        if node.kind == "file":
-            file_of[node.path] = node.id
-            secondary = is_secondary(node.path)
-        elif secondary and SECONDARY_FILES_ONLY:
-            continue
+    first = group[0].id
+    out = []
+    for node in group:
         header, messages = prose.get(node.id, ("", ()))
         counts: dict[str, int] = {}
         bits: dict[str, int] = {}
@@ -236,22 +242,52 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
             if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
             bit, weight = fields_of[field]
-            found = memo.get(text)
+            found = words_memo.get(text)
             if found is None:
                 found = words(text)
                 if len(text) < 200:
-                    memo[text] = found
+                    words_memo[text] = found
             for token in found:
                 counts[token] = counts.get(token, 0) + weight
                 bits[token] = bits.get(token, 0) | bit
         if not counts:
             continue
         length = sum(counts.values())
-        total_length += length
-        docs += 1
-        node_id = node.id
-        for token, tf in counts.items():
-            postings[token].append((node_id, encode_posting(tf, length, bits[token])))
+        out.append((node.id - first, length, list(counts),
+                    [encode_posting(tf, length, bits[token]) for token, tf in counts.items()]))
+    return out
+
+
+def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
+                        file_blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the meaning index (paths relative to its folder) and its section.
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
+    from an earlier build when its path, blob and node count are the same."""
+    from gitroute.bundle.layout import dump_json
+
+    built = built_copies(sorted({n.path for n in nodes}))
+    nodes_kept = [n for n in nodes if n.path not in built]
+    file_of: dict[str, int] = {}
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    words_memo: dict[str, list[str]] = {}
+    total_length = 0
+    docs = 0
+    for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
+        first = group[0].id
+        file_of[group[0].path] = first
+        key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}" if file_blobs is not None else None
+        entries = memo.get(key) if memo is not None else None
+        if entries is None:
+            entries = _file_postings(group, read, words_memo)
+        if memo is not None:
+            memo.put(key, entries)
+        for offset, length, tokens, packed in entries:
+            total_length += length
+            docs += 1
+            node_id = first + offset
+            for token, value in zip(tokens, packed):
+                postings[token].append((node_id, value))
     total = sum(map(len, postings.values()))
     shards = 1
     while shards * POSTINGS_TARGET < total:
@@ -260,11 +296,11 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
     for token, pairs in postings.items():
         flat: list[int] = []
         previous = 0
-        for node_id, packed in pairs:  # node ids as gaps: most are small numbers, and JSON is text
-            flat += (node_id - previous, packed)
+        for node_id, packed_value in pairs:  # node ids as gaps: most are small numbers, and JSON is text
+            flat += (node_id - previous, packed_value)
             previous = node_id
         sharded[postings_shard(token, shards)][token] = flat
-    blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
+    blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     section = {
         "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
         "documents": docs,
@@ -274,9 +310,9 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs[FILES] = dump_json(sorted(file_of.values()))
-    blobs[META] = dump_json(section)
-    return blobs, section
+    blobs_out[FILES] = dump_json(sorted(file_of.values()))
+    blobs_out[META] = dump_json(section)
+    return blobs_out, section
 
 
 def build(inputs) -> object:
@@ -289,7 +325,8 @@ def build(inputs) -> object:
         except Exception:  # a blob the build could not read (missing in a partial clone): no prose, no failure
             return None
 
-    blobs, section = build_meaning_index(inputs.graph.nodes, read)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files})
     blobs.pop(META, None)  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
 

@@ -137,31 +137,48 @@ def build(inputs: BuildInputs) -> IndexBuild:
     """The symbol index: token postings over the graph's nodes (whose records the graph stores)."""
     from gitroute.indexes import IndexBuild
 
-    blobs, section = build_symbol_index(inputs.graph.nodes)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, section = build_symbol_index(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files})
     return IndexBuild(blobs, section)
 
 
-def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section."""
+def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None,
+                       ) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section.
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's node tokens are taken
+    from an earlier build when its path, blob and node count are the same (they come from its extract)."""
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
-    secondary_paths: dict[str, bool] = {}
     words = _word_sets()
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
-    for node in nodes:  # in id order, so every postings list comes out sorted
-        if node.path in built:
+    start = 0
+    while start < len(nodes):  # a file's nodes, in id order, so every postings list comes out sorted
+        path = nodes[start].path
+        end = start + 1
+        while end < len(nodes) and nodes[end].path == path:
+            end += 1
+        group = nodes[start:end]
+        start = end
+        if path in built:
             continue
-        secondary = secondary_paths.get(node.path)
-        if secondary is None:
-            secondary = secondary_paths[node.path] = is_secondary(node.path)
-        fields = _node_tokens(node, words)
-        value = encode_posting(node.id, secondary, len(fields[0]))
-        for field, tokens in enumerate(fields):
-            for token in tokens:
-                postings[token][field].append(value)
-        if node.entry:
-            postings[ENTRY_TOKEN][0].append(value)
+        key = None
+        if memo is not None and file_blobs is not None:
+            key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}"
+        tokens = memo.get(key) if key is not None else None
+        if tokens is None:
+            tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
+        if key is not None:
+            memo.put(key, tokens)
+        secondary = is_secondary(path)
+        for node, fields in zip(group, tokens):
+            value = encode_posting(node.id, secondary, len(fields[0]))
+            for field, field_tokens in enumerate(fields):
+                for token in field_tokens:
+                    postings[token][field].append(value)
+            if node.entry:
+                postings[ENTRY_TOKEN][0].append(value)
     total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
     shards = 1
     while shards * POSTINGS_TARGET < total:
