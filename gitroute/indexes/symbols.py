@@ -190,6 +190,7 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
+    path_postings: dict[str, frozenset[int]] | None = None,
 ) -> tuple[dict[int, float], float]:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -199,7 +200,10 @@ def _bound_postings(
     (`members`), so its bound is exact, and the nodes found only there are left out, all bounded
     by the second value. Postings are summed by their encoded value (a node's id and facts never
     vary) and decoded once per node. `places` (node id -> the words of its path as `node_text` takes
-    them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds.
+    them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds. With
+    `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
+    deferred word whose path holds a word that is not deferred become candidates, so the nodes left
+    out match the question with deferred words alone, even in their owner and path: a lower bound.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
@@ -228,6 +232,13 @@ def _bound_postings(
             context_matched[value] = get_context(value, 0) + 1
             context_weight[value] = get_context_weight(value, 0.0) + w
     candidates = name_weight.keys() | doc_weight.keys() | context_matched.keys()
+    if path_postings is not None and deferred:
+        for token in question.tokens:
+            in_path = path_postings.get(token) if token not in deferred else None
+            if in_path:
+                for lists_of_deferred in map(members, deferred):
+                    for found in lists_of_deferred:
+                        candidates |= found & in_path
     for token in deferred:
         w = weights[token]
         in_name, in_doc, in_context = members(token)
@@ -260,15 +271,17 @@ def _bound_postings(
         if found is None:
             found = memo[facts] = bound(*facts)
         bounds[value >> 4] = found
-    return bounds, _left_out_bound(bound, [weights[t] for t in deferred])
+    return bounds, _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None)
 
 
-def _left_out_bound(bound: Callable[..., float], deferred: list[float]) -> float:
+def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
     """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
 
     Such a node has m of them in its name (at most the m heaviest), the others at most in its
     context and its doc; the bound grows with each weight and count, so the largest over m, the
     name's word count and secondary bounds them all. It is not an entry node: those are candidates.
+    `alone`: its owner and path hold no other question word either (they are candidates), so
+    owner_tokens and path_tokens count at most the deferred words outside its name.
     """
     if not deferred:
         return 0.0
@@ -281,7 +294,8 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float]) -> float
             if count < m and count < 7 or (count == 0 and m):
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
-                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False))
+                rest = (total - in_name, 0.0, None) if alone else ()
+                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False, *rest))
     return best
 
 
@@ -338,8 +352,8 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    places = memo.get("places")
-    bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places)
+    places, path_postings = memo.get("places"), memo.get("path_postings")
+    bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     if not bounds and not left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -401,7 +415,7 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places)
+        bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -444,6 +458,19 @@ def warm(view: IndexView) -> None:
         if found is None:
             found = words[key] = path_words(path, kind)
         places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+    # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
+    try:
+        values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
+                  for value in ids}
+    except TypeError as err:
+        raise view.corrupt("postings") from err
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for node_id, (found, _prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            for word in found:
+                by_word[word].append(value)
+    memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
     memo["places"] = places
 
 
