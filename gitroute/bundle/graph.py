@@ -105,7 +105,7 @@ class GraphView:
                 raise self._corrupt(f"{GRAPH_NODES}/{name}")
             firsts.append(int(number) << NODE_ORDINAL_BITS)
         chunks = self._load(node_chunk_path(first) for first in firsts)
-        ids = []
+        ids: list[int] = []
         for first in firsts:
             chunk = chunks.get(node_chunk_path(first))
             if not isinstance(chunk, list):

@@ -237,8 +237,8 @@ def _bound_postings(
             in_path = path_postings.get(token) if token not in deferred else None
             if in_path:
                 for lists_of_deferred in map(members, deferred):
-                    for found in lists_of_deferred:
-                        candidates |= found & in_path
+                    for held in lists_of_deferred:
+                        candidates |= held & in_path
     for token in deferred:
         w = weights[token]
         in_name, in_doc, in_context = members(token)
