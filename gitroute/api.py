@@ -57,6 +57,17 @@ class _opened:
             self.view.close()
 
 
+def warm(view: BundleView) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.registry import INDEXES, load_index
+
+    for name in INDEXES:
+        module = load_index(name)
+        if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
+            module.warm(view.index(name))
+
+
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""

@@ -171,16 +171,20 @@ def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "") -> 
     # stands in "test open session with endpoint" as a whole phrase.
     content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
     content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
-    # A file's folders; a symbol's folders and its file's name (`string` in `coerce.ts`).
-    folder, _, base = path.rpartition("/")
-    path_tokens = set(stems(folder)) | (set(stems(base.split(".", 1)[0])) if kind != "file" else set())
     short = normalize_name(name_stem)
     return NodeText(
         name_stem, owner, KIND_PRIOR.get(kind, 0.0), is_secondary(path),
         (short, normalize_name(owner) + short),
         _words(name_tokens, owner_tokens), _words(content_name, content_owner),
-        frozenset(path_tokens), frozenset(stems(doc)) if doc else frozenset(), frozenset(stems(path)),
+        path_words(path, kind), frozenset(stems(doc)) if doc else frozenset(), frozenset(stems(path)),
     )
+
+
+def path_words(path: str, kind: str) -> frozenset[str]:
+    """The words a node's path gives it: a file's folders; a symbol's folders and its file's name (`string`
+    in `coerce.ts`)."""
+    folder, _, base = path.rpartition("/")
+    return frozenset(stems(folder)) | (frozenset(stems(base.split(".", 1)[0])) if kind != "file" else frozenset())
 
 
 def _words(name: list[str], owner: list[str]) -> tuple:
@@ -274,7 +278,9 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     It takes, for a node: name_weight and name_matched (the weight and number of question words
     in its name postings), name_count (its name's word count, capped at 7), doc_weight (of the
     question words in its doc postings), context_matched (how many are in its context postings),
-    secondary and entry. A caller that skips some postings counts their words as present. Names
+    secondary and entry; and, when the caller knows them (a warm server keeps every node record),
+    context_weight (of those context words), path_weight (of the question words in `node_text`'s
+    path_tokens) and the node's kind_prior. A caller that skips some postings counts their words as present. Names
     are cut at 200 characters in the records `score_node` reads; the bound holds for every name
     no longer than that. Each signal's bound is argued beside it; tests check it on real bundles.
     """
@@ -289,7 +295,8 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     kind_prior = max(KIND_PRIOR.values())
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
-              secondary: bool, entry: bool) -> float:
+              secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
+              node_prior: float | None = None) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -309,10 +316,14 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.
         if name_weight:
             total += NAME * share * (0.5 + 0.5 * coverage)
-        total += PATH * (1.0 - share)
+        # Or, known the weights, owner_tokens (its words are context words) plus path_tokens.
+        rest = 1.0 - share
+        if context_weight is not None and path_weight is not None:
+            rest = min(rest, (context_weight + path_weight) / total_weight)
+        total += PATH * rest
         # doc_tokens: the doc postings leave out the name's words and the unindexed ones.
         total += DOC * min((doc_weight + name_weight + unindexed) / total_weight, 1.0)
-        total += kind_prior
+        total += kind_prior if node_prior is None else node_prior
         if entry:
             total += fixed[0]
         if secondary:

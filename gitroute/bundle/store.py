@@ -133,6 +133,11 @@ class BundleView:
         objects = self.reader.read([oid for _, oid in wanted])
         return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
 
+    def listing(self, folder: str) -> list[str]:
+        """The names in one folder of the bundle, sorted; none when it has no such folder."""
+        self.read([f"{folder}/"])  # reads the folder's tree, if not yet read
+        return sorted(self._trees.get(folder, {}))
+
     @property
     def graph(self) -> GraphView:
         """The code graph's node records and edges, read on demand."""

@@ -8,6 +8,7 @@ An index is one module of this package with, at module level (in the spirit of p
     QUESTION_TYPES: dict       bench question type -> answer options (`{"symbol": {}}`)
     def build(inputs: BuildInputs) -> IndexBuild
     def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer
+    def warm(view) -> None     optional: decode ahead, into `view.memo`, what answers read (a warm server)
 
 `gitroute.registry` lists them in build order. No index imports a sibling: the build passes data
 between them through `BuildInputs.outputs`. `answer` gets a `bundle.store.IndexView`: its own folder

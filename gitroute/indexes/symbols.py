@@ -15,9 +15,10 @@ import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
-from gitroute.bundle.layout import INDEX_META, dump_json
+from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
 from gitroute.model import Answer, Row
 from gitroute.rank import (
+    KIND_PRIOR,
     NodeText,
     Question,
     base_name,
@@ -26,6 +27,7 @@ from gitroute.rank import (
     is_secondary,
     node_text,
     parse_question,
+    path_words,
     score_bounder,
     score_text,
 )
@@ -204,7 +206,8 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
-    members: Callable[[str], tuple[frozenset[int], ...]],
+    members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
+    path_postings: dict[str, frozenset[int]] | None = None,
 ) -> tuple[dict[int, float], float]:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -213,12 +216,17 @@ def _bound_postings(
     django names twenty thousand nodes) are not walked: each candidate is looked up in them
     (`members`), so its bound is exact, and the nodes found only there are left out, all bounded
     by the second value. Postings are summed by their encoded value (a node's id and facts never
-    vary) and decoded once per node.
+    vary) and decoded once per node. `places` (node id -> the words of its path as `node_text` takes
+    them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds. With
+    `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
+    deferred word whose path holds a word that is not deferred become candidates, so the nodes left
+    out match the question with deferred words alone, even in their owner and path: a lower bound.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
     doc_weight: dict[int, float] = {}
     context_matched: dict[int, int] = {}
+    context_weight: dict[int, float] = {}
     entries: set[int] = set()
     for token, (name_list, doc_list, context_list) in lists.items():
         if token == ENTRY_TOKEN:
@@ -236,10 +244,18 @@ def _bound_postings(
         get_doc = doc_weight.get
         for value in doc_list:
             doc_weight[value] = get_doc(value, 0.0) + w
-        get_context = context_matched.get
+        get_context, get_context_weight = context_matched.get, context_weight.get
         for value in context_list:
             context_matched[value] = get_context(value, 0) + 1
+            context_weight[value] = get_context_weight(value, 0.0) + w
     candidates = name_weight.keys() | doc_weight.keys() | context_matched.keys()
+    if path_postings is not None and deferred:
+        for token in question.tokens:
+            in_path = path_postings.get(token) if token not in deferred else None
+            if in_path:
+                for lists_of_deferred in map(members, deferred):
+                    for held in lists_of_deferred:
+                        candidates |= held & in_path
     for token in deferred:
         w = weights[token]
         in_name, in_doc, in_context = members(token)
@@ -250,27 +266,39 @@ def _bound_postings(
             doc_weight[value] = doc_weight.get(value, 0.0) + w
         for value in candidates & in_context:
             context_matched[value] = context_matched.get(value, 0) + 1
+            context_weight[value] = context_weight.get(value, 0.0) + w
     bound = score_bounder(question, weights)
     get_weight, get_matched = name_weight.get, name_matched.get
-    get_doc, get_context = doc_weight.get, context_matched.get
+    get_doc, get_context, get_context_weight = doc_weight.get, context_matched.get, context_weight.get
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
+    path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
+    get_place = places.get if places is not None else None
     bounds = {}
     for value in candidates:
-        facts = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
-                 get_context(value, 0), value & 8, value in entries)
+        facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
+                        get_context(value, 0), value & 8, value in entries)
+        place = get_place(value >> 4) if get_place is not None else None
+        if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
+            path_words, prior = place
+            path_weight = path_weights.get(path_words)
+            if path_weight is None:
+                path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens if t in path_words)
+            facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
         found = memo.get(facts)
         if found is None:
             found = memo[facts] = bound(*facts)
         bounds[value >> 4] = found
-    return bounds, _left_out_bound(bound, [weights[t] for t in deferred])
+    return bounds, _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None)
 
 
-def _left_out_bound(bound: Callable[..., float], deferred: list[float]) -> float:
+def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
     """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
 
     Such a node has m of them in its name (at most the m heaviest), the others at most in its
     context and its doc; the bound grows with each weight and count, so the largest over m, the
     name's word count and secondary bounds them all. It is not an entry node: those are candidates.
+    `alone`: its owner and path hold no other question word either (they are candidates), so
+    owner_tokens and path_tokens count at most the deferred words outside its name.
     """
     if not deferred:
         return 0.0
@@ -283,7 +311,8 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float]) -> float
             if count < m and count < 7 or (count == 0 and m):
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
-                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False))
+                rest = (total - in_name, 0.0, None) if alone else ()
+                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False, *rest))
     return best
 
 
@@ -340,7 +369,8 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    bounds, left_out = _bound_postings(question, lists, weights, deferred, members)
+    places, path_postings = memo.get("places"), memo.get("path_postings")
+    bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     if not bounds and not left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -402,7 +432,7 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        bounds, left_out = _bound_postings(question, lists, weights, deferred, members)
+        bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -411,6 +441,54 @@ def query_symbols(
         else:
             notes.append("no candidate scored above zero")
     return rows[:limit], notes
+
+
+def warm(view: IndexView) -> None:
+    """Decode the whole index and every node record now, into the view's memo (a warm server, when it pins).
+
+    A question then decodes nothing, and the bound of every candidate knows the node's path words
+    and kind (`places`), so fewer records are scored. Node texts are still tokenized on first use:
+    all of django's take seconds and 150 MB.
+    """
+    memo = view.memo
+    if "places" in memo:
+        return
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    parsed = memo.setdefault("postings", {})
+    paths = [p for p in map(postings_path, range(shards)) if p not in parsed]
+    blobs = view.read(paths)
+    for path in paths:
+        parsed[path] = _load(blobs, path, view.corrupt) if path in blobs else {}
+    graph = view.graph
+    records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
+    words: dict[tuple[str, bool], frozenset[str]] = {}
+    places: dict[int, tuple[frozenset[str], float]] = {}
+    for node_id, record in records.items():
+        path, kind = record[0], record[3]
+        if not isinstance(path, str) or not isinstance(kind, str):
+            raise view.corrupt(f"graph node {node_id}")
+        key = (path, kind == "file")
+        found = words.get(key)
+        if found is None:
+            found = words[key] = path_words(path, kind)
+        places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+    # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
+    try:
+        values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
+                  for value in ids}
+    except TypeError as err:
+        raise view.corrupt("postings") from err
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for node_id, (found, _prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            for word in found:
+                by_word[word].append(value)
+    memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
+    memo["places"] = places
 
 
 def _row_order(row: Row) -> tuple:
