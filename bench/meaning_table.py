@@ -4,6 +4,10 @@
 
 Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`) and `combined` (plain
 `git route query`, which decides the mix). Builds each corpus's bundle first unless --no-build.
+Held-out questions (ids `h*`, written after the last ranking change) are scored apart, per type: the
+`held-out` columns (meaning and symbol top 3, negative routed). "false no_match" is the rate of real
+questions answered no_match, "negative routed" the rate of off-topic ones answered with a guess: the rule's
+two error rates. Corpora whose bench has no meaning questions are left out.
 """
 from __future__ import annotations
 
@@ -54,16 +58,25 @@ def main(argv: list[str] | None = None) -> int:
                 api.build(repo=str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE)))
         calibrate(names)
         return 0
-    print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 "
+          "| held-out meaning top3 | held-out symbol top3 | held-out negative routed |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
+        bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
+        if not any(q.type == "meaning" for q in bench.questions):
+            continue
+        # --no-build asks the bundles as they are, in corpora already materialised (or copied) here
+        built = Path(DEFAULT_DEST) / name
+        repo = str(built if args.no_build and built.is_dir() else materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
         if not args.no_build:
             api.build(repo=repo)
-        bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
-        meaning = [q for q in bench.questions if q.type == "meaning"]
-        negative = [q for q in bench.questions if q.type == "negative"]
-        symbol = [q for q in bench.questions if q.type == "symbol" and not (q.kind or q.lang or q.path)]
+        meaning = [q for q in bench.questions if q.type == "meaning" and not q.id.startswith("h")]
+        held = [q for q in bench.questions if q.type == "meaning" and q.id.startswith("h")]
+        negative = [q for q in bench.questions if q.type == "negative" and not q.id.startswith("h")]
+        symbol = [q for q in bench.questions if q.type == "symbol" and not (q.kind or q.lang or q.path)
+                  and not q.id.startswith("h")]
+        held_symbol = [q for q in bench.questions if q.type == "symbol" and q.id.startswith("h")]
+        held_negative = [q for q in bench.questions if q.type == "negative" and q.id.startswith("h")]
         for mode in ("symbol", "bm25", "combined"):
             ranks = []
             false_nm = 0
@@ -80,14 +93,20 @@ def main(argv: list[str] | None = None) -> int:
                 routed += answer.status != "no_match"
                 if args.verbose and mode != "symbol" and answer.status != "no_match":
                     print(f"  routed {name}/{q.id} [{mode}] {q.question!r}: {[r.path for r in answer.rows[:2]]}")
-            sym = sum(1 for q in symbol if (r := rank_of(ask(mode, repo, q.question), q.expect)) and r <= 3)
+
+            def top3(questions: list, mode: str = mode, repo: str = repo) -> int:
+                return sum(1 for q in questions if (r := rank_of(ask(mode, repo, q.question), q.expect)) and r <= 3)
+
+            sym, kept, kept_symbol = top3(symbol), top3(held), top3(held_symbol)
+            held_routed = sum(1 for q in held_negative if ask(mode, repo, q.question).status != "no_match")
             n = len(meaning)
 
             def top(k: int, ranks: list = ranks, n: int = n) -> str:
                 return f"{sum(1 for r in ranks if r is not None and r <= k)}/{n}"
 
             print(f"| {name} | {mode} | {top(1)} | {top(3)} | {top(5)} | {false_nm}/{n} | {routed}/{len(negative)} "
-                  f"| {sym}/{len(symbol)} |", flush=True)
+                  f"| {sym}/{len(symbol)} | {kept}/{len(held)} | {kept_symbol}/{len(held_symbol)} "
+                  f"| {held_routed}/{len(held_negative)} |", flush=True)
     return 0
 
 

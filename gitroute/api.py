@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gitroute.config import Config
     from gitroute.hooks import PointerSync
     from gitroute.indexes.embedding import LoadedVectors
+    from gitroute.indexes.meaning import Evidence
     from gitroute.status import StatusReport
 
 
@@ -54,6 +55,17 @@ class _opened:
     def __exit__(self, *exc: object) -> None:
         if self.given is None and self.view is not None:
             self.view.close()
+
+
+def warm(view: BundleView) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.registry import INDEXES, load_index
+
+    for name in INDEXES:
+        module = load_index(name)
+        if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
+            module.warm(view.index(name))
 
 
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
@@ -162,18 +174,18 @@ def query(
     bundle: BundleView | None = None,
 ) -> Answer:
     """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
-    over node text (the meaning index), mixed by the question's shape (`rank.prose_share`); `meaning` asks
-    the meaning index alone. `bundle`: an open view to answer from (the MCP server's warm one)."""
-    from gitroute.rank import STRONG_NAME_SIGNALS, blend_rows, prose_share
+    over node text (the meaning index), mixed by how much of the question the best name holds
+    (`rank.prose_share`); `meaning` asks the meaning index alone. `bundle`: an open view to answer from
+    (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
+    from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
     from gitroute.registry import load_index
 
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
-    share = 1.0 if meaning else prose_share(text)
     with _opened(repo, bundle) as view:
         if meaning:
             return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
         symbols = load_index("symbols")
-        if (share == 0.0 and len(text.split()) == 1) or kinds or langs or path_glob:
+        if len(text.split()) <= 1 or kinds or langs or path_glob:
             return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
         # than asked, since the meaning index may lift a file the symbol tiers rank lower.
@@ -182,18 +194,27 @@ def query(
         meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
         if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
             return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
-        # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs
-        # stands even when the sentence's other words are scattered.
-        top = symbol_rows[0].signals if symbol_rows else ()
-        named = any(name in STRONG_NAME_SIGNALS for name, _ in top) and not any(n == "secondary_path" for n, _ in top)
-        if share == 0.0 and symbol_rows:  # a name in words, or a question for the entry point: the symbol tiers
-            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)))
-        if not meaning_rows and not named:
+        best = symbol_rows[0] if symbol_rows else None
+        top = dict(best.signals) if best else {}
+        # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs stands
+        # even when the sentence's other words are scattered; so does the entry point asked for in so many
+        # words, when every other word of the question occurs somewhere in the repository.
+        named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
+        entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        if not meaning_rows and not (named or entry):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
+        held, asked = name_cover(text, best)
+        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
+        if share == 0.0:  # a name in words, or the entry point: the symbol tiers answer
+            why = "the question asks for the entry point" if entry else "a name written in words"
+            notes = (*by_name.notes, f"the symbol tiers answer: {why}") if explain else by_name.notes
+            return by_name._replace(rows=tuple(_strip(symbol_rows[:limit], explain)), notes=notes)
         rows = blend_rows(_strip(symbol_rows, explain), meaning_rows, share, limit)
-        notes = [f"blended: symbol tiers plus meaning (BM25) at share {share:.2f}", *meaning_notes]
+        notes = [f"blended: the best name ({best.name if best else '-'}) holds {held} of the question's {asked} "
+                 f"words, so meaning (BM25) has share {share:.2f} and the symbol tiers {1 - share:.2f}",
+                 *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
 
 
@@ -201,7 +222,7 @@ def _strip(rows: list, explain: bool) -> list:
     return rows if explain else [r._replace(signals=()) for r in rows]
 
 
-def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], object]:
+def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], Evidence | None]:
     """The meaning index's rows, notes and evidence; a bundle built before it has none (the notes say so)."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.indexes.meaning import NAME, query_meaning
@@ -260,10 +281,13 @@ def status(*, repo: str = ".") -> StatusReport:
     return read_status(repo)
 
 
-def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False) -> BenchReport:
+def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False,
+          through_query: bool = False) -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it.
 
     `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself).
+    `through_query`: ask the questions of the types plain `git route query` answers (symbol, meaning,
+    negative) through it, which decides the mix of symbol tiers and BM25 itself.
     """
     from gitroute.bench import Question, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
@@ -285,6 +309,13 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
         if through_ask:
             return run_bench(bench_file, {qtype: lambda q: ask(q.question, bundle=view)[0]
                                           for qtype in question_types()})
+        if through_query:
+            def plain(q: Question) -> Answer:
+                return query(q.question, limit=10, kinds=q.kind or (), langs=q.lang or (), path_glob=q.path,
+                             bundle=view)
+
+            return run_bench(bench_file, {qtype: plain for qtype, (index, _) in question_types().items()
+                                          if index in ("symbols", "meaning")})
         return run_bench(bench_file, {qtype: asker(index, options)
                                       for qtype, (index, options) in question_types().items()})
 

@@ -31,6 +31,7 @@ from gitroute.bundle.layout import (
     encode_document,
     encode_extract,
 )
+from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
@@ -232,12 +233,15 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("decode")
 
     progress("merge", 0, 1)
+    # Per-item results of earlier builds, beside the bundle (see bundle/memo.py); --full reads none.
+    memo = BuildMemo(git.common_dir(repo), fresh=full)
     graph = build_graph(sources.files, sources.declared)
+    memo.save()
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
     inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
                          graph=graph, config=config, submodules=snap.submodules, outputs={},
-                         documents=sources.documents, options=options)
+                         documents=sources.documents, options=options, memo=memo)
     job_seconds: dict[str, float] = {}
     sections = _build_indexes(writer, inputs, sources.warnings, jobs, job_seconds)
     laps.lap("index")
@@ -304,6 +308,8 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     assert inputs is not None
     index = load_index(name)
     built = index.build(inputs._replace(outputs=outputs))
+    if inputs.memo is not None:
+        inputs.memo.save()  # this index's tables, from the process that used them
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)

@@ -138,20 +138,58 @@ def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
 
 
-def _contiguous(needle: Sequence[str], hay: Sequence[str]) -> bool:
-    n = len(needle)
-    return any(tuple(hay[i:i + n]) == tuple(needle) for i in range(len(hay) - n + 1))
+def _run_length(words: Sequence[str], at: int, position: dict[str, int]) -> int:
+    """How many of `words[at:]` stand in a row in the question whose word positions are `position`."""
+    start = position.get(words[at])
+    if start is None:
+        return 0
+    n = 1
+    while at + n < len(words) and position.get(words[at + n]) == start + n:
+        n += 1
+    return n
 
 
-def _longest_run(query: Sequence[str], name: Sequence[str]) -> int:
-    """The longest run of name tokens that also stands, in order, in the question."""
-    best = 0
-    for i in range(len(name)):
-        for j in range(len(name), i + best, -1):
-            if _contiguous(name[i:j], query):
-                best = j - i
-                break
-    return best
+class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exact_keys all_words content_words "
+                                       "path_tokens doc_tokens path_stems")):
+    """What `score_node` reads from a node's text, whatever the question: tokenized once, kept by a warm server.
+
+    name_stem, owner: str; kind_prior: float; secondary: bool (is_secondary(path));
+    exact_keys: (the name's normalized form, the owner's and the name's);
+    all_words, content_words: (name tokens, name set, owner tokens, owner set less the name's), the first
+    with stop words (an identifier question keeps them), the second without;
+    path_tokens, doc_tokens, path_stems: frozenset[str].
+    """
+
+    __slots__ = ()
+
+
+def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "") -> NodeText:
+    name_stem = base_name(name, kind)
+    name_tokens = stems(name_stem)
+    owner_tokens = stems(owner) if owner else []
+    # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
+    # stands in "test open session with endpoint" as a whole phrase.
+    content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
+    content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
+    short = normalize_name(name_stem)
+    return NodeText(
+        name_stem, owner, KIND_PRIOR.get(kind, 0.0), is_secondary(path),
+        (short, normalize_name(owner) + short),
+        _words(name_tokens, owner_tokens), _words(content_name, content_owner),
+        path_words(path, kind), frozenset(stems(doc)) if doc else frozenset(), frozenset(stems(path)),
+    )
+
+
+def path_words(path: str, kind: str) -> frozenset[str]:
+    """The words a node's path gives it: a file's folders; a symbol's folders and its file's name (`string`
+    in `coerce.ts`)."""
+    folder, _, base = path.rpartition("/")
+    return frozenset(stems(folder)) | (frozenset(stems(base.split(".", 1)[0])) if kind != "file" else frozenset())
+
+
+def _words(name: list[str], owner: list[str]) -> tuple:
+    name_set = frozenset(name)
+    return tuple(name), name_set, tuple(owner), frozenset(owner) - name_set
 
 
 def score_node(
@@ -166,26 +204,26 @@ def score_node(
     owner: str = "",
 ) -> tuple[float, tuple[tuple[str, float], ...]]:
     """Score one node; returns the total and each signal's contribution (zero signals left out)."""
+    return score_text(question, weights, node_text(path=path, name=name, kind=kind, doc=doc, owner=owner), entry)
+
+
+def score_text(
+    question: Question, weights: dict[str, float], node: NodeText, entry: bool
+) -> tuple[float, tuple[tuple[str, float], ...]]:
+    """`score_node` of a node's text tokenized beforehand (`node_text`)."""
     signals: list[tuple[str, float]] = []
     q = question.tokens
     total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
-    name_stem = base_name(name, kind)
-    name_tokens = stems(name_stem)
-    owner_tokens = stems(owner) if owner else []
-    if question.identifier is None:
-        # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
-        # stands in "test open session with endpoint" as a whole phrase.
-        name_tokens = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
-        owner_tokens = [t for t in owner_tokens if t not in STOP_WORDS]
-    name_set = set(name_tokens)
+    name_tokens, name_set, owner_tokens, owner_set = (
+        node.all_words if question.identifier is not None else node.content_words)
 
     # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
     # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.
     if question.identifier is not None and name_set <= set(q) <= name_set | set(owner_tokens) and (
-        question.identifier in (normalize_name(name_stem), normalize_name(owner) + normalize_name(name_stem))
+        question.identifier in node.exact_keys
     ):
         signals.append(("exact_name", EXACT))
-        if question.text.strip() in (name_stem, f"{owner}.{name_stem}"):
+        if question.text.strip() in (node.name_stem, f"{node.owner}.{node.name_stem}"):
             signals.append(("verbatim", VERBATIM))
     else:
         phrase = _phrase_share(q, name_tokens, owner_tokens)
@@ -197,20 +235,17 @@ def score_node(
         coverage = len(name_set & set(q)) / len(name_set)
         signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-    owner_set = set(owner_tokens) - name_set
     matched_owner = sum(weights.get(t, 1.0) for t in q if t in owner_set)
     if matched_owner:
         signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
-    # A file's folders; a symbol's folders and its file's name (`string` in `coerce.ts`).
-    folder, _, base = path.rpartition("/")
-    path_tokens = set(stems(folder)) | (set(stems(base.split(".", 1)[0])) if kind != "file" else set())
+    path_tokens = node.path_tokens
     matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set and t not in owner_set)
     if matched_path:
         signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
-    if doc:
-        doc_tokens = set(stems(doc))
+    doc_tokens = node.doc_tokens
+    if doc_tokens:
         matched_doc = sum(weights.get(t, 1.0) for t in q if t in doc_tokens)
         if matched_doc:
             signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
@@ -218,15 +253,15 @@ def score_node(
     if question.wants_entry and entry:
         signals.append(("entry_point", ENTRY))
 
-    if question.asked_context and signals and is_secondary(path) and question.asked_context & set(stems(path)):
+    if question.asked_context and signals and node.secondary and question.asked_context & node.path_stems:
         # "test sessions": the tests of sessions, not the sessions code the tests share words with.
         signals.append(("asked_context", ASKED_CONTEXT))
 
     if not signals:
         return 0.0, ()
-    signals.append(("kind_prior", KIND_PRIOR.get(kind, 0.0)))
+    signals.append(("kind_prior", node.kind_prior))
     total = sum(value for _, value in signals)
-    if not question.wants_secondary and is_secondary(path):
+    if not question.wants_secondary and node.secondary:
         demoted = round(total * (DEMOTE - 1.0), 3)
         signals.append(("secondary_path", demoted))
         total += demoted
@@ -243,7 +278,9 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     It takes, for a node: name_weight and name_matched (the weight and number of question words
     in its name postings), name_count (its name's word count, capped at 7), doc_weight (of the
     question words in its doc postings), context_matched (how many are in its context postings),
-    secondary and entry. A caller that skips some postings counts their words as present. Names
+    secondary and entry; and, when the caller knows them (a warm server keeps every node record),
+    context_weight (of those context words), path_weight (of the question words in `node_text`'s
+    path_tokens) and the node's kind_prior. A caller that skips some postings counts their words as present. Names
     are cut at 200 characters in the records `score_node` reads; the bound holds for every name
     no longer than that. Each signal's bound is argued beside it; tests check it on real bundles.
     """
@@ -258,7 +295,8 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     kind_prior = max(KIND_PRIOR.values())
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
-              secondary: bool, entry: bool) -> float:
+              secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
+              node_prior: float | None = None) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -278,10 +316,14 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.
         if name_weight:
             total += NAME * share * (0.5 + 0.5 * coverage)
-        total += PATH * (1.0 - share)
+        # Or, known the weights, owner_tokens (its words are context words) plus path_tokens.
+        rest = 1.0 - share
+        if context_weight is not None and path_weight is not None:
+            rest = min(rest, (context_weight + path_weight) / total_weight)
+        total += PATH * rest
         # doc_tokens: the doc postings leave out the name's words and the unindexed ones.
         total += DOC * min((doc_weight + name_weight + unindexed) / total_weight, 1.0)
-        total += kind_prior
+        total += kind_prior if node_prior is None else node_prior
         if entry:
             total += fixed[0]
         if secondary:
@@ -296,17 +338,34 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -
 
     The name alone counts (`open session` in `open_session`), and so does the name with the end
     of its owner before it (`url pattern resolve` for `URLPattern.resolve`), over the qualified length.
+    A question's words are distinct, so a run of words stands in it only from the position of its first.
     """
+    position = {t: i for i, t in enumerate(q)}
     best = 0.0
-    if len(q) >= 2 and name:
-        run = _longest_run(q, name)
-        if run >= 2:
+    whole = not name  # the name stands in the question in one piece (an empty name trivially)
+    if name:
+        run, i = 0, 0
+        while i < len(name):  # the longest run: runs end where the question's order breaks
+            n = _run_length(name, i, position)
+            run = max(run, n)
+            i += max(n, 1)
+        if len(q) >= 2 and run >= 2:
             best = run / len(name)
-    for k in range(len(owner), 0, -1):
-        qualified = list(owner[-k:]) + list(name)
-        if len(qualified) >= 2 and _contiguous(qualified, q):
-            best = max(best, len(qualified) / (len(owner) + len(name)))
-            break
+        whole = run == len(name)
+    if whole and owner:
+        # The longest end of the owner that stands right before the name (or, with no name, in a row itself).
+        start = position.get(name[0]) if name else None
+        k = 0
+        if name:
+            while k < len(owner) and start is not None and position.get(owner[-1 - k]) == start - 1 - k:
+                k += 1
+        else:
+            for j in range(len(owner)):  # owner[j:] in a row: the first such j is the longest end
+                if _run_length(owner, j, position) == len(owner) - j:
+                    k = len(owner) - j
+                    break
+        if k and k + len(name) >= 2:
+            best = max(best, (k + len(name)) / (len(owner) + len(name)))
     return best
 
 
@@ -314,56 +373,99 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -
 
 _IDENTIFIER_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
 STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
+# Words that ask for the entry point in so many words; "start" and "launch" are ordinary verbs in a sentence
+# ("settings that start with a prefix"), which the symbol tiers' entry signal would take as the question.
+ENTRY_ASKED = frozenset({"entry", "entrypoint", "main"})
 
 
 ROWS_PER_FILE = 3  # in a blended answer
-OTHER_NODES = 0.5  # the share of a file's meaning score that its rows other than the best node get
 BLEND_SCALE = 100.0  # the best symbol row gets (1 - share) of it, the best meaning file share of it
+BLEND_FLOOR = 10  # each list is scaled from the score of its 10th row (0) to its best (docs/decisions/0011)
 
 
-def prose_share(text: str) -> float:
+def name_cover(text: str, row) -> tuple[int, int]:
+    """(how many of the question's words the row's name and owner hold, how many words it has).
+
+    The question's words are the symbol query's (stemmed, stop words and the words asking for an entry point
+    dropped); a file's name is its base name: "where are url rules matched" against `url_rule` holds 2 of 3.
+    """
+    tokens = set(parse_question(text).tokens)
+    if not tokens or row is None:
+        return 0, len(tokens)
+    owner, _, leaf = (row.name or "").rpartition(".") if row.kind != "file" else ("", "", row.name or "")
+    held = set(stems(base_name(leaf, row.kind or ""))) | set(stems(owner))
+    return len(tokens & held), len(tokens)
+
+
+def asks_entry_in_words(text: str) -> bool:
+    """A question that says "entry point", "entrypoint" or "main", not one that merely says "start"."""
+    return any(t in ENTRY_ASKED for t in tokenize(text))
+
+
+def prose_share(text: str, cover: float = 0.0) -> float:
     """How much of an answer should come from BM25 over node text (the rest from the symbol tiers).
 
     One word, or up to four words with no stop word among them ("test open meteo client"), is a name
-    lookup (0);
-    so is a question for the entry point, which the symbol tiers answer from manifests. A sentence is
-    half prose, less for each word shaped like an identifier (camelCase, snake_case, dotted, `()`):
-    "where is the session cookie signed" gets 0.5, "where is url_for defined" 0.25.
+    lookup (0). A sentence is prose but for the share of its words that the symbol tiers' best name holds
+    (`cover`, from `name_cover`) and its words shaped like identifiers (camelCase, snake_case, dotted, `()`):
+    "where is the session cookie signed" is 1 before any name is seen, 1/3 when the best name is
+    `session_cookie`; "where is url_for defined" 0.5 of that.
     """
     words = text.split()
-    if len(words) <= 1 or asks_for_entry(text):
+    if len(words) <= 1:
         return 0.0
     lowered = [w.lower() for w in words]
     if len(words) <= 4 and not any(w in STOP_WORDS for w in lowered):
         return 0.0
     shaped = sum(1 for w in words if _IDENTIFIER_SHAPE.search(w))
     content = [w for w in lowered if w not in STOP_WORDS] or lowered
-    return round(0.5 * (1.0 - min(shaped / len(content), 1.0)), 3)
+    return round((1.0 - min(max(cover, 0.0), 1.0)) * (1.0 - min(shaped / len(content), 1.0)), 3)
+
+
+def _scaler(rows: Sequence, floor_rank: int) -> tuple[float, float]:
+    """(floor, factor): a list's scores mapped so that its `floor_rank`-th row gets 0 and its best 1.
+
+    A list whose best rows are near ties (eight names that hold the same two words) then tells its rows apart
+    as much as a list with a clear winner, instead of lending all of them nearly the best row's weight.
+    """
+    scores = sorted((r.score for r in rows), reverse=True)
+    if not scores:
+        return 0.0, 0.0
+    floor = scores[floor_rank - 1] if len(scores) >= floor_rank else 0.0
+    span = scores[0] - floor
+    if span <= 0:
+        floor, span = 0.0, scores[0]
+    return floor, (1.0 / span if span > 0 else 0.0)
 
 
 def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limit: int) -> list:
-    """One ranking from both, each list scaled to its best row: a symbol row's signals are scaled so the best
-    has BLEND_SCALE * (1 - share), and it gains its file's meaning score (BLEND_SCALE * share for the best
-    file; in full for the node that carries it, OTHER_NODES of it for the file's other rows); a meaning row
-    stands by itself for a file the symbol rows lack. Signals stay additive and sum to the score."""
-    top_meaning = max((r.score for r in meaning_rows), default=0.0) or 1.0
-    weight = BLEND_SCALE * share
-    meaning_by_path = {r.path: round(weight * r.score / top_meaning, 3) for r in meaning_rows}
-    best_node = {(r.path, r.line) for r in meaning_rows}
-    symbol_paths = {r.path for r in symbol_rows}
-    mixed = []
-    top_symbol = max((r.score for r in symbol_rows), default=0.0) or 1.0
+    """One ranking from both lists, each scaled from its BLEND_FLOOR-th row (0) to its best: a symbol row gets up
+    to BLEND_SCALE * (1 - share), and a file's meaning score (up to BLEND_SCALE * share) goes once to the file's
+    best symbol row; the file's other rows stand on their own symbol score. A meaning row stands by itself for a
+    file the symbol rows lack. Signals stay additive and sum to the score (`below_floor` is the subtracted floor)."""
+    s_floor, s_factor = _scaler(symbol_rows, BLEND_FLOOR)
+    m_floor, m_factor = _scaler(meaning_rows, BLEND_FLOOR)
+    symbol_weight, meaning_weight = BLEND_SCALE * (1.0 - share), BLEND_SCALE * share
+    meaning_by_path = {r.path: round(meaning_weight * max(r.score - m_floor, 0.0) * m_factor, 3)
+                       for r in meaning_rows}
+    scaled = []
     for r in symbol_rows:
-        # Each symbol signal scaled so that the best row has 100 * (1 - share): the tiers' order stays.
-        f = BLEND_SCALE * (1.0 - share) / top_symbol
-        r = r._replace(score=round(r.score * f, 3), signals=tuple((n, round(v * f, 3)) for n, v in r.signals))
-        # The file's meaning score in full for the node that carries it, in part for its other rows.
-        m = meaning_by_path.get(r.path, 0.0) * (1.0 if (r.path, r.line) in best_node else OTHER_NODES)
-        m = round(m, 3)
+        f = symbol_weight * s_factor
+        signals = tuple((n, round(v * f, 3)) for n, v in r.signals)
+        below = round(-min(r.score, s_floor) * f, 3)
+        if signals and below:
+            signals = (*signals, ("below_floor", below))
+        scaled.append(r._replace(score=round(max(r.score - s_floor, 0.0) * f, 3), signals=signals))
+    scaled.sort(key=lambda r: -r.score)
+    mixed = []
+    lent: set[str] = set()
+    for r in scaled:
+        m = meaning_by_path.get(r.path, 0.0) if r.path not in lent else 0.0
+        lent.add(r.path)
         signals = (*r.signals, ("meaning", m)) if r.signals and m else r.signals
         mixed.append(r._replace(score=round(r.score + m, 3), signals=signals))
     for r in meaning_rows:
-        if r.path not in symbol_paths:
+        if r.path not in lent:
             m = meaning_by_path[r.path]
             mixed.append(r._replace(score=m, signals=(("meaning", m),) if r.signals else ()))
     mixed.sort(key=lambda r: (-r.score, r.path, r.name or "", r.line or 0))

@@ -166,3 +166,35 @@ def test_mcp_outside_a_repository_is_fatal(route, tmp_path):
     result = route(["mcp"], tmp_path)
     assert result.exit_code == 128 and result.stdout == ""
     assert result.stderr.startswith("fatal: not a git repository")
+
+
+def test_the_warm_server_answers_every_question_as_the_command_line_does(make_repo, route, monkeypatch):
+    # A project of a few hundred symbols whose common words ("test", "model") are deferred as django's
+    # are (looked up, not walked): the server keeps postings, node texts and records across questions.
+    import random
+
+    from gitroute.cli.mcp import ServerTools
+    from gitroute.indexes import symbols
+    from tests.test_top_n import FOLDERS, WORDS, _module
+
+    monkeypatch.setattr(symbols, "COMMON_POSTINGS", 40)
+    rng = random.Random(7)
+    files = {f"{rng.choice(FOLDERS)}/{'_'.join(rng.sample(WORDS, 2))}.py": _module(rng) for _ in range(120)}
+    repo = make_repo("warm")
+    repo.commit(files, "corpus")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    questions = ["".join(w.title() for w in rng.sample(WORDS, rng.randint(1, 3))) for _ in range(15)]
+    questions += ["_".join(rng.sample(WORDS, 2)) for _ in range(5)]
+    questions += ["where is the " + " ".join(rng.sample(WORDS, rng.randint(2, 5))) for _ in range(15)]
+    tools = ServerTools(str(repo.path))
+    try:
+        for text in questions:
+            for limit in (3, 25):
+                served, is_error = tools.call("query", {"text": text, "limit": limit, "explain": True})
+                assert not is_error
+                assert served == cli_json(route, repo, "query", "--explain", "-n", str(limit), text), text
+                assert tools.call("ask", {"text": text, "limit": limit}) == (
+                    cli_json(route, repo, "ask", "-n", str(limit), text), False)
+    finally:
+        tools.close()
+    assert tools.warm.pins == 1

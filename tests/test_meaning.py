@@ -13,7 +13,7 @@ from gitroute.indexes import meaning
 from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
 from gitroute.parsing.prose import header_text, message_literals
-from gitroute.rank import blend_rows, bm25_idf, bm25_term, built_copies, prose_share
+from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
 from tests.conftest import RepoBuilder
 
 SHOP_FILES = {
@@ -104,6 +104,37 @@ def test_node_fields_split_a_symbol_and_a_file():
 def test_question_words_drop_stop_and_frame_words_and_stem():
     assert question_words("where is the code that handles late payments?") == ["late", "payment"]
     assert question_words("how are parameters parsed") == ["param", "pars"]
+    # prepositions, pronouns and adverbs a question leans on name nothing in the code
+    assert question_words("where is a folder removed together with everything inside it on the device") == [
+        "folder", "remov", "devic"]
+
+
+def test_alternatives_come_from_the_curated_list_and_skip_words_the_question_has():
+    assert meaning.alternatives(question_words("where is a folder removed")) == {
+        "dir": "folder", "delet": "remov", "unlink": "remov"}
+    assert meaning.alternatives(question_words("where are the error messages in german")) == {"de": "german"}
+    assert "folder" not in meaning.alternatives(question_words("copy a directory into a folder"))
+    assert meaning.alternatives(question_words("greenhouse irrigation")) == {}
+
+
+def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
+    section = {"documents": 10, "avgdl": 5.0}
+    tf_len = meaning.encode_posting(2, 5, 1)
+    # node 1 (in file 0) holds `dir` only; node 3 (in file 2) holds both `folder` and `dir`
+    postings = {"dir": [1, tf_len, 2, tf_len], "folder": [3, tf_len]}
+    ranked, per_file, matched, evidence = meaning.rank_files(
+        ["folder"], postings, section, files=[0, 2], alternates={"dir": "folder"})
+    idf_dir, idf_folder = bm25_idf(2, 10), bm25_idf(1, 10)
+    by_node = {node: score for scored in per_file.values() for score, node in scored}
+    assert by_node[1] == pytest.approx(meaning.EXPANDED * bm25_term(2, 5, 5.0, idf_dir))
+    assert by_node[3] == pytest.approx(bm25_term(2, 5, 5.0, idf_folder))  # the word itself: no double count
+    assert evidence.missing == [] and evidence.weights == {"folder": pytest.approx(idf_folder)}
+    assert ranked[0][1] == 2 and evidence.coverage == pytest.approx(1.0)
+    # the word absent everywhere: the alternative covers it, at the alternative's idf
+    _, _, _, alone = meaning.rank_files(["folder"], {"dir": [1, tf_len]}, section, files=[0],
+                                        alternates={"dir": "folder"})
+    assert alone.missing == [] and alone.coverage == pytest.approx(1.0)
+    assert alone.weights["folder"] == pytest.approx(bm25_idf(1, 10))
 
 
 # --- BM25 --------------------------------------------------------------------------------------
@@ -181,16 +212,32 @@ def test_a_bundle_without_a_meaning_index_says_so(shop_repo, route):
 # --- the prose/name decision ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "share"), [
-    ("OpenMeteoClient", 0.0),  # one identifier: a name lookup
-    ("open meteo client", 0.0),  # a name written in words
-    ("where is the entry point", 0.0),  # the symbol tiers answer it from manifests
-    ("where is the session cookie signed", 0.5),  # a sentence
-    ("where is url_for defined", 0.25),  # a sentence around an identifier
-    ("where is OpenMeteoClient.forecast", 0.0),  # nothing but the identifier
+@pytest.mark.parametrize(("text", "cover", "share"), [
+    ("OpenMeteoClient", 0.0, 0.0),  # one identifier: a name lookup
+    ("open meteo client", 0.0, 0.0),  # a name written in words
+    ("where is the session cookie signed", 0.0, 1.0),  # a sentence no name holds: prose
+    ("where is the session cookie signed", 2 / 3, 0.333),  # `session_cookie` holds two of its three words
+    ("where is url_for defined", 0.0, 0.5),  # a sentence around an identifier
+    ("where is OpenMeteoClient.forecast", 0.0, 0.0),  # nothing but the identifier
 ])
-def test_prose_share_by_the_shape_of_the_question(text, share):
-    assert prose_share(text) == pytest.approx(share, abs=0.01)
+def test_prose_share_by_the_shape_of_the_question_and_the_best_name(text, cover, share):
+    assert prose_share(text, cover) == pytest.approx(share, abs=0.01)
+
+
+def test_name_cover_counts_the_question_words_a_name_and_its_owner_hold():
+    from gitroute.model import Row
+
+    assert name_cover("where are url rules matched", Row("app.py", 3, "url_rule", "function")) == (2, 3)
+    assert name_cover("where is a panic caught", Row("a.go", 1, "Engine.handlePanic", "method")) == (1, 2)
+    assert name_cover("where is the session cookie signed", Row("sessions.py", None, "sessions.py", "file")) == (1, 3)
+    assert name_cover("where is the entry point of the cli", None) == (0, 1)  # "entry point" asks, names nothing
+
+
+def test_entry_point_is_asked_for_in_so_many_words_not_by_a_verb():
+    assert asks_entry_in_words("where is the entry point of the command line")
+    assert asks_entry_in_words("where is main")
+    assert not asks_entry_in_words("where are settings read from variables that start with a prefix")
+    assert not asks_entry_in_words("where is the spaceship fuel level checked before launch")
 
 
 def test_a_name_is_answered_by_the_symbol_tiers_and_a_sentence_by_both(shop_repo, route):
@@ -200,22 +247,40 @@ def test_a_name_is_answered_by_the_symbol_tiers_and_a_sentence_by_both(shop_repo
     sentence = ask(route, shop_repo, "where is the total of an invoice computed with its discount", "--explain")
     assert sentence["rows"][0]["path"] == "src/shop/invoice.py"
     assert any("meaning" in row["signals"] for row in sentence["rows"])
-    assert any(note.startswith("blended:") for note in sentence["notes"])
+    blended = [note for note in sentence["notes"] if note.startswith("blended:")]
+    # `invoice_total` holds "invoice" and "total" of the question's four words: meaning gets half
+    assert blended and "holds 2 of the question's 4 words" in blended[0] and "share 0.50" in blended[0]
+    prose = ask(route, shop_repo, "how is the price of a parcel worked out from its weight", "--explain")
+    assert prose["rows"][0]["path"] == "src/shop/ship.go"
 
 
-def test_blend_keeps_signals_additive_and_lends_a_file_its_meaning_score():
+def test_blend_keeps_signals_additive_and_lends_a_file_its_meaning_score_once():
     from gitroute.model import Row
 
     symbol = [Row("a.py", 3, "f", "function", 20.0, (("name_tokens", 19.4), ("kind_prior", 0.6))),
-              Row("b.py", 1, "g", "function", 10.0, (("doc_tokens", 9.4), ("kind_prior", 0.6)))]
+              Row("b.py", 1, "g", "function", 10.0, (("doc_tokens", 9.4), ("kind_prior", 0.6))),
+              Row("b.py", 9, "h", "function", 10.0, (("doc_tokens", 9.4), ("kind_prior", 0.6)))]
     prose = [Row("b.py", 1, "g", "function", 8.0, (("node_1", 8.0),)), Row("c.py", None, None, "file", 4.0,
                                                                               (("file_text", 4.0),))]
     rows = blend_rows(symbol, prose, 0.5, 10)
-    # a.py: 50 from the best symbol row; b.py: 25 from its symbol row, 50 from the best meaning node;
+    # Fewer rows than the floor's rank: each list scaled from 0 to its best. a.py: 50 from the best symbol
+    # row; b.py: 25 from its symbol row and 50 from the best meaning file, once; its second row 25 alone;
     # c.py: half the best meaning score, 25.
-    assert [r.path for r in rows] == ["b.py", "a.py", "c.py"]
-    assert [r.score for r in rows] == pytest.approx([75.0, 50.0, 25.0])
+    assert [(r.path, r.line) for r in rows] == [("b.py", 1), ("a.py", 3), ("b.py", 9), ("c.py", None)]
+    assert [r.score for r in rows] == pytest.approx([75.0, 50.0, 25.0, 25.0])
     for row in rows:
+        assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
+
+
+def test_blend_scales_each_list_from_its_tenth_row():
+    from gitroute.model import Row
+
+    # Ten near-tied symbol rows tell little apart: the tenth gets 0, the best the whole symbol weight.
+    symbol = [Row(f"s{i}.py", 1, f"f{i}", "function", 40.0 - i, (("name_tokens", 40.0 - i),)) for i in range(12)]
+    rows = {r.path: r for r in blend_rows(symbol, [], 0.5, 20)}
+    assert rows["s0.py"].score == pytest.approx(50.0)
+    assert rows["s9.py"].score == pytest.approx(0.0) and rows["s11.py"].score == pytest.approx(0.0)
+    for row in rows.values():
         assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
 
 
@@ -246,6 +311,32 @@ def test_off_topic_question_is_no_match_with_the_reason_and_a_real_one_routes(sh
     assert "in the repository" in off["notes"][0] and "greenhouse" in off["notes"][0]
     real = ask(route, shop_repo, "where is a late payment reminder raised")
     assert real["status"] == "routed" and real["rows"][0]["path"] == "src/shop/invoice.py"
+
+
+def test_the_entry_point_asked_for_routes_and_an_off_topic_launch_is_no_match(make_repo, route):
+    repo = make_repo("shop")
+    repo.commit({**SHOP_FILES, "src/shop/__main__.py": (
+        '"""Run the shop from the command line."""\n\n\ndef main():\n    print("shop")\n\n\n'
+        'if __name__ == "__main__":\n    main()\n')}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    # "entry point" asked in so many words, every other word known: the symbol tiers' entry point answers
+    entry = ask(route, repo, "where is the entry point of the shop command line", "--explain")
+    assert entry["status"] == "routed" and entry["rows"][0]["path"] == "src/shop/__main__.py"
+    assert any("entry point" in note for note in entry["notes"])
+    # "launch" and "start" are verbs: an off-topic sentence with one is no_match, not the entry point
+    for text in ("where is the spaceship fuel level checked before launch",
+                 "where is the entry point of the spaceship fuel pump"):
+        off = ask(route, repo, text)
+        assert off["status"] == "no_match" and off["rows"] == [], text
+        assert off["notes"], text  # the meaning index says why
+
+
+def test_a_phrase_of_a_name_routes_where_the_sentence_alone_would_be_no_match(shop_repo, route):
+    # Both sides of the gate: the meaning index finds too little of this sentence, but `invoice_total`
+    # stands in it as a phrase, so the symbol tiers answer; the same sentence without the name is no_match.
+    named = ask(route, shop_repo, "where is the invoice total for the greenhouse irrigation schedule")
+    assert named["status"] == "routed" and named["rows"][0]["name"] == "invoice_total"
+    assert ask(route, shop_repo, "where is the greenhouse irrigation schedule for the orchard")["status"] == "no_match"
 
 
 def test_negative_bench_questions_are_right_only_when_the_answer_is_no_match():

@@ -92,3 +92,21 @@ def test_every_command_quotes_the_paths_it_prints(make_repo):
         assert result.exit_code == 0, (args, result.stderr)
         assert quoted in result.stdout, (args, result.stdout)
         assert not any(line.startswith("forged") for line in result.stdout.splitlines()), (args, result.stdout)
+
+
+def test_text_from_a_bundle_cannot_forge_a_row_but_keeps_any_script(capsys):
+    """A heading, token or name read from a bundle is printed on its own line with controls escaped."""
+    from gitroute.cli.docs import emit_docs
+    from gitroute.cli.output import plain_text
+    from gitroute.model import Answer, Row, Source
+
+    assert plain_text("Café über") == "Café über"
+    assert plain_text("a\nb\x1b[31m") == "a\\nb\\x1b[31m"
+    forged = Row("docs/guide.md", 3, None, "document", 1.0,
+                 extra=(("section", "Setup\nsrc/fake.py:1  forged"), ("token", "x\r\x1b[2K"), ("links", 1),
+                        ("status", "exact")))
+    emit_docs(Answer("routed", Source("refs/marola/routing-bundle", "0" * 40, "main", 0), (forged,)),
+              explain=False, quiet=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2, lines  # the source line and the one row
+    assert "\\nsrc/fake.py:1  forged" in lines[1] and "\x1b" not in lines[1] and "\r" not in lines[1]

@@ -10,7 +10,14 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from gitroute.bundle.layout import MAX_RECORD_DOC, MAX_RECORD_NAME, dump_json, edges_path, node_chunk_path
+from gitroute.bundle.layout import (
+    GRAPH_NODES,
+    MAX_RECORD_DOC,
+    MAX_RECORD_NAME,
+    dump_json,
+    edges_path,
+    node_chunk_path,
+)
 from gitroute.model import NODE_KINDS, NODE_ORDINAL_BITS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -88,6 +95,23 @@ class GraphView:
                 raise self._corrupt(path)
             found[node_id] = record
         return found
+
+    def bucket_records(self, names: Iterable[str]) -> dict[int, list]:
+        """Every node record of the buckets named (`00042.json`, as `graph/nodes/` lists them), by id."""
+        firsts = []
+        for name in names:
+            number = name.removesuffix(".json")
+            if not (len(number) == 5 and number.isdigit() and name.endswith(".json")):
+                raise self._corrupt(f"{GRAPH_NODES}/{name}")
+            firsts.append(int(number) << NODE_ORDINAL_BITS)
+        chunks = self._load(node_chunk_path(first) for first in firsts)
+        ids: list[int] = []
+        for first in firsts:
+            chunk = chunks.get(node_chunk_path(first))
+            if not isinstance(chunk, list):
+                raise self._corrupt(node_chunk_path(first))
+            ids += range(first, first + len(chunk))
+        return self.records(ids)
 
     def nodes(self, ids: Iterable[int]) -> dict[int, Node]:
         """Nodes by id (their signature is not stored: it is ""); ids the bundle does not hold are left out."""

@@ -49,6 +49,7 @@ class BundleView:
         self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
+        self._memos: dict[str, dict] = {}  # index name -> what its answers decoded, kept for the next answer
         self.reader = ObjectReader(cwd)
         try:
             self._pin(cwd, ref)
@@ -132,6 +133,11 @@ class BundleView:
         objects = self.reader.read([oid for _, oid in wanted])
         return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
 
+    def listing(self, folder: str) -> list[str]:
+        """The names in one folder of the bundle, sorted; none when it has no such folder."""
+        self.read([f"{folder}/"])  # reads the folder's tree, if not yet read
+        return sorted(self._trees.get(folder, {}))
+
     @property
     def graph(self) -> GraphView:
         """The code graph's node records and edges, read on demand."""
@@ -170,6 +176,12 @@ class IndexView:
 
     def corrupt(self, path: str) -> Exception:
         return corrupt_blob(f"{self.name}/{path}")
+
+    @property
+    def memo(self) -> dict:
+        """The index's own store of decoded blobs, for as long as the bundle stays pinned (a warm server's view
+        answers many questions; a pinned bundle never changes, so nothing in it goes stale)."""
+        return self.bundle._memos.setdefault(self.name, {})
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         """Blobs by path inside this index's folder; absent ones are left out."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, quote_path, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_rows, quote_path, row_where
+from gitroute.model import Row
 
 
 @click.command("ask")
@@ -35,20 +36,21 @@ def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
             document["classification"] = classification_json(classification)
         emit_json(document)
         return
-    out(source_line(answer.source))
+    preamble = []
     if explain:
-        for route in classification.routes:
-            out(f"asked: {route.kind} -> git route {route.command} '{route.text}': {route.reason}")
-        for fact in classification.facts:
-            out(f"fact: {fact}")
-    if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "no index has an answer"))
-        return
-    wheres = [f"{quote_path(r.path)}:{r.line}" if r.line is not None else quote_path(r.path) for r in answer.rows]
+        preamble += [f"asked: {route.kind} -> git route {route.command} '{route.text}': {route.reason}"
+                     for route in classification.routes]
+        preamble += [f"fact: {fact}" for fact in classification.facts]
+    emit_rows(answer, _ask_lines, explain=explain, quiet=quiet, no_match="no index has an answer", preamble=preamble)
+
+
+def _ask_lines(rows: list[Row]) -> list[str]:
+    """Each row's type first: a mixed answer holds rows of several indexes."""
+    wheres = [row_where(r) for r in rows]
     width = max(map(len, wheres))
-    for r, where in zip(answer.rows, wheres, strict=True):
+    lines = []
+    for r, where in zip(rows, wheres, strict=True):
         extra = dict(r.extra)
         label = quote_path(str(r.name or extra.get("section") or extra.get("token") or ""))
-        out(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
-        emit_signals(r, explain)
-    emit_notes(answer.notes, quiet)
+        lines.append(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
+    return lines

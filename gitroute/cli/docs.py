@@ -4,8 +4,8 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, emit_signals, out, row_where, source_line
-from gitroute.model import Answer
+from gitroute.cli.output import answer_json, emit_json, emit_rows, plain_text, row_where
+from gitroute.model import Answer, Row
 
 
 def _section(extra: dict) -> str:
@@ -13,21 +13,22 @@ def _section(extra: dict) -> str:
     return section if section else "(top)"
 
 
-def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
-    """One line per document: where, the section, the token as written, how many links and how sure."""
-    out(source_line(answer.source))
-    if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "no document names it"))
-        return
-    width = max(len(row_where(r)) for r in answer.rows)
-    for r in answer.rows:
+def _docs_lines(rows: list[Row]) -> list[str]:
+    """Where, the section, the token as written, how many links and how sure."""
+    width = max(len(row_where(r)) for r in rows)
+    lines = []
+    for r in rows:
         extra = dict(r.extra)
         links = int(extra.get("links", 0))
-        where = row_where(r)
         detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
-        out(f"{where:<{width}}  §{_section(extra)}  `{extra.get('token')}`  ({detail})  {r.score:.2f}")
-        emit_signals(r, explain)
-    emit_notes(answer.notes, quiet)
+        token = plain_text(str(extra.get("token")))
+        lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  `{token}`  ({detail})  {r.score:.2f}")
+    return lines
+
+
+def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
+    """One line per document."""
+    emit_rows(answer, _docs_lines, explain=explain, quiet=quiet, no_match="no document names it")
 
 
 @click.command("docs")

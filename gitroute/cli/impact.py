@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, quote_path, row_where, source_line
+from gitroute.cli.output import answer_json, emit_json, err, out, plain_text, quote_path, row_where, source_line
 
 
 @click.command("impact")
@@ -40,14 +40,14 @@ def command(target: str, depth: int, ambiguous: bool, limit: int, as_json: bool,
             section = current
             out(f"[{section}]")
         if extra.get("status") == "candidate":
-            out(f"  {row_where(r)}  {r.kind}  {r.name}")
+            out(f"  {row_where(r)}  {r.kind}  {plain_text(r.name or '')}")
         elif section == "contract":
             out(f"  {quote_path(r.path)}  {r.kind}  ({extra.get('status')})")
         else:
             kinds = ",".join(extra.get("edges", ()))
             hows = ",".join(extra.get("resolution", ()))
             out(f"  {row_where(r)}  depth {extra.get('depth')}  {kinds} ({hows})  x{extra.get('count')}  "
-                f"{r.name}")
+                f"{plain_text(r.name or '')}")
             if explain and r.signals:
                 out("      " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
     notes = answer.notes if not quiet else answer.notes[-1:]  # the footer is part of the answer: never silenced

@@ -19,6 +19,10 @@ from gitroute.ask import Command, available_commands, classification_json, input
 from gitroute.cli.output import answer_json, bound_document, render_json, source_json
 from gitroute.errors import ExitCode, GitrouteError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from gitroute.bundle.store import BundleView
+
 SCHEMA = 1
 ASK = Command("ask", "", {}, "any question, routed to the index (or indexes) its kind needs; each row has its `type`",
               ("text", "the question: a name, a path, or plain words (\"what breaks if I change X\", "
@@ -46,6 +50,7 @@ class ServerTools:
         self.commands = {c.name: c for c in [ASK, *available_commands(INDEXES)]}
         # (pin, tool, arguments) -> document: an answer of a pinned bundle never changes; agents ask again.
         self._answers: OrderedDict[tuple, dict] = OrderedDict()
+        self._warmed = 0  # the pin whose bundle `api.warm` decoded
 
     def tools(self) -> list[dict]:
         """name, description and inputSchema of each tool, in a fixed order: ask, the table's commands, status."""
@@ -68,11 +73,11 @@ class ServerTools:
                 known = ", ".join([*self.commands, "status"])
                 raise ToolArgumentError(f"no tool named '{name}'", hint=f"known: {known}")
             self._check(name, input_schema(command), arguments)
-            self.warm.view()  # first: a moved ref or HEAD re-pins (and empties the answers kept below)
+            view = self._view()  # first: a moved ref or HEAD re-pins (and empties the answers kept below)
             key = (self.warm.pins, name, json.dumps(arguments, sort_keys=True))
             document = self._answers.get(key)
             if document is None:
-                document = bound_document(self._answer(command, arguments))
+                document = bound_document(self._answer(command, arguments, view))
                 self._answers[key] = document
                 while len(self._answers) > KEPT_ANSWERS:
                     self._answers.popitem(last=False)
@@ -82,13 +87,23 @@ class ServerTools:
         except GitrouteError as err:
             return error_document(int(err.exit_code), err.message, err.hint), True
 
-    def _answer(self, command: Command, arguments: dict) -> dict:
+    def _view(self) -> BundleView:
+        """The bundle at the ref now (re-pinned and checked when the ref or HEAD moved), decoded ahead once per pin."""
+        view = self.warm.view()
+        if self._warmed != self.warm.pins:
+            from gitroute import api
+
+            api.warm(view)
+            self._warmed = self.warm.pins
+        return view
+
+    def _answer(self, command: Command, arguments: dict, view: BundleView) -> dict:
+        """The document of one tool call, from `view` (the bundle at the ref now, checked by `call`)."""
         from gitroute import api
 
         text = " ".join(str(arguments.get(command.argument[0]) or "").split())
         limit = int(arguments.get("limit", input_schema(command)["properties"]["limit"]["default"]))
         explain = bool(arguments.get("explain", False))
-        view = self.warm.view()  # the bundle at the ref now: re-pinned and checked when the ref moved
         if command is ASK:
             if not text:
                 raise ToolArgumentError("'text' is empty")
@@ -106,7 +121,7 @@ class ServerTools:
     def _status(self) -> dict:
         from gitroute import api
 
-        self.warm.view()  # a damaged bundle is reported here as for every other tool
+        self._view()  # a damaged bundle is reported here as for every other tool
         s = api.status(repo=self.repo)
         return {
             "schema": SCHEMA,

@@ -11,7 +11,7 @@ from gitroute.model import Answer, Row, Source
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 SCHEMA = 1
 # ADR-104: what an agent receives is bounded to 100,000 bytes of JSON, measured as rendered.
@@ -46,6 +46,14 @@ def quote_path(path: str) -> str:
         _C_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}") for b in raw
     )
     return f'"{body}"'
+
+
+def plain_text(text: str) -> str:
+    """Text from a bundle (a heading, a token, a name) made safe for one line: control characters
+    escaped, so none can end the row or drive the terminal; other characters, any script, kept."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def source_line(source: Source) -> str:
@@ -147,22 +155,39 @@ def row_where(row: Row) -> str:
     return f"{quote_path(row.path)}:{row.line}" if row.line is not None else quote_path(row.path)
 
 
+def emit_rows(answer: Answer, lines: Callable[[list[Row]], list[str]], *, explain: bool, quiet: bool,
+              no_match: str, preamble: Sequence[str] = (), header: Sequence[str] = ()) -> None:
+    """What every ranked answer prints as text: where it answers from, `preamble`, then no_match (its
+    note, else `no_match`) or `header` and one line per row (`lines` renders them all, for shared column
+    widths), each with its signals under --explain, and the notes on stderr."""
+    out(source_line(answer.source))
+    for line in preamble:
+        out(line)
+    if answer.status == "no_match":
+        out("no_match: " + (answer.notes[0] if answer.notes else no_match))
+        return
+    for line in header:
+        out(line)
+    for row, line in zip(answer.rows, lines(answer.rows), strict=True):
+        out(line)
+        emit_signals(row, explain)
+    emit_notes(answer.notes, quiet)
+
+
+def _query_lines(rows: list[Row]) -> list[str]:
+    wheres = [row_where(r) for r in rows]
+    width = max(map(len, wheres))
+    names = [quote_path(r.name or "") for r in rows]  # a file's name is its path's last part
+    name_width = min(max(map(len, names)), MAX_NAME_COLUMN)
+    return [f"{where:<{width}}  {r.kind or '':<9} {name:<{name_width}}  {r.score:>8.2f}".rstrip()
+            for r, where, name in zip(rows, wheres, names, strict=True)]
+
+
 def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
     if as_json:
         emit_json(answer_json(answer, explain))
         return
-    out(source_line(answer.source))
-    if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "nothing overlaps the question"))
-    else:
-        wheres = [row_where(r) for r in answer.rows]
-        width = max(map(len, wheres))
-        names = [quote_path(r.name or "") for r in answer.rows]  # a file's name is its path's last part
-        name_width = min(max(map(len, names)), MAX_NAME_COLUMN)
-        for r, where, name in zip(answer.rows, wheres, names, strict=True):
-            out(f"{where:<{width}}  {r.kind or '':<9} {name:<{name_width}}  {r.score:>8.2f}".rstrip())
-            emit_signals(r, explain)
-        emit_notes(answer.notes, quiet)
+    emit_rows(answer, _query_lines, explain=explain, quiet=quiet, no_match="nothing overlaps the question")
 
 
 def why_row_text(row: Row) -> str:
@@ -180,14 +205,8 @@ def emit_why(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> No
     if as_json:
         emit_json(answer_json(answer, explain))
         return
-    out(source_line(answer.source))
-    if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "no decision record discusses the question"))
-        return
-    for row in answer.rows:
-        out(why_row_text(row))
-        emit_signals(row, explain)
-    emit_notes(answer.notes, quiet)
+    emit_rows(answer, lambda rows: [why_row_text(r) for r in rows], explain=explain, quiet=quiet,
+              no_match="no decision record discusses the question")
 
 
 def progress_printer():

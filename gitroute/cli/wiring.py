@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, out, quote_path, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, out, plain_text, quote_path, source_line
 
 
 @click.command("wiring")
@@ -49,5 +49,5 @@ def command(question: tuple[str, ...], markdown: bool, write_file: str | None, c
             table = extra.get("table")
             out(f"[{table}]")
         rest = "  ".join(f"{k}={v}" for k, v in extra.items() if k != "table")
-        out(f"  {quote_path(r.path)}  {r.kind}  {r.name}  {rest}".rstrip())
+        out(plain_text(f"  {quote_path(r.path)}  {r.kind}  {r.name}  {rest}".rstrip()))
     emit_notes(answer.notes, quiet)

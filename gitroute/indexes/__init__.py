@@ -8,6 +8,7 @@ An index is one module of this package with, at module level (in the spirit of p
     QUESTION_TYPES: dict       bench question type -> answer options (`{"symbol": {}}`)
     def build(inputs: BuildInputs) -> IndexBuild
     def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer
+    def warm(view) -> None     optional: decode ahead, into `view.memo`, what answers read (a warm server)
 
 `gitroute.registry` lists them in build order. No index imports a sibling: the build passes data
 between them through `BuildInputs.outputs`. `answer` gets a `bundle.store.IndexView`: its own folder
@@ -19,8 +20,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents options",
-                             defaults=({}, None))):
+class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents options memo",
+                             defaults=({}, None, None))):
     """What a build hands every index.
 
     commit: str, the pinned source commit; files: Sequence[graph.SourceFile], every text file of the
@@ -30,6 +31,9 @@ class BuildInputs(namedtuple("BuildInputs", "commit files read graph config subm
     documents: Mapping[str, model.Document], every Markdown and reStructuredText file parsed (the build
     caches them by blob id, as it does code extractions), by path.
     options: Mapping[str, object] | None, build options an index may read (`meaning_model`).
+    memo: bundle.memo.BuildMemo | None, per-item results of this repository's earlier builds: an index
+    may take one only under a key naming everything it depended on, so that the bundle is byte for byte
+    what a build without the memo writes (`memo.table(NAME)`: `get(key)`, `put(key, value)`, plain data).
     """
 
     __slots__ = ()

@@ -187,7 +187,7 @@ class Linker:
         self.by_name: dict[str, list[int]] = defaultdict(list)
         self.by_qual: dict[str, list[int]] = defaultdict(list)  # `Owner.name` and `Outer.Inner.name`
         self.modules: dict[str, list[int]] = defaultdict(list)  # `flask.app`, `django.db.models` -> files
-        self.in_file: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.in_file: dict[tuple[str, str], list[int]] = defaultdict(list)  # (path, name) -> its symbols
         # A function defined inside a function is local: no document can name it from outside.
         functions = {(n.path, _qualname(n.owner, n.name)) for n in nodes if n.kind in ("function", "method")}
         for node in nodes:
@@ -195,6 +195,32 @@ class Linker:
                 self._add_file(node)
             elif not _is_local(node, functions):
                 self._add_symbol(node)
+        # What linking reads, by a one-letter tag: the facts a document's links rest on (see `facts`).
+        self.tables: dict[str, Mapping] = {
+            "p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name, "q": self.by_qual,
+            "m": self.modules, "f": self.in_file, "N": self.nodes, "i": self.imports}
+        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        self.targets: dict[int, Target] = {}
+
+    def record(self) -> None:
+        """From now on, note every key linking reads: a memoised document is valid while they read the same."""
+        self.looked = {}
+        for tag, table in self.tables.items():
+            setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
+
+    def facts(self, keys: Iterable[tuple[str, object]]) -> bytes:
+        """A digest of what these keys read now: node fields linking uses, imports in order, else the entry."""
+        from gitroute.bundle.memo import digest_values
+
+        values: list[object] = []
+        for tag, key in keys:
+            value = self.tables[tag].get(key)
+            if tag == "N" and value is not None:
+                value = (value.path, value.name, value.kind, value.owner)
+            elif tag == "i":
+                value = sorted(value or ())
+            values.append(value)
+        return digest_values(values)
 
     def _add_file(self, node) -> None:
         path = node.path
@@ -222,14 +248,14 @@ class Linker:
     def _add_symbol(self, node) -> None:
         name = node.name
         self.by_name[name].append(node.id)
-        self.in_file[node.path][name].append(node.id)
+        self.in_file[node.path, name].append(node.id)
         if node.owner:
             owners = node.owner.split(".")
             self.by_qual[f"{owners[-1]}.{name}"].append(node.id)
-            self.in_file[node.path][f"{owners[-1]}.{name}"].append(node.id)
+            self.in_file[node.path, f"{owners[-1]}.{name}"].append(node.id)
             if len(owners) > 1:
                 self.by_qual[f"{node.owner}.{name}"].append(node.id)
-                self.in_file[node.path][f"{node.owner}.{name}"].append(node.id)
+                self.in_file[node.path, f"{node.owner}.{name}"].append(node.id)
 
     # -- tokens
 
@@ -314,7 +340,7 @@ class Linker:
             if k == len(parts):
                 return list(files)
             rest = ".".join(parts[k:])
-            hits = [i for f in files for i in self.in_file.get(self.nodes[f].path, {}).get(rest, ())]
+            hits = [i for f in files for i in self.in_file.get((self.nodes[f].path, rest), ())]
             if not hits:
                 # A re-export (`flask.Blueprint` is `from .blueprints import Blueprint` in flask/__init__.py):
                 # the candidates under the module's folder, narrowed to the files the module imports.
@@ -382,8 +408,12 @@ class Linker:
         return links
 
     def _target(self, node_id: int) -> Target:
-        node = self.nodes[node_id]
-        return Target(node.id, node.path, node.name, node.kind, node.line, node.owner, self.incoming[node.id])
+        target = self.targets.get(node_id)
+        if target is None:  # popular targets (`save`, `Model`) are named by thousands of links
+            node = self.tables["N"][node_id]
+            target = self.targets[node_id] = Target(node.id, node.path, node.name, node.kind, node.line, node.owner,
+                                                    self.incoming[node.id])
+        return target
 
     @staticmethod
     def _disambiguate(files: list[str], context: tuple[frozenset[str], tuple[str, ...]], token: str) -> str | None:
@@ -404,6 +434,31 @@ class Linker:
         shared = set.intersection(*segments.values()) if segments else set()
         named = [path for path in files if (segments[path] - shared) & words]
         return named[0] if len(named) == 1 else None
+
+
+_TABLE_ATTRS = {"p": "by_path", "s": "by_suffix", "b": "by_base", "n": "by_name", "q": "by_qual",
+                "m": "modules", "f": "in_file", "N": "nodes", "i": "imports"}
+
+
+class _Noted:
+    """A Linker table that notes each key read (in `looked`, in first-read order), for the build memo."""
+
+    __slots__ = ("table", "tag", "looked")
+
+    def __init__(self, table: Mapping, tag: str, looked: dict) -> None:
+        self.table, self.tag, self.looked = table, tag, looked
+
+    def get(self, key, default=None):
+        self.looked[self.tag, key] = None
+        return self.table.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        self.looked[self.tag, key] = None
+        return key in self.table
+
+    def __getitem__(self, key):
+        self.looked[self.tag, key] = None
+        return self.table[key]
 
 
 @lru_cache(maxsize=65536)
@@ -466,12 +521,36 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
     return text
 
 
-def link_all(documents: Sequence, graph) -> list[DocLink]:
-    """The links of every document, documents in path order."""
+def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None) -> list[DocLink]:
+    """The links of every document, documents in path order.
+
+    With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
+    every table entry its linking read are unchanged takes its earlier links (their targets' records
+    are read again: a centrality moves with any edge); the others are linked, recording what they read.
+    """
     linker = Linker(graph.nodes, graph.edges, (d.path for d in documents))
+    if memo is None or blobs is None:
+        return [link for document in documents for link in linker.link_document(document)]
+    linker.record()
     links: list[DocLink] = []
     for document in documents:
-        links.extend(linker.link_document(document))
+        key = f"{document.path}\0{blobs.get(document.path, '')}"
+        entry = memo.get(key)
+        if entry is not None and entry[1] == linker.facts(entry[0]):
+            memo.put(key, entry)
+            links.extend(DocLink(document.path, section, number, line, token, status,
+                                 tuple(linker._target(i) for i in ids), total, heading, section_line, directive)
+                         for section, number, line, token, status, ids, total, heading, section_line, directive
+                         in entry[2])
+            continue
+        assert linker.looked is not None
+        linker.looked.clear()
+        found = linker.link_document(document)
+        looked = list(linker.looked)
+        memo.put(key, (looked, linker.facts(looked),
+                       [(x.section, x.number, x.line, x.token, x.status, [t.node for t in x.targets], x.total,
+                         x.heading, x.section_line, x.directive) for x in found]))
+        links.extend(found)
     return links
 
 
@@ -486,7 +565,8 @@ def build(inputs):
     from gitroute.indexes import IndexBuild
 
     documents = scan_documents(inputs.documents, inputs.config)
-    links = link_all(documents, inputs.graph)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    links = link_all(documents, inputs.graph, memo, {f.path: f.blob for f in inputs.files})
     blobs, section = encode_links(documents, links)
     return IndexBuild({path: dump_json(value) for path, value in blobs.items()}, section, (), links)
 

@@ -91,7 +91,8 @@ def build(inputs: BuildInputs) -> IndexBuild:
     for key, records in table.items():
         sharded.setdefault(name_shard(key, shards), {})[key] = records
     blobs = {names_path(shard): dump_json(value) for shard, value in sharded.items()}
-    contracts = find_contracts(inputs.files, inputs.read, getattr(inputs.config, "contract_drift", ()))
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    contracts = find_contracts(inputs.files, inputs.read, getattr(inputs.config, "contract_drift", ()), memo)
     blobs["contracts.json"] = dump_json(contracts)
     copies = sum(len(c["copies"]) for c in contracts)
     section = {"counts": {"names": len(table), "contracts": len(contracts), "contract_copies": copies},
@@ -99,7 +100,7 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section, (), contracts)
 
 
-def find_contracts(files: Sequence, read, drift: Sequence[str] = ()) -> list[dict]:
+def find_contracts(files: Sequence, read, drift: Sequence[str] = (), memo=None) -> list[dict]:
     """Files whose blob is identical in two or more places (one contract, several copies), the copies
     configured to drift on purpose, copies that drifted without being configured, and the readers.
 
@@ -150,7 +151,7 @@ def find_contracts(files: Sequence, read, drift: Sequence[str] = ()) -> list[dic
         contracts.append({"canonical": canonical, "blob": blob_of[canonical], "copies": [canonical],
                           "drifted": [], "drift_on_purpose": sorted(p for p in paths if p != canonical),
                           "readers": []})
-    _add_readers(contracts, files, read)
+    _add_readers(contracts, files, read, memo)
     return contracts
 
 
@@ -158,11 +159,16 @@ def _tail(path: str) -> str:
     return "/".join(path.split("/")[-2:])
 
 
-def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
-    """Files that name a contract's path or base name (code, configuration, workflows), copies excluded."""
+def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> None:
+    """Files that name a contract's path or base name (code, configuration, workflows), copies excluded.
+
+    With a build memo (`bundle.memo.MemoTable`), the names a blob holds are taken from an earlier build
+    that searched the same blob for the same names."""
     if not contracts:
         return
     import re
+
+    from gitroute.bundle.memo import digest_values
 
     names: dict[bytes, list[int]] = {}
     for index, contract in enumerate(contracts):
@@ -171,29 +177,32 @@ def _add_readers(contracts: list[dict], files: Sequence, read) -> None:
     bounded = {name: re.compile(rb"(?<![\w.-])" + re.escape(name) + rb"(?![\w-])") for name in names}
     # Names grouped by extension (`.py`, `.json`): a file without the extension holds none of its names,
     # so one search stands for the group's (contract names share a few extensions).
-    groups: dict[bytes, list[bytes]] = {}
-    for name in names:
-        dot = name.rfind(b".")
-        groups.setdefault(name[dot:] if dot > 0 else name, []).append(name)
+    group_of = {name: name[name.rfind(b"."):] if name.rfind(b".") > 0 else name for name in names}
+    groups = set(group_of.values())
     readers: dict[int, set[str]] = {}
+    searched = digest_values(sorted(names)).hex()  # the names every blob is searched for
     for f in files:
         # Code and configuration read a contract; prose only mentions it (and the committed wiring block
         # naming every copy must not become a reader of each, or it would never be current).
         if f.path.endswith(_DOC_EXTENSIONS) or f.lang in ("markdown", "rst") or (
                 f.lang is None and not f.path.endswith((".yml", ".yaml", ".json", ".toml", ".cfg", ".ini"))):
             continue
-        try:
-            data = read(f.path)
-        except Exception:  # a file the snapshot cannot give back is not a reader we can show
-            continue
-        for key, members in groups.items():
-            if key not in data:
+        key = f"{f.blob}\0{searched}"
+        found = memo.get(key) if memo is not None else None
+        if found is None:
+            try:
+                data = read(f.path)
+            except Exception:  # a file the snapshot cannot give back is not a reader we can show
                 continue
-            for name in members:
-                # A substring test first (C speed); the word-bounded pattern only where the name occurs.
-                if name in data and bounded[name].search(data):
-                    for index in names[name]:
-                        readers.setdefault(index, set()).add(f.path)
+            present = {group for group in groups if group in data}
+            # A substring test first (C speed); the word-bounded pattern only where the name occurs.
+            found = [name for name in names
+                     if group_of[name] in present and name in data and bounded[name].search(data)]
+        if memo is not None:
+            memo.put(key, found)
+        for name in found:
+            for index in names[name]:
+                readers.setdefault(index, set()).add(f.path)
     for index, paths in readers.items():
         contract = contracts[index]
         own = {*contract["copies"], *contract["drifted"], *contract["drift_on_purpose"]}

@@ -39,8 +39,34 @@ FRAME_WORDS = frozenset(
     happen happens located location place part piece thing things way done work works file files project
     repository library module defined define defines responsible somewhere actually
     whether came come comes another instead every each also just like so than too very such only other same some
-    many much still yet while upon via per onto tell tells kept keep get gets go goes not no""".split()
-)
+    many much still yet while upon via per onto tell tells kept keep get gets go goes not no
+    against over inside outside within without through throughout between among across along around behind beyond
+    toward towards until since above below near together everything something anything nothing everyone someone
+    anyone already always never often again ever here now own ones one""".split()
+)  # the second half: prepositions, pronouns and adverbs a question uses but code rarely names (0011)
+# A small curated thesaurus: a word a user says -> the words code spells it with. An alternative counts
+# EXPANDED of its own BM25 and stands for the question's word in coverage (never adds weight of its own).
+# Kept general on purpose (docs/decisions/0011): programming synonyms and language names -> locale codes.
+EXPANSIONS = {
+    "encrypted": "secure https tls ssl", "encryption": "secure https tls ssl", "secure": "https tls ssl",
+    "folder": "directory dir", "directory": "folder", "delete": "remove unlink", "remove": "delete unlink",
+    "erase": "remove delete", "cut": "truncate", "shorten": "truncate", "piece": "chunk slice part",
+    "chunk": "slice part", "save": "store write persist", "store": "save", "display": "render show",
+    "show": "render display", "stop": "close shutdown", "finish": "close end", "copy": "clone",
+    "check": "validate verify", "verify": "check validate", "validate": "check verify", "fail": "error",
+    "failure": "error", "restart": "reload", "reload": "restart", "change": "modify update",
+    "count": "len size", "size": "len length", "length": "size", "maximum": "max", "minimum": "min",
+    "password": "credential", "login": "auth", "link": "url href", "address": "addr url ip",
+    "join": "concat merge", "merge": "join combine", "search": "lookup query", "lookup": "search",
+    "order": "sort", "sort": "order", "escape": "quote sanitize", "encode": "serialize marshal",
+    "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
+    "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
+    "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
+    "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
+    "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
+}
+EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
 MAX_DOC = 600
 NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
 NODE_DECAY = 0.5
@@ -87,6 +113,22 @@ def question_words(text: str) -> list[str]:
     """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
     return list(dict.fromkeys(word_stem(t) for t in tokenize(text)
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
+
+
+_EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
+
+
+def alternatives(tokens: Sequence[str]) -> dict[str, str]:
+    """alternative stem -> the question word it stands for, from EXPANSIONS (words the question has left out)."""
+    if not _EXPANDED_STEMS:
+        for word, alts in EXPANSIONS.items():
+            _EXPANDED_STEMS[word_stem(word)] = tuple(word_stem(a) for a in alts.split())
+    found: dict[str, str] = {}
+    for token in tokens:
+        for alt in _EXPANDED_STEMS.get(token, ()):
+            if alt not in tokens and alt not in found:
+                found[alt] = token
+    return found
 
 
 def _signature_words(signature: str, name: str) -> str:
@@ -138,55 +180,61 @@ _NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv",
 
 def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
     """node id -> (header, messages): each file's header, and each message literal on its innermost node."""
-    from gitroute.parsing.prose import header_text, message_literals
-
-    by_path: dict[str, list] = defaultdict(list)
-    for node in nodes:
-        by_path[node.path].append(node)
     prose: dict[int, tuple[str, list[str]]] = {}
-    for path, group in by_path.items():
-        file_node = group[0]
-        if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
-            continue  # tests, docs and examples keep their names and docs: they rank below code anyway
-        data = read(path)
-        if not data:
-            continue
-        text = data.decode("utf-8", "replace")
-        header = header_text(text, file_node.lang)
-        if header:
-            prose[file_node.id] = (header, [])
-        symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
-        for line, literal in message_literals(text):
-            owner = file_node.id
-            for node in symbols:  # innermost: the last one in start order that spans the line
-                if node.line > line:
-                    break
-                if node.end_line >= line:
-                    owner = node.id
-            prose.setdefault(owner, ("", []))[1].append(literal)
+    for group in _by_file(nodes):
+        prose.update(_one_file_prose(group, read))
     return prose
 
 
-def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the meaning index (paths relative to its folder) and its section."""
-    from gitroute.bundle.layout import dump_json
+def _by_file(nodes: Sequence) -> list[list]:
+    """Nodes grouped by file, each group its file node first (nodes come in id order, a file's own run)."""
+    by_path: dict[str, list] = defaultdict(list)
+    for node in nodes:
+        by_path[node.path].append(node)
+    return list(by_path.values())
 
-    built = built_copies(sorted({n.path for n in nodes}))
-    nodes_kept = [n for n in nodes if n.path not in built]
-    prose = file_prose(nodes_kept, read)
-    file_of: dict[str, int] = {}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    memo: dict[str, list[str]] = {}
-    total_length = 0
-    docs = 0
+
+def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
+    from gitroute.parsing.prose import header_text, message_literals
+
+    file_node = group[0]
+    path = file_node.path
+    prose: dict[int, tuple[str, list[str]]] = {}
+    if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+        return prose  # tests, docs and examples keep their names and docs: they rank below code anyway
+    data = read(path)
+    if not data:
+        return prose
+    text = data.decode("utf-8", "replace")
+    header = header_text(text, file_node.lang)
+    if header:
+        prose[file_node.id] = (header, [])
+    symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+    for line, literal in message_literals(text):
+        owner = file_node.id
+        for node in symbols:  # innermost: the last one in start order that spans the line
+            if node.line > line:
+                break
+            if node.end_line >= line:
+                owner = node.id
+        prose.setdefault(owner, ("", []))[1].append(literal)
+    return prose
+
+
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
+                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int]]]:
+    """One file's postings: (node offset from the file node, node length, tokens, packed postings) per node.
+
+    A function of the file's path, its blob and its node count (extraction is by blob): what the build
+    memo keys it by."""
+    secondary = is_secondary(group[0].path)
+    if secondary and SECONDARY_FILES_ONLY:
+        group = group[:1]
+    prose = _one_file_prose(group, read)
     fields_of = FIELDS
-    secondary = False
-    for node in nodes_kept:  # in id order, so postings come out sorted by node
-        if node.kind == "file":
-            file_of[node.path] = node.id
-            secondary = is_secondary(node.path)
-        elif secondary and SECONDARY_FILES_ONLY:
-            continue
+    first = group[0].id
+    out = []
+    for node in group:
         header, messages = prose.get(node.id, ("", ()))
         counts: dict[str, int] = {}
         bits: dict[str, int] = {}
@@ -194,22 +242,52 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
             if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
             bit, weight = fields_of[field]
-            found = memo.get(text)
+            found = words_memo.get(text)
             if found is None:
                 found = words(text)
                 if len(text) < 200:
-                    memo[text] = found
+                    words_memo[text] = found
             for token in found:
                 counts[token] = counts.get(token, 0) + weight
                 bits[token] = bits.get(token, 0) | bit
         if not counts:
             continue
         length = sum(counts.values())
-        total_length += length
-        docs += 1
-        node_id = node.id
-        for token, tf in counts.items():
-            postings[token].append((node_id, encode_posting(tf, length, bits[token])))
+        out.append((node.id - first, length, list(counts),
+                    [encode_posting(tf, length, bits[token]) for token, tf in counts.items()]))
+    return out
+
+
+def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
+                        file_blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the meaning index (paths relative to its folder) and its section.
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
+    from an earlier build when its path, blob and node count are the same."""
+    from gitroute.bundle.layout import dump_json
+
+    built = built_copies(sorted({n.path for n in nodes}))
+    nodes_kept = [n for n in nodes if n.path not in built]
+    file_of: dict[str, int] = {}
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    words_memo: dict[str, list[str]] = {}
+    total_length = 0
+    docs = 0
+    for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
+        first = group[0].id
+        file_of[group[0].path] = first
+        key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}" if file_blobs is not None else None
+        entries = memo.get(key) if memo is not None else None
+        if entries is None:
+            entries = _file_postings(group, read, words_memo)
+        if memo is not None:
+            memo.put(key, entries)
+        for offset, length, tokens, packed in entries:
+            total_length += length
+            docs += 1
+            node_id = first + offset
+            for token, value in zip(tokens, packed):
+                postings[token].append((node_id, value))
     total = sum(map(len, postings.values()))
     shards = 1
     while shards * POSTINGS_TARGET < total:
@@ -218,11 +296,11 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
     for token, pairs in postings.items():
         flat: list[int] = []
         previous = 0
-        for node_id, packed in pairs:  # node ids as gaps: most are small numbers, and JSON is text
-            flat += (node_id - previous, packed)
+        for node_id, packed_value in pairs:  # node ids as gaps: most are small numbers, and JSON is text
+            flat += (node_id - previous, packed_value)
             previous = node_id
         sharded[postings_shard(token, shards)][token] = flat
-    blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
+    blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     section = {
         "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
         "documents": docs,
@@ -232,9 +310,9 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None]) ->
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs[FILES] = dump_json(sorted(file_of.values()))
-    blobs[META] = dump_json(section)
-    return blobs, section
+    blobs_out[FILES] = dump_json(sorted(file_of.values()))
+    blobs_out[META] = dump_json(section)
+    return blobs_out, section
 
 
 def build(inputs) -> object:
@@ -247,7 +325,8 @@ def build(inputs) -> object:
         except Exception:  # a blob the build could not read (missing in a partial clone): no prose, no failure
             return None
 
-    blobs, section = build_meaning_index(inputs.graph.nodes, read)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files})
     blobs.pop(META, None)  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
 
@@ -258,7 +337,7 @@ def build(inputs) -> object:
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -267,6 +346,15 @@ class Evidence:
         self.best_idf = best_idf  # the highest idf among the best file's matched words
         self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
+        self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
+
+    def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word."""
+        alternates = self.alternates
+        covered = {alternates.get(t, t) for _, node in scored for t in matched[node]}
+        total = sum(self.weights.values()) or 1.0
+        self.coverage = sum(self.weights[t] for t in covered) / total
+        self.best_idf = max((self.weights[t] for t in covered), default=0.0)
 
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
@@ -300,30 +388,52 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
 
 
 def rank_files(
-    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = ()
+    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = (),
+    alternates: dict[str, str] | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
     `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
+    `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
+    a question word scores its best form, an alternative at EXPANDED of its own BM25.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
     n = int(section.get("documents") or 1)
     avgdl = float(section.get("avgdl") or 1.0)
-    weights = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in tokens}
+    alternates = alternates or {}
+    idf = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in (*tokens, *alternates)}
+    # A question word the repository lacks but an alternative holds weighs as that alternative.
+    stand_in: dict[str, float] = {}
+    for alt, word in alternates.items():
+        if word not in postings and alt in postings:
+            stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
+    weights = {t: stand_in.get(t, idf[t]) for t in tokens}
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
     matched: dict[int, dict[str, int]] = defaultdict(dict)
+    best_alt: dict[tuple[int, str], float] = {}
     for token, values in postings.items():
-        w = weights[token]
+        stands_for = alternates.get(token)
+        w = idf[token] if stands_for is None else idf[token] * EXPANDED
         node = 0
         for i in range(0, len(values), 2):
             node += values[i]
             tf, dl, fields = decode_posting(values[i + 1])
-            node_score[node] += bm25_term(tf, dl, avgdl, w)
+            term = bm25_term(tf, dl, avgdl, w)
+            if stands_for is None:
+                node_score[node] += term
+            else:  # the best alternative of a word, only where the word itself is absent (fixed below)
+                key = (node, stands_for)
+                if term > best_alt.get(key, 0.0):
+                    node_score[node] += term - best_alt.get(key, 0.0)
+                    best_alt[key] = term
             if node not in node_file:
                 node_file[node] = files[bisect_right(files, node) - 1] if files else node
             matched[node][token] = fields
+    for (node, word), term in best_alt.items():
+        if word in matched[node]:  # the word itself is there: its alternatives add nothing
+            node_score[node] -= term
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
         per_file[node_file[node]].append((score, node))
@@ -335,15 +445,15 @@ def rank_files(
         score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
         ranked.append((score, file_id))
     ranked.sort(key=lambda p: (-p[0], p[1]))
-    total = sum(weights.values()) or 1.0
-    coverage, best_idf = 0.0, 0.0
+    found = set(postings) | {word for alt, word in alternates.items() if alt in postings}
+    missing = [t for t in tokens if t not in found]
+    evidence = Evidence(weights, missing, 0.0, 0.0)
+    evidence.alternates = alternates
     if ranked:
-        covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
-        coverage = sum(weights[t] for t in covered) / total
-        best_idf = max((weights[t] for t in covered), default=0.0)
-    missing = [t for t in tokens if t not in postings]
-    evidence = Evidence(weights, missing, coverage, best_idf)
-    evidence.node_coverage = max((sum(weights[t] for t in held) / total for held in matched.values()), default=0.0)
+        evidence.cover(per_file[ranked[0][1]], matched)
+    total = sum(weights.values()) or 1.0
+    evidence.node_coverage = max((sum(weights[w] for w in {alternates.get(t, t) for t in held}) / total
+                                  for held in matched.values()), default=0.0)
     return ranked, per_file, matched, evidence
 
 
@@ -388,12 +498,13 @@ def query_meaning(
     asking = {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
     if not [t for t in tokens if t not in asking]:
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
-    postings = read_postings(tokens, section, read, corrupt)
+    alternates = alternatives(tokens) if EXPANDED else {}
+    postings = read_postings([*tokens, *alternates], section, read, corrupt)
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
     files = _load(read([FILES]), FILES, corrupt) if postings else []
     if not isinstance(files, list):
         raise corrupt(FILES)
-    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files)
+    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates)
     evidence.missing = [t for t in evidence.missing if t not in asking]
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     known: dict[int, list] = {}
@@ -405,10 +516,7 @@ def query_meaning(
         ranked = sorted(((score * (SECONDARY if fid in demoted else 1.0), fid) for score, fid in head),
                         key=lambda p: (-p[0], p[1]))
         if ranked:
-            covered = {t for node in (n for _, n in per_file[ranked[0][1]]) for t in matched[node]}
-            total = sum(evidence.weights.values()) or 1.0
-            evidence.coverage = sum(evidence.weights[t] for t in covered) / total
-            evidence.best_idf = max((evidence.weights[t] for t in covered), default=0.0)
+            evidence.cover(per_file[ranked[0][1]], matched)
     reason = no_match_reason(evidence, tokens) if ranked else (
         no_match_reason(evidence, tokens) or "nothing in the bundle shares a word with the question")
     if reason is not None and (gate or not ranked):

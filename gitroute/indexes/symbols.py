@@ -4,7 +4,8 @@ Postings hold three lists per token (nodes whose name, doc or context has the to
 folders, a symbol's enclosing symbols); a query
 reads only the shards of its own tokens, bounds every candidate's score from postings alone
 (`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
-`rank.score_node`, until no unread candidate can enter the top rows.
+`rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
+looked up rather than walked, until the nodes only they hold could still rank.
 """
 from __future__ import annotations
 
@@ -14,17 +15,21 @@ import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
-from gitroute.bundle.layout import INDEX_META, dump_json
+from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
 from gitroute.model import Answer, Row
 from gitroute.rank import (
+    KIND_PRIOR,
+    NodeText,
     Question,
     base_name,
     built_copies,
     idf,
     is_secondary,
+    node_text,
     parse_question,
+    path_words,
     score_bounder,
-    score_node,
+    score_text,
 )
 from gitroute.text import STOP_WORDS, stem, tokenize
 
@@ -38,8 +43,8 @@ NEEDS: tuple[str, ...] = ()
 QUESTION_TYPES: dict[str, dict] = {"symbol": {}}  # bench question type -> answer options
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
-COMMON_WEIGHT = 2.0  # idf below this (a word in about an eighth of the nodes or more) is a common word
-COMMON_POSTINGS = 2000
+COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are looked up, not walked
+MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
@@ -134,31 +139,48 @@ def build(inputs: BuildInputs) -> IndexBuild:
     """The symbol index: token postings over the graph's nodes (whose records the graph stores)."""
     from gitroute.indexes import IndexBuild
 
-    blobs, section = build_symbol_index(inputs.graph.nodes)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, section = build_symbol_index(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files})
     return IndexBuild(blobs, section)
 
 
-def build_symbol_index(nodes: Sequence) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section."""
+def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None,
+                       ) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section.
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's node tokens are taken
+    from an earlier build when its path, blob and node count are the same (they come from its extract)."""
     postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
-    secondary_paths: dict[str, bool] = {}
     words = _word_sets()
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
-    for node in nodes:  # in id order, so every postings list comes out sorted
-        if node.path in built:
+    start = 0
+    while start < len(nodes):  # a file's nodes, in id order, so every postings list comes out sorted
+        path = nodes[start].path
+        end = start + 1
+        while end < len(nodes) and nodes[end].path == path:
+            end += 1
+        group = nodes[start:end]
+        start = end
+        if path in built:
             continue
-        secondary = secondary_paths.get(node.path)
-        if secondary is None:
-            secondary = secondary_paths[node.path] = is_secondary(node.path)
-        fields = _node_tokens(node, words)
-        value = encode_posting(node.id, secondary, len(fields[0]))
-        for field, tokens in enumerate(fields):
-            for token in tokens:
-                postings[token][field].append(value)
-        if node.entry:
-            postings[ENTRY_TOKEN][0].append(value)
+        key = None
+        if memo is not None and file_blobs is not None:
+            key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}"
+        tokens = memo.get(key) if key is not None else None
+        if tokens is None:
+            tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
+        if key is not None:
+            memo.put(key, tokens)
+        secondary = is_secondary(path)
+        for node, fields in zip(group, tokens):
+            value = encode_posting(node.id, secondary, len(fields[0]))
+            for field, field_tokens in enumerate(fields):
+                for token in field_tokens:
+                    postings[token][field].append(value)
+            if node.entry:
+                postings[ENTRY_TOKEN][0].append(value)
     total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
     shards = 1
     while shards * POSTINGS_TARGET < total:
@@ -183,33 +205,38 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 
 
 def _bound_postings(
-    question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], *, skip_common: bool
+    question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
+    members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
+    path_postings: dict[str, frozenset[int]] | None = None,
 ) -> tuple[dict[int, float], float]:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
-    A candidate is a node with a posting of a question word (or, for an entry-point question, an
-    entry node). With skip_common, the doc and context postings of a common word ("model" in
-    django: thousands of them) are not read: every candidate is bounded as if it had them, and
-    the nodes found only there are left out, each bounded by the second value. Postings are summed
-    by their encoded value (a node's id and facts never vary) and decoded once per node.
+    A candidate is a node with a posting of a question word that is not deferred (or, for an
+    entry-point question, an entry node). The postings of a deferred word (a common one: "test" in
+    django names twenty thousand nodes) are not walked: each candidate is looked up in them
+    (`members`), so its bound is exact, and the nodes found only there are left out, all bounded
+    by the second value. Postings are summed by their encoded value (a node's id and facts never
+    vary) and decoded once per node. `places` (node id -> the words of its path as `node_text` takes
+    them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds. With
+    `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
+    deferred word whose path holds a word that is not deferred become candidates, so the nodes left
+    out match the question with deferred words alone, even in their owner and path: a lower bound.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
     doc_weight: dict[int, float] = {}
     context_matched: dict[int, int] = {}
+    context_weight: dict[int, float] = {}
     entries: set[int] = set()
-    skipped_weight, skipped_words = 0.0, 0
     for token, (name_list, doc_list, context_list) in lists.items():
         if token == ENTRY_TOKEN:
             entries.update(name_list)
             for value in name_list:
                 name_weight.setdefault(value, 0.0)
             continue
+        if token in deferred:
+            continue
         w = weights[token]
-        if skip_common and w < COMMON_WEIGHT and len(doc_list) + len(context_list) > COMMON_POSTINGS:
-            skipped_weight += w
-            skipped_words += 1
-            doc_list = context_list = []
         get_weight, get_matched = name_weight.get, name_matched.get
         for value in name_list:
             name_weight[value] = get_weight(value, 0.0) + w
@@ -217,23 +244,76 @@ def _bound_postings(
         get_doc = doc_weight.get
         for value in doc_list:
             doc_weight[value] = get_doc(value, 0.0) + w
-        get_context = context_matched.get
+        get_context, get_context_weight = context_matched.get, context_weight.get
         for value in context_list:
             context_matched[value] = get_context(value, 0) + 1
+            context_weight[value] = get_context_weight(value, 0.0) + w
+    candidates = name_weight.keys() | doc_weight.keys() | context_matched.keys()
+    if path_postings is not None and deferred:
+        for token in question.tokens:
+            in_path = path_postings.get(token) if token not in deferred else None
+            if in_path:
+                for lists_of_deferred in map(members, deferred):
+                    for held in lists_of_deferred:
+                        candidates |= held & in_path
+    for token in deferred:
+        w = weights[token]
+        in_name, in_doc, in_context = members(token)
+        for value in candidates & in_name:
+            name_weight[value] = name_weight.get(value, 0.0) + w
+            name_matched[value] = name_matched.get(value, 0) + 1
+        for value in candidates & in_doc:
+            doc_weight[value] = doc_weight.get(value, 0.0) + w
+        for value in candidates & in_context:
+            context_matched[value] = context_matched.get(value, 0) + 1
+            context_weight[value] = context_weight.get(value, 0.0) + w
     bound = score_bounder(question, weights)
     get_weight, get_matched = name_weight.get, name_matched.get
-    get_doc, get_context = doc_weight.get, context_matched.get
+    get_doc, get_context, get_context_weight = doc_weight.get, context_matched.get, context_weight.get
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
+    path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
+    get_place = places.get if places is not None else None
     bounds = {}
-    for value in name_weight.keys() | doc_weight.keys() | context_matched.keys():
-        facts = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0) + skipped_weight,
-                 get_context(value, 0) + skipped_words, value & 8, value in entries)
+    for value in candidates:
+        facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
+                        get_context(value, 0), value & 8, value in entries)
+        place = get_place(value >> 4) if get_place is not None else None
+        if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
+            path_words, prior = place
+            path_weight = path_weights.get(path_words)
+            if path_weight is None:
+                path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens if t in path_words)
+            facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
         found = memo.get(facts)
         if found is None:
             found = memo[facts] = bound(*facts)
         bounds[value >> 4] = found
-    left_out = bound(0.0, 0, 0, skipped_weight, skipped_words, False, False) if skipped_words else 0.0
-    return bounds, left_out
+    return bounds, _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None)
+
+
+def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
+    """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
+
+    Such a node has m of them in its name (at most the m heaviest), the others at most in its
+    context and its doc; the bound grows with each weight and count, so the largest over m, the
+    name's word count and secondary bounds them all. It is not an entry node: those are candidates.
+    `alone`: its owner and path hold no other question word either (they are candidates), so
+    owner_tokens and path_tokens count at most the deferred words outside its name.
+    """
+    if not deferred:
+        return 0.0
+    heaviest = sorted(deferred, reverse=True)
+    total = sum(heaviest)
+    best = 0.0
+    for m in range(len(heaviest) + 1):
+        in_name = sum(heaviest[:m])
+        for count in range(8):
+            if count < m and count < 7 or (count == 0 and m):
+                continue  # a name holds at least the words matched in it (the count stops at 7)
+            for secondary in (False, True):
+                rest = (total - in_name, 0.0, None) if alone else ()
+                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False, *rest))
+    return best
 
 
 def query_symbols(
@@ -247,12 +327,15 @@ def query_symbols(
     corrupt: Callable[[str], Exception],
     records: Callable[[Sequence[int]], dict[int, list]],
     exhaustive: bool = False,
+    memo: dict | None = None,
+    common_postings: int | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
     The rows are the true top `limit` of scoring every candidate, which `exhaustive=True` does
     (for tests); otherwise records are read in the order of their bounds, only until no unread
-    candidate can outscore the rows kept.
+    candidate can outscore the rows kept. `memo` keeps what a query decodes (postings, their sets,
+    node texts) for the next one on the same pinned bundle: a warm server passes the view's.
     """
     question = parse_question(text)
     tokens = list(question.tokens) + ([ENTRY_TOKEN] if question.wants_entry else [])
@@ -263,17 +346,34 @@ def query_symbols(
         total = int(section["nodes"])
     except (KeyError, TypeError, ValueError) as err:
         raise corrupt(INDEX_META) from err
-    paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
+    memo = {} if memo is None else memo
+    parsed = memo.setdefault("postings", {})
+    paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens} - parsed.keys())
     blobs = read(paths)
-    parsed = {path: _load(blobs, path, corrupt) for path in blobs}
+    for path in paths:
+        parsed[path] = _load(blobs, path, corrupt) if path in blobs else {}
     lists: dict[str, list[list[int]]] = {}
     for token in tokens:
-        lists[token] = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token, [[], [], []])
+        lists[token] = parsed[postings_path(postings_shard(token, shards))].get(token, [[], [], []])
+    sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
+
+    def members(token: str) -> tuple[frozenset[int], ...]:
+        found = sets.get(token)
+        if found is None:
+            found = sets[token] = tuple(map(frozenset, lists[token]))
+        return found
 
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
-    bounds, left_out = _bound_postings(question, lists, weights, skip_common=not exhaustive)
+    # Common words wait, the least common first to come in, until the others cannot fill the rows.
+    common = COMMON_POSTINGS if common_postings is None else common_postings
+    deferred = [] if exhaustive else sorted(
+        (t for t in question.tokens if sum(map(len, lists[t])) > common),
+        key=lambda t: (sum(map(len, lists[t])), t))
+    places, path_postings = memo.get("places"), memo.get("path_postings")
+    bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     if not bounds and not left_out:
         return [], ["nothing in the bundle shares a word with the question"]
+    texts: dict[int, NodeText] = memo.setdefault("texts", {})
 
     found: dict[int, list] = {}  # node records read so far
     rows: list[Row] = []
@@ -290,8 +390,12 @@ def query_symbols(
         if not filters.admit(path, kind, lang):
             filtered_out += 1
             return
-        score, signals = score_node(question, weights, path=path, name=name, owner=owner, kind=kind, doc=doc,
-                                    entry=bool(entry))
+        node = texts.get(node_id)
+        if node is None:
+            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc)
+            if len(texts) < MAX_TEXTS:
+                texts[node_id] = node
+        score, signals = score_text(question, weights, node, bool(entry))
         if score > 0:
             rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
                             score=score, signals=signals if explain else ()))
@@ -308,12 +412,14 @@ def query_symbols(
         while heap:
             if not exhaustive and len(top) == limit and top[0] > max(-heap[0][0], left_out):
                 break
+            if -heap[0][0] < left_out:
+                break  # a node left out may outscore every candidate left: bring in a deferred word first
             # Read the chunks of the next candidates in one go: a first batch on speculation, then
             # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
             sure = not exhaustive and len(top) == limit
             size = MAX_BATCH if sure else max(CANDIDATES, limit - len(top))
             batch = [heapq.heappop(heap)[1]]
-            while heap and len(batch) < size and not (sure and -heap[0][0] < top[0]):
+            while heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out:
                 batch.append(heapq.heappop(heap)[1])
             found.update(records([i for i in batch if i not in found]))  # one blob per node bucket
             for k, node_id in enumerate(batch):
@@ -324,8 +430,9 @@ def query_symbols(
                 score_one(node_id)
         if not left_out or (len(top) == limit and top[0] > left_out):
             break
-        # The nodes left out could still rank: bound them all, and go on from what is scored.
-        bounds, left_out = _bound_postings(question, lists, weights, skip_common=False)
+        # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
+        deferred = deferred[1:]
+        bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -334,6 +441,54 @@ def query_symbols(
         else:
             notes.append("no candidate scored above zero")
     return rows[:limit], notes
+
+
+def warm(view: IndexView) -> None:
+    """Decode the whole index and every node record now, into the view's memo (a warm server, when it pins).
+
+    A question then decodes nothing, and the bound of every candidate knows the node's path words
+    and kind (`places`), so fewer records are scored. Node texts are still tokenized on first use:
+    all of django's take seconds and 150 MB.
+    """
+    memo = view.memo
+    if "places" in memo:
+        return
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    parsed = memo.setdefault("postings", {})
+    paths = [p for p in map(postings_path, range(shards)) if p not in parsed]
+    blobs = view.read(paths)
+    for path in paths:
+        parsed[path] = _load(blobs, path, view.corrupt) if path in blobs else {}
+    graph = view.graph
+    records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
+    words: dict[tuple[str, bool], frozenset[str]] = {}
+    places: dict[int, tuple[frozenset[str], float]] = {}
+    for node_id, record in records.items():
+        path, kind = record[0], record[3]
+        if not isinstance(path, str) or not isinstance(kind, str):
+            raise view.corrupt(f"graph node {node_id}")
+        key = (path, kind == "file")
+        found = words.get(key)
+        if found is None:
+            found = words[key] = path_words(path, kind)
+        places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+    # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
+    try:
+        values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
+                  for value in ids}
+    except TypeError as err:
+        raise view.corrupt("postings") from err
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for node_id, (found, _prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            for word in found:
+                by_word[word].append(value)
+    memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
+    memo["places"] = places
 
 
 def _row_order(row: Row) -> tuple:
@@ -345,6 +500,6 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     """Which files, types and functions a question names."""
     rows, notes = query_symbols(
         question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
-        filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records,
+        filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records, memo=view.memo,
     )
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))

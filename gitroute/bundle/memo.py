@@ -1,0 +1,149 @@
+"""The build memo: per-item results an earlier build of this repository computed, kept beside the bundle.
+
+A one-file commit changes a few items (a file, a document) of indexes that are otherwise rebuilt
+whole. Each index may keep, per item, its result under a key that names everything the result
+depends on (a blob id, a path, and the digest of every lookup it made into tables built from other
+files), so that a later build takes the result only when recomputing it would give the same one:
+the bundle stays a pure function of the commit, byte for byte what `--full` writes.
+
+The memo lives under `<common git dir>/gitroute/memo/`, where a fetch cannot write (as the record
+of own bundles), never in the bundle. Its files are salted with the gitroute version and a digest of
+gitroute's own source, so results made by other code are never taken. Each table is loaded and
+saved by the one process that uses it (an index runs in a forked worker), keeping only the entries
+this build used: the memo stays the size of one snapshot.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sys
+from functools import lru_cache
+
+MEMO_DIR = os.path.join("gitroute", "memo")
+
+
+# Packages whose version shapes what a build extracts (the grammars), beside gitroute's own source.
+SALT_PACKAGES = ("tree_sitter", "tree_sitter_language_pack")
+
+
+@lru_cache(maxsize=1)
+def code_salt() -> str:
+    """What the memo's results were computed by: gitroute's version and source, the grammars, Python."""
+    from gitroute import __version__
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{__version__} {sys.version_info[:3]} {marshal.version}".encode())
+    for name in SALT_PACKAGES:
+        digest.update(f" {_installed(name)}".encode())
+    for folder, dirs, files in sorted(os.walk(package)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith((".py", ".scm")):
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, package).encode() + b"\0")
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()
+
+
+def _installed(package: str) -> str:
+    """The `.dist-info` folder names of an installed package: its version, without importing it
+    (importlib.metadata scans every distribution: tens of milliseconds)."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return f"{package} -"
+    site = os.path.dirname(os.path.dirname(spec.origin))
+    try:
+        names = os.listdir(site)
+    except OSError:
+        names = []
+    return " ".join(sorted(n for n in names if n.lower().startswith(package + "-") and n.endswith(".dist-info")))
+
+
+def digest_values(values: list | tuple) -> bytes:
+    """A digest of plain values (str, int, None, and tuples or lists of them): what a result looked up."""
+    return hashlib.blake2b(marshal.dumps(values), digest_size=16).digest()
+
+
+class MemoTable:
+    """One index's memo: key -> value, plain data only (what `marshal` writes)."""
+
+    def __init__(self, path: str, salt: str, entries: dict) -> None:
+        self.path = path
+        self.salt = salt
+        self.previous = entries
+        self.kept: dict = {}
+        self.hits = 0
+        self.changed = False  # a value put that the file does not already hold
+
+    def get(self, key: object) -> object | None:
+        """The value an earlier build stored under `key`, or None."""
+        value = self.previous.get(key)
+        if value is not None:
+            self.kept[key] = value
+            self.hits += 1
+        return value
+
+    def put(self, key: object, value: object) -> None:
+        if self.previous.get(key) is not value:
+            self.changed = True
+        self.kept[key] = value
+
+    def save(self) -> None:
+        """Write the entries this build used, whole, then rename: a reader sees the old table or the new one.
+
+        A table this build took whole, adding nothing, is left as it is."""
+        if not self.changed and len(self.kept) == len(self.previous):
+            return
+        tmp = f"{self.path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            with open(tmp, "wb") as f:
+                marshal.dump((self.salt, self.kept), f)
+            os.replace(tmp, self.path)
+        except (OSError, ValueError):  # ValueError: a value marshal cannot write; the next build recomputes
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+class BuildMemo:
+    """The memo tables of one build; `fresh` (a `--full` build) reads none, but writes them for the next."""
+
+    def __init__(self, common_dir: str, *, fresh: bool = False, salt: str | None = None) -> None:
+        self.folder = os.path.join(common_dir, MEMO_DIR)
+        self.fresh = fresh
+        self.salt = salt if salt is not None else code_salt()
+        self.tables: dict[str, MemoTable] = {}
+
+    def table(self, name: str) -> MemoTable:
+        table = self.tables.get(name)
+        if table is None:
+            path = os.path.join(self.folder, f"{name}.marshal")
+            entries = {} if self.fresh else self._load(path)
+            table = self.tables[name] = MemoTable(path, self.salt, entries)
+        return table
+
+    def _load(self, path: str) -> dict:
+        """A table's entries; an unreadable file, or one other code wrote, is no memo at all."""
+        try:
+            with open(path, "rb") as f:
+                salt, entries = marshal.load(f)
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        return entries if salt == self.salt and isinstance(entries, dict) else {}
+
+    def save(self) -> None:
+        """Save every table this process used since the last save, and let go of them.
+
+        Forked workers inherit the tables their parent had open: saved before the fork, none is left to
+        be saved twice."""
+        while self.tables:
+            self.tables.popitem()[1].save()

@@ -1,0 +1,127 @@
+"""An incremental build (earlier results taken from the build memo) writes exactly what `--full` writes.
+
+Two repositories get the same commits: one is built after every commit, the other with `--full`; the
+bundle tree ids must be equal. The edits are the ones a memo could get wrong: a file renamed or
+deleted, a symbol added with a name a document already mentions, an owner renamed, documents edited.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitroute.build import run_build
+from gitroute.bundle.memo import BuildMemo
+from tests.conftest import RepoBuilder
+
+BASE = {
+    "shop/__init__.py": "from .cart import Cart\n",
+    "shop/cart.py": (
+        '"""The shopping cart."""\nfrom shop.prices import total_price\n\n\n'
+        "class Cart:\n    def add_item(self, item):\n        \"\"\"Put an item in the cart.\"\"\"\n"
+        "        self.items.append(item)\n        raise ValueError('the cart is full')\n\n"
+        "    def checkout(self):\n        return total_price(self.items)\n"
+    ),
+    "shop/prices.py": "def total_price(items):\n    return sum(i.price for i in items)\n",
+    "shop/views.py": "from shop.cart import Cart\n\n\ndef show_cart():\n    return Cart().checkout()\n",
+    "README.md": "# Shop\n\nThe `Cart` class holds items; `Cart.add_item` adds one. See `shop/prices.py`.\n",
+    "docs/api.rst": (
+        "API\n===\n\n.. module:: shop.cart\n\n.. class:: Cart\n\n   .. method:: checkout()\n\n"
+        "See :func:`shop.prices.total_price` and :class:`refund_order`.\n"
+    ),
+}
+
+SCHEMA = '{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}\n'
+LIMITS = "[limits]\nmax_items = 50\nmax_total = 1000\n# shared by the web and the api, kept identical\n"
+
+# Each step: a function of the previous tree, giving the next one.
+STEPS = {
+    "add_function": lambda t: {**t, "shop/prices.py": t.get("shop/prices.py", "") + "\n\ndef tax_rate():\n    return 1\n"},
+    "rename_module": lambda t: {("shop/pricing.py" if k == "shop/prices.py" else k): v for k, v in t.items()},
+    "delete_module": lambda t: {k: v for k, v in t.items() if k != "shop/views.py"},
+    "name_a_doc_mentions": lambda t: {**t, "shop/refunds.py": "def refund_order(order):\n    return order\n"},
+    "rename_owner": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Cart:", "class Basket:")},
+    "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
+    "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
+    "move_doc": lambda t: {("guide/api.rst" if k == "docs/api.rst" else k): v for k, v in t.items()},
+    # A contract (one file in two places) whose readers are found by name; then a second contract, so
+    # every blob must be searched for a name it was not searched for before.
+    "contract": lambda t: {**t, "api/schema.json": SCHEMA, "web/schema.json": SCHEMA,
+                           "shop/load.py": "def load_schema():\n    return open('schema.json')\n"},
+    "reader_of_second": lambda t: {**t, "shop/limits.py": "PATH = 'limits.toml'\n"},
+    "second_contract": lambda t: {**t, "a/limits.toml": LIMITS, "b/limits.toml": LIMITS},
+    "call_elsewhere": lambda t: {**t, "shop/extra.py": "from shop.cart import Cart\n\n\ndef twice():\n"
+                                                    "    Cart().checkout()\n    return show_cart()\n"},
+}
+
+
+def _build_both(incremental: RepoBuilder, full: RepoBuilder, tree: dict[str, str], step: str) -> None:
+    for repo in (incremental, full):
+        repo.commit(tree, step)
+    a = run_build("HEAD", repo_path=str(incremental.path), jobs=1)
+    b = run_build("HEAD", repo_path=str(full.path), jobs=1, full=True)
+    assert a.source_commit == b.source_commit
+    assert a.bundle_tree == b.bundle_tree, f"after {step!r}: the incremental bundle differs from --full"
+
+
+def _sequence(steps: list[str], root: Path) -> None:
+    incremental, full = RepoBuilder(root / "incremental"), RepoBuilder(root / "full")
+    tree = dict(BASE)
+    _build_both(incremental, full, tree, "base")
+    for step in steps:
+        tree = STEPS[step](tree)
+        _build_both(incremental, full, tree, step)
+
+
+def test_incremental_build_equals_full_after_each_kind_of_edit(tmp_path: Path) -> None:
+    _sequence(list(STEPS), tmp_path)
+
+
+def test_the_memo_is_used_and_kept_beside_the_bundle(tmp_path: Path) -> None:
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    repo.commit(STEPS["add_function"](BASE))
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    memo = BuildMemo(str(repo.path / ".git"))
+    meaning = memo.table("meaning")
+    assert meaning.previous, "the meaning index kept no per-file results"
+    assert any(k.startswith("shop/views.py\0") for k in meaning.previous)
+    assert memo.table("doc_links").previous
+    assert repo.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle").count("memo") == 0
+
+
+def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    assert BuildMemo(str(repo.path / ".git")).table("meaning").previous
+    assert not BuildMemo(str(repo.path / ".git"), salt="another gitroute").table("meaning").previous
+    (repo.path / ".git" / "gitroute" / "memo" / "meaning.marshal").write_bytes(b"\xffnot marshal")
+    assert not BuildMemo(str(repo.path / ".git")).table("meaning").previous
+
+
+@settings(max_examples=4)
+@given(st.lists(st.sampled_from(sorted(STEPS)), min_size=2, max_size=5))
+def test_incremental_build_equals_full_over_edit_sequences(steps: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        _sequence(steps, Path(tmp))
+
+
+def test_full_reads_no_memo_and_a_planted_entry_only_misleads_an_incremental_build(tmp_path: Path) -> None:
+    """The memo is trusted as this repository's own (like own-bundles); `--full` does not read it at all."""
+    import marshal
+
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    path = repo.path / ".git" / "gitroute" / "memo" / "meaning.marshal"
+    salt, entries = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps((salt, {key: [] for key in entries})))  # every file: no postings
+    repo.commit(STEPS["add_function"](BASE))
+    planted = run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree
+    full = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
+    assert planted != full
+    assert run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree == full  # --full wrote a sound memo

@@ -1,0 +1,49 @@
+"""The symbol scorer's pure parts: the phrase share against its plain definition, and node texts kept or not."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gitroute.rank import _phrase_share, node_text, parse_question, score_node, score_text
+
+WORDS = st.sampled_from(["open", "session", "url", "pattern", "resolve", "get", "test", "a", "for"])
+
+
+def _contiguous(needle: Sequence[str], hay: Sequence[str]) -> bool:
+    n = len(needle)
+    return any(tuple(hay[i:i + n]) == tuple(needle) for i in range(len(hay) - n + 1))
+
+
+def _phrase_share_by_definition(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -> float:
+    """Every slice of the name tried against every place in the question; every end of the owner, longest first."""
+    best = 0.0
+    if len(q) >= 2 and name:
+        run = max((j - i for i in range(len(name)) for j in range(i + 1, len(name) + 1)
+                   if _contiguous(name[i:j], q)), default=0)
+        if run >= 2:
+            best = run / len(name)
+    for k in range(len(owner), 0, -1):
+        qualified = list(owner[-k:]) + list(name)
+        if len(qualified) >= 2 and _contiguous(qualified, q):
+            best = max(best, len(qualified) / (len(owner) + len(name)))
+            break
+    return best
+
+
+@given(q=st.lists(WORDS, max_size=6, unique=True), name=st.lists(WORDS, max_size=5), owner=st.lists(WORDS, max_size=4))
+def test_phrase_share_is_its_definition(q, name, owner):
+    assert _phrase_share(q, name, owner) == _phrase_share_by_definition(q, name, owner)
+
+
+@given(question=st.lists(WORDS, min_size=1, max_size=4).map("_".join) | st.lists(WORDS, min_size=2, max_size=5).map(" ".join),
+       name=st.lists(WORDS, min_size=1, max_size=4).map("_".join), owner=st.lists(WORDS, max_size=2).map("".join),
+       doc=st.lists(WORDS, max_size=6).map(" ".join), kind=st.sampled_from(["function", "method", "file", "class"]),
+       path=st.sampled_from(["src/url/open.py", "tests/test_session.py", "get.py"]), entry=st.booleans())
+def test_a_node_text_kept_scores_as_the_node(question, name, owner, doc, kind, path, entry):
+    q = parse_question(question)
+    weights = {t: 1.0 + i for i, t in enumerate(q.tokens)}
+    text = node_text(path=path, name=name, kind=kind, doc=doc, owner=owner)
+    expected = score_node(q, weights, path=path, name=name, kind=kind, doc=doc, entry=entry, owner=owner)
+    assert score_text(q, weights, text, entry) == score_text(q, weights, text, entry) == expected
