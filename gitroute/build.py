@@ -239,7 +239,14 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     memo.save()
     laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
-    inputs = BuildInputs(commit=commit, files=sources.files, read=lambda path: snap.read(entries[path]),
+
+    def read(path: str) -> bytes:
+        # What extraction just read is still in `todo`: an index that scans file text (contract readers,
+        # message literals) takes those bytes instead of reading every blob a second time.
+        item = todo.get(keys[path])
+        return item[1] if item is not None else snap.read(entries[path])
+
+    inputs = BuildInputs(commit=commit, files=sources.files, read=read,
                          graph=graph, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents, options=options, memo=memo)
     job_seconds: dict[str, float] = {}
