@@ -181,8 +181,9 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
 @pytest.mark.parametrize("text", ["admin session", "db cache", "auth url", "where is the http server"])
 @pytest.mark.parametrize("warm", [False, True])
 def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_comes(corpus, text, warm):
-    # Nodes with a question word in their path or doc but none in their name are bounded together;
-    # the rows are still the true top N, whether a group is opened or not.
+    # Nodes whose name postings say the same (weight and count of question words, name length,
+    # secondary, entry) are bounded together; the rows are still the true top N, whether a group is
+    # opened or not.
     index = corpus.index("symbols")
     symbols.warm(index)
     question = parse_question(text)

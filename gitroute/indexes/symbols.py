@@ -293,24 +293,25 @@ def _bound_postings(
             bounds[value >> 4] = found
         return bounds
 
-    # Nodes that hold no question word in their name (and have one) are most candidates and rarely
-    # rank: bounded by group (primary, secondary) from what any of them could hold, each node only
-    # when its group's turn comes.
-    named = [v for v in candidates if v in name_weight or not v & 7]
-    unnamed = candidates - name_weight.keys() if len(named) < len(candidates) else ()
+    # Most candidates hold a common question word in their name, or question words only in their path,
+    # owner or doc, and rarely rank: they are bounded by group, by what their name postings say, with
+    # the rest at its most (the doc, context and path weights of every question word, the highest kind
+    # prior: the bound grows with each); each node is bounded only when its group's turn comes.
+    by_name: dict[tuple, list[int]] = defaultdict(list)
+    for value in candidates:
+        by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
+    q = question.tokens
+    most = (sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
+    warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
+    alone: list[int] = []
     groups = []
-    if unnamed:
-        q = question.tokens
-        most = (0.0, 0, 1, sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
-        warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
-        for secondary in (0, 8):
-            held = [v for v in unnamed if v & 8 == secondary and v & 7]
-            if held:
-                # Secondary as theirs, the rest at its most (the bound grows with each), over every name length.
-                top = max(bound(*most[:2], count, *most[3:], secondary, False, *(warm if places is not None else ()))
-                          for count in range(1, 8))
-                groups.append((top, held))
-    return _Bounds(bound_each(named), groups, bound_each,
+    for (weight, matched, count, secondary, entry), held in by_name.items():
+        if len(held) == 1:
+            alone += held
+        else:
+            groups.append((bound(weight, matched, count, *most, secondary, entry,
+                                 *(warm if places is not None else ())), held))
+    return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
 
