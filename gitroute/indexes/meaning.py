@@ -486,10 +486,10 @@ def rank_files(
                 held_by[node] |= bit
         else:  # the best alternative of a word, only where the word itself is absent (fixed below)
             for node, term in zip(nodes, terms):
-                key = (node, stands_for)
-                if term > best_alt.get(key, 0.0):
-                    node_score[node] += term - best_alt.get(key, 0.0)
-                    best_alt[key] = term
+                at = (node, stands_for)
+                if term > best_alt.get(at, 0.0):
+                    node_score[node] += term - best_alt.get(at, 0.0)
+                    best_alt[at] = term
                 held_by[node] |= bit
         node_file.update(zip(nodes, owners))
     matched = _Matched(prepared)

@@ -305,12 +305,12 @@ def _bound_postings(
     warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
     alone: list[int] = []
     groups = []
-    for (weight, matched, count, secondary, entry), held in by_name.items():
-        if len(held) == 1:
-            alone += held
+    for (weight, matched, count, secondary, entry), same in by_name.items():
+        if len(same) == 1:
+            alone += same
         else:
             groups.append((bound(weight, matched, count, *most, secondary, entry,
-                                 *(warm if places is not None else ())), held))
+                                 *(warm if places is not None else ())), same))
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
