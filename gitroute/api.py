@@ -231,7 +231,7 @@ def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list
     if not index.read([INDEX_META]):
         return [], ["the bundle has no meaning index: run 'git route build'"], None
     rows, notes, evidence = query_meaning(text, index.section, index.read, limit=limit, explain=explain,
-                                          corrupt=index.corrupt, records=index.graph.records)
+                                          corrupt=index.corrupt, records=index.graph.records, memo=index.memo)
     return rows, notes, evidence
 
 

@@ -202,6 +202,60 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
     assert all(p.startswith("postings/") or p == "files.json" for p in asked)
 
 
+SHOP_QUESTIONS = ("shipping weight", "where is the reminder sent when the customer has not paid",
+                  "sum the invoice lines with tax", "add an item to the shopping cart", "remove a folder",
+                  "products listed by category in the browser")
+
+
+def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop_repo, route, monkeypatch):
+    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards: warm reads them all, cold a few
+    rebuilt = route(["build", "-q"], shop_repo.path)
+    assert rebuilt.exit_code == 0, rebuilt.stderr
+    with BundleView(str(shop_repo.path)) as bundle:
+        view = bundle.index("meaning")
+        section = view.section
+        meaning.warm(view)
+        memo = view.memo
+        files = memo["files"]
+        n, avgdl = section["documents"], section["avgdl"]
+        # Each prepared posting is `bm25_term` of the stored posting at the word's idf, in its file.
+        for (token, expanded), (nodes, terms, bits, owners) in memo["prepared"].items():
+            values = memo["postings"][token]
+            assert not expanded and len(nodes) == len(values) // 2
+            node = 0
+            for i in range(0, len(values), 2):
+                node += values[i]
+                tf, dl, fields = meaning.decode_posting(values[i + 1])
+                at = i // 2
+                assert (nodes[at], bits[at]) == (node, fields)
+                assert terms[at] == bm25_term(tf, dl, avgdl, bm25_idf(len(values) // 2, n))
+                assert owners[at] == max(f for f in files if f <= node)
+        for text in SHOP_QUESTIONS:
+            cold = query_meaning(text, section, view.read, limit=5, explain=True, corrupt=corrupt_blob,
+                                 records=view.graph.records)
+            warm = query_meaning(text, section, view.read, limit=5, explain=True, corrupt=corrupt_blob,
+                                 records=view.graph.records, memo=memo)
+            assert warm[:2] == cold[:2], text
+            if cold[2] is not None:
+                assert (warm[2].coverage, warm[2].node_coverage, warm[2].missing) == (
+                    cold[2].coverage, cold[2].node_coverage, cold[2].missing)
+            tokens = question_words(text)
+            postings = meaning.read_postings(tokens, section, view.read, corrupt_blob)
+            _, per_file, matched, _ = meaning.rank_files(tokens, postings, section, files)
+            for scored in per_file.values():  # matched, filled on use, holds each node's words and fields
+                for _, node in scored:
+                    assert matched[node] == {t: meaning.decode_posting(postings[t][1 + 2 * k])[2]
+                                             for t in postings for k in range(len(postings[t]) // 2)
+                                             if sum(postings[t][0:2 * k + 1:2]) == node}
+
+
+def test_postings_out_of_order_are_a_damaged_bundle():
+    section = {"documents": 10, "avgdl": 5.0}
+    tf_len = meaning.encode_posting(2, 5, 1)
+    with pytest.raises(ValueError):
+        meaning.rank_files(["folder"], {"folder": [3, tf_len, -2, tf_len]}, section, files=[0])
+
+
 def test_a_bundle_without_a_meaning_index_says_so(shop_repo, route):
     # The symbol tiers still answer a plain query; --meaning explains what is missing.
     shop_repo.git("update-ref", "-d", "refs/marola/routing-bundle")

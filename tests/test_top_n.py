@@ -161,12 +161,41 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
              for t in (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
-    bounds, left_out = symbols._bound_postings(
+    found = symbols._bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None)
+    bounds, left_out = dict(found.nodes), found.left_out
+    for group_bound, held in found.groups:  # a group's bound is above each of its nodes' own
+        each = found.bound_each(held)
+        assert len(each) == len(held) and max(each.values()) <= group_bound
+        assert not each.keys() & found.nodes.keys()
+        bounds.update(each)
     every = {value >> 4 for found in lists.values() for ids in found for value in ids}
     for node_id, record in corpus.graph.records(every).items():
         path, name, owner, kind, _line, _end, _lang, entry, doc = record
         score, _ = score_text(question, weights, node_text(path=path, name=name, owner=owner, kind=kind, doc=doc),
                               bool(entry))
         assert score <= bounds.get(node_id, left_out), (text, path, name, node_id in bounds)
+
+
+@pytest.mark.parametrize("text", ["admin session", "db cache", "auth url", "where is the http server"])
+@pytest.mark.parametrize("warm", [False, True])
+def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_comes(corpus, text, warm):
+    # Nodes whose name postings say the same (weight and count of question words, name length,
+    # secondary, entry) are bounded together; the rows are still the true top N, whether a group is
+    # opened or not.
+    index = corpus.index("symbols")
+    symbols.warm(index)
+    question = parse_question(text)
+    shards = index.section["postings_shards"]
+    lists = {t: index.memo["postings"][symbols.postings_path(symbols.postings_shard(t, shards))].get(t, [[], [], []])
+             for t in question.tokens}
+    weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
+    found = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
+                                    index.memo["places"] if warm else None, None)
+    assert found.groups and all(held for _, held in found.groups)
+    grouped = {value >> 4 for _, held in found.groups for value in held}
+    assert not grouped & found.nodes.keys()
+    for limit in (1, 10, 40):
+        rows = _rows(corpus, text, limit, Filters(), exhaustive=False, warm=warm)
+        assert rows == _rows(corpus, text, limit, Filters(), exhaustive=True)

@@ -368,8 +368,11 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 
 
 def read_postings(tokens: Sequence[str], section: dict, read: Read,
-                  corrupt: Callable[[str], Exception]) -> dict[str, list[int]]:
-    """The postings of these tokens only: one read of the shards that hold them."""
+                  corrupt: Callable[[str], Exception], memo: dict | None = None) -> dict[str, list[int]]:
+    """The postings of these tokens only: one read of the shards that hold them (none when `warm` read all)."""
+    decoded = memo.get("postings") if memo is not None else None
+    if decoded is not None:
+        return {t: decoded[t] for t in tokens if t in decoded}
     try:
         shards = int(section["postings_shards"])
     except (KeyError, TypeError, ValueError) as err:
@@ -381,21 +384,72 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
     for token in tokens:
         values = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token)
         if values:
-            if not isinstance(values, list) or len(values) % 2:
-                raise corrupt(postings_path(postings_shard(token, shards)))
+            _check_postings(values, postings_path(postings_shard(token, shards)), corrupt)
             found[token] = values
     return found
 
 
+def _check_postings(values: object, path: str, corrupt: Callable[[str], Exception]) -> None:
+    if not isinstance(values, list) or len(values) % 2:
+        raise corrupt(path)
+
+
+# One token's postings made ready to sum: node ids, BM25 terms (at one weight), field bits, file ids.
+Prepared = tuple[list[int], list[float], list[int], list[int]]
+
+
+def prepare_postings(values: Sequence[int], w: float, avgdl: float, files: Sequence[int]) -> Prepared:
+    """A token's postings (gaps and packed values, as stored) decoded, each with its `bm25_term` at idf `w`."""
+    nodes: list[int] = []
+    terms: list[float] = []
+    bits: list[int] = []
+    owners: list[int] = []
+    node = 0
+    for i in range(0, len(values), 2):
+        gap = values[i]
+        if gap < 0:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
+            raise ValueError("postings out of order")
+        node += gap
+        tf, dl, fields = decode_posting(values[i + 1])
+        nodes.append(node)
+        terms.append(bm25_term(tf, dl, avgdl, w))
+        bits.append(fields)
+        owners.append(files[bisect_right(files, node) - 1] if files else node)
+    return nodes, terms, bits, owners
+
+
+class _Matched(dict):
+    """node -> {token: fields} for the question's words, filled on first use from the prepared postings:
+    a question reads it for a few nodes (the leading files'), and walks tens of thousands."""
+
+    def __init__(self, prepared: list[tuple[str, Prepared]]) -> None:
+        super().__init__()
+        self._prepared = prepared
+
+    def __missing__(self, node: int) -> dict[str, int]:
+        held: dict[str, int] = {}
+        for token, (nodes, _terms, bits, _owners) in self._prepared:
+            at = bisect_right(nodes, node) - 1
+            if at >= 0 and nodes[at] == node:
+                held[token] = bits[at]
+        self[node] = held
+        return held
+
+
+def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
+    return -pair[0], pair[1]
+
+
 def rank_files(
     tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = (),
-    alternates: dict[str, str] | None = None,
+    alternates: dict[str, str] | None = None, memo: dict | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
     `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
     `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
-    a question word scores its best form, an alternative at EXPANDED of its own BM25.
+    a question word scores its best form, an alternative at EXPANDED of its own BM25. `memo` (a pinned
+    bundle's) keeps each token's prepared postings for the next question.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
@@ -409,28 +463,36 @@ def rank_files(
         if word not in postings and alt in postings:
             stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
     weights = {t: stand_in.get(t, idf[t]) for t in tokens}
+    ready: dict[tuple[str, bool], Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
+    prepared: list[tuple[str, Prepared]] = []
+    for token, values in postings.items():
+        key = (token, token in alternates)
+        found = ready.get(key)
+        if found is None:
+            w = idf[token] * EXPANDED if key[1] else idf[token]
+            found = ready[key] = prepare_postings(values, w, avgdl, files)
+        prepared.append((token, found))
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
-    matched: dict[int, dict[str, int]] = defaultdict(dict)
+    held_by: dict[int, int] = defaultdict(int)  # node -> its question words (alternatives as their word), bits
+    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
     best_alt: dict[tuple[int, str], float] = {}
-    for token, values in postings.items():
+    for token, (nodes, terms, _bits, owners) in prepared:
         stands_for = alternates.get(token)
-        w = idf[token] if stands_for is None else idf[token] * EXPANDED
-        node = 0
-        for i in range(0, len(values), 2):
-            node += values[i]
-            tf, dl, fields = decode_posting(values[i + 1])
-            term = bm25_term(tf, dl, avgdl, w)
-            if stands_for is None:
+        bit = bit_of.get(stands_for or token, 0)
+        if stands_for is None:
+            for node, term in zip(nodes, terms):
                 node_score[node] += term
-            else:  # the best alternative of a word, only where the word itself is absent (fixed below)
-                key = (node, stands_for)
-                if term > best_alt.get(key, 0.0):
-                    node_score[node] += term - best_alt.get(key, 0.0)
-                    best_alt[key] = term
-            if node not in node_file:
-                node_file[node] = files[bisect_right(files, node) - 1] if files else node
-            matched[node][token] = fields
+                held_by[node] |= bit
+        else:  # the best alternative of a word, only where the word itself is absent (fixed below)
+            for node, term in zip(nodes, terms):
+                at = (node, stands_for)
+                if term > best_alt.get(at, 0.0):
+                    node_score[node] += term - best_alt.get(at, 0.0)
+                    best_alt[at] = term
+                held_by[node] |= bit
+        node_file.update(zip(nodes, owners))
+    matched = _Matched(prepared)
     for (node, word), term in best_alt.items():
         if word in matched[node]:  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
@@ -439,22 +501,70 @@ def rank_files(
         per_file[node_file[node]].append((score, node))
     ranked: list[tuple[float, int]] = []
     for file_id, scored in per_file.items():
-        scored.sort(key=lambda p: (-p[0], p[1]))
+        if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
+            ranked.append((scored[0][0], file_id))
+            continue
+        scored.sort(key=_best_first)
         own = next((s for s, node in scored if node == file_id), 0.0)
         best = [s for s, node in scored if node != file_id][:NODE_TOP]
         score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
         ranked.append((score, file_id))
-    ranked.sort(key=lambda p: (-p[0], p[1]))
-    found = set(postings) | {word for alt, word in alternates.items() if alt in postings}
-    missing = [t for t in tokens if t not in found]
+    ranked.sort(key=_best_first)
+    found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
+    missing = [t for t in tokens if t not in found_words]
     evidence = Evidence(weights, missing, 0.0, 0.0)
     evidence.alternates = alternates
     if ranked:
         evidence.cover(per_file[ranked[0][1]], matched)
     total = sum(weights.values()) or 1.0
-    evidence.node_coverage = max((sum(weights[w] for w in {alternates.get(t, t) for t in held}) / total
-                                  for held in matched.values()), default=0.0)
+    evidence.node_coverage = max((sum(weights[w] for w in tokens if bit_of[w] & held) / total
+                                  for held in set(held_by.values())), default=0.0)
     return ranked, per_file, matched, evidence
+
+
+def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> list[int]:
+    """The node ids of files, ascending (kept in `memo` when there is one)."""
+    files = memo.get("files") if memo is not None else None
+    if files is None:
+        files = _load(read([FILES]), FILES, corrupt)
+        if not isinstance(files, list) or not all(isinstance(f, int) for f in files) or files != sorted(files):
+            raise corrupt(FILES)
+        if memo is not None:
+            memo["files"] = files
+    return files
+
+
+def warm(view) -> None:
+    """Decode every postings shard and the files now, into the view's memo (a warm server, when it pins),
+    with each word's BM25 terms: a question is then a few sums over lists made ready."""
+    memo = view.memo
+    if "postings" in memo:
+        return
+    section = view.section
+    try:
+        shards = int(section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(META) from err
+    files = _files(view.read, view.corrupt, memo)
+    paths = [postings_path(shard) for shard in range(shards)]
+    blobs = view.read(paths)
+    decoded: dict[str, list[int]] = {}
+    for path in blobs:
+        shard = _load(blobs, path, view.corrupt)
+        if not isinstance(shard, dict):
+            raise view.corrupt(path)
+        for token, values in shard.items():
+            if values:
+                _check_postings(values, path, view.corrupt)
+                decoded[token] = values
+    n = int(section.get("documents") or 1)
+    avgdl = float(section.get("avgdl") or 1.0)
+    try:
+        memo["prepared"] = {(token, False): prepare_postings(values, bm25_idf(len(values) // 2, n), avgdl, files)
+                            for token, values in decoded.items()}
+    except (TypeError, ValueError) as err:
+        raise view.corrupt("postings") from err
+    memo["postings"] = decoded
 
 
 def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
@@ -486,11 +596,13 @@ def query_meaning(
     corrupt: Callable[[str], Exception],
     records: Records,
     gate: bool = True,
+    memo: dict | None = None,
 ) -> tuple[list[Row], list[str], Evidence | None]:
     """Rank files for a question in plain words; empty rows mean no_match, and the notes say why.
 
     `records` gives the graph's node records by id (path, name, owner, kind, line, ...): the rows name
-    what the graph stores, and only the files ranked near the top are looked up.
+    what the graph stores, and only the files ranked near the top are looked up. `memo` (the index
+    view's, kept per pinned bundle; see `warm`) keeps decoded postings for the next question.
     """
     tokens = question_words(text)
     # In a question for the entry point ("where is the entry point of the cli") the words that ask for it
@@ -499,12 +611,13 @@ def query_meaning(
     if not [t for t in tokens if t not in asking]:
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
     alternates = alternatives(tokens) if EXPANDED else {}
-    postings = read_postings([*tokens, *alternates], section, read, corrupt)
+    postings = read_postings([*tokens, *alternates], section, read, corrupt, memo)
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
-    files = _load(read([FILES]), FILES, corrupt) if postings else []
-    if not isinstance(files, list):
-        raise corrupt(FILES)
-    ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates)
+    files = _files(read, corrupt, memo) if postings else []
+    try:
+        ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo)
+    except (TypeError, ValueError) as err:  # postings that are not ascending numbers
+        raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     known: dict[int, list] = {}
@@ -577,5 +690,5 @@ def answer(view, question: str, *, limit: int = 10, explain: bool = False, **opt
     if not isinstance(section, dict):
         raise view.corrupt(META)
     rows, notes, _ = query_meaning(question, section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
-                                   records=view.graph.records)
+                                   records=view.graph.records, memo=view.memo)
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))

@@ -13,7 +13,7 @@ import heapq
 import json
 import zlib
 from collections import defaultdict, namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
 from gitroute.model import Answer, Row
@@ -208,7 +208,7 @@ def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
     path_postings: dict[str, frozenset[int]] | None = None,
-) -> tuple[dict[int, float], float]:
+) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
     A candidate is a node with a posting of a question word that is not deferred (or, for an
@@ -273,22 +273,53 @@ def _bound_postings(
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
-    bounds = {}
+
+    def bound_each(values: Iterable[int]) -> dict[int, float]:
+        bounds = {}
+        for value in values:
+            facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
+                            get_context(value, 0), value & 8, value in entries)
+            place = get_place(value >> 4) if get_place is not None else None
+            if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
+                path_words, prior = place
+                path_weight = path_weights.get(path_words)
+                if path_weight is None:
+                    path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens
+                                                                 if t in path_words)
+                facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
+            found = memo.get(facts)
+            if found is None:
+                found = memo[facts] = bound(*facts)
+            bounds[value >> 4] = found
+        return bounds
+
+    # Most candidates hold a common question word in their name, or question words only in their path,
+    # owner or doc, and rarely rank: they are bounded by group, by what their name postings say, with
+    # the rest at its most (the doc, context and path weights of every question word, the highest kind
+    # prior: the bound grows with each); each node is bounded only when its group's turn comes.
+    by_name: dict[tuple, list[int]] = defaultdict(list)
     for value in candidates:
-        facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
-                        get_context(value, 0), value & 8, value in entries)
-        place = get_place(value >> 4) if get_place is not None else None
-        if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
-            path_words, prior = place
-            path_weight = path_weights.get(path_words)
-            if path_weight is None:
-                path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens if t in path_words)
-            facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
-        found = memo.get(facts)
-        if found is None:
-            found = memo[facts] = bound(*facts)
-        bounds[value >> 4] = found
-    return bounds, _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None)
+        by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
+    q = question.tokens
+    most = (sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
+    warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
+    alone: list[int] = []
+    groups = []
+    for (weight, matched, count, secondary, entry), same in by_name.items():
+        if len(same) == 1:
+            alone += same
+        else:
+            groups.append((bound(weight, matched, count, *most, secondary, entry,
+                                 *(warm if places is not None else ())), same))
+    return _Bounds(bound_each(alone), groups, bound_each,
+                   _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
+
+
+class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
+    """A question's bounds from postings: node id -> bound; [(bound, posting values)] of the nodes bounded
+    together (`bound_each` bounds them one by one); the bound of any node left out (deferred words only)."""
+
+    __slots__ = ()
 
 
 def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
@@ -370,8 +401,8 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places, path_postings = memo.get("places"), memo.get("path_postings")
-    bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
-    if not bounds and not left_out:
+    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+    if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
 
@@ -407,19 +438,29 @@ def query_symbols(
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
     while True:
+        bounds, left_out = dict(found_bounds.nodes), found_bounds.left_out
         heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
+        heap += [(-b, -1 - k) for k, (b, _) in enumerate(found_bounds.groups)]  # a group: a negative id
         heapq.heapify(heap)
         while heap:
             if not exhaustive and len(top) == limit and top[0] > max(-heap[0][0], left_out):
                 break
             if -heap[0][0] < left_out:
                 break  # a node left out may outscore every candidate left: bring in a deferred word first
+            if heap[0][1] < 0:  # a group's turn: bound its nodes one by one
+                group = found_bounds.groups[-1 - heapq.heappop(heap)[1]][1]
+                for node_id, b in found_bounds.bound_each(group).items():
+                    if node_id not in scored:
+                        bounds[node_id] = b
+                        heapq.heappush(heap, (-b, node_id))
+                continue
             # Read the chunks of the next candidates in one go: a first batch on speculation, then
             # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
             sure = not exhaustive and len(top) == limit
             size = MAX_BATCH if sure else max(CANDIDATES, limit - len(top))
             batch = [heapq.heappop(heap)[1]]
-            while heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out:
+            while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
+                   and heap[0][1] >= 0):
                 batch.append(heapq.heappop(heap)[1])
             found.update(records([i for i in batch if i not in found]))  # one blob per node bucket
             for k, node_id in enumerate(batch):
@@ -432,7 +473,7 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        bounds, left_out = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
