@@ -29,7 +29,7 @@ from gitroute.rank import (
     parse_question,
     path_words,
     score_bounder,
-    score_text,
+    text_scorer,
 )
 from gitroute.text import STOP_WORDS, stem, tokenize
 
@@ -405,6 +405,8 @@ def query_symbols(
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
+    shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
+    score_text = text_scorer(question, weights)
 
     found: dict[int, list] = {}  # node records read so far
     rows: list[Row] = []
@@ -423,10 +425,11 @@ def query_symbols(
             return
         node = texts.get(node_id)
         if node is None:
-            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc)
+            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc,
+                             shared=shared if len(shared) < MAX_TEXTS else None)
             if len(texts) < MAX_TEXTS:
                 texts[node_id] = node
-        score, signals = score_text(question, weights, node, bool(entry))
+        score, signals = score_text(node, bool(entry))
         if score > 0:
             rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
                             score=score, signals=signals if explain else ()))
