@@ -207,7 +207,7 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
-    path_postings: dict[str, frozenset[int]] | None = None,
+    path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -221,6 +221,7 @@ def _bound_postings(
     `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
     deferred word whose path holds a word that is not deferred become candidates, so the nodes left
     out match the question with deferred words alone, even in their owner and path: a lower bound.
+    `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
@@ -298,7 +299,7 @@ def _bound_postings(
     # the rest at its most (the doc, context and path weights of every question word, the highest kind
     # prior: the bound grows with each); each node is bounded only when its group's turn comes.
     by_name: dict[tuple, list[int]] = defaultdict(list)
-    for value in candidates:
+    for value in name_weight:  # every entry node is there too
         by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
     q = question.tokens
     most = (sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
@@ -311,6 +312,21 @@ def _bound_postings(
         else:
             groups.append((bound(weight, matched, count, *most, secondary, entry,
                                  *(warm if places is not None else ())), same))
+    # The nodes with no question word in their name (often most candidates) are split by set operations:
+    # by whether they are secondary, and whether their name has a word (then its count does not raise the bound).
+    others = candidates - name_weight.keys()
+    if others:
+        if bits is None:
+            bits = (frozenset(v for v in others if v & 8), frozenset(v for v in others if not v & 7))
+        secondary_part = others & bits[0]
+        for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
+            no_word = part & bits[1]
+            for counts, same in ((range(1), no_word), (range(1, 8), part - no_word)):
+                if len(same) == 1:
+                    alone += same
+                elif same:
+                    groups.append((max(bound(0.0, 0, count, *most, secondary, False,
+                                             *(warm if places is not None else ())) for count in counts), same))
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
@@ -400,8 +416,8 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    places, path_postings = memo.get("places"), memo.get("path_postings")
-    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+    places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
+    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -476,7 +492,7 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -532,6 +548,9 @@ def warm(view: IndexView) -> None:
             for word in found:
                 by_word[word].append(value)
     memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
+    # The postings of secondary nodes, and of nodes whose name has no word: `_bound_postings` groups by them.
+    memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
+                            frozenset(v for v in values.values() if not v & 7))
     memo["places"] = places
 
 
