@@ -241,7 +241,8 @@ def text_scorer(
 
     def score(node: NodeText, entry: bool) -> tuple[float, tuple[tuple[str, float], ...]]:
         signals: list[tuple[str, float]] = []
-        name_tokens, name_set, owner_tokens, owner_set = node.all_words if identifier is not None else node.content_words
+        name_tokens, name_set, owner_tokens, owner_set = (
+            node.all_words if identifier is not None else node.content_words)
 
         # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
         # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.

@@ -302,16 +302,49 @@ def _bound_postings(
     for value in name_weight:  # every entry node is there too
         by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
     q = question.tokens
-    most = (sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
-    warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
+    most_doc = sum(weights[t] for t in q if lists[t][1])
+    in_contexts = [weights[t] for t in q if lists[t][2]]
+    every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
+    # Question words in a node's context can make a phrase with its name (40 points): each part is split
+    # by how many it holds there (none, one, more: then at most all of them), by set operations.
+    once: set[int] = set()
+    twice: set[int] = set()
+    in_docs: set[int] = set()  # and by whether it holds any in its doc
+    for token in q:
+        _in_name, in_doc, in_context = members(token)
+        if token in deferred:
+            in_context, in_doc = in_context & candidates, in_doc & candidates
+        twice |= once & in_context
+        once |= in_context
+        in_docs |= in_doc
+    most_context = sum(1 for t in q if lists[t][2])
     alone: list[int] = []
     groups = []
+
+    def add(weight: float, matched: int, counts: Iterable[int], secondary: int, entry: bool, same: set[int]) -> None:
+        held_once = same & once
+        for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
+                                            (most_context, held_once & twice)):
+            with_doc = by_context & in_docs
+            for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
+                if len(part) == 1:
+                    alone.extend(part)
+                elif part:
+                    warm: tuple = ()
+                    if places is not None:  # the context weight at most, and the path weight of the words any has
+                        context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
+                                          else sum(in_contexts))
+                        path_weight = every_weight if path_postings is None else sum(
+                            weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
+                        warm = (context_weight, path_weight, prior)
+                    groups.append((max(bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
+                                             *warm) for count in counts), part))
+
     for (weight, matched, count, secondary, entry), same in by_name.items():
         if len(same) == 1:
             alone += same
         else:
-            groups.append((bound(weight, matched, count, *most, secondary, entry,
-                                 *(warm if places is not None else ())), same))
+            add(weight, matched, (count,), secondary, entry, set(same))
     # The nodes with no question word in their name (often most candidates) are split by set operations:
     # by whether they are secondary, and whether their name has a word (then its count does not raise the bound).
     others = candidates - name_weight.keys()
@@ -321,12 +354,8 @@ def _bound_postings(
         secondary_part = others & bits[0]
         for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
             no_word = part & bits[1]
-            for counts, same in ((range(1), no_word), (range(1, 8), part - no_word)):
-                if len(same) == 1:
-                    alone += same
-                elif same:
-                    groups.append((max(bound(0.0, 0, count, *most, secondary, False,
-                                             *(warm if places is not None else ())) for count in counts), same))
+            add(0.0, 0, range(1), secondary, False, no_word)
+            add(0.0, 0, range(1, 8), secondary, False, part - no_word)
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
