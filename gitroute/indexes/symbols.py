@@ -299,8 +299,8 @@ def _bound_postings(
     # the rest at its most (the doc, context and path weights of every question word, the highest kind
     # prior: the bound grows with each); each node is bounded only when its group's turn comes.
     by_name: dict[tuple, list[int]] = defaultdict(list)
-    for value in name_weight:  # every entry node is there too
-        by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
+    for value, weight in name_weight.items():  # every entry node is there too
+        by_name[(weight, get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
     q = question.tokens
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
