@@ -163,20 +163,32 @@ class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exac
     __slots__ = ()
 
 
-def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "") -> NodeText:
+def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None) -> NodeText:
+    """`shared`: what a node's path and owner give it, by path and owner, kept across calls (a warm server's):
+    a file's nodes share their path, a class's methods their owner."""
     name_stem = base_name(name, kind)
     name_tokens = stems(name_stem)
-    owner_tokens = stems(owner) if owner else []
+    by_path = shared.get((path, kind == "file")) if shared is not None else None
+    if by_path is None:
+        by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
+        if shared is not None:
+            shared[(path, kind == "file")] = by_path
+    owner_tokens = (shared.get(owner) if shared is not None else None) if owner else []
+    if owner_tokens is None:
+        owner_tokens = stems(owner)
+        if shared is not None:
+            shared[owner] = owner_tokens
     # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
     # stands in "test open session with endpoint" as a whole phrase.
     content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
     content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
     short = normalize_name(name_stem)
+    secondary, in_path, path_stems = by_path
     return NodeText(
-        name_stem, owner, KIND_PRIOR.get(kind, 0.0), is_secondary(path),
+        name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
         (short, normalize_name(owner) + short),
         _words(name_tokens, owner_tokens), _words(content_name, content_owner),
-        path_words(path, kind), frozenset(stems(doc)) if doc else frozenset(), frozenset(stems(path)),
+        in_path, frozenset(stems(doc)) if doc else frozenset(), path_stems,
     )
 
 
@@ -211,61 +223,78 @@ def score_text(
     question: Question, weights: dict[str, float], node: NodeText, entry: bool
 ) -> tuple[float, tuple[tuple[str, float], ...]]:
     """`score_node` of a node's text tokenized beforehand (`node_text`)."""
-    signals: list[tuple[str, float]] = []
+    return text_scorer(question, weights)(node, entry)
+
+
+def text_scorer(
+    question: Question, weights: dict[str, float]
+) -> Callable[[NodeText, bool], tuple[float, tuple[tuple[str, float], ...]]]:
+    """`score_text` for one question: what it takes from the question alone is worked out once, not per node."""
     q = question.tokens
-    total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
-    name_tokens, name_set, owner_tokens, owner_set = (
-        node.all_words if question.identifier is not None else node.content_words)
+    weighted = [(t, weights.get(t, 1.0)) for t in q]  # in the question's order: the sums add up as before
+    total_weight = sum(w for _, w in weighted) or 1.0
+    q_set = set(q)
+    position = {t: i for i, t in enumerate(q)}
+    identifier = question.identifier
+    text = question.text.strip()
+    wants_entry, asked_context, wants_secondary = question.wants_entry, question.asked_context, question.wants_secondary
 
-    # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
-    # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.
-    if question.identifier is not None and name_set <= set(q) <= name_set | set(owner_tokens) and (
-        question.identifier in node.exact_keys
-    ):
-        signals.append(("exact_name", EXACT))
-        if question.text.strip() in (node.name_stem, f"{node.owner}.{node.name_stem}"):
-            signals.append(("verbatim", VERBATIM))
-    else:
-        phrase = _phrase_share(q, name_tokens, owner_tokens)
-        if phrase:
-            signals.append(("phrase", round(PHRASE * phrase, 3)))
+    def score(node: NodeText, entry: bool) -> tuple[float, tuple[tuple[str, float], ...]]:
+        signals: list[tuple[str, float]] = []
+        name_tokens, name_set, owner_tokens, owner_set = (
+            node.all_words if identifier is not None else node.content_words)
 
-    matched_name = sum(weights.get(t, 1.0) for t in q if t in name_set)
-    if matched_name:
-        coverage = len(name_set & set(q)) / len(name_set)
-        signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
+        # An exact name spells the question with the same words (`open_meteo` for `OpenMeteo`): the
+        # name's words, or the owner's and the name's, are the question's, which `score_bounder` can see.
+        if identifier is not None and name_set <= q_set <= name_set | set(owner_tokens) and (
+            identifier in node.exact_keys
+        ):
+            signals.append(("exact_name", EXACT))
+            if text in (node.name_stem, f"{node.owner}.{node.name_stem}"):
+                signals.append(("verbatim", VERBATIM))
+        else:
+            phrase = _phrase_share(q, name_tokens, owner_tokens, position)
+            if phrase:
+                signals.append(("phrase", round(PHRASE * phrase, 3)))
 
-    matched_owner = sum(weights.get(t, 1.0) for t in q if t in owner_set)
-    if matched_owner:
-        signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
+        matched_name = sum(w for t, w in weighted if t in name_set)
+        if matched_name:
+            coverage = len(name_set & q_set) / len(name_set)
+            signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-    path_tokens = node.path_tokens
-    matched_path = sum(weights.get(t, 1.0) for t in q if t in path_tokens and t not in name_set and t not in owner_set)
-    if matched_path:
-        signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
+        matched_owner = sum(w for t, w in weighted if t in owner_set)
+        if matched_owner:
+            signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
-    doc_tokens = node.doc_tokens
-    if doc_tokens:
-        matched_doc = sum(weights.get(t, 1.0) for t in q if t in doc_tokens)
-        if matched_doc:
-            signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
+        path_tokens = node.path_tokens
+        matched_path = sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
+        if matched_path:
+            signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
-    if question.wants_entry and entry:
-        signals.append(("entry_point", ENTRY))
+        doc_tokens = node.doc_tokens
+        if doc_tokens:
+            matched_doc = sum(w for t, w in weighted if t in doc_tokens)
+            if matched_doc:
+                signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
 
-    if question.asked_context and signals and node.secondary and question.asked_context & node.path_stems:
-        # "test sessions": the tests of sessions, not the sessions code the tests share words with.
-        signals.append(("asked_context", ASKED_CONTEXT))
+        if wants_entry and entry:
+            signals.append(("entry_point", ENTRY))
 
-    if not signals:
-        return 0.0, ()
-    signals.append(("kind_prior", node.kind_prior))
-    total = sum(value for _, value in signals)
-    if not question.wants_secondary and node.secondary:
-        demoted = round(total * (DEMOTE - 1.0), 3)
-        signals.append(("secondary_path", demoted))
-        total += demoted
-    return round(total, 3), tuple(signals)
+        if asked_context and signals and node.secondary and asked_context & node.path_stems:
+            # "test sessions": the tests of sessions, not the sessions code the tests share words with.
+            signals.append(("asked_context", ASKED_CONTEXT))
+
+        if not signals:
+            return 0.0, ()
+        signals.append(("kind_prior", node.kind_prior))
+        total = sum(value for _, value in signals)
+        if not wants_secondary and node.secondary:
+            demoted = round(total * (DEMOTE - 1.0), 3)
+            signals.append(("secondary_path", demoted))
+            total += demoted
+        return round(total, 3), tuple(signals)
+
+    return score
 
 
 _UNINDEXED_DOC_STEMS = frozenset(stem(w) for w in STOP_WORDS)
@@ -333,14 +362,16 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     return bound
 
 
-def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str]) -> float:
+def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str],
+                  position: dict[str, int] | None = None) -> float:
     """How much of a name stands in the question as a phrase (two words or more, in order).
 
     The name alone counts (`open session` in `open_session`), and so does the name with the end
     of its owner before it (`url pattern resolve` for `URLPattern.resolve`), over the qualified length.
     A question's words are distinct, so a run of words stands in it only from the position of its first.
     """
-    position = {t: i for i, t in enumerate(q)}
+    if position is None:  # `text_scorer` passes the question's, made once
+        position = {t: i for i, t in enumerate(q)}
     best = 0.0
     whole = not name  # the name stands in the question in one piece (an empty name trivially)
     if name:

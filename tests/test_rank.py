@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gitroute.rank import _phrase_share, node_text, parse_question, score_node, score_text
+from gitroute.rank import _phrase_share, node_text, parse_question, score_node, score_text, text_scorer
 
 WORDS = st.sampled_from(["open", "session", "url", "pattern", "resolve", "get", "test", "a", "for"])
 
@@ -47,3 +47,23 @@ def test_a_node_text_kept_scores_as_the_node(question, name, owner, doc, kind, p
     text = node_text(path=path, name=name, kind=kind, doc=doc, owner=owner)
     expected = score_node(q, weights, path=path, name=name, kind=kind, doc=doc, entry=entry, owner=owner)
     assert score_text(q, weights, text, entry) == score_text(q, weights, text, entry) == expected
+
+
+NODES = st.tuples(st.lists(WORDS, min_size=1, max_size=4).map("_".join), st.lists(WORDS, max_size=2).map("".join),
+                  st.lists(WORDS, max_size=6).map(" ".join), st.sampled_from(["function", "method", "file", "class"]),
+                  st.sampled_from(["src/url/open.py", "tests/test_session.py", "get.py", "src/url"]), st.booleans())
+
+
+@given(question=st.lists(WORDS, min_size=1, max_size=5).map(" ".join), nodes=st.lists(NODES, min_size=1, max_size=12))
+def test_one_scorer_per_question_and_shared_path_words_score_as_each_node_alone(question, nodes):
+    # A query scores many nodes with one text_scorer, and builds their texts with a dict of what nodes
+    # share by path and owner (files and methods of one class repeat them): each scores as it would alone.
+    q = parse_question(question)
+    weights = {t: 1.0 + i for i, t in enumerate(q.tokens)}
+    scorer, shared = text_scorer(q, weights), {}
+    for name, owner, doc, kind, path, entry in nodes:
+        kept = node_text(path=path, name=name, kind=kind, doc=doc, owner=owner, shared=shared)
+        alone = node_text(path=path, name=name, kind=kind, doc=doc, owner=owner)
+        assert kept == alone
+        assert scorer(kept, entry) == score_node(q, weights, path=path, name=name, kind=kind, doc=doc, entry=entry,
+                                                 owner=owner)

@@ -163,7 +163,8 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
     found = symbols._bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
-        index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None)
+        index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
+        index.memo["posting_bits"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
     for group_bound, held in found.groups:  # a group's bound is above each of its nodes' own
         each = found.bound_each(held)
@@ -196,6 +197,15 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     assert found.groups and all(held for _, held in found.groups)
     grouped = {value >> 4 for _, held in found.groups for value in held}
     assert not grouped & found.nodes.keys()
+    # Every candidate is bounded alone or in one group, whether the split by secondary and name length
+    # comes from the warm view's sets or is worked out from the candidates.
+    candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
+    assert grouped | found.nodes.keys() == candidates
+    assert sum(len(held) for _, held in found.groups) == len(grouped)
+    with_bits = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
+                                        index.memo["places"] if warm else None, None, index.memo["posting_bits"])
+    assert sorted((b, sorted(held)) for b, held in with_bits.groups) == sorted((b, sorted(held)) for b, held in found.groups)
+    assert with_bits.nodes == found.nodes
     for limit in (1, 10, 40):
         rows = _rows(corpus, text, limit, Filters(), exhaustive=False, warm=warm)
         assert rows == _rows(corpus, text, limit, Filters(), exhaustive=True)

@@ -29,7 +29,7 @@ from gitroute.rank import (
     parse_question,
     path_words,
     score_bounder,
-    score_text,
+    text_scorer,
 )
 from gitroute.text import STOP_WORDS, stem, tokenize
 
@@ -207,7 +207,7 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
-    path_postings: dict[str, frozenset[int]] | None = None,
+    path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -221,6 +221,7 @@ def _bound_postings(
     `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
     deferred word whose path holds a word that is not deferred become candidates, so the nodes left
     out match the question with deferred words alone, even in their owner and path: a lower bound.
+    `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
     """
     name_weight: dict[int, float] = {}
     name_matched: dict[int, int] = {}
@@ -298,19 +299,63 @@ def _bound_postings(
     # the rest at its most (the doc, context and path weights of every question word, the highest kind
     # prior: the bound grows with each); each node is bounded only when its group's turn comes.
     by_name: dict[tuple, list[int]] = defaultdict(list)
-    for value in candidates:
-        by_name[(get_weight(value, 0.0), get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
+    for value, weight in name_weight.items():  # every entry node is there too
+        by_name[(weight, get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
     q = question.tokens
-    most = (sum(weights[t] for t in q if lists[t][1]), sum(1 for t in q if lists[t][2]))
-    warm = (sum(weights[t] for t in q if lists[t][2]), sum(weights[t] for t in q), max(KIND_PRIOR.values()))
+    most_doc = sum(weights[t] for t in q if lists[t][1])
+    in_contexts = [weights[t] for t in q if lists[t][2]]
+    every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
+    # Question words in a node's context can make a phrase with its name (40 points): each part is split
+    # by how many it holds there (none, one, more: then at most all of them), by set operations.
+    once: set[int] = set()
+    twice: set[int] = set()
+    in_docs: set[int] = set()  # and by whether it holds any in its doc
+    for token in q:
+        _in_name, in_doc, in_context = members(token)
+        if token in deferred:
+            in_context, in_doc = in_context & candidates, in_doc & candidates
+        twice |= once & in_context
+        once |= in_context
+        in_docs |= in_doc
+    most_context = sum(1 for t in q if lists[t][2])
     alone: list[int] = []
     groups = []
+
+    def add(weight: float, matched: int, counts: Iterable[int], secondary: int, entry: bool, same: set[int]) -> None:
+        held_once = same & once
+        for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
+                                            (most_context, held_once & twice)):
+            with_doc = by_context & in_docs
+            for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
+                if len(part) == 1:
+                    alone.extend(part)
+                elif part:
+                    warm: tuple = ()
+                    if places is not None:  # the context weight at most, and the path weight of the words any has
+                        context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
+                                          else sum(in_contexts))
+                        path_weight = every_weight if path_postings is None else sum(
+                            weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
+                        warm = (context_weight, path_weight, prior)
+                    groups.append((max(bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
+                                             *warm) for count in counts), part))
+
     for (weight, matched, count, secondary, entry), same in by_name.items():
         if len(same) == 1:
             alone += same
         else:
-            groups.append((bound(weight, matched, count, *most, secondary, entry,
-                                 *(warm if places is not None else ())), same))
+            add(weight, matched, (count,), secondary, entry, set(same))
+    # The nodes with no question word in their name (often most candidates) are split by set operations:
+    # by whether they are secondary, and whether their name has a word (then its count does not raise the bound).
+    others = candidates - name_weight.keys()
+    if others:
+        if bits is None:
+            bits = (frozenset(v for v in others if v & 8), frozenset(v for v in others if not v & 7))
+        secondary_part = others & bits[0]
+        for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
+            no_word = part & bits[1]
+            add(0.0, 0, range(1), secondary, False, no_word)
+            add(0.0, 0, range(1, 8), secondary, False, part - no_word)
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
@@ -400,11 +445,13 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    places, path_postings = memo.get("places"), memo.get("path_postings")
-    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+    places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
+    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
+    shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
+    score_text = text_scorer(question, weights)
 
     found: dict[int, list] = {}  # node records read so far
     rows: list[Row] = []
@@ -423,10 +470,11 @@ def query_symbols(
             return
         node = texts.get(node_id)
         if node is None:
-            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc)
+            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc,
+                             shared=shared if len(shared) < MAX_TEXTS else None)
             if len(texts) < MAX_TEXTS:
                 texts[node_id] = node
-        score, signals = score_text(question, weights, node, bool(entry))
+        score, signals = score_text(node, bool(entry))
         if score > 0:
             rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
                             score=score, signals=signals if explain else ()))
@@ -473,7 +521,7 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings)
+        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -529,6 +577,9 @@ def warm(view: IndexView) -> None:
             for word in found:
                 by_word[word].append(value)
     memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
+    # The postings of secondary nodes, and of nodes whose name has no word: `_bound_postings` groups by them.
+    memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
+                            frozenset(v for v in values.values() if not v & 7))
     memo["places"] = places
 
 
