@@ -327,15 +327,21 @@ def _parse_in_child(tmp_path, path: str, data: bytes) -> tuple[list[str], list[s
     """parse_document in a fresh process, so that a crash in a grammar fails the test instead of the run: the
     blocks' texts and the warnings."""
     import json
+    import os
     import subprocess
     import sys
+    from pathlib import Path
+
+    import gitroute
 
     source = tmp_path / "doc.bin"
     source.write_bytes(data)
     script = ("import json; from gitroute.parsing.documents import parse_document; "
               f"d = parse_document({path!r}, open({str(source)!r}, 'rb').read()); "
               "print(json.dumps([[b.text for b in d.blocks], d.warnings]))")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    # The child imports the gitroute under test, whatever the working directory and the installed one.
+    env = {**os.environ, "PYTHONPATH": str(Path(gitroute.__file__).resolve().parents[1])}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 0, (result.returncode, result.stderr)
     texts, warnings = json.loads(result.stdout)
     return texts, warnings
