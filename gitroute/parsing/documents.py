@@ -284,14 +284,32 @@ _COLUMN_GAP = re.compile(rb"\s{2,}")
 _FIELD_LINE = re.compile(r"([A-Z][\w/ -]{0,40}?):\s+(\S.*)")
 
 
+# The markdown block scanner hands the character after a line's leading digits to C's `isdigit`, which for a
+# code point above 255 reads past the end of its table: for one like U+C32D9 far enough to crash the process
+# (SIGSEGV in about half the processes, measured with tree-sitter-language-pack 0.13.0). So the blocks are parsed
+# from a copy in which the non-ASCII bytes right after a digit are as many letters `a` (to the scanner most such
+# characters are letters too): the same blocks at the same byte offsets. All text is read from the document.
+_AFTER_DIGIT = re.compile(rb"[0-9][\x80-\xff]+")
+
+
+def _block_safe(data: bytes) -> bytes:
+    if data.isascii():
+        return data
+    return _AFTER_DIGIT.sub(lambda match: match.group()[:1] + b"a" * (len(match.group()) - 1), data)
+
+
 class _MarkdownReader:
     def __init__(self, data: bytes, out: _Collector) -> None:
         self.data = data
         self.out = out
 
     def read(self) -> None:
-        tree = _parser("markdown").parse(self.data)
+        tree = _parser("markdown").parse(_block_safe(self.data))
         self.walk(tree.root_node, list_depth=0, quote=False)
+
+    def text(self, node: Node) -> str:
+        """A node's text from the document (the tree was parsed from a copy, see `_block_safe`)."""
+        return _decode(self.data[node.start_byte:node.end_byte])
 
     def lines(self, node: Node) -> tuple[int, int]:
         end_row = node.end_point.row
@@ -318,7 +336,7 @@ class _MarkdownReader:
                 self.paragraph(child, line, end_line, list_depth, quote)
             elif kind in ("fenced_code_block", "indented_code_block"):
                 content = _child(child, "code_fence_content") if kind == "fenced_code_block" else child
-                text = _decode(content.text or b"") if content is not None else ""
+                text = self.text(content) if content is not None else ""
                 self.out.add("code", line, end_line, text)
             elif kind == "list_item":
                 self.walk(child, list_depth, quote)
@@ -331,10 +349,10 @@ class _MarkdownReader:
             elif kind == "link_reference_definition":
                 destination = _child(child, "link_destination")
                 if destination is not None:
-                    target = _decode(destination.text or b"").strip("<>")
+                    target = self.text(destination).strip("<>")
                     token = _token("link", target, destination.start_point.row + 1)
                     label_node = _child(child, "link_label")
-                    label = _decode(label_node.text or b"") if label_node is not None else ""
+                    label = self.text(label_node) if label_node is not None else ""
                     self.out.add("paragraph", line, end_line, label.strip("[]"), (token,) if token else ())
             elif kind in ("html_block", "minus_metadata", "plus_metadata", "thematic_break"):
                 continue
@@ -701,14 +719,19 @@ class _RstReader:
 
 
 # Measured with tree-sitter-language-pack 0.13.0: a Markdown line nested 255 container blocks deep (`>` quotes,
-# or list items) crashes the markdown scanner; reStructuredText nested 101 indentation levels deep makes the rst
-# scanner allocate 24 GB. Far below both, and far beyond any real document.
+# or list items, also when their markers share one line: `- - - ... x`) crashes the markdown scanner;
+# reStructuredText nested 101 indentation levels deep makes the rst scanner allocate 24 GB. Far below both, and
+# far beyond any real document.
 MAX_NESTING = {"markdown": 100, "rst": 50}
+# A Markdown container marker: a quote, or a list item's bullet or number followed by blanks (or the line's end).
+_CONTAINER_MARKER = re.compile(rb">[ \t]*|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|\Z)")
+_MARKER_FIRST = frozenset(b">-*+0123456789")
 
 
-def nesting_depth(data: bytes, *, count_quotes: bool) -> int:
+def nesting_depth(data: bytes, *, count_markers: bool) -> int:
     """An upper bound of how deep a document's blocks nest: the levels of indentation open at once (as
-    Python's tokenizer counts them), plus, for Markdown, the `>` markers that open a line."""
+    Python's tokenizer counts them), plus, for Markdown, the container markers (`>`, `-`, `1.`) that open
+    a line."""
     deepest = 0
     stack = [0]
     for line in data.splitlines():
@@ -720,11 +743,12 @@ def nesting_depth(data: bytes, *, count_quotes: bool) -> int:
             stack.pop()
         if width > stack[-1]:
             stack.append(width)
-        quotes = 0
-        if count_quotes and stripped[:1] == b">":
-            prefix = len(stripped) - len(stripped.lstrip(b"> \t"))
-            quotes = stripped[:prefix].count(b">")
-        deepest = max(deepest, len(stack) - 1 + quotes)
+        markers = position = 0
+        if count_markers and stripped[0] in _MARKER_FIRST:
+            while (match := _CONTAINER_MARKER.match(stripped, position)) and match.end() > position:
+                markers += 1
+                position = match.end()
+        deepest = max(deepest, len(stack) - 1 + markers)
     return deepest
 
 
@@ -743,7 +767,7 @@ def parse_document(path: str, data: bytes) -> Document | None:
     if len(data) > MAX_DOCUMENT_BYTES:
         out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
         data = data[:MAX_DOCUMENT_BYTES]
-    depth = nesting_depth(data, count_quotes=fmt == "markdown")
+    depth = nesting_depth(data, count_markers=fmt == "markdown")
     if depth > MAX_NESTING[fmt]:
         # The grammars' scanners keep fixed-size stacks: past them the markdown one crashes the process and
         # the rst one allocates tens of gigabytes. Such a document is named, never parsed.
