@@ -78,7 +78,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         available = [c.name for c in _commands(INDEXES)]
         evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
                             is_symbol=lambda name: _is_symbol(view, name),
-                            document_named=lambda words: _document_named(view, words))
+                            document_named=lambda words: _document_named(view, words),
+                            symbol_named=lambda words: _symbol_named(view, words))
         classification = classify(text, evidence, available)
         answers: list[tuple[Route, Answer]] = []
         for route in classification.routes:
@@ -154,11 +155,19 @@ def _document_named(view: BundleView, text: str) -> str | None:
 
 def _is_symbol(view: BundleView, name: str) -> bool:
     """Whether the symbol index's best row for `name` is a symbol of exactly that name."""
+    return _symbol_named(view, name) is not None
+
+
+def _symbol_named(view: BundleView, words: str) -> str | None:
+    """The name of the symbol index's best row for `words` when it is exactly those words, case and
+    separators aside ('session interface' and 'session_interface' name SessionInterface)."""
     from gitroute.text import normalize_name
 
-    found = query(name, limit=1, bundle=view)
-    return bool(found.rows) and found.rows[0].kind != "file" and \
-        normalize_name((found.rows[0].name or "").rpartition(".")[2]) == normalize_name(name)
+    found = query(words, limit=1, bundle=view)
+    if not found.rows or found.rows[0].kind == "file":
+        return None
+    name = (found.rows[0].name or "").rpartition(".")[2]
+    return name if normalize_name(name) == normalize_name(words) else None
 
 
 def query(

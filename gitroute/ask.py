@@ -175,14 +175,38 @@ class Evidence:
     path_kind(token) -> "blob" | "tree" | None: whether the token is a path of the pinned commit.
     is_symbol(name) -> bool: whether a symbol of the repository has exactly that name.
     document_named(text) -> str | None: the document whose path, base name or stem the text is.
+    symbol_named(words) -> str | None: the symbol the words spell, case and separators aside
+    ('session interface' -> 'SessionInterface').
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
                  is_symbol: Callable[[str], bool] = lambda _: False,
-                 document_named: Callable[[str], str | None] = lambda _: None) -> None:
+                 document_named: Callable[[str], str | None] = lambda _: None,
+                 symbol_named: Callable[[str], str | None] = lambda _: None) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
         self.document_named = document_named
+        self.symbol_named = symbol_named
+
+
+# Words around the thing a change question is about: "if I change *the session interface*".
+_NOT_THE_THING = frozenset(
+    "the a an this that these those my our your its their to of in on at it if i we you someone would will could "
+    "might change changed changes rename renamed remove removed delete deleted modify modified edit edited touch "
+    "touched refactor break breaks".split())
+MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
+
+
+def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
+    """(words, name) of the symbol a change question spells in words after its verb, longest words first."""
+    words = [w.strip(_TRIM) for w in tail.split()]
+    words = [w for w in words if w and w.lower() not in _NOT_THE_THING and w.lower() not in _QUESTION_WORDS]
+    for size in range(min(len(words), MAX_SPELLED_WORDS), 0, -1):
+        spelled = " ".join(words[:size])  # the thing follows the verb: its words come first
+        name = evidence.symbol_named(spelled)
+        if name:
+            return spelled, name
+    return None
 
 
 class Route(namedtuple("Route", "kind command text reason share", defaults=(1,))):
@@ -255,7 +279,7 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
         return Classification(tuple(routes), subject, tuple(facts))
 
     # Phrases that ask for one kind of answer, in the order the question says them.
-    found: list[tuple[int, str, str]] = []
+    found: list[tuple[int, str, str, int]] = []  # (start, kind, why, end) of each phrase
     deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (("decision", _DECISION, "asks why something was decided"),
                                 ("decision", deciding, "asks what was decided"),
@@ -266,10 +290,14 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
                                 ("docs", _DOCS, "asks which document explains something")):
         match = pattern.search(text) if pattern is not None else None
         if match:
-            found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
+            found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')", match.end()))
     found.sort()
-    for _, kind, reason in found:
+    for _, kind, reason, end in found:
         if kind == "impact":
+            spelled = None if subject else _spelled_subject(text[end:], evidence)
+            if spelled:
+                facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
+                subject = spelled[1]
             add(kind, reason, subject)
         elif kind == "docs":
             if any(r.kind == "code" for r in routes) or any(

@@ -307,3 +307,26 @@ def test_classify_never_raises_and_routes_only_to_available_commands(text, avail
     assert all(r.command in available for r in c.routes)
     assert len({r.kind for r in c.routes}) == len(c.routes)
     assert all(r.reason for r in c.routes)
+
+
+# --- a change question that spells its subject in words ---------------------------------------------------
+
+
+def test_a_change_question_spelling_a_name_in_words_asks_impact_of_that_name():
+    spelled = {"open meteo client": "OpenMeteoClient", "parse forecast": "parse_forecast"}
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, symbol_named=spelled.get)
+    for text, name in [("what breaks if I change the open meteo client", "OpenMeteoClient"),
+                       ("who calls parse forecast?", "parse_forecast")]:
+        classification = classify(text, evidence)
+        assert [(r.kind, r.text) for r in classification.routes] == [("impact", name)], text
+        assert any(f"spells the name '{name}'" in fact for fact in classification.facts)
+    # words that spell no name: the whole question goes to impact, which says no_match
+    assert classify("what breaks if I change the weather", evidence).routes[0].text == \
+        "what breaks if I change the weather"
+
+
+def test_ask_finds_the_name_a_change_question_spells_in_words(built, route):
+    doc = ask_json(route, built, "what breaks if I change the open meteo client")
+    assert doc["status"] == "routed", doc
+    assert {row["path"] for row in doc["rows"]} >= {"src/sample/cli.py"}
+    assert all(row["type"] == "impact" for row in doc["rows"])
