@@ -200,36 +200,30 @@ def test_ask_without_a_bundle_is_fatal(make_repo, route):
     assert result.stderr.startswith("fatal: no routing bundle")
 
 
-def test_bench_through_ask_compares_each_type_with_its_dedicated_command(built, route, tmp_path):
-    bench = tmp_path / "bench.yaml"
-    bench.write_text(
-        "schema: 1\nquestions:\n"
-        "  - {id: s1, type: symbol, question: OpenMeteoClient, expect: [src/sample/weather.py]}\n"
-        "  - {id: s2, type: symbol, question: where are forecasts parsed, expect: [src/sample/weather.py]}\n"
-        "  - {id: d1, type: decision, question: why use open-meteo and not a paid service,"
-        " expect: [docs/adr/0001-use-open-meteo.md]}\n")
-    result = route(["bench", "--through-ask", "--json", str(bench)], built.path)
-    assert result.exit_code == 0, result.stderr
-    doc = json.loads(result.stdout)
-    assert doc["types"] == {"symbol": {"questions": 2, "dedicated": 2, "ask": 2},
-                            "decision": {"questions": 1, "dedicated": 1, "ask": 1}}
+THROUGH_BENCH = (
+    "schema: 1\nquestions:\n"
+    "  - {id: s1, type: symbol, question: OpenMeteoClient, expect: [src/sample/weather.py]}\n"
+    "  - {id: s2, type: symbol, question: where are forecasts parsed, expect: [src/sample/weather.py]}\n"
+    "  - {id: d1, type: decision, question: why use open-meteo and not a paid service,"
+    " expect: [docs/adr/0001-use-open-meteo.md]}\n")
+NEGATIVE = "  - {id: n1, type: negative, question: where is the greenhouse irrigation scheduled, expect: [no_match]}\n"
 
 
-def test_bench_through_query_compares_plain_query_with_the_dedicated_indexes(built, route, tmp_path):
+@pytest.mark.parametrize("option, extra, expected", [
+    # ask answers every type, finding the index itself
+    ("--through-ask", "", {"symbol": {"questions": 2, "dedicated": 2, "ask": 2},
+                           "decision": {"questions": 1, "dedicated": 1, "ask": 1}}),
+    # plain query answers the symbol, meaning and negative types: decision questions are left out
+    ("--through-query", NEGATIVE, {"symbol": {"questions": 2, "dedicated": 2, "query": 2},
+                                   "negative": {"questions": 1, "dedicated": 1, "query": 1}}),
+])
+def test_bench_through_a_command_compares_each_type_with_its_dedicated_index(built, route, tmp_path, option,
+                                                                             extra, expected):
     bench = tmp_path / "bench.yaml"
-    bench.write_text(
-        "schema: 1\nquestions:\n"
-        "  - {id: s1, type: symbol, question: OpenMeteoClient, expect: [src/sample/weather.py]}\n"
-        "  - {id: s2, type: symbol, question: where are forecasts parsed, expect: [src/sample/weather.py]}\n"
-        "  - {id: n1, type: negative, question: where is the greenhouse irrigation scheduled, expect: [no_match]}\n"
-        "  - {id: d1, type: decision, question: why use open-meteo and not a paid service,"
-        " expect: [docs/adr/0001-use-open-meteo.md]}\n")
-    result = route(["bench", "--through-query", "--json", str(bench)], built.path)
+    bench.write_text(THROUGH_BENCH + extra)
+    result = route(["bench", option, "--json", str(bench)], built.path)
     assert result.exit_code == 0, result.stderr
-    doc = json.loads(result.stdout)
-    # decision questions are not plain query's: they are left out of the comparison
-    assert doc["types"] == {"symbol": {"questions": 2, "dedicated": 2, "query": 2},
-                            "negative": {"questions": 1, "dedicated": 1, "query": 1}}
+    assert json.loads(result.stdout)["types"] == expected
 
 
 # --- the 100,000-byte bound ---------------------------------------------------------------------------
