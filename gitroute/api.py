@@ -87,6 +87,7 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
             options = KIND_OPTIONS.get(route.kind, {}) if _has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
+            options = {**options, **(route.options or {})}
             answers.append((route, ask_command(command.name, route.text, repo=repo, limit=limit, explain=True,
                                                bundle=view, **options)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)

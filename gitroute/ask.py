@@ -144,7 +144,8 @@ _WIRING = re.compile(
     r"|\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b"
     r"|\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b"
     r"|\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b"
-    r"|\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
+    r"|\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b"
+    r"|\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
     re.I)
 # "which doc explains X", "where is X documented", "docs for X": the documents about a name.
 _DOCS = re.compile(
@@ -209,10 +210,11 @@ def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
     return None
 
 
-class Route(namedtuple("Route", "kind command text reason share", defaults=(1,))):
+class Route(namedtuple("Route", "kind command text reason share options", defaults=(1, None))):
     """One index to ask: the question's kind, the command that answers it, the text it is asked (the whole
-    question, or the name or path the question is about), why this kind was chosen, and how many rows it
-    gives per turn when answers are merged (2 when the evidence for it is strong)."""
+    question, or the name or path the question is about), why this kind was chosen, how many rows it
+    gives per turn when answers are merged (2 when the evidence for it is strong), and the command's
+    options it adds (a path filter for a name asked in one file), or None."""
 
     __slots__ = ()
 
@@ -224,15 +226,24 @@ class Classification(namedtuple("Classification", "routes subject facts")):
     __slots__ = ()
 
 
-def _subjects(text: str, evidence: Evidence) -> tuple[list[str], list[tuple[str, str]], list[str]]:
-    """(identifiers, (path, "blob"|"tree"), facts): the names and repository paths the question holds."""
+def _subjects(text: str, evidence: Evidence) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]],
+                                                       list[str]]:
+    """(identifiers, (path, "blob"|"tree"), (path, name), facts): the names, repository paths and names in
+    one file (`binding/binding.go:Default`, the form `impact` takes) the question holds."""
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     words = [w.strip(_TRIM) for w in text.split()]
     identifiers: list[str] = []
     paths: list[tuple[str, str]] = []
+    located: list[tuple[str, str]] = []
     facts: list[str] = []
     for word in dict.fromkeys(quoted + words):
         if not word:
+            continue
+        path, colon, name = word.rpartition(":")
+        if colon and _IDENTIFIER.match(name) and ("/" in path or _FILE_SHAPE.match(path)) \
+                and evidence.path_kind(path.strip("/")) == "blob":
+            located.append((path.strip("/"), name))
+            facts.append(f"'{word}' is '{name}' in the file '{path.strip('/')}' of the pinned commit")
             continue
         pathish = "/" in word or bool(_FILE_SHAPE.match(word))
         if pathish:
@@ -245,7 +256,7 @@ def _subjects(text: str, evidence: Evidence) -> tuple[list[str], list[tuple[str,
                 facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
         if _IDENTIFIER.match(word) and (_CODE_SHAPE.search(word) or word in quoted):
             identifiers.append(word.removesuffix("()"))
-    return identifiers, paths, facts
+    return identifiers, paths, located, facts
 
 
 def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIND_COMMAND.values())) -> Classification:
@@ -253,21 +264,23 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     text = " ".join(text.split())
     if not text:
         return Classification((), None, ("the question is empty",))
-    identifiers, paths, facts = _subjects(text, evidence)
+    identifiers, paths, located, facts = _subjects(text, evidence)
     words = text.split()
     lowered = [w.lower().strip(_TRIM) for w in words]
-    subject = paths[0][0] if paths else identifiers[0] if identifiers else None
+    subject = (f"{located[0][0]}:{located[0][1]}" if located else paths[0][0] if paths
+               else identifiers[0] if identifiers else None)
     routes: list[Route] = []
     unanswered: list[str] = []
 
-    def add(kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False) -> None:
+    def add(kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False,
+            options: dict | None = None) -> None:
         command = KIND_COMMAND[kind]
         if command not in available:
             if kind not in unanswered and not facet:  # a facet of a bare name is not what was asked for
                 unanswered.append(kind)
                 facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not have yet")
         elif all(r.kind != kind for r in routes):
-            routes.append(Route(kind, command, asked or text, reason, share))
+            routes.append(Route(kind, command, asked or text, reason, share, options))
 
     def done() -> Classification:
         if not routes and unanswered and "query" in available:
@@ -315,6 +328,13 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
             add("symbol", f"names '{identifiers[0]}', a name the symbol index can place")
         return done()
 
+    if located and len(words) <= 3:
+        path, name = located[0]
+        add("symbol", f"'{subject}' is '{name}' in '{path}': where it is defined there", name,
+            options={"path_glob": _exactly(path)})
+        add("impact", f"'{subject}' is '{name}' in '{path}': what uses it", subject)
+        add("docs", f"'{name}' is a name: which documents explain it", name)
+        return done()
     docs_paths = [p for p, k in paths if k == "blob" and p.lower().endswith(DOC_EXTENSIONS)]
     if paths and len(words) <= 3:
         if docs_paths:
@@ -323,7 +343,9 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
         else:
             path = paths[0][0]
             add("docs", f"'{path}' is a path of the pinned commit: which documents explain it", path)
-            add("symbol", f"'{path}' is a path of the pinned commit: its file and what it defines", path)
+            # Only that path's rows: other files sharing its words are guesses about a path the user gave.
+            add("symbol", f"'{path}' is a path of the pinned commit: its file and what it defines", path,
+                options={"path_glob": _exactly(path) + ("/*" if paths[0][1] == "tree" else "")})
             add("impact", f"'{path}' is a path of the pinned commit: what uses it", path, facet=True)
         return done()
 
@@ -361,6 +383,11 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
         add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
     add("meaning", "a question in plain words" if asks else "words that are not one name")
     return done()
+
+
+def _exactly(path: str) -> str:
+    """A glob that matches `path` itself, whatever characters it holds."""
+    return re.sub(r"([*?[])", r"[\1]", path)
 
 
 # --- one answer from several -------------------------------------------------------------------------

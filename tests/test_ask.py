@@ -46,6 +46,10 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
     ("where are the copies of the api contract", ["wiring"]),
     ("which workflow publishes the package", ["wiring"]),
     ("which repository_dispatch events are listened for", ["wiring", "symbol"]),  # and the name itself
+    ("what does the store package depend on", ["wiring"]),
+    ("which modules depend on the logging module", ["wiring"]),
+    # a name in one file, as `impact` takes it: its definition there, what uses it, its docs
+    ("src/sample/weather.py:parse_forecast", ["symbol", "impact", "docs"]),
     # words of deciding and of documents in a question about a place are not decision or docs questions
     ("where does the router dispatch a request to its handlers", ["meaning"]),
     ("where are date formats chosen for the active language", ["meaning"]),
@@ -64,6 +68,34 @@ def test_each_route_says_why_and_asks_the_subject_not_the_sentence():
     doc = classify("docs/weather.md", EVIDENCE, EVERY_COMMAND)
     assert doc.routes[0].text == "docs/weather.md"
     assert "'docs/weather.md' is a file of the pinned commit" in doc.facts
+
+
+def test_a_name_in_one_file_asks_the_symbol_index_within_that_file_and_impact_of_the_whole_target():
+    c = classify("src/sample/weather.py:parse_forecast", EVIDENCE, EVERY_COMMAND)
+    symbol, impact, docs = c.routes
+    assert (symbol.text, symbol.options) == ("parse_forecast", {"path_glob": "src/sample/weather.py"})
+    assert impact.text == "src/sample/weather.py:parse_forecast" and docs.text == "parse_forecast"
+    assert c.subject == "src/sample/weather.py:parse_forecast"
+    assert "'src/sample/weather.py:parse_forecast' is 'parse_forecast' in the file 'src/sample/weather.py' " \
+           "of the pinned commit" in c.facts
+    # a change question about it asks impact of the same target
+    (route,) = classify("what breaks if I change src/sample/weather.py:parse_forecast", EVIDENCE,
+                        EVERY_COMMAND).routes
+    assert (route.kind, route.text) == ("impact", "src/sample/weather.py:parse_forecast")
+    # the file part must be a file of the commit: otherwise it is not a located name
+    assert not any(r.options for r in classify("src/missing.py:parse_forecast", EVIDENCE, EVERY_COMMAND).routes)
+
+
+def test_a_path_asks_the_symbol_index_only_for_that_path_whatever_characters_it_holds():
+    evidence = Evidence(path_kind={"src/[odd]*.py": "blob", "src/sample": "tree"}.get)
+    (_, symbol, _) = classify("src/[odd]*.py", evidence, EVERY_COMMAND).routes
+    assert symbol.options == {"path_glob": "src/[[]odd][*].py"}
+    from fnmatch import fnmatchcase
+
+    assert fnmatchcase("src/[odd]*.py", symbol.options["path_glob"])
+    assert not fnmatchcase("src/oddity.py", symbol.options["path_glob"])
+    (_, folder, _) = classify("src/sample", evidence, EVERY_COMMAND).routes
+    assert folder.options == {"path_glob": "src/sample/*"}
 
 
 def test_a_path_the_commit_does_not_hold_is_named_and_not_taken_as_a_document():
@@ -175,6 +207,16 @@ def test_ask_a_path_of_the_commit(built, route):
     doc = ask_json(route, built, "--explain", "src/sample/weather.py")
     assert doc["rows"][0]["path"] == "src/sample/weather.py"
     assert "'src/sample/weather.py' is a file of the pinned commit" in doc["classification"]["facts"]
+
+
+def test_ask_a_path_gives_rows_of_that_path_and_what_uses_it_never_files_sharing_its_words(built, route):
+    doc = ask_json(route, built, "src/sample/weather.py")
+    symbols = [r for r in doc["rows"] if r["type"] == "symbol"]
+    assert symbols and {r["path"] for r in symbols} == {"src/sample/weather.py"}
+    located = ask_json(route, built, "src/sample/weather.py:OpenMeteoClient")
+    first = located["rows"][0]
+    assert (first["path"], first["name"], first["type"]) == ("src/sample/weather.py", "OpenMeteoClient", "symbol")
+    assert any(r["type"] == "impact" for r in located["rows"])
 
 
 def test_ask_no_match_when_no_index_has_an_answer(built, route):

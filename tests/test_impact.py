@@ -202,6 +202,14 @@ def test_wiring_question_ranks_rows_sharing_its_words(umbrella, route) -> None:
     assert doc["rows"][0]["kind"] == "dispatch" and doc["rows"][0]["name"] == "schema-changed"
 
 
+def test_wiring_question_matches_words_by_stem_and_ignores_stop_words(umbrella, route) -> None:
+    stemmed = json.loads(route(["wiring", "--json", "dispatched", "changes"], umbrella.path).stdout)
+    assert stemmed["rows"][0]["kind"] == "dispatch" and stemmed["rows"][0]["name"] == "schema-changed"
+    # a question of stop words alone narrows to nothing, rather than to every row holding "the"
+    only_stop_words = json.loads(route(["wiring", "--json", "what", "is", "the"], umbrella.path).stdout)
+    assert only_stop_words["status"] == "no_match" and "no word" in only_stop_words["notes"][0]
+
+
 def test_render_wiring_is_markdown_between_markers(umbrella, route) -> None:
     wiring = json.loads(route(["wiring", "--json"], umbrella.path).stdout)["wiring"]
     text = render_wiring(wiring)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from gitroute.bundle.layout import dump_json
 from gitroute.model import Answer, Row
-from gitroute.text import tokenize
+from gitroute.text import content_tokens, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -329,12 +329,16 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     """The wiring's rows; with a question, those that share its words, best first."""
     wiring = read_wiring(view)
     rows = wiring_rows(wiring)
-    asked = set(tokenize(question)) if question.strip() else set()
+    # Content words, stemmed as the other indexes match them: "depend" finds a row that says "depends".
+    asked = {stem(t) for t in content_tokens(question)} if question.strip() else set()
+    if question.strip() and not asked:
+        return Answer("no_match", view.source, (), (f"'{question}' holds no word to narrow the wiring to",),
+                      {"wiring": wiring})
     if asked:
         scored = []
         for row in rows:
             text = [row.path, row.kind or "", row.name or "", *(str(v) for _k, v in row.extra)]
-            words = set(tokenize(" ".join(text)))
+            words = {stem(t) for t in content_tokens(" ".join(text))}
             overlap = asked & words
             if overlap:
                 score = float(len(overlap))
