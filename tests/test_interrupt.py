@@ -165,3 +165,19 @@ def test_a_finished_or_failed_build_gives_sigint_back(sample_repo, route, args):
     route(args, sample_repo.path)
 
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_git_child_killed_by_the_users_ctrl_c_is_an_interrupt_not_a_git_failure(make_repo):
+    """Ctrl-C reaches git children too (one process group): one that dies of it first must not turn the
+    interrupt into `fatal: cannot read objects` (exit 128) before Python's own KeyboardInterrupt lands."""
+    from gitroute.git.catfile import ObjectReader
+
+    repo = make_repo()
+    repo.commit({"a.txt": "a\n"})
+    reader = ObjectReader(str(repo.path))
+    reader.start()
+    assert reader.read(["HEAD:a.txt"])[0][2] == b"a\n"
+    os.kill(reader._process().pid, signal.SIGINT)
+    reader._process().wait(timeout=10)
+    with pytest.raises(KeyboardInterrupt):
+        reader.read(["HEAD:a.txt"])

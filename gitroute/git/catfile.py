@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Sequence
 
 from gitroute.errors import GitrouteError, NotARepository
-from gitroute.git.env import git_env, run_git
+from gitroute.git.env import git_env, run_git, stop_if_interrupted
 
 
 class ObjectReader:
@@ -67,7 +67,7 @@ class ObjectReader:
 
     def _fail(self) -> None:
         assert self._proc is not None
-        self._proc.wait()
+        stop_if_interrupted(self._proc.wait())
         stderr = self._proc.stderr.read().decode("utf-8", "replace") if self._proc.stderr else ""
         self._proc = None
         if "not a git repository" in stderr:

@@ -8,6 +8,7 @@ the caller's environment finds the repository exactly as git does (GIT_DIR, GIT_
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from collections.abc import Sequence
 
@@ -27,12 +28,21 @@ def git_env(git_dir: str | None = None) -> dict[str, str]:
     return env
 
 
+def stop_if_interrupted(returncode: int | None) -> None:
+    """A git child killed by SIGINT got the user's Ctrl-C (it shares our process group): stop as an
+    interrupt (exit 130), never as a git failure (exit 128) reported before Python's own interrupt."""
+    if returncode == -signal.SIGINT:
+        raise KeyboardInterrupt
+
+
 def run_git(args: Sequence[str], cwd: str, *, git_dir: str | None = None,
             stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """`git ARGS` in `cwd` under the policy above; its output captured, never raised on a non-zero exit."""
     try:
-        return subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, env=git_env(git_dir))
+        result = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, env=git_env(git_dir))
     except FileNotFoundError as err:
         raise GitrouteError("git is not on PATH") from err
     except NotADirectoryError as err:
         raise NotARepository(f"not a git repository: '{cwd}'") from err
+    stop_if_interrupted(result.returncode)
+    return result

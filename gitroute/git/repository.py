@@ -24,7 +24,7 @@ from gitroute.errors import (
     NotARepository,
     UnknownRevision,
 )
-from gitroute.git.env import git_env
+from gitroute.git.env import git_env, stop_if_interrupted
 
 Repository = pygit2.Repository  # the one repository type every layer above names
 LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
@@ -86,6 +86,7 @@ def open_repository(path: str = ".") -> pygit2.Repository:
         raise GitrouteError("git is not on PATH") from err
     except NotADirectoryError as err:
         raise NotARepository(f"not a git repository: '{where}'") from err
+    stop_if_interrupted(found.returncode)
     if found.returncode != 0:
         raise NotARepository(f"not a git repository: '{where}'", hint=_git_hint(found.stderr))
     return open_git_dir(found.stdout.decode("utf-8", "surrogateescape").rstrip("\n"))
@@ -434,6 +435,7 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
         stream = b"".join(chunks)
         for attempt in range(FAST_IMPORT_TRIES):
             result = _fast_import(repo, stream)
+            stop_if_interrupted(result.returncode)
             # Two builds of one commit write byte-identical packs; the second fast-import then
             # fails to create the same `.keep` file. The objects arrive when the first finishes.
             if result.returncode == 0 or _all_stored(repo, missing):
@@ -513,6 +515,7 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
         capture_output=True,
         env=git_env(repo.path),
     )
+    stop_if_interrupted(result.returncode)
     if result.returncode != 0:
         stderr = result.stderr.decode("utf-8", "replace")
         lock = _LOCK_IN_THE_WAY.search(stderr)
