@@ -194,6 +194,8 @@ def test_comments_by_family_with_their_lines():
     assert comments("a();\n/* block\n spans */ b(); // line\n", "go") == [
         (2, "/* block\n spans */"), (3, "// line")]
     assert comments("select 1; -- all\n", "sql") == [(1, "-- all")]
+    assert comments("a();\n/* never closed\n/* b */\n", "c") == [(2, "/* never closed\n/* b */")]
+    assert comments("a();\n/* never closed\nb /* c\n", "c") == [(2, "/* never closed\nb /* c\n")]
 
 
 def _pay_query(repo, text: str, *, explain: bool = False):

@@ -3,7 +3,9 @@
 A node's text is its name and owner split into words, its signature, its docstring or leading comment,
 the message-like string literals inside it and, for a file, its path words and header comment. Each
 field counts a whole number of times (its weight) in the node's term frequency, so one BM25 over one
-bag of words ranks them. Postings are sharded by token hash; a question reads the shards of its own
+bag of words ranks them. The comments inside a node's body are a field apart (postings under `~word`, their
+own lengths and idf, a share of their BM25): they reorder what the other fields reach, and are no evidence
+for no_match. Postings are sharded by token hash; a question reads the shards of its own
 words, scores nodes from postings alone (each posting carries the node's file, term frequency, length
 and fields), sums each file's best nodes into the file's score, and reads node records only for the
 rows it returns.

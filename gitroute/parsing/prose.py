@@ -88,7 +88,8 @@ def message_literals(text: str) -> list[tuple[int, str]]:
     return found
 
 
-_COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?\*/", re.S),
+# An unclosed block comment runs to the end of the text: one match, not a rescan from every later `/*`.
+_COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S),
              "--": re.compile(r"--[^\n]*")}
 
 
