@@ -178,6 +178,56 @@ def test_explain_names_the_fields_each_word_matched(shop_repo, route):
     assert sum(row["signals"].values()) == pytest.approx(row["score"], abs=0.01)
 
 
+PAY_FILES = {
+    "src/pay/a.py": '"""Money amounts."""\n\n\ndef settle_fee(amount):\n    return amount\n',
+    "src/pay/b.py": ('"""Money amounts."""\n\n\ndef settle_total(amount):\n'
+                            "    # round half up to the nearest cent before the ledger sees it\n    return amount\n"),
+    **{f"src/util/{name}.py": f'"""The {name} helpers."""\n\n\ndef {name}_once(value):\n    return value\n'
+       for name in ("parse", "render", "retry", "cache", "log", "sort")},  # so that the pay words are rare
+}
+
+
+def test_comments_by_family_with_their_lines():
+    from gitroute.parsing.prose import comments
+
+    assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two"), (3, "#'")]
+    assert comments("a();\n/* block\n spans */ b(); // line\n", "go") == [
+        (2, "/* block\n spans */"), (3, "// line")]
+    assert comments("select 1; -- all\n", "sql") == [(1, "-- all")]
+    assert comments("a();\n/* never closed\n/* b */\n", "c") == [(2, "/* never closed\n/* b */")]
+    assert comments("a();\n/* never closed\nb /* c\n", "c") == [(2, "/* never closed\nb /* c\n")]
+
+
+def _pay_query(repo, text: str, *, explain: bool = False):
+    with BundleView(str(repo.path)) as bundle:
+        view = bundle.index("meaning")
+        return query_meaning(text, view.section, view.read, limit=5, explain=explain, corrupt=corrupt_blob,
+                             records=view.graph.records)
+
+
+def test_a_comment_inside_a_body_ranks_its_file_first_among_equals(make_repo, route, monkeypatch):
+    repo = make_repo("pay")
+    repo.commit(dict(PAY_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    text = "where is a money amount settled and rounded"
+    monkeypatch.setattr(meaning, "BODY_WEIGHT", 0.0)  # the same bundle, its body postings not asked
+    rows, _, _ = _pay_query(repo, text)
+    assert [r.path for r in rows] == ["src/pay/a.py", "src/pay/b.py"]  # a tie: the first path
+    monkeypatch.undo()
+    rows, _, _ = _pay_query(repo, text, explain=True)
+    assert [r.path for r in rows] == ["src/pay/b.py", "src/pay/a.py"]
+    assert dict(rows[0].extra)["matched"]["round"] == ["body"]
+
+
+def test_words_held_only_in_bodies_are_no_evidence_for_the_no_match_rule(make_repo, route):
+    repo = make_repo("pay")
+    repo.commit(dict(PAY_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows, notes, evidence = _pay_query(repo, "where is the nearest cent of the ledger")
+    assert rows == [] and evidence is not None and evidence.missing == ["nearest", "cent", "ledger"]
+    assert notes[0].startswith("no word of the question occurs in the repository")
+
+
 def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):
     monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards from a small repository
     rebuilt = route(["build", "-q"], shop_repo.path)
@@ -196,8 +246,8 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
                                    records=view.graph.records)
     assert rows and rows[0].path == "src/shop/ship.go"
     shards = {p for p in asked if p.startswith("postings/")}
-    wanted = {meaning.postings_path(meaning.postings_shard(t, section["postings_shards"]))
-              for t in question_words("shipping weight")}
+    wanted = {meaning.postings_path(meaning.postings_shard(key, section["postings_shards"]))
+              for t in question_words("shipping weight") for key in (t, meaning.BODY_PREFIX + t)}
     assert shards == wanted
     assert all(p.startswith("postings/") or p == "files.json" for p in asked)
 
@@ -217,10 +267,14 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
         meaning.warm(view)
         memo = view.memo
         files = memo["files"]
-        n, avgdl = section["documents"], section["avgdl"]
-        # Each prepared posting is `bm25_term` of the stored posting at the word's idf, in its file.
+        # Each prepared posting is `bm25_term` of the stored posting at the word's idf, in its file; a body
+        # word's over bodies alone (their own count and mean length), at BODY_WEIGHT.
+        assert any(token.startswith(meaning.BODY_PREFIX) for token in memo["postings"])
         for (token, expanded), (nodes, terms, bits, owners) in memo["prepared"].items():
             values = memo["postings"][token]
+            body = token.startswith(meaning.BODY_PREFIX)
+            n, avgdl = (section["body_documents"], section["body_avgdl"]) if body else (
+                section["documents"], section["avgdl"])
             assert not expanded and len(nodes) == len(values) // 2
             node = 0
             for i in range(0, len(values), 2):
@@ -228,7 +282,8 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
                 tf, dl, fields = meaning.decode_posting(values[i + 1])
                 at = i // 2
                 assert (nodes[at], bits[at]) == (node, fields)
-                assert terms[at] == bm25_term(tf, dl, avgdl, bm25_idf(len(values) // 2, n))
+                idf = bm25_idf(len(values) // 2, n) * (meaning.BODY_WEIGHT if body else 1.0)
+                assert terms[at] == bm25_term(tf, dl, avgdl, idf)
                 assert owners[at] == max(f for f in files if f <= node)
         for text in SHOP_QUESTIONS:
             cold = query_meaning(text, section, view.read, limit=5, explain=True, corrupt=corrupt_blob,

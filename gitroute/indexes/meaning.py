@@ -3,7 +3,9 @@
 A node's text is its name and owner split into words, its signature, its docstring or leading comment,
 the message-like string literals inside it and, for a file, its path words and header comment. Each
 field counts a whole number of times (its weight) in the node's term frequency, so one BM25 over one
-bag of words ranks them. Postings are sharded by token hash; a question reads the shards of its own
+bag of words ranks them. The comments inside a node's body are a field apart (postings under `~word`, their
+own lengths and idf, a share of their BM25): they reorder what the other fields reach, and are no evidence
+for no_match. Postings are sharded by token hash; a question reads the shards of its own
 words, scores nodes from postings alone (each posting carries the node's file, term frequency, length
 and fields), sums each file's best nodes into the file's score, and reads node records only for the
 rows it returns.
@@ -76,6 +78,14 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
+
+# A node's body: the words of the comments inside it, a field of its own (postings under BODY_PREFIX + word,
+# with their own lengths and idf) that adds BODY_WEIGHT of its BM25 to the node's score and is no evidence
+# for the no_match rule. Measured against identifiers too, whole files and other weights: docs/decisions/0011.
+BODY_WEIGHT = 0.3
+BODY_CAP = 64  # distinct words per node, in order: a long function's comments say no more after that
+BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
+BODY_BIT = 128
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
 Records = Callable[[Iterable[int]], dict[int, list]]
@@ -178,14 +188,6 @@ SECONDARY_FILES_ONLY = True  # index a secondary file's own node only, not its f
 _NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
 
 
-def file_prose(nodes: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
-    """node id -> (header, messages): each file's header, and each message literal on its innermost node."""
-    prose: dict[int, tuple[str, list[str]]] = {}
-    for group in _by_file(nodes):
-        prose.update(_one_file_prose(group, read))
-    return prose
-
-
 def _by_file(nodes: Sequence) -> list[list]:
     """Nodes grouped by file, each group its file node first (nodes come in id order, a file's own run)."""
     by_path: dict[str, list] = defaultdict(list)
@@ -194,17 +196,20 @@ def _by_file(nodes: Sequence) -> list[list]:
     return list(by_path.values())
 
 
-def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None]) -> dict[int, tuple[str, list[str]]]:
+def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
+                    ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
+    """node id -> (header, messages): the file's header, and each message literal on its innermost node;
+    and node id -> the comments inside it (`_body_comments`)."""
     from gitroute.parsing.prose import header_text, message_literals
 
     file_node = group[0]
     path = file_node.path
     prose: dict[int, tuple[str, list[str]]] = {}
     if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
-        return prose  # tests, docs and examples keep their names and docs: they rank below code anyway
+        return prose, {}  # tests, docs and examples keep their names and docs: they rank below code anyway
     data = read(path)
     if not data:
-        return prose
+        return prose, {}
     text = data.decode("utf-8", "replace")
     header = header_text(text, file_node.lang)
     if header:
@@ -218,19 +223,40 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None]) -> dic
             if node.end_line >= line:
                 owner = node.id
         prose.setdefault(owner, ("", []))[1].append(literal)
-    return prose
+    return prose, _body_comments(text, file_node, symbols)
+
+
+def _body_comments(text: str, file_node, symbols: Sequence) -> dict[int, str]:
+    """node id -> the text of the comments on the lines it owns (the innermost node that spans a line; the
+    file owns the lines outside every symbol). Symbols come outer first, as `_one_file_prose` sorts them."""
+    from gitroute.parsing.prose import comments
+
+    found = comments(text, file_node.lang)
+    if not found:
+        return {}
+    last = found[-1][0]
+    owner = [file_node.id] * (last + 1)
+    for node in symbols:  # outer first: an inner node's lines end up its own
+        start, end = max(node.line, 1), min(node.end_line, last)
+        if end >= start:
+            owner[start:end + 1] = [node.id] * (end - start + 1)
+    bodies: dict[int, list[str]] = defaultdict(list)
+    for line, comment in found:
+        bodies[owner[line]].append(comment)
+    return {node: " ".join(parts) for node, parts in bodies.items()}
 
 
 def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
-                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int]]]:
-    """One file's postings: (node offset from the file node, node length, tokens, packed postings) per node.
+                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
+    """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
+    length) per node; the body's words come last, under BODY_PREFIX.
 
     A function of the file's path, its blob and its node count (extraction is by blob): what the build
     memo keys it by."""
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
-    prose = _one_file_prose(group, read)
+    prose, bodies = _one_file_prose(group, read)
     fields_of = FIELDS
     first = group[0].id
     out = []
@@ -250,12 +276,21 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
             for token in found:
                 counts[token] = counts.get(token, 0) + weight
                 bits[token] = bits.get(token, 0) | bit
-        if not counts:
+        body = _body_words(bodies.get(node.id, ""), counts)
+        if not counts and not body:
             continue
         length = sum(counts.values())
-        out.append((node.id - first, length, list(counts),
-                    [encode_posting(tf, length, bits[token]) for token, tf in counts.items()]))
+        out.append((node.id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
+                    [*(encode_posting(tf, length, bits[token]) for token, tf in counts.items()),
+                     *(encode_posting(1, len(body), BODY_BIT) for _ in body)], len(body)))
     return out
+
+
+def _body_words(text: str, counts: dict[str, int]) -> list[str]:
+    """A node's body words: the index words of its comments that its own fields lack, distinct, the first
+    BODY_CAP of them."""
+    found = dict.fromkeys(w for w in words(text) if w not in counts) if text else {}
+    return list(found)[:BODY_CAP]
 
 
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
@@ -271,8 +306,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     file_of: dict[str, int] = {}
     postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
     words_memo: dict[str, list[str]] = {}
-    total_length = 0
-    docs = 0
+    total_length = body_total = 0
+    docs = body_docs = 0
     for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
         first = group[0].id
         file_of[group[0].path] = first
@@ -282,9 +317,12 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
             entries = _file_postings(group, read, words_memo)
         if memo is not None:
             memo.put(key, entries)
-        for offset, length, tokens, packed in entries:
+        for offset, length, tokens, packed, body_length in entries:
             total_length += length
             docs += 1
+            if body_length:
+                body_total += body_length
+                body_docs += 1
             node_id = first + offset
             for token, value in zip(tokens, packed):
                 postings[token].append((node_id, value))
@@ -306,6 +344,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "documents": docs,
         "nodes": len(nodes),
         "avgdl": round(total_length / docs, 4) if docs else 0.0,
+        "body_documents": body_docs,
+        "body_avgdl": round(body_total / body_docs, 4) if body_docs else 0.0,
         "postings_shards": shards,
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
@@ -352,6 +392,7 @@ class Evidence:
         """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word."""
         alternates = self.alternates
         covered = {alternates.get(t, t) for _, node in scored for t in matched[node]}
+        covered &= self.weights.keys()  # body words (BODY_PREFIX) are no evidence
         total = sum(self.weights.values()) or 1.0
         self.coverage = sum(self.weights[t] for t in covered) / total
         self.best_idf = max((self.weights[t] for t in covered), default=0.0)
@@ -418,6 +459,13 @@ def prepare_postings(values: Sequence[int], w: float, avgdl: float, files: Seque
     return nodes, terms, bits, owners
 
 
+def _prepare_body(values: Sequence[int], section: dict, files: Sequence[int]) -> Prepared:
+    """A body word's postings made ready: BM25 over bodies alone (their own lengths and idf), at BODY_WEIGHT."""
+    n = int(section.get("body_documents") or 1)
+    avgdl = float(section.get("body_avgdl") or 1.0)
+    return prepare_postings(values, bm25_idf(len(values) // 2, n) * BODY_WEIGHT, avgdl, files)
+
+
 class _Matched(dict):
     """node -> {token: fields} for the question's words, filled on first use from the prepared postings:
     a question reads it for a few nodes (the leading files'), and walks tens of thousands."""
@@ -457,6 +505,7 @@ def rank_files(
     avgdl = float(section.get("avgdl") or 1.0)
     alternates = alternates or {}
     idf = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in (*tokens, *alternates)}
+    bodies = {BODY_PREFIX + t: t for t in tokens if BODY_PREFIX + t in postings}
     # A question word the repository lacks but an alternative holds weighs as that alternative.
     stand_in: dict[str, float] = {}
     for alt, word in alternates.items():
@@ -469,8 +518,11 @@ def rank_files(
         key = (token, token in alternates)
         found = ready.get(key)
         if found is None:
-            w = idf[token] * EXPANDED if key[1] else idf[token]
-            found = ready[key] = prepare_postings(values, w, avgdl, files)
+            if token in bodies:
+                found = ready[key] = _prepare_body(values, section, files)
+            else:
+                w = idf[token] * EXPANDED if key[1] else idf[token]
+                found = ready[key] = prepare_postings(values, w, avgdl, files)
         prepared.append((token, found))
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
@@ -479,7 +531,8 @@ def rank_files(
     best_alt: dict[tuple[int, str], float] = {}
     for token, (nodes, terms, _bits, owners) in prepared:
         stands_for = alternates.get(token)
-        bit = bit_of.get(stands_for or token, 0)
+        # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
+        bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
         if stands_for is None:
             for node, term in zip(nodes, terms):
                 node_score[node] += term
@@ -511,7 +564,7 @@ def rank_files(
         ranked.append((score, file_id))
     ranked.sort(key=_best_first)
     found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
-    missing = [t for t in tokens if t not in found_words]
+    missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
     evidence.alternates = alternates
     if ranked:
@@ -560,7 +613,8 @@ def warm(view) -> None:
     n = int(section.get("documents") or 1)
     avgdl = float(section.get("avgdl") or 1.0)
     try:
-        memo["prepared"] = {(token, False): prepare_postings(values, bm25_idf(len(values) // 2, n), avgdl, files)
+        memo["prepared"] = {(token, False): _prepare_body(values, section, files) if token.startswith(BODY_PREFIX)
+                            else prepare_postings(values, bm25_idf(len(values) // 2, n), avgdl, files)
                             for token, values in decoded.items()}
     except (TypeError, ValueError) as err:
         raise view.corrupt("postings") from err
@@ -611,7 +665,8 @@ def query_meaning(
     if not [t for t in tokens if t not in asking]:
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
     alternates = alternatives(tokens) if EXPANDED else {}
-    postings = read_postings([*tokens, *alternates], section, read, corrupt, memo)
+    body = [BODY_PREFIX + t for t in tokens] if BODY_WEIGHT and section.get("body_documents") else []
+    postings = read_postings([*tokens, *alternates, *body], section, read, corrupt, memo)
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
     files = _files(read, corrupt, memo) if postings else []
     try:
@@ -680,8 +735,9 @@ def _matched_words(scored: list[tuple[float, int]], matched: dict[int, dict[str,
     found: dict[str, int] = defaultdict(int)
     for _, node in scored[: NODE_TOP + 1]:
         for token, bits in matched[node].items():
-            found[token] |= bits
-    return {t: [name for name in FIELD_NAMES if bits & FIELDS[name][0]] for t, bits in sorted(found.items())}
+            found[token.removeprefix(BODY_PREFIX)] |= bits
+    return {t: [name for name in (*FIELD_NAMES, "body") if bits & (FIELDS[name][0] if name in FIELDS else BODY_BIT)]
+            for t, bits in sorted(found.items())}
 
 
 def answer(view, question: str, *, limit: int = 10, explain: bool = False, **options) -> Answer:

@@ -86,3 +86,20 @@ def message_literals(text: str) -> list[tuple[int, str]]:
         if len(found) >= MAX_LITERALS:
             break
     return found
+
+
+# An unclosed block comment runs to the end of the text: one match, not a rescan from every later `/*`.
+_COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S),
+             "--": re.compile(r"--[^\n]*")}
+
+
+def comments(text: str, lang: str) -> list[tuple[int, str]]:
+    """(1-based line, text) of every comment of a file, by its language's comment family (a marker
+    inside a string literal counts too: the words it finds are read as a bag, where that costs little)."""
+    found: list[tuple[int, str]] = []
+    line, pos = 1, 0
+    for match in _COMMENTS[comment_family(lang)].finditer(text):
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        found.append((line, match.group(0)))
+    return found
