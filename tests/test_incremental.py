@@ -125,3 +125,33 @@ def test_full_reads_no_memo_and_a_planted_entry_only_misleads_an_incremental_bui
     full = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
     assert planted != full
     assert run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree == full  # --full wrote a sound memo
+
+
+
+def test_a_change_that_moves_other_files_node_ids_links_no_document_again(tmp_path: Path, monkeypatch) -> None:
+    """A function added to shop/cart.py moves the ids of shop/prices.py's nodes (one bucket, in path order);
+    the documents naming them read the same names and files, so none is linked again, and the bundle is
+    still what --full writes."""
+    from gitroute.indexes import doc_links
+
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    linked: list[str] = []
+    prices: list[list[int]] = []  # the ids of shop/prices.py's nodes, per build
+    link_document, link_all = doc_links.Linker.link_document, doc_links.link_all
+
+    def counting(self, document):
+        linked.append(document.path)
+        return link_document(self, document)
+
+    def seeing(documents, graph, memo=None, blobs=None):
+        prices.append([n.id for n in graph.nodes if n.path == "shop/prices.py"])
+        return link_all(documents, graph, memo, blobs)
+
+    monkeypatch.setattr(doc_links.Linker, "link_document", counting)
+    monkeypatch.setattr(doc_links, "link_all", seeing)
+    _build_both(incremental, full, BASE, "base")
+    linked.clear()
+    tree = {**BASE, "shop/cart.py": BASE["shop/cart.py"] + "\n\ndef empty_cart():\n    return []\n"}
+    _build_both(incremental, full, tree, "grow cart")  # incremental, then --full
+    assert prices[0] != prices[2], "shop/prices.py's ids did not move: the fixture tests nothing"
+    assert linked == ["README.md", "docs/api.rst"], "only --full's build links the documents"
