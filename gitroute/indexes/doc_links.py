@@ -211,28 +211,31 @@ class Linker:
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
 
-    def canon(self, node_id: int) -> tuple[str, int] | None:
+    def canon(self, node_id: int) -> tuple[str, int]:
         """A node as (path, offset from its file's node): what a memo stores instead of an id."""
-        node = self.tables["N"].get(node_id)  # the tables themselves: what `record` notes is linking's reads
-        return None if node is None else (node.path, node_id - self.first[node.path])
+        path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
+        return (path, node_id - self.first[path])
 
-    def node_id(self, ref: Sequence) -> int | None:
-        """The id of a node a memo names by (path, offset), None when that file has no such node now."""
+    def node_id(self, ref: Sequence) -> int:
+        """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
         path, offset = ref
         first = self.first.get(path)
-        node_id = None if first is None else first + offset
-        node = self.tables["N"].get(node_id) if node_id is not None else None
-        return node_id if node is not None and node.path == path else None
+        if first is None:
+            return -1
+        node = self.tables["N"].get(first + offset)
+        return first + offset if node is not None and node.path == path else -1
 
     def canon_key(self, tag: str, key: object) -> tuple[str, object]:
         """A looked-up key in a memo's terms: node ids ("N", "i") as (path, offset)."""
-        return (tag, self.canon(key)) if tag in ("N", "i") else (tag, key)  # type: ignore[arg-type]
+        if tag in ("N", "i"):
+            return (tag, self.canon(key) if key in self.tables["N"] else None)  # type: ignore[arg-type]
+        return (tag, key)
 
     def fact(self, tag: str, key: object) -> object:
         """What one memo key reads now, in the memo's terms: node fields linking uses, ids as (path, offset)."""
         if tag in ("N", "i"):
-            node_id = self.node_id(key) if key is not None else None  # type: ignore[arg-type]
-            if node_id is None:
+            node_id = self.node_id(key) if key is not None else -1  # type: ignore[arg-type]
+            if node_id < 0:
                 return None
             if tag == "N":
                 node = self.tables["N"][node_id]
@@ -580,7 +583,7 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             rows = entry[1]
             ids = [[linker.node_id(ref) for ref in row[5]] for row in rows]
             if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
-                    and all(None not in i for i in ids)):
+                    and all(-1 not in i for i in ids)):
                 memo.put(key, entry)
                 kept.append((key, looked, rows))
                 links.extend(DocLink(document.path, section, number, line, token, status,
