@@ -332,7 +332,6 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
 
 
 GRAPH_JOB = "graph blobs"
-EARLY_NICE = 5  # the workers started beside edge resolution yield to it
 
 
 class _PendingEdges(list):
@@ -384,9 +383,9 @@ class _IndexJobs:
         _FORKED = (self.inputs._replace(graph=_nodes_only(nodes)), self.writer.repo.path)
         try:
             with _signals_held():  # the workers are forked at the first submit
-                # The parent's core resolves the edges, and has the first claim on it: what waits for
-                # the whole graph (doc_links, the graph's blobs) is the longest path of the build.
-                self.early = _start_pool(self.workers - 1, nice=EARLY_NICE)
+                # One core is the parent's: it resolves the edges, which what waits for the whole graph
+                # (doc_links, the graph's blobs) waits for in turn: the build's longest path.
+                self.early = _start_pool(self.workers - 1)
                 self._submit(edges=False)
         finally:
             _FORKED = (None, "")
@@ -503,12 +502,12 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _start_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
-    """Forked workers (at the first submit); `nice` lowers their priority below the parent's."""
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """Forked workers (at the first submit)."""
     import multiprocessing
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_init, initargs=(os.getpid(), nice))
+                               initializer=_worker_init, initargs=(os.getpid(),))
     _POOLS.append(pool)
     return pool
 
@@ -534,10 +533,8 @@ def _stop_pools() -> None:
                 process.kill()
 
 
-def _worker_init(parent: int, nice: int = 0) -> None:
+def _worker_init(parent: int) -> None:
     """A pool worker: Ctrl-C is the parent's to handle, and the worker must not outlive its parent."""
-    if nice and hasattr(os, "nice"):
-        os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back (see _signals_held); now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
