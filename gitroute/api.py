@@ -269,6 +269,7 @@ def build(
     meaning_dtype: str = "float16",
     meaning_answer: str = "bm25",
     fetch: bool = True,
+    keep: list | None = None,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
@@ -276,13 +277,15 @@ def build(
     earlier bundles (never from a fetched one). In a partial clone, the blobs the commit needs are
     fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
     as `missing`. `meaning_model`: a local static-model folder whose vectors go to
-    refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning.
+    refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning. `keep`: see
+    `build.run_build` (a caller about to exit).
     """
     from gitroute.build import run_build
 
     options = {"meaning_model": meaning_model, "meaning_dtype": meaning_dtype,
                "meaning_answer": meaning_answer} if meaning_model else None
-    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options)
+    return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options,
+                     keep=keep)
 
 
 def status(*, repo: str = ".") -> StatusReport:

@@ -13,10 +13,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs
@@ -35,7 +35,7 @@ from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
-from gitroute.graph import CALL_RESOLUTION, SourceFile, build_graph
+from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
@@ -180,14 +180,18 @@ class _Laps:
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
-              fetch: bool = True, options: dict | None = None) -> BuildReport:
-    """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results."""
+              fetch: bool = True, options: dict | None = None, keep: list | None = None) -> BuildReport:
+    """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results.
+
+    `keep`: a caller that exits right after the build passes a list, and the build's large structures
+    are left in it instead of being freed object by object on return (a fifth of a second on django):
+    the process's exit hands their memory back at once."""
     # A build makes millions of small objects that all live to the end: the cyclic collector would
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options, keep)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
@@ -201,7 +205,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
-               fetch: bool, options: dict | None = None) -> BuildReport:
+               fetch: bool, options: dict | None = None, keep: list | None = None) -> BuildReport:
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
@@ -235,9 +239,6 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     progress("merge", 0, 1)
     # Per-item results of earlier builds, beside the bundle (see bundle/memo.py); --full reads none.
     memo = BuildMemo(git.common_dir(repo), fresh=full)
-    graph = build_graph(sources.files, sources.declared)
-    memo.save()
-    laps.lap("graph")
     entries = {e.path: e for e in snap.entries}
 
     def read(path: str) -> bytes:
@@ -247,10 +248,14 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         return item[1] if item is not None else snap.read(entries[path])
 
     inputs = BuildInputs(commit=commit, files=sources.files, read=read,
-                         graph=graph, config=config, submodules=snap.submodules, outputs={},
+                         graph=None, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents, options=options, memo=memo)
+    index_jobs = _IndexJobs(writer, inputs, jobs)
+    # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
+    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start)
+    laps.lap("graph")
     job_seconds: dict[str, float] = {}
-    sections = _build_indexes(writer, inputs, sources.warnings, jobs, job_seconds)
+    sections = index_jobs.finish(graph, sources.warnings, job_seconds)
     laps.lap("index")
     laps.phases.update(job_seconds)
 
@@ -276,6 +281,9 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("write")
     seconds = laps.total()
     writer.record_timing(written.bundle_commit, seconds, laps.phases)
+    if keep is not None:
+        keep.append((results, sources, graph, inputs, snap, todo, writer))
+        gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
         bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
@@ -323,61 +331,124 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
 
 
-def _build_indexes(writer: BundleWriter, inputs: BuildInputs, warnings: list[list[str]],
-                   jobs: int | None, phases: dict[str, float]) -> dict[str, dict]:
-    """Write the graph and build every registered index, each handed the outputs of the indexes it needs.
+GRAPH_JOB = "graph blobs"
 
-    On a large graph, in forked workers: the graph's blobs and each index whose needs are met are
-    written side by side. Returns each index's manifest section, in registry order.
+
+class _PendingEdges(list):
+    """The edges of a graph an index gets when it declared it reads none (EDGES = False): it may be
+    built while they are still being resolved, so any read of them is a bug, and fails loudly."""
+
+    def _pending(self, *args: object) -> NoReturn:
+        raise RuntimeError("this index declared EDGES = False, but reads the graph's edges")
+
+    __iter__ = __len__ = __getitem__ = __bool__ = _pending
+
+
+def _nodes_only(nodes: list) -> CodeGraph:
+    return CodeGraph(nodes, _PendingEdges(), Counter())
+
+
+class _IndexJobs:
+    """The graph's blobs and every registered index, as jobs, each handed the outputs of the indexes it needs.
+
+    On a large graph, in forked workers: `start` (called once the nodes are placed) forks workers for the
+    indexes that read no edges (EDGES = False), one core fewer than the build's, while the parent
+    resolves the edges; `finish` forks more for the graph's blobs and the indexes that read edges.
+    Longest first, by the last build's own seconds of each job, so that no worker is left with one long
+    job at the end while another idles.
     """
-    global _FORKED
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    names = list(INDEXES)
-    needs = {name: tuple(load_index(name).NEEDS) for name in names}
-    done: dict[str, _Done] = {}
-    _FORKED = (inputs, writer.repo.path)
-    try:
-        if workers < 2 or len(inputs.graph.nodes) < PARALLEL_MIN_NODES:
-            graph_done = _write_graph()
-            for name in names:
-                done[name] = _write_index(name, {n: done[n].output for n in needs[name]})
-        else:
-            # Longest first (by the last build's own seconds of each job), so that no worker is left with
-            # one long index at the end while the other idles: the graph's blobs queue like any job.
-            cost = writer.previous_phases()
-            with _signals_held():  # the workers are forked here
-                pool = _start_pool(workers)
-            running: dict = {}
-            graph_job = None
-            while len(done) < len(names):
-                ready = [n for n in names
-                         if n not in done and n not in running.values() and all(n2 in done for n2 in needs[n])]
-                ready.sort(key=lambda n: -cost.get(f"index {n}", 0.0))
-                for name in ready:
-                    if graph_job is None and cost.get("graph blobs", 0.0) >= cost.get(f"index {name}", 0.0):
-                        graph_job = pool.submit(_write_graph)
-                    running[pool.submit(_write_index, name, {n: done[n].output for n in needs[name]})] = name
-                if graph_job is None:  # shorter than every index ready now: after them, not after all
-                    graph_job = pool.submit(_write_graph)
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done[running.pop(future)] = future.result()
-            graph_done = (graph_job or pool.submit(_write_graph)).result()  # no index at all: the graph alone
-            _end_pool(pool)  # only on success: a failed or interrupted build's pools are ended by run_build
-    finally:
-        _FORKED = (None, "")
-    writer.add_stored(graph_done.ids)
-    phases["graph blobs"] = round(graph_done.seconds, 3)
-    sections: dict[str, dict] = {}
-    for name in names:  # each index's own time, for the report: they overlap in workers
-        writer.add_stored(done[name].ids)
-        warnings.extend(done[name].warnings)
-        sections[name] = done[name].section
-        phases[f"index {name}"] = round(done[name].seconds, 3)
-        output = done[name].output
-        if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
-            writer.stage_large(output["large"])
-    return sections
+
+    def __init__(self, writer: BundleWriter, inputs: BuildInputs, jobs: int | None) -> None:
+        self.writer, self.inputs = writer, inputs
+        self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.names = [*INDEXES, GRAPH_JOB]
+        modules = {name: load_index(name) for name in INDEXES}
+        self.needs = {name: tuple(modules[name].NEEDS) for name in INDEXES}
+        self.needs[GRAPH_JOB] = ()
+        self.edges = {name: bool(getattr(modules[name], "EDGES", True)) for name in INDEXES}
+        self.edges[GRAPH_JOB] = True
+        self.cost = writer.previous_phases()
+        self.done: dict[str, _Done] = {}
+        self.running: dict[Future, str] = {}
+        self.early: ProcessPoolExecutor | None = None  # forked with the nodes only
+        self.late: ProcessPoolExecutor | None = None  # forked with the whole graph
+
+    def start(self, nodes: list) -> None:
+        """The nodes are placed: on a large graph, start the indexes that read no edges in workers."""
+        global _FORKED
+        if self.workers < 2 or len(nodes) < PARALLEL_MIN_NODES:
+            return
+        if self.inputs.memo is not None:
+            self.inputs.memo.save()  # no table open in the parent is inherited by a worker
+        _FORKED = (self.inputs._replace(graph=_nodes_only(nodes)), self.writer.repo.path)
+        try:
+            with _signals_held():  # the workers are forked at the first submit
+                # One core is the parent's: it resolves the edges, which what waits for the whole graph
+                # (doc_links, the graph's blobs) waits for in turn: the build's longest path.
+                self.early = _start_pool(self.workers - 1)
+                self._submit(edges=False)
+        finally:
+            _FORKED = (None, "")
+
+    def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float]) -> dict[str, dict]:
+        """Run every job not yet done; returns each index's manifest section, in registry order."""
+        global _FORKED
+        whole = self.inputs._replace(graph=graph)
+        _FORKED = (whole, self.writer.repo.path)
+        try:
+            if self.early is None:
+                nodes_only = self.inputs._replace(graph=_nodes_only(graph.nodes))
+                for name in self.names:
+                    _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
+                    self.done[name] = self._job(name)
+            else:
+                with _signals_held():
+                    self.late = _start_pool(self.workers)
+                    self._submit(edges=True)
+                while self.running:
+                    finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        self.done[self.running.pop(future)] = future.result()
+                    self._submit(edges=True)
+                _end_pool(self.early)  # only on success: run_build ends a failed build's pools
+                _end_pool(self.late)
+        finally:
+            _FORKED = (None, "")
+        graph_done = self.done.pop(GRAPH_JOB)
+        self.writer.add_stored(graph_done.ids)
+        phases[GRAPH_JOB] = round(graph_done.seconds, 3)
+        sections: dict[str, dict] = {}
+        for name in INDEXES:  # each index's own time, for the report: they overlap in workers
+            done = self.done[name]
+            self.writer.add_stored(done.ids)
+            warnings.extend(done.warnings)
+            sections[name] = done.section
+            phases[f"index {name}"] = round(done.seconds, 3)
+            output = done.output
+            if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
+                self.writer.stage_large(output["large"])
+        return sections
+
+    def _job(self, name: str) -> _Done:
+        if name == GRAPH_JOB:
+            return _write_graph()
+        return _write_index(name, {n: self.done[n].output for n in self.needs[name]})
+
+    def _submit(self, *, edges: bool) -> None:
+        """Submit every job whose needs are met, longest first: one that reads no edges to the early
+        pool, the others (once `edges`: the graph is whole) to the late one."""
+        busy = set(self.running.values())
+        ready = [n for n in self.names if n not in self.done and n not in busy
+                 and all(n2 in self.done for n2 in self.needs[n]) and (edges or not self.edges[n])]
+        ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
+        for name in ready:
+            pool = self.late if self.edges[name] else self.early
+            assert pool is not None
+            if name == GRAPH_JOB:
+                future = pool.submit(_write_graph)
+            else:
+                future = pool.submit(_write_index, name, {n: self.done[n].output for n in self.needs[name]})
+            self.running[future] = name
 
 
 def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
@@ -432,6 +503,7 @@ def _signals_held() -> Iterator[None]:
 
 
 def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """Forked workers (at the first submit)."""
     import multiprocessing
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),

@@ -201,3 +201,18 @@ def test_bench_runs_against_the_repository_git_names(two_repos, route, monkeypat
     from_env = route(["bench", "--json"], outside)
     assert from_env.exit_code == 0, from_env.stderr
     assert json.loads(from_env.stdout) == json.loads(through_c.stdout)
+
+
+def test_a_build_process_that_exits_without_freeing_its_memory_still_reports_whole(two_repos) -> None:
+    """`git route build` leaves its memory to the OS at exit (os._exit): its report must still be written
+    whole and its exit code kept, on success and on failure."""
+    target, _other = two_repos
+    built = git_route(["route", "build", "--json"], target.path)
+    assert built.returncode == 0, built.stderr
+    report = json.loads(built.stdout)
+    assert report["status"] == "built" and report["source"]["commit"] == target.git("rev-parse", "HEAD").strip()
+    assert_built_for(target)
+    again = git_route(["route", "build", "-q"], target.path)  # nothing to build: no output, still exit 0
+    assert again.returncode == 0 and again.stdout == "", again.stderr
+    failed = git_route(["route", "build", "--json", "no-such-revision"], target.path)
+    assert failed.returncode not in (0, 1) and json.loads(failed.stdout)["status"] == "error"

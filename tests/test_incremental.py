@@ -125,3 +125,72 @@ def test_full_reads_no_memo_and_a_planted_entry_only_misleads_an_incremental_bui
     full = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
     assert planted != full
     assert run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree == full  # --full wrote a sound memo
+
+
+
+def test_a_change_that_moves_other_files_node_ids_links_no_document_again(tmp_path: Path, monkeypatch) -> None:
+    """A function added to shop/cart.py moves the ids of shop/prices.py's nodes (one bucket, in path order);
+    the documents naming them read the same names and files, so none is linked again, and the bundle is
+    still what --full writes."""
+    from gitroute.indexes import doc_links
+
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    linked: list[str] = []
+    prices: list[list[int]] = []  # the ids of shop/prices.py's nodes, per build
+    link_document, link_all = doc_links.Linker.link_document, doc_links.link_all
+
+    def counting(self, document):
+        linked.append(document.path)
+        return link_document(self, document)
+
+    def seeing(documents, graph, memo=None, blobs=None):
+        prices.append([n.id for n in graph.nodes if n.path == "shop/prices.py"])
+        return link_all(documents, graph, memo, blobs)
+
+    monkeypatch.setattr(doc_links.Linker, "link_document", counting)
+    monkeypatch.setattr(doc_links, "link_all", seeing)
+    _build_both(incremental, full, BASE, "base")
+    linked.clear()
+    tree = {**BASE, "shop/cart.py": BASE["shop/cart.py"] + "\n\ndef empty_cart():\n    return []\n"}
+    _build_both(incremental, full, tree, "grow cart")  # incremental, then --full
+    assert prices[0] != prices[2], "shop/prices.py's ids did not move: the fixture tests nothing"
+    assert linked == ["README.md", "docs/api.rst"], "only --full's build links the documents"
+
+
+def test_index_workers_started_before_the_edges_write_what_one_process_writes(tmp_path: Path, monkeypatch) -> None:
+    """With workers (the indexes that read no edges forked as soon as the nodes are placed, the others
+    once the graph is whole), a build writes the same bundle as one process, full and incremental."""
+    import gitroute.build as build
+
+    one, forked = RepoBuilder(tmp_path / "one"), RepoBuilder(tmp_path / "forked")
+    tree = dict(BASE)
+    for step in ["base", "add_function", "name_a_doc_mentions", "contract", "edit_doc"]:
+        tree = STEPS[step](tree) if step in STEPS else tree
+        one.commit(tree, step)
+        forked.commit(tree, step)
+        monkeypatch.setattr(build, "PARALLEL_MIN_NODES", 20_000)
+        a = run_build("HEAD", repo_path=str(one.path), jobs=1)
+        monkeypatch.setattr(build, "PARALLEL_MIN_NODES", 0)
+        b = run_build("HEAD", repo_path=str(forked.path), jobs=2)
+        assert a.bundle_tree == b.bundle_tree, f"after {step!r}: the forked build differs"
+        assert set(b.phases) >= {"graph blobs", "index doc_links", "index symbols"}
+
+
+def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkeypatch) -> None:
+    """EDGES = False is a promise the build holds the index to: its graph's edges raise when read."""
+    import pytest
+
+    from gitroute.indexes import symbols
+
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    build_symbols = symbols.build
+
+    def reading_edges(inputs):
+        return build_symbols(inputs._replace(files=inputs.files[:len(inputs.graph.edges)]))
+
+    monkeypatch.setattr(symbols, "build", reading_edges)
+    with pytest.raises(RuntimeError, match="EDGES = False"):
+        run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    monkeypatch.setattr(symbols, "EDGES", True)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)

@@ -13,6 +13,9 @@ from gitroute.cli.options import json_option, quiet_option
 from gitroute.cli.output import emit_json, progress_printer
 from gitroute.errors import ExitCode
 
+# The last build's large structures, never freed: `cli.main` exits without freeing them object by object.
+HELD: list = []
+
 
 @click.command("build")
 @click.argument("rev", default="HEAD")
@@ -44,7 +47,7 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_mode
     with _interrupted_once():
         report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
                            fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
-                           meaning_answer=meaning_answer)
+                           meaning_answer=meaning_answer, keep=HELD)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
         click.echo(f"warning: {note}", err=True)
     if as_json:

@@ -5,6 +5,8 @@ An index is one module of this package with, at module level (in the spirit of p
 
     NAME: str                  its folder in the bundle tree and its key in build.json's "indexes"
     NEEDS: tuple[str, ...]     earlier indexes whose `output` it is handed (never imported)
+    EDGES: bool                optional, True when absent; False: its build reads the graph's nodes and
+                               no edge, so it may start while the edges are still being resolved
     QUESTION_TYPES: dict       bench question type -> answer options (`{"symbol": {}}`)
     def build(inputs: BuildInputs) -> IndexBuild
     def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer

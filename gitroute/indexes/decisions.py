@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> answer options
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")

@@ -201,6 +201,9 @@ class Linker:
             "m": self.modules, "f": self.in_file, "N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
         self.targets: dict[int, Target] = {}
+        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
+        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
+        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
 
     def record(self) -> None:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
@@ -208,19 +211,42 @@ class Linker:
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
 
-    def facts(self, keys: Iterable[tuple[str, object]]) -> bytes:
-        """A digest of what these keys read now: node fields linking uses, imports in order, else the entry."""
-        from gitroute.bundle.memo import digest_values
+    def canon(self, node_id: int) -> tuple[str, int]:
+        """A node as (path, offset from its file's node): what a memo stores instead of an id."""
+        path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
+        return (path, node_id - self.first[path])
 
-        values: list[object] = []
-        for tag, key in keys:
-            value = self.tables[tag].get(key)
-            if tag == "N" and value is not None:
-                value = (value.path, value.name, value.kind, value.owner)
-            elif tag == "i":
-                value = sorted(value or ())
-            values.append(value)
-        return digest_values(values)
+    def node_id(self, ref: Sequence) -> int:
+        """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
+        path, offset = ref
+        first = self.first.get(path)
+        if first is None:
+            return -1
+        node = self.tables["N"].get(first + offset)
+        return first + offset if node is not None and node.path == path else -1
+
+    def canon_key(self, tag: str, key: object) -> tuple[str, object]:
+        """A looked-up key in a memo's terms: node ids ("N", "i") as (path, offset)."""
+        if tag in ("N", "i"):
+            return (tag, self.canon(key) if key in self.tables["N"] else None)  # type: ignore[arg-type]
+        return (tag, key)
+
+    def fact(self, tag: str, key: object) -> object:
+        """What one memo key reads now, in the memo's terms: node fields linking uses, ids as (path, offset)."""
+        if tag in ("N", "i"):
+            node_id = self.node_id(key) if key is not None else -1  # type: ignore[arg-type]
+            if node_id < 0:
+                return None
+            if tag == "N":
+                node = self.tables["N"][node_id]
+                return (node.path, node.name, node.kind, node.owner)
+            return sorted(self.canon(i) for i in self.tables["i"].get(node_id, ()))
+        value = self.tables[tag].get(key)
+        if value is None:
+            return None
+        if tag == "p":
+            return self.canon(value)
+        return [self.canon(i) for i in value]
 
     def _add_file(self, node) -> None:
         path = node.path
@@ -521,37 +547,94 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
     return text
 
 
+FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
+
+
 def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None) -> list[DocLink]:
     """The links of every document, documents in path order.
 
     With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
     every table entry its linking read are unchanged takes its earlier links (their targets' records
     are read again: a centrality moves with any edge); the others are linked, recording what they read.
+    The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
+    node ids as (path, offset)), each document holding the positions of its own: the keys are read
+    again once, and a document is linked again only when one of its positions moved.
     """
+    from array import array
+
     linker = Linker(graph.nodes, graph.edges, (d.path for d in documents))
     if memo is None or blobs is None:
         return [link for document in documents for link in linker.link_document(document)]
+    previous = memo.get(FACTS)
+    keys, values = previous if _valid_facts(previous) else ([], [])
+    now = [linker.fact(*key) for key in keys]
+    moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
+    position: dict | None = None  # key -> its position in `keys`, once a document is linked again
     linker.record()
+    assert linker.looked is not None
     links: list[DocLink] = []
+    kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
+    relinked = False
     for document in documents:
         key = f"{document.path}\0{blobs.get(document.path, '')}"
         entry = memo.get(key)
-        if entry is not None and entry[1] == linker.facts(entry[0]):
-            memo.put(key, entry)
-            links.extend(DocLink(document.path, section, number, line, token, status,
-                                 tuple(linker._target(i) for i in ids), total, heading, section_line, directive)
-                         for section, number, line, token, status, ids, total, heading, section_line, directive
-                         in entry[2])
-            continue
-        assert linker.looked is not None
+        if entry is not None:
+            looked = array("I", entry[0])
+            rows = entry[1]
+            ids = [[linker.node_id(ref) for ref in row[5]] for row in rows]
+            if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
+                    and all(-1 not in i for i in ids)):
+                memo.put(key, entry)
+                kept.append((key, looked, rows))
+                links.extend(DocLink(document.path, section, number, line, token, status,
+                                     tuple(linker._target(i) for i in targets), total, heading, section_line,
+                                     directive)
+                             for (section, number, line, token, status, _refs, total, heading, section_line,
+                                  directive), targets in zip(rows, ids))
+                continue
+        relinked = True
+        if position is None:
+            position = {k: i for i, k in enumerate(keys)}
         linker.looked.clear()
         found = linker.link_document(document)
-        looked = list(linker.looked)
-        memo.put(key, (looked, linker.facts(looked),
-                       [(x.section, x.number, x.line, x.token, x.status, [t.node for t in x.targets], x.total,
-                         x.heading, x.section_line, x.directive) for x in found]))
+        looked = array("I")
+        for tag, k in linker.looked:
+            canon = linker.canon_key(tag, k)
+            at = position.get(canon)
+            if at is None:
+                at = position[canon] = len(keys)
+                keys.append(canon)
+                now.append(linker.fact(*canon))
+            looked.append(at)
+        rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
+                 x.total, x.heading, x.section_line, x.directive) for x in found]
+        memo.put(key, (looked.tobytes(), rows))
+        kept.append((key, looked, rows))
         links.extend(found)
+    if not relinked and not moved:
+        memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
+    else:
+        memo.put(FACTS, _compact(memo, kept, keys, now))
     return links
+
+
+def _valid_facts(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], list)
+            and isinstance(value[1], list) and len(value[0]) == len(value[1]))
+
+
+def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
+    """FACTS with only the keys a kept document reads (documents gone or linked again leave some unread),
+    each document's positions renumbered to match."""
+    from array import array
+
+    used = sorted(set().union(*(looked for _key, looked, _rows in kept)))
+    if len(used) == len(keys):
+        return keys, values
+    renumber = {old: new for new, old in enumerate(used)}
+    for key, looked, rows in kept:
+        memo.put(key, (array("I", [renumber[i] for i in looked]).tobytes(), rows))
+    return [keys[i] for i in used], [values[i] for i in used]
 
 
 # ---------------------------------------------------------------------------------------------- build

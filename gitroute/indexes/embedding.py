@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 NAME = "embedding"
 NEEDS: tuple[str, ...] = ("meaning",)  # its node texts, when it hands them over
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {}  # the meaning questions are scored by `bench --meaning-rule`
 
 CANDIDATES = ("bm25", "embedding", "hybrid")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 NAME = "impact"
 NEEDS: tuple[str, ...] = ()
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {"impact": {}}
 
 DEFAULT_DEPTH = 2

@@ -24,6 +24,7 @@ from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
 
 NAME = "meaning"
 NEEDS: tuple[str, ...] = ()
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 # Bench types this index answers: plain-English questions, and off-topic ones that must be no_match.
 QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 NAME = "symbols"
 NEEDS: tuple[str, ...] = ()
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {"symbol": {}}  # bench question type -> answer options
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 NAME = "wiring"
 NEEDS: tuple[str, ...] = ("impact",)
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {"wiring": {}}
 WIRING_BLOB = "wiring.json"
 TABLES = ("contracts", "submodules", "workflow_calls", "dispatches", "published", "packages", "dependencies")
