@@ -147,6 +147,21 @@ def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(
         ("misc/m0.py", "frobnicate")]
 
 
+def _finest(found: symbols._Bounds) -> list[tuple[float, set[int]]]:
+    """Every group of posting values, the groups bounded at their most split as a query splits them, each part
+    bounded no higher than the group it came from."""
+    finest, todo = [], list(found.groups)
+    while todo:
+        group_bound, held = todo.pop()
+        if callable(held):
+            parts = held()
+            assert parts and all(part_bound <= group_bound for part_bound, _ in parts)
+            todo += parts
+        else:
+            finest.append((group_bound, held))
+    return finest
+
+
 @settings(max_examples=150)
 @given(text=questions, warm=st.booleans(), common=st.sampled_from([2000, 0, 20, 100]))
 def test_no_node_scores_above_its_bound(corpus, text, warm, common):
@@ -166,7 +181,7 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
         index.memo["posting_bits"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
-    for group_bound, held in found.groups:  # a group's bound is above each of its nodes' own
+    for group_bound, held in _finest(found):  # a group's bound is above each of its nodes' own
         each = found.bound_each(held)
         assert len(each) == len(held) and max(each.values()) <= group_bound
         assert not each.keys() & found.nodes.keys()
@@ -194,17 +209,18 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     found = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                     index.memo["places"] if warm else None, None)
-    assert found.groups and all(held for _, held in found.groups)
-    grouped = {value >> 4 for _, held in found.groups for value in held}
+    finest = _finest(found)
+    assert found.groups and all(held for _, held in finest)
+    grouped = {value >> 4 for _, held in finest for value in held}
     assert not grouped & found.nodes.keys()
     # Every candidate is bounded alone or in one group, whether the split by secondary and name length
     # comes from the warm view's sets or is worked out from the candidates.
     candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
     assert grouped | found.nodes.keys() == candidates
-    assert sum(len(held) for _, held in found.groups) == len(grouped)
+    assert sum(len(held) for _, held in finest) == len(grouped)
     with_bits = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                         index.memo["places"] if warm else None, None, index.memo["posting_bits"])
-    assert sorted((b, sorted(held)) for b, held in with_bits.groups) == sorted((b, sorted(held)) for b, held in found.groups)
+    assert sorted((b, sorted(held)) for b, held in _finest(with_bits)) == sorted((b, sorted(held)) for b, held in finest)
     assert with_bits.nodes == found.nodes
     for limit in (1, 10, 40):
         rows = _rows(corpus, text, limit, Filters(), exhaustive=False, warm=warm)

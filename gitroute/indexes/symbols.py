@@ -14,6 +14,7 @@ import json
 import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
 from gitroute.model import Answer, Row
@@ -204,10 +205,19 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
         raise corrupt(path) from err
 
 
+def _split_by_facts(values: Iterable[int]) -> dict[int, frozenset[int]]:
+    """Posting values by their facts (the low four bits: secondary, the name's word count)."""
+    split: dict[int, list[int]] = defaultdict(list)
+    for value in values:
+        split[value & 15].append(value)
+    return {facts: frozenset(held) for facts, held in split.items()}
+
+
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
     path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
+    name_facts: Callable[[str], dict[int, frozenset[int]]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -215,62 +225,62 @@ def _bound_postings(
     entry-point question, an entry node). The postings of a deferred word (a common one: "test" in
     django names twenty thousand nodes) are not walked: each candidate is looked up in them
     (`members`), so its bound is exact, and the nodes found only there are left out, all bounded
-    by the second value. Postings are summed by their encoded value (a node's id and facts never
-    vary) and decoded once per node. `places` (node id -> the words of its path as `node_text` takes
+    by the second value. `places` (node id -> the words of its path as `node_text` takes
     them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds. With
     `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
     deferred word whose path holds a word that is not deferred become candidates, so the nodes left
     out match the question with deferred words alone, even in their owner and path: a lower bound.
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
+    `name_facts` (token -> its name postings split by their low four bits, `_split_by_facts`): kept
+    across questions by a warm server. Candidates are grouped by set operations, not node by node:
+    a question's cost is then the few nodes it bounds one by one, not the thousands it could match.
     """
-    name_weight: dict[int, float] = {}
-    name_matched: dict[int, int] = {}
-    doc_weight: dict[int, float] = {}
-    context_matched: dict[int, int] = {}
-    context_weight: dict[int, float] = {}
-    entries: set[int] = set()
-    for token, (name_list, doc_list, context_list) in lists.items():
-        if token == ENTRY_TOKEN:
-            entries.update(name_list)
-            for value in name_list:
-                name_weight.setdefault(value, 0.0)
-            continue
-        if token in deferred:
-            continue
-        w = weights[token]
-        get_weight, get_matched = name_weight.get, name_matched.get
-        for value in name_list:
-            name_weight[value] = get_weight(value, 0.0) + w
-            name_matched[value] = get_matched(value, 0) + 1
-        get_doc = doc_weight.get
-        for value in doc_list:
-            doc_weight[value] = get_doc(value, 0.0) + w
-        get_context, get_context_weight = context_matched.get, context_weight.get
-        for value in context_list:
-            context_matched[value] = get_context(value, 0) + 1
-            context_weight[value] = get_context_weight(value, 0.0) + w
-    candidates = name_weight.keys() | doc_weight.keys() | context_matched.keys()
+    q = question.tokens
+    entries = frozenset(lists[ENTRY_TOKEN][0]) if ENTRY_TOKEN in lists else frozenset()
+    candidates: set[int] = set(entries)
+    for token in q:
+        if token not in deferred:
+            for held in members(token):
+                candidates |= held
     if path_postings is not None and deferred:
-        for token in question.tokens:
+        for token in q:
             in_path = path_postings.get(token) if token not in deferred else None
             if in_path:
                 for lists_of_deferred in map(members, deferred):
                     for held in lists_of_deferred:
                         candidates |= held & in_path
-    for token in deferred:
+    # The candidates with question words in their name, split by which words (their weight and count)
+    # and by the facts of their postings: one set operation per word and part, not one step per posting.
+    split = name_facts if name_facts is not None else (lambda token: _split_by_facts(lists[token][0]))
+    parts: dict[int, list[list]] = defaultdict(list)  # facts -> [[name weight, words matched, nodes, entry]]
+    named: set[int] = set()
+    for token in q:
         w = weights[token]
-        in_name, in_doc, in_context = members(token)
-        for value in candidates & in_name:
-            name_weight[value] = name_weight.get(value, 0.0) + w
-            name_matched[value] = name_matched.get(value, 0) + 1
-        for value in candidates & in_doc:
-            doc_weight[value] = doc_weight.get(value, 0.0) + w
-        for value in candidates & in_context:
-            context_matched[value] = context_matched.get(value, 0) + 1
-            context_weight[value] = context_weight.get(value, 0.0) + w
+        in_name = members(token)[0] if token in deferred else None
+        by_facts = split(token) if in_name is None else _split_by_facts(candidates & in_name)
+        for facts, held in by_facts.items():
+            rows = parts[facts]
+            rest = set(held)
+            for row in rows[:]:
+                both = row[2] & held
+                if both:
+                    row[2] -= both
+                    rest -= both
+                    rows.append([row[0] + w, row[1] + 1, both, False])
+            if rest:
+                rows.append([w, 1, rest, False])
+            named |= held
+    if entries:  # entry nodes, which an entry-point question adds, are bounded apart
+        for rows in parts.values():
+            for row in rows[:]:
+                held = row[2] & entries
+                if held:
+                    row[2] -= held
+                    rows.append([row[0], row[1], held, True])
+        for value in entries - named:
+            parts[value & 15].append([0.0, 0, {value}, True])
     bound = score_bounder(question, weights)
-    get_weight, get_matched = name_weight.get, name_matched.get
-    get_doc, get_context, get_context_weight = doc_weight.get, context_matched.get, context_weight.get
+    table = [(weights[t], *members(t)) for t in q]
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
@@ -278,58 +288,75 @@ def _bound_postings(
     def bound_each(values: Iterable[int]) -> dict[int, float]:
         bounds = {}
         for value in values:
-            facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
-                            get_context(value, 0), value & 8, value in entries)
+            name_weight = doc_weight = context_weight = 0.0
+            name_matched = context_matched = 0
+            for w, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
+                if value in in_name:
+                    name_weight += w
+                    name_matched += 1
+                if value in in_doc:
+                    doc_weight += w
+                if value in in_context:
+                    context_matched += 1
+                    context_weight += w
+            facts: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                            value in entries)
             place = get_place(value >> 4) if get_place is not None else None
             if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
-                    path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens
-                                                                 if t in path_words)
-                facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
+                    path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
+                facts = (*facts, context_weight, path_weight, prior)
             found = memo.get(facts)
             if found is None:
                 found = memo[facts] = bound(*facts)
             bounds[value >> 4] = found
         return bounds
 
+
     # Most candidates hold a common question word in their name, or question words only in their path,
     # owner or doc, and rarely rank: they are bounded by group, by what their name postings say, with
     # the rest at its most (the doc, context and path weights of every question word, the highest kind
     # prior: the bound grows with each); each node is bounded only when its group's turn comes.
-    by_name: dict[tuple, list[int]] = defaultdict(list)
-    for value, weight in name_weight.items():  # every entry node is there too
-        by_name[(weight, get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
-    q = question.tokens
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
+    most_context = len(in_contexts)
     every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
+    most_warm = (sum(in_contexts), every_weight, prior) if places is not None else ()
     # Question words in a node's context can make a phrase with its name (40 points): each part is split
-    # by how many it holds there (none, one, more: then at most all of them), by set operations.
-    once: set[int] = set()
-    twice: set[int] = set()
-    in_docs: set[int] = set()  # and by whether it holds any in its doc
-    for token in q:
-        _in_name, in_doc, in_context = members(token)
-        if token in deferred:
-            in_context, in_doc = in_context & candidates, in_doc & candidates
-        twice |= once & in_context
-        once |= in_context
-        in_docs |= in_doc
-    most_context = sum(1 for t in q if lists[t][2])
-    alone: list[int] = []
-    groups = []
+    # by how many it holds there (none, one, more: then at most all of them), by set operations, and by
+    # whether it holds any in its doc; worked out when the first part is split.
+    held: list[tuple[set[int], set[int], set[int]]] = []  # (once, twice, in_docs)
 
-    def add(weight: float, matched: int, counts: Iterable[int], secondary: int, entry: bool, same: set[int]) -> None:
+    def context_sets() -> tuple[set[int], set[int], set[int]]:
+        if not held:
+            once: set[int] = set()
+            twice: set[int] = set()
+            in_docs: set[int] = set()
+            for token in q:
+                _in_name, in_doc, in_context = members(token)
+                if token in deferred:
+                    in_context, in_doc = in_context & candidates, in_doc & candidates
+                twice |= once & in_context
+                once |= in_context
+                in_docs |= in_doc
+            held.append((once, twice, in_docs))
+        return held[0]
+
+    alone: list[int] = []
+    groups: list[tuple[float, set[int] | Callable[[], list]]] = []
+
+    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
+        """A part's nodes, split by what their context and doc hold: [(bound, nodes)]."""
+        once, twice, in_docs = context_sets()
+        found = []
         held_once = same & once
         for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
                                             (most_context, held_once & twice)):
             with_doc = by_context & in_docs
             for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
-                if len(part) == 1:
-                    alone.extend(part)
-                elif part:
+                if part:
                     warm: tuple = ()
                     if places is not None:  # the context weight at most, and the path weight of the words any has
                         context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
@@ -337,32 +364,43 @@ def _bound_postings(
                         path_weight = every_weight if path_postings is None else sum(
                             weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
                         warm = (context_weight, path_weight, prior)
-                    groups.append((max(bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
-                                             *warm) for count in counts), part))
+                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry, *warm),
+                                  part))
+        return found
 
-    for (weight, matched, count, secondary, entry), same in by_name.items():
-        if len(same) == 1:
-            alone += same
-        else:
-            add(weight, matched, (count,), secondary, entry, set(same))
+    def add(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> None:
+        """A part bounded at its most (every doc and context word, the highest path weight and kind prior: the
+        bound grows with each), split only when its turn comes: most parts never rank."""
+        most = bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm)
+        groups.append((most, partial(split, weight, matched, count, secondary, entry, same)))
+
+    for facts, rows in parts.items():
+        for weight, matched, same, entry in rows:
+            if len(same) == 1:
+                alone += same
+            elif same:
+                add(weight, matched, facts & 7, facts & 8, entry, same)
     # The nodes with no question word in their name (often most candidates) are split by set operations:
-    # by whether they are secondary, and whether their name has a word (then its count does not raise the bound).
-    others = candidates - name_weight.keys()
+    # by whether they are secondary, and whether their name has a word. With none of its words matched,
+    # a name's word count does not change its bound (it needs every word matched to count).
+    others = candidates - named - entries
     if others:
         if bits is None:
             bits = (frozenset(v for v in others if v & 8), frozenset(v for v in others if not v & 7))
         secondary_part = others & bits[0]
         for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
             no_word = part & bits[1]
-            add(0.0, 0, range(1), secondary, False, no_word)
-            add(0.0, 0, range(1, 8), secondary, False, part - no_word)
+            for count, same in ((0, no_word), (1, part - no_word)):
+                if same:
+                    add(0.0, 0, count, secondary, False, same)
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
 
 
 class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
     """A question's bounds from postings: node id -> bound; [(bound, posting values)] of the nodes bounded
-    together (`bound_each` bounds them one by one); the bound of any node left out (deferred words only)."""
+    together (`bound_each` bounds them one by one) or, in place of the values, a function that splits them
+    into such groups (each bounded no higher); the bound of any node left out (deferred words only)."""
 
     __slots__ = ()
 
@@ -439,6 +477,14 @@ def query_symbols(
             found = sets[token] = tuple(map(frozenset, lists[token]))
         return found
 
+    by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
+
+    def name_facts(token: str) -> dict[int, frozenset[int]]:
+        found = by_facts.get(token)
+        if found is None:
+            found = by_facts[token] = _split_by_facts(lists[token][0])
+        return found
+
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
     # Common words wait, the least common first to come in, until the others cannot fill the rows.
     common = COMMON_POSTINGS if common_postings is None else common_postings
@@ -446,7 +492,8 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
-    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
+    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
+                                   name_facts)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -495,8 +542,13 @@ def query_symbols(
                 break
             if -heap[0][0] < left_out:
                 break  # a node left out may outscore every candidate left: bring in a deferred word first
-            if heap[0][1] < 0:  # a group's turn: bound its nodes one by one
+            if heap[0][1] < 0:  # a group's turn: split it, or bound its nodes one by one
                 group = found_bounds.groups[-1 - heapq.heappop(heap)[1]][1]
+                if callable(group):
+                    for b, part in group():
+                        found_bounds.groups.append((b, part))
+                        heapq.heappush(heap, (-b, -len(found_bounds.groups)))
+                    continue
                 for node_id, b in found_bounds.bound_each(group).items():
                     if node_id not in scored:
                         bounds[node_id] = b
@@ -521,7 +573,8 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
+        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
+                                   name_facts)
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
