@@ -164,32 +164,40 @@ class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exac
 
 
 def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None) -> NodeText:
-    """`shared`: what a node's path and owner give it, by path and owner, kept across calls (a warm server's):
-    a file's nodes share their path, a class's methods their owner."""
+    """`shared`: what a node's path, name and owner give it, by path, name and owner, kept across calls (a warm
+    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`)."""
     name_stem = base_name(name, kind)
-    name_tokens = stems(name_stem)
     by_path = shared.get((path, kind == "file")) if shared is not None else None
     if by_path is None:
         by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
         if shared is not None:
             shared[(path, kind == "file")] = by_path
-    owner_tokens = (shared.get(owner) if shared is not None else None) if owner else []
-    if owner_tokens is None:
-        owner_tokens = stems(owner)
-        if shared is not None:
-            shared[owner] = owner_tokens
     # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
     # stands in "test open session with endpoint" as a whole phrase.
-    content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
-    content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
-    short = normalize_name(name_stem)
+    by_name = _name_words(name_stem, True, shared)
+    by_owner = _name_words(owner, False, shared)
     secondary, in_path, path_stems = by_path
+    short = by_name[0]
     return NodeText(
         name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
-        (short, normalize_name(owner) + short),
-        _words(name_tokens, owner_tokens), _words(content_name, content_owner),
+        (short, by_owner[0] + short),
+        _words(by_name[1], by_owner[1]), _words(by_name[2], by_owner[2]),
         in_path, frozenset(stems(doc)) if doc else frozenset(), path_stems,
     )
+
+
+def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
+    """A name's (or an owner's) normalized form, and (its words, their set) with stop words and without:
+    without, a name keeps them all rather than none."""
+    key = ("name" if is_name else "owner", text)
+    found = shared.get(key) if shared is not None else None
+    if found is None:
+        tokens = stems(text) if text else []
+        content = [t for t in tokens if t not in STOP_WORDS] or (tokens if is_name else [])
+        found = (normalize_name(text), (tuple(tokens), frozenset(tokens)), (tuple(content), frozenset(content)))
+        if shared is not None:
+            shared[key] = found
+    return found
 
 
 def path_words(path: str, kind: str) -> frozenset[str]:
@@ -199,9 +207,9 @@ def path_words(path: str, kind: str) -> frozenset[str]:
     return frozenset(stems(folder)) | (frozenset(stems(base.split(".", 1)[0])) if kind != "file" else frozenset())
 
 
-def _words(name: list[str], owner: list[str]) -> tuple:
-    name_set = frozenset(name)
-    return tuple(name), name_set, tuple(owner), frozenset(owner) - name_set
+def _words(name: tuple[tuple[str, ...], frozenset[str]], owner: tuple[tuple[str, ...], frozenset[str]]) -> tuple:
+    """(name tokens, name set, owner tokens, owner set less the name's)."""
+    return name[0], name[1], owner[0], owner[1] - name[1]
 
 
 def score_node(

@@ -155,7 +155,7 @@ def _finest(found: symbols._Bounds) -> list[tuple[float, set[int]]]:
         group_bound, held = todo.pop()
         if callable(held):
             parts = held()
-            assert parts and all(part_bound <= group_bound for part_bound, _ in parts)
+            assert all(part_bound <= group_bound for part_bound, _ in parts)
             todo += parts
         else:
             finest.append((group_bound, held))

@@ -232,53 +232,65 @@ def _bound_postings(
     out match the question with deferred words alone, even in their owner and path: a lower bound.
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
     `name_facts` (token -> its name postings split by their low four bits, `_split_by_facts`): kept
-    across questions by a warm server. Candidates are grouped by set operations, not node by node:
-    a question's cost is then the few nodes it bounds one by one, not the thousands it could match.
+    across questions by a warm server.
+
+    Candidates are bounded by group, by set operations: the nodes with the same question words in
+    their name and the same posting facts together, at first at their most (every doc and context
+    word, the highest path weight and kind prior: the bound grows with each); a group is split by
+    what its nodes' context and doc hold, and then bounded node by node, only when its turn comes.
+    The candidates with no walked word in their name (most of them) are one group until then.
     """
     q = question.tokens
+    walked = [t for t in q if t not in deferred]
     entries = frozenset(lists[ENTRY_TOKEN][0]) if ENTRY_TOKEN in lists else frozenset()
-    candidates: set[int] = set(entries)
-    for token in q:
-        if token not in deferred:
-            for held in members(token):
-                candidates |= held
-    if path_postings is not None and deferred:
-        for token in q:
-            in_path = path_postings.get(token) if token not in deferred else None
-            if in_path:
-                for lists_of_deferred in map(members, deferred):
-                    for held in lists_of_deferred:
-                        candidates |= held & in_path
-    # The candidates with question words in their name, split by which words (their weight and count)
-    # and by the facts of their postings: one set operation per word and part, not one step per posting.
-    split = name_facts if name_facts is not None else (lambda token: _split_by_facts(lists[token][0]))
-    parts: dict[int, list[list]] = defaultdict(list)  # facts -> [[name weight, words matched, nodes, entry]]
+    found_candidates: list[set[int]] = []
+
+    def candidate_set() -> set[int]:
+        if not found_candidates:
+            candidates = set(entries)
+            for token in walked:
+                for held in members(token):
+                    candidates |= held
+            if path_postings is not None and deferred:
+                for token in walked:
+                    in_path = path_postings.get(token)
+                    if in_path:
+                        for lists_of_deferred in map(members, deferred):
+                            for held in lists_of_deferred:
+                                candidates |= held & in_path
+            found_candidates.append(candidates)
+        return found_candidates[0]
+
+    def is_candidate(value: int) -> bool:
+        """`value in candidate_set()`, without working out the set: for a few values."""
+        if found_candidates:
+            return value in found_candidates[0]
+        if value in entries or any(value in held for token in walked for held in members(token)):
+            return True
+        return (path_postings is not None and any(value in held for token in deferred for held in members(token))
+                and any(value in path_postings.get(token, ()) for token in walked))
+
+    if bits is None:  # no warm view: from the candidates (the postings of secondary nodes, of names with no word)
+        every = candidate_set()
+        bits = (frozenset(v for v in every if v & 8), frozenset(v for v in every if not v & 7))
+    index = {t: i for i, t in enumerate(q)}
+    split_facts = name_facts if name_facts is not None else (lambda token: _split_by_facts(lists[token][0]))
+    # Nodes with walked words in their name, by which words and the facts of their postings: one set
+    # operation per word and part, not one step per posting. Deferred words refine the parts (their
+    # nodes are candidates already); a node named by deferred words only is in the group of the rest.
+    parts: dict[int, list[list]] = defaultdict(list)  # facts -> [[indexes of its name words, nodes]]
     named: set[int] = set()
-    for token in q:
-        w = weights[token]
-        in_name = members(token)[0] if token in deferred else None
-        by_facts = split(token) if in_name is None else _split_by_facts(candidates & in_name)
-        for facts, held in by_facts.items():
-            rows = parts[facts]
-            rest = set(held)
-            for row in rows[:]:
-                both = row[2] & held
-                if both:
-                    row[2] -= both
-                    rest -= both
-                    rows.append([row[0] + w, row[1] + 1, both, False])
-            if rest:
-                rows.append([w, 1, rest, False])
-            named |= held
-    if entries:  # entry nodes, which an entry-point question adds, are bounded apart
+    for token in walked:
+        _refine(parts, index[token], split_facts(token))
+        named |= members(token)[0]
+    for token in deferred:
+        in_name = members(token)[0]
         for rows in parts.values():
             for row in rows[:]:
-                held = row[2] & entries
-                if held:
-                    row[2] -= held
-                    rows.append([row[0], row[1], held, True])
-        for value in entries - named:
-            parts[value & 15].append([0.0, 0, {value}, True])
+                both = row[1] & in_name
+                if both:
+                    row[1] -= both
+                    rows.append([(*row[0], index[token]), both])
     bound = score_bounder(question, weights)
     table = [(weights[t], *members(t)) for t in q]
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
@@ -314,46 +326,25 @@ def _bound_postings(
             bounds[value >> 4] = found
         return bounds
 
-
-    # Most candidates hold a common question word in their name, or question words only in their path,
-    # owner or doc, and rarely rank: they are bounded by group, by what their name postings say, with
-    # the rest at its most (the doc, context and path weights of every question word, the highest kind
-    # prior: the bound grows with each); each node is bounded only when its group's turn comes.
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
     most_context = len(in_contexts)
     every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
     most_warm = (sum(in_contexts), every_weight, prior) if places is not None else ()
-    # Question words in a node's context can make a phrase with its name (40 points): each part is split
-    # by how many it holds there (none, one, more: then at most all of them), by set operations, and by
-    # whether it holds any in its doc; worked out when the first part is split.
-    held: list[tuple[set[int], set[int], set[int]]] = []  # (once, twice, in_docs)
-
-    def context_sets() -> tuple[set[int], set[int], set[int]]:
-        if not held:
-            once: set[int] = set()
-            twice: set[int] = set()
-            in_docs: set[int] = set()
-            for token in q:
-                _in_name, in_doc, in_context = members(token)
-                if token in deferred:
-                    in_context, in_doc = in_context & candidates, in_doc & candidates
-                twice |= once & in_context
-                once |= in_context
-                in_docs |= in_doc
-            held.append((once, twice, in_docs))
-        return held[0]
-
-    alone: list[int] = []
-    groups: list[tuple[float, set[int] | Callable[[], list]]] = []
 
     def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
-        """A part's nodes, split by what their context and doc hold: [(bound, nodes)]."""
-        once, twice, in_docs = context_sets()
+        """A group's nodes by how many question words their context holds (none, one, more: then at most all
+        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes)]."""
+        once: set[int] = set()
+        twice: set[int] = set()
+        in_docs: set[int] = set()
+        for _w, _in_name, in_doc, in_context in table:
+            held = same & in_context
+            twice |= once & held
+            once |= held
+            in_docs |= same & in_doc
         found = []
-        held_once = same & once
-        for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
-                                            (most_context, held_once & twice)):
+        for context_matched, by_context in ((0, same - once), (1, once - twice), (most_context, twice)):
             with_doc = by_context & in_docs
             for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
                 if part:
@@ -368,33 +359,69 @@ def _bound_postings(
                                   part))
         return found
 
-    def add(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> None:
-        """A part bounded at its most (every doc and context word, the highest path weight and kind prior: the
-        bound grows with each), split only when its turn comes: most parts never rank."""
-        most = bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm)
-        groups.append((most, partial(split, weight, matched, count, secondary, entry, same)))
+    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
+        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm),
+                partial(split, weight, matched, count, secondary, entry, same))
 
-    for facts, rows in parts.items():
-        for weight, matched, same, entry in rows:
-            if len(same) == 1:
-                alone += same
-            elif same:
-                add(weight, matched, facts & 7, facts & 8, entry, same)
-    # The nodes with no question word in their name (often most candidates) are split by set operations:
-    # by whether they are secondary, and whether their name has a word. With none of its words matched,
-    # a name's word count does not change its bound (it needs every word matched to count).
-    others = candidates - named - entries
-    if others:
-        if bits is None:
-            bits = (frozenset(v for v in others if v & 8), frozenset(v for v in others if not v & 7))
+    def grouped(parts: dict[int, list[list]], entry: bool) -> list[tuple]:
+        return [group(sum(weights[q[i]] for i in sorted(words)), len(words), facts & 7, facts & 8, entry, same)
+                for facts, rows in parts.items() for words, same in rows if same]
+
+    groups: list[tuple[float, set[int] | Callable[[], list]]] = []
+    alone: list[int] = []
+    for rows in parts.values():
+        for row in rows:
+            held = row[1] & entries
+            if held:  # an entry node, which an entry-point question adds, is bounded on its own
+                row[1] -= held
+                alone += held
+    alone += entries - named
+    groups += grouped(parts, False)
+    # A name with no word (`_`) can be exact (`Owner._` for "Owner"): those few nodes are bounded one by one.
+    no_word = {v for v in bits[1] - named - entries if is_candidate(v)}
+    alone += no_word
+    deferred_weights = sorted((weights[t] for t in deferred), reverse=True)
+
+    def rest() -> list:
+        """The other candidates: by the deferred words in their name, then the facts of their postings."""
+        others = candidate_set() - named - entries - no_word
+        by_deferred: dict[int, list[list]] = defaultdict(list)
+        deferred_named: set[int] = set()
+        for token in deferred:
+            held = others & members(token)[0]
+            if held:
+                _refine(by_deferred, index[token], _split_by_facts(held))
+                deferred_named |= held
+        others -= deferred_named
+        found = grouped(by_deferred, False)
+        # With no question word matched, a name's word count does not change its bound (which needs every
+        # word matched to count): the nodes with none are split by whether they are secondary.
         secondary_part = others & bits[0]
-        for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
-            no_word = part & bits[1]
-            for count, same in ((0, no_word), (1, part - no_word)):
-                if same:
-                    add(0.0, 0, count, secondary, False, same)
+        found += [group(0.0, 0, 1, secondary, False, same)
+                  for secondary, same in ((8, secondary_part), (0, others - secondary_part)) if same]
+        return found
+
+    # The rest at its most: m deferred words in the name (the m heaviest), as short a name as holds them.
+    most = max(bound(sum(deferred_weights[:m]), m, min(max(m, 1), 7), most_doc, most_context, secondary, False,
+                     *most_warm) for m in range(len(deferred_weights) + 1) for secondary in (0, 8))
+    groups.append((most, rest))
     return _Bounds(bound_each(alone), groups, bound_each,
                    _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
+
+
+def _refine(parts: dict[int, list[list]], word: int, by_facts: dict[int, frozenset[int]]) -> None:
+    """Add one question word's name postings (split by facts) to `parts`: facts -> [[word indexes, nodes]]."""
+    for facts, held in by_facts.items():
+        rows = parts[facts]
+        fresh = set(held)
+        for row in rows[:]:
+            both = row[1] & held
+            if both:
+                row[1] -= both
+                fresh -= both
+                rows.append([(*row[0], word), both])
+        if fresh:
+            rows.append([(word,), fresh])
 
 
 class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
@@ -500,7 +527,7 @@ def query_symbols(
     shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
     score_text = text_scorer(question, weights)
 
-    found: dict[int, list] = {}  # node records read so far
+    found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all of them)
     rows: list[Row] = []
     top: list[float] = []  # the best `limit` scores so far, a min-heap
     scored: set[int] = set()
@@ -562,7 +589,9 @@ def query_symbols(
             while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
                    and heap[0][1] >= 0):
                 batch.append(heapq.heappop(heap)[1])
-            found.update(records([i for i in batch if i not in found]))  # one blob per node bucket
+            missing = [i for i in batch if i not in found]
+            if missing:
+                found.update(records(missing))  # one blob per node bucket
             for k, node_id in enumerate(batch):
                 if not exhaustive and len(top) == limit and top[0] > max(bounds[node_id], left_out):
                     for rest in batch[k:]:
@@ -634,6 +663,7 @@ def warm(view: IndexView) -> None:
     memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
                             frozenset(v for v in values.values() if not v & 7))
     memo["places"] = places
+    memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
 
 def _row_order(row: Row) -> tuple:
