@@ -317,7 +317,8 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     question words in its doc postings), context_matched (how many are in its context postings),
     secondary and entry; and, when the caller knows them (a warm server keeps every node record),
     context_weight (of those context words), path_weight (of the question words in `node_text`'s
-    path_tokens) and the node's kind_prior. A caller that skips some postings counts their words as present. Names
+    path_tokens), the node's kind_prior and the weight of the question words its doc holds. A caller that skips
+    some postings counts their words as present. Names
     are cut at 200 characters in the records `score_node` reads; the bound holds for every name
     no longer than that. Each signal's bound is argued beside it; tests check it on real bundles.
     """
@@ -333,7 +334,7 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
-              node_prior: float | None = None) -> float:
+              node_prior: float | None = None, node_doc: float | None = None) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -358,8 +359,10 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         if context_weight is not None and path_weight is not None:
             rest = min(rest, (context_weight + path_weight) / total_weight)
         total += PATH * rest
-        # doc_tokens: the doc postings leave out the name's words and the unindexed ones.
-        total += DOC * min((doc_weight + name_weight + unindexed) / total_weight, 1.0)
+        # doc_tokens: the doc postings leave out the name's words and the unindexed ones; `node_doc` is the
+        # weight of the question words in the words of the node's doc, as `node_text` takes them.
+        total += DOC * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
+                        else node_doc / total_weight)
         total += kind_prior if node_prior is None else node_prior
         if entry:
             total += fixed[0]

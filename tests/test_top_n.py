@@ -179,7 +179,7 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     found = symbols._bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
-        index.memo["posting_bits"] if warm else None)
+        index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
     for group_bound, held in _finest(found):  # a group's bound is above each of its nodes' own
         each = found.bound_each(held)

@@ -32,7 +32,7 @@ from gitroute.rank import (
     score_bounder,
     text_scorer,
 )
-from gitroute.text import STOP_WORDS, stem, tokenize
+from gitroute.text import STOP_WORDS, stem, stems, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -218,6 +218,7 @@ def _bound_postings(
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
     path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
     name_facts: Callable[[str], dict[int, frozenset[int]]] | None = None,
+    doc_words: dict[int, frozenset[str]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -232,7 +233,8 @@ def _bound_postings(
     out match the question with deferred words alone, even in their owner and path: a lower bound.
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
     `name_facts` (token -> its name postings split by their low four bits, `_split_by_facts`): kept
-    across questions by a warm server.
+    across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
+    takes them; with `places`, a node left out has none).
 
     Candidates are bounded by group, by set operations: the nodes with the same question words in
     their name and the same posting facts together, at first at their most (every doc and context
@@ -296,6 +298,7 @@ def _bound_postings(
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
+    get_doc_words = doc_words.get if doc_words is not None and places is not None else None
 
     def bound_each(values: Iterable[int]) -> dict[int, float]:
         bounds = {}
@@ -320,6 +323,9 @@ def _bound_postings(
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 facts = (*facts, context_weight, path_weight, prior)
+                if get_doc_words is not None:  # and the words of its doc
+                    in_doc = get_doc_words(value >> 4)
+                    facts = (*facts, sum(weights[t] for t in q if t in in_doc) if in_doc else 0.0)
             found = memo.get(facts)
             if found is None:
                 found = memo[facts] = bound(*facts)
@@ -347,16 +353,29 @@ def _bound_postings(
         for context_matched, by_context in ((0, same - once), (1, once - twice), (most_context, twice)):
             with_doc = by_context & in_docs
             for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
-                if part:
-                    warm: tuple = ()
-                    if places is not None:  # the context weight at most, and the path weight of the words any has
-                        context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
-                                          else sum(in_contexts))
-                        path_weight = every_weight if path_postings is None else sum(
-                            weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
-                        warm = (context_weight, path_weight, prior)
-                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry, *warm),
-                                  part))
+                if not part:
+                    continue
+                if places is None:
+                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
+                    continue
+                # The context weight at most, and the path weight of the words any has; then, with the words of
+                # each node's doc known, by kind and by whether the doc has words: a node by node loop, but a
+                # cheap one, which spares bounding one by one the nodes a doc or a kind prior cannot lift.
+                context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
+                                  else sum(in_contexts))
+                path_weight = every_weight if path_postings is None else sum(
+                    weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
+                warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
+                        path_weight)
+                if get_doc_words is None or get_place is None:
+                    found.append((bound(*warm, prior), part))
+                    continue
+                by_kind: dict[tuple[float, bool], set[int]] = defaultdict(set)
+                for value in part:
+                    place = get_place(value >> 4)
+                    by_kind[(prior if place is None else place[1], get_doc_words(value >> 4) is not None)].add(value)
+                found += [(bound(*warm, node_prior, None if has_doc else 0.0), held)
+                          for (node_prior, has_doc), held in by_kind.items()]
         return found
 
     def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
@@ -520,7 +539,7 @@ def query_symbols(
         key=lambda t: (sum(map(len, lists[t])), t))
     places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
     found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
-                                   name_facts)
+                                   name_facts, memo.get("doc_words"))
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -603,7 +622,7 @@ def query_symbols(
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
         found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
-                                   name_facts)
+                                   name_facts, memo.get("doc_words"))
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -637,6 +656,7 @@ def warm(view: IndexView) -> None:
     records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
     words: dict[tuple[str, bool], frozenset[str]] = {}
     places: dict[int, tuple[frozenset[str], float]] = {}
+    doc_words: dict[int, frozenset[str]] = {}  # the words of a node's doc, as `node_text` takes them
     for node_id, record in records.items():
         path, kind = record[0], record[3]
         if not isinstance(path, str) or not isinstance(kind, str):
@@ -646,6 +666,11 @@ def warm(view: IndexView) -> None:
         if found is None:
             found = words[key] = path_words(path, kind)
         places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+        doc = record[8]
+        if doc:  # checked in `score_one` too: a record's doc is a string
+            if not isinstance(doc, str):
+                raise view.corrupt(f"graph node {node_id}")
+            doc_words[node_id] = frozenset(stems(doc))
     # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
     try:
         values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
@@ -662,6 +687,7 @@ def warm(view: IndexView) -> None:
     # The postings of secondary nodes, and of nodes whose name has no word: `_bound_postings` groups by them.
     memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
                             frozenset(v for v in values.values() if not v & 7))
+    memo["doc_words"] = doc_words
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
