@@ -149,14 +149,19 @@ def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(
 
 def _finest(found: symbols._Bounds) -> list[tuple[float, set[int]]]:
     """Every group of posting values, the groups bounded at their most split as a query splits them, each part
-    bounded no higher than the group it came from."""
+    bounded no higher than the group it came from (a part that is one node: its posting value)."""
     finest, todo = [], list(found.groups)
     while todo:
         group_bound, held = todo.pop()
         if callable(held):
             parts = held()
             assert all(part_bound <= group_bound for part_bound, _ in parts)
-            todo += parts
+            for part_bound, part in parts:
+                if isinstance(part, int):  # a node bounded on its own, as bound_each bounds it
+                    assert found.bound_each([part]) == {part >> 4: part_bound}
+                    finest.append((part_bound, {part}))
+                else:
+                    todo.append((part_bound, part))
         else:
             finest.append((group_bound, held))
     return finest
@@ -179,7 +184,8 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     found = symbols._bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
-        index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None)
+        index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None,
+        kinds=index.memo["kinds"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
     for group_bound, held in _finest(found):  # a group's bound is above each of its nodes' own
         each = found.bound_each(held)

@@ -48,6 +48,7 @@ COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are l
 MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
+FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
@@ -219,6 +220,7 @@ def _bound_postings(
     path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
     name_facts: Callable[[str], dict[int, frozenset[int]]] | None = None,
     doc_words: dict[int, frozenset[str]] | None = None,
+    kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -234,7 +236,8 @@ def _bound_postings(
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
     `name_facts` (token -> its name postings split by their low four bits, `_split_by_facts`): kept
     across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
-    takes them; with `places`, a node left out has none).
+    takes them; with `places`, a node left out has none) and `kinds` (kind prior -> the postings of the nodes
+    of that prior; and the postings of the nodes whose doc has words).
 
     Candidates are bounded by group, by set operations: the nodes with the same question words in
     their name and the same posting facts together, at first at their most (every doc and context
@@ -340,7 +343,10 @@ def _bound_postings(
 
     def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
         """A group's nodes by how many question words their context holds (none, one, more: then at most all
-        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes)]."""
+        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes)];
+        a group of a few nodes is bounded node by node at once: [(bound, posting value)]."""
+        if len(same) <= FEW:
+            return [(bound_each((value,))[value >> 4], value) for value in same]
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
@@ -359,23 +365,27 @@ def _bound_postings(
                     found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
                     continue
                 # The context weight at most, and the path weight of the words any has; then, with the words of
-                # each node's doc known, by kind and by whether the doc has words: a node by node loop, but a
-                # cheap one, which spares bounding one by one the nodes a doc or a kind prior cannot lift.
+                # each node's doc known, by kind prior and by whether the doc has words (`kinds`): that spares
+                # bounding one by one the nodes neither a doc nor a kind prior can lift.
                 context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
                                   else sum(in_contexts))
                 path_weight = every_weight if path_postings is None else sum(
                     weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
                 warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
                         path_weight)
-                if get_doc_words is None or get_place is None:
+                if get_doc_words is None or kinds is None:
                     found.append((bound(*warm, prior), part))
                     continue
-                by_kind: dict[tuple[float, bool], set[int]] = defaultdict(set)
-                for value in part:
-                    place = get_place(value >> 4)
-                    by_kind[(prior if place is None else place[1], get_doc_words(value >> 4) is not None)].add(value)
-                found += [(bound(*warm, node_prior, None if has_doc else 0.0), held)
-                          for (node_prior, has_doc), held in by_kind.items()]
+                left = len(part)
+                for node_prior, of_kind in kinds[0].items():
+                    held = part & of_kind
+                    if held:
+                        left -= len(held)
+                        documented = held & kinds[1]
+                        found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
+                                  ((None, documented), (0.0, held - documented)) if nodes]
+                if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
+                    found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
         return found
 
     def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
@@ -446,7 +456,8 @@ def _refine(parts: dict[int, list[list]], word: int, by_facts: dict[int, frozens
 class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
     """A question's bounds from postings: node id -> bound; [(bound, posting values)] of the nodes bounded
     together (`bound_each` bounds them one by one) or, in place of the values, a function that splits them
-    into such groups (each bounded no higher); the bound of any node left out (deferred words only)."""
+    into such groups or into nodes ((bound, posting value)), each bounded no higher; the bound of any node
+    left out (deferred words only)."""
 
     __slots__ = ()
 
@@ -539,7 +550,7 @@ def query_symbols(
         key=lambda t: (sum(map(len, lists[t])), t))
     places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
     found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
-                                   name_facts, memo.get("doc_words"))
+                                   name_facts, memo.get("doc_words"), memo.get("kinds"))
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
@@ -592,6 +603,11 @@ def query_symbols(
                 group = found_bounds.groups[-1 - heapq.heappop(heap)[1]][1]
                 if callable(group):
                     for b, part in group():
+                        if isinstance(part, int):  # a node (its posting value), bounded on its own
+                            if part >> 4 not in scored:
+                                bounds[part >> 4] = b
+                                heapq.heappush(heap, (-b, part >> 4))
+                            continue
                         found_bounds.groups.append((b, part))
                         heapq.heappush(heap, (-b, -len(found_bounds.groups)))
                     continue
@@ -622,7 +638,7 @@ def query_symbols(
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
         found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
-                                   name_facts, memo.get("doc_words"))
+                                   name_facts, memo.get("doc_words"), memo.get("kinds"))
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -687,6 +703,13 @@ def warm(view: IndexView) -> None:
     # The postings of secondary nodes, and of nodes whose name has no word: `_bound_postings` groups by them.
     memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
                             frozenset(v for v in values.values() if not v & 7))
+    by_prior: dict[float, list[int]] = defaultdict(list)
+    for node_id, (_found, prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            by_prior[prior].append(value)
+    memo["kinds"] = ({prior: frozenset(held) for prior, held in by_prior.items()},
+                     frozenset(values[node_id] for node_id in doc_words if node_id in values))
     memo["doc_words"] = doc_words
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
