@@ -266,6 +266,22 @@ def _bound_postings(
             found_candidates.append(candidates)
         return found_candidates[0]
 
+    def others_of_walked() -> set[int]:
+        """The candidates less those of the walked words' name postings (all named): `candidate_set()` less work."""
+        found: set[int] = set()
+        for token in walked:
+            _in_name, in_doc, in_context = members(token)
+            found |= in_doc
+            found |= in_context
+        if path_postings is not None and deferred:
+            for token in walked:
+                in_path = path_postings.get(token)
+                if in_path:
+                    for lists_of_deferred in map(members, deferred):
+                        for held in lists_of_deferred:
+                            found |= held & in_path
+        return found
+
     def is_candidate(value: int) -> bool:
         """`value in candidate_set()`, without working out the set: for a few values."""
         if found_candidates:
@@ -275,6 +291,7 @@ def _bound_postings(
         return (path_postings is not None and any(value in held for token in deferred for held in members(token))
                 and any(value in path_postings.get(token, ()) for token in walked))
 
+    nameless_known = bits is not None  # the postings of every node whose name has no word, not the candidates'
     if bits is None:  # no warm view: from the candidates (the postings of secondary nodes, of names with no word)
         every = candidate_set()
         bits = (frozenset(v for v in every if v & 8), frozenset(v for v in every if not v & 7))
@@ -407,13 +424,18 @@ def _bound_postings(
     alone += entries - named
     groups += grouped(parts, False)
     # A name with no word (`_`) can be exact (`Owner._` for "Owner"): those few nodes are bounded one by one.
-    no_word = {v for v in bits[1] - named - entries if is_candidate(v)}
+    # Given the view's, every one of them that holds a question word is, so no node left out is nameless.
+    no_word = {v for v in bits[1] - named - entries if is_candidate(v) or (
+        nameless_known and any(v in held for token in deferred for held in members(token)))}
     alone += no_word
     deferred_weights = sorted((weights[t] for t in deferred), reverse=True)
 
     def rest() -> list:
         """The other candidates: by the deferred words in their name, then the facts of their postings."""
-        others = candidate_set() - named - entries - no_word
+        others = set(found_candidates[0]) if found_candidates else others_of_walked()
+        others -= named
+        others -= entries
+        others -= no_word
         by_deferred: dict[int, list[list]] = defaultdict(list)
         deferred_named: set[int] = set()
         for token in deferred:
@@ -435,7 +457,8 @@ def _bound_postings(
                      *most_warm) for m in range(len(deferred_weights) + 1) for secondary in (0, 8))
     groups.append((most, rest))
     return _Bounds(bound_each(alone), groups, bound_each,
-                   _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
+                   _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None,
+                                   not nameless_known))
 
 
 def _refine(parts: dict[int, list[list]], word: int, by_facts: dict[int, frozenset[int]]) -> None:
@@ -462,14 +485,16 @@ class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
     __slots__ = ()
 
 
-def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
+def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False,
+                    nameless: bool = True) -> float:
     """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
 
     Such a node has m of them in its name (at most the m heaviest), the others at most in its
     context and its doc; the bound grows with each weight and count, so the largest over m, the
     name's word count and secondary bounds them all. It is not an entry node: those are candidates.
     `alone`: its owner and path hold no other question word either (they are candidates), so
-    owner_tokens and path_tokens count at most the deferred words outside its name.
+    owner_tokens and path_tokens count at most the deferred words outside its name. Not `nameless`:
+    its name has a word (every node whose name has none is a candidate).
     """
     if not deferred:
         return 0.0
@@ -479,7 +504,7 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: b
     for m in range(len(heaviest) + 1):
         in_name = sum(heaviest[:m])
         for count in range(8):
-            if count < m and count < 7 or (count == 0 and m):
+            if count < m and count < 7 or (count == 0 and (m or not nameless)):
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
                 rest = (total - in_name, 0.0, None) if alone else ()
