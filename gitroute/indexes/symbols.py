@@ -49,6 +49,7 @@ MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
 FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
+MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
@@ -358,12 +359,19 @@ def _bound_postings(
     every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
     most_warm = (sum(in_contexts), every_weight, prior) if places is not None else ()
 
-    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
-        """A group's nodes by how many question words their context holds (none, one, more: then at most all
-        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes)];
-        a group of a few nodes is bounded node by node at once: [(bound, posting value)]."""
-        if len(same) <= FEW:
-            return [(bound_each((value,))[value >> 4], value) for value in same]
+    held_sets: list[tuple[set[int], set[int], set[int]]] = []
+
+    def context_sets(same: set[int]) -> tuple[set[int], set[int], set[int]]:
+        """Of `same`, or more: the nodes with one question word or more in their context, with two or more,
+        and with any in their doc. Worked out for the group alone when it is small, else for every candidate
+        once (a plain-words question splits many large groups)."""
+        if len(same) > MANY or held_sets:
+            if not held_sets:
+                held_sets.append(context_sets_of(candidate_set()))
+            return held_sets[0]
+        return context_sets_of(same)
+
+    def context_sets_of(same: set[int]) -> tuple[set[int], set[int], set[int]]:
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
@@ -372,8 +380,20 @@ def _bound_postings(
             twice |= once & held
             once |= held
             in_docs |= same & in_doc
-        found = []
-        for context_matched, by_context in ((0, same - once), (1, once - twice), (most_context, twice)):
+        return once, twice, in_docs
+
+    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
+        """A group's nodes by how many question words their context holds (none, one, more: then at most all
+        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes or a
+        function that splits them further)]; a group of a few nodes is bounded node by node at once:
+        [(bound, posting value)]."""
+        if len(same) <= FEW:
+            return [(bound_each((value,))[value >> 4], value) for value in same]
+        once, twice, in_docs = context_sets(same)
+        held_once = same & once
+        found: list[tuple] = []
+        for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
+                                            (most_context, held_once & twice)):
             with_doc = by_context & in_docs
             for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
                 if not part:
@@ -382,27 +402,37 @@ def _bound_postings(
                     found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
                     continue
                 # The context weight at most, and the path weight of the words any has; then, with the words of
-                # each node's doc known, by kind prior and by whether the doc has words (`kinds`): that spares
-                # bounding one by one the nodes neither a doc nor a kind prior can lift.
+                # each node's doc known, by kind prior and by whether the doc has words (`kinds`), when its turn
+                # comes: that spares bounding one by one the nodes neither a doc nor a kind prior can lift.
                 context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
                                   else sum(in_contexts))
                 path_weight = every_weight if path_postings is None else sum(
                     weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
                 warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
                         path_weight)
+                most = bound(*warm, prior)
                 if get_doc_words is None or kinds is None:
-                    found.append((bound(*warm, prior), part))
-                    continue
-                left = len(part)
-                for node_prior, of_kind in kinds[0].items():
-                    held = part & of_kind
-                    if held:
-                        left -= len(held)
-                        documented = held & kinds[1]
-                        found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
-                                  ((None, documented), (0.0, held - documented)) if nodes]
-                if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
-                    found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
+                    found.append((most, part))
+                elif len(part) <= FEW:
+                    found += [(bound_each((value,))[value >> 4], value) for value in part]
+                else:
+                    found.append((most, partial(by_kind, warm, part)))
+        return found
+
+    def by_kind(warm: tuple, part: set[int]) -> list:
+        """`part` by kind prior and by whether the doc has words: [(bound, nodes)]."""
+        found = []
+        left = len(part)
+        assert kinds is not None
+        for node_prior, of_kind in kinds[0].items():
+            held = part & of_kind
+            if held:
+                left -= len(held)
+                documented = held & kinds[1]
+                found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
+                          ((None, documented), (0.0, held - documented)) if nodes]
+        if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
+            found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
         return found
 
     def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
