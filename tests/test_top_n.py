@@ -231,3 +231,30 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     for limit in (1, 10, 40):
         rows = _rows(corpus, text, limit, Filters(), exhaustive=False, warm=warm)
         assert rows == _rows(corpus, text, limit, Filters(), exhaustive=True)
+
+
+@pytest.fixture(scope="module")
+def tied(tmp_path_factory: pytest.TempPathFactory):
+    """Sixty classes in sixty files, each with the same `__iter__` and `handle` methods (no doc): scores that
+    tie by the dozen, which only the paths order."""
+    files = {f"pkg/{folder}/mod_{i:02d}.py": f"class Thing{i}:\n    def __iter__(self):\n        pass\n\n"
+             f"    def handle(self):\n        pass\n\n\ndef results_{i}():\n    pass\n"
+             for i, folder in zip(range(60), ["alpha", "beta", "gamma", "delta", "tests"] * 12)}
+    files["pkg/core/results.py"] = "def results_iter():\n    pass\n\n\ndef handle_empty_point():\n    pass\n"
+    repo = RepoBuilder(Path(tmp_path_factory.mktemp("tied")) / "repo")
+    repo.commit(files, "ties")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        yield view
+
+
+@pytest.mark.parametrize("text", ["results_iter", "handle_empty_point", "iter handle", "thing handle"])
+@pytest.mark.parametrize("limit", [1, 5, 10, 13, 40])
+@pytest.mark.parametrize("warm", [False, True])
+def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limit, warm):
+    # The limit-th score is shared by dozens of rows: the rows kept are the first of them by path, exactly as
+    # scoring every candidate orders them, however early the query stops.
+    rows = _rows(tied, text, limit, Filters(), exhaustive=False, warm=warm)
+    every = _rows(tied, text, 200, Filters(), exhaustive=True)
+    assert rows == every[:limit]
+    assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
