@@ -283,15 +283,6 @@ def _bound_postings(
                             found |= held & in_path
         return found
 
-    def is_candidate(value: int) -> bool:
-        """`value in candidate_set()`, without working out the set: for a few values."""
-        if found_candidates:
-            return value in found_candidates[0]
-        if value in entries or any(value in held for token in walked for held in members(token)):
-            return True
-        return (path_postings is not None and any(value in held for token in deferred for held in members(token))
-                and any(value in path_postings.get(token, ()) for token in walked))
-
     nameless_known = bits is not None  # the postings of every node whose name has no word, not the candidates'
     if bits is None:  # no warm view: from the candidates (the postings of secondary nodes, of names with no word)
         every = candidate_set()
@@ -439,9 +430,28 @@ def _bound_postings(
         return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm),
                 partial(split, weight, matched, count, secondary, entry, same))
 
-    def grouped(parts: dict[int, list[list]], entry: bool) -> list[tuple]:
-        return [group(sum(weights[q[i]] for i in sorted(words)), len(words), facts & 7, facts & 8, entry, same)
-                for facts, rows in parts.items() for words, same in rows if same]
+    def grouped(parts: dict[int, list[list]]) -> list[tuple]:
+        """The groups of the parts, one per set of name words: at the bound of its shortest name (the bound
+        does not grow with the name's word count), split by the parts' facts when its turn comes."""
+        by_words: dict[tuple[int, ...], list[tuple[int, set[int]]]] = defaultdict(list)
+        for facts, rows in parts.items():
+            for words, same in rows:
+                if same:
+                    by_words[words].append((facts, same))
+        found = []
+        for words, rows in by_words.items():
+            weight, matched = sum(weights[q[i]] for i in sorted(words)), len(words)
+            if len(rows) == 1:
+                found.append(group(weight, matched, rows[0][0] & 7, rows[0][0] & 8, False, rows[0][1]))
+                continue
+            count = min(facts & 7 for facts, _ in rows)
+            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm)
+                       for secondary in {facts & 8 for facts, _ in rows})
+            found.append((most, partial(by_facts, weight, matched, rows)))
+        return found
+
+    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]]) -> list[tuple]:
+        return [group(weight, matched, facts & 7, facts & 8, False, same) for facts, same in rows]
 
     groups: list[tuple[float, set[int] | Callable[[], list]]] = []
     alone: list[int] = []
@@ -452,11 +462,17 @@ def _bound_postings(
                 row[1] -= held
                 alone += held
     alone += entries - named
-    groups += grouped(parts, False)
+    groups += grouped(parts)
     # A name with no word (`_`) can be exact (`Owner._` for "Owner"): those few nodes are bounded one by one.
-    # Given the view's, every one of them that holds a question word is, so no node left out is nameless.
-    no_word = {v for v in bits[1] - named - entries if is_candidate(v) or (
-        nameless_known and any(v in held for token in deferred for held in members(token)))}
+    # Given the view's, every one of them that holds a question word (a candidate, or a node of a deferred
+    # word's postings) is, so no node left out is nameless; else they are the candidates' already.
+    no_word = bits[1] - named - entries
+    if nameless_known and no_word:
+        held_any: set[int] = set()
+        for token in q:
+            for held in members(token):
+                held_any |= no_word & held
+        no_word = held_any
     alone += no_word
     deferred_weights = sorted((weights[t] for t in deferred), reverse=True)
 
@@ -474,7 +490,7 @@ def _bound_postings(
                 _refine(by_deferred, index[token], _split_by_facts(held))
                 deferred_named |= held
         others -= deferred_named
-        found = grouped(by_deferred, False)
+        found = grouped(by_deferred)
         # With no question word matched, a name's word count does not change its bound (which needs every
         # word matched to count): the nodes with none are split by whether they are secondary.
         secondary_part = others & bits[0]
