@@ -306,7 +306,10 @@ def _bound_postings(
                     row[1] -= both
                     rows.append([(*row[0], index[token]), both])
     bound = score_bounder(question, weights)
-    table = [(weights[t], *members(t)) for t in q]
+    table: list[tuple[float, frozenset[int], frozenset[int], frozenset[int]]] = []
+    for token in q:
+        in_name, in_doc, in_context = members(token)
+        table.append((weights[token], in_name, in_doc, in_context))
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
@@ -336,8 +339,8 @@ def _bound_postings(
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 facts = (*facts, context_weight, path_weight, prior)
                 if get_doc_words is not None:  # and the words of its doc
-                    in_doc = get_doc_words(value >> 4)
-                    facts = (*facts, sum(weights[t] for t in q if t in in_doc) if in_doc else 0.0)
+                    doc_has = get_doc_words(value >> 4)
+                    facts = (*facts, sum(weights[t] for t in q if t in doc_has) if doc_has else 0.0)
             found = memo.get(facts)
             if found is None:
                 found = memo[facts] = bound(*facts)
@@ -439,15 +442,15 @@ def _bound_postings(
                 if same:
                     by_words[words].append((facts, same))
         found = []
-        for words, rows in by_words.items():
+        for words, held in by_words.items():
             weight, matched = sum(weights[q[i]] for i in sorted(words)), len(words)
-            if len(rows) == 1:
-                found.append(group(weight, matched, rows[0][0] & 7, rows[0][0] & 8, False, rows[0][1]))
+            if len(held) == 1:
+                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1]))
                 continue
-            count = min(facts & 7 for facts, _ in rows)
+            count = min(facts & 7 for facts, _ in held)
             most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm)
-                       for secondary in {facts & 8 for facts, _ in rows})
-            found.append((most, partial(by_facts, weight, matched, rows)))
+                       for secondary in {facts & 8 for facts, _ in held})
+            found.append((most, partial(by_facts, weight, matched, held)))
         return found
 
     def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]]) -> list[tuple]:
@@ -466,7 +469,7 @@ def _bound_postings(
     # A name with no word (`_`) can be exact (`Owner._` for "Owner"): those few nodes are bounded one by one.
     # Given the view's, every one of them that holds a question word (a candidate, or a node of a deferred
     # word's postings) is, so no node left out is nameless; else they are the candidates' already.
-    no_word = bits[1] - named - entries
+    no_word = set(bits[1] - named - entries)
     if nameless_known and no_word:
         held_any: set[int] = set()
         for token in q:
