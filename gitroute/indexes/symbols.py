@@ -253,25 +253,17 @@ def _bound_postings(
 
     def candidate_set() -> set[int]:
         if not found_candidates:
-            candidates = set(entries)
-            for token in walked:
-                for held in members(token):
-                    candidates |= held
-            if path_postings is not None and deferred:
-                for token in walked:
-                    in_path = path_postings.get(token)
-                    if in_path:
-                        for lists_of_deferred in map(members, deferred):
-                            for held in lists_of_deferred:
-                                candidates |= held & in_path
-            found_candidates.append(candidates)
+            found_candidates.append(walked_postings(with_names=True) | entries)
         return found_candidates[0]
 
-    def others_of_walked() -> set[int]:
-        """The candidates less those of the walked words' name postings (all named): `candidate_set()` less work."""
+    def walked_postings(with_names: bool) -> set[int]:
+        """The walked words' postings (with their names' or not: those are all named), and the nodes of a
+        deferred word's postings whose path holds a walked word."""
         found: set[int] = set()
         for token in walked:
-            _in_name, in_doc, in_context = members(token)
+            in_name, in_doc, in_context = members(token)
+            if with_names:
+                found |= in_name
             found |= in_doc
             found |= in_context
         if path_postings is not None and deferred:
@@ -481,7 +473,7 @@ def _bound_postings(
 
     def rest() -> list:
         """The other candidates: by the deferred words in their name, then the facts of their postings."""
-        others = set(found_candidates[0]) if found_candidates else others_of_walked()
+        others = set(found_candidates[0]) if found_candidates else walked_postings(with_names=False)
         others -= named
         others -= entries
         others -= no_word
