@@ -718,9 +718,11 @@ def query_symbols(
 def warm(view: IndexView) -> None:
     """Decode the whole index and every node record now, into the view's memo (a warm server, when it pins).
 
-    A question then decodes nothing, and the bound of every candidate knows the node's path words
-    and kind (`places`), so fewer records are scored. Node texts are still tokenized on first use:
-    all of django's take seconds and 150 MB.
+    A question then decodes nothing and reads no record (`records`, all checked), and the bound of every
+    candidate knows the node's path words and kind (`places`, `kinds`) and the words of its doc
+    (`doc_words`), so fewer nodes are scored; every nameless node and each word's name postings split
+    by their facts are known too. Node texts are still tokenized on first use: all of django's take
+    seconds and 120 MB.
     """
     memo = view.memo
     if "places" in memo:
