@@ -346,12 +346,14 @@ def _bound_postings(
     most_warm = (sum(in_contexts), every_weight, prior) if places is not None else ()
 
     held_sets: list[tuple[set[int], set[int], set[int]]] = []
+    splits: list[int] = []
 
     def context_sets(same: set[int]) -> tuple[set[int], set[int], set[int]]:
         """Of `same`, or more: the nodes with one question word or more in their context, with two or more,
-        and with any in their doc. Worked out for the group alone when it is small, else for every candidate
-        once (a plain-words question splits many large groups)."""
-        if len(same) > MANY or held_sets:
+        and with any in their doc. Worked out for the group alone when it is small and among the first few
+        split, else for every candidate once (a plain-words question splits many groups)."""
+        splits.append(len(same))
+        if len(same) > MANY or len(splits) > 4 or held_sets:
             if not held_sets:
                 held_sets.append(context_sets_of(candidate_set()))
             return held_sets[0]
