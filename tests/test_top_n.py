@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from gitroute import api
 from gitroute.bundle.store import BundleView
+from gitroute.errors import BundleDamaged
 from gitroute.indexes import symbols
 from gitroute.indexes.symbols import Filters, query_symbols
 from gitroute.rank import idf, node_text, parse_question, score_text
@@ -258,3 +259,15 @@ def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limi
     every = _rows(tied, text, 200, Filters(), exhaustive=True)
     assert rows == every[:limit]
     assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
+
+
+@pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7}])
+def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it(make_repo, shard):
+    repo = make_repo()
+    repo.commit({"app/models.py": "class Word:\n    def word(self):\n        pass\n"})
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        index = view.index("symbols")
+        index.memo["postings"] = {symbols.postings_path(0): shard}  # as if shard 0 of the bundle held this
+        with pytest.raises(BundleDamaged):
+            symbols.warm(index)

@@ -781,6 +781,15 @@ def warm(view: IndexView) -> None:
     memo["kinds"] = ({prior: frozenset(held) for prior, held in by_prior.items()},
                      frozenset(values[node_id] for node_id in doc_words if node_id in values))
     memo["doc_words"] = doc_words
+    # Each word's name postings split by their facts (`_bound_postings` starts from them), all at once.
+    by_facts = memo.setdefault("name_facts", {})
+    try:
+        for shard in parsed.values():
+            for token, (in_name, _in_doc, _in_context) in shard.items():
+                if in_name and token not in by_facts:
+                    by_facts[token] = _split_by_facts(in_name)
+    except (TypeError, ValueError) as err:
+        raise view.corrupt("postings") from err
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
