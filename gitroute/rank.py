@@ -164,32 +164,40 @@ class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exac
 
 
 def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None) -> NodeText:
-    """`shared`: what a node's path and owner give it, by path and owner, kept across calls (a warm server's):
-    a file's nodes share their path, a class's methods their owner."""
+    """`shared`: what a node's path, name and owner give it, by path, name and owner, kept across calls (a warm
+    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`)."""
     name_stem = base_name(name, kind)
-    name_tokens = stems(name_stem)
     by_path = shared.get((path, kind == "file")) if shared is not None else None
     if by_path is None:
         by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
         if shared is not None:
             shared[(path, kind == "file")] = by_path
-    owner_tokens = (shared.get(owner) if shared is not None else None) if owner else []
-    if owner_tokens is None:
-        owner_tokens = stems(owner)
-        if shared is not None:
-            shared[owner] = owner_tokens
     # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
     # stands in "test open session with endpoint" as a whole phrase.
-    content_name = [t for t in name_tokens if t not in STOP_WORDS] or name_tokens
-    content_owner = [t for t in owner_tokens if t not in STOP_WORDS]
-    short = normalize_name(name_stem)
+    by_name = _name_words(name_stem, True, shared)
+    by_owner = _name_words(owner, False, shared)
     secondary, in_path, path_stems = by_path
+    short = by_name[0]
     return NodeText(
         name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
-        (short, normalize_name(owner) + short),
-        _words(name_tokens, owner_tokens), _words(content_name, content_owner),
+        (short, by_owner[0] + short),
+        _words(by_name[1], by_owner[1]), _words(by_name[2], by_owner[2]),
         in_path, frozenset(stems(doc)) if doc else frozenset(), path_stems,
     )
+
+
+def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
+    """A name's (or an owner's) normalized form, and (its words, their set) with stop words and without:
+    without, a name keeps them all rather than none."""
+    key = ("name" if is_name else "owner", text)
+    found = shared.get(key) if shared is not None else None
+    if found is None:
+        tokens = stems(text) if text else []
+        content = [t for t in tokens if t not in STOP_WORDS] or (tokens if is_name else [])
+        found = (normalize_name(text), (tuple(tokens), frozenset(tokens)), (tuple(content), frozenset(content)))
+        if shared is not None:
+            shared[key] = found
+    return found
 
 
 def path_words(path: str, kind: str) -> frozenset[str]:
@@ -199,9 +207,9 @@ def path_words(path: str, kind: str) -> frozenset[str]:
     return frozenset(stems(folder)) | (frozenset(stems(base.split(".", 1)[0])) if kind != "file" else frozenset())
 
 
-def _words(name: list[str], owner: list[str]) -> tuple:
-    name_set = frozenset(name)
-    return tuple(name), name_set, tuple(owner), frozenset(owner) - name_set
+def _words(name: tuple[tuple[str, ...], frozenset[str]], owner: tuple[tuple[str, ...], frozenset[str]]) -> tuple:
+    """(name tokens, name set, owner tokens, owner set less the name's)."""
+    return name[0], name[1], owner[0], owner[1] - name[1]
 
 
 def score_node(
@@ -309,7 +317,8 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     question words in its doc postings), context_matched (how many are in its context postings),
     secondary and entry; and, when the caller knows them (a warm server keeps every node record),
     context_weight (of those context words), path_weight (of the question words in `node_text`'s
-    path_tokens) and the node's kind_prior. A caller that skips some postings counts their words as present. Names
+    path_tokens), the node's kind_prior and the weight of the question words its doc holds. A caller that skips
+    some postings counts their words as present. Names
     are cut at 200 characters in the records `score_node` reads; the bound holds for every name
     no longer than that. Each signal's bound is argued beside it; tests check it on real bundles.
     """
@@ -325,7 +334,7 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
-              node_prior: float | None = None) -> float:
+              node_prior: float | None = None, node_doc: float | None = None) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -350,8 +359,10 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         if context_weight is not None and path_weight is not None:
             rest = min(rest, (context_weight + path_weight) / total_weight)
         total += PATH * rest
-        # doc_tokens: the doc postings leave out the name's words and the unindexed ones.
-        total += DOC * min((doc_weight + name_weight + unindexed) / total_weight, 1.0)
+        # doc_tokens: the doc postings leave out the name's words and the unindexed ones; `node_doc` is the
+        # weight of the question words in the words of the node's doc, as `node_text` takes them.
+        total += DOC * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
+                        else node_doc / total_weight)
         total += kind_prior if node_prior is None else node_prior
         if entry:
             total += fixed[0]

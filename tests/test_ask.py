@@ -4,9 +4,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitroute.ask import COMMANDS, KIND_COMMAND, Evidence, available_commands, classify, input_schema
-from gitroute.cli.output import MAX_ANSWER_BYTES, bound_document, render_json
+from gitroute.cli.output import MAX_ANSWER_BYTES, _fits, bound_document, render_json
 from tests.conftest import SAMPLE_FILES
 
 PATHS = {"src/sample/weather.py": "blob", "src/sample": "tree", "docs/weather.md": "blob"}
@@ -286,6 +288,20 @@ def test_bound_cuts_rows_never_the_envelope_and_says_how_many():
     assert bound_document(small) is small
 
 
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=6),
+    max_leaves=60)
+
+
+@given(document=st.dictionaries(st.text(max_size=8), _json_values, max_size=6), slack=st.integers(-40, 40))
+def test_whether_a_document_fits_is_what_its_rendering_says(document, slack):
+    # `_fits` mostly decides from the compact JSON and the nesting depth; it must agree with the rendering.
+    size = len(render_json(document).encode("utf-8"))
+    for max_bytes in (size + slack, size * 3 + slack, size * 20 + slack):
+        assert _fits(document, max_bytes) == (size <= max_bytes)
+
+
 def test_a_cli_answer_that_would_exceed_the_bound_is_cut(make_repo, route):
     # Symbols that share a word, in a folder whose path is 3,200 bytes (git's paths may be that long): their
     # rows come to well over 100 KB.
@@ -333,8 +349,6 @@ def test_the_warm_server_pins_once_and_again_only_when_the_ref_or_head_moves(bui
         tools.close()
 
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @given(st.text(max_size=200), st.sets(st.sampled_from(sorted(set(EVERY_COMMAND)))))

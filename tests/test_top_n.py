@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from gitroute import api
 from gitroute.bundle.store import BundleView
+from gitroute.errors import BundleDamaged
 from gitroute.indexes import symbols
 from gitroute.indexes.symbols import Filters, query_symbols
 from gitroute.rank import idf, node_text, parse_question, score_text
@@ -147,6 +148,26 @@ def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(
         ("misc/m0.py", "frobnicate")]
 
 
+def _finest(found: symbols._Bounds) -> list[tuple[float, set[int]]]:
+    """Every group of posting values, the groups bounded at their most split as a query splits them, each part
+    bounded no higher than the group it came from (a part that is one node: its posting value)."""
+    finest, todo = [], list(found.groups)
+    while todo:
+        group_bound, held = todo.pop()
+        if callable(held):
+            parts = held()
+            assert all(part_bound <= group_bound for part_bound, _ in parts)
+            for part_bound, part in parts:
+                if isinstance(part, int):  # a node bounded on its own, as bound_each bounds it
+                    assert found.bound_each([part]) == {part >> 4: part_bound}
+                    finest.append((part_bound, {part}))
+                else:
+                    todo.append((part_bound, part))
+        else:
+            finest.append((group_bound, held))
+    return finest
+
+
 @settings(max_examples=150)
 @given(text=questions, warm=st.booleans(), common=st.sampled_from([2000, 0, 20, 100]))
 def test_no_node_scores_above_its_bound(corpus, text, warm, common):
@@ -164,9 +185,10 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     found = symbols._bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
-        index.memo["posting_bits"] if warm else None)
+        index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None,
+        kinds=index.memo["kinds"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
-    for group_bound, held in found.groups:  # a group's bound is above each of its nodes' own
+    for group_bound, held in _finest(found):  # a group's bound is above each of its nodes' own
         each = found.bound_each(held)
         assert len(each) == len(held) and max(each.values()) <= group_bound
         assert not each.keys() & found.nodes.keys()
@@ -194,18 +216,58 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     found = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                     index.memo["places"] if warm else None, None)
-    assert found.groups and all(held for _, held in found.groups)
-    grouped = {value >> 4 for _, held in found.groups for value in held}
+    finest = _finest(found)
+    assert found.groups and all(held for _, held in finest)
+    grouped = {value >> 4 for _, held in finest for value in held}
     assert not grouped & found.nodes.keys()
     # Every candidate is bounded alone or in one group, whether the split by secondary and name length
     # comes from the warm view's sets or is worked out from the candidates.
     candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
     assert grouped | found.nodes.keys() == candidates
-    assert sum(len(held) for _, held in found.groups) == len(grouped)
+    assert sum(len(held) for _, held in finest) == len(grouped)
     with_bits = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                         index.memo["places"] if warm else None, None, index.memo["posting_bits"])
-    assert sorted((b, sorted(held)) for b, held in with_bits.groups) == sorted((b, sorted(held)) for b, held in found.groups)
+    assert sorted((b, sorted(held)) for b, held in _finest(with_bits)) == sorted((b, sorted(held)) for b, held in finest)
     assert with_bits.nodes == found.nodes
     for limit in (1, 10, 40):
         rows = _rows(corpus, text, limit, Filters(), exhaustive=False, warm=warm)
         assert rows == _rows(corpus, text, limit, Filters(), exhaustive=True)
+
+
+@pytest.fixture(scope="module")
+def tied(tmp_path_factory: pytest.TempPathFactory):
+    """Sixty classes in sixty files, each with the same `__iter__` and `handle` methods (no doc): scores that
+    tie by the dozen, which only the paths order."""
+    files = {f"pkg/{folder}/mod_{i:02d}.py": f"class Thing{i}:\n    def __iter__(self):\n        pass\n\n"
+             f"    def handle(self):\n        pass\n\n\ndef results_{i}():\n    pass\n"
+             for i, folder in zip(range(60), ["alpha", "beta", "gamma", "delta", "tests"] * 12)}
+    files["pkg/core/results.py"] = "def results_iter():\n    pass\n\n\ndef handle_empty_point():\n    pass\n"
+    repo = RepoBuilder(Path(tmp_path_factory.mktemp("tied")) / "repo")
+    repo.commit(files, "ties")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        yield view
+
+
+@pytest.mark.parametrize("text", ["results_iter", "handle_empty_point", "iter handle", "thing handle"])
+@pytest.mark.parametrize("limit", [1, 5, 10, 13, 40])
+@pytest.mark.parametrize("warm", [False, True])
+def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limit, warm):
+    # The limit-th score is shared by dozens of rows: the rows kept are the first of them by path, exactly as
+    # scoring every candidate orders them, however early the query stops.
+    rows = _rows(tied, text, limit, Filters(), exhaustive=False, warm=warm)
+    every = _rows(tied, text, 200, Filters(), exhaustive=True)
+    assert rows == every[:limit]
+    assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
+
+
+@pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7}])
+def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it(make_repo, shard):
+    repo = make_repo()
+    repo.commit({"app/models.py": "class Word:\n    def word(self):\n        pass\n"})
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        index = view.index("symbols")
+        index.memo["postings"] = {symbols.postings_path(0): shard}  # as if shard 0 of the bundle held this
+        with pytest.raises(BundleDamaged):
+            symbols.warm(index)

@@ -7,6 +7,7 @@ puts it on the official `mcp` SDK's low-level server over stdio (the optional `g
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections import OrderedDict
@@ -93,8 +94,13 @@ class ServerTools:
         if self._warmed != self.warm.pins:
             from gitroute import api
 
+            gc.unfreeze()  # what the last pin decoded is the collector's again (gone, unless in a cycle)
             api.warm(view)
             self._warmed = self.warm.pins
+            # The decoded bundle is millions of objects kept until the next pin: left to the cyclic collector,
+            # each full collection walks them all, a pause of tens of milliseconds in some answer.
+            gc.collect()
+            gc.freeze()
         return view
 
     def _answer(self, command: Command, arguments: dict, view: BundleView) -> dict:

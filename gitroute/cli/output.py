@@ -114,7 +114,7 @@ def bound_document(document: dict, max_bytes: int = MAX_ANSWER_BYTES) -> dict:
     """The document as is when its JSON fits `max_bytes` (UTF-8, as rendered); otherwise with rows cut
     from the end (never the envelope) until it fits, and a note saying how many were left out."""
     rows = document.get("rows")
-    if not isinstance(rows, list) or len(render_json(document).encode("utf-8")) <= max_bytes:
+    if not isinstance(rows, list) or _fits(document, max_bytes):
         return document
 
     def cut(kept: int) -> dict:
@@ -131,6 +131,27 @@ def bound_document(document: dict, max_bytes: int = MAX_ANSWER_BYTES) -> dict:
         else:
             high = middle - 1
     return cut(low)
+
+
+def _fits(document: dict, max_bytes: int) -> bool:
+    """Whether `render_json(document)` fits in `max_bytes`, mostly without rendering it indented (slow).
+
+    Indenting a container of n values at depth L adds at most 2L + 3 bytes per value and one more
+    (newlines and spaces where the compact form has a space after a comma), and each value takes a
+    byte of the compact form at least: the indented form is at most (compact + 1) * (2 * depth + 2).
+    """
+    compact = len(json.dumps(document, ensure_ascii=False).encode("utf-8"))
+    if (compact + 1) * (2 * _depth(document) + 2) <= max_bytes:
+        return True
+    return len(render_json(document).encode("utf-8")) <= max_bytes
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
 
 
 def emit_json(document: dict) -> None:

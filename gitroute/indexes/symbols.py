@@ -14,6 +14,7 @@ import json
 import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
 from gitroute.model import Answer, Row
@@ -31,7 +32,7 @@ from gitroute.rank import (
     score_bounder,
     text_scorer,
 )
-from gitroute.text import STOP_WORDS, stem, tokenize
+from gitroute.text import STOP_WORDS, stem, stems, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are l
 MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
+FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
+MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
@@ -205,10 +208,21 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
         raise corrupt(path) from err
 
 
+def _split_by_facts(values: Iterable[int]) -> dict[int, frozenset[int]]:
+    """Posting values by their facts (the low four bits: secondary, the name's word count)."""
+    split: dict[int, list[int]] = defaultdict(list)
+    for value in values:
+        split[value & 15].append(value)
+    return {facts: frozenset(held) for facts, held in split.items()}
+
+
 def _bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
     path_postings: dict[str, frozenset[int]] | None = None, bits: tuple[frozenset[int], frozenset[int]] | None = None,
+    name_facts: Callable[[str], dict[int, frozenset[int]]] | None = None,
+    doc_words: dict[int, frozenset[str]] | None = None,
+    kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None = None,
 ) -> _Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -216,166 +230,315 @@ def _bound_postings(
     entry-point question, an entry node). The postings of a deferred word (a common one: "test" in
     django names twenty thousand nodes) are not walked: each candidate is looked up in them
     (`members`), so its bound is exact, and the nodes found only there are left out, all bounded
-    by the second value. Postings are summed by their encoded value (a node's id and facts never
-    vary) and decoded once per node. `places` (node id -> the words of its path as `node_text` takes
+    by the second value. `places` (node id -> the words of its path as `node_text` takes
     them, and its kind's prior; see `warm`) tightens the bound of the nodes it holds. With
     `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
     deferred word whose path holds a word that is not deferred become candidates, so the nodes left
     out match the question with deferred words alone, even in their owner and path: a lower bound.
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
+    `name_facts` (token -> its name postings split by their low four bits, `_split_by_facts`): kept
+    across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
+    takes them; with `places`, a node left out has none) and `kinds` (kind prior -> the postings of the nodes
+    of that prior; and the postings of the nodes whose doc has words).
+
+    Candidates are bounded by group, by set operations: the nodes with the same question words in
+    their name and the same posting facts together, at first at their most (every doc and context
+    word, the highest path weight and kind prior: the bound grows with each); a group is split by
+    what its nodes' context and doc hold, and then bounded node by node, only when its turn comes.
+    The candidates with no walked word in their name (most of them) are one group until then.
     """
-    name_weight: dict[int, float] = {}
-    name_matched: dict[int, int] = {}
-    doc_weight: dict[int, float] = {}
-    context_matched: dict[int, int] = {}
-    context_weight: dict[int, float] = {}
-    entries: set[int] = set()
-    for token, (name_list, doc_list, context_list) in lists.items():
-        if token == ENTRY_TOKEN:
-            entries.update(name_list)
-            for value in name_list:
-                name_weight.setdefault(value, 0.0)
-            continue
-        if token in deferred:
-            continue
-        w = weights[token]
-        get_weight, get_matched = name_weight.get, name_matched.get
-        for value in name_list:
-            name_weight[value] = get_weight(value, 0.0) + w
-            name_matched[value] = get_matched(value, 0) + 1
-        get_doc = doc_weight.get
-        for value in doc_list:
-            doc_weight[value] = get_doc(value, 0.0) + w
-        get_context, get_context_weight = context_matched.get, context_weight.get
-        for value in context_list:
-            context_matched[value] = get_context(value, 0) + 1
-            context_weight[value] = get_context_weight(value, 0.0) + w
-    candidates = name_weight.keys() | doc_weight.keys() | context_matched.keys()
-    if path_postings is not None and deferred:
-        for token in question.tokens:
-            in_path = path_postings.get(token) if token not in deferred else None
-            if in_path:
-                for lists_of_deferred in map(members, deferred):
-                    for held in lists_of_deferred:
-                        candidates |= held & in_path
+    q = question.tokens
+    walked = [t for t in q if t not in deferred]
+    entries = frozenset(lists[ENTRY_TOKEN][0]) if ENTRY_TOKEN in lists else frozenset()
+    found_candidates: list[set[int]] = []
+
+    def candidate_set() -> set[int]:
+        if not found_candidates:
+            found_candidates.append(walked_postings(with_names=True) | entries)
+        return found_candidates[0]
+
+    def walked_postings(with_names: bool) -> set[int]:
+        """The walked words' postings (with their names' or not: those are all named), and the nodes of a
+        deferred word's postings whose path holds a walked word."""
+        found: set[int] = set()
+        for token in walked:
+            in_name, in_doc, in_context = members(token)
+            if with_names:
+                found |= in_name
+            found |= in_doc
+            found |= in_context
+        if path_postings is not None and deferred:
+            for token in walked:
+                in_path = path_postings.get(token)
+                if in_path:
+                    for lists_of_deferred in map(members, deferred):
+                        for held in lists_of_deferred:
+                            found |= held & in_path
+        return found
+
+    nameless_known = bits is not None  # the postings of every node whose name has no word, not the candidates'
+    if bits is None:  # no warm view: from the candidates (the postings of secondary nodes, of names with no word)
+        every = candidate_set()
+        bits = (frozenset(v for v in every if v & 8), frozenset(v for v in every if not v & 7))
+    index = {t: i for i, t in enumerate(q)}
+    split_facts = name_facts if name_facts is not None else (lambda token: _split_by_facts(lists[token][0]))
+    # Nodes with walked words in their name, by which words and the facts of their postings: one set
+    # operation per word and part, not one step per posting. Deferred words refine the parts (their
+    # nodes are candidates already); a node named by deferred words only is in the group of the rest.
+    parts: dict[int, list[list]] = defaultdict(list)  # facts -> [[indexes of its name words, nodes]]
+    named: set[int] = set()
+    for token in walked:
+        _refine(parts, index[token], split_facts(token))
+        named |= members(token)[0]
     for token in deferred:
-        w = weights[token]
-        in_name, in_doc, in_context = members(token)
-        for value in candidates & in_name:
-            name_weight[value] = name_weight.get(value, 0.0) + w
-            name_matched[value] = name_matched.get(value, 0) + 1
-        for value in candidates & in_doc:
-            doc_weight[value] = doc_weight.get(value, 0.0) + w
-        for value in candidates & in_context:
-            context_matched[value] = context_matched.get(value, 0) + 1
-            context_weight[value] = context_weight.get(value, 0.0) + w
+        in_name = members(token)[0]
+        for rows in parts.values():
+            for row in rows[:]:
+                both = row[1] & in_name
+                if both:
+                    row[1] -= both
+                    rows.append([(*row[0], index[token]), both])
     bound = score_bounder(question, weights)
-    get_weight, get_matched = name_weight.get, name_matched.get
-    get_doc, get_context, get_context_weight = doc_weight.get, context_matched.get, context_weight.get
+    table: list[tuple[float, frozenset[int], frozenset[int], frozenset[int]]] = []
+    for token in q:
+        in_name, in_doc, in_context = members(token)
+        table.append((weights[token], in_name, in_doc, in_context))
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
+    get_doc_words = doc_words.get if doc_words is not None and places is not None else None
 
     def bound_each(values: Iterable[int]) -> dict[int, float]:
         bounds = {}
         for value in values:
-            facts: tuple = (get_weight(value, 0.0), get_matched(value, 0), value & 7, get_doc(value, 0.0),
-                            get_context(value, 0), value & 8, value in entries)
+            name_weight = doc_weight = context_weight = 0.0
+            name_matched = context_matched = 0
+            for w, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
+                if value in in_name:
+                    name_weight += w
+                    name_matched += 1
+                if value in in_doc:
+                    doc_weight += w
+                if value in in_context:
+                    context_matched += 1
+                    context_weight += w
+            facts: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                            value in entries)
             place = get_place(value >> 4) if get_place is not None else None
             if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
-                    path_weight = path_weights[path_words] = sum(weights[t] for t in question.tokens
-                                                                 if t in path_words)
-                facts = (*facts, get_context_weight(value, 0.0), path_weight, prior)
+                    path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
+                facts = (*facts, context_weight, path_weight, prior)
+                if get_doc_words is not None:  # and the words of its doc
+                    doc_has = get_doc_words(value >> 4)
+                    facts = (*facts, sum(weights[t] for t in q if t in doc_has) if doc_has else 0.0)
             found = memo.get(facts)
             if found is None:
                 found = memo[facts] = bound(*facts)
             bounds[value >> 4] = found
         return bounds
 
-    # Most candidates hold a common question word in their name, or question words only in their path,
-    # owner or doc, and rarely rank: they are bounded by group, by what their name postings say, with
-    # the rest at its most (the doc, context and path weights of every question word, the highest kind
-    # prior: the bound grows with each); each node is bounded only when its group's turn comes.
-    by_name: dict[tuple, list[int]] = defaultdict(list)
-    for value, weight in name_weight.items():  # every entry node is there too
-        by_name[(weight, get_matched(value, 0), value & 7, value & 8, value in entries)].append(value)
-    q = question.tokens
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
+    most_context = len(in_contexts)
     every_weight, prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
-    # Question words in a node's context can make a phrase with its name (40 points): each part is split
-    # by how many it holds there (none, one, more: then at most all of them), by set operations.
-    once: set[int] = set()
-    twice: set[int] = set()
-    in_docs: set[int] = set()  # and by whether it holds any in its doc
-    for token in q:
-        _in_name, in_doc, in_context = members(token)
-        if token in deferred:
-            in_context, in_doc = in_context & candidates, in_doc & candidates
-        twice |= once & in_context
-        once |= in_context
-        in_docs |= in_doc
-    most_context = sum(1 for t in q if lists[t][2])
-    alone: list[int] = []
-    groups = []
+    most_warm = (sum(in_contexts), every_weight, prior) if places is not None else ()
 
-    def add(weight: float, matched: int, counts: Iterable[int], secondary: int, entry: bool, same: set[int]) -> None:
+    held_sets: list[tuple[set[int], set[int], set[int]]] = []
+    splits: list[int] = []
+
+    def context_sets(same: set[int]) -> tuple[set[int], set[int], set[int]]:
+        """Of `same`, or more: the nodes with one question word or more in their context, with two or more,
+        and with any in their doc. Worked out for the group alone when it is small and among the first few
+        split, else for every candidate once (a plain-words question splits many groups)."""
+        splits.append(len(same))
+        if len(same) > MANY or len(splits) > 4 or held_sets:
+            if not held_sets:
+                held_sets.append(context_sets_of(candidate_set()))
+            return held_sets[0]
+        return context_sets_of(same)
+
+    def context_sets_of(same: set[int]) -> tuple[set[int], set[int], set[int]]:
+        once: set[int] = set()
+        twice: set[int] = set()
+        in_docs: set[int] = set()
+        for _w, _in_name, in_doc, in_context in table:
+            held = same & in_context
+            twice |= once & held
+            once |= held
+            in_docs |= same & in_doc
+        return once, twice, in_docs
+
+    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
+        """A group's nodes by how many question words their context holds (none, one, more: then at most all
+        of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes or a
+        function that splits them further)]; a group of a few nodes is bounded node by node at once:
+        [(bound, posting value)]."""
+        if len(same) <= FEW:
+            return [(bound_each((value,))[value >> 4], value) for value in same]
+        once, twice, in_docs = context_sets(same)
         held_once = same & once
+        found: list[tuple] = []
         for context_matched, by_context in ((0, same - held_once), (1, held_once - twice),
                                             (most_context, held_once & twice)):
             with_doc = by_context & in_docs
             for doc_weight, part in ((0.0, by_context - with_doc), (most_doc, with_doc)):
-                if len(part) == 1:
-                    alone.extend(part)
-                elif part:
-                    warm: tuple = ()
-                    if places is not None:  # the context weight at most, and the path weight of the words any has
-                        context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
-                                          else sum(in_contexts))
-                        path_weight = every_weight if path_postings is None else sum(
-                            weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
-                        warm = (context_weight, path_weight, prior)
-                    groups.append((max(bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
-                                             *warm) for count in counts), part))
+                if not part:
+                    continue
+                if places is None:
+                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
+                    continue
+                # The context weight at most, and the path weight of the words any has; then, with the words of
+                # each node's doc known, by kind prior and by whether the doc has words (`kinds`), when its turn
+                # comes: that spares bounding one by one the nodes neither a doc nor a kind prior can lift.
+                context_weight = (0.0 if not context_matched else max(in_contexts) if context_matched == 1
+                                  else sum(in_contexts))
+                path_weight = every_weight if path_postings is None else sum(
+                    weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
+                warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
+                        path_weight)
+                most = bound(*warm, prior)
+                if get_doc_words is None or kinds is None:
+                    found.append((most, part))
+                elif len(part) <= FEW:
+                    found += [(bound_each((value,))[value >> 4], value) for value in part]
+                else:
+                    found.append((most, partial(by_kind, warm, part)))
+        return found
 
-    for (weight, matched, count, secondary, entry), same in by_name.items():
-        if len(same) == 1:
-            alone += same
-        else:
-            add(weight, matched, (count,), secondary, entry, set(same))
-    # The nodes with no question word in their name (often most candidates) are split by set operations:
-    # by whether they are secondary, and whether their name has a word (then its count does not raise the bound).
-    others = candidates - name_weight.keys()
-    if others:
-        if bits is None:
-            bits = (frozenset(v for v in others if v & 8), frozenset(v for v in others if not v & 7))
+    def by_kind(warm: tuple, part: set[int]) -> list:
+        """`part` by kind prior and by whether the doc has words: [(bound, nodes)]."""
+        found = []
+        left = len(part)
+        assert kinds is not None
+        for node_prior, of_kind in kinds[0].items():
+            held = part & of_kind
+            if held:
+                left -= len(held)
+                documented = held & kinds[1]
+                found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
+                          ((None, documented), (0.0, held - documented)) if nodes]
+        if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
+            found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
+        return found
+
+    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
+        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm),
+                partial(split, weight, matched, count, secondary, entry, same))
+
+    def grouped(parts: dict[int, list[list]]) -> list[tuple]:
+        """The groups of the parts, one per set of name words: at the bound of its shortest name (the bound
+        does not grow with the name's word count), split by the parts' facts when its turn comes."""
+        by_words: dict[tuple[int, ...], list[tuple[int, set[int]]]] = defaultdict(list)
+        for facts, rows in parts.items():
+            for words, same in rows:
+                if same:
+                    by_words[words].append((facts, same))
+        found = []
+        for words, held in by_words.items():
+            weight, matched = sum(weights[q[i]] for i in sorted(words)), len(words)
+            if len(held) == 1:
+                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1]))
+                continue
+            count = min(facts & 7 for facts, _ in held)
+            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm)
+                       for secondary in {facts & 8 for facts, _ in held})
+            found.append((most, partial(by_facts, weight, matched, held)))
+        return found
+
+    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]]) -> list[tuple]:
+        return [group(weight, matched, facts & 7, facts & 8, False, same) for facts, same in rows]
+
+    groups: list[tuple[float, set[int] | Callable[[], list]]] = []
+    alone: list[int] = []
+    for rows in parts.values():
+        for row in rows:
+            held = row[1] & entries
+            if held:  # an entry node, which an entry-point question adds, is bounded on its own
+                row[1] -= held
+                alone += held
+    alone += entries - named
+    groups += grouped(parts)
+    # A name with no word (`_`) can be exact (`Owner._` for "Owner"): those few nodes are bounded one by one.
+    # Given the view's, every one of them that holds a question word (a candidate, or a node of a deferred
+    # word's postings) is, so no node left out is nameless; else they are the candidates' already.
+    no_word = set(bits[1] - named - entries)
+    if nameless_known and no_word:
+        held_any: set[int] = set()
+        for token in q:
+            for held in members(token):
+                held_any |= no_word & held
+        no_word = held_any
+    alone += no_word
+    deferred_weights = sorted((weights[t] for t in deferred), reverse=True)
+
+    def rest() -> list:
+        """The other candidates: by the deferred words in their name, then the facts of their postings."""
+        others = set(found_candidates[0]) if found_candidates else walked_postings(with_names=False)
+        others -= named
+        others -= entries
+        others -= no_word
+        by_deferred: dict[int, list[list]] = defaultdict(list)
+        deferred_named: set[int] = set()
+        for token in deferred:
+            held = others & members(token)[0]
+            if held:
+                _refine(by_deferred, index[token], _split_by_facts(held))
+                deferred_named |= held
+        others -= deferred_named
+        found = grouped(by_deferred)
+        # With no question word matched, a name's word count does not change its bound (which needs every
+        # word matched to count): the nodes with none are split by whether they are secondary.
         secondary_part = others & bits[0]
-        for secondary, part in ((8, secondary_part), (0, others - secondary_part)):
-            no_word = part & bits[1]
-            add(0.0, 0, range(1), secondary, False, no_word)
-            add(0.0, 0, range(1, 8), secondary, False, part - no_word)
+        found += [group(0.0, 0, 1, secondary, False, same)
+                  for secondary, same in ((8, secondary_part), (0, others - secondary_part)) if same]
+        return found
+
+    # The rest at its most: m deferred words in the name (the m heaviest), as short a name as holds them.
+    most = max(bound(sum(deferred_weights[:m]), m, min(max(m, 1), 7), most_doc, most_context, secondary, False,
+                     *most_warm) for m in range(len(deferred_weights) + 1) for secondary in (0, 8))
+    groups.append((most, rest))
     return _Bounds(bound_each(alone), groups, bound_each,
-                   _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None))
+                   _left_out_bound(bound, [weights[t] for t in deferred], path_postings is not None,
+                                   not nameless_known))
+
+
+def _refine(parts: dict[int, list[list]], word: int, by_facts: dict[int, frozenset[int]]) -> None:
+    """Add one question word's name postings (split by facts) to `parts`: facts -> [[word indexes, nodes]]."""
+    for facts, held in by_facts.items():
+        rows = parts[facts]
+        fresh = set(held)
+        for row in rows[:]:
+            both = row[1] & held
+            if both:
+                row[1] -= both
+                fresh -= both
+                rows.append([(*row[0], word), both])
+        if fresh:
+            rows.append([(word,), fresh])
 
 
 class _Bounds(namedtuple("_Bounds", "nodes groups bound_each left_out")):
     """A question's bounds from postings: node id -> bound; [(bound, posting values)] of the nodes bounded
-    together (`bound_each` bounds them one by one); the bound of any node left out (deferred words only)."""
+    together (`bound_each` bounds them one by one) or, in place of the values, a function that splits them
+    into such groups or into nodes ((bound, posting value)), each bounded no higher; the bound of any node
+    left out (deferred words only)."""
 
     __slots__ = ()
 
 
-def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False) -> float:
+def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False,
+                    nameless: bool = True) -> float:
     """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
 
     Such a node has m of them in its name (at most the m heaviest), the others at most in its
     context and its doc; the bound grows with each weight and count, so the largest over m, the
     name's word count and secondary bounds them all. It is not an entry node: those are candidates.
     `alone`: its owner and path hold no other question word either (they are candidates), so
-    owner_tokens and path_tokens count at most the deferred words outside its name.
+    owner_tokens and path_tokens count at most the deferred words outside its name. Not `nameless`:
+    its name has a word (every node whose name has none is a candidate).
     """
     if not deferred:
         return 0.0
@@ -385,7 +548,7 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: b
     for m in range(len(heaviest) + 1):
         in_name = sum(heaviest[:m])
         for count in range(8):
-            if count < m and count < 7 or (count == 0 and m):
+            if count < m and count < 7 or (count == 0 and (m or not nameless)):
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
                 rest = (total - in_name, 0.0, None) if alone else ()
@@ -440,6 +603,14 @@ def query_symbols(
             found = sets[token] = tuple(map(frozenset, lists[token]))
         return found
 
+    by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
+
+    def name_facts(token: str) -> dict[int, frozenset[int]]:
+        found = by_facts.get(token)
+        if found is None:
+            found = by_facts[token] = _split_by_facts(lists[token][0])
+        return found
+
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
     # Common words wait, the least common first to come in, until the others cannot fill the rows.
     common = COMMON_POSTINGS if common_postings is None else common_postings
@@ -447,14 +618,15 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places, path_postings, bits = memo.get("places"), memo.get("path_postings"), memo.get("posting_bits")
-    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
+    found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
+                                   name_facts, memo.get("doc_words"), memo.get("kinds"))
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
     shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
     score_text = text_scorer(question, weights)
 
-    found: dict[int, list] = {}  # node records read so far
+    found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all of them)
     rows: list[Row] = []
     top: list[float] = []  # the best `limit` scores so far, a min-heap
     scored: set[int] = set()
@@ -496,8 +668,18 @@ def query_symbols(
                 break
             if -heap[0][0] < left_out:
                 break  # a node left out may outscore every candidate left: bring in a deferred word first
-            if heap[0][1] < 0:  # a group's turn: bound its nodes one by one
+            if heap[0][1] < 0:  # a group's turn: split it, or bound its nodes one by one
                 group = found_bounds.groups[-1 - heapq.heappop(heap)[1]][1]
+                if callable(group):
+                    for b, part in group():
+                        if isinstance(part, int):  # a node (its posting value), bounded on its own
+                            if part >> 4 not in scored:
+                                bounds[part >> 4] = b
+                                heapq.heappush(heap, (-b, part >> 4))
+                            continue
+                        found_bounds.groups.append((b, part))
+                        heapq.heappush(heap, (-b, -len(found_bounds.groups)))
+                    continue
                 for node_id, b in found_bounds.bound_each(group).items():
                     if node_id not in scored:
                         bounds[node_id] = b
@@ -511,7 +693,9 @@ def query_symbols(
             while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
                    and heap[0][1] >= 0):
                 batch.append(heapq.heappop(heap)[1])
-            found.update(records([i for i in batch if i not in found]))  # one blob per node bucket
+            missing = [i for i in batch if i not in found]
+            if missing:
+                found.update(records(missing))  # one blob per node bucket
             for k, node_id in enumerate(batch):
                 if not exhaustive and len(top) == limit and top[0] > max(bounds[node_id], left_out):
                     for rest in batch[k:]:
@@ -522,7 +706,8 @@ def query_symbols(
             break
         # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
         deferred = deferred[1:]
-        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits)
+        found_bounds = _bound_postings(question, lists, weights, deferred, members, places, path_postings, bits,
+                                   name_facts, memo.get("doc_words"), memo.get("kinds"))
     rows.sort(key=_row_order)
     notes: list[str] = []
     if not rows:
@@ -536,9 +721,11 @@ def query_symbols(
 def warm(view: IndexView) -> None:
     """Decode the whole index and every node record now, into the view's memo (a warm server, when it pins).
 
-    A question then decodes nothing, and the bound of every candidate knows the node's path words
-    and kind (`places`), so fewer records are scored. Node texts are still tokenized on first use:
-    all of django's take seconds and 150 MB.
+    A question then decodes nothing and reads no record (`records`, all checked), and the bound of every
+    candidate knows the node's path words and kind (`places`, `kinds`) and the words of its doc
+    (`doc_words`), so fewer nodes are scored; every nameless node and each word's name postings split
+    by their facts are known too. Node texts are still tokenized on first use: all of django's take
+    seconds and 120 MB.
     """
     memo = view.memo
     if "places" in memo:
@@ -556,6 +743,7 @@ def warm(view: IndexView) -> None:
     records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
     words: dict[tuple[str, bool], frozenset[str]] = {}
     places: dict[int, tuple[frozenset[str], float]] = {}
+    doc_words: dict[int, frozenset[str]] = {}  # the words of a node's doc, as `node_text` takes them
     for node_id, record in records.items():
         path, kind = record[0], record[3]
         if not isinstance(path, str) or not isinstance(kind, str):
@@ -565,6 +753,11 @@ def warm(view: IndexView) -> None:
         if found is None:
             found = words[key] = path_words(path, kind)
         places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+        doc = record[8]
+        if doc:  # checked in `score_one` too: a record's doc is a string
+            if not isinstance(doc, str):
+                raise view.corrupt(f"graph node {node_id}")
+            doc_words[node_id] = frozenset(stems(doc))
     # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
     try:
         values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
@@ -581,7 +774,25 @@ def warm(view: IndexView) -> None:
     # The postings of secondary nodes, and of nodes whose name has no word: `_bound_postings` groups by them.
     memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
                             frozenset(v for v in values.values() if not v & 7))
+    by_prior: dict[float, list[int]] = defaultdict(list)
+    for node_id, (_found, prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            by_prior[prior].append(value)
+    memo["kinds"] = ({prior: frozenset(held) for prior, held in by_prior.items()},
+                     frozenset(values[node_id] for node_id in doc_words if node_id in values))
+    memo["doc_words"] = doc_words
+    # Each word's name postings split by their facts (`_bound_postings` starts from them), all at once.
+    by_facts = memo.setdefault("name_facts", {})
+    try:
+        for shard in parsed.values():
+            for token, (in_name, _in_doc, _in_context) in shard.items():
+                if in_name and token not in by_facts:
+                    by_facts[token] = _split_by_facts(in_name)
+    except (TypeError, ValueError) as err:
+        raise view.corrupt("postings") from err
     memo["places"] = places
+    memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
 
 def _row_order(row: Row) -> tuple:
