@@ -5,9 +5,9 @@
 Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`) and `combined` (plain
 `git route query`, which decides the mix). Builds each corpus's bundle first unless --no-build.
 Held-out questions (ids `h*`, written after the last ranking change) are scored apart, per type: the
-`held-out` columns (meaning and symbol top 3, negative routed). "false no_match" is the rate of real
-questions answered no_match, "negative routed" the rate of off-topic ones answered with a guess: the rule's
-two error rates. Corpora whose bench has no meaning questions are left out.
+`held-out` columns (meaning and symbol top 3, meaning answered no_match, negative routed). "false no_match"
+is the rate of real questions answered no_match, "negative routed" the rate of off-topic ones answered with a
+guess: the rule's two error rates. Corpora whose bench has no meaning questions are left out.
 """
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         calibrate(names)
         return 0
     print("| corpus | mode | meaning top1 | top3 | top5 | false no_match | negative routed | symbol top3 "
-          "| held-out meaning top3 | held-out symbol top3 | held-out negative routed |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| held-out meaning top3 | held-out false no_match | held-out symbol top3 | held-out negative routed |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
         if not any(q.type == "meaning" for q in bench.questions):
@@ -99,13 +99,15 @@ def main(argv: list[str] | None = None) -> int:
 
             sym, kept, kept_symbol = top3(symbol), top3(held), top3(held_symbol)
             held_routed = sum(1 for q in held_negative if ask(mode, repo, q.question).status != "no_match")
+            held_nm = sum(1 for q in held if ask(mode, repo, q.question).status == "no_match")
             n = len(meaning)
 
             def top(k: int, ranks: list = ranks, n: int = n) -> str:
                 return f"{sum(1 for r in ranks if r is not None and r <= k)}/{n}"
 
             print(f"| {name} | {mode} | {top(1)} | {top(3)} | {top(5)} | {false_nm}/{n} | {routed}/{len(negative)} "
-                  f"| {sym}/{len(symbol)} | {kept}/{len(held)} | {kept_symbol}/{len(held_symbol)} "
+                  f"| {sym}/{len(symbol)} | {kept}/{len(held)} | {held_nm}/{len(held)} "
+                  f"| {kept_symbol}/{len(held_symbol)} "
                   f"| {held_routed}/{len(held_negative)} |", flush=True)
     return 0
 
