@@ -163,9 +163,11 @@ class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exac
     __slots__ = ()
 
 
-def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None) -> NodeText:
+def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None,
+              doc_words: frozenset[str] | None = None) -> NodeText:
     """`shared`: what a node's path, name and owner give it, by path, name and owner, kept across calls (a warm
-    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`)."""
+    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`).
+    `doc_words`: `stems(doc)` as a set, when the caller has it (a warm server decoded every node's)."""
     name_stem = base_name(name, kind)
     by_path = shared.get((path, kind == "file")) if shared is not None else None
     if by_path is None:
@@ -182,7 +184,7 @@ def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", sha
         name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
         (short, by_owner[0] + short),
         _words(by_name[1], by_owner[1]), _words(by_name[2], by_owner[2]),
-        in_path, frozenset(stems(doc)) if doc else frozenset(), path_stems,
+        in_path, doc_words if doc_words is not None else frozenset(stems(doc)) if doc else frozenset(), path_stems,
     )
 
 
@@ -260,27 +262,36 @@ def text_scorer(
             signals.append(("exact_name", EXACT))
             if text in (node.name_stem, f"{node.owner}.{node.name_stem}"):
                 signals.append(("verbatim", VERBATIM))
-        else:
+        # A text that holds no question word adds nothing: most scored nodes match in one or two places, and
+        # the sums below walk the question only where there is something to add (in its order, as always).
+        elif not name_tokens or not q_set.isdisjoint(name_set):
             phrase = _phrase_share(q, name_tokens, owner_tokens, position)
             if phrase:
                 signals.append(("phrase", round(PHRASE * phrase, 3)))
 
-        matched_name = sum(w for t, w in weighted if t in name_set)
+        in_name = not q_set.isdisjoint(name_set)
+        matched_name = sum(w for t, w in weighted if t in name_set) if in_name else 0
         if matched_name:
             coverage = len(name_set & q_set) / len(name_set)
             signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-        matched_owner = sum(w for t, w in weighted if t in owner_set)
+        in_owner = not q_set.isdisjoint(owner_set)
+        matched_owner = sum(w for t, w in weighted if t in owner_set) if in_owner else 0
         if matched_owner:
             signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
         path_tokens = node.path_tokens
-        matched_path = sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
+        if q_set.isdisjoint(path_tokens):
+            matched_path = 0
+        elif in_name or in_owner:
+            matched_path = sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
+        else:
+            matched_path = sum(w for t, w in weighted if t in path_tokens)
         if matched_path:
             signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
         doc_tokens = node.doc_tokens
-        if doc_tokens:
+        if doc_tokens and not q_set.isdisjoint(doc_tokens):
             matched_doc = sum(w for t, w in weighted if t in doc_tokens)
             if matched_doc:
                 signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))

@@ -17,6 +17,7 @@ import zlib
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
@@ -485,6 +486,10 @@ class _Matched(dict):
         return held
 
 
+_DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best node counts NODE_DECAY ** i
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
 def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
     return -pair[0], pair[1]
 
@@ -561,9 +566,11 @@ def rank_files(
         scored.sort(key=_best_first)
         own = next((s for s, node in scored if node == file_id), 0.0)
         best = [s for s, node in scored if node != file_id][:NODE_TOP]
-        score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
+        score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
-    ranked.sort(key=_best_first)
+    # The best first, then the lower id (as `_best_first`): two stable sorts on C keys, not a Python key per file.
+    ranked.sort(key=_SECOND)
+    ranked.sort(key=_FIRST, reverse=True)
     found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)

@@ -54,6 +54,7 @@ MANY = 64  # a group of more nodes is split with sets worked out once for all ca
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
+_NO_WORDS: frozenset[str] = frozenset()
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
 
@@ -303,6 +304,7 @@ def _bound_postings(
     for token in q:
         in_name, in_doc, in_context = members(token)
         table.append((weights[token], in_name, in_doc, in_context))
+    q_set = frozenset(q)
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
@@ -331,14 +333,20 @@ def _bound_postings(
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 facts = (*facts, context_weight, path_weight, prior)
-                if get_doc_words is not None:  # and the words of its doc
+                if get_doc_words is not None:  # and the words of its doc (most hold none of the question's)
                     doc_has = get_doc_words(value >> 4)
-                    facts = (*facts, sum(weights[t] for t in q if t in doc_has) if doc_has else 0.0)
+                    facts = (*facts, sum(weights[t] for t in q if t in doc_has)
+                             if doc_has and not q_set.isdisjoint(doc_has) else 0.0)
             found = memo.get(facts)
             if found is None:
                 found = memo[facts] = bound(*facts)
             bounds[value >> 4] = found
         return bounds
+
+    def one_by_one(values: set[int]) -> list[tuple[float, int]]:
+        """[(bound, posting value)] of a few nodes, each bounded on its own."""
+        bounds = bound_each(values)
+        return [(bounds[value >> 4], value) for value in values]
 
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
@@ -377,7 +385,7 @@ def _bound_postings(
         function that splits them further)]; a group of a few nodes is bounded node by node at once:
         [(bound, posting value)]."""
         if len(same) <= FEW:
-            return [(bound_each((value,))[value >> 4], value) for value in same]
+            return one_by_one(same)
         once, twice, in_docs = context_sets(same)
         held_once = same & once
         found: list[tuple] = []
@@ -403,7 +411,7 @@ def _bound_postings(
                 if get_doc_words is None or kinds is None:
                     found.append((most, part))
                 elif len(part) <= FEW:
-                    found += [(bound_each((value,))[value >> 4], value) for value in part]
+                    found += one_by_one(part)
                 else:
                     found.append((most, partial(by_kind, warm, part)))
         return found
@@ -625,6 +633,7 @@ def query_symbols(
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
     shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
     score_text = text_scorer(question, weights)
+    doc_words: dict[int, frozenset[str]] | None = memo.get("doc_words")  # a warm view's: every node's doc words
 
     found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all of them)
     rows: list[Row] = []
@@ -644,7 +653,8 @@ def query_symbols(
         node = texts.get(node_id)
         if node is None:
             node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc,
-                             shared=shared if len(shared) < MAX_TEXTS else None)
+                             shared=shared if len(shared) < MAX_TEXTS else None,
+                             doc_words=None if doc_words is None else doc_words.get(node_id, _NO_WORDS))
             if len(texts) < MAX_TEXTS:
                 texts[node_id] = node
         score, signals = score_text(node, bool(entry))
