@@ -169,15 +169,7 @@ def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", sha
     server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`).
     `doc_words`: `stems(doc)` as a set, when the caller has it (a warm server decoded every node's)."""
     name_stem = base_name(name, kind)
-    by_path = shared.get((path, kind == "file")) if shared is not None else None
-    if by_path is None:
-        by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
-        if shared is not None:
-            shared[(path, kind == "file")] = by_path
-    # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
-    # stands in "test open session with endpoint" as a whole phrase.
-    by_name = _name_words(name_stem, True, shared)
-    by_owner = _name_words(owner, False, shared)
+    by_path, by_name, by_owner = text_parts(path, name_stem, kind, owner, shared)
     secondary, in_path, path_stems = by_path
     short = by_name[0]
     return NodeText(
@@ -188,6 +180,19 @@ def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", sha
     )
 
 
+def text_parts(path: str, name_stem: str, kind: str, owner: str, shared: dict | None) -> tuple:
+    """What `node_text` takes from a node's path, name and owner (kept in `shared`): a warm server works them
+    out for every node when it pins, so a question's new nodes tokenize nothing."""
+    by_path = shared.get((path, kind == "file")) if shared is not None else None
+    if by_path is None:
+        by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
+        if shared is not None:
+            shared[(path, kind == "file")] = by_path
+    # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
+    # stands in "test open session with endpoint" as a whole phrase.
+    return by_path, _name_words(name_stem, True, shared), _name_words(owner, False, shared)
+
+
 def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
     """A name's (or an owner's) normalized form, and (its words, their set) with stop words and without:
     without, a name keeps them all rather than none."""
@@ -196,7 +201,10 @@ def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
     if found is None:
         tokens = stems(text) if text else []
         content = [t for t in tokens if t not in STOP_WORDS] or (tokens if is_name else [])
-        found = (normalize_name(text), (tuple(tokens), frozenset(tokens)), (tuple(content), frozenset(content)))
+        words = (tuple(tokens), frozenset(tokens))
+        # Most names have no stop word: one pair serves both (a warm server keeps one per name and owner).
+        found = (normalize_name(text), words, words if len(content) == len(tokens) else
+                 (tuple(content), frozenset(content)))
         if shared is not None:
             shared[key] = found
     return found
@@ -211,7 +219,7 @@ def path_words(path: str, kind: str) -> frozenset[str]:
 
 def _words(name: tuple[tuple[str, ...], frozenset[str]], owner: tuple[tuple[str, ...], frozenset[str]]) -> tuple:
     """(name tokens, name set, owner tokens, owner set less the name's)."""
-    return name[0], name[1], owner[0], owner[1] - name[1]
+    return name[0], name[1], owner[0], owner[1] if owner[1].isdisjoint(name[1]) else owner[1] - name[1]
 
 
 def score_node(

@@ -30,6 +30,7 @@ from gitroute.rank import (
     parse_question,
     path_words,
     score_bounder,
+    text_parts,
     text_scorer,
 )
 from gitroute.text import STOP_WORDS, stem, stems, tokenize
@@ -801,6 +802,13 @@ def warm(view: IndexView) -> None:
                     by_facts[token] = _split_by_facts(in_name)
     except (TypeError, ValueError) as err:
         raise view.corrupt("postings") from err
+    # What node texts share (path, name and owner words), for every node: a question tokenizes none of them.
+    shared = memo.setdefault("text_parts", {})
+    for path, name, owner, kind, *_rest in records.values():
+        if len(shared) >= MAX_TEXTS:
+            break
+        if isinstance(name, str) and isinstance(owner, str):  # else `score_one` reports the record, if scored
+            text_parts(path, base_name(name, kind), kind, owner, shared)
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
