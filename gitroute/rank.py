@@ -353,21 +353,26 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
-              node_prior: float | None = None, node_doc: float | None = None) -> float:
+              node_prior: float | None = None, node_doc: float | None = None, adjacent: bool = True) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
+        # A run needs two of the name's question words next to each other in the question (`adjacent`, when
+        # the caller knows which words the name holds); without, a name of two question words or more
+        # cannot stand whole after its owner's words either, so it makes no phrase at all.
         whole_name = name_matched >= name_count
+        in_a_row = name_matched >= 2 and adjacent
         if identifier:
             # The scored name keeps its stop words, so its words are its postings' words: exact_name
             # needs all of them in the question, and the question's other words in the owner.
             exact = whole_name and name_matched + context_matched >= asked
             coverage = min(name_matched / name_count, 1.0) if name_count else 1.0
-            phrase = 1.0 if whole_name and context_matched else (coverage if name_matched >= 2 else 0.0)
+            phrase = 1.0 if whole_name and context_matched else (coverage if in_a_row else 0.0)
         else:
             exact = False
             coverage = 1.0  # the scored name drops stop words, which the postings' count keeps
-            phrase = 1.0 if name_matched >= 2 or (context_matched and name_matched + context_matched >= 2) else 0.0
+            phrase = 1.0 if in_a_row or (name_matched < 2 and context_matched and name_matched + context_matched >= 2
+                                         ) else 0.0
         total = EXACT + VERBATIM if exact else (PHRASE * phrase if asked >= 2 else 0.0)
         # name_tokens grows with the name's share of the question faster (NAME / 2 > PATH) than
         # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.

@@ -301,10 +301,10 @@ def _bound_postings(
                     row[1] -= both
                     rows.append([(*row[0], index[token]), both])
     bound = score_bounder(question, weights)
-    table: list[tuple[float, frozenset[int], frozenset[int], frozenset[int]]] = []
-    for token in q:
+    table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int]]] = []
+    for i, token in enumerate(q):  # a word's bit is its place in the question: a phrase needs two side by side
         in_name, in_doc, in_context = members(token)
-        table.append((weights[token], in_name, in_doc, in_context))
+        table.append((weights[token], 1 << i, in_name, in_doc, in_context))
     q_set = frozenset(q)
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
@@ -315,11 +315,12 @@ def _bound_postings(
         bounds = {}
         for value in values:
             name_weight = doc_weight = context_weight = 0.0
-            name_matched = context_matched = 0
-            for w, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
+            name_matched = context_matched = in_name_bits = 0
+            for w, bit, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
                 if value in in_name:
                     name_weight += w
                     name_matched += 1
+                    in_name_bits |= bit
                 if value in in_doc:
                     doc_weight += w
                 if value in in_context:
@@ -338,9 +339,11 @@ def _bound_postings(
                     doc_has = get_doc_words(value >> 4)
                     facts = (*facts, sum(weights[t] for t in q if t in doc_has)
                              if doc_has and not q_set.isdisjoint(doc_has) else 0.0)
-            found = memo.get(facts)
+            adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
+            key = (*facts, adjacent)
+            found = memo.get(key)
             if found is None:
-                found = memo[facts] = bound(*facts)
+                found = memo[key] = bound(*facts, adjacent=adjacent)
             bounds[value >> 4] = found
         return bounds
 
@@ -373,18 +376,19 @@ def _bound_postings(
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
-        for _w, _in_name, in_doc, in_context in table:
+        for _w, _bit, _in_name, in_doc, in_context in table:
             held = same & in_context
             twice |= once & held
             once |= held
             in_docs |= same & in_doc
         return once, twice, in_docs
 
-    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
+    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int],
+              adjacent: bool) -> list:
         """A group's nodes by how many question words their context holds (none, one, more: then at most all
         of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes or a
         function that splits them further)]; a group of a few nodes is bounded node by node at once:
-        [(bound, posting value)]."""
+        [(bound, posting value)]. `adjacent`: two of the group's name words stand side by side in the question."""
         if len(same) <= FEW:
             return one_by_one(same)
         once, twice, in_docs = context_sets(same)
@@ -397,7 +401,8 @@ def _bound_postings(
                 if not part:
                     continue
                 if places is None:
-                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
+                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
+                                        adjacent=adjacent), part))
                     continue
                 # The context weight at most, and the path weight of the words any has; then, with the words of
                 # each node's doc known, by kind prior and by whether the doc has words (`kinds`), when its turn
@@ -408,16 +413,16 @@ def _bound_postings(
                     weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
                 warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
                         path_weight)
-                most = bound(*warm, prior)
+                most = bound(*warm, prior, adjacent=adjacent)
                 if get_doc_words is None or kinds is None:
                     found.append((most, part))
                 elif len(part) <= FEW:
                     found += one_by_one(part)
                 else:
-                    found.append((most, partial(by_kind, warm, part)))
+                    found.append((most, partial(by_kind, warm, part, adjacent)))
         return found
 
-    def by_kind(warm: tuple, part: set[int]) -> list:
+    def by_kind(warm: tuple, part: set[int], adjacent: bool) -> list:
         """`part` by kind prior and by whether the doc has words: [(bound, nodes)]."""
         found = []
         left = len(part)
@@ -427,15 +432,16 @@ def _bound_postings(
             if held:
                 left -= len(held)
                 documented = held & kinds[1]
-                found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
+                found += [(bound(*warm, node_prior, node_doc, adjacent=adjacent), nodes) for node_doc, nodes in
                           ((None, documented), (0.0, held - documented)) if nodes]
         if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
-            found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
+            found.append((bound(*warm, prior, adjacent=adjacent), part.difference(*kinds[0].values())))
         return found
 
-    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
-        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm),
-                partial(split, weight, matched, count, secondary, entry, same))
+    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int],
+              adjacent: bool = True) -> tuple:
+        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm, adjacent=adjacent),
+                partial(split, weight, matched, count, secondary, entry, same, adjacent))
 
     def grouped(parts: dict[int, list[list]]) -> list[tuple]:
         """The groups of the parts, one per set of name words: at the bound of its shortest name (the bound
@@ -448,17 +454,18 @@ def _bound_postings(
         found = []
         for words, held in by_words.items():
             weight, matched = sum(weights[q[i]] for i in sorted(words)), len(words)
+            adjacent = any(i + 1 in words for i in words)  # words: the places in the question of the name's words
             if len(held) == 1:
-                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1]))
+                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1], adjacent))
                 continue
             count = min(facts & 7 for facts, _ in held)
-            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm)
-                       for secondary in {facts & 8 for facts, _ in held})
-            found.append((most, partial(by_facts, weight, matched, held)))
+            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm,
+                             adjacent=adjacent) for secondary in {facts & 8 for facts, _ in held})
+            found.append((most, partial(by_facts, weight, matched, held, adjacent)))
         return found
 
-    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]]) -> list[tuple]:
-        return [group(weight, matched, facts & 7, facts & 8, False, same) for facts, same in rows]
+    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]], adjacent: bool) -> list[tuple]:
+        return [group(weight, matched, facts & 7, facts & 8, False, same, adjacent) for facts, same in rows]
 
     groups: list[tuple[float, set[int] | Callable[[], list]]] = []
     alone: list[int] = []
