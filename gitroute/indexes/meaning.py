@@ -539,7 +539,10 @@ def rank_files(
         stands_for = alternates.get(token)
         # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
         bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
-        if stands_for is None:
+        if stands_for is None and not bit:  # a body word: its nodes hold no question word by it
+            for node, term in zip(nodes, terms):
+                node_score[node] += term
+        elif stands_for is None:
             for node, term in zip(nodes, terms):
                 node_score[node] += term
                 held_by[node] |= bit
