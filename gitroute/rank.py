@@ -289,12 +289,13 @@ def text_scorer(
             signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
         path_tokens = node.path_tokens
-        if q_set.isdisjoint(path_tokens):
-            matched_path = 0
-        elif in_name or in_owner:
-            matched_path = sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
-        else:
-            matched_path = sum(w for t, w in weighted if t in path_tokens)
+        matched_path = 0.0
+        if not q_set.isdisjoint(path_tokens):
+            if in_name or in_owner:  # the name's and the owner's words count there, not here
+                matched_path = sum(w for t, w in weighted
+                                   if t in path_tokens and t not in name_set and t not in owner_set)
+            else:
+                matched_path = sum(w for t, w in weighted if t in path_tokens)
         if matched_path:
             signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
