@@ -486,6 +486,12 @@ class _Matched(dict):
         return held
 
 
+def _holds(nodes: list[int], node: int) -> bool:
+    """Whether ascending `nodes` holds `node`: a word's postings asked about one node, not all words' (`_Matched`)."""
+    at = bisect_right(nodes, node) - 1
+    return at >= 0 and nodes[at] == node
+
+
 _DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best node counts NODE_DECAY ** i
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
@@ -555,8 +561,10 @@ def rank_files(
                 held_by[node] |= bit
         node_file.update(zip(nodes, owners))
     matched = _Matched(prepared)
+    nodes_of = {token: nodes for token, (nodes, _terms, _bits, _owners) in prepared}
     for (node, word), term in best_alt.items():
-        if word in matched[node]:  # the word itself is there: its alternatives add nothing
+        nodes = nodes_of.get(word)
+        if nodes and _holds(nodes, node):  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
