@@ -315,7 +315,7 @@ def text_scorer(
         if not signals:
             return 0.0, ()
         signals.append(("kind_prior", node.kind_prior))
-        total = sum(value for _, value in signals)
+        total = sum([value for _, value in signals])
         if not wants_secondary and node.secondary:
             demoted = round(total * (DEMOTE - 1.0), 3)
             signals.append(("secondary_path", demoted))

@@ -563,8 +563,8 @@ def rank_files(
     matched = _Matched(prepared)
     nodes_of = {token: nodes for token, (nodes, _terms, _bits, _owners) in prepared}
     for (node, word), term in best_alt.items():
-        nodes = nodes_of.get(word)
-        if nodes and _holds(nodes, node):  # the word itself is there: its alternatives add nothing
+        of_word = nodes_of.get(word)
+        if of_word and _holds(of_word, node):  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():

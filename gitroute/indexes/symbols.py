@@ -326,24 +326,29 @@ def _bound_postings(
                 if value in in_context:
                     context_matched += 1
                     context_weight += w
-            facts: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                            value in entries)
+            adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
+            # The bound's arguments, then `adjacent`: the memo's key, built once.
             place = get_place(value >> 4) if get_place is not None else None
-            if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
+            if place is None:
+                key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                              value in entries, adjacent)
+            else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
-                facts = (*facts, context_weight, path_weight, prior)
-                if get_doc_words is not None:  # and the words of its doc (most hold none of the question's)
+                if get_doc_words is None:
+                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                           value in entries, context_weight, path_weight, prior, adjacent)
+                else:  # and the words of its doc (most hold none of the question's)
                     doc_has = get_doc_words(value >> 4)
-                    facts = (*facts, sum(weights[t] for t in q if t in doc_has)
-                             if doc_has and not q_set.isdisjoint(doc_has) else 0.0)
-            adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
-            key = (*facts, adjacent)
+                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                           value in entries, context_weight, path_weight, prior,
+                           sum(weights[t] for t in q if t in doc_has) if doc_has and not q_set.isdisjoint(doc_has)
+                           else 0.0, adjacent)
             found = memo.get(key)
             if found is None:
-                found = memo[key] = bound(*facts, adjacent=adjacent)
+                found = memo[key] = bound(*key[:-1], adjacent=adjacent)
             bounds[value >> 4] = found
         return bounds
 
@@ -666,7 +671,8 @@ def query_symbols(
             if len(texts) < MAX_TEXTS:
                 texts[node_id] = node
         score, signals = score_text(node, bool(entry))
-        if score > 0:
+        # A row below the limit-th score so far can never be shown (that score only grows): no row for it.
+        if score > 0 and (len(top) < limit or score >= top[0]):
             rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
                             score=score, signals=signals if explain else ()))
             if len(top) < limit:
