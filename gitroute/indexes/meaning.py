@@ -496,8 +496,11 @@ _DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
-def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
-    return -pair[0], pair[1]
+def _best_first(pairs: list[tuple[float, int]]) -> None:
+    """Sort (score, id) pairs in place, the best first, then the lower id: two stable sorts on C keys, not a
+    Python key per pair (a question sorts a thousand files and their nodes)."""
+    pairs.sort(key=_SECOND)
+    pairs.sort(key=_FIRST, reverse=True)
 
 
 def rank_files(
@@ -555,8 +558,9 @@ def rank_files(
         else:  # the best alternative of a word, only where the word itself is absent (fixed below)
             for node, term in zip(nodes, terms):
                 at = (node, stands_for)
-                if term > best_alt.get(at, 0.0):
-                    node_score[node] += term - best_alt.get(at, 0.0)
+                before = best_alt.get(at, 0.0)
+                if term > before:
+                    node_score[node] += term - before
                     best_alt[at] = term
                 held_by[node] |= bit
         node_file.update(zip(nodes, owners))
@@ -574,14 +578,12 @@ def rank_files(
         if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
             ranked.append((scored[0][0], file_id))
             continue
-        scored.sort(key=_best_first)
+        _best_first(scored)
         own = next((s for s, node in scored if node == file_id), 0.0)
         best = [s for s, node in scored if node != file_id][:NODE_TOP]
         score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
-    # The best first, then the lower id (as `_best_first`): two stable sorts on C keys, not a Python key per file.
-    ranked.sort(key=_SECOND)
-    ranked.sort(key=_FIRST, reverse=True)
+    _best_first(ranked)
     found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
