@@ -163,10 +163,26 @@ class NodeText(namedtuple("NodeText", "name_stem owner kind_prior secondary exac
     __slots__ = ()
 
 
-def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None) -> NodeText:
+def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", shared: dict | None = None,
+              doc_words: frozenset[str] | None = None) -> NodeText:
     """`shared`: what a node's path, name and owner give it, by path, name and owner, kept across calls (a warm
-    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`)."""
+    server's): a file's nodes share their path, a class's methods their owner, and names repeat (`__init__`).
+    `doc_words`: `stems(doc)` as a set, when the caller has it (a warm server decoded every node's)."""
     name_stem = base_name(name, kind)
+    by_path, by_name, by_owner = text_parts(path, name_stem, kind, owner, shared)
+    secondary, in_path, path_stems = by_path
+    short = by_name[0]
+    return NodeText(
+        name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
+        (short, by_owner[0] + short),
+        _words(by_name[1], by_owner[1]), _words(by_name[2], by_owner[2]),
+        in_path, doc_words if doc_words is not None else frozenset(stems(doc)) if doc else frozenset(), path_stems,
+    )
+
+
+def text_parts(path: str, name_stem: str, kind: str, owner: str, shared: dict | None) -> tuple:
+    """What `node_text` takes from a node's path, name and owner (kept in `shared`): a warm server works them
+    out for every node when it pins, so a question's new nodes tokenize nothing."""
     by_path = shared.get((path, kind == "file")) if shared is not None else None
     if by_path is None:
         by_path = (is_secondary(path), path_words(path, kind), frozenset(stems(path)))
@@ -174,16 +190,7 @@ def node_text(*, path: str, name: str, kind: str, doc: str, owner: str = "", sha
             shared[(path, kind == "file")] = by_path
     # A question drops its stop words, so the name must too: `test_open_session_with_endpoint`
     # stands in "test open session with endpoint" as a whole phrase.
-    by_name = _name_words(name_stem, True, shared)
-    by_owner = _name_words(owner, False, shared)
-    secondary, in_path, path_stems = by_path
-    short = by_name[0]
-    return NodeText(
-        name_stem, owner, KIND_PRIOR.get(kind, 0.0), secondary,
-        (short, by_owner[0] + short),
-        _words(by_name[1], by_owner[1]), _words(by_name[2], by_owner[2]),
-        in_path, frozenset(stems(doc)) if doc else frozenset(), path_stems,
-    )
+    return by_path, _name_words(name_stem, True, shared), _name_words(owner, False, shared)
 
 
 def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
@@ -194,7 +201,10 @@ def _name_words(text: str, is_name: bool, shared: dict | None) -> tuple:
     if found is None:
         tokens = stems(text) if text else []
         content = [t for t in tokens if t not in STOP_WORDS] or (tokens if is_name else [])
-        found = (normalize_name(text), (tuple(tokens), frozenset(tokens)), (tuple(content), frozenset(content)))
+        words = (tuple(tokens), frozenset(tokens))
+        # Most names have no stop word: one pair serves both (a warm server keeps one per name and owner).
+        found = (normalize_name(text), words, words if len(content) == len(tokens) else
+                 (tuple(content), frozenset(content)))
         if shared is not None:
             shared[key] = found
     return found
@@ -209,7 +219,7 @@ def path_words(path: str, kind: str) -> frozenset[str]:
 
 def _words(name: tuple[tuple[str, ...], frozenset[str]], owner: tuple[tuple[str, ...], frozenset[str]]) -> tuple:
     """(name tokens, name set, owner tokens, owner set less the name's)."""
-    return name[0], name[1], owner[0], owner[1] - name[1]
+    return name[0], name[1], owner[0], owner[1] if owner[1].isdisjoint(name[1]) else owner[1] - name[1]
 
 
 def score_node(
@@ -260,27 +270,37 @@ def text_scorer(
             signals.append(("exact_name", EXACT))
             if text in (node.name_stem, f"{node.owner}.{node.name_stem}"):
                 signals.append(("verbatim", VERBATIM))
-        else:
+        # A text that holds no question word adds nothing: most scored nodes match in one or two places, and
+        # the sums below walk the question only where there is something to add (in its order, as always).
+        elif not name_tokens or not q_set.isdisjoint(name_set):
             phrase = _phrase_share(q, name_tokens, owner_tokens, position)
             if phrase:
                 signals.append(("phrase", round(PHRASE * phrase, 3)))
 
-        matched_name = sum(w for t, w in weighted if t in name_set)
+        in_name = not q_set.isdisjoint(name_set)
+        matched_name = sum(w for t, w in weighted if t in name_set) if in_name else 0
         if matched_name:
             coverage = len(name_set & q_set) / len(name_set)
             signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
-        matched_owner = sum(w for t, w in weighted if t in owner_set)
+        in_owner = not q_set.isdisjoint(owner_set)
+        matched_owner = sum(w for t, w in weighted if t in owner_set) if in_owner else 0
         if matched_owner:
             signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
 
         path_tokens = node.path_tokens
-        matched_path = sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
+        matched_path = 0.0
+        if not q_set.isdisjoint(path_tokens):
+            if in_name or in_owner:  # the name's and the owner's words count there, not here
+                matched_path = sum(w for t, w in weighted
+                                   if t in path_tokens and t not in name_set and t not in owner_set)
+            else:
+                matched_path = sum(w for t, w in weighted if t in path_tokens)
         if matched_path:
             signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
 
         doc_tokens = node.doc_tokens
-        if doc_tokens:
+        if doc_tokens and not q_set.isdisjoint(doc_tokens):
             matched_doc = sum(w for t, w in weighted if t in doc_tokens)
             if matched_doc:
                 signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
@@ -295,7 +315,7 @@ def text_scorer(
         if not signals:
             return 0.0, ()
         signals.append(("kind_prior", node.kind_prior))
-        total = sum(value for _, value in signals)
+        total = sum([value for _, value in signals])
         if not wants_secondary and node.secondary:
             demoted = round(total * (DEMOTE - 1.0), 3)
             signals.append(("secondary_path", demoted))
@@ -334,21 +354,26 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
-              node_prior: float | None = None, node_doc: float | None = None) -> float:
+              node_prior: float | None = None, node_doc: float | None = None, adjacent: bool = True) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
+        # A run needs two of the name's question words next to each other in the question (`adjacent`, when
+        # the caller knows which words the name holds); without, a name of two question words or more
+        # cannot stand whole after its owner's words either, so it makes no phrase at all.
         whole_name = name_matched >= name_count
+        in_a_row = name_matched >= 2 and adjacent
         if identifier:
             # The scored name keeps its stop words, so its words are its postings' words: exact_name
             # needs all of them in the question, and the question's other words in the owner.
             exact = whole_name and name_matched + context_matched >= asked
             coverage = min(name_matched / name_count, 1.0) if name_count else 1.0
-            phrase = 1.0 if whole_name and context_matched else (coverage if name_matched >= 2 else 0.0)
+            phrase = 1.0 if whole_name and context_matched else (coverage if in_a_row else 0.0)
         else:
             exact = False
             coverage = 1.0  # the scored name drops stop words, which the postings' count keeps
-            phrase = 1.0 if name_matched >= 2 or (context_matched and name_matched + context_matched >= 2) else 0.0
+            phrase = 1.0 if in_a_row or (name_matched < 2 and context_matched and name_matched + context_matched >= 2
+                                         ) else 0.0
         total = EXACT + VERBATIM if exact else (PHRASE * phrase if asked >= 2 else 0.0)
         # name_tokens grows with the name's share of the question faster (NAME / 2 > PATH) than
         # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gitroute.rank import _phrase_share, node_text, parse_question, score_node, score_text, text_scorer
+from gitroute.rank import (
+    PHRASE,
+    _phrase_share,
+    node_text,
+    parse_question,
+    score_bounder,
+    score_node,
+    score_text,
+    text_scorer,
+)
 
 WORDS = st.sampled_from(["open", "session", "url", "pattern", "resolve", "get", "test", "a", "for"])
 
@@ -67,3 +76,18 @@ def test_one_scorer_per_question_and_shared_path_words_score_as_each_node_alone(
         assert kept == alone
         assert scorer(kept, entry) == score_node(q, weights, path=path, name=name, kind=kind, doc=doc, entry=entry,
                                                  owner=owner)
+
+
+def test_a_name_whose_question_words_stand_apart_in_the_question_is_bounded_without_a_phrase():
+    # A phrase is a run of the name's words side by side in the question: `key_session` holds two words of
+    # "where is the session cookie secret key", but apart, so neither the score nor the bound has a phrase.
+    question = parse_question("where is the session cookie secret key")
+    weights = {t: 1.0 for t in question.tokens}
+    bound = score_bounder(question, weights)
+    apart = bound(2.0, 2, 2, 0.0, 0, False, False, adjacent=False)
+    assert bound(2.0, 2, 2, 0.0, 0, False, False) - apart == PHRASE
+    for name in ("key_session", "session_secret", "cookie_key"):
+        score, signals = score_node(question, weights, path="web/app.py", name=name, kind="function", doc="", entry=False)
+        assert "phrase" not in dict(signals) and score <= apart, name
+    score, signals = score_node(question, weights, path="web/app.py", name="secret_key", kind="function", doc="", entry=False)
+    assert "phrase" in dict(signals) and score > apart

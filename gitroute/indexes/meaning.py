@@ -17,6 +17,7 @@ import zlib
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
@@ -485,8 +486,21 @@ class _Matched(dict):
         return held
 
 
-def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
-    return -pair[0], pair[1]
+def _holds(nodes: list[int], node: int) -> bool:
+    """Whether ascending `nodes` holds `node`: a word's postings asked about one node, not all words' (`_Matched`)."""
+    at = bisect_right(nodes, node) - 1
+    return at >= 0 and nodes[at] == node
+
+
+_DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best node counts NODE_DECAY ** i
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
+def _best_first(pairs: list[tuple[float, int]]) -> None:
+    """Sort (score, id) pairs in place, the best first, then the lower id: two stable sorts on C keys, not a
+    Python key per pair (a question sorts a thousand files and their nodes)."""
+    pairs.sort(key=_SECOND)
+    pairs.sort(key=_FIRST, reverse=True)
 
 
 def rank_files(
@@ -534,21 +548,27 @@ def rank_files(
         stands_for = alternates.get(token)
         # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
         bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
-        if stands_for is None:
+        if stands_for is None and not bit:  # a body word: its nodes hold no question word by it
+            for node, term in zip(nodes, terms):
+                node_score[node] += term
+        elif stands_for is None:
             for node, term in zip(nodes, terms):
                 node_score[node] += term
                 held_by[node] |= bit
         else:  # the best alternative of a word, only where the word itself is absent (fixed below)
             for node, term in zip(nodes, terms):
                 at = (node, stands_for)
-                if term > best_alt.get(at, 0.0):
-                    node_score[node] += term - best_alt.get(at, 0.0)
+                before = best_alt.get(at, 0.0)
+                if term > before:
+                    node_score[node] += term - before
                     best_alt[at] = term
                 held_by[node] |= bit
         node_file.update(zip(nodes, owners))
     matched = _Matched(prepared)
+    nodes_of = {token: nodes for token, (nodes, _terms, _bits, _owners) in prepared}
     for (node, word), term in best_alt.items():
-        if word in matched[node]:  # the word itself is there: its alternatives add nothing
+        of_word = nodes_of.get(word)
+        if of_word and _holds(of_word, node):  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
@@ -558,12 +578,12 @@ def rank_files(
         if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
             ranked.append((scored[0][0], file_id))
             continue
-        scored.sort(key=_best_first)
+        _best_first(scored)
         own = next((s for s, node in scored if node == file_id), 0.0)
         best = [s for s, node in scored if node != file_id][:NODE_TOP]
-        score = own + sum(s * NODE_DECAY ** i for i, s in enumerate(best))
+        score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
-    ranked.sort(key=_best_first)
+    _best_first(ranked)
     found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)

@@ -30,6 +30,7 @@ from gitroute.rank import (
     parse_question,
     path_words,
     score_bounder,
+    text_parts,
     text_scorer,
 )
 from gitroute.text import STOP_WORDS, stem, stems, tokenize
@@ -54,6 +55,7 @@ MANY = 64  # a group of more nodes is split with sets worked out once for all ca
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
 
+_NO_WORDS: frozenset[str] = frozenset()
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 
 
@@ -299,10 +301,11 @@ def _bound_postings(
                     row[1] -= both
                     rows.append([(*row[0], index[token]), both])
     bound = score_bounder(question, weights)
-    table: list[tuple[float, frozenset[int], frozenset[int], frozenset[int]]] = []
-    for token in q:
+    table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int]]] = []
+    for i, token in enumerate(q):  # a word's bit is its place in the question: a phrase needs two side by side
         in_name, in_doc, in_context = members(token)
-        table.append((weights[token], in_name, in_doc, in_context))
+        table.append((weights[token], 1 << i, in_name, in_doc, in_context))
+    q_set = frozenset(q)
     memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
     path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
     get_place = places.get if places is not None else None
@@ -312,33 +315,47 @@ def _bound_postings(
         bounds = {}
         for value in values:
             name_weight = doc_weight = context_weight = 0.0
-            name_matched = context_matched = 0
-            for w, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
+            name_matched = context_matched = in_name_bits = 0
+            for w, bit, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
                 if value in in_name:
                     name_weight += w
                     name_matched += 1
+                    in_name_bits |= bit
                 if value in in_doc:
                     doc_weight += w
                 if value in in_context:
                     context_matched += 1
                     context_weight += w
-            facts: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                            value in entries)
+            adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
+            # The bound's arguments, then `adjacent`: the memo's key, built once.
             place = get_place(value >> 4) if get_place is not None else None
-            if place is not None:  # a warm server knows each node's path words and kind: a tighter bound
+            if place is None:
+                key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                              value in entries, adjacent)
+            else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
-                facts = (*facts, context_weight, path_weight, prior)
-                if get_doc_words is not None:  # and the words of its doc
+                if get_doc_words is None:
+                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                           value in entries, context_weight, path_weight, prior, adjacent)
+                else:  # and the words of its doc (most hold none of the question's)
                     doc_has = get_doc_words(value >> 4)
-                    facts = (*facts, sum(weights[t] for t in q if t in doc_has) if doc_has else 0.0)
-            found = memo.get(facts)
+                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
+                           value in entries, context_weight, path_weight, prior,
+                           sum(weights[t] for t in q if t in doc_has) if doc_has and not q_set.isdisjoint(doc_has)
+                           else 0.0, adjacent)
+            found = memo.get(key)
             if found is None:
-                found = memo[facts] = bound(*facts)
+                found = memo[key] = bound(*key[:-1], adjacent=adjacent)
             bounds[value >> 4] = found
         return bounds
+
+    def one_by_one(values: set[int]) -> list[tuple[float, int]]:
+        """[(bound, posting value)] of a few nodes, each bounded on its own."""
+        bounds = bound_each(values)
+        return [(bounds[value >> 4], value) for value in values]
 
     most_doc = sum(weights[t] for t in q if lists[t][1])
     in_contexts = [weights[t] for t in q if lists[t][2]]
@@ -364,20 +381,21 @@ def _bound_postings(
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
-        for _w, _in_name, in_doc, in_context in table:
+        for _w, _bit, _in_name, in_doc, in_context in table:
             held = same & in_context
             twice |= once & held
             once |= held
             in_docs |= same & in_doc
         return once, twice, in_docs
 
-    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> list:
+    def split(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int],
+              adjacent: bool) -> list:
         """A group's nodes by how many question words their context holds (none, one, more: then at most all
         of them: two can make a phrase with the name), and whether their doc holds any: [(bound, nodes or a
         function that splits them further)]; a group of a few nodes is bounded node by node at once:
-        [(bound, posting value)]."""
+        [(bound, posting value)]. `adjacent`: two of the group's name words stand side by side in the question."""
         if len(same) <= FEW:
-            return [(bound_each((value,))[value >> 4], value) for value in same]
+            return one_by_one(same)
         once, twice, in_docs = context_sets(same)
         held_once = same & once
         found: list[tuple] = []
@@ -388,7 +406,8 @@ def _bound_postings(
                 if not part:
                     continue
                 if places is None:
-                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry), part))
+                    found.append((bound(weight, matched, count, doc_weight, context_matched, secondary, entry,
+                                        adjacent=adjacent), part))
                     continue
                 # The context weight at most, and the path weight of the words any has; then, with the words of
                 # each node's doc known, by kind prior and by whether the doc has words (`kinds`), when its turn
@@ -399,16 +418,16 @@ def _bound_postings(
                     weights[t] for t in q if not path_postings.get(t, frozenset()).isdisjoint(part))
                 warm = (weight, matched, count, doc_weight, context_matched, secondary, entry, context_weight,
                         path_weight)
-                most = bound(*warm, prior)
+                most = bound(*warm, prior, adjacent=adjacent)
                 if get_doc_words is None or kinds is None:
                     found.append((most, part))
                 elif len(part) <= FEW:
-                    found += [(bound_each((value,))[value >> 4], value) for value in part]
+                    found += one_by_one(part)
                 else:
-                    found.append((most, partial(by_kind, warm, part)))
+                    found.append((most, partial(by_kind, warm, part, adjacent)))
         return found
 
-    def by_kind(warm: tuple, part: set[int]) -> list:
+    def by_kind(warm: tuple, part: set[int], adjacent: bool) -> list:
         """`part` by kind prior and by whether the doc has words: [(bound, nodes)]."""
         found = []
         left = len(part)
@@ -418,15 +437,16 @@ def _bound_postings(
             if held:
                 left -= len(held)
                 documented = held & kinds[1]
-                found += [(bound(*warm, node_prior, node_doc), nodes) for node_doc, nodes in
+                found += [(bound(*warm, node_prior, node_doc, adjacent=adjacent), nodes) for node_doc, nodes in
                           ((None, documented), (0.0, held - documented)) if nodes]
         if left:  # a node of no kind the view knows: at the highest prior (never, from `warm`)
-            found.append((bound(*warm, prior), part.difference(*kinds[0].values())))
+            found.append((bound(*warm, prior, adjacent=adjacent), part.difference(*kinds[0].values())))
         return found
 
-    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int]) -> tuple:
-        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm),
-                partial(split, weight, matched, count, secondary, entry, same))
+    def group(weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int],
+              adjacent: bool = True) -> tuple:
+        return (bound(weight, matched, count, most_doc, most_context, secondary, entry, *most_warm, adjacent=adjacent),
+                partial(split, weight, matched, count, secondary, entry, same, adjacent))
 
     def grouped(parts: dict[int, list[list]]) -> list[tuple]:
         """The groups of the parts, one per set of name words: at the bound of its shortest name (the bound
@@ -439,17 +459,18 @@ def _bound_postings(
         found = []
         for words, held in by_words.items():
             weight, matched = sum(weights[q[i]] for i in sorted(words)), len(words)
+            adjacent = any(i + 1 in words for i in words)  # words: the places in the question of the name's words
             if len(held) == 1:
-                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1]))
+                found.append(group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1], adjacent))
                 continue
             count = min(facts & 7 for facts, _ in held)
-            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm)
-                       for secondary in {facts & 8 for facts, _ in held})
-            found.append((most, partial(by_facts, weight, matched, held)))
+            most = max(bound(weight, matched, count, most_doc, most_context, secondary, False, *most_warm,
+                             adjacent=adjacent) for secondary in {facts & 8 for facts, _ in held})
+            found.append((most, partial(by_facts, weight, matched, held, adjacent)))
         return found
 
-    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]]) -> list[tuple]:
-        return [group(weight, matched, facts & 7, facts & 8, False, same) for facts, same in rows]
+    def by_facts(weight: float, matched: int, rows: list[tuple[int, set[int]]], adjacent: bool) -> list[tuple]:
+        return [group(weight, matched, facts & 7, facts & 8, False, same, adjacent) for facts, same in rows]
 
     groups: list[tuple[float, set[int] | Callable[[], list]]] = []
     alone: list[int] = []
@@ -625,6 +646,7 @@ def query_symbols(
     texts: dict[int, NodeText] = memo.setdefault("texts", {})
     shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
     score_text = text_scorer(question, weights)
+    doc_words: dict[int, frozenset[str]] | None = memo.get("doc_words")  # a warm view's: every node's doc words
 
     found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all of them)
     rows: list[Row] = []
@@ -644,11 +666,13 @@ def query_symbols(
         node = texts.get(node_id)
         if node is None:
             node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc,
-                             shared=shared if len(shared) < MAX_TEXTS else None)
+                             shared=shared if len(shared) < MAX_TEXTS else None,
+                             doc_words=None if doc_words is None else doc_words.get(node_id, _NO_WORDS))
             if len(texts) < MAX_TEXTS:
                 texts[node_id] = node
         score, signals = score_text(node, bool(entry))
-        if score > 0:
+        # A row below the limit-th score so far can never be shown (that score only grows): no row for it.
+        if score > 0 and (len(top) < limit or score >= top[0]):
             rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
                             score=score, signals=signals if explain else ()))
             if len(top) < limit:
@@ -791,6 +815,13 @@ def warm(view: IndexView) -> None:
                     by_facts[token] = _split_by_facts(in_name)
     except (TypeError, ValueError) as err:
         raise view.corrupt("postings") from err
+    # What node texts share (path, name and owner words), for every node: a question tokenizes none of them.
+    shared = memo.setdefault("text_parts", {})
+    for path, name, owner, kind, *_rest in records.values():
+        if len(shared) >= MAX_TEXTS:
+            break
+        if isinstance(name, str) and isinstance(owner, str):  # else `score_one` reports the record, if scored
+            text_parts(path, base_name(name, kind), kind, owner, shared)
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
