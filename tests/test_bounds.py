@@ -78,3 +78,22 @@ def test_methods_are_named_with_their_owner(sample_repo, route):
     answer = json.loads(route(["query", "--json", "OpenMeteoClient.forecast"], sample_repo.path).stdout)
     top = answer["rows"][0]
     assert (top["name"], top["kind"], top["path"]) == ("OpenMeteoClient.forecast", "method", "src/sample/weather.py")
+
+
+# markdown_inline (tree-sitter-language-pack 0.13.0) takes time doubling with each `[` an inline run leaves
+# open after an emphasis: this paragraph would take about a minute (24 brackets took 1.1 s, 26 took 3.6 s).
+SLOW_PARAGRAPH = "*Note* " + "![" * 30 + ":**D"
+
+
+def test_a_paragraph_the_inline_grammar_is_slow_on_is_read_as_text_and_said(make_repo, route):
+    repo = make_repo()
+    repo.commit({
+        "docs/notes.md": f"# Notes\n\n{SLOW_PARAGRAPH}\n\nCall `after_the_brackets` to go on.\n",
+        "lib.py": "def after_the_brackets():\n    pass\n",
+    })
+    build_json(route, repo)
+    manifest = json.loads(repo.git("cat-file", "-p", "refs/marola/routing-bundle:build.json"))
+    assert ["docs/notes.md", "line 3: 30 brackets left open (more than 12): read as plain text"] in \
+        manifest["warnings"]
+    answer = json.loads(route(["query", "--json", "after_the_brackets"], repo.path).stdout)
+    assert {row["path"] for row in answer["rows"]} >= {"lib.py"}

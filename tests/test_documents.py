@@ -379,3 +379,20 @@ def test_real_nesting_is_parsed():
     data = b"# T\n\n> a\n>> b\n\n- x\n  - y\n    - z\n"
     assert nesting_depth(data, count_markers=True) == 3
     assert len(parse_document("ok.md", data).blocks) >= 4
+
+
+def test_a_run_of_open_brackets_is_read_as_plain_text_not_parsed_for_hours(tmp_path):
+    # Unguarded, markdown_inline's time doubles with each bracket: 40 of them would take hours.
+    paragraph = "*Note* " + "![" * 40 + ":**D"
+    texts, warnings = _parse_in_child(tmp_path, "slow.md", f"# T\n\n{paragraph}\n\nAfter [a](b).\n".encode())
+    assert texts == ["T", paragraph, "After a."]
+    assert warnings == ["line 3: 40 brackets left open (more than 12): read as plain text"]
+
+
+def test_open_brackets_counts_those_no_bracket_closes():
+    from gitroute.parsing.documents import open_brackets
+
+    assert open_brackets(b"[a](b) and [c] ]] " * 10 + b"[x") == 1
+    assert open_brackets(b"[x [y") == 2  # few brackets: counted, not matched
+    assert open_brackets(b"[" * 20 + b"]" * 20) == 0
+    assert open_brackets(b"]" * 20 + b"[" * 20) == 20  # a `]` before them closes none

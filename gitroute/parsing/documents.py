@@ -266,10 +266,36 @@ class _MarkdownInline:
         return "".join(parts)
 
 
-def _md_inline(data: bytes, node: Node | None) -> tuple[str, tuple[Token, ...]]:
+# The markdown_inline grammar's parse time doubles with each `[` left open in one inline run (an emphasis
+# delimiter before them and a closer after them are enough): 20 open brackets took 4 ms, 25 took 70 ms, 29 took
+# 1.1 s, measured with tree-sitter-language-pack 0.13.0 on a 190-byte paragraph bench/fuzz_documents.py found.
+# The parser's progress callback is not called while it explores, so the bound is on the shape: such a run
+# is read as plain text, without tokens. Real prose leaves a bracket or two open, not a dozen.
+MAX_OPEN_BRACKETS = 12
+
+
+def open_brackets(src: bytes) -> int:
+    """How many `[` of the text no `]` after them closes (an upper bound: escapes are not told apart)."""
+    if src.count(b"[") <= MAX_OPEN_BRACKETS:
+        return src.count(b"[")
+    opened = 0
+    for byte in src:
+        if byte == 0x5B:  # [
+            opened += 1
+        elif byte == 0x5D and opened:  # ]
+            opened -= 1
+    return opened
+
+
+def _md_inline(data: bytes, node: Node | None, warnings: list[str]) -> tuple[str, tuple[Token, ...]]:
     if node is None:
         return "", ()
     src = data[node.start_byte:node.end_byte]
+    unclosed = open_brackets(src)
+    if unclosed > MAX_OPEN_BRACKETS:
+        warnings.append(f"line {node.start_point.row + 1}: {unclosed} brackets left open (more than "
+                        f"{MAX_OPEN_BRACKETS}): read as plain text")
+        return _decode(src).strip(), ()
     tree = _parser("markdown_inline").parse(src)
     reader = _MarkdownInline(src, node.start_point.row + 1)
     text = reader.span(tree.root_node)
@@ -324,11 +350,12 @@ class _MarkdownReader:
             if kind == "atx_heading":
                 marker = next((c.type for c in child.children if c.type.startswith("atx_h")), "atx_h1_marker")
                 level = int(marker[5]) if marker[5:6].isdigit() else 1
-                text, tokens = _md_inline(self.data, _child(child, "inline"))
+                text, tokens = _md_inline(self.data, _child(child, "inline"), self.out.warnings)
                 self.out.add("heading", line, end_line, text, tokens, level, heading_number(text))
             elif kind == "setext_heading":
                 paragraph = _child(child, "paragraph")
-                text, tokens = _md_inline(self.data, _child(paragraph, "inline") if paragraph else None)
+                text, tokens = _md_inline(self.data, _child(paragraph, "inline") if paragraph else None,
+                                          self.out.warnings)
                 level = 1 if _child(child, "setext_h1_underline") is not None else 2
                 self.out.add("heading", line, end_line, " ".join(text.split()), tokens, level,
                              heading_number(text))
@@ -360,7 +387,7 @@ class _MarkdownReader:
                 self.walk(child, list_depth, quote)
 
     def paragraph(self, node: Node, line: int, end_line: int, list_depth: int, quote: bool) -> None:
-        text, tokens = _md_inline(self.data, _child(node, "inline"))
+        text, tokens = _md_inline(self.data, _child(node, "inline"), self.out.warnings)
         if quote:
             self.out.add("quote", line, end_line, text, tokens)
             return
@@ -389,7 +416,7 @@ class _MarkdownReader:
             for cell in row.children:
                 if cell.type != "pipe_table_cell":
                     continue
-                text, cell_tokens = _md_inline(self.data, cell)
+                text, cell_tokens = _md_inline(self.data, cell, self.out.warnings)
                 cells.append(text)
                 tokens.extend(cell_tokens)
             line = row.start_point.row + 1
