@@ -1,13 +1,15 @@
 """Hunt for documents that crash a tree-sitter grammar: random Markdown/rst-ish text, parsed in child processes.
 
-    python bench/fuzz_documents.py [--inputs N] [--seed S] [--mode document|grammars] [--out DIR]
+    python bench/fuzz_documents.py [--inputs N] [--seed S] [--mode document|grammars] [--seconds T] [--out DIR]
 
 A crash in a grammar's C scanner kills the process (SIGSEGV), so each batch of inputs is parsed by a fresh child,
 which prints the index of each input before parsing it: when the child dies by a signal, the input it was parsing
 is saved to DIR (default /tmp/gitroute-fuzz) and the hunt goes on with the rest of the batch. Modes:
 `document` runs `parse_document` (guards included) on each input, as `.md` or `.rst`; `grammars` parses the whole
 input with markdown_inline and rst too (rst only below its nesting limit) and markdown from `_block_safe`'s copy.
-Prints inputs parsed, seconds and crashes; a crash found is the figure, not a failed test.
+An input that takes more than T seconds (default 5) is killed by SIGALRM in the child (a grammar's C code cannot
+be interrupted from Python) and saved as a slow one. Prints inputs parsed, seconds, crashes and slow inputs; a
+crash found is the figure, not a failed test.
 
 The generator follows tests/test_decisions.py (its `_PIECES` and random text) with what scanners trip on
 added: every Unicode plane, surrogates (encoded with surrogatepass), NULs, CR, lone backticks, container
@@ -19,10 +21,12 @@ import argparse
 import os
 import pickle
 import random
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 PIECES = [
@@ -75,21 +79,27 @@ def document(rng: random.Random) -> tuple[str, bytes]:
     return rng.choice(PATHS), "".join(parts).encode("utf-8", "surrogatepass")
 
 
-def child(batch_file: str, mode: str) -> None:
+def child(batch_file: str, mode: str, seconds: str) -> None:
     from gitroute.parsing import documents
 
     with open(batch_file, "rb") as stream:
         batch = pickle.load(stream)
     for index, (path, data) in enumerate(batch):
         print(index, flush=True)
-        if mode == "document":
-            documents.parse_document(path, data)
-            continue
-        documents._parser("markdown_inline").parse(data)
-        if documents.nesting_depth(data, count_markers=True) <= documents.MAX_NESTING["markdown"]:
-            documents._parser("markdown").parse(documents._block_safe(data))
-        if documents.nesting_depth(data, count_markers=False) <= documents.MAX_NESTING["rst"]:
-            documents._parser("rst").parse(data)
+        signal.alarm(int(seconds))  # SIGALRM's default action ends the process, even inside a parse
+        parse(documents, mode, path, data)
+        signal.alarm(0)
+
+
+def parse(documents: types.ModuleType, mode: str, path: str, data: bytes) -> None:
+    if mode == "document":
+        documents.parse_document(path, data)
+        return
+    documents._parser("markdown_inline").parse(data)
+    if documents.nesting_depth(data, count_markers=True) <= documents.MAX_NESTING["markdown"]:
+        documents._parser("markdown").parse(documents._block_safe(data))
+    if documents.nesting_depth(data, count_markers=False) <= documents.MAX_NESTING["rst"]:
+        documents._parser("rst").parse(data)
 
 
 def main() -> int:
@@ -98,8 +108,9 @@ def main() -> int:
     options.add_argument("--seed", type=int, default=1)
     options.add_argument("--batch", type=int, default=2_000)
     options.add_argument("--mode", choices=("document", "grammars"), default="document")
+    options.add_argument("--seconds", type=int, default=5, help="an input parsed longer is saved as slow")
     options.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "gitroute-fuzz")
-    options.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    options.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = options.parse_args()
     if args.child:
         child(*args.child)
@@ -107,14 +118,14 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     batch_file = args.out / f"batch-{os.getpid()}.pkl"
-    parsed = crashes = 0
+    parsed = crashes = slow = 0
     start = time.perf_counter()
     pending: list[tuple[str, bytes]] = []
     while parsed < args.inputs:
         pending += [document(rng) for _ in range(args.batch - len(pending))]
         with open(batch_file, "wb") as stream:
             pickle.dump(pending, stream)
-        result = subprocess.run([sys.executable, __file__, "--child", str(batch_file), args.mode],
+        result = subprocess.run([sys.executable, __file__, "--child", str(batch_file), args.mode, str(args.seconds)],
                                 capture_output=True, text=True)
         done = [int(line) for line in result.stdout.split()]
         if result.returncode > 0:  # an exception, not a crash: the hunt itself is broken
@@ -126,15 +137,19 @@ def main() -> int:
         else:
             index = done[-1] if done else 0
             path, data = pending[index]
-            crashes += 1
-            saved = args.out / f"crash-{args.seed}-{parsed + index}{Path(path).suffix}"
+            what = "slow" if result.returncode == -signal.SIGALRM else "crash"
+            if what == "slow":
+                slow += 1
+            else:
+                crashes += 1
+            saved = args.out / f"{what}-{args.seed}-{parsed + index}{Path(path).suffix}"
             saved.write_bytes(data)
-            print(f"crash (exit {result.returncode}) on a {len(data)}-byte {path}: saved to {saved}", flush=True)
+            print(f"{what} (exit {result.returncode}) on a {len(data)}-byte {path}: saved to {saved}", flush=True)
             parsed += index + 1
             pending = pending[index + 1:]
-        print(f"{parsed} inputs  {time.perf_counter() - start:.0f} s  {crashes} crashes", flush=True)
+        print(f"{parsed} inputs  {time.perf_counter() - start:.0f} s  {crashes} crashes  {slow} slow", flush=True)
     batch_file.unlink(missing_ok=True)
-    return 1 if crashes else 0
+    return 1 if crashes or slow else 0
 
 
 if __name__ == "__main__":
