@@ -90,10 +90,14 @@ def test_a_paragraph_the_inline_grammar_is_slow_on_is_read_as_text_and_said(make
     repo.commit({
         "docs/notes.md": f"# Notes\n\n{SLOW_PARAGRAPH}\n\nCall `after_the_brackets` to go on.\n",
         "lib.py": "def after_the_brackets():\n    pass\n",
+        # The rst scanner is quadratic in a long run without blanks of `[ { ( : < -` (6 KB took 1 s).
+        "docs/minified.rst": "Minified\n========\n\n" + "ab:" * 20_000 + "\n",
     })
     build_json(route, repo)
     manifest = json.loads(repo.git("cat-file", "-p", "refs/marola/routing-bundle:build.json"))
     assert ["docs/notes.md", "line 3: 30 brackets left open (more than 12): read as plain text"] in \
+        manifest["warnings"]
+    assert ["docs/minified.rst", "long runs without blanks (cost 1200000000, more than 8000000): not parsed"] in \
         manifest["warnings"]
     answer = json.loads(route(["query", "--json", "after_the_brackets"], repo.path).stdout)
     assert {row["path"] for row in answer["rows"]} >= {"lib.py"}

@@ -396,3 +396,27 @@ def test_open_brackets_counts_those_no_bracket_closes():
     assert open_brackets(b"[x [y") == 2  # few brackets: counted, not matched
     assert open_brackets(b"[" * 20 + b"]" * 20) == 0
     assert open_brackets(b"]" * 20 + b"[" * 20) == 20  # a `]` before them closes none
+
+
+def test_rst_lines_ended_by_a_lone_carriage_return_are_lines(tmp_path):
+    # Unguarded, each `<` on lines ended by "\r" alone scanned to the document's end: 8 KB took 1 s, this 80 KB
+    # about 100 s.
+    data = b"Title\r=====\r\r" + b"<ab\r" * 20_000 + b"\rAfter ``that``.\r"
+    texts, warnings = _parse_in_child(tmp_path, "mac.rst", data)
+    assert texts[0] == "Title" and texts[-1] == "After that." and warnings == []
+
+
+def test_rst_runs_without_blanks_past_the_budget_are_named_not_parsed(tmp_path):
+    texts, warnings = _parse_in_child(tmp_path, "runs.rst", b"T\n=\n\nText " + b"ab[" * 20_000 + b"\n")
+    assert texts == []
+    assert warnings == ["long runs without blanks (cost 1200000000, more than 8000000): not parsed"]
+
+
+def test_rst_long_runs_that_are_no_markup_are_parsed():
+    from gitroute.parsing.documents import parse_document
+
+    image = b"data:image/png;base64," + b"iVBORw0KGgo+/=" * 10_000
+    url = b"https://example.com/a-b/" + b"c-d(e)/" * 20
+    doc = parse_document("doc.rst", b"T\n=\n\n.. image:: " + image + b"\n\nSee " + url + b" and ``after``.\n")
+    assert doc is not None and doc.warnings == ()
+    assert any(t.text == "after" for b in doc.blocks for t in b.tokens)

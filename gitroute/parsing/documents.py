@@ -779,6 +779,25 @@ def nesting_depth(data: bytes, *, count_markers: bool) -> int:
     return deepest
 
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
+# The rst scanner, at each character inline markup may start after (`[ { ( : < -`), looks ahead to the end of
+# the blank-free run it is in: time quadratic in a long run of them ("ab[" * 2000, 6 KB on one line, took 1 s;
+# measured with tree-sitter-language-pack 0.13.0). A document whose long runs add up to more than the budget
+# (run length times such characters in it) is named, not parsed. Prose, URLs and base64 stay far below it.
+_LONG_RUN = re.compile(rb"[^ \t\n]{128,}")
+_MARKUP_STARTS = b"[{(:<-"
+RST_RUN_BUDGET = 8_000_000
+
+
+def rst_run_cost(data: bytes) -> int:
+    """Run length times markup-start characters, summed over the document's runs of 128 or more blank-free bytes."""
+    cost = 0
+    for match in _LONG_RUN.finditer(data):
+        run = match.group()
+        cost += len(run) * (len(run) - len(run.translate(None, _MARKUP_STARTS)))
+    return cost
+
+
 # ------------------------------------------------------------------------------------------------ public
 
 
@@ -794,6 +813,14 @@ def parse_document(path: str, data: bytes) -> Document | None:
     if len(data) > MAX_DOCUMENT_BYTES:
         out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
         data = data[:MAX_DOCUMENT_BYTES]
+    if fmt == "rst" and b"\r" in data:
+        # The rst scanner ends a line only at "\n": on lines ended by a lone "\r" (classic Mac) each `<` scans to
+        # the document's end, quadratic (8 KB of "<ab\r" took 1 s, so 2 MB would take hours). A lone "\r" is a
+        # line break to Python and editors too; as "\n" the bytes keep their offsets.
+        data = _LONE_CR.sub(b"\n", data)
+    if fmt == "rst" and (cost := rst_run_cost(data)) > RST_RUN_BUDGET:
+        out.warnings.append(f"long runs without blanks (cost {cost}, more than {RST_RUN_BUDGET}): not parsed")
+        return out.finish(path, fmt)
     depth = nesting_depth(data, count_markers=fmt == "markdown")
     if depth > MAX_NESTING[fmt]:
         # The grammars' scanners keep fixed-size stacks: past them the markdown one crashes the process and
