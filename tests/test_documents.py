@@ -420,3 +420,12 @@ def test_rst_long_runs_that_are_no_markup_are_parsed():
     doc = parse_document("doc.rst", b"T\n=\n\n.. image:: " + image + b"\n\nSee " + url + b" and ``after``.\n")
     assert doc is not None and doc.warnings == ()
     assert any(t.text == "after" for b in doc.blocks for t in b.tokens)
+
+
+def test_a_paragraph_of_many_underscores_and_tildes_is_read_as_plain_text(tmp_path):
+    # Unguarded, markdown_inline is quadratic in them: this 20 KB paragraph would take about 6 s.
+    paragraph = "_z~Y " * 4000
+    texts, warnings = _parse_in_child(tmp_path, "tildes.md", f"# T\n\n{paragraph}\n\nA `name`.\n".encode())
+    assert texts == ["T", paragraph.strip(), "A name."]
+    assert warnings == ["line 3: 19999 bytes with delimiters costing 159992000 (more than 4000000): read as "
+                        "plain text"]
