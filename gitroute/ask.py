@@ -12,6 +12,7 @@ kinds at once; each kind says why it was chosen, for `--explain`.
 """
 from __future__ import annotations
 
+import glob
 import re
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
@@ -331,7 +332,7 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     if located and len(words) <= 3:
         path, name = located[0]
         add("symbol", f"'{subject}' is '{name}' in '{path}': where it is defined there", name,
-            options={"path_glob": _exactly(path)})
+            options={"path_glob": glob.escape(path)})
         add("impact", f"'{subject}' is '{name}' in '{path}': what uses it", subject)
         add("docs", f"'{name}' is a name: which documents explain it", name)
         return done()
@@ -345,7 +346,7 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
             add("docs", f"'{path}' is a path of the pinned commit: which documents explain it", path)
             # Only that path's rows: other files sharing its words are guesses about a path the user gave.
             add("symbol", f"'{path}' is a path of the pinned commit: its file and what it defines", path,
-                options={"path_glob": _exactly(path) + ("/*" if paths[0][1] == "tree" else "")})
+                options={"path_glob": glob.escape(path) + ("/*" if paths[0][1] == "tree" else "")})
             add("impact", f"'{path}' is a path of the pinned commit: what uses it", path, facet=True)
         return done()
 
@@ -383,11 +384,6 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
         add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
     add("meaning", "a question in plain words" if asks else "words that are not one name")
     return done()
-
-
-def _exactly(path: str) -> str:
-    """A glob that matches `path` itself, whatever characters it holds."""
-    return re.sub(r"([*?[])", r"[\1]", path)
 
 
 # --- one answer from several -------------------------------------------------------------------------
