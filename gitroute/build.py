@@ -430,9 +430,14 @@ class _IndexJobs:
         return sections
 
     def _job(self, name: str) -> _Done:
+        function, args = self._call(name)
+        return function(*args)
+
+    def _call(self, name: str) -> tuple[Callable[..., _Done], tuple]:
+        """The module-level function that runs job `name`, and its arguments (what a worker is sent)."""
         if name == GRAPH_JOB:
-            return _write_graph()
-        return _write_index(name, {n: self.done[n].output for n in self.needs[name]})
+            return _write_graph, ()
+        return _write_index, (name, {n: self.done[n].output for n in self.needs[name]})
 
     def _submit(self, *, edges: bool) -> None:
         """Submit every job whose needs are met, longest first: one that reads no edges to the early
@@ -444,11 +449,8 @@ class _IndexJobs:
         for name in ready:
             pool = self.late if self.edges[name] else self.early
             assert pool is not None
-            if name == GRAPH_JOB:
-                future = pool.submit(_write_graph)
-            else:
-                future = pool.submit(_write_index, name, {n: self.done[n].output for n in self.needs[name]})
-            self.running[future] = name
+            function, args = self._call(name)
+            self.running[pool.submit(function, *args)] = name
 
 
 def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
