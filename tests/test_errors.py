@@ -321,3 +321,18 @@ def test_a_refused_bundle_leaves_no_git_process_running(built_repo, format_versi
 
     assert refused.value.exit_code == FATAL
     assert _git_children() == before  # checked while the traceback still holds the half-made view
+
+
+@pytest.mark.parametrize("field, value", [("documents", "x"), ("avgdl", [1]), ("documents", {"n": 1})])
+def test_a_meaning_section_of_the_wrong_shape_is_a_damaged_bundle_when_a_server_decodes_it(built_repo, field, value):
+    """A warm server decodes every index when it pins a bundle: a number of the meaning index's section that is
+    no number is the bundle's damage, as on the CLI, never an internal error."""
+    from gitroute import api
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import BundleDamaged
+
+    meta = json.loads(built_repo.git("show", f"{BUNDLE_REF}:meaning/meta.json"))
+    meta[field] = value
+    write_bundle(built_repo, {"meaning/meta.json": json.dumps(meta).encode()}, built_repo.bundle_tree())
+    with BundleView(str(built_repo.path)) as view, pytest.raises(BundleDamaged):
+        api.warm(view)

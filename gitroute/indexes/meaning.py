@@ -631,9 +631,9 @@ def warm(view) -> None:
             if values:
                 _check_postings(values, path, view.corrupt)
                 decoded[token] = values
-    n = int(section.get("documents") or 1)
-    avgdl = float(section.get("avgdl") or 1.0)
-    try:
+    try:  # the section's numbers too: a bundle from elsewhere may hold anything there
+        n = int(section.get("documents") or 1)
+        avgdl = float(section.get("avgdl") or 1.0)
         memo["prepared"] = {(token, False): _prepare_body(values, section, files) if token.startswith(BODY_PREFIX)
                             else prepare_postings(values, bm25_idf(len(values) // 2, n), avgdl, files)
                             for token, values in decoded.items()}
