@@ -45,6 +45,9 @@ STEPS = {
     "rename_owner": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Cart:", "class Basket:")},
     "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
     "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
+    # the words a document says about a node (anchor text) change while no code does
+    "describe_in_doc": lambda t: {**t, "docs/api.rst": t.get("docs/api.rst", t.get("guide/api.rst", "")).replace(
+        ".. class:: Cart\n", ".. class:: Cart\n\n   Holds what a customer is about to buy.\n")},
     "move_doc": lambda t: {("guide/api.rst" if k == "docs/api.rst" else k): v for k, v in t.items()},
     # A contract (one file in two places) whose readers are found by name; then a second contract, so
     # every blob must be searched for a name it was not searched for before.

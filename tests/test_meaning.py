@@ -10,7 +10,7 @@ import pytest
 from gitroute.bench import Question, score_answer
 from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
-from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, query_meaning, question_words
+from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_words, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
 from gitroute.parsing.prose import header_text, message_literals
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
@@ -98,7 +98,17 @@ def test_node_fields_split_a_symbol_and_a_file():
     assert fields["signature"] == "(lines, discount):"
     assert fields["doc"] == "Sum the lines." and fields["message"] == "not paid"
     file_node = Node(0, "src/shop/invoice.py", "invoice.py", "file", 1, 1, "python", "", "", False)
-    assert node_fields(file_node, [], "Invoices.") == {"path": "src/shop/invoice", "header": "Invoices.", "message": ""}
+    assert node_fields(file_node, [], "Invoices.", "Totals with tax.") == {
+        "path": "src/shop/invoice python", "header": "Invoices.", "message": "", "anchor": "Totals with tax."}
+
+
+def test_path_words_name_the_language_and_a_locale_files_language():
+    assert path_words("www/FileReader.js", "javascript") == "www/FileReader javascript js"
+    assert path_words("src/v4/locales/de.ts", "typescript") == "src/v4/locales/de typescript ts german"
+    assert path_words("django/conf/locale/pt_BR/formats.py", "python") == (
+        "django/conf/locale/pt_BR/formats python portuguese")
+    assert path_words("src/de/parser.py", "python") == "src/de/parser python"  # `de` outside a locale folder
+    assert path_words("Makefile", "") == "Makefile"
 
 
 def test_question_words_drop_stop_and_frame_words_and_stem():
@@ -226,6 +236,45 @@ def test_words_held_only_in_bodies_are_no_evidence_for_the_no_match_rule(make_re
     rows, notes, evidence = _pay_query(repo, "where is the nearest cent of the ledger")
     assert rows == [] and evidence is not None and evidence.missing == ["nearest", "cent", "ledger"]
     assert notes[0].startswith("no word of the question occurs in the repository")
+
+
+# --- anchor text: what the documents say where they name a node ------------------------------
+
+CLOCK_FILES = {
+    "src/clock/__init__.py": "",
+    "src/clock/humanize.py": "def humanize_delta(seconds):\n    return str(seconds)\n",
+    "src/clock/image.py": "def shrink_image(path, size):\n    return path\n",
+    "src/clock/other.py": "def parse_delta(text):\n    return 0\n",
+}
+CLOCK_DOCS = {
+    "docs/ref.rst": (
+        "Reference\n=========\n\n.. module:: clock.humanize\n\n.. function:: humanize_delta(seconds)\n\n"
+        "   Formats a duration as friendly words, such as three days ago.\n"
+    ),
+    "README.md": "# Clock\n\nPictures get smaller: `shrink_image` makes thumbnails. Invoices are paid monthly.\n",
+}
+
+
+@pytest.mark.parametrize("with_docs", [True, False])
+def test_the_description_a_document_gives_a_function_routes_a_question_in_its_words(make_repo, route, with_docs):
+    repo = make_repo("clock")
+    repo.commit({**CLOCK_FILES, **(CLOCK_DOCS if with_docs else {"README.md": "# Clock\n"})}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    result = ask(route, repo, "where are durations written as friendly words", "--meaning", "--explain")
+    if with_docs:
+        assert result["rows"][0]["path"] == "src/clock/humanize.py"
+        assert result["rows"][0]["matched"]["friendly"] == ["anchor"]
+    else:
+        assert result["status"] == "no_match"
+
+
+def test_an_inline_name_lends_its_own_sentence_only(make_repo, route):
+    repo = make_repo("clock")
+    repo.commit({**CLOCK_FILES, **CLOCK_DOCS}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert ask(route, repo, "where are thumbnails made", "--meaning")["rows"][0]["path"] == "src/clock/image.py"
+    # "Invoices are paid monthly." is the next sentence of the same paragraph: not about `shrink_image`
+    assert ask(route, repo, "where are invoices paid monthly", "--meaning")["status"] == "no_match"
 
 
 def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):

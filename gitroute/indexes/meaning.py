@@ -1,7 +1,8 @@
 """The meaning index: BM25 over node text (names, signatures, docs, messages, paths), by file, with no_match.
 
 A node's text is its name and owner split into words, its signature, its docstring or leading comment,
-the message-like string literals inside it and, for a file, its path words and header comment. Each
+the message-like string literals inside it, what the documents say where they name it (anchor text, from
+the doc↔code links) and, for a file, its path words, its language's name and its header comment. Each
 field counts a whole number of times (its weight) in the node's term frequency, so one BM25 over one
 bag of words ranks them. The comments inside a node's body are a field apart (postings under `~word`, their
 own lengths and idf, a share of their BM25): they reorder what the other fields reach, and are no evidence
@@ -13,10 +14,11 @@ rows it returns.
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.model import Answer, Row
@@ -24,8 +26,8 @@ from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
 from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
 
 NAME = "meaning"
-NEEDS: tuple[str, ...] = ()
-EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
+NEEDS: tuple[str, ...] = ("doc_links",)  # its links: what the documents say about a node (anchor text)
+EDGES = False
 # Bench types this index answers: plain-English questions, and off-topic ones that must be no_match.
 QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
@@ -35,7 +37,7 @@ POSTINGS_TARGET = 4096  # postings per shard, on average (a power of two of shar
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
 FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
-          "path": (32, 2), "header": (64, 2)}  # weights measured on the benches: docs/decisions/0011
+          "path": (32, 2), "header": (64, 2), "anchor": (256, 1)}  # weights measured: docs/decisions/0011
 FIELD_NAMES = tuple(FIELDS)
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -46,8 +48,8 @@ FRAME_WORDS = frozenset(
     many much still yet while upon via per onto tell tells kept keep get gets go goes not no
     against over inside outside within without through throughout between among across along around behind beyond
     toward towards until since above below near together everything something anything nothing everyone someone
-    anyone already always never often again ever here now own ones one""".split()
-)  # the second half: prepositions, pronouns and adverbs a question uses but code rarely names (0011)
+    anyone already always never often again ever here now own ones one more most less fewer few""".split()
+)  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
 # A small curated thesaurus: a word a user says -> the words code spells it with. An alternative counts
 # EXPANDED of its own BM25 and stands for the question's word in coverage (never adds weight of its own).
 # Kept general on purpose (docs/decisions/0011): programming synonyms and language names -> locale codes.
@@ -66,10 +68,20 @@ EXPANSIONS = {
     "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
     "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
     "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+}
+# Language names -> locale codes: a question's "german" reaches `de`, and a file named by a locale code in a
+# locale folder (`locales/de.ts`, `locale/de/formats.py`) holds its language's name as a path word.
+LOCALES = {
     "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
     "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
     "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
 }
+EXPANSIONS.update(LOCALES)
+LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
+LOCALE_FOLDERS = frozenset(("locale", "locales", "i18n", "l10n", "lang", "langs", "languages", "translations"))
+# A file's language as a user names it ("the javascript side"); a language not listed is named by its grammar.
+LANGUAGE_WORDS = {"javascript": "javascript js", "typescript": "typescript ts", "tsx": "typescript tsx",
+                  "objc": "objective objc", "csharp": "csharp", "go": "golang", "bash": "shell bash"}
 EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
 MAX_DOC = 600
 NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
@@ -149,18 +161,84 @@ def _signature_words(signature: str, name: str) -> str:
     return signature[at + len(name):] if at >= 0 else signature
 
 
-def node_fields(node, messages: Sequence[str] = (), header: str = "") -> dict[str, str]:
+def path_words(path: str, lang: str) -> str:
+    """A file's path text: its folders and name without the extension, its language's name, and the
+    language a locale file is in."""
+    parts = path.split("/")
+    if "." in parts[-1]:
+        parts[-1] = parts[-1].rsplit(".", 1)[0]
+    said = [LANGUAGE_WORDS.get(lang, lang)] if lang else []
+    if any(part.lower() in LOCALE_FOLDERS for part in parts[:-1]):
+        for part in reversed(parts[-2:]):  # `de.ts`, or `de/formats.py`; `pt_BR` and `zh-Hans` are their language
+            name = LOCALE_NAMES.get(part.lower().replace("_", "-").split("-", 1)[0])
+            if name:
+                said.append(name)
+                break
+    return " ".join(("/".join(parts), *said))
+
+
+def node_fields(node, messages: Sequence[str] = (), header: str = "", anchor: str = "") -> dict[str, str]:
     """The text of each field of a node (model.Node): what the index counts and `--explain` names."""
     if node.kind == "file":
-        path = node.path.rsplit(".", 1)[0] if "." in node.path.rsplit("/", 1)[-1] else node.path
-        return {"path": path, "header": header, "message": " ".join(messages)}
+        return {"path": path_words(node.path, node.lang), "header": header, "message": " ".join(messages),
+                "anchor": anchor}
     return {
         "name": node.name,
         "owner": node.owner,
         "signature": _signature_words(node.signature, node.name),
         "doc": node.doc[:MAX_DOC],
         "message": " ".join(messages),
+        "anchor": anchor,
     }
+
+
+# --- anchor text -----------------------------------------------------------------------------
+# What the documents say where they name a node, as search engines read the text of links to a page: the
+# description after a heading or directive that names it (`.. function:: slugify`, a `timesince` section),
+# else the sentence that names it. Measured against whole paragraphs and section headings: docs/decisions/0011.
+
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
+SHORT_BLOCK = 160  # a block this short whose sentences do not spell the name is all of it
+
+
+def anchor_texts(links: Iterable, documents: Mapping) -> dict[int, list[str]]:
+    """node id -> the distinct texts the documents say about it, in link order (doc_links.DocLink, model.Document).
+
+    Ambiguous links say nothing: their text would land on every candidate."""
+    starts: dict[str, list[int]] = {}
+    found: dict[int, dict[str, None]] = defaultdict(dict)
+    for link in links:
+        if link.status == "ambiguous" or not link.targets:
+            continue
+        document = documents.get(link.document)
+        if document is None:
+            continue
+        lines = starts.get(link.document)
+        if lines is None:
+            lines = starts[link.document] = [block.line for block in document.blocks]
+        at = bisect_right(lines, link.line) - 1
+        if at < 0 or document.blocks[at].end_line < link.line or document.blocks[at].kind == "code":
+            continue
+        for text in _anchors(document.blocks, at, link):
+            for target in link.targets:
+                found[target.node][text] = None
+    return {node: list(texts) for node, texts in found.items()}
+
+
+def _anchors(blocks: Sequence, at: int, link) -> list[str]:
+    block = blocks[at]
+    said = []
+    if link.heading or link.directive or block.kind in ("heading", "directive"):
+        following = next((b for b in blocks[at + 1:at + 6] if b.kind != "code"), None)
+        if following is not None and following.kind not in ("heading", "directive"):
+            said.append(following.text)  # what the section or the directive says the object does
+    name = link.token.rsplit(".", 1)[-1].strip("()`~!:")
+    sentences = [s for s in _SENTENCE_END.split(block.text) if name and name in s]
+    if sentences:
+        said.append(" ".join(sentences))
+    elif len(block.text) < SHORT_BLOCK:
+        said.append(block.text)
+    return [text for text in said if text]
 
 
 # --- build -----------------------------------------------------------------------------------
@@ -248,13 +326,13 @@ def _body_comments(text: str, file_node, symbols: Sequence) -> dict[int, str]:
     return {node: " ".join(parts) for node, parts in bodies.items()}
 
 
-def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
-                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_memo: dict[str, list[str]],
+                   anchors: Mapping[int, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
     length) per node; the body's words come last, under BODY_PREFIX.
 
-    A function of the file's path, its blob and its node count (extraction is by blob): what the build
-    memo keys it by."""
+    A function of the file's path, its blob, its node count (extraction is by blob) and its nodes'
+    anchor texts: what the build memo keys it by."""
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
@@ -266,7 +344,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
         header, messages = prose.get(node.id, ("", ()))
         counts: dict[str, int] = {}
         bits: dict[str, int] = {}
-        for field, text in node_fields(node, messages, header).items():
+        for field, text in node_fields(node, messages, header, " ".join(anchors.get(node.id, ()))).items():
             if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
             bit, weight = fields_of[field]
@@ -296,11 +374,12 @@ def _body_words(text: str, counts: dict[str, int]) -> list[str]:
 
 
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
-                        file_blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
+                        file_blobs: dict[str, str] | None = None,
+                        anchors: Mapping[int, list[str]] | None = None) -> tuple[dict[str, bytes], dict]:
     """Blobs of the meaning index (paths relative to its folder) and its section.
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
-    from an earlier build when its path, blob and node count are the same."""
+    from an earlier build when its path, blob, node count and anchor texts are the same."""
     from gitroute.bundle.layout import dump_json
 
     built = built_copies(sorted({n.path for n in nodes}))
@@ -310,13 +389,21 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     words_memo: dict[str, list[str]] = {}
     total_length = body_total = 0
     docs = body_docs = 0
+    anchors = anchors or {}
     for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
         first = group[0].id
         file_of[group[0].path] = first
-        key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}" if file_blobs is not None else None
+        key = None
+        if file_blobs is not None:
+            key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}"
+            said = [(node.id - first, anchors[node.id]) for node in group if node.id in anchors]
+            if said:
+                import hashlib
+
+                key += "\0" + hashlib.blake2b(repr(said).encode(), digest_size=16).hexdigest()
         entries = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo)
+            entries = _file_postings(group, read, words_memo, anchors)
         if memo is not None:
             memo.put(key, entries)
         for offset, length, tokens, packed, body_length in entries:
@@ -368,7 +455,9 @@ def build(inputs) -> object:
             return None
 
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files})
+    anchors = anchor_texts(inputs.outputs.get("doc_links") or (), inputs.documents or {})
+    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files},
+                                         anchors)
     blobs.pop(META, None)  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
 
