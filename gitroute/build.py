@@ -36,7 +36,7 @@ from gitroute.bundle.writer import BundleWriter
 from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
-from gitroute.indexes import BuildInputs
+from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.registry import INDEXES, load_index
 
@@ -316,6 +316,17 @@ def _write_graph() -> _Done:
     return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
+def _prepare_index(name: str) -> _Done:
+    """Job: the part of an index's build that needs no other index (its `prepare`), handed to its build."""
+    started = time.monotonic()
+    inputs, _git_dir = _FORKED
+    assert inputs is not None
+    prepared = load_index(name).prepare(inputs)
+    if inputs.memo is not None:
+        inputs.memo.save()
+    return _Done({}, {}, [], prepared, time.monotonic() - started)
+
+
 def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     """Job: one index built and its blobs written."""
     started = time.monotonic()
@@ -332,6 +343,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
 
 
 GRAPH_JOB = "graph blobs"
+PREPARE_SUFFIX = " prepare"  # an index's prepare job: "meaning prepare"
 
 
 class _PendingEdges(list):
@@ -361,12 +373,24 @@ class _IndexJobs:
     def __init__(self, writer: BundleWriter, inputs: BuildInputs, jobs: int | None) -> None:
         self.writer, self.inputs = writer, inputs
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
-        self.names = [*INDEXES, GRAPH_JOB]
         modules = {name: load_index(name) for name in INDEXES}
         self.needs = {name: tuple(modules[name].NEEDS) for name in INDEXES}
         self.needs[GRAPH_JOB] = ()
         self.edges = {name: bool(getattr(modules[name], "EDGES", True)) for name in INDEXES}
         self.edges[GRAPH_JOB] = True
+        # An index with a `prepare` step gets a job of its own for it, which needs nothing: what the index
+        # can do before the indexes it needs are built is not left waiting for them.
+        self.prepares: dict[str, str] = {}  # prepare job -> its index
+        self.names = []
+        for name in INDEXES:
+            if hasattr(modules[name], "prepare"):
+                job = f"{name}{PREPARE_SUFFIX}"
+                self.prepares[job] = name
+                self.needs[job], self.edges[job] = (), self.edges[name]
+                self.needs[name] = (*self.needs[name], job)
+                self.names.append(job)
+            self.names.append(name)
+        self.names.append(GRAPH_JOB)
         self.cost = writer.previous_phases()
         self.done: dict[str, _Done] = {}
         self.running: dict[Future, str] = {}
@@ -417,6 +441,8 @@ class _IndexJobs:
         graph_done = self.done.pop(GRAPH_JOB)
         self.writer.add_stored(graph_done.ids)
         phases[GRAPH_JOB] = round(graph_done.seconds, 3)
+        for job in self.prepares:
+            phases[f"index {job}"] = round(self.done.pop(job).seconds, 3)
         sections: dict[str, dict] = {}
         for name in INDEXES:  # each index's own time, for the report: they overlap in workers
             done = self.done[name]
@@ -437,7 +463,10 @@ class _IndexJobs:
         """The module-level function that runs job `name`, and its arguments (what a worker is sent)."""
         if name == GRAPH_JOB:
             return _write_graph, ()
-        return _write_index, (name, {n: self.done[n].output for n in self.needs[name]})
+        if name in self.prepares:
+            return _prepare_index, (self.prepares[name],)
+        return _write_index, (name, {(PREPARED if n in self.prepares else n): self.done[n].output
+                                     for n in self.needs[name]})
 
     def _submit(self, *, edges: bool) -> None:
         """Submit every job whose needs are met, longest first: one that reads no edges to the early

@@ -197,3 +197,22 @@ def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkey
         run_build("HEAD", repo_path=str(repo.path), jobs=1)
     monkeypatch.setattr(symbols, "EDGES", True)
     run_build("HEAD", repo_path=str(repo.path), jobs=1)
+
+
+def test_a_prepare_step_spares_work_and_changes_nothing(tmp_path: Path, monkeypatch) -> None:
+    """An index's `prepare` runs as a job of its own, before the indexes it needs; its build takes the
+    result or, without it, does the same work itself: the bundle is the same either way, in one process
+    and with workers."""
+    import gitroute.build as build
+    from gitroute.indexes import meaning
+
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(STEPS["describe_in_doc"](dict(BASE)))
+    monkeypatch.setattr(build, "PARALLEL_MIN_NODES", 0)
+    prepared = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    assert "index meaning prepare" in prepared.phases
+    assert run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree == prepared.bundle_tree
+    monkeypatch.delattr(meaning, "prepare")
+    unprepared = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+    assert "index meaning prepare" not in unprepared.phases
+    assert unprepared.bundle_tree == prepared.bundle_tree

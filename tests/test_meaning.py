@@ -98,8 +98,8 @@ def test_node_fields_split_a_symbol_and_a_file():
     assert fields["signature"] == "(lines, discount):"
     assert fields["doc"] == "Sum the lines." and fields["message"] == "not paid"
     file_node = Node(0, "src/shop/invoice.py", "invoice.py", "file", 1, 1, "python", "", "", False)
-    assert node_fields(file_node, [], "Invoices.", "Totals with tax.") == {
-        "path": "src/shop/invoice python", "header": "Invoices.", "message": "", "anchor": "Totals with tax."}
+    assert node_fields(file_node, [], "Invoices.") == {
+        "path": "src/shop/invoice python", "header": "Invoices.", "message": ""}
 
 
 def test_path_words_name_the_language_and_a_locale_files_language():

@@ -9,6 +9,9 @@ An index is one module of this package with, at module level (in the spirit of p
                                no edge, so it may start while the edges are still being resolved
     QUESTION_TYPES: dict       bench question type -> answer options (`{"symbol": {}}`)
     def build(inputs: BuildInputs) -> IndexBuild
+    def prepare(inputs) -> object  optional: the part of the build that needs no index of NEEDS, run as
+                               soon as the index could start without them; `build` finds its result in
+                               `inputs.outputs[PREPARED]` (absent when it was not run: `build` must cope)
     def answer(view, question: str, *, limit: int, explain: bool, **options) -> Answer
     def warm(view) -> None     optional: decode ahead, into `view.memo`, what answers read (a warm server)
 
@@ -20,6 +23,8 @@ and the answer's `source`. docs/decisions/0002-index-protocol.md says why.
 from __future__ import annotations
 
 from collections import namedtuple
+
+PREPARED = "(prepared)"  # the key of `prepare`'s result in `BuildInputs.outputs` (no index has this name)
 
 
 class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents options memo",

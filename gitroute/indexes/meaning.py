@@ -177,18 +177,17 @@ def path_words(path: str, lang: str) -> str:
     return " ".join(("/".join(parts), *said))
 
 
-def node_fields(node, messages: Sequence[str] = (), header: str = "", anchor: str = "") -> dict[str, str]:
-    """The text of each field of a node (model.Node): what the index counts and `--explain` names."""
+def node_fields(node, messages: Sequence[str] = (), header: str = "") -> dict[str, str]:
+    """The text of each field of a node (model.Node) but its anchor text (`_with_anchors`): what the index
+    counts and `--explain` names."""
     if node.kind == "file":
-        return {"path": path_words(node.path, node.lang), "header": header, "message": " ".join(messages),
-                "anchor": anchor}
+        return {"path": path_words(node.path, node.lang), "header": header, "message": " ".join(messages)}
     return {
         "name": node.name,
         "owner": node.owner,
         "signature": _signature_words(node.signature, node.name),
         "doc": node.doc[:MAX_DOC],
         "message": " ".join(messages),
-        "anchor": anchor,
     }
 
 
@@ -326,13 +325,13 @@ def _body_comments(text: str, file_node, symbols: Sequence) -> dict[int, str]:
     return {node: " ".join(parts) for node, parts in bodies.items()}
 
 
-def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_memo: dict[str, list[str]],
-                   anchors: Mapping[int, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
+                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
-    length) per node; the body's words come last, under BODY_PREFIX.
+    length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`_with_anchors`).
 
-    A function of the file's path, its blob, its node count (extraction is by blob) and its nodes'
-    anchor texts: what the build memo keys it by."""
+    A function of the file's path, its blob and its node count (extraction is by blob): what the build
+    memo keys it by."""
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
@@ -344,7 +343,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
         header, messages = prose.get(node.id, ("", ()))
         counts: dict[str, int] = {}
         bits: dict[str, int] = {}
-        for field, text in node_fields(node, messages, header, " ".join(anchors.get(node.id, ()))).items():
+        for field, text in node_fields(node, messages, header).items():
             if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
             bit, weight = fields_of[field]
@@ -373,39 +372,101 @@ def _body_words(text: str, counts: dict[str, int]) -> list[str]:
     return list(found)[:BODY_CAP]
 
 
-def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
-                        file_blobs: dict[str, str] | None = None,
-                        anchors: Mapping[int, list[str]] | None = None) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the meaning index (paths relative to its folder) and its section.
+Entries = list  # of _file_postings' tuples: one file's postings
+
+
+def _kept_files(nodes: Sequence) -> tuple[list[list], int]:
+    """The files the index holds, each its nodes, file node first, in id order; and how many built copies
+    it leaves out."""
+    built = built_copies(sorted({n.path for n in nodes}))
+    return _by_file([n for n in nodes if n.path not in built]), len(built)
+
+
+def _with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[str]],
+                  words_memo: dict[str, list[str]]) -> Entries:
+    """A file's postings with its nodes' anchor texts added, as the `anchor` field: a node's words and length
+    change, its body words do not (they are the comments its other fields lack)."""
+    first = group[0].id
+    if is_secondary(group[0].path) and SECONDARY_FILES_ONLY:
+        group = group[:1]
+    said: dict[int, list[str]] = {}
+    for node in group:
+        if node.id in anchors:
+            text = " ".join(anchors[node.id])
+            found = words_memo.get(text)
+            if found is None:
+                found = words_memo[text] = words(text)
+            if found:
+                said[node.id - first] = found
+    if not said:
+        return entries
+    bit, weight = FIELDS["anchor"]
+    by_offset = {entry[0]: entry for entry in entries}
+    out = []
+    for offset in sorted(by_offset.keys() | said.keys()):
+        entry: tuple = by_offset.get(offset) or (offset, 0, [], [], 0)
+        if offset not in said:
+            out.append(entry)
+            continue
+        _, _, tokens, packed, body_length = entry
+        own = len(tokens) - body_length  # the body's postings come last and keep their own length
+        counts: dict[str, int] = {}
+        bits: dict[str, int] = {}
+        for token, value in zip(tokens[:own], packed[:own]):
+            counts[token], _, bits[token] = decode_posting(value)
+        for token in said[offset]:
+            counts[token] = counts.get(token, 0) + weight
+            bits[token] = bits.get(token, 0) | bit
+        length = sum(counts.values())
+        out.append((offset, length, [*counts, *tokens[own:]],
+                    [*(encode_posting(tf, length, bits[token]) for token, tf in counts.items()), *packed[own:]],
+                    body_length))
+    return out
+
+
+def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | None], memo=None,
+                   file_blobs: dict[str, str] | None = None) -> dict[str, Entries]:
+    """Each file's postings without anchor texts (`_file_postings`), by path (groups: `_kept_files`).
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
-    from an earlier build when its path, blob, node count and anchor texts are the same."""
-    from gitroute.bundle.layout import dump_json
-
-    built = built_copies(sorted({n.path for n in nodes}))
-    nodes_kept = [n for n in nodes if n.path not in built]
-    file_of: dict[str, int] = {}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    from an earlier build when its path, blob and node count are the same."""
     words_memo: dict[str, list[str]] = {}
-    total_length = body_total = 0
-    docs = body_docs = 0
-    anchors = anchors or {}
-    for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
-        first = group[0].id
-        file_of[group[0].path] = first
-        key = None
-        if file_blobs is not None:
-            key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}"
-            said = [(node.id - first, anchors[node.id]) for node in group if node.id in anchors]
-            if said:
-                import hashlib
-
-                key += "\0" + hashlib.blake2b(repr(said).encode(), digest_size=16).hexdigest()
+    out: dict[str, Entries] = {}
+    for group in groups:
+        path = group[0].path
+        key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
         entries = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo, anchors)
+            entries = _file_postings(group, read, words_memo)
         if memo is not None:
             memo.put(key, entries)
+        out[path] = entries
+    return out
+
+
+def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
+                        file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
+                        prepared: Mapping[str, Entries] | None = None) -> tuple[dict[str, bytes], dict]:
+    """Blobs of the meaning index (paths relative to its folder) and its section.
+
+    Each file's postings come from `prepared` (`files_postings` run earlier, as `prepare` does), else are
+    computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added."""
+    from gitroute.bundle.layout import dump_json
+
+    groups, built = _kept_files(nodes)
+    entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs)
+    anchors = anchors or {}
+    words_memo: dict[str, list[str]] = {}
+    file_of: dict[str, int] = {}
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    total_length = body_total = 0
+    docs = body_docs = 0
+    for group in groups:  # files in id order, so postings come out sorted by node
+        first = group[0].id
+        file_of[group[0].path] = first
+        entries = entries_of[group[0].path]
+        if anchors:
+            entries = _with_anchors(entries, group, anchors, words_memo)
         for offset, length, tokens, packed, body_length in entries:
             total_length += length
             docs += 1
@@ -429,7 +490,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         sharded[postings_shard(token, shards)][token] = flat
     blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
     section = {
-        "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
+        "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": built},
         "documents": docs,
         "nodes": len(nodes),
         "avgdl": round(total_length / docs, 4) if docs else 0.0,
@@ -446,20 +507,36 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
 
 def build(inputs) -> object:
     """The seam's build step (inputs: indexes.BuildInputs)."""
-    from gitroute.indexes import IndexBuild
+    from gitroute.indexes import PREPARED, IndexBuild
 
+    prepared = inputs.outputs.get(PREPARED)
+    memo = inputs.memo.table(NAME) if inputs.memo is not None and prepared is None else None
+    anchors = anchor_texts(inputs.outputs.get("doc_links") or (), inputs.documents or {})
+    blobs, section = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
+                                         prepared)
+    blobs.pop(META, None)  # the writer stores the section as meta.json
+    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
+
+
+def prepare(inputs) -> dict[str, Entries]:
+    """The seam's prepare step: every file's postings without anchor texts, built while doc_links links
+    the documents; `build` adds the anchor texts to the few nodes they name."""
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    return files_postings(_kept_files(inputs.graph.nodes)[0], _reader(inputs), memo, _blobs(inputs))
+
+
+def _blobs(inputs) -> dict[str, str]:
+    return {f.path: f.blob for f in inputs.files}
+
+
+def _reader(inputs) -> Callable[[str], bytes | None]:
     def read(path: str) -> bytes | None:
         try:
             return inputs.read(path)
         except Exception:  # a blob the build could not read (missing in a partial clone): no prose, no failure
             return None
 
-    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    anchors = anchor_texts(inputs.outputs.get("doc_links") or (), inputs.documents or {})
-    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files},
-                                         anchors)
-    blobs.pop(META, None)  # the writer stores the section as meta.json
-    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
+    return read
 
 
 # --- query -----------------------------------------------------------------------------------
