@@ -1,11 +1,11 @@
-"""Bench corpora: public projects from pinned PyPI sdists, npm tarballs or Debian archives, as git repos.
+"""Bench corpora: public projects from pinned PyPI sdists, npm tarballs or Debian packages, as git repos.
 
     python bench/corpora.py [--dest DIR] [--cache DIR] [names...]
     python bench/corpora.py --check-bench bench/flask.routing-bench.yaml
 
 Each corpus is one commit of the archive's files (top folder stripped: the sdist's `name-version/`,
-the npm tarball's `package/`, the Debian orig tarball's `name-version/`; exec bits kept, nothing else
-skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
+the npm tarball's `package/`, the Debian orig tarball's `name-version/`; from a Debian binary package,
+only its one folder that holds the source; exec bits kept, nothing else skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
 environment, so the commit id is the same on every machine and is checked against the table below.
 Archives come through the registries' own clients (`pip download`, `npm pack`) or, for Debian, from
 its archive's pool, and are checked against the pinned sha256 before use.
@@ -17,6 +17,7 @@ import argparse
 import atexit
 import functools
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -43,7 +44,10 @@ class Corpus:
     sha256: str  # of the archive: PyPI publishes it; for npm it is checked once against the `integrity` sha512
     commit: str | None  # the expected commit id; None until first recorded
     source: str = PYPI  # PYPI: a source distribution by `pip download`; NPM: a package tarball by `npm pack`;
-    # DEBIAN: a source package's upstream tarball (`<package>_<version>.orig.tar.gz`) from the archive's pool
+    # DEBIAN: a source package's upstream tarball (`<package>_<version>.orig.tar.gz`) from the archive's pool,
+    # or a binary package (`.deb`) from the pool whose data holds a source tree (see `folder`)
+    pool: str = ""  # DEBIAN: the pool folder (the source package) when the file name does not start with it
+    folder: str = ""  # DEBIAN .deb: the folder of the package's data that is the corpus
 
 
 CORPORA: dict[str, Corpus] = {
@@ -126,6 +130,18 @@ CORPORA: dict[str, Corpus] = {
             "9f6a9a6c2b96c323902d8ee1728152bafdf1894130554a93af5d3f1807c0403b",
             "2086f703b15752b9d1634357e6449d2b74b7c98d",
             source=DEBIAN,
+        ),
+        # Rust: the clap argument parser (builder, parser, help output, errors, derive docs, examples) as
+        # Debian ships the crate's source in its binary package; the pool serves no rust-* orig tarball here.
+        Corpus(
+            "clap",
+            "4.0.32",
+            "librust-clap-dev_4.0.32-1_amd64.deb",
+            "00922f24c3eb5a899ae4438ebf7be2e82085559ee45055dbc856cdb113de9ebb",
+            "7ce240a23e18397ee7ace4c1a096faed24458431",
+            source=DEBIAN,
+            pool="rust-clap",
+            folder="usr/share/cargo/registry/clap-4.0.32",
         ),
     )
 }
@@ -227,7 +243,7 @@ def _download_debian(corpus: Corpus, path: Path) -> None:
     """The orig tarball from Debian's pool, saved under a temporary name and renamed when complete."""
     import urllib.request
 
-    package = corpus.filename.split("_", 1)[0]
+    package = corpus.pool or corpus.filename.split("_", 1)[0]
     url = f"{DEBIAN_POOL}/{package[0]}/{package}/{corpus.filename}"
     _note(f"downloading {url} into '{path.parent}'")
     partial = path.with_name(path.name + ".part")
@@ -280,41 +296,71 @@ def _fast_import_stream(corpus: Corpus, archive: Path) -> Iterator[bytes]:
     yield f"commit refs/heads/{BRANCH}\n".encode()
     yield f"author {IDENT} {RAW_DATE}\ncommitter {IDENT} {RAW_DATE}\n".encode()
     yield b"data %d\n" % len(message) + message
-    for path, mode, data in _archive_files(archive):
+    for path, mode, data in _archive_files(corpus, archive):
         yield b"M %s inline %s\ndata %d\n" % (mode, _quote_path(path), len(data))
         yield data
         yield b"\n"
     yield b"done\n"
 
 
-def _archive_files(archive: Path) -> Iterator[tuple[str, bytes, bytes]]:
-    """(path without the top folder, git mode, content) of every file in the tar.gz archive, by path."""
-    files: dict[str, tuple[bytes, bytes]] = {}
-    with tarfile.open(archive, "r:gz") as tar:
-        top: str | None = None
-        for member in tar:
-            parts = PurePosixPath(member.name).parts
-            if not parts or member.name.startswith("/") or ".." in parts:
-                raise CorpusError(f"'{archive.name}' has an unsafe member '{member.name}'")
-            top = top or parts[0]
-            if parts[0] != top:
-                raise CorpusError(f"'{archive.name}' has members outside its top folder '{top}/': '{member.name}'")
-            if member.isdir() or len(parts) == 1:
-                continue
-            path = "/".join(parts[1:])
-            if any(p.lower() == ".git" for p in parts[1:]) or "\n" in path:
-                raise CorpusError(f"'{archive.name}' has a member git cannot hold: {member.name!r}")
-            if member.issym():
-                files[path] = (b"120000", member.linkname.encode("utf-8", "surrogateescape"))
-            elif member.isfile() or member.islnk():
-                fileobj = tar.extractfile(member)
-                assert fileobj is not None
-                mode = b"100755" if member.mode & 0o100 else b"100644"
-                files[path] = (mode, fileobj.read())
-            else:
-                raise CorpusError(f"'{archive.name}' has a member that is not a file: '{member.name}'")
+def _archive_files(corpus: Corpus, archive: Path) -> Iterator[tuple[str, bytes, bytes]]:
+    """(path in the corpus, git mode, content) of every file of the corpus in its archive, by path."""
+    if corpus.folder:
+        with tarfile.open(fileobj=io.BytesIO(_deb_data(archive)), mode="r:*") as tar:
+            files = _tar_files(tar, archive.name, PurePosixPath(corpus.folder).parts)
+    else:
+        with tarfile.open(archive, "r:gz") as tar:
+            files = _tar_files(tar, archive.name, None)
+    if not files:
+        raise CorpusError(f"'{archive.name}' has no file under '{corpus.folder or '*'}/'")
     for path in sorted(files):
         yield path, *files[path]
+
+
+def _tar_files(tar: tarfile.TarFile, label: str, folder: tuple[str, ...] | None) -> dict[str, tuple[bytes, bytes]]:
+    """The files under `folder` (None: the one top folder every member must be in), that folder stripped."""
+    files: dict[str, tuple[bytes, bytes]] = {}
+    top: tuple[str, ...] | None = folder
+    for member in tar:
+        parts = PurePosixPath(member.name).parts
+        if member.name.startswith("/") or ".." in parts or not (parts or member.isdir()):
+            raise CorpusError(f"'{label}' has an unsafe member '{member.name}'")
+        if folder is None:
+            top = top or parts[:1]
+            if parts[:1] != top:
+                raise CorpusError(f"'{label}' has members outside its top folder '{top[0]}/': '{member.name}'")
+        elif parts[: len(folder)] != folder:
+            continue  # a binary package's other files: its docs, its changelog
+        assert top is not None
+        if member.isdir() or len(parts) == len(top):
+            continue
+        path = "/".join(parts[len(top):])
+        if any(p.lower() == ".git" for p in parts[len(top):]) or "\n" in path:
+            raise CorpusError(f"'{label}' has a member git cannot hold: {member.name!r}")
+        if member.issym():
+            files[path] = (b"120000", member.linkname.encode("utf-8", "surrogateescape"))
+        elif member.isfile() or member.islnk():
+            fileobj = tar.extractfile(member)
+            assert fileobj is not None
+            mode = b"100755" if member.mode & 0o100 else b"100644"
+            files[path] = (mode, fileobj.read())
+        else:
+            raise CorpusError(f"'{label}' has a member that is not a file: '{member.name}'")
+    return files
+
+
+def _deb_data(archive: Path) -> bytes:
+    """The `data.tar.*` member of a Debian binary package, which is an `ar` archive."""
+    raw = archive.read_bytes()
+    if not raw.startswith(b"!<arch>\n"):
+        raise CorpusError(f"'{archive.name}' is not a Debian package")
+    at = 8
+    while at + 60 <= len(raw):
+        name, size = raw[at:at + 16].strip().decode(errors="replace"), int(raw[at + 48:at + 58])
+        if name.startswith("data.tar"):
+            return raw[at + 60:at + 60 + size]
+        at += 60 + size + size % 2  # members start on even offsets
+    raise CorpusError(f"'{archive.name}' has no data.tar member")
 
 
 def _quote_path(path: str) -> bytes:
