@@ -5,8 +5,9 @@
 
 Each corpus is one commit of the archive's files (top folder stripped: the sdist's `name-version/`,
 the npm tarball's `package/`, the Debian orig tarball's `name-version/`; from a Debian binary package,
-only its one folder that holds the source; exec bits kept, nothing else skipped) with a fixed author, date and message, written by `git fast-import` under a scrubbed
-environment, so the commit id is the same on every machine and is checked against the table below.
+only its one folder that holds the source; exec bits kept, nothing else skipped) with a fixed author,
+date and message, written by `git fast-import` under a scrubbed environment, so the commit id is the
+same on every machine and is checked against the table below.
 Archives come through the registries' own clients (`pip download`, `npm pack`) or, for Debian, from
 its archive's pool, and are checked against the pinned sha256 before use.
 Other bench scripts import `materialise(name, dest, cache)`.

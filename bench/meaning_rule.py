@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CORPORA = ("flask", "django", "express", "zod", "cordova-plugin-file")
+CORPORA = ("flask", "django", "express", "zod", "cordova-plugin-file", "clap")
 
 
 def main() -> int:
