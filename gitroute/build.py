@@ -249,7 +249,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     inputs = BuildInputs(commit=commit, files=sources.files, read=read,
                          graph=None, config=config, submodules=snap.submodules, outputs={},
-                         documents=sources.documents, options=options, memo=memo)
+                         documents=sources.documents, options=options, memo=memo,
+                         previous=writer.previous_blobs())
     index_jobs = _IndexJobs(writer, inputs, jobs)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start)
@@ -328,6 +329,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
+    ids.update((f"{index.NAME}/{path}", oid) for path, oid in built.kept.items())
     return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
 
 

@@ -42,6 +42,8 @@ STEPS = {
     "rename_module": lambda t: {("shop/pricing.py" if k == "shop/prices.py" else k): v for k, v in t.items()},
     "delete_module": lambda t: {k: v for k, v in t.items() if k != "shop/views.py"},
     "name_a_doc_mentions": lambda t: {**t, "shop/refunds.py": "def refund_order(order):\n    return order\n"},
+    # Moves the lines of a file's symbols: a record documents name changes, not a link.
+    "shift_lines": lambda t: {**t, "shop/prices.py": "# Prices.\n" + t.get("shop/prices.py", "")},
     "rename_owner": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Cart:", "class Basket:")},
     "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
     "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
@@ -143,9 +145,9 @@ def test_a_change_that_moves_other_files_node_ids_links_no_document_again(tmp_pa
         linked.append(document.path)
         return link_document(self, document)
 
-    def seeing(documents, graph, memo=None, blobs=None):
+    def seeing(documents, graph, memo=None, blobs=None, relinked=None):
         prices.append([n.id for n in graph.nodes if n.path == "shop/prices.py"])
-        return link_all(documents, graph, memo, blobs)
+        return link_all(documents, graph, memo, blobs, relinked)
 
     monkeypatch.setattr(doc_links.Linker, "link_document", counting)
     monkeypatch.setattr(doc_links, "link_all", seeing)
@@ -194,3 +196,74 @@ def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkey
         run_build("HEAD", repo_path=str(repo.path), jobs=1)
     monkeypatch.setattr(symbols, "EDGES", True)
     run_build("HEAD", repo_path=str(repo.path), jobs=1)
+
+
+def _small_doc_links_shards(monkeypatch) -> None:
+    """Many doc_links shards on a small fixture, so that some are kept and others encoded again."""
+    from gitroute.indexes import doc_links
+
+    monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
+    monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
+
+
+def test_doc_links_shards_kept_by_id_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    _small_doc_links_shards(monkeypatch)
+    _sequence(list(STEPS), tmp_path)
+
+
+def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, monkeypatch) -> None:
+    """A new function nobody names keeps doc_links shards; moving the lines of a function the documents
+    name encodes the shards of its keys again, and both bundles are what --full writes."""
+    from gitroute.indexes import doc_links
+
+    _small_doc_links_shards(monkeypatch)
+    kept: list[dict[str, str]] = []
+    build = doc_links.build
+
+    def recording(inputs):
+        built = build(inputs)
+        kept.append(dict(built.kept))
+        return built
+
+    monkeypatch.setattr(doc_links, "build", recording)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    shards = int(full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "doc_links/by_target/")
+                 .count("\n"))
+    assert shards > 4, "the fixture makes too few shards to test anything"
+    tree = STEPS["add_function"](BASE)
+    _build_both(incremental, full, tree, "add_function")
+    assert kept[2], "the incremental build encoded every shard again"
+    assert not kept[3], "--full kept a shard"
+    tree = STEPS["shift_lines"](tree)
+    _build_both(incremental, full, tree, "shift_lines")
+    assert kept[4] and len(kept[4]) < len(kept[2]), "moving a named function's lines encoded no shard again"
+
+
+def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, monkeypatch) -> None:
+    """A memo naming blob ids the bundle at the ref does not hold (a build that stopped before the swap,
+    a bundle replaced) keeps nothing: the bundle is only a proof of what is stored, the memo the record."""
+    import marshal
+
+    from gitroute.indexes import doc_links
+
+    _small_doc_links_shards(monkeypatch)
+    kept: list[dict[str, str]] = []
+    build = doc_links.build
+
+    def recording(inputs):
+        built = build(inputs)
+        kept.append(dict(built.kept))
+        return built
+
+    monkeypatch.setattr(doc_links, "build", recording)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    path = incremental.path / ".git" / "gitroute" / "memo" / "doc_links.marshal"
+    salt, entries = marshal.loads(path.read_bytes())
+    *state, ids = entries[doc_links.SHARDS]
+    entries[doc_links.SHARDS] = (*state, {shard: "0" * 40 for shard in ids})
+    path.write_bytes(marshal.dumps((salt, entries)))
+    _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
+    assert kept[2] == {}, "a shard the bundle does not hold was kept"

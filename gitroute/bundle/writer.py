@@ -53,6 +53,7 @@ class BundleWriter:
     def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False) -> None:
         self.repo = repo
         self.ref = ref
+        self.full = full
         previous = _load_previous(repo, ref, full)
         self.previous, self.previous_manifest = previous.commit, previous.manifest
         self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
@@ -78,6 +79,12 @@ class BundleWriter:
             reused.shards[path] = (blob_id, frozenset(shard))
         reused.results = {k: previous[k] for k in keys if k in previous}
         return reused
+
+    def previous_blobs(self) -> dict[str, str]:
+        """Path -> blob id of every blob of the bundle the ref holds ({} for `--full`): which blobs are stored."""
+        if self.previous is None or self.full:
+            return {}
+        return git.list_tree_blobs(self.repo, self.previous)
 
     def add_extractions(self, keys: set[str], results: Mapping[str, list], reused: Reused, fresh: set[str]) -> None:
         """This build's extraction results, sharded by blob id: what the next build reuses.

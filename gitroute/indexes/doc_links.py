@@ -550,7 +550,8 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
 FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
 
 
-def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None) -> list[DocLink]:
+def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None,
+             relinked: set[str] | None = None) -> list[DocLink]:
     """The links of every document, documents in path order.
 
     With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
@@ -559,11 +560,14 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
     node ids as (path, offset)), each document holding the positions of its own: the keys are read
     again once, and a document is linked again only when one of its positions moved.
+    `relinked`, when given, gets the path of every document linked here rather than taken from the memo.
     """
     from array import array
 
     linker = Linker(graph.nodes, graph.edges, (d.path for d in documents))
     if memo is None or blobs is None:
+        if relinked is not None:
+            relinked.update(d.path for d in documents)
         return [link for document in documents for link in linker.link_document(document)]
     previous = memo.get(FACTS)
     keys, values = previous if _valid_facts(previous) else ([], [])
@@ -574,7 +578,7 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     assert linker.looked is not None
     links: list[DocLink] = []
     kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
-    relinked = False
+    linked_again = False
     for document in documents:
         key = f"{document.path}\0{blobs.get(document.path, '')}"
         entry = memo.get(key)
@@ -592,7 +596,9 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
                              for (section, number, line, token, status, _refs, total, heading, section_line,
                                   directive), targets in zip(rows, ids))
                 continue
-        relinked = True
+        linked_again = True
+        if relinked is not None:
+            relinked.add(document.path)
         if position is None:
             position = {k: i for i, k in enumerate(keys)}
         linker.looked.clear()
@@ -611,7 +617,7 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         memo.put(key, (looked.tobytes(), rows))
         kept.append((key, looked, rows))
         links.extend(found)
-    if not relinked and not moved:
+    if not linked_again and not moved:
         memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
     else:
         memo.put(FACTS, _compact(memo, kept, keys, now))
@@ -640,18 +646,30 @@ def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
 # ---------------------------------------------------------------------------------------------- build
 
 
+SHARDS = "\0shards"  # the memo entry: what the last build's shards were made of, and their blob ids
+
+
 def build(inputs):
     """Scan the snapshot's documents, link their tokens, and shard the links both ways.
 
-    The output (for later indexes and DOC-CODE.md) is the list of DocLink, documents by path."""
+    The output (for later indexes and DOC-CODE.md) is the list of DocLink, documents by path. With a
+    build memo, a shard none of whose documents' links changed keeps its blob (`_ShardPlan`)."""
     from gitroute.bundle.layout import dump_json
+    from gitroute.bundle.memo import blob_id
     from gitroute.indexes import IndexBuild
 
     documents = scan_documents(inputs.documents, inputs.config)
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    links = link_all(documents, inputs.graph, memo, {f.path: f.blob for f in inputs.files})
-    blobs, section = encode_links(documents, links)
-    return IndexBuild({path: dump_json(value) for path, value in blobs.items()}, section, (), links)
+    doc_blobs = {f.path: f.blob for f in inputs.files}
+    relinked: set[str] = set()
+    links = link_all(documents, inputs.graph, memo, doc_blobs, relinked)
+    plan = _ShardPlan(memo.get(SHARDS) if memo is not None else None, relinked, doc_blobs, inputs.previous)
+    values, section = encode_links(documents, links, plan)
+    blobs = {path: dump_json(value) for path, value in values.items()}
+    if memo is not None:
+        ids = {**plan.kept, **{path: blob_id(data) for path, data in blobs.items() if path != DOCS_LIST}}
+        memo.put(SHARDS, (plan.doc_shards, plan.target_shards, plan.docs, plan.targets, ids))
+    return IndexBuild(blobs, section, (), links, plan.kept)
 
 
 def _target_keys(t: Target, ambiguous: bool) -> list[str]:
@@ -662,6 +680,137 @@ def _target_keys(t: Target, ambiguous: bool) -> list[str]:
     if t.owner:
         keys.append(f"{t.owner.rsplit('.', 1)[-1]}.{t.name}".lower())
     return keys
+
+
+def _link_keys(x: DocLink, cache: dict[tuple[int, bool], list[str]]) -> dict[str, list[Target]]:
+    """Each key a link is stored under in `by_target`, with the targets it names there.
+
+    `cache`: each target's keys, by (node id, ambiguous): thousands of links name the same few targets."""
+    matching: dict[str, list[Target]] = {}
+    ambiguous = x.status == AMBIGUOUS
+    for t in x.targets:
+        keys = cache.get((t.node, ambiguous))
+        if keys is None:
+            keys = cache[t.node, ambiguous] = list(dict.fromkeys(_target_keys(t, ambiguous)))
+        for key in keys:
+            found = matching.get(key)
+            if found is None:
+                matching[key] = [t]
+            else:
+                found.append(t)
+    return matching
+
+
+class _ShardPlan:
+    """Which shards a build encodes, and which keep the blob the last build wrote.
+
+    A shard's blob is a function of its documents' links (their tokens, sections and targets, each
+    target's record) and of the shard counts. The memo's SHARDS entry holds, from the last build,
+    each document's blob id, the `by_target` shards its links fill and how many records, every
+    target's record by node id, and each shard's blob id. A document whose links this build took from
+    the memo (not linked again), with the same blob and every target's record unchanged, has the same
+    links: a shard with no other document is byte for byte the last one, kept by id when the bundle
+    the ref holds still stores it. Without a usable entry, or when a shard count moves, everything is
+    encoded.
+    """
+
+    def __init__(self, previous: object, relinked: set[str], doc_blobs: Mapping[str, str],
+                 stored: Mapping[str, str]) -> None:
+        self.previous = previous if _valid_shards(previous) else None
+        self.relinked, self.doc_blobs, self.stored = relinked, doc_blobs, stored
+        self.doc_shards = self.target_shards = 0
+        self.docs: dict[str, tuple[str, tuple[int, ...], int]] = {}  # path -> (blob, target shards, records)
+        self.targets: dict[int, tuple] = {}  # node id -> its record, as every shard spells it
+        self.kept: dict[str, str] = {}  # shard path -> blob id, for the shards not encoded
+        self.moved_targets: set[int] = set()  # node ids whose record differs from the last build's
+
+    def changed(self, documents: Sequence, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
+        """The documents whose links may differ from the last build's (all of them without a memo);
+        notes every target's record for the next build, and which records moved since the last."""
+        old = self.previous[3] if self.previous is not None else {}
+        old_docs = self.previous[2] if self.previous is not None else {}
+        same: dict[int, bool] = {}
+        changed: set[str] = set()
+        for d in documents:
+            entry = old_docs.get(d.path)
+            clean = entry is not None and d.path not in self.relinked and entry[0] == self.doc_blobs.get(d.path, "")
+            if not clean:
+                self.relinked.add(d.path)  # linked anew, or new here: its links may be any
+            for x in per_doc.get(d.path, ()):
+                for t in x.targets:
+                    ok = same.get(t.node)
+                    if ok is None:
+                        record = self.targets[t.node] = t[1:]
+                        ok = same[t.node] = old.get(t.node) == record
+                    clean = clean and ok
+            if not clean:
+                changed.add(d.path)
+        # A target whose record moved, or that no link names any more: the shards of its keys, old and new.
+        self.moved_targets = {i for i, ok in same.items() if not ok} | (old.keys() - self.targets.keys())
+        return changed
+
+    def plan(self, documents: Sequence, changed: set[str], keys: Mapping[str, list], doc_shards: int,
+             target_shards: int) -> tuple[set[int], set[int]]:
+        """The `by_doc` and `by_target` shard numbers to encode; `kept` gets the others' blob ids.
+
+        `keys`: each changed document's links with their keys; the others' shards come from the memo.
+        A document linked anew may have any links: every shard its links fill, now or then, is encoded;
+        one that only names a moved target changes the shards of that target's keys alone."""
+        self.doc_shards, self.target_shards = doc_shards, target_shards
+        old_docs = self.previous[2] if self.previous is not None else {}
+        for d in documents:
+            if d.path in changed:
+                shards = {_shard(key, target_shards) for _x, matching in keys[d.path] for key in matching}
+                records = sum(len(matching) for _x, matching in keys[d.path])
+                self.docs[d.path] = (self.doc_blobs.get(d.path, ""), tuple(sorted(shards)), records)
+            else:
+                self.docs[d.path] = old_docs[d.path]
+        if not self.same_counts(doc_shards, target_shards):
+            return set(range(doc_shards)), set(range(target_shards))
+        removed = old_docs.keys() - self.docs.keys()
+        by_doc = {_shard(path, doc_shards) for path in changed | removed}
+        anew = (self.relinked & self.docs.keys()) | removed
+        by_target = {n for path in anew for entry in (old_docs.get(path), self.docs.get(path)) if entry
+                     for n in entry[1]}
+        old_targets = self.previous[3]  # type: ignore[index]
+        for node in self.moved_targets:
+            for record in (old_targets.get(node), self.targets.get(node)):
+                if record is not None:
+                    target = Target(node, *record)
+                    by_target.update(_shard(key, target_shards) for ambiguous in (False, True)
+                                     for key in _target_keys(target, ambiguous))
+        ids = self.previous[4]  # type: ignore[index]
+        for number in range(doc_shards):
+            self._keep(by_doc_path(number), number, by_doc, ids)
+        for number in range(target_shards):
+            self._keep(by_target_path(number), number, by_target, ids)
+        return by_doc, by_target
+
+    def _keep(self, path: str, number: int, encode: set[int], ids: Mapping[str, str]) -> None:
+        """Keep a shard the last build wrote and the ref's bundle still stores; else encode it again."""
+        if number in encode or path not in ids:
+            return  # to be encoded, or it had no documents and still has none
+        if self.stored.get(f"{NAME}/{path}") == ids[path]:
+            self.kept[path] = ids[path]
+        else:
+            encode.add(number)
+
+    def same_counts(self, doc_shards: int, target_shards: int) -> bool:
+        """Whether the last build had these shard counts: else its shards say nothing of this build's."""
+        return self.previous is not None and self.previous[:2] == (doc_shards, target_shards)
+
+    def records(self, path: str) -> int:
+        """How many `by_target` records an unchanged document's links make (as the last build counted)."""
+        assert self.previous is not None
+        return self.previous[2][path][2]
+
+    def target_shards_of(self, path: str) -> tuple[int, ...]:
+        return self.docs[path][1]
+
+
+def _valid_shards(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], int) and isinstance(value[1], int)
+            and all(isinstance(v, dict) for v in value[2:]))
 
 
 class _Table:
@@ -690,8 +839,11 @@ def _flags(link: DocLink) -> int:
     return int(link.heading) | int(link.directive) << 1
 
 
-def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[str, object], dict]:
-    """The index's blobs (as JSON values, path -> value) and its manifest section."""
+def encode_links(documents: Sequence, links: Sequence[DocLink],
+                 plan: _ShardPlan | None = None) -> tuple[dict[str, object], dict]:
+    """The index's blobs (as JSON values, path -> value) and its manifest section.
+
+    `links` come in document order. With a `plan`, only the shards it names are encoded (the others it keeps)."""
     per_doc: dict[str, list[DocLink]] = defaultdict(list)
     for link in links:
         per_doc[link.document].append(link)
@@ -703,10 +855,23 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
     docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ())),
                   sorted(set(stems(f"{d.path} {d.title[:200]}")))] for d in documents]
 
+    plan = plan or _ShardPlan(None, set(), {}, {})
+    changed = plan.changed(documents, per_doc)
+    cache: dict[tuple[int, bool], list[str]] = {}
+    keys = {path: [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())] for path in changed}
     doc_shards = _shard_count(len(links), LINKS_PER_DOC_SHARD)
+    records = sum(sum(len(m) for _x, m in keys[d.path]) if d.path in changed else plan.records(d.path)
+                  for d in documents)
+    target_shards = _shard_count(records, RECORDS_PER_TARGET_SHARD)
+    if not plan.same_counts(doc_shards, target_shards):  # every record moves shard: encode them all
+        changed = {d.path for d in documents}
+        for path in changed - keys.keys():
+            keys[path] = [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())]
+    doc_numbers, target_numbers = plan.plan(documents, changed, keys, doc_shards, target_shards)
+
     by_doc: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "docs": {}})
     for d in documents:
-        if d.path not in per_doc:
+        if d.path not in per_doc or _shard(d.path, doc_shards) not in doc_numbers:
             continue
         shard = by_doc[_shard(d.path, doc_shards)]
         table: _Table = shard["nodes"]
@@ -720,14 +885,21 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
                                  "sections": [list(key) for key in sections]}
 
     keyed: dict[str, list[tuple[DocLink, list[Target]]]] = defaultdict(list)
-    for x in links:
-        matching: dict[str, list[Target]] = defaultdict(list)
-        for t in x.targets:
-            for key in dict.fromkeys(_target_keys(t, x.status == AMBIGUOUS)):
-                matching[key].append(t)
-        for key, targets in matching.items():
-            keyed[key].append((x, targets))
-    target_shards = _shard_count(sum(len(v) for v in keyed.values()), RECORDS_PER_TARGET_SHARD)
+    shard_of: dict[str, int] = {}
+    for d in documents:
+        if d.path in changed:
+            matches = keys[d.path]
+        elif target_numbers.isdisjoint(plan.target_shards_of(d.path)):
+            continue  # none of its records is in a shard encoded here
+        else:
+            matches = [(x, _link_keys(x, cache)) for x in per_doc.get(d.path, ())]
+        for x, matching in matches:
+            for key, targets in matching.items():
+                number = shard_of.get(key)
+                if number is None:
+                    number = shard_of[key] = _shard(key, target_shards)
+                if number in target_numbers:
+                    keyed[key].append((x, targets))
     by_target: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "keys": {}})
     for key in sorted(keyed):
         shard = by_target[_shard(key, target_shards)]
