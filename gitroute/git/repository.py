@@ -414,14 +414,14 @@ def list_tree_blobs(repo: pygit2.Repository, commit_id: str) -> dict[str, str]:
     """Path -> blob id of every blob under a commit's tree, without reading one; {} when it is unreadable."""
     found: dict[str, str] = {}
     try:
-        stack = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree), "")]
+        stack: list[tuple[pygit2.Tree, str]] = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree), "")]
         while stack:
             tree, base = stack.pop()
             for entry in tree:
-                if entry.type_str == "tree":
-                    stack.append((repo[entry.id], f"{base}{entry.name}/"))
+                if isinstance(entry, pygit2.Tree):
+                    stack.append((entry, f"{base}{entry.name}/"))
                 elif entry.type_str == "blob":
-                    found[base + entry.name] = str(entry.id)
+                    found[f"{base}{entry.name}"] = str(entry.id)
     except (KeyError, ValueError, pygit2.GitError):  # a damaged bundle proves nothing is stored
         return {}
     return found

@@ -716,7 +716,8 @@ class _ShardPlan:
 
     def __init__(self, previous: object, relinked: set[str], doc_blobs: Mapping[str, str],
                  stored: Mapping[str, str]) -> None:
-        self.previous = previous if _valid_shards(previous) else None
+        # (doc shards, target shards, path -> (blob, target shards, records), node -> record, path -> blob id)
+        self.previous: tuple | None = previous if _valid_shards(previous) else None  # type: ignore[assignment]
         self.relinked, self.doc_blobs, self.stored = relinked, doc_blobs, stored
         self.doc_shards = self.target_shards = 0
         self.docs: dict[str, tuple[str, tuple[int, ...], int]] = {}  # path -> (blob, target shards, records)
