@@ -199,17 +199,41 @@ def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkey
 
 
 def _small_doc_links_shards(monkeypatch) -> None:
-    """Many doc_links shards on a small fixture, so that some are kept and others encoded again."""
-    from gitroute.indexes import doc_links
+    """Many doc_links and meaning shards on a small fixture, so that some are kept and others written again."""
+    from gitroute.indexes import doc_links, meaning
 
     monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
     monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
+    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
 
 
-def test_doc_links_shards_kept_by_id_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
+def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
                                                                                   monkeypatch) -> None:
     _small_doc_links_shards(monkeypatch)
     _sequence(list(STEPS), tmp_path)
+
+
+def test_a_change_patches_the_meaning_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path,
+                                                                               monkeypatch) -> None:
+    from gitroute.indexes import meaning
+
+    _small_doc_links_shards(monkeypatch)
+    kept: list[dict[str, str]] = []
+    build = meaning.build_meaning_index
+
+    def recording(*args, **kwargs):
+        built = build(*args, **kwargs)
+        kept.append(built[2])
+        return built
+
+    monkeypatch.setattr(meaning, "build_meaning_index", recording)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    tree = STEPS["add_function"](BASE)
+    _build_both(incremental, full, tree, "add_function")
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "meaning/postings/").count("\n")
+    assert 0 < len(kept[2]) < shards, "the incremental build kept no meaning shard, or every one"
+    assert not kept[3], "--full kept a shard"
 
 
 def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, monkeypatch) -> None:

@@ -98,6 +98,10 @@ class MemoTable:
             self.hits += 1
         return value
 
+    def peek(self, key: object) -> object | None:
+        """The value an earlier build stored under `key`, without keeping it for the next build."""
+        return self.previous.get(key)
+
     def put(self, key: object, value: object) -> None:
         if self.previous.get(key) is not value:
             self.changed = True

@@ -44,6 +44,24 @@ class Reused:
     decoded: dict[str, tuple] = field(default_factory=dict)  # key -> decoded result (bundle/extracts.py)
 
 
+class StoredBlobs(dict):
+    """Path -> blob id of every blob of the bundle the ref holds. Untrusted as to what a build should
+    write; a proof that a blob is stored, and a way to read one by the id a memo recorded (its content
+    is then what that id names, whoever wrote the bundle)."""
+
+    def __init__(self, ids: Mapping[str, str], git_dir: str) -> None:
+        super().__init__(ids)
+        self.git_dir = git_dir
+
+    def read(self, path: str, blob_id: str) -> bytes | None:
+        """The blob at `path` when it is `blob_id`, else None. Opens the repository here: in a forked
+        worker, its own handle."""
+        if self.get(path) != blob_id:
+            return None
+        found = git.read_object(git.open_git_dir(self.git_dir), blob_id)
+        return found[1] if found is not None and found[0] == "blob" else None
+
+
 @dataclass(frozen=True)
 class Written:
     bundle_commit: str
@@ -66,7 +84,7 @@ class BundleWriter:
         self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
         self.cache = ExtractCache(git.common_dir(repo), fresh=full)
         self.extract_shards: dict[str, dict[str, tuple]] = {}  # this build's, for the cache
-        self._stored: dict[str, str] | None = None
+        self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
         """What earlier builds already extracted: the extraction cache's decoded results, then what the
@@ -91,10 +109,11 @@ class BundleWriter:
         reused.results = {k: previous[k] for k in missing if k in previous}
         return reused
 
-    def previous_blobs(self) -> dict[str, str]:
-        """Path -> blob id of every blob of the bundle the ref holds ({} for `--full`): which blobs are stored."""
+    def previous_blobs(self) -> StoredBlobs:
+        """Path -> blob id of every blob of the bundle the ref holds (none for `--full`): which blobs are stored."""
         if self._stored is None:
-            self._stored = {} if self.previous is None or self.full else git.list_tree_blobs(self.repo, self.previous)
+            ids = {} if self.previous is None or self.full else git.list_tree_blobs(self.repo, self.previous)
+            self._stored = StoredBlobs(ids, self.repo.path)
         return self._stored
 
     def add_extractions(self, keys: set[str], results: Mapping[str, list], decoded: Mapping[str, tuple],

@@ -37,8 +37,9 @@ class BuildInputs(namedtuple("BuildInputs",
     memo: bundle.memo.BuildMemo | None, per-item results of this repository's earlier builds: an index
     may take one only under a key naming everything it depended on, so that the bundle is byte for byte
     what a build without the memo writes (`memo.table(NAME)`: `get(key)`, `put(key, value)`, plain data).
-    previous: Mapping[str, str], bundle path -> blob id of every blob in the bundle the ref holds ({} for
-    `--full`): untrusted, so only a proof that a blob the memo names is still stored (see `IndexBuild.kept`).
+    previous: bundle.writer.StoredBlobs, bundle path -> blob id of every blob in the bundle the ref holds
+    (none for `--full`): untrusted, so only a proof that a blob the memo names is still stored (see
+    `IndexBuild.kept`), and `read(path, blob_id)` its content, when it is the blob that id names.
     """
 
     __slots__ = ()

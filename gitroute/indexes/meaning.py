@@ -295,54 +295,68 @@ def _body_words(text: str, counts: dict[str, int]) -> list[str]:
     return list(found)[:BODY_CAP]
 
 
+SHARDS = "\0shards"  # the memo entry: what the last build's postings shards were made of, and their blob ids
+
+
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
-                        file_blobs: dict[str, str] | None = None) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the meaning index (paths relative to its folder) and its section.
+                        file_blobs: dict[str, str] | None = None,
+                        stored=None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+    """Blobs of the meaning index (paths relative to its folder), its section, and the shards kept by id.
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
-    from an earlier build when its path, blob and node count are the same."""
+    from an earlier build when its path, blob and node count are the same; and with `stored` (the
+    bundle the ref holds, `bundle.writer.StoredBlobs`), only the postings shards of the tokens whose
+    postings changed are written, patched from the last build's (`_patch_postings`); the others keep
+    their blobs (path -> blob id)."""
     from gitroute.bundle.layout import dump_json
+    from gitroute.bundle.memo import blob_id
 
     built = built_copies(sorted({n.path for n in nodes}))
     nodes_kept = [n for n in nodes if n.path not in built]
-    file_of: dict[str, int] = {}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    files: dict[str, tuple[int, list, tuple]] = {}  # path -> (file node id, postings, (blob, id, node count))
     words_memo: dict[str, list[str]] = {}
     total_length = body_total = 0
     docs = body_docs = 0
     for group in _by_file(nodes_kept):  # files in id order, so postings come out sorted by node
         first = group[0].id
-        file_of[group[0].path] = first
-        key = f"{group[0].path}\0{file_blobs.get(group[0].path, '')}\0{len(group)}" if file_blobs is not None else None
+        blob = file_blobs.get(group[0].path, "") if file_blobs is not None else ""
+        key = f"{group[0].path}\0{blob}\0{len(group)}" if file_blobs is not None else None
         entries = memo.get(key) if memo is not None else None
         if entries is None:
             entries = _file_postings(group, read, words_memo)
         if memo is not None:
             memo.put(key, entries)
-        for offset, length, tokens, packed, body_length in entries:
+        for _offset, length, _tokens, _packed, body_length in entries:
             total_length += length
             docs += 1
             if body_length:
                 body_total += body_length
                 body_docs += 1
-            node_id = first + offset
-            for token, value in zip(tokens, packed):
-                postings[token].append((node_id, value))
-    total = sum(map(len, postings.values()))
-    shards = 1
-    while shards * POSTINGS_TARGET < total:
-        shards *= 2
-    sharded: dict[int, dict[str, list[int]]] = defaultdict(dict)
-    for token, pairs in postings.items():
-        flat: list[int] = []
-        previous = 0
-        for node_id, packed_value in pairs:  # node ids as gaps: most are small numbers, and JSON is text
-            flat += (node_id - previous, packed_value)
-            previous = node_id
-        sharded[postings_shard(token, shards)][token] = flat
+        files[group[0].path] = (first, entries, (blob, first, len(group)))
+    previous = memo.get(SHARDS) if memo is not None and stored is not None else None
+    patched = _patch_postings(previous, files, memo, stored) if previous is not None else None
+    kept: dict[str, str] = {}
+    if patched is not None:
+        shards, sharded, kept, tokens, total = patched
+    else:
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for first, entries, _state in files.values():
+            for offset, _length, tokens_of, packed, _body in entries:
+                node_id = first + offset
+                for token, value in zip(tokens_of, packed):
+                    postings[token].append((node_id, value))
+        tokens, total = len(postings), sum(map(len, postings.values()))
+        shards = _postings_shards(total)
+        sharded = defaultdict(dict)
+        for token, pairs in postings.items():
+            sharded[postings_shard(token, shards)][token] = _gaps(pairs)
     blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
+    if memo is not None:
+        ids = {**kept, **{path: blob_id(data) for path, data in blobs_out.items()}}
+        states = {path: state for path, (_first, _entries, state) in files.items()}
+        memo.put(SHARDS, (shards, states, ids, (tokens, total)))
     section = {
-        "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": len(built)},
+        "counts": {"documents": docs, "tokens": tokens, "postings": total, "built_copies": len(built)},
         "documents": docs,
         "nodes": len(nodes),
         "avgdl": round(total_length / docs, 4) if docs else 0.0,
@@ -352,9 +366,106 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES] = dump_json(sorted(file_of.values()))
+    blobs_out[FILES] = dump_json(sorted(first for first, _entries, _state in files.values()))
     blobs_out[META] = dump_json(section)
-    return blobs_out, section
+    return blobs_out, section, kept
+
+
+def _postings_shards(total: int) -> int:
+    shards = 1
+    while shards * POSTINGS_TARGET < total:
+        shards *= 2
+    return shards
+
+
+def _gaps(pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """(node id, packed posting) pairs sorted by node -> the flat list a shard holds, node ids as gaps:
+    most are small numbers, and JSON is text."""
+    flat: list[int] = []
+    previous = 0
+    for node_id, packed_value in pairs:
+        flat += (node_id - previous, packed_value)
+        previous = node_id
+    return flat
+
+
+def _pairs(flat: Sequence[int]) -> list[tuple[int, int]]:
+    """`_gaps` undone."""
+    pairs = []
+    node_id = 0
+    for at in range(0, len(flat), 2):
+        node_id += flat[at]
+        pairs.append((node_id, flat[at + 1]))
+    return pairs
+
+
+def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]], memo, stored,
+                    ) -> tuple[int, dict[int, dict[str, list[int]]], dict[str, str], int, int] | None:
+    """The postings shards whose tokens' postings changed since the last build, patched from the ones it
+    wrote: (shard count, shard -> token -> postings, the other shards' blob ids, tokens, postings).
+
+    A file whose blob, node count and first id are those of the last build adds the same postings; the
+    others' postings then (the memo's, by their old key) are taken out of their tokens' lists and their
+    postings now put in. None when that cannot be done exactly (no usable record, an old file's postings
+    or a shard no longer at hand, the shard count moving): the caller builds every shard."""
+    if not (isinstance(previous, tuple) and len(previous) == 4 and isinstance(previous[1], dict)
+            and isinstance(previous[2], dict)):
+        return None
+    shards, old_files, ids, (tokens, total) = previous
+    old: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    new: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    changed = [path for path, (_first, _entries, state) in files.items() if old_files.get(path) != state]
+    for path in [*changed, *(old_files.keys() - files.keys())]:
+        if path in old_files:
+            blob, first, count = old_files[path]
+            entries = memo.peek(f"{path}\0{blob}\0{count}")
+            if entries is None:
+                return None
+            _add_postings(old, first, entries)
+        if path in files:
+            _add_postings(new, files[path][0], files[path][1])
+    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
+    sharded: dict[int, dict[str, list[int]]] = {}
+    for number in sorted({postings_shard(t, shards) for t in dirty}):
+        path = postings_path(number)
+        value: object = {}
+        if path in ids:
+            data = stored.read(f"{NAME}/{path}", ids[path])
+            if data is None:
+                return None
+            from gitroute.bundle.layout import load_json
+
+            value = load_json(data)
+        if not isinstance(value, dict):
+            return None
+        sharded[number] = value
+    for token in dirty:
+        shard = sharded[postings_shard(token, shards)]
+        before = shard.get(token, [])
+        gone = set(old.get(token, ()))
+        pairs = sorted([p for p in _pairs(before) if p not in gone] + new.get(token, []))
+        total += len(pairs) - len(before) // 2
+        tokens += bool(pairs) - bool(before)
+        if pairs:
+            shard[token] = _gaps(pairs)
+        else:
+            shard.pop(token, None)
+    if _postings_shards(total) != shards:
+        return None
+    kept = {}
+    for path, oid in ids.items():
+        if int(path.rsplit("/", 1)[1].split(".")[0]) not in sharded:
+            if stored.get(f"{NAME}/{path}") != oid:
+                return None
+            kept[path] = oid
+    return shards, {n: v for n, v in sharded.items() if v}, kept, tokens, total
+
+
+def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entries: list) -> None:
+    for offset, _length, tokens, packed, _body in entries:
+        node_id = first + offset
+        for token, value in zip(tokens, packed):
+            postings[token].append((node_id, value))
 
 
 def build(inputs) -> object:
@@ -368,9 +479,10 @@ def build(inputs) -> object:
             return None
 
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    blobs, section = build_meaning_index(inputs.graph.nodes, read, memo, {f.path: f.blob for f in inputs.files})
+    blobs, section, kept = build_meaning_index(inputs.graph.nodes, read, memo,
+                                               {f.path: f.blob for f in inputs.files}, inputs.previous)
     blobs.pop(META, None)  # the writer stores the section as meta.json
-    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
+    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None, kept=kept)
 
 
 # --- query -----------------------------------------------------------------------------------
