@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,9 @@ STEPS = {
     "name_a_doc_mentions": lambda t: {**t, "shop/refunds.py": "def refund_order(order):\n    return order\n"},
     # Moves the lines of a file's symbols: a record documents name changes, not a link.
     "shift_lines": lambda t: {**t, "shop/prices.py": "# Prices.\n" + t.get("shop/prices.py", "")},
+    # A manifest makes a function an entry point: its node changes, its file does not.
+    "declare_script": lambda t: {**t, "pyproject.toml": '[project]\nname = "shop"\n[project.scripts]\n'
+                                                         'checkout = "shop.cart:Cart.checkout"\n'},
     "rename_owner": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Cart:", "class Basket:")},
     "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
     "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
@@ -199,12 +203,14 @@ def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkey
 
 
 def _small_doc_links_shards(monkeypatch) -> None:
-    """Many doc_links and meaning shards on a small fixture, so that some are kept and others written again."""
-    from gitroute.indexes import doc_links, meaning
+    """Many doc_links, meaning and symbols shards on a small fixture, so that some are kept and others
+    written again."""
+    from gitroute.indexes import doc_links, meaning, symbols
 
     monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
     monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
     monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
+    monkeypatch.setattr(symbols, "POSTINGS_TARGET", 4)
 
 
 def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
@@ -213,26 +219,28 @@ def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_ed
     _sequence(list(STEPS), tmp_path)
 
 
-def test_a_change_patches_the_meaning_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path,
-                                                                               monkeypatch) -> None:
-    from gitroute.indexes import meaning
+@pytest.mark.parametrize("index, function", [("meaning", "build_meaning_index"), ("symbols", "build_symbol_index")])
+def test_a_change_patches_the_postings_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path, monkeypatch,
+                                                                                 index: str, function: str) -> None:
+    import importlib
 
+    module = importlib.import_module(f"gitroute.indexes.{index}")
     _small_doc_links_shards(monkeypatch)
     kept: list[dict[str, str]] = []
-    build = meaning.build_meaning_index
+    build = getattr(module, function)
 
     def recording(*args, **kwargs):
         built = build(*args, **kwargs)
         kept.append(built[2])
         return built
 
-    monkeypatch.setattr(meaning, "build_meaning_index", recording)
+    monkeypatch.setattr(module, function, recording)
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
     _build_both(incremental, full, BASE, "base")
     tree = STEPS["add_function"](BASE)
     _build_both(incremental, full, tree, "add_function")
-    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "meaning/postings/").count("\n")
-    assert 0 < len(kept[2]) < shards, "the incremental build kept no meaning shard, or every one"
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", f"{index}/postings/").count("\n")
+    assert 0 < len(kept[2]) < shards, "the incremental build kept no shard, or every one"
     assert not kept[3], "--full kept a shard"
 
 

@@ -402,20 +402,20 @@ def _pairs(flat: Sequence[int]) -> list[tuple[int, int]]:
 def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]], memo, stored,
                     ) -> tuple[int, dict[int, dict[str, list[int]]], dict[str, str], int, int] | None:
     """The postings shards whose tokens' postings changed since the last build, patched from the ones it
-    wrote: (shard count, shard -> token -> postings, the other shards' blob ids, tokens, postings).
+    wrote (`bundle/patch.py`): (shard count, shard -> token -> postings, the other shards' blob ids,
+    tokens, postings); None when that cannot be done exactly: the caller builds every shard.
 
     A file whose blob, node count and first id are those of the last build adds the same postings; the
     others' postings then (the memo's, by their old key) are taken out of their tokens' lists and their
-    postings now put in. None when that cannot be done exactly (no usable record, an old file's postings
-    or a shard no longer at hand, the shard count moving): the caller builds every shard."""
-    if not (isinstance(previous, tuple) and len(previous) == 4 and isinstance(previous[1], dict)
-            and isinstance(previous[2], dict)):
+    postings now put in."""
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, valid_record
+
+    if not valid_record(previous, 4):
         return None
-    shards, old_files, ids, (tokens, total) = previous
+    shards, old_files, ids, (tokens, total) = previous  # type: ignore[misc]
     old: dict[str, list[tuple[int, int]]] = defaultdict(list)
     new: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    changed = [path for path, (_first, _entries, state) in files.items() if old_files.get(path) != state]
-    for path in [*changed, *(old_files.keys() - files.keys())]:
+    for path in changed_files(old_files, {path: state for path, (_first, _entries, state) in files.items()}):
         if path in old_files:
             blob, first, count = old_files[path]
             entries = memo.peek(f"{path}\0{blob}\0{count}")
@@ -425,22 +425,11 @@ def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]],
         if path in files:
             _add_postings(new, files[path][0], files[path][1])
     dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
-    sharded: dict[int, dict[str, list[int]]] = {}
-    for number in sorted({postings_shard(t, shards) for t in dirty}):
-        path = postings_path(number)
-        value: object = {}
-        if path in ids:
-            data = stored.read(f"{NAME}/{path}", ids[path])
-            if data is None:
-                return None
-            from gitroute.bundle.layout import load_json
-
-            value = load_json(data)
-        if not isinstance(value, dict):
-            return None
-        sharded[number] = value
+    read = read_shards(stored, NAME, ids, {postings_path(postings_shard(t, shards)) for t in dirty})
+    if read is None:
+        return None
     for token in dirty:
-        shard = sharded[postings_shard(token, shards)]
+        shard = read[postings_path(postings_shard(token, shards))]
         before = shard.get(token, [])
         gone = set(old.get(token, ()))
         pairs = sorted([p for p in _pairs(before) if p not in gone] + new.get(token, []))
@@ -450,15 +439,11 @@ def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]],
             shard[token] = _gaps(pairs)
         else:
             shard.pop(token, None)
-    if _postings_shards(total) != shards:
+    kept = kept_shards(stored, NAME, ids, read)
+    if kept is None or _postings_shards(total) != shards:
         return None
-    kept = {}
-    for path, oid in ids.items():
-        if int(path.rsplit("/", 1)[1].split(".")[0]) not in sharded:
-            if stored.get(f"{NAME}/{path}") != oid:
-                return None
-            kept[path] = oid
-    return shards, {n: v for n, v in sharded.items() if v}, kept, tokens, total
+    sharded = {int(path.rsplit("/", 1)[1].split(".")[0]): value for path, value in read.items() if value}
+    return shards, sharded, kept, tokens, total
 
 
 def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entries: list) -> None:
