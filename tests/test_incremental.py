@@ -205,12 +205,13 @@ def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkey
 def _small_doc_links_shards(monkeypatch) -> None:
     """Many doc_links, meaning and symbols shards on a small fixture, so that some are kept and others
     written again."""
-    from gitroute.indexes import doc_links, meaning, symbols
+    from gitroute.indexes import doc_links, impact, meaning, symbols
 
     monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
     monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
     monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
     monkeypatch.setattr(symbols, "POSTINGS_TARGET", 4)
+    monkeypatch.setattr(impact, "NAMES_TARGET", 2)
 
 
 def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
@@ -219,9 +220,11 @@ def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_ed
     _sequence(list(STEPS), tmp_path)
 
 
-@pytest.mark.parametrize("index, function", [("meaning", "build_meaning_index"), ("symbols", "build_symbol_index")])
-def test_a_change_patches_the_postings_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path, monkeypatch,
-                                                                                 index: str, function: str) -> None:
+@pytest.mark.parametrize("index, function, folder", [("meaning", "build_meaning_index", "meaning/postings/"),
+                                                     ("symbols", "build_symbol_index", "symbols/postings/"),
+                                                     ("impact", "build_name_table", "impact/names/")])
+def test_a_change_patches_the_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path, monkeypatch, index: str,
+                                                                        function: str, folder: str) -> None:
     import importlib
 
     module = importlib.import_module(f"gitroute.indexes.{index}")
@@ -231,7 +234,7 @@ def test_a_change_patches_the_postings_shards_of_its_tokens_and_keeps_the_others
 
     def recording(*args, **kwargs):
         built = build(*args, **kwargs)
-        kept.append(built[2])
+        kept.append(built[-1])
         return built
 
     monkeypatch.setattr(module, function, recording)
@@ -239,7 +242,7 @@ def test_a_change_patches_the_postings_shards_of_its_tokens_and_keeps_the_others
     _build_both(incremental, full, BASE, "base")
     tree = STEPS["add_function"](BASE)
     _build_both(incremental, full, tree, "add_function")
-    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", f"{index}/postings/").count("\n")
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", folder).count("\n")
     assert 0 < len(kept[2]) < shards, "the incremental build kept no shard, or every one"
     assert not kept[3], "--full kept a shard"
 
