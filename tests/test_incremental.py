@@ -214,6 +214,20 @@ def _small_doc_links_shards(monkeypatch) -> None:
     monkeypatch.setattr(impact, "NAMES_TARGET", 2)
 
 
+def _kept_by(monkeypatch, module, function: str) -> list[dict[str, str]]:
+    """What each call of an index's build function kept by id (its IndexBuild's `kept`, or its last item)."""
+    kept: list[dict[str, str]] = []
+    build = getattr(module, function)
+
+    def recording(*args, **kwargs):
+        built = build(*args, **kwargs)
+        kept.append(dict(built.kept if hasattr(built, "kept") else built[-1]))
+        return built
+
+    monkeypatch.setattr(module, function, recording)
+    return kept
+
+
 def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
                                                                                   monkeypatch) -> None:
     _small_doc_links_shards(monkeypatch)
@@ -227,17 +241,8 @@ def test_a_change_patches_the_shards_of_its_tokens_and_keeps_the_others(tmp_path
                                                                         function: str, folder: str) -> None:
     import importlib
 
-    module = importlib.import_module(f"gitroute.indexes.{index}")
     _small_doc_links_shards(monkeypatch)
-    kept: list[dict[str, str]] = []
-    build = getattr(module, function)
-
-    def recording(*args, **kwargs):
-        built = build(*args, **kwargs)
-        kept.append(built[-1])
-        return built
-
-    monkeypatch.setattr(module, function, recording)
+    kept = _kept_by(monkeypatch, importlib.import_module(f"gitroute.indexes.{index}"), function)
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
     _build_both(incremental, full, BASE, "base")
     tree = STEPS["add_function"](BASE)
@@ -253,15 +258,7 @@ def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, m
     from gitroute.indexes import doc_links
 
     _small_doc_links_shards(monkeypatch)
-    kept: list[dict[str, str]] = []
-    build = doc_links.build
-
-    def recording(inputs):
-        built = build(inputs)
-        kept.append(dict(built.kept))
-        return built
-
-    monkeypatch.setattr(doc_links, "build", recording)
+    kept = _kept_by(monkeypatch, doc_links, "build")
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
     _build_both(incremental, full, BASE, "base")
     shards = int(full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "doc_links/by_target/")
@@ -284,15 +281,7 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     from gitroute.indexes import doc_links
 
     _small_doc_links_shards(monkeypatch)
-    kept: list[dict[str, str]] = []
-    build = doc_links.build
-
-    def recording(inputs):
-        built = build(inputs)
-        kept.append(dict(built.kept))
-        return built
-
-    monkeypatch.setattr(doc_links, "build", recording)
+    kept = _kept_by(monkeypatch, doc_links, "build")
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
     _build_both(incremental, full, BASE, "base")
     path = incremental.path / ".git" / "gitroute" / "memo" / "doc_links.marshal"

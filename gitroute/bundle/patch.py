@@ -15,6 +15,14 @@ from collections.abc import Iterable, Mapping
 from gitroute.bundle.layout import load_json
 
 
+def shard_count(items: int, per_shard: int) -> int:
+    """How many shards hold `items` at about `per_shard` each: a power of two (a change of it moves every item)."""
+    shards = 1
+    while shards * per_shard < items:
+        shards *= 2
+    return shards
+
+
 def changed_files(old: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
     """The paths whose record differs from the last build's: changed or added (in `now`'s order), then removed."""
     return [path for path, record in now.items() if old.get(path) != record] + sorted(old.keys() - now.keys())
@@ -50,6 +58,9 @@ def kept_shards(stored, folder: str, ids: Mapping[str, str], written: Iterable[s
     return kept
 
 
-def valid_record(value: object, size: int) -> bool:
-    """Whether a memo's shard record is a tuple of `size` whose second and third items are dicts (files, ids)."""
-    return isinstance(value, tuple) and len(value) == size and isinstance(value[1], dict) and isinstance(value[2], dict)
+def shard_record(value: object, size: int) -> tuple | None:
+    """A memo's shard record when it is a tuple of `size` whose second and third items are dicts (the
+    files, the shard ids), else None."""
+    if isinstance(value, tuple) and len(value) == size and isinstance(value[1], dict) and isinstance(value[2], dict):
+        return value
+    return None

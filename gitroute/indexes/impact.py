@@ -154,10 +154,9 @@ def _add_names(table: dict[str, list[list]], group: Sequence) -> None:
 
 
 def _name_shards(count: int) -> int:
-    shards = 1
-    while shards * NAMES_TARGET < count:
-        shards *= 2
-    return shards
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(count, NAMES_TARGET)
 
 
 def _patch_names(previous: object, files: dict[str, list], records: dict[str, tuple], stored,
@@ -169,11 +168,12 @@ def _patch_names(previous: object, files: dict[str, list], records: dict[str, tu
     A file whose record (blob, first id, node count) is the last build's has the same records; a changed
     one's records then are taken out of the shards its keys were in (records name their path), and its
     records now put in, in node id order as a whole build would."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, valid_record
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
 
-    if not valid_record(previous, 4):
+    record = shard_record(previous, 4)
+    if record is None:
         return None
-    shards, old_files, ids, count = previous  # type: ignore[misc]
+    shards, old_files, ids, count = record
     changed = changed_files({path: tuple(r[:3]) for path, r in old_files.items()}, records)
     new: dict[str, list[list]] = {}
     for path in changed:

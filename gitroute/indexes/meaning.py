@@ -372,10 +372,9 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
 
 
 def _postings_shards(total: int) -> int:
-    shards = 1
-    while shards * POSTINGS_TARGET < total:
-        shards *= 2
-    return shards
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(total, POSTINGS_TARGET)
 
 
 def _gaps(pairs: Iterable[tuple[int, int]]) -> list[int]:
@@ -408,11 +407,12 @@ def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]],
     A file whose blob, node count and first id are those of the last build adds the same postings; the
     others' postings then (the memo's, by their old key) are taken out of their tokens' lists and their
     postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, valid_record
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
 
-    if not valid_record(previous, 4):
+    record = shard_record(previous, 4)
+    if record is None:
         return None
-    shards, old_files, ids, (tokens, total) = previous  # type: ignore[misc]
+    shards, old_files, ids, (tokens, total) = record
     old: dict[str, list[tuple[int, int]]] = defaultdict(list)
     new: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for path in changed_files(old_files, {path: state for path, (_first, _entries, state) in files.items()}):

@@ -218,10 +218,9 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
 
 
 def _postings_shards(total: int) -> int:
-    shards = 1
-    while shards * POSTINGS_TARGET < total:
-        shards *= 2
-    return shards
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(total, POSTINGS_TARGET)
 
 
 def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
@@ -245,11 +244,12 @@ def _patch_postings(previous: object, files: dict[str, tuple[Sequence, list, tup
     A file whose record (blob, first id, node count, entry points) is the last build's adds the same
     postings; the others' postings then (their tokens from the memo, by their old key) are taken out of
     their tokens' lists and their postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, valid_record
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
 
-    if not valid_record(previous, 4):
+    record = shard_record(previous, 4)
+    if record is None:
         return None
-    shards, old_files, ids, (token_count, total) = previous  # type: ignore[misc]
+    shards, old_files, ids, (token_count, total) = record
     old: Postings = defaultdict(lambda: ([], [], []))
     new: Postings = defaultdict(lambda: ([], [], []))
     for path in changed_files(old_files, {path: record for path, (_g, _t, record) in files.items()}):
