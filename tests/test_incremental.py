@@ -291,3 +291,28 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     path.write_bytes(marshal.dumps((salt, entries)))
     _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
     assert kept[2] == {}, "a shard the bundle does not hold was kept"
+
+
+def test_a_change_no_document_reads_builds_no_name_table_of_the_whole_graph(tmp_path: Path, monkeypatch) -> None:
+    """The keys documents read are read again from the changed files' own tables; the whole graph's are
+    built only to link a document again."""
+    from gitroute.indexes import doc_links
+
+    built: list[int] = []  # the node count of each Linker whose name tables were built
+    build_tables = doc_links.Linker.build_tables
+
+    def counting(self) -> None:
+        if "p" not in self.tables:
+            built.append(len(self.node_list))
+        build_tables(self)
+
+    monkeypatch.setattr(doc_links.Linker, "build_tables", counting)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    built.clear()
+    _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
+    whole = built[-1]  # --full's, last
+    assert max(built[:-1]) < whole, "the incremental build built the whole graph's name tables"
+    built.clear()
+    _build_both(incremental, full, STEPS["edit_doc"](STEPS["add_function"](BASE)), "edit_doc")
+    assert max(built[:-1]) == whole, "a document edited was linked without the name tables"

@@ -170,7 +170,9 @@ def scan_documents(documents: Mapping[str, Document], config: Config) -> list[Do
 class Linker:
     """Resolves document tokens to graph nodes by the rules in the module docstring."""
 
-    def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = ()) -> None:
+    def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = (), *, lazy: bool = False) -> None:
+        """`lazy`: the name tables (every table but "N" and "i") are built by `build_tables`, when first needed."""
+        self.node_list = nodes
         self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
         incoming: Counter = Counter()
@@ -181,6 +183,20 @@ class Linker:
             if kind == "imports":
                 self.imports[source].add(target)
         self.incoming = incoming
+        self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
+        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        self.targets: dict[int, Target] = {}
+        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
+        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
+        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        if not lazy:
+            self.build_tables()
+
+    def build_tables(self) -> None:
+        """The name tables linking reads, from every node (once)."""
+        if "p" in self.tables:
+            return
+        nodes = self.node_list
         self.by_path: dict[str, int] = {}
         self.by_suffix: dict[str, list[int]] = defaultdict(list)  # `flask/app.py` -> files ending so
         self.by_base: dict[str, list[int]] = defaultdict(list)
@@ -196,17 +212,12 @@ class Linker:
             elif not _is_local(node, functions):
                 self._add_symbol(node)
         # What linking reads, by a one-letter tag: the facts a document's links rest on (see `facts`).
-        self.tables: dict[str, Mapping] = {
-            "p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name, "q": self.by_qual,
-            "m": self.modules, "f": self.in_file, "N": self.nodes, "i": self.imports}
-        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
-        self.targets: dict[int, Target] = {}
-        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
-        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
-        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        self.tables.update({"p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name,
+                            "q": self.by_qual, "m": self.modules, "f": self.in_file})
 
     def record(self) -> None:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
+        self.build_tables()
         self.looked = {}
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
@@ -241,6 +252,7 @@ class Linker:
                 node = self.tables["N"][node_id]
                 return (node.path, node.name, node.kind, node.owner)
             return sorted(self.canon(i) for i in self.tables["i"].get(node_id, ()))
+        self.build_tables()
         value = self.tables[tag].get(key)
         if value is None:
             return None
@@ -564,18 +576,26 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     """
     from array import array
 
-    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents))
+    from gitroute.graph import node_buckets
+
+    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents), lazy=True)
     if memo is None or blobs is None:
         if relinked is not None:
             relinked.update(d.path for d in documents)
         return [link for document in documents for link in linker.link_document(document)]
     previous = memo.get(FACTS)
     keys, values = previous if _valid_facts(previous) else ([], [])
-    now = [linker.fact(*key) for key in keys]
+    # The name tables are built only when a document is linked again: the kept keys are read again from
+    # the files that changed since the last build (FILES), the others' entries being what they were.
+    files = (node_buckets(len(graph.nodes)), _file_records(graph.nodes, linker.documents, blobs))
+    old_files = memo.get(FILES)
+    if isinstance(old_files, tuple) and len(old_files) == 2 and old_files[0] == files[0] and previous is not None:
+        now = _facts_now(linker, keys, values, old_files[1], files[1])
+    else:
+        now = [linker.fact(*key) for key in keys]
+    memo.put(FILES, old_files if old_files == files else files)
     moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
     position: dict | None = None  # key -> its position in `keys`, once a document is linked again
-    linker.record()
-    assert linker.looked is not None
     links: list[DocLink] = []
     kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
     linked_again = False
@@ -601,6 +621,8 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             relinked.add(document.path)
         if position is None:
             position = {k: i for i, k in enumerate(keys)}
+            linker.record()
+        assert linker.looked is not None
         linker.looked.clear()
         found = linker.link_document(document)
         looked = array("I")
@@ -622,6 +644,39 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     else:
         memo.put(FACTS, _compact(memo, kept, keys, now))
     return links
+
+
+FILES = "\0files"  # the memo entry: (node buckets, path -> (blob, node count, a document)) of the last build
+
+
+def _file_records(nodes: Sequence, documents: frozenset[str], blobs: Mapping[str, str]) -> dict[str, tuple]:
+    """What each file's entries in the name tables are made of: its blob (its nodes), and whether it is a
+    document (a document's path is no file name to link to)."""
+    counts = Counter(node.path for node in nodes)
+    return {path: (blobs.get(path, ""), count, path in documents) for path, count in counts.items()}
+
+
+def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple], now: Mapping[str, tuple]) -> list:
+    """What each memo key reads now, without the name tables: a table entry is the ids of the nodes of every
+    file that puts one there, in id order; the files unchanged since the last build (with as many node
+    buckets, so in the same order) put the same, and the changed ones are read from tables of their own."""
+    changed = {path for path in old.keys() | now.keys() if old.get(path) != now.get(path)}
+    scratch = Linker([n for n in linker.node_list if n.path in changed], (), linker.documents)
+    first = linker.first
+    found = []
+    for (tag, key), value in zip(keys, values):
+        if tag in ("N", "i"):  # from nodes and edges, at hand
+            found.append(linker.fact(tag, key))
+        elif tag == "p":  # a path: its own file's entry
+            found.append(scratch.fact(tag, key) if key in changed else value)
+        else:
+            kept = [first[path] + offset for path, offset in value or () if path not in changed]
+            added = scratch.tables[tag].get(key) or ()
+            if not added and len(kept) == len(value or ()):
+                found.append(value)
+            else:
+                found.append([linker.canon(i) for i in sorted([*kept, *added])] or None)
+    return found
 
 
 def _valid_facts(value: object) -> bool:
