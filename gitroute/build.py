@@ -327,7 +327,12 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
     ids.update((f"{index.NAME}/{path}", oid) for path, oid in built.kept.items())
-    return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
+    # An output no index needs stays here: doc_links's links would cross from a worker for nothing.
+    output = built.output
+    if not (isinstance(output, dict) and "large" in output) and not any(
+            name in load_index(other).NEEDS for other in INDEXES):
+        output = None
+    return _Done(ids, built.section, [list(w) for w in built.warnings], output, time.monotonic() - started)
 
 
 GRAPH_JOB = "graph blobs"

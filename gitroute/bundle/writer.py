@@ -52,13 +52,15 @@ class StoredBlobs(dict):
     def __init__(self, ids: Mapping[str, str], git_dir: str) -> None:
         super().__init__(ids)
         self.git_dir = git_dir
+        self._opened: tuple[int, git.Repository] | None = None  # (pid, handle): a forked worker opens its own
 
     def read(self, path: str, blob_id: str) -> bytes | None:
-        """The blob at `path` when it is `blob_id`, else None. Opens the repository here: in a forked
-        worker, its own handle."""
+        """The blob at `path` when it is `blob_id`, else None."""
         if self.get(path) != blob_id:
             return None
-        found = git.read_object(git.open_git_dir(self.git_dir), blob_id)
+        if self._opened is None or self._opened[0] != os.getpid():
+            self._opened = (os.getpid(), git.open_git_dir(self.git_dir))
+        found = git.read_object(self._opened[1], blob_id)
         return found[1] if found is not None and found[0] == "blob" else None
 
 
