@@ -25,8 +25,7 @@ from gitroute.bundle.layout import (
     EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
-    decode_document,
-    decode_extract,
+    decode_result,
     dump_json,
     encode_document,
     encode_extract,
@@ -37,7 +36,7 @@ from gitroute.config import CONFIG_PATH, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
-from gitroute.model import DeclaredEntry, Document, FileExtract
+from gitroute.model import DeclaredEntry, Document
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
@@ -122,24 +121,32 @@ class _Sources:
     reparsed_keys: set[str] = field(default_factory=set)
 
 
-def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list]) -> _Sources:
+def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list],
+                     decoded: dict[str, tuple]) -> _Sources:
+    """`decoded` holds the extraction cache's results; each other key's result is decoded into it here."""
     from gitroute.parsing import declared_entry_points
 
     sources = _Sources(skipped=[[s.path, s.reason] for s in snap.skipped])
     for entry in snap.entries:
         key = keys[entry.path]
-        result = results[key]
-        try:
-            extract, document = _decode_result(entry.path, result)
-        except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-            result = results[key] = _extract_one((key, snap.read(entry)))[1]
-            sources.reparsed += 1
-            sources.reparsed_keys.add(key)
-            extract, document = _decode_result(entry.path, result)
-        if result[0] == "skip":
-            sources.skipped.append([entry.path, result[1]])
+        value = decoded.get(key)
+        if value is None:
+            try:
+                value = decode_result(entry.path, results[key])
+            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
+                results[key] = _extract_one((key, snap.read(entry)))[1]
+                sources.reparsed += 1
+                sources.reparsed_keys.add(key)
+                value = decode_result(entry.path, results[key])
+            decoded[key] = value
+        if value[0] == "skip":
+            sources.skipped.append([entry.path, value[1]])
             continue
+        extract = value[1] if value[0] == "code" else None
+        document = value[1] if value[0] == "doc" else None
         if document is not None:
+            if document.path != entry.path:  # one blob at two paths: extracted once
+                document = document._replace(path=entry.path)
             sources.documents[entry.path] = document
             sources.warnings.extend([entry.path, w] for w in document.warnings)
         lang = extract.lang if extract else (document.format if document else None)
@@ -150,16 +157,6 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str
             sources.declared.extend((entry.path, d) for d in declared_entry_points(entry.path, snap.read(entry)))
     sources.skipped.sort()
     return sources
-
-
-def _decode_result(path: str, result: list) -> tuple[FileExtract | None, Document | None]:
-    if result[0] == "code":
-        return decode_extract(result[1]), None
-    if result[0] == "doc":
-        return None, decode_document(path, result[1])
-    if result[0] not in ("text", "skip"):
-        raise ValueError(f"unknown extraction result {result[0]!r}")
-    return None, None
 
 
 class _Laps:
@@ -219,21 +216,21 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     # Each file's extraction key; the previous bundle answers for every key it already holds.
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
-    results = reused.results
+    results, decoded = reused.results, reused.decoded
     todo: dict[str, tuple[str, bytes]] = {}
     for entry in snap.entries:
         key = keys[entry.path]
-        if key not in results and key not in todo:
+        if key not in decoded and key not in results and key not in todo:
             todo[key] = (key, snap.read(entry))
     laps.lap("reuse")
     _extract_all(list(todo.values()), results, jobs, progress)
     laps.lap("extract")
-    sources = _collect_sources(snap, keys, results)
+    sources = _collect_sources(snap, keys, results, decoded)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
-    fresh = [e for e in snap.entries if keys[e.path] in todo and results[keys[e.path]][0] != "skip"]
+    fresh = [e for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip"]
     parsed_paths = len(fresh) + sources.reparsed
     reused_paths = len(sources.files) - parsed_paths
-    writer.add_extractions(set(keys.values()), results, reused, set(todo) | sources.reparsed_keys)
+    writer.add_extractions(set(keys.values()), results, decoded, reused, set(todo) | sources.reparsed_keys)
     laps.lap("decode")
 
     progress("merge", 0, 1)
@@ -249,7 +246,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     inputs = BuildInputs(commit=commit, files=sources.files, read=read,
                          graph=None, config=config, submodules=snap.submodules, outputs={},
-                         documents=sources.documents, options=options, memo=memo)
+                         documents=sources.documents, options=options, memo=memo,
+                         previous=writer.previous_blobs())
     index_jobs = _IndexJobs(writer, inputs, jobs)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start)
@@ -339,7 +337,13 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     blobs = {f"{index.NAME}/{path}": data for path, data in built.blobs.items()}
     blobs[f"{index.NAME}/{INDEX_META}"] = dump_json(built.section)
     ids = git.write_blobs(git.open_git_dir(git_dir), blobs)
-    return _Done(ids, built.section, [list(w) for w in built.warnings], built.output, time.monotonic() - started)
+    ids.update((f"{index.NAME}/{path}", oid) for path, oid in built.kept.items())
+    # An output no index needs stays here: doc_links's links would cross from a worker for nothing.
+    output = built.output
+    if not (isinstance(output, dict) and "large" in output) and not any(
+            name in load_index(other).NEEDS for other in INDEXES):
+        output = None
+    return _Done(ids, built.section, [list(w) for w in built.warnings], output, time.monotonic() - started)
 
 
 GRAPH_JOB = "graph blobs"

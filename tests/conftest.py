@@ -250,3 +250,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+def forget_extraction_cache(repo_path: Path) -> None:
+    """Remove the extraction cache beside the bundle: a rebuild then reuses what the bundle holds."""
+    import shutil
+
+    from gitroute.bundle.extracts import CACHE_DIR
+
+    shutil.rmtree(repo_path / ".git" / CACHE_DIR, ignore_errors=True)

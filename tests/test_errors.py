@@ -9,7 +9,7 @@ import pytest
 from pygit2.enums import FileMode
 
 from gitroute.bundle.layout import FORMAT_VERSION
-from tests.conftest import SAMPLE_FILES, RepoBuilder
+from tests.conftest import SAMPLE_FILES, RepoBuilder, forget_extraction_cache
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 FATAL = 128
@@ -205,6 +205,7 @@ def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):
     good_tree = built_repo.bundle_tree()
     extract = _bundle_paths(built_repo, "extract/")
     write_bundle(built_repo, {path: b"not json" for path in extract}, good_tree)
+    forget_extraction_cache(built_repo.path)
 
     result = route(["build", "--json"], built_repo.path)
 
@@ -220,6 +221,7 @@ def test_build_over_damaged_extraction_results_extracts_them_again(built_repo, r
         shard = json.loads(built_repo.git("cat-file", "-p", f"{BUNDLE_REF}:{path}"))
         damaged[path] = json.dumps({key: ["code", "not an extraction"] for key in shard}).encode()
     write_bundle(built_repo, damaged, good_tree)
+    forget_extraction_cache(built_repo.path)
 
     result = route(["build", "--json"], built_repo.path)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,11 @@ STEPS = {
     "rename_module": lambda t: {("shop/pricing.py" if k == "shop/prices.py" else k): v for k, v in t.items()},
     "delete_module": lambda t: {k: v for k, v in t.items() if k != "shop/views.py"},
     "name_a_doc_mentions": lambda t: {**t, "shop/refunds.py": "def refund_order(order):\n    return order\n"},
+    # Moves the lines of a file's symbols: a record documents name changes, not a link.
+    "shift_lines": lambda t: {**t, "shop/prices.py": "# Prices.\n" + t.get("shop/prices.py", "")},
+    # A manifest makes a function an entry point: its node changes, its file does not.
+    "declare_script": lambda t: {**t, "pyproject.toml": '[project]\nname = "shop"\n[project.scripts]\n'
+                                                         'checkout = "shop.cart:Cart.checkout"\n'},
     "rename_owner": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Cart:", "class Basket:")},
     "edit_doc": lambda t: {**t, "README.md": t["README.md"] + "\nCall `show_cart` or `tax_rate`.\n"},
     "new_doc": lambda t: {**t, "docs/refunds.md": "# Refunds\n\n`refund_order` in `shop/refunds.py`.\n"},
@@ -146,9 +152,9 @@ def test_a_change_that_moves_other_files_node_ids_links_no_document_again(tmp_pa
         linked.append(document.path)
         return link_document(self, document)
 
-    def seeing(documents, graph, memo=None, blobs=None):
+    def seeing(documents, graph, memo=None, blobs=None, relinked=None):
         prices.append([n.id for n in graph.nodes if n.path == "shop/prices.py"])
-        return link_all(documents, graph, memo, blobs)
+        return link_all(documents, graph, memo, blobs, relinked)
 
     monkeypatch.setattr(doc_links.Linker, "link_document", counting)
     monkeypatch.setattr(doc_links, "link_all", seeing)
@@ -216,3 +222,119 @@ def test_a_prepare_step_spares_work_and_changes_nothing(tmp_path: Path, monkeypa
     unprepared = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
     assert "index meaning prepare" not in unprepared.phases
     assert unprepared.bundle_tree == prepared.bundle_tree
+
+
+def _small_doc_links_shards(monkeypatch) -> None:
+    """Many doc_links, meaning and symbols shards on a small fixture, so that some are kept and others
+    written again."""
+    from gitroute.indexes import doc_links, impact, meaning, symbols
+
+    monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
+    monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
+    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
+    monkeypatch.setattr(symbols, "POSTINGS_TARGET", 4)
+    monkeypatch.setattr(impact, "NAMES_TARGET", 2)
+
+
+def _kept_by(monkeypatch, module, function: str) -> list[dict[str, str]]:
+    """What each call of an index's build function kept by id (its IndexBuild's `kept`, or its last item)."""
+    kept: list[dict[str, str]] = []
+    build = getattr(module, function)
+
+    def recording(*args, **kwargs):
+        built = build(*args, **kwargs)
+        kept.append(dict(built.kept if hasattr(built, "kept") else built[-1]))
+        return built
+
+    monkeypatch.setattr(module, function, recording)
+    return kept
+
+
+def test_shards_kept_by_id_or_patched_are_what_full_writes_after_each_kind_of_edit(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    _small_doc_links_shards(monkeypatch)
+    _sequence(list(STEPS), tmp_path)
+
+
+@pytest.mark.parametrize("index, function, folder", [("meaning", "build_meaning_index", "meaning/postings/"),
+                                                     ("symbols", "build_symbol_index", "symbols/postings/"),
+                                                     ("impact", "build_name_table", "impact/names/")])
+def test_a_change_patches_the_shards_of_its_tokens_and_keeps_the_others(tmp_path: Path, monkeypatch, index: str,
+                                                                        function: str, folder: str) -> None:
+    import importlib
+
+    _small_doc_links_shards(monkeypatch)
+    kept = _kept_by(monkeypatch, importlib.import_module(f"gitroute.indexes.{index}"), function)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    tree = STEPS["add_function"](BASE)
+    _build_both(incremental, full, tree, "add_function")
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", folder).count("\n")
+    assert 0 < len(kept[2]) < shards, "the incremental build kept no shard, or every one"
+    assert not kept[3], "--full kept a shard"
+
+
+def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, monkeypatch) -> None:
+    """A new function nobody names keeps doc_links shards; moving the lines of a function the documents
+    name encodes the shards of its keys again, and both bundles are what --full writes."""
+    from gitroute.indexes import doc_links
+
+    _small_doc_links_shards(monkeypatch)
+    kept = _kept_by(monkeypatch, doc_links, "build")
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    shards = int(full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "doc_links/by_target/")
+                 .count("\n"))
+    assert shards > 4, "the fixture makes too few shards to test anything"
+    tree = STEPS["add_function"](BASE)
+    _build_both(incremental, full, tree, "add_function")
+    assert kept[2], "the incremental build encoded every shard again"
+    assert not kept[3], "--full kept a shard"
+    tree = STEPS["shift_lines"](tree)
+    _build_both(incremental, full, tree, "shift_lines")
+    assert kept[4] and len(kept[4]) < len(kept[2]), "moving a named function's lines encoded no shard again"
+
+
+def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, monkeypatch) -> None:
+    """A memo naming blob ids the bundle at the ref does not hold (a build that stopped before the swap,
+    a bundle replaced) keeps nothing: the bundle is only a proof of what is stored, the memo the record."""
+    import marshal
+
+    from gitroute.indexes import doc_links
+
+    _small_doc_links_shards(monkeypatch)
+    kept = _kept_by(monkeypatch, doc_links, "build")
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    path = incremental.path / ".git" / "gitroute" / "memo" / "doc_links.marshal"
+    salt, entries = marshal.loads(path.read_bytes())
+    *state, ids = entries[doc_links.SHARDS]
+    entries[doc_links.SHARDS] = (*state, {shard: "0" * 40 for shard in ids})
+    path.write_bytes(marshal.dumps((salt, entries)))
+    _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
+    assert kept[2] == {}, "a shard the bundle does not hold was kept"
+
+
+def test_a_change_no_document_reads_builds_no_name_table_of_the_whole_graph(tmp_path: Path, monkeypatch) -> None:
+    """The keys documents read are read again from the changed files' own tables; the whole graph's are
+    built only to link a document again."""
+    from gitroute.indexes import doc_links
+
+    built: list[int] = []  # the node count of each Linker whose name tables were built
+    build_tables = doc_links.Linker.build_tables
+
+    def counting(self) -> None:
+        if "p" not in self.tables:
+            built.append(len(self.node_list))
+        build_tables(self)
+
+    monkeypatch.setattr(doc_links.Linker, "build_tables", counting)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    _build_both(incremental, full, BASE, "base")
+    built.clear()
+    _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
+    whole = built[-1]  # --full's, last
+    assert max(built[:-1]) < whole, "the incremental build built the whole graph's name tables"
+    built.clear()
+    _build_both(incremental, full, STEPS["edit_doc"](STEPS["add_function"](BASE)), "edit_doc")
+    assert max(built[:-1]) == whole, "a document edited was linked without the name tables"

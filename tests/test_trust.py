@@ -9,7 +9,7 @@ import pygit2
 import pytest
 
 from gitroute.bundle.layout import FORMAT_VERSION, extract_path
-from tests.conftest import SAMPLE_FILES, RepoBuilder
+from tests.conftest import SAMPLE_FILES, RepoBuilder, forget_extraction_cache
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 FATAL = 128
@@ -225,6 +225,7 @@ def test_an_own_bundle_missing_an_extraction_blob_is_extracted_again(upstream, r
     commit = forge_bundle(upstream, trailers(head), tree)
     own = upstream.path / ".git" / "gitroute" / "own-bundles"
     own.write_text(own.read_text() + commit + "\n")  # as if this repository's own build had written it
+    forget_extraction_cache(upstream.path)
     upstream.commit({**SAMPLE_FILES, "extra.py": "def extra():\n    pass\n"}, "one more file")
 
     result = route(["build", "--json"], upstream.path)

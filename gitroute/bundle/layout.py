@@ -127,3 +127,30 @@ def decode_document(path: str, value: list) -> Document:
                      for kind, line, end, text, section, level, name, tokens in blocks),
         warnings=tuple(warnings),
     )
+
+
+def decode_result(path: str, result: list) -> tuple:
+    """An extraction result as the build stores it (`["code", …]`, `["doc", …]`, `["text"]`, `["skip", reason]`)
+    decoded: ("code", FileExtract), ("doc", Document at `path`), ("text",) or ("skip", reason).
+
+    Raises ValueError, TypeError or IndexError on a result of another shape."""
+    kind = result[0]
+    if kind == "code":
+        return ("code", decode_extract(result[1]))
+    if kind == "doc":
+        return ("doc", decode_document(path, result[1]))
+    if kind == "text" and len(result) == 1:
+        return ("text",)
+    if kind == "skip" and len(result) == 2 and isinstance(result[1], str):
+        return ("skip", result[1])
+    raise ValueError(f"unknown extraction result {kind!r}")
+
+
+def encode_result(decoded: tuple) -> list:
+    """`decode_result` undone, byte for byte what extraction encodes."""
+    kind = decoded[0]
+    if kind == "code":
+        return ["code", encode_extract(decoded[1])]
+    if kind == "doc":
+        return ["doc", encode_document(decoded[1])]
+    return list(decoded)

@@ -73,6 +73,12 @@ def digest_values(values: list | tuple) -> bytes:
     return hashlib.blake2b(marshal.dumps(values), digest_size=16).digest()
 
 
+def blob_id(data: bytes) -> str:
+    """The id git stores a blob of this content under (SHA-1, as the writer's): what a memo records of a
+    blob it may keep next time, and `IndexBuild.kept` hands back."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 class MemoTable:
     """One index's memo: key -> value, plain data only (what `marshal` writes)."""
 
@@ -91,6 +97,10 @@ class MemoTable:
             self.kept[key] = value
             self.hits += 1
         return value
+
+    def peek(self, key: object) -> object | None:
+        """The value an earlier build stored under `key`, without keeping it for the next build."""
+        return self.previous.get(key)
 
     def put(self, key: object, value: object) -> None:
         if self.previous.get(key) is not value:

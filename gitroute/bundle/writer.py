@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gitroute import __version__
+from gitroute.bundle.extracts import ExtractCache
 from gitroute.bundle.layout import (
     BUNDLE_LARGE_REF,
     BUNDLE_REF,
@@ -22,6 +23,7 @@ from gitroute.bundle.layout import (
     MANIFEST,
     bundle_message,
     dump_json,
+    encode_result,
     extract_path,
     load_json,
 )
@@ -34,10 +36,32 @@ from gitroute.git import repository as git
 
 @dataclass
 class Reused:
-    """The previous bundle's extraction results for the keys still wanted, and its shards as they were."""
+    """Earlier extraction results for the keys still wanted: decoded from the extraction cache, else
+    encoded from the previous bundle (with its shards as they were)."""
 
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
+    decoded: dict[str, tuple] = field(default_factory=dict)  # key -> decoded result (bundle/extracts.py)
+
+
+class StoredBlobs(dict):
+    """Path -> blob id of every blob of the bundle the ref holds. Untrusted as to what a build should
+    write; a proof that a blob is stored, and a way to read one by the id a memo recorded (its content
+    is then what that id names, whoever wrote the bundle)."""
+
+    def __init__(self, ids: Mapping[str, str], git_dir: str) -> None:
+        super().__init__(ids)
+        self.git_dir = git_dir
+        self._opened: tuple[int, git.Repository] | None = None  # (pid, handle): a forked worker opens its own
+
+    def read(self, path: str, blob_id: str) -> bytes | None:
+        """The blob at `path` when it is `blob_id`, else None."""
+        if self.get(path) != blob_id:
+            return None
+        if self._opened is None or self._opened[0] != os.getpid():
+            self._opened = (os.getpid(), git.open_git_dir(self.git_dir))
+        found = git.read_object(self._opened[1], blob_id)
+        return found[1] if found is not None and found[0] == "blob" else None
 
 
 @dataclass(frozen=True)
@@ -53,20 +77,28 @@ class BundleWriter:
     def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False) -> None:
         self.repo = repo
         self.ref = ref
+        self.full = full
         previous = _load_previous(repo, ref, full)
         self.previous, self.previous_manifest = previous.commit, previous.manifest
         self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
         self.blobs: dict[str, bytes] = {}
         self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
         self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
+        self.cache = ExtractCache(git.common_dir(repo), fresh=full)
+        self.extract_shards: dict[str, dict[str, tuple]] = {}  # this build's, for the cache
+        self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
-        """What the previous bundle already extracted; damaged shards are skipped, so extracted again."""
+        """What earlier builds already extracted: the extraction cache's decoded results, then what the
+        previous bundle holds for the keys the cache lacks; damaged shards are skipped, so extracted again."""
         reused = Reused()
-        if self.previous is None or self.previous_manifest is None:
+        cached = self.cache.load(sorted({extract_path(k) for k in keys}))
+        reused.decoded = {k: cached[k] for k in keys if k in cached}
+        missing = keys - reused.decoded.keys()
+        if not missing or self.previous is None or self.previous_manifest is None:
             return reused
         previous: dict[str, list] = {}
-        shard_paths = sorted({extract_path(k) for k in keys})
+        shard_paths = sorted({extract_path(k) for k in missing})
         for path, (blob_id, blob) in git.read_tree_entries(self.repo, self.previous, shard_paths).items():
             try:
                 shard = load_json(blob)
@@ -76,24 +108,40 @@ class BundleWriter:
             except (ValueError, TypeError):
                 continue  # not trusted: its files are extracted again
             reused.shards[path] = (blob_id, frozenset(shard))
-        reused.results = {k: previous[k] for k in keys if k in previous}
+        reused.results = {k: previous[k] for k in missing if k in previous}
         return reused
 
-    def add_extractions(self, keys: set[str], results: Mapping[str, list], reused: Reused, fresh: set[str]) -> None:
+    def previous_blobs(self) -> StoredBlobs:
+        """Path -> blob id of every blob of the bundle the ref holds (none for `--full`): which blobs are stored."""
+        if self._stored is None:
+            ids = {} if self.previous is None or self.full else git.list_tree_blobs(self.repo, self.previous)
+            self._stored = StoredBlobs(ids, self.repo.path)
+        return self._stored
+
+    def add_extractions(self, keys: set[str], results: Mapping[str, list], decoded: Mapping[str, tuple],
+                        reused: Reused, fresh: set[str]) -> None:
         """This build's extraction results, sharded by blob id: what the next build reuses.
 
-        A shard the previous bundle holds byte for byte (the same keys, none extracted anew) is kept
-        by id: a one-file change rewrites one shard.
+        `results`: encoded results (fresh, or read from the previous bundle); `decoded`: every key's result
+        decoded. A shard holding the same keys as before, none extracted anew, is kept by id (the id the
+        extraction cache recorded, when the previous bundle still stores it; else the previous bundle's
+        own): a one-file change rewrites one shard.
         """
-        shards: dict[str, dict[str, list]] = defaultdict(dict)
+        shards: dict[str, dict[str, tuple]] = defaultdict(dict)
         for key in keys:
-            shards[extract_path(key)][key] = results[key]
+            shards[extract_path(key)][key] = decoded[key]
+        stored = self.previous_blobs()
         for path, shard in shards.items():
+            cached = self.cache.blob(path, shard)
             old = reused.shards.get(path)
-            if old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
+            if cached is not None and stored.get(path) == cached and fresh.isdisjoint(shard):
+                self.blob_ids[path] = cached
+            elif old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
                 self.blob_ids[path] = old[0]
             else:
-                self.blobs[path] = dump_json(shard)
+                self.blobs[path] = dump_json({k: results[k] if k in results else encode_result(v)
+                                              for k, v in shard.items()})
+        self.extract_shards = shards
 
     def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
         prefix = folder + "/" if folder else ""
@@ -121,6 +169,7 @@ class BundleWriter:
         self.blobs[MANIFEST] = dump_json(manifest)
         ids = git.write_blobs(self.repo, self.blobs)
         ids.update(self.blob_ids)
+        self.cache.save(self.extract_shards, ids)
         tree = git.write_tree(self.repo, ids)
         commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
         written = Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))

@@ -410,6 +410,23 @@ def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str])
     return found
 
 
+def list_tree_blobs(repo: pygit2.Repository, commit_id: str) -> dict[str, str]:
+    """Path -> blob id of every blob under a commit's tree, without reading one; {} when it is unreadable."""
+    found: dict[str, str] = {}
+    try:
+        stack: list[tuple[pygit2.Tree, str]] = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree), "")]
+        while stack:
+            tree, base = stack.pop()
+            for entry in tree:
+                if isinstance(entry, pygit2.Tree):
+                    stack.append((entry, f"{base}{entry.name}/"))
+                elif entry.type_str == "blob":
+                    found[f"{base}{entry.name}"] = str(entry.id)
+    except (KeyError, ValueError, pygit2.GitError):  # a damaged bundle proves nothing is stored
+        return {}
+    return found
+
+
 # --- the bundle: writes --------------------------------------------------------------------
 
 

@@ -27,8 +27,9 @@ from collections import namedtuple
 PREPARED = "(prepared)"  # the key of `prepare`'s result in `BuildInputs.outputs` (no index has this name)
 
 
-class BuildInputs(namedtuple("BuildInputs", "commit files read graph config submodules outputs documents options memo",
-                             defaults=({}, None, None))):
+class BuildInputs(namedtuple("BuildInputs",
+                             "commit files read graph config submodules outputs documents options memo previous",
+                             defaults=({}, None, None, {}))):
     """What a build hands every index.
 
     commit: str, the pinned source commit; files: Sequence[graph.SourceFile], every text file of the
@@ -41,12 +42,15 @@ class BuildInputs(namedtuple("BuildInputs", "commit files read graph config subm
     memo: bundle.memo.BuildMemo | None, per-item results of this repository's earlier builds: an index
     may take one only under a key naming everything it depended on, so that the bundle is byte for byte
     what a build without the memo writes (`memo.table(NAME)`: `get(key)`, `put(key, value)`, plain data).
+    previous: bundle.writer.StoredBlobs, bundle path -> blob id of every blob in the bundle the ref holds
+    (none for `--full`): untrusted, so only a proof that a blob the memo names is still stored (see
+    `IndexBuild.kept`), and `read(path, blob_id)` its content, when it is the blob that id names.
     """
 
     __slots__ = ()
 
 
-class IndexBuild(namedtuple("IndexBuild", "blobs section warnings output", defaults=((), None))):
+class IndexBuild(namedtuple("IndexBuild", "blobs section warnings output kept", defaults=((), None, {}))):
     """What an index's build returns.
 
     blobs: dict[str, bytes], paths relative to the index's folder, canonical JSON (`layout.dump_json`);
@@ -54,6 +58,9 @@ class IndexBuild(namedtuple("IndexBuild", "blobs section warnings output", defau
     `meta.json` and in build.json; warnings: Sequence[tuple[str, str]], (path, warning); output: object,
     handed to later indexes that name this one in NEEDS; an output dict with a "large" key holds blobs
     for `refs/marola/routing-bundle-large` (bundle paths -> bytes), which the writer commits there.
+    kept: dict[str, str], paths relative to the index's folder -> the id of a blob already stored that is
+    byte for byte what `blobs` would hold there (a shard whose inputs the memo shows unchanged, whose id the
+    memo recorded and `BuildInputs.previous` shows stored): written by id, not encoded again.
     """
 
     __slots__ = ()

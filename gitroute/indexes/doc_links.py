@@ -170,7 +170,9 @@ def scan_documents(documents: Mapping[str, Document], config: Config) -> list[Do
 class Linker:
     """Resolves document tokens to graph nodes by the rules in the module docstring."""
 
-    def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = ()) -> None:
+    def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = (), *, lazy: bool = False) -> None:
+        """`lazy`: the name tables (every table but "N" and "i") are built by `build_tables`, when first needed."""
+        self.node_list = nodes
         self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
         incoming: Counter = Counter()
@@ -181,6 +183,20 @@ class Linker:
             if kind == "imports":
                 self.imports[source].add(target)
         self.incoming = incoming
+        self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
+        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        self.targets: dict[int, Target] = {}
+        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
+        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
+        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        if not lazy:
+            self.build_tables()
+
+    def build_tables(self) -> None:
+        """The name tables linking reads, from every node (once)."""
+        if "p" in self.tables:
+            return
+        nodes = self.node_list
         self.by_path: dict[str, int] = {}
         self.by_suffix: dict[str, list[int]] = defaultdict(list)  # `flask/app.py` -> files ending so
         self.by_base: dict[str, list[int]] = defaultdict(list)
@@ -196,17 +212,12 @@ class Linker:
             elif not _is_local(node, functions):
                 self._add_symbol(node)
         # What linking reads, by a one-letter tag: the facts a document's links rest on (see `facts`).
-        self.tables: dict[str, Mapping] = {
-            "p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name, "q": self.by_qual,
-            "m": self.modules, "f": self.in_file, "N": self.nodes, "i": self.imports}
-        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
-        self.targets: dict[int, Target] = {}
-        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
-        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
-        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        self.tables.update({"p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name,
+                            "q": self.by_qual, "m": self.modules, "f": self.in_file})
 
     def record(self) -> None:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
+        self.build_tables()
         self.looked = {}
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
@@ -241,6 +252,7 @@ class Linker:
                 node = self.tables["N"][node_id]
                 return (node.path, node.name, node.kind, node.owner)
             return sorted(self.canon(i) for i in self.tables["i"].get(node_id, ()))
+        self.build_tables()
         value = self.tables[tag].get(key)
         if value is None:
             return None
@@ -550,7 +562,8 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
 FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
 
 
-def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None) -> list[DocLink]:
+def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None,
+             relinked: set[str] | None = None) -> list[DocLink]:
     """The links of every document, documents in path order.
 
     With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
@@ -559,22 +572,33 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
     node ids as (path, offset)), each document holding the positions of its own: the keys are read
     again once, and a document is linked again only when one of its positions moved.
+    `relinked`, when given, gets the path of every document linked here rather than taken from the memo.
     """
     from array import array
 
-    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents))
+    from gitroute.graph import node_buckets
+
+    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents), lazy=True)
     if memo is None or blobs is None:
+        if relinked is not None:
+            relinked.update(d.path for d in documents)
         return [link for document in documents for link in linker.link_document(document)]
     previous = memo.get(FACTS)
     keys, values = previous if _valid_facts(previous) else ([], [])
-    now = [linker.fact(*key) for key in keys]
+    # The name tables are built only when a document is linked again: the kept keys are read again from
+    # the files that changed since the last build (FILES), the others' entries being what they were.
+    files = (node_buckets(len(graph.nodes)), _file_records(graph.nodes, linker.documents, blobs))
+    old_files = memo.get(FILES)
+    if isinstance(old_files, tuple) and len(old_files) == 2 and old_files[0] == files[0] and previous is not None:
+        now = _facts_now(linker, keys, values, old_files[1], files[1])
+    else:
+        now = [linker.fact(*key) for key in keys]
+    memo.put(FILES, old_files if old_files == files else files)
     moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
     position: dict | None = None  # key -> its position in `keys`, once a document is linked again
-    linker.record()
-    assert linker.looked is not None
     links: list[DocLink] = []
     kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
-    relinked = False
+    linked_again = False
     for document in documents:
         key = f"{document.path}\0{blobs.get(document.path, '')}"
         entry = memo.get(key)
@@ -592,9 +616,13 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
                              for (section, number, line, token, status, _refs, total, heading, section_line,
                                   directive), targets in zip(rows, ids))
                 continue
-        relinked = True
+        linked_again = True
+        if relinked is not None:
+            relinked.add(document.path)
         if position is None:
             position = {k: i for i, k in enumerate(keys)}
+            linker.record()
+        assert linker.looked is not None
         linker.looked.clear()
         found = linker.link_document(document)
         looked = array("I")
@@ -611,11 +639,44 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         memo.put(key, (looked.tobytes(), rows))
         kept.append((key, looked, rows))
         links.extend(found)
-    if not relinked and not moved:
+    if not linked_again and not moved:
         memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
     else:
         memo.put(FACTS, _compact(memo, kept, keys, now))
     return links
+
+
+FILES = "\0files"  # the memo entry: (node buckets, path -> (blob, node count, a document)) of the last build
+
+
+def _file_records(nodes: Sequence, documents: frozenset[str], blobs: Mapping[str, str]) -> dict[str, tuple]:
+    """What each file's entries in the name tables are made of: its blob (its nodes), and whether it is a
+    document (a document's path is no file name to link to)."""
+    counts = Counter(node.path for node in nodes)
+    return {path: (blobs.get(path, ""), count, path in documents) for path, count in counts.items()}
+
+
+def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple], now: Mapping[str, tuple]) -> list:
+    """What each memo key reads now, without the name tables: a table entry is the ids of the nodes of every
+    file that puts one there, in id order; the files unchanged since the last build (with as many node
+    buckets, so in the same order) put the same, and the changed ones are read from tables of their own."""
+    changed = {path for path in old.keys() | now.keys() if old.get(path) != now.get(path)}
+    scratch = Linker([n for n in linker.node_list if n.path in changed], (), linker.documents)
+    first = linker.first
+    found = []
+    for (tag, key), value in zip(keys, values):
+        if tag in ("N", "i"):  # from nodes and edges, at hand
+            found.append(linker.fact(tag, key))
+        elif tag == "p":  # a path: its own file's entry
+            found.append(scratch.fact(tag, key) if key in changed else value)
+        else:
+            kept = [first[path] + offset for path, offset in value or () if path not in changed]
+            added = scratch.tables[tag].get(key) or ()
+            if not added and len(kept) == len(value or ()):
+                found.append(value)
+            else:
+                found.append([linker.canon(i) for i in sorted([*kept, *added])] or None)
+    return found
 
 
 def _valid_facts(value: object) -> bool:
@@ -640,18 +701,30 @@ def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
 # ---------------------------------------------------------------------------------------------- build
 
 
+SHARDS = "\0shards"  # the memo entry: what the last build's shards were made of, and their blob ids
+
+
 def build(inputs):
     """Scan the snapshot's documents, link their tokens, and shard the links both ways.
 
-    The output (for later indexes and DOC-CODE.md) is the list of DocLink, documents by path."""
+    The output (for later indexes and DOC-CODE.md) is the list of DocLink, documents by path. With a
+    build memo, a shard none of whose documents' links changed keeps its blob (`_ShardPlan`)."""
     from gitroute.bundle.layout import dump_json
+    from gitroute.bundle.memo import blob_id
     from gitroute.indexes import IndexBuild
 
     documents = scan_documents(inputs.documents, inputs.config)
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    links = link_all(documents, inputs.graph, memo, {f.path: f.blob for f in inputs.files})
-    blobs, section = encode_links(documents, links)
-    return IndexBuild({path: dump_json(value) for path, value in blobs.items()}, section, (), links)
+    doc_blobs = {f.path: f.blob for f in inputs.files}
+    relinked: set[str] = set()
+    links = link_all(documents, inputs.graph, memo, doc_blobs, relinked)
+    plan = _ShardPlan(memo.get(SHARDS) if memo is not None else None, relinked, doc_blobs, inputs.previous)
+    values, section = encode_links(documents, links, plan)
+    blobs = {path: dump_json(value) for path, value in values.items()}
+    if memo is not None:
+        ids = {**plan.kept, **{path: blob_id(data) for path, data in blobs.items() if path != DOCS_LIST}}
+        memo.put(SHARDS, (plan.doc_shards, plan.target_shards, plan.docs, plan.targets, ids))
+    return IndexBuild(blobs, section, (), links, plan.kept)
 
 
 def _target_keys(t: Target, ambiguous: bool) -> list[str]:
@@ -662,6 +735,138 @@ def _target_keys(t: Target, ambiguous: bool) -> list[str]:
     if t.owner:
         keys.append(f"{t.owner.rsplit('.', 1)[-1]}.{t.name}".lower())
     return keys
+
+
+def _link_keys(x: DocLink, cache: dict[tuple[int, bool], list[str]]) -> dict[str, list[Target]]:
+    """Each key a link is stored under in `by_target`, with the targets it names there.
+
+    `cache`: each target's keys, by (node id, ambiguous): thousands of links name the same few targets."""
+    matching: dict[str, list[Target]] = {}
+    ambiguous = x.status == AMBIGUOUS
+    for t in x.targets:
+        keys = cache.get((t.node, ambiguous))
+        if keys is None:
+            keys = cache[t.node, ambiguous] = list(dict.fromkeys(_target_keys(t, ambiguous)))
+        for key in keys:
+            found = matching.get(key)
+            if found is None:
+                matching[key] = [t]
+            else:
+                found.append(t)
+    return matching
+
+
+class _ShardPlan:
+    """Which shards a build encodes, and which keep the blob the last build wrote.
+
+    A shard's blob is a function of its documents' links (their tokens, sections and targets, each
+    target's record) and of the shard counts. The memo's SHARDS entry holds, from the last build,
+    each document's blob id, the `by_target` shards its links fill and how many records, every
+    target's record by node id, and each shard's blob id. A document whose links this build took from
+    the memo (not linked again), with the same blob and every target's record unchanged, has the same
+    links: a shard with no other document is byte for byte the last one, kept by id when the bundle
+    the ref holds still stores it. Without a usable entry, or when a shard count moves, everything is
+    encoded.
+    """
+
+    def __init__(self, previous: object, relinked: set[str], doc_blobs: Mapping[str, str],
+                 stored: Mapping[str, str]) -> None:
+        # (doc shards, target shards, path -> (blob, target shards, records), node -> record, path -> blob id)
+        self.previous: tuple | None = previous if _valid_shards(previous) else None  # type: ignore[assignment]
+        self.relinked, self.doc_blobs, self.stored = relinked, doc_blobs, stored
+        self.doc_shards = self.target_shards = 0
+        self.docs: dict[str, tuple[str, tuple[int, ...], int]] = {}  # path -> (blob, target shards, records)
+        self.targets: dict[int, tuple] = {}  # node id -> its record, as every shard spells it
+        self.kept: dict[str, str] = {}  # shard path -> blob id, for the shards not encoded
+        self.moved_targets: set[int] = set()  # node ids whose record differs from the last build's
+
+    def changed(self, documents: Sequence, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
+        """The documents whose links may differ from the last build's (all of them without a memo);
+        notes every target's record for the next build, and which records moved since the last."""
+        old = self.previous[3] if self.previous is not None else {}
+        old_docs = self.previous[2] if self.previous is not None else {}
+        same: dict[int, bool] = {}
+        changed: set[str] = set()
+        for d in documents:
+            entry = old_docs.get(d.path)
+            clean = entry is not None and d.path not in self.relinked and entry[0] == self.doc_blobs.get(d.path, "")
+            if not clean:
+                self.relinked.add(d.path)  # linked anew, or new here: its links may be any
+            for x in per_doc.get(d.path, ()):
+                for t in x.targets:
+                    ok = same.get(t.node)
+                    if ok is None:
+                        record = self.targets[t.node] = t[1:]
+                        ok = same[t.node] = old.get(t.node) == record
+                    clean = clean and ok
+            if not clean:
+                changed.add(d.path)
+        # A target whose record moved, or that no link names any more: the shards of its keys, old and new.
+        self.moved_targets = {i for i, ok in same.items() if not ok} | (old.keys() - self.targets.keys())
+        return changed
+
+    def plan(self, documents: Sequence, changed: set[str], keys: Mapping[str, list], doc_shards: int,
+             target_shards: int) -> tuple[set[int], set[int]]:
+        """The `by_doc` and `by_target` shard numbers to encode; `kept` gets the others' blob ids.
+
+        `keys`: each changed document's links with their keys; the others' shards come from the memo.
+        A document linked anew may have any links: every shard its links fill, now or then, is encoded;
+        one that only names a moved target changes the shards of that target's keys alone."""
+        self.doc_shards, self.target_shards = doc_shards, target_shards
+        old_docs = self.previous[2] if self.previous is not None else {}
+        for d in documents:
+            if d.path in changed:
+                shards = {_shard(key, target_shards) for _x, matching in keys[d.path] for key in matching}
+                records = sum(len(matching) for _x, matching in keys[d.path])
+                self.docs[d.path] = (self.doc_blobs.get(d.path, ""), tuple(sorted(shards)), records)
+            else:
+                self.docs[d.path] = old_docs[d.path]
+        if not self.same_counts(doc_shards, target_shards):
+            return set(range(doc_shards)), set(range(target_shards))
+        removed = old_docs.keys() - self.docs.keys()
+        by_doc = {_shard(path, doc_shards) for path in changed | removed}
+        anew = (self.relinked & self.docs.keys()) | removed
+        by_target = {n for path in anew for entry in (old_docs.get(path), self.docs.get(path)) if entry
+                     for n in entry[1]}
+        old_targets = self.previous[3]  # type: ignore[index]
+        for node in self.moved_targets:
+            for record in (old_targets.get(node), self.targets.get(node)):
+                if record is not None:
+                    target = Target(node, *record)
+                    by_target.update(_shard(key, target_shards) for ambiguous in (False, True)
+                                     for key in _target_keys(target, ambiguous))
+        ids = self.previous[4]  # type: ignore[index]
+        for number in range(doc_shards):
+            self._keep(by_doc_path(number), number, by_doc, ids)
+        for number in range(target_shards):
+            self._keep(by_target_path(number), number, by_target, ids)
+        return by_doc, by_target
+
+    def _keep(self, path: str, number: int, encode: set[int], ids: Mapping[str, str]) -> None:
+        """Keep a shard the last build wrote and the ref's bundle still stores; else encode it again."""
+        if number in encode or path not in ids:
+            return  # to be encoded, or it had no documents and still has none
+        if self.stored.get(f"{NAME}/{path}") == ids[path]:
+            self.kept[path] = ids[path]
+        else:
+            encode.add(number)
+
+    def same_counts(self, doc_shards: int, target_shards: int) -> bool:
+        """Whether the last build had these shard counts: else its shards say nothing of this build's."""
+        return self.previous is not None and self.previous[:2] == (doc_shards, target_shards)
+
+    def records(self, path: str) -> int:
+        """How many `by_target` records an unchanged document's links make (as the last build counted)."""
+        assert self.previous is not None
+        return self.previous[2][path][2]
+
+    def target_shards_of(self, path: str) -> tuple[int, ...]:
+        return self.docs[path][1]
+
+
+def _valid_shards(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], int) and isinstance(value[1], int)
+            and all(isinstance(v, dict) for v in value[2:]))
 
 
 class _Table:
@@ -690,8 +895,11 @@ def _flags(link: DocLink) -> int:
     return int(link.heading) | int(link.directive) << 1
 
 
-def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[str, object], dict]:
-    """The index's blobs (as JSON values, path -> value) and its manifest section."""
+def encode_links(documents: Sequence, links: Sequence[DocLink],
+                 plan: _ShardPlan | None = None) -> tuple[dict[str, object], dict]:
+    """The index's blobs (as JSON values, path -> value) and its manifest section.
+
+    `links` come in document order. With a `plan`, only the shards it names are encoded (the others it keeps)."""
     per_doc: dict[str, list[DocLink]] = defaultdict(list)
     for link in links:
         per_doc[link.document].append(link)
@@ -703,10 +911,23 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
     docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ())),
                   sorted(set(stems(f"{d.path} {d.title[:200]}")))] for d in documents]
 
+    plan = plan or _ShardPlan(None, set(), {}, {})
+    changed = plan.changed(documents, per_doc)
+    cache: dict[tuple[int, bool], list[str]] = {}
+    keys = {path: [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())] for path in changed}
     doc_shards = _shard_count(len(links), LINKS_PER_DOC_SHARD)
+    records = sum(sum(len(m) for _x, m in keys[d.path]) if d.path in changed else plan.records(d.path)
+                  for d in documents)
+    target_shards = _shard_count(records, RECORDS_PER_TARGET_SHARD)
+    if not plan.same_counts(doc_shards, target_shards):  # every record moves shard: encode them all
+        changed = {d.path for d in documents}
+        for path in changed - keys.keys():
+            keys[path] = [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())]
+    doc_numbers, target_numbers = plan.plan(documents, changed, keys, doc_shards, target_shards)
+
     by_doc: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "docs": {}})
     for d in documents:
-        if d.path not in per_doc:
+        if d.path not in per_doc or _shard(d.path, doc_shards) not in doc_numbers:
             continue
         shard = by_doc[_shard(d.path, doc_shards)]
         table: _Table = shard["nodes"]
@@ -720,14 +941,21 @@ def encode_links(documents: Sequence, links: Sequence[DocLink]) -> tuple[dict[st
                                  "sections": [list(key) for key in sections]}
 
     keyed: dict[str, list[tuple[DocLink, list[Target]]]] = defaultdict(list)
-    for x in links:
-        matching: dict[str, list[Target]] = defaultdict(list)
-        for t in x.targets:
-            for key in dict.fromkeys(_target_keys(t, x.status == AMBIGUOUS)):
-                matching[key].append(t)
-        for key, targets in matching.items():
-            keyed[key].append((x, targets))
-    target_shards = _shard_count(sum(len(v) for v in keyed.values()), RECORDS_PER_TARGET_SHARD)
+    shard_of: dict[str, int] = {}
+    for d in documents:
+        if d.path in changed:
+            matches = keys[d.path]
+        elif target_numbers.isdisjoint(plan.target_shards_of(d.path)):
+            continue  # none of its records is in a shard encoded here
+        else:
+            matches = [(x, _link_keys(x, cache)) for x in per_doc.get(d.path, ())]
+        for x, matching in matches:
+            for key, targets in matching.items():
+                number = shard_of.get(key)
+                if number is None:
+                    number = shard_of[key] = _shard(key, target_shards)
+                if number in target_numbers:
+                    keyed[key].append((x, targets))
     by_target: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "keys": {}})
     for key in sorted(keyed):
         shard = by_target[_shard(key, target_shards)]

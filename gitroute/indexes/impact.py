@@ -75,30 +75,138 @@ def build(inputs: BuildInputs) -> IndexBuild:
     """The name table and the contracts; `output` hands the contracts to later indexes (wiring)."""
     from gitroute.indexes import IndexBuild
 
-    table: dict[str, list[list]] = {}
-    for node in inputs.graph.nodes:
-        record = [node.id, node.path, node.name, node.kind, node.line]
-        name = node.name.lower()
-        table.setdefault(name, []).append(record)
-        # A file also answers to its path (its name is the base name: the same key for a top-level file).
-        if node.kind == "file" and node.path != node.name:
-            table.setdefault(node.path.lower(), []).append(record)
-        if node.owner:
-            table.setdefault(f"{node.owner}.{node.name}".lower(), []).append(record)
-    shards = 1
-    while shards * NAMES_TARGET < len(table):
-        shards *= 2
-    sharded: dict[int, dict[str, list[list]]] = {}
-    for key, records in table.items():
-        sharded.setdefault(name_shard(key, shards), {})[key] = records
-    blobs = {names_path(shard): dump_json(value) for shard, value in sharded.items()}
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, count, shards, kept = build_name_table(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files},
+                                                  inputs.previous)
     contracts = find_contracts(inputs.files, inputs.read, getattr(inputs.config, "contract_drift", ()), memo)
     blobs["contracts.json"] = dump_json(contracts)
     copies = sum(len(c["copies"]) for c in contracts)
-    section = {"counts": {"names": len(table), "contracts": len(contracts), "contract_copies": copies},
+    section = {"counts": {"names": count, "contracts": len(contracts), "contract_copies": copies},
                "names_shards": shards, "depth": DEFAULT_DEPTH}
-    return IndexBuild(blobs, section, (), contracts)
+    return IndexBuild(blobs, section, (), contracts, kept)
+
+
+SHARDS = "\0shards"  # the memo entry: what the last build's name shards were made of, and their blob ids
+
+
+def build_name_table(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
+                     ) -> tuple[dict[str, bytes], int, int, dict[str, str]]:
+    """The name table's blobs, its key count, its shard count, and the shards kept by id (path -> blob id).
+
+    With a build memo, each file's blob and first node id, and `stored` (`bundle.writer.StoredBlobs`),
+    only the shards holding a key of a file whose record changed are written, patched from the last
+    build's (`_patch_names`)."""
+    from gitroute.bundle.memo import blob_id
+
+    files: dict[str, list] = {}  # path -> its nodes
+    for node in nodes:
+        files.setdefault(node.path, []).append(node)
+    blobs_of = file_blobs or {}
+    records = {path: (blobs_of.get(path, ""), group[0].id, len(group)) for path, group in files.items()}
+    previous = memo.get(SHARDS) if memo is not None and stored is not None else None
+    patched = _patch_names(previous, files, records, stored) if previous is not None else None
+    kept: dict[str, str] = {}
+    if patched is not None:
+        shards, sharded, kept, count = patched
+    else:
+        table: dict[str, list[list]] = {}
+        for group in files.values():
+            _add_names(table, group)
+        count = len(table)
+        shards = _name_shards(count)
+        sharded = {}
+        for key, held in table.items():
+            sharded.setdefault(name_shard(key, shards), {})[key] = held
+    blobs = {names_path(shard): dump_json(value) for shard, value in sharded.items()}
+    if memo is not None:
+        ids = {**kept, **{path: blob_id(data) for path, data in blobs.items()}}
+        # Each file's record, with the shards its keys are in (the last build's, for a file it had as is).
+        old = previous[1] if patched is not None else {}  # type: ignore[index]
+        placed = {}
+        for path, group in files.items():
+            known = old.get(path)
+            placed[path] = known if known is not None and known[:3] == records[path] else (
+                *records[path], tuple(sorted({name_shard(k, shards) for k in _keys(group)})))
+        memo.put(SHARDS, (shards, placed, ids, count))
+    return blobs, count, shards, kept
+
+
+def _keys(group: Sequence) -> list[str]:
+    return [key for node in group for key in _node_keys(node)]
+
+
+def _node_keys(node) -> list[str]:
+    """The keys a node is found under: its name, a file's path too, and `Owner.name`."""
+    keys = [node.name.lower()]
+    # A file also answers to its path (its name is the base name: the same key for a top-level file).
+    if node.kind == "file" and node.path != node.name:
+        keys.append(node.path.lower())
+    if node.owner:
+        keys.append(f"{node.owner}.{node.name}".lower())
+    return keys
+
+
+def _add_names(table: dict[str, list[list]], group: Sequence) -> None:
+    for node in group:
+        record = [node.id, node.path, node.name, node.kind, node.line]
+        for key in _node_keys(node):
+            table.setdefault(key, []).append(record)
+
+
+def _name_shards(count: int) -> int:
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(count, NAMES_TARGET)
+
+
+def _patch_names(previous: object, files: dict[str, list], records: dict[str, tuple], stored,
+                 ) -> tuple[int, dict[int, dict[str, list[list]]], dict[str, str], int] | None:
+    """The name shards that hold a key of a file changed since the last build, patched from the ones it
+    wrote (`bundle/patch.py`): (shard count, shard -> key -> records, the other shards' blob ids, key
+    count); None when that cannot be done exactly: the caller builds every shard.
+
+    A file whose record (blob, first id, node count) is the last build's has the same records; a changed
+    one's records then are taken out of the shards its keys were in (records name their path), and its
+    records now put in, in node id order as a whole build would."""
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
+
+    record = shard_record(previous, 4)
+    if record is None:
+        return None
+    shards, old_files, ids, count = record
+    changed = changed_files({path: tuple(r[:3]) for path, r in old_files.items()}, records)
+    new: dict[str, list[list]] = {}
+    for path in changed:
+        if path in files:
+            _add_names(new, files[path])
+    numbers = {n for path in changed if path in old_files for n in old_files[path][3]}
+    numbers.update(name_shard(key, shards) for key in new)
+    read = read_shards(stored, NAME, ids, {names_path(n) for n in numbers})
+    if read is None:
+        return None
+    gone = set(changed)
+    count -= sum(map(len, read.values()))
+    for shard in read.values():
+        for key in list(shard):
+            held = [r for r in shard[key] if r[1] not in gone]
+            if len(held) < len(shard[key]):
+                shard[key] = held
+    for key, added in new.items():
+        shard = read[names_path(name_shard(key, shards))]
+        shard[key] = sorted([*shard.get(key, ()), *added], key=lambda r: r[0])
+    for shard in read.values():
+        for key in [k for k, held in shard.items() if not held]:
+            del shard[key]
+    count += sum(map(len, read.values()))
+    kept = kept_shards(stored, NAME, ids, read)
+    if kept is None or _name_shards(count) != shards:
+        return None
+    return shards, {_shard_number(path): value for path, value in read.items() if value}, kept, count
+
+
+def _shard_number(path: str) -> int:
+    """`names_path` undone."""
+    return int(path.rsplit("/", 1)[1].split(".")[0])
 
 
 def find_contracts(files: Sequence, read, drift: Sequence[str] = (), memo=None) -> list[dict]:

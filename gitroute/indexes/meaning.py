@@ -444,53 +444,68 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     return out
 
 
+SHARDS = "\0shards"  # the shards memo's entry: what the last build's postings shards were made of, and their ids
+
+
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
-                        prepared: Mapping[str, Entries] | None = None) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the meaning index (paths relative to its folder) and its section.
+                        prepared: Mapping[str, Entries] | None = None, stored=None,
+                        shards_memo=None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+    """Blobs of the meaning index (paths relative to its folder), its section, and the shards kept by id.
 
     Each file's postings come from `prepared` (`files_postings` run earlier, as `prepare` does), else are
-    computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added."""
+    computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added.
+    With `shards_memo` (another memo table: what each file put in the shards, and their blob ids) and
+    `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), only the postings shards of the
+    tokens whose postings changed are written, patched from the last build's (`_patch_postings`); the
+    others keep their blobs (path -> blob id)."""
     from gitroute.bundle.layout import dump_json
+    from gitroute.bundle.memo import blob_id
 
     groups, built = _kept_files(nodes)
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
-    file_of: dict[str, int] = {}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    files: dict[str, tuple[int, list, tuple]] = {}  # path -> (file node id, postings, what they were made of)
     total_length = body_total = 0
     docs = body_docs = 0
     for group in groups:  # files in id order, so postings come out sorted by node
-        first = group[0].id
-        file_of[group[0].path] = first
-        entries = entries_of[group[0].path]
-        if anchors:
+        first, path = group[0].id, group[0].path
+        entries = entries_of[path]
+        said = _anchors_digest(group, anchors)
+        if said:
             entries = _with_anchors(entries, group, anchors, words_memo)
-        for offset, length, tokens, packed, body_length in entries:
+        for _offset, length, _tokens, _packed, body_length in entries:
             total_length += length
             docs += 1
             if body_length:
                 body_total += body_length
                 body_docs += 1
-            node_id = first + offset
-            for token, value in zip(tokens, packed):
-                postings[token].append((node_id, value))
-    total = sum(map(len, postings.values()))
-    shards = 1
-    while shards * POSTINGS_TARGET < total:
-        shards *= 2
-    sharded: dict[int, dict[str, list[int]]] = defaultdict(dict)
-    for token, pairs in postings.items():
-        flat: list[int] = []
-        previous = 0
-        for node_id, packed_value in pairs:  # node ids as gaps: most are small numbers, and JSON is text
-            flat += (node_id - previous, packed_value)
-            previous = node_id
-        sharded[postings_shard(token, shards)][token] = flat
+        state = (file_blobs.get(path, "") if file_blobs is not None else "", first, len(group), said)
+        files[path] = (first, entries, state)
+        if shards_memo is not None:
+            shards_memo.put(_state_key(path, state), entries)
+    previous = shards_memo.get(SHARDS) if shards_memo is not None and stored is not None else None
+    patched = _patch_postings(previous, files, shards_memo, stored) if previous is not None else None
+    kept: dict[str, str] = {}
+    if patched is not None:
+        shards, sharded, kept, tokens, total = patched
+    else:
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for first, entries, _state in files.values():
+            _add_postings(postings, first, entries)
+        tokens, total = len(postings), sum(map(len, postings.values()))
+        shards = _postings_shards(total)
+        sharded = defaultdict(dict)
+        for token, pairs in postings.items():
+            sharded[postings_shard(token, shards)][token] = _gaps(pairs)
     blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
+    if shards_memo is not None:
+        ids = {**kept, **{path: blob_id(data) for path, data in blobs_out.items()}}
+        states = {path: state for path, (_first, _entries, state) in files.items()}
+        shards_memo.put(SHARDS, (shards, states, ids, (tokens, total)))
     section = {
-        "counts": {"documents": docs, "tokens": len(postings), "postings": total, "built_copies": built},
+        "counts": {"documents": docs, "tokens": tokens, "postings": total, "built_copies": built},
         "documents": docs,
         "nodes": len(nodes),
         "avgdl": round(total_length / docs, 4) if docs else 0.0,
@@ -500,9 +515,111 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES] = dump_json(sorted(file_of.values()))
+    blobs_out[FILES] = dump_json(sorted(first for first, _entries, _state in files.values()))
     blobs_out[META] = dump_json(section)
-    return blobs_out, section
+    return blobs_out, section, kept
+
+
+def _anchors_digest(group: Sequence, anchors: Mapping[int, list[str]]) -> str:
+    """A digest of the anchor texts of a file's nodes ("" when none): what its postings depend on besides its blob."""
+    if not anchors:
+        return ""
+    first = group[0].id
+    said = [(node.id - first, anchors[node.id]) for node in group if node.id in anchors]
+    if not said:
+        return ""
+    import hashlib
+
+    return hashlib.blake2b(repr(said).encode(), digest_size=16).hexdigest()
+
+
+def _state_key(path: str, state: Sequence) -> str:
+    blob, _first, count, said = state
+    return f"{path}\0{blob}\0{count}\0{said}"
+
+
+def _postings_shards(total: int) -> int:
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(total, POSTINGS_TARGET)
+
+
+def _gaps(pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """(node id, packed posting) pairs sorted by node -> the flat list a shard holds, node ids as gaps:
+    most are small numbers, and JSON is text."""
+    flat: list[int] = []
+    previous = 0
+    for node_id, packed_value in pairs:
+        flat += (node_id - previous, packed_value)
+        previous = node_id
+    return flat
+
+
+def _pairs(flat: Sequence[int]) -> list[tuple[int, int]]:
+    """`_gaps` undone."""
+    pairs = []
+    node_id = 0
+    for at in range(0, len(flat), 2):
+        node_id += flat[at]
+        pairs.append((node_id, flat[at + 1]))
+    return pairs
+
+
+def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]], memo, stored,
+                    ) -> tuple[int, dict[int, dict[str, list[int]]], dict[str, str], int, int] | None:
+    """The postings shards whose tokens' postings changed since the last build, patched from the ones it
+    wrote (`bundle/patch.py`): (shard count, shard -> token -> postings, the other shards' blob ids,
+    tokens, postings); None when that cannot be done exactly: the caller builds every shard.
+
+    A file whose blob, node count, first id and anchor texts are those of the last build adds the same
+    postings; the others' postings then (the memo's, by their old key) are taken out of their tokens'
+    lists and their postings now put in."""
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
+
+    record = shard_record(previous, 4)
+    if record is None:
+        return None
+    shards, old_files, ids, (tokens, total) = record
+    old: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    new: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for path in changed_files(old_files, {path: state for path, (_first, _entries, state) in files.items()}):
+        if path in old_files:
+            state = old_files[path]
+            if not (isinstance(state, tuple) and len(state) == 4):
+                return None
+            entries = memo.peek(_state_key(path, state))
+            if entries is None:
+                return None
+            _add_postings(old, state[1], entries)
+        if path in files:
+            _add_postings(new, files[path][0], files[path][1])
+    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
+    read = read_shards(stored, NAME, ids, {postings_path(postings_shard(t, shards)) for t in dirty})
+    if read is None:
+        return None
+    for token in dirty:
+        shard = read[postings_path(postings_shard(token, shards))]
+        before = shard.get(token, [])
+        gone = set(old.get(token, ()))
+        pairs = sorted([p for p in _pairs(before) if p not in gone] + new.get(token, []))
+        total += len(pairs) - len(before) // 2
+        tokens += bool(pairs) - bool(before)
+        if pairs:
+            shard[token] = _gaps(pairs)
+        else:
+            shard.pop(token, None)
+    kept = kept_shards(stored, NAME, ids, read)
+    if kept is None or _postings_shards(total) != shards:
+        return None
+    sharded = {int(path.rsplit("/", 1)[1].split(".")[0]): value for path, value in read.items() if value}
+    return shards, sharded, kept, tokens, total
+
+
+def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entries: list) -> None:
+    for offset, _length, tokens, packed, _body in entries:
+        node_id = first + offset
+        for token, value in zip(tokens, packed):
+            postings[token].append((node_id, value))
 
 
 def build(inputs) -> object:
@@ -511,11 +628,13 @@ def build(inputs) -> object:
 
     prepared = inputs.outputs.get(PREPARED)
     memo = inputs.memo.table(NAME) if inputs.memo is not None and prepared is None else None
+    # What the shards were made of is a table of its own: `prepare` keeps NAME's, in another process.
+    shards_memo = inputs.memo.table(f"{NAME} shards") if inputs.memo is not None else None
     anchors = anchor_texts(inputs.outputs.get("doc_links") or (), inputs.documents or {})
-    blobs, section = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
-                                         prepared)
+    blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
+                                               prepared, inputs.previous, shards_memo)
     blobs.pop(META, None)  # the writer stores the section as meta.json
-    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None)
+    return IndexBuild(blobs=blobs, section=section, warnings=(), output=None, kept=kept)
 
 
 def prepare(inputs) -> dict[str, Entries]:

@@ -146,21 +146,31 @@ def build(inputs: BuildInputs) -> IndexBuild:
     from gitroute.indexes import IndexBuild
 
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    blobs, section = build_symbol_index(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files})
-    return IndexBuild(blobs, section)
+    blobs, section, kept = build_symbol_index(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files},
+                                              inputs.previous)
+    return IndexBuild(blobs, section, kept=kept)
 
 
-def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None,
-                       ) -> tuple[dict[str, bytes], dict]:
-    """Blobs of the symbol index (path -> bytes, inside its folder) and its manifest section.
+SHARDS = "\0shards"  # the memo entry: what the last build's postings shards were made of, and their blob ids
+Postings = dict[str, tuple[list[int], list[int], list[int]]]  # token -> name, doc and context postings
+
+
+def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
+                       ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+    """Blobs of the symbol index (path -> bytes, inside its folder), its manifest section, and the shards
+    kept by id (path -> blob id).
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's node tokens are taken
-    from an earlier build when its path, blob and node count are the same (they come from its extract)."""
-    postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
+    from an earlier build when its path, blob and node count are the same (they come from its extract);
+    with `stored` too (`bundle.writer.StoredBlobs`), only the shards of the tokens whose postings changed
+    are written, patched from the last build's (`_patch_postings`)."""
+    from gitroute.bundle.memo import blob_id
+
     words = _word_sets()
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
+    files: dict[str, tuple[Sequence, list, tuple]] = {}  # path -> (its nodes, their tokens, its record)
     start = 0
     while start < len(nodes):  # a file's nodes, in id order, so every postings list comes out sorted
         path = nodes[start].path
@@ -171,33 +181,111 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
         start = end
         if path in built:
             continue
-        key = None
-        if memo is not None and file_blobs is not None:
-            key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}"
+        blob = file_blobs.get(path, "") if file_blobs is not None else ""
+        key = f"{path}\0{blob}\0{len(group)}" if memo is not None and file_blobs is not None else None
         tokens = memo.get(key) if key is not None else None
         if tokens is None:
             tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
         if key is not None:
             memo.put(key, tokens)
-        secondary = is_secondary(path)
-        for node, fields in zip(group, tokens):
-            value = encode_posting(node.id, secondary, len(fields[0]))
-            for field, field_tokens in enumerate(fields):
-                for token in field_tokens:
-                    postings[token][field].append(value)
-            if node.entry:
-                postings[ENTRY_TOKEN][0].append(value)
-    total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
-    shards = 1
-    while shards * POSTINGS_TARGET < total:
-        shards *= 2
-    sharded: dict[int, dict[str, list[list[int]]]] = defaultdict(dict)
-    for token, lists in postings.items():
-        sharded[postings_shard(token, shards)][token] = list(lists)
+        # What its postings are made of besides its tokens: its first id and its entry points (a manifest
+        # may declare one).
+        entries = tuple(i for i, node in enumerate(group) if node.entry)
+        files[path] = (group, tokens, (blob, group[0].id, len(group), entries))
+    previous = memo.get(SHARDS) if memo is not None and stored is not None else None
+    patched = _patch_postings(previous, files, memo, stored) if previous is not None else None
+    kept: dict[str, str] = {}
+    if patched is not None:
+        shards, sharded, kept, token_count, total = patched
+    else:
+        postings: Postings = defaultdict(lambda: ([], [], []))
+        for path, (group, tokens, _record) in files.items():
+            _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
+        token_count = len(postings)
+        total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
+        shards = _postings_shards(total)
+        sharded = defaultdict(dict)
+        for token, lists in postings.items():
+            sharded[postings_shard(token, shards)][token] = list(lists)
     blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
-    section = {"counts": {"nodes": len(nodes), "tokens": len(postings), "postings": total},
+    if memo is not None:
+        ids = {**kept, **{path: blob_id(data) for path, data in blobs.items()}}
+        memo.put(SHARDS, (shards, {path: record for path, (_g, _t, record) in files.items()}, ids,
+                          (token_count, total)))
+    section = {"counts": {"nodes": len(nodes), "tokens": token_count, "postings": total},
                "nodes": len(nodes), "postings_shards": shards}
-    return blobs, section
+    return blobs, section, kept
+
+
+def _postings_shards(total: int) -> int:
+    from gitroute.bundle.patch import shard_count
+
+    return shard_count(total, POSTINGS_TARGET)
+
+
+def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
+    """One file's postings: each node's tokens, field by field, and the entry-point token."""
+    secondary = is_secondary(path)
+    for node_id, is_entry, fields in zip(ids, entry, tokens):
+        value = encode_posting(node_id, secondary, len(fields[0]))
+        for field, field_tokens in enumerate(fields):
+            for token in field_tokens:
+                postings[token][field].append(value)
+        if is_entry:
+            postings[ENTRY_TOKEN][0].append(value)
+
+
+def _patch_postings(previous: object, files: dict[str, tuple[Sequence, list, tuple]], memo, stored,
+                    ) -> tuple[int, dict[int, dict], dict[str, str], int, int] | None:
+    """The postings shards whose tokens' postings changed since the last build, patched from the ones it
+    wrote (`bundle/patch.py`): (shard count, shard -> token -> postings, the other shards' blob ids, tokens,
+    postings); None when that cannot be done exactly: the caller builds every shard.
+
+    A file whose record (blob, first id, node count, entry points) is the last build's adds the same
+    postings; the others' postings then (their tokens from the memo, by their old key) are taken out of
+    their tokens' lists and their postings now put in."""
+    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
+
+    record = shard_record(previous, 4)
+    if record is None:
+        return None
+    shards, old_files, ids, (token_count, total) = record
+    old: Postings = defaultdict(lambda: ([], [], []))
+    new: Postings = defaultdict(lambda: ([], [], []))
+    for path in changed_files(old_files, {path: record for path, (_g, _t, record) in files.items()}):
+        if path in old_files:
+            blob, first, count, entries = old_files[path]
+            tokens = memo.peek(f"{path}\0{blob}\0{count}")
+            if tokens is None:
+                return None
+            _add_postings(old, path, range(first, first + count), [i in entries for i in range(count)], tokens)
+        if path in files:
+            group, tokens, _record = files[path]
+            _add_postings(new, path, [n.id for n in group], [n.entry for n in group], tokens)
+    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
+    read = read_shards(stored, NAME, ids, {postings_path(postings_shard(t, shards)) for t in dirty})
+    if read is None:
+        return None
+    for token in dirty:
+        shard = read[postings_path(postings_shard(token, shards))]
+        before = shard.get(token) or [[], [], []]
+        lists = [sorted({*held} - set(gone) | set(added)) for held, gone, added in
+                 zip(before, old.get(token, ([], [], [])), new.get(token, ([], [], [])))]
+        total += sum(map(len, lists)) - sum(map(len, before))
+        token_count += any(lists) - (token in shard)
+        if any(lists):
+            shard[token] = lists
+        else:
+            shard.pop(token, None)
+    kept = kept_shards(stored, NAME, ids, read)
+    if kept is None or _postings_shards(total) != shards:
+        return None
+    return shards, {postings_shard_of(path): value for path, value in read.items() if value}, kept, token_count, total
+
+
+def postings_shard_of(path: str) -> int:
+    """`postings_path` undone."""
+    return int(path.rsplit("/", 1)[1].split(".")[0])
 
 
 # --- query -----------------------------------------------------------------------------------
