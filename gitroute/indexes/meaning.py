@@ -471,17 +471,18 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     docs = body_docs = 0
     for group in groups:  # files in id order, so postings come out sorted by node
         first, path = group[0].id, group[0].path
-        entries = entries_of[path]
         said = _anchors_digest(group, anchors)
-        if said:
-            entries = _with_anchors(entries, group, anchors, words_memo)
+        state = (file_blobs.get(path, "") if file_blobs is not None else "", first, len(group), said)
+        entries = entries_of[path]
+        if said:  # the words of a node's anchor texts: the last build's, when they and the file are the same
+            found = shards_memo.get(_state_key(path, state)) if shards_memo is not None else None
+            entries = found if found is not None else _with_anchors(entries, group, anchors, words_memo)
         for _offset, length, _tokens, _packed, body_length in entries:
             total_length += length
             docs += 1
             if body_length:
                 body_total += body_length
                 body_docs += 1
-        state = (file_blobs.get(path, "") if file_blobs is not None else "", first, len(group), said)
         files[path] = (first, entries, state)
         if shards_memo is not None:
             shards_memo.put(_state_key(path, state), entries)
