@@ -252,10 +252,12 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
                          documents=sources.documents, options=options, memo=memo)
     index_jobs = _IndexJobs(writer, inputs, jobs)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
-    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start)
+    # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
+    graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
+    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start, memo=graph_memo.table("graph"))
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
-    sections = index_jobs.finish(graph, sources.warnings, job_seconds)
+    sections = index_jobs.finish(graph, sources.warnings, job_seconds, meanwhile=graph_memo.save)
     laps.lap("index")
     laps.phases.update(job_seconds)
 
@@ -390,8 +392,10 @@ class _IndexJobs:
         finally:
             _FORKED = (None, "")
 
-    def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float]) -> dict[str, dict]:
-        """Run every job not yet done; returns each index's manifest section, in registry order."""
+    def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float],
+               meanwhile: Callable[[], None] = lambda: None) -> dict[str, dict]:
+        """Run every job not yet done, and `meanwhile` once the workers are started; returns each index's
+        manifest section, in registry order."""
         global _FORKED
         whole = self.inputs._replace(graph=graph)
         _FORKED = (whole, self.writer.repo.path)
@@ -401,10 +405,12 @@ class _IndexJobs:
                 for name in self.names:
                     _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
                     self.done[name] = self._job(name)
+                meanwhile()
             else:
                 with _signals_held():
                     self.late = _start_pool(self.workers)
                     self._submit(edges=True)
+                meanwhile()
                 while self.running:
                     finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                     for future in finished:
