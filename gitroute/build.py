@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
 from gitroute import __version__
-from gitroute.bundle.graph import graph_blobs
+from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
@@ -310,11 +310,30 @@ class _Done(NamedTuple):
 
 
 def _write_graph() -> _Done:
-    """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
+    """Job: the graph's blobs, written to the object database (in a worker, or inline).
+
+    A blob whose digest is the one the memo holds for its path is the blob written then, when it is
+    still in the object database: a one-file commit encodes and writes the few buckets it touched."""
     started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
-    ids = git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph))
+    repo = git.open_git_dir(git_dir)
+    memo = inputs.memo.table(GRAPH_JOB) if inputs.memo is not None else None
+    earlier = memo.get("blobs") if memo is not None else None
+    files = memo.get("files") if memo is not None else None
+    if isinstance(earlier, dict):
+        earlier = {path: hit for path, hit in earlier.items() if isinstance(hit, tuple) and len(hit) == 2
+                   and isinstance(hit[0], bytes) and isinstance(hit[1], str)}
+        present = git.stored_objects(repo, [blob_id for _digest, blob_id in earlier.values()])
+        earlier = {path: hit for path, hit in earlier.items() if hit[1] in present}
+    made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
+                             files if isinstance(files, dict) else {})
+    ids = git.write_blobs(repo, made.blobs)
+    ids.update(made.kept)
+    if memo is not None and inputs.memo is not None:
+        memo.put("blobs", {path: (digest, ids[path]) for path, digest in made.digests.items() if digest})
+        memo.put("files", made.files)
+        inputs.memo.save()
     return _Done(ids, {}, [], None, time.monotonic() - started)
 
 

@@ -64,6 +64,9 @@ class CodeGraph:
     # by edge kind, then resolution: how many uses (not edges) each route resolved
     routes: dict[str, Counter] = field(default_factory=dict)
     files: list[FileEdges] = field(default_factory=list)  # in path order; files with edges to resolve
+    # node bucket -> a digest of what its nodes are made of (its files' paths, blobs, languages and placed
+    # symbols, and the entry points manifests declare in it): equal digests, equal node records
+    node_digests: dict[int, bytes] = field(default_factory=dict)
 
     def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
@@ -95,6 +98,7 @@ def build_graph(
     nodes, file_node, symbol_ids = _place_nodes(files)
 
     modules = _module_index(file_node)
+    declared_nodes = nodes
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
@@ -102,7 +106,23 @@ def build_graph(
     go_modules = {entry.name: posixpath.dirname(path) for path, entry in declared
                   if posixpath.basename(path) == "go.mod" and entry.module is None and entry.path is None}
     edges, unresolved, routes, parts = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules, memo)
-    return CodeGraph(nodes, edges, unresolved, routes, parts)
+    return CodeGraph(nodes, edges, unresolved, routes, parts,
+                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes))
+
+
+def _node_digests(files: Sequence[SourceFile], file_node: dict[str, int], symbol_ids: dict[str, list[int]],
+                  before: list[Node], after: list[Node]) -> dict[int, bytes]:
+    """Each node bucket's digest of what its node records are made of (see `CodeGraph.node_digests`)."""
+    made_of: dict[int, list] = defaultdict(list)
+    for f in files:  # by path: a bucket's files in the order their nodes are placed
+        first = file_node.get(f.path)
+        if first is not None:
+            made_of[first >> NODE_ORDINAL_BITS].append((f.path, f.blob, f.lang, len(symbol_ids[f.path])))
+    if after is not before:  # manifests declared entry points: the nodes they made entries
+        for old, new in zip(before, after):
+            if new is not old:
+                made_of[new.id >> NODE_ORDINAL_BITS].append(new.id)
+    return {bucket: _digest(what) for bucket, what in made_of.items()}
 
 
 def node_buckets(total_nodes: int) -> int:
