@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 
@@ -1140,5 +1140,6 @@ class _EdgeMemo:
         self.table.put(GRAPH_FACTS, (self.buckets, self.generation, self.modules, self.files, self.keys, self.values))
 
 
-def _digest(value: object) -> bytes:
+def _digest(value: Any) -> bytes:
+    """A digest of plain values: marshal's version 2 keeps no references, so equal values give equal bytes."""
     return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
