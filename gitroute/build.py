@@ -318,7 +318,7 @@ def _write_graph() -> _Done:
     inputs, git_dir = _FORKED
     assert inputs is not None
     repo = git.open_git_dir(git_dir)
-    memo = inputs.memo.table(GRAPH_JOB) if inputs.memo is not None else None
+    memo = inputs.memo.table("graph_blobs") if inputs.memo is not None else None
     earlier = memo.get("blobs") if memo is not None else None
     files = memo.get("files") if memo is not None else None
     if isinstance(earlier, dict):

@@ -151,9 +151,9 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
     symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
     next_ordinal: dict[int, int] = defaultdict(int)
     capacity = 1 << NODE_ORDINAL_BITS
-    for f in sorted(files, key=lambda f: (file_bucket(f.path, buckets), f.path)):
+    make = tuple.__new__  # as Node._make, without a Python call per node: there are tens of thousands
+    for bucket, _path, f in sorted((file_bucket(f.path, buckets), f.path, f) for f in files):
         extract = f.extract
-        bucket = file_bucket(f.path, buckets)
         symbols = extract.symbols if extract else ()
         # A bucket holds about NODES_PER_BUCKET nodes, and a file at most MAX_SYMBOLS: overflowing the
         # ordinal space would take dozens of the largest files hashed into one bucket. Keep the file node.
@@ -167,9 +167,9 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
         nodes.append(Node(first, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
                           "", "", bool(extract and extract.entry)))
         ids = list(range(first + 1, first + 1 + len(symbols)))
-        for node_id, s, owner in zip(ids, symbols, _owners(symbols)):
-            nodes.append(Node(node_id, f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
-                              s.signature, s.doc, s.entry, owner))
+        path, lang = f.path, f.lang or ""
+        nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, s.signature, s.doc, s.entry,
+                              owner)) for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
         symbol_ids[f.path] = ids
     return nodes, file_node, symbol_ids
 
@@ -1011,7 +1011,9 @@ class _EdgeMemo:
         self.resolution = resolution
         file_node, symbol_ids = resolution.file_node, resolution.symbol_ids
         self.buckets = node_buckets(sum(len(ids) + 1 for ids in symbol_ids.values()))
-        stems = sorted(p for p in file_node if posixpath.splitext(p)[1] in _STEM_EXTENSIONS)
+        # The paths module specs are resolved against (a few more, such as a file named `.py`: a
+        # superset only makes a change seen more often).
+        stems = sorted(p for p in file_node if p.endswith(_STEM_EXTENSIONS))
         self.modules = _digest((stems, sorted(resolution.go_modules.items())))
         self.old_files: dict[str, tuple] = {}
         self.keys: list = []  # every key a kept file read, numbered (the numbers entries keep)
