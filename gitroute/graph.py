@@ -133,6 +133,11 @@ def node_buckets(total_nodes: int) -> int:
     return buckets
 
 
+def _bucket_count(files: Sequence[SourceFile]) -> int:
+    """The buckets `_place_nodes` hashes these files into (counting symbols it may leave unplaced)."""
+    return node_buckets(sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files))
+
+
 def file_bucket(path: str, buckets: int) -> int:
     return zlib.crc32(path.encode("utf-8", "surrogateescape")) % buckets
 
@@ -144,8 +149,7 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
     move), so a one-file commit rewrites the few bundle blobs that file touches instead of renumbering
     every node after it. Returns the nodes in id order, path -> file node id, path -> symbol ids.
     """
-    total = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files)
-    buckets = node_buckets(total)
+    buckets = _bucket_count(files)
     nodes: list[Node] = []
     file_node: dict[str, int] = {}
     symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
@@ -1010,7 +1014,7 @@ class _EdgeMemo:
         self.table = table
         self.resolution = resolution
         file_node, symbol_ids = resolution.file_node, resolution.symbol_ids
-        self.buckets = node_buckets(sum(len(ids) + 1 for ids in symbol_ids.values()))
+        self.buckets = _bucket_count(files)
         # The paths module specs are resolved against (a few more, such as a file named `.py`: a
         # superset only makes a change seen more often).
         stems = sorted(p for p in file_node if p.endswith(_STEM_EXTENSIONS))
@@ -1077,16 +1081,17 @@ class _EdgeMemo:
         if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == facts[:3]
                 and entry[1] == self.generation):
             return None
-        _facts, _generation, reads, part = entry
+        _facts, _generation, reads, stored = entry
         if self.moved and not self.moved.isdisjoint(array("I", reads)):
             return None
+        part = marshal.loads(stored)
         moved = self.changed_buckets
         if moved and (file_bucket(f.path, self.buckets) in moved or not moved.isdisjoint(part[6])):
             renumbered = self._renumber(f.path, part)
             if renumbered is None:
                 return None
             part = renumbered
-            entry = (entry[0], entry[1], reads, part)
+            entry = (entry[0], entry[1], reads, marshal.dumps(part))
         self.table.put(f.path, entry)
         return _FilePart(*part)
 
@@ -1134,8 +1139,10 @@ class _EdgeMemo:
                 self.keys.append(key)
                 self.values.append(b"" if type(key) is str else self._read(key))
             numbers.append(n)
+        # The part as marshal's bytes: the memo is saved whole every build, and a file's bytes are then
+        # written again as they are, not its edges one by one.
         self.table.put(f.path, (self.files[f.path][:3], self.generation, numbers.tobytes(),
-                                tuple(part._replace(reads=()))))
+                                marshal.dumps(tuple(part._replace(reads=())))))
 
     def save(self) -> None:
         """The facts of every key a kept file read: what each reads now, as it did when it was read."""
