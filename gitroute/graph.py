@@ -604,9 +604,11 @@ class _Resolution:
         seen: set[int] = set()
         level = [c for c in classes if self.nodes[c].kind in _TYPE_KINDS]
         for _ in range(_MAX_BASE_DEPTH):
-            self.reads.update(self.nodes[c].path for c in level)
             for c in level:
-                self.tables(self.nodes[c].path)
+                path = self.nodes[c].path
+                self.reads.add(path)
+                if path not in self.local:
+                    self.tables(path)  # its members
             found = [m for c in level for m in self.members.get(c, {}).get(name, ())] if level else []
             if found:
                 return found
@@ -647,10 +649,8 @@ class _Resolution:
         return found
 
     def enclosing_class(self, symbol_id: int) -> int:
-        """The nearest type around a symbol."""
+        """The nearest type around a symbol of a file whose tables are filed (which files its parents)."""
         node_id = symbol_id
-        if node_id >= 0:
-            self.tables(self.nodes[node_id].path)  # which files the parents
         for _ in range(16):
             if node_id < 0:
                 return -1
@@ -665,7 +665,9 @@ class _Resolution:
                 ) -> tuple[list[int], str]:
         """(targets, how) for one use of `name` (on `receiver`) by symbol index `source` of `path`."""
         self.reads.add(path)
-        local = self.tables(path)[0]
+        local = self.local.get(path)
+        if local is None:
+            local = self.tables(path)[0]
         ids = self.symbol_ids[path]
         lang = self.extracts[path].lang
         source_id = ids[source] if 0 <= source < len(ids) else -1
@@ -860,8 +862,6 @@ def resolve_edges(
             if earlier is not None:
                 earlier.keep(f, part)
         done.append((f.path, part))
-    if earlier is not None:
-        earlier.save()
 
     # Every file's structure and imports, then every file's uses: the order edges always had.
     edges: list[tuple] = []
@@ -900,6 +900,7 @@ class _FilePart(NamedTuple):
     reads: tuple  # see `_Resolution.reads`
     digest: bytes = b""
     buckets: tuple[int, ...] = ()
+    stored: bytes = b""  # (structure, named) as marshal's version 2 bytes: what the digest and the memo are of
 
 
 def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
@@ -907,6 +908,7 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
     extract = f.extract
     assert extract is not None
     resolution.reads, resolution.cycles = set(), set()
+    resolution.tables(f.path)  # its symbols' parents, for `enclosing_class`
     ids = resolution.symbol_ids[f.path]
     fid = resolution.file_node[f.path]
     owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
@@ -977,16 +979,20 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
 
 
 def _with_digest(part: _FilePart) -> _FilePart:
-    """The part with a digest of its edges (equal edges, equal digests: marshal's version 2 keeps no
-    references, so its bytes are a function of the values) and the node buckets they point into."""
-    digest = _digest((part.structure, part.named))
+    """The part with its edges as marshal's bytes, a digest of them, and the node buckets they point into.
+
+    marshal's version 2 keeps no references, so equal edges give equal bytes."""
+    stored = marshal.dumps((part.structure, part.named), 2)
+    digest = hashlib.blake2b(stored, digest_size=16).digest()
     buckets = {e[2] >> NODE_ORDINAL_BITS for e in part.structure}
     buckets.update(e[2] >> NODE_ORDINAL_BITS for e in part.named)
-    return part._replace(digest=digest, buckets=tuple(sorted(buckets)))
+    return part._replace(digest=digest, buckets=tuple(sorted(buckets)), stored=stored)
 
 
 class MemoTable(Protocol):
     """What the graph needs of a build memo's table (`bundle.memo.MemoTable`)."""
+
+    before_save: list[Callable[[], None]]
 
     def get(self, key: object) -> object | None: ...
 
@@ -1060,6 +1066,8 @@ class _EdgeMemo:
         self.moved = moved
         self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
         self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
+        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
+        table.before_save.append(self.save)
 
     def _read(self, key: tuple) -> bytes:
         """A digest of what a `module_files` or `_by_name` key reads now, ids as paths and offsets."""
@@ -1078,24 +1086,25 @@ class _EdgeMemo:
         """The file's part as memoised, renumbered to this build's ids; None when it must be resolved again."""
         facts = self.files[f.path]
         entry = self.table.get(f.path)
-        if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == facts[:3]
+        if not (isinstance(entry, tuple) and len(entry) == 5 and entry[0] == facts[:3]
                 and entry[1] == self.generation):
             return None
-        _facts, _generation, reads, stored = entry
+        _facts, _generation, reads, stored, (routes, unresolved_imports, digest, buckets) = entry
         if self.moved and not self.moved.isdisjoint(array("I", reads)):
             return None
-        part = marshal.loads(stored)
+        structure, named = marshal.loads(stored)
+        part = _FilePart(structure, named, routes, unresolved_imports, (), digest, buckets, stored)
         moved = self.changed_buckets
-        if moved and (file_bucket(f.path, self.buckets) in moved or not moved.isdisjoint(part[6])):
-            renumbered = self._renumber(f.path, part)
+        if moved and (file_bucket(f.path, self.buckets) in moved or not moved.isdisjoint(buckets)):
+            renumbered = self._renumber(part)
             if renumbered is None:
                 return None
             part = renumbered
-            entry = (entry[0], entry[1], reads, marshal.dumps(part))
+            entry = (entry[0], entry[1], reads, part.stored, (routes, unresolved_imports, part.digest, part.buckets))
         self.table.put(f.path, entry)
-        return _FilePart(*part)
+        return part
 
-    def _renumber(self, path: str, part: tuple) -> tuple | None:
+    def _renumber(self, part: _FilePart) -> _FilePart | None:
         """The part with this build's ids: a node keeps its offset from its file's node."""
         bits = NODE_ORDINAL_BITS
         file_node = self.resolution.file_node
@@ -1109,11 +1118,11 @@ class _EdgeMemo:
             return file_node[paths[at]] + node_id - firsts[at]  # KeyError: that file is gone
 
         try:
-            structure = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part[0]]
-            named = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part[1]]
+            structure = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.structure]
+            named = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.named]
         except (KeyError, IndexError):
             return None
-        return tuple(_with_digest(_FilePart(structure, named, *part[2:5])))
+        return _with_digest(part._replace(structure=structure, named=named))
 
     def _old_layout(self, bucket: int) -> tuple[list[int], list[str]]:
         """The first node id each file of a bucket had in the build the memo is from (as `_place_nodes`)."""
@@ -1130,22 +1139,27 @@ class _EdgeMemo:
         return layout
 
     def keep(self, f: SourceFile, part: _FilePart) -> None:
-        """Memoise a file just resolved."""
-        numbers = array("I")
-        for key in part.reads:
-            n = self.number.get(key)
-            if n is None:
-                n = self.number[key] = len(self.keys)
-                self.keys.append(key)
-                self.values.append(b"" if type(key) is str else self._read(key))
-            numbers.append(n)
-        # The part as marshal's bytes: the memo is saved whole every build, and a file's bytes are then
-        # written again as they are, not its edges one by one.
-        self.table.put(f.path, (self.files[f.path][:3], self.generation, numbers.tobytes(),
-                                marshal.dumps(tuple(part._replace(reads=())))))
+        """Memoise a file just resolved (its entry is made when the table is saved: see `save`)."""
+        self.fresh.append((f.path, part))
 
     def save(self) -> None:
-        """The facts of every key a kept file read: what each reads now, as it did when it was read."""
+        """Each file resolved in this build, and the facts of every key a kept file read: what each reads
+        now, as it did when it was read. Called as the table is saved, off the build's longest path (a
+        full build resolves every file, and reads 20,000 keys on django)."""
+        for path, part in self.fresh:
+            numbers = array("I")
+            for key in part.reads:
+                n = self.number.get(key)
+                if n is None:
+                    n = self.number[key] = len(self.keys)
+                    self.keys.append(key)
+                    self.values.append(b"" if type(key) is str else self._read(key))
+                numbers.append(n)
+            # The edges as marshal's bytes: the memo is saved whole every build, and a file's bytes
+            # are then written again as they are, not its edges one by one.
+            self.table.put(path, (self.files[path][:3], self.generation, numbers.tobytes(), part.stored,
+                                  (part.routes, part.unresolved_imports, part.digest, part.buckets)))
+        self.fresh.clear()
         self.table.put(GRAPH_FACTS, (self.buckets, self.generation, self.modules, self.files, self.keys, self.values))
 
 
