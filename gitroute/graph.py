@@ -336,11 +336,7 @@ class _Resolution:
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
         self._folders: tuple[dict[str, list[str]], dict[str, list[int]]] | None = None
-        self.folder_paths: dict[str, list[str]] = defaultdict(list)
-        for path in symbol_ids:  # placement order: the order of every list of ids below
-            if path in self.extracts:
-                self.folder_paths[path.rpartition("/")[0]].append(path)
-        self.folder_names: dict[str, dict[str, list[int]]] = {}  # built on demand
+        self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
         # What the use being resolved has read so far: a file's path for anything read from that file,
         # and the keys of `module_files` and `_by_name`, which read tables of every file.
         self.reads: set = set()
@@ -388,11 +384,8 @@ class _Resolution:
     def everywhere(self, name: str, kind: str = "") -> list[int]:
         """Every symbol called `name`, in id order; `kind`: "method" for methods only, "type" for types."""
         if self._everywhere is None:
-            everywhere: dict[str, list[int]] = defaultdict(list)
-            for node in self.node_list:
-                if node.kind != "file":
-                    everywhere[node.name].append(node.id)
-            self._everywhere = everywhere
+            self._index_names()
+        assert self._everywhere is not None
         found = self._everywhere.get(name, [])
         if not kind or not found:
             return found
@@ -406,6 +399,23 @@ class _Resolution:
                 narrowed = [i for i in found if nodes[i].kind in _TYPE_KINDS]
             self._everywhere_kind[key] = narrowed
         return narrowed
+
+    def in_folder(self, folder: str, name: str) -> list[int]:
+        """The symbols called `name` in the files of one folder, in id order."""
+        folders = self._in_folder.get(name)
+        if folders is None:  # every folder's, at once: a common name is looked up from many folders
+            folders = self._in_folder[name] = {}
+            nodes = self.nodes
+            for i in self.everywhere(name):
+                folders.setdefault(nodes[i].path.rpartition("/")[0], []).append(i)
+        return folders.get(folder, [])
+
+    def _index_names(self) -> None:
+        everywhere: dict[str, list[int]] = defaultdict(list)
+        for node in self.node_list:  # in id order: each list is too
+            if node.kind != "file":
+                everywhere[node.name].append(node.id)
+        self._everywhere = everywhere
 
     def folder_index(self) -> tuple[dict[str, list[str]], dict[str, list[int]]]:
         """Every trailing part of a folder -> folders; a folder -> its code files."""
@@ -745,15 +755,6 @@ class _Resolution:
                     return found, "scope"
         return self._by_name(path, name, lang, methods_only=not types_only, types_only=types_only)
 
-    def _folder_names(self, folder: str) -> dict[str, list[int]]:
-        names = self.folder_names.get(folder)
-        if names is None:
-            names = self.folder_names[folder] = {}
-            for path in self.folder_paths.get(folder, ()):
-                for name, ids in self.tables(path)[0].items():
-                    names.setdefault(name, []).extend(ids)
-        return names
-
     def _included(self, path: str, name: str, keep: Callable[[Node], bool]) -> list[int]:
         """C-family includes and namespace imports: every top-level name of each imported file."""
         self.reads.add(path)
@@ -791,7 +792,7 @@ class _Resolution:
         if not candidates:
             return [], "unresolved"
         if candidates:
-            same = self._folder_names(folder).get(name, ())
+            same = self.in_folder(folder, name)
             if same:
                 allowed = set(candidates)
                 found = [i for i in same if i in allowed]
