@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
 from gitroute import __version__
-from gitroute.bundle.graph import graph_blobs
+from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
     EXTRACTOR_VERSION,
@@ -250,10 +250,12 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
                          previous=writer.previous_blobs())
     index_jobs = _IndexJobs(writer, inputs, jobs)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
-    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start)
+    # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
+    graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
+    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start, memo=graph_memo.table("graph"))
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
-    sections = index_jobs.finish(graph, sources.warnings, job_seconds)
+    sections = index_jobs.finish(graph, sources.warnings, job_seconds, meanwhile=graph_memo.save)
     laps.lap("index")
     laps.phases.update(job_seconds)
 
@@ -306,11 +308,30 @@ class _Done(NamedTuple):
 
 
 def _write_graph() -> _Done:
-    """Job: the graph's blobs, written to the object database (in a worker, or inline)."""
+    """Job: the graph's blobs, written to the object database (in a worker, or inline).
+
+    A blob whose digest is the one the memo holds for its path is the blob written then, when it is
+    still in the object database: a one-file commit encodes and writes the few buckets it touched."""
     started = time.monotonic()
     inputs, git_dir = _FORKED
     assert inputs is not None
-    ids = git.write_blobs(git.open_git_dir(git_dir), graph_blobs(inputs.graph))
+    repo = git.open_git_dir(git_dir)
+    memo = inputs.memo.table("graph_blobs") if inputs.memo is not None else None
+    earlier = memo.get("blobs") if memo is not None else None
+    files = memo.get("files") if memo is not None else None
+    if isinstance(earlier, dict):
+        earlier = {path: hit for path, hit in earlier.items() if isinstance(hit, tuple) and len(hit) == 2
+                   and isinstance(hit[0], bytes) and isinstance(hit[1], str)}
+        present = git.stored_objects(repo, [blob_id for _digest, blob_id in earlier.values()])
+        earlier = {path: hit for path, hit in earlier.items() if hit[1] in present}
+    made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
+                             files if isinstance(files, dict) else {})
+    ids = git.write_blobs(repo, made.blobs)
+    ids.update(made.kept)
+    if memo is not None and inputs.memo is not None:
+        memo.put("blobs", {path: (digest, ids[path]) for path, digest in made.digests.items() if digest})
+        memo.put("files", made.files)
+        inputs.memo.save()
     return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
@@ -418,8 +439,10 @@ class _IndexJobs:
         finally:
             _FORKED = (None, "")
 
-    def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float]) -> dict[str, dict]:
-        """Run every job not yet done; returns each index's manifest section, in registry order."""
+    def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float],
+               meanwhile: Callable[[], None] = lambda: None) -> dict[str, dict]:
+        """Run every job not yet done, and `meanwhile` once the workers are started; returns each index's
+        manifest section, in registry order."""
         global _FORKED
         whole = self.inputs._replace(graph=graph)
         _FORKED = (whole, self.writer.repo.path)
@@ -429,10 +452,12 @@ class _IndexJobs:
                 for name in self.names:
                     _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
                     self.done[name] = self._job(name)
+                meanwhile()
             else:
                 with _signals_held():
                     self.late = _start_pool(self.workers)
                     self._submit(edges=True)
+                meanwhile()
                 while self.running:
                     finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                     for future in finished:

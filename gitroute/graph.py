@@ -8,11 +8,18 @@ its name, so the edges are still a lower bound of the real ones, and the manifes
 from __future__ import annotations
 
 import builtins
+import hashlib
+import marshal
+import os
 import posixpath
 import zlib
+from array import array
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Any, NamedTuple, Protocol
 
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 
@@ -37,6 +44,18 @@ class SourceFile:
     extract: FileExtract | None
 
 
+class FileEdges(NamedTuple):
+    """One file's part of `CodeGraph.edges` (every edge starts at a node of that file): what the graph's
+    blobs need to rewrite only the buckets whose edges changed."""
+
+    path: str
+    bucket: int  # the file's node bucket: where its edges out are stored
+    structure: tuple[int, int]  # edges[start:end]: contains, defines, method, then imports
+    named: tuple[int, int]  # edges[start:end]: calls, references, inherits
+    digest: bytes  # of the file's edges: equal edges, equal digests
+    buckets: tuple[int, ...]  # the node buckets its edges point into, ascending
+
+
 @dataclass
 class CodeGraph:
     nodes: list[Node]
@@ -44,6 +63,10 @@ class CodeGraph:
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
     # by edge kind, then resolution: how many uses (not edges) each route resolved
     routes: dict[str, Counter] = field(default_factory=dict)
+    files: list[FileEdges] = field(default_factory=list)  # in path order; files with edges to resolve
+    # node bucket -> a digest of what its nodes are made of (its files' paths, blobs, languages and placed
+    # symbols, and the entry points manifests declare in it): equal digests, equal node records
+    node_digests: dict[int, bytes] = field(default_factory=dict)
 
     def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
@@ -63,24 +86,43 @@ def build_graph(
     files: Sequence[SourceFile],
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
     on_nodes: Callable[[list[Node]], None] | None = None,
+    memo: MemoTable | None = None,
 ) -> CodeGraph:
     """Merge per-file extracts into one graph with stable node ids (see `_place_nodes`).
 
     `on_nodes` sees the final node list before edges are resolved, so that a caller can start
-    work that needs only the nodes (the symbol index) in parallel.
+    work that needs only the nodes (the symbol index) in parallel. `memo`: a build memo's table, where
+    each file's resolved edges are kept, and taken back while what they were resolved from is unchanged.
     """
     files = sorted(files, key=lambda f: f.path)
     nodes, file_node, symbol_ids = _place_nodes(files)
 
     modules = _module_index(file_node)
+    declared_nodes = nodes
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
     # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub.
     go_modules = {entry.name: posixpath.dirname(path) for path, entry in declared
                   if posixpath.basename(path) == "go.mod" and entry.module is None and entry.path is None}
-    edges, unresolved, routes = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules)
-    return CodeGraph(nodes, edges, unresolved, routes)
+    edges, unresolved, routes, parts = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules, memo)
+    return CodeGraph(nodes, edges, unresolved, routes, parts,
+                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes))
+
+
+def _node_digests(files: Sequence[SourceFile], file_node: dict[str, int], symbol_ids: dict[str, list[int]],
+                  before: list[Node], after: list[Node]) -> dict[int, bytes]:
+    """Each node bucket's digest of what its node records are made of (see `CodeGraph.node_digests`)."""
+    made_of: dict[int, list] = defaultdict(list)
+    for f in files:  # by path: a bucket's files in the order their nodes are placed
+        first = file_node.get(f.path)
+        if first is not None:
+            made_of[first >> NODE_ORDINAL_BITS].append((f.path, f.blob, f.lang, len(symbol_ids[f.path])))
+    if after is not before:  # manifests declared entry points: the nodes they made entries
+        for old, new in zip(before, after):
+            if new is not old:
+                made_of[new.id >> NODE_ORDINAL_BITS].append(new.id)
+    return {bucket: _digest(what) for bucket, what in made_of.items()}
 
 
 def node_buckets(total_nodes: int) -> int:
@@ -89,6 +131,11 @@ def node_buckets(total_nodes: int) -> int:
     while buckets * NODES_PER_BUCKET < total_nodes:
         buckets *= 2
     return buckets
+
+
+def _bucket_count(files: Sequence[SourceFile]) -> int:
+    """The buckets `_place_nodes` hashes these files into (counting symbols it may leave unplaced)."""
+    return node_buckets(sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files))
 
 
 def file_bucket(path: str, buckets: int) -> int:
@@ -102,16 +149,15 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
     move), so a one-file commit rewrites the few bundle blobs that file touches instead of renumbering
     every node after it. Returns the nodes in id order, path -> file node id, path -> symbol ids.
     """
-    total = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in files)
-    buckets = node_buckets(total)
+    buckets = _bucket_count(files)
     nodes: list[Node] = []
     file_node: dict[str, int] = {}
     symbol_ids: dict[str, list[int]] = {}  # path -> node id of each symbol, in extract order
     next_ordinal: dict[int, int] = defaultdict(int)
     capacity = 1 << NODE_ORDINAL_BITS
-    for f in sorted(files, key=lambda f: (file_bucket(f.path, buckets), f.path)):
+    make = tuple.__new__  # as Node._make, without a Python call per node: there are tens of thousands
+    for bucket, _path, f in sorted((file_bucket(f.path, buckets), f.path, f) for f in files):
         extract = f.extract
-        bucket = file_bucket(f.path, buckets)
         symbols = extract.symbols if extract else ()
         # A bucket holds about NODES_PER_BUCKET nodes, and a file at most MAX_SYMBOLS: overflowing the
         # ordinal space would take dozens of the largest files hashed into one bucket. Keep the file node.
@@ -125,9 +171,9 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
         nodes.append(Node(first, f.path, posixpath.basename(f.path), "file", 1, 1, f.lang or "",
                           "", "", bool(extract and extract.entry)))
         ids = list(range(first + 1, first + 1 + len(symbols)))
-        for node_id, s, owner in zip(ids, symbols, _owners(symbols)):
-            nodes.append(Node(node_id, f.path, s.name, s.kind, s.line, s.end_line, f.lang or "",
-                              s.signature, s.doc, s.entry, owner))
+        path, lang = f.path, f.lang or ""
+        nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, s.signature, s.doc, s.entry,
+                              owner)) for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
         symbol_ids[f.path] = ids
     return nodes, file_node, symbol_ids
 
@@ -136,13 +182,26 @@ def _owners(symbols: Sequence) -> list[str]:
     """Each symbol's chain of enclosing symbols, dotted (`Outer.Inner`), else the object the parser
     saw it assigned onto (`res` for `res.send = function send() {}`), else ""."""
     owners: list[str] = []
-    for s in symbols:
-        chain: list[str] = []
+    dotted: list[str] = []  # each symbol's chain of enclosing symbols, when it is shorter than the bound
+    count = len(symbols)
+    for index, s in enumerate(symbols):
         parent = s.parent
-        while 0 <= parent < len(symbols) and len(chain) < 8:  # bounded: a bad parent cannot loop
-            chain.append(symbols[parent].name)
+        if not 0 <= parent < count:
+            dotted.append("")
+            owners.append(s.owner)
+            continue
+        if parent < index and dotted[parent] is not None:  # the parent's chain, already known, plus its name
+            chain = f"{dotted[parent]}.{symbols[parent].name}" if dotted[parent] else symbols[parent].name
+            if chain and chain.count(".") < 8:
+                dotted.append(chain)
+                owners.append(chain)
+                continue
+        links: list[str] = []
+        while 0 <= parent < count and len(links) < 8:  # bounded: a bad parent cannot loop
+            links.append(symbols[parent].name)
             parent = symbols[parent].parent
-        owners.append(".".join(reversed(chain)) or s.owner)
+        dotted.append(None)  # type: ignore[arg-type]
+        owners.append(".".join(reversed(links)) or s.owner)
     return owners
 
 
@@ -261,76 +320,146 @@ class _Resolution:
         go_modules: dict[str, str],
     ) -> None:
         self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
+        self.node_list = nodes
         self.go_modules = go_modules
-        nodes = self.nodes  # type: ignore[assignment]
         self.file_node = file_node
         self.symbol_ids = symbol_ids
         self.modules = modules
         self.extracts: dict[str, FileExtract] = {f.path: f.extract for f in files if f.extract}
-        self.everywhere: dict[str, list[int]] = defaultdict(list)
-        self.everywhere_methods: dict[str, list[int]] = defaultdict(list)
-        self.everywhere_types: dict[str, list[int]] = defaultdict(list)
+        # Built on demand: a build that takes most files' edges from its memo resolves a few files,
+        # and reads the tables of the few files those name.
+        self._everywhere: dict[str, list[int]] | None = None  # name -> ids of every symbol so called
+        self._everywhere_kind: dict[tuple[str, bool], list[int]] = {}  # (name, methods) -> methods, or types
         self.local: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids
         self.top: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids of top-level symbols
         self.members: dict[int, dict[str, list[int]]] = {}  # type id -> name -> ids of its members
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
-        self.folders: dict[str, list[str]] = defaultdict(list)  # every trailing part of a folder -> folders
-        self.folder_files: dict[str, list[int]] = defaultdict(list)
-        self.folder_paths: dict[str, list[str]] = defaultdict(list)
-        self.folder_names: dict[str, dict[str, list[int]]] = {}  # built on demand
-        everywhere, methods, types = self.everywhere, self.everywhere_methods, self.everywhere_types
-        for path, ids in symbol_ids.items():
-            extract = self.extracts.get(path)
-            if extract is None:
-                continue
-            self.folder_paths[path.rpartition("/")[0]].append(path)
-            local: dict[str, list[int]] = {}
-            top: dict[str, list[int]] = {}
-            self.local[path] = local
-            self.top[path] = top
-            symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
-            placed = len(ids)
-            for node_id, symbol in zip(ids, symbols):
-                name = symbol.name
-                everywhere[name].append(node_id)
-                kind = symbol.kind
-                if kind == "method":
-                    methods[name].append(node_id)
-                elif kind in _TYPE_KINDS:
-                    types[name].append(node_id)
-                local.setdefault(name, []).append(node_id)
-                parent = symbol.parent
-                if 0 <= parent < placed:
-                    owner = ids[parent]
-                    self.parent[node_id] = owner
-                    if symbols[parent].kind in _TYPE_KINDS:
-                        self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
-                else:
-                    top.setdefault(name, []).append(node_id)
-        self.lookup_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
-        self.binding_memo: dict[tuple, list[int] | None] = {}
-        self.members_memo: dict[tuple[tuple[int, ...], str], list[int]] = {}
-        self.by_name_memo: dict[tuple[str, str, bool, bool, bool], tuple[list[int], str]] = {}
-        for path, file_id in file_node.items():
-            if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
-                self.folder_files[posixpath.dirname(path)].append(file_id)
-        for folder in self.folder_files:
-            parts = folder.split("/")
-            for start in range(len(parts)):
-                self.folders["/".join(parts[start:])].append(folder)
+        self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
+        self._folders: tuple[dict[str, list[str]], dict[str, list[int]]] | None = None
+        self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
+        # What the use being resolved has read so far: a file's path for anything read from that file,
+        # and the keys of `module_files` and `_by_name`, which read tables of every file.
+        self.reads: set = set()
+        self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
+        # Memos shared across files keep, beside each value, the reads that computed it.
+        # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
+        self.lookup_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
+        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple]] = {}
+        self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
+        self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
-        self.module_memo: dict[tuple[str, str, bool], list[int] | None] = {}
-        self.base_memo: dict[int, list[int]] = {}
-        self.class_bases: dict[int, list[tuple[str, str, int]]] = defaultdict(list)  # class id -> (path, ref)
-        for path, extract in self.extracts.items():
-            ids = symbol_ids[path]
-            for ref in extract.bases:
-                if 0 <= ref.source < len(ids):
-                    self.class_bases[ids[ref.source]].append((path, ref.name, ref.source))
+        self.module_memo: dict[tuple[str, str, str, bool], list[int] | None] = {}
+        self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
+
+    def tables(self, path: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """A file's names -> ids, of all its symbols and of its top-level ones; its members and parents
+        and its classes' bases are filed at the same time."""
+        local = self.local.get(path)
+        if local is not None:
+            return local, self.top[path]
+        local = self.local[path] = {}
+        top: dict[str, list[int]] = {}
+        self.top[path] = top
+        extract = self.extracts.get(path)
+        if extract is None or path not in self.symbol_ids:
+            return local, top
+        ids = self.symbol_ids[path]
+        symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
+        placed = len(ids)
+        for node_id, symbol in zip(ids, symbols):
+            name = symbol.name
+            local.setdefault(name, []).append(node_id)
+            parent = symbol.parent
+            if 0 <= parent < placed:
+                owner = ids[parent]
+                self.parent[node_id] = owner
+                if symbols[parent].kind in _TYPE_KINDS:
+                    self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
+            else:
+                top.setdefault(name, []).append(node_id)
+        for ref in extract.bases:
+            if 0 <= ref.source < placed:
+                self.class_bases.setdefault(ids[ref.source], []).append((path, ref.name, ref.source))
+        return local, top
+
+    def everywhere(self, name: str, kind: str = "") -> list[int]:
+        """Every symbol called `name`, in id order; `kind`: "method" for methods only, "type" for types."""
+        if self._everywhere is None:
+            self._index_names()
+        assert self._everywhere is not None
+        found = self._everywhere.get(name, [])
+        if not kind or not found:
+            return found
+        key = (name, kind == "method")
+        narrowed = self._everywhere_kind.get(key)
+        if narrowed is None:
+            nodes = self.nodes
+            if kind == "method":
+                narrowed = [i for i in found if nodes[i].kind == "method"]
+            else:
+                narrowed = [i for i in found if nodes[i].kind in _TYPE_KINDS]
+            self._everywhere_kind[key] = narrowed
+        return narrowed
+
+    def in_folder(self, folder: str, name: str) -> list[int]:
+        """The symbols called `name` in the files of one folder, in id order."""
+        folders = self._in_folder.get(name)
+        if folders is None:  # every folder's, at once: a common name is looked up from many folders
+            folders = self._in_folder[name] = {}
+            nodes = self.nodes
+            for i in self.everywhere(name):
+                folders.setdefault(nodes[i].path.rpartition("/")[0], []).append(i)
+        return folders.get(folder, [])
+
+    def _index_names(self) -> None:
+        everywhere: dict[str, list[int]] = defaultdict(list)
+        for node in self.node_list:  # in id order: each list is too
+            if node.kind != "file":
+                everywhere[node.name].append(node.id)
+        self._everywhere = everywhere
+
+    def folder_index(self) -> tuple[dict[str, list[str]], dict[str, list[int]]]:
+        """Every trailing part of a folder -> folders; a folder -> its code files."""
+        if self._folders is None:
+            folders: dict[str, list[str]] = defaultdict(list)
+            folder_files: dict[str, list[int]] = defaultdict(list)
+            for path, file_id in self.file_node.items():
+                if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
+                    folder_files[posixpath.dirname(path)].append(file_id)
+            for folder in folder_files:
+                parts = folder.split("/")
+                for start in range(len(parts)):
+                    folders["/".join(parts[start:])].append(folder)
+            self._folders = (folders, folder_files)
+        return self._folders
 
     # ---------------------------------------------------------------- what a file binds
 
+    def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
+        """`compute()`, memoised with the reads it made, which a later hit adds to the reads under way.
+
+        A value that read the bases of a class still being resolved (a cycle) is not kept: it depends on
+        where the cycle was entered, and a memo must give every file the same answer in any order."""
+        hit = memo.get(key)
+        if hit is not None:
+            self.reads.update(hit[1])
+            return hit[0]
+        outer, outer_cycles = self.reads, self.cycles
+        self.reads, self.cycles = set(), set()
+        try:
+            value = compute()
+        finally:
+            inner, inner_cycles = self.reads, self.cycles
+            self.reads, self.cycles = outer, outer_cycles
+        outer |= inner
+        if inner_cycles:
+            outer_cycles |= inner_cycles
+        else:
+            memo[key] = (value, tuple(inner))
+        return value
+
     def file_bindings(self, path: str) -> dict[str, list[Binding]]:
+        self.reads.add(path)
         found = self.bindings.get(path)
         if found is None:
             found = defaultdict(list)
@@ -346,16 +475,23 @@ class _Resolution:
 
     def module_files(self, spec: str, importer: str, lang: str) -> list[int] | None:
         """Files a module spec names in this snapshot; None when it names none (it is outside the repository)."""
-        key = (spec, posixpath.dirname(importer) if spec.startswith(".") else "", lang == "go")
+        # Relative specs (after the quotes `_resolve_module` strips) depend on the importer's folder only.
+        relative = spec.strip().strip("\"'<>").startswith(".")
+        key = ("module", spec, posixpath.dirname(importer) if relative else "", lang == "go")
+        self.reads.add(key)
         if key in self.module_memo:
             return self.module_memo[key]
-        if lang == "go":  # a Go import names a package, which is a folder, never a file
-            found = self._go_package(spec)
-        else:
-            found = _resolve_module(spec, importer, self.modules) or None
-            if found is None and not spec.startswith("."):
-                found = self._folder_module(spec, lang)
-        self.module_memo[key] = found
+        found = self.module_memo[key] = self.module_files_at(key)
+        return found
+
+    def module_files_at(self, key: tuple[str, str, str, bool]) -> list[int] | None:
+        """`module_files` by its memo key: what a spec names from any file of a folder."""
+        _, spec, folder, go = key
+        if go:  # a Go import names a package, which is a folder, never a file
+            return self._go_package(spec)
+        found = _resolve_module(spec, posixpath.join(folder, "-"), self.modules) or None
+        if found is None and not spec.startswith("."):
+            found = self._folder_module(spec, "")
         return found
 
     def _go_package(self, spec: str) -> list[int] | None:
@@ -363,9 +499,10 @@ class _Resolution:
         it; with no go.mod at all, by the folder's trailing parts (GOPATH layouts)."""
         if not self.go_modules:
             return self._folder_module(spec, "go")
+        folders, folder_files = self.folder_index()
         module = max((m for m in self.go_modules if spec == m or spec.startswith(m + "/")), key=len, default=None)
         if module is None:
-            vendored = self.folders.get(spec, ())  # `vendor/<spec>`; anything else is outside the repository
+            vendored = folders.get(spec, ())  # `vendor/<spec>`; anything else is outside the repository
             if len(vendored) != 1:
                 return None
             folder = vendored[0]
@@ -373,7 +510,7 @@ class _Resolution:
             rest = spec[len(module):].strip("/")
             folder = posixpath.join(self.go_modules[module], rest) if rest else self.go_modules[module]
         # A package's _test.go files are not part of what importing it brings in.
-        files = sorted(i for i in self.folder_files.get(folder, ())
+        files = sorted(i for i in folder_files.get(folder, ())
                        if self.nodes[i].path.endswith(".go") and not self.nodes[i].path.endswith("_test.go"))
         return files or None
 
@@ -385,13 +522,14 @@ class _Resolution:
         if lang == "go" and "." not in parts[0]:
             return None
         parts = [p for p in parts if p and p not in ("crate", "self", "super")]
+        folders, folder_files = self.folder_index()
         for start in range(len(parts)):
-            candidates = self.folders.get("/".join(parts[start:]))
+            candidates = folders.get("/".join(parts[start:]))
             if candidates:
                 if len(candidates) > 1 or (start == len(parts) - 1 and len(parts) > 1 and lang == "go"):
                     if len(candidates) > 1:
                         return None
-                return sorted(self.folder_files[candidates[0]])
+                return sorted(folder_files[candidates[0]])
         return None
 
     # ---------------------------------------------------------------- lookups
@@ -399,18 +537,16 @@ class _Resolution:
     def lookup(self, file_ids: list[int], name: str, depth: int = 0) -> list[int]:
         """Top-level symbols called `name` in these files, following re-exports (`from .x import name`)."""
         if depth == 0:
-            key = (tuple(file_ids), name)
-            memo = self.lookup_memo.get(key)
-            if memo is None:
-                memo = self.lookup_memo[key] = self._lookup(file_ids, name, 0)
-            return memo
+            return self._memoised(self.lookup_memo, (tuple(file_ids), name),  # type: ignore[return-value]
+                                  lambda: self._lookup(file_ids, name, 0))
         return self._lookup(file_ids, name, depth)
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
         found: list[int] = []
         for file_id in file_ids:
             path = self.nodes[file_id].path
-            here = self.top[path].get(name) if path in self.top else None  # noqa: SIM401
+            self.reads.add(path)
+            here = self.tables(path)[1].get(name)
             if here:
                 found.extend(here)
                 continue
@@ -431,13 +567,12 @@ class _Resolution:
 
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
         """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
+        self.reads.add(path)
         lang = self.extracts[path].lang
         if depth == 0 and not b.module.startswith("."):  # an absolute module means the same from every file
             key = (lang, b.module, b.name, b.local if b.name == "default" else "", member)
-            if key in self.binding_memo:
-                return self.binding_memo[key]
-            found = self.binding_memo[key] = self._binding_targets(path, lang, b, member, depth)
-            return found
+            return self._memoised(self.binding_memo, key,  # type: ignore[return-value]
+                                  lambda: self._binding_targets(path, lang, b, member, depth))
         return self._binding_targets(path, lang, b, member, depth)
 
     def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
@@ -473,16 +608,18 @@ class _Resolution:
 
     def class_members(self, classes: list[int], name: str) -> list[int]:
         """Members called `name` of these classes, or of their bases (nearest first), bounded."""
-        key = (tuple(classes), name)
-        found = self.members_memo.get(key)
-        if found is None:
-            found = self.members_memo[key] = self._class_members(classes, name)
-        return found
+        return self._memoised(self.members_memo, (tuple(classes), name),  # type: ignore[return-value]
+                              lambda: self._class_members(classes, name))
 
     def _class_members(self, classes: list[int], name: str) -> list[int]:
         seen: set[int] = set()
         level = [c for c in classes if self.nodes[c].kind in _TYPE_KINDS]
         for _ in range(_MAX_BASE_DEPTH):
+            for c in level:
+                path = self.nodes[c].path
+                self.reads.add(path)
+                if path not in self.local:
+                    self.tables(path)  # its members
             found = [m for c in level for m in self.members.get(c, {}).get(name, ())] if level else []
             if found:
                 return found
@@ -493,18 +630,37 @@ class _Resolution:
         return []
 
     def bases_of(self, class_id: int) -> list[int]:
-        found = self.base_memo.get(class_id)
-        if found is None:
-            self.base_memo[class_id] = []  # a cycle (`class A(B)`, `class B(A)`) stops here
-            found = []
+        if class_id in self.base_memo:
+            hit = self.base_memo[class_id]
+            if hit is None:  # a cycle (`class A(B)`, `class B(A)`) stops here
+                self.cycles.add(class_id)
+                return []
+            self.reads.update(hit[1])
+            return hit[0]
+        self.base_memo[class_id] = None
+        outer, outer_cycles = self.reads, self.cycles
+        self.reads, self.cycles = {self.nodes[class_id].path}, set()
+        self.tables(self.nodes[class_id].path)
+        found: list[int] = []
+        try:
             for path, name, source in self.class_bases.get(class_id, ()):
                 receiver, _, last = name.replace("::", ".").rpartition(".")
                 targets, _how = self.resolve(path, source, last, receiver, types_only=True)
                 found.extend(t for t in targets if self.nodes[t].kind in _TYPE_KINDS and t != class_id)
-            self.base_memo[class_id] = found
+        finally:
+            inner, inner_cycles = self.reads, self.cycles
+            self.reads, self.cycles = outer, outer_cycles
+            del self.base_memo[class_id]
+        outer |= inner
+        inner_cycles.discard(class_id)  # the cycle closed here: what it read is this class's own answer
+        if inner_cycles:
+            outer_cycles |= inner_cycles
+        else:
+            self.base_memo[class_id] = (found, tuple(inner))
         return found
 
     def enclosing_class(self, symbol_id: int) -> int:
+        """The nearest type around a symbol of a file whose tables are filed (which files its parents)."""
         node_id = symbol_id
         for _ in range(16):
             if node_id < 0:
@@ -519,6 +675,10 @@ class _Resolution:
     def resolve(self, path: str, source: int, name: str, receiver: str, types_only: bool = False,
                 ) -> tuple[list[int], str]:
         """(targets, how) for one use of `name` (on `receiver`) by symbol index `source` of `path`."""
+        self.reads.add(path)
+        local = self.local.get(path)
+        if local is None:
+            local = self.tables(path)[0]
         ids = self.symbol_ids[path]
         lang = self.extracts[path].lang
         source_id = ids[source] if 0 <= source < len(ids) else -1
@@ -540,10 +700,10 @@ class _Resolution:
             if receiver:
                 return self._by_name(path, name, lang, methods_only=True)
         if not receiver:
-            if lang == "python" and name in _PYTHON_BUILTINS and name not in self.local[path]:
+            if lang == "python" and name in _PYTHON_BUILTINS and name not in local:
                 if name not in self.file_bindings(path):
                     return [], "external"  # `super()`, `len()`: not the repository's `super` method
-            here = [i for i in self.local[path].get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
+            here = [i for i in local.get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
             if here:
                 return here, "scope"
             bindings = self.file_bindings(path)
@@ -589,24 +749,16 @@ class _Resolution:
             if external:
                 return [], "external"
         if not rest:
-            owners = [i for i in self.local[path].get(head, ()) if nodes[i].kind in _TYPE_KINDS]
+            owners = [i for i in local.get(head, ()) if nodes[i].kind in _TYPE_KINDS]
             if owners:
                 found = self.class_members(owners, name)
                 if found:
                     return found, "scope"
         return self._by_name(path, name, lang, methods_only=not types_only, types_only=types_only)
 
-    def _folder_names(self, folder: str) -> dict[str, list[int]]:
-        names = self.folder_names.get(folder)
-        if names is None:
-            names = self.folder_names[folder] = {}
-            for path in self.folder_paths.get(folder, ()):
-                for name, ids in self.local[path].items():
-                    names.setdefault(name, []).extend(ids)
-        return names
-
     def _included(self, path: str, name: str, keep: Callable[[Node], bool]) -> list[int]:
         """C-family includes and namespace imports: every top-level name of each imported file."""
+        self.reads.add(path)
         extract = self.extracts[path]
         found: list[int] = []
         for ref in extract.imports:
@@ -619,20 +771,21 @@ class _Resolution:
                  types_only: bool = False) -> tuple[list[int], str]:
         """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
         # The same for every file of a folder: memoised by folder.
-        key = (path.rpartition("/")[0], name, lang == "python", methods_only, types_only)
+        key = ("name", path.rpartition("/")[0], name, lang == "python", methods_only, types_only)
+        self.reads.add(key)
         found = self.by_name_memo.get(key)
         if found is None:
-            found = self.by_name_memo[key] = self._by_name_in_folder(key[0], name, lang, methods_only, types_only)
+            found = self.by_name_memo[key] = self._by_name_in_folder(key[1], name, lang, methods_only, types_only)
         return found
 
     def _by_name_in_folder(self, folder: str, name: str, lang: str, methods_only: bool,
                            types_only: bool) -> tuple[list[int], str]:
-        candidates = self.everywhere.get(name, ())
+        candidates = self.everywhere(name)
         if types_only:
-            candidates = self.everywhere_types.get(name, ())
+            candidates = self.everywhere(name, "type")
         elif methods_only:
             # A call on an object: methods (and JS functions, which objects carry as well).
-            methods = self.everywhere_methods.get(name)
+            methods = self.everywhere(name, "method")
             if methods:
                 candidates = methods
             elif lang == "python":  # a Python object's attribute is a method; modules are bindings, known above
@@ -640,7 +793,7 @@ class _Resolution:
         if not candidates:
             return [], "unresolved"
         if candidates:
-            same = self._folder_names(folder).get(name, ())
+            same = self.in_folder(folder, name)
             if same:
                 allowed = set(candidates)
                 found = [i for i in same if i in allowed]
@@ -694,77 +847,325 @@ def resolve_edges(
     symbol_ids: dict[str, list[int]],
     modules: dict[str, list[int]],
     go_modules: dict[str, str] | None = None,
-) -> tuple[list[Edge], Counter, dict[str, Counter]]:
-    """Every edge of the graph, each with how it was resolved, the uses left unresolved, and the uses
-    each route resolved, by edge kind. `go_modules`: each go.mod's module path -> its folder."""
+    memo: MemoTable | None = None,
+) -> tuple[list[Edge], Counter, dict[str, Counter], list[FileEdges]]:
+    """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
+    route resolved, by edge kind, and each file's part of the edges. `go_modules`: each go.mod's module
+    path -> its folder. With a build memo, a file whose resolution would read the same is not resolved again."""
     resolution = _Resolution(files, nodes, file_node, symbol_ids, modules, go_modules or {})
-    edges: list[tuple] = []
-    # One edge per (source, kind, target), at its first line: repeats add nothing to impact.
-    named: dict[tuple[int, str, int], tuple[int, str]] = {}
-    unresolved: Counter = Counter()
-    routes: dict[str, Counter] = {"calls": Counter(), "references": Counter(), "inherits": Counter()}
+    earlier = _EdgeMemo(memo, files, resolution) if memo is not None else None
+    done: list[tuple[str, _FilePart]] = []
     for f in files:
         if not f.extract:
             continue
-        ids = symbol_ids[f.path]
-        fid = file_node[f.path]
-        owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
-        classes: dict[int, int] = {}  # symbol index -> its enclosing class's id (-1: none)
-        placed = len(ids)
-        memos: dict[bool, dict[tuple[str, str, int], tuple[list[int], str]]] = {False: {}, True: {}}
+        part = earlier.take(f) if earlier is not None else None
+        if part is None:
+            part = _with_digest(_resolve_file(f, resolution))
+            if earlier is not None:
+                earlier.keep(f, part)
+        done.append((f.path, part))
 
-        for index, s in enumerate(f.extract.symbols):
-            kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
-            edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line,
-                          "structure"))
-
-        for ref in f.extract.imports:
-            targets = resolution.module_files(ref.name, f.path, f.extract.lang) or []
-            if not targets:
-                unresolved["imports"] += 1
-            for target in targets[:MAX_NAME_TARGETS]:
-                if target != fid:
-                    edges.append((fid, "imports", target, ref.line, "import"))
-
-        for kind, refs, types_only in (
-            ("calls", f.extract.calls, False),
-            ("references", f.extract.references, True),
-            ("inherits", f.extract.bases, True),
-        ):
-            memo = memos[types_only]  # references and bases: the same type names, resolved once
-            hows: list[str] = []  # how each use resolved, counted once at the end (in C)
-            resolve = resolution.resolve
-            implicit_this = not types_only and f.extract.lang in _IMPLICIT_THIS
-            for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
-                if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
-                    receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
-                # A use means the same from anywhere in the file, except `self.x()` and implicit-this calls,
-                # which mean the same from anywhere in one class: key those by the enclosing class.
-                scope = -2
-                if receiver in _SELF_NAMES or (implicit_this and not receiver):
-                    scope = classes.get(source_index, -3)
-                    if scope == -3:
-                        in_file = 0 <= source_index < placed
-                        scope = classes[source_index] = resolution.enclosing_class(ids[source_index]) if in_file else -1
-                key = (name, receiver, scope)
-                found = memo.get(key)
-                if found is None:
-                    found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)
-                targets, how = found
-                hows.append(how)
-                if not targets:
-                    continue
-                source = owners[source_index] if -1 <= source_index < placed else fid
-                for target in targets:
-                    if target != source:
-                        named.setdefault((source, kind, target), (line, how))
-            routes[kind].update(hows)
-
-    edges.extend((source, kind, target, line, how) for (source, kind, target), (line, how) in named.items())
+    # Every file's structure and imports, then every file's uses: the order edges always had.
+    edges: list[tuple] = []
+    spans: list[tuple[int, int]] = []
+    for _path, part in done:
+        spans.append((len(edges), len(edges) + len(part.structure)))
+        edges += part.structure
+    parts: list[FileEdges] = []
+    for (path, part), structure in zip(done, spans):
+        bucket = file_node[path] >> NODE_ORDINAL_BITS
+        parts.append(FileEdges(path, bucket, structure, (len(edges), len(edges) + len(part.named)), part.digest,
+                               part.buckets))
+        edges += part.named
+    unresolved: Counter = Counter()
+    routes: dict[str, Counter] = {"calls": Counter(), "references": Counter(), "inherits": Counter()}
+    for _path, part in done:
+        if part.unresolved_imports:
+            unresolved["imports"] += part.unresolved_imports
+        for kind, how, uses in part.routes:
+            routes[kind][how] += uses
     for kind, counts in routes.items():
         missed = sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
         if missed:
             unresolved[kind] += missed
-    # Deduplicated in first-seen order, which is already deterministic (files by path, then source
-    # order): sorting two hundred thousand tuples would buy nothing.
-    return list(map(Edge._make, dict.fromkeys(edges))), unresolved, routes
+    # tuple.__new__ as Edge._make does, without its check of the length: a file's part is made here.
+    return list(map(tuple.__new__, repeat(Edge, len(edges)), edges)), unresolved, routes, parts
+
+
+class _FilePart(NamedTuple):
+    """One file's resolved edges, as plain tuples (what the memo keeps), and what resolving them read."""
+
+    structure: list[tuple]  # contains, defines, method, then imports; deduplicated
+    named: list[tuple]  # calls, references, inherits: one per (source, kind, target), at its first line
+    routes: tuple[tuple[str, str, int], ...]  # (edge kind, how, uses)
+    unresolved_imports: int
+    reads: tuple  # see `_Resolution.reads`
+    digest: bytes = b""
+    buckets: tuple[int, ...] = ()
+    stored: bytes = b""  # (structure, named) as marshal's version 2 bytes: what the digest and the memo are of
+
+
+def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
+    """One file's edges, each with how it was resolved, and every key its resolution read."""
+    extract = f.extract
+    assert extract is not None
+    resolution.reads, resolution.cycles = set(), set()
+    resolution.tables(f.path)  # its symbols' parents, for `enclosing_class`
+    ids = resolution.symbol_ids[f.path]
+    fid = resolution.file_node[f.path]
+    owners = ids + [fid]  # owners[i] is symbol i's node; owners[-1], the file's
+    classes: dict[int, int] = {}  # symbol index -> its enclosing class's id (-1: none)
+    placed = len(ids)
+    memos: dict[bool, dict[tuple[str, str, int], tuple[list[int], str]]] = {False: {}, True: {}}
+    edges: list[tuple] = []
+    # One edge per (source, kind, target), at its first line: repeats add nothing to impact.
+    named: dict[tuple[int, str, int], tuple[int, str]] = {}
+    routes: list[tuple[str, str, int]] = []
+
+    for index, s in enumerate(extract.symbols):
+        kind = "method" if s.kind == "method" else ("contains" if s.kind in TYPE_KINDS else "defines")
+        edges.append((owners[s.parent] if -1 <= s.parent < len(ids) else fid, kind, ids[index], s.line,
+                      "structure"))
+
+    unresolved_imports = 0
+    for ref in extract.imports:
+        targets = resolution.module_files(ref.name, f.path, extract.lang) or []
+        if not targets:
+            unresolved_imports += 1
+        for target in targets[:MAX_NAME_TARGETS]:
+            if target != fid:
+                edges.append((fid, "imports", target, ref.line, "import"))
+
+    for kind, refs, types_only in (
+        ("calls", extract.calls, False),
+        ("references", extract.references, True),
+        ("inherits", extract.bases, True),
+    ):
+        memo = memos[types_only]  # references and bases: the same type names, resolved once
+        hows: list[str] = []  # how each use resolved, counted once at the end (in C)
+        resolve = resolution.resolve
+        implicit_this = not types_only and extract.lang in _IMPLICIT_THIS
+        for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
+            if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
+                receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
+            # A use means the same from anywhere in the file, except `self.x()` and implicit-this calls,
+            # which mean the same from anywhere in one class: key those by the enclosing class.
+            scope = -2
+            if receiver in _SELF_NAMES or (implicit_this and not receiver):
+                scope = classes.get(source_index, -3)
+                if scope == -3:
+                    in_file = 0 <= source_index < placed
+                    scope = classes[source_index] = resolution.enclosing_class(ids[source_index]) if in_file else -1
+            key = (name, receiver, scope)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = resolve(f.path, source_index, name, receiver, types_only)
+            targets, how = found
+            hows.append(how)
+            if not targets:
+                continue
+            source = owners[source_index] if -1 <= source_index < placed else fid
+            for target in targets:
+                if target != source:
+                    named.setdefault((source, kind, target), (line, how))
+        routes += ((kind, how, uses) for how, uses in Counter(hows).items())
+
+    reads = tuple(resolution.reads)
+    resolution.reads = set()
+    return _FilePart(
+        # Deduplicated in first-seen order, which is deterministic (source order): a file's edges all
+        # start in the file, so no two files' edges are ever equal.
+        list(dict.fromkeys(edges)),
+        [(source, kind, target, line, how) for (source, kind, target), (line, how) in named.items()],
+        tuple(routes), unresolved_imports, reads)
+
+
+def _with_digest(part: _FilePart) -> _FilePart:
+    """The part with its edges as marshal's bytes, a digest of them, and the node buckets they point into.
+
+    marshal's version 2 keeps no references, so equal edges give equal bytes."""
+    stored = marshal.dumps((part.structure, part.named), 2)
+    digest = hashlib.blake2b(stored, digest_size=16).digest()
+    buckets = {e[2] >> NODE_ORDINAL_BITS for e in part.structure}
+    buckets.update(e[2] >> NODE_ORDINAL_BITS for e in part.named)
+    return part._replace(digest=digest, buckets=tuple(sorted(buckets)), stored=stored)
+
+
+class MemoTable(Protocol):
+    """What the graph needs of a build memo's table (`bundle.memo.MemoTable`)."""
+
+    before_save: list[Callable[[], None]]
+
+    def get(self, key: object) -> object | None: ...
+
+    def put(self, key: object, value: object) -> None: ...
+
+
+GRAPH_FACTS = "\0facts"  # the memo entry saying what every memoised file's resolution read, when it was made
+
+
+class _EdgeMemo:
+    """Each file's edges as an earlier build resolved them, taken when nothing its resolution read has moved.
+
+    A file's entry (by path) keeps its facts (blob, language, placed symbols), its edges with the ids
+    of the build that resolved them, and the keys its resolution read (`_Resolution.reads`), numbered.
+    The `GRAPH_FACTS` entry keeps every file's facts then (with its symbols' names), every key, and a
+    digest of what each `module_files` or `_by_name` key read then (ids as paths and offsets from a
+    file's node). A key moved when its file changed; a module key, when a file was added or removed
+    (modules are paths) and it reads another value now; a name key, when a changed file had or has a
+    symbol of that name and it reads another value now. Ids move when a file before in its bucket
+    changed: the old ids are known from the old facts, so the edges are renumbered without resolving.
+    A new bucket count renumbers everything: nothing is taken.
+    """
+
+    def __init__(self, table: MemoTable, files: Sequence[SourceFile], resolution: _Resolution) -> None:
+        self.table = table
+        self.resolution = resolution
+        file_node, symbol_ids = resolution.file_node, resolution.symbol_ids
+        self.buckets = _bucket_count(files)
+        # The paths module specs are resolved against (a few more, such as a file named `.py`: a
+        # superset only makes a change seen more often).
+        stems = sorted(p for p in file_node if p.endswith(_STEM_EXTENSIONS))
+        self.modules = _digest((stems, sorted(resolution.go_modules.items())))
+        self.old_files: dict[str, tuple] = {}
+        self.keys: list = []  # every key a kept file read, numbered (the numbers entries keep)
+        self.values: list[bytes] = []  # what each key reads: a digest (b"" for a file's path)
+        old_modules = b""
+        # Entries name keys by number in one list of keys: a new list is a new generation.
+        self.generation = os.urandom(8)
+        previous = table.get(GRAPH_FACTS)
+        if isinstance(previous, tuple) and len(previous) == 6 and previous[0] == self.buckets:
+            _, self.generation, old_modules, self.old_files, self.keys, self.values = previous
+        self.files: dict[str, tuple] = {}  # path -> (blob, lang, placed, names): this build's file facts
+        changed: set[str] = set()
+        for f in files:
+            placed = len(symbol_ids[f.path]) if f.path in file_node else -1
+            old = self.old_files.get(f.path)
+            if old is not None and old[0] == f.blob and old[1] == f.lang and old[2] == placed:
+                self.files[f.path] = old
+                continue
+            names = tuple(s.name for s in f.extract.symbols[:placed]) if f.extract and placed > 0 else ()
+            self.files[f.path] = (f.blob, f.lang, placed, marshal.dumps(names))
+            changed.add(f.path)
+        changed.update(self.old_files.keys() - self.files.keys())
+        names_moved: set[str] = set()
+        for path in changed:
+            for facts in (self.old_files.get(path), self.files.get(path)):
+                if facts is not None:
+                    names_moved.update(marshal.loads(facts[3]))
+        modules_moved = old_modules != self.modules
+        self.number = {key: n for n, key in enumerate(self.keys)}
+        moved: set[int] = set()
+        for n, key in enumerate(self.keys):
+            if type(key) is str:
+                if key in changed:
+                    moved.add(n)
+            elif modules_moved if key[0] == "module" else key[2] in names_moved:
+                value = self._read(key)
+                if value != self.values[n]:
+                    self.values[n] = value
+                    moved.add(n)
+        self.moved = moved
+        self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
+        self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
+        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
+        table.before_save.append(self.save)
+
+    def _read(self, key: tuple) -> bytes:
+        """A digest of what a `module_files` or `_by_name` key reads now, ids as paths and offsets."""
+        r = self.resolution
+        if key[0] == "module":
+            found = r.module_memo[key] if key in r.module_memo else r.module_files_at(key)
+            return _digest(None if found is None else [r.nodes[i].path for i in found])
+        hit = r.by_name_memo.get(key)
+        if hit is None:
+            hit = r.by_name_memo[key] = r._by_name_in_folder(key[1], key[2], "python" if key[3] else "", key[4], key[5])
+        ids, how = hit
+        paths = [r.nodes[i].path for i in ids]
+        return _digest(([(p, i - r.file_node[p]) for p, i in zip(paths, ids)], how))
+
+    def take(self, f: SourceFile) -> _FilePart | None:
+        """The file's part as memoised, renumbered to this build's ids; None when it must be resolved again."""
+        facts = self.files[f.path]
+        entry = self.table.get(f.path)
+        if not (isinstance(entry, tuple) and len(entry) == 5 and entry[0] == facts[:3]
+                and entry[1] == self.generation):
+            return None
+        _facts, _generation, reads, stored, (routes, unresolved_imports, digest, buckets) = entry
+        if self.moved and not self.moved.isdisjoint(array("I", reads)):
+            return None
+        structure, named = marshal.loads(stored)
+        part = _FilePart(structure, named, routes, unresolved_imports, (), digest, buckets, stored)
+        moved = self.changed_buckets
+        if moved and (file_bucket(f.path, self.buckets) in moved or not moved.isdisjoint(buckets)):
+            renumbered = self._renumber(part)
+            if renumbered is None:
+                return None
+            part = renumbered
+            entry = (entry[0], entry[1], reads, part.stored, (routes, unresolved_imports, part.digest, part.buckets))
+        self.table.put(f.path, entry)
+        return part
+
+    def _renumber(self, part: _FilePart) -> _FilePart | None:
+        """The part with this build's ids: a node keeps its offset from its file's node."""
+        bits = NODE_ORDINAL_BITS
+        file_node = self.resolution.file_node
+
+        def renumber(node_id: int) -> int:
+            bucket = node_id >> bits
+            if bucket not in self.changed_buckets:
+                return node_id
+            firsts, paths = self._old_layout(bucket)
+            at = bisect_right(firsts, node_id) - 1
+            return file_node[paths[at]] + node_id - firsts[at]  # KeyError: that file is gone
+
+        try:
+            structure = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.structure]
+            named = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.named]
+        except (KeyError, IndexError):
+            return None
+        return _with_digest(part._replace(structure=structure, named=named))
+
+    def _old_layout(self, bucket: int) -> tuple[list[int], list[str]]:
+        """The first node id each file of a bucket had in the build the memo is from (as `_place_nodes`)."""
+        layout = self.renumbered.get(bucket)
+        if layout is None:
+            paths = sorted(p for p, facts in self.old_files.items()
+                           if facts[2] >= 0 and file_bucket(p, self.buckets) == bucket)
+            firsts: list[int] = []
+            ordinal = 0
+            for p in paths:
+                firsts.append(bucket << NODE_ORDINAL_BITS | ordinal)
+                ordinal += 1 + self.old_files[p][2]
+            layout = self.renumbered[bucket] = (firsts, paths)
+        return layout
+
+    def keep(self, f: SourceFile, part: _FilePart) -> None:
+        """Memoise a file just resolved (its entry is made when the table is saved: see `save`, which
+        needs the edges' bytes, not the edges)."""
+        self.fresh.append((f.path, part._replace(structure=[], named=[])))
+
+    def save(self) -> None:
+        """Each file resolved in this build, and the facts of every key a kept file read: what each reads
+        now, as it did when it was read. Called as the table is saved, off the build's longest path (a
+        full build resolves every file, and reads 20,000 keys on django)."""
+        for path, part in self.fresh:
+            numbers = array("I")
+            for key in part.reads:
+                n = self.number.get(key)
+                if n is None:
+                    n = self.number[key] = len(self.keys)
+                    self.keys.append(key)
+                    self.values.append(b"" if type(key) is str else self._read(key))
+                numbers.append(n)
+            # The edges as marshal's bytes: the memo is saved whole every build, and a file's bytes
+            # are then written again as they are, not its edges one by one.
+            self.table.put(path, (self.files[path][:3], self.generation, numbers.tobytes(), part.stored,
+                                  (part.routes, part.unresolved_imports, part.digest, part.buckets)))
+        self.fresh.clear()
+        self.table.put(GRAPH_FACTS, (self.buckets, self.generation, self.modules, self.files, self.keys, self.values))
+
+
+def _digest(value: Any) -> bytes:
+    """A digest of plain values: marshal's version 2 keeps no references, so equal values give equal bytes."""
+    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()

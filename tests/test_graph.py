@@ -134,3 +134,52 @@ def test_a_damaged_node_chunk_is_reported_not_guessed():
     view = GraphView(lambda paths: {p: blobs[p] for p in paths if p in blobs}, lambda path: ValueError(path))
     with pytest.raises(ValueError):
         view.nodes([graph.nodes[0].id])
+
+
+def _reference_blobs(graph) -> dict[str, bytes]:
+    """The graph's blobs encoded the plain way, every edge in the graph's order: what graph_blobs must give."""
+    from collections import defaultdict
+
+    from gitroute.bundle.graph import node_record
+    from gitroute.bundle.layout import dump_json, edges_path, node_chunk_path
+
+    shift = NODE_ORDINAL_BITS
+    chunks: dict[int, list] = defaultdict(list)
+    for node in graph.nodes:
+        chunks[node.id >> shift].append(node_record(node))
+    into: dict[int, dict] = defaultdict(dict)
+    out: dict[int, dict] = defaultdict(dict)
+    for source, kind, target, line, how in graph.edges:
+        into[target >> shift].setdefault(str(target), []).append([kind, source, line, how])
+        out[source >> shift].setdefault(str(source), []).append([kind, target, line, how])
+    blobs = {node_chunk_path(b << shift): dump_json(records) for b, records in chunks.items()}
+    blobs.update((edges_path("in", b << shift), dump_json(value)) for b, value in into.items())
+    blobs.update((edges_path("out", b << shift), dump_json(value)) for b, value in out.items())
+    return blobs
+
+
+def test_graph_blobs_encode_only_what_changed_and_equal_a_plain_encoding():
+    """Many buckets, and files with uses but no structure (module-level calls only), between others:
+    whichever blobs an earlier build kept, the ones encoded are the plain encoding's."""
+    import random
+
+    from gitroute.bundle.graph import graph_blobs_since
+
+    files = {f"pkg/m{i}.py": "".join(f"def f{i}_{j}():\n    return f{(i + 1) % 40}_{j}()\n\n\n" for j in range(3))
+             for i in range(40)}
+    files.update({f"pkg/run{i}.py": f"f{i}_0()\nf0_1()\n" for i in range(0, 40, 7)})  # one target for all
+    graph = graph_of(files)
+    assert node_buckets(len(graph.nodes)) > 1
+    assert any(p.structure[0] == p.structure[1] and p.named[0] < p.named[1] for p in graph.files)
+    plain = _reference_blobs(graph)
+    assert graph_blobs(graph) == plain
+    digests = graph_blobs_since(graph, {}).digests
+    assert digests.keys() == plain.keys()
+    rnd = random.Random(6)
+    for _ in range(20):
+        kept = {path for path in digests if rnd.random() < 0.7}
+        made = graph_blobs_since(graph, {path: (digests[path], f"id of {path}") for path in kept})
+        assert made.kept == {path: f"id of {path}" for path in kept}
+        assert made.blobs == {path: data for path, data in plain.items() if path not in kept}
+    stale = graph_blobs_since(graph, {path: (b"another digest", "x") for path in digests})
+    assert stale.blobs == plain and not stale.kept

@@ -63,6 +63,35 @@ STEPS = {
     "second_contract": lambda t: {**t, "a/limits.toml": LIMITS, "b/limits.toml": LIMITS},
     "call_elsewhere": lambda t: {**t, "shop/extra.py": "from shop.cart import Cart\n\n\ndef twice():\n"
                                                     "    Cart().checkout()\n    return show_cart()\n"},
+    # The graph: a call to a name defined once elsewhere (no import) resolves to it as a unique name; a
+    # second definition in another file makes it ambiguous, though the calling file did not change.
+    "unique_name_call": lambda t: {**t, "tools/report.py": "def build_report():\n    return format_total()\n",
+                                   "lib/money.py": "def format_total():\n    return 1\n"},
+    "second_definition": lambda t: {**t, "other/format.py": "def format_total():\n    return 2\n"},
+    "drop_second_definition": lambda t: {k: v for k, v in t.items() if k != "other/format.py"},
+    # A module that appears: an import that named nothing in the repository (outside it) now names a file.
+    "import_of_missing": lambda t: {**t, "shop/sale.py": "from pay.gateway import charge\n\n\n"
+                                                         "def sale():\n    return charge()\n"},
+    "module_appears": lambda t: {**t, "pay/gateway.py": "def charge():\n    return 0\n"},
+    # An imported function renamed: its importers read that file's names through the import.
+    "rename_imported": lambda t: {k: v.replace("def total_price", "def total_cost") for k, v in t.items()},
+    # The class imported by two files, renamed back: the second file's lookup is a memo hit of the first's.
+    "rename_owner_back": lambda t: {**t, "shop/cart.py": t.get("shop/cart.py", "").replace("class Basket:",
+                                                                                          "class Cart:")},
+    # A method found through a base class found by its unique name, which gains the method later; the
+    # method's name is too common to resolve by name, so only the base's members tell.
+    "subclass": lambda t: {**t, "lib/base.py": "class Base:\n    pass\n",
+                           "shop/child.py": "class Child(Base):\n    def run(self):\n        return self.save()\n",
+                           **{f"store/s{i}.py": f"class S{i}:\n    def save(self):\n        return {i}\n"
+                              for i in range(6)}},
+    "base_gains_method": lambda t: {**t, "lib/base.py": "class Base:\n    def save(self):\n        return 1\n"},
+    # Classes that inherit from each other: what a cycle reads must not depend on where it was entered.
+    "cyclic_bases": lambda t: {**t, "cyc/a.py": "from cyc.b import B\n\n\nclass A(B):\n    def go(self):\n"
+                                                "        return self.stop()\n",
+                               "cyc/b.py": "from cyc.a import A\n\n\nclass B(A):\n    def stop(self):\n"
+                                           "        return self.go()\n"},
+    "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
+                                                                                     "        return self.go()\n"},
 }
 
 
@@ -338,3 +367,113 @@ def test_a_change_no_document_reads_builds_no_name_table_of_the_whole_graph(tmp_
     built.clear()
     _build_both(incremental, full, STEPS["edit_doc"](STEPS["add_function"](BASE)), "edit_doc")
     assert max(built[:-1]) == whole, "a document edited was linked without the name tables"
+
+
+def test_a_new_definition_elsewhere_makes_an_unchanged_callers_call_ambiguous(tmp_path: Path, monkeypatch) -> None:
+    """A file whose edges come from the memo is resolved again when a name it resolved by looking through
+    every file gets another definition (a unique name becomes ambiguous), and only then; the bundle is
+    what --full writes at every step."""
+    import gitroute.build as build
+    import gitroute.graph as graph_module
+
+    graphs: list = []
+    resolved: list[str] = []
+    build_graph, resolve_file = build.build_graph, graph_module._resolve_file
+
+    def keeping(*args, **kwargs):
+        graphs.append(build_graph(*args, **kwargs))
+        return graphs[-1]
+
+    def counting(f, resolution):
+        resolved.append(f.path)
+        return resolve_file(f, resolution)
+
+    monkeypatch.setattr(build, "build_graph", keeping)
+    monkeypatch.setattr(graph_module, "_resolve_file", counting)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    tree = STEPS["unique_name_call"](BASE)
+    _build_both(incremental, full, tree, "unique")
+
+    def calls_of_build_report() -> list[tuple[str, str]]:
+        graph = graphs[-2]  # the incremental build's (the last is --full's)
+        paths = {n.id: n.path for n in graph.nodes}
+        names = {n.id: n.name for n in graph.nodes}
+        return sorted((paths[e.target], e.how) for e in graph.edges
+                      if e.kind == "calls" and names[e.source] == "build_report")
+
+    assert calls_of_build_report() == [("lib/money.py", "unique")]
+    for step, expected in [("second_definition", [("lib/money.py", "ambiguous"), ("other/format.py", "ambiguous")]),
+                           ("drop_second_definition", [("lib/money.py", "unique")])]:
+        tree = STEPS[step](tree)
+        incremental.commit(tree, step)
+        full.commit(tree, step)
+        resolved.clear()
+        a = run_build("HEAD", repo_path=str(incremental.path), jobs=1)
+        again = list(resolved)
+        b = run_build("HEAD", repo_path=str(full.path), jobs=1, full=True)
+        assert a.bundle_tree == b.bundle_tree, f"after {step!r}: the incremental bundle differs from --full"
+        assert calls_of_build_report() == expected, step
+        assert "tools/report.py" in again, "the caller was taken from the memo"
+        assert set(again) <= {"tools/report.py", "other/format.py"}, f"{step}: resolved {again} again"
+
+
+GRAPH_BASE = {
+    "shop/prices.py": "def total_price(items):\n    return sum(items)\n",
+    "shop/cart.py": "from shop.prices import total_price\n\n\ndef checkout(items):\n    return total_price(items)\n",
+    "shop/invoice.py": "from shop.prices import total_price\n\n\ndef invoice(items):\n    return total_price(items)\n",
+    "tools/report.py": "def build_report():\n    return format_total()\n",
+    "lib/money.py": "def format_total():\n    return 1\n",
+    "lib/base.py": "class Base:\n    pass\n",
+    "shop/child.py": "class Child(Base):\n    def run(self):\n        return self.save()\n",
+    "shop/sale.py": "from pay.gateway import charge\n\n\ndef sale():\n    return charge()\n",
+    **{f"store/s{i}.py": f"class S{i}:\n    def save(self):\n        return {i}\n" for i in range(6)},
+}
+
+# Each change, and the files an incremental build must resolve again: the changed file, and each file
+# whose resolution read something the change moved (and no other).
+GRAPH_CHANGES = [
+    # a unique name elsewhere gets a second definition: the caller's call becomes ambiguous
+    ({"other/format.py": "def format_total():\n    return 2\n"}, {"other/format.py", "tools/report.py"}),
+    # an import of a module outside the repository now names a file of it
+    ({"pay/gateway.py": "def charge():\n    return 0\n"}, {"pay/gateway.py", "shop/sale.py"}),
+    # a base class found by its unique name gains the method a subclass calls on self (a name too
+    # common to resolve by name: only the base's members tell)
+    ({"lib/base.py": "class Base:\n    def save(self):\n        return 1\n"}, {"lib/base.py", "shop/child.py"}),
+    # and loses it again: found in the base, the walk read no further
+    ({"lib/base.py": "class Base:\n    def keep(self):\n        return 1\n"}, {"lib/base.py", "shop/child.py"}),
+    # an imported function renamed: both importers (the second's lookup is a memo hit of the first's)
+    ({"shop/prices.py": "def total_cost(items):\n    return sum(items)\n"},
+     {"shop/prices.py", "shop/cart.py", "shop/invoice.py"}),
+    # a function added beside a name resolved by looking through every file: what it reads is the same
+    ({"lib/money.py": "def format_total():\n    return 1\n\n\ndef parse_total():\n    return 2\n"}, {"lib/money.py"}),
+]
+
+
+def test_the_graph_memo_resolves_again_exactly_the_files_a_change_reaches(tmp_path: Path, monkeypatch) -> None:
+    """Every file sits in one node bucket (a change moves the ids of the files after it, renumbered from
+    the memo); after each change, an incremental build resolves again the files listed, and its bundle
+    is what --full writes."""
+    import gitroute.graph as graph_module
+
+    resolved: list[str] = []
+    resolve_file = graph_module._resolve_file
+
+    def counting(f, resolution):
+        resolved.append(f.path)
+        return resolve_file(f, resolution)
+
+    monkeypatch.setattr(graph_module, "_resolve_file", counting)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    tree = dict(GRAPH_BASE)
+    _build_both(incremental, full, tree, "base")
+    for change, expected in GRAPH_CHANGES:
+        tree = {**tree, **change}
+        for repo in (incremental, full):
+            repo.commit(tree, str(sorted(change)))
+        resolved.clear()
+        a = run_build("HEAD", repo_path=str(incremental.path), jobs=1)
+        again = set(resolved)
+        b = run_build("HEAD", repo_path=str(full.path), jobs=1, full=True)
+        assert graph_module.node_buckets(sum(a.nodes.values())) == 1
+        assert a.bundle_tree == b.bundle_tree, f"after {sorted(change)}: the incremental bundle differs from --full"
+        assert again == expected, f"after {sorted(change)}"

@@ -7,8 +7,8 @@ reads one blob per bucket it touches, and a one-file change rewrites the buckets
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections import defaultdict, namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gitroute.bundle.layout import (
     GRAPH_NODES,
@@ -22,7 +22,7 @@ from gitroute.model import NODE_KINDS, NODE_ORDINAL_BITS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
-    from gitroute.graph import CodeGraph
+    from gitroute.graph import CodeGraph, FileEdges
 
 ORDINAL_MASK = (1 << NODE_ORDINAL_BITS) - 1
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
@@ -39,22 +39,123 @@ def graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
 
     An edge is stored as `[kind, other end, line, ...]`, whatever further fields the graph gives it.
     """
+    return graph_blobs_since(graph, {}).blobs
+
+
+class GraphBlobs(namedtuple("GraphBlobs", "blobs kept digests files")):  # typing's would load typing
+    """blobs: bundle path -> content, the blobs to write; kept: bundle path -> blob id, blobs an earlier
+    build wrote from the same digest; digests: bundle path -> a digest of what the blob is made of, for every
+    blob; files: path -> (digest of its edges, the buckets they point into, a digest of those into each)."""
+
+    __slots__ = ()
+
+
+def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]],
+                      files: Mapping[str, tuple] | None = None) -> GraphBlobs:
+    """The graph's blobs, encoding only those whose digest differs from `earlier` (path -> digest, blob id).
+
+    A blob's digest names what it is made of: a node bucket's (`CodeGraph.node_digests`); edges out of a
+    bucket, the digests of its files' edges; edges into it, a digest of each file's edges into it, which
+    `files` (as `GraphBlobs.files` gave them) holds for a file whose edges have the same digest.
+    """
     shift = NODE_ORDINAL_BITS
-    chunks: dict[int, list[list]] = defaultdict(list)
-    for node in graph.nodes:  # in id order, so a record's position in its chunk is its ordinal
-        chunks[node.id >> shift].append(node_record(node))
+    files = files or {}
+    digests: dict[str, bytes] = {}
+    node_buckets = sorted(graph.node_digests) or sorted({node.id >> shift for node in graph.nodes})
+    for bucket in node_buckets:
+        digests[node_chunk_path(bucket << shift)] = graph.node_digests.get(bucket, b"")
+    sources: dict[int, list[FileEdges]] = defaultdict(list)
+    targets: dict[int, list[FileEdges]] = defaultdict(list)
+    into: dict[int, list[bytes]] = defaultdict(list)
+    now: dict[str, tuple] = {}
+    for part in graph.files:
+        if part.structure[0] == part.structure[1] and part.named[0] == part.named[1]:
+            continue
+        sources[part.bucket].append(part)
+        hit = files.get(part.path)
+        if not (isinstance(hit, tuple) and len(hit) == 3 and hit[0] == part.digest and hit[1] == part.buckets
+                and len(hit[2]) == len(part.buckets)):
+            hit = (part.digest, part.buckets, _into_digests(graph.edges, part))
+        now[part.path] = hit
+        for bucket, digest in zip(part.buckets, hit[2]):
+            targets[bucket].append(part)
+            into[bucket].append(digest)
+    for bucket, parts in sources.items():
+        digests[edges_path("out", bucket << shift)] = _digest([p.digest for p in parts])
+    for bucket, parts_into in into.items():
+        digests[edges_path("in", bucket << shift)] = _digest(parts_into)
+
+    kept: dict[str, str] = {}
+    for path, digest in digests.items():
+        hit = earlier.get(path)
+        if hit is not None and digest and hit[0] == digest:
+            kept[path] = hit[1]
+    blobs: dict[str, bytes] = {}
+    chunks = [b for b in node_buckets if node_chunk_path(b << shift) not in kept]
+    blobs.update((node_chunk_path(b << shift), dump_json(_records(graph.nodes, b))) for b in chunks)
+    dirty_out = {b for b in sources if edges_path("out", b << shift) not in kept}
+    dirty_in = {b for b in targets if edges_path("in", b << shift) not in kept}
+    if dirty_out or dirty_in:
+        blobs.update(_edge_blobs(graph, dirty_out, dirty_in, sources, targets))
+    return GraphBlobs(blobs, kept, digests, now)
+
+
+def _digest(digests: list[bytes]) -> bytes:
+    import hashlib  # a build's import: the query path loads this module, never hashlib
+
+    return hashlib.blake2b(b"".join(digests), digest_size=16).digest()
+
+
+def _into_digests(edges: Sequence, part: FileEdges) -> tuple[bytes, ...]:
+    """For each bucket a file's edges point into (ascending), a digest of those edges, structure then named."""
+    import marshal
+
+    shift = NODE_ORDINAL_BITS
+    groups: dict[int, tuple[list, list]] = {bucket: ([], []) for bucket in part.buckets}
+    for which, (start, end) in enumerate((part.structure, part.named)):
+        for edge in edges[start:end]:
+            groups[edge[2] >> shift][which].append(tuple(edge))
+    # marshal's version 2 keeps no references: equal edges, equal bytes
+    return tuple(_digest([marshal.dumps(groups[bucket], 2)]) for bucket in part.buckets)
+
+
+def _records(nodes: list[Node], bucket: int) -> list[list]:
+    """Node records of one bucket, in ordinal order (nodes are in id order)."""
+    from bisect import bisect_left
+    from operator import attrgetter
+
+    first = bisect_left(nodes, bucket << NODE_ORDINAL_BITS, key=attrgetter("id"))
+    end = bisect_left(nodes, (bucket + 1) << NODE_ORDINAL_BITS, key=attrgetter("id"))
+    return [node_record(node) for node in nodes[first:end]]
+
+
+def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[int, list[FileEdges]],
+                targets: dict[int, list[FileEdges]]) -> dict[str, bytes]:
+    """The edge blobs of the buckets named, in and out, read from the files whose edges they hold,
+    in the graph's order of edges (every structure part, then every named part)."""
+    shift = NODE_ORDINAL_BITS
+    wanted = {part.path: part for bucket in out for part in sources[bucket]}
+    wanted.update((part.path, part) for bucket in into for part in targets[bucket])
+    # In the graph's order: a file without structure edges starts where the next one does, never its uses.
+    parts = sorted(wanted.values(), key=lambda part: (part.structure[0], part.named[0]))
+    edges = graph.edges
     # Grouped by bucket number first and named once per bucket: a large graph has hundreds of
     # thousands of edges, and a path per edge was a third of the time.
-    into: dict[int, dict[str, list]] = defaultdict(dict)
-    out: dict[int, dict[str, list]] = defaultdict(dict)
-    for edge in graph.edges:
-        source, kind, target, line = edge[:4]
-        rest = edge[4:]
-        into[target >> shift].setdefault(str(target), []).append([kind, source, line, *rest])
-        out[source >> shift].setdefault(str(source), []).append([kind, target, line, *rest])
-    blobs = {node_chunk_path(chunk << shift): dump_json(records) for chunk, records in chunks.items()}
-    blobs.update((edges_path("in", chunk << shift), dump_json(value)) for chunk, value in into.items())
-    blobs.update((edges_path("out", chunk << shift), dump_json(value)) for chunk, value in out.items())
+    by_target: dict[int, dict[str, list]] = defaultdict(dict)
+    by_source: dict[int, dict[str, list]] = defaultdict(dict)
+    for span in ("structure", "named"):
+        for part in parts:
+            start, end = getattr(part, span)
+            keep_out = part.bucket in out
+            for edge in edges[start:end]:
+                source, kind, target, line = edge[:4]
+                rest = edge[4:]
+                if target >> shift in into:
+                    by_target[target >> shift].setdefault(str(target), []).append([kind, source, line, *rest])
+                if keep_out:
+                    by_source[source >> shift].setdefault(str(source), []).append([kind, target, line, *rest])
+    blobs = {edges_path("in", b << shift): dump_json(value) for b, value in by_target.items()}
+    blobs.update((edges_path("out", b << shift), dump_json(value)) for b, value in by_source.items())
     return blobs
 
 

@@ -19,6 +19,7 @@ import hashlib
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 
 MEMO_DIR = os.path.join("gitroute", "memo")
@@ -89,6 +90,8 @@ class MemoTable:
         self.kept: dict = {}
         self.hits = 0
         self.changed = False  # a value put that the file does not already hold
+        # Called first by `save`: a user may put what it prepared lazily (work left off a build's longest path).
+        self.before_save: list[Callable[[], None]] = []
 
     def get(self, key: object) -> object | None:
         """The value an earlier build stored under `key`, or None."""
@@ -111,6 +114,8 @@ class MemoTable:
         """Write the entries this build used, whole, then rename: a reader sees the old table or the new one.
 
         A table this build took whole, adding nothing, is left as it is."""
+        while self.before_save:
+            self.before_save.pop(0)()
         if not self.changed and len(self.kept) == len(self.previous):
             return
         tmp = f"{self.path}.{os.getpid()}.tmp"

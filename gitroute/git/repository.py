@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import pygit2
@@ -463,6 +463,19 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
             reason = message[-1] if message else "git fast-import failed"
             raise GitrouteError(f"cannot write the bundle's objects: {reason}")
     return ids
+
+
+def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[str]:
+    """The ids among these that the object database holds (an unreadable id is not held)."""
+    odb = repo.odb
+    held = set()
+    for object_id in object_ids:
+        try:
+            if pygit2.Oid(hex=object_id) in odb:
+                held.add(object_id)
+        except ValueError:
+            continue
+    return held
 
 
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
