@@ -17,7 +17,7 @@ import json
 import re
 import zlib
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
@@ -389,13 +389,15 @@ def _with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[
     first = group[0].id
     if is_secondary(group[0].path) and SECONDARY_FILES_ONLY:
         group = group[:1]
-    said: dict[int, list[str]] = {}
+    said: dict[int, Counter[str]] = {}
     for node in group:
         if node.id in anchors:
-            text = " ".join(anchors[node.id])
-            found = words_memo.get(text)
-            if found is None:
-                found = words_memo[text] = words(text)
+            found: Counter[str] = Counter()
+            for text in anchors[node.id]:  # one sentence often names several nodes: its words are found once
+                text_words = words_memo.get(text)
+                if text_words is None:
+                    text_words = words_memo[text] = words(text)
+                found.update(text_words)
             if found:
                 said[node.id - first] = found
     if not said:
@@ -414,8 +416,8 @@ def _with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[
         bits: dict[str, int] = {}
         for token, value in zip(tokens[:own], packed[:own]):
             counts[token], _, bits[token] = decode_posting(value)
-        for token in said[offset]:
-            counts[token] = counts.get(token, 0) + weight
+        for token, times in said[offset].items():
+            counts[token] = counts.get(token, 0) + times * weight
             bits[token] = bits.get(token, 0) | bit
         length = sum(counts.values())
         out.append((offset, length, [*counts, *tokens[own:]],
