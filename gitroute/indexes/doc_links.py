@@ -707,8 +707,9 @@ SHARDS = "\0shards"  # the memo entry: what the last build's shards were made of
 def build(inputs):
     """Scan the snapshot's documents, link their tokens, and shard the links both ways.
 
-    The output (for later indexes and DOC-CODE.md) is the list of DocLink, documents by path. With a
-    build memo, a shard none of whose documents' links changed keeps its blob (`_ShardPlan`)."""
+    The output, for later indexes, is `claims(links)`: the links that name their nodes, as plain tuples (a
+    list of DocLink with their Targets would cost a later index a third of a second to receive, on django).
+    With a build memo, a shard none of whose documents' links changed keeps its blob (`_ShardPlan`)."""
     from gitroute.bundle.layout import dump_json
     from gitroute.bundle.memo import blob_id
     from gitroute.indexes import IndexBuild
@@ -724,7 +725,14 @@ def build(inputs):
     if memo is not None:
         ids = {**plan.kept, **{path: blob_id(data) for path, data in blobs.items() if path != DOCS_LIST}}
         memo.put(SHARDS, (plan.doc_shards, plan.target_shards, plan.docs, plan.targets, ids))
-    return IndexBuild(blobs, section, (), links, plan.kept)
+    return IndexBuild(blobs, section, (), claims(links), plan.kept)
+
+
+def claims(links: Iterable[DocLink]) -> list[tuple[str, int, str, bool, bool, tuple[int, ...]]]:
+    """(document, line, token, in a heading, a directive's argument, node ids) of each link that is no guess
+    (exact or disambiguated), in link order: what a later index may take a document's words about a node from."""
+    return [(link.document, link.line, link.token, link.heading, link.directive, tuple(t.node for t in link.targets))
+            for link in links if link.status != AMBIGUOUS and link.targets]
 
 
 def _target_keys(t: Target, ambiguous: bool) -> list[str]:

@@ -200,38 +200,38 @@ _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
 SHORT_BLOCK = 160  # a block this short whose sentences do not spell the name is all of it
 
 
-def anchor_texts(links: Iterable, documents: Mapping) -> dict[int, list[str]]:
-    """node id -> the distinct texts the documents say about it, in link order (doc_links.DocLink, model.Document).
-
-    Ambiguous links say nothing: their text would land on every candidate."""
+def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[str]]:
+    """node id -> the distinct texts the documents say about it, in link order, from doc_links' output
+    (`doc_links.claims`: the links that are no guess; an ambiguous one's text would land on every candidate)
+    and the parsed documents (model.Document)."""
     starts: dict[str, list[int]] = {}
     found: dict[int, dict[str, None]] = defaultdict(dict)
-    for link in links:
-        if link.status == "ambiguous" or not link.targets:
-            continue
-        document = documents.get(link.document)
+    for path, line, token, heading, directive, nodes in claims:
+        document = documents.get(path)
         if document is None:
             continue
-        lines = starts.get(link.document)
+        lines = starts.get(path)
         if lines is None:
-            lines = starts[link.document] = [block.line for block in document.blocks]
-        at = bisect_right(lines, link.line) - 1
-        if at < 0 or document.blocks[at].end_line < link.line or document.blocks[at].kind == "code":
+            lines = starts[path] = [block.line for block in document.blocks]
+        at = bisect_right(lines, line) - 1
+        if at < 0 or document.blocks[at].end_line < line or document.blocks[at].kind == "code":
             continue
-        for text in _anchors(document.blocks, at, link):
-            for target in link.targets:
-                found[target.node][text] = None
+        for text in _anchors(document.blocks, at, token, heading or directive):
+            for node in nodes:
+                found[node][text] = None
     return {node: list(texts) for node, texts in found.items()}
 
 
-def _anchors(blocks: Sequence, at: int, link) -> list[str]:
+def _anchors(blocks: Sequence, at: int, token: str, names_it: bool) -> list[str]:
+    """What block `at` (which spells `token`) says: the block after it when it is a heading or directive that
+    names the node (`names_it`), and its sentences that spell the name."""
     block = blocks[at]
     said = []
-    if link.heading or link.directive or block.kind in ("heading", "directive"):
+    if names_it or block.kind in ("heading", "directive"):
         following = next((b for b in blocks[at + 1:at + 6] if b.kind != "code"), None)
         if following is not None and following.kind not in ("heading", "directive"):
             said.append(following.text)  # what the section or the directive says the object does
-    name = link.token.rsplit(".", 1)[-1].strip("()`~!:")
+    name = token.rsplit(".", 1)[-1].strip("()`~!:")
     sentences = [s for s in _SENTENCE_END.split(block.text) if name and name in s]
     if sentences:
         said.append(" ".join(sentences))
