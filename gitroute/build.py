@@ -488,6 +488,17 @@ class _IndexJobs:
         function, args = self._call(name)
         return function(*args)
 
+    def _inline(self, name: str) -> _Done:
+        """Job `name` run by the parent, once the graph is whole (an index that reads no edges gets none)."""
+        global _FORKED
+        whole, git_dir = _FORKED
+        assert whole is not None
+        _FORKED = (whole if self.edges[name] else whole._replace(graph=_nodes_only(whole.graph.nodes)), git_dir)
+        try:
+            return self._job(name)
+        finally:
+            _FORKED = (whole, git_dir)
+
     def _call(self, name: str) -> tuple[Callable[..., _Done], tuple]:
         """The module-level function that runs job `name`, and its arguments (what a worker is sent)."""
         if name == GRAPH_JOB:
@@ -499,10 +510,16 @@ class _IndexJobs:
 
     def _submit(self, *, edges: bool) -> None:
         """Submit every job whose needs are met, longest first: one that reads no edges to the early
-        pool, the others (once `edges`: the graph is whole) to the late one."""
-        busy = set(self.running.values())
-        ready = [n for n in self.names if n not in self.done and n not in busy
-                 and all(n2 in self.done for n2 in self.needs[n]) and (edges or not self.edges[n])]
+        pool, the others (once `edges`: the graph is whole) to the late one. A job that becomes ready alone
+        while no other runs (the meaning index, once doc_links is done) is run by the parent: there is
+        nothing to overlap it with, and its inputs need not cross to a worker."""
+        while True:
+            busy = set(self.running.values())
+            ready = [n for n in self.names if n not in self.done and n not in busy
+                     and all(n2 in self.done for n2 in self.needs[n]) and (edges or not self.edges[n])]
+            if not (edges and self.late is not None and not self.running and len(ready) == 1):
+                break
+            self.done[ready[0]] = self._inline(ready[0])
         ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
         for name in ready:
             pool = self.late if self.edges[name] else self.early
