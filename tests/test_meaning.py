@@ -10,7 +10,7 @@ import pytest
 from gitroute.bench import Question, score_answer
 from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
-from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_words, query_meaning, question_words
+from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_text, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
 from gitroute.parsing.prose import header_text, message_literals
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
@@ -102,13 +102,13 @@ def test_node_fields_split_a_symbol_and_a_file():
         "path": "src/shop/invoice python", "header": "Invoices.", "message": ""}
 
 
-def test_path_words_name_the_language_and_a_locale_files_language():
-    assert path_words("www/FileReader.js", "javascript") == "www/FileReader javascript js"
-    assert path_words("src/v4/locales/de.ts", "typescript") == "src/v4/locales/de typescript ts german"
-    assert path_words("django/conf/locale/pt_BR/formats.py", "python") == (
+def test_path_text_name_the_language_and_a_locale_files_language():
+    assert path_text("www/FileReader.js", "javascript") == "www/FileReader javascript js"
+    assert path_text("src/v4/locales/de.ts", "typescript") == "src/v4/locales/de typescript ts german"
+    assert path_text("django/conf/locale/pt_BR/formats.py", "python") == (
         "django/conf/locale/pt_BR/formats python portuguese")
-    assert path_words("src/de/parser.py", "python") == "src/de/parser python"  # `de` outside a locale folder
-    assert path_words("Makefile", "") == "Makefile"
+    assert path_text("src/de/parser.py", "python") == "src/de/parser python"  # `de` outside a locale folder
+    assert path_text("Makefile", "") == "Makefile"
 
 
 def test_question_words_drop_stop_and_frame_words_and_stem():

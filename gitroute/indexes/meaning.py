@@ -50,6 +50,13 @@ FRAME_WORDS = frozenset(
     toward towards until since above below near together everything something anything nothing everyone someone
     anyone already always never often again ever here now own ones one more most less fewer few""".split()
 )  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
+# Language names -> locale codes: a question's "german" reaches `de`, and a file named by a locale code in a
+# locale folder (`locales/de.ts`, `locale/de/formats.py`) holds its language's name as a path word.
+LOCALES = {
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
+    "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
+    "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
+}
 # A small curated thesaurus: a word a user says -> the words code spells it with. An alternative counts
 # EXPANDED of its own BM25 and stands for the question's word in coverage (never adds weight of its own).
 # Kept general on purpose (docs/decisions/0011): programming synonyms and language names -> locale codes.
@@ -68,15 +75,8 @@ EXPANSIONS = {
     "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
     "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
     "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+    **LOCALES,
 }
-# Language names -> locale codes: a question's "german" reaches `de`, and a file named by a locale code in a
-# locale folder (`locales/de.ts`, `locale/de/formats.py`) holds its language's name as a path word.
-LOCALES = {
-    "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
-    "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
-    "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
-}
-EXPANSIONS.update(LOCALES)
 LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
 LOCALE_FOLDERS = frozenset(("locale", "locales", "i18n", "l10n", "lang", "langs", "languages", "translations"))
 # A file's language as a user names it ("the javascript side"); a language not listed is named by its grammar.
@@ -161,7 +161,7 @@ def _signature_words(signature: str, name: str) -> str:
     return signature[at + len(name):] if at >= 0 else signature
 
 
-def path_words(path: str, lang: str) -> str:
+def path_text(path: str, lang: str) -> str:
     """A file's path text: its folders and name without the extension, its language's name, and the
     language a locale file is in."""
     parts = path.split("/")
@@ -181,7 +181,7 @@ def node_fields(node, messages: Sequence[str] = (), header: str = "") -> dict[st
     """The text of each field of a node (model.Node) but its anchor text (`_with_anchors`): what the index
     counts and `--explain` names."""
     if node.kind == "file":
-        return {"path": path_words(node.path, node.lang), "header": header, "message": " ".join(messages)}
+        return {"path": path_text(node.path, node.lang), "header": header, "message": " ".join(messages)}
     return {
         "name": node.name,
         "owner": node.owner,
