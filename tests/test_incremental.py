@@ -253,6 +253,51 @@ def test_a_prepare_step_spares_work_and_changes_nothing(tmp_path: Path, monkeypa
     assert unprepared.bundle_tree == prepared.bundle_tree
 
 
+def test_the_meaning_index_built_ahead_is_taken_only_while_the_claims_stand(tmp_path: Path, monkeypatch) -> None:
+    """`prepare` builds the meaning index from the last build's doc_links claims; `build` takes it when the
+    claims are the same (a code edit no document names) and builds again when they moved (a document now
+    names a new function): either way the bundle is what `--full` writes."""
+    from gitroute.indexes import meaning
+
+    _small_doc_links_shards(monkeypatch)
+    taken: list[bool] = []
+    build_index = meaning.build_meaning_index
+
+    def recording(*args, **kwargs):
+        taken.append(False)  # a call in `build` (not `prepare`) marks a build that did not take it
+        return build_index(*args, **kwargs)
+
+    original_build = meaning.build
+
+    def build(inputs):
+        taken.clear()
+        built = original_build(inputs)
+        taken.append(not taken)
+        return built
+
+    monkeypatch.setattr(meaning, "build", build)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    tree = STEPS["describe_in_doc"](dict(BASE))
+    _build_both(incremental, full, tree, "base")
+    monkeypatch.setattr(meaning, "build_meaning_index", recording)
+    tree = STEPS["add_function"](tree)
+    _build_both(incremental, full, tree, "add_function")
+    assert taken[-1] is False  # the --full build of the other repository has no claims to build ahead from
+    # The incremental repository's build is the first of the pair: build it alone to see what it took.
+    tree = {**tree, "shop/views.py": tree["shop/views.py"] + "\n\ndef show_total():\n    return 0\n"}
+    incremental.commit(tree, "code only")
+    run_build("HEAD", repo_path=str(incremental.path), jobs=1)
+    assert taken[-1] is True, "a code edit no document names: the index built ahead is taken"
+    full.commit(tree, "code only")
+    tree = {**tree, "README.md": tree["README.md"] + "\n`show_total` adds up the prices shown.\n"}
+    incremental.commit(tree, "a document names the new function")
+    run_build("HEAD", repo_path=str(incremental.path), jobs=1)
+    assert taken[-1] is False, "the claims moved: the index is built again"
+    full.commit(tree, "a document names the new function")
+    assert (run_build("HEAD", repo_path=str(incremental.path), jobs=1).bundle_tree
+            == run_build("HEAD", repo_path=str(full.path), jobs=1, full=True).bundle_tree)
+
+
 def _small_doc_links_shards(monkeypatch) -> None:
     """Many doc_links, meaning and symbols shards on a small fixture, so that some are kept and others
     written again."""

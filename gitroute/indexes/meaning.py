@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
+from typing import NamedTuple
 
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
@@ -452,15 +453,15 @@ SHARDS = "\0shards"  # the shards memo's entry: what the last build's postings s
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
                         prepared: Mapping[str, Entries] | None = None, stored=None,
-                        shards_memo=None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+                        shards_memo=None, last: object = None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
     """Blobs of the meaning index (paths relative to its folder), its section, and the shards kept by id.
 
     Each file's postings come from `prepared` (`files_postings` run earlier, as `prepare` does), else are
     computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added.
     With `shards_memo` (another memo table: what each file put in the shards, and their blob ids) and
     `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), only the postings shards of the
-    tokens whose postings changed are written, patched from the last build's (`_patch_postings`); the
-    others keep their blobs (path -> blob id)."""
+    tokens whose postings changed are written, patched from the last build's (`_patch_postings`; `last`:
+    what they were made of, when not the memo's SHARDS); the others keep their blobs (path -> blob id)."""
     from gitroute.bundle.layout import dump_json
     from gitroute.bundle.memo import blob_id
 
@@ -488,7 +489,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         files[path] = (first, entries, state)
         if shards_memo is not None:
             shards_memo.put(_state_key(path, state), entries)
-    previous = shards_memo.get(SHARDS) if shards_memo is not None and stored is not None else None
+    previous = last if last is not None else shards_memo.get(SHARDS) if shards_memo is not None else None
+    previous = previous if stored is not None else None
     patched = _patch_postings(previous, files, shards_memo, stored) if previous is not None else None
     kept: dict[str, str] = {}
     if patched is not None:
@@ -625,26 +627,70 @@ def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entrie
             postings[token].append((node_id, value))
 
 
+CLAIMS = "\0claims"  # the shards memo's entry: the doc_links claims the last build's anchor texts came from
+BEFORE = "\0shards before"  # the shards memo's entry: SHARDS as it was before `prepare` built ahead
+
+
+class PreparedBuild(NamedTuple):
+    """What `prepare` hands `build`: every file's postings without anchor texts and, when the last build's
+    claims were at hand, the whole index built from them (`built`) and those claims: the build takes it
+    when doc_links' claims are the same (a commit that changes no document nor what one names)."""
+
+    entries: dict[str, Entries]
+    claims: list | None = None
+    built: tuple[dict[str, bytes], dict, dict[str, str]] | None = None
+
+
 def build(inputs) -> object:
     """The seam's build step (inputs: indexes.BuildInputs)."""
     from gitroute.indexes import PREPARED, IndexBuild
 
+    claims = inputs.outputs.get("doc_links") or []
     prepared = inputs.outputs.get(PREPARED)
-    memo = inputs.memo.table(NAME) if inputs.memo is not None and prepared is None else None
-    # What the shards were made of is a table of its own: `prepare` keeps NAME's, in another process.
-    shards_memo = inputs.memo.table(f"{NAME} shards") if inputs.memo is not None else None
-    anchors = anchor_texts(inputs.outputs.get("doc_links") or (), inputs.documents or {})
-    blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
-                                               prepared, inputs.previous, shards_memo)
-    blobs.pop(META, None)  # the writer stores the section as meta.json
+    if isinstance(prepared, PreparedBuild) and prepared.built is not None and prepared.claims == claims:
+        blobs, section, kept = prepared.built  # `prepare` saved the shards memo as this build would have
+    else:
+        memo = inputs.memo.table(NAME) if inputs.memo is not None and prepared is None else None
+        # What the shards were made of is a table of its own: `prepare` keeps NAME's, in another process.
+        shards_memo = inputs.memo.table(f"{NAME} shards") if inputs.memo is not None else None
+        last = None
+        if shards_memo is not None:
+            last = shards_memo.get(BEFORE) if isinstance(prepared, PreparedBuild) and prepared.built else None
+            shards_memo.put(CLAIMS, claims)
+        anchors = anchor_texts(claims, inputs.documents or {})
+        blobs, section, kept = build_meaning_index(
+            inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
+            prepared.entries if isinstance(prepared, PreparedBuild) else None, inputs.previous, shards_memo, last)
+    blobs = {path: data for path, data in blobs.items() if path != META}  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None, kept=kept)
 
 
-def prepare(inputs) -> dict[str, Entries]:
-    """The seam's prepare step: every file's postings without anchor texts, built while doc_links links
-    the documents; `build` adds the anchor texts to the few nodes they name."""
+def prepare(inputs) -> PreparedBuild:
+    """The seam's prepare step, run while doc_links links the documents: every file's postings without
+    anchor texts and, with a memo, the whole index built ahead from the last build's doc_links claims
+    (most commits leave them as they were: `build` then only compares them). What the shards were made
+    of before is kept (BEFORE, and each changed file's earlier entries) for a build whose claims moved."""
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    return files_postings(_kept_files(inputs.graph.nodes)[0], _reader(inputs), memo, _blobs(inputs))
+    entries = files_postings(_kept_files(inputs.graph.nodes)[0], _reader(inputs), memo, _blobs(inputs))
+    if inputs.memo is None:
+        return PreparedBuild(entries)
+    shards_memo = inputs.memo.table(f"{NAME} shards")
+    claims = shards_memo.get(CLAIMS)
+    if not isinstance(claims, list):
+        return PreparedBuild(entries)
+    try:
+        anchors = anchor_texts(claims, inputs.documents or {})
+    except (TypeError, ValueError, IndexError):  # not what this code's build stored: nothing built ahead
+        return PreparedBuild(entries)
+    before = shards_memo.get(SHARDS)
+    shards_memo.put(BEFORE, before)
+    record = before[1] if isinstance(before, tuple) and len(before) == 4 and isinstance(before[1], dict) else {}
+    for path, state in record.items():
+        if isinstance(state, tuple) and len(state) == 4:
+            shards_memo.get(_state_key(path, state))  # kept: the entries a build whose claims moved patches from
+    built = build_meaning_index(inputs.graph.nodes, _reader(inputs), None, _blobs(inputs), anchors, entries,
+                                inputs.previous, shards_memo)
+    return PreparedBuild(entries, claims, built)
 
 
 def _blobs(inputs) -> dict[str, str]:
