@@ -45,7 +45,7 @@ class Corpus:
     sha256: str  # of the archive: PyPI publishes it; for npm it is checked once against the `integrity` sha512
     commit: str | None  # the expected commit id; None until first recorded
     source: str = PYPI  # PYPI: a source distribution by `pip download`; NPM: a package tarball by `npm pack`;
-    # DEBIAN: a source package's upstream tarball (`<package>_<version>.orig.tar.gz`) from the archive's pool,
+    # DEBIAN: a source package's upstream tarball (`<package>_<version>.orig.tar.gz` or `.xz`) from the archive's pool,
     # or a binary package (`.deb`) from the pool whose data holds a source tree (see `folder`)
     pool: str = ""  # DEBIAN: the pool folder (the source package) when the file name does not start with it
     folder: str = ""  # DEBIAN .deb: the folder of the package's data that is the corpus
@@ -143,6 +143,17 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="rust-clap",
             folder="usr/share/cargo/registry/clap-4.0.32",
+        ),
+        # Java: the jsoup HTML parser (tokeniser and tree builder, DOM nodes, CSS selectors, the safelist
+        # cleaner, the HTTP connection, with its JUnit tests) as upstream's orig tarball (xz) in Debian's
+        # archive. The pool's .dsc for jsoup 1.15.3-1 publishes the sha256.
+        Corpus(
+            "jsoup",
+            "1.15.3",
+            "jsoup_1.15.3.orig.tar.xz",
+            "052511f0be47511f9b2a17d44fc1eccc4b5373e77cc5a3221e34b6af437e1e2e",
+            "e3ef56195c04fe729a1c4a27726a703cc24d3429",
+            source=DEBIAN,
         ),
     )
 }
@@ -310,7 +321,7 @@ def _archive_files(corpus: Corpus, archive: Path) -> Iterator[tuple[str, bytes, 
         with tarfile.open(fileobj=io.BytesIO(_deb_data(archive)), mode="r:*") as tar:
             files = _tar_files(tar, archive.name, PurePosixPath(corpus.folder).parts)
     else:
-        with tarfile.open(archive, "r:gz") as tar:
+        with tarfile.open(archive, "r:*") as tar:  # gzip, or xz as some Debian orig tarballs are
             files = _tar_files(tar, archive.name, None)
     if not files:
         raise CorpusError(f"'{archive.name}' has no file under '{corpus.folder or '*'}/'")
