@@ -1,13 +1,15 @@
 """Full build time of two gitroute checkouts on one corpus, interleaved: figures, not a test.
 
-    python bench/build_ab.py --old /tmp/old [--new .] [--corpus django] [--runs 5]
+    python bench/build_ab.py --old /tmp/old [--new .] [--corpus django] [--runs 5] [--one-file]
 
 Each side runs `python -m gitroute build -q --full` with PYTHONPATH at its own checkout, in its own
 clone of the corpus (so neither reads the other's bundle), alternating old, new, new, old, ... so
 that a slow minute of a shared machine falls on both sides. Prints every time, the medians and the
 ratio new / old (of the medians, and of each side's fastest build, the one a busy machine disturbed
 least), for wall time and for CPU time (user + system of the build and its workers, which a busy machine
-disturbs much less than wall time).
+disturbs much less than wall time). With --one-file, each timed build is the incremental rebuild after a
+one-file commit (a function appended to the file bench/perf.py changes, as a commit of its own), as
+`bench/perf.py` times it.
 """
 from __future__ import annotations
 
@@ -25,7 +27,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpora import materialise  # noqa: E402
-from perf import _env  # noqa: E402
+from perf import _env, _run  # noqa: E402
+
+
+def one_file_commit(repo: Path, marker: str) -> None:
+    """Append a function to the file bench/perf.py changes, and commit it."""
+    with (repo / "django" / "utils" / "text.py").open("a", encoding="utf-8") as f:
+        f.write(f"\n\ndef perf_marker_{marker}():\n    return 'perf'\n")
+    _run(["git", "commit", "-q", "-am", f"perf: one-file change {marker}"], repo)
 
 
 def _children_cpu() -> float:
@@ -33,14 +42,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_build(checkout: Path, repo: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one full build with `checkout`'s gitroute."""
+def time_build(checkout: Path, repo: Path, full: bool = True) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one build (full, or incremental) with `checkout`'s gitroute."""
     env = _env()
     env["PYTHONPATH"] = str(checkout)
     cpu = _children_cpu()
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "gitroute", "build", "-q", "--full"], cwd=repo, env=env,
-                            capture_output=True)
+    result = subprocess.run([sys.executable, "-m", "gitroute", "build", "-q", *(["--full"] if full else [])],
+                            cwd=repo, env=env, capture_output=True)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"fatal: build with '{checkout}' failed: {result.stderr.decode(errors='replace').strip()}")
@@ -54,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", default="django")
     parser.add_argument("--runs", type=int, default=5, help="builds per side")
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "gitroute-bench"))
+    parser.add_argument("--one-file", action="store_true", help="time the rebuild after a one-file commit")
     args = parser.parse_args(argv)
 
     sides = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
@@ -67,14 +77,20 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(["git", "clone", "-q", "--no-local", str(source), str(repos[side])], check=True,
                            env=_env(), cwd=tmp)
             time_build(sides[side], repos[side])  # warm-up: page cache and .pyc files, not measured
+            if args.one_file:  # and the memo of an incremental build
+                one_file_commit(repos[side], "warm")
+                time_build(sides[side], repos[side], full=False)
         for run in range(args.runs):
             order = ("old", "new") if run % 2 == 0 else ("new", "old")
             for side in order:
-                seconds, cpu = time_build(sides[side], repos[side])
+                if args.one_file:
+                    one_file_commit(repos[side], str(run))
+                seconds, cpu = time_build(sides[side], repos[side], full=not args.one_file)
                 times[side].append(seconds)
                 cpus[side].append(cpu)
                 print(f"run {run + 1} {side}: {seconds:.2f} s wall, {cpu:.2f} s CPU", flush=True)
-    print(f"corpus {args.corpus}, {args.runs} builds per side, {os.cpu_count()} cores")
+    kind = "one-file rebuilds" if args.one_file else "full builds"
+    print(f"corpus {args.corpus}, {args.runs} {kind} per side, {os.cpu_count()} cores")
     for label, figures in (("wall", times), ("CPU", cpus)):
         old, new = statistics.median(figures["old"]), statistics.median(figures["new"])
         spread = {s: f"{min(t):.2f}-{max(t):.2f}" for s, t in figures.items()}

@@ -137,7 +137,29 @@ def test_a_memo_written_by_other_code_is_not_read(tmp_path: Path) -> None:
     run_build("HEAD", repo_path=str(repo.path), jobs=1)
     assert BuildMemo(str(repo.path / ".git")).table("meaning").previous
     assert not BuildMemo(str(repo.path / ".git"), salt="another gitroute").table("meaning").previous
-    (repo.path / ".git" / "gitroute" / "memo" / "meaning.marshal").write_bytes(b"\xffnot marshal")
+    (repo.path / ".git" / "gitroute" / "memo" / "meaning.table" / "head.marshal").write_bytes(b"\xffnot marshal")
+    assert not BuildMemo(str(repo.path / ".git")).table("meaning").previous
+
+
+def test_a_memo_save_cut_short_is_no_memo(tmp_path: Path) -> None:
+    """A table is saved bucket by bucket, then its head: a bucket another save wrote (a save cut short after
+    some buckets) makes the whole table unread, since its entries may refer to each other."""
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    folder = repo.path / ".git" / "gitroute" / "memo" / "meaning.table"
+    assert (folder / "head.marshal").is_file() and len(list(folder.glob("[0-9]*.marshal"))) > 1
+    memo = BuildMemo(str(repo.path / ".git"))
+    table = memo.table("meaning")
+    assert table.previous
+    key = next(iter(table.previous))
+    head = (folder / "head.marshal").read_bytes()
+    for k, value in table.previous.items():
+        table.put(k, value)
+    table.put(key, [])  # one bucket written again, under a new generation
+    memo.save()
+    assert BuildMemo(str(repo.path / ".git")).table("meaning").peek(key) == []
+    (folder / "head.marshal").write_bytes(head)  # as if the save stopped before its head
     assert not BuildMemo(str(repo.path / ".git")).table("meaning").previous
 
 
@@ -150,14 +172,16 @@ def test_incremental_build_equals_full_over_edit_sequences(steps: list[str]) -> 
 
 def test_full_reads_no_memo_and_a_planted_entry_only_misleads_an_incremental_build(tmp_path: Path) -> None:
     """The memo is trusted as this repository's own (like own-bundles); `--full` does not read it at all."""
-    import marshal
 
     repo = RepoBuilder(tmp_path / "r")
     repo.commit(BASE)
     run_build("HEAD", repo_path=str(repo.path), jobs=1)
-    path = repo.path / ".git" / "gitroute" / "memo" / "meaning.marshal"
-    salt, entries = marshal.loads(path.read_bytes())
-    path.write_bytes(marshal.dumps((salt, {key: [] for key in entries})))  # every file: no postings
+    memo = BuildMemo(str(repo.path / ".git"))
+    for name in ("meaning", "meaning shards"):
+        table = memo.table(name)
+        for key in table.previous:
+            table.put(key, [] if "\0" in key[1:] else table.previous[key])  # every file: no postings
+    memo.save()
     repo.commit(STEPS["add_function"](BASE))
     planted = run_build("HEAD", repo_path=str(repo.path), jobs=1).bundle_tree
     full = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
@@ -372,7 +396,6 @@ def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, m
 def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, monkeypatch) -> None:
     """A memo naming blob ids the bundle at the ref does not hold (a build that stopped before the swap,
     a bundle replaced) keeps nothing: the bundle is only a proof of what is stored, the memo the record."""
-    import marshal
 
     from gitroute.indexes import doc_links
 
@@ -380,11 +403,13 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     kept = _kept_by(monkeypatch, doc_links, "build")
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
     _build_both(incremental, full, BASE, "base")
-    path = incremental.path / ".git" / "gitroute" / "memo" / "doc_links.marshal"
-    salt, entries = marshal.loads(path.read_bytes())
-    *state, ids = entries[doc_links.SHARDS]
-    entries[doc_links.SHARDS] = (*state, {shard: "0" * 40 for shard in ids})
-    path.write_bytes(marshal.dumps((salt, entries)))
+    memo = BuildMemo(str(incremental.path / ".git"))
+    table = memo.table("doc_links")
+    for key, value in table.previous.items():
+        table.put(key, value)
+    *state, ids = table.previous[doc_links.SHARDS]
+    table.put(doc_links.SHARDS, (*state, {shard: "0" * 40 for shard in ids}))
+    memo.save()
     _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
     assert kept[2] == {}, "a shard the bundle does not hold was kept"
 

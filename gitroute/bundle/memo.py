@@ -19,8 +19,10 @@ import hashlib
 import marshal
 import os
 import sys
+import zlib
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 MEMO_DIR = os.path.join("gitroute", "memo")
 
@@ -80,13 +82,26 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-class MemoTable:
-    """One index's memo: key -> value, plain data only (what `marshal` writes)."""
+BUCKETS = 64  # files per table: a one-file commit changes a few entries, and rewrites the buckets that hold them
 
-    def __init__(self, path: str, salt: str, entries: dict) -> None:
-        self.path = path
+
+def bucket_of(key: Any) -> int:
+    return zlib.crc32(key.encode() if isinstance(key, str) else marshal.dumps(key)) % BUCKETS
+
+
+class MemoTable:
+    """One index's memo: key -> value, plain data only (what `marshal` writes).
+
+    Stored as BUCKETS files by key hash and a head naming the generation of each (`<name>.table/head.marshal`,
+    `<name>.table/NN.marshal`): a save rewrites the buckets whose entries changed, then the head; a bucket
+    whose generation is not the head's (a save cut short) makes the whole table no memo at all, since
+    entries may refer to each other (doc_links' documents to its facts)."""
+
+    def __init__(self, path: str, salt: str, entries: dict, generations: dict[int, str] | None = None) -> None:
+        self.path = path  # the table's folder
         self.salt = salt
         self.previous = entries
+        self.generations = generations or {}  # bucket -> the generation the head names
         self.kept: dict = {}
         self.hits = 0
         self.changed = False  # a value put that the file does not already hold
@@ -111,22 +126,59 @@ class MemoTable:
         self.kept[key] = value
 
     def save(self) -> None:
-        """Write the entries this build used, whole, then rename: a reader sees the old table or the new one.
-
-        A table this build took whole, adding nothing, is left as it is."""
+        """Write the buckets whose entries changed (each whole, then renamed), then the head: a reader sees
+        the old table, the new one, or (cut short) none. A table this build took whole, adding nothing,
+        is left as it is."""
         while self.before_save:
             self.before_save.pop(0)()
-        if not self.changed and len(self.kept) == len(self.previous):
+        previous, kept = self.previous, self.kept
+        if not self.changed and len(kept) == len(previous):
             return
-        tmp = f"{self.path}.{os.getpid()}.tmp"
+        dirty = {bucket_of(key) for key, value in kept.items() if previous.get(key) is not value}
+        dirty.update(bucket_of(key) for key in previous.keys() - kept.keys())
+        buckets: dict[int, dict] = {bucket: {} for bucket in dirty}
+        for key, value in kept.items():
+            entries = buckets.get(bucket_of(key))
+            if entries is not None:
+                entries[key] = value
+        generation = os.urandom(8).hex()
+        generations = dict(self.generations)
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                marshal.dump((self.salt, self.kept), f)
-            os.replace(tmp, self.path)
+            os.makedirs(self.path, exist_ok=True)
+            for bucket, entries in sorted(buckets.items()):
+                if entries:
+                    _write(os.path.join(self.path, f"{bucket:02d}.marshal"), (self.salt, generation, entries))
+                    generations[bucket] = generation
+                else:
+                    generations.pop(bucket, None)
+            _write(os.path.join(self.path, HEAD), (self.salt, generations))
+            with contextlib.suppress(OSError):
+                os.unlink(self.path.removesuffix(".table") + ".marshal")  # where a table was kept whole before
         except (OSError, ValueError):  # ValueError: a value marshal cannot write; the next build recomputes
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
+                os.unlink(os.path.join(self.path, HEAD))  # the buckets written may not match the head
+        self.generations = generations
+
+
+HEAD = "head.marshal"
+
+
+def _write(path: str, value: Any) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            marshal.dump(value, f)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _read(path: str) -> Any:
+    # One read, then loads: marshal.load on a file reads it a few bytes at a time (3 to 5 times slower).
+    with open(path, "rb") as f:
+        return marshal.loads(f.read())
 
 
 class BuildMemo:
@@ -141,20 +193,27 @@ class BuildMemo:
     def table(self, name: str) -> MemoTable:
         table = self.tables.get(name)
         if table is None:
-            path = os.path.join(self.folder, f"{name}.marshal")
-            entries = {} if self.fresh else self._load(path)
-            table = self.tables[name] = MemoTable(path, self.salt, entries)
+            path = os.path.join(self.folder, f"{name}.table")
+            entries, generations = ({}, {}) if self.fresh else self._load(path)
+            table = self.tables[name] = MemoTable(path, self.salt, entries, generations)
         return table
 
-    def _load(self, path: str) -> dict:
-        """A table's entries; an unreadable file, or one other code wrote, is no memo at all."""
+    def _load(self, path: str) -> tuple[dict, dict[int, str]]:
+        """A table's entries and its buckets' generations; an unreadable file, one other code wrote, or a
+        bucket of another generation than the head's, is no memo at all."""
+        entries: dict = {}
         try:
-            # One read, then loads: marshal.load on a file reads it a few bytes at a time (3 to 5 times slower).
-            with open(path, "rb") as f:
-                salt, entries = marshal.loads(f.read())
+            salt, generations = _read(os.path.join(path, HEAD))
+            if salt != self.salt or not isinstance(generations, dict):
+                return {}, {}
+            for bucket, generation in generations.items():
+                salt, stored, part = _read(os.path.join(path, f"{bucket:02d}.marshal"))
+                if salt != self.salt or stored != generation or not isinstance(part, dict):
+                    return {}, {}
+                entries.update(part)
         except (OSError, EOFError, ValueError, TypeError):
-            return {}
-        return entries if salt == self.salt and isinstance(entries, dict) else {}
+            return {}, {}
+        return entries, generations
 
     def save(self) -> None:
         """Save every table this process used since the last save, and let go of them.

@@ -476,10 +476,11 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         first, path = group[0].id, group[0].path
         said = _anchors_digest(group, anchors)
         state = (file_blobs.get(path, "") if file_blobs is not None else "", first, len(group), said)
-        entries = entries_of[path]
-        if said:  # the words of a node's anchor texts: the last build's, when they and the file are the same
-            found = shards_memo.get(_state_key(path, state)) if shards_memo is not None else None
-            entries = found if found is not None else _with_anchors(entries, group, anchors, words_memo)
+        # The last build's postings, when the file and its anchor texts are the same (the very object the
+        # memo holds: its bucket is not written again); else this build's, with the anchor texts' words.
+        entries = shards_memo.get(_state_key(path, state)) if shards_memo is not None else None
+        if entries is None:
+            entries = _with_anchors(entries_of[path], group, anchors, words_memo) if said else entries_of[path]
         for _offset, length, _tokens, _packed, body_length in entries:
             total_length += length
             docs += 1
