@@ -167,6 +167,9 @@ def scan_documents(documents: Mapping[str, Document], config: Config) -> list[Do
 # -------------------------------------------------------------------------------------------- linking
 
 
+_CENTRAL_KINDS = frozenset(("calls", "references", "imports"))  # the uses a target's centrality counts
+
+
 class Linker:
     """Resolves document tokens to graph nodes by the rules in the module docstring."""
 
@@ -175,14 +178,13 @@ class Linker:
         self.node_list = nodes
         self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
-        incoming: Counter = Counter()
+        # Edges are (source, kind, target, line, how): one pass per question, in C where it can be.
+        edges = edges if isinstance(edges, (list, tuple)) else list(edges)
+        self.incoming = Counter(e[2] for e in edges if e[1] in _CENTRAL_KINDS)
         self.imports: dict[int, set[int]] = defaultdict(set)  # file -> the files it imports
-        for source, kind, target, *_rest in edges:  # (source, kind, target, line, how)
-            if kind in ("calls", "references", "imports"):
-                incoming[target] += 1
-            if kind == "imports":
-                self.imports[source].add(target)
-        self.incoming = incoming
+        for e in edges:
+            if e[1] == "imports":
+                self.imports[e[0]].add(e[2])
         self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
         self.targets: dict[int, Target] = {}
