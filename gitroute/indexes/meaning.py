@@ -633,13 +633,22 @@ BEFORE = "\0shards before"  # the shards memo's entry: SHARDS as it was before `
 
 
 class PreparedBuild(NamedTuple):
-    """What `prepare` hands `build`: every file's postings without anchor texts and, when the last build's
-    claims were at hand, the whole index built from them (`built`) and those claims: the build takes it
-    when doc_links' claims are the same (a commit that changes no document nor what one names)."""
+    """What `prepare` hands `build`. Without the last build's claims: every file's postings without anchor
+    texts (`entries`). With them: the whole index built from them (`built`) and their digest, and no
+    entries (5 MB of lists a worker would pickle for nothing, most times): the build takes it when
+    doc_links' claims are the same (a commit that changes no document nor what one names), and else
+    reads each file's postings back from the memo `prepare` saved."""
 
-    entries: dict[str, Entries]
-    claims: list | None = None
+    entries: dict[str, Entries] | None
+    claims: str | None = None  # the digest of the claims `built` comes from
     built: tuple[dict[str, bytes], dict, dict[str, str]] | None = None
+
+
+def _digest(claims: list) -> str:
+    """Of doc_links' claims (plain tuples): `repr` spells equal values alike, however they were made."""
+    import hashlib
+
+    return hashlib.blake2b(repr(claims).encode(), digest_size=16).hexdigest()
 
 
 def build(inputs) -> object:
@@ -648,20 +657,21 @@ def build(inputs) -> object:
 
     claims = inputs.outputs.get("doc_links") or []
     prepared = inputs.outputs.get(PREPARED)
-    if isinstance(prepared, PreparedBuild) and prepared.built is not None and prepared.claims == claims:
+    ahead = prepared.built is not None if isinstance(prepared, PreparedBuild) else False
+    if ahead and prepared.claims == _digest(claims):
         blobs, section, kept = prepared.built  # `prepare` saved the shards memo as this build would have
     else:
-        memo = inputs.memo.table(NAME) if inputs.memo is not None and prepared is None else None
+        entries = prepared.entries if isinstance(prepared, PreparedBuild) else None
+        memo = inputs.memo.table(NAME) if inputs.memo is not None and entries is None else None
         # What the shards were made of is a table of its own: `prepare` keeps NAME's, in another process.
         shards_memo = inputs.memo.table(f"{NAME} shards") if inputs.memo is not None else None
         last = None
         if shards_memo is not None:
-            last = shards_memo.get(BEFORE) if isinstance(prepared, PreparedBuild) and prepared.built else None
+            last = shards_memo.get(BEFORE) if ahead else None
             shards_memo.put(CLAIMS, claims)
         anchors = anchor_texts(claims, inputs.documents or {})
-        blobs, section, kept = build_meaning_index(
-            inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs), anchors,
-            prepared.entries if isinstance(prepared, PreparedBuild) else None, inputs.previous, shards_memo, last)
+        blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs),
+                                                   anchors, entries, inputs.previous, shards_memo, last)
     blobs = {path: data for path, data in blobs.items() if path != META}  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None, kept=kept)
 
@@ -691,7 +701,7 @@ def prepare(inputs) -> PreparedBuild:
             shards_memo.get(_state_key(path, state))  # kept: the entries a build whose claims moved patches from
     built = build_meaning_index(inputs.graph.nodes, _reader(inputs), None, _blobs(inputs), anchors, entries,
                                 inputs.previous, shards_memo)
-    return PreparedBuild(entries, claims, built)
+    return PreparedBuild(None, _digest(claims), built)
 
 
 def _blobs(inputs) -> dict[str, str]:
