@@ -27,14 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpora import materialise  # noqa: E402
-from perf import _env, _run  # noqa: E402
-
-
-def one_file_commit(repo: Path, marker: str) -> None:
-    """Append a function to the file bench/perf.py changes, and commit it."""
-    with (repo / "django" / "utils" / "text.py").open("a", encoding="utf-8") as f:
-        f.write(f"\n\ndef perf_marker_{marker}():\n    return 'perf'\n")
-    _run(["git", "commit", "-q", "-am", f"perf: one-file change {marker}"], repo)
+from perf import _env, one_file_commit  # noqa: E402
 
 
 def _children_cpu() -> float:
