@@ -94,11 +94,9 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
-# Evidence beside coverage (docs/decisions/0010, session 17): a word the best file holds only in the comments
-# inside its nodes covers a share of its weight (it stays unknown when no field of any node holds it), and a
-# node of the best file that holds this many of the question's words routes whatever the coverage.
+# A word the best file holds only in the comments inside its nodes covers this share of its weight in the
+# coverage above (it stays unknown when no field of any node holds it). Measured: docs/decisions/0010, session 17.
 BODY_EVIDENCE = 0.5
-HELD_TOGETHER = 3
 
 # A node's body: the words of the comments inside it, a field of its own (postings under BODY_PREFIX + word,
 # with their own lengths and idf) that adds BODY_WEIGHT of its BM25 to the node's score and is partial evidence
@@ -720,7 +718,7 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "together", "spelled", "alternates")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -728,32 +726,19 @@ class Evidence:
         self.coverage = coverage  # share of the question's idf weight that the best file's words cover
         self.best_idf = best_idf  # the highest idf among the best file's matched words
         self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
-        self.together = 0  # the most question words one node of the best file holds (not in its comments)
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
 
     def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
-        """Coverage, best idf and words held together of one file, from its scored nodes: an alternative covers
-        its question word, a word its nodes hold only in comments covers BODY_EVIDENCE of its weight."""
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word, a
+        word its nodes hold only in comments covers BODY_EVIDENCE of its weight (and is never the rarest)."""
         alternates, weights = self.alternates, self.weights
-        covered: set[str] = set()
-        commented: set[str] = set()
-        together = 0
-        for _, node in scored:
-            held = set()
-            for token in matched[node]:
-                if token.startswith(BODY_PREFIX):
-                    commented.add(token[len(BODY_PREFIX):])
-                else:
-                    held.add(alternates.get(token, token))
-            held &= weights.keys()
-            covered |= held
-            together = max(together, len(held))
-        commented = (commented & weights.keys()) - covered
+        tokens = {t for _, node in scored for t in matched[node]}
+        covered = {alternates.get(t, t) for t in tokens if not t.startswith(BODY_PREFIX)} & weights.keys()
+        commented = {t[len(BODY_PREFIX):] for t in tokens if t.startswith(BODY_PREFIX)} & (weights.keys() - covered)
         total = sum(weights.values()) or 1.0
         self.coverage = (sum(weights[t] for t in covered) + BODY_EVIDENCE * sum(weights[t] for t in commented)) / total
         self.best_idf = max((weights[t] for t in covered), default=0.0)
-        self.together = together
 
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
@@ -1006,8 +991,6 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
         return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
     if evidence.best_idf < MIN_IDF:
         return "the best file matches only words that are common in this repository"
-    if evidence.together >= HELD_TOGETHER:
-        return None
     missing_share = len(evidence.missing) / len(tokens)
     for share, floor in NO_MATCH_FLOORS:
         if missing_share >= share and evidence.coverage < floor:
