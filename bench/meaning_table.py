@@ -118,7 +118,7 @@ def calibrate(names: list[str]) -> None:
     """TSV of the no_match evidence of every meaning and negative question, the gate off."""
     from gitroute.indexes.meaning import NAME, query_meaning
 
-    print("corpus\tid\ttype\trank\tcoverage\tnode_cov\tbest_idf\tmissing\twords")
+    print("corpus\tid\ttype\trank\tcoverage\tnode_cov\tbest_idf\tmissing\twords\tunknown")
     for name in names:
         repo = str(materialise(name, DEFAULT_DEST, DEFAULT_CACHE))
         bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
@@ -133,11 +133,10 @@ def calibrate(names: list[str]) -> None:
                                             corrupt=corrupt_blob, records=records, gate=False)
                 rank = next((i for i, r in enumerate(rows, 1) if any(row_matches(r, e) for e in q.expect)), None)
                 if ev is None:
-                    print(f"{name}\t{q.id}\t{q.type}\t{rank}\t0\t0\t0\t0\t0")
+                    print(f"{name}\t{q.id}\t{q.type}\t{rank}\t0\t0\t0\t0\t0\t")
                     continue
                 print(f"{name}\t{q.id}\t{q.type}\t{rank}\t{ev.coverage:.3f}\t{ev.node_coverage:.3f}\t{ev.best_idf:.2f}\t"
-                      f"{len(ev.missing)}\t"
-                      f"{len(ev.weights)}")
+                      f"{len(ev.missing)}\t{len(ev.weights)}\t{ev.named(ev.missing)}")
 
 
 if __name__ == "__main__":

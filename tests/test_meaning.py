@@ -229,7 +229,7 @@ def test_a_comment_inside_a_body_ranks_its_file_first_among_equals(make_repo, ro
     assert dict(rows[0].extra)["matched"]["round"] == ["body"]
 
 
-def test_words_held_only_in_bodies_are_no_evidence_for_the_no_match_rule(make_repo, route):
+def test_words_held_only_in_comments_stay_unknown_to_the_no_match_rule(make_repo, route):
     repo = make_repo("pay")
     repo.commit(dict(PAY_FILES), "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
@@ -461,6 +461,39 @@ def test_no_match_rule_on_both_sides_of_its_thresholds(coverage, missing, words,
     assert (reason is None) == routed
     if not routed:
         assert f"{coverage:.0%}" in reason
+
+
+def test_a_word_the_best_file_holds_only_in_comments_covers_a_share_of_its_weight():
+    found = Evidence({"fee": 1.0, "ledger": 2.0, "parcel": 1.0}, ["parcel"], 0.0, 0.0)
+    # node 1 names the fee; node 2's comments say "ledger", node 3's say "fee" (already held by a field)
+    matched = {1: {"fee": 1}, 2: {"~ledger": meaning.BODY_BIT}, 3: {"~fee": meaning.BODY_BIT}}
+    found.cover([(3.0, 1), (1.0, 2), (0.5, 3)], matched)
+    assert found.coverage == pytest.approx((1.0 + meaning.BODY_EVIDENCE * 2.0) / 4.0)
+    assert found.best_idf == 1.0  # comments lend no rarest word
+    found.cover([(3.0, 1)], matched)
+    assert found.coverage == pytest.approx(0.25)
+
+
+FEE_FILES = {
+    "src/pay/fee.py": '"""Fees."""\n\n\ndef charge_fee(amount):\n    # the ledger sees every charge once\n    return amount\n',
+    **{f"src/util/{name}.py": f'"""The {name} helpers."""\n\n\ndef {name}_entry(value):\n    return value\n'
+       for name in ("ledger", "audit", "invoice", "cache", "parse", "render", "retry", "sort")},
+}
+
+
+def test_a_comment_in_the_best_file_lifts_its_coverage_over_the_floor(make_repo, route):
+    repo = make_repo("fee")
+    repo.commit(dict(FEE_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    text = "where is the fee for the ledger audit of an invoice cache"  # five known words, one per file
+    routed = ask(route, repo, text, "--meaning")
+    assert routed["status"] == "routed" and routed["rows"][0]["path"] == "src/pay/fee.py"
+    # the same file without its comment covers a fifth of the question's weight: under the floor
+    repo.commit({**FEE_FILES, "src/pay/fee.py": '"""Fees."""\n\n\ndef charge_fee(amount):\n    return amount\n'},
+                "no comment")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    refused = ask(route, repo, text, "--meaning")
+    assert refused["status"] == "no_match" and "covers 20%" in refused["notes"][0]
 
 
 def test_off_topic_question_is_no_match_with_the_reason_and_a_real_one_routes(shop_repo, route):

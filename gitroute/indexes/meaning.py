@@ -5,8 +5,9 @@ the message-like string literals inside it, what the documents say where they na
 the doc↔code links) and, for a file, its path words, its language's name and its header comment. Each
 field counts a whole number of times (its weight) in the node's term frequency, so one BM25 over one
 bag of words ranks them. The comments inside a node's body are a field apart (postings under `~word`, their
-own lengths and idf, a share of their BM25): they reorder what the other fields reach, and are no evidence
-for no_match. Postings are sharded by token hash; a question reads the shards of its own
+own lengths and idf, a share of their BM25): they reorder what the other fields reach, and are partial
+evidence for no_match (a word the best file holds only there covers a share of its weight; a word that only
+comments hold is still unknown). Postings are sharded by token hash; a question reads the shards of its own
 words, scores nodes from postings alone (each posting carries the node's file, term frequency, length
 and fields), sums each file's best nodes into the file's score, and reads node records only for the
 rows it returns.
@@ -93,10 +94,14 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
+# A word the best file holds only in the comments inside its nodes covers this share of its weight in the
+# coverage above (it stays unknown when no field of any node holds it). Measured: docs/decisions/0010, session 17.
+BODY_EVIDENCE = 0.5
 
 # A node's body: the words of the comments inside it, a field of its own (postings under BODY_PREFIX + word,
-# with their own lengths and idf) that adds BODY_WEIGHT of its BM25 to the node's score and is no evidence
-# for the no_match rule. Measured against identifiers too, whole files and other weights: docs/decisions/0011.
+# with their own lengths and idf) that adds BODY_WEIGHT of its BM25 to the node's score and is partial evidence
+# for the no_match rule (BODY_EVIDENCE). Measured against identifiers too, whole files and other weights:
+# docs/decisions/0011.
 BODY_WEIGHT = 0.3
 BODY_CAP = 64  # distinct words per node, in order: a long function's comments say no more after that
 BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
@@ -736,13 +741,15 @@ class Evidence:
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
 
     def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
-        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word."""
-        alternates = self.alternates
-        covered = {alternates.get(t, t) for _, node in scored for t in matched[node]}
-        covered &= self.weights.keys()  # body words (BODY_PREFIX) are no evidence
-        total = sum(self.weights.values()) or 1.0
-        self.coverage = sum(self.weights[t] for t in covered) / total
-        self.best_idf = max((self.weights[t] for t in covered), default=0.0)
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word, a
+        word its nodes hold only in comments covers BODY_EVIDENCE of its weight (and is never the rarest)."""
+        alternates, weights = self.alternates, self.weights
+        tokens = {t for _, node in scored for t in matched[node]}
+        covered = {alternates.get(t, t) for t in tokens if not t.startswith(BODY_PREFIX)} & weights.keys()
+        commented = {t[len(BODY_PREFIX):] for t in tokens if t.startswith(BODY_PREFIX)} & (weights.keys() - covered)
+        total = sum(weights.values()) or 1.0
+        self.coverage = (sum(weights[t] for t in covered) + BODY_EVIDENCE * sum(weights[t] for t in commented)) / total
+        self.best_idf = max((weights[t] for t in covered), default=0.0)
 
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
