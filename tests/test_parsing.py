@@ -379,6 +379,8 @@ CASES = [
             ("Listener", "interface", 22, "OpenMeteoClient"),
             ("onForecast", "method", 22, "Listener"),
             ("Unit", "enum", 24, "OpenMeteoClient"),
+            ("CELSIUS", "constant", 24, "Unit"),
+            ("FAHRENHEIT", "constant", 24, "Unit"),
             ("main", "method", 26, "OpenMeteoClient"),
             ("main", "method", 30, "OpenMeteoClient"),
         ],
@@ -1141,6 +1143,94 @@ class A:
         ("default_handler", "constant", 3), ("MAX_AGE", "constant", 4), ("f", "function", 6), ("A", "class", 8),
     ]
     assert symbols[0].doc == "Log to the wsgi error stream."
+
+
+def test_java_static_final_fields_and_enum_constants_are_constants_of_their_type() -> None:
+    source = """\
+        public class HttpConnection {
+            /** The user agent sent when none is set. */
+            public static final String DEFAULT_UA = "Mozilla/5.0";
+            private final Request req;
+            static int count;
+            interface Limits { int MAX_REDIRECTS = 20; }
+            enum Method {
+                GET,
+                // A body travels with the request.
+                POST {
+                    boolean hasBody() { return true; }
+                };
+                boolean hasBody() { return false; }
+            }
+            void execute() { final int local = 1; }
+        }
+        """
+    assert _symbols(source, "java") == [
+        ("HttpConnection", "class", 1, 16, None, ""),
+        ("DEFAULT_UA", "constant", 3, 3, "HttpConnection", "The user agent sent when none is set."),
+        ("Limits", "interface", 6, 6, "HttpConnection", ""),
+        ("MAX_REDIRECTS", "constant", 6, 6, "Limits", ""),
+        ("Method", "enum", 7, 14, "HttpConnection", ""),
+        ("GET", "constant", 8, 8, "Method", ""),
+        ("POST", "constant", 10, 12, "Method", "A body travels with the request."),
+        # An enum constant's body holds methods, as its enum does: the method stays a method.
+        ("hasBody", "method", 11, 11, "POST", ""),
+        ("hasBody", "method", 13, 13, "Method", ""),
+        ("execute", "method", 15, 15, "HttpConnection", ""),
+    ]
+
+
+def test_go_package_level_consts_and_vars_are_constants_and_locals_are_not() -> None:
+    source = """\
+        package gin
+
+        // DebugMode indicates gin mode is debug.
+        const DebugMode = "debug"
+
+        // The kinds of tree node.
+        const (
+            static nodeType = iota
+            // A named parameter.
+            param
+        )
+
+        var (
+            default404Body = []byte("404 page not found")
+        )
+
+        var _ IRouter = (*Engine)(nil)
+
+        func run() { const local = 1; var v = 2 }
+        """
+    assert _symbols(source, "go") == [
+        ("DebugMode", "constant", 4, 4, None, "DebugMode indicates gin mode is debug."),
+        ("static", "constant", 8, 8, None, "The kinds of tree node."),  # the group's comment, as for types
+        ("param", "constant", 10, 10, None, "A named parameter."),
+        ("default404Body", "constant", 14, 14, None, ""),
+        ("run", "function", 19, 19, None, ""),
+    ]
+
+
+def test_rust_const_and_static_items_are_constants_owned_like_methods() -> None:
+    source = """\
+        /// The message of a bug in clap itself.
+        pub const INTERNAL_ERROR_MSG: &str = "Fatal internal error";
+        static GLOBAL: Mutex<u8> = Mutex::new(0);
+        pub struct Id(u64);
+        impl Id {
+            /// The id of `--help`.
+            pub const HELP: &'static str = "help";
+        }
+        mod util { pub(crate) const SUCCESS_CODE: i32 = 0; }
+        fn main() { const LOCAL: u8 = 1; }
+        """
+    assert _symbols(source, "rust") == [
+        ("INTERNAL_ERROR_MSG", "constant", 2, 2, None, "The message of a bug in clap itself."),
+        ("GLOBAL", "constant", 3, 3, None, ""),
+        ("Id", "struct", 4, 4, None, ""),
+        ("HELP", "constant", 7, 7, "Id", "The id of `--help`."),
+        ("SUCCESS_CODE", "constant", 9, 9, None, ""),
+        ("main", "function", 10, 10, None, ""),
+    ]
 
 
 # ----------------------------------------------------------------------------------- other languages

@@ -17,7 +17,8 @@ _WRAPPERS = frozenset(
         "decorated_definition", "export_statement", "template_declaration", "ambient_declaration",
         "type_declaration", "field_declaration", "lexical_declaration",
         "variable_declaration", "variable_declarator", "public_field_definition", "field_definition",
-        "property_declaration", "annotated_definition", "body_statement",
+        "property_declaration", "annotated_definition", "body_statement", "const_declaration", "var_declaration",
+        "var_spec_list",
     )
 )
 # Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
