@@ -1233,6 +1233,111 @@ def test_rust_const_and_static_items_are_constants_owned_like_methods() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("lang", "source", "expected"),
+    [
+        ("kotlin", """\
+            package acme
+            /** Retries before giving up. */
+            const val MAX_RETRIES = 3
+            val defaultClient = Client()
+            class Api {
+                companion object {
+                    const val TAG = "api"
+                }
+                val inst = 2
+            }
+            fun f() { val local = 1 }
+            """,
+         [("MAX_RETRIES", "constant", 3, None, "Retries before giving up."), ("defaultClient", "constant", 4, None, ""),
+          ("Api", "class", 5, None, ""), ("TAG", "constant", 7, "Api", ""), ("f", "function", 11, None, "")]),
+        ("csharp", """\
+            class Api {
+                /// <summary>Retries before giving up.</summary>
+                public const int MaxRetries = 3;
+                static readonly string Agent = "acme";
+                private int inst;
+                static int count;
+                void Call() { const int local = 1; }
+            }
+            """,
+         [("Api", "class", 1, None, ""), ("MaxRetries", "constant", 3, "Api", "Retries before giving up."),
+          ("Agent", "constant", 4, "Api", ""), ("Call", "method", 7, "Api", "")]),
+        ("scala", """\
+            object Api {
+              /** Retries before giving up. */
+              val MaxRetries = 3
+              def call() = { val local = 1 }
+            }
+            val agent = "acme"
+            class Client { val inst = 1 }
+            """,
+         [("Api", "object", 1, None, ""), ("MaxRetries", "constant", 3, "Api", "Retries before giving up."),
+          ("call", "method", 4, "Api", ""), ("agent", "constant", 6, None, ""), ("Client", "class", 7, None, "")]),
+        ("swift", """\
+            /// Retries before giving up.
+            let maxRetries = 3
+            struct Api {
+                static let shared = Api()
+                let inst = 1
+            }
+            func call() { let local = 1 }
+            """,
+         [("maxRetries", "constant", 2, None, "Retries before giving up."), ("Api", "struct", 3, None, ""),
+          ("shared", "constant", 4, "Api", ""), ("call", "function", 7, None, "")]),
+        ("ruby", """\
+            module Acme
+              # Retries before giving up.
+              MAX_RETRIES = 3
+              class Api
+                TIMEOUT = 5
+                def call; local = 1; end
+              end
+            end
+            """,
+         [("Acme", "object", 1, None, ""), ("MAX_RETRIES", "constant", 3, "Acme", "Retries before giving up."),
+          ("Api", "class", 4, "Acme", ""), ("TIMEOUT", "constant", 5, "Api", ""), ("call", "method", 6, "Api", "")]),
+        ("php", """\
+            <?php
+            /** Retries before giving up. */
+            const MAX_RETRIES = 3;
+            define('AGENT', 'acme');
+            class Api {
+                const TIMEOUT = 5;
+                public static $count = 0;
+            }
+            """,
+         [("MAX_RETRIES", "constant", 3, None, "Retries before giving up."), ("AGENT", "constant", 4, None, ""),
+          ("Api", "class", 5, None, ""), ("TIMEOUT", "constant", 6, "Api", "")]),
+        ("c", """\
+            #ifndef API_H
+            #define API_H
+            /* Retries before giving up. */
+            #define MAX_RETRIES 3
+            #define SQUARE(x) ((x) * (x))
+            static const char *agents[] = {"acme"};
+            int count;
+            void call(void) { const int local = 1; }
+            #endif
+            """,
+         [("MAX_RETRIES", "constant", 4, None, "Retries before giving up."), ("SQUARE", "function", 5, None, ""),
+          ("agents", "constant", 6, None, ""), ("call", "function", 8, None, "")]),
+        ("cpp", """\
+            namespace acme {
+            // Retries before giving up.
+            constexpr int kMaxRetries = 3;
+            }
+            class Api { static constexpr int kTimeout = 5; int inst; };
+            """,
+         [("kMaxRetries", "constant", 3, None, "Retries before giving up."), ("Api", "class", 5, None, ""),
+          ("kTimeout", "constant", 5, "Api", "")]),
+    ],
+)
+def test_constants_of_the_other_families_and_what_stays_out(lang: str, source: str, expected: list) -> None:
+    """Module-level constants, and a type's static ones owned by it; instance fields and locals are no nodes."""
+    assert [(n, k, line, parent, d) for n, k, line, _end, parent, d in _symbols(source, lang)] == expected
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 

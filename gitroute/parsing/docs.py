@@ -104,7 +104,11 @@ def _last_comment_inside(node: Node) -> Node | None:
 def _trails_code(comment: Node) -> bool:
     """`x = 1  # note` is about x, not about the definition on the next line."""
     before = comment.prev_sibling
-    return before is not None and before.end_point[0] == comment.start_point[0] and "comment" not in before.type
+    if before is None or "comment" in before.type:
+        return False
+    row, column = before.end_point
+    # A node that ends at a line's start (a C `#define` holds its newline) ended on the line above.
+    return row == comment.start_point[0] and column > 0
 
 
 def _clean_comment(text: str, family: Family) -> str:
