@@ -204,3 +204,16 @@ def test_a_java_constant_is_owned_by_its_class():
     ids = named(graph)
     # Owned as a method is: named `Http.DEFAULT_UA`, defined by the class rather than the file.
     assert (ids[("src/a/Http.java", "Http")], ids[("src/a/Http.java", "Http.DEFAULT_UA")]) in edges_of(graph, "defines")
+
+
+def test_a_method_in_a_java_enum_constants_body_is_a_member_of_its_enum():
+    graph = graph_of({"src/a/State.java": "package a;\n\nenum State {\n  IN_TABLE {\n"
+                                          "    boolean process() { return fallback(); }\n"
+                                          "    boolean fallback() { return true; }\n  };\n"
+                                          "  abstract boolean process();\n}\n"})
+    ids = named(graph)
+    process = ids[("src/a/State.java", "State.IN_TABLE.process")]
+    fallback = ids[("src/a/State.java", "State.IN_TABLE.fallback")]
+    # Parented to the constant (its owner names it), resolved as the enum's own member: by scope.
+    assert (ids[("src/a/State.java", "State.IN_TABLE")], fallback) in edges_of(graph, "method")
+    assert {(e[0], e[2], e[4]) for e in graph.edges if e[1] == "calls"} >= {(process, fallback, "scope")}
