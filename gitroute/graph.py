@@ -373,8 +373,11 @@ class _Resolution:
             if 0 <= parent < placed:
                 owner = ids[parent]
                 self.parent[node_id] = owner
-                if symbols[parent].kind in _TYPE_KINDS:
-                    self.members.setdefault(owner, {}).setdefault(name, []).append(node_id)
+                held_by = parent
+                if symbol.kind == "method" and symbols[parent].kind == "constant":
+                    held_by = symbols[parent].parent  # a Java enum constant's body: its enum's members
+                if 0 <= held_by < placed and symbols[held_by].kind in _TYPE_KINDS:
+                    self.members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
             else:
                 top.setdefault(name, []).append(node_id)
         for ref in extract.bases:

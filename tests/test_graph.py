@@ -183,3 +183,37 @@ def test_graph_blobs_encode_only_what_changed_and_equal_a_plain_encoding():
         assert made.blobs == {path: data for path, data in plain.items() if path not in kept}
     stale = graph_blobs_since(graph, {path: (b"another digest", "x") for path in digests})
     assert stale.blobs == plain and not stale.kept
+
+
+def test_a_call_through_a_go_package_level_var_resolves_to_the_constant_node():
+    graph = graph_of({
+        "debug.go": "package gin\n\n// DebugPrintRouteFunc prints each route as it is added.\n"
+                    "var DebugPrintRouteFunc func(method, path string)\n",
+        "routes.go": "package gin\n\nfunc addRoute() { DebugPrintRouteFunc(\"GET\", \"/\") }\n",
+    })
+    ids = named(graph)
+    constant = ids[("debug.go", "DebugPrintRouteFunc")]
+    assert {n.id: n.kind for n in graph.nodes}[constant] == "constant"
+    assert (ids[("debug.go", "debug.go")], constant) in edges_of(graph, "defines")
+    assert (ids[("routes.go", "addRoute")], constant) in edges_of(graph, "calls")
+
+
+def test_a_java_constant_is_owned_by_its_class():
+    graph = graph_of({"src/a/Http.java": "package a;\n\npublic class Http {\n"
+                                         "  public static final String DEFAULT_UA = \"Mozilla\";\n}\n"})
+    ids = named(graph)
+    # Owned as a method is: named `Http.DEFAULT_UA`, defined by the class rather than the file.
+    assert (ids[("src/a/Http.java", "Http")], ids[("src/a/Http.java", "Http.DEFAULT_UA")]) in edges_of(graph, "defines")
+
+
+def test_a_method_in_a_java_enum_constants_body_is_a_member_of_its_enum():
+    graph = graph_of({"src/a/State.java": "package a;\n\nenum State {\n  IN_TABLE {\n"
+                                          "    boolean process() { return fallback(); }\n"
+                                          "    boolean fallback() { return true; }\n  };\n"
+                                          "  abstract boolean process();\n}\n"})
+    ids = named(graph)
+    process = ids[("src/a/State.java", "State.IN_TABLE.process")]
+    fallback = ids[("src/a/State.java", "State.IN_TABLE.fallback")]
+    # Parented to the constant (its owner names it), resolved as the enum's own member: by scope.
+    assert (ids[("src/a/State.java", "State.IN_TABLE")], fallback) in edges_of(graph, "method")
+    assert {(e[0], e[2], e[4]) for e in graph.edges if e[1] == "calls"} >= {(process, fallback, "scope")}

@@ -546,3 +546,26 @@ def test_built_copies_beside_mirroring_and_in_dist():
     assert built_copies(paths) == {"v4/core/util.js", "v4/core/util.cjs", "v4/core/util.d.ts", "src/a.js",
                                    "dist/b.js", "vendor/jquery.min.js"}
     assert built_copies(["lib/express.js", "index.js"]) == frozenset()  # plain JavaScript keeps its .js
+
+
+def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
+    """A file's meaning postings as node name -> its words, from real parses through the code graph."""
+    from gitroute.graph import SourceFile, build_graph
+    from gitroute.parsing import extract, language_for_path
+
+    sources = [SourceFile(p, f"blob-{p}", language_for_path(p), extract(t.encode(), language_for_path(p) or ""))
+               for p, t in sorted(files.items())]
+    group = sorted((n for n in build_graph(sources).nodes if n.path == path), key=lambda n: n.id)
+    entries = meaning._file_postings(group, lambda p: files[p].encode(), {})
+    return {group[offset].name: set(tokens) for offset, _, tokens, _, _ in entries}
+
+
+def test_a_class_constant_joins_its_class_text_and_a_module_constant_stands_alone():
+    java = ("package a;\n\npublic class Http {\n  /** How many redirects are followed at most. */\n"
+            "  private static final int MAX_REDIRECTS = 20;\n  void execute() {}\n}\n")
+    go = "package a\n\n// DefaultTimeout bounds a request's wait.\nconst DefaultTimeout = 30\n\nfunc Run() {}\n"
+    by_node = _postings_by_node({"a/Http.java": java}, "a/Http.java")
+    redirect = meaning.words("redirects")[0]
+    assert "MAX_REDIRECTS" not in by_node and redirect in by_node["Http"] and redirect not in by_node["execute"]
+    by_node = _postings_by_node({"a/run.go": go}, "a/run.go")
+    assert meaning.words("timeout")[0] in by_node["DefaultTimeout"]

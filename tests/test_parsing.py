@@ -379,6 +379,8 @@ CASES = [
             ("Listener", "interface", 22, "OpenMeteoClient"),
             ("onForecast", "method", 22, "Listener"),
             ("Unit", "enum", 24, "OpenMeteoClient"),
+            ("CELSIUS", "constant", 24, "Unit"),
+            ("FAHRENHEIT", "constant", 24, "Unit"),
             ("main", "method", 26, "OpenMeteoClient"),
             ("main", "method", 30, "OpenMeteoClient"),
         ],
@@ -1141,6 +1143,199 @@ class A:
         ("default_handler", "constant", 3), ("MAX_AGE", "constant", 4), ("f", "function", 6), ("A", "class", 8),
     ]
     assert symbols[0].doc == "Log to the wsgi error stream."
+
+
+def test_java_static_final_fields_and_enum_constants_are_constants_of_their_type() -> None:
+    source = """\
+        public class HttpConnection {
+            /** The user agent sent when none is set. */
+            public static final String DEFAULT_UA = "Mozilla/5.0";
+            private final Request req;
+            static int count;
+            interface Limits { int MAX_REDIRECTS = 20; }
+            enum Method {
+                GET,
+                // A body travels with the request.
+                POST {
+                    boolean hasBody() { return true; }
+                };
+                boolean hasBody() { return false; }
+            }
+            void execute() { final int local = 1; }
+        }
+        """
+    assert _symbols(source, "java") == [
+        ("HttpConnection", "class", 1, 16, None, ""),
+        ("DEFAULT_UA", "constant", 3, 3, "HttpConnection", "The user agent sent when none is set."),
+        ("Limits", "interface", 6, 6, "HttpConnection", ""),
+        ("MAX_REDIRECTS", "constant", 6, 6, "Limits", ""),
+        ("Method", "enum", 7, 14, "HttpConnection", ""),
+        ("GET", "constant", 8, 8, "Method", ""),
+        ("POST", "constant", 10, 12, "Method", "A body travels with the request."),
+        # An enum constant's body holds methods, as its enum does: the method stays a method.
+        ("hasBody", "method", 11, 11, "POST", ""),
+        ("hasBody", "method", 13, 13, "Method", ""),
+        ("execute", "method", 15, 15, "HttpConnection", ""),
+    ]
+
+
+def test_go_package_level_consts_and_vars_are_constants_and_locals_are_not() -> None:
+    source = """\
+        package gin
+
+        // DebugMode indicates gin mode is debug.
+        const DebugMode = "debug"
+
+        // The kinds of tree node.
+        const (
+            static nodeType = iota
+            // A named parameter.
+            param
+        )
+
+        var (
+            default404Body = []byte("404 page not found")
+        )
+
+        var _ IRouter = (*Engine)(nil)
+
+        func run() { const local = 1; var v = 2 }
+        """
+    assert _symbols(source, "go") == [
+        ("DebugMode", "constant", 4, 4, None, "DebugMode indicates gin mode is debug."),
+        ("static", "constant", 8, 8, None, "The kinds of tree node."),  # the group's comment, as for types
+        ("param", "constant", 10, 10, None, "A named parameter."),
+        ("default404Body", "constant", 14, 14, None, ""),
+        ("run", "function", 19, 19, None, ""),
+    ]
+
+
+def test_rust_const_and_static_items_are_constants_owned_like_methods() -> None:
+    source = """\
+        /// The message of a bug in clap itself.
+        pub const INTERNAL_ERROR_MSG: &str = "Fatal internal error";
+        static GLOBAL: Mutex<u8> = Mutex::new(0);
+        pub struct Id(u64);
+        impl Id {
+            /// The id of `--help`.
+            pub const HELP: &'static str = "help";
+        }
+        mod util { pub(crate) const SUCCESS_CODE: i32 = 0; }
+        fn main() { const LOCAL: u8 = 1; }
+        """
+    assert _symbols(source, "rust") == [
+        ("INTERNAL_ERROR_MSG", "constant", 2, 2, None, "The message of a bug in clap itself."),
+        ("GLOBAL", "constant", 3, 3, None, ""),
+        ("Id", "struct", 4, 4, None, ""),
+        ("HELP", "constant", 7, 7, "Id", "The id of `--help`."),
+        ("SUCCESS_CODE", "constant", 9, 9, None, ""),
+        ("main", "function", 10, 10, None, ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "source", "expected"),
+    [
+        ("kotlin", """\
+            package acme
+            /** Retries before giving up. */
+            const val MAX_RETRIES = 3
+            val defaultClient = Client()
+            class Api {
+                companion object {
+                    const val TAG = "api"
+                }
+                val inst = 2
+            }
+            fun f() { val local = 1 }
+            """,
+         [("MAX_RETRIES", "constant", 3, None, "Retries before giving up."), ("defaultClient", "constant", 4, None, ""),
+          ("Api", "class", 5, None, ""), ("TAG", "constant", 7, "Api", ""), ("f", "function", 11, None, "")]),
+        ("csharp", """\
+            class Api {
+                /// <summary>Retries before giving up.</summary>
+                public const int MaxRetries = 3;
+                static readonly string Agent = "acme";
+                private int inst;
+                static int count;
+                void Call() { const int local = 1; }
+            }
+            """,
+         [("Api", "class", 1, None, ""), ("MaxRetries", "constant", 3, "Api", "Retries before giving up."),
+          ("Agent", "constant", 4, "Api", ""), ("Call", "method", 7, "Api", "")]),
+        ("scala", """\
+            object Api {
+              /** Retries before giving up. */
+              val MaxRetries = 3
+              def call() = { val local = 1 }
+            }
+            val agent = "acme"
+            class Client { val inst = 1 }
+            """,
+         [("Api", "object", 1, None, ""), ("MaxRetries", "constant", 3, "Api", "Retries before giving up."),
+          ("call", "method", 4, "Api", ""), ("agent", "constant", 6, None, ""), ("Client", "class", 7, None, "")]),
+        ("swift", """\
+            /// Retries before giving up.
+            let maxRetries = 3
+            struct Api {
+                static let shared = Api()
+                let inst = 1
+            }
+            func call() { let local = 1 }
+            """,
+         [("maxRetries", "constant", 2, None, "Retries before giving up."), ("Api", "struct", 3, None, ""),
+          ("shared", "constant", 4, "Api", ""), ("call", "function", 7, None, "")]),
+        ("ruby", """\
+            module Acme
+              # Retries before giving up.
+              MAX_RETRIES = 3
+              class Api
+                TIMEOUT = 5
+                def call; local = 1; end
+              end
+            end
+            """,
+         [("Acme", "object", 1, None, ""), ("MAX_RETRIES", "constant", 3, "Acme", "Retries before giving up."),
+          ("Api", "class", 4, "Acme", ""), ("TIMEOUT", "constant", 5, "Api", ""), ("call", "method", 6, "Api", "")]),
+        ("php", """\
+            <?php
+            /** Retries before giving up. */
+            const MAX_RETRIES = 3;
+            define('AGENT', 'acme');
+            class Api {
+                const TIMEOUT = 5;
+                public static $count = 0;
+            }
+            """,
+         [("MAX_RETRIES", "constant", 3, None, "Retries before giving up."), ("AGENT", "constant", 4, None, ""),
+          ("Api", "class", 5, None, ""), ("TIMEOUT", "constant", 6, "Api", "")]),
+        ("c", """\
+            #ifndef API_H
+            #define API_H
+            /* Retries before giving up. */
+            #define MAX_RETRIES 3
+            #define SQUARE(x) ((x) * (x))
+            static const char *agents[] = {"acme"};
+            int count;
+            void call(void) { const int local = 1; }
+            #endif
+            """,
+         [("MAX_RETRIES", "constant", 4, None, "Retries before giving up."), ("SQUARE", "function", 5, None, ""),
+          ("agents", "constant", 6, None, ""), ("call", "function", 8, None, "")]),
+        ("cpp", """\
+            namespace acme {
+            // Retries before giving up.
+            constexpr int kMaxRetries = 3;
+            }
+            class Api { static constexpr int kTimeout = 5; int inst; };
+            """,
+         [("kMaxRetries", "constant", 3, None, "Retries before giving up."), ("Api", "class", 5, None, ""),
+          ("kTimeout", "constant", 5, "Api", "")]),
+    ],
+)
+def test_constants_of_the_other_families_and_what_stays_out(lang: str, source: str, expected: list) -> None:
+    """Module-level constants, and a type's static ones owned by it; instance fields and locals are no nodes."""
+    assert [(n, k, line, parent, d) for n, k, line, _end, parent, d in _symbols(source, lang)] == expected
 
 
 # ----------------------------------------------------------------------------------- other languages

@@ -269,6 +269,8 @@ def postings_path(shard: int) -> str:
 # Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
 # large repository they are half the text (django: a quarter of the meaning build's time).
 _PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
+# A constant's text joins the node that holds it rather than ranking as a node of its own (measured: 0011).
+FOLD_CONSTANTS = True
 SECONDARY_FILES_ONLY = True  # index a secondary file's own node only, not its functions (measured: 0011)
 _NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
 
@@ -344,11 +346,11 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
     prose, bodies = _one_file_prose(group, read)
     fields_of = FIELDS
     first = group[0].id
-    out = []
+    holders = _constant_holders(group) if FOLD_CONSTANTS else {}
+    texts: dict[int, tuple[dict[str, int], dict[str, int], list[str]]] = {}
     for node in group:
         header, messages = prose.get(node.id, ("", ()))
-        counts: dict[str, int] = {}
-        bits: dict[str, int] = {}
+        counts, bits, body_texts = texts.setdefault(holders.get(node.id, node.id), ({}, {}, []))
         for field, text in node_fields(node, messages, header).items():
             if not text or (secondary and field in _PRIMARY_ONLY):
                 continue
@@ -361,14 +363,35 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
             for token in found:
                 counts[token] = counts.get(token, 0) + weight
                 bits[token] = bits.get(token, 0) | bit
-        body = _body_words(bodies.get(node.id, ""), counts)
+        if node.id in bodies:
+            body_texts.append(bodies[node.id])
+    out = []
+    for node_id, (counts, bits, body_texts) in texts.items():
+        body = _body_words(" ".join(body_texts), counts)
         if not counts and not body:
             continue
         length = sum(counts.values())
-        out.append((node.id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
+        out.append((node_id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
                     [*(encode_posting(tf, length, bits[token]) for token, tf in counts.items()),
                      *(encode_posting(1, len(body), BODY_BIT) for _ in body)], len(body)))
     return out
+
+
+def _constant_holders(group: Sequence) -> dict[int, int]:
+    """constant node id -> the symbol whose text it joins: the innermost other symbol spanning its line (a
+    Java `static final` field's class, a Rust associated const's impl). A class's constants are a word or two
+    and a value; as nodes of their own that short text outranks the methods that use them on one shared
+    word. A module-level constant has no holder: it stands alone, as the module's functions do."""
+    holders: dict[int, int] = {}
+    open_nodes: list = []  # the non-constant symbols spanning the current line, outermost first
+    for node in sorted(group[1:], key=lambda n: (n.line, -n.end_line)):
+        while open_nodes and open_nodes[-1].end_line < node.line:
+            open_nodes.pop()
+        if node.kind != "constant":
+            open_nodes.append(node)
+        elif open_nodes:
+            holders[node.id] = open_nodes[-1].id
+    return holders
 
 
 def _body_words(text: str, counts: dict[str, int]) -> list[str]:

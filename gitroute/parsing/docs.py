@@ -17,7 +17,8 @@ _WRAPPERS = frozenset(
         "decorated_definition", "export_statement", "template_declaration", "ambient_declaration",
         "type_declaration", "field_declaration", "lexical_declaration",
         "variable_declaration", "variable_declarator", "public_field_definition", "field_definition",
-        "property_declaration", "annotated_definition", "body_statement",
+        "property_declaration", "annotated_definition", "body_statement", "const_declaration", "var_declaration",
+        "var_spec_list",
     )
 )
 # Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
@@ -103,7 +104,11 @@ def _last_comment_inside(node: Node) -> Node | None:
 def _trails_code(comment: Node) -> bool:
     """`x = 1  # note` is about x, not about the definition on the next line."""
     before = comment.prev_sibling
-    return before is not None and before.end_point[0] == comment.start_point[0] and "comment" not in before.type
+    if before is None or "comment" in before.type:
+        return False
+    row, column = before.end_point
+    # A node that ends at a line's start (a C `#define` holds its newline) ended on the line above.
+    return row == comment.start_point[0] and column > 0
 
 
 def _clean_comment(text: str, family: Family) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gitroute.model import TYPE_KINDS
 from gitroute.parsing.nodes import clean_import
 
 if TYPE_CHECKING:
@@ -20,6 +21,8 @@ class Family:
 
     # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
     jsdoc_gap: bool = False
+    # The kinds of symbol whose functions are its methods.
+    method_holders: frozenset[str] = frozenset(TYPE_KINDS)
 
     def __init__(self, *langs: str, queries: dict[str, tuple[str, ...]] | None = None) -> None:
         self.queries = queries or {}

@@ -1,5 +1,6 @@
 """The managed-runtime languages' special cases (JVM: Java, Kotlin, Scala; .NET: C#): static `main`/`Main`
-entry points, Scala objects that extend App and its segmented imports, C#'s XML doc comments."""
+entry points, Java's enum constants holding methods, Scala objects that extend App and its segmented imports,
+C#'s XML doc comments."""
 from __future__ import annotations
 
 import re
@@ -31,6 +32,11 @@ class StaticMain(Family):
         return symbol.kind == "method" and symbol.name == self.main and _STATIC.search(head(data, scope)) is not None
 
 
+class Java(StaticMain):
+    # An enum constant with a body (`DATA { void read() {...} }`) is a constant whose functions are methods.
+    method_holders = Family.method_holders | {"constant"}
+
+
 class CSharp(StaticMain):
     def comment_words(self, cleaned: str) -> str:
         return _XML_TAG.sub(" ", cleaned)  # XML doc comments: keep the words, drop <summary> and friends
@@ -55,7 +61,7 @@ class Scala(Family):
 
 
 FAMILIES = (
-    StaticMain("java", "main"),
+    Java("java", "main"),
     CSharp("csharp", "Main"),
     MainFunction(queries={"kotlin": ("kotlin",)}),
     Scala(queries={"scala": ("scala",)}),

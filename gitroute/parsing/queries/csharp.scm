@@ -76,3 +76,18 @@
 (using_directive
   name: (identifier) @name
   (qualified_name name: (identifier) @original) @module .) @reference.bind
+
+; Constants: `const` and `static readonly` fields, owned by their type; other fields are instance state.
+(field_declaration
+  (modifier) @_const
+  (variable_declaration
+    (variable_declarator name: (identifier) @name))
+  (#eq? @_const "const")) @definition.constant
+
+(field_declaration
+  (modifier) @_static
+  (modifier) @_readonly
+  (variable_declaration
+    (variable_declarator name: (identifier) @name))
+  (#eq? @_static "static")
+  (#eq? @_readonly "readonly")) @definition.constant

@@ -88,3 +88,17 @@
 (import_spec
   !name
   path: (_) @module @name) @reference.bind
+
+; Package-level constants and variables (`const DebugMode = "debug"`, `var ErrAbortHandler = errors.New(...)`,
+; each name of a `const ( ... )` group); not the blank `var _ I = (*T)(nil)`, not locals inside functions.
+(source_file
+  (const_declaration
+    (const_spec name: (identifier) @name) @definition.constant)
+  (#not-eq? @name "_"))
+
+(source_file
+  (var_declaration [
+    (var_spec name: (identifier) @name) @definition.constant
+    (var_spec_list (var_spec name: (identifier) @name) @definition.constant)
+  ])
+  (#not-eq? @name "_"))

@@ -87,3 +87,19 @@
 (import_declaration
   (scoped_identifier) @module
   (asterisk) @name) @reference.bind
+
+; Constants: `static final` fields, interface fields (static and final by rule) and enum constants, owned by
+; their type. Instance fields are state, not something a reader looks up: they stay out.
+(class_body
+  (field_declaration
+    (modifiers) @_modifiers
+    declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+  (#match? @_modifiers "\\bstatic\\b")
+  (#match? @_modifiers "\\bfinal\\b"))
+
+(interface_body
+  (constant_declaration
+    declarator: (variable_declarator name: (identifier) @name)) @definition.constant)
+
+(enum_constant
+  name: (identifier) @name) @definition.constant

@@ -64,3 +64,19 @@
 (import_header
   (identifier (simple_identifier) @original .) @module
   (import_alias (type_identifier) @name)) @reference.bind
+
+; Constants: top-level properties (`const val MAX = 3`, `val defaultClient = Client()`) and the properties of an
+; object or companion object, Kotlin's statics (owned by it). A class's own properties are instance state.
+(source_file
+  (property_declaration
+    (variable_declaration (simple_identifier) @name)) @definition.constant)
+
+(object_declaration
+  (class_body
+    (property_declaration
+      (variable_declaration (simple_identifier) @name)) @definition.constant))
+
+(companion_object
+  (class_body
+    (property_declaration
+      (variable_declaration (simple_identifier) @name)) @definition.constant))

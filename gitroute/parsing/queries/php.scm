@@ -74,3 +74,15 @@
     (name) @name
     (qualified_name (name) @name .)
   ]) @reference.type
+
+; Constants: `const MAX = 3;` at file level or in a class (owned by it), and a file-level `define('MAX', 3)`.
+(const_declaration
+  (const_element (name) @name) @definition.constant)
+
+(program
+  (expression_statement
+    (function_call_expression
+      function: (name) @_define
+      arguments: (arguments . (argument [(string (string_content) @name) (encapsed_string (string_content) @name)])))
+    @definition.constant)
+  (#eq? @_define "define"))

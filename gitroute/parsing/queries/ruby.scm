@@ -47,3 +47,8 @@
     (constant) @name
     (scope_resolution name: (constant) @name)
   ]) @reference.type
+
+; Constants (`MAX_RETRIES = 3` in a module, a class or the file; Ruby allows them nowhere else), owned by
+; the module or class they are set in.
+(assignment
+  left: (constant) @name) @definition.constant

@@ -129,3 +129,11 @@
 
 (use_declaration
   argument: (use_wildcard (_) @module) @name) @reference.bind
+
+; `const` and `static` items of a module, an `impl` (owned by its type, as methods are) or a trait; not the
+; ones inside a function body, which are locals.
+(source_file
+  [(const_item name: (identifier) @name) (static_item name: (identifier) @name)] @definition.constant)
+
+(declaration_list
+  [(const_item name: (identifier) @name) (static_item name: (identifier) @name)] @definition.constant)

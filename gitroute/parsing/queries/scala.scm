@@ -76,3 +76,12 @@
 
 (import_declaration
   (as_renamed_identifier name: (identifier) @original alias: (identifier) @name)) @module @reference.bind
+
+; Constants: top-level `val`/`var` and an object's (owned by it); a class's are instance state.
+(compilation_unit
+  [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.constant)
+
+(object_definition
+  body: (template_body
+    [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)]
+    @definition.constant))

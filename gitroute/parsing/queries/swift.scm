@@ -55,3 +55,15 @@
 (class_declaration
   declaration_kind: "extension"
   name: (user_type (type_identifier) @name)) @reference.type
+
+; Constants: top-level `let`/`var` and a type's `static` ones (`static let shared = S()`, owned by it);
+; instance properties are state.
+(source_file
+  (property_declaration
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
+
+(class_body
+  (property_declaration
+    (modifiers (property_modifier) @_static)
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant
+  (#eq? @_static "static"))
