@@ -68,7 +68,8 @@ class FileExtract(namedtuple("FileExtract", "lang symbols calls imports referenc
                              defaults=((), (), (), (), False, (), (), ()))):
     """Everything one file contributes to the code graph; independent of the file's path.
 
-    lang: str; symbols: tuple[Symbol, ...]; calls, imports, references: tuple[NameRef, ...];
+    lang: str; symbols: tuple[Symbol, ...]; calls, imports, references: tuple[NameRef, ...] (calls may be
+    plain tuples of the same four fields, as the extraction cache returns them: read them by unpacking);
     entry: bool, the file itself is an entry point (`if __name__ == "__main__":`);
     warnings: tuple[str, ...], what degraded while extracting; bindings: tuple[Binding, ...], the
     names its imports bind; bases: tuple[NameRef, ...], each class's base types (source: the class).

@@ -46,8 +46,11 @@ def model_result(value: tuple) -> tuple:
     kind = value[0]
     if kind == "code":
         lang, symbols, calls, imports, references, entry, warnings, bindings, bases = value[1]
+        # Calls stay plain (source, name, line, receiver) tuples: two thirds of the objects, and what reads
+        # them (the graph's resolution, `encode_extract`) unpacks them; most builds take a file's edges from
+        # the graph memo and never read them at all.
         return ("code", _new(FileExtract, (
-            lang, tuple(map(_symbol, symbols)), tuple(map(_ref, calls)), tuple(map(_ref, imports)),
+            lang, tuple(map(_symbol, symbols)), calls, tuple(map(_ref, imports)),
             tuple(map(_ref, references)), entry, warnings, tuple(map(_binding, bindings)), tuple(map(_ref, bases)))))
     if kind == "doc":
         path, fmt, title, blocks, warnings = value[1]

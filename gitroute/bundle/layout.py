@@ -79,7 +79,9 @@ def encode_extract(extract: FileExtract) -> list:
         [[s.name, s.kind, s.line, s.end_line, s.signature, s.doc, s.parent, int(s.entry), s.owner]
          for s in extract.symbols],
         # A call's receiver only when it has one: most calls have none, and extracts are a large part of a bundle.
-        [[r.source, r.name, r.line, r.receiver] if r.receiver else [r.source, r.name, r.line] for r in extract.calls],
+        # Unpacked: the extraction cache hands calls back as plain tuples (bundle/extracts.py).
+        [[source, name, line, receiver] if receiver else [source, name, line]
+         for source, name, line, receiver in extract.calls],
         [[r.source, r.name, r.line] for r in extract.imports],
         [[r.source, r.name, r.line, r.receiver] if r.receiver else [r.source, r.name, r.line]
          for r in extract.references],
