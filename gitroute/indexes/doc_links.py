@@ -231,12 +231,17 @@ class Linker:
 
     def node_id(self, ref: Sequence) -> int:
         """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
-        path, offset = ref
-        first = self.first.get(path)
-        if first is None:
-            return -1
-        node = self.tables["N"].get(first + offset)
-        return first + offset if node is not None and node.path == path else -1
+        return self.node_ids((ref,))[0]
+
+    def node_ids(self, refs: Sequence[Sequence]) -> list[int]:
+        """`node_id` of each ref (one call per row of a document's links, not per ref)."""
+        first, nodes = self.first, self.tables["N"]
+        ids = []
+        for path, offset in refs:
+            base = first.get(path)
+            node = nodes.get(base + offset) if base is not None else None
+            ids.append(base + offset if node is not None and node.path == path else -1)
+        return ids
 
     def canon_key(self, tag: str, key: object) -> tuple[str, object]:
         """A looked-up key in a memo's terms: node ids ("N", "i") as (path, offset)."""
@@ -607,14 +612,14 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         if entry is not None:
             looked = array("I", entry[0])
             rows = entry[1]
-            ids = [[linker.node_id(ref) for ref in row[5]] for row in rows]
+            ids = [linker.node_ids(row[5]) for row in rows]
             if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
                     and all(-1 not in i for i in ids)):
                 memo.put(key, entry)
                 kept.append((key, looked, rows))
+                target = linker._target
                 links.extend(DocLink(document.path, section, number, line, token, status,
-                                     tuple(linker._target(i) for i in targets), total, heading, section_line,
-                                     directive)
+                                     tuple(map(target, targets)), total, heading, section_line, directive)
                              for (section, number, line, token, status, _refs, total, heading, section_line,
                                   directive), targets in zip(rows, ids))
                 continue
@@ -672,12 +677,12 @@ def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple
         elif tag == "p":  # a path: its own file's entry
             found.append(scratch.fact(tag, key) if key in changed else value)
         else:
+            added = scratch.tables[tag].get(key)
+            if not added and (not value or changed.isdisjoint([path for path, _offset in value])):
+                found.append(value)  # no changed file puts an entry there, or took one away
+                continue
             kept = [first[path] + offset for path, offset in value or () if path not in changed]
-            added = scratch.tables[tag].get(key) or ()
-            if not added and len(kept) == len(value or ()):
-                found.append(value)
-            else:
-                found.append([linker.canon(i) for i in sorted([*kept, *added])] or None)
+            found.append([linker.canon(i) for i in sorted([*kept, *(added or ())])] or None)
     return found
 
 
@@ -952,13 +957,26 @@ def encode_links(documents: Sequence, links: Sequence[DocLink],
 
     keyed: dict[str, list[tuple[DocLink, list[Target]]]] = defaultdict(list)
     shard_of: dict[str, int] = {}
+    touches: dict[tuple[int, bool], bool] = {}  # (node, ambiguous) -> a key of it is in a shard encoded here
+
+    def encoded(x: DocLink) -> bool:
+        ambiguous = x.status == AMBIGUOUS
+        for t in x.targets:
+            hit = touches.get((t.node, ambiguous))
+            if hit is None:
+                hit = touches[t.node, ambiguous] = any(_shard(key, target_shards) in target_numbers
+                                                        for key in _target_keys(t, ambiguous))
+            if hit:
+                return True
+        return False
+
     for d in documents:
         if d.path in changed:
             matches = keys[d.path]
         elif target_numbers.isdisjoint(plan.target_shards_of(d.path)):
             continue  # none of its records is in a shard encoded here
-        else:
-            matches = [(x, _link_keys(x, cache)) for x in per_doc.get(d.path, ())]
+        else:  # only its links with a record in a shard encoded here
+            matches = [(x, _link_keys(x, cache)) for x in per_doc.get(d.path, ()) if encoded(x)]
         for x, matching in matches:
             for key, targets in matching.items():
                 number = shard_of.get(key)
