@@ -458,6 +458,8 @@ class _IndexJobs:
                     self.late = _start_pool(self.workers)
                     self._submit(edges=True)
                 meanwhile()
+                if GRAPH_JOB not in self.done and GRAPH_JOB not in self.running.values():
+                    self.done[GRAPH_JOB] = self._inline(GRAPH_JOB)  # the parent's own, while the workers run
                 while self.running:
                     finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                     for future in finished:
@@ -522,6 +524,8 @@ class _IndexJobs:
             self.done[ready[0]] = self._inline(ready[0])
         ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
         for name in ready:
+            if name == GRAPH_JOB:
+                continue  # the parent writes the graph's blobs itself once the workers are started (`finish`)
             pool = self.late if self.edges[name] else self.early
             assert pool is not None
             function, args = self._call(name)
