@@ -211,6 +211,7 @@ def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[
     (`doc_links.claims`: the links that are no guess; an ambiguous one's text would land on every candidate)
     and the parsed documents (model.Document)."""
     starts: dict[str, list[int]] = {}
+    split: dict[tuple[str, int], list[str]] = {}  # a block's sentences: a paragraph often names several nodes
     found: dict[int, dict[str, None]] = defaultdict(dict)
     for path, line, token, heading, directive, nodes in claims:
         document = documents.get(path)
@@ -222,15 +223,18 @@ def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[
         at = bisect_right(lines, line) - 1
         if at < 0 or document.blocks[at].end_line < line or document.blocks[at].kind == "code":
             continue
-        for text in _anchors(document.blocks, at, token, heading or directive):
+        sentences = split.get((path, at))
+        if sentences is None:
+            sentences = split[path, at] = _SENTENCE_END.split(document.blocks[at].text)
+        for text in _anchors(document.blocks, at, token, heading or directive, sentences):
             for node in nodes:
                 found[node][text] = None
     return {node: list(texts) for node, texts in found.items()}
 
 
-def _anchors(blocks: Sequence, at: int, token: str, names_it: bool) -> list[str]:
-    """What block `at` (which spells `token`) says: the block after it when it is a heading or directive that
-    names the node (`names_it`), and its sentences that spell the name."""
+def _anchors(blocks: Sequence, at: int, token: str, names_it: bool, sentences: Sequence[str]) -> list[str]:
+    """What block `at` (which spells `token`, and splits into `sentences`) says: the block after it when it is
+    a heading or directive that names the node (`names_it`), and its sentences that spell the name."""
     block = blocks[at]
     said = []
     if names_it or block.kind in ("heading", "directive"):
@@ -238,7 +242,7 @@ def _anchors(blocks: Sequence, at: int, token: str, names_it: bool) -> list[str]
         if following is not None and following.kind not in ("heading", "directive"):
             said.append(following.text)  # what the section or the directive says the object does
     name = token.rsplit(".", 1)[-1].strip("()`~!:")
-    sentences = [s for s in _SENTENCE_END.split(block.text) if name and name in s]
+    sentences = [s for s in sentences if name and name in s]
     if sentences:
         said.append(" ".join(sentences))
     elif len(block.text) < SHORT_BLOCK:
@@ -481,7 +485,9 @@ SHARDS = "\0shards"  # the shards memo's entry: what the last build's postings s
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
                         prepared: Mapping[str, Entries] | None = None, stored=None,
-                        shards_memo=None, last: object = None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+                        shards_memo=None, last: object = None,
+                        files_kept: tuple[list[list], int] | None = None,
+                        ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
     """Blobs of the meaning index (paths relative to its folder), its section, and the shards kept by id.
 
     Each file's postings come from `prepared` (`files_postings` run earlier, as `prepare` does), else are
@@ -489,11 +495,12 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     With `shards_memo` (another memo table: what each file put in the shards, and their blob ids) and
     `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), only the postings shards of the
     tokens whose postings changed are written, patched from the last build's (`_patch_postings`; `last`:
-    what they were made of, when not the memo's SHARDS); the others keep their blobs (path -> blob id)."""
+    what they were made of, when not the memo's SHARDS); the others keep their blobs (path -> blob id).
+    `files_kept`: `_kept_files(nodes)`, when the caller has it."""
     from gitroute.bundle.layout import dump_json
     from gitroute.bundle.memo import blob_id
 
-    groups, built = _kept_files(nodes)
+    groups, built = files_kept if files_kept is not None else _kept_files(nodes)
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
@@ -710,7 +717,8 @@ def prepare(inputs) -> PreparedBuild:
     (most commits leave them as they were: `build` then only compares them). What the shards were made
     of before is kept (BEFORE, and each changed file's earlier entries) for a build whose claims moved."""
     memo = inputs.memo.table(NAME) if inputs.memo is not None else None
-    entries = files_postings(_kept_files(inputs.graph.nodes)[0], _reader(inputs), memo, _blobs(inputs))
+    kept = _kept_files(inputs.graph.nodes)
+    entries = files_postings(kept[0], _reader(inputs), memo, _blobs(inputs))
     if inputs.memo is None:
         return PreparedBuild(entries)
     shards_memo = inputs.memo.table(f"{NAME} shards")
@@ -728,7 +736,7 @@ def prepare(inputs) -> PreparedBuild:
         if isinstance(state, tuple) and len(state) == 4:
             shards_memo.get(_state_key(path, state))  # kept: the entries a build whose claims moved patches from
     built = build_meaning_index(inputs.graph.nodes, _reader(inputs), None, _blobs(inputs), anchors, entries,
-                                inputs.previous, shards_memo)
+                                inputs.previous, shards_memo, files_kept=kept)
     return PreparedBuild(None, _digest(claims), built)
 
 
