@@ -738,9 +738,10 @@ def build(inputs: object) -> object:
     documents = getattr(inputs, "documents", {})
     records = collect_records(contents, documents)
     graph = getattr(inputs, "graph", None)
+    # Every symbol's name, normalised: only when there are records to find them in (django has none).
     names = frozenset(
         normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
-    )
+    ) if records else frozenset()
     data_by_path = dict(contents)
     symbols = ({r.path: _mentioned_symbols(r.path, data_by_path[r.path], names, documents.get(r.path))
                 for r in records} if names else {})
