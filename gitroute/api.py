@@ -68,6 +68,11 @@ def warm(view: BundleView) -> None:
             module.warm(view.index(name))
 
 
+# Kinds that only a phrase of the question chose ("rather than", "copied"): when they find nothing, the
+# question is asked of the meaning index too.
+PHRASE_ONLY_KINDS = frozenset(("decision", "wiring"))
+
+
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
@@ -82,15 +87,27 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
                             symbol_named=lambda words: _symbol_named(view, words))
         classification = classify(text, evidence, available)
         answers: list[tuple[Route, Answer]] = []
-        for route in classification.routes:
+
+        def asked(route: Route) -> Answer:
             command = command_named(route.command)
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
             options = KIND_OPTIONS.get(route.kind, {}) if _has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
             options = {**options, **(route.options or {})}
-            answers.append((route, ask_command(command.name, route.text, repo=repo, limit=limit, explain=True,
-                                               bundle=view, **options)))
+            return ask_command(command.name, route.text, repo=repo, limit=limit, explain=True, bundle=view, **options)
+
+        for route in classification.routes:
+            answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
+        if (merged.status == "no_match" and classification.routes and "query" in available
+                and all(r.kind in PHRASE_ONLY_KINDS for r in classification.routes)):
+            # "rather than" or "copied" chose why or wiring, which had nothing: the question's words still
+            # may place something, under the meaning index's own no_match rule.
+            kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
+            route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
+            answers.append((route, asked(route)))
+            classification = classification._replace(routes=(*classification.routes, route))
+            merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
             merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
         return merged, classification

@@ -230,6 +230,24 @@ def test_ask_no_match_when_no_index_has_an_answer(built, route):
     assert text.exit_code == 0 and "no_match:" in text.stdout
 
 
+def test_a_phrase_that_chose_why_or_wiring_and_found_nothing_asks_the_meaning_index_too(make_repo, route):
+    """"rather than" reads as a why question and "copied" as a wiring one; a repository with no decision
+    record, or a question no wiring shares a word with, still gets rows from the question's words, under
+    the meaning index's own no_match rule (an off-topic question stays no_match)."""
+    repo = make_repo("plain")
+    repo.commit(dict(SAMPLE_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "--explain", "where is raw forecast text turned into hourly rows rather than kept whole")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["decision", "meaning"]
+    assert doc["status"] == "routed" and doc["rows"][0]["name"] == "parse_forecast"
+    assert {row["type"] for row in doc["rows"]} == {"meaning"}
+    off_topic = ask_json(route, repo, "where is the robot arm gripping an object rather than dropping it")
+    assert off_topic["status"] == "no_match"
+    copied = ask_json(route, repo, "--explain", "how is the raw forecast text copied into hourly rows")
+    assert copied["classification"]["routes"][0]["kind"] == "wiring"
+    assert copied["status"] == "routed" and copied["rows"][0]["name"] == "parse_forecast"
+
+
 def test_ask_an_empty_question_is_a_usage_error(built, route):
     result = route(["ask", "  "], built.path)
     assert result.exit_code == 129 and result.stdout == ""
