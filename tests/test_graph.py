@@ -217,3 +217,16 @@ def test_a_method_in_a_java_enum_constants_body_is_a_member_of_its_enum():
     # Parented to the constant (its owner names it), resolved as the enum's own member: by scope.
     assert (ids[("src/a/State.java", "State.IN_TABLE")], fallback) in edges_of(graph, "method")
     assert {(e[0], e[2], e[4]) for e in graph.edges if e[1] == "calls"} >= {(process, fallback, "scope")}
+
+
+def test_a_call_through_the_second_name_of_a_go_var_declaration_resolves_to_its_own_node():
+    graph = graph_of({
+        "debug.go": "package gin\n\n// Hooks the debug output goes through.\n"
+                    "var DebugPrintFunc, DebugPrintRouteFunc func(method, path string)\n",
+        "routes.go": "package gin\n\nfunc addRoute() { DebugPrintRouteFunc(\"GET\", \"/\") }\n",
+    })
+    ids = named(graph)
+    first, second = ids[("debug.go", "DebugPrintFunc")], ids[("debug.go", "DebugPrintRouteFunc")]
+    assert first != second
+    assert {(ids[("debug.go", "debug.go")], node) for node in (first, second)} <= edges_of(graph, "defines")
+    assert (ids[("routes.go", "addRoute")], second) in edges_of(graph, "calls")

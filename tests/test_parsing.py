@@ -1338,6 +1338,119 @@ def test_constants_of_the_other_families_and_what_stays_out(lang: str, source: s
     assert [(n, k, line, parent, d) for n, k, line, _end, parent, d in _symbols(source, lang)] == expected
 
 
+@pytest.mark.parametrize(
+    ("lang", "source", "expected"),
+    [
+        ("go", """\
+            package gin
+
+            // The default ports, plain and TLS.
+            var httpPort, httpsPort = 80, 443
+
+            const (
+                // Sizes of the buffer pool.
+                minSize, maxSize = 64,
+                    1024
+            )
+
+            var (
+                defaultMaxMemory, _, debugPrintFunc = 32 << 20, 0, nil
+            )
+
+            func run() { var a, b = 1, 2 }
+            """,
+         [("httpPort", "constant", 4, 4, None, "The default ports, plain and TLS."),
+          ("httpsPort", "constant", 4, 4, None, "The default ports, plain and TLS."),
+          ("minSize", "constant", 8, 9, None, "Sizes of the buffer pool."),
+          ("maxSize", "constant", 8, 9, None, "Sizes of the buffer pool."),
+          ("defaultMaxMemory", "constant", 13, 13, None, ""),  # the blank name defines nothing
+          ("debugPrintFunc", "constant", 13, 13, None, ""),
+          ("run", "function", 16, 16, None, "")]),
+        ("java", """\
+            public class Tokeniser {
+                /** Code points the tokeniser treats specially. */
+                static final int maxBufferLen = 1024 * 32,
+                    readAheadLimit = (int) (maxBufferLen * 0.75);
+                private int pos, mark;
+                interface Chars { char nullChar = '\\u0000', replacementChar = '\\uFFFD'; }
+            }
+            """,
+         [("Tokeniser", "class", 1, 7, None, ""),
+          ("maxBufferLen", "constant", 3, 4, "Tokeniser", "Code points the tokeniser treats specially."),
+          ("readAheadLimit", "constant", 4, 4, "Tokeniser", "Code points the tokeniser treats specially."),
+          ("Chars", "interface", 6, 6, "Tokeniser", ""),
+          ("nullChar", "constant", 6, 6, "Chars", ""),
+          ("replacementChar", "constant", 6, 6, "Chars", "")]),
+        ("csharp", """\
+            class Api {
+                /// <summary>Retry bounds.</summary>
+                public const int MinRetries = 1,
+                    MaxRetries = 5;
+                static readonly string Agent = "acme", Version = "1.0";
+                private int a, b;
+            }
+            """,
+         [("Api", "class", 1, 7, None, ""),
+          ("MinRetries", "constant", 3, 4, "Api", "Retry bounds."),
+          ("MaxRetries", "constant", 4, 4, "Api", "Retry bounds."),
+          ("Agent", "constant", 5, 5, "Api", ""),
+          ("Version", "constant", 5, 5, "Api", "")]),
+        ("scala", """\
+            object Defaults {
+              /** Timeouts in seconds. */
+              val connectTimeout, readTimeout = 30
+            }
+            var host, proxy: String = ""
+            class Client { val a, b = 1 }
+            """,
+         [("Defaults", "object", 1, 4, None, ""),
+          ("connectTimeout", "constant", 3, 3, "Defaults", "Timeouts in seconds."),
+          ("readTimeout", "constant", 3, 3, "Defaults", "Timeouts in seconds."),
+          ("host", "constant", 5, 5, None, ""),
+          ("proxy", "constant", 5, 5, None, ""),
+          ("Client", "class", 6, 6, None, "")]),
+        ("swift", """\
+            /// The default ports.
+            let httpPort = 80,
+                httpsPort = 443
+            struct Api {
+                static let timeout = 30, retries = 3
+                let a = 1, b = 2
+            }
+            """,
+         [("httpPort", "constant", 2, 3, None, "The default ports."),
+          ("httpsPort", "constant", 3, 3, None, "The default ports."),
+          ("Api", "struct", 4, 7, None, ""),
+          ("timeout", "constant", 5, 5, "Api", ""),
+          ("retries", "constant", 5, 5, "Api", "")]),
+        ("c", """\
+            /* Names of the log levels. */
+            static const char *const level_names[] = {"debug", "info"},
+                                     *default_level = "info";
+            int count, total;
+            """,
+         [("level_names", "constant", 2, 3, None, "Names of the log levels."),
+          ("default_level", "constant", 3, 3, None, "Names of the log levels.")]),
+        ("cpp", """\
+            namespace acme {
+            // Retry bounds.
+            constexpr int kMinRetries = 1, kMaxRetries = 5;
+            }
+            class Api { static constexpr int kTimeout = 5, kRetries = 3; int a, b; };
+            """,
+         [("kMinRetries", "constant", 3, 3, None, "Retry bounds."),
+          ("kMaxRetries", "constant", 3, 3, None, "Retry bounds."),
+          ("Api", "class", 5, 5, None, ""),
+          ("kTimeout", "constant", 5, 5, "Api", ""),
+          ("kRetries", "constant", 5, 5, "Api", "")]),
+    ],
+)
+def test_every_name_of_a_multi_name_constant_declaration_is_a_constant(lang: str, source: str, expected: list) -> None:
+    """`var a, b int`, `static final int A = 1, B = 2;` and their kin: each name a node on its own line, with the
+    kind, owner and doc of the first (Kotlin and Rust have no such declaration outside a function)."""
+    assert _symbols(source, lang) == expected
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 

@@ -87,7 +87,15 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
             # specific patterns (a Go struct) before general ones (any Go type).
             claimed = scopes.get(span)
             name = text(names[0])
-            if name and (claimed is None or claimed[0] > pattern):
+            if claimed is not None and claimed[0] == pattern and kind == "constant":
+                # A declaration naming several constants (`var a, b int`, `static final int A = 1, B = 2;`)
+                # matches its pattern once per name: the names after the first ride on the first's scope.
+                first = claimed[1]
+                if name and names[0].start_byte != first.name_node.start_byte and all(
+                    names[0].start_byte != other.start_byte for other in first.more_names
+                ):
+                    first.more_names += (names[0],)
+            elif name and (claimed is None or claimed[0] > pattern):
                 receiver = captures.get("receiver")
                 owner = captures.get("owner")
                 # A definition starts at its name when that comes first (`res.send = function`, where the

@@ -25,7 +25,8 @@ class Scope:
     A plain slotted class: `dataclasses` costs an import the build workers need not pay.
     """
 
-    __slots__ = ("start", "end", "kind", "name", "node", "name_node", "receiver", "owner", "lexical", "symbol")
+    __slots__ = ("start", "end", "kind", "name", "node", "name_node", "more_names", "receiver", "owner", "lexical",
+                 "symbol")
 
     def __init__(
         self,
@@ -44,6 +45,8 @@ class Scope:
         self.name = name
         self.node = node
         self.name_node = name_node
+        # The other names one declaration defines beside `name` (`const A = 1, B = 2`): same kind, owner and doc.
+        self.more_names: tuple[Node, ...] = ()
         self.receiver = receiver  # the type a method is bound to, from the definition itself
         self.owner = owner  # JS: the object a function is assigned onto (`X` in `X.prototype.m = function`)
         self.lexical = -1  # index into the scope list of the innermost enclosing scope

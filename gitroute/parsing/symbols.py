@@ -8,8 +8,11 @@ from gitroute.model import TYPE_KINDS, Symbol
 from gitroute.parsing.docs import doc
 from gitroute.parsing.entries import mark_entries
 from gitroute.parsing.families.ecmascript import FUNCTION_VALUES, NOT_OWNERS
+from gitroute.parsing.nodes import text
 
 if TYPE_CHECKING:
+    from tree_sitter import Node
+
     from gitroute.parsing.families import Family
     from gitroute.parsing.nodes import Scope
 
@@ -40,7 +43,9 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
                 warnings.append(f"symbols capped at {MAX_SYMBOLS}")
                 break
             scope.symbol = kept
-            kept += 1
+            if scope.more_names:  # each of a declaration's other names is a symbol of its own, right after it
+                scope.more_names = scope.more_names[: MAX_SYMBOLS - kept - 1]
+            kept += 1 + len(scope.more_names)
 
     types_by_name: dict[str, int] = {}
     has_owners = False
@@ -73,19 +78,22 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
         name_row = scope.name_node.start_point[0]
         end_point = scope.node.end_point
         end_row = end_point[0] - 1 if end_point[1] == 0 and end_point[0] > name_row else end_point[0]
-        symbols.append(
-            Symbol(
-                name=scope.name,
-                kind=kind,
-                line=name_row + 1,
-                end_line=max(end_row, name_row) + 1,
-                signature=_signature(data, scope),
-                doc=doc(family, scope.node),
-                parent=parent,
-                entry=False,
-                owner=scope.owner if owned < 0 and scope.owner not in NOT_OWNERS else "",
-            )
+        first = Symbol(
+            name=scope.name,
+            kind=kind,
+            line=name_row + 1,
+            end_line=max(end_row, name_row) + 1,
+            signature=_signature(data, scope, scope.name_node),
+            doc=doc(family, scope.node),
+            parent=parent,
+            entry=False,
+            owner=scope.owner if owned < 0 and scope.owner not in NOT_OWNERS else "",
         )
+        symbols.append(first)
+        for name_node in scope.more_names:
+            row = name_node.start_point[0]
+            symbols.append(first._replace(name=text(name_node), line=row + 1, end_line=max(end_row, row) + 1,
+                                          signature=_signature(data, scope, name_node)))
     return tuple(mark_entries(family, scopes, symbols, data))
 
 
@@ -136,8 +144,8 @@ def _enclosing(scopes: list[Scope], scope: Scope) -> tuple[int, str]:
     return -1, receiver
 
 
-def _signature(data: bytes, scope: Scope) -> str:
-    name_start = scope.name_node.start_byte
+def _signature(data: bytes, scope: Scope, name_node: Node) -> str:
+    name_start = name_node.start_byte
     # Searches are bounded so that a minified one-line file with thousands of definitions stays linear.
     # A JS/TS function value's line is read from its start, whatever precedes the name or the function on
     # it: `res.send = function send(body) {`, `module.exports = function query(opts) {`.

@@ -90,10 +90,13 @@
   path: (_) @module @name) @reference.bind
 
 ; Package-level constants and variables (`const DebugMode = "debug"`, `var ErrAbortHandler = errors.New(...)`,
-; each name of a `const ( ... )` group); not the blank `var _ I = (*T)(nil)`, not locals inside functions.
+; each name of a `const ( ... )` group and of `const a, b = 1, 2`); not the blank `var _ I = (*T)(nil)`, not
+; locals inside functions. A const_spec's names are its only identifier children (its values sit in a list):
+; matched without the field, since the grammar's `name` field also covers the commas and then stops the
+; query at the first name.
 (source_file
   (const_declaration
-    (const_spec name: (identifier) @name) @definition.constant)
+    (const_spec (identifier) @name) @definition.constant)
   (#not-eq? @name "_"))
 
 (source_file

@@ -77,11 +77,14 @@
 (import_declaration
   (as_renamed_identifier name: (identifier) @original alias: (identifier) @name)) @module @reference.bind
 
-; Constants: top-level `val`/`var` and an object's (owned by it); a class's are instance state.
+; Constants: top-level `val`/`var` and an object's (owned by it), each name of `val a, b = 1`; a class's are
+; instance state.
 (compilation_unit
-  [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.constant)
+  [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+   (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])] @definition.constant)
 
 (object_definition
   body: (template_body
-    [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)]
+    [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+     (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])]
     @definition.constant))
