@@ -255,7 +255,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start, memo=graph_memo.table("graph"))
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
-    sections = index_jobs.finish(graph, sources.warnings, job_seconds, meanwhile=graph_memo.save)
+    sections = index_jobs.finish(graph, sources.warnings, job_seconds, graph_memo)
     laps.lap("index")
     laps.phases.update(job_seconds)
 
@@ -293,8 +293,10 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
 
 PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than it saves
-# What forked index workers inherit instead of a pickled copy: the build's inputs and git dir.
+# What forked index workers inherit instead of a pickled copy: the build's inputs and git dir, and the
+# graph's memo, which the graph's blobs job saves wherever it runs (the parent has other work).
 _FORKED: tuple[BuildInputs | None, str] = (None, "")
+_GRAPH_MEMO: BuildMemo | None = None
 
 
 class _Done(NamedTuple):
@@ -332,6 +334,8 @@ def _write_graph() -> _Done:
         memo.put("blobs", {path: (digest, ids[path]) for path, digest in made.digests.items() if digest})
         memo.put("files", made.files)
         inputs.memo.save()
+    if _GRAPH_MEMO is not None:
+        _GRAPH_MEMO.save()  # the graph's own memo, as the parent built it (a worker forked after it has a copy)
     return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
@@ -440,35 +444,37 @@ class _IndexJobs:
             _FORKED = (None, "")
 
     def finish(self, graph: CodeGraph, warnings: list[list[str]], phases: dict[str, float],
-               meanwhile: Callable[[], None] = lambda: None) -> dict[str, dict]:
-        """Run every job not yet done, and `meanwhile` once the workers are started; returns each index's
+               graph_memo: BuildMemo | None = None) -> dict[str, dict]:
+        """Run every job not yet done (the graph's blobs job saves `graph_memo` too); returns each index's
         manifest section, in registry order."""
-        global _FORKED
+        global _FORKED, _GRAPH_MEMO
         whole = self.inputs._replace(graph=graph)
         _FORKED = (whole, self.writer.repo.path)
+        _GRAPH_MEMO = graph_memo
         try:
             if self.early is None:
                 nodes_only = self.inputs._replace(graph=_nodes_only(graph.nodes))
                 for name in self.names:
                     _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
                     self.done[name] = self._job(name)
-                meanwhile()
             else:
                 with _signals_held():
                     self.late = _start_pool(self.workers)
-                    self._submit(edges=True)
-                meanwhile()
-                if GRAPH_JOB not in self.done and GRAPH_JOB not in self.running.values():
-                    self.done[GRAPH_JOB] = self._inline(GRAPH_JOB)  # the parent's own, while the workers run
-                while self.running:
-                    finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        self.done[self.running.pop(future)] = future.result()
-                    self._submit(edges=True)
+                    held = self._submit(edges=True, hold=True)
+                while True:
+                    if held is not None:
+                        self.done[held] = self._inline(held)
+                    elif not self.running:
+                        break
+                    else:
+                        finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+                        for future in finished:
+                            self.done[self.running.pop(future)] = future.result()
+                    held = self._submit(edges=True, hold=True)
                 _end_pool(self.early)  # only on success: run_build ends a failed build's pools
                 _end_pool(self.late)
         finally:
-            _FORKED = (None, "")
+            _FORKED, _GRAPH_MEMO = (None, ""), None
         graph_done = self.done.pop(GRAPH_JOB)
         self.writer.add_stored(graph_done.ids)
         phases[GRAPH_JOB] = round(graph_done.seconds, 3)
@@ -510,11 +516,14 @@ class _IndexJobs:
         return _write_index, (name, {(PREPARED if n in self.prepares else n): self.done[n].output
                                      for n in self.needs[name]})
 
-    def _submit(self, *, edges: bool) -> None:
+    def _submit(self, *, edges: bool, hold: bool = False) -> str | None:
         """Submit every job whose needs are met, longest first: one that reads no edges to the early
         pool, the others (once `edges`: the graph is whole) to the late one. A job that becomes ready alone
         while no other runs (the meaning index, once doc_links is done) is run by the parent: there is
-        nothing to overlap it with, and its inputs need not cross to a worker."""
+        nothing to overlap it with, and its inputs need not cross to a worker. With `hold`, the longest
+        ready job is not submitted but returned, for the parent to run: the parent would only wait for the
+        workers, and a worker would start it later (forked, or behind another job) and hand its output
+        back pickled."""
         while True:
             busy = set(self.running.values())
             ready = [n for n in self.names if n not in self.done and n not in busy
@@ -523,13 +532,15 @@ class _IndexJobs:
                 break
             self.done[ready[0]] = self._inline(ready[0])
         ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
+        held = ready[0] if hold and ready else None
         for name in ready:
-            if name == GRAPH_JOB:
-                continue  # the parent writes the graph's blobs itself once the workers are started (`finish`)
+            if name == held:
+                continue
             pool = self.late if self.edges[name] else self.early
             assert pool is not None
             function, args = self._call(name)
             self.running[pool.submit(function, *args)] = name
+        return held
 
 
 def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:

@@ -277,6 +277,28 @@ def test_a_prepare_step_spares_work_and_changes_nothing(tmp_path: Path, monkeypa
     assert unprepared.bundle_tree == prepared.bundle_tree
 
 
+def test_with_workers_the_memo_and_the_graph_memo_are_saved_and_an_incremental_build_equals_full(
+        tmp_path: Path, monkeypatch) -> None:
+    """In workers (forked at node placement and after the edges), each job saves the memo tables it used,
+    and the graph's blobs job the graph's own memo, whichever process runs it: the next build takes them,
+    and writes what `--full` writes."""
+    import gitroute.build as build
+
+    monkeypatch.setattr(build, "PARALLEL_MIN_NODES", 0)
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    tree = STEPS["describe_in_doc"](dict(BASE))
+    for step in ("base", "add_function", "edit_doc"):
+        tree = tree if step == "base" else STEPS[step](tree)
+        for repo in (incremental, full):
+            repo.commit(tree, step)
+        a = run_build("HEAD", repo_path=str(incremental.path), jobs=2)
+        b = run_build("HEAD", repo_path=str(full.path), jobs=2, full=True)
+        assert a.bundle_tree == b.bundle_tree, f"after {step!r}"
+        memo = BuildMemo(str(incremental.path / ".git"))
+        assert memo.table("graph").previous, f"after {step!r}: the graph's memo was not saved"
+        assert memo.table("doc_links").previous and memo.table("meaning shards").previous
+
+
 def test_the_meaning_index_built_ahead_is_taken_only_while_the_claims_stand(tmp_path: Path, monkeypatch) -> None:
     """`prepare` builds the meaning index from the last build's doc_links claims; `build` takes it when the
     claims are the same (a code edit no document names) and builds again when they moved (a document now
