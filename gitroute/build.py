@@ -372,6 +372,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
 
 
 GRAPH_JOB = "graph blobs"
+LONGEST = "(longest)"  # `_IndexJobs._submit`'s hold: whichever ready job the last build timed longest
 PREPARE_SUFFIX = " prepare"  # an index's prepare job: "meaning prepare"
 
 
@@ -458,9 +459,14 @@ class _IndexJobs:
                     _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
                     self.done[name] = self._job(name)
             else:
+                # The parent runs a job too, rather than only wait. On a rebuild, the longest ready one: jobs
+                # are short, and a worker's fork and its pickled output are a good part of one. On a first or
+                # --full build, the graph's blobs (the parent's own data): the long jobs stay in workers, so
+                # that the parent's peak memory is not theirs on top of its own.
+                hold = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
                 with _signals_held():
                     self.late = _start_pool(self.workers)
-                    held = self._submit(edges=True, hold=True)
+                    held = self._submit(edges=True, hold=hold)
                 while True:
                     if held is not None:
                         self.done[held] = self._inline(held)
@@ -470,7 +476,7 @@ class _IndexJobs:
                         finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                         for future in finished:
                             self.done[self.running.pop(future)] = future.result()
-                    held = self._submit(edges=True, hold=True)
+                    held = self._submit(edges=True, hold=hold)
                 _end_pool(self.early)  # only on success: run_build ends a failed build's pools
                 _end_pool(self.late)
         finally:
@@ -516,14 +522,14 @@ class _IndexJobs:
         return _write_index, (name, {(PREPARED if n in self.prepares else n): self.done[n].output
                                      for n in self.needs[name]})
 
-    def _submit(self, *, edges: bool, hold: bool = False) -> str | None:
+    def _submit(self, *, edges: bool, hold: str | None = None) -> str | None:
         """Submit every job whose needs are met, longest first: one that reads no edges to the early
         pool, the others (once `edges`: the graph is whole) to the late one. A job that becomes ready alone
         while no other runs (the meaning index, once doc_links is done) is run by the parent: there is
-        nothing to overlap it with, and its inputs need not cross to a worker. With `hold`, the longest
-        ready job is not submitted but returned, for the parent to run: the parent would only wait for the
-        workers, and a worker would start it later (forked, or behind another job) and hand its output
-        back pickled."""
+        nothing to overlap it with, and its inputs need not cross to a worker. `hold` (a job's name, or
+        LONGEST: the longest ready job), when ready, is not submitted but returned, for the parent to run:
+        the parent would only wait for the workers, and a worker would start it later (forked, or behind
+        another job) and hand its output back pickled."""
         while True:
             busy = set(self.running.values())
             ready = [n for n in self.names if n not in self.done and n not in busy
@@ -532,7 +538,7 @@ class _IndexJobs:
                 break
             self.done[ready[0]] = self._inline(ready[0])
         ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
-        held = ready[0] if hold and ready else None
+        held = (ready[0] if ready else None) if hold == LONGEST else hold if hold in ready else None
         for name in ready:
             if name == held:
                 continue
