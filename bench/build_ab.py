@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "gitroute-bench"))
     parser.add_argument("--one-file", action="store_true", help="time the rebuild after a one-file commit")
     args = parser.parse_args(argv)
+    if args.one_file and args.corpus != "django":
+        parser.error("--one-file changes a file of django, as bench/perf.py does: use --corpus django")
 
     sides = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
     times: dict[str, list[float]] = {"old": [], "new": []}

@@ -538,7 +538,11 @@ class _IndexJobs:
                 break
             self.done[ready[0]] = self._inline(ready[0])
         ready.sort(key=lambda n: -self.cost.get(n if n == GRAPH_JOB else f"index {n}", 0.0))
-        held = (ready[0] if ready else None) if hold == LONGEST else hold if hold in ready else None
+        held = None
+        if hold == LONGEST and ready:
+            held = ready[0]
+        elif hold in ready:
+            held = hold
         for name in ready:
             if name == held:
                 continue

@@ -49,6 +49,15 @@ def read_shards(stored, folder: str, ids: Mapping[str, str], paths: Iterable[str
     return shards
 
 
+def moved_tokens(old: Mapping[str, object], new: Mapping[str, object], stored, folder: str,
+                 ids: Mapping[str, str], shard_path) -> tuple[set[str], dict[str, dict]] | None:
+    """The tokens whose postings from the changed files differ (`old`: then, `new`: now; token -> postings),
+    and the last build's shards that hold them, by path (`shard_path(token)`); None when one is not at hand."""
+    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
+    read = read_shards(stored, folder, ids, {shard_path(t) for t in dirty})
+    return None if read is None else (dirty, read)
+
+
 def kept_shards(stored, folder: str, ids: Mapping[str, str], written: Iterable[str]) -> dict[str, str] | None:
     """Path -> blob id of the last build's shards not written again; None when the bundle at the ref lacks one."""
     skip = set(written)

@@ -525,8 +525,9 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         files[path] = (first, entries, state)
         if shards_memo is not None:
             shards_memo.put(_state_key(path, state), entries)
-    previous = last if last is not None else shards_memo.get(SHARDS) if shards_memo is not None else None
-    previous = previous if stored is not None else None
+    previous = None
+    if shards_memo is not None and stored is not None:
+        previous = last if last is not None else shards_memo.get(SHARDS)
     patched = _patch_postings(previous, files, shards_memo, stored) if previous is not None else None
     kept: dict[str, str] = {}
     if patched is not None:
@@ -615,7 +616,7 @@ def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]],
     A file whose blob, node count, first id and anchor texts are those of the last build adds the same
     postings; the others' postings then (the memo's, by their old key) are taken out of their tokens'
     lists and their postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
+    from gitroute.bundle.patch import changed_files, kept_shards, moved_tokens, shard_record
 
     record = shard_record(previous, 4)
     if record is None:
@@ -634,10 +635,10 @@ def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]],
             _add_postings(old, state[1], entries)
         if path in files:
             _add_postings(new, files[path][0], files[path][1])
-    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
-    read = read_shards(stored, NAME, ids, {postings_path(postings_shard(t, shards)) for t in dirty})
-    if read is None:
+    moved = moved_tokens(old, new, stored, NAME, ids, lambda t: postings_path(postings_shard(t, shards)))
+    if moved is None:
         return None
+    dirty, read = moved
     for token in dirty:
         shard = read[postings_path(postings_shard(token, shards))]
         before = shard.get(token, [])
@@ -675,7 +676,7 @@ class PreparedBuild(NamedTuple):
     reads each file's postings back from the memo `prepare` saved."""
 
     entries: dict[str, Entries] | None
-    claims: str | None = None  # the digest of the claims `built` comes from
+    claims_digest: str | None = None  # of the claims `built` comes from
     built: tuple[dict[str, bytes], dict, dict[str, str]] | None = None
 
 
@@ -693,7 +694,7 @@ def build(inputs) -> object:
     claims = inputs.outputs.get("doc_links") or []
     prepared = inputs.outputs.get(PREPARED)
     ahead = prepared.built is not None if isinstance(prepared, PreparedBuild) else False
-    if ahead and prepared.claims == _digest(claims):
+    if ahead and prepared.claims_digest == _digest(claims):
         blobs, section, kept = prepared.built  # `prepare` saved the shards memo as this build would have
     else:
         entries = prepared.entries if isinstance(prepared, PreparedBuild) else None
@@ -707,7 +708,7 @@ def build(inputs) -> object:
         anchors = anchor_texts(claims, inputs.documents or {})
         blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs),
                                                    anchors, entries, inputs.previous, shards_memo, last)
-    blobs = {path: data for path, data in blobs.items() if path != META}  # the writer stores the section as meta.json
+    blobs.pop(META, None)  # the writer stores the section as meta.json
     return IndexBuild(blobs=blobs, section=section, warnings=(), output=None, kept=kept)
 
 

@@ -244,7 +244,7 @@ def _patch_postings(previous: object, files: dict[str, tuple[Sequence, list, tup
     A file whose record (blob, first id, node count, entry points) is the last build's adds the same
     postings; the others' postings then (their tokens from the memo, by their old key) are taken out of
     their tokens' lists and their postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
+    from gitroute.bundle.patch import changed_files, kept_shards, moved_tokens, shard_record
 
     record = shard_record(previous, 4)
     if record is None:
@@ -262,10 +262,10 @@ def _patch_postings(previous: object, files: dict[str, tuple[Sequence, list, tup
         if path in files:
             group, tokens, _record = files[path]
             _add_postings(new, path, [n.id for n in group], [n.entry for n in group], tokens)
-    dirty = {t for t in old.keys() | new.keys() if old.get(t) != new.get(t)}
-    read = read_shards(stored, NAME, ids, {postings_path(postings_shard(t, shards)) for t in dirty})
-    if read is None:
+    moved = moved_tokens(old, new, stored, NAME, ids, lambda t: postings_path(postings_shard(t, shards)))
+    if moved is None:
         return None
+    dirty, read = moved
     for token in dirty:
         shard = read[postings_path(postings_shard(token, shards))]
         before = shard.get(token) or [[], [], []]
