@@ -147,6 +147,69 @@ def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
     assert alone.weights["folder"] == pytest.approx(bm25_idf(1, 10))
 
 
+def _table(tmp_path, monkeypatch, text: str) -> None:
+    table = tmp_path / "neighbours.tsv"
+    table.write_text(text)
+    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", table)
+    monkeypatch.setattr(meaning, "_neighbours_text", [])
+
+
+def test_the_shipped_neighbours_table_reads_closest_first():
+    found = meaning.neighbours("ended")
+    assert found[0] == ("end", pytest.approx(0.68, abs=0.01))
+    assert [c for _, c in found] == sorted((c for _, c in found), reverse=True)
+    assert all(c >= 0.5 and other != "ended" for other, c in found)
+    assert ("illegal", pytest.approx(0.8, abs=0.1)) not in meaning.neighbours("legal")  # no negations
+    assert meaning.neighbours("zzzqx") == [] and meaning.neighbours("") == []
+
+
+def test_the_table_script_drops_a_word_and_its_negation():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "neighbours_script", Path(__file__).resolve().parent.parent / "bench" / "neighbours.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.negates("legal", "illegally") and script.negates("unsaf", "safe")
+    assert script.negates("dislik", "like")
+    assert not script.negates("end", "finish") and not script.negates("index", "order")
+
+
+def test_neighbours_stand_in_by_closeness_and_never_for_words_already_asked(tmp_path, monkeypatch):
+    _table(tmp_path, monkeypatch, "# header\nendd\tend:0.68 finish:0.75 stop:0.5\nfold\tdir:0.9\n")
+    near, shares = meaning.neighbour_alternatives(["endd", "fold"], ["endd", "fold", "stop"], {"dir": "folder"})
+    assert near == {"end": "endd", "finish": "endd"}  # `stop` is asked, `dir` already stands for a word
+    assert shares == {"end": 0.0, "finish": meaning.NEIGHBOUR_SHARE}
+    _table(tmp_path, monkeypatch, "")
+    assert meaning.neighbour_alternatives(["endd"], ["endd"], {}) == ({}, {})
+    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", tmp_path / "absent.tsv")
+    monkeypatch.setattr(meaning, "_neighbours_text", [])
+    assert meaning.neighbours("endd") == []  # an install without the table answers as before
+
+
+def test_a_far_neighbour_only_ranks_and_a_near_one_covers_its_share():
+    section = {"documents": 10, "avgdl": 5.0}
+    tf_len = meaning.encode_posting(1, 5, 1)
+    postings = {"install": [1, tf_len], "package": [1, tf_len, 2, tf_len]}  # gaps: nodes 1 and 3
+    tokens = ["download", "package"]
+    far = meaning.rank_files(tokens, postings, section, files=[0, 2], alternates={"install": "download"},
+                             shares={"install": 0.0})
+    ranked, per_file, _, evidence = far
+    assert ranked[0][1] == 0  # the node holding the neighbour ranks first
+    by_node = {node: score for scored in per_file.values() for score, node in scored}
+    assert by_node[1] - by_node[3] == pytest.approx(meaning.EXPANDED * bm25_term(1, 5, 5.0, bm25_idf(1, 10)))
+    assert evidence.missing == ["download"]  # but it is no evidence that the repository holds the word
+    package = evidence.weights["package"]
+    assert evidence.coverage == pytest.approx(package / sum(evidence.weights.values()))
+    near = meaning.rank_files(tokens, postings, section, files=[0, 2], alternates={"install": "download"},
+                              shares={"install": meaning.NEIGHBOUR_SHARE})[3]
+    assert near.missing == [] and near.weights["download"] == pytest.approx(bm25_idf(1, 10))
+    total = sum(near.weights.values())
+    assert near.coverage == pytest.approx((package + meaning.NEIGHBOUR_SHARE * near.weights["download"]) / total)
+
+
 # --- BM25 --------------------------------------------------------------------------------------
 
 
@@ -186,6 +249,30 @@ def test_explain_names_the_fields_each_word_matched(shop_repo, route):
     assert "message" in fields["customer"] and "message" in fields["pay"]  # the ValueError's text
     assert "header" in fields["reminder"]  # the module docstring
     assert sum(row["signals"].values()) == pytest.approx(row["score"], abs=0.01)
+
+
+HOST_FILES = {
+    "src/net/hosts.py": ('"""Which hosts a server answers."""\n\n\n'
+                         "def allowed_hosts(settings):\n    return settings\n"),
+    **{f"src/util/{name}.py": f'"""The {name} helpers."""\n\n\ndef {name}_once(value):\n    return value\n'
+       for name in ("parse", "render", "retry", "cache", "log", "sort")},
+}
+
+
+def test_a_word_the_repository_lacks_is_read_as_its_nearest_words(make_repo, route, monkeypatch, tmp_path):
+    repo = make_repo("hosts")
+    repo.commit(dict(HOST_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "which hosts are permitted", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/net/hosts.py"
+    assert "words the repository lacks, read as their nearest: permitted as allow" in doc["notes"]
+    _table(tmp_path, monkeypatch, "")  # without the table: the same bundle, the word only missing
+    with BundleView(str(repo.path)) as bundle:
+        view = bundle.index("meaning")
+        _, notes, evidence = query_meaning("which hosts are permitted", view.section, view.read, limit=5,
+                                           explain=False, corrupt=corrupt_blob, records=view.graph.records)
+    assert evidence is not None and evidence.missing == ["permit"]
+    assert not any(note.startswith("words the repository lacks") for note in notes)
 
 
 PAY_FILES = {

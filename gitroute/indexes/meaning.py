@@ -21,6 +21,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
+from pathlib import Path
 from typing import NamedTuple
 
 from gitroute.model import Answer, Row
@@ -85,6 +86,13 @@ LOCALE_FOLDERS = frozenset(("locale", "locales", "i18n", "l10n", "lang", "langs"
 LANGUAGE_WORDS = {"javascript": "javascript js", "typescript": "typescript ts", "tsx": "typescript tsx",
                   "objc": "objective objc", "csharp": "csharp", "go": "golang", "bash": "shell bash"}
 EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
+# A question word that occurs nowhere in the repository is read as its nearest words by an embedding model
+# (package data written by bench/neighbours.py), each an alternative at EXPANDED. A neighbour at least
+# NEIGHBOUR_EVIDENCE close stands in for the word in the no_match evidence, for NEIGHBOUR_SHARE of its weight;
+# a farther one only ranks. Measured: docs/decisions/0011, session 18.
+NEIGHBOURS_FILE = Path(__file__).with_name("neighbours.tsv")
+NEIGHBOUR_EVIDENCE = 0.7
+NEIGHBOUR_SHARE = 0.5
 MAX_DOC = 600
 NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
 NODE_DECAY = 0.5
@@ -159,6 +167,42 @@ def alternatives(tokens: Sequence[str]) -> dict[str, str]:
             if alt not in tokens and alt not in found:
                 found[alt] = token
     return found
+
+
+_neighbours_text: list[str] = []
+
+
+def neighbours(word: str) -> list[tuple[str, float]]:
+    """The nearest words of one stem, closest first, from the neighbours table (empty when it holds none)."""
+    if not _neighbours_text:
+        try:
+            _neighbours_text.append("\n" + NEIGHBOURS_FILE.read_text(encoding="ascii"))
+        except (OSError, ValueError):  # an install without the table answers as before it existed
+            _neighbours_text.append("")
+    text = _neighbours_text[0]
+    at = text.find("\n" + word + "\t")
+    if at < 0:
+        return []
+    start = at + len(word) + 2
+    found = []
+    for pair in text[start:text.find("\n", start)].split():
+        other, _, cosine = pair.partition(":")
+        found.append((other, float(cosine)))
+    return found
+
+
+def neighbour_alternatives(absent: Sequence[str], tokens: Sequence[str],
+                           alternates: Mapping[str, str]) -> tuple[dict[str, str], dict[str, float]]:
+    """For question words the repository lacks: neighbour stem -> the word it stands for, and each neighbour's
+    share of that word's weight in the no_match evidence (NEIGHBOUR_SHARE when near, else nothing)."""
+    found: dict[str, str] = {}
+    shares: dict[str, float] = {}
+    for word in absent:
+        for other, cosine in neighbours(word):
+            if other not in tokens and other not in alternates and other not in found:
+                found[other] = word
+                shares[other] = NEIGHBOUR_SHARE if cosine >= NEIGHBOUR_EVIDENCE else 0.0
+    return found, shares
 
 
 def _signature_words(signature: str, name: str) -> str:
@@ -761,7 +805,7 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates", "shares")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -771,16 +815,25 @@ class Evidence:
         self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
+        self.shares: Mapping[str, float] = {}  # an expansion's share of its word's weight, when not all of it
 
     def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
-        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word, a
-        word its nodes hold only in comments covers BODY_EVIDENCE of its weight (and is never the rarest)."""
-        alternates, weights = self.alternates, self.weights
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word (a
+        neighbour its share), a word its nodes hold only in comments covers BODY_EVIDENCE of its weight (and is
+        never the rarest)."""
+        alternates, weights, shares = self.alternates, self.weights, self.shares
         tokens = {t for _, node in scored for t in matched[node]}
-        covered = {alternates.get(t, t) for t in tokens if not t.startswith(BODY_PREFIX)} & weights.keys()
+        covered = {alternates.get(t, t) for t in tokens
+                   if not t.startswith(BODY_PREFIX) and t not in shares} & weights.keys()
         commented = {t[len(BODY_PREFIX):] for t in tokens if t.startswith(BODY_PREFIX)} & (weights.keys() - covered)
+        partly: dict[str, float] = {}
+        for t in tokens & shares.keys():
+            word = alternates[t]
+            if word not in covered and word not in commented:
+                partly[word] = max(partly.get(word, 0.0), shares[t])
         total = sum(weights.values()) or 1.0
-        self.coverage = (sum(weights[t] for t in covered) + BODY_EVIDENCE * sum(weights[t] for t in commented)) / total
+        self.coverage = (sum(weights[t] for t in covered) + BODY_EVIDENCE * sum(weights[t] for t in commented)
+                         + sum(weights[t] * share for t, share in partly.items())) / total
         self.best_idf = max((weights[t] for t in covered), default=0.0)
 
     def named(self, stems: Sequence[str]) -> str:
@@ -889,26 +942,29 @@ def _best_first(pairs: list[tuple[float, int]]) -> None:
 
 def rank_files(
     tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = (),
-    alternates: dict[str, str] | None = None, memo: dict | None = None,
+    alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
     `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
     `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
     a question word scores its best form, an alternative at EXPANDED of its own BM25. `memo` (a pinned
-    bundle's) keeps each token's prepared postings for the next question.
+    bundle's) keeps each token's prepared postings for the next question. `shares` gives the alternatives
+    that are less than evidence of their word (neighbours): one whose share is 0 only ranks.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
     n = int(section.get("documents") or 1)
     avgdl = float(section.get("avgdl") or 1.0)
     alternates = alternates or {}
+    shares = shares or {}
+    evident = {alt: word for alt, word in alternates.items() if shares.get(alt, 1.0) and alt in postings}
     idf = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in (*tokens, *alternates)}
     bodies = {BODY_PREFIX + t: t for t in tokens if BODY_PREFIX + t in postings}
     # A question word the repository lacks but an alternative holds weighs as that alternative.
     stand_in: dict[str, float] = {}
-    for alt, word in alternates.items():
-        if word not in postings and alt in postings:
+    for alt, word in evident.items():
+        if word not in postings:
             stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
     weights = {t: stand_in.get(t, idf[t]) for t in tokens}
     ready: dict[tuple[str, bool], Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
@@ -968,10 +1024,11 @@ def rank_files(
         score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
     _best_first(ranked)
-    found_words = set(postings) | {word for alt, word in alternates.items() if alt in postings}
+    found_words = set(postings) | set(evident.values())
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
     evidence.alternates = alternates
+    evidence.shares = shares
     if ranked:
         evidence.cover(per_file[ranked[0][1]], matched)
     total = sum(weights.values()) or 1.0
@@ -1072,10 +1129,15 @@ def query_meaning(
     alternates = alternatives(tokens) if EXPANDED else {}
     body = [BODY_PREFIX + t for t in tokens] if BODY_WEIGHT and section.get("body_documents") else []
     postings = read_postings([*tokens, *alternates, *body], section, read, corrupt, memo)
+    held = set(postings) | {word for alt, word in alternates.items() if alt in postings}
+    near, shares = neighbour_alternatives([t for t in tokens if t not in held and t not in asking], tokens, alternates)
+    if near:  # a second read, only for words the repository lacks
+        postings.update(read_postings(list(near), section, read, corrupt, memo))
+        alternates = {**alternates, **near}
     wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
     files = _files(read, corrupt, memo) if postings else []
     try:
-        ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo)
+        ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo, shares)
     except (TypeError, ValueError) as err:  # postings that are not ascending numbers
         raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
@@ -1115,6 +1177,13 @@ def query_meaning(
     notes = []
     if evidence.missing:
         notes.append("no node holds: " + evidence.named(evidence.missing))
+    read_as: dict[str, list[str]] = {}
+    for other, word in near.items():
+        if other in postings:
+            read_as.setdefault(word, []).append(other)
+    if read_as:
+        notes.append("words the repository lacks, read as their nearest: " + "; ".join(
+            f"{evidence.named([word])} as {', '.join(others)}" for word, others in read_as.items()))
     return rows, notes, evidence
 
 
