@@ -155,6 +155,17 @@ CORPORA: dict[str, Corpus] = {
             "e3ef56195c04fe729a1c4a27726a703cc24d3429",
             source=DEBIAN,
         ),
+        # C: the jansson JSON library (value types, the decoder and its lexer, the encoder, pack/unpack
+        # format strings, the hashtable, UTF-8 and string buffers, with its test suites) as upstream's orig
+        # tarball in Debian's archive. The pool's .dsc for jansson 2.14-2 publishes the sha256.
+        Corpus(
+            "jansson",
+            "2.14",
+            "jansson_2.14.orig.tar.gz",
+            "c739578bf6b764aa0752db9a2fdadcfe921c78f1228c7ec0bb47fa804c55d17b",
+            "29cfcda02f8c45297bddd62b0518d986408faeba",
+            source=DEBIAN,
+        ),
     )
 }
 

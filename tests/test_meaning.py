@@ -295,6 +295,35 @@ def test_comments_by_family_with_their_lines():
     assert comments("a();\n/* never closed\nb /* c\n", "c") == [(2, "/* never closed\nb /* c\n")]
 
 
+TABLE_FILES = {
+    "include/table.h": (
+        "/* Initialize a table with room for a few keys. */\n"
+        "int table_init(table_t *t) TABLE_ATTRS((warn_unused_result));\n\n"
+        "/* Called with each key while the table is walked. */\n"
+        "typedef int (*visit_fn)(const char *key, void *data);\n\n"
+        "enum table_error {\n    /* the same key was added twice */\n    table_error_duplicate_key,\n};\n"
+    ),
+    "src/table.c": '#include "table.h"\n\nint table_init(table_t *t) { return 0; }\n',
+}
+
+
+def test_c_header_names_and_their_comments_are_node_text(make_repo, route):
+    """A C header's attributed prototype, callback typedef and enum member are nodes: found by name, and a
+    member's comment answers a question in words."""
+    repo = make_repo("table")
+    repo.commit(dict(TABLE_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    for name, shown, kind in (("visit_fn", "visit_fn", "interface"),
+                              ("table_error_duplicate_key", "table_error.table_error_duplicate_key", "constant")):
+        top = ask(route, repo, name)["rows"][0]
+        assert (top["path"], top["name"], top["kind"]) == ("include/table.h", shown, kind)
+    names = {(r["path"], r["name"]) for r in ask(route, repo, "table_init")["rows"]}
+    assert {("include/table.h", "table_init"), ("src/table.c", "table_init")} <= names
+    rows, _, _ = _pay_query(repo, "which key was added twice", explain=True)
+    assert (rows[0].path, rows[0].name) == ("include/table.h", "table_error")  # a member's text joins its enum's
+    assert dict(rows[0].extra)["matched"]["twic"] == ["doc"]
+
+
 def _pay_query(repo, text: str, *, explain: bool = False):
     with BundleView(str(repo.path)) as bundle:
         view = bundle.index("meaning")

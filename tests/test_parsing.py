@@ -531,6 +531,8 @@ CASES = [
             ("forecast", "struct", 5, None),
             ("session_t", "struct", 11, None),
             ("unit", "enum", 13, None),
+            ("CELSIUS", "constant", 13, "unit"),
+            ("FAHRENHEIT", "constant", 13, "unit"),
             ("build_url", "function", 16, None),
             ("main", "function", 21, None),
         ],
@@ -1449,6 +1451,74 @@ def test_every_name_of_a_multi_name_constant_declaration_is_a_constant(lang: str
     """`var a, b int`, `static final int A = 1, B = 2;` and their kin: each name a node on its own line, with the
     kind, owner and doc of the first (Kotlin and Rust have no such declaration outside a function)."""
     assert _symbols(source, lang) == expected
+
+
+def test_c_typedef_names_are_types() -> None:
+    """A program names its C types by their typedefs: of a struct declared elsewhere, beside a struct's own tag,
+    of a scalar and of a callback's function pointer (an interface, as TypeScript's type aliases are)."""
+    source = """\
+        typedef struct hashtable hashtable_t;
+        typedef struct pair {
+            int key;
+        } pair_t;
+        typedef struct json_error_t {
+            int line;
+        } json_error_t;
+        typedef long long json_int_t;
+        /* Read one byte from the stream; EOF at its end. */
+        typedef int (*get_func)(void *data);
+        typedef void *(*json_malloc_t)(size_t);
+        typedef enum color color_t;
+        """
+    assert _symbols(source, "c") == [
+        ("hashtable_t", "struct", 1, 1, None, ""),
+        ("pair_t", "struct", 4, 4, None, ""),
+        ("pair", "struct", 2, 4, "pair_t", ""),
+        ("json_error_t", "struct", 5, 7, None, ""),
+        ("json_int_t", "interface", 8, 8, None, ""),
+        ("get_func", "interface", 10, 10, None, "Read one byte from the stream; EOF at its end."),
+        ("json_malloc_t", "interface", 11, 11, None, ""),
+        ("color_t", "enum", 12, 12, None, ""),
+    ]
+
+
+def test_c_enum_members_are_constants_of_their_enum() -> None:
+    """`enum { ... }` members are named constants, as `#define` ones are: each a node, with its own comment."""
+    source = """\
+        enum json_error_code {
+            json_error_unknown,
+            /* the input ended inside a value */
+            json_error_premature_end_of_input = 6,
+        };
+        typedef enum { JSON_OBJECT } json_type;
+        """
+    assert _symbols(source, "c") == [
+        ("json_error_code", "enum", 1, 5, None, ""),
+        ("json_error_unknown", "constant", 2, 2, "json_error_code", ""),
+        ("json_error_premature_end_of_input", "constant", 4, 4, "json_error_code",
+         "the input ended inside a value"),
+        ("json_type", "enum", 6, 6, None, ""),
+        ("JSON_OBJECT", "constant", 6, 6, "json_type", ""),
+    ]
+
+
+def test_c_prototype_followed_by_an_attribute_macro_is_a_function() -> None:
+    """`int init(t *x) ATTRS((warn_unused_result));` does not parse (the macro is unknown to the grammar); its
+    prototype is still the function's declaration, with the comment above it; a broken call is not."""
+    source = textwrap.dedent("""\
+        /* Initialize a hashtable object. */
+        int hashtable_init(hashtable_t *hashtable) JANSSON_ATTRS((warn_unused_result));
+        extern unsigned long count(void) __THROW;
+        void close(hashtable_t *hashtable);
+        """).encode()
+    result = extract(source, "c")
+    assert [(s.name, s.kind, s.line, s.doc) for s in result.symbols] == [
+        ("hashtable_init", "function", 2, "Initialize a hashtable object."),
+        ("count", "function", 3, ""),
+        ("close", "function", 4, ""),
+    ]
+    broken = extract(b"void run(void) {\n    start(a b);\n}\n", "c")
+    assert [s.name for s in broken.symbols] == ["run"]
 
 
 # ----------------------------------------------------------------------------------- other languages

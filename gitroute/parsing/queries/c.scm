@@ -27,6 +27,47 @@
   type: (enum_specifier !name body: (_))
   declarator: (type_identifier) @name) @definition.enum
 
+; `typedef struct tag name;` declares the name a program uses for the type (hashtable_t for struct hashtable),
+; and `typedef struct tag { ... } name;` a second name beside the tag.
+(type_definition
+  type: [(struct_specifier !body) (union_specifier !body)]
+  declarator: (type_identifier) @name) @definition.struct
+
+(type_definition
+  type: (enum_specifier !body)
+  declarator: (type_identifier) @name) @definition.enum
+
+(type_definition
+  type: [
+    (struct_specifier name: (type_identifier) @_tag body: (_))
+    (union_specifier name: (type_identifier) @_tag body: (_))
+  ]
+  declarator: (type_identifier) @name
+  (#not-eq? @_tag @name)) @definition.struct
+
+(type_definition
+  type: (enum_specifier name: (type_identifier) @_tag body: (_))
+  declarator: (type_identifier) @name
+  (#not-eq? @_tag @name)) @definition.enum
+
+; Other typedefs name a type the way an interface does (TypeScript's `type` aliases are interfaces too):
+; a scalar (`typedef long long json_int_t;`) or a callback's function pointer
+; (`typedef int (*get_func)(void *data);`, `typedef void *(*malloc_t)(size_t);`).
+(type_definition
+  type: [(primitive_type) (sized_type_specifier) (type_identifier)]
+  declarator: (type_identifier) @name) @definition.interface
+
+(type_definition
+  declarator: [
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+    (pointer_declarator declarator: (function_declarator
+      declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+  ]) @definition.interface
+
+; An enum's members are named constants of the whole file, as an object-like macro is; their text joins the enum's.
+(enumerator
+  name: (identifier) @name) @definition.constant
+
 (function_definition
   declarator: [
     (function_declarator declarator: (identifier) @name)
@@ -42,6 +83,14 @@
 
 (preproc_function_def
   name: (identifier) @name) @definition.function
+
+; A prototype followed by an attribute macro (`int init(t *x) JANSSON_ATTRS((warn_unused_result));`,
+; `int f(void) __THROW;`) does not parse: its type and declarator end an ERROR node of their own.
+(ERROR
+  [(primitive_type) (sized_type_specifier) (type_identifier)]
+  .
+  (function_declarator declarator: (identifier) @name)
+  .) @definition.function
 
 (call_expression
   function: [
