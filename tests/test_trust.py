@@ -9,6 +9,7 @@ import pygit2
 import pytest
 
 from gitroute.bundle.layout import FORMAT_VERSION, extract_path
+from gitroute.bundle.memo import code_salt
 from tests.conftest import SAMPLE_FILES, RepoBuilder, forget_extraction_cache
 
 BUNDLE_REF = "refs/marola/routing-bundle"
@@ -201,7 +202,7 @@ def test_a_planted_result_in_the_own_repository_does_not_survive_build_full(upst
     planted = plant_symbol(upstream, "src/sample/weather.py", "steal_credentials")
     own = Path(upstream.git("rev-parse", "--git-common-dir").strip())
     own = (upstream.path / own if not own.is_absolute() else own) / "gitroute" / "own-bundles"
-    own.write_text(own.read_text() + upstream.ref(BUNDLE_REF) + "\n")
+    own.write_text(own.read_text() + f"{upstream.ref(BUNDLE_REF)} {code_salt()}\n")
 
     result = route(["build", "--json", "--full"], upstream.path)
 
@@ -224,7 +225,7 @@ def test_an_own_bundle_missing_an_extraction_blob_is_extracted_again(upstream, r
     head = upstream.git("rev-parse", "HEAD").strip()
     commit = forge_bundle(upstream, trailers(head), tree)
     own = upstream.path / ".git" / "gitroute" / "own-bundles"
-    own.write_text(own.read_text() + commit + "\n")  # as if this repository's own build had written it
+    own.write_text(own.read_text() + f"{commit} {code_salt()}\n")  # as if this repository's own build wrote it
     forget_extraction_cache(upstream.path)
     upstream.commit({**SAMPLE_FILES, "extra.py": "def extra():\n    pass\n"}, "one more file")
 
@@ -241,9 +242,29 @@ def test_the_own_bundles_record_is_bounded(make_repo, route):
     for i in range(MAX_OWN_BUNDLES + 3):
         repo.commit({"a.py": f"def f{i}():\n    pass\n"}, f"c{i}")
         assert route(["build", "-q"], repo.path).exit_code == 0
-    recorded = (repo.path / ".git" / "gitroute" / "own-bundles").read_text().split()
+    recorded = (repo.path / ".git" / "gitroute" / "own-bundles").read_text().splitlines()
     assert len(recorded) == MAX_OWN_BUNDLES
-    assert recorded[-1] == repo.ref(BUNDLE_REF)
+    assert recorded[-1] == f"{repo.ref(BUNDLE_REF)} {code_salt()}"
+
+
+def test_a_bundle_that_other_code_wrote_is_extracted_again(upstream, route):
+    """An own bundle written by another version of gitroute, or before a parser query changed (another salt),
+    lends no extraction: what the old code extracted may differ from what this code would."""
+    own = upstream.path / ".git" / "gitroute" / "own-bundles"
+    recorded = own.read_text()
+    assert recorded.strip().endswith(code_salt())
+    own.write_text(recorded.replace(code_salt(), "0" * len(code_salt())))
+    forget_extraction_cache(upstream.path)
+    upstream.commit({**SAMPLE_FILES, "extra.py": "def extra():\n    pass\n"}, "one more file")
+
+    result = route(["build", "--json"], upstream.path)
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["files"]["parsed"] == len(SAMPLE_FILES) + 1
+    forget_extraction_cache(upstream.path)  # the bundle just built is this code's: the next build reuses it
+    upstream.commit({**SAMPLE_FILES, "extra.py": "def extra():\n    return 1\n"}, "a change")
+    result = route(["build", "--json"], upstream.path)
+    assert json.loads(result.stdout)["files"]["parsed"] == 1
 
 
 # --- 6. a damaged bundle ref is reported as damaged, and build replaces it ------------------------

@@ -2,12 +2,16 @@
 
 A fetch can put anything under `refs/marola/*`; it cannot touch `<common git dir>/gitroute/`. A
 build reuses per-file extraction results only from a bundle commit named here, so a fetched
-bundle never decides what a later build believes.
+bundle never decides what a later build believes. Each id is recorded with the salt of the code that
+wrote it (the memo's: gitroute's source, the grammars, Python), so a build by changed code (a parser
+query edited, an upgrade) extracts again rather than reuse what the old code made.
 """
 from __future__ import annotations
 
 import contextlib
 import os
+
+from gitroute.bundle.memo import code_salt
 
 MAX_OWN_BUNDLES = 16  # enough for a few refs and worktrees; older bundles are rebuilt, not trusted
 OWN_BUNDLES = os.path.join("gitroute", "own-bundles")
@@ -18,12 +22,15 @@ def _record_path(common_dir: str) -> str:
 
 
 def read_own_bundles(common_dir: str) -> list[str]:
-    """The recorded bundle commit ids, oldest first; an unreadable record trusts nothing."""
+    """The bundle commit ids this code recorded, oldest first; an unreadable record trusts nothing."""
+    salt = code_salt()
     try:
         with open(_record_path(common_dir), encoding="ascii") as f:
-            return [line for line in f.read().split() if line.strip("0123456789abcdef") == ""]
+            lines = f.read().splitlines()
     except (OSError, ValueError):
         return []
+    return [commit for commit, _, by in (line.partition(" ") for line in lines)
+            if by == salt and commit and commit.strip("0123456789abcdef") == ""]
 
 
 def is_own_bundle(common_dir: str, commit_id: str) -> bool:
@@ -41,7 +48,7 @@ def remember_own_bundle(common_dir: str, commit_id: str) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "w", encoding="ascii") as f:
-            f.write("".join(f"{i}\n" for i in ids))
+            f.write("".join(f"{i} {code_salt()}\n" for i in ids))
         os.replace(tmp, path)
     except OSError:
         # A build that cannot record its bundle still succeeds; the next one extracts everything.
