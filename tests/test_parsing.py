@@ -1677,13 +1677,15 @@ def test_extract_never_raises_and_keeps_invariants(data: bytes, lang: str) -> No
         ("Makefile", "make"), ("sub/Dockerfile", "dockerfile"), ("Dockerfile.dev", "dockerfile"),
         ("conf.yml", "yaml"), ("Cargo.toml", "toml"), ("a.json", "json"), ("x.sql", "sql"), ("index.rst", "rst"),
         ("weird dir/ünïcödé name.py", "python"), ("a.b.c/file.ex", "elixir"), ("Gemfile", "ruby"),
+        ("src/jansson_config.h.in", "c"), ("Makefile.in", "make"), ("setup.py.in", "python"),
     ],
 )
 def test_language_for_path_maps_known_files(path: str, lang: str) -> None:
     assert language_for_path(path) == lang
 
 
-@pytest.mark.parametrize("path", ["LICENSE", "notes.txt", ".env", "bin/", "a.unknownext", "", "x.", ".py"])
+@pytest.mark.parametrize("path", ["LICENSE", "notes.txt", ".env", "bin/", "a.unknownext", "", "x.", ".py", ".in",
+                                  "notes.txt.in", "x.in.in.in"])
 def test_language_for_path_returns_none_for_unknown(path: str) -> None:
     assert language_for_path(path) is None
 

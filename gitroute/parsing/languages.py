@@ -181,6 +181,8 @@ def language_for_path(path: str) -> str | None:
         return "dockerfile"
     if base.startswith("makefile."):
         return "make"
+    if base.endswith(".in") and len(base) > 3:  # a configure template (config.h.in) is the file it makes
+        return language_for_path(base[:-3])
     dot = base.rfind(".")
     # A leading dot alone (".env", ".vimrc") is a hidden name, not an extension.
     if dot <= 0:
