@@ -166,6 +166,17 @@ CORPORA: dict[str, Corpus] = {
             "29cfcda02f8c45297bddd62b0518d986408faeba",
             source=DEBIAN,
         ),
+        # PHP: the monolog logging library (logger, handlers, formatters, processors, with its PHPUnit tests)
+        # as upstream's orig tarball (xz) in Debian's archive. The pool's .dsc for php-monolog 2.9.1-1
+        # publishes the sha256.
+        Corpus(
+            "monolog",
+            "2.9.1",
+            "php-monolog_2.9.1.orig.tar.xz",
+            "55d7d62eee001d4e68fe0d53841ede53bd583f4e0e3a172877d9a939f4b3c79e",
+            "00522862dd9827e6162d5cd67951df637df010f3",
+            source=DEBIAN,
+        ),
     )
 }
 

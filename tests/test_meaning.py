@@ -12,7 +12,7 @@ from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
 from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_text, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
-from gitroute.parsing.prose import header_text, message_literals
+from gitroute.parsing.prose import comments, header_text, message_literals
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
 from tests.conftest import RepoBuilder
 
@@ -73,6 +73,15 @@ def test_header_text_skips_a_license_block_and_keeps_the_description_c_family():
     assert header_text(text, "java") == "Reads files in chunks."
     assert header_text("// Package shop computes costs.\n// By weight.\npackage shop\n", "go") == (
         "Package shop computes costs. By weight.")
+
+
+def test_header_text_of_php_comes_after_its_open_tag_and_keeps_a_description_that_names_its_licence():
+    text = ("<?php declare(strict_types=1);\n\n/*\n * This file is part of Acme. For the full copyright and license\n"
+            " * information, see LICENSE.\n */\n\n/**\n * Keeps rendered pages warm between visits.\n *\n"
+            " * @author Jane Roe <jane@example.org>\n * @license MIT\n */\n\nnamespace Acme;\n")
+    assert header_text(text, "php") == "Keeps rendered pages warm between visits."
+    assert header_text("#!/usr/bin/env php\n<?php\n// Runs the nightly import.\nrequire 'x.php';\n", "php") == (
+        "Runs the nightly import.")
 
 
 def test_header_text_hash_and_dash_families():
@@ -285,8 +294,6 @@ PAY_FILES = {
 
 
 def test_comments_by_family_with_their_lines():
-    from gitroute.parsing.prose import comments
-
     assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two"), (3, "#'")]
     assert comments("a();\n/* block\n spans */ b(); // line\n", "go") == [
         (2, "/* block\n spans */"), (3, "// line")]
@@ -322,6 +329,39 @@ def test_c_header_names_and_their_comments_are_node_text(make_repo, route):
     rows, _, _ = _pay_query(repo, "which key was added twice", explain=True)
     assert (rows[0].path, rows[0].name) == ("include/table.h", "table_error")  # a member's text joins its enum's
     assert dict(rows[0].extra)["matched"]["twic"] == ["doc"]
+def test_php_comments_lose_their_analyser_and_author_tags():
+    text = ("<?php\n/**\n * Sends the digest.\n * @author Jane Roe\n * @phpstan-import-type Visit from Cache\n */\n"
+            "class A {\n    // why: the queue is slow\n}\n")
+    assert [(line, " ".join(t.split())) for line, t in comments(text, "php")] == [
+        (2, "/** * Sends the digest. */"), (8, "// why: the queue is slow")]
+
+
+PHP_FILES = {
+    "src/Cache/PageCache.php": (
+        "<?php declare(strict_types=1);\n\n/*\n * This file is part of Acme. For the full copyright and license\n"
+        " * information, see LICENSE.\n */\n\n/**\n * Keeps rendered pages warm between visits.\n */\n\n"
+        "namespace Acme\\Cache;\n\nfinal class PageCache\n{\n    public function get(string $key) {}\n}\n"
+    ),
+    "src/Mail/Sender.php": (
+        "<?php\nnamespace Acme\\Mail;\n\n/**\n * Sends the nightly digest to subscribers.\n *\n"
+        " * @author Page Turner <page@example.org>\n * @phpstan-import-type Visit from \\Acme\\Cache\\PageCache\n */\n"
+        "class Sender\n{\n    /** {@inheritDoc} */\n    public function send() {}\n}\n"
+    ),
+}
+
+
+def test_a_php_files_header_routes_and_its_docblock_tags_do_not(make_repo, route):
+    """The header after `<?php` is the file's text; a docblock's `@author` and `@phpstan-*` words are no one's."""
+    repo = make_repo("acme")
+    repo.commit(dict(PHP_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where are rendered pages kept warm between visits", "--meaning", "--explain")
+    assert [r["path"] for r in doc["rows"]] == ["src/Cache/PageCache.php"]
+    assert "header" in doc["rows"][0]["matched"]["warm"]
+    doc = ask(route, repo, "who sends the nightly digest to subscribers", "--meaning", "--explain")
+    assert doc["rows"][0]["path"] == "src/Mail/Sender.php"
+    assert "doc" in doc["rows"][0]["matched"]["digest"]
+    assert ask(route, repo, "which page turner imported the visit", "--meaning")["status"] == "no_match"
 
 
 def _pay_query(repo, text: str, *, explain: bool = False):

@@ -756,6 +756,7 @@ CASES = [
             ("Loggable", "trait", 30, None),
             ("log", "method", 30, "Loggable"),
             ("Unit", "enum", 32, None),
+            ("Celsius", "constant", 32, "Unit"),
             ("main", "function", 34, None),
         ],
         calls={("forecast", "get", 19), ("forecast", "build_url", 19), ("create", "OpenMeteoClient", 24),
@@ -945,6 +946,64 @@ def test_comment_separated_by_blank_line_is_not_a_doc() -> None:
 def test_trailing_comment_of_previous_line_is_not_a_doc() -> None:
     source = b"x = 1  # about x\ndef f():\n    pass\n"
     assert extract(source, "python").symbols[0].doc == ""
+
+
+def test_php_docblock_keeps_its_description_and_types_and_drops_analyser_author_and_inherit_tags() -> None:
+    """`@phpstan-*`/`@psalm-*` repeat the signature's types (often a screenful of array shapes), `@author` names
+    people: none of it says what the code does, and it took the room of the doc that does."""
+    source = """\
+        <?php
+        /**
+         * Buffers records until the request ends.
+         *
+         * @author Jane Roe <jane@example.org>
+         *
+         * @phpstan-import-type Record from \\Acme\\Logger
+         * @phpstan-type Shape array{
+         *     message: string, context: mixed[]
+         * }
+         * @deprecated use the flush handler
+         */
+        class Buffer {
+            /**
+             * @psalm-param array<callable(array): array> $processors
+             * @param int|string $level The lowest level kept
+             * @return bool Whether a record was kept
+             */
+            public function keep($level) {}
+
+            /** {@inheritDoc} */
+            public function close() {}
+        }
+        """
+    assert [(name, doc) for name, _k, _l, _e, _p, doc in _symbols(source, "php")] == [
+        ("Buffer", "Buffers records until the request ends. @deprecated use the flush handler"),
+        ("keep", "@param int|string $level The lowest level kept @return bool Whether a record was kept"),
+        ("close", ""),
+    ]
+
+
+def test_php_enum_cases_are_constants_of_their_enum_with_their_docs() -> None:
+    source = """\
+        <?php
+        enum Level: int
+        {
+            /** Detailed debug information */
+            case Debug = 100;
+            case Info = 200;
+
+            const Default = self::Info;
+
+            public function label(): string { return 'x'; }
+        }
+        """
+    assert [(n, k, line, parent, d) for n, k, line, _end, parent, d in _symbols(source, "php")] == [
+        ("Level", "enum", 2, None, ""),
+        ("Debug", "constant", 5, "Level", "Detailed debug information"),
+        ("Info", "constant", 6, "Level", ""),
+        ("Default", "constant", 8, "Level", ""),
+        ("label", "method", 10, "Level", ""),
+    ]
 
 
 # ------------------------------------------------------------------------ JavaScript / TypeScript specifics

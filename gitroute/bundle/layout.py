@@ -16,8 +16,9 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # bindings, call receivers and class bases (the graph's resolution); 7: Kotlin, Scala and C# import aliases;
 # 8: a line of container markers counts toward the nesting guard (such documents are named, not parsed);
 # 9: Java, Go and Rust constants; 10: every name of a declaration that names several constants; 11: C typedefs,
-# enum members and macro-broken prototypes, configure templates (`config.h.in`) parsed as what they make
-EXTRACTOR_VERSION = 11
+# enum members and macro-broken prototypes, configure templates (`config.h.in`) parsed as what they make;
+# 12: PHP docblocks without their analyser, author and inheritDoc tags, PHP enum cases as constants
+EXTRACTOR_VERSION = 12
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -3,11 +3,14 @@
 Plain text scanning, no tree-sitter: it runs over every file of a build, and what it finds (a leading
 comment block, a quoted sentence) has the same shape in every language the parser handles. Comment
 syntax comes in three families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
-JavaScript, Go, Rust, Java, ...) and `--` (SQL, Lua, Haskell); Python adds the module docstring.
+JavaScript, Go, Rust, Java, ...) and `--` (SQL, Lua, Haskell); Python adds the module docstring, and PHP's
+header comes after its `<?php` tag, its docblocks without the tags that say nothing about the code.
 """
 from __future__ import annotations
 
 import re
+
+from gitroute.parsing.families.scripting import php_comment_text
 
 MAX_HEADER = 600
 MAX_LITERAL = 200
@@ -19,6 +22,8 @@ _HASH_LANGS = frozenset(("python", "ruby", "bash", "perl", "r", "elixir", "yaml"
 _DASH_LANGS = frozenset(("sql", "lua", "haskell", "elm", "ada", "vhdl"))
 
 _SHEBANG = re.compile(r"\A(?:#![^\n]*\n|\ufeff)+")
+# A PHP file opens with its tag (`<?php`, perhaps `declare(strict_types=1);` on the same line) before any comment.
+_PHP_OPEN = re.compile(r"\A\s*<\?php\b[ \t]*(?:declare\s*\([^()\n]*\)\s*;)?", re.I)
 _PY_DOCSTRING = re.compile(r'\A\s*(?:(?:#[^\n]*|from\s+__future__[^\n]*)\n\s*)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
 _BLOCK = re.compile(r"\A\s*/\*+(.*?)\*/", re.S)
 _LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(r"\A(?:[ \t]*#[^\n]*\n?)+"),
@@ -44,6 +49,8 @@ def comment_family(lang: str) -> str:
 def header_text(text: str, lang: str) -> str:
     """A file's own description: the module docstring (Python) or the leading comment block, license text left out."""
     head = _SHEBANG.sub("", text[:_SCAN], count=1)
+    if lang == "php":
+        head = _PHP_OPEN.sub("", head, count=1)
     found = ""
     if lang == "python":
         match = _PY_DOCSTRING.match(head)
@@ -65,6 +72,8 @@ def header_text(text: str, lang: str) -> str:
                 rest = rest[lines.end():]
             else:
                 break
+        if lang == "php":  # a file docblock's `@license`/`@author` tags do not make its description a licence
+            blocks = [php_comment_text(b) for b in blocks]
         found = " ".join(_MARKER.sub("", b) for b in blocks if not _LICENSE.search(b))
     return " ".join(found.split())[:MAX_HEADER]
 
@@ -101,5 +110,6 @@ def comments(text: str, lang: str) -> list[tuple[int, str]]:
     for match in _COMMENTS[comment_family(lang)].finditer(text):
         line += text.count("\n", pos, match.start())
         pos = match.start()
-        found.append((line, match.group(0)))
+        # A PHP docblock's analyser types and authors are no words about the code (as in its definition's doc).
+        found.append((line, php_comment_text(match.group(0)) if lang == "php" else match.group(0)))
     return found

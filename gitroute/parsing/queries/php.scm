@@ -75,9 +75,13 @@
     (qualified_name (name) @name .)
   ]) @reference.type
 
-; Constants: `const MAX = 3;` at file level or in a class (owned by it), and a file-level `define('MAX', 3)`.
+; Constants: `const MAX = 3;` at file level or in a class (owned by it), a file-level `define('MAX', 3)`, and
+; an enum's cases (`case Hearts = 'H';`, owned by the enum, as Java's enum constants are by theirs).
 (const_declaration
   (const_element (name) @name) @definition.constant)
+
+(enum_case
+  name: (name) @name) @definition.constant
 
 (program
   (expression_statement
