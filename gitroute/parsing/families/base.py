@@ -19,8 +19,6 @@ class Family:
     queries/ (run concatenated, in order: the earliest pattern claiming a node wins), `langs` names the
     others (the generic walk finds their definitions); `gitroute.parsing.families.family(lang)` finds it."""
 
-    # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
-    jsdoc_gap: bool = False
     # The kinds of symbol whose functions are its methods.
     method_holders: frozenset[str] = frozenset(TYPE_KINDS)
 
@@ -35,6 +33,11 @@ class Family:
     def doc_anchor(self, node: Node) -> Node:
         """The node whose leading comments document `node`."""
         return node
+
+    def documents_across_blank_line(self, comment: Node) -> bool:
+        """Whether `comment`, the nearest comment above a definition with one blank line between them, still
+        documents it; by default a blank line ends a doc."""
+        return False
 
     def comment_words(self, cleaned: str) -> str:
         """A comment's text after its markers are gone (C# drops its XML tags here)."""
