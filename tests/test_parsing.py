@@ -1143,6 +1143,33 @@ def test_ruby_rdoc_directives_are_not_doc_words() -> None:
     assert _ruby_docs(source) == {"A": "", "x": "", "y": "", "z": "Builds it."}
 
 
+def test_ruby_methods_declared_by_attr_calls_and_define_method_are_methods_of_their_class() -> None:
+    source = """\
+        module Rack
+          class Cascade
+            # The apps to try, in order.
+            attr_reader :apps, :root
+            attr_accessor :realm
+            define_method(:go) do |env|
+              run(env)
+            end
+            attr_reader
+            helper :not_a_method
+          end
+        end
+        """
+    result = extract(textwrap.dedent(source).encode(), "ruby")
+    assert [(s.name, s.kind, s.line, s.end_line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("Rack", "object", 1, 12, None, ""),
+        ("Cascade", "class", 2, 11, "Rack", ""),
+        ("apps", "method", 4, 4, "Cascade", "The apps to try, in order."),
+        ("root", "method", 4, 4, "Cascade", "The apps to try, in order."),
+        ("realm", "method", 5, 5, "Cascade", ""),
+        ("go", "method", 6, 8, "Cascade", ""),
+    ]
+    assert ("go", "run", 7) in {(_named(result, r.source), r.name, r.line) for r in result.calls}
+
+
 def test_ts_type_aliases_are_interfaces_and_module_constants_are_constants() -> None:
     source = """\
         /** A result. */

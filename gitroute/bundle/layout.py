@@ -16,8 +16,8 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # bindings, call receivers and class bases (the graph's resolution); 7: Kotlin, Scala and C# import aliases;
 # 8: a line of container markers counts toward the nesting guard (such documents are named, not parsed);
 # 9: Java, Go and Rust constants; 10: every name of a declaration that names several constants; 11: Ruby docs
-# across one blank line, without magic comments and RDoc directives
-EXTRACTOR_VERSION = 11
+# across one blank line, without magic comments and RDoc directives; 12: Ruby's attr_* and define_method methods
+EXTRACTOR_VERSION = 12
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

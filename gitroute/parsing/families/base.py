@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gitroute.model import TYPE_KINDS
-from gitroute.parsing.nodes import clean_import
+from gitroute.parsing.nodes import clean_import, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -33,6 +33,10 @@ class Family:
     def doc_anchor(self, node: Node) -> Node:
         """The node whose leading comments document `node`."""
         return node
+
+    def definition_name(self, name: Node) -> str:
+        """The name a definition's @name capture gives it."""
+        return text(name)
 
     def documents_across_blank_line(self, comment: Node) -> bool:
         """Whether `comment`, the nearest comment above a definition with one blank line between them, still

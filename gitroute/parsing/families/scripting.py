@@ -5,6 +5,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.base import Family
+from gitroute.parsing.nodes import text
 from gitroute.parsing.prose import RUBY_MAGIC_COMMENT
 
 if TYPE_CHECKING:
@@ -19,6 +20,11 @@ _BLOCK_LINES = 256  # how far up a comment block is followed to find where it st
 
 
 class Ruby(Family):
+    def definition_name(self, name: Node) -> str:
+        # `attr_reader :apps` and `define_method(:go)` name their methods by a symbol: the name is without its colon.
+        written = text(name)
+        return written[1:] if name.type == "simple_symbol" else written
+
     def documents_across_blank_line(self, comment: Node) -> bool:
         # YARD attaches the comment that ends on the line above a definition or on the one before it: Ruby code
         # often leaves a blank line under a class's doc (rack does under most of its middleware). The comments
