@@ -177,6 +177,18 @@ CORPORA: dict[str, Corpus] = {
             "00522862dd9827e6162d5cd67951df637df010f3",
             source=DEBIAN,
         ),
+        # Ruby: the rack web server interface (request and response, middleware, sessions, multipart, the
+        # server handlers, rackup) as the gem's tree in Debian's binary package: the pool serves the .dsc of
+        # ruby-* source packages but not their orig tarballs. Bookworm's Packages file publishes the sha256.
+        Corpus(
+            "rack",
+            "2.2.22",
+            "ruby-rack_2.2.22-0+deb12u1_all.deb",
+            "18bab2c3caffa2b1a35cd73d49652d749909e87fd2d5b57dd4a594a02a6ad157",
+            "cc7ea90059b3e53501f9824466382eadb1b1703f",
+            source=DEBIAN,
+            folder="usr/share/rubygems-integration/all/gems/rack-2.2.22",
+        ),
     )
 }
 

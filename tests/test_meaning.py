@@ -82,6 +82,10 @@ def test_header_text_of_php_comes_after_its_open_tag_and_keeps_a_description_tha
     assert header_text(text, "php") == "Keeps rendered pages warm between visits."
     assert header_text("#!/usr/bin/env php\n<?php\n// Runs the nightly import.\nrequire 'x.php';\n", "php") == (
         "Runs the nightly import.")
+def test_header_text_of_a_ruby_file_leaves_out_its_magic_comments():
+    text = "# frozen_string_literal: true\n# -*- coding: utf-8 -*-\n\n# Serves the static files.\nmodule Rack\nend\n"
+    assert header_text(text, "ruby") == "Serves the static files."
+    assert header_text("# frozen_string_literal: true\n\nmodule Rack\nend\n", "ruby") == ""
 
 
 def test_header_text_hash_and_dash_families():
@@ -392,6 +396,24 @@ def test_words_held_only_in_comments_stay_unknown_to_the_no_match_rule(make_repo
     rows, notes, evidence = _pay_query(repo, "where is the nearest cent of the ledger")
     assert rows == [] and evidence is not None and evidence.missing == ["nearest", "cent", "ledger"]
     assert notes[0].startswith("no word of the question occurs in the repository")
+
+
+def test_a_ruby_class_doc_above_a_blank_line_routes_a_question_in_its_words(make_repo, route):
+    # Rack's style: the class comment, a blank line, then the class (YARD still attaches it).
+    repo = make_repo("rackish")
+    repo.commit({
+        "lib/app/pool.rb": (
+            "# frozen_string_literal: true\n\nmodule App\n  # Keeps each visitor's data in the server's memory.\n\n"
+            "  class Pool\n    def find(id)\n    end\n  end\nend\n"
+        ),
+        "lib/app/files.rb": "# frozen_string_literal: true\n\nmodule App\n  class Files\n    def serve(path)\n    end\n  end\nend\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    answer = ask(route, repo, "where is each visitor's data kept in memory", "--meaning", "--explain")
+    assert answer["status"] == "routed"
+    top = answer["rows"][0]
+    assert (top["path"], top["name"]) == ("lib/app/pool.rb", "App.Pool")
+    assert "doc" in top["matched"]["visitor"] and "doc" in top["matched"]["memory"]
 
 
 # --- anchor text: what the documents say where they name a node ------------------------------

@@ -1163,6 +1163,74 @@ def test_jsdoc_documents_across_one_blank_line(source: str, doc: str) -> None:
     assert extract(source.encode(), "typescript").symbols[0].doc == doc
 
 
+# ----------------------------------------------------------------------------------------- Ruby specifics
+
+
+def _ruby_docs(source: str) -> dict[str, str]:
+    return {s.name: s.doc for s in extract(textwrap.dedent(source).encode(), "ruby").symbols}
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "doc"),
+    [
+        # YARD's rule: a comment ending on the line above or the one before it documents the definition
+        ("module Rack\n  # Serves files.\n\n  class Files\n  end\nend\n", "Files", "Serves files."),
+        ("class A\n  # Makes an id.\n  # A random one.\n\n  def make_id\n  end\nend\n", "make_id",
+         "Makes an id. A random one."),
+        ("require 'x'\n# The A.\n\nclass A\nend\n", "A", "The A."),
+        ("x = 1\n=begin\nThe A.\n=end\n\nclass A\nend\n", "A", "The A."),
+        ("module Rack\n  # Stray.\n\n\n  class Files\n  end\nend\n", "Files", ""),  # two blank lines
+        # the comments that open a file are its header: a magic comment, a license
+        ("# frozen_string_literal: true\n\nmodule Rack\nend\n", "Rack", ""),
+        ("# frozen_string_literal: true\n\n# Copyright 2020 ACME, MIT license.\n\nmodule Rack\nend\n", "Rack", ""),
+        ("# frozen_string_literal: true\nmodule Rack\nend\n", "Rack", ""),  # a magic comment says nothing
+    ],
+)
+def test_ruby_doc_comments_follow_yard_across_one_blank_line(source: str, name: str, doc: str) -> None:
+    assert _ruby_docs(source)[name] == doc
+
+
+def test_ruby_rdoc_directives_are_not_doc_words() -> None:
+    source = """\
+        class A
+          # :nodoc:
+          def x; end
+          #:nocov:
+          def y; end
+          # Builds it. :call-seq:
+          def z; end
+        end
+        """
+    assert _ruby_docs(source) == {"A": "", "x": "", "y": "", "z": "Builds it."}
+
+
+def test_ruby_methods_declared_by_attr_calls_and_define_method_are_methods_of_their_class() -> None:
+    source = """\
+        module Rack
+          class Cascade
+            # The apps to try, in order.
+            attr_reader :apps, :root
+            attr_accessor :realm
+            define_method(:go) do |env|
+              run(env)
+            end
+            attr_reader
+            helper :not_a_method
+          end
+        end
+        """
+    result = extract(textwrap.dedent(source).encode(), "ruby")
+    assert [(s.name, s.kind, s.line, s.end_line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("Rack", "object", 1, 12, None, ""),
+        ("Cascade", "class", 2, 11, "Rack", ""),
+        ("apps", "method", 4, 4, "Cascade", "The apps to try, in order."),
+        ("root", "method", 4, 4, "Cascade", "The apps to try, in order."),
+        ("realm", "method", 5, 5, "Cascade", ""),
+        ("go", "method", 6, 8, "Cascade", ""),
+    ]
+    assert ("go", "run", 7) in {(_named(result, r.source), r.name, r.line) for r in result.calls}
+
+
 def test_ts_type_aliases_are_interfaces_and_module_constants_are_constants() -> None:
     source = """\
         /** A result. */

@@ -86,10 +86,11 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
             # When several patterns claim one node the earliest in the .scm wins: queries list
             # specific patterns (a Go struct) before general ones (any Go type).
             claimed = scopes.get(span)
-            name = text(names[0])
-            if claimed is not None and claimed[0] == pattern and kind == "constant":
-                # A declaration naming several constants (`var a, b int`, `static final int A = 1, B = 2;`)
-                # matches its pattern once per name: the names after the first ride on the first's scope.
+            name = family.definition_name(names[0])
+            if claimed is not None and claimed[0] == pattern and kind in ("constant", "method"):
+                # A declaration naming several constants (`var a, b int`, `static final int A = 1, B = 2;`) or
+                # methods (Ruby's `attr_reader :a, :b`) matches its pattern once per name: the names after the
+                # first ride on the first's scope.
                 first = claimed[1]
                 if name and names[0].start_byte != first.name_node.start_byte and all(
                     names[0].start_byte != other.start_byte for other in first.more_names

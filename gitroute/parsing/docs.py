@@ -32,7 +32,7 @@ def doc(family: Family, node: Node) -> str:
         return docstring
     anchor = family.doc_anchor(node)
     for _ in range(4):  # bounded climb out of wrappers (decorators, export, template<...>, Go type ( ... ))
-        comments, blocked = _leading_comments(anchor, jsdoc_gap=family.jsdoc_gap)
+        comments, blocked = _leading_comments(anchor, family)
         if comments:
             cleaned = " ".join(_clean_comment(text, family) for text in reversed(comments))
             return WHITESPACE.sub(" ", cleaned).strip()[:MAX_DOC]
@@ -44,10 +44,10 @@ def doc(family: Family, node: Node) -> str:
     return ""
 
 
-def _leading_comments(anchor: Node, jsdoc_gap: bool = False) -> tuple[list[str], bool]:
+def _leading_comments(anchor: Node, family: Family) -> tuple[list[str], bool]:
     """The comments directly above `anchor` (nearest first), skipping attributes and decorators,
-    and whether a named node other than those stopped the scan. With `jsdoc_gap`, a `/**` block
-    nearest the anchor may be separated from it by one blank line (not a file's opening header)."""
+    and whether a named node other than those stopped the scan. The nearest comment may be separated
+    from the anchor by one blank line where the family says it still documents it (JSDoc, Ruby's)."""
     comments: list[str] = []
     expected_row = anchor.start_point[0]
     sibling = anchor.prev_sibling
@@ -64,7 +64,7 @@ def _leading_comments(anchor: Node, jsdoc_gap: bool = False) -> tuple[list[str],
             return comments, sibling.is_named
         end_row = comment.end_point[0] - (1 if comment.end_point[1] == 0 else 0)
         if end_row < expected_row - 1 and not (
-            jsdoc_gap and not comments and end_row == expected_row - 2 and _is_jsdoc(comment)
+            not comments and end_row == expected_row - 2 and family.documents_across_blank_line(comment)
         ):
             break
         if _trails_code(comment):
@@ -79,14 +79,6 @@ def _leading_comments(anchor: Node, jsdoc_gap: bool = False) -> tuple[list[str],
             break  # what precedes a comment swallowed by the previous node belongs to that node
         sibling = sibling.prev_sibling
     return comments, False
-
-
-def _is_jsdoc(comment: Node) -> bool:
-    """A `/** ... */` block that is not a file header (a comment opening the file, nothing before it)."""
-    head = (comment.text or b"")[:4]
-    if not head.startswith(b"/**") or head.startswith(b"/**/"):
-        return False
-    return comment.start_point[0] > 0 or comment.prev_sibling is not None
 
 
 def _last_comment_inside(node: Node) -> Node | None:

@@ -29,6 +29,13 @@ _BLOCK = re.compile(r"\A\s*/\*+(.*?)\*/", re.S)
 _LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(r"\A(?:[ \t]*#[^\n]*\n?)+"),
                  "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+")}
 _MARKER = re.compile(r"^[ \t]*(?:/{2,3}!?|#+|--+|\*+)[ \t]?", re.M)
+# Ruby's magic comments (`# frozen_string_literal: true`, `# -*- coding: utf-8 -*-`) tell the interpreter how to
+# read the file; they describe nothing.
+RUBY_MAGIC_COMMENT = re.compile(
+    r"^[ \t]*#[ \t]*(?:-\*-.*-\*-|(?:frozen_string_literal|(?:en)?coding|warn_indent|shareable_constant_value)"
+    r"[ \t]*:[^\n]*)[ \t]*$",
+    re.I | re.M,
+)
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
 # A string on one line, double or single quoted or backquoted; one with an escape in it is left out (a
 # simple pattern runs several times faster over a whole repository, and messages rarely escape).
@@ -68,7 +75,7 @@ def header_text(text: str, lang: str) -> str:
                 blocks.append(block.group(1))
                 rest = rest[block.end():]
             elif lines:
-                blocks.append(lines.group(0))
+                blocks.append(RUBY_MAGIC_COMMENT.sub("", lines.group(0)) if lang == "ruby" else lines.group(0))
                 rest = rest[lines.end():]
             else:
                 break

@@ -8,7 +8,6 @@ from gitroute.model import TYPE_KINDS, Symbol
 from gitroute.parsing.docs import doc
 from gitroute.parsing.entries import mark_entries
 from gitroute.parsing.families.ecmascript import FUNCTION_VALUES, NOT_OWNERS
-from gitroute.parsing.nodes import text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -92,8 +91,8 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
         symbols.append(first)
         for name_node in scope.more_names:
             row = name_node.start_point[0]
-            symbols.append(first._replace(name=text(name_node), line=row + 1, end_line=max(end_row, row) + 1,
-                                          signature=_signature(data, scope, name_node)))
+            symbols.append(first._replace(name=family.definition_name(name_node), line=row + 1,
+                                          end_line=max(end_row, row) + 1, signature=_signature(data, scope, name_node)))
     return tuple(mark_entries(family, scopes, symbols, data))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gitroute.model import TYPE_KINDS
-from gitroute.parsing.nodes import clean_import
+from gitroute.parsing.nodes import clean_import, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -19,8 +19,6 @@ class Family:
     queries/ (run concatenated, in order: the earliest pattern claiming a node wins), `langs` names the
     others (the generic walk finds their definitions); `gitroute.parsing.families.family(lang)` finds it."""
 
-    # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
-    jsdoc_gap: bool = False
     # The kinds of symbol whose functions are its methods.
     method_holders: frozenset[str] = frozenset(TYPE_KINDS)
 
@@ -35,6 +33,15 @@ class Family:
     def doc_anchor(self, node: Node) -> Node:
         """The node whose leading comments document `node`."""
         return node
+
+    def definition_name(self, name: Node) -> str:
+        """The name a definition's @name capture gives it."""
+        return text(name)
+
+    def documents_across_blank_line(self, comment: Node) -> bool:
+        """Whether `comment`, the nearest comment above a definition with one blank line between them, still
+        documents it; by default a blank line ends a doc."""
+        return False
 
     def comment_words(self, cleaned: str) -> str:
         """A comment's text after its markers are gone (C# drops its XML tags here)."""

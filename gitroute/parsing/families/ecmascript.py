@@ -27,10 +27,20 @@ NOT_OWNERS = frozenset({"module", "exports", "this", "self", "window", "global",
 
 
 class ECMAScript(Family):
-    jsdoc_gap = True
-
     def doc_anchor(self, node: Node) -> Node:
         return statement_of(node)
+
+    def documents_across_blank_line(self, comment: Node) -> bool:
+        # A `/**` block nearest a definition may be separated from it by one blank line (the Express style).
+        return is_jsdoc(comment)
+
+
+def is_jsdoc(comment: Node) -> bool:
+    """A `/** ... */` block that is not a file header (a comment opening the file, nothing before it)."""
+    head = (comment.text or b"")[:4]
+    if not head.startswith(b"/**") or head.startswith(b"/**/"):
+        return False
+    return comment.start_point[0] > 0 or comment.prev_sibling is not None
 
 
 def statement_of(node: Node) -> Node:

@@ -1,9 +1,23 @@
-"""Ruby and PHP: hand-written tag queries; PHP's docblocks lose the tags that say nothing about the code."""
+"""Ruby and PHP: hand-written tag queries; Ruby's docs follow YARD's and RDoc's rules, PHP's docblocks lose the tags
+that say nothing about the code."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.base import Family
+from gitroute.parsing.nodes import text
+from gitroute.parsing.prose import RUBY_MAGIC_COMMENT
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# RDoc directives and coverage markers (`# :nodoc:`, `# :stopdoc:`, `#:nocov:`): markup, not words about the code.
+_DIRECTIVE = re.compile(
+    r"(?:^:?|:)(?:nodoc|doc|stopdoc|startdoc|enddoc|notnew|not-new|call-seq|yields|args|section|category|nocov):"
+    r"(?:\s*all\b)?"
+)
+_BLOCK_LINES = 256  # how far up a comment block is followed to find where it starts
 
 # PHPDoc tags whose text is no description: static-analysis types that repeat the signature (`@phpstan-param
 # Record $record`, `@psalm-import-type ...`, often a screenful of array shapes), who wrote it and under which
@@ -30,4 +44,37 @@ class Php(Family):
         return php_comment_text(cleaned)
 
 
-FAMILIES = (Family(queries={"ruby": ("ruby",)}), Php(queries={"php": ("php",)}))
+class Ruby(Family):
+    def definition_name(self, name: Node) -> str:
+        # `attr_reader :apps` and `define_method(:go)` name their methods by a symbol: the name is without its colon.
+        written = text(name)
+        return written[1:] if name.type == "simple_symbol" else written
+
+    def documents_across_blank_line(self, comment: Node) -> bool:
+        # YARD attaches the comment that ends on the line above a definition or on the one before it: Ruby code
+        # often leaves a blank line under a class's doc (rack does under most of its middleware). The comments
+        # that open a file (magic comments, a license) are its header, not the doc of what follows.
+        if RUBY_MAGIC_COMMENT.match((comment.text or b"").decode("utf-8", "replace")):
+            return False
+        first = comment
+        for _ in range(_BLOCK_LINES):
+            before = first.prev_sibling
+            if before is None or before.type != "comment" or before.end_point[0] < first.start_point[0] - 1:
+                break
+            first = before
+        if first.parent is None or first.parent.type != "program":
+            return True
+        before = first.prev_sibling
+        for _ in range(_BLOCK_LINES):
+            if before is None or before.type != "comment":
+                break
+            before = before.prev_sibling
+        return before is not None
+
+    def comment_words(self, cleaned: str) -> str:
+        if RUBY_MAGIC_COMMENT.match("# " + cleaned):
+            return ""
+        return _DIRECTIVE.sub(" ", cleaned)
+
+
+FAMILIES = (Ruby(queries={"ruby": ("ruby",)}), Php(queries={"php": ("php",)}))

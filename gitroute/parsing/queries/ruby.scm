@@ -20,6 +20,19 @@
 (singleton_method
   name: (_) @name) @definition.method
 
+; Methods a class declares by a call, as RDoc documents them: `attr_reader :apps, :root` defines `apps` and `root`
+; (the doc above the call is theirs), `define_method(:go) do ... end` defines `go` (its block is the body). The
+; names are the symbols without their colon (the Ruby family's definition_name).
+(call
+  method: (identifier) @_declares
+  arguments: (argument_list (simple_symbol) @name)
+  (#match? @_declares "^attr_(reader|writer|accessor)$")) @definition.method
+
+(call
+  method: (identifier) @_declares
+  arguments: (argument_list . (simple_symbol) @name)
+  (#eq? @_declares "define_method")) @definition.method
+
 (call
   method: (identifier) @_require
   arguments: (argument_list . (string (string_content) @name))
