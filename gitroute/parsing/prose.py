@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from gitroute.parsing.families.scripting import php_comment_text
-
 MAX_HEADER = 600
 MAX_LITERAL = 200
 MAX_LITERALS = 2_000  # per file: generated tables of strings say nothing more after that
@@ -42,6 +40,25 @@ _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)
 _STRING = re.compile(r'"([^"\\\n]{12,400})"|\'([^\'\\\n]{12,400})\'|`([^`\\\n]{12,400})`')
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
+
+# PHPDoc tags whose text is no description: static-analysis types that repeat the signature (`@phpstan-param
+# Record $record`, `@psalm-import-type ...`, often a screenful of array shapes), who wrote it and under which
+# licence. A tag's text runs on until the next tag or a blank line.
+_PHP_NOISE_TAG = re.compile(r"@(?:phpstan|psalm|phan)-[\w-]+|@(?:author|copyright|license)\b", re.I)
+_PHP_INHERIT = re.compile(r"\{?@inheritdoc\}?", re.I)  # "see the parent's doc": no words of its own
+
+
+def php_comment_text(comment: str) -> str:
+    """A PHP comment, raw or with its markers gone, without the noise tags above and their text."""
+    kept: list[str] = []
+    dropping = False
+    for line in comment.splitlines():
+        body = line.strip().lstrip("/*").lstrip()
+        if not body or body.startswith("@"):
+            dropping = _PHP_NOISE_TAG.match(body) is not None
+        if not dropping:
+            kept.append(line)
+    return _PHP_INHERIT.sub(" ", "\n".join(kept))
 
 
 def comment_family(lang: str) -> str:
