@@ -943,6 +943,17 @@ def test_comment_separated_by_blank_line_is_not_a_doc() -> None:
     assert extract(source, "javascript").symbols[0].doc == ""
 
 
+@pytest.mark.parametrize(("lang", "marker", "definition"), [
+    ("rust", "///", "fn serve() {}\n"), ("ruby", "#", "def serve\nend\n"), ("go", "//", "func Serve() {}\n"),
+])
+def test_a_long_doc_in_line_comments_keeps_its_head(lang: str, marker: str, definition: str) -> None:
+    lines = [f"{marker} Serves files from a folder, with ranges and caching."]
+    lines += [f"{marker} Detail {i}: more about the options and how each one is read." for i in range(120)]
+    doc = extract(("\n".join(lines) + "\n" + definition).encode(), lang).symbols[0].doc
+    assert doc.startswith("Serves files from a folder, with ranges and caching. Detail 0:")
+    assert len(doc) <= 300
+
+
 def test_trailing_comment_of_previous_line_is_not_a_doc() -> None:
     source = b"x = 1  # about x\ndef f():\n    pass\n"
     assert extract(source, "python").symbols[0].doc == ""

@@ -23,6 +23,8 @@ _WRAPPERS = frozenset(
 )
 # Siblings allowed between a doc comment and its definition (attributes, decorators, annotations).
 _SKIPPABLE_BEFORE = frozenset(("attribute_item", "decorator", "annotation", "marker_annotation", "attribute"))
+MAX_DOC_COMMENTS = 512  # a doc in line comments is followed up to where it starts (its head is its summary)
+MAX_DOC_BYTES = 32_000
 _LINE_MARKER = re.compile(r"^\s*(?:///?|//!|#+:?|--+|;+|%+|\*+)[ \t]?", re.MULTILINE)
 
 
@@ -34,14 +36,26 @@ def doc(family: Family, node: Node) -> str:
     for _ in range(4):  # bounded climb out of wrappers (decorators, export, template<...>, Go type ( ... ))
         comments, blocked = _leading_comments(anchor, family)
         if comments:
-            cleaned = " ".join(_clean_comment(text, family) for text in reversed(comments))
-            return WHITESPACE.sub(" ", cleaned).strip()[:MAX_DOC]
+            return _head(comments, family)
         parent = anchor.parent
         # Climb only when nothing but keywords/decorators precede the node inside its wrapper.
         if blocked or parent is None or parent.type not in _WRAPPERS:
             break
         anchor = parent
     return ""
+
+
+def _head(comments: list[str], family: Family) -> str:
+    """The first MAX_DOC characters of a doc written as `comments` (nearest first): its summary comes first."""
+    parts: list[str] = []
+    size = 0
+    for text in reversed(comments):
+        cleaned = _clean_comment(text, family)
+        parts.append(cleaned)
+        size += len(cleaned)
+        if size > 2 * MAX_DOC:  # enough text: what follows would be cut off
+            break
+    return WHITESPACE.sub(" ", " ".join(parts)).strip()[:MAX_DOC]
 
 
 def _leading_comments(anchor: Node, family: Family) -> tuple[list[str], bool]:
@@ -52,8 +66,10 @@ def _leading_comments(anchor: Node, family: Family) -> tuple[list[str], bool]:
     expected_row = anchor.start_point[0]
     sibling = anchor.prev_sibling
     total = 0
-    for _ in range(64):  # bounded: a doc is a few comments, perhaps after a few attributes
-        if sibling is None or total >= DOC_SCAN_BYTES:
+    # Bounded: a doc is a few comments, perhaps after a few attributes; one in line comments (Rust's `///`,
+    # Ruby's `#`) is a comment per line, followed up to where it starts so that its head is kept.
+    for _ in range(MAX_DOC_COMMENTS):
+        if sibling is None or total >= MAX_DOC_BYTES:
             break
         if sibling.type in _SKIPPABLE_BEFORE:
             expected_row = sibling.start_point[0]
