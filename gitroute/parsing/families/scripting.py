@@ -19,6 +19,7 @@ _DIRECTIVE = re.compile(
 )
 _BLOCK_LINES = 256  # how far up a comment block is followed to find where it starts
 
+
 class Php(Family):
     def comment_words(self, cleaned: str) -> str:
         return php_comment_text(cleaned)
