@@ -1242,6 +1242,27 @@ def test_ruby_methods_declared_by_attr_calls_and_define_method_are_methods_of_th
     assert ("go", "run", 7) in {(_named(result, r.source), r.name, r.line) for r in result.calls}
 
 
+def test_ruby_aliases_are_methods_of_their_class_by_their_new_name() -> None:
+    source = """\
+        class Response
+          def finish; end
+          # The response as a rack triple.
+          alias_method :to_a, :finish
+          alias each_pair each
+          alias :to_ary :to_a
+          alias $new_global $old_global
+        end
+        """
+    result = extract(textwrap.dedent(source).encode(), "ruby")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("Response", "class", 1, None, ""),
+        ("finish", "method", 2, "Response", ""),
+        ("to_a", "method", 4, "Response", "The response as a rack triple."),
+        ("each_pair", "method", 5, "Response", ""),
+        ("to_ary", "method", 6, "Response", ""),
+    ]
+
+
 def test_ts_type_aliases_are_interfaces_and_module_constants_are_constants() -> None:
     source = """\
         /** A result. */

@@ -33,6 +33,16 @@
   arguments: (argument_list . (simple_symbol) @name)
   (#eq? @_declares "define_method")) @definition.method
 
+; An alias is a method of its own name: `alias_method :to_a, :finish` and `alias each_pair each` define `to_a` and
+; `each_pair` (what a caller types), whose body is the aliased method's.
+(call
+  method: (identifier) @_declares
+  arguments: (argument_list . (simple_symbol) @name)
+  (#eq? @_declares "alias_method")) @definition.method
+
+(alias
+  name: [(identifier) (simple_symbol)] @name) @definition.method
+
 (call
   method: (identifier) @_require
   arguments: (argument_list . (string (string_content) @name))
