@@ -4,6 +4,44 @@ C++'s out-of-line methods (`void T::m()`) are bound to their type by the queries
 """
 from __future__ import annotations
 
+import re
+
+from typing import TYPE_CHECKING
+
 from gitroute.parsing.families.base import MainFunction
 
-FAMILIES = (MainFunction("cuda", "arduino", "objc", queries={"c": ("c",), "cpp": ("c", "cpp")}),)
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# A line holding only an upper-case macro (`FMT_BEGIN_NAMESPACE`, `QT_BEGIN_NAMESPACE`, `Q_OBJECT`) expands to
+# something the grammar cannot see; left in, it reads as the type of the declaration below it, and that class or
+# function is lost. Such a line comes after a statement, a brace, a label, a comment or a directive and is not the last
+# item of a brace list (`enum { A, B }` keeps B: a comma ends the line above it).
+_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\r?$", re.MULTILINE)
+_STATEMENT_END = re.compile(
+    rb"(?:[;{}:]|\*/|^[ \t]*(?:#|//).*|^)[ \t]*(?://.*)?\r?\n(?:[ \t]*\r?\n)*\Z", re.MULTILINE
+)
+_NEXT_CLOSES = re.compile(rb"(?:[ \t]*\r?\n)*[ \t]*\}")
+
+
+class CFamily(MainFunction):
+    def doc_anchor(self, node: Node) -> Node:
+        # `template <typename T> class X`: the comment above documents X, whose node starts after the template line.
+        while node.parent is not None and node.parent.type == "template_declaration":
+            node = node.parent
+        return node
+
+    def parsed_text(self, data: bytes) -> bytes:
+        out: bytearray | None = None
+        for match in _BARE_MACRO.finditer(data):
+            start, end = match.span()
+            before = (data if out is None else out)[max(0, start - 400) : start]  # a macro blanked above is space
+            if not _STATEMENT_END.search(before) and start > 0 or _NEXT_CLOSES.match(data, end + 1):
+                continue
+            if out is None:
+                out = bytearray(data)
+            out[start:end] = b" " * (end - start)
+        return data if out is None else bytes(out)
+
+
+FAMILIES = (CFamily("cuda", "arduino", "objc", queries={"c": ("c",), "cpp": ("c", "cpp")}),)
