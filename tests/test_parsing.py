@@ -1659,6 +1659,93 @@ def test_c_prototype_followed_by_an_attribute_macro_is_a_function() -> None:
     assert [s.name for s in broken.symbols] == ["run"]
 
 
+def test_a_c_header_written_in_cpp_is_read_as_cpp() -> None:
+    """fmt, spdlog and Qt name their C++ headers `.h`: read with the C grammar their classes were parse errors and
+    their methods lost. A construct only C++ has reads the file as C++; a C header's `extern "C"` guard does not."""
+    source = textwrap.dedent("""\
+        #include <string>
+        namespace fmt {
+        /** A view of a string. */
+        template <typename Char> class basic_string_view {
+         public:
+          size_t size() const { return size_; }
+        };
+        }  // namespace fmt
+        """).encode()
+    result = extract(source, "c")
+    assert result.lang == "cpp" and result.warnings == ()
+    assert [(s.name, s.kind, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("basic_string_view", "class", None, "A view of a string."),
+        ("size", "method", "basic_string_view", ""),
+    ]
+    guarded = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint class_count(void);\n'
+    assert extract(guarded, "c").lang == "c"
+
+
+def test_cpp_bare_macro_lines_do_not_swallow_the_next_definition() -> None:
+    """`FMT_BEGIN_NAMESPACE` or `Q_OBJECT` alone on a line expands to what the grammar cannot see; read as the type
+    of the declaration below, it lost that class (fmt's basic_string_view). An enum's last member stays."""
+    source = """\
+        FMT_BEGIN_NAMESPACE
+        FMT_MODULE_EXPORT_BEGIN
+        // A view of a string.
+        template <typename Char> class basic_string_view {};
+        FMT_END_DETAIL_NAMESPACE
+        class Widget : public QObject {
+          Q_OBJECT
+         public:
+          void show();
+        };  // Widget
+        FMT_END_NAMESPACE
+        enum color {
+          RED,
+          DARK_BLUE
+        };
+        """
+    assert _symbols(source, "cpp") == [
+        ("basic_string_view", "class", 4, 4, None, "A view of a string."),
+        ("Widget", "class", 6, 10, None, ""),
+        ("show", "method", 9, 9, "Widget", ""),
+        ("color", "enum", 12, 15, None, ""),
+        ("RED", "constant", 13, 13, "color", ""),
+        ("DARK_BLUE", "constant", 14, 14, "color", ""),
+    ]
+
+
+def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
+    """Json.NET's `class JValue : JToken, IComparable #if !PORTABLE , IConvertible #endif {` broke the class header
+    and every member fell out of it; a delegate is a (function) type; `<see cref="X"/>` keeps X in the doc; an
+    `else if` after an `#endif` is no local function `if`."""
+    source = """\
+        /// <summary>Handles <see cref="T:Acme.JsonSerializer"/> callback events.</summary>
+        public delegate void SerializationCallback(object o);
+        public class JValue : JToken, IComparable
+        #if !(NETFX_CORE || PORTABLE)
+            , IConvertible
+        #elif PORTABLE
+            , IFormattable
+        #endif
+        {
+            /// <summary>Compares with <paramref name="obj"/>.</summary>
+            public int CompareTo(object obj)
+            {
+        #if NET20
+                if (obj == null) { return 1; }
+        #endif
+                else if (obj is string) { return 0; }
+                return -1;
+            }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("SerializationCallback", "interface", 2, None, "Handles Acme.JsonSerializer callback events."),
+        ("JValue", "class", 3, None, ""),
+        ("CompareTo", "method", 11, "JValue", "Compares with obj."),
+    ]
+    assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 

@@ -16,9 +16,12 @@ if TYPE_CHECKING:
     from gitroute.parsing.nodes import Scope
 
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]{0,80}>")
+# `<see cref="T:System.Type"/>`, `<paramref name="value"/>`: the name the tag stands for is part of the sentence.
+_XML_NAMED = re.compile(r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)\s*=\s*\"(?:\w:)?([^\"<>]{1,80})\"\s*/?>")
 _SCALA_IMPORT = re.compile(r"import\s+([\w.`$\s]+?)(?:\s*\.\s*(?:\{|_\b|\*|given\b)|\s*,|\s*$|\s+as\b)")
 _SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
 _STATIC = re.compile(rb"\bstatic\b")
+_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)\b")
 
 
 class StaticMain(Family):
@@ -38,8 +41,34 @@ class Java(StaticMain):
 
 
 class CSharp(StaticMain):
+    def parsed_text(self, data: bytes) -> bytes:
+        """`#if` directives inside a comma list (a type's base list, Json.NET's `class JValue : JToken, IComparable
+        #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type.
+        Those directive lines are blanked, so the list holds every branch's items; other directives stay."""
+        if b"#" not in data:
+            return data
+        lines = data.splitlines(keepends=True)
+        directive = [_DIRECTIVE.match(line) is not None for line in lines]
+        if not any(directive):
+            return data
+
+        def code_line_starts_with_comma(indices: range) -> bool:
+            for i in indices:
+                stripped = lines[i].strip()
+                if stripped and not directive[i]:
+                    return stripped.startswith(b",")
+            return False
+
+        for i, is_directive in enumerate(directive):
+            if is_directive and (code_line_starts_with_comma(range(i + 1, len(lines)))
+                                 or code_line_starts_with_comma(range(i - 1, -1, -1))):
+                body = lines[i].rstrip(b"\r\n")
+                lines[i] = b" " * len(body) + lines[i][len(body):]
+        return b"".join(lines)
+
     def comment_words(self, cleaned: str) -> str:
-        return _XML_TAG.sub(" ", cleaned)  # XML doc comments: keep the words, drop <summary> and friends
+        # XML doc comments: keep the words and the names tags stand for, drop <summary> and friends.
+        return _XML_TAG.sub(" ", _XML_NAMED.sub(r"\1", cleaned))
 
 
 class Scala(Family):
