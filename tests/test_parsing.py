@@ -1746,6 +1746,33 @@ def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
     assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
 
 
+def test_kotlin_kdoc_above_annotations_after_an_expression_body_documents_the_definition() -> None:
+    """After `fun f() = g()` the grammar reads the next line's `@Suppress("X")` as an expression of its own, and the
+    KDoc above it was lost (kotlinx.coroutines' CompletableDeferred builders and CompletableDeferredImpl)."""
+    source = """\
+        public fun <T> deferred(parent: Job? = null): Deferred<T> = DeferredImpl(parent)
+
+        /**
+         * Creates an already completed deferred.
+         */
+        @Suppress("FunctionName")
+        public fun <T> completed(value: T): Deferred<T> = DeferredImpl<T>(null)
+
+        /** The one implementation. */
+        @Suppress("UNCHECKED_CAST")
+        @Deprecated("internal")
+        private class DeferredImpl<T>(parent: Job?) {
+            fun await(): T = TODO()
+        }
+        """
+    assert _symbols(source, "kotlin") == [
+        ("deferred", "function", 1, 1, None, ""),
+        ("completed", "function", 7, 7, None, "Creates an already completed deferred."),
+        ("DeferredImpl", "class", 12, 14, None, "The one implementation."),
+        ("await", "method", 13, 13, "DeferredImpl", ""),
+    ]
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 

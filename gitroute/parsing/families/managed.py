@@ -71,6 +71,17 @@ class CSharp(StaticMain):
         return _XML_TAG.sub(" ", _XML_NAMED.sub(r"\1", cleaned))
 
 
+class Kotlin(MainFunction):
+    def doc_anchor(self, node: Node) -> Node:
+        # After an expression-bodied `fun f() = g()`, the grammar reads the next definition's own line of
+        # annotations (`@Suppress("X")`) as an expression of its own: the KDoc above them still documents it.
+        sibling = node.prev_sibling
+        while (sibling is not None and sibling.type == "prefix_expression" and sibling.child_count
+               and sibling.children[0].type == "annotation" and sibling.end_point[0] >= node.start_point[0] - 1):
+            node, sibling = sibling, sibling.prev_sibling
+        return node
+
+
 class Scala(Family):
     def is_entry(self, scope: Scope, symbol: Symbol, symbols: list[Symbol], data: bytes) -> bool:
         if symbol.kind == "method" and symbol.name == "main":
@@ -92,6 +103,6 @@ class Scala(Family):
 FAMILIES = (
     Java("java", "main"),
     CSharp("csharp", "Main"),
-    MainFunction(queries={"kotlin": ("kotlin",)}),
+    Kotlin(queries={"kotlin": ("kotlin",)}),
     Scala(queries={"scala": ("scala",)}),
 )
