@@ -1712,6 +1712,38 @@ def test_cpp_bare_macro_lines_do_not_swallow_the_next_definition() -> None:
     ]
 
 
+def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
+    """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
+    `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""
+    source = """\
+        template <typename Char> struct write_int_data {
+          size_t size;
+
+          FMT_CONSTEXPR write_int_data(int num_digits, unsigned prefix,
+                                       const basic_format_specs<Char>& specs)
+              : size((prefix >> 24) + to_unsigned(num_digits)) {
+            if (specs.align == align::numeric) {
+              size = to_unsigned(specs.width);
+            }
+          }
+        };
+        inline FMT_CONSTEXPR20 void adjust_precision(int& precision, int exp10) {}
+        class FMT_API format_error : public std::runtime_error {
+         public:
+          FMT_NODISCARD int code() const { return 1; }
+        };
+        #define FMT_CLASS_API int
+        """
+    assert _symbols(source, "cpp") == [
+        ("write_int_data", "struct", 1, 11, None, ""),
+        ("write_int_data", "method", 4, 10, "write_int_data", ""),
+        ("adjust_precision", "function", 12, 12, None, ""),
+        ("format_error", "class", 13, 16, None, ""),
+        ("code", "method", 15, 15, "format_error", ""),
+        ("FMT_CLASS_API", "constant", 17, 17, None, ""),
+    ]
+
+
 def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
     """Json.NET's `class JValue : JToken, IComparable #if !PORTABLE , IConvertible #endif {` broke the class header
     and every member fell out of it; a delegate is a (function) type; `<see cref="X"/>` keeps X in the doc; an

@@ -5,7 +5,6 @@ C++'s out-of-line methods (`void T::m()`) are bound to their type by the queries
 from __future__ import annotations
 
 import re
-
 from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.base import MainFunction
@@ -22,6 +21,14 @@ _STATEMENT_END = re.compile(
     rb"(?:[;{}:]|\*/|^[ \t]*(?:#|//).*|^)[ \t]*(?://.*)?\r?\n(?:[ \t]*\r?\n)*\Z", re.MULTILINE
 )
 _NEXT_CLOSES = re.compile(rb"(?:[ \t]*\r?\n)*[ \t]*\}")
+# In C++, an upper-case macro with an underscore written before a declaration's words (`FMT_CONSTEXPR auto f()`,
+# `inline FMT_CONSTEXPR20 void g()`, `FMT_API void vprint()`, a constructor's `FMT_CONSTEXPR write_int_data(`)
+# is a specifier the grammar cannot know: read as a type, it made fmt's `write_int_data` swallow 700 lines. Such a
+# macro is blanked outside directives; without a return type, a function still parses as one.
+_SPECIFIER_MACRO = re.compile(
+    rb"^(?![ \t]*#)(?P<head>[^\n\"'/]*?)(?<![\w:.>\"])(?P<macro>[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]+~?[A-Za-z_])",
+    re.MULTILINE,
+)
 
 
 class CFamily(MainFunction):
@@ -44,4 +51,15 @@ class CFamily(MainFunction):
         return data if out is None else bytes(out)
 
 
-FAMILIES = (CFamily("cuda", "arduino", "objc", queries={"c": ("c",), "cpp": ("c", "cpp")}),)
+class Cpp(CFamily):
+    def parsed_text(self, data: bytes) -> bytes:
+        data = super().parsed_text(data)
+        if not _SPECIFIER_MACRO.search(data):
+            return data
+        return _SPECIFIER_MACRO.sub(lambda m: m["head"] + b" " * len(m["macro"]), data)
+
+
+FAMILIES = (
+    CFamily("cuda", "arduino", "objc", queries={"c": ("c",)}),
+    Cpp(queries={"cpp": ("c", "cpp")}),
+)

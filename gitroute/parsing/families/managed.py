@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]{0,80}>")
 # `<see cref="T:System.Type"/>`, `<paramref name="value"/>`: the name the tag stands for is part of the sentence.
-_XML_NAMED = re.compile(r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)\s*=\s*\"(?:\w:)?([^\"<>]{1,80})\"\s*/?>")
+_XML_NAMED = re.compile(
+    r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)\s*=\s*\"(?:\w:)?([^\"<>]{1,80})\"\s*/?>"
+)
 _SCALA_IMPORT = re.compile(r"import\s+([\w.`$\s]+?)(?:\s*\.\s*(?:\{|_\b|\*|given\b)|\s*,|\s*$|\s+as\b)")
 _SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
 _STATIC = re.compile(rb"\bstatic\b")
