@@ -1744,6 +1744,28 @@ def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     ]
 
 
+def test_cpp_local_variable_constructed_with_arguments_is_no_function() -> None:
+    """`std::lock_guard<mutex_t> lock(mutex_);` in a body reads as a function declaration (C++'s most vexing parse):
+    spdlog had 134 such "functions" named lock, p, msg; a declaration at file or class level still declares one."""
+    source = """\
+        int flush_all(int level);
+        class registry {
+          void flush() {
+            std::lock_guard<std::mutex> lock(mutex_);
+            details::log_msg log_msg(loc, name_, lvl);
+            log_it_(log_msg);
+          }
+          registry(const registry &) = delete;
+        };
+        """
+    assert _symbols(source, "cpp") == [
+        ("flush_all", "function", 1, 1, None, ""),
+        ("registry", "class", 2, 9, None, ""),
+        ("flush", "method", 3, 7, "registry", ""),
+        ("registry", "method", 8, 8, "registry", ""),
+    ]
+
+
 def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
     """Json.NET's `class JValue : JToken, IComparable #if !PORTABLE , IConvertible #endif {` broke the class header
     and every member fell out of it; a delegate is a (function) type; `<see cref="X"/>` keeps X in the doc; an

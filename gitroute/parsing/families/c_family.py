@@ -32,6 +32,18 @@ _SPECIFIER_MACRO = re.compile(
 
 
 class CFamily(MainFunction):
+    def definition_name(self, name: Node) -> str:
+        # In a function body, `details::log_msg msg(loc, lvl);` declares a variable, not a function (C++'s most
+        # vexing parse; in C a local prototype only repeats one declared elsewhere): no definition there.
+        node = name.parent
+        while node is not None and node.type in ("function_declarator", "pointer_declarator", "reference_declarator"):
+            node = node.parent
+        if node is not None and node.type == "declaration" and node.parent is not None and (
+            node.parent.type == "compound_statement"
+        ):
+            return ""
+        return super().definition_name(name)
+
     def doc_anchor(self, node: Node) -> Node:
         # `template <typename T> class X`: the comment above documents X, whose node starts after the template line.
         while node.parent is not None and node.parent.type == "template_declaration":
