@@ -1827,6 +1827,25 @@ def test_kotlin_kdoc_above_annotations_after_an_expression_body_documents_the_de
     ]
 
 
+def test_scala_package_object_is_an_object_owning_its_members() -> None:
+    """`package object symtab { ... }` (the Scala compiler has 16) was no symbol: its vals were lost and its defs
+    were functions of nothing."""
+    source = """\
+        package scala.tools.nsc
+
+        /** Symbol tables shared by the compiler. */
+        package object symtab {
+          val Flags = scala.reflect.internal.Flags
+          def helper(x: Int) = x
+        }
+        """
+    assert _symbols(source, "scala") == [
+        ("symtab", "object", 4, 7, None, "Symbol tables shared by the compiler."),
+        ("Flags", "constant", 5, 5, "symtab", ""),
+        ("helper", "method", 6, 6, "symtab", ""),
+    ]
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 
