@@ -1744,6 +1744,32 @@ def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     ]
 
 
+def test_cpp_access_labels_made_of_macros_keep_the_class_whole() -> None:
+    """nlohmann's `JSON_PRIVATE_UNLESS_TESTED:` and Qt's `public Q_SLOTS:` are access labels the grammar cannot place:
+    basic_json's members fell out of it. A goto label is left alone."""
+    source = """\
+        class basic_json {
+          JSON_PRIVATE_UNLESS_TESTED:
+            using lexer = ::nlohmann::detail::lexer_base<basic_json>;
+          public Q_SLOTS:
+            void dump() const;
+          JSON_PRIVATE_UNLESS_TESTED:
+            void assert_invariant() const noexcept {}
+        };
+        int run() {
+          goto CLEAN_UP;
+        CLEAN_UP:
+          return 1;
+        }
+        """
+    assert _symbols(source, "cpp") == [
+        ("basic_json", "class", 1, 8, None, ""),
+        ("dump", "method", 5, 5, "basic_json", ""),
+        ("assert_invariant", "method", 7, 7, "basic_json", ""),
+        ("run", "function", 9, 13, None, ""),
+    ]
+
+
 def test_cpp_local_variable_constructed_with_arguments_is_no_function() -> None:
     """`std::lock_guard<mutex_t> lock(mutex_);` in a body reads as a function declaration (C++'s most vexing parse):
     spdlog had 134 such "functions" named lock, p, msg; a declaration at file or class level still declares one."""

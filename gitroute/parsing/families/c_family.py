@@ -14,13 +14,13 @@ if TYPE_CHECKING:
 
 # A line holding only an upper-case macro (`FMT_BEGIN_NAMESPACE`, `QT_BEGIN_NAMESPACE`, `Q_OBJECT`) expands to
 # something the grammar cannot see; left in, it reads as the type of the declaration below it, and that class or
-# function is lost. Such a line comes after a statement, a brace, a label, a comment or a directive and is not the last
-# item of a brace list (`enum { A, B }` keeps B: a comma ends the line above it).
+# function is lost. Such a line comes after a statement, a brace, a label, a comment or a directive and is neither
+# the last item of a brace list (`enum { A, B }` keeps B: a comma ends the line above it) nor a block's head.
 _BARE_MACRO = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\r?$", re.MULTILINE)
 _STATEMENT_END = re.compile(
     rb"(?:[;{}:]|\*/|^[ \t]*(?:#|//).*|^)[ \t]*(?://.*)?\r?\n(?:[ \t]*\r?\n)*\Z", re.MULTILINE
 )
-_NEXT_CLOSES = re.compile(rb"(?:[ \t]*\r?\n)*[ \t]*\}")
+_NEXT_CLOSES = re.compile(rb"(?:[ \t]*\r?\n)*[ \t]*[{}]")  # `JSON_TRY` heading a block is a statement (`try`)
 # In C++, an upper-case macro with an underscore written before a declaration's words (`FMT_CONSTEXPR auto f()`,
 # `inline FMT_CONSTEXPR20 void g()`, `FMT_API void vprint()`, a constructor's `FMT_CONSTEXPR write_int_data(`)
 # is a specifier the grammar cannot know: read as a type, it made fmt's `write_int_data` swallow 700 lines. Such a
@@ -63,9 +63,30 @@ class CFamily(MainFunction):
         return data if out is None else bytes(out)
 
 
+# An access label made of a macro (nlohmann's `JSON_PRIVATE_UNLESS_TESTED:`, Qt's `public Q_SLOTS:`) is a label the
+# grammar cannot place in a class body: the first is read as the access it names (written in its place, padded;
+# a goto label does not name one), the second as its access keyword alone.
+_ACCESS_MACRO = re.compile(
+    rb"^([ \t]*)([A-Z0-9_]*?(PUBLIC|PROTECTED|PRIVATE)[A-Z0-9_]*)([ \t]*:)(?=[ \t]*\r?$)", re.MULTILINE
+)
+_ACCESS_WITH_MACRO = re.compile(
+    rb"^([ \t]*(?:public|protected|private)[ \t]+)([A-Z][A-Z0-9_]*)(?=[ \t]*:[ \t]*\r?$)", re.MULTILINE
+)
+
+
+def _as_access(match: re.Match[bytes]) -> bytes:
+    access = match[3].lower()
+    if len(match[2]) < len(access):
+        return match[0]
+    return match[1] + access + b" " * (len(match[2]) - len(access)) + match[4]
+
+
 class Cpp(CFamily):
     def parsed_text(self, data: bytes) -> bytes:
         data = super().parsed_text(data)
+        if b":" in data:
+            data = _ACCESS_MACRO.sub(_as_access, data)
+            data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)
         if not _SPECIFIER_MACRO.search(data):
             return data
         return _SPECIFIER_MACRO.sub(lambda m: m["head"] + b" " * len(m["macro"]), data)
