@@ -1680,6 +1680,219 @@ def test_c_prototype_followed_by_an_attribute_macro_is_a_function() -> None:
     assert [s.name for s in broken.symbols] == ["run"]
 
 
+def test_a_c_header_written_in_cpp_is_read_as_cpp() -> None:
+    """fmt, spdlog and Qt name their C++ headers `.h`: read with the C grammar their classes were parse errors and
+    their methods lost. A construct only C++ has reads the file as C++; a C header's `extern "C"` guard does not."""
+    source = textwrap.dedent("""\
+        #include <string>
+        namespace fmt {
+        /** A view of a string. */
+        template <typename Char> class basic_string_view {
+         public:
+          size_t size() const { return size_; }
+        };
+        }  // namespace fmt
+        """).encode()
+    result = extract(source, "c")
+    assert result.lang == "cpp" and result.warnings == ()
+    assert [(s.name, s.kind, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("basic_string_view", "class", None, "A view of a string."),
+        ("size", "method", "basic_string_view", ""),
+    ]
+    guarded = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint class_count(void);\n'
+    assert extract(guarded, "c").lang == "c"
+
+
+def test_cpp_bare_macro_lines_do_not_swallow_the_next_definition() -> None:
+    """`FMT_BEGIN_NAMESPACE` or `Q_OBJECT` alone on a line expands to what the grammar cannot see; read as the type
+    of the declaration below, it lost that class (fmt's basic_string_view). An enum's last member stays."""
+    source = """\
+        FMT_BEGIN_NAMESPACE
+        FMT_MODULE_EXPORT_BEGIN
+        // A view of a string.
+        template <typename Char> class basic_string_view {};
+        FMT_END_DETAIL_NAMESPACE
+        class Widget : public QObject {
+          Q_OBJECT
+         public:
+          void show();
+        };  // Widget
+        FMT_END_NAMESPACE
+        enum color {
+          RED,
+          DARK_BLUE
+        };
+        """
+    assert _symbols(source, "cpp") == [
+        ("basic_string_view", "class", 4, 4, None, "A view of a string."),
+        ("Widget", "class", 6, 10, None, ""),
+        ("show", "method", 9, 9, "Widget", ""),
+        ("color", "enum", 12, 15, None, ""),
+        ("RED", "constant", 13, 13, "color", ""),
+        ("DARK_BLUE", "constant", 14, 14, "color", ""),
+    ]
+
+
+def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
+    """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
+    `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""
+    source = """\
+        template <typename Char> struct write_int_data {
+          size_t size;
+
+          FMT_CONSTEXPR write_int_data(int num_digits, unsigned prefix,
+                                       const basic_format_specs<Char>& specs)
+              : size((prefix >> 24) + to_unsigned(num_digits)) {
+            if (specs.align == align::numeric) {
+              size = to_unsigned(specs.width);
+            }
+          }
+        };
+        inline FMT_CONSTEXPR20 void adjust_precision(int& precision, int exp10) {}
+        class FMT_API format_error : public std::runtime_error {
+         public:
+          FMT_NODISCARD int code() const { return 1; }
+        };
+        #define FMT_CLASS_API int
+        """
+    assert _symbols(source, "cpp") == [
+        ("write_int_data", "struct", 1, 11, None, ""),
+        ("write_int_data", "method", 4, 10, "write_int_data", ""),
+        ("adjust_precision", "function", 12, 12, None, ""),
+        ("format_error", "class", 13, 16, None, ""),
+        ("code", "method", 15, 15, "format_error", ""),
+        ("FMT_CLASS_API", "constant", 17, 17, None, ""),
+    ]
+
+
+def test_cpp_access_labels_made_of_macros_keep_the_class_whole() -> None:
+    """nlohmann's `JSON_PRIVATE_UNLESS_TESTED:` and Qt's `public Q_SLOTS:` are access labels the grammar cannot place:
+    basic_json's members fell out of it. A goto label is left alone."""
+    source = """\
+        class basic_json {
+          JSON_PRIVATE_UNLESS_TESTED:
+            using lexer = ::nlohmann::detail::lexer_base<basic_json>;
+          public Q_SLOTS:
+            void dump() const;
+          JSON_PRIVATE_UNLESS_TESTED:
+            void assert_invariant() const noexcept {}
+        };
+        int run() {
+          goto CLEAN_UP;
+        CLEAN_UP:
+          return 1;
+        }
+        """
+    assert _symbols(source, "cpp") == [
+        ("basic_json", "class", 1, 8, None, ""),
+        ("dump", "method", 5, 5, "basic_json", ""),
+        ("assert_invariant", "method", 7, 7, "basic_json", ""),
+        ("run", "function", 9, 13, None, ""),
+    ]
+
+
+def test_cpp_local_variable_constructed_with_arguments_is_no_function() -> None:
+    """`std::lock_guard<mutex_t> lock(mutex_);` in a body reads as a function declaration (C++'s most vexing parse):
+    spdlog had 134 such "functions" named lock, p, msg; a declaration at file or class level still declares one."""
+    source = """\
+        int flush_all(int level);
+        class registry {
+          void flush() {
+            std::lock_guard<std::mutex> lock(mutex_);
+            details::log_msg log_msg(loc, name_, lvl);
+            log_it_(log_msg);
+          }
+          registry(const registry &) = delete;
+        };
+        """
+    assert _symbols(source, "cpp") == [
+        ("flush_all", "function", 1, 1, None, ""),
+        ("registry", "class", 2, 9, None, ""),
+        ("flush", "method", 3, 7, "registry", ""),
+        ("registry", "method", 8, 8, "registry", ""),
+    ]
+
+
+def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
+    """Json.NET's `class JValue : JToken, IComparable #if !PORTABLE , IConvertible #endif {` broke the class header
+    and every member fell out of it; a delegate is a (function) type; `<see cref="X"/>` keeps X in the doc; an
+    `else if` after an `#endif` is no local function `if`."""
+    source = """\
+        /// <summary>Handles <see cref="T:Acme.JsonSerializer"/> callback events.</summary>
+        public delegate void SerializationCallback(object o);
+        public class JValue : JToken, IComparable
+        #if !(NETFX_CORE || PORTABLE)
+            , IConvertible
+        #elif PORTABLE
+            , IFormattable
+        #endif
+        {
+            /// <summary>Compares with <paramref name="obj"/>.</summary>
+            public int CompareTo(object obj)
+            {
+        #if NET20
+                if (obj == null) { return 1; }
+        #endif
+                else if (obj is string) { return 0; }
+                return -1;
+            }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("SerializationCallback", "interface", 2, None, "Handles Acme.JsonSerializer callback events."),
+        ("JValue", "class", 3, None, ""),
+        ("CompareTo", "method", 11, "JValue", "Compares with obj."),
+    ]
+    assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
+
+
+def test_kotlin_kdoc_above_annotations_after_an_expression_body_documents_the_definition() -> None:
+    """After `fun f() = g()` the grammar reads the next line's `@Suppress("X")` as an expression of its own, and the
+    KDoc above it was lost (kotlinx.coroutines' CompletableDeferred builders and CompletableDeferredImpl)."""
+    source = """\
+        public fun <T> deferred(parent: Job? = null): Deferred<T> = DeferredImpl(parent)
+
+        /**
+         * Creates an already completed deferred.
+         */
+        @Suppress("FunctionName")
+        public fun <T> completed(value: T): Deferred<T> = DeferredImpl<T>(null)
+
+        /** The one implementation. */
+        @Suppress("UNCHECKED_CAST")
+        @Deprecated("internal")
+        private class DeferredImpl<T>(parent: Job?) {
+            fun await(): T = TODO()
+        }
+        """
+    assert _symbols(source, "kotlin") == [
+        ("deferred", "function", 1, 1, None, ""),
+        ("completed", "function", 7, 7, None, "Creates an already completed deferred."),
+        ("DeferredImpl", "class", 12, 14, None, "The one implementation."),
+        ("await", "method", 13, 13, "DeferredImpl", ""),
+    ]
+
+
+def test_scala_package_object_is_an_object_owning_its_members() -> None:
+    """`package object symtab { ... }` (the Scala compiler has 16) was no symbol: its vals were lost and its defs
+    were functions of nothing."""
+    source = """\
+        package scala.tools.nsc
+
+        /** Symbol tables shared by the compiler. */
+        package object symtab {
+          val Flags = scala.reflect.internal.Flags
+          def helper(x: Int) = x
+        }
+        """
+    assert _symbols(source, "scala") == [
+        ("symtab", "object", 4, 7, None, "Symbol tables shared by the compiler."),
+        ("Flags", "constant", 5, 5, "symtab", ""),
+        ("helper", "method", 6, 6, "symtab", ""),
+    ]
+
+
 # ----------------------------------------------------------------------------------- other languages
 
 

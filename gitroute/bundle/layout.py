@@ -19,8 +19,10 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # enum members and macro-broken prototypes, configure templates (`config.h.in`) parsed as what they make;
 # 12: PHP docblocks without their analyser, author and inheritDoc tags, PHP enum cases as constants; 13: Ruby docs
 # across one blank line, without magic comments and RDoc directives, Ruby's attr_* and define_method methods;
-# 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: Ruby aliases as methods
-EXTRACTOR_VERSION = 15
+# 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: Ruby aliases as methods;
+# 16: C++ read in `.h` headers, C/C++ macro lines and specifiers blanked, docs above templates, C# `#if` in base
+# lists, delegates and cref names, Kotlin KDoc above annotations after an expression body, Scala package objects
+EXTRACTOR_VERSION = 16
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -1,6 +1,8 @@
 """Which tree-sitter-language-pack grammar, if any, parses a repository path."""
 from __future__ import annotations
 
+import re
+
 # Languages that hold data, prose or build configuration in which no definition kind applies (the
 # generic walk finds none): extract() returns an empty result for them without parsing.
 DATA_LANGUAGES: frozenset[str] = frozenset(
@@ -188,3 +190,22 @@ def language_for_path(path: str) -> str | None:
     if dot <= 0:
         return None
     return _BY_EXTENSION.get(base[dot + 1 :])
+
+
+# C++ projects name their headers `.h` as often as C ones do (fmt, spdlog, Qt, LLVM); read with the C grammar their
+# classes, templates and namespaces are parse errors and their methods are lost. A construct only C++ has, at a
+# line's start, reads a `c` file as C++, whose grammar parses C's declarations too. A C header's
+# `#ifdef __cplusplus` guard (`extern "C" {`) is no such construct.
+_CPP_ONLY = re.compile(
+    rb"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|using[ \t]+namespace[ \t]"
+    rb"|(?:public|private|protected)[ \t]*:(?!:)|class[ \t]+\w+[^;()=]*\{|#[ \t]*include[ \t]*<[\w/]+>)",
+    re.MULTILINE,
+)
+_SNIFF_BYTES = 256 * 1024
+
+
+def language_for_content(lang: str, data: bytes) -> str:
+    """`lang` refined by the file's text: a `c` file written in C++ is `cpp`; every other language as it is."""
+    if lang == "c" and _CPP_ONLY.search(data, 0, _SNIFF_BYTES):
+        return "cpp"
+    return lang

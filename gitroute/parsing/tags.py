@@ -26,7 +26,7 @@ from gitroute.model import FileExtract
 from gitroute.parsing.captures import count_error_regions, run_query, walk_generic
 from gitroute.parsing.families import family
 from gitroute.parsing.grammars import is_supported, parser, tag_query
-from gitroute.parsing.languages import DATA_LANGUAGES
+from gitroute.parsing.languages import DATA_LANGUAGES, language_for_content
 from gitroute.parsing.references import build_refs
 from gitroute.parsing.symbols import build_symbols
 
@@ -42,6 +42,7 @@ def extract(data: bytes, lang: str) -> FileExtract:
 
 
 def _extract(data: bytes, lang: str) -> FileExtract:
+    lang = language_for_content(lang, data)
     if lang in DATA_LANGUAGES:
         return FileExtract(lang=lang)
     loaded = parser(lang)
@@ -54,6 +55,8 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         data.decode("utf-8")
     except UnicodeDecodeError:
         warnings.append("not valid UTF-8: names decoded with replacement characters")
+    special = family(lang)
+    data = special.parsed_text(data)
     tree = loaded.parse(data)
     if tree is None:
         return FileExtract(lang=lang, warnings=(*warnings, "parse failed"))
@@ -62,7 +65,6 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         regions = count_error_regions(lang, root)
         if regions:
             warnings.append(f"parse errors in {regions} region{'s' if regions != 1 else ''}")
-    special = family(lang)
     query = tag_query(lang)
     if query is not None:
         scopes, refs = run_query(lang, special, query, root)

@@ -4,6 +4,95 @@ C++'s out-of-line methods (`void T::m()`) are bound to their type by the queries
 """
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING
+
 from gitroute.parsing.families.base import MainFunction
 
-FAMILIES = (MainFunction("cuda", "arduino", "objc", queries={"c": ("c",), "cpp": ("c", "cpp")}),)
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# A line holding only an upper-case macro (`FMT_BEGIN_NAMESPACE`, `QT_BEGIN_NAMESPACE`, `Q_OBJECT`) expands to
+# something the grammar cannot see; left in, it reads as the type of the declaration below it, and that class or
+# function is lost. Such a line comes after a statement, a brace, a label, a comment or a directive and is neither
+# the last item of a brace list (`enum { A, B }` keeps B: a comma ends the line above it) nor a block's head.
+_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\r?$", re.MULTILINE)
+_STATEMENT_END = re.compile(
+    rb"(?:[;{}:]|\*/|^[ \t]*(?:#|//).*|^)[ \t]*(?://.*)?\r?\n(?:[ \t]*\r?\n)*\Z", re.MULTILINE
+)
+_NEXT_CLOSES = re.compile(rb"(?:[ \t]*\r?\n)*[ \t]*[{}]")  # `JSON_TRY` heading a block is a statement (`try`)
+# In C++, an upper-case macro with an underscore written before a declaration's words (`FMT_CONSTEXPR auto f()`,
+# `inline FMT_CONSTEXPR20 void g()`, `FMT_API void vprint()`, a constructor's `FMT_CONSTEXPR write_int_data(`)
+# is a specifier the grammar cannot know: read as a type, it made fmt's `write_int_data` swallow 700 lines. Such a
+# macro is blanked outside directives; without a return type, a function still parses as one.
+_SPECIFIER_MACRO = re.compile(
+    rb"^(?![ \t]*#)(?P<head>[^\n\"'/]*?)(?<![\w:.>\"])(?P<macro>[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]+~?[A-Za-z_])",
+    re.MULTILINE,
+)
+
+
+class CFamily(MainFunction):
+    def definition_name(self, name: Node) -> str:
+        # In a function body, `details::log_msg msg(loc, lvl);` declares a variable, not a function (C++'s most
+        # vexing parse; in C a local prototype only repeats one declared elsewhere): no definition there.
+        node = name.parent
+        while node is not None and node.type in ("function_declarator", "pointer_declarator", "reference_declarator"):
+            node = node.parent
+        if node is not None and node.type == "declaration" and node.parent is not None and (
+            node.parent.type == "compound_statement"
+        ):
+            return ""
+        return super().definition_name(name)
+
+    def doc_anchor(self, node: Node) -> Node:
+        # `template <typename T> class X`: the comment above documents X, whose node starts after the template line.
+        while node.parent is not None and node.parent.type == "template_declaration":
+            node = node.parent
+        return node
+
+    def parsed_text(self, data: bytes) -> bytes:
+        out: bytearray | None = None
+        for match in _BARE_MACRO.finditer(data):
+            start, end = match.span()
+            before = (data if out is None else out)[max(0, start - 400) : start]  # a macro blanked above is space
+            if not _STATEMENT_END.search(before) and start > 0 or _NEXT_CLOSES.match(data, end + 1):
+                continue
+            if out is None:
+                out = bytearray(data)
+            out[start:end] = b" " * (end - start)
+        return data if out is None else bytes(out)
+
+
+# An access label made of a macro (nlohmann's `JSON_PRIVATE_UNLESS_TESTED:`, Qt's `public Q_SLOTS:`) is a label the
+# grammar cannot place in a class body: the first is read as the access it names (written in its place, padded;
+# a goto label does not name one), the second as its access keyword alone.
+_ACCESS_MACRO = re.compile(
+    rb"^([ \t]*)([A-Z0-9_]*?(PUBLIC|PROTECTED|PRIVATE)[A-Z0-9_]*)([ \t]*:)(?=[ \t]*\r?$)", re.MULTILINE
+)
+_ACCESS_WITH_MACRO = re.compile(
+    rb"^([ \t]*(?:public|protected|private)[ \t]+)([A-Z][A-Z0-9_]*)(?=[ \t]*:[ \t]*\r?$)", re.MULTILINE
+)
+
+
+def _as_access(match: re.Match[bytes]) -> bytes:
+    access = match[3].lower()
+    if len(match[2]) < len(access):
+        return match[0]
+    return match[1] + access + b" " * (len(match[2]) - len(access)) + match[4]
+
+
+class Cpp(CFamily):
+    def parsed_text(self, data: bytes) -> bytes:
+        data = super().parsed_text(data)
+        if b":" in data:
+            data = _ACCESS_MACRO.sub(_as_access, data)
+            data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)
+        if not _SPECIFIER_MACRO.search(data):
+            return data
+        return _SPECIFIER_MACRO.sub(lambda m: m["head"] + b" " * len(m["macro"]), data)
+
+
+FAMILIES = (
+    CFamily("cuda", "arduino", "objc", queries={"c": ("c",)}),
+    Cpp(queries={"cpp": ("c", "cpp")}),
+)

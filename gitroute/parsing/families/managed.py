@@ -16,9 +16,14 @@ if TYPE_CHECKING:
     from gitroute.parsing.nodes import Scope
 
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]{0,80}>")
+# `<see cref="T:System.Type"/>`, `<paramref name="value"/>`: the name the tag stands for is part of the sentence.
+_XML_NAMED = re.compile(
+    r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)\s*=\s*\"(?:\w:)?([^\"<>]{1,80})\"\s*/?>"
+)
 _SCALA_IMPORT = re.compile(r"import\s+([\w.`$\s]+?)(?:\s*\.\s*(?:\{|_\b|\*|given\b)|\s*,|\s*$|\s+as\b)")
 _SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
 _STATIC = re.compile(rb"\bstatic\b")
+_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)\b")
 
 
 class StaticMain(Family):
@@ -38,8 +43,45 @@ class Java(StaticMain):
 
 
 class CSharp(StaticMain):
+    def parsed_text(self, data: bytes) -> bytes:
+        """`#if` directives inside a comma list (a type's base list, Json.NET's `class JValue : JToken, IComparable
+        #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type.
+        Those directive lines are blanked, so the list holds every branch's items; other directives stay."""
+        if b"#" not in data:
+            return data
+        lines = data.splitlines(keepends=True)
+        directive = [_DIRECTIVE.match(line) is not None for line in lines]
+        if not any(directive):
+            return data
+
+        def code_line_starts_with_comma(indices: range) -> bool:
+            for i in indices:
+                stripped = lines[i].strip()
+                if stripped and not directive[i]:
+                    return stripped.startswith(b",")
+            return False
+
+        for i, is_directive in enumerate(directive):
+            if is_directive and (code_line_starts_with_comma(range(i + 1, len(lines)))
+                                 or code_line_starts_with_comma(range(i - 1, -1, -1))):
+                body = lines[i].rstrip(b"\r\n")
+                lines[i] = b" " * len(body) + lines[i][len(body):]
+        return b"".join(lines)
+
     def comment_words(self, cleaned: str) -> str:
-        return _XML_TAG.sub(" ", cleaned)  # XML doc comments: keep the words, drop <summary> and friends
+        # XML doc comments: keep the words and the names tags stand for, drop <summary> and friends.
+        return _XML_TAG.sub(" ", _XML_NAMED.sub(r"\1", cleaned))
+
+
+class Kotlin(MainFunction):
+    def doc_anchor(self, node: Node) -> Node:
+        # After an expression-bodied `fun f() = g()`, the grammar reads the next definition's own line of
+        # annotations (`@Suppress("X")`) as an expression of its own: the KDoc above them still documents it.
+        sibling = node.prev_sibling
+        while (sibling is not None and sibling.type == "prefix_expression" and sibling.child_count
+               and sibling.children[0].type == "annotation" and sibling.end_point[0] >= node.start_point[0] - 1):
+            node, sibling = sibling, sibling.prev_sibling
+        return node
 
 
 class Scala(Family):
@@ -63,6 +105,6 @@ class Scala(Family):
 FAMILIES = (
     Java("java", "main"),
     CSharp("csharp", "Main"),
-    MainFunction(queries={"kotlin": ("kotlin",)}),
+    Kotlin(queries={"kotlin": ("kotlin",)}),
     Scala(queries={"scala": ("scala",)}),
 )

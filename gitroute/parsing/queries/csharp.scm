@@ -22,8 +22,15 @@
 (constructor_declaration
   name: (identifier) @name) @definition.method
 
+; `#if` splitting an `if`/`else if` chain leaves `else if (x)` to read as a local function `if` of type `else`
+; (#not-any-of? does not filter in the pinned tree-sitter binding; #not-match? does).
 (local_function_statement
-  name: (identifier) @name) @definition.function
+  name: (identifier) @name
+  (#not-match? @name "^(if|while|for|foreach|switch|lock|using|fixed|catch|return)$")) @definition.function
+
+; A delegate names a function type, as a C typedef of a function pointer or a TypeScript function type does.
+(delegate_declaration
+  name: (identifier) @name) @definition.interface
 
 (invocation_expression
   function: [

@@ -10,6 +10,10 @@
 (object_definition
   name: (identifier) @name) @definition.object
 
+; `package object symtab { ... }` holds a package's shared vals, defs and implicits: an object named for it.
+(package_object
+  name: (identifier) @name) @definition.object
+
 (enum_definition
   name: (identifier) @name) @definition.enum
 
@@ -77,13 +81,19 @@
 (import_declaration
   (as_renamed_identifier name: (identifier) @original alias: (identifier) @name)) @module @reference.bind
 
-; Constants: top-level `val`/`var` and an object's (owned by it), each name of `val a, b = 1`; a class's are
-; instance state.
+; Constants: top-level `val`/`var` and an object's or a package object's (owned by it), each name of
+; `val a, b = 1`; a class's are instance state.
 (compilation_unit
   [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
    (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])] @definition.constant)
 
 (object_definition
+  body: (template_body
+    [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+     (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])]
+    @definition.constant))
+
+(package_object
   body: (template_body
     [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
      (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])]
