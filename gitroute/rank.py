@@ -301,7 +301,11 @@ def text_scorer(
 
         doc_tokens = node.doc_tokens
         if doc_tokens and not q_set.isdisjoint(doc_tokens):
-            matched_doc = sum(w for t, w in weighted if t in doc_tokens)
+            if in_name or in_owner:  # as for the path: a doc that repeats its own name ("a new JValue") adds nothing
+                matched_doc = sum(w for t, w in weighted
+                                  if t in doc_tokens and t not in name_set and t not in owner_set)
+            else:
+                matched_doc = sum(w for t, w in weighted if t in doc_tokens)
             if matched_doc:
                 signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
 
