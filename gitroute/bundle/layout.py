@@ -19,8 +19,9 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # enum members and macro-broken prototypes, configure templates (`config.h.in`) parsed as what they make;
 # 12: PHP docblocks without their analyser, author and inheritDoc tags, PHP enum cases as constants; 13: Ruby docs
 # across one blank line, without magic comments and RDoc directives, Ruby's attr_* and define_method methods;
-# 14: a doc in more than 64 line comments keeps its head (its summary), not its tail
-EXTRACTOR_VERSION = 14
+# 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: scripts without an
+# extension by their `#!` line, C++ and Objective-C `.h` headers by their content, Elixir and Haskell tag queries
+EXTRACTOR_VERSION = 15
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

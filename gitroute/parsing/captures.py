@@ -61,6 +61,8 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
         callee = captures.get("callee")
         if kind == "call":
             for n in names:
+                if not family.is_call(n):
+                    continue
                 refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1,
                              call_receiver(n, callee[0] if callee else None)))
         elif kind == "type":
@@ -108,6 +110,24 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
                 )
                 scopes[span] = (pattern, scope)
     return [scope for _pattern, scope in scopes.values()], refs
+
+
+def merge_clauses(scopes: list[Scope]) -> list[Scope]:
+    """One scope per function written in clauses: a function scope that follows one by the same name among the
+    same parent's definitions (nothing defined between them) joins it, which then spans both."""
+    kept: list[Scope] = []
+    previous: dict[int, Scope] = {}  # parent node id -> the last definition kept under it
+    for scope in sorted(scopes, key=lambda s: (s.start, -s.end)):
+        parent = scope.node.parent
+        key = parent.id if parent is not None else -1
+        before = previous.get(key)
+        if before is not None and before.kind == scope.kind == "function" and before.name == scope.name:
+            before.end = max(before.end, scope.end)
+            before.last = scope.node
+            continue
+        previous[key] = scope
+        kept.append(scope)
+    return kept
 
 
 @cache

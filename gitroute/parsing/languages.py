@@ -1,6 +1,8 @@
 """Which tree-sitter-language-pack grammar, if any, parses a repository path."""
 from __future__ import annotations
 
+import re
+
 # Languages that hold data, prose or build configuration in which no definition kind applies (the
 # generic walk finds none): extract() returns an empty result for them without parsing.
 DATA_LANGUAGES: frozenset[str] = frozenset(
@@ -188,3 +190,53 @@ def language_for_path(path: str) -> str | None:
     if dot <= 0:
         return None
     return _BY_EXTENSION.get(base[dot + 1 :])
+
+
+# A script's interpreter (`#!/bin/sh`, `#!/usr/bin/env -S python3 -u`) -> pack language, for files whose name tells
+# nothing (neofetch's `bin/neofetch`); a version suffix (python3.11) is dropped first.
+_SHEBANG = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?#![ \t]*\S*/(?:env[ \t]+(?:-\S*[ \t]+)*)?([A-Za-z][\w+-]*?)[\d.]*(?:[ \t]|\r?\n|\Z)"
+)
+_BY_INTERPRETER: dict[str, str] = {
+    "sh": "bash", "bash": "bash", "dash": "bash", "ash": "bash", "ksh": "bash", "mksh": "bash", "zsh": "bash",
+    "python": "python", "pypy": "python", "node": "javascript", "nodejs": "javascript", "deno": "typescript",
+    "ruby": "ruby", "perl": "perl", "php": "php", "lua": "lua", "luajit": "lua", "elixir": "elixir",
+    "escript": "erlang", "fish": "fish", "pwsh": "powershell",
+    "tclsh": "tcl", "wish": "tcl", "Rscript": "r", "julia": "julia", "groovy": "groovy", "swift": "swift",
+}
+# `-*- shell-script -*-`, `-*- mode: python; coding: utf-8 -*-`; `# vim: ft=sh`, `# ex: filetype=bash`.
+_EMACS_MODE = re.compile(rb"-\*-[ \t]*(?:[^\n]*?\bmode:[ \t]*)?([\w+-]+)[^\n]*?-\*-")
+_VIM_MODE = re.compile(rb"(?:^|\s)(?:vim?|ex):[^\n]*?\b(?:ft|filetype)=([\w+-]+)")
+_BY_MODE: dict[str, str] = {
+    **_BY_INTERPRETER, "shell-script": "bash", "shell": "bash", "cperl": "perl", "js": "javascript",
+    "javascript": "javascript", "typescript": "typescript", "tcl": "tcl", "haskell": "haskell",
+}
+# A `.h` header is C, C++ or Objective-C by what it holds: parsed as C, a class or an @interface is a parse error
+# and its definitions are lost. Markers at a line's start only, so that a comment's prose does not count.
+_OBJC_MARKERS = re.compile(rb"^[ \t]*(?:@(?:interface|protocol|implementation|end)\b|#[ \t]*import\b)", re.MULTILINE)
+_CPP_MARKERS = re.compile(
+    rb"^[ \t]*(?:namespace\b|template[ \t]*<|class[ \t]+[A-Za-z_]|(?:public|private|protected)[ \t]*:|using[ \t]+"
+    rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=))",
+    re.MULTILINE,
+)
+_SNIFF_BYTES = 64_000
+
+
+def language_for_content(lang: str | None, data: bytes) -> str | None:
+    """`lang` (from the path) refined by the file's content: a file the path names no language for by its `#!` line
+    or an editor's mode line, a `.h` header as C++ or Objective-C when it holds their syntax. The same bytes always
+    give the same answer."""
+    if lang is None:
+        match = _SHEBANG.match(data[:256])
+        if match:
+            return _BY_INTERPRETER.get(match.group(1).decode("ascii"))
+        # An editor's mode line: Emacs's on the first two lines, vim's in the last few.
+        match = _EMACS_MODE.search(b"\n".join(data[:512].split(b"\n", 2)[:2])) or _VIM_MODE.search(data[-512:])
+        return _BY_MODE.get(match.group(1).decode("ascii").lower()) if match else None
+    if lang == "c":
+        head = data[:_SNIFF_BYTES]
+        if _OBJC_MARKERS.search(head):
+            return "objc"
+        if _CPP_MARKERS.search(head):
+            return "cpp"
+    return lang
