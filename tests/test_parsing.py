@@ -877,6 +877,48 @@ CASES = [
               "build_url": "Build the request URL.", "main": ""},
     ),
     Case(
+        "lua",
+        """\
+        local Session = require "weather.session"
+        local client = {}
+
+        --- Talks to the Open-Meteo API.
+        -- @param city the city's name
+        function client.forecast(city)
+            return Session.get(client.build_url(city))
+        end
+
+        -- Build the request URL.
+        client.build_url = function(city) return "https://api/" .. city end
+
+        function client:close()
+            self.session:shutdown()
+        end
+
+        local function main()
+            print(client.forecast("x"))
+        end
+
+        function Session.reset() end
+        """,
+        # A module table is an object: the functions defined onto it are its methods, named as callers write them;
+        # onto a table the file does not create (Session), a function keeps it as its owner.
+        symbols=[
+            ("client", "object", 2, None),
+            ("forecast", "method", 6, "client"),
+            ("build_url", "method", 11, "client"),
+            ("close", "method", 13, "client"),
+            ("main", "function", 17, None),
+            ("reset", "function", 21, None),
+        ],
+        calls={("forecast", "get", 7), ("forecast", "build_url", 7), ("close", "shutdown", 14),
+               ("main", "print", 18), ("main", "forecast", 18)},
+        imports=["weather.session"],
+        references=set(),
+        docs={"forecast": "Talks to the Open-Meteo API. @param city the city's name",
+              "build_url": "Build the request URL.", "close": "", "main": ""},
+    ),
+    Case(
         "haskell",
         """\
         module Weather.Client (forecast, Client(..)) where
@@ -1902,7 +1944,7 @@ def test_extract_is_deterministic() -> None:
 
 
 _LANGS_FOR_FUZZ = ["python", "javascript", "tsx", "go", "rust", "cpp", "ruby", "php", "swift", "bash", "markdown",
-                   "elixir", "haskell"]
+                   "elixir", "haskell", "lua"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

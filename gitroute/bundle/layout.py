@@ -20,7 +20,8 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # 12: PHP docblocks without their analyser, author and inheritDoc tags, PHP enum cases as constants; 13: Ruby docs
 # across one blank line, without magic comments and RDoc directives, Ruby's attr_* and define_method methods;
 # 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: scripts without an
-# extension by their `#!` line, C++ and Objective-C `.h` headers by their content, Elixir and Haskell tag queries
+# extension by their `#!` or mode line, C++ and Objective-C `.h` headers by their content, Elixir, Haskell and Lua
+# tag queries, a shell file that does not parse whole parsed function by function
 EXTRACTOR_VERSION = 15
 
 BUNDLE_REF = "refs/marola/routing-bundle"

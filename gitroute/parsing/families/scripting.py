@@ -1,5 +1,6 @@
 """Ruby and PHP: hand-written tag queries; Ruby's docs follow YARD's and RDoc's rules, PHP's docblocks lose the tags
-that say nothing about the code. Shell scripts: a file the grammar cannot read whole is read function by function."""
+that say nothing about the code; Lua has a tag query and no special case. Shell scripts: a file the grammar cannot
+read whole is read function by function."""
 from __future__ import annotations
 
 import re
@@ -78,4 +79,5 @@ class Ruby(Family):
         return _DIRECTIVE.sub(" ", cleaned)
 
 
-FAMILIES = (Ruby(queries={"ruby": ("ruby",)}), Php(queries={"php": ("php",)}), Shell("bash"))
+FAMILIES = (Ruby(queries={"ruby": ("ruby",)}), Php(queries={"php": ("php",)}), Shell("bash"),
+            Family(queries={"lua": ("lua",)}))
