@@ -1844,6 +1844,11 @@ def test_c_prototype_followed_by_an_attribute_macro_is_a_function() -> None:
          [("forecast", "function", 2, "Compute.")]),
         ("objc", b"@interface Client : NSObject\n- (void)run;\n@end\n",
          [("Client", "class", 1, ""), ("run", "method", 2, "")]),
+        # capacitor's headers: a property is no struct named by its type, an anonymous struct none named by a field.
+        ("objc", b"/// The app.\n@interface AppDelegate : NSObject {\n  NSString* _name;\n}\n"
+                 b"@property (nonatomic, strong) CDVViewController* viewController;\n@end\n"
+                 b"typedef struct { int x; } Point2;\nstruct Size { int w; };\n",
+         [("AppDelegate", "class", 2, "The app."), ("Size", "struct", 8, "")]),
         ("dart", b"class Client {\n  String get(String url) => url;\n}\nvoid main() {}\n",
          [("Client", "class", 1, ""), ("get", "method", 2, ""), ("main", "function", 4, "")]),
     ],

@@ -168,6 +168,10 @@ _GENERIC_KIND_MAP = {
     "interface": "interface", "protocol": "interface", "enum": "enum", "trait": "trait", "object": "object",
     "record": "struct",
 }
+# Node types that match the pattern above but are no definition in one grammar: Objective-C's `struct_declaration`
+# is a property's or an instance variable's declaration (`@property CDVViewController* viewController;`), which
+# would be a struct named by its type.
+_GENERIC_NOT_DEFINITIONS = {"objc": frozenset(("struct_declaration",))}
 # Definition node types the pattern above misses (Objective-C, Dart).
 _GENERIC_EXTRA_KINDS = {
     "class_interface": "class", "class_implementation": "class", "protocol_declaration": "interface",
@@ -179,7 +183,7 @@ _GENERIC_CALLS = frozenset(
 )
 _CALLEE_FIELDS = ("function", "name", "method", "callee", "selector")
 # Children a name is never found under when the generic walk looks for one.
-_NOT_NAME_HOLDERS = ("body", "block", "comment", "parameters", "statement")
+_NOT_NAME_HOLDERS = ("body", "block", "comment", "parameters", "statement", "declaration_list", "enumerator_list")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -190,9 +194,10 @@ def _generic_kinds(lang: str) -> dict[int, str]:
     kinds: dict[int, str] = {}
     if loaded is None:
         return kinds
+    not_definitions = _GENERIC_NOT_DEFINITIONS.get(lang, frozenset())
     for kind_id in range(loaded.node_kind_count):
         name = loaded.node_kind_for_id(kind_id)
-        if not name or not loaded.node_kind_is_named(kind_id):
+        if not name or not loaded.node_kind_is_named(kind_id) or name in not_definitions:
             continue
         match = _GENERIC_KIND.match(name)
         if match and not _GENERIC_EXCLUDE.search(name):
