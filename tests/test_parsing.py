@@ -2014,6 +2014,8 @@ def test_language_for_path_maps_known_files(path: str, lang: str) -> None:
         ("c", b"namespace a {\n}\n", "cpp"), ("c", b"  class Engine : public Base {\n", "cpp"),
         ("c", b"template <typename T>\nT max(T a);\n", "cpp"), ("c", b"struct s { int a; };\n", "c"),
         ("c", b"/* a class of errors */\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n", "c"),
+        ("c", b"#import <unordered_map>\nnamespace expo {\n}\n", "cpp"),
+        ("c", b"#import <UIKit/UIKit.h>\nnamespace x {}\n@interface A : B\n@end\n", "objc"),
         ("python", b"#!/bin/sh\n", "python"), ("cpp", b"@interface X\n", "cpp"),
     ],
 )

@@ -213,7 +213,9 @@ _BY_MODE: dict[str, str] = {
 }
 # A `.h` header is C, C++ or Objective-C by what it holds: parsed as C, a class or an @interface is a parse error
 # and its definitions are lost. Markers at a line's start only, so that a comment's prose does not count.
-_OBJC_MARKERS = re.compile(rb"^[ \t]*(?:@(?:interface|protocol|implementation|end)\b|#[ \t]*import\b)", re.MULTILINE)
+_OBJC_MARKERS = re.compile(rb"^[ \t]*@(?:interface|protocol|implementation|end)\b", re.MULTILINE)
+# `#import` alone is Objective-C's, but Objective-C++ headers use it too (expo's `#import <unordered_map>`).
+_OBJC_IMPORT = re.compile(rb"^[ \t]*#[ \t]*import\b", re.MULTILINE)
 _CPP_MARKERS = re.compile(
     rb"^[ \t]*(?:namespace\b|template[ \t]*<|class[ \t]+[A-Za-z_]|(?:public|private|protected)[ \t]*:|using[ \t]+"
     rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=))",
@@ -239,4 +241,6 @@ def language_for_content(lang: str | None, data: bytes) -> str | None:
             return "objc"
         if _CPP_MARKERS.search(head):
             return "cpp"
+        if _OBJC_IMPORT.search(head):
+            return "objc"
     return lang
