@@ -56,13 +56,13 @@ class Elixir(Family):
                 return False
         if call.parent is not None and call.parent.type == "unary_operator":
             return False  # `@timeout 5_000` (the attribute is written as a call) reads an attribute
-        node = call
+        node: Node | None = call.parent
         for _ in range(6):  # bounded: a type spec nests a few levels under its attribute
-            node = node.parent
             if node is None:
                 break
             if node.type == "unary_operator" and _attribute(node) in _NOT_CODE:
                 return False
+            node = node.parent
         return True
 
     def module_binding(self, module: str) -> str:
