@@ -32,7 +32,8 @@ CALL_RESOLUTION = ("resolved by scope, then imports, then package, then a unique
                    "keep every candidate (marked); no types: a lower bound")
 
 _STEM_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".go", ".rs",
-                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift")
+                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift",
+                    ".hs", ".lua")
 _PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
 
 

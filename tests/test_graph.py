@@ -257,3 +257,24 @@ def test_a_lua_call_on_a_module_table_reaches_the_function_defined_onto_it():
     ids = named(graph)
     assert (ids[("pl/test.lua", "test.asserteq")], ids[("pl/tablex.lua", "tablex.deepcompare")]) in edges_of(
         graph, "calls")
+
+
+def test_haskell_and_lua_imports_name_the_files_their_modules_are():
+    # xmonad-contrib: `import XMonad.Layout.Grid` is XMonad/Layout/Grid.hs, penlight's `require 'pl.tablex'` is
+    # pl/tablex.lua; neither was resolved (0 import edges on 336 Haskell files).
+    graph = graph_of({
+        "XMonad/Layout/Grid.hs": "module XMonad.Layout.Grid where\n\narrange :: Int -> Int\narrange n = n\n",
+        "XMonad/Layout/Other.hs": "module XMonad.Layout.Other where\n\narrange :: Int -> Int\narrange n = n\n",
+        "XMonad/Config/Mine.hs": "module XMonad.Config.Mine where\nimport XMonad.Layout.Grid\n\n"
+                                 "layout :: Int\nlayout = arrange 3\n",
+        "lua/pl/tablex.lua": "local tablex = {}\nfunction tablex.size(t) return #t end\nreturn tablex\n",
+        "lua/app.lua": "local tablex = require 'pl.tablex'\nprint(tablex.size({}))\n",
+    })
+    ids = named(graph)
+    imports = edges_of(graph, "imports")
+    assert (ids[("XMonad/Config/Mine.hs", "Mine.hs")], ids[("XMonad/Layout/Grid.hs", "Grid.hs")]) in imports
+    assert (ids[("lua/app.lua", "app.lua")], ids[("lua/pl/tablex.lua", "tablex.lua")]) in imports
+    calls = edges_of(graph, "calls")
+    layout = ids[("XMonad/Config/Mine.hs", "layout")]
+    assert (layout, ids[("XMonad/Layout/Grid.hs", "arrange")]) in calls
+    assert (layout, ids[("XMonad/Layout/Other.hs", "arrange")]) not in calls
