@@ -1849,6 +1849,13 @@ def test_c_prototype_followed_by_an_attribute_macro_is_a_function() -> None:
                  b"@property (nonatomic, strong) CDVViewController* viewController;\n@end\n"
                  b"typedef struct { int x; } Point2;\nstruct Size { int w; };\n",
          [("AppDelegate", "class", 2, "The app."), ("Size", "struct", 8, "")]),
+        # A category or class extension adds methods to its class and is no second definition of it (capacitor's
+        # `CAPBridgeViewController (CDVScreenOrientationDelegate)` header tied with the Swift class).
+        ("objc", b"@interface Bridge : NSObject\n- (void)go;\n@end\n@interface Bridge ()\n- (void)hidden;\n@end\n"
+                 b"@interface Bridge (Orientation) <Delegate>\n- (void)turn;\n@end\n"
+                 b"@implementation View (Orientation)\n- (void)spin { }\n@end\n",
+         [("Bridge", "class", 1, ""), ("go", "method", 2, ""), ("hidden", "method", 5, ""), ("turn", "method", 8, ""),
+          ("spin", "method", 11, "")]),
         ("dart", b"class Client {\n  String get(String url) => url;\n}\nvoid main() {}\n",
          [("Client", "class", 1, ""), ("get", "method", 2, ""), ("main", "function", 4, "")]),
     ],

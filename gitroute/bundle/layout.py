@@ -22,6 +22,7 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: scripts without an
 # extension by their `#!` or mode line, C++ and Objective-C `.h` headers by their content, Elixir, Haskell and Lua
 # tag queries, a shell file that does not parse whole parsed function by function, no Objective-C property as a struct
+# nor category as a class
 EXTRACTOR_VERSION = 15
 
 BUNDLE_REF = "refs/marola/routing-bundle"

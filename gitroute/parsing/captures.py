@@ -233,6 +233,14 @@ def _generic_name(node: Node) -> Node | None:
     return None
 
 
+def _extends_a_class(node: Node) -> bool:
+    """An Objective-C category or class extension (`@interface Bridge (Orientation)`, `@interface Bridge ()`): it adds
+    methods to a class defined elsewhere, and is no second definition of it."""
+    if node.type not in ("class_interface", "class_implementation"):
+        return False
+    return node.child_by_field_name("category") is not None or any(c.type == "(" for c in node.children[:4])
+
+
 def _is_identifier(node_type: str) -> bool:
     return "identifier" in node_type or node_type in ("name", "word", "constant", "command_name")
 
@@ -257,6 +265,8 @@ def walk_generic(lang: str, root: Node, warnings: list[str]) -> tuple[list[Scope
                 name_node = _generic_name(node)
                 name = WHITESPACE.sub(" ", text(name_node)).strip() if name_node is not None else ""
                 if name and name_node is not None:
+                    if kind == "class" and _extends_a_class(node):
+                        kind = "impl"  # its methods are the class's, as a Swift extension's are
                     scopes.append(Scope(node.start_byte, node.end_byte, kind, name, node, name_node))
             elif node.type in _GENERIC_CALLS:
                 callee = next(
