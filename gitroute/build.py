@@ -91,20 +91,23 @@ def _key_lang(key: str) -> str | None:
 
 def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
     """Worker: classify a blob, then parse it; returns the encoded result under its key."""
-    from gitroute.parsing import extract
+    from gitroute.parsing import extract, language_for_content
 
     key, data = item
     lang = _key_lang(key)
     reason = git.classify_content(data)
     if reason is not None:
         return key, ["skip", reason]
-    if lang is None:
-        return key, ["text"]
-    if lang.startswith(DOCUMENT):
+    if lang is not None and lang.startswith(DOCUMENT):
         from gitroute.parsing.documents import KIND_PATHS, parse_document
 
         document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
         return key, ["doc", encode_document(document)] if document is not None else ["text"]
+    # The content settles what the path could not (a `#!` script with no extension, a C++ `.h`); the key stays the
+    # path's, which is right for reuse: the same blob always sniffs the same.
+    lang = language_for_content(lang, data)
+    if lang is None:
+        return key, ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
 
 

@@ -32,7 +32,8 @@ CALL_RESOLUTION = ("resolved by scope, then imports, then package, then a unique
                    "keep every candidate (marked); no types: a lower bound")
 
 _STEM_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".go", ".rs",
-                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift")
+                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift",
+                    ".hs", ".lua")
 _PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
 
 
@@ -295,7 +296,7 @@ def _last_segment(name: str) -> str:
 # Receivers that mean "this object": the call resolves in the enclosing class and its bases.
 _SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super"))
 # Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
-_IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart"))
+_IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart", "elixir"))
 # Languages whose import statements the parser turns into bindings; others get bindings implied by
 # their import text (`import a.b.C` binds C), and C-family includes bring in every name of a file.
 _BINDING_LANGS = frozenset(("python", "javascript", "typescript", "tsx", "go", "java", "rust"))

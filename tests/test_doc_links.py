@@ -412,3 +412,19 @@ def test_linking_never_raises_and_keeps_its_promises(pieces, path):
         files = {t.path for t in link.targets}
         assert (len(files) > 1) == (link.status == AMBIGUOUS)
         assert all(len(t.name) >= 4 or t.kind == "file" or "." in link.token.strip("~.") for t in link.targets)
+
+
+def test_elixir_names_with_an_arity_or_a_question_mark_link(make_repo, route):
+    # elixir-lang's guides name functions as `Keyword.merge/2` and `Enum.empty?/1`: neither linked.
+    repo = make_repo()
+    repo.commit({
+        "lib/keyword.ex": "defmodule Keyword do\n  def merge(a, b), do: a ++ b\nend\n",
+        "lib/enum.ex": "defmodule Enum do\n  def empty?(e), do: e == []\nend\n",
+        "pages/guide.md": "# Guide\n\nMerge options with `Keyword.merge/2`; test with `Enum.empty?/1`.\n"
+                          "A path stays a path: `lib/2`.\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "code", "pages/guide.md")
+    assert {row["path"]: row["symbols"] for row in doc["rows"]} == {
+        "lib/keyword.ex": ["Keyword.merge"], "lib/enum.ex": ["Enum.empty?"],
+    }

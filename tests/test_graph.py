@@ -230,3 +230,51 @@ def test_a_call_through_the_second_name_of_a_go_var_declaration_resolves_to_its_
     assert first != second
     assert {(ids[("debug.go", "debug.go")], node) for node in (first, second)} <= edges_of(graph, "defines")
     assert (ids[("routes.go", "addRoute")], second) in edges_of(graph, "calls")
+
+
+def test_an_elixir_bare_call_is_its_own_modules_function_not_a_namesake_beside_it():
+    # elixir-lang: Path.absname's `split(path)` was linked to OptionParser.split as well (same folder, by name).
+    graph = graph_of({
+        "lib/path.ex": "defmodule Path do\n  def absname(p), do: split(p)\n  def split(p), do: [p]\nend\n",
+        "lib/option_parser.ex": "defmodule OptionParser do\n  def split(s), do: [s]\nend\n",
+    })
+    ids = named(graph)
+    calls = edges_of(graph, "calls")
+    absname = ids[("lib/path.ex", "Path.absname")]
+    assert (absname, ids[("lib/path.ex", "Path.split")]) in calls
+    assert (absname, ids[("lib/option_parser.ex", "OptionParser.split")]) not in calls
+
+
+def test_a_lua_call_on_a_module_table_reaches_the_function_defined_onto_it():
+    # penlight: `function tablex.deepcompare` was named `tablex.deepcompare`, so `tablex.deepcompare(x, y)` in
+    # pl/test.lua (which calls it `deepcompare`) reached nothing.
+    graph = graph_of({
+        "pl/tablex.lua": "local tablex = {}\n\nfunction tablex.deepcompare(a, b)\n  return a == b\nend\n\n"
+                         "return tablex\n",
+        "pl/test.lua": "local tablex = require 'pl.tablex'\nlocal test = {}\n\n"
+                       "function test.asserteq(x, y)\n  return tablex.deepcompare(x, y)\nend\n",
+    })
+    ids = named(graph)
+    assert (ids[("pl/test.lua", "test.asserteq")], ids[("pl/tablex.lua", "tablex.deepcompare")]) in edges_of(
+        graph, "calls")
+
+
+def test_haskell_and_lua_imports_name_the_files_their_modules_are():
+    # xmonad-contrib: `import XMonad.Layout.Grid` is XMonad/Layout/Grid.hs, penlight's `require 'pl.tablex'` is
+    # pl/tablex.lua; neither was resolved (0 import edges on 336 Haskell files).
+    graph = graph_of({
+        "XMonad/Layout/Grid.hs": "module XMonad.Layout.Grid where\n\narrange :: Int -> Int\narrange n = n\n",
+        "XMonad/Layout/Other.hs": "module XMonad.Layout.Other where\n\narrange :: Int -> Int\narrange n = n\n",
+        "XMonad/Config/Mine.hs": "module XMonad.Config.Mine where\nimport XMonad.Layout.Grid\n\n"
+                                 "layout :: Int\nlayout = arrange 3\n",
+        "lua/pl/tablex.lua": "local tablex = {}\nfunction tablex.size(t) return #t end\nreturn tablex\n",
+        "lua/app.lua": "local tablex = require 'pl.tablex'\nprint(tablex.size({}))\n",
+    })
+    ids = named(graph)
+    imports = edges_of(graph, "imports")
+    assert (ids[("XMonad/Config/Mine.hs", "Mine.hs")], ids[("XMonad/Layout/Grid.hs", "Grid.hs")]) in imports
+    assert (ids[("lua/app.lua", "app.lua")], ids[("lua/pl/tablex.lua", "tablex.lua")]) in imports
+    calls = edges_of(graph, "calls")
+    layout = ids[("XMonad/Config/Mine.hs", "layout")]
+    assert (layout, ids[("XMonad/Layout/Grid.hs", "arrange")]) in calls
+    assert (layout, ids[("XMonad/Layout/Other.hs", "arrange")]) not in calls

@@ -12,7 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gitroute.model import SYMBOL_KINDS, DeclaredEntry, FileExtract
-from gitroute.parsing import declared_entry_points, extract, grammars, language_for_path, references
+from gitroute.parsing import (
+    declared_entry_points,
+    extract,
+    grammars,
+    language_for_content,
+    language_for_path,
+    references,
+)
 from gitroute.parsing import symbols as symbol_stage
 from gitroute.parsing.families import QUERY_FILES, family
 
@@ -829,6 +836,139 @@ CASES = [
               "forecast": "", "init": ""},
         entries={"WeatherApp"},
     ),
+    Case(
+        "elixir",
+        """\
+        defmodule Weather.Client do
+          @moduledoc \"\"\"
+          Talks to the Open-Meteo API.
+          \"\"\"
+          alias Weather.Session
+          @default_timeout 5_000
+
+          @doc "Fetch a forecast."
+          @spec forecast(String.t()) :: map
+          def forecast(city) when is_binary(city), do: Session.get(build_url(city)) |> decode()
+          def forecast(nil), do: %{}
+
+          # Build the request URL.
+          defp build_url(city) do
+            "https://api/" <> city
+          end
+
+          @doc false
+          def main, do: forecast("x")
+        end
+        """,
+        # A module is an object, so its functions are its methods; the two clauses of forecast are one; the head
+        # of a def and the words of @spec and @doc are not calls.
+        symbols=[
+            ("Weather.Client", "object", 1, None),
+            ("default_timeout", "constant", 6, "Weather.Client"),
+            ("forecast", "method", 10, "Weather.Client"),
+            ("build_url", "method", 14, "Weather.Client"),
+            ("main", "method", 19, "Weather.Client"),
+        ],
+        calls={("forecast", "is_binary", 10), ("forecast", "get", 10), ("forecast", "build_url", 10),
+               ("forecast", "decode", 10), ("main", "forecast", 19)},
+        imports=["Weather.Session"],
+        references={("Weather.Client", "String", 9), ("forecast", "Session", 10)},
+        docs={"Weather.Client": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast.",
+              "build_url": "Build the request URL.", "main": ""},
+    ),
+    Case(
+        "lua",
+        """\
+        local Session = require "weather.session"
+        local client = {}
+
+        --- Talks to the Open-Meteo API.
+        -- @param city the city's name
+        function client.forecast(city)
+            return Session.get(client.build_url(city))
+        end
+
+        -- Build the request URL.
+        client.build_url = function(city) return "https://api/" .. city end
+
+        function client:close()
+            self.session:shutdown()
+        end
+
+        local function main()
+            print(client.forecast("x"))
+        end
+
+        function Session.reset() end
+        """,
+        # A module table is an object: the functions defined onto it are its methods, named as callers write them;
+        # onto a table the file does not create (Session), a function keeps it as its owner.
+        symbols=[
+            ("client", "object", 2, None),
+            ("forecast", "method", 6, "client"),
+            ("build_url", "method", 11, "client"),
+            ("close", "method", 13, "client"),
+            ("main", "function", 17, None),
+            ("reset", "function", 21, None),
+        ],
+        calls={("forecast", "get", 7), ("forecast", "build_url", 7), ("close", "shutdown", 14),
+               ("main", "print", 18), ("main", "forecast", 18)},
+        imports=["weather.session"],
+        references=set(),
+        docs={"forecast": "Talks to the Open-Meteo API. @param city the city's name",
+              "build_url": "Build the request URL.", "close": "", "main": ""},
+    ),
+    Case(
+        "haskell",
+        """\
+        module Weather.Client (forecast, Client(..)) where
+
+        import qualified Weather.Session as S
+        import Data.Maybe (fromMaybe)
+
+        -- | Talks to the Open-Meteo API.
+        data Client = Client { session :: S.Session }
+
+        ------------------------------------------------------------------------
+        -- | Fetch a forecast.
+        --   Cached for a minute.
+
+        forecast :: Client -> String -> IO Forecast
+        forecast c city = S.get (session c) (buildUrl city)
+        forecast _ [] = pure empty
+
+        buildUrl city = "https://api/" ++ city
+
+        -- | Where forecasts come from.
+        class Source s where
+          -- | One city's forecast.
+          fetch :: s -> String -> IO Forecast
+          fetch s = fetchAll s `seq` undefined
+
+        instance Source Client where
+          fetch = forecast
+
+        (|>) :: a -> (a -> b) -> b
+        x |> f = f x
+        """,
+        # A signature and its equations are one function; a haddock may sit one blank line above it; instance
+        # functions are methods of the instance's type.
+        symbols=[
+            ("Client", "struct", 7, None),
+            ("forecast", "function", 13, None),
+            ("buildUrl", "function", 17, None),
+            ("Source", "interface", 20, None),
+            ("fetch", "method", 22, "Source"),
+            ("fetch", "method", 26, "Client"),
+            ("|>", "function", 28, None),
+        ],
+        calls={("forecast", "get", 14), ("forecast", "session", 14), ("forecast", "buildUrl", 14),
+               ("forecast", "pure", 15), ("fetch", "fetchAll", 23), ("fetch", "seq", 23), ("|>", "f", 29)},
+        imports=["Weather.Session", "Data.Maybe"],
+        references={("forecast", "Client", 13), ("fetch", "String", 22)},
+        docs={"Client": "Talks to the Open-Meteo API.", "forecast": "Fetch a forecast. Cached for a minute.",
+              "buildUrl": "", "Source": "Where forecasts come from.", "fetch": "One city's forecast."},
+    ),
 ]
 
 
@@ -952,6 +1092,39 @@ def test_a_long_doc_in_line_comments_keeps_its_head(lang: str, marker: str, defi
     doc = extract(("\n".join(lines) + "\n" + definition).encode(), lang).symbols[0].doc
     assert doc.startswith("Serves files from a folder, with ranges and caching. Detail 0:")
     assert len(doc) <= 300
+
+
+def test_a_shell_script_the_grammar_cannot_read_whole_keeps_the_functions_after_the_unreadable_one() -> None:
+    # bash-completion's main script: one `[[ =~ ]]` regex the grammar cannot read turned the rest of the file into
+    # one error, and most of its functions were lost (here: all of them). Cut into functions, only that piece is.
+    source = textwrap.dedent("""\
+        #!/bin/bash
+        # Drop the option arguments from a help line.
+        _strip_args() {
+            while [[ $line =~ \\
+                ((^|[^-])-[A-Za-z0-9?][[:space:]]+)\\[?[A-Z0-9]+ ]]; do
+                line=${line/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[1]}"}
+            done
+        }
+
+        # Complete on user names.
+        _users() {
+            _strip_args
+            compgen -u
+        }
+
+        function _groups {
+            compgen -g
+        }
+        complete -F _users su
+        """).encode()
+    result = extract(source, "bash")
+    assert result.warnings == ("parse errors in 1 region",)
+    assert [(s.name, s.line, s.end_line, s.doc) for s in result.symbols] == [
+        ("_users", 11, 14, "Complete on user names."), ("_groups", 16, 18, ""),
+    ]
+    calls = {(result.symbols[c.source].name if c.source >= 0 else None, c.name, c.line) for c in result.calls}
+    assert {("_users", "_strip_args", 12), ("_groups", "compgen", 17), (None, "complete", 19)} <= calls
 
 
 def test_trailing_comment_of_previous_line_is_not_a_doc() -> None:
@@ -1905,6 +2078,18 @@ def test_scala_package_object_is_an_object_owning_its_members() -> None:
          [("forecast", "function", 2, "Compute.")]),
         ("objc", b"@interface Client : NSObject\n- (void)run;\n@end\n",
          [("Client", "class", 1, ""), ("run", "method", 2, "")]),
+        # capacitor's headers: a property is no struct named by its type, an anonymous struct none named by a field.
+        ("objc", b"/// The app.\n@interface AppDelegate : NSObject {\n  NSString* _name;\n}\n"
+                 b"@property (nonatomic, strong) CDVViewController* viewController;\n@end\n"
+                 b"typedef struct { int x; } Point2;\nstruct Size { int w; };\n",
+         [("AppDelegate", "class", 2, "The app."), ("Size", "struct", 8, "")]),
+        # A category or class extension adds methods to its class and is no second definition of it (capacitor's
+        # `CAPBridgeViewController (CDVScreenOrientationDelegate)` header tied with the Swift class).
+        ("objc", b"@interface Bridge : NSObject\n- (void)go;\n@end\n@interface Bridge ()\n- (void)hidden;\n@end\n"
+                 b"@interface Bridge (Orientation) <Delegate>\n- (void)turn;\n@end\n"
+                 b"@implementation View (Orientation)\n- (void)spin { }\n@end\n",
+         [("Bridge", "class", 1, ""), ("go", "method", 2, ""), ("hidden", "method", 5, ""), ("turn", "method", 8, ""),
+          ("spin", "method", 11, "")]),
         ("dart", b"class Client {\n  String get(String url) => url;\n}\nvoid main() {}\n",
          [("Client", "class", 1, ""), ("get", "method", 2, ""), ("main", "function", 4, "")]),
     ],
@@ -2004,7 +2189,8 @@ def test_extract_is_deterministic() -> None:
         assert _run(case) == _run(case)
 
 
-_LANGS_FOR_FUZZ = ["python", "javascript", "tsx", "go", "rust", "cpp", "ruby", "php", "swift", "bash", "markdown"]
+_LANGS_FOR_FUZZ = ["python", "javascript", "tsx", "go", "rust", "cpp", "ruby", "php", "swift", "bash", "markdown",
+                   "elixir", "haskell", "lua"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -2054,6 +2240,30 @@ def test_extract_never_raises_and_keeps_invariants(data: bytes, lang: str) -> No
 )
 def test_language_for_path_maps_known_files(path: str, lang: str) -> None:
     assert language_for_path(path) == lang
+
+
+@pytest.mark.parametrize(
+    ("lang", "head", "expected"),
+    [
+        (None, b"#!/bin/sh\necho", "bash"), (None, b"#!/usr/bin/env python3.11\n", "python"),
+        (None, b"#!/usr/bin/env -S node --no-warnings\n", "javascript"), (None, b"\xef\xbb\xbf#!/usr/bin/perl -w\n", "perl"),
+        (None, b"# ssh(1) completion        -*- shell-script -*-\n", "bash"),
+        (None, b"# -*- coding: utf-8; mode: python -*-\n", "python"), (None, b"x=1\n\n# ex: filetype=sh\n", "bash"),
+        (None, b"# vim: set ft=ruby:\n", "ruby"), (None, b"#!\n", None), (None, b"#!/usr/bin/frobnicate\n", None),
+        (None, b"# -*- coding: utf-8 -*-\n", None), (None, b"Some notes -*- about things\n", None), (None, b"", None),
+        ("c", b"#import <Foundation/Foundation.h>\n", "objc"), ("c", b"@protocol EXModule\n@end\n", "objc"),
+        ("c", b"namespace a {\n}\n", "cpp"), ("c", b"  class Engine : public Base {\n", "cpp"),
+        ("c", b"template <typename T>\nT max(T a);\n", "cpp"), ("c", b"struct s { int a; };\n", "c"),
+        ("c", b"/* a class of errors */\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n", "c"),
+        ("c", b"#import <unordered_map>\nnamespace expo {\n}\n", "cpp"),
+        ("c", b"#import <UIKit/UIKit.h>\nnamespace x {}\n@interface A : B\n@end\n", "objc"),
+        ("python", b"#!/bin/sh\n", "python"), ("cpp", b"@interface X\n", "cpp"),
+    ],
+)
+def test_language_for_content_reads_interpreter_lines_mode_lines_and_header_syntax(
+    lang: str | None, head: bytes, expected: str | None
+) -> None:
+    assert language_for_content(lang, head) == expected
 
 
 @pytest.mark.parametrize("path", ["LICENSE", "notes.txt", ".env", "bin/", "a.unknownext", "", "x.", ".py", ".in",

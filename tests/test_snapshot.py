@@ -219,6 +219,35 @@ def test_odd_paths_build_and_every_symbol_is_queryable(odd_paths_repo, route):
         assert named(query(route, odd_paths_repo, name), name) == [path], name
 
 
+def test_files_the_path_cannot_name_are_read_by_their_content(make_repo, route):
+    # Found on real code: neofetch is one 400 KB bash script in bin/ with no extension; bash-completion's 450
+    # completions carry only an Emacs or vim mode line; iOS and C++ projects keep classes in `.h` headers, which
+    # parsed as C lost every @interface and class to parse errors.
+    repo = make_repo()
+    repo.commit({
+        "bin/neofetch": "#!/usr/bin/env bash\n# Print the distro's logo.\nprint_ascii() {\n  echo art\n}\n",
+        "completions/ssh": "# ssh(1) completion    -*- shell-script -*-\n_ssh_hosts() {\n  :\n}\n",
+        "completions/scp": "_scp_files() {\n  :\n}\n\n# ex: filetype=sh\n",
+        "include/Engine.h": "#pragma once\nnamespace game {\nclass Engine {\n public:\n  void run();\n};\n}\n",
+        "ios/EXClient.h": "#import <Foundation/Foundation.h>\n@interface EXClient : NSObject\n- (void)go;\n@end\n",
+        "src/plain.h": "struct point { int x; };\nint area(struct point p);\n",
+        "NOTES": "print_notes() is not code: no interpreter line, no mode line\n",
+    })
+    report = build(route, repo)
+    assert report["warnings"] == 0
+    found = {row["name"]: (row["path"], row["kind"]) for name in
+             ("print_ascii", "_ssh_hosts", "_scp_files", "Engine", "EXClient", "point", "print_notes")
+             for row in query(route, repo, name)["rows"] if row.get("name") == name}
+    assert found == {
+        "print_ascii": ("bin/neofetch", "function"),
+        "_ssh_hosts": ("completions/ssh", "function"),
+        "_scp_files": ("completions/scp", "function"),
+        "Engine": ("include/Engine.h", "class"),
+        "EXClient": ("ios/EXClient.h", "class"),
+        "point": ("src/plain.h", "struct"),
+    }
+
+
 def test_odd_paths_answer_in_text_mode_too(odd_paths_repo, route):
     build(route, odd_paths_repo)
     answer = route(["query", "CafeOrderBook"], odd_paths_repo.path)

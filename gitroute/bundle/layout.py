@@ -21,8 +21,11 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # across one blank line, without magic comments and RDoc directives, Ruby's attr_* and define_method methods;
 # 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: Ruby aliases as methods;
 # 16: C++ read in `.h` headers, C/C++ macro lines and specifiers blanked, docs above templates, C# `#if` in base
-# lists, delegates and cref names, Kotlin KDoc above annotations after an expression body, Scala package objects
-EXTRACTOR_VERSION = 16
+# lists, delegates and cref names, Kotlin KDoc above annotations after an expression body, Scala package objects;
+# 17: scripts without an extension by their `#!` or mode line, Objective-C `.h` headers by their content, Elixir,
+# Haskell and Lua tag queries, a shell file that does not parse whole parsed function by function, no Objective-C
+# property as a struct nor category as a class
+EXTRACTOR_VERSION = 17
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -325,7 +325,8 @@ class Linker:
         if files:
             return list(files)
         parts = [p for p in name.split(".") if p]
-        if not parts or not all(p.isidentifier() for p in parts):
+        # Ruby's and Elixir's names may end in `?` or `!` (`empty?`, `fetch!`).
+        if not parts or not all(p.isidentifier() for p in parts[:-1]) or not parts[-1].rstrip("?!").isidentifier():
             return None
         if kind in ("role", "directive_arg"):
             # Sphinx resolves a name against the current class and module first.
@@ -548,6 +549,9 @@ def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(words), spelled
 
 
+_ARITY = re.compile(r"(?<=[\w?!])/\d{1,3}$")
+
+
 def _clean_name(text: str, strip_role: bool) -> str | None:
     """A token as a name or path: `@app.route("/")` -> `app.route`, `Flask()` -> `Flask`, `a::b` -> `a.b`;
     None for code that is no name (spaces, operators)."""
@@ -560,6 +564,8 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
         if stop in text:
             text = text[:text.index(stop)]
     text = text.strip().rstrip(".:;")
+    if text.count("/") == 1:
+        text = _ARITY.sub("", text)  # Elixir's and Erlang's `Keyword.merge/2` names Keyword.merge, not a path
     text = text.replace("::", ".").replace("->", ".").replace("#", ".")
     if not text or len(text) > 200 or len(text.split()) != 1:
         return None

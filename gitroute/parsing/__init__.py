@@ -5,8 +5,8 @@ Importing this package does not import tree-sitter; the first `extract()` call d
 from __future__ import annotations
 
 from gitroute.parsing.grammars import is_supported
-from gitroute.parsing.languages import language_for_path
+from gitroute.parsing.languages import language_for_content, language_for_path
 from gitroute.parsing.manifests import declared_entry_points
 from gitroute.parsing.tags import extract
 
-__all__ = ["declared_entry_points", "extract", "is_supported", "language_for_path"]
+__all__ = ["declared_entry_points", "extract", "is_supported", "language_for_content", "language_for_path"]

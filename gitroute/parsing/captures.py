@@ -61,6 +61,8 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
         callee = captures.get("callee")
         if kind == "call":
             for n in names:
+                if not family.is_call(n):
+                    continue
                 refs.append((n.start_byte, kind, text(n), n.start_point[0] + 1,
                              call_receiver(n, callee[0] if callee else None)))
         elif kind == "type":
@@ -110,6 +112,24 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
     return [scope for _pattern, scope in scopes.values()], refs
 
 
+def merge_clauses(scopes: list[Scope]) -> list[Scope]:
+    """One scope per function written in clauses: a function scope that follows one by the same name among the
+    same parent's definitions (nothing defined between them) joins it, which then spans both."""
+    kept: list[Scope] = []
+    previous: dict[int, Scope] = {}  # parent node id -> the last definition kept under it
+    for scope in sorted(scopes, key=lambda s: (s.start, -s.end)):
+        parent = scope.node.parent
+        key = parent.id if parent is not None else -1
+        before = previous.get(key)
+        if before is not None and before.kind == scope.kind == "function" and before.name == scope.name:
+            before.end = max(before.end, scope.end)
+            before.last = scope.node
+            continue
+        previous[key] = scope
+        kept.append(scope)
+    return kept
+
+
 @cache
 def _pattern_roles(lang: str) -> dict[int, tuple[str, str]]:
     """Pattern index -> role for a language's (cached, so fixed) query, learnt from each pattern's first match."""
@@ -148,6 +168,10 @@ _GENERIC_KIND_MAP = {
     "interface": "interface", "protocol": "interface", "enum": "enum", "trait": "trait", "object": "object",
     "record": "struct",
 }
+# Node types that match the pattern above but are no definition in one grammar: Objective-C's `struct_declaration`
+# is a property's or an instance variable's declaration (`@property CDVViewController* viewController;`), which
+# would be a struct named by its type.
+_GENERIC_NOT_DEFINITIONS = {"objc": frozenset(("struct_declaration",))}
 # Definition node types the pattern above misses (Objective-C, Dart).
 _GENERIC_EXTRA_KINDS = {
     "class_interface": "class", "class_implementation": "class", "protocol_declaration": "interface",
@@ -159,7 +183,7 @@ _GENERIC_CALLS = frozenset(
 )
 _CALLEE_FIELDS = ("function", "name", "method", "callee", "selector")
 # Children a name is never found under when the generic walk looks for one.
-_NOT_NAME_HOLDERS = ("body", "block", "comment", "parameters", "statement")
+_NOT_NAME_HOLDERS = ("body", "block", "comment", "parameters", "statement", "declaration_list", "enumerator_list")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -170,9 +194,10 @@ def _generic_kinds(lang: str) -> dict[int, str]:
     kinds: dict[int, str] = {}
     if loaded is None:
         return kinds
+    not_definitions = _GENERIC_NOT_DEFINITIONS.get(lang, frozenset())
     for kind_id in range(loaded.node_kind_count):
         name = loaded.node_kind_for_id(kind_id)
-        if not name or not loaded.node_kind_is_named(kind_id):
+        if not name or not loaded.node_kind_is_named(kind_id) or name in not_definitions:
             continue
         match = _GENERIC_KIND.match(name)
         if match and not _GENERIC_EXCLUDE.search(name):
@@ -208,6 +233,14 @@ def _generic_name(node: Node) -> Node | None:
     return None
 
 
+def _extends_a_class(node: Node) -> bool:
+    """An Objective-C category or class extension (`@interface Bridge (Orientation)`, `@interface Bridge ()`): it adds
+    methods to a class defined elsewhere, and is no second definition of it."""
+    if node.type not in ("class_interface", "class_implementation"):
+        return False
+    return node.child_by_field_name("category") is not None or any(c.type == "(" for c in node.children[:4])
+
+
 def _is_identifier(node_type: str) -> bool:
     return "identifier" in node_type or node_type in ("name", "word", "constant", "command_name")
 
@@ -232,6 +265,8 @@ def walk_generic(lang: str, root: Node, warnings: list[str]) -> tuple[list[Scope
                 name_node = _generic_name(node)
                 name = WHITESPACE.sub(" ", text(name_node)).strip() if name_node is not None else ""
                 if name and name_node is not None:
+                    if kind == "class" and _extends_a_class(node):
+                        kind = "impl"  # its methods are the class's, as a Swift extension's are
                     scopes.append(Scope(node.start_byte, node.end_byte, kind, name, node, name_node))
             elif node.type in _GENERIC_CALLS:
                 callee = next(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gitroute.parsing.families import QUERY_FILES
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Parser, Query
+    from tree_sitter import Language, Node, Parser, Query
 
 
 @cache
@@ -53,6 +53,32 @@ def tag_query(lang: str) -> Query | None:
     from tree_sitter import Query
 
     return Query(loaded, source)
+
+
+def parse_pieces(lang: str, data: bytes, starts: list[int]) -> list[Node]:
+    """The roots of `data` parsed in the pieces that `starts` (ascending line-start offsets) cut it into, each on its
+    own but with the whole file's byte offsets and lines, so that nodes from every piece read `data` alike."""
+    loaded = parser(lang)
+    if loaded is None:
+        return []
+    from tree_sitter import Point, Range
+
+    bounds = [0, *(s for s in starts if 0 < s < len(data)), len(data)]
+    roots = []
+    row = 0
+    try:
+        for start, end in zip(bounds, bounds[1:]):
+            if end <= start:
+                continue
+            end_row = row + data.count(b"\n", start, end)
+            loaded.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
+            tree = loaded.parse(data)
+            if tree is not None:
+                roots.append(tree.root_node)
+            row = end_row
+    finally:
+        loaded.included_ranges = []  # the parser is shared: the next file is parsed whole
+    return roots
 
 
 @cache

@@ -192,20 +192,57 @@ def language_for_path(path: str) -> str | None:
     return _BY_EXTENSION.get(base[dot + 1 :])
 
 
-# C++ projects name their headers `.h` as often as C ones do (fmt, spdlog, Qt, LLVM); read with the C grammar their
-# classes, templates and namespaces are parse errors and their methods are lost. A construct only C++ has, at a
-# line's start, reads a `c` file as C++, whose grammar parses C's declarations too. A C header's
-# `#ifdef __cplusplus` guard (`extern "C" {`) is no such construct.
-_CPP_ONLY = re.compile(
-    rb"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|using[ \t]+namespace[ \t]"
-    rb"|(?:public|private|protected)[ \t]*:(?!:)|class[ \t]+\w+[^;()=]*\{|#[ \t]*include[ \t]*<[\w/]+>)",
+# A script's interpreter (`#!/bin/sh`, `#!/usr/bin/env -S python3 -u`) -> pack language, for files whose name tells
+# nothing (neofetch's `bin/neofetch`); a version suffix (python3.11) is dropped first.
+_SHEBANG = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?#![ \t]*\S*/(?:env[ \t]+(?:-\S*[ \t]+)*)?([A-Za-z][\w+-]*?)[\d.]*(?:[ \t]|\r?\n|\Z)"
+)
+_BY_INTERPRETER: dict[str, str] = {
+    "sh": "bash", "bash": "bash", "dash": "bash", "ash": "bash", "ksh": "bash", "mksh": "bash", "zsh": "bash",
+    "python": "python", "pypy": "python", "node": "javascript", "nodejs": "javascript", "deno": "typescript",
+    "ruby": "ruby", "perl": "perl", "php": "php", "lua": "lua", "luajit": "lua", "elixir": "elixir",
+    "escript": "erlang", "fish": "fish", "pwsh": "powershell",
+    "tclsh": "tcl", "wish": "tcl", "Rscript": "r", "julia": "julia", "groovy": "groovy", "swift": "swift",
+}
+# `-*- shell-script -*-`, `-*- mode: python; coding: utf-8 -*-`; `# vim: ft=sh`, `# ex: filetype=bash`.
+_EMACS_MODE = re.compile(rb"-\*-[ \t]*(?:[^\n]*?\bmode:[ \t]*)?([\w+-]+)[^\n]*?-\*-")
+_VIM_MODE = re.compile(rb"(?:^|\s)(?:vim?|ex):[^\n]*?\b(?:ft|filetype)=([\w+-]+)")
+_BY_MODE: dict[str, str] = {
+    **_BY_INTERPRETER, "shell-script": "bash", "shell": "bash", "cperl": "perl", "js": "javascript",
+    "javascript": "javascript", "typescript": "typescript", "tcl": "tcl", "haskell": "haskell",
+}
+# A `.h` header is C, C++ or Objective-C by what it holds: parsed as C, a class or an @interface is a parse error
+# and its definitions are lost. Markers at a line's start only, so that a comment's prose does not count.
+_OBJC_MARKERS = re.compile(rb"^[ \t]*@(?:interface|protocol|implementation|end)\b", re.MULTILINE)
+# `#import` alone is Objective-C's, but Objective-C++ headers use it too (expo's `#import <unordered_map>`).
+_OBJC_IMPORT = re.compile(rb"^[ \t]*#[ \t]*import\b", re.MULTILINE)
+# C++ projects name their headers `.h` as often as C ones do (fmt, spdlog, Qt, LLVM); a C header's
+# `#ifdef __cplusplus` guard (`extern "C" {`) is no C++ marker, a standard header without `.h` (`<string>`) is.
+_CPP_MARKERS = re.compile(
+    rb"^[ \t]*(?:namespace\b|template[ \t]*<|class[ \t]+[A-Za-z_]|(?:public|private|protected)[ \t]*:(?!:)|using[ \t]+"
+    rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=)|#[ \t]*include[ \t]*<[\w/]+>)",
     re.MULTILINE,
 )
 _SNIFF_BYTES = 256 * 1024
 
 
-def language_for_content(lang: str, data: bytes) -> str:
-    """`lang` refined by the file's text: a `c` file written in C++ is `cpp`; every other language as it is."""
-    if lang == "c" and _CPP_ONLY.search(data, 0, _SNIFF_BYTES):
-        return "cpp"
+def language_for_content(lang: str | None, data: bytes) -> str | None:
+    """`lang` (from the path) refined by the file's content: a file the path names no language for by its `#!` line
+    or an editor's mode line, a `.h` header as C++ or Objective-C when it holds their syntax. The same bytes always
+    give the same answer."""
+    if lang is None:
+        match = _SHEBANG.match(data[:256])
+        if match:
+            return _BY_INTERPRETER.get(match.group(1).decode("ascii"))
+        # An editor's mode line: Emacs's on the first two lines, vim's in the last few.
+        match = _EMACS_MODE.search(b"\n".join(data[:512].split(b"\n", 2)[:2])) or _VIM_MODE.search(data[-512:])
+        return _BY_MODE.get(match.group(1).decode("ascii").lower()) if match else None
+    if lang == "c":
+        head = data[:_SNIFF_BYTES]
+        if _OBJC_MARKERS.search(head):
+            return "objc"
+        if _CPP_MARKERS.search(head):
+            return "cpp"
+        if _OBJC_IMPORT.search(head):
+            return "objc"
     return lang

@@ -26,7 +26,7 @@ class Scope:
     """
 
     __slots__ = ("start", "end", "kind", "name", "node", "name_node", "more_names", "receiver", "owner", "lexical",
-                 "symbol")
+                 "symbol", "last")
 
     def __init__(
         self,
@@ -51,6 +51,7 @@ class Scope:
         self.owner = owner  # JS: the object a function is assigned onto (`X` in `X.prototype.m = function`)
         self.lexical = -1  # index into the scope list of the innermost enclosing scope
         self.symbol = -1  # index into the symbol tuple; -1 for impl blocks and definitions over the cap
+        self.last: Node | None = None  # the last clause of a definition written in several (Elixir, Haskell)
 
 
 def text(node: Node) -> str:

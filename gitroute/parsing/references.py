@@ -26,7 +26,8 @@ _RECEIVER_HOLDERS = frozenset(
     ("attribute", "member_expression", "selector_expression", "field_expression", "scoped_identifier",
      "method_invocation", "navigation_expression", "member_access_expression", "qualified_identifier",
      "scoped_type_identifier", "qualified_type", "qualified_name", "member_call_expression",
-     "scoped_call_expression", "navigation_suffix", "generic_type", "nested_type_identifier")
+     "scoped_call_expression", "navigation_suffix", "generic_type", "nested_type_identifier", "dot", "qualified",
+     "dot_index_expression", "method_index_expression")
 )
 _PLAIN_RECEIVERS = frozenset(("identifier", "self", "this", "this_expression", "package_identifier", "crate",
                               "super", "type_identifier", "simple_identifier", "name", "constant"))

@@ -75,7 +75,7 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
         elif kind == "constant" and receiver:  # Rust's `impl T { const C: u8 = 1; }`: owned by T, as methods are
             parent = types_by_name.get(receiver, lexical_symbol)
         name_row = scope.name_node.start_point[0]
-        end_point = scope.node.end_point
+        end_point = (scope.last or scope.node).end_point
         end_row = end_point[0] - 1 if end_point[1] == 0 and end_point[0] > name_row else end_point[0]
         first = Symbol(
             name=scope.name,

@@ -22,13 +22,18 @@ Conventions (they hold for every language):
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gitroute.model import FileExtract
-from gitroute.parsing.captures import count_error_regions, run_query, walk_generic
+from gitroute.parsing.captures import count_error_regions, merge_clauses, run_query, walk_generic
 from gitroute.parsing.families import family
-from gitroute.parsing.grammars import is_supported, parser, tag_query
+from gitroute.parsing.grammars import is_supported, parse_pieces, parser, tag_query
 from gitroute.parsing.languages import DATA_LANGUAGES, language_for_content
 from gitroute.parsing.references import build_refs
 from gitroute.parsing.symbols import build_symbols
+
+if TYPE_CHECKING:
+    from gitroute.parsing.nodes import Ref, Scope
 
 __all__ = ["extract", "is_supported"]
 
@@ -42,7 +47,7 @@ def extract(data: bytes, lang: str) -> FileExtract:
 
 
 def _extract(data: bytes, lang: str) -> FileExtract:
-    lang = language_for_content(lang, data)
+    lang = language_for_content(lang, data) or lang
     if lang in DATA_LANGUAGES:
         return FileExtract(lang=lang)
     loaded = parser(lang)
@@ -60,16 +65,25 @@ def _extract(data: bytes, lang: str) -> FileExtract:
     tree = loaded.parse(data)
     if tree is None:
         return FileExtract(lang=lang, warnings=(*warnings, "parse failed"))
-    root = tree.root_node
-    if root.has_error:
-        regions = count_error_regions(lang, root)
+    roots = [tree.root_node]
+    special = family(lang)
+    if tree.root_node.has_error:
+        starts = special.piece_starts(data)
+        if starts:
+            roots = parse_pieces(lang, data, starts) or roots
+        regions = sum(count_error_regions(lang, root) for root in roots if root.has_error)
         if regions:
             warnings.append(f"parse errors in {regions} region{'s' if regions != 1 else ''}")
     query = tag_query(lang)
-    if query is not None:
-        scopes, refs = run_query(lang, special, query, root)
-    else:
-        scopes, refs = walk_generic(lang, root, warnings)
+    scopes: list[Scope] = []
+    refs: list[Ref] = []
+    for root in roots:
+        found, found_refs = run_query(lang, special, query, root) if query is not None else walk_generic(
+            lang, root, warnings)
+        scopes += found
+        refs += found_refs
+    if special.clauses:
+        scopes = merge_clauses(scopes)
     symbols = build_symbols(special, scopes, data, warnings)
     refs_by = build_refs(scopes, refs, warnings)
     return FileExtract(
@@ -78,7 +92,7 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         calls=refs_by["call"],
         imports=refs_by["import"],
         references=refs_by["type"],
-        entry=special.file_entry(root, data),
+        entry=special.file_entry(roots[0], data),
         warnings=tuple(warnings),
         bindings=refs_by["bind"],
         bases=refs_by["base"],

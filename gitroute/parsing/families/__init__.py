@@ -6,14 +6,14 @@ language of the pack gets the generic walk and the defaults of `Family`.
 """
 from __future__ import annotations
 
-from gitroute.parsing.families import c_family, ecmascript, go, managed, native, python, scripting, swift
+from gitroute.parsing.families import beam, c_family, ecmascript, go, haskell, managed, native, python, scripting, swift
 from gitroute.parsing.families.base import Family
 
 _DEFAULT = Family()
 _BY_LANG: dict[str, Family] = {}
 # Language -> its .scm files under queries/, for the languages with hand-written tag queries.
 QUERY_FILES: dict[str, tuple[str, ...]] = {}
-for _module in (python, ecmascript, c_family, managed, go, swift, native, scripting):
+for _module in (python, ecmascript, c_family, managed, go, swift, native, scripting, beam, haskell):
     for _family in _module.FAMILIES:
         for _lang in _family.langs:
             if _lang in _BY_LANG:

@@ -21,6 +21,9 @@ class Family:
 
     # The kinds of symbol whose functions are its methods.
     method_holders: frozenset[str] = frozenset(TYPE_KINDS)
+    # Whether a function is written as several clauses in a row, one definition each (Elixir's `def f(0)` then
+    # `def f(n)`, Haskell's signature then its equations): they are merged into the first, which keeps the doc.
+    clauses = False
 
     def __init__(self, *langs: str, queries: dict[str, tuple[str, ...]] | None = None) -> None:
         self.queries = queries or {}
@@ -29,6 +32,12 @@ class Family:
     def parsed_text(self, data: bytes) -> bytes:
         """The bytes the grammar parses: `data`, or a copy of the same length whose lines are where they were."""
         return data
+
+    def piece_starts(self, data: bytes) -> list[int]:
+        """Where a file that did not parse whole may be cut into pieces parsed one by one (byte offsets of line
+        starts), so that one construct the grammar cannot read costs its piece, not the rest of the file; [] for
+        languages whose files are kept whole."""
+        return []
 
     def docstring(self, node: Node) -> str:
         """A doc the definition holds itself (Python's docstring); "" to fall back to leading comments."""
@@ -50,6 +59,10 @@ class Family:
     def comment_words(self, cleaned: str) -> str:
         """A comment's text after its markers are gone (C# drops its XML tags here)."""
         return cleaned
+
+    def is_call(self, name: Node) -> bool:
+        """Whether an @reference.call capture is a call (Elixir's `def f(x)` head and `@spec` look like calls)."""
+        return True
 
     def import_text(self, node: Node) -> str:
         """The imported target an @reference.import capture names."""
