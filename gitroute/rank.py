@@ -50,6 +50,9 @@ class Question(namedtuple("Question", "text tokens identifier wants_entry wants_
     __slots__ = ()
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+
 def parse_question(text: str) -> Question:
     words = text.split()
     single = len(words) == 1
@@ -58,7 +61,11 @@ def parse_question(text: str) -> Question:
         # One identifier: every part is part of a name, even `for` in `url_for`.
         tokens = tokenize(text)
     else:
-        tokens = [t for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
+        # A letter alone is no word ("a", "x"), but one split off an identifier is part of its name (the `P` of
+        # `additionalKeysP`, which names keep).
+        tokens = [t for word in words for parts in (tokenize(word),) for t in parts
+                  if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha() and not (
+                      len(parts) > 1 and _IDENTIFIER.fullmatch(word)))]
         if wants_entry:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:

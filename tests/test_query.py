@@ -110,6 +110,18 @@ def test_a_class_outranks_constructors_whose_docs_repeat_its_name(make_repo, rou
     assert "doc_tokens" not in doc["rows"][2]["signals"]
 
 
+def test_a_letter_split_off_an_identifier_in_a_sentence_still_names_it(make_repo, route):
+    """`additionalKeysP` in a question of several words keeps its `p`, as the name does: it is no stray "a"."""
+    repo = make_repo("keys")
+    repo.commit({"xmonad/ez_config.py": (
+        "def additionalKeys(conf, keys):\n    return conf\n\n\n"
+        "def additionalKeysP(conf, keys):\n    return conf\n")}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert names(ask(route, repo, "EZConfig additionalKeysP"))[0] == "additionalKeysP"
+    from gitroute.rank import parse_question
+    assert parse_question("what does A do in x and the I/O loop").tokens == ("loop",)
+
+
 # --- whole tokens, never substrings ---------------------------------------------------------
 
 
