@@ -308,9 +308,10 @@ def text_scorer(
 
         doc_tokens = node.doc_tokens
         if doc_tokens and not q_set.isdisjoint(doc_tokens):
-            if in_name or in_owner:  # as for the path: a doc that repeats its own name ("a new JValue") adds nothing
-                matched_doc = sum(w for t, w in weighted
-                                  if t in doc_tokens and t not in name_set and t not in owner_set)
+            if node.owner and node.owner.rpartition(".")[2] == node.name_stem:
+                # A constructor (C#, Java, C++) carries its class's name, and its doc names the class again ("a new
+                # instance of JValue"): words its name matched add nothing there, so the class comes first.
+                matched_doc = sum(w for t, w in weighted if t in doc_tokens and t not in name_set)
             else:
                 matched_doc = sum(w for t, w in weighted if t in doc_tokens)
             if matched_doc:

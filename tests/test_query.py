@@ -94,7 +94,7 @@ def test_an_exact_identifier_outranks_a_longer_name_holding_it(geo_repo, route):
 
 def test_a_class_outranks_constructors_whose_docs_repeat_its_name(make_repo, route):
     """C# and Java constructors carry their class's name, and their docs name it again ("a new instance of
-    JValue"): a word the name holds counts once, so the class comes first, as for path words."""
+    JValue"): in a constructor's doc a word its name holds counts nothing, so the class comes first."""
     repo = make_repo("json")
     repo.commit({"src/JValue.cs": (
         "namespace Json.Linq\n{\n    /// <summary>Represents a value in JSON.</summary>\n"
@@ -242,8 +242,7 @@ def test_explain_json_gives_signals_that_sum_to_the_score(geo_repo, route):
     for row in doc["rows"]:
         assert row["signals"], row
         assert sum(row["signals"].values()) == pytest.approx(row["score"], abs=0.01)
-    # the doc's "open" and "meteo" are the name's words: they count in the name only
-    assert set(doc["rows"][0]["signals"]) == {"phrase", "name_tokens", "kind_prior"}
+    assert set(doc["rows"][0]["signals"]) == {"phrase", "name_tokens", "doc_tokens", "kind_prior"}
     assert all("signals" not in row for row in ask(route, geo_repo, "open meteo client")["rows"])
 
 
@@ -251,7 +250,7 @@ def test_explain_text_prints_each_rows_signals_under_it(geo_repo, route):
     result = route(["query", "--explain", "open meteo client"], geo_repo.path)
     lines = result.stdout.splitlines()
     assert lines[1].startswith("src/geo/weather.py:4 ")
-    assert re.fullmatch(r"    phrase=\+40\.00  name_tokens=\+20\.00  kind_prior=\+1\.00", lines[2])
+    assert re.fullmatch(r"    phrase=\+40\.00  name_tokens=\+20\.00  doc_tokens=\+\d+\.\d\d  kind_prior=\+1\.00", lines[2])
     plain = route(["query", "open meteo client"], geo_repo.path).stdout.splitlines()
     assert plain == [line for line in lines if not line.startswith("    ")]
 
