@@ -103,11 +103,12 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
 
         document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
         return key, ["doc", encode_document(document)] if document is not None else ["text"]
-    # The content settles what the path could not (a `#!` script with no extension, a C++ `.h`); the key stays the
-    # path's, which is right for reuse: the same blob always sniffs the same.
-    lang = language_for_content(lang, data)
+    # The content settles what the path could not: a `#!` script with no extension here, a C++ `.h` in `extract`.
+    # The key stays the path's, which is right for reuse: the same blob always sniffs the same.
     if lang is None:
-        return key, ["text"]
+        lang = language_for_content(None, data)
+        if lang is None:
+            return key, ["text"]
     return key, ["code", encode_extract(extract(data, lang))]
 
 

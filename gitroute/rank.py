@@ -61,11 +61,13 @@ def parse_question(text: str) -> Question:
         # One identifier: every part is part of a name, even `for` in `url_for`.
         tokens = tokenize(text)
     else:
-        # A letter alone is no word ("a", "x"), but one split off an identifier is part of its name (the `P` of
-        # `additionalKeysP`, which names keep).
-        tokens = [t for word in words for parts in (tokenize(word),) for t in parts
-                  if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha() and not (
-                      len(parts) > 1 and _IDENTIFIER.fullmatch(word)))]
+        tokens = []
+        for word in words:
+            parts = tokenize(word)
+            # A letter alone is no word ("a", "x"), but one split off an identifier is part of its name (the `P`
+            # of `additionalKeysP`, which names keep).
+            keeps_letters = len(parts) > 1 and _IDENTIFIER.fullmatch(word) is not None
+            tokens += [t for t in parts if t not in STOP_WORDS and (keeps_letters or not (len(t) == 1 and t.isalpha()))]
         if wants_entry:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:

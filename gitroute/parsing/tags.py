@@ -66,7 +66,6 @@ def _extract(data: bytes, lang: str) -> FileExtract:
     if tree is None:
         return FileExtract(lang=lang, warnings=(*warnings, "parse failed"))
     roots = [tree.root_node]
-    special = family(lang)
     if tree.root_node.has_error:
         starts = special.piece_starts(data)
         if starts:
