@@ -2,8 +2,10 @@
 
     python bench/meaning_table.py [--no-build] [corpora...]
 
-Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`) and `combined` (plain
-`git route query`, which decides the mix). Builds each corpus's bundle first unless --no-build.
+Modes: `symbol` (the symbol tiers alone), `bm25` (`git route query --meaning`), `combined` (plain
+`git route query`, which decides the mix) and `files`, the baseline issue 10 measured: plain BM25 over whole
+file texts (every text blob of the commit, its path and content as lowercase words, k1 1.2, b 0.75), which
+always answers. Builds each corpus's bundle first unless --no-build.
 Held-out questions (ids `h*`, written after the last ranking change) are scored apart, per type: the
 `held-out` columns (meaning and symbol top 3, meaning answered no_match, negative routed). "false no_match"
 is the rate of real questions answered no_match, "negative routed" the rate of off-topic ones answered with a
@@ -12,7 +14,9 @@ guess: the rule's two error rates. Corpora whose bench has no meaning questions 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -24,10 +28,62 @@ from corpora import CORPORA, DEFAULT_CACHE, DEFAULT_DEST, materialise  # noqa: E
 from gitroute import api  # noqa: E402
 from gitroute.bench import read_bench, row_matches  # noqa: E402
 from gitroute.bundle.store import BundleView, corrupt_blob  # noqa: E402
-from gitroute.model import Answer  # noqa: E402
+from gitroute.model import Answer, Row  # noqa: E402
+from gitroute.rank import bm25_idf, bm25_term  # noqa: E402
+from gitroute.text import STOP_WORDS  # noqa: E402
+
+_PLAIN_WORD = re.compile(r"[a-z0-9]+")
+
+
+def plain_words(text: str) -> list[str]:
+    return [w for w in _PLAIN_WORD.findall(text.lower()) if len(w) > 1 and w not in STOP_WORDS]
+
+
+class WholeFiles:
+    """Plain BM25 over the whole text of every file of a repository's HEAD: the baseline, not gitroute."""
+
+    def __init__(self, repo: str) -> None:
+        import pygit2
+
+        git = pygit2.Repository(repo)
+        self.postings: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.length: dict[str, int] = {}
+        stack = [("", git.head.peel(pygit2.Commit).tree)]
+        while stack:
+            prefix, tree = stack.pop()
+            for entry in tree:
+                if entry.type_str == "tree":
+                    stack.append((f"{prefix}{entry.name}/", git[entry.id]))
+                    continue
+                data = git[entry.id].data if entry.type_str == "blob" and entry.filemode != 0o120000 else b"\0"
+                if b"\0" in data[:8000] or len(data) > 1_000_000:  # binary or huge, as the build skips them
+                    continue
+                path = prefix + entry.name
+                words = plain_words(f"{path} {data.decode('utf-8', 'replace')}")
+                self.length[path] = len(words)
+                for word, tf in Counter(words).items():
+                    self.postings[word].append((path, tf))
+        self.avgdl = sum(self.length.values()) / max(1, len(self.length))
+
+    def answer(self, text: str, limit: int) -> Answer:
+        scores: dict[str, float] = defaultdict(float)
+        for word in set(plain_words(text)):
+            postings = self.postings.get(word, ())
+            idf = bm25_idf(len(postings), len(self.length))
+            for path, tf in postings:
+                scores[path] += bm25_term(tf, self.length[path], self.avgdl, idf)
+        best = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+        return Answer("routed" if best else "no_match", None, tuple(Row(path, kind="file") for path in best))
+
+
+_whole_files: dict[str, WholeFiles] = {}
 
 
 def ask(mode: str, repo: str, text: str, limit: int = 10) -> Answer:
+    if mode == "files":
+        if repo not in _whole_files:
+            _whole_files[repo] = WholeFiles(repo)
+        return _whole_files[repo].answer(text, limit)
     if mode == "bm25":
         return api.query(text, repo=repo, limit=limit, meaning=True)
     if mode == "combined":
@@ -77,21 +133,21 @@ def main(argv: list[str] | None = None) -> int:
                   and not q.id.startswith("h")]
         held_symbol = [q for q in bench.questions if q.type == "symbol" and q.id.startswith("h")]
         held_negative = [q for q in bench.questions if q.type == "negative" and q.id.startswith("h")]
-        for mode in ("symbol", "bm25", "combined"):
+        for mode in ("symbol", "bm25", "combined", "files"):
             ranks = []
             false_nm = 0
             for q in meaning:
                 answer = ask(mode, repo, q.question)
                 false_nm += answer.status == "no_match"
                 ranks.append(rank_of(answer, q.expect))
-                if args.verbose and mode != "symbol" and (ranks[-1] is None or ranks[-1] > 3):
+                if args.verbose and mode in ("bm25", "combined") and (ranks[-1] is None or ranks[-1] > 3):
                     got = [r.path for r in answer.rows[:3]]
                     print(f"  miss {name}/{q.id} [{mode}] {q.question!r}: {answer.status} {got} {answer.notes[:1]}")
             routed = 0
             for q in negative:
                 answer = ask(mode, repo, q.question)
                 routed += answer.status != "no_match"
-                if args.verbose and mode != "symbol" and answer.status != "no_match":
+                if args.verbose and mode in ("bm25", "combined") and answer.status != "no_match":
                     print(f"  routed {name}/{q.id} [{mode}] {q.question!r}: {[r.path for r in answer.rows[:2]]}")
 
             def top3(questions: list, mode: str = mode, repo: str = repo) -> int:
