@@ -357,6 +357,37 @@ PHP_FILES = {
 }
 
 
+def test_php_hash_comments_are_comments_and_its_attributes_and_strings_are_not():
+    text = ("<?php\n# Keeps rendered pages warm.\n# Between visits.\n\nnamespace Acme;\n\n#[Pure]\nclass A {\n"
+            "    function f() {\n        # why: the queue is slow\n        $c = '#ccc'; # colour\n"
+            "        $m = preg_match('#^a b#', $s); // slash\n    }\n}\n")
+    assert header_text(text, "php") == "Keeps rendered pages warm. Between visits."
+    assert header_text("<?php\n#[Attribute]\nclass Pure {}\n", "php") == ""
+    assert comments(text, "php") == [(2, "# Keeps rendered pages warm."), (3, "# Between visits."),
+                                     (10, "# why: the queue is slow"), (11, "# colour"), (12, "// slash")]
+
+
+PHP_HASH_FILES = {
+    "src/Cache/PageCache.php": (
+        "<?php\n# Keeps rendered pages warm between visits.\n\nnamespace Acme\\Cache;\n\n"
+        "final class PageCache\n{\n    public function get(string $key)\n    {\n"
+        "        # the stale copy is served while the fresh one renders\n        return $key;\n    }\n}\n"
+    ),
+    **{f"src/Util/{name}.php": f"<?php\n// The {name} helpers.\nfunction {name}_once($v) {{ return $v; }}\n"
+       for name in ("parse", "render", "retry", "sort", "log", "copy")},  # so that the cache words are rare
+}
+
+
+def test_a_php_files_hash_comments_are_its_header_and_body_words(make_repo, route):
+    repo = make_repo("acme")
+    repo.commit(dict(PHP_HASH_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where are pages kept warm between visits", "--meaning", "--explain")
+    assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and "header" in doc["rows"][0]["matched"]["warm"]
+    doc = ask(route, repo, "where does the page cache serve a stale copy", "--meaning", "--explain")
+    assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and doc["rows"][0]["matched"]["stal"] == ["body"]
+
+
 def test_a_php_files_header_routes_and_its_docblock_tags_do_not(make_repo, route):
     """The header after `<?php` is the file's text; a docblock's `@author` and `@phpstan-*` words are no one's."""
     repo = make_repo("acme")

@@ -2,9 +2,10 @@
 
 Plain text scanning, no tree-sitter: it runs over every file of a build, and what it finds (a leading
 comment block, a quoted sentence) has the same shape in every language the parser handles. Comment
-syntax comes in three families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
-JavaScript, Go, Rust, Java, ...) and `--` (SQL, Lua, Haskell); Python adds the module docstring, and PHP's
-header comes after its `<?php` tag, its docblocks without the tags that say nothing about the code.
+syntax comes in four families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
+JavaScript, Go, Rust, Java, ...), `--` (SQL, Lua, Haskell) and PHP's, which has both `//` and `#` lines; Python
+adds the module docstring, and PHP's header comes after its `<?php` tag, its docblocks without the tags that say
+nothing about the code.
 """
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ _SHEBANG = re.compile(r"\A(?:#![^\n]*\n|\ufeff)+")
 _PHP_OPEN = re.compile(r"\A\s*<\?php\b[ \t]*(?:declare\s*\([^()\n]*\)\s*;)?", re.I)
 _PY_DOCSTRING = re.compile(r'\A\s*(?:(?:#[^\n]*|from\s+__future__[^\n]*)\n\s*)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
 _BLOCK = re.compile(r"\A\s*/\*+(.*?)\*/", re.S)
+# PHP's `#[...]` opens an attribute (PHP 8), not a comment.
 _LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(r"\A(?:[ \t]*#[^\n]*\n?)+"),
-                 "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+")}
+                 "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+"),
+                 "php": re.compile(r"\A(?:[ \t]*(?://|#(?!\[))[^\n]*\n?)+")}
 _MARKER = re.compile(r"^[ \t]*(?:/{2,3}!?|#+|--+|\*+)[ \t]?", re.M)
 # Ruby's magic comments (`# frozen_string_literal: true`, `# -*- coding: utf-8 -*-`) tell the interpreter how to
 # read the file; they describe nothing.
@@ -53,7 +56,7 @@ def php_comment_text(comment: str) -> str:
     kept: list[str] = []
     dropping = False
     for line in comment.splitlines():
-        body = line.strip().lstrip("/*").lstrip()
+        body = line.strip().lstrip("/*#").lstrip()
         if not body or body.startswith("@"):
             dropping = _PHP_NOISE_TAG.match(body) is not None
         if not dropping:
@@ -62,7 +65,9 @@ def php_comment_text(comment: str) -> str:
 
 
 def comment_family(lang: str) -> str:
-    """Which line-comment marker a language uses: "#", "--" or "//" (the default)."""
+    """Which line-comment marker a language uses: "#", "--", "//" (the default) or both `//` and `#` ("php")."""
+    if lang == "php":
+        return "php"
     if lang in _HASH_LANGS:
         return "#"
     if lang in _DASH_LANGS:
@@ -122,8 +127,11 @@ def message_literals(text: str) -> list[tuple[int, str]]:
 
 
 # An unclosed block comment runs to the end of the text: one match, not a rescan from every later `/*`.
+# PHP's `#` opens a comment at a line's start or after a statement: elsewhere it is mostly inside a string (a
+# colour, an anchor, a regex delimiter), whose code after it would read as words.
 _COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S),
-             "--": re.compile(r"--[^\n]*")}
+             "--": re.compile(r"--[^\n]*"),
+             "php": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|(?:^|(?<=[;{}]))[ \t]*#(?!\[)[^\n]*", re.S | re.M)}
 
 
 def comments(text: str, lang: str) -> list[tuple[int, str]]:
@@ -135,5 +143,6 @@ def comments(text: str, lang: str) -> list[tuple[int, str]]:
         line += text.count("\n", pos, match.start())
         pos = match.start()
         # A PHP docblock's analyser types and authors are no words about the code (as in its definition's doc).
-        found.append((line, php_comment_text(match.group(0)) if lang == "php" else match.group(0)))
+        comment = match.group(0).lstrip(" \t")
+        found.append((line, php_comment_text(comment) if lang == "php" else comment))
     return found
