@@ -103,6 +103,37 @@ def test_message_literals_keep_sentences_and_drop_paths_urls_and_short_words():
     ]
 
 
+def test_message_literals_read_strings_with_escaped_quotes_and_stay_in_step_after_short_strings():
+    text = ('raise IOError("can\'t \\"open\\" the spool file")\n'  # Python, Ruby, PHP, C, JS: `\"` in a string
+            "throw new \\RuntimeException('It\\'s not a valid log level');\n"  # PHP, Ruby, JS: `\'`
+            'fail "first line\\nsecond line of it"\n'  # `\n` separates words
+            'f("a", some_helper_name, other_name, "b")\n'  # the code between two short strings is no string
+            'x = "a\\\\" + "trailing backslash kept apart"\n')  # `\\` escapes the backslash, not the quote
+    assert message_literals(text) == [
+        (1, 'can\'t "open" the spool file'), (2, "It's not a valid log level"), (3, "first line second line of it"),
+        (5, "trailing backslash kept apart"),
+    ]
+
+
+SPOOL_FILES = {
+    "src/Report/Spool.php": ("<?php\nclass Spool\n{\n    public function flush($path)\n    {\n"
+                             "        throw new \\RuntimeException('The nightly report\\'s spool can\\'t be opened');\n"
+                             "    }\n}\n"),
+    **{f"src/Util/{name}.php": f"<?php\n// The {name} helpers.\nfunction {name}_once($v) {{ return $v; }}\n"
+       for name in ("parse", "render", "retry", "sort", "log", "copy")},
+}
+
+
+def test_a_message_with_escaped_quotes_is_its_functions_text(make_repo, route):
+    repo = make_repo("spool")
+    repo.commit(dict(SPOOL_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "why can the nightly report not be opened", "--meaning", "--explain")
+    top = doc["rows"][0]
+    assert (top["path"], top["name"]) == ("src/Report/Spool.php", "Spool.flush")
+    assert top["matched"]["nightly"] == ["message"]
+
+
 def test_node_fields_split_a_symbol_and_a_file():
     node = Node(3, "src/shop/invoice.py", "invoice_total", "function", 6, 8, "python",
                 "def invoice_total(lines, discount):", "Sum the lines.", False, "Billing")

@@ -38,9 +38,13 @@ RUBY_MAGIC_COMMENT = re.compile(
     re.I | re.M,
 )
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
-# A string on one line, double or single quoted or backquoted; one with an escape in it is left out (a
-# simple pattern runs several times faster over a whole repository, and messages rarely escape).
-_STRING = re.compile(r'"([^"\\\n]{12,400})"|\'([^\'\\\n]{12,400})\'|`([^`\\\n]{12,400})`')
+# A string on one line, double or single quoted or backquoted, its escapes included (`"can't \"open\" it"`).
+# Every string is matched, short ones too, so that a closing quote never opens a string of the code after it;
+# an escaped quote opens none, so that a line without a closing quote is scanned once, not once per `\"`
+# (the lookbehind after the quote, not before it, keeps the regex engine's fast search for a quote).
+_STRING = re.compile(r'"(?<!\\")([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"|\'(?<!\\\')([^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+)\''
+                     r'|`(?<!\\`)([^`\\\n]*+(?:\\.[^`\\\n]*+)*+)`')
+_ESCAPE = re.compile(r"\\(?:[nrt]|(.))")  # `\n` is a space between words, `\"` a quote
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
 
@@ -113,8 +117,10 @@ def message_literals(text: str) -> list[tuple[int, str]]:
     line, pos = 1, 0
     for match in _STRING.finditer(text):
         value = match.group(1) or match.group(2) or match.group(3) or ""
-        if " " not in value or _NOT_PROSE.match(value):
+        if not 12 <= len(value) <= 400 or " " not in value or _NOT_PROSE.match(value):
             continue
+        if "\\" in value:
+            value = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value)
         words = _WORD.findall(value)
         if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
             continue
