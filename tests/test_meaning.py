@@ -98,7 +98,7 @@ def test_message_literals_keep_sentences_and_drop_paths_urls_and_short_words():
     text = ('raise ValueError("the customer has not paid the invoice")\n'
             'open("src/shop/data.json")\nurl = "https://example.com/a b c d"\nkey = "cart"\n'
             "throw new Error(`Too small: expected ${origin} to be bigger`)\n")
-    assert message_literals(text) == [
+    assert message_literals(text, "javascript") == [
         (1, "the customer has not paid the invoice"), (5, "Too small: expected ${origin} to be bigger"),
     ]
 
@@ -109,7 +109,7 @@ def test_message_literals_read_strings_with_escaped_quotes_and_stay_in_step_afte
             'fail "first line\\nsecond line of it"\n'  # `\n` separates words
             'f("a", some_helper_name, other_name, "b")\n'  # the code between two short strings is no string
             'x = "a\\\\" + "trailing backslash kept apart"\n')  # `\\` escapes the backslash, not the quote
-    assert message_literals(text) == [
+    assert message_literals(text, "php") == [
         (1, 'can\'t "open" the spool file'), (2, "It's not a valid log level"), (3, "first line second line of it"),
         (5, "trailing backslash kept apart"),
     ]
@@ -132,6 +132,15 @@ def test_a_message_with_escaped_quotes_is_its_functions_text(make_repo, route):
     top = doc["rows"][0]
     assert (top["path"], top["name"]) == ("src/Report/Spool.php", "Spool.flush")
     assert top["matched"]["nightly"] == ["message"]
+
+
+def test_a_quote_in_a_comment_is_no_string_and_a_comment_marker_in_a_string_is_no_comment():
+    ruby = ('# Don\'t add the "json, html, text" types here\n'
+            'raise ArgumentError, "unknown #{kind} format given to the parser" # why: old clients\n')
+    assert message_literals(ruby, "ruby") == [(2, "unknown #{kind} format given to the parser")]
+    assert comments(ruby, "ruby") == [(1, '# Don\'t add the "json, html, text" types here'), (2, "# why: old clients")]
+    js = 'fetch("http://example.com/a b c") // retried once when the server is busy\n'
+    assert comments(js, "javascript") == [(1, "// retried once when the server is busy")]
 
 
 def test_node_fields_split_a_symbol_and_a_file():
@@ -332,7 +341,7 @@ PAY_FILES = {
 
 
 def test_comments_by_family_with_their_lines():
-    assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two"), (3, "#'")]
+    assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two")]
     assert comments("a();\n/* block\n spans */ b(); // line\n", "go") == [
         (2, "/* block\n spans */"), (3, "// line")]
     assert comments("select 1; -- all\n", "sql") == [(1, "-- all")]

@@ -111,44 +111,52 @@ def header_text(text: str, lang: str) -> str:
     return " ".join(found.split())[:MAX_HEADER]
 
 
-def message_literals(text: str) -> list[tuple[int, str]]:
+def message_literals(text: str, lang: str) -> list[tuple[int, str]]:
     """(1-based line, text) of string literals that read as messages: three words or more, mostly letters."""
-    found: list[tuple[int, str]] = []
-    line, pos = 1, 0
-    for match in _STRING.finditer(text):
-        value = match.group(1) or match.group(2) or match.group(3) or ""
-        if not 12 <= len(value) <= 400 or " " not in value or _NOT_PROSE.match(value):
-            continue
-        if "\\" in value:
-            value = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value)
-        words = _WORD.findall(value)
-        if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
-            continue
-        line += text.count("\n", pos, match.start())
-        pos = match.start()
-        found.append((line, value[:MAX_LITERAL]))
-        if len(found) >= MAX_LITERALS:
-            break
-    return found
-
-
-# An unclosed block comment runs to the end of the text: one match, not a rescan from every later `/*`.
-# PHP's `#` opens a comment at a line's start or after a statement: elsewhere it is mostly inside a string (a
-# colour, an anchor, a regex delimiter), whose code after it would read as words.
-_COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S),
-             "--": re.compile(r"--[^\n]*"),
-             "php": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|(?:^|(?<=[;{}]))[ \t]*#(?!\[)[^\n]*", re.S | re.M)}
+    return scan_prose(text, lang)[0]
 
 
 def comments(text: str, lang: str) -> list[tuple[int, str]]:
-    """(1-based line, text) of every comment of a file, by its language's comment family (a marker
-    inside a string literal counts too: the words it finds are read as a bag, where that costs little)."""
+    """(1-based line, text) of every comment of a file, by its language's comment family."""
+    return scan_prose(text, lang)[1]
+
+
+# One pass over a file finds its comments and its strings, the leftmost first, so that a quote in a comment
+# (`// don't`, `# the "json" type`) opens no string and a marker in a string (`"http://..."`, Ruby's
+# `"#{name}"`) opens no comment. An unclosed block comment runs to the end of the text: one match, not a
+# rescan from every later `/*`. (A comment is the match without a group: a group around it would cost the
+# regex engine its fast search for the first character, and the scan twice its time.)
+_COMMENT = {"#": r"#[^\n]*", "//": r"//[^\n]*|/\*.*?(?:\*/|\Z)", "--": r"--[^\n]*",
+            "php": r"//[^\n]*|/\*.*?(?:\*/|\Z)|#(?!\[)[^\n]*"}
+_PROSE = {family: re.compile(f"{comment}|{_STRING.pattern}", re.S) for family, comment in _COMMENT.items()}
+
+
+def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(message literals, comments) of a file, each as (1-based line, text)."""
+    messages: list[tuple[int, str]] = []
     found: list[tuple[int, str]] = []
+    php = lang == "php"
     line, pos = 1, 0
-    for match in _COMMENTS[comment_family(lang)].finditer(text):
+    for match in _PROSE[comment_family(lang)].finditer(text):
+        quoted = match.lastindex
+        if quoted is None:
+            comment = match.group(0)
+        else:
+            start, end = match.span(quoted)
+            if not 12 <= end - start <= 400 or len(messages) >= MAX_LITERALS:
+                continue
+            value = match.group(quoted)
+            if " " not in value or _NOT_PROSE.match(value):
+                continue
+            if "\\" in value:
+                value = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value)
+            words = _WORD.findall(value)
+            if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
+                continue
         line += text.count("\n", pos, match.start())
         pos = match.start()
-        # A PHP docblock's analyser types and authors are no words about the code (as in its definition's doc).
-        comment = match.group(0).lstrip(" \t")
-        found.append((line, php_comment_text(comment) if lang == "php" else comment))
-    return found
+        if quoted is None:  # a PHP docblock's analyser types and authors are no words about the code (as in its doc)
+            found.append((line, php_comment_text(comment) if php else comment))
+        else:
+            messages.append((line, value[:MAX_LITERAL]))
+    return messages, found
