@@ -25,7 +25,8 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # 17: scripts without an extension by their `#!` or mode line, Objective-C `.h` headers by their content, Elixir,
 # Haskell and Lua tag queries, a shell file that does not parse whole parsed function by function, no Objective-C
 # property as a struct nor category as a class; 18: PHP `#` comments in node text (header and body comments),
-# message strings with escaped quotes, Elixir aliases as bindings (a call on a module by name resolves in it)
+# message strings with escaped quotes, comments and strings found in one scan (no message in a comment, no
+# comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it)
 EXTRACTOR_VERSION = 18
 
 BUNDLE_REF = "refs/marola/routing-bundle"
