@@ -136,9 +136,11 @@ def test_a_message_with_escaped_quotes_is_its_functions_text(make_repo, route):
 
 def test_a_quote_in_a_comment_is_no_string_and_a_comment_marker_in_a_string_is_no_comment():
     ruby = ('# Don\'t add the "json, html, text" types here\n'
-            'raise ArgumentError, "unknown #{kind} format given to the parser" # why: old clients\n')
+            'raise ArgumentError, "unknown #{kind} format given to the parser" # why: old clients\n'
+            "path.sub(/^#{root}/, '') # a regex interpolates too\n")
     assert message_literals(ruby, "ruby") == [(2, "unknown #{kind} format given to the parser")]
-    assert comments(ruby, "ruby") == [(1, '# Don\'t add the "json, html, text" types here'), (2, "# why: old clients")]
+    assert comments(ruby, "ruby") == [(1, '# Don\'t add the "json, html, text" types here'), (2, "# why: old clients"),
+                                      (3, "# a regex interpolates too")]
     js = 'fetch("http://example.com/a b c") // retried once when the server is busy\n'
     assert comments(js, "javascript") == [(1, "// retried once when the server is busy")]
 

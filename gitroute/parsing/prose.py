@@ -124,9 +124,10 @@ def comments(text: str, lang: str) -> list[tuple[int, str]]:
 # One pass over a file finds its comments and its strings, the leftmost first, so that a quote in a comment
 # (`// don't`, `# the "json" type`) opens no string and a marker in a string (`"http://..."`, Ruby's
 # `"#{name}"`) opens no comment. An unclosed block comment runs to the end of the text: one match, not a
-# rescan from every later `/*`. (A comment is the match without a group: a group around it would cost the
-# regex engine its fast search for the first character, and the scan twice its time.)
-_COMMENT = {"#": r"#[^\n]*", "//": r"//[^\n]*|/\*.*?(?:\*/|\Z)", "--": r"--[^\n]*",
+# rescan from every later `/*`; `#{` interpolates in a regex or a heredoc too (Ruby, Elixir, Crystal), where
+# no string is seen. (A comment is the match without a group: a group around it would cost the regex engine
+# its fast search for the first character, and the scan twice its time.)
+_COMMENT = {"#": r"#(?!\{)[^\n]*", "//": r"//[^\n]*|/\*.*?(?:\*/|\Z)", "--": r"--[^\n]*",
             "php": r"//[^\n]*|/\*.*?(?:\*/|\Z)|#(?!\[)[^\n]*"}
 _PROSE = {family: re.compile(f"{comment}|{_STRING.pattern}", re.S) for family, comment in _COMMENT.items()}
 
