@@ -294,7 +294,11 @@ def _last_segment(name: str) -> str:
 # ------------------------------------------------------------------------------------------ resolution
 
 # Receivers that mean "this object": the call resolves in the enclosing class and its bases.
-_SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super"))
+_SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super", "__MODULE__"))
+# Languages whose modules are called by their full name from any file, with no import (Elixir's
+# `Plug.Conn.send_resp(conn)`, or `Conn.send_resp` after `alias Plug.Conn`): such a call is the named
+# module's function, and a call on a module the repository does not define (`Enum.map`) is external.
+_MODULES_BY_NAME = frozenset(("elixir",))
 # Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
 _IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart", "elixir"))
 # Languages whose import statements the parser turns into bindings; others get bindings implied by
@@ -351,6 +355,7 @@ class _Resolution:
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
         self.module_memo: dict[tuple[str, str, str, bool], list[int] | None] = {}
         self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
+        self.module_name_memo: dict[tuple[str, str], list[int]] = {}
 
     def tables(self, path: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
         """A file's names -> ids, of all its symbols and of its top-level ones; its members and parents
@@ -663,6 +668,54 @@ class _Resolution:
             self.base_memo[class_id] = (found, tuple(inner))
         return found
 
+    def modules_named(self, full: str, lang: str) -> list[int]:
+        """The modules of `lang` whose full name is `full`, in id order: `Plug.Conn.Unfetched` is a module so
+        named, or a nested `Unfetched` (or `Conn.Unfetched`) whose enclosing modules are named the rest."""
+        parts = full.split(".")
+        suffixes = [".".join(parts[start:]) for start in range(len(parts))]
+        self.reads.update(("module_named", full, suffix, lang) for suffix in suffixes)  # key[2]: a symbol name
+        found = self.module_name_memo.get((full, lang))
+        if found is None:
+            nodes = self.nodes
+            found = self.module_name_memo[(full, lang)] = sorted(
+                i for suffix in suffixes for i in self.everywhere(suffix, "type")
+                if nodes[i].lang == lang and (f"{nodes[i].owner}.{nodes[i].name}" if nodes[i].owner else nodes[i].name)
+                == full)
+        return found
+
+    def _module_member(self, path: str, lang: str, receiver: str, name: str, types_only: bool,
+                       ) -> tuple[list[int], str]:
+        """A use of `receiver.name` where the receiver names a module (`_MODULES_BY_NAME`): the module's function,
+        or with `types_only` the module `receiver.name` itself. A module is named by its first part when that
+        is an alias of the file (`alias Plug.Conn` then `Conn.Unfetched`) or a module the file defines (a
+        nested `defmodule Unfetched` is `Unfetched` in the module around it), else in full."""
+        full = f"{receiver}.{name}" if types_only else receiver
+        nodes = self.nodes
+        local = self.tables(path)[0]
+        here = [i for i in local.get(full, ()) if nodes[i].kind in _TYPE_KINDS]
+        if here:
+            found = here if types_only else self.class_members(here, name)
+            return (found, "scope") if found else ([], "unresolved")
+        head, _, rest = full.partition(".")
+        names = [b.module if not b.name else f"{b.module}.{b.name}" for b in self.file_bindings(path).get(head, ())]
+        names += [f"{n.owner}.{n.name}" if n.owner else n.name
+                  for n in (nodes[i] for i in local.get(head, ())) if n.kind in _TYPE_KINDS]
+        modules: list[int] = []
+        for prefix in names:  # an alias stands for its module: the name it shadows is not looked up
+            modules = self.modules_named(f"{prefix}.{rest}" if rest else prefix, lang)
+            if modules:
+                break
+        if not names:
+            modules = self.modules_named(full, lang)
+        if not modules:
+            return [], "external"
+        found = modules if types_only else self.class_members(modules, name)
+        if not found:
+            return [], "unresolved"
+        if len(modules) == 1:
+            return found, "import"
+        return (found, "ambiguous") if len(found) <= MAX_AMBIGUOUS else ([], "too_ambiguous")
+
     def enclosing_class(self, symbol_id: int) -> int:
         """The nearest type around a symbol of a file whose tables are filed (which files its parents)."""
         node_id = symbol_id
@@ -734,6 +787,8 @@ class _Resolution:
                 if found:
                     return found, "import"
             return self._by_name(path, name, lang, types_only=types_only)
+        if lang in _MODULES_BY_NAME and receiver[:1].isupper():
+            return self._module_member(path, lang, receiver, name, types_only)
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
         if head in bindings:
@@ -1076,11 +1131,17 @@ class _EdgeMemo:
         table.before_save.append(self.save)
 
     def _read(self, key: tuple) -> bytes:
-        """A digest of what a `module_files` or `_by_name` key reads now, ids as paths and offsets."""
+        """A digest of what a `module_files`, `modules_named` or `_by_name` key reads now, ids as paths and
+        offsets."""
         r = self.resolution
         if key[0] == "module":
             found = r.module_memo[key] if key in r.module_memo else r.module_files_at(key)
             return _digest(None if found is None else [r.nodes[i].path for i in found])
+        if key[0] == "module_named":
+            reads, r.reads = r.reads, set()  # what a resolution under way reads is no concern of this key
+            ids = r.modules_named(key[1], key[3])
+            r.reads = reads
+            return _digest([(r.nodes[i].path, i - r.file_node[r.nodes[i].path]) for i in ids])
         hit = r.by_name_memo.get(key)
         if hit is None:
             hit = r.by_name_memo[key] = r._by_name_in_folder(key[1], key[2], "python" if key[3] else "", key[4], key[5])

@@ -20,8 +20,8 @@ NODE_KINDS = ("file",) + SYMBOL_KINDS
 NODE_ORDINAL_BITS = 20
 EDGE_KINDS = ("contains", "defines", "method", "calls", "imports", "references", "inherits")
 # How an edge was resolved, most certain first: "structure" (a definition's place), "scope" (the same file
-# or class), "import" (a name the file imports), "package" (the same folder), "unique" (the only symbol of
-# that name anywhere), "ambiguous" (one of several candidates, every one kept).
+# or class), "import" (a name the file imports, or an Elixir module named in full), "package" (the same
+# folder), "unique" (the only symbol of that name anywhere), "ambiguous" (one of several candidates, every one kept).
 RESOLUTIONS = ("structure", "scope", "import", "package", "unique", "ambiguous")
 
 

@@ -245,6 +245,39 @@ def test_an_elixir_bare_call_is_its_own_modules_function_not_a_namesake_beside_i
     assert (absname, ids[("lib/option_parser.ex", "OptionParser.split")]) not in calls
 
 
+def test_an_elixir_call_on_a_module_by_name_is_that_modules_function_in_another_file():
+    # elixir-lang: `Path.split(a)` in lib/mix/tasks was linked to Mix.Tasks.Split.split (same folder, by name),
+    # `Mix.State.write_cache` to Kernel.LexicalTracker.write_cache, and `Enum.map` to any `map` of the repository.
+    graph = graph_of({
+        "lib/path.ex": "defmodule Path do\n  def split(p), do: [p]\nend\n",
+        "lib/mix/tasks/split.ex": "defmodule Mix.Tasks.Split do\n  def split(a), do: a\n  def map(a), do: a\nend\n",
+        "lib/plug/conn.ex": "defmodule Plug.Conn do\n  defmodule Unfetched do\n    def new(x), do: x\n  end\n"
+                            "  def fetch(x), do: Unfetched.new(x)\nend\n",
+        "lib/conn.ex": "defmodule Conn do\n  def fetch(x), do: x\nend\n",  # shadowed by the alias below
+        "lib/mix/tasks/run.ex": "defmodule Mix.Tasks.Run do\n  alias Plug.Conn\n  alias Plug.Conn, as: C\n"
+                                "  require Plug.Conn, as: R\n  alias Plug.{Conn}\n\n"
+                                "  def run(a), do: Path.split(a)\n  def full(x), do: Plug.Conn.fetch(x)\n"
+                                "  def nested(x), do: Conn.Unfetched.new(x)\n  def renamed(x), do: C.fetch(x)\n"
+                                "  def required(x), do: R.fetch(x)\n  def listed(x), do: Conn.fetch(x)\n"
+                                "  def outside(x), do: Enum.map(x)\n  def own(x), do: __MODULE__.run(x)\nend\n",
+    })
+    ids = named(graph)
+    run = "lib/mix/tasks/run.ex"
+    calls = {(e[0], e[2]): e[4] for e in graph.edges if e[1] == "calls"}
+    fetch, new = ids[("lib/plug/conn.ex", "Plug.Conn.fetch")], ids[("lib/plug/conn.ex", "Plug.Conn.Unfetched.new")]
+    assert calls[(ids[(run, "Mix.Tasks.Run.run")], ids[("lib/path.ex", "Path.split")])] == "import"
+    assert (ids[(run, "Mix.Tasks.Run.run")], ids[("lib/mix/tasks/split.ex", "Mix.Tasks.Split.split")]) not in calls
+    for caller, target in (("full", fetch), ("nested", new), ("renamed", fetch), ("required", fetch), ("listed", fetch)):
+        assert calls[(ids[(run, f"Mix.Tasks.Run.{caller}")], target)] == "import", caller
+    assert (ids[(run, "Mix.Tasks.Run.listed")], ids[("lib/conn.ex", "Conn.fetch")]) not in calls
+    assert calls[(ids[("lib/plug/conn.ex", "Plug.Conn.fetch")], new)] == "scope"  # the nested module by its alias
+    assert calls[(ids[(run, "Mix.Tasks.Run.own")], ids[(run, "Mix.Tasks.Run.run")])] == "scope"
+    assert not [target for (source, target) in calls if source == ids[(run, "Mix.Tasks.Run.outside")]]
+    assert graph.routes["calls"]["external"] == 1  # Enum, which the repository does not define
+    references = {(e[0], e[2]) for e in graph.edges if e[1] == "references"}
+    assert (ids[(run, "Mix.Tasks.Run.nested")], ids[("lib/plug/conn.ex", "Plug.Conn.Unfetched")]) in references
+
+
 def test_a_lua_call_on_a_module_table_reaches_the_function_defined_onto_it():
     # penlight: `function tablex.deepcompare` was named `tablex.deepcompare`, so `tablex.deepcompare(x, y)` in
     # pl/test.lua (which calls it `deepcompare`) reached nothing.

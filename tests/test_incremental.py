@@ -90,6 +90,13 @@ STEPS = {
                                                 "        return self.stop()\n",
                                "cyc/b.py": "from cyc.a import A\n\n\nclass B(A):\n    def stop(self):\n"
                                            "        return self.go()\n"},
+    # Elixir: a call on a module by its full name resolves in the module, wherever it is defined; renamed,
+    # the module is one the repository does not define, though the calling file did not change.
+    "elixir_call": lambda t: {**t, "lib/ex/path.ex": "defmodule Shop.Path do\n  def split(p), do: [p]\nend\n",
+                              "lib/ex/run.ex": "defmodule Shop.Run do\n  def run(a), do: Shop.Path.split(a)\nend\n"},
+    "elixir_module_renamed": lambda t: {**t, "lib/ex/path.ex": "defmodule Shop.Paths do\n  def split(p), do: [p]\nend\n"},
+    "elixir_nested_module": lambda t: {**t, "lib/ex/shop.ex": "defmodule Shop do\n  defmodule Path do\n"
+                                                              "    def split(p), do: p\n  end\nend\n"},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }
@@ -519,6 +526,7 @@ GRAPH_BASE = {
     "shop/child.py": "class Child(Base):\n    def run(self):\n        return self.save()\n",
     "shop/sale.py": "from pay.gateway import charge\n\n\ndef sale():\n    return charge()\n",
     **{f"store/s{i}.py": f"class S{i}:\n    def save(self):\n        return {i}\n" for i in range(6)},
+    "lib/ex/run.ex": "defmodule Shop.Run do\n  def run(a), do: Shop.Path.split(a)\nend\n",
 }
 
 # Each change, and the files an incremental build must resolve again: the changed file, and each file
@@ -536,6 +544,10 @@ GRAPH_CHANGES = [
     # an imported function renamed: both importers (the second's lookup is a memo hit of the first's)
     ({"shop/prices.py": "def total_cost(items):\n    return sum(items)\n"},
      {"shop/prices.py", "shop/cart.py", "shop/invoice.py"}),
+    # the Elixir module a call names appears, then a second one of the same full name (a nested module)
+    ({"lib/ex/path.ex": "defmodule Shop.Path do\n  def split(p), do: [p]\nend\n"}, {"lib/ex/path.ex", "lib/ex/run.ex"}),
+    ({"lib/ex/shop.ex": "defmodule Shop do\n  defmodule Path do\n    def split(p), do: p\n  end\nend\n"},
+     {"lib/ex/shop.ex", "lib/ex/run.ex"}),
     # a function added beside a name resolved by looking through every file: what it reads is the same
     ({"lib/money.py": "def format_total():\n    return 1\n\n\ndef parse_total():\n    return 2\n"}, {"lib/money.py"}),
 ]

@@ -98,9 +98,51 @@ def test_message_literals_keep_sentences_and_drop_paths_urls_and_short_words():
     text = ('raise ValueError("the customer has not paid the invoice")\n'
             'open("src/shop/data.json")\nurl = "https://example.com/a b c d"\nkey = "cart"\n'
             "throw new Error(`Too small: expected ${origin} to be bigger`)\n")
-    assert message_literals(text) == [
+    assert message_literals(text, "javascript") == [
         (1, "the customer has not paid the invoice"), (5, "Too small: expected ${origin} to be bigger"),
     ]
+
+
+def test_message_literals_read_strings_with_escaped_quotes_and_stay_in_step_after_short_strings():
+    text = ('raise IOError("can\'t \\"open\\" the spool file")\n'  # Python, Ruby, PHP, C, JS: `\"` in a string
+            "throw new \\RuntimeException('It\\'s not a valid log level');\n"  # PHP, Ruby, JS: `\'`
+            'fail "first line\\nsecond line of it"\n'  # `\n` separates words
+            'f("a", some_helper_name, other_name, "b")\n'  # the code between two short strings is no string
+            'x = "a\\\\" + "trailing backslash kept apart"\n')  # `\\` escapes the backslash, not the quote
+    assert message_literals(text, "php") == [
+        (1, 'can\'t "open" the spool file'), (2, "It's not a valid log level"), (3, "first line second line of it"),
+        (5, "trailing backslash kept apart"),
+    ]
+
+
+SPOOL_FILES = {
+    "src/Report/Spool.php": ("<?php\nclass Spool\n{\n    public function flush($path)\n    {\n"
+                             "        throw new \\RuntimeException('The nightly report\\'s spool can\\'t be opened');\n"
+                             "    }\n}\n"),
+    **{f"src/Util/{name}.php": f"<?php\n// The {name} helpers.\nfunction {name}_once($v) {{ return $v; }}\n"
+       for name in ("parse", "render", "retry", "sort", "log", "copy")},
+}
+
+
+def test_a_message_with_escaped_quotes_is_its_functions_text(make_repo, route):
+    repo = make_repo("spool")
+    repo.commit(dict(SPOOL_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "why can the nightly report not be opened", "--meaning", "--explain")
+    top = doc["rows"][0]
+    assert (top["path"], top["name"]) == ("src/Report/Spool.php", "Spool.flush")
+    assert top["matched"]["nightly"] == ["message"]
+
+
+def test_a_quote_in_a_comment_is_no_string_and_a_comment_marker_in_a_string_is_no_comment():
+    ruby = ('# Don\'t add the "json, html, text" types here\n'
+            'raise ArgumentError, "unknown #{kind} format given to the parser" # why: old clients\n'
+            "path.sub(/^#{root}/, '') # a regex interpolates too\n")
+    assert message_literals(ruby, "ruby") == [(2, "unknown #{kind} format given to the parser")]
+    assert comments(ruby, "ruby") == [(1, '# Don\'t add the "json, html, text" types here'), (2, "# why: old clients"),
+                                      (3, "# a regex interpolates too")]
+    js = 'fetch("http://example.com/a b c") // retried once when the server is busy\n'
+    assert comments(js, "javascript") == [(1, "// retried once when the server is busy")]
 
 
 def test_node_fields_split_a_symbol_and_a_file():
@@ -301,7 +343,7 @@ PAY_FILES = {
 
 
 def test_comments_by_family_with_their_lines():
-    assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two"), (3, "#'")]
+    assert comments("x = 1  # one\n# two\ns = '#'\n", "python") == [(1, "# one"), (2, "# two")]
     assert comments("a();\n/* block\n spans */ b(); // line\n", "go") == [
         (2, "/* block\n spans */"), (3, "// line")]
     assert comments("select 1; -- all\n", "sql") == [(1, "-- all")]
@@ -355,6 +397,37 @@ PHP_FILES = {
         "class Sender\n{\n    /** {@inheritDoc} */\n    public function send() {}\n}\n"
     ),
 }
+
+
+def test_php_hash_comments_are_comments_and_its_attributes_and_strings_are_not():
+    text = ("<?php\n# Keeps rendered pages warm.\n# Between visits.\n\nnamespace Acme;\n\n#[Pure]\nclass A {\n"
+            "    function f() {\n        # why: the queue is slow\n        $c = '#ccc'; # colour\n"
+            "        $m = preg_match('#^a b#', $s); // slash\n    }\n}\n")
+    assert header_text(text, "php") == "Keeps rendered pages warm. Between visits."
+    assert header_text("<?php\n#[Attribute]\nclass Pure {}\n", "php") == ""
+    assert comments(text, "php") == [(2, "# Keeps rendered pages warm."), (3, "# Between visits."),
+                                     (10, "# why: the queue is slow"), (11, "# colour"), (12, "// slash")]
+
+
+PHP_HASH_FILES = {
+    "src/Cache/PageCache.php": (
+        "<?php\n# Keeps rendered pages warm between visits.\n\nnamespace Acme\\Cache;\n\n"
+        "final class PageCache\n{\n    public function get(string $key)\n    {\n"
+        "        # the stale copy is served while the fresh one renders\n        return $key;\n    }\n}\n"
+    ),
+    **{f"src/Util/{name}.php": f"<?php\n// The {name} helpers.\nfunction {name}_once($v) {{ return $v; }}\n"
+       for name in ("parse", "render", "retry", "sort", "log", "copy")},  # so that the cache words are rare
+}
+
+
+def test_a_php_files_hash_comments_are_its_header_and_body_words(make_repo, route):
+    repo = make_repo("acme")
+    repo.commit(dict(PHP_HASH_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where are pages kept warm between visits", "--meaning", "--explain")
+    assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and "header" in doc["rows"][0]["matched"]["warm"]
+    doc = ask(route, repo, "where does the page cache serve a stale copy", "--meaning", "--explain")
+    assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and doc["rows"][0]["matched"]["stal"] == ["body"]
 
 
 def test_a_php_files_header_routes_and_its_docblock_tags_do_not(make_repo, route):

@@ -24,8 +24,10 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # lists, delegates and cref names, Kotlin KDoc above annotations after an expression body, Scala package objects;
 # 17: scripts without an extension by their `#!` or mode line, Objective-C `.h` headers by their content, Elixir,
 # Haskell and Lua tag queries, a shell file that does not parse whole parsed function by function, no Objective-C
-# property as a struct nor category as a class
-EXTRACTOR_VERSION = 17
+# property as a struct nor category as a class; 18: PHP `#` comments in node text (header and body comments),
+# message strings with escaped quotes, comments and strings found in one scan (no message in a comment, no
+# comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it)
+EXTRACTOR_VERSION = 18
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -335,7 +335,7 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
                     ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
     """node id -> (header, messages): the file's header, and each message literal on its innermost node;
     and node id -> the comments inside it (`_body_comments`)."""
-    from gitroute.parsing.prose import header_text, message_literals
+    from gitroute.parsing.prose import header_text, scan_prose
 
     file_node = group[0]
     path = file_node.path
@@ -350,7 +350,8 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
     if header:
         prose[file_node.id] = (header, [])
     symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
-    for line, literal in message_literals(text):
+    messages, found = scan_prose(text, file_node.lang)
+    for line, literal in messages:
         owner = file_node.id
         for node in symbols:  # innermost: the last one in start order that spans the line
             if node.line > line:
@@ -358,15 +359,13 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
             if node.end_line >= line:
                 owner = node.id
         prose.setdefault(owner, ("", []))[1].append(literal)
-    return prose, _body_comments(text, file_node, symbols)
+    return prose, _body_comments(found, file_node, symbols)
 
 
-def _body_comments(text: str, file_node, symbols: Sequence) -> dict[int, str]:
-    """node id -> the text of the comments on the lines it owns (the innermost node that spans a line; the
-    file owns the lines outside every symbol). Symbols come outer first, as `_one_file_prose` sorts them."""
-    from gitroute.parsing.prose import comments
-
-    found = comments(text, file_node.lang)
+def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -> dict[int, str]:
+    """node id -> the text of the comments `found` (line, text) on the lines it owns (the innermost node that
+    spans a line; the file owns the lines outside every symbol). Symbols come outer first, as
+    `_one_file_prose` sorts them."""
     if not found:
         return {}
     last = found[-1][0]

@@ -2,9 +2,10 @@
 
 Plain text scanning, no tree-sitter: it runs over every file of a build, and what it finds (a leading
 comment block, a quoted sentence) has the same shape in every language the parser handles. Comment
-syntax comes in three families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
-JavaScript, Go, Rust, Java, ...) and `--` (SQL, Lua, Haskell); Python adds the module docstring, and PHP's
-header comes after its `<?php` tag, its docblocks without the tags that say nothing about the code.
+syntax comes in four families: `#` (Python, Ruby, shell, YAML, ...), `//` and `/* */` (the C family,
+JavaScript, Go, Rust, Java, ...), `--` (SQL, Lua, Haskell) and PHP's, which has both `//` and `#` lines; Python
+adds the module docstring, and PHP's header comes after its `<?php` tag, its docblocks without the tags that say
+nothing about the code.
 """
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ _SHEBANG = re.compile(r"\A(?:#![^\n]*\n|\ufeff)+")
 _PHP_OPEN = re.compile(r"\A\s*<\?php\b[ \t]*(?:declare\s*\([^()\n]*\)\s*;)?", re.I)
 _PY_DOCSTRING = re.compile(r'\A\s*(?:(?:#[^\n]*|from\s+__future__[^\n]*)\n\s*)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
 _BLOCK = re.compile(r"\A\s*/\*+(.*?)\*/", re.S)
+# PHP's `#[...]` opens an attribute (PHP 8), not a comment.
 _LINE_MARKERS = {"//": re.compile(r"\A(?:[ \t]*//[^\n]*\n?)+"), "#": re.compile(r"\A(?:[ \t]*#[^\n]*\n?)+"),
-                 "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+")}
+                 "--": re.compile(r"\A(?:[ \t]*--[^\n]*\n?)+"),
+                 "php": re.compile(r"\A(?:[ \t]*(?://|#(?!\[))[^\n]*\n?)+")}
 _MARKER = re.compile(r"^[ \t]*(?:/{2,3}!?|#+|--+|\*+)[ \t]?", re.M)
 # Ruby's magic comments (`# frozen_string_literal: true`, `# -*- coding: utf-8 -*-`) tell the interpreter how to
 # read the file; they describe nothing.
@@ -35,9 +38,13 @@ RUBY_MAGIC_COMMENT = re.compile(
     re.I | re.M,
 )
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
-# A string on one line, double or single quoted or backquoted; one with an escape in it is left out (a
-# simple pattern runs several times faster over a whole repository, and messages rarely escape).
-_STRING = re.compile(r'"([^"\\\n]{12,400})"|\'([^\'\\\n]{12,400})\'|`([^`\\\n]{12,400})`')
+# A string on one line, double or single quoted or backquoted, its escapes included (`"can't \"open\" it"`).
+# Every string is matched, short ones too, so that a closing quote never opens a string of the code after it;
+# an escaped quote opens none, so that a line without a closing quote is scanned once, not once per `\"`
+# (the lookbehind after the quote, not before it, keeps the regex engine's fast search for a quote).
+_STRING = re.compile(r'"(?<!\\")([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"|\'(?<!\\\')([^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+)\''
+                     r'|`(?<!\\`)([^`\\\n]*+(?:\\.[^`\\\n]*+)*+)`')
+_ESCAPE = re.compile(r"\\(?:[nrt]|(.))")  # `\n` is a space between words, `\"` a quote
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _NOT_PROSE = re.compile(r"^\s*(?:https?://|[\w.-]*/[\w./-]*\s*$|[\w.-]+\.\w{1,4}\s*$)")  # URLs, paths, file names
 
@@ -53,7 +60,7 @@ def php_comment_text(comment: str) -> str:
     kept: list[str] = []
     dropping = False
     for line in comment.splitlines():
-        body = line.strip().lstrip("/*").lstrip()
+        body = line.strip().lstrip("/*#").lstrip()
         if not body or body.startswith("@"):
             dropping = _PHP_NOISE_TAG.match(body) is not None
         if not dropping:
@@ -62,7 +69,9 @@ def php_comment_text(comment: str) -> str:
 
 
 def comment_family(lang: str) -> str:
-    """Which line-comment marker a language uses: "#", "--" or "//" (the default)."""
+    """Which line-comment marker a language uses: "#", "--", "//" (the default) or both `//` and `#` ("php")."""
+    if lang == "php":
+        return "php"
     if lang in _HASH_LANGS:
         return "#"
     if lang in _DASH_LANGS:
@@ -102,38 +111,53 @@ def header_text(text: str, lang: str) -> str:
     return " ".join(found.split())[:MAX_HEADER]
 
 
-def message_literals(text: str) -> list[tuple[int, str]]:
+def message_literals(text: str, lang: str) -> list[tuple[int, str]]:
     """(1-based line, text) of string literals that read as messages: three words or more, mostly letters."""
-    found: list[tuple[int, str]] = []
-    line, pos = 1, 0
-    for match in _STRING.finditer(text):
-        value = match.group(1) or match.group(2) or match.group(3) or ""
-        if " " not in value or _NOT_PROSE.match(value):
-            continue
-        words = _WORD.findall(value)
-        if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
-            continue
-        line += text.count("\n", pos, match.start())
-        pos = match.start()
-        found.append((line, value[:MAX_LITERAL]))
-        if len(found) >= MAX_LITERALS:
-            break
-    return found
-
-
-# An unclosed block comment runs to the end of the text: one match, not a rescan from every later `/*`.
-_COMMENTS = {"#": re.compile(r"#[^\n]*"), "//": re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S),
-             "--": re.compile(r"--[^\n]*")}
+    return scan_prose(text, lang)[0]
 
 
 def comments(text: str, lang: str) -> list[tuple[int, str]]:
-    """(1-based line, text) of every comment of a file, by its language's comment family (a marker
-    inside a string literal counts too: the words it finds are read as a bag, where that costs little)."""
+    """(1-based line, text) of every comment of a file, by its language's comment family."""
+    return scan_prose(text, lang)[1]
+
+
+# One pass over a file finds its comments and its strings, the leftmost first, so that a quote in a comment
+# (`// don't`, `# the "json" type`) opens no string and a marker in a string (`"http://..."`, Ruby's
+# `"#{name}"`) opens no comment. An unclosed block comment runs to the end of the text: one match, not a
+# rescan from every later `/*`; `#{` interpolates in a regex or a heredoc too (Ruby, Elixir, Crystal), where
+# no string is seen. (A comment is the match without a group: a group around it would cost the regex engine
+# its fast search for the first character, and the scan twice its time.)
+_COMMENT = {"#": r"#(?!\{)[^\n]*", "//": r"//[^\n]*|/\*.*?(?:\*/|\Z)", "--": r"--[^\n]*",
+            "php": r"//[^\n]*|/\*.*?(?:\*/|\Z)|#(?!\[)[^\n]*"}
+_PROSE = {family: re.compile(f"{comment}|{_STRING.pattern}", re.S) for family, comment in _COMMENT.items()}
+
+
+def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(message literals, comments) of a file, each as (1-based line, text)."""
+    messages: list[tuple[int, str]] = []
     found: list[tuple[int, str]] = []
+    php = lang == "php"
     line, pos = 1, 0
-    for match in _COMMENTS[comment_family(lang)].finditer(text):
+    for match in _PROSE[comment_family(lang)].finditer(text):
+        quoted = match.lastindex
+        if quoted is None:
+            comment = match.group(0)
+        else:
+            start, end = match.span(quoted)
+            if not 12 <= end - start <= 400 or len(messages) >= MAX_LITERALS:
+                continue
+            value = match.group(quoted)
+            if " " not in value or _NOT_PROSE.match(value):
+                continue
+            if "\\" in value:
+                value = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value)
+            words = _WORD.findall(value)
+            if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
+                continue
         line += text.count("\n", pos, match.start())
         pos = match.start()
-        # A PHP docblock's analyser types and authors are no words about the code (as in its definition's doc).
-        found.append((line, php_comment_text(match.group(0)) if lang == "php" else match.group(0)))
-    return found
+        if quoted is None:  # a PHP docblock's analyser types and authors are no words about the code (as in its doc)
+            found.append((line, php_comment_text(comment) if php else comment))
+        else:
+            messages.append((line, value[:MAX_LITERAL]))
+    return messages, found

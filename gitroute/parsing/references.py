@@ -118,8 +118,10 @@ def binding_of(family: Family, captures: dict[str, list[Node]]) -> tuple[str, tu
     parent = name.parent.type if name.parent is not None else ""
     if originals:
         original = text(originals[0])
-    elif parent in ("namespace_import", "variable_declarator", "import_spec", "aliased_import"):
-        original = ""  # `import * as ns`, `const x = require()`, Go `import f "fmt"`, Python `import a as b`
+    elif parent in ("namespace_import", "variable_declarator", "import_spec", "aliased_import", "pair"):
+        # `import * as ns`, `const x = require()`, Go `import f "fmt"`, Python `import a as b`, Elixir
+        # `alias A.B, as: C`
+        original = ""
     elif parent == "import_clause":
         original = "default"
     else:

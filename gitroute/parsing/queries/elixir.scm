@@ -32,6 +32,24 @@
   (arguments . (alias) @name)
   (#match? @_import "^(alias|import|require|use)$")) @reference.import
 
+; Aliases as bindings, read by the graph (the module a local name stands for): `alias Foo.Bar` binds Bar to Foo.Bar,
+; `alias Foo.Bar, as: B` (or `require Foo.Bar, as: B`) binds B to it, `alias Foo.{Bar, Baz}` binds Bar and Baz of Foo.
+(call
+  target: (identifier) @_alias
+  (arguments . (alias) @module @name .)
+  (#eq? @_alias "alias")) @reference.bind
+
+(call
+  target: (identifier) @_alias
+  (arguments . (alias) @module (keywords (pair key: (keyword) @_as value: (alias) @name)))
+  (#match? @_alias "^(alias|require)$")
+  (#match? @_as "^as:")) @reference.bind
+
+(call
+  target: (identifier) @_alias
+  (arguments . (dot left: (alias) @module right: (tuple (alias) @name)))
+  (#eq? @_alias "alias")) @reference.bind
+
 ; Calls, without the special forms and definitions that only look like calls.
 (call
   target: [
