@@ -153,7 +153,8 @@ def export_onnx() -> None:
             return self.bert(input_ids=input_ids, attention_mask=attention_mask,
                              token_type_ids=token_type_ids).last_hidden_state
 
-    torch.onnx.export(Hidden().eval(), (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]), str(ONNX),
+    inputs = (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"])
+    torch.onnx.export(Hidden().eval(), inputs, str(ONNX),
                       input_names=["input_ids", "attention_mask", "token_type_ids"],
                       output_names=["last_hidden_state"], opset_version=17, dynamo=False,
                       dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
@@ -476,9 +477,19 @@ COLD = {
 }
 
 
+def _timed(encoder, texts: list[str], runs: int) -> float:
+    """Median seconds to embed `texts` once."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        encoder.encode(texts)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
 def cost(runs: int) -> None:
     print(f"load average before: {os.getloadavg()}")
-    print("\n## Cold process (median of %d, ms)\n" % runs)
+    print(f"\n## Cold process (median of {runs}, ms)\n")
     for name, code in COLD.items():
         times = []
         for _ in range(runs):
@@ -496,7 +507,7 @@ def cost(runs: int) -> None:
     files = ["\n".join(lines[i:i + 60]) for i in range(0, 1200, 20)]  # 60 different ~256+ token texts
     nodes = [f"{node} # {i}" for i in range(256)]
     question = "where is the delay before retrying a failed request computed?"
-    print("\n## Warm throughput (median of %d)\n" % runs)
+    print(f"\n## Warm throughput (median of {runs})\n")
     print("| runtime | threads | one question (ms) | 20 files (ms) | node texts/s (~64 tok) | file texts/s (256 tok) |")
     print("|---|---|---|---|---|---|")
     for runtime in ("torch", "onnx fp32", "onnx int8"):
@@ -507,18 +518,10 @@ def cost(runs: int) -> None:
                 encoder = OnnxEncoder(ONNX if runtime == "onnx fp32" else ONNX_INT8, threads)
             encoder.encode(files[:4])
 
-            def timed(fn, n: int = runs) -> float:
-                times = []
-                for _ in range(n):
-                    started = time.perf_counter()
-                    fn()
-                    times.append(time.perf_counter() - started)
-                return statistics.median(times)
-
-            one = timed(lambda: encoder.encode([question]))
-            twenty = timed(lambda: encoder.encode(files[:20]))
-            per_node = timed(lambda: encoder.encode(nodes), 3)
-            per_file = timed(lambda: encoder.encode(files), 3)
+            one = _timed(encoder, [question], runs)
+            twenty = _timed(encoder, files[:20], runs)
+            per_node = _timed(encoder, nodes, 3)
+            per_file = _timed(encoder, files, 3)
             print(f"| {runtime} | {threads} | {one * 1000:.1f} | {twenty * 1000:.0f} | {len(nodes) / per_node:.0f} "
                   f"| {len(files) / per_file:.0f} |", flush=True)
     django_estimate(runs)
@@ -553,14 +556,7 @@ def django_estimate(runs: int) -> None:
     for runtime, path in (("onnx fp32", ONNX), ("onnx int8", ONNX_INT8)):
         for threads in (1, 2):
             encoder = OnnxEncoder(path, threads)
-            rates = []
-            for texts in (nodes, metas, raws):
-                times = []
-                for _ in range(3):
-                    started = time.perf_counter()
-                    encoder.encode(texts)
-                    times.append(time.perf_counter() - started)
-                rates.append(len(texts) / statistics.median(times))
+            rates = [len(texts) / _timed(encoder, texts, 3) for texts in (nodes, metas, raws)]
             print(f"| {runtime} | {threads} | {rates[0]:.0f} | {rates[1]:.0f} | {rates[2]:.0f} "
                   f"| {len(records) / rates[0]:.0f} | {len(by_path) / rates[1]:.0f} | {len(by_path) / rates[2]:.0f} |",
                   flush=True)
