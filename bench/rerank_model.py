@@ -468,6 +468,9 @@ def end_to_end(real: list, negatives: list, variants: list) -> None:
 COLD = {
     "python -c pass": "pass",
     "import click": "import click",
+    "import numpy": "import numpy",
+    "import tokenizers": "import tokenizers",
+    "import onnxruntime": "import onnxruntime",
     "torch: import + load": "import sys; sys.path.insert(0, {bench!r}); import rerank_model as m; "
                             "e = m.TorchEncoder(); e.encode(['warm up'])",
     "onnx fp32: import + load": "import sys; sys.path.insert(0, {bench!r}); import rerank_model as m; "
@@ -525,6 +528,8 @@ def cost(runs: int) -> None:
             print(f"| {runtime} | {threads} | {one * 1000:.1f} | {twenty * 1000:.0f} | {len(nodes) / per_node:.0f} "
                   f"| {len(files) / per_file:.0f} |", flush=True)
     django_estimate(runs)
+    if OUT.exists():
+        query_estimate(OUT, runs)
     tok = OnnxEncoder().tokenizer
     print(f"\ntokens: node text {len(tok.encode(node).ids)}, file texts "
           f"{statistics.median(len(e.ids) for e in tok.encode_batch(files))} (truncated at {MAX_TOKENS})")
@@ -560,6 +565,37 @@ def django_estimate(runs: int) -> None:
             print(f"| {runtime} | {threads} | {rates[0]:.0f} | {rates[1]:.0f} | {rates[2]:.0f} "
                   f"| {len(records) / rates[0]:.0f} | {len(by_path) / rates[1]:.0f} | {len(by_path) / rates[2]:.0f} |",
                   flush=True)
+
+
+def query_estimate(data: Path, runs: int) -> None:
+    """Embedding a question's 20 real candidates at query time (meta texts, and every node of them)."""
+    import random
+
+    from gitroute.bundle.layout import GRAPH_NODES
+    from gitroute.bundle.store import BundleView
+
+    corpora = json.loads(data.read_text())["corpora"]
+    cases = []  # (meta texts, node texts) of one question's candidates
+    for name, items in corpora.items():
+        with BundleView(str(BENCH / "corpora" / name)) as bundle:
+            records = bundle.index("meaning").graph.bucket_records(bundle.listing(GRAPH_NODES))
+        by_path: dict[str, list[list]] = {}
+        for _, record in sorted(records.items()):
+            by_path.setdefault(record[0], []).append(record)
+        for item in random.Random(1).sample([it for it in items if it["type"] == "meaning"], 3):
+            paths = item["paths"][:CANDIDATES]
+            cases.append(([meta_text(p, by_path.get(p, [])) for p in paths],
+                          [t for p in paths for t in node_texts(p, by_path.get(p, []))]))
+    print(f"\n## Query time: embedding one question's {CANDIDATES} real candidates, median of {len(cases)} "
+          f"questions (3 per corpus), median {statistics.median(len(c[1]) for c in cases)} nodes per question\n")
+    print("| runtime | threads | meta texts of 20 files (ms) | every node of 20 files (ms) |")
+    print("|---|---|---|---|")
+    for runtime, path in (("onnx fp32", ONNX), ("onnx int8", ONNX_INT8)):
+        for threads in (1, 2):
+            encoder = OnnxEncoder(path, threads)
+            metas = statistics.median(_timed(encoder, c[0], 1) for c in cases)
+            nodes = statistics.median(_timed(encoder, c[1], 1) for c in cases)
+            print(f"| {runtime} | {threads} | {metas * 1000:.0f} | {nodes * 1000:.0f} |", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
