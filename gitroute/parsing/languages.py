@@ -218,15 +218,15 @@ _OBJC_MARKERS = re.compile(rb"^[ \t]*@(?:interface|protocol|implementation|end)\
 _OBJC_IMPORT = re.compile(rb"^[ \t]*#[ \t]*import\b", re.MULTILINE)
 # C++ projects name their headers `.h` as often as C ones do (fmt, spdlog, Qt, LLVM); a C header's
 # `#ifdef __cplusplus` guard (`extern "C" {`) is no C++ marker, a standard header without `.h` (`<string>`) is.
-# So is a line that opens with a qualified name called or defined (`bool spdlog::sinks::sink::should_log(`,
-# `std::fill(`): C has no `::` outside a C23 attribute, which opens with `[[`. spdlog's `sink-inl.h`, nothing
-# but out-of-line methods, was read as C and lost all of them.
 _CPP_MARKERS = re.compile(
     rb"^[ \t]*(?:namespace\b|template[ \t]*<|class[ \t]+[A-Za-z_]|(?:public|private|protected)[ \t]*:(?!:)|using[ \t]+"
-    rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=)|#[ \t]*include[ \t]*<[\w/]+>"
-    rb"|(?:[A-Za-z_]\w*[ \t*&]+)*[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)+[ \t]*\()",
+    rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=)|#[ \t]*include[ \t]*<[\w/]+>)",
     re.MULTILINE,
 )
+# So is a line that opens with a qualified name called or defined (`bool spdlog::sinks::sink::should_log(`,
+# `std::fill(`): C has no `::` outside a C23 attribute, which opens with `[[`. spdlog's `sink-inl.h`, nothing
+# but out-of-line methods, was read as C and lost all of them. (Looked for only in a file that holds `::`.)
+_CPP_QUALIFIED = re.compile(rb"^[ \t]*(?:[A-Za-z_]\w*[ \t*&]+)*[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)+[ \t]*\(", re.MULTILINE)
 _SNIFF_BYTES = 256 * 1024
 
 
@@ -245,7 +245,7 @@ def language_for_content(lang: str | None, data: bytes) -> str | None:
         head = data[:_SNIFF_BYTES]
         if _OBJC_MARKERS.search(head):
             return "objc"
-        if _CPP_MARKERS.search(head):
+        if _CPP_MARKERS.search(head) or b"::" in head and _CPP_QUALIFIED.search(head):
             return "cpp"
         if _OBJC_IMPORT.search(head):
             return "objc"
