@@ -189,6 +189,17 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             folder="usr/share/rubygems-integration/all/gems/rack-2.2.22",
         ),
+        # C++: the spdlog logging library (loggers, sinks, the pattern formatter, the async thread pool,
+        # the registry, with its Catch2 tests, examples and benchmarks) as Debian's repacked orig tarball
+        # (xz; "+ds" drops the bundled fmt copy). The pool's .dsc for spdlog 1:1.10.0+ds-0.4 publishes the sha256.
+        Corpus(
+            "spdlog",
+            "1.10.0+ds",
+            "spdlog_1.10.0+ds.orig.tar.xz",
+            "620ca6842b5c21014470bd42eb4716024674214fb973b5ffa3aaea33310ad327",
+            "82dd4db28dffa81e8e72aa4c665c5f46880b8496",
+            source=DEBIAN,
+        ),
     )
 }
 

@@ -75,6 +75,22 @@ def test_header_text_skips_a_license_block_and_keeps_the_description_c_family():
         "Package shop computes costs. By weight.")
 
 
+def test_header_text_of_a_c_header_comes_after_its_guard_pragma_and_includes():
+    """spdlog's headers say what they are after `#pragma once` and the includes (and C headers after their guard):
+    that was no one's header, so `identical` in dup_filter_sink.h's occurred nowhere. A comment right above code, or
+    above a directive, is about that; a `#define` with a value is code, and what follows is not the file's."""
+    text = ("// Copyright(c) 2015-present, Gabi Melman.\n// Distributed under the MIT License\n\n#pragma once\n\n"
+            "#include <mutex>\n#ifdef _WIN32\n#include <windows.h>\n#endif\n\n// Duplicate message removal sink.\n"
+            "// Skips a message identical to the previous one.\n\nnamespace spdlog {\nclass dup_filter_sink {};\n}\n")
+    assert header_text(text, "cpp") == "Duplicate message removal sink. Skips a message identical to the previous one."
+    guarded = "/* Copyright Petri. MIT license. */\n#ifndef UTF_H\n#define UTF_H\n\n/* UTF-8 checks. */\n\nint utf8_ok();\n"
+    assert header_text(guarded, "c") == "UTF-8 checks."
+    assert header_text("#include <stdlib.h>\n\n/* C89 allows these to be macros */\n#undef malloc\n", "c") == ""
+    assert header_text('#include "x.h"\n/* forward refs */\nvoid print_json(json_t *root);\n', "c") == ""
+    assert header_text("#include <x.h>\n#define STATE_OK 0\n\n/* Reads the stream. */\n\nint f();\n", "c") == ""
+    assert header_text("#include <x.h>\n\n// Not C: no directive skipped.\n\n", "java") == ""
+
+
 def test_header_text_of_php_comes_after_its_open_tag_and_keeps_a_description_that_names_its_licence():
     text = ("<?php declare(strict_types=1);\n\n/*\n * This file is part of Acme. For the full copyright and license\n"
             " * information, see LICENSE.\n */\n\n/**\n * Keeps rendered pages warm between visits.\n *\n"
@@ -378,6 +394,33 @@ def test_c_header_names_and_their_comments_are_node_text(make_repo, route):
     rows, _, _ = _pay_query(repo, "which key was added twice", explain=True)
     assert (rows[0].path, rows[0].name) == ("include/table.h", "table_error")  # a member's text joins its enum's
     assert dict(rows[0].extra)["matched"]["twic"] == ["doc"]
+CPP_HEADER_FILES = {
+    "include/spdlog/sinks/dup_filter_sink.h": (
+        "// Copyright(c) 2015-present, Gabi Melman & spdlog contributors.\n"
+        "// Distributed under the MIT License (http://opensource.org/licenses/MIT)\n\n#pragma once\n\n"
+        '#include "dist_sink.h"\n#include <chrono>\n\n// Duplicate message removal sink.\n'
+        "// Skip the message if previous one is identical and less than max_skip_duration have passed.\n\n"
+        "namespace spdlog {\nnamespace sinks {\ntemplate<typename Mutex>\nclass dup_filter_sink : public dist_sink<Mutex>\n"
+        "{\nprotected:\n    void sink_it_(const details::log_msg &msg) override {}\n};\n}\n}\n"
+    ),
+    **{f"include/spdlog/sinks/{name}_sink.h": (
+        f"#pragma once\n\nnamespace spdlog {{\n// The {name} sink.\nclass {name}_sink {{}};\n}}\n")
+       for name in ("null", "ostream", "tcp", "udp", "syslog", "msvc")},
+}
+
+
+def test_a_cpp_headers_description_after_its_includes_routes_a_question(make_repo, route):
+    """The words of a header's description past `#pragma once` and its includes are its header field: a question
+    in them finds the file, where before they were no node's words and the question was no_match."""
+    repo = make_repo("spdlog")
+    repo.commit(dict(CPP_HEADER_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "which output drops a message identical to the previous one", "--meaning", "--explain")
+    assert doc["status"] != "no_match"
+    top = doc["rows"][0]
+    assert top["path"] == "include/spdlog/sinks/dup_filter_sink.h" and "header" in top["matched"]["identical"]
+
+
 def test_php_comments_lose_their_analyser_and_author_tags():
     text = ("<?php\n/**\n * Sends the digest.\n * @author Jane Roe\n * @phpstan-import-type Visit from Cache\n */\n"
             "class A {\n    // why: the queue is slow\n}\n")

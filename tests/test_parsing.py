@@ -1938,6 +1938,84 @@ def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     ]
 
 
+def test_cpp_specifier_macros_after_a_parameter_list_keep_the_function_and_its_doc() -> None:
+    """`size_t thread_id() SPDLOG_NOEXCEPT` read the macro as the declarator: spdlog lost pid, thread_id and now,
+    and the docs of the declarations in its headers. The macro stands where `noexcept` would, before a body, a `;`,
+    a constructor's initialiser list or `override`; one in a directive or a call is left alone."""
+    source = """\
+        // Return current thread id as size_t (from thread local storage)
+        size_t thread_id() SPDLOG_NOEXCEPT;
+        SPDLOG_INLINE int pid() SPDLOG_NOEXCEPT
+        {
+            return 1;
+        }
+        class spdlog_ex : public std::exception {
+          public:
+            spdlog_ex(spdlog_ex &&other) SPDLOG_NOEXCEPT : msg_(other.msg_) {}
+            const char *what() const SPDLOG_NOEXCEPT override;
+        };
+        #define SPDLOG_NAME_FN(x) SPDLOG_NOEXCEPT
+        """
+    assert _symbols(source, "cpp") == [
+        ("thread_id", "function", 2, 2, None, "Return current thread id as size_t (from thread local storage)"),
+        ("pid", "function", 3, 6, None, ""),
+        ("spdlog_ex", "class", 7, 11, None, ""),
+        ("spdlog_ex", "method", 9, 9, "spdlog_ex", ""),
+        ("what", "method", 10, 10, "spdlog_ex", ""),
+        ("SPDLOG_NAME_FN", "function", 12, 12, None, ""),
+    ]
+
+
+def test_a_cpp_header_of_out_of_line_methods_is_read_as_cpp_and_keeps_them() -> None:
+    """spdlog's `sink-inl.h` holds nothing but `bool spdlog::sinks::sink::should_log(...) const {}`: read as C it
+    was all parse errors and had no symbol, and the query knew qualified methods under one namespace only. A C
+    header's C23 attribute or a comment naming a C++ method keeps it C."""
+    source = textwrap.dedent("""\
+        #pragma once
+        #include <spdlog/common.h>
+
+        SPDLOG_INLINE bool spdlog::sinks::sink::should_log(spdlog::level::level_enum msg_level) const
+        {
+            return msg_level >= level_.load(std::memory_order_relaxed);
+        }
+        void spdlog::sinks::sink::set_level(level::level_enum log_level) {}
+        """).encode()
+    result = extract(source, "c")
+    assert result.lang == "cpp" and result.warnings == ()
+    assert [(s.name, s.kind, s.line) for s in result.symbols] == [("should_log", "method", 4), ("set_level", "method", 8)]
+    c_header = b"/* Like Widget::draw() in C++. */\n[[gnu::format(printf, 1, 2)]] int log_line(const char *f, ...);\n"
+    assert extract(c_header, "c").lang == "c"
+
+
+def test_a_doxygen_block_documents_the_declaration_after_one_blank_line() -> None:
+    """Doxygen gives a `/**` block to the next declaration whether a blank line comes between or not (spdlog's
+    `ansicolor_sink` lost its doc); a plain `/*` block, a banner of stars and a `@file` block do not document it."""
+    source = """\
+        #pragma once
+        /**
+         * Prefixes the output with an ANSI escape sequence by severity.
+         */
+
+        template<typename ConsoleMutex>
+        class ansicolor_sink {};
+        /* plain comment */
+
+        int plain();
+        /*** arrays ***/
+
+        int json_array();
+        /** @file widgets.h */
+
+        int widget_count();
+        """
+    assert [(name, doc) for name, _, _, _, _, doc in _symbols(source, "cpp")] == [
+        ("ansicolor_sink", "Prefixes the output with an ANSI escape sequence by severity."),
+        ("plain", ""),
+        ("json_array", ""),
+        ("widget_count", ""),
+    ]
+
+
 def test_cpp_access_labels_made_of_macros_keep_the_class_whole() -> None:
     """nlohmann's `JSON_PRIVATE_UNLESS_TESTED:` and Qt's `public Q_SLOTS:` are access labels the grammar cannot place:
     basic_json's members fell out of it. A goto label is left alone."""

@@ -223,6 +223,10 @@ _CPP_MARKERS = re.compile(
     rb"(?:namespace\b|[A-Za-z_]\w*[ \t]*=)|#[ \t]*include[ \t]*<[\w/]+>)",
     re.MULTILINE,
 )
+# So is a line that opens with a qualified name called or defined (`bool spdlog::sinks::sink::should_log(`,
+# `std::fill(`): C has no `::` outside a C23 attribute, which opens with `[[`. spdlog's `sink-inl.h`, nothing
+# but out-of-line methods, was read as C and lost all of them. (Looked for only in a file that holds `::`.)
+_CPP_QUALIFIED = re.compile(rb"^[ \t]*(?:[A-Za-z_]\w*[ \t*&]+)*[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)+[ \t]*\(", re.MULTILINE)
 _SNIFF_BYTES = 256 * 1024
 
 
@@ -241,7 +245,7 @@ def language_for_content(lang: str | None, data: bytes) -> str | None:
         head = data[:_SNIFF_BYTES]
         if _OBJC_MARKERS.search(head):
             return "objc"
-        if _CPP_MARKERS.search(head):
+        if _CPP_MARKERS.search(head) or b"::" in head and _CPP_QUALIFIED.search(head):
             return "cpp"
         if _OBJC_IMPORT.search(head):
             return "objc"

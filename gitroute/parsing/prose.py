@@ -37,6 +37,20 @@ RUBY_MAGIC_COMMENT = re.compile(
     r"[ \t]*:[^\n]*)[ \t]*$",
     re.I | re.M,
 )
+# A C or C++ header opens with directives that do nothing yet: its guard (`#ifndef X_H`, a `#define` without a
+# value), `#pragma once`, its includes and the conditionals around them; its description often comes after them
+# (spdlog's every header: licence, `#pragma once`, includes, then what the file is). A `#define` with a value, or
+# any other directive, is code: the comment after it is about that code.
+_PREPROCESSED_LANGS = frozenset(("c", "cpp", "objc", "cuda", "arduino"))
+_OPENING_DIRECTIVES = re.compile(
+    r"\A(?:[ \t]*#[ \t]*(?:pragma[ \t]+once\b|include\b|import\b|ifn?def\b|if\b|elif\b|else\b|endif\b"
+    r"|define[ \t]+\w+[ \t]*(?:$|//|/\*))[^\n]*(?:\n|\Z)\s*)+",
+    re.MULTILINE,
+)
+# After those directives, a comment directly above a line of code documents that code, not the file (above a
+# directive, the directive: `// the default logger's colours` over `#ifndef NO_DEFAULT_LOGGER`); one above a blank
+# line, a namespace or an `extern "C" {` block (no definitions) is the file's.
+_OPENS_NO_DEFINITION = re.compile(r"[ \t]*(?:\r?\n|\Z|namespace\b|extern[ \t]+\"C\"[ \t]*\{)")
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
 # A string on one line, double or single quoted or backquoted, its escapes included (`"can't \"open\" it"`).
 # Every string is matched, short ones too, so that a closing quote never opens a string of the code after it;
@@ -93,18 +107,28 @@ def header_text(text: str, lang: str) -> str:
         family = comment_family(lang)
         blocks = []
         rest = head
+        past_directives = False
         for _ in range(4):  # a license block, then the description: look past a few blocks
             rest = rest.lstrip()
+            if lang in _PREPROCESSED_LANGS:
+                directives = _OPENING_DIRECTIVES.match(rest)
+                if directives:
+                    rest = rest[directives.end():]
+                    past_directives = True
             block = _BLOCK.match(rest) if family != "#" else None
             lines = _LINE_MARKERS[family].match(rest)
+            end = block.end() if block else lines.end() if lines else 0
+            if not end:
+                break
+            if past_directives:
+                line_end = rest.find("\n", end - 1)  # where the comment's last line ends
+                if line_end >= 0 and not _OPENS_NO_DEFINITION.match(rest, line_end + 1):
+                    break
             if block:
                 blocks.append(block.group(1))
-                rest = rest[block.end():]
             elif lines:
                 blocks.append(RUBY_MAGIC_COMMENT.sub("", lines.group(0)) if lang == "ruby" else lines.group(0))
-                rest = rest[lines.end():]
-            else:
-                break
+            rest = rest[end:]
         if lang == "php":  # a file docblock's `@license`/`@author` tags do not make its description a licence
             blocks = [php_comment_text(b) for b in blocks]
         found = " ".join(_MARKER.sub("", b) for b in blocks if not _LICENSE.search(b))

@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.base import MainFunction
+from gitroute.parsing.families.ecmascript import is_jsdoc
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -30,6 +31,18 @@ _SPECIFIER_MACRO = re.compile(
     re.MULTILINE,
 )
 
+# The same kind of macro after a parameter list (`size_t thread_id() SPDLOG_NOEXCEPT`, `what() const FMT_NOEXCEPT
+# override`, a constructor's `T(T &&o) SPDLOG_NOEXCEPT : x(o.x)`) stands where `noexcept` would: read as the
+# declarator, it made `pid()` a function named SPDLOG_NOEXCEPT (spdlog lost pid, thread_id, now and the docs of
+# every such declaration). Blanked when what follows is a body, an end, an initialiser list or another specifier.
+_TRAILING_MACRO = re.compile(
+    rb"^(?![ \t]*#)(?P<head>[^\n\"']*\)[ \t]*(?:const[ \t]+)?)(?P<macro>[A-Z][A-Z0-9]*_[A-Z0-9_]*)"
+    rb"(?=[ \t]*(?:[{;:=]|override\b|final\b|->|//|/\*|\r?$))",
+    re.MULTILINE,
+)
+
+_FILE_COMMAND = re.compile(rb"[@\\]file\b")
+
 
 class CFamily(MainFunction):
     def definition_name(self, name: Node) -> str:
@@ -43,6 +56,15 @@ class CFamily(MainFunction):
         ):
             return ""
         return super().definition_name(name)
+
+    def documents_across_blank_line(self, comment: Node) -> bool:
+        # Doxygen gives a `/**` or `/*!` block to the declaration after it, a blank line between or not (spdlog's
+        # `ansicolor_sink`); one that says it is about the file (`@file`, `\file`) is the file's, and a banner
+        # of stars (jansson's `/*** array ***/` over a group of functions) is no one's doc.
+        head = (comment.text or b"")[:4000]
+        if head.startswith(b"/***") or _FILE_COMMAND.search(head):
+            return False
+        return is_jsdoc(comment) or head.startswith(b"/*!")
 
     def doc_anchor(self, node: Node) -> Node:
         # `template <typename T> class X`: the comment above documents X, whose node starts after the template line.
@@ -87,9 +109,10 @@ class Cpp(CFamily):
         if b":" in data:
             data = _ACCESS_MACRO.sub(_as_access, data)
             data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)
-        if not _SPECIFIER_MACRO.search(data):
-            return data
-        return _SPECIFIER_MACRO.sub(lambda m: m["head"] + b" " * len(m["macro"]), data)
+        for macro in (_SPECIFIER_MACRO, _TRAILING_MACRO):
+            if macro.search(data):
+                data = macro.sub(lambda m: m["head"] + b" " * len(m["macro"]), data)
+        return data
 
 
 FAMILIES = (

@@ -48,6 +48,12 @@
       name: (qualified_identifier
         scope: (namespace_identifier) @receiver
         name: [(identifier) (destructor_name) (operator_name)] @name)))
+    ; `bool spdlog::sinks::sink::should_log() {}`: two namespaces before the class (spdlog's sink-inl.h).
+    (function_declarator declarator: (qualified_identifier
+      name: (qualified_identifier
+        name: (qualified_identifier
+          scope: (namespace_identifier) @receiver
+          name: [(identifier) (destructor_name) (operator_name)] @name))))
     (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
       scope: (namespace_identifier) @receiver
       name: (identifier) @name)))
