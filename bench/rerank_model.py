@@ -2,7 +2,7 @@
 
     python bench/rerank_model.py collect [corpora...]     # ask BM25, embed the candidates: bench/corpora/rerank.json
     python bench/rerank_model.py report                   # the tables, from that file (numpy only, seconds)
-    python bench/rerank_model.py collect --ids-prefix hr --data F flask ...   # only questions whose id starts so
+    python bench/rerank_model.py collect flask ... --ids-prefix hr --data F   # only questions whose id starts so
     python bench/rerank_model.py cost [--runs 7]          # cold start, one question, texts/s, both runtimes
 
 A benchmark step in a venv of its own, never gitroute's (torch is ~1.2 GB):
