@@ -2020,6 +2020,55 @@ def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
     assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
 
 
+def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
+    """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
+    members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was
+    a node, so `IndentChar` found nothing and their docs were only the class's capped body words."""
+    source = """\
+        public class JsonSerializerSettings
+        {
+            /// <summary>
+            /// Gets or sets the maximum depth allowed when reading JSON. Reading past this depth will throw a <see cref="JsonReaderException"/>.
+            /// </summary>
+            [DefaultValue(null)]
+            public int? MaxDepth
+            {
+                get { return _maxDepth; }
+                set { _maxDepth = value; }
+            }
+            public ITraceWriter TraceWriter { get; set; }
+            /// <summary>Occurs when the serializer hits an error.</summary>
+            public event EventHandler<ErrorEventArgs> Error;
+            public event EventHandler Changed { add { } remove { } }
+            public JToken this[object key] { get { return null; } }
+        }
+        /// <summary>Specifies float format handling options.</summary>
+        public enum FloatFormatHandling
+        {
+            /// <summary>Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".</summary>
+            String = 0,
+            [EnumMember(Value = "sym")]
+            Symbol
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JsonSerializerSettings", "class", 1, None, ""),
+        ("MaxDepth", "method", 7, "JsonSerializerSettings",
+         "Gets or sets the maximum depth allowed when reading JSON. Reading past this depth will throw a "
+         "JsonReaderException."),
+        ("TraceWriter", "method", 12, "JsonSerializerSettings", ""),
+        ("Error", "method", 14, "JsonSerializerSettings", "Occurs when the serializer hits an error."),
+        ("Changed", "method", 15, "JsonSerializerSettings", ""),
+        ("FloatFormatHandling", "enum", 19, None, "Specifies float format handling options."),
+        ("String", "constant", 22, "FloatFormatHandling",
+         'Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".'),
+        ("Symbol", "constant", 24, "FloatFormatHandling", ""),
+    ]
+    # A property's type is a use of that type, as a method's return type is.
+    assert {r.name for r in result.references} >= {"ITraceWriter", "ErrorEventArgs"}
+
+
 def test_kotlin_kdoc_above_annotations_after_an_expression_body_documents_the_definition() -> None:
     """After `fun f() = g()` the grammar reads the next line's `@Suppress("X")` as an expression of its own, and the
     KDoc above it was lost (kotlinx.coroutines' CompletableDeferred builders and CompletableDeferredImpl)."""

@@ -26,8 +26,9 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # Haskell and Lua tag queries, a shell file that does not parse whole parsed function by function, no Objective-C
 # property as a struct nor category as a class; 18: PHP `#` comments in node text (header and body comments),
 # message strings with escaped quotes, comments and strings found in one scan (no message in a comment, no
-# comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it)
-EXTRACTOR_VERSION = 18
+# comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it); 19: C# properties and
+# events as methods, enum members as constants, a property's type as a reference
+EXTRACTOR_VERSION = 19
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
