@@ -648,6 +648,8 @@ CASES = [
             ("Forecast", "method", 17, "IWeatherSource"),
             ("Point", "struct", 19, None),
             ("Unit", "enum", 21, None),
+            ("Celsius", "constant", 21, "Unit"),
+            ("Fahrenheit", "constant", 21, "Unit"),
             ("City", "class", 23, None),
             ("Program", "class", 25, None),
             ("Main", "method", 27, "Program"),
