@@ -2022,6 +2022,58 @@ def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
     assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
 
 
+def test_csharp_directives_before_a_case_label_or_an_else_keep_the_switch_and_the_if_whole() -> None:
+    """Json.NET's `#if !NET20` before `case PrimitiveTypeCode.DateTimeOffset:` ended the switch section, and the label
+    read as a local function `PrimitiveTypeCode`; an `#endif` before `else` broke the `if` (DictionaryWrapper's
+    `else _genericDictionary.ContainsKey(key)` read as a function, and the members after it left their type)."""
+    source = """\
+        internal class DictionaryWrapper<TKey, TValue>
+        {
+            public bool ContainsKey(TKey key)
+            {
+                if (_dictionary != null)
+                    return _dictionary.Contains(key);
+        #if !(NET40 || NET35 || NET20 || PORTABLE40)
+                else if (_readOnlyDictionary != null)
+                    return _readOnlyDictionary.ContainsKey(key);
+        #endif
+                else
+                    return _genericDictionary.ContainsKey(key);
+            }
+
+            internal static void WriteValue(JsonWriter writer, PrimitiveTypeCode typeCode, object value)
+            {
+                switch (typeCode)
+                {
+                    case PrimitiveTypeCode.DateTime:
+                        writer.WriteValue((DateTime)value);
+                        break;
+        #if !NET20
+                    case PrimitiveTypeCode.DateTimeOffset:
+                        writer.WriteValue((DateTimeOffset)value);
+                        break;
+        #endif
+                    default:
+                        throw CreateUnsupportedTypeException(writer, value);
+                }
+            }
+
+            public ICollection<TKey> Keys { get { return _keys; } }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent)) for s in result.symbols] == [
+        ("DictionaryWrapper", "class", 1, None),
+        ("ContainsKey", "method", 3, "DictionaryWrapper"),
+        ("WriteValue", "method", 15, "DictionaryWrapper"),
+        ("Keys", "method", 32, "DictionaryWrapper"),
+    ]
+    assert not result.warnings
+    names = {name for _, name, *_ in result.calls} | {r.name for r in result.references}
+    assert names >= {"ContainsKey", "CreateUnsupportedTypeException", "PrimitiveTypeCode"}
+    assert "else" not in names
+
+
 def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
     """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
     members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was

@@ -27,7 +27,8 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # property as a struct nor category as a class; 18: PHP `#` comments in node text (header and body comments),
 # message strings with escaped quotes, comments and strings found in one scan (no message in a comment, no
 # comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it); 19: C# properties and
-# events as methods, enum members as constants, a property's type as a reference
+# events as methods, enum members as constants, a property's type as a reference, C# `#if` lines before a `case`
+# label or an `else` blanked
 EXTRACTOR_VERSION = 19
 
 BUNDLE_REF = "refs/marola/routing-bundle"
