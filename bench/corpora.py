@@ -200,6 +200,18 @@ CORPORA: dict[str, Corpus] = {
             "82dd4db28dffa81e8e72aa4c665c5f46880b8496",
             source=DEBIAN,
         ),
+        # C#: Json.NET (Newtonsoft.Json: the reader and writer, the serializer and its contract resolver,
+        # converters, LINQ to JSON, JSON Path, JSON Schema, BSON, XML conversion, with its NUnit tests and the
+        # Doc/ samples) as upstream's orig tarball in Debian's archive, whole: 2.6 MB, 758 files. The pool's
+        # .dsc for newtonsoft-json 6.0.8+dfsg-1.1 publishes the sha256.
+        Corpus(
+            "newtonsoft-json",
+            "6.0.8+dfsg",
+            "newtonsoft-json_6.0.8+dfsg.orig.tar.gz",
+            "3b7c77da971bbe1c6fdbb5cbb634d106a86aa30c82647abd9b23d2f31be0c630",
+            "ceee6d24db3cad3875930c45c959da053b195f09",
+            source=DEBIAN,
+        ),
     )
 }
 

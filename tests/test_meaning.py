@@ -150,6 +150,44 @@ def test_a_message_with_escaped_quotes_is_its_functions_text(make_repo, route):
     assert top["matched"]["nightly"] == ["message"]
 
 
+# Json.NET's reader: the limit is a property whose XML doc is the only text that says what it does, past the
+# first 64 distinct words of the class's comments (where a property's doc used to land).
+READER_FILES = {
+    "Src/Json/JsonReader.cs": (
+        "namespace Json\n{\n"
+        "    /// <summary>Represents a reader that provides fast, non-cached, forward-only access to serialized JSON.</summary>\n"
+        "    public abstract class JsonReader\n    {\n"
+        + "".join(f"        /// <summary>Gets the {w} token of the current read position in the text.</summary>\n"
+                  f"        public object Current{w.title()} {{ get; }}\n"
+                  for w in ("quoted", "unquoted", "numeric", "boolean", "closing", "opening", "pending", "escaped",
+                            "trailing", "leading", "bracketed", "comment", "whitespace", "literal", "culture"))
+        + "        /// <summary>Gets or sets the maximum depth allowed when reading JSON. Reading past this depth\n"
+        "        /// will throw a JsonReaderException.</summary>\n"
+        "        public int? MaxDepth { get { return _maxDepth; } set { _maxDepth = value; } }\n"
+        "        private int? _maxDepth;\n"
+        "    }\n}\n"
+    ),
+    "Src/Json/JsonWriter.cs": (
+        "namespace Json\n{\n    /// <summary>Writes JSON text.</summary>\n    public class JsonWriter\n    {\n"
+        "        /// <summary>Writes the indent for the current depth.</summary>\n"
+        "        protected virtual void WriteIndent() { }\n    }\n}\n"
+    ),
+}
+
+
+def test_a_csharp_propertys_doc_is_its_own_text(make_repo, route):
+    repo = make_repo("reader")
+    repo.commit(dict(READER_FILES), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "what is the maximum depth allowed before reading fails", "--meaning", "--explain")
+    assert doc["rows"], doc["notes"]  # without the property, the class's capped body words lack the limit
+    top = doc["rows"][0]
+    assert (top["path"], top["name"]) == ("Src/Json/JsonReader.cs", "JsonReader.MaxDepth")
+    assert "doc" in top["matched"]["maximum"]
+    named = ask(route, repo, "MaxDepth")
+    assert (named["rows"][0]["name"], named["rows"][0]["line"]) == ("JsonReader.MaxDepth", 38)
+
+
 def test_a_quote_in_a_comment_is_no_string_and_a_comment_marker_in_a_string_is_no_comment():
     ruby = ('# Don\'t add the "json, html, text" types here\n'
             'raise ArgumentError, "unknown #{kind} format given to the parser" # why: old clients\n'

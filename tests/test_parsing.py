@@ -648,6 +648,8 @@ CASES = [
             ("Forecast", "method", 17, "IWeatherSource"),
             ("Point", "struct", 19, None),
             ("Unit", "enum", 21, None),
+            ("Celsius", "constant", 21, "Unit"),
+            ("Fahrenheit", "constant", 21, "Unit"),
             ("City", "class", 23, None),
             ("Program", "class", 25, None),
             ("Main", "method", 27, "Program"),
@@ -2096,6 +2098,107 @@ def test_csharp_conditional_base_list_keeps_members_in_their_type() -> None:
         ("CompareTo", "method", 11, "JValue", "Compares with obj."),
     ]
     assert {r.name for r in result.references} >= {"JToken", "IComparable", "IConvertible", "IFormattable"}
+
+
+def test_csharp_directives_before_a_case_label_or_an_else_keep_the_switch_and_the_if_whole() -> None:
+    """Json.NET's `#if !NET20` before `case PrimitiveTypeCode.DateTimeOffset:` ended the switch section, and the label
+    read as a local function `PrimitiveTypeCode`; an `#endif` before `else` broke the `if` (DictionaryWrapper's
+    `else _genericDictionary.ContainsKey(key)` read as a function, and the members after it left their type)."""
+    source = """\
+        internal class DictionaryWrapper<TKey, TValue>
+        {
+            public bool ContainsKey(TKey key)
+            {
+                if (_dictionary != null)
+                    return _dictionary.Contains(key);
+        #if !(NET40 || NET35 || NET20 || PORTABLE40)
+                else if (_readOnlyDictionary != null)
+                    return _readOnlyDictionary.ContainsKey(key);
+        #endif
+                else
+                    return _genericDictionary.ContainsKey(key);
+            }
+
+            internal static void WriteValue(JsonWriter writer, PrimitiveTypeCode typeCode, object value)
+            {
+                switch (typeCode)
+                {
+                    case PrimitiveTypeCode.DateTime:
+                        writer.WriteValue((DateTime)value);
+                        break;
+        #if !NET20
+                    case PrimitiveTypeCode.DateTimeOffset:
+                        writer.WriteValue((DateTimeOffset)value);
+                        break;
+        #endif
+                    default:
+                        throw CreateUnsupportedTypeException(writer, value);
+                }
+            }
+
+            public ICollection<TKey> Keys { get { return _keys; } }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent)) for s in result.symbols] == [
+        ("DictionaryWrapper", "class", 1, None),
+        ("ContainsKey", "method", 3, "DictionaryWrapper"),
+        ("WriteValue", "method", 15, "DictionaryWrapper"),
+        ("Keys", "method", 32, "DictionaryWrapper"),
+    ]
+    assert not result.warnings
+    names = {name for _, name, *_ in result.calls} | {r.name for r in result.references}
+    assert names >= {"ContainsKey", "CreateUnsupportedTypeException", "PrimitiveTypeCode"}
+    assert "else" not in names
+
+
+def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
+    """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
+    members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was
+    a node, so `IndentChar` found nothing and their docs were only the class's capped body words."""
+    source = """\
+        public class JsonSerializerSettings
+        {
+            /// <summary>
+            /// Gets or sets the maximum depth allowed when reading JSON. Reading past this depth will throw a <see cref="JsonReaderException"/>.
+            /// </summary>
+            [DefaultValue(null)]
+            public int? MaxDepth
+            {
+                get { return _maxDepth; }
+                set { _maxDepth = value; }
+            }
+            public ITraceWriter TraceWriter { get; set; }
+            /// <summary>Occurs when the serializer hits an error.</summary>
+            public event EventHandler<ErrorEventArgs> Error;
+            public event EventHandler Changed { add { } remove { } }
+            public JToken this[object key] { get { return null; } }
+        }
+        /// <summary>Specifies float format handling options.</summary>
+        public enum FloatFormatHandling
+        {
+            /// <summary>Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".</summary>
+            String = 0,
+            [EnumMember(Value = "sym")]
+            Symbol
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JsonSerializerSettings", "class", 1, None, ""),
+        ("MaxDepth", "method", 7, "JsonSerializerSettings",
+         "Gets or sets the maximum depth allowed when reading JSON. Reading past this depth will throw a "
+         "JsonReaderException."),
+        ("TraceWriter", "method", 12, "JsonSerializerSettings", ""),
+        ("Error", "method", 14, "JsonSerializerSettings", "Occurs when the serializer hits an error."),
+        ("Changed", "method", 15, "JsonSerializerSettings", ""),
+        ("FloatFormatHandling", "enum", 19, None, "Specifies float format handling options."),
+        ("String", "constant", 22, "FloatFormatHandling",
+         'Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".'),
+        ("Symbol", "constant", 24, "FloatFormatHandling", ""),
+    ]
+    # A property's type is a use of that type, as a method's return type is.
+    assert {r.name for r in result.references} >= {"ITraceWriter", "ErrorEventArgs"}
 
 
 def test_kotlin_kdoc_above_annotations_after_an_expression_body_documents_the_definition() -> None:

@@ -29,8 +29,9 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it); 19: C++ specifier
 # macros after a parameter list blanked (`f() SPDLOG_NOEXCEPT`), out-of-line methods under two namespaces, a `.h`
 # of qualified definitions read as C++, a Doxygen `/**` block across one blank line, a C/C++ header's description
-# after its guard, `#pragma once` and includes
-EXTRACTOR_VERSION = 19
+# after its guard, `#pragma once` and includes; 20: C# properties and events as methods, enum members as
+# constants, a property's type as a reference, C# `#if` lines before a `case` label or an `else` blanked
+EXTRACTOR_VERSION = 20
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -24,6 +24,7 @@ _SCALA_IMPORT = re.compile(r"import\s+([\w.`$\s]+?)(?:\s*\.\s*(?:\{|_\b|\*|given
 _SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
 _STATIC = re.compile(rb"\bstatic\b")
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)\b")
+_CONTINUES = re.compile(rb"(?:case\b|default\s*:|else\b)")  # what must follow the statement before it
 
 
 class StaticMain(Family):
@@ -45,8 +46,10 @@ class Java(StaticMain):
 class CSharp(StaticMain):
     def parsed_text(self, data: bytes) -> bytes:
         """`#if` directives inside a comma list (a type's base list, Json.NET's `class JValue : JToken, IComparable
-        #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type.
-        Those directive lines are blanked, so the list holds every branch's items; other directives stay."""
+        #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type;
+        before a `case` label or an `else` the grammar takes a directive for a statement that ends the switch
+        section or the `if` (Json.NET's `#if !NET20 case PrimitiveTypeCode.DateTimeOffset:` read as a local function
+        `PrimitiveTypeCode`). Those directive lines are blanked, so the code holds every branch; others stay."""
         if b"#" not in data:
             return data
         lines = data.splitlines(keepends=True)
@@ -54,16 +57,18 @@ class CSharp(StaticMain):
         if not any(directive):
             return data
 
-        def code_line_starts_with_comma(indices: range) -> bool:
+        def code_line(indices: range) -> bytes:
             for i in indices:
                 stripped = lines[i].strip()
                 if stripped and not directive[i]:
-                    return stripped.startswith(b",")
-            return False
+                    return stripped
+            return b""
 
         for i, is_directive in enumerate(directive):
-            if is_directive and (code_line_starts_with_comma(range(i + 1, len(lines)))
-                                 or code_line_starts_with_comma(range(i - 1, -1, -1))):
+            if not is_directive:
+                continue
+            after = code_line(range(i + 1, len(lines)))
+            if after.startswith(b",") or _CONTINUES.match(after) or code_line(range(i - 1, -1, -1)).startswith(b","):
                 body = lines[i].rstrip(b"\r\n")
                 lines[i] = b" " * len(body) + lines[i][len(body):]
         return b"".join(lines)

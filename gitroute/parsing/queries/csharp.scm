@@ -22,6 +22,23 @@
 (constructor_declaration
   name: (identifier) @name) @definition.method
 
+; A property or an event is a pair of accessors, as a TypeScript getter or a Python @property is a method: callers
+; name it, and its XML doc says what it holds (Json.NET's settings are nearly all properties). An event declared as
+; a field (`public event EventHandler<ErrorEventArgs> Error;`) is one too.
+(property_declaration
+  name: (identifier) @name) @definition.method
+
+(event_declaration
+  name: (identifier) @name) @definition.method
+
+(event_field_declaration
+  (variable_declaration
+    (variable_declarator name: (identifier) @name))) @definition.method
+
+; An enum member is a constant of its enum, as a Java enum constant is (its doc says what the choice does).
+(enum_member_declaration
+  name: (identifier) @name) @definition.constant
+
 ; `#if` splitting an `if`/`else if` chain leaves `else if (x)` to read as a local function `if` of type `else`
 ; (#not-any-of? does not filter in the pinned tree-sitter binding; #not-match? does).
 (local_function_statement
@@ -65,6 +82,12 @@
 
 (method_declaration
   returns: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+  ]) @reference.type
+
+(property_declaration
+  type: [
     (identifier) @name
     (generic_name (identifier) @name)
   ]) @reference.type
