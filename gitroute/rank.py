@@ -28,10 +28,12 @@ KIND_PRIOR = {"class": 1.0, "struct": 1.0, "interface": 1.0, "trait": 1.0, "enum
               "function": 0.6, "method": 0.4, "constant": 0.5, "file": 0.5}
 DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the question asks for them
 
-# Path parts that mark a file as secondary, and the question words that lift the demotion.
+# Path parts that mark a file as secondary, and the question words that lift the demotion. A .NET solution names
+# its test projects after the project they test (`Newtonsoft.Json.Tests/`, `Acme.UnitTests/`).
 _SECONDARY = re.compile(
     r"(^|/)(tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples|demos?|vendor|vendored|"
-    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?|dist)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
+    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?|dist)(/|$)|"
+    r"(^|/)[^/]+\.(unit|integration|functional)?(tests?|specs?|benchmarks?)/|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
     r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py|[^/]*\.d\.[cm]?ts|[^/]*\.min\.js)$"
 )
 _ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
