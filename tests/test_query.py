@@ -188,6 +188,25 @@ def test_test_files_are_demoted_unless_the_question_asks_for_tests(geo_repo, rou
     assert all("secondary_path" not in row["signals"] for row in asked["rows"])
 
 
+def test_a_dotnet_test_project_is_demoted_like_a_tests_folder(make_repo, route):
+    # .NET names a test project after the project it tests: `Acme.Json.Tests/`, not `tests/`.
+    repo = make_repo("dotnet")
+    repo.commit({
+        "Src/Acme.Json/JsonParser.cs": "namespace Acme.Json\n{\n    /// <summary>Reads JSON text.</summary>\n"
+                                       "    public class JsonParser\n    {\n        public object Parse(string text)"
+                                       " { return null; }\n    }\n}\n",
+        "Src/Acme.Json.Tests/JsonParserTests.cs": "namespace Acme.Json.Tests\n{\n    public class JsonParserTests\n"
+                                                  "    {\n        public void JsonParserParsesJsonText() { }\n"
+                                                  "    }\n}\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+
+    plain = ask(route, repo, "json parser", "--explain")
+    assert top(plain) == ("JsonParser", "Src/Acme.Json/JsonParser.cs")
+    tested = [row for row in plain["rows"] if row["path"].startswith("Src/Acme.Json.Tests/")]
+    assert tested and all(row["signals"]["secondary_path"] < 0 for row in tested)
+
+
 # --- filters --------------------------------------------------------------------------------
 
 
