@@ -2152,6 +2152,30 @@ def test_csharp_directives_before_a_case_label_or_an_else_keep_the_switch_and_th
     assert "else" not in names
 
 
+def test_csharp_indexers_and_operators_are_methods_with_their_docs() -> None:
+    """Json.NET documents JObject's indexer and JValue's `==` and conversions with XML docs: none was a node, so
+    the docs reached nothing. They are methods of their type, named as C# code writes them."""
+    source = """\
+        public class JValue : JToken
+        {
+            /// <summary>Gets or sets the <see cref="JToken"/> with the specified key.</summary>
+            public override JToken this[object key] { get { return null; } set { } }
+            /// <summary>Determines whether two specified values are equal.</summary>
+            public static bool operator ==(JValue left, JValue right) { return Equals(left, right); }
+            /// <summary>Performs an implicit conversion from Boolean to JToken.</summary>
+            public static implicit operator JValue(bool value) { return new JValue(value); }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JValue", "class", 1, None, ""),
+        ("this[]", "method", 4, "JValue", "Gets or sets the JToken with the specified key."),
+        ("operator ==", "method", 6, "JValue", "Determines whether two specified values are equal."),
+        ("operator JValue", "method", 8, "JValue", "Performs an implicit conversion from Boolean to JToken."),
+    ]
+    assert {name for _, name, *_ in result.calls} >= {"Equals", "JValue"}
+
+
 def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
     """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
     members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was
@@ -2192,6 +2216,7 @@ def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -
         ("TraceWriter", "method", 12, "JsonSerializerSettings", ""),
         ("Error", "method", 14, "JsonSerializerSettings", "Occurs when the serializer hits an error."),
         ("Changed", "method", 15, "JsonSerializerSettings", ""),
+        ("this[]", "method", 16, "JsonSerializerSettings", ""),
         ("FloatFormatHandling", "enum", 19, None, "Specifies float format handling options."),
         ("String", "constant", 22, "FloatFormatHandling",
          'Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".'),

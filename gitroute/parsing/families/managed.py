@@ -73,6 +73,15 @@ class CSharp(StaticMain):
                 lines[i] = b" " * len(body) + lines[i][len(body):]
         return b"".join(lines)
 
+    def definition_name(self, name: Node) -> str:
+        # An indexer's and an operator's @name is a token of its declaration, not a name of its own.
+        declaration = name.parent.type if name.parent is not None else ""
+        if declaration == "indexer_declaration":
+            return "this[]"
+        if declaration in ("operator_declaration", "conversion_operator_declaration"):
+            return "operator " + text(name)
+        return super().definition_name(name)
+
     def comment_words(self, cleaned: str) -> str:
         # XML doc comments: keep the words and the names tags stand for, drop <summary> and friends.
         return _XML_TAG.sub(" ", _XML_NAMED.sub(r"\1", cleaned))
