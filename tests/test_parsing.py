@@ -2176,6 +2176,56 @@ def test_csharp_indexers_and_operators_are_methods_with_their_docs() -> None:
     assert {name for _, name, *_ in result.calls} >= {"Equals", "JValue"}
 
 
+def test_csharp_directives_inside_a_block_with_unbalanced_braces_or_after_an_else_keep_the_method_whole() -> None:
+    """Json.NET's JValue.Compare opens an `if {` inside one `#if !NET20 … #endif` and closes it in another, and puts
+    an `#endif` between an `else` and its statement: the method and every member after it failed to parse."""
+    source = """\
+        public class JValue
+        {
+            private static int Compare(JTokenType valueType, object objA, object objB)
+            {
+                switch (valueType)
+                {
+                    case JTokenType.Date:
+        #if !NET20
+                        if (objA is DateTime)
+                        {
+        #endif
+                            DateTime date1 = (DateTime)objA;
+                            DateTime date2;
+        #if !NET20
+                            if (objB is DateTimeOffset)
+                                date2 = ((DateTimeOffset)objB).DateTime;
+                            else
+        #endif
+                                date2 = Convert.ToDateTime(objB, CultureInfo.InvariantCulture);
+                            return date1.CompareTo(date2);
+        #if !NET20
+                        }
+                        else
+                        {
+                            return ((DateTimeOffset)objA).CompareTo(objB);
+                        }
+        #endif
+                    default:
+                        throw MiscellaneousUtils.CreateArgumentOutOfRangeException(valueType);
+                }
+            }
+
+            /// <summary>Writes this token to a <see cref="JsonWriter"/>.</summary>
+            public override void WriteTo(JsonWriter writer) { }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert not result.warnings
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JValue", "class", 1, None, ""),
+        ("Compare", "method", 3, "JValue", ""),
+        ("WriteTo", "method", 34, "JValue", "Writes this token to a JsonWriter."),
+    ]
+    assert {name for _, name, *_ in result.calls} >= {"ToDateTime", "CompareTo", "CreateArgumentOutOfRangeException"}
+
+
 def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
     """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
     members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was
