@@ -1908,6 +1908,60 @@ def test_cpp_bare_macro_lines_do_not_swallow_the_next_definition() -> None:
     ]
 
 
+def test_cpp_free_functions_returning_a_reference_and_a_specifier_under_an_if_are_kept() -> None:
+    """spdlog's `const string_view_t &to_string_view(level_enum l)` was no node (c.scm knows no references), and its
+    `#if __cplusplus >= 201703L constexpr #endif` before the level names table was a parse error."""
+    source = """\
+        namespace level {
+        #if __cplusplus >= 201703L
+        constexpr
+        #endif
+            static string_view_t level_string_views[] = {"trace", "debug"};
+
+        // The name of a level.
+        const string_view_t &to_string_view(level_enum l) noexcept
+        {
+            return level_string_views[l];
+        }
+        const string_view_t &to_short_view(level_enum l) noexcept;
+        }
+        """
+    assert _symbols(source, "cpp") == [
+        ("level_string_views", "constant", 5, 5, None, ""),
+        ("to_string_view", "function", 8, 11, None, "The name of a level."),
+        ("to_short_view", "function", 12, 12, None, ""),
+    ]
+
+
+def test_cpp_namespace_named_under_an_if_keeps_its_specialisations() -> None:
+    """spdlog's stopwatch.h and bin_to_hex.h open `namespace #ifdef SPDLOG_USE_STD_FORMAT std #else fmt #endif {`
+    around their formatter specialisations: a parse error that broke the struct around its methods."""
+    source = """\
+        namespace
+        #ifdef SPDLOG_USE_STD_FORMAT
+            std
+        #else
+            fmt
+        #endif
+        {
+        // Formats a stopwatch as its elapsed seconds.
+        template<>
+        struct formatter<spdlog::stopwatch> : formatter<double>
+        {
+            template<typename FormatContext>
+            auto format(const spdlog::stopwatch &sw, FormatContext &ctx) -> decltype(ctx.out())
+            {
+                return formatter<double>::format(sw.elapsed().count(), ctx);
+            }
+        };
+        } // namespace std
+        """
+    assert _symbols(source, "cpp") == [
+        ("formatter", "struct", 10, 17, None, "Formats a stopwatch as its elapsed seconds."),
+        ("format", "method", 13, 16, "formatter", ""),
+    ]
+
+
 def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
     `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""
