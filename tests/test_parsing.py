@@ -2280,6 +2280,56 @@ def test_csharp_directives_inside_a_block_with_unbalanced_braces_or_after_an_els
     assert {name for _, name, *_ in result.calls} >= {"ToDateTime", "CompareTo", "CreateArgumentOutOfRangeException"}
 
 
+def test_csharp_directives_inside_a_list_or_an_expression_keep_the_type_whole() -> None:
+    """Json.NET puts `#if` groups between a collection initializer's items (ConvertUtils' type codes,
+    DefaultContractResolver's BuiltInConverters), before a `||` operand (HasNoDefinedType) and inside a type
+    parameter list (`IJEnumerable< #if !NET35 out #endif T>`): each was a parse error in the type around it."""
+    source = """\
+        public interface IJEnumerable<
+        #if !(NET20 || NET35)
+            out
+        #endif
+                T> : IEnumerable<T> where T : JToken
+        {
+        }
+        internal class DefaultContractResolver
+        {
+            private static readonly JsonConverter[] BuiltInConverters =
+            {
+        #if !(NET20 || NETFX_CORE)
+                new EntityKeyMemberConverter(),
+        #endif
+                new KeyValuePairConverter(),
+            };
+            private static readonly Dictionary<Type, PrimitiveTypeCode> TypeCodeMap = new Dictionary<Type, PrimitiveTypeCode>
+            {
+                { typeof(DateTime), PrimitiveTypeCode.DateTime },
+        #if !NET20
+                { typeof(DateTimeOffset), PrimitiveTypeCode.DateTimeOffset },
+        #endif
+                { typeof(decimal), PrimitiveTypeCode.Decimal },
+            };
+            private bool HasNoDefinedType(JsonContract contract)
+            {
+                return (contract == null || contract.UnderlyingType == typeof(object)
+        #if !(NET35 || NET20)
+                        || contract.UnderlyingType == typeof(IDynamicMetaObjectProvider)
+        #endif
+                    );
+            }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert not result.warnings
+    assert [(s.name, s.kind, s.line, _named(result, s.parent)) for s in result.symbols] == [
+        ("IJEnumerable", "interface", 1, None),
+        ("DefaultContractResolver", "class", 8, None),
+        ("BuiltInConverters", "constant", 10, "DefaultContractResolver"),
+        ("TypeCodeMap", "constant", 17, "DefaultContractResolver"),
+        ("HasNoDefinedType", "method", 25, "DefaultContractResolver"),
+    ]
+
+
 def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
     """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
     members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was

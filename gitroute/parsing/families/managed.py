@@ -26,6 +26,7 @@ _STATIC = re.compile(rb"\bstatic\b")
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)\b")
 _CONTINUES = re.compile(rb"(?:case\b|default\s*:|else\b)")  # what must follow the statement before it
 _OPEN_END = re.compile(rb"\belse$")  # what needs the statement after it
+_OPERAND = re.compile(rb"(?:\|\||&&|[);])")  # what continues the expression before it (`|| x != null`, `;`)
 
 
 class StaticMain(Family):
@@ -46,8 +47,9 @@ class Java(StaticMain):
 
 def _splits_a_statement(before: bytes, after: bytes) -> bool:
     """Whether a C# directive between these two code lines splits what the grammar must read as one piece."""
-    comma = before.startswith(b",") or after.startswith(b",")
-    return comma or bool(_CONTINUES.match(after) or _OPEN_END.search(before))
+    # Inside a list: a base list, a collection initializer's items, a type parameter list (`IJEnumerable< #if … out`).
+    comma = before.startswith(b",") or before.endswith((b",", b"<")) or after.startswith(b",")
+    return comma or bool(_CONTINUES.match(after) or _OPERAND.match(after) or _OPEN_END.search(before))
 
 
 class CSharp(StaticMain):
@@ -56,8 +58,9 @@ class CSharp(StaticMain):
         #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type;
         before a `case` label or an `else` the grammar takes a directive for a statement that ends the switch
         section or the `if` (Json.NET's `#if !NET20 case PrimitiveTypeCode.DateTimeOffset:` read as a local function
-        `PrimitiveTypeCode`); so does one between an `else` and its statement. Those directive lines are blanked, with
-        the rest of their `#if` group, so the code holds every branch; others stay."""
+        `PrimitiveTypeCode`); so does one between an `else` and its statement, between a list's items or before an
+        operand (`#if !NET35 || x == typeof(IDynamicMetaObjectProvider) #endif`). Those directive lines are blanked,
+        with the rest of their `#if` group, so the code holds every branch; others stay."""
         if b"#" not in data:
             return data
         lines = data.splitlines(keepends=True)
