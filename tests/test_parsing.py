@@ -1908,6 +1908,60 @@ def test_cpp_bare_macro_lines_do_not_swallow_the_next_definition() -> None:
     ]
 
 
+def test_cpp_free_functions_returning_a_reference_and_a_specifier_under_an_if_are_kept() -> None:
+    """spdlog's `const string_view_t &to_string_view(level_enum l)` was no node (c.scm knows no references), and its
+    `#if __cplusplus >= 201703L constexpr #endif` before the level names table was a parse error."""
+    source = """\
+        namespace level {
+        #if __cplusplus >= 201703L
+        constexpr
+        #endif
+            static string_view_t level_string_views[] = {"trace", "debug"};
+
+        // The name of a level.
+        const string_view_t &to_string_view(level_enum l) noexcept
+        {
+            return level_string_views[l];
+        }
+        const string_view_t &to_short_view(level_enum l) noexcept;
+        }
+        """
+    assert _symbols(source, "cpp") == [
+        ("level_string_views", "constant", 5, 5, None, ""),
+        ("to_string_view", "function", 8, 11, None, "The name of a level."),
+        ("to_short_view", "function", 12, 12, None, ""),
+    ]
+
+
+def test_cpp_namespace_named_under_an_if_keeps_its_specialisations() -> None:
+    """spdlog's stopwatch.h and bin_to_hex.h open `namespace #ifdef SPDLOG_USE_STD_FORMAT std #else fmt #endif {`
+    around their formatter specialisations: a parse error that broke the struct around its methods."""
+    source = """\
+        namespace
+        #ifdef SPDLOG_USE_STD_FORMAT
+            std
+        #else
+            fmt
+        #endif
+        {
+        // Formats a stopwatch as its elapsed seconds.
+        template<>
+        struct formatter<spdlog::stopwatch> : formatter<double>
+        {
+            template<typename FormatContext>
+            auto format(const spdlog::stopwatch &sw, FormatContext &ctx) -> decltype(ctx.out())
+            {
+                return formatter<double>::format(sw.elapsed().count(), ctx);
+            }
+        };
+        } // namespace std
+        """
+    assert _symbols(source, "cpp") == [
+        ("formatter", "struct", 10, 17, None, "Formats a stopwatch as its elapsed seconds."),
+        ("format", "method", 13, 16, "formatter", ""),
+    ]
+
+
 def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
     `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""
@@ -2152,6 +2206,130 @@ def test_csharp_directives_before_a_case_label_or_an_else_keep_the_switch_and_th
     assert "else" not in names
 
 
+def test_csharp_indexers_and_operators_are_methods_with_their_docs() -> None:
+    """Json.NET documents JObject's indexer and JValue's `==` and conversions with XML docs: none was a node, so
+    the docs reached nothing. They are methods of their type, named as C# code writes them."""
+    source = """\
+        public class JValue : JToken
+        {
+            /// <summary>Gets or sets the <see cref="JToken"/> with the specified key.</summary>
+            public override JToken this[object key] { get { return null; } set { } }
+            /// <summary>Determines whether two specified values are equal.</summary>
+            public static bool operator ==(JValue left, JValue right) { return Equals(left, right); }
+            /// <summary>Performs an implicit conversion from Boolean to JToken.</summary>
+            public static implicit operator JValue(bool value) { return new JValue(value); }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JValue", "class", 1, None, ""),
+        ("this[]", "method", 4, "JValue", "Gets or sets the JToken with the specified key."),
+        ("operator ==", "method", 6, "JValue", "Determines whether two specified values are equal."),
+        ("operator JValue", "method", 8, "JValue", "Performs an implicit conversion from Boolean to JToken."),
+    ]
+    assert {name for _, name, *_ in result.calls} >= {"Equals", "JValue"}
+
+
+def test_csharp_directives_inside_a_block_with_unbalanced_braces_or_after_an_else_keep_the_method_whole() -> None:
+    """Json.NET's JValue.Compare opens an `if {` inside one `#if !NET20 … #endif` and closes it in another, and puts
+    an `#endif` between an `else` and its statement: the method and every member after it failed to parse."""
+    source = """\
+        public class JValue
+        {
+            private static int Compare(JTokenType valueType, object objA, object objB)
+            {
+                switch (valueType)
+                {
+                    case JTokenType.Date:
+        #if !NET20
+                        if (objA is DateTime)
+                        {
+        #endif
+                            DateTime date1 = (DateTime)objA;
+                            DateTime date2;
+        #if !NET20
+                            if (objB is DateTimeOffset)
+                                date2 = ((DateTimeOffset)objB).DateTime;
+                            else
+        #endif
+                                date2 = Convert.ToDateTime(objB, CultureInfo.InvariantCulture);
+                            return date1.CompareTo(date2);
+        #if !NET20
+                        }
+                        else
+                        {
+                            return ((DateTimeOffset)objA).CompareTo(objB);
+                        }
+        #endif
+                    default:
+                        throw MiscellaneousUtils.CreateArgumentOutOfRangeException(valueType);
+                }
+            }
+
+            /// <summary>Writes this token to a <see cref="JsonWriter"/>.</summary>
+            public override void WriteTo(JsonWriter writer) { }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert not result.warnings
+    assert [(s.name, s.kind, s.line, _named(result, s.parent), s.doc) for s in result.symbols] == [
+        ("JValue", "class", 1, None, ""),
+        ("Compare", "method", 3, "JValue", ""),
+        ("WriteTo", "method", 34, "JValue", "Writes this token to a JsonWriter."),
+    ]
+    assert {name for _, name, *_ in result.calls} >= {"ToDateTime", "CompareTo", "CreateArgumentOutOfRangeException"}
+
+
+def test_csharp_directives_inside_a_list_or_an_expression_keep_the_type_whole() -> None:
+    """Json.NET puts `#if` groups between a collection initializer's items (ConvertUtils' type codes,
+    DefaultContractResolver's BuiltInConverters), before a `||` operand (HasNoDefinedType) and inside a type
+    parameter list (`IJEnumerable< #if !NET35 out #endif T>`): each was a parse error in the type around it."""
+    source = """\
+        public interface IJEnumerable<
+        #if !(NET20 || NET35)
+            out
+        #endif
+                T> : IEnumerable<T> where T : JToken
+        {
+        }
+        internal class DefaultContractResolver
+        {
+            private static readonly JsonConverter[] BuiltInConverters =
+            {
+        #if !(NET20 || NETFX_CORE)
+                new EntityKeyMemberConverter(),
+        #endif
+                new KeyValuePairConverter(),
+            };
+            private static readonly Dictionary<Type, PrimitiveTypeCode> TypeCodeMap = new Dictionary<Type, PrimitiveTypeCode>
+            {
+                { typeof(DateTime), PrimitiveTypeCode.DateTime },
+        #if !NET20
+                { typeof(DateTimeOffset), PrimitiveTypeCode.DateTimeOffset },
+        #endif
+                { typeof(decimal), PrimitiveTypeCode.Decimal },
+            };
+            private bool HasNoDefinedType(JsonContract contract)
+            {
+                return (contract == null || contract.UnderlyingType == typeof(object)
+        #if !(NET35 || NET20)
+                        || contract.UnderlyingType == typeof(IDynamicMetaObjectProvider)
+        #endif
+                    );
+            }
+        }
+        """
+    result = extract(textwrap.dedent(source).encode(), "csharp")
+    assert not result.warnings
+    assert [(s.name, s.kind, s.line, _named(result, s.parent)) for s in result.symbols] == [
+        ("IJEnumerable", "interface", 1, None),
+        ("DefaultContractResolver", "class", 8, None),
+        ("BuiltInConverters", "constant", 10, "DefaultContractResolver"),
+        ("TypeCodeMap", "constant", 17, "DefaultContractResolver"),
+        ("HasNoDefinedType", "method", 25, "DefaultContractResolver"),
+    ]
+
+
 def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -> None:
     """Json.NET's settings are properties with XML docs (JsonSerializerSettings.MaxDepth), its options enums'
     members say what each choice does (FloatFormatHandling.Symbol) and its error hook is an event field: none was
@@ -2192,6 +2370,7 @@ def test_csharp_properties_and_events_are_methods_and_enum_members_constants() -
         ("TraceWriter", "method", 12, "JsonSerializerSettings", ""),
         ("Error", "method", 14, "JsonSerializerSettings", "Occurs when the serializer hits an error."),
         ("Changed", "method", 15, "JsonSerializerSettings", ""),
+        ("this[]", "method", 16, "JsonSerializerSettings", ""),
         ("FloatFormatHandling", "enum", 19, None, "Specifies float format handling options."),
         ("String", "constant", 22, "FloatFormatHandling",
          'Write special floating point values as strings in JSON, e.g. "NaN", "Infinity".'),

@@ -30,8 +30,11 @@ FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # macros after a parameter list blanked (`f() SPDLOG_NOEXCEPT`), out-of-line methods under two namespaces, a `.h`
 # of qualified definitions read as C++, a Doxygen `/**` block across one blank line, a C/C++ header's description
 # after its guard, `#pragma once` and includes; 20: C# properties and events as methods, enum members as
-# constants, a property's type as a reference, C# `#if` lines before a `case` label or an `else` blanked
-EXTRACTOR_VERSION = 20
+# constants, a property's type as a reference, C# `#if` lines before a `case` label or an `else` blanked; 21: C#
+# indexers and operators as methods, C# `#if` groups blanked whole (after an `else`, around a lone brace, in a list,
+# before an operand), C++ free functions returning a reference, a C++ specifier or namespace name under an `#if`
+# kept alone
+EXTRACTOR_VERSION = 21
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

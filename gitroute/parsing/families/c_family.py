@@ -103,9 +103,40 @@ def _as_access(match: re.Match[bytes]) -> bytes:
     return match[1] + access + b" " * (len(match[2]) - len(access)) + match[4]
 
 
+# A directive group around a lone specifier (spdlog's `#if __cplusplus >= 201703L constexpr #endif` before a
+# declaration) or around a namespace's name (`namespace #ifdef SPDLOG_USE_STD_FORMAT std #else fmt #endif {`) is
+# not a whole declaration, so the grammar cannot place it: the specifier, or the first name, is kept alone.
+_DIRECTIVE_LINE = rb"[ \t]*\#[ \t]*%s\b[^\n]*\n"
+_GROUPED_SPECIFIER = re.compile(
+    _DIRECTIVE_LINE % rb"if(?:n?def)?"
+    + rb"(?P<keep>[ \t]*(?:constexpr|inline|static|explicit|virtual)[ \t]*\r?\n)"
+    + rb"[ \t]*\#[ \t]*endif\b[^\r\n]*",
+    re.MULTILINE,
+)
+_GROUPED_NAMESPACE = re.compile(
+    rb"\bnamespace[ \t]*\r?\n"
+    + _DIRECTIVE_LINE % rb"if(?:n?def)?"
+    + rb"(?P<keep>[ \t]*\w+[ \t]*\r?\n)"
+    + rb"(?:" + _DIRECTIVE_LINE % rb"(?:elif|else)" + rb"[ \t]*\w+[ \t]*\r?\n)+"
+    + rb"[ \t]*\#[ \t]*endif\b[^\r\n]*"
+)
+
+
+def _keep_alone(match: re.Match[bytes]) -> bytes:
+    """The match with every line but its `keep` group blanked (line breaks stay, so lines keep their numbers)."""
+    start, end = match.start("keep") - match.start(), match.end("keep") - match.start()
+    whole = match[0]
+    lead = b"namespace" if whole.startswith(b"namespace") else b""
+    blank = re.compile(rb"[^\r\n]")
+    return lead + blank.sub(b" ", whole[len(lead):start]) + whole[start:end] + blank.sub(b" ", whole[end:])
+
+
 class Cpp(CFamily):
     def parsed_text(self, data: bytes) -> bytes:
         data = super().parsed_text(data)
+        if b"#" in data:
+            data = _GROUPED_SPECIFIER.sub(_keep_alone, data)
+            data = _GROUPED_NAMESPACE.sub(_keep_alone, data)
         if b":" in data:
             data = _ACCESS_MACRO.sub(_as_access, data)
             data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)

@@ -25,6 +25,8 @@ _SCALA_APP = re.compile(rb"\b(?:extends|with)\s+App\b")
 _STATIC = re.compile(rb"\bstatic\b")
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)\b")
 _CONTINUES = re.compile(rb"(?:case\b|default\s*:|else\b)")  # what must follow the statement before it
+_OPEN_END = re.compile(rb"\belse$")  # what needs the statement after it
+_OPERAND = re.compile(rb"(?:\|\||&&|[);])")  # what continues the expression before it (`|| x != null`, `;`)
 
 
 class StaticMain(Family):
@@ -43,13 +45,22 @@ class Java(StaticMain):
     method_holders = Family.method_holders | {"constant"}
 
 
+def _splits_a_statement(before: bytes, after: bytes) -> bool:
+    """Whether a C# directive between these two code lines splits what the grammar must read as one piece."""
+    # Inside a list: a base list, a collection initializer's items, a type parameter list (`IJEnumerable< #if … out`).
+    comma = before.startswith(b",") or before.endswith((b",", b"<")) or after.startswith(b",")
+    return comma or bool(_CONTINUES.match(after) or _OPERAND.match(after) or _OPEN_END.search(before))
+
+
 class CSharp(StaticMain):
     def parsed_text(self, data: bytes) -> bytes:
         """`#if` directives inside a comma list (a type's base list, Json.NET's `class JValue : JToken, IComparable
         #if !PORTABLE , IConvertible #endif {`) break the type's header, and every member falls out of the type;
         before a `case` label or an `else` the grammar takes a directive for a statement that ends the switch
         section or the `if` (Json.NET's `#if !NET20 case PrimitiveTypeCode.DateTimeOffset:` read as a local function
-        `PrimitiveTypeCode`). Those directive lines are blanked, so the code holds every branch; others stay."""
+        `PrimitiveTypeCode`); so does one between an `else` and its statement, between a list's items or before an
+        operand (`#if !NET35 || x == typeof(IDynamicMetaObjectProvider) #endif`). Those directive lines are blanked,
+        with the rest of their `#if` group, so the code holds every branch; others stay."""
         if b"#" not in data:
             return data
         lines = data.splitlines(keepends=True)
@@ -64,14 +75,42 @@ class CSharp(StaticMain):
                     return stripped
             return b""
 
+        # A group (`#if` to its `#endif`) is blanked whole or not at all: a lone `#endif` breaks more than it mends.
+        groups: list[list[int]] = []
+        open_groups: list[list[int]] = []
         for i, is_directive in enumerate(directive):
             if not is_directive:
                 continue
-            after = code_line(range(i + 1, len(lines)))
-            if after.startswith(b",") or _CONTINUES.match(after) or code_line(range(i - 1, -1, -1)).startswith(b","):
-                body = lines[i].rstrip(b"\r\n")
-                lines[i] = b" " * len(body) + lines[i][len(body):]
+            keyword = lines[i].lstrip().lstrip(b"#").lstrip()
+            if keyword.startswith(b"if"):
+                open_groups.append([])
+                groups.append(open_groups[-1])
+            if open_groups:
+                open_groups[-1].append(i)
+                if keyword.startswith(b"endif"):
+                    open_groups.pop()
+        for group in groups:
+            # A lone branch that opens or closes a block (`#if !NET20 if (a is DateTime) { #endif`) pairs with
+            # another group's brace: both are blanked, so the block holds every branch.
+            inside = b"".join(lines[group[0] + 1:group[-1]])
+            unbalanced = len(group) == 2 and inside.count(b"{") != inside.count(b"}")
+            if unbalanced or any(
+                _splits_a_statement(code_line(range(i - 1, -1, -1)), code_line(range(i + 1, len(lines))))
+                for i in group
+            ):
+                for i in group:
+                    body = lines[i].rstrip(b"\r\n")
+                    lines[i] = b" " * len(body) + lines[i][len(body):]
         return b"".join(lines)
+
+    def definition_name(self, name: Node) -> str:
+        # An indexer's and an operator's @name is a token of its declaration, not a name of its own.
+        declaration = name.parent.type if name.parent is not None else ""
+        if declaration == "indexer_declaration":
+            return "this[]"
+        if declaration in ("operator_declaration", "conversion_operator_declaration"):
+            return "operator " + text(name)
+        return super().definition_name(name)
 
     def comment_words(self, cleaned: str) -> str:
         # XML doc comments: keep the words and the names tags stand for, drop <summary> and friends.

@@ -38,6 +38,14 @@
   declarator: (function_declarator
     declarator: [(identifier) (destructor_name)] @name)) @definition.function
 
+; A free function returning a reference (`const string_view_t &to_string_view(level_enum l)`, spdlog's level
+; names): c.scm knows no references. Methods are matched above by their field_identifier.
+(function_definition
+  declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
+
+(declaration
+  declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
+
 ; Out-of-line definitions: `void Client::close() {}`, `ns::Client::Client() {}`.
 (function_definition
   declarator: [

@@ -35,6 +35,17 @@
   (variable_declaration
     (variable_declarator name: (identifier) @name))) @definition.method
 
+; An indexer and an operator are methods of their type too (Json.NET documents JObject's `this[string]` and JValue's
+; `operator ==`); the family names them as C# code calls them: `this[]`, `operator ==`, `operator JToken`.
+(indexer_declaration
+  "this" @name) @definition.method
+
+(operator_declaration
+  operator: _ @name) @definition.method
+
+(conversion_operator_declaration
+  type: _ @name) @definition.method
+
 ; An enum member is a constant of its enum, as a Java enum constant is (its doc says what the choice does).
 (enum_member_declaration
   name: (identifier) @name) @definition.constant
