@@ -12,9 +12,18 @@ from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
 from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_text, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
-from gitroute.parsing.prose import comments, header_text, message_literals
+from gitroute.parsing.prose import header_text, scan_prose
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
 from tests.conftest import RepoBuilder
+
+
+def message_literals(text: str, lang: str) -> list[tuple[int, str]]:
+    return scan_prose(text, lang)[0]
+
+
+def comments(text: str, lang: str) -> list[tuple[int, str]]:
+    return scan_prose(text, lang)[1]
+
 
 SHOP_FILES = {
     "README.md": "# shop\n",

@@ -135,16 +135,6 @@ def header_text(text: str, lang: str) -> str:
     return " ".join(found.split())[:MAX_HEADER]
 
 
-def message_literals(text: str, lang: str) -> list[tuple[int, str]]:
-    """(1-based line, text) of string literals that read as messages: three words or more, mostly letters."""
-    return scan_prose(text, lang)[0]
-
-
-def comments(text: str, lang: str) -> list[tuple[int, str]]:
-    """(1-based line, text) of every comment of a file, by its language's comment family."""
-    return scan_prose(text, lang)[1]
-
-
 # One pass over a file finds its comments and its strings, the leftmost first, so that a quote in a comment
 # (`// don't`, `# the "json" type`) opens no string and a marker in a string (`"http://..."`, Ruby's
 # `"#{name}"`) opens no comment. An unclosed block comment runs to the end of the text: one match, not a
@@ -157,7 +147,8 @@ _PROSE = {family: re.compile(f"{comment}|{_STRING.pattern}", re.S) for family, c
 
 
 def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """(message literals, comments) of a file, each as (1-based line, text)."""
+    """(message literals, comments) of a file, each as (1-based line, text): the string literals that read as
+    messages (three words or more, mostly letters) and every comment, by the language's comment family."""
     messages: list[tuple[int, str]] = []
     found: list[tuple[int, str]] = []
     php = lang == "php"

@@ -122,13 +122,16 @@ _GROUPED_NAMESPACE = re.compile(
 )
 
 
+_NOT_A_LINE_BREAK = re.compile(rb"[^\r\n]")
+
+
 def _keep_alone(match: re.Match[bytes]) -> bytes:
     """The match with every line but its `keep` group blanked (line breaks stay, so lines keep their numbers)."""
     start, end = match.start("keep") - match.start(), match.end("keep") - match.start()
     whole = match[0]
     lead = b"namespace" if whole.startswith(b"namespace") else b""
-    blank = re.compile(rb"[^\r\n]")
-    return lead + blank.sub(b" ", whole[len(lead):start]) + whole[start:end] + blank.sub(b" ", whole[end:])
+    return (lead + _NOT_A_LINE_BREAK.sub(b" ", whole[len(lead):start]) + whole[start:end]
+            + _NOT_A_LINE_BREAK.sub(b" ", whole[end:]))
 
 
 class Cpp(CFamily):
