@@ -212,6 +212,30 @@ CORPORA: dict[str, Corpus] = {
             "ceee6d24db3cad3875930c45c959da053b195f09",
             source=DEBIAN,
         ),
+        # Design records without a status field: design_notes/ holds three NEP-shaped Markdown proposals
+        # (flexible indexes, Grouper objects, named-array: Abstract, Motivation, Alternatives, Backward
+        # Compatibility), beside doc/roadmap.rst, doc/get-help/faq.md ("Why is pandas not enough?") and
+        # doc/internals/ (internal design, composition over inheritance for accessors).
+        Corpus(
+            "xarray",
+            "2026.9.0",
+            "xarray-2026.9.0.tar.gz",
+            "6abc69694c22fa1f0fb2f357ff4e41d88beb4477ed71091f944b7dbf67ed54fe",
+            "dbe36226fc83c8b2f2fab127b8109f45c2c16e62",
+        ),
+        # Go, with design records without a status field: gopls/doc/design/ (design.md: goals, non-goals,
+        # existing solutions, "Basic design decisions"; implementation.md; integrating.md) and
+        # go/analysis/doc/suggested_fixes.md (a proposal with its Alternatives), in Markdown; the rest is
+        # golang.org/x/tools as Debian repacks it ("+ds": 2,257 files). The pool's .dsc for
+        # golang-golang-x-tools 1:0.5.0+ds-1 publishes the sha256.
+        Corpus(
+            "golang-x-tools",
+            "0.5.0+ds",
+            "golang-golang-x-tools_0.5.0+ds.orig.tar.gz",
+            "081c21e3dad908e907156df9c44daf54cab6c870eaeb3e17753f29a2d4e535bf",
+            "4f303b215021a4e39ef08ce1db4a2194d60e0a2a",
+            source=DEBIAN,
+        ),
     )
 }
 
