@@ -210,8 +210,10 @@ def _names_in(record: Record, chunk: list) -> set[str]:
 
 
 def normalize_name_all(text: str) -> set[str]:
-    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`)."""
-    return {normalize_name(w) for w in re.findall(r"[A-Za-z_$][\w$.]*", text)}
+    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
+    last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
+    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
+    return {normalize_name(w) for w in words} | {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
 
 
 def _mentioned_symbols(doc: object, names: frozenset[str]) -> list[str]:
@@ -249,11 +251,11 @@ def select_records(documents: Mapping[str, object], head: Callable[[str], bytes]
 
 def design_documents(documents: Mapping[str, object], records: Iterable[str], config: object) -> list[str]:
     """Documents that are no record but have a design section (motivation, rationale, alternatives, "why")."""
-    from gitroute.parsing.records import is_design_document, is_document_path, matches_globs
+    from gitroute.parsing.records import is_design_document, is_document_path, is_template, matches_globs
 
     exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
     taken = set(records)
-    return [p for p in sorted(documents) if p not in taken and is_document_path(p)
+    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
             and not (exclude and matches_globs(p, exclude)) and is_design_document(documents[p])]  # type: ignore[arg-type]
 
 

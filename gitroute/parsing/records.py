@@ -189,6 +189,11 @@ def _is_side_file(stem_name: str) -> bool:
                             or words[0] in _NOT_A_RECORD_LAST)
 
 
+def is_template(path: str) -> bool:
+    """A record template (`template.md`, `nxep-template.rst`, `0000-template.md`): the shape of a record, no record."""
+    return "template" in _words_of(posixpath.basename(path).rsplit(".", 1)[0])
+
+
 def is_document_path(path: str) -> bool:
     return path.lower().endswith((".md", ".markdown", ".rst", ".txt"))
 
@@ -624,9 +629,9 @@ def _sections(blocks: Sequence[Block], outline: _Outline, continued: Mapping[int
             continue
         label = outline.label(i)
         open_section(label, b.line, outline.role(i), "")
-        if b.kind == "code":
-            continue
         text = continued.get(i, b.text) if b.kind != "field" else f"{b.name}: {b.text}"
+        if b.kind == "code":
+            text = text[:500]
         if sum(map(len, words[label])) < MAX_SECTION_WORDS:
             words[label].append(text)
         if b.kind in ("paragraph", "list_item", "quote", "field") and len(texts[label]) < MAX_SECTION_TEXTS \
