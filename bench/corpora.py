@@ -236,6 +236,17 @@ CORPORA: dict[str, Corpus] = {
             "4f303b215021a4e39ef08ce1db4a2194d60e0a2a",
             source=DEBIAN,
         ),
+        # Design records without a status field, as "why" pages in Markdown: docs/why.md ("Why not…": one section
+        # per rejected alternative, "… Data Classes?", "… namedtuples?", "… dicts?"), docs/names.md (why
+        # attrs.define and attrs.field replaced attr.s and attr.ib), docs/overview.md (Philosophy, What attrs Is
+        # Not); the sdist ships docs/ beside src/attr, src/attrs and the tests: 130 files.
+        Corpus(
+            "attrs",
+            "26.1.0",
+            "attrs-26.1.0.tar.gz",
+            "d03ceb89cb322a8fd706d4fb91940737b6642aa36998fe130a9bc96c985eff32",
+            "155896a72ae3fb2141e6698d681ab4617201e96d",
+        ),
     )
 }
 
