@@ -214,8 +214,8 @@ CORPORA: dict[str, Corpus] = {
         ),
         # Design records without a status field: design_notes/ holds three NEP-shaped Markdown proposals
         # (flexible indexes, Grouper objects, named-array: Abstract, Motivation, Alternatives, Backward
-        # Compatibility), beside doc/roadmap.rst, doc/get-help/faq.md ("Why is pandas not enough?") and
-        # doc/internals/ (internal design, composition over inheritance for accessors).
+        # Compatibility; flexible_indexes_notes.md has only a "Current status:" link line), beside doc/roadmap.rst,
+        # doc/get-help/faq.md ("Why is pandas not enough?") and doc/internals/ (composition over inheritance).
         Corpus(
             "xarray",
             "2026.9.0",
@@ -225,7 +225,8 @@ CORPORA: dict[str, Corpus] = {
         ),
         # Go, with design records without a status field: gopls/doc/design/ (design.md: goals, non-goals,
         # existing solutions, "Basic design decisions"; implementation.md; integrating.md) and
-        # go/analysis/doc/suggested_fixes.md (a proposal with its Alternatives), in Markdown; the rest is
+        # go/analysis/doc/suggested_fixes.md (a proposal with its Alternatives), internal/apidiff/README.md (what
+        # apidiff deliberately ignores, a first definition corrected) and gopls/doc/daemon.md, in Markdown; the rest is
         # golang.org/x/tools as Debian repacks it ("+ds": 2,257 files). The pool's .dsc for
         # golang-golang-x-tools 1:0.5.0+ds-1 publishes the sha256.
         Corpus(
