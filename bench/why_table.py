@@ -4,7 +4,8 @@
     python bench/why_table.py --records [--no-build] [corpora...]
 
 Decision questions come from `bench/<corpus>*.routing-bench.yaml` (type `decision`, the question asked as
-written) and from `<DIR>/<corpus>.sentences.yaml` (type `sentence`, route `decision`: the `argument`, what
+written) and from the `<DIR>/*.sentences.yaml` files about the corpus (their `# corpus:` line, else their
+name; type `sentence`, route `decision`: the `argument`, what
 one would pass to `why` by hand, or with `--ask-with question` the whole sentence). Per corpus, over the
 records the questions expect, split by whether the record has a status field (its status in the bundle is
 not `unknown`; a file that is no record at all counts as without):
@@ -63,15 +64,25 @@ def decision_questions(name: str, sentence_dirs: list[Path], ask_with: str) -> l
         for q in yaml.safe_load(path.read_text())["questions"]:
             if q["type"] == "decision":
                 found.append((f"{path.name.split('.routing')[0]}/{q['id']}", q["question"], list(q["expect"])))
-    for folder in sentence_dirs:
-        path = folder / f"{name}.sentences.yaml"
-        if not path.is_file():
+    for path in sorted(p for folder in sentence_dirs for p in folder.glob("*.sentences.yaml")):
+        if sentences_corpus(path) != name:
             continue
         for q in yaml.safe_load(path.read_text())["questions"]:
             if q.get("route") == "decision":
                 text = q["argument"] if ask_with == "argument" else q["question"]
-                found.append((f"sentences/{q['id']}", text, list(q["expect"])))
+                found.append((f"{path.name.split('.')[0]}/{q['id']}", text, list(q["expect"])))
     return found
+
+
+def sentences_corpus(path: Path) -> str:
+    """The corpus a sentence file asks about: its `# corpus: NAME …` line, else its name (`NAME.sentences.yaml`)."""
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("# corpus:"):
+                return line.split(":", 1)[1].split()[0].rstrip(",")
+            if not line.startswith("#"):
+                break
+    return path.name.split(".")[0]
 
 
 def records_of(repo: str) -> list[list]:

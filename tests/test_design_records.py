@@ -9,7 +9,7 @@ import pytest
 
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
-from gitroute.indexes.decisions import question_kind
+from gitroute.indexes.decisions import parse_why, question_kind
 from gitroute.parsing.documents import parse_document
 from gitroute.parsing.records import collect_records, record_reason
 
@@ -102,6 +102,12 @@ One Template Engine
 
 Webapp ships one template engine and does not make engines pluggable: one engine keeps the extension
 interface small and the documentation short.
+
+Requests Are Not Named Tuples
+-----------------------------
+
+A request is a class of its own rather than a named tuple: named tuples iterate over their fields and
+compare equal to plain tuples, which hides bugs in views.
 """
 
 # A proposal by its title alone, and one by its Rust-RFC-style fields.
@@ -224,6 +230,11 @@ def test_the_kind_of_why_question(question, kind):
     assert question_kind(question)[0] == kind
 
 
+def test_contractions_ask_and_name_nothing():
+    assert parse_why("why doesn't webapp use a metaclass").tokens == ("webapp", "metaclass")
+    assert parse_why("why isn't the engine pluggable").tokens == ("engin", "pluggabl")
+
+
 # ------------------------------------------------------------------------------------------ through builds
 
 
@@ -301,6 +312,11 @@ def test_title_and_status_on_every_row_in_json_and_text(python_repo, route):
     # The title in brackets, or where the text starts with it (the title row), once.
     assert len(lines) >= 2 and all("  accepted  [Use PostgreSQL for the job queue]  " in line
                                    or "  accepted  Use PostgreSQL for the job queue: " in line for line in lines)
+
+
+def test_a_compound_word_finds_the_two_words_a_record_writes(python_repo, route):
+    doc = why(route, python_repo, "why is the request not a namedtuple")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["section"]) == ("docs/design.rst", "Requests Are Not Named Tuples")
 
 
 def test_a_short_question_answers_the_record_whose_title_holds_its_word(python_repo, route):

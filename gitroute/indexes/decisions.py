@@ -62,9 +62,12 @@ WHY_WORDS = frozenset(
     stem(w) for w in """
     did decide decided decides decision decisions chose choose chosen choosing pick picked reason reasons
     instead rather over not go went made make way done behind approach change changed changes switch
-    switched every each
+    switched every each doesn don isn aren wasn weren didn won shouldn wouldn couldn hasn haven hadn
     """.split()
 )
+# A question word the records never spell may be two words they do: "dataclasses" and "Data Classes",
+# "namedtuple" and "named tuple". Each part has at least COMPOUND_PART characters.
+COMPOUND_PART = 4
 # no_match: the best row must cover this share of the question's information (idf-weighted tokens)...
 MIN_COVERAGE = 0.2
 # ...and match at least this many distinct question tokens when the question has that many.
@@ -359,10 +362,28 @@ class Ranked(namedtuple("Ranked", "score row_id signals matched own")):
     __slots__ = ()
 
 
-def _postings(keys: Sequence[str], read: ReadBlobs, shards: int) -> dict[str, list]:
-    paths = sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys})
-    loaded = {p: json.loads(b) for p, b in read(paths).items()}
+def _postings(keys: Sequence[str], read: ReadBlobs, shards: int, loaded: dict[str, dict]) -> dict[str, list]:
+    """Each key's postings; `loaded` keeps the shards read, for a second call."""
+    paths = sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys} - set(loaded))
+    loaded.update({p: json.loads(b) for p, b in read(paths).items()})
     return {key: loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, []) for key in keys}
+
+
+def _split_compounds(tokens: Sequence[str], postings: dict[str, list], read: ReadBlobs, shards: int,
+                     loaded: dict[str, dict]) -> list[str]:
+    """The question's tokens, each one no record holds split in two that records hold, where it splits so."""
+    unknown = [t for t in tokens if not postings[t] and len(t) >= 2 * COMPOUND_PART]
+    if not unknown:
+        return list(tokens)
+    splits = {t: [(stem(t[:i]), stem(t[i:])) for i in range(COMPOUND_PART, len(t) - COMPOUND_PART + 1)]
+              for t in unknown}
+    parts = sorted({p for pairs in splits.values() for pair in pairs for p in pair} - set(postings))
+    postings.update(_postings(parts, read, shards, loaded))
+    out: list[str] = []
+    for token in tokens:
+        pair = next((pair for pair in splits.get(token, ()) if postings[pair[0]] and postings[pair[1]]), None)
+        out.extend(pair if pair else (token,))
+    return list(dict.fromkeys(out))
 
 
 def check_format(section: Mapping) -> None:
@@ -389,7 +410,9 @@ def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, records:
     avgdl = float(section.get("avgdl", 0.0)) or 1.0
     chunk = int(section.get("row_chunk", ROW_CHUNK))
     keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
-    postings = _postings(keys, read, shards)
+    loaded: dict[str, dict] = {}
+    postings = _postings(keys, read, shards, loaded)
+    question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, read, shards, loaded)))
     idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
     matched: dict[int, dict[str, int]] = {}
     windows: dict[int, dict[str, int]] = {}
