@@ -438,3 +438,32 @@ def test_lint_reads_the_records_a_build_finds_by_content(make_repo, route):
     result = route(["lint"], repo.path)
     assert result.exit_code == 1
     assert "docs/design.rst:" in result.stdout
+
+
+LOGGING = """# 5. Log as JSON lines
+
+## Status
+
+Accepted
+
+## Context
+
+The office network drops syslog packets now and then.
+
+Operators read the logs during the holiday rota.
+
+Dashboards parse each line to find the party that gets paged.
+
+## Decision
+
+Every service writes one JSON object per line to standard output.
+"""
+
+
+def test_question_words_scattered_over_a_sections_paragraphs_are_no_match(make_repo, route):
+    # Three of the question's words are in the Context, each in a paragraph of its own: nothing discusses it.
+    repo = make_repo("logs")
+    repo.commit({"docs/adr/0005-log-as-json-lines.md": LOGGING, "app.py": APP})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert why(route, repo, "why was the office holiday party cancelled")["status"] == "no_match"
+    assert why(route, repo, "why does every service write JSON lines to standard output")["status"] == "routed"
