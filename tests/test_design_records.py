@@ -12,6 +12,7 @@ from gitroute.errors import ConfigError
 from gitroute.indexes.decisions import parse_why, question_kind
 from gitroute.parsing.documents import parse_document
 from gitroute.parsing.records import collect_records, record_reason
+from tests.test_decisions import MADR as MADR_QUEUE  # a MADR record with front matter: the job queue
 
 NYGARD_TABS = """# 1. Use tabs
 
@@ -30,33 +31,6 @@ We indent with tabs, one per level, everywhere in the repository.
 ## Consequences
 
 - Editors must show a tab as four columns.
-"""
-
-MADR_QUEUE = """---
-status: accepted
-date: 2024-03-01
----
-# Use PostgreSQL for the job queue
-
-## Context and Problem Statement
-
-Jobs are lost when the worker restarts. We need a durable queue.
-
-## Considered Options
-
-* PostgreSQL with SKIP LOCKED
-* Redis lists
-
-## Decision Outcome
-
-Chosen option: "PostgreSQL with SKIP LOCKED", because we already run PostgreSQL and it survives restarts.
-
-## Pros and Cons of the Options
-
-### Redis lists
-
-* Good, because it is fast.
-* Bad, because a restart without persistence loses the queue.
 """
 
 # A numbered Markdown proposal with no status, in a `design/` folder.
