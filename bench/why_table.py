@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def calibrate(names: list[str], dirs: list[Path], ask_with: str, no_build: bool) -> int:
     """Per question, on topic or off: the best of the first three rows' matched words and idf share."""
-    from gitroute.indexes.decisions import NAME, parse_why, rank_rows
+    from gitroute.indexes.decisions import NAME, blob_loader, parse_why, rank_rows
 
     print("corpus\tid\ttopic\trank\tquestion_words\tmatched\tcoverage\ttitle_coverage\titem_matched\titem_coverage")
     for name in names:
@@ -190,7 +190,7 @@ def calibrate(names: list[str], dirs: list[Path], ask_with: str, no_build: bool)
             records = view.read_json("records.json") if view.section["counts"].get("rows") else []
             for qid, text, expect in questions:
                 why = parse_why(text)
-                scored, stored, idfs, _ = rank_rows(why, view.read, view.section, records)
+                scored, stored, idfs, _ = rank_rows(why, blob_loader(view), view.section, records)
                 total = sum(idfs.values()) or 1.0
                 top = scored[:3]
                 from gitroute.indexes.decisions import _together

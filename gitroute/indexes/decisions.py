@@ -319,7 +319,23 @@ def build(inputs: object) -> object:
 
 # ---------------------------------------------------------------------------------------------- answer
 
-ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+LoadBlobs = Callable[[Sequence[str]], dict[str, object]]  # paths -> decoded JSON of the blobs found
+
+
+def blob_loader(view: object) -> LoadBlobs:
+    """The index's blobs by path, decoded, kept in the view's memo: a warm server decodes each blob once
+    for as long as its bundle stays pinned."""
+    memo = getattr(view, "memo", None)
+    kept: dict[str, object] = memo.setdefault("blobs", {}) if isinstance(memo, dict) else {}
+
+    def load(paths: Sequence[str]) -> dict[str, object]:
+        missing = [p for p in paths if p not in kept]
+        if missing:
+            for path, blob in view.read(missing).items():  # type: ignore[attr-defined]
+                kept[path] = json.loads(blob)
+        return {p: kept[p] for p in paths if p in kept}
+
+    return load
 
 
 class WhyQuestion(namedtuple("WhyQuestion", "text tokens symbols kind asked")):
@@ -362,15 +378,15 @@ class Ranked(namedtuple("Ranked", "score row_id signals matched own")):
     __slots__ = ()
 
 
-def _postings(keys: Sequence[str], read: ReadBlobs, shards: int, loaded: dict[str, dict]) -> dict[str, list]:
-    """Each key's postings; `loaded` keeps the shards read, for a second call."""
-    paths = sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys} - set(loaded))
-    loaded.update({p: json.loads(b) for p, b in read(paths).items()})
-    return {key: loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, []) for key in keys}
+def _postings(keys: Sequence[str], load: LoadBlobs, shards: int) -> dict[str, list]:
+    """Each key's postings."""
+    loaded = load(sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys}))
+    return {key: loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, [])  # type: ignore[attr-defined]
+            for key in keys}
 
 
-def _split_compounds(tokens: Sequence[str], postings: dict[str, list], read: ReadBlobs, shards: int,
-                     loaded: dict[str, dict]) -> list[str]:
+def _split_compounds(tokens: Sequence[str], postings: dict[str, list], load: LoadBlobs, shards: int,
+                     ) -> list[str]:
     """The question's tokens, each one no record holds split in two that records hold, where it splits so."""
     unknown = [t for t in tokens if not postings[t] and len(t) >= 2 * COMPOUND_PART]
     if not unknown:
@@ -378,7 +394,7 @@ def _split_compounds(tokens: Sequence[str], postings: dict[str, list], read: Rea
     splits = {t: [(stem(t[:i]), stem(t[i:])) for i in range(COMPOUND_PART, len(t) - COMPOUND_PART + 1)]
               for t in unknown}
     parts = sorted({p for pairs in splits.values() for pair in pairs for p in pair} - set(postings))
-    postings.update(_postings(parts, read, shards, loaded))
+    postings.update(_postings(parts, load, shards))
     out: list[str] = []
     for token in tokens:
         pair = next((pair for pair in splits.get(token, ()) if postings[pair[0]] and postings[pair[1]]), None)
@@ -396,7 +412,7 @@ def check_format(section: Mapping) -> None:
                                 hint="run 'git route build' to rebuild it")
 
 
-def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, records: Sequence[list], *,
+def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records: Sequence[list], *,
               limit: int = 10) -> tuple[list[Ranked], dict[int, list], dict[str, float], str]:
     """Score section rows for a question; returns (ranked rows, {row_id: stored row}, idf per question token,
     no_match reason)."""
@@ -410,9 +426,8 @@ def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, records:
     avgdl = float(section.get("avgdl", 0.0)) or 1.0
     chunk = int(section.get("row_chunk", ROW_CHUNK))
     keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
-    loaded: dict[str, dict] = {}
-    postings = _postings(keys, read, shards, loaded)
-    question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, read, shards, loaded)))
+    postings = _postings(keys, load, shards)
+    question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, load, shards)))
     idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
     matched: dict[int, dict[str, int]] = {}
     windows: dict[int, dict[str, int]] = {}
@@ -431,13 +446,13 @@ def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, records:
     rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
         symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
     chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
-    chunks = {p: json.loads(b) for p, b in read(chunk_paths).items()}
+    chunks = load(chunk_paths)
     wanted = KIND_ROLES.get(question.kind, frozenset())
     stored: dict[int, list] = {}
     scored: list[Ranked] = []
     for row_id in rough:
         rows = chunks.get(f"rows/{row_id // chunk:05d}.json")
-        if rows is None or row_id % chunk >= len(rows):
+        if not isinstance(rows, list) or row_id % chunk >= len(rows):
             continue
         row = rows[row_id % chunk]
         stored[row_id] = row
@@ -496,15 +511,17 @@ def _together(matched: Mapping[str, int]) -> list[set[str]]:
             if any(mask >> bit & 1 for mask in matched.values())]
 
 
-def best_item(items: Sequence[list], question: WhyQuestion, idfs: Mapping[str, float]) -> list:
+def best_item(items: Sequence[list], question: WhyQuestion, idfs: Mapping[str, float],
+              tokens_of: Callable[[str], frozenset[str]] | None = None) -> list:
     """The item of a section that answers best: the most of the question's idf in its text, then the kind of
-    item the question asks for (a rejected alternative for "why not", a decision for "why"), then the first."""
+    item the question asks for (a rejected alternative for "why not", a decision for "why"), then the first.
+    `tokens_of` gives a text's tokens (a warm server keeps them)."""
     wanted = {ALTERNATIVES: ("alternative",), CHOICE: ("decision", "decided", "alternative"),
               DECISION: ("decision", "decided", "rationale")}.get(question.kind, ())
+    tokens_of = tokens_of or (lambda text: frozenset(doc_tokens(text)))
 
     def weight(item: list) -> tuple[float, bool]:
-        tokens = set(doc_tokens(str(item[3])))
-        return sum(idfs.get(t, 0.0) for t in tokens), item[1] in wanted
+        return sum(idfs.get(t, 0.0) for t in tokens_of(str(item[3]))), item[1] in wanted
 
     best = items[0]
     best_weight = weight(best)
@@ -522,8 +539,19 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
     check_format(section)
     why = parse_why(question)
     has_rows = int(section.get("counts", {}).get("rows", 0)) > 0
-    records = view.read_json("records.json") if has_rows else []  # type: ignore[attr-defined]
-    scored, stored, idfs, reason = rank_rows(why, view.read, section, records, limit=limit)  # type: ignore[attr-defined]
+    load = blob_loader(view)
+    records = load(["records.json"]).get("records.json", []) if has_rows else []
+    if not isinstance(records, list):
+        raise view.corrupt("records.json")  # type: ignore[attr-defined]
+    scored, stored, idfs, reason = rank_rows(why, load, section, records, limit=limit)
+    memo = getattr(view, "memo", None)
+    kept: dict[str, frozenset[str]] = memo.setdefault("item_tokens", {}) if isinstance(memo, dict) else {}
+
+    def tokens_of(text: str) -> frozenset[str]:
+        if text not in kept:
+            kept[text] = frozenset(doc_tokens(text))
+        return kept[text]
+
     asked = [f"the question asks for the {why.kind} ('{why.asked}')"] if explain and why.kind else []
     if reason:
         return Answer("no_match", source, (), (reason, *asked))
@@ -531,7 +559,7 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
     for ranked in scored[:limit]:
         record_id, sec, line, role, _length, items = stored[ranked.row_id]
         path, title, status, superseded_by, fmt = records[record_id][:5]
-        item_line, kind, verdict, text = best_item(items, why, idfs)
+        item_line, kind, verdict, text = best_item(items, why, idfs, tokens_of)
         extra: list[tuple[str, object]] = [("section", sec), ("status", status), ("text", text),
                                            ("record", title), ("row_kind", kind), ("section_kind", role or "other")]
         if verdict:

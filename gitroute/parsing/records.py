@@ -91,7 +91,7 @@ _DESIGN_DOC_ROLES = frozenset({"motivation", "rationale", "alternative", "pros_c
 
 MAX_TEXT = 320  # characters of an item's text shown and stored
 MAX_SECTION_WORDS = 12_000  # characters of a section's text that BM25 counts
-MAX_SECTION_TEXTS = 8  # prose blocks kept to show for a section without items
+MAX_SECTION_TEXTS = 4  # prose blocks kept to show for a section without items
 
 STATUS_WORDS = (
     ("superseded", "superseded"), ("replaced", "superseded"), ("obsoleted", "superseded"),
