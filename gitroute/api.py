@@ -264,15 +264,17 @@ def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
+    import functools
+
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.git import repository as git
-    from gitroute.indexes.decisions import is_record_path, lint_records
+    from gitroute.indexes.decisions import lint_snapshot
 
     repository = git.open_repository(repo)
     commit = git.resolve_commit(repository, rev)
     config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
     snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    return lint_records((e.path, snap.read(e)) for e in snap.entries if is_record_path(e.path, config.decisions))
+    return lint_snapshot(((e.path, functools.partial(snap.read, e)) for e in snap.entries), config)
 
 
 def build(

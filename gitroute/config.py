@@ -24,7 +24,9 @@ class Config:
     # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
     docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
-    decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
+    decisions: tuple[str, ...] = ()  # globs or folders of records; empty: the default rules (parsing/records.py)
+    decisions_extra: tuple[str, ...] = ()  # globs or folders of records besides the default rules
+    decisions_exclude: tuple[str, ...] = ()  # globs or folders that hold no record
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
     decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
     contract_drift: tuple[str, ...] = ()  # copies of a contract that drift on purpose ([contracts] drift)
@@ -47,6 +49,8 @@ _SCHEMA: dict[tuple[str, str], tuple[type, str]] = {
     ("docs", "folders"): (list, 'folders = ["docs"]'),
     ("docs", "map"): (str, 'map = "docs/DOC-CODE.md"'),
     ("decisions", "paths"): (list, 'paths = ["design/*.md"]'),
+    ("decisions", "extra_paths"): (list, 'extra_paths = ["notes/why"]'),
+    ("decisions", "exclude"): (list, 'exclude = ["docs/archive/**"]'),
     ("decisions", "map"): (str, 'map = "docs/DECISIONS.md"'),
     ("bench", "file"): (str, 'file = "routing-bench.yaml"'),
     ("contracts", "drift"): (list, 'drift = ["vendor/schema/board.schema.json"]'),
@@ -96,6 +100,8 @@ def parse_config(data: bytes | None) -> Config:
         docs=tuple(values.get(("docs", "folders"), Config.docs)),
         bench=values.get(("bench", "file"), Config.bench),
         decisions=tuple(values.get(("decisions", "paths"), ())),
+        decisions_extra=tuple(values.get(("decisions", "extra_paths"), ())),
+        decisions_exclude=tuple(values.get(("decisions", "exclude"), ())),
         doc_code_map=values.get(("docs", "map"), Config.doc_code_map),
         decisions_map=values.get(("decisions", "map"), Config.decisions_map),
         contract_drift=tuple(values.get(("contracts", "drift"), ())),

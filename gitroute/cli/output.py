@@ -211,14 +211,25 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
     emit_rows(answer, _query_lines, explain=explain, quiet=quiet, no_match="nothing overlaps the question")
 
 
+WHY_TITLE = 60  # characters of a record's title a `why` line shows
+
+
 def why_row_text(row: Row) -> str:
-    """A `why` row as text: `RECORD §SECTION  status  text` (the status names a superseded record's successor)."""
+    """A `why` row as text: `RECORD §SECTION  status  [title]  text` (the status names a superseded record's
+    successor; a design section of a document that is no record says so; the title is left out when the
+    text starts with it)."""
     extra = dict(row.extra)
     where = f"{quote_path(row.path)} §{extra['section']}" if extra.get("section") else quote_path(row.path)
     status = str(extra.get("status", ""))
     if extra.get("superseded_by"):
         status += f" by {extra['superseded_by']}"
-    return f"{where}  {status}  {extra.get('text', '')}"
+    if extra.get("record_format") == "document":
+        status = "design document"
+    text, title = str(extra.get("text", "")), " ".join(str(extra.get("record", "")).split())
+    if title and not text.startswith(title):
+        shown = title if len(title) <= WHY_TITLE else title[:WHY_TITLE - 1].rstrip() + "…"
+        text = f"[{shown}]  {text}"
+    return f"{where}  {status}  {text}"
 
 
 def emit_why(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:
