@@ -29,9 +29,11 @@ def report_error(err: GitrouteError, *, as_json: bool = False) -> int:
     code = int(err.exit_code)
     # git's words: `error:` for a usage error (129) and a failed check, `fatal:` for the rest and for a bug
     prefix = "error" if code == ExitCode.USAGE or code < ExitCode.INTERNAL else "fatal"
-    sys.stderr.write(f"{prefix}: {err.message}\n")
+    from gitroute.cli.output import one_line  # a user's argument or a path may hold a newline or an escape
+
+    sys.stderr.write(f"{prefix}: {one_line(err.message)}\n")
     if err.hint:
-        sys.stderr.write(f"hint: {err.hint}\n")
+        sys.stderr.write(f"hint: {one_line(err.hint)}\n")
     if as_json:
         emit_error_json(code, err.message, err.hint)
     return code

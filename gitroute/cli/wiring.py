@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, out, plain_text, quote_path, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, one_line, out, plain_text, quote_path, source_line
 
 
 @click.command("wiring")
@@ -40,7 +40,7 @@ def command(question: tuple[str, ...], markdown: bool, write_file: str | None, c
         return
     out(source_line(answer.source))
     if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "nothing in the wiring"))
+        out("no_match: " + one_line(answer.notes[0] if answer.notes else "nothing in the wiring"))
         return
     table = None
     for r in answer.rows:
