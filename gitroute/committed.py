@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gitroute.errors import GitrouteError, ShrinkGuardRefused
+from gitroute.errors import GitrouteError, ShrinkGuardRefused, cannot_write
 from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
@@ -222,7 +222,17 @@ def write(top: str, commit: str, path: str, rendering: Rendering, *, force: bool
 
 
 def _write_atomically(target: str, text: str) -> None:
-    """Temp file in the same folder, then one rename: a reader sees the old file or the new, never half of one."""
+    """Temp file in the same folder, then one rename: a reader sees the old file or the new, never half of one.
+
+    A read-only work tree or a full disk is a fatal naming the file, not an internal error.
+    """
+    try:
+        _replace_file(target, text)
+    except OSError as err:
+        raise cannot_write(target, err.strerror or str(err)) from err
+
+
+def _replace_file(target: str, text: str) -> None:
     folder = os.path.dirname(target)
     os.makedirs(folder, exist_ok=True)
     try:
