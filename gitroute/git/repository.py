@@ -13,6 +13,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import pygit2
 from pygit2.enums import FileMode
@@ -566,7 +567,8 @@ def write_tree(repo: pygit2.Repository, blob_ids: Mapping[str, str]) -> str:
 def write_commit(repo: pygit2.Repository, tree_id: str, message: str, when: int) -> str:
     """A parentless commit with a fixed identity and time: the same tree gives the same commit id."""
     signature = pygit2.Signature("gitroute", "gitroute@invalid", when, 0)
-    raw = repo.create_commit_string(signature, signature, message, pygit2.Oid(hex=tree_id), [])
+    # pygit2's stub says Oid; it returns the commit's text
+    raw = cast(str, repo.create_commit_string(signature, signature, message, pygit2.Oid(hex=tree_id), []))
     # Written through the object database, not `create_commit`: on a full disk pygit2 1.21's create_commit
     # returns the id of a commit it never stored, where odb.write raises.
     with _writing_objects(repo):
