@@ -3,7 +3,7 @@
 `ServerTools` is the server without the protocol: the tools (one per row of `ask.COMMANDS` whose
 index the registry holds, plus `ask` and `status`), their JSON schemas, and `call(name, arguments)`,
 which answers with the same document as the command's `--json`, bounded to 100,000 bytes. `serve`
-puts it on the official `mcp` SDK's low-level server over stdio (the optional `gitroute[mcp]` extra).
+puts it on the official `mcp` SDK's low-level server over stdio (the optional `mcp` extra).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import BinaryIO
 
 import click
 
-from gitroute import __version__
+from gitroute import __version__, extra_install_command
 from gitroute.ask import Command, available_commands, classification_json, input_schema, options_for
 from gitroute.cli.output import answer_json, bound_document, render_json, source_json
 from gitroute.errors import ExitCode, GitrouteError
@@ -268,13 +268,14 @@ def command() -> None:
 
     Tools: ask, and one per answering command this gitroute has (query, docs, code, impact, why,
     wiring), each with the rows of its --json, and status. The bundle is opened once and kept warm; a
-    new build or fetch is noticed at the next call. Needs the extra: pip install 'gitroute[mcp]'.
+    new build or fetch is noticed at the next call. Needs the mcp extra: pip install '.[mcp]' in gitroute's
+    checkout.
     """
     try:
         import mcp  # noqa: F401 - only to say what is missing before serving
     except ImportError:
-        raise GitrouteError("'git route mcp' needs the MCP SDK, which is not installed",
-                            hint="pip install 'gitroute[mcp]'") from None
+        hint = f"install the extra from gitroute's own source: {extra_install_command('mcp')}"
+        raise GitrouteError("'git route mcp' needs the MCP SDK, which is not installed", hint=hint) from None
     from gitroute.git.catfile import current_branch
 
     current_branch(".")  # outside a repository: fatal now, not at the first call
