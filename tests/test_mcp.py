@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -210,18 +211,28 @@ def raw_session(repo_path, lines: list[bytes], timeout: float = 60.0) -> list[di
     import subprocess
 
     proc = subprocess.Popen([sys.executable, "-m", "gitroute", "mcp"], cwd=repo_path, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
 
     def send(line: bytes) -> None:
         assert proc.stdin is not None
         proc.stdin.write(line + b"\n")
         proc.stdin.flush()
 
+    pending = b""
+
     def receive() -> dict:
+        """The next line the server writes, waiting `timeout` at most (poll: the fd may be past select's 1024)."""
+        nonlocal pending
         assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], timeout)
-        assert ready, "no reply: a client waiting on it would hang"
-        return json.loads(proc.stdout.readline())
+        while b"\n" not in pending:
+            waiting = select.poll()
+            waiting.register(proc.stdout.fileno(), select.POLLIN)
+            assert waiting.poll(timeout * 1000), "no reply: a client waiting on it would hang"
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed its output"
+            pending += chunk
+        line, _, pending = pending.partition(b"\n")
+        return json.loads(line)
 
     try:
         send(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
