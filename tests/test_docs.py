@@ -13,12 +13,17 @@ from gitroute.cli.app import COMMANDS, cli
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_manpage_tool():
-    spec = importlib.util.spec_from_file_location("manpage", ROOT / "tools" / "manpage.py")
+def load_script(path: str):
+    """A script of the checkout (tools/, bench/) as a module."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_manpage_tool():
+    return load_script("tools/manpage.py")
 
 
 def forget_cached_help_options() -> None:
@@ -118,11 +123,7 @@ def test_readme_example_runs_inside_its_corpus_and_defines_right_first():
 
 
 def load_readme_example():
-    spec = importlib.util.spec_from_file_location("readme_example", ROOT / "bench" / "readme_example.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/readme_example.py")
 
 
 # The flask archive, where bench/corpora.py keeps it (read before the test session points HOME elsewhere).
