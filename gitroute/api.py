@@ -436,7 +436,7 @@ def committed_file(
     from gitroute import committed
     from gitroute.bundle.store import BundleView
     from gitroute.config import CONFIG_PATH, parse_config
-    from gitroute.errors import GitrouteError
+    from gitroute.errors import GitrouteError, ShrinkGuardRefused
     from gitroute.git.catfile import work_tree_top
 
     config_field, render = COMMITTED_FILES[name]
@@ -450,12 +450,18 @@ def committed_file(
             path = getattr(config, config_field)
         path = committed.check_path(path)
         rendering = render(view, config)
+        missing = tuple(sub["path"] for sub in view.manifest.get("submodules", []) if not sub["present"])
     report: committed.CheckReport | committed.WriteReport | None = None
     if action == "check":
         report = committed.check(top, source.commit, path, rendering)
     elif action == "write":
-        report = committed.write(top, source.commit, path, rendering, force=force)
-    return committed.CommittedResult(name, path, source, rendering, report)
+        try:
+            report = committed.write(top, source.commit, path, rendering, force=force)
+        except ShrinkGuardRefused as err:
+            if missing:  # the likeliest reason, and not a generator bug
+                err.hint = committed.missing_submodules_hint(missing)
+            raise
+    return committed.CommittedResult(name, path, source, rendering, report, missing)
 
 
 def hook_post_merge(*, repo: str = ".") -> str:

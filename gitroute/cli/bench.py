@@ -8,6 +8,7 @@ import click
 
 from gitroute import api
 from gitroute.bench import BenchReport, QuestionResult, TypeResult
+from gitroute.cli.output import err
 from gitroute.errors import ExitCode
 
 REPORT_SCHEMA = 1  # of the --json document, not of the bench file
@@ -54,14 +55,14 @@ def command(ctx: click.Context, file: str | None, as_json: bool, quiet: bool, th
         for line in report_lines(report):
             click.echo(line)
     if not quiet:
-        click.echo(f"note: bench '{report.origin}'", err=True)
+        err(f"note: bench '{report.origin}'")
         unsupported = [t for t in report.types if not t.supported]
         if unsupported:
             names = ", ".join(f"'{t.type}'" for t in unsupported)
-            click.echo(f"note: no index answers {names} questions yet; they are not scored", err=True)
+            err(f"note: no index answers {names} questions yet; they are not scored")
     failed = [t for t in report.types if not t.passed]
     for t in failed:
-        click.echo(f"error: {t.type}: {t.right_first}/{t.n} right first, gate needs {t.gate}", err=True)
+        err(f"error: {t.type}: {t.right_first}/{t.n} right first, gate needs {t.gate}")
     if failed:
         ctx.exit(int(ExitCode.CHECK_FAILED))
 
@@ -160,7 +161,7 @@ def compare_through_ask(ctx: click.Context, dedicated: BenchReport, through_ask:
             click.echo(f"{name:<10} {n:>9} {d:>9} {a:>5}")
     behind = [(name, d, a) for name, _, d, a in rows if d - a > ASK_TOLERANCE]
     for name, d, a in behind:
-        click.echo(f"error: {name}: {through} {a} right first, the dedicated command {d}", err=True)
+        err(f"error: {name}: {through} {a} right first, the dedicated command {d}")
     if behind:
         ctx.exit(int(ExitCode.CHECK_FAILED))
 
@@ -179,8 +180,7 @@ def _meaning_rule(file: str | None, as_json: bool) -> None:
         click.echo(line)
     click.echo(f"the bundle records: {recorded} answers --meaning")
     if recorded != verdict:
-        click.echo(f"hint: record the verdict with 'git route build --meaning-model DIR --meaning-answer {verdict}'",
-                   err=True)
+        err(f"hint: record the verdict with 'git route build --meaning-model DIR --meaning-answer {verdict}'")
 
 
 def _score_document(s: Any) -> dict[str, Any]:

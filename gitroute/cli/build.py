@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import click
 
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import emit_json, progress_printer
+from gitroute.cli.output import emit_json, err, progress_printer
 from gitroute.errors import ExitCode
 
 # The last build's large structures, never freed: `cli.main` exits without freeing them object by object.
@@ -49,7 +49,7 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_mode
                            fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
                            meaning_answer=meaning_answer, keep=HELD)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
-        click.echo(f"warning: {note}", err=True)
+        err(f"warning: {note}")
     if as_json:
         emit_json({
             "schema": 1,
