@@ -312,14 +312,19 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False,
-          through_query: bool = False) -> BenchReport:
+          through_query: bool = False, whole_files: bool = False) -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it.
 
-    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself).
+    A `sentence` question is asked of its dedicated command (its `route`) with its `argument`.
+    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself);
+    a sentence as it is written.
     `through_query`: ask the questions of the types plain `git route query` answers (symbol, meaning,
     negative) through it, which decides the mix of symbol tiers and BM25 itself.
+    `whole_files`: ask the sentence questions of plain BM25 over the whole text of every file of the bundle's
+    commit (`bench.WholeFiles`), the baseline `ask` is held to; the other types are not asked.
     """
-    from gitroute.bench import Question, find_default_bench, read_bench, run_bench
+    from gitroute.ask import KIND_COMMAND
+    from gitroute.bench import SENTENCE, Question, WholeFiles, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
     from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
@@ -336,9 +341,18 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return ask
 
+        def dedicated(q: Question) -> Answer:
+            # The command a reader would pick by hand, given what they would type into it.
+            return ask_command(KIND_COMMAND[q.route or "meaning"], q.argument or q.question, limit=10, bundle=view)
+
+        if whole_files:
+            from gitroute.git import repository as git
+
+            baseline = WholeFiles(git.regular_files(git.open_repository(repo), view.source.commit))
+            return run_bench(bench_file, {SENTENCE: lambda q: baseline.answer(q.question, source=view.source)})
         if through_ask:
             return run_bench(bench_file, {qtype: lambda q: ask(q.question, bundle=view)[0]
-                                          for qtype in question_types()})
+                                          for qtype in (*question_types(), SENTENCE)})
         if through_query:
             def plain(q: Question) -> Answer:
                 return query(q.question, limit=10, kinds=q.kind or (), langs=q.lang or (), path_glob=q.path,
@@ -346,8 +360,9 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return run_bench(bench_file, {qtype: plain for qtype, (index, _) in question_types().items()
                                           if index in ("symbols", "meaning")})
-        return run_bench(bench_file, {qtype: asker(index, options)
-                                      for qtype, (index, options) in question_types().items()})
+        return run_bench(bench_file, {**{qtype: asker(index, options)
+                                         for qtype, (index, options) in question_types().items()},
+                                      SENTENCE: dedicated})
 
 
 # Generated files a repository commits: name -> (the Config field holding its default path, or None
