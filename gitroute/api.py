@@ -68,24 +68,20 @@ def warm(view: BundleView) -> None:
             module.warm(view.index(name))
 
 
-# Kinds that only a phrase of the question chose ("rather than", "copied"): when they find nothing, the
-# question is asked of the meaning index too.
-PHRASE_ONLY_KINDS = frozenset(("decision", "wiring"))
+# Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
+# the question is asked of the meaning index too.
+PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 
 
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Evidence, Route, classify, command_named, merge_answers
+    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Route, classify, command_named, merge_answers
     from gitroute.registry import INDEXES
 
     with _opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
-        evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
-                            is_symbol=lambda name: _is_symbol(view, name),
-                            document_named=lambda words: _document_named(view, words),
-                            symbol_named=lambda words: _symbol_named(view, words))
-        classification = classify(text, evidence, available)
+        classification = classify(text, _evidence(view), available)
         answers: list[tuple[Route, Answer]] = []
 
         def asked(route: Route) -> Answer:
@@ -101,16 +97,62 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
                 and all(r.kind in PHRASE_ONLY_KINDS for r in classification.routes)):
-            # "rather than" or "copied" chose why or wiring, which had nothing: the question's words still
-            # may place something, under the meaning index's own no_match rule.
+            # A phrase chose why, wiring, impact or code, which had nothing: the question's words still may place
+            # something, under the meaning index's own no_match rule.
             kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
             route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
             answers.append((route, asked(route)))
             classification = classification._replace(routes=(*classification.routes, route))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
-            merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
+            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
+                    if classification.undefined else "no index of this bundle answers this kind of question")
+            merged = Answer("no_match", view.source, (), (note,))
         return merged, classification
+
+
+def _evidence(view: BundleView):  # -> ask.Evidence
+    """The facts `ask` looks up about a question's words, from `view`, each looked up once."""
+    from functools import lru_cache
+
+    from gitroute.ask import Evidence
+
+    documents = lru_cache(maxsize=None)(lambda: _document_paths(view))
+    return Evidence(path_kind=lambda token: _path_kind(view, token),
+                    is_symbol=lambda name: _is_symbol(view, name),
+                    document_named=lambda words: _document_named(view, words),
+                    symbol_named=lambda words: _symbol_named(view, words),
+                    definitions=lru_cache(maxsize=None)(lambda name: _definitions(view, name)),
+                    is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
+                    files_in=lambda folder: _files_in(view, folder),
+                    is_word=lambda name: _is_word(view, name))
+
+
+def _is_word(view: BundleView, name: str) -> bool:
+    """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
+    symbol index (a name's, a doc's or a folder's)."""
+    from gitroute.text import normalize_name
+
+    word = normalize_name(name)
+    return bool(word) and bool(_ask_symbols(view, word, limit=1, explain=False).rows)
+
+
+def _files_in(view: BundleView, folder: str) -> list[str]:
+    """The paths of the files right inside a folder of the bundle's source commit (its tree, read raw)."""
+    found = view.reader.read([f"{view.source.commit}:{folder}"])[0] if folder and "\n" not in folder else None
+    if not found or found[1] != "tree":
+        return []
+    oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
+    data, files, at = found[2], [], 0
+    while at < len(data):
+        space = data.find(b" ", at)
+        nul = data.find(b"\0", space)
+        if space < 0 or nul < 0:
+            break
+        if data[at:space] in (b"100644", b"100755"):
+            files.append(f"{folder}/{data[space + 1:nul].decode('utf-8', 'surrogateescape')}")
+        at = nul + 1 + oid_bytes
+    return files
 
 
 def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
@@ -150,25 +192,61 @@ def _path_kind(view: BundleView, token: str) -> str | None:
     return found[1] if found and found[1] in ("blob", "tree") else None
 
 
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc")  # documents whatever the docs index holds
+
+
+def _document_paths(view: BundleView) -> frozenset[str]:
+    """The paths of the documents the doc↔code index read (none when this gitroute or bundle lacks it)."""
+    from gitroute.registry import INDEXES
+
+    if "doc_links" not in INDEXES:
+        return frozenset()
+    docs = view.index("doc_links").read_json("docs.json")
+    return frozenset(entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)) \
+        if isinstance(docs, list) else frozenset()
+
+
 def _document_named(view: BundleView, text: str) -> str | None:
     """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
     the doc↔code index; the shortest such path."""
-    from gitroute.registry import INDEXES
-
     wanted = text.strip().strip("/").lower()
-    if "doc_links" not in INDEXES or not wanted or len(wanted.split()) > 1:
+    if not wanted or len(wanted.split()) > 1:
         return None
-    docs = view.index("doc_links").read_json("docs.json")
     found = []
-    for entry in docs if isinstance(docs, list) else ():
-        path = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else None
-        if path is None:
-            continue
+    for path in _document_paths(view):
         lower = path.lower()
         base = lower.rpartition("/")[2]
         if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
             found.append(path)
     return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def _definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | None:
+    """(path, name) of each symbol `name` names exactly (case and separators aside), by the symbol index: a
+    qualified name (`Owner.name`, `pkg::mod::name`, `module.name`) by its last part, kept to the rows whose
+    owner or path holds one of its qualifiers when any does. () when the repository defines no such name."""
+    from gitroute.text import name_parts, split_identifier
+
+    parts = name_parts(name)
+    if not parts:
+        return None
+    found = _ask_symbols(view, parts[-1], limit=20, explain=True)
+    exact = [r for r in found.rows if any(signal == "exact_name" for signal, _ in r.signals)]
+    qualifiers = {q.lower() for q in parts[:-1]}
+    if qualifiers:
+        def holds(row) -> bool:
+            scope = {p.lower() for p in row.path.rsplit(".", 1)[0].split("/")}
+            scope |= {p.lower() for p in (row.name or "").split(".")[:-1]}
+            return bool(scope & qualifiers) or bool(
+                {"".join(split_identifier(q)) for q in qualifiers} & {"".join(split_identifier(s)) for s in scope})
+        exact = [r for r in exact if holds(r)] or exact
+    return tuple((r.path, r.name or "") for r in exact)
+
+
+def _ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
+    from gitroute.registry import load_index
+
+    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain)
 
 
 def _is_symbol(view: BundleView, name: str) -> bool:
@@ -181,11 +259,12 @@ def _symbol_named(view: BundleView, words: str) -> str | None:
     separators aside ('session interface' and 'session_interface' name SessionInterface)."""
     from gitroute.text import normalize_name
 
-    found = query(words, limit=1, bundle=view)
-    if not found.rows or found.rows[0].kind == "file":
-        return None
-    name = (found.rows[0].name or "").rpartition(".")[2]
-    return name if normalize_name(name) == normalize_name(words) else None
+    found = query(words, limit=3, bundle=view)
+    for row in found.rows:  # a file of the same name (`cart.py` for "cart") may come first
+        name = (row.name or "").rpartition(".")[2]
+        if row.kind != "file" and normalize_name(name) == normalize_name(words):
+            return name
+    return None
 
 
 def query(
@@ -212,6 +291,8 @@ def query(
         if meaning:
             return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
         symbols = load_index("symbols")
+        if len(text.split()) <= 1 and not (kinds or langs or path_glob):
+            return _query_name(view, text.strip(), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
@@ -243,6 +324,23 @@ def query(
                  f"words, so meaning (BM25) has share {share:.2f} and the symbol tiers {1 - share:.2f}",
                  *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answer:
+    """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
+    does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
+    The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
+    from gitroute.text import is_code_name, is_marked_code, name_parts
+
+    found = _ask_symbols(view, text, limit=limit, explain=True)
+    if not is_code_name(text) or not found.rows or any(
+            signal == "exact_name" for signal, _ in found.rows[0].signals):
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    if len(name_parts(text)) > 1 and _definitions(view, text) or not is_marked_code(text) and _is_word(view, text):
+        # defined, by its last part; or a camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
+    return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))
 
 
 def _strip(rows: list, explain: bool) -> list:
