@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gitroute.errors import GitrouteError
-from gitroute.model import Answer
+from gitroute.model import Answer, Row
 
 # typing.TYPE_CHECKING without importing typing, which a cold query would pay for; type
 # checkers treat any name TYPE_CHECKING as true.
@@ -96,9 +96,11 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
-                and all(r.kind in PHRASE_ONLY_KINDS for r in classification.routes)):
-            # A phrase chose why, wiring, impact or code, which had nothing: the question's words still may place
-            # something, under the meaning index's own no_match rule.
+                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split())
+                        for r in classification.routes)):
+            # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
+            # asked), which had nothing: the question's words still may place something, under the meaning index's
+            # own no_match rule.
             kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
             route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
             answers.append((route, asked(route)))
@@ -163,6 +165,8 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
     command = command_named(name)
     if command is None:
         raise GitrouteError(f"no command named '{name}'")
+    if command.name == "docs":
+        return docs(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
     if command.name == "query":
         if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
             with _opened(repo, bundle) as view:
@@ -170,6 +174,56 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
+
+
+MAX_FILE_NAMES = 12  # the names a file defines whose documents stand for the file's own
+
+
+def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+         bundle: BundleView | None = None) -> Answer:
+    """The documents that explain a symbol or a file; for a code file no document names itself, the documents
+    that name what it defines (a page about `default_handler` is about `logging.py`), most names first."""
+    with _opened(repo, bundle) as view:
+        found = answer("doc_links", text, limit=limit, explain=explain, bundle=view, direction="docs")
+        path = text.strip().strip("/")
+        if found.status != "no_match" or "/" not in path or _path_kind(view, path) != "blob":
+            return found
+        names = _names_in_file(view, path)
+        best: dict[str, Row] = {}
+        named: dict[str, list[str]] = {}
+        for name in names:
+            for row in answer("doc_links", name, limit=limit, explain=explain, bundle=view, direction="docs").rows:
+                extra = dict(row.extra)
+                target = str(extra.get("target", ""))
+                if not target.startswith(f"{path}:") and not (
+                        extra.get("status") == "ambiguous" and target.rpartition(":")[2].rpartition(".")[2] == name):
+                    continue  # a same-named symbol of another file (an ambiguous link may be this one)
+                named.setdefault(row.path, []).append(name)
+                if row.path not in best or row.score > best[row.path].score:
+                    best[row.path] = row
+        if not best:
+            return found
+        rows = sorted(best.values(), key=lambda r: (-len(named[r.path]), -r.score, r.path))[:limit]
+        shown = ", ".join(dict.fromkeys(n for r in rows for n in named[r.path]))
+        return Answer("routed", view.source, tuple(rows),
+                      (f"no document names '{path}' itself; these name what it defines: {shown}",))
+
+
+def _names_in_file(view: BundleView, path: str) -> list[str]:
+    """The names a file defines at its top (types, functions, constants), in the file's order, at most
+    MAX_FILE_NAMES; none when this gitroute has no impact index (its name table finds the file's node)."""
+    from gitroute.registry import INDEXES, load_index
+
+    if "impact" not in INDEXES:
+        return []
+    files = [r for r in load_index("impact").definitions(view.index("impact"), path) if r[3] == "file"]
+    if not files:
+        return []
+    graph = view.graph
+    out = graph.edges_out([files[0][0]])
+    ids = sorted({e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains")})
+    nodes = sorted(graph.nodes(ids).values(), key=lambda n: (n.line or 0, n.name))
+    return list(dict.fromkeys(n.name for n in nodes if n.kind != "file"))[:MAX_FILE_NAMES]
 
 
 def _has_indexes(names: Sequence[str]) -> bool:

@@ -738,17 +738,17 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
     rows: list[Row] = []
     seen: set[tuple] = set()
     queues = [(route, list(a.rows)) for route, a in routed]
-    # A route whose first row is certain (the exact name asked) gives that row, then lets the others give
-    # two before its next: its further rows are guesses, the others' second rows may not be.
-    certain = [len(queues) > 1 and bool(q) and any(name in CERTAIN_SIGNALS for name, _ in q[0].signals)
-               for _, q in queues]
+    # A route whose first rows are certain (the exact name asked: a declaration and its definition, say) gives
+    # those rows, then lets the others give two before its next: its further rows are guesses, the others'
+    # second rows may not be.
+    certain = [_certain_rows(q) if len(queues) > 1 else 0 for _, q in queues]
     turn = 0
     while len(rows) < limit and any(q for _, q in queues):
         for (route, queue), sure in zip(queues, certain):
             if sure and turn == 1:
                 continue
             given = 0
-            while queue and given < route.share and len(rows) < limit:
+            while queue and given < (sure if sure and turn == 0 else route.share) and len(rows) < limit:
                 row = queue.pop(0)
                 key = (row.path, row.line, row.name)
                 if key in seen:
@@ -762,6 +762,24 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
     if not keep_signals:
         rows = [r._replace(signals=()) for r in rows]
     return Answer("routed", source, tuple(rows), tuple(notes))
+
+
+MAX_CERTAIN_ROWS = 3  # rows of the exact name asked that come first, before another route's
+
+
+def _certain_rows(rows: Sequence[Row]) -> int:
+    """How many of the first rows are the very name asked (a signal in CERTAIN_SIGNALS): the first, and those after
+    it that are the same symbol in another file (a C declaration and its definition), at most MAX_CERTAIN_ROWS."""
+    from gitroute.indexes.impact import one_symbol
+
+    count = 0
+    for row in rows[:MAX_CERTAIN_ROWS]:
+        if not any(name in CERTAIN_SIGNALS for name, _ in row.signals) or count and (
+                row.path in {r.path for r in rows[:count]}  # an overload in the same file tells nothing new
+                or not one_symbol([[0, r.path, r.name, r.kind, r.line] for r in rows[:count + 1]])):
+            break
+        count += 1
+    return count
 
 
 def classification_json(classification: Classification) -> dict:

@@ -397,6 +397,11 @@ def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
     return found
 
 
+def definitions(view: IndexView, target: str) -> list[list]:
+    """The name table's records [node, path, name, kind, line] that `target` (a path, a name, `path:name`) names."""
+    return resolve_target(target.strip(), lambda keys: _read_names(view, keys))
+
+
 def resolve_target(target: str, lookup) -> list[list]:
     """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name."""
     if not target:
