@@ -188,16 +188,19 @@ def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         path = text.strip().strip("/")
         if found.status != "no_match" or "/" not in path or _path_kind(view, path) != "blob":
             return found
+        from gitroute.indexes.impact import one_symbol
+
         names = _names_in_file(view, path)
         best: dict[str, Row] = {}
         named: dict[str, list[str]] = {}
         for name in names:
             for row in answer("doc_links", name, limit=limit, explain=explain, bundle=view, direction="docs").rows:
                 extra = dict(row.extra)
-                target = str(extra.get("target", ""))
-                if not target.startswith(f"{path}:") and not (
-                        extra.get("status") == "ambiguous" and target.rpartition(":")[2].rpartition(".")[2] == name):
-                    continue  # a same-named symbol of another file (an ambiguous link may be this one)
+                where, _, named_as = str(extra.get("target", "")).rpartition(":")
+                same = named_as.rpartition(".")[2] == name
+                if where != path and not (same and (extra.get("status") == "ambiguous" or one_symbol(
+                        [[0, path, name, "", 0], [0, where, name, "", 0]]))):
+                    continue  # a same-named symbol of another file (not an ambiguous link, nor its C declaration)
                 named.setdefault(row.path, []).append(name)
                 if row.path not in best or row.score > best[row.path].score:
                     best[row.path] = row

@@ -275,3 +275,29 @@ def test_impact_walks_a_declaration_and_its_definition_together(c_repo):
 def test_impact_walks_a_type_with_its_constructor(python_repo):
     doc = json.loads(run_route(["impact", "--json", "DiscountRule"], python_repo.path).stdout)
     assert doc["rows"] and doc["rows"][0]["path"] == "src/shop/cart.py"
+
+
+# --- docs of a code file, the rows of one symbol first, a phrase with nothing to ask about -----------------------
+
+def test_docs_of_a_code_file_no_document_names_are_the_documents_of_what_it_defines(c_repo):
+    # doc/buffers.md names `buffer_append`, narrowed to the header's declaration: the source defines the same symbol
+    for args in (["docs", "--json", "src/buffer.c"], ["ask", "--json", "Any docs for src/buffer.c?"]):
+        doc = json.loads(run_route(args, c_repo.path).stdout)
+        assert doc["rows"][0]["path"] == "doc/buffers.md", args
+    note = json.loads(run_route(["docs", "--json", "src/buffer.c"], c_repo.path).stdout)["notes"][0]
+    assert note == "no document names 'src/buffer.c' itself; these name what it defines: buffer_append"
+    assert json.loads(run_route(["docs", "--json", "src/parse.c"], c_repo.path).stdout)["status"] == "no_match"
+
+
+def test_a_declaration_and_its_definition_both_come_before_other_routes(c_repo, python_repo):
+    doc = json.loads(run_route(["ask", "--json", "buffer_append"], c_repo.path).stdout)
+    assert [(r["type"], r["path"]) for r in doc["rows"][:2]] == [("symbol", "src/buffer.c"), ("symbol", "src/buffer.h")] \
+        or [(r["type"], r["path"]) for r in doc["rows"][:2]] == [("symbol", "src/buffer.h"), ("symbol", "src/buffer.c")]
+    one = json.loads(run_route(["ask", "--json", "apply_discount"], python_repo.path).stdout)
+    assert [r["type"] for r in one["rows"][:2]] == ["symbol", "docs"]  # one definition: the docs come second
+
+
+def test_a_docs_phrase_with_no_name_to_ask_about_falls_back_to_plain_words(python_repo):
+    doc = ask(python_repo, "which page of the docs explains how a price gets lowered by a rule")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["docs", "meaning"]
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/shop/pricing.py"
