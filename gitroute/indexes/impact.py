@@ -548,7 +548,8 @@ def rank_rows(reached: Mapping[str, list], start_paths: set[str], *, limit: int,
         degree_score = min(math.log1p(count), 3.0)
         named_score = NAMED_BONUS if names_it else 0.0
         score = round(depth_score + confidence_score + degree_score + named_score, 4)
-        signals = (("depth", depth_score), ("confidence", confidence_score), ("in_degree", round(degree_score, 4)))
+        signals: tuple[tuple[str, float], ...] = (("depth", depth_score), ("confidence", confidence_score),
+                                                  ("in_degree", round(degree_score, 4)))
         signals += (("names_target", named_score),) if names_it else ()
         section = section_of(path)
         extra = (("section", section), ("depth", level), ("edges", sorted(kinds)), ("resolution", sorted(hows)),
