@@ -258,9 +258,14 @@ def _document_paths(view: BundleView) -> frozenset[str]:
 
     if "doc_links" not in INDEXES:
         return frozenset()
-    docs = view.index("doc_links").read_json("docs.json")
-    return frozenset(entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)) \
-        if isinstance(docs, list) else frozenset()
+    index = view.index("doc_links")
+    found = index.memo.get("document_paths")  # a warm server's view keeps it for the pinned bundle
+    if found is None:
+        docs = index.read_json("docs.json")
+        found = index.memo["document_paths"] = frozenset(
+            entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)
+        ) if isinstance(docs, list) else frozenset()
+    return found
 
 
 def _document_named(view: BundleView, text: str) -> str | None:
@@ -387,14 +392,15 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
     """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
     does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
     The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
-    from gitroute.text import is_code_name, is_marked_code, name_parts
+    from gitroute.text import is_code_name, is_marked_code
 
     found = _ask_symbols(view, text, limit=limit, explain=True)
     if not is_code_name(text) or not found.rows or any(
-            signal == "exact_name" for signal, _ in found.rows[0].signals):
+            signal == "exact_name" for row in found.rows for signal, _ in row.signals):
         return found._replace(rows=tuple(_strip(list(found.rows), explain)))
-    if len(name_parts(text)) > 1 and _definitions(view, text) or not is_marked_code(text) and _is_word(view, text):
-        # defined, by its last part; or a camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
+    if _definitions(view, text) or not is_marked_code(text) and _is_word(view, text):
+        # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
+        # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
         return found._replace(rows=tuple(_strip(list(found.rows), explain)))
     nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
     return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))

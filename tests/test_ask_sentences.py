@@ -30,6 +30,8 @@ PYTHON = {
         'def checkout(prices):\n    """Charge the customer for the cart."""\n    return Cart().total_price(prices)\n'
     ),
     "src/shop/backends/postgresql/store.py": 'def save_order(order):\n    """Store an order."""\n    return order\n',
+    "tests/test_pricing.py": (
+        "from shop.pricing import DiscountRule\n\n\nclass HalfPriceDiscountRule(DiscountRule):\n    pass\n"),
     "docs/pricing.rst": (
         "Pricing\n=======\n\nDiscounts are applied by :func:`shop.pricing.apply_discount`, which takes a\n"
         ":class:`shop.pricing.DiscountRule`.\n\nThe :class:`shop.cart.Cart` sums the discounted prices.\n"
@@ -201,8 +203,8 @@ def test_the_dedicated_commands_agree_on_a_name_the_repository_does_not_define(p
         assert json.loads(result.stdout)["status"] == "no_match", args
     note = json.loads(run_route(["query", "--json", "apply_discounts"], python_repo.path).stdout)["notes"][0]
     assert note.startswith("the repository defines no 'apply_discounts'") and "apply_discount" in note
-    # a name it defines, qualified or not, still answers
-    for name in ("apply_discount", "shop.pricing.apply_discount", "Cart.total_price"):
+    # a name it defines, qualified or not, or only in its tests (ranked below names of the code), still answers
+    for name in ("apply_discount", "shop.pricing.apply_discount", "Cart.total_price", "HalfPriceDiscountRule"):
         assert json.loads(run_route(["query", "--json", name], python_repo.path).stdout)["status"] == "routed"
 
 
