@@ -573,7 +573,7 @@ def check_bench(bench_file: Path, corpus_name: str | None, dest: Path, cache: Pa
     paths = set(listing.split("\0")) - {""}
     problems: list[str] = []
     for question in bench.questions:
-        if question.type == "negative":
+        if question.type == "negative" or question.expects_no_match:
             continue  # expects no_match, no path
         for expected in question.expect:
             path, _, section = expected.partition("#")

@@ -7,8 +7,9 @@ bench/corpora/django). Symbol questions are names of classes and functions the c
 questions are the first words of its docstrings ("where is the code that ..."). Each question is asked through
 `ServerTools.call` (what a tools/call runs: the warm bundle's ref check, the answer, the JSON document and its
 byte bound), first once cold per question (the server warm, the question new), then again (answered from the
-answers the server keeps per pinned bundle). Prints medians and 90th percentiles in milliseconds; targets:
-symbol at most 2 ms, plain words at most 10 ms (median). Figures, not a test: the machine is shared.
+answers the server keeps per pinned bundle). `ask` is also asked the names inside sentences ("who calls X?",
+"Which doc explains X?"). Prints medians and 90th percentiles in milliseconds; targets: symbol at most 2 ms,
+plain words at most 10 ms (median). Figures, not a test: the machine is shared.
 """
 from __future__ import annotations
 
@@ -37,6 +38,16 @@ def corpus_questions(repo: Path, n: int) -> tuple[list[str], list[str]]:
     rng = random.Random(12)
     return rng.sample(names, min(n, len(names))), [f"where is the code that {d}" for d in
                                                    rng.sample(docs, min(n, len(docs)))]
+
+
+# Sentences that name a thing and ask one kind of question of it (issue 21): the phrases, the name's facts looked
+# up in the bundle, then the dedicated command.
+_SENTENCES = ("Which doc explains {}?", "who calls {}?", "Where is {} defined?", "What would break if I changed {}?",
+              "Is there a page in the docs about {}?")
+
+
+def named_sentences(names: list[str]) -> list[str]:
+    return [_SENTENCES[i % len(_SENTENCES)].format(name) for i, name in enumerate(names)]
 
 
 def time_calls(tools: ServerTools, tool: str, questions: list[str]) -> tuple[list[float], int]:
@@ -74,7 +85,8 @@ def main(argv: list[str]) -> int:
         for label, tool, questions in (("symbol (query, a name)", "query", names),
                                        ("plain words (query)", "query", sentences),
                                        ("symbol (ask)", "ask", names),
-                                       ("plain words (ask)", "ask", sentences)):
+                                       ("plain words (ask)", "ask", sentences),
+                                       ("a name in a sentence (ask)", "ask", named_sentences(names))):
             cold, routed = time_calls(tools, tool, questions)
             warm, _ = time_calls(tools, tool, questions)
             print(f"{label:<24} n={len(questions):<4} routed {routed:<4} first {describe(cold)}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gitroute.errors import GitrouteError
-from gitroute.model import Answer
+from gitroute.model import Answer, Row
 
 # typing.TYPE_CHECKING without importing typing, which a cold query would pay for; type
 # checkers treat any name TYPE_CHECKING as true.
@@ -68,24 +68,20 @@ def warm(view: BundleView) -> None:
             module.warm(view.index(name))
 
 
-# Kinds that only a phrase of the question chose ("rather than", "copied"): when they find nothing, the
-# question is asked of the meaning index too.
-PHRASE_ONLY_KINDS = frozenset(("decision", "wiring"))
+# Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
+# the question is asked of the meaning index too.
+PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 
 
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Evidence, Route, classify, command_named, merge_answers
+    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Route, classify, command_named, merge_answers
     from gitroute.registry import INDEXES
 
     with _opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
-        evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
-                            is_symbol=lambda name: _is_symbol(view, name),
-                            document_named=lambda words: _document_named(view, words),
-                            symbol_named=lambda words: _symbol_named(view, words))
-        classification = classify(text, evidence, available)
+        classification = classify(text, _evidence(view), available)
         answers: list[tuple[Route, Answer]] = []
 
         def asked(route: Route) -> Answer:
@@ -100,17 +96,65 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
-                and all(r.kind in PHRASE_ONLY_KINDS for r in classification.routes)):
-            # "rather than" or "copied" chose why or wiring, which had nothing: the question's words still
-            # may place something, under the meaning index's own no_match rule.
+                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
+                        for r in classification.routes)):
+            # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
+            # asked), which had nothing: the question's words still may place something, under the meaning index's
+            # own no_match rule.
             kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
             route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
             answers.append((route, asked(route)))
             classification = classification._replace(routes=(*classification.routes, route))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
-            merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
+            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
+                    if classification.undefined else "no index of this bundle answers this kind of question")
+            merged = Answer("no_match", view.source, (), (note,))
         return merged, classification
+
+
+def _evidence(view: BundleView):  # -> ask.Evidence
+    """The facts `ask` looks up about a question's words, from `view`, each looked up once."""
+    from functools import lru_cache
+
+    from gitroute.ask import Evidence
+
+    documents = lru_cache(maxsize=None)(lambda: _document_paths(view))
+    return Evidence(path_kind=lambda token: _path_kind(view, token),
+                    is_symbol=lambda name: _is_symbol(view, name),
+                    document_named=lambda words: _document_named(view, words),
+                    symbol_named=lambda words: _symbol_named(view, words),
+                    definitions=lru_cache(maxsize=None)(lambda name: _definitions(view, name)),
+                    is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
+                    files_in=lambda folder: _files_in(view, folder),
+                    is_word=lambda name: _is_word(view, name))
+
+
+def _is_word(view: BundleView, name: str) -> bool:
+    """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
+    symbol index (a name's, a doc's or a folder's)."""
+    from gitroute.text import normalize_name
+
+    word = normalize_name(name)
+    return bool(word) and bool(_ask_symbols(view, word, limit=1, explain=False).rows)
+
+
+def _files_in(view: BundleView, folder: str) -> list[str]:
+    """The paths of the files right inside a folder of the bundle's source commit (its tree, read raw)."""
+    found = view.reader.read([f"{view.source.commit}:{folder}"])[0] if folder and "\n" not in folder else None
+    if not found or found[1] != "tree":
+        return []
+    oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
+    data, files, at = found[2], [], 0
+    while at < len(data):
+        space = data.find(b" ", at)
+        nul = data.find(b"\0", space)
+        if space < 0 or nul < 0:
+            break
+        if data[at:space] in (b"100644", b"100755"):
+            files.append(f"{folder}/{data[space + 1:nul].decode('utf-8', 'surrogateescape')}")
+        at = nul + 1 + oid_bytes
+    return files
 
 
 def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
@@ -121,6 +165,8 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
     command = command_named(name)
     if command is None:
         raise GitrouteError(f"no command named '{name}'")
+    if command.name == "docs":
+        return docs(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
     if command.name == "query":
         if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
             with _opened(repo, bundle) as view:
@@ -128,6 +174,59 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
+
+
+MAX_FILE_NAMES = 12  # the names a file defines whose documents stand for the file's own
+
+
+def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+         bundle: BundleView | None = None) -> Answer:
+    """The documents that explain a symbol or a file; for a code file no document names itself, the documents
+    that name what it defines (a page about `default_handler` is about `logging.py`), most names first."""
+    with _opened(repo, bundle) as view:
+        found = answer("doc_links", text, limit=limit, explain=explain, bundle=view, direction="docs")
+        path = text.strip().strip("/")
+        if found.status != "no_match" or "/" not in path or _path_kind(view, path) != "blob":
+            return found
+        from gitroute.indexes.impact import one_symbol
+
+        names = _names_in_file(view, path)
+        best: dict[str, Row] = {}
+        named: dict[str, list[str]] = {}
+        for name in names:
+            for row in answer("doc_links", name, limit=limit, explain=explain, bundle=view, direction="docs").rows:
+                extra = dict(row.extra)
+                where, _, named_as = str(extra.get("target", "")).rpartition(":")
+                same = named_as.rpartition(".")[2] == name
+                if where != path and not (same and (extra.get("status") == "ambiguous" or one_symbol(
+                        [[0, path, name, "", 0], [0, where, name, "", 0]]))):
+                    continue  # a same-named symbol of another file (not an ambiguous link, nor its C declaration)
+                named.setdefault(row.path, []).append(name)
+                if row.path not in best or row.score > best[row.path].score:
+                    best[row.path] = row
+        if not best:
+            return found
+        rows = sorted(best.values(), key=lambda r: (-len(named[r.path]), -r.score, r.path))[:limit]
+        shown = ", ".join(dict.fromkeys(n for r in rows for n in named[r.path]))
+        return Answer("routed", view.source, tuple(rows),
+                      (f"no document names '{path}' itself; these name what it defines: {shown}",))
+
+
+def _names_in_file(view: BundleView, path: str) -> list[str]:
+    """The names a file defines at its top (types, functions, constants), in the file's order, at most
+    MAX_FILE_NAMES; none when this gitroute has no impact index (its name table finds the file's node)."""
+    from gitroute.registry import INDEXES, load_index
+
+    if "impact" not in INDEXES:
+        return []
+    files = [r for r in load_index("impact").definitions(view.index("impact"), path) if r[3] == "file"]
+    if not files:
+        return []
+    graph = view.graph
+    out = graph.edges_out([files[0][0]])
+    ids = sorted({e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains")})
+    nodes = sorted(graph.nodes(ids).values(), key=lambda n: (n.line or 0, n.name))
+    return list(dict.fromkeys(n.name for n in nodes if n.kind != "file"))[:MAX_FILE_NAMES]
 
 
 def _has_indexes(names: Sequence[str]) -> bool:
@@ -150,25 +249,66 @@ def _path_kind(view: BundleView, token: str) -> str | None:
     return found[1] if found and found[1] in ("blob", "tree") else None
 
 
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc")  # documents whatever the docs index holds
+
+
+def _document_paths(view: BundleView) -> frozenset[str]:
+    """The paths of the documents the doc↔code index read (none when this gitroute or bundle lacks it)."""
+    from gitroute.registry import INDEXES
+
+    if "doc_links" not in INDEXES:
+        return frozenset()
+    index = view.index("doc_links")
+    found = index.memo.get("document_paths")  # a warm server's view keeps it for the pinned bundle
+    if found is None:
+        docs = index.read_json("docs.json")
+        found = index.memo["document_paths"] = frozenset(
+            entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)
+        ) if isinstance(docs, list) else frozenset()
+    return found
+
+
 def _document_named(view: BundleView, text: str) -> str | None:
     """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
     the doc↔code index; the shortest such path."""
-    from gitroute.registry import INDEXES
-
     wanted = text.strip().strip("/").lower()
-    if "doc_links" not in INDEXES or not wanted or len(wanted.split()) > 1:
+    if not wanted or len(wanted.split()) > 1:
         return None
-    docs = view.index("doc_links").read_json("docs.json")
     found = []
-    for entry in docs if isinstance(docs, list) else ():
-        path = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else None
-        if path is None:
-            continue
+    for path in _document_paths(view):
         lower = path.lower()
         base = lower.rpartition("/")[2]
         if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
             found.append(path)
     return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def _definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | None:
+    """(path, name) of each symbol `name` names exactly (case and separators aside), by the symbol index: a
+    qualified name (`Owner.name`, `pkg::mod::name`, `module.name`) by its last part, kept to the rows whose
+    owner or path holds one of its qualifiers when any does. () when the repository defines no such name."""
+    from gitroute.text import name_parts, split_identifier
+
+    parts = name_parts(name)
+    if not parts:
+        return None
+    found = _ask_symbols(view, parts[-1], limit=20, explain=True)
+    exact = [r for r in found.rows if any(signal == "exact_name" for signal, _ in r.signals)]
+    qualifiers = {q.lower() for q in parts[:-1]}
+    if qualifiers:
+        def holds(row) -> bool:
+            scope = {p.lower() for p in row.path.rsplit(".", 1)[0].split("/")}
+            scope |= {p.lower() for p in (row.name or "").split(".")[:-1]}
+            return bool(scope & qualifiers) or bool(
+                {"".join(split_identifier(q)) for q in qualifiers} & {"".join(split_identifier(s)) for s in scope})
+        exact = [r for r in exact if holds(r)] or exact
+    return tuple((r.path, r.name or "") for r in exact)
+
+
+def _ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
+    from gitroute.registry import load_index
+
+    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain)
 
 
 def _is_symbol(view: BundleView, name: str) -> bool:
@@ -181,11 +321,12 @@ def _symbol_named(view: BundleView, words: str) -> str | None:
     separators aside ('session interface' and 'session_interface' name SessionInterface)."""
     from gitroute.text import normalize_name
 
-    found = query(words, limit=1, bundle=view)
-    if not found.rows or found.rows[0].kind == "file":
-        return None
-    name = (found.rows[0].name or "").rpartition(".")[2]
-    return name if normalize_name(name) == normalize_name(words) else None
+    found = query(words, limit=3, bundle=view)
+    for row in found.rows:  # a file of the same name (`cart.py` for "cart") may come first
+        name = (row.name or "").rpartition(".")[2]
+        if row.kind != "file" and normalize_name(name) == normalize_name(words):
+            return name
+    return None
 
 
 def query(
@@ -212,6 +353,8 @@ def query(
         if meaning:
             return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
         symbols = load_index("symbols")
+        if len(text.split()) <= 1 and not (kinds or langs or path_glob):
+            return _query_name(view, text.strip(), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
@@ -243,6 +386,24 @@ def query(
                  f"words, so meaning (BM25) has share {share:.2f} and the symbol tiers {1 - share:.2f}",
                  *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answer:
+    """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
+    does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
+    The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
+    from gitroute.text import is_code_name, is_marked_code
+
+    found = _ask_symbols(view, text, limit=limit, explain=True)
+    if not is_code_name(text) or not found.rows or any(
+            signal == "exact_name" for row in found.rows for signal, _ in row.signals):
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    if _definitions(view, text) or not is_marked_code(text) and _is_word(view, text):
+        # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
+        # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
+    return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))
 
 
 def _strip(rows: list, explain: bool) -> list:
@@ -314,14 +475,19 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False,
-          through_query: bool = False) -> BenchReport:
+          through_query: bool = False, whole_files: bool = False) -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it.
 
-    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself).
+    A `sentence` question is asked of its dedicated command (its `route`) with its `argument`.
+    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself);
+    a sentence as it is written.
     `through_query`: ask the questions of the types plain `git route query` answers (symbol, meaning,
     negative) through it, which decides the mix of symbol tiers and BM25 itself.
+    `whole_files`: ask the sentence questions of plain BM25 over the whole text of every file of the bundle's
+    commit (`bench.WholeFiles`), the baseline `ask` is held to; the other types are not asked.
     """
-    from gitroute.bench import Question, find_default_bench, read_bench, run_bench
+    from gitroute.ask import KIND_COMMAND
+    from gitroute.bench import SENTENCE, Question, WholeFiles, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
     from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
@@ -338,9 +504,18 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return ask
 
+        def dedicated(q: Question) -> Answer:
+            # The command a reader would pick by hand, given what they would type into it.
+            return ask_command(KIND_COMMAND[q.route or "meaning"], q.argument or q.question, limit=10, bundle=view)
+
+        if whole_files:
+            from gitroute.git import repository as git
+
+            baseline = WholeFiles(git.regular_files(git.open_repository(repo), view.source.commit))
+            return run_bench(bench_file, {SENTENCE: lambda q: baseline.answer(q.question, source=view.source)})
         if through_ask:
             return run_bench(bench_file, {qtype: lambda q: ask(q.question, bundle=view)[0]
-                                          for qtype in question_types()})
+                                          for qtype in (*question_types(), SENTENCE)})
         if through_query:
             def plain(q: Question) -> Answer:
                 return query(q.question, limit=10, kinds=q.kind or (), langs=q.lang or (), path_glob=q.path,
@@ -348,8 +523,9 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return run_bench(bench_file, {qtype: plain for qtype, (index, _) in question_types().items()
                                           if index in ("symbols", "meaning")})
-        return run_bench(bench_file, {qtype: asker(index, options)
-                                      for qtype, (index, options) in question_types().items()})
+        return run_bench(bench_file, {**{qtype: asker(index, options)
+                                         for qtype, (index, options) in question_types().items()},
+                                      SENTENCE: dedicated})
 
 
 # Generated files a repository commits: name -> (the Config field holding its default path, or None

@@ -621,6 +621,17 @@ def test_an_inline_name_lends_its_own_sentence_only(make_repo, route):
     assert ask(route, repo, "where are invoices paid monthly", "--meaning")["status"] == "no_match"
 
 
+def test_a_name_mentioned_without_markup_lends_no_anchor_text(make_repo, route):
+    # doc_links links `shrink_image` written bare (a mention, 0020), but the page may only use it in passing
+    repo = make_repo("clock")
+    bare = "# Clock\n\nPictures get smaller: shrink_image makes thumbnails.\n"
+    repo.commit({**CLOCK_FILES, "README.md": bare}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    code = json.loads(route(["code", "--json", "README.md"], repo.path).stdout)
+    assert [row["path"] for row in code["rows"]] == ["src/clock/image.py"]  # linked
+    assert ask(route, repo, "where are thumbnails made", "--meaning")["status"] == "no_match"  # no anchor text
+
+
 def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):
     monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards from a small repository
     rebuilt = route(["build", "-q"], shop_repo.path)

@@ -433,6 +433,26 @@ def list_tree_blobs(repo: pygit2.Repository, commit_id: str) -> dict[str, str]:
     return found
 
 
+def regular_files(repo: pygit2.Repository, commit_id: str) -> Iterator[tuple[str, bytes]]:
+    """(path, content) of every regular file of a commit's tree (no links, no submodules), by path; blobs the
+    object database lacks are left out. For baselines that read every file as it is (the bench's whole-file BM25)."""
+    stack: list[tuple[pygit2.Tree, str]] = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree), "")]
+    found: list[tuple[str, pygit2.Oid]] = []
+    while stack:
+        tree, base = stack.pop()
+        for entry in tree:
+            path = base + _decode_name(entry.raw_name or b"")
+            if entry.filemode == FileMode.TREE:
+                stack.append((repo[entry.id].peel(pygit2.Tree), path + "/"))
+            elif entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                found.append((path, entry.id))
+    for path, oid in sorted(found):
+        try:
+            yield path, repo.odb.read(oid)[1]
+        except (KeyError, pygit2.GitError):
+            continue
+
+
 # --- the bundle: writes --------------------------------------------------------------------
 
 
