@@ -1,0 +1,73 @@
+"""The code graph's edges of a repository as stable text lines, to compare two gitroute checkouts' graphs.
+
+    PYTHONPATH=CHECKOUT python bench/graph_edges.py REPO > edges.txt
+    python bench/graph_edges.py --diff OLD.txt NEW.txt
+
+Builds the graph in process (no bundle is written: the extraction runs as a build's does) and prints one
+line per edge, `kind<TAB>how<TAB>source<TAB>target`, a node named by its path, owner, name and kind (not by
+its id, which moves with any symbol added before it), sorted. With --diff, prints the lines only one side
+has, grouped by edge kind and resolution, with counts. Not a test: what differs needs a reason, given by a
+person.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+
+def edge_lines(repo: str) -> list[str]:
+    from gitroute.git import repository as git
+    from gitroute.build import _collect_sources, _extract_all, _extract_key, _no_progress
+    from gitroute.config import CONFIG_PATH, parse_config
+    from gitroute.graph import build_graph
+
+    store = git.open_repository(repo)
+    commit = git.resolve_commit(store, "HEAD")
+    config = parse_config(git.read_commit_file(store, commit, CONFIG_PATH))
+    snap = git.snapshot_at(store, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
+    todo = {keys[e.path]: (keys[e.path], snap.read(e)) for e in snap.entries}
+    results: dict[str, list] = {}
+    _extract_all(list(todo.values()), results, None, _no_progress)
+    sources = _collect_sources(snap, keys, results, {})
+    graph = build_graph(sources.files, sources.declared)
+    sys.stderr.write(f"{repo}: resolution work {dict(sorted(graph.work.items()))}\n")
+    by_id = {n.id: n for n in graph.nodes}
+
+    def label(node_id: int) -> str:
+        n = by_id[node_id]
+        if n.kind == "file":
+            return n.path
+        return f"{n.path}:{n.owner + '.' if n.owner else ''}{n.name}({n.kind})"
+
+    return sorted({f"{e.kind}\t{e.how}\t{label(e.source)}\t{label(e.target)}" for e in graph.edges})
+
+
+def diff(old: Path, new: Path) -> None:
+    before = set(old.read_text().splitlines())
+    after = set(new.read_text().splitlines())
+    for sign, lines in (("-", sorted(before - after)), ("+", sorted(after - before))):
+        groups = Counter("\t".join(line.split("\t")[:2]) for line in lines)
+        print(f"{sign} {len(lines)} edges: " + ", ".join(f"{k.replace(chr(9), '/')} {n}" for k, n in groups.most_common()))
+        for line in lines:
+            print(f"{sign} {line}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repo", nargs="?")
+    parser.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"))
+    args = parser.parse_args(argv)
+    if args.diff:
+        diff(Path(args.diff[0]), Path(args.diff[1]))
+        return 0
+    if not args.repo:
+        parser.error("a repository, or --diff OLD NEW")
+    sys.stdout.write("".join(line + "\n" for line in edge_lines(args.repo)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
