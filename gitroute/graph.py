@@ -22,19 +22,14 @@ from itertools import repeat
 from typing import Any, NamedTuple, Protocol
 
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
+from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
+from gitroute.traits import module_style
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
-# A module spec matching more files than this names none of them (`utils`).
-MAX_NAME_TARGETS = 3
 # An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
 MAX_AMBIGUOUS = 5
 CALL_RESOLUTION = ("resolved by scope, then imports, then package, then a unique name; ambiguous uses "
                    "keep every candidate (marked); no types: a lower bound")
-
-_STEM_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".go", ".rs",
-                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift",
-                    ".hs", ".lua")
-_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +63,8 @@ class CodeGraph:
     # node bucket -> a digest of what its nodes are made of (its files' paths, blobs, languages and placed
     # symbols, and the entry points manifests declare in it): equal digests, equal node records
     node_digests: dict[int, bytes] = field(default_factory=dict)
+    # What resolving the edges cost, in steps (see `_Resolution.work`): not stored, for tests and benches.
+    work: Counter = field(default_factory=Counter)
 
     def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
@@ -98,17 +95,23 @@ def build_graph(
     files = sorted(files, key=lambda f: f.path)
     nodes, file_node, symbol_ids = _place_nodes(files)
 
-    modules = _module_index(file_node)
+    modules = module_index(file_node)
     declared_nodes = nodes
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
-    # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub.
-    go_modules = {entry.name: posixpath.dirname(path) for path, entry in declared
-                  if posixpath.basename(path) == "go.mod" and entry.module is None and entry.path is None}
-    edges, unresolved, routes, parts = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules, memo)
+    # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub;
+    # package.json's name, what `require(name)` names from anywhere (the first manifest by path of a name).
+    named: dict[str, dict[str, str]] = {"go.mod": {}, "package.json": {}}
+    for path, entry in declared:
+        if entry.module is None and entry.path is None and posixpath.basename(path) in named:
+            named[posixpath.basename(path)].setdefault(entry.name, posixpath.dirname(path))
+    work: Counter = Counter()
+    edges, unresolved, routes, parts = resolve_edges(
+        files, nodes, file_node, symbol_ids, ModuleIndex(file_node, modules, named["go.mod"], named["package.json"]),
+        memo, work)
     return CodeGraph(nodes, edges, unresolved, routes, parts,
-                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes))
+                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes), work)
 
 
 def _node_digests(files: Sequence[SourceFile], file_node: dict[str, int], symbol_ids: dict[str, list[int]],
@@ -223,7 +226,7 @@ def _apply_declared_entries(
             entries.add(file_node[entry.path])
         if entry.module is None:
             continue
-        for file_id in _resolve_module(entry.module, manifest_path, modules):
+        for file_id in resolve_module(entry.module, manifest_path, modules):
             path = by_id[file_id].path
             if entry.function is None:
                 entries.add(file_id)
@@ -235,56 +238,6 @@ def _apply_declared_entries(
         if n.id in entries and not n.entry else n
         for n in nodes
     ]
-
-
-def _module_index(file_node: dict[str, int]) -> dict[str, list[int]]:
-    """Every trailing part of a file's path without extension (`flask/sessions`, `sessions`) -> file ids.
-
-    Package files (`__init__.py`, `index.js`, `mod.rs`) also answer for their folder.
-    """
-    index: dict[str, list[int]] = defaultdict(list)
-    for path, file_id in file_node.items():
-        stem, ext = posixpath.splitext(path)
-        if ext not in _STEM_EXTENSIONS:
-            continue
-        keys = [stem]
-        folder, base = posixpath.split(stem)
-        if base in _PACKAGE_FILES and folder:
-            keys.append(folder)
-        for key in keys:
-            parts = key.split("/")
-            for start in range(len(parts)):
-                index["/".join(parts[start:])].append(file_id)
-    return index
-
-
-def _resolve_module(spec: str, importer: str, modules: dict[str, list[int]]) -> list[int]:
-    """Files an import names: relative paths against the importer, dotted and `::` names by suffix."""
-    spec = spec.strip().strip("\"'<>")
-    if not spec:
-        return []
-    folder = posixpath.dirname(importer)
-    if spec.startswith("./") or spec.startswith("../"):
-        key = posixpath.normpath(posixpath.join(folder, spec))
-    elif spec.startswith("."):  # Python: `.mod`, `..pkg.mod`
-        dots = len(spec) - len(spec.lstrip("."))
-        base = folder
-        for _ in range(dots - 1):
-            base = posixpath.dirname(base)
-        rest = spec[dots:].replace(".", "/")
-        key = posixpath.join(base, rest) if rest else base
-    else:
-        key = spec.replace("::", "/")
-        if "/" not in key:
-            key = key.replace(".", "/")
-        key = key.removeprefix("crate/").removeprefix("@/")
-    key = posixpath.splitext(key)[0] if posixpath.splitext(key)[1] in _STEM_EXTENSIONS else key
-    for candidate in (key, key.rsplit("/", 1)[0] if "/" in key else ""):
-        # `from pkg.mod import name` may be written as `pkg.mod.name`: try the parent module too.
-        hits = modules.get(candidate.strip("/"))
-        if hits:
-            return sorted(hits)[:MAX_NAME_TARGETS] if len(hits) <= MAX_NAME_TARGETS else []
-    return []
 
 
 def _last_segment(name: str) -> str:
@@ -306,6 +259,8 @@ _IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift",
 _BINDING_LANGS = frozenset(("python", "javascript", "typescript", "tsx", "go", "java", "rust"))
 _IMPLIED_BINDING_LANGS = frozenset(("kotlin", "scala", "csharp"))
 _MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__, re-exported again above
+# What one lookup gives back at most: the same name at the top of more files than this is no one symbol.
+MAX_LOOKUP_TARGETS = 32
 _MAX_BASE_DEPTH = 8
 _TYPE_KINDS = frozenset(TYPE_KINDS)
 _PYTHON_BUILTINS = frozenset(dir(builtins))
@@ -321,12 +276,10 @@ class _Resolution:
         nodes: list[Node],
         file_node: dict[str, int],
         symbol_ids: dict[str, list[int]],
-        modules: dict[str, list[int]],
-        go_modules: dict[str, str],
+        modules: ModuleIndex,
     ) -> None:
         self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
         self.node_list = nodes
-        self.go_modules = go_modules
         self.file_node = file_node
         self.symbol_ids = symbol_ids
         self.modules = modules
@@ -340,7 +293,6 @@ class _Resolution:
         self.members: dict[int, dict[str, list[int]]] = {}  # type id -> name -> ids of its members
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
-        self._folders: tuple[dict[str, list[str]], dict[str, list[int]]] | None = None
         self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
         # What the use being resolved has read so far: a file's path for anything read from that file,
         # and the keys of `module_files` and `_by_name`, which read tables of every file.
@@ -348,14 +300,17 @@ class _Resolution:
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
         # Memos shared across files keep, beside each value, the reads that computed it.
         # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
-        self.lookup_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
+        self.lookup_memo: dict[tuple[tuple[int, ...], str, int], tuple[list[int], tuple]] = {}
         self.binding_memo: dict[tuple, tuple[list[int] | None, tuple]] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
-        self.module_memo: dict[tuple[str, str, str, bool], list[int] | None] = {}
+        self.module_memo: dict[tuple[str, str, str, str], list[int] | None] = {}
         self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
         self.module_name_memo: dict[tuple[str, str], list[int]] = {}
+        # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
+        # at one re-export level) and the files they scanned, and bindings followed (each once per build).
+        self.work: Counter = Counter()
 
     def tables(self, path: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
         """A file's names -> ids, of all its symbols and of its top-level ones; its members and parents
@@ -427,21 +382,6 @@ class _Resolution:
                 everywhere[node.name].append(node.id)
         self._everywhere = everywhere
 
-    def folder_index(self) -> tuple[dict[str, list[str]], dict[str, list[int]]]:
-        """Every trailing part of a folder -> folders; a folder -> its code files."""
-        if self._folders is None:
-            folders: dict[str, list[str]] = defaultdict(list)
-            folder_files: dict[str, list[int]] = defaultdict(list)
-            for path, file_id in self.file_node.items():
-                if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
-                    folder_files[posixpath.dirname(path)].append(file_id)
-            for folder in folder_files:
-                parts = folder.split("/")
-                for start in range(len(parts)):
-                    folders["/".join(parts[start:])].append(folder)
-            self._folders = (folders, folder_files)
-        return self._folders
-
     # ---------------------------------------------------------------- what a file binds
 
     def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
@@ -484,73 +424,40 @@ class _Resolution:
 
     def module_files(self, spec: str, importer: str, lang: str) -> list[int] | None:
         """Files a module spec names in this snapshot; None when it names none (it is outside the repository)."""
-        # Relative specs (after the quotes `_resolve_module` strips) depend on the importer's folder only.
-        relative = spec.strip().strip("\"'<>").startswith(".")
-        key = ("module", spec, posixpath.dirname(importer) if relative else "", lang == "go")
+        style = module_style(lang)
+        found = self._module_files(spec, importer, style)
+        if found is None and style == "python" and not spec.startswith("."):
+            # No source root holds it: the folders the importer is in may.
+            found = self._module_files(spec, importer, "python-path")
+        return found
+
+    def _module_files(self, spec: str, importer: str, style: str) -> list[int] | None:
+        # Keyed by what the answer depends on (`ModuleIndex.scope`): most specs mean the same from every file.
+        key = ("module", spec, *self.modules.scope(spec, importer, style))
         self.reads.add(key)
         if key in self.module_memo:
             return self.module_memo[key]
         found = self.module_memo[key] = self.module_files_at(key)
         return found
 
-    def module_files_at(self, key: tuple[str, str, str, bool]) -> list[int] | None:
-        """`module_files` by its memo key: what a spec names from any file of a folder."""
-        _, spec, folder, go = key
-        if go:  # a Go import names a package, which is a folder, never a file
-            return self._go_package(spec)
-        found = _resolve_module(spec, posixpath.join(folder, "-"), self.modules) or None
-        if found is None and not spec.startswith("."):
-            found = self._folder_module(spec, "")
-        return found
-
-    def _go_package(self, spec: str) -> list[int] | None:
-        """The .go files of the folder a Go import path names: under the go.mod whose module path prefixes
-        it; with no go.mod at all, by the folder's trailing parts (GOPATH layouts)."""
-        if not self.go_modules:
-            return self._folder_module(spec, "go")
-        folders, folder_files = self.folder_index()
-        module = max((m for m in self.go_modules if spec == m or spec.startswith(m + "/")), key=len, default=None)
-        if module is None:
-            vendored = folders.get(spec, ())  # `vendor/<spec>`; anything else is outside the repository
-            if len(vendored) != 1:
-                return None
-            folder = vendored[0]
-        else:
-            rest = spec[len(module):].strip("/")
-            folder = posixpath.join(self.go_modules[module], rest) if rest else self.go_modules[module]
-        # A package's _test.go files are not part of what importing it brings in.
-        files = sorted(i for i in folder_files.get(folder, ())
-                       if self.nodes[i].path.endswith(".go") and not self.nodes[i].path.endswith("_test.go"))
-        return files or None
-
-    def _folder_module(self, spec: str, lang: str) -> list[int] | None:
-        """A spec naming a folder (a Go package, a Java package, a Rust module folder): its code files."""
-        if lang == "go" and "." not in spec.split("/")[0] and "/" not in spec:
-            return None  # Go's standard library (`fmt`, `net/http` has a slash but no dot: also below)
-        parts = spec.replace("::", "/").replace(".", "/").split("/") if lang != "go" else spec.split("/")
-        if lang == "go" and "." not in parts[0]:
-            return None
-        parts = [p for p in parts if p and p not in ("crate", "self", "super")]
-        folders, folder_files = self.folder_index()
-        for start in range(len(parts)):
-            candidates = folders.get("/".join(parts[start:]))
-            if candidates:
-                if len(candidates) > 1 or (start == len(parts) - 1 and len(parts) > 1 and lang == "go"):
-                    if len(candidates) > 1:
-                        return None
-                return sorted(folder_files[candidates[0]])
-        return None
+    def module_files_at(self, key: tuple[str, str, str, str]) -> list[int] | None:
+        """`module_files` by its memo key: what a spec names from any file of a folder, by a module style."""
+        _, spec, folder, style = key
+        return self.modules.files(spec, folder, style)
 
     # ---------------------------------------------------------------- lookups
 
     def lookup(self, file_ids: list[int], name: str, depth: int = 0) -> list[int]:
-        """Top-level symbols called `name` in these files, following re-exports (`from .x import name`)."""
-        if depth == 0:
-            return self._memoised(self.lookup_memo, (tuple(file_ids), name),  # type: ignore[return-value]
-                                  lambda: self._lookup(file_ids, name, 0))
-        return self._lookup(file_ids, name, depth)
+        """Top-level symbols called `name` in these files, following re-exports (`from .x import name`) down to
+        `_MAX_REEXPORT_DEPTH` levels. Memoised at every level, as `binding_targets` is: each (files, name, level)
+        is looked up once in a build, so re-exports that fan out again at each level cost what they hold, not
+        the product of their fan-outs."""
+        return self._memoised(self.lookup_memo, (tuple(file_ids), name, depth),  # type: ignore[return-value]
+                              lambda: self._lookup(file_ids, name, depth))
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
+        self.work["lookups"] += 1
+        self.work["lookup_files"] += len(file_ids)
         found: list[int] = []
         for file_id in file_ids:
             path = self.nodes[file_id].path
@@ -572,19 +479,27 @@ class _Resolution:
                     files = self.module_files(b.module, path, lang)
                     if files:
                         found.extend(self.lookup(files, name, depth + 1))
+        # Each symbol once (files that import a name from one module all lead to it), and a bounded few: a
+        # name that many files define at the top is no one symbol.
+        found = list(dict.fromkeys(found)) if len(found) > 1 else found
+        if len(found) > MAX_LOOKUP_TARGETS:
+            self.work["lookups_cut"] += 1
+            del found[MAX_LOOKUP_TARGETS:]
         return found
 
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
         """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
         self.reads.add(path)
         lang = self.extracts[path].lang
-        if depth == 0 and not b.module.startswith("."):  # an absolute module means the same from every file
-            key = (lang, b.module, b.name, b.local if b.name == "default" else "", member)
-            return self._memoised(self.binding_memo, key,  # type: ignore[return-value]
-                                  lambda: self._binding_targets(path, lang, b, member, depth))
-        return self._binding_targets(path, lang, b, member, depth)
+        # An absolute module means the same from every file, a relative one from every file of a folder.
+        relative = b.module.strip().strip("\"'<>").startswith(".")
+        key = (lang, posixpath.dirname(path) if relative else "", b.module, b.name,
+               b.local if b.name == "default" else "", member, depth)
+        return self._memoised(self.binding_memo, key,  # type: ignore[return-value]
+                              lambda: self._binding_targets(path, lang, b, member, depth))
 
     def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
+        self.work["bindings"] += 1
         sep = "/" if lang in ("javascript", "typescript", "tsx", "go") else ("::" if lang == "rust" else ".")
         if not b.name or b.name == "default":
             files = self.module_files(b.module, path, lang)
@@ -904,14 +819,17 @@ def resolve_edges(
     nodes: list[Node],
     file_node: dict[str, int],
     symbol_ids: dict[str, list[int]],
-    modules: dict[str, list[int]],
-    go_modules: dict[str, str] | None = None,
+    modules: ModuleIndex,
     memo: MemoTable | None = None,
+    work: Counter | None = None,
 ) -> tuple[list[Edge], Counter, dict[str, Counter], list[FileEdges]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
-    route resolved, by edge kind, and each file's part of the edges. `go_modules`: each go.mod's module
-    path -> its folder. With a build memo, a file whose resolution would read the same is not resolved again."""
-    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules, go_modules or {})
+    route resolved, by edge kind, and each file's part of the edges. `modules`: what module specs name.
+    With a build memo, a file whose resolution would read the same is not resolved again. `work`: what
+    resolving cost is counted into it (see `_Resolution.work`)."""
+    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
+    if work is not None:
+        resolution.work = work
     earlier = _EdgeMemo(memo, files, resolution) if memo is not None else None
     done: list[tuple[str, _FilePart]] = []
     for f in files:
@@ -1084,8 +1002,8 @@ class _EdgeMemo:
         self.buckets = _bucket_count(files)
         # The paths module specs are resolved against (a few more, such as a file named `.py`: a
         # superset only makes a change seen more often).
-        stems = sorted(p for p in file_node if p.endswith(_STEM_EXTENSIONS))
-        self.modules = _digest((stems, sorted(resolution.go_modules.items())))
+        stems = sorted(p for p in file_node if p.endswith(STEM_EXTENSIONS))
+        self.modules = _digest((stems, resolution.modules.fingerprint()))
         self.old_files: dict[str, tuple] = {}
         self.keys: list = []  # every key a kept file read, numbered (the numbers entries keep)
         self.values: list[bytes] = []  # what each key reads: a digest (b"" for a file's path)

@@ -1,0 +1,71 @@
+"""What a language's imports mean beyond its grammar, as data: how its modules are named, and which names its
+runtime provides (so that no file of a repository is taken for them)."""
+from __future__ import annotations
+
+# How a language names the module an import brings in (the `style` of `gitroute.modules.ModuleIndex.files`):
+# "python": dotted paths from a source root; "ecmascript": relative paths, or a package's name; "go": a
+# package path (a folder); "rust": `crate::a::b` paths; "jvm": packages by dotted name, folders by their
+# trailing parts; "dotnet": namespaces; "": a path by its trailing parts (C includes, Ruby's require, ...).
+MODULE_STYLES: dict[str, str] = {
+    "python": "python",
+    "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript",
+    "go": "go",
+    "rust": "rust",
+    "java": "jvm", "kotlin": "jvm", "scala": "jvm",
+    "csharp": "dotnet",
+}
+
+
+def module_style(lang: str | None) -> str:
+    return MODULE_STYLES.get(lang or "", "")
+
+
+# Python's standard library (`sys.stdlib_module_names` of 3.11, which 3.12 and 3.13 only shrink): a fixed
+# table, so that a bundle does not depend on the Python that built it. `import json` is this module unless a
+# repository file is `json` from a source root, as a regular module or package (a namespace folder loses to
+# the standard library's module wherever it is on the path).
+PYTHON_STDLIB = frozenset("""
+__future__ _abc _aix_support _ast _asyncio _bisect _blake2 _bootsubprocess _bz2 _codecs _codecs_cn _codecs_hk
+_codecs_iso2022 _codecs_jp _codecs_kr _codecs_tw _collections _collections_abc _compat_pickle _compression
+_contextvars _crypt _csv _ctypes _curses _curses_panel _datetime _dbm _decimal _elementtree _frozen_importlib
+_frozen_importlib_external _functools _gdbm _hashlib _heapq _imp _io _json _locale _lsprof _lzma _markupbase
+_md5 _msi _multibytecodec _multiprocessing _opcode _operator _osx_support _overlapped _pickle _posixshmem
+_posixsubprocess _py_abc _pydecimal _pyio _queue _random _scproxy _sha1 _sha256 _sha3 _sha512 _signal
+_sitebuiltins _socket _sqlite3 _sre _ssl _stat _statistics _string _strptime _struct _symtable _thread
+_threading_local _tkinter _tokenize _tracemalloc _typing _uuid _warnings _weakref _weakrefset _winapi _zoneinfo
+abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii bisect
+builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop collections colorsys compileall
+concurrent configparser contextlib contextvars copy copyreg crypt csv ctypes curses dataclasses datetime dbm
+decimal difflib dis distutils doctest email encodings ensurepip enum errno faulthandler fcntl filecmp fileinput
+fnmatch fractions ftplib functools gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq
+hmac html http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3
+linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib msvcrt
+multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse os ossaudiodev pathlib
+pdb pickle pickletools pipes pkgutil platform plistlib poplib posix posixpath pprint profile pstats pty pwd
+py_compile pyclbr pydoc pydoc_data pyexpat queue quopri random re readline reprlib resource rlcompleter runpy
+sched secrets select selectors shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd
+sqlite3 sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct subprocess sunau
+symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap this threading time timeit
+tkinter token tokenize tomllib trace traceback tracemalloc tty turtle turtledemo types typing unicodedata
+unittest urllib uu uuid venv warnings wave weakref webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp
+zipfile zipimport zlib zoneinfo
+""".split())
+
+# Node's core modules (`require('module').builtinModules`): `require('fs')` is always the runtime's, whatever
+# the repository holds; with a subpath (`fs/promises`) too. Modules that exist only with the `node:` scheme
+# (`node:test`, `node:sqlite`) are not here: any `scheme:` spec names no file (see `is_runtime_module`).
+NODE_CORE = frozenset("""
+assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain
+events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl
+stream string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib
+""".split())
+
+# Crates every Rust program has without a dependency: `use std::fmt` names no module of the repository.
+RUST_RUNTIME = frozenset(("std", "core", "alloc", "proc_macro"))
+
+# Packages and namespaces of the JVM's and .NET's runtime libraries, by their first parts: `import java.util.*`
+# names a folder of the repository only where that folder is the package's full path (the JDK's own source).
+RUNTIME_PACKAGES: dict[str, tuple[str, ...]] = {
+    "jvm": ("java", "javax", "jdk", "sun", "kotlin", "kotlinx", "scala"),
+    "dotnet": ("System", "Microsoft"),
+}
