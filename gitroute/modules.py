@@ -34,7 +34,8 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 def module_index(file_node: Mapping[str, int]) -> dict[str, list[int]]:
     """Every trailing part of a file's path without extension (`flask/sessions`, `sessions`) -> file ids.
 
-    Package files (`__init__.py`, `index.js`, `mod.rs`) also answer for their folder.
+    Package files (`__init__.py`, `index.js`, `mod.rs`) also answer for their folder (those at the top for
+    ".", what `require('..')` names from a top folder).
     """
     index: dict[str, list[int]] = defaultdict(list)
     for path, file_id in file_node.items():
@@ -43,8 +44,8 @@ def module_index(file_node: Mapping[str, int]) -> dict[str, list[int]]:
             continue
         keys = [stem]
         folder, base = posixpath.split(stem)
-        if base in PACKAGE_FILES and folder:
-            keys.append(folder)
+        if base in PACKAGE_FILES:
+            keys.append(folder or ".")
         for key in keys:
             parts = key.split("/")
             for start in range(len(parts)):
@@ -75,6 +76,8 @@ def resolve_module(spec: str, importer: str, modules: Mapping[str, list[int]],
             key = key.replace(".", "/")
         key = key.removeprefix("crate/").removeprefix("@/")
     key = posixpath.splitext(key)[0] if posixpath.splitext(key)[1] in STEM_EXTENSIONS else key
+    if key.strip("/") in ("", "."):  # `require('..')` from a top folder: the top's package file (`index.js`)
+        key = "."
     for candidate in (key, key.rsplit("/", 1)[0] if "/" in key else ""):
         # `from pkg.mod import name` may be written as `pkg.mod.name`: try the parent module too.
         candidate = candidate.strip("/")
@@ -140,8 +143,11 @@ class ModuleIndex:
                 return self._ecmascript(bare, by_name=style == "ecmascript")
             if style == "rust" and "::" in bare and bare.removeprefix("::").split("::", 1)[0] in RUST_RUNTIME:
                 return None  # `use std::fmt` (but `mod core;` declares the file's own module `core`)
-        found = resolve_module(spec, posixpath.join(folder, "-"), self.modules) or None
-        if found is None and not bare.startswith("."):
+        # A relative JavaScript spec names a JavaScript file (not the `main.py` beside an `index.js`).
+        accept = self._ecmascript_file if style == "ecmascript" else None
+        found = resolve_module(spec, posixpath.join(folder, "-"), self.modules, accept) or None
+        # A folder is a module by its files in Go, Java, Rust; a JavaScript folder without an index is none.
+        if found is None and not bare.startswith(".") and style != "ecmascript":
             first = bare.split(".", 1)[0]
             # A runtime's package (`java.util`) is a folder of the repository only by its full path.
             found = self._folder_module(spec, style, full_only=first in RUNTIME_PACKAGES.get(style, ()))
@@ -185,7 +191,12 @@ class ModuleIndex:
                 stem = posixpath.dirname(stem)
             if stem != key and not stem.endswith("/" + key):
                 return False  # `pkg/main.py` answers for its folder in other languages, not here
-            return stem[: len(stem) - len(key)].rstrip("/") not in packages
+            root = stem[: len(stem) - len(key)].rstrip("/")
+            if root in packages:
+                return False
+            # `email.utils` of the standard library's `email` package, unless `email` here is a package too.
+            top, _, rest = key.partition("/")
+            return not (rest and top in PYTHON_STDLIB and posixpath.join(root, top) not in packages)
 
         found = resolve_module(spec, "-", self.modules, top_level)
         if found:
@@ -247,6 +258,9 @@ class ModuleIndex:
                 if found:
                     return found
         return self._ecmascript_paths([posixpath.join(root, spec) for root in self.ecmascript_roots()])
+
+    def _ecmascript_file(self, file_id: int, key: str) -> bool:
+        return self.paths[file_id].endswith(_ECMASCRIPT_EXTENSIONS)
 
     def _ecmascript_paths(self, keys: list[str]) -> list[int] | None:
         """The files that are exactly one of these paths (extension left out), or their folder's index."""
