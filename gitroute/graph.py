@@ -261,10 +261,27 @@ _IMPLIED_BINDING_LANGS = frozenset(("kotlin", "scala", "csharp"))
 _MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__, re-exported again above
 # What one lookup gives back at most: the same name at the top of more files than this is no one symbol.
 MAX_LOOKUP_TARGETS = 32
+# What one lookup may cost: the files it scans and those the re-exports it follows scan, as often as they are
+# reached (a memoised lookup counts what it cost when it was made). Past it, no more re-exports are followed:
+# a name that many files away is not found through them (a package that star-imports every module of a
+# package that star-imports it back looks each name up through a bounded few, not all of them).
+MAX_LOOKUP_COST = 512
 _MAX_BASE_DEPTH = 8
 _TYPE_KINDS = frozenset(TYPE_KINDS)
 _PYTHON_BUILTINS = frozenset(dir(builtins))
 _NOT_RESOLVED = frozenset(("external", "unresolved", "too_ambiguous"))
+
+
+class _SetIndex(NamedTuple):
+    """A set of files a lookup searches (a package's files), indexed once for every name looked up in it."""
+
+    names: dict[str, list[int]]  # name -> positions of the files that define it at the top, or bind it
+    # position -> the star-imported modules to follow there: each module once, where a file first imports it
+    stars: dict[int, list[list[int]]]
+
+
+# A lookup in more files than this reads them through their `_SetIndex`, not one by one.
+_SCANNED_SET = 8
 
 
 class _Resolution:
@@ -300,8 +317,10 @@ class _Resolution:
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
         # Memos shared across files keep, beside each value, the reads that computed it.
         # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
-        self.lookup_memo: dict[tuple[tuple[int, ...], str, int], tuple[list[int], tuple]] = {}
-        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple]] = {}
+        self.lookup_memo: dict[tuple[tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
+        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple, int]] = {}
+        self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
+        self.set_memo: dict[tuple[int, ...], tuple[_SetIndex, tuple]] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
@@ -407,6 +426,31 @@ class _Resolution:
             memo[key] = (value, tuple(inner))
         return value
 
+    def _costed(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
+        """`_memoised` for lookups and bindings, which also keeps what computing the value cost (`self.cost`):
+        the files it scanned, and what the lookups and bindings it followed cost, whether or not they were
+        memoised. So a lookup's cost, and where `MAX_LOOKUP_COST` stops it, are the same in any order."""
+        hit = memo.get(key)
+        if hit is not None:
+            self.reads.update(hit[1])
+            self.cost += hit[2]
+            return hit[0]
+        outer, outer_cycles, outer_cost = self.reads, self.cycles, self.cost
+        self.reads, self.cycles, self.cost = set(), set(), 0
+        try:
+            value = compute()
+        finally:
+            inner, inner_cycles, inner_cost = self.reads, self.cycles, self.cost
+            self.reads, self.cycles, self.cost = outer, outer_cycles, outer_cost + inner_cost
+        outer |= inner
+        if inner_cycles:
+            outer_cycles |= inner_cycles
+        else:
+            memo[key] = (value, tuple(inner), inner_cost)
+        if inner_cost > self.work["cost_max"]:
+            self.work["cost_max"] = inner_cost
+        return value
+
     def file_bindings(self, path: str) -> dict[str, list[Binding]]:
         self.reads.add(path)
         found = self.bindings.get(path)
@@ -452,14 +496,25 @@ class _Resolution:
         `_MAX_REEXPORT_DEPTH` levels. Memoised at every level, as `binding_targets` is: each (files, name, level)
         is looked up once in a build, so re-exports that fan out again at each level cost what they hold, not
         the product of their fan-outs."""
-        return self._memoised(self.lookup_memo, (tuple(file_ids), name, depth),  # type: ignore[return-value]
-                              lambda: self._lookup(file_ids, name, depth))
+        return self._costed(self.lookup_memo, (tuple(file_ids), name, depth),  # type: ignore[return-value]
+                            lambda: self._lookup(file_ids, name, depth))
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
         self.work["lookups"] += 1
-        self.work["lookup_files"] += len(file_ids)
         found: list[int] = []
-        for file_id in file_ids:
+        cut = False
+        stars: dict[int, list[list[int]]] | None = None  # position -> the star modules to follow there
+        followed: set[tuple[int, ...]] = set()  # star modules followed: again, they would find nothing again
+        if len(file_ids) > _SCANNED_SET:
+            # A package of many files: only those that define or bind the name, or star-import a module no file
+            # before them did (following it again would find what it found then: nothing), can add anything.
+            index = self.set_index(file_ids)
+            stars = index.stars
+            relevant = sorted(set(index.names.get(name, ())).union(stars))
+            file_ids = [file_ids[at] for at in relevant]
+        self.work["lookup_files"] += len(file_ids)
+        for at, file_id in enumerate(file_ids):
+            self.cost += 1
             path = self.nodes[file_id].path
             self.reads.add(path)
             here = self.tables(path)[1].get(name)
@@ -468,17 +523,29 @@ class _Resolution:
                 continue
             if depth >= _MAX_REEXPORT_DEPTH or path not in self.extracts:
                 continue
+            if self.cost > MAX_LOOKUP_COST:  # the files this lookup reached are enough: no more re-exports
+                cut = True
+                continue
             bindings = self.file_bindings(path)
             for b in bindings.get(name, ()):
                 targets = self.binding_targets(path, b, "", depth + 1)
                 if targets:
                     found.extend(targets)
             if not found and "*" in bindings:
-                lang = self.extracts[path].lang
-                for b in bindings["*"]:
-                    files = self.module_files(b.module, path, lang)
-                    if files:
+                if stars is not None:
+                    modules = stars.get(relevant[at], [])
+                else:
+                    lang = self.extracts[path].lang
+                    modules = [self.module_files(b.module, path, lang) or [] for b in bindings["*"]]
+                for files in modules:
+                    if self.cost > MAX_LOOKUP_COST:
+                        cut = True
+                        break
+                    if files and tuple(files) not in followed:
+                        followed.add(tuple(files))
                         found.extend(self.lookup(files, name, depth + 1))
+        if cut:
+            self.work["lookups_cut"] += 1
         # Each symbol once (files that import a name from one module all lead to it), and a bounded few: a
         # name that many files define at the top is no one symbol.
         found = list(dict.fromkeys(found)) if len(found) > 1 else found
@@ -486,6 +553,35 @@ class _Resolution:
             self.work["lookups_cut"] += 1
             del found[MAX_LOOKUP_TARGETS:]
         return found
+
+    def set_index(self, file_ids: list[int]) -> _SetIndex:
+        """What a lookup in a set of files needs of them, by name: see `_SetIndex`."""
+        return self._memoised(self.set_memo, tuple(file_ids),  # type: ignore[return-value]
+                              lambda: self._set_index(file_ids))
+
+    def _set_index(self, file_ids: list[int]) -> _SetIndex:
+        names: dict[str, list[int]] = defaultdict(list)
+        stars: dict[int, list[list[int]]] = {}
+        followed: set[tuple[int, ...]] = set()
+        for at, file_id in enumerate(file_ids):
+            path = self.nodes[file_id].path
+            self.reads.add(path)
+            for name in self.tables(path)[1]:
+                names[name].append(at)
+            if path not in self.extracts:
+                continue
+            bindings = self.file_bindings(path)
+            lang = self.extracts[path].lang
+            for name, bound in bindings.items():
+                if name == "*":
+                    for b in bound:
+                        files = self.module_files(b.module, path, lang)
+                        if files and tuple(files) not in followed:
+                            followed.add(tuple(files))
+                            stars.setdefault(at, []).append(files)
+                elif bound:
+                    names[name].append(at)
+        return _SetIndex(names, stars)
 
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
         """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
@@ -495,8 +591,8 @@ class _Resolution:
         relative = b.module.strip().strip("\"'<>").startswith(".")
         key = (lang, posixpath.dirname(path) if relative else "", b.module, b.name,
                b.local if b.name == "default" else "", member, depth)
-        return self._memoised(self.binding_memo, key,  # type: ignore[return-value]
-                              lambda: self._binding_targets(path, lang, b, member, depth))
+        return self._costed(self.binding_memo, key,  # type: ignore[return-value]
+                            lambda: self._binding_targets(path, lang, b, member, depth))
 
     def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
         self.work["bindings"] += 1
@@ -524,7 +620,10 @@ class _Resolution:
             owners = self.lookup(files, b.name, depth) if files else []
             if not owners and submodule:
                 owners = self.lookup(submodule, b.name, depth)
-            return self.class_members(owners, member)
+            cost = self.cost  # what reading a class's members costs is no lookup's (see `_costed`)
+            found = self.class_members(owners, member)
+            self.cost = cost
+            return found
         found = self.lookup(files, b.name, depth) if files else []
         if not found and submodule:
             found = self.lookup(submodule, b.name, depth)
