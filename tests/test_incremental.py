@@ -97,6 +97,18 @@ STEPS = {
     "elixir_module_renamed": lambda t: {**t, "lib/ex/path.ex": "defmodule Shop.Paths do\n  def split(p), do: [p]\nend\n"},
     "elixir_nested_module": lambda t: {**t, "lib/ex/shop.ex": "defmodule Shop do\n  defmodule Path do\n"
                                                               "    def split(p), do: p\n  end\nend\n"},
+    # A bare JavaScript spec names another package of the repository by its package.json name: a manifest's
+    # content, no path, moves what the importing file resolves to.
+    "js_package_import": lambda t: {**t, "web/app.js": "const { slug } = require('@acme/utils')\n\n"
+                                                     "function page() {\n  return slug('a')\n}\n",
+                                    "packages/utils/index.js": "function slug(s) {\n  return s\n}\n"
+                                                               "module.exports = { slug }\n"},
+    "package_named": lambda t: {**t, "packages/utils/package.json": '{"name": "@acme/utils"}\n'},
+    "package_renamed": lambda t: {**t, "packages/utils/package.json": '{"name": "@acme/tools"}\n'},
+    # A Python module beside its importer, until the folder becomes a package and it is no longer top-level.
+    "python_beside": lambda t: {**t, "checks/helpers.py": "def ready():\n    return 1\n",
+                                "checks/run.py": "import helpers\n\n\ndef run():\n    return helpers.ready()\n",
+                                "checks/__init__.py": ""},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }
