@@ -312,15 +312,19 @@ class _Resolution:
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
         self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
         # What the use being resolved has read so far: a file's path for anything read from that file,
-        # and the keys of `module_files` and `_by_name`, which read tables of every file.
+        # ("files", paths) for all of a package's files read at once (`_set_index`), and the keys of
+        # `module_files` and `_by_name`, which read tables of every file.
         self.reads: set = set()
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
         # Memos shared across files keep, beside each value, the reads that computed it.
         # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
-        self.lookup_memo: dict[tuple[tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
+        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
+        self.file_sets: dict[int, int] = {}  # id of a list `module_files` gave -> its number (`_files_key`)
+        self.set_numbers: dict[tuple[int, ...], int] = {}  # the files of such a list -> its number
         self.binding_memo: dict[tuple, tuple[list[int] | None, tuple, int]] = {}
         self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
-        self.set_memo: dict[tuple[int, ...], tuple[_SetIndex, tuple]] = {}
+        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, tuple]] = {}
+        self.stars_memo: dict[str, tuple[list[list[int]], tuple]] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
@@ -482,7 +486,16 @@ class _Resolution:
         if key in self.module_memo:
             return self.module_memo[key]
         found = self.module_memo[key] = self.module_files_at(key)
+        if found is not None:
+            # A package of a thousand files is a key of lookups made for every name in it: named by a number,
+            # its tuple is not hashed again each time. (The memo keeps the list alive: its id stays its own.)
+            self.file_sets[id(found)] = self.set_numbers.setdefault(tuple(found), len(self.set_numbers))
         return found
+
+    def _files_key(self, file_ids: list[int]) -> int | tuple[int, ...]:
+        """A memo key for a set of files: its number when `module_files` gave it, else its ids."""
+        number = self.file_sets.get(id(file_ids))
+        return number if number is not None else tuple(file_ids)
 
     def module_files_at(self, key: tuple[str, str, str, str]) -> list[int] | None:
         """`module_files` by its memo key: what a spec names from any file of a folder, by a module style."""
@@ -496,7 +509,7 @@ class _Resolution:
         `_MAX_REEXPORT_DEPTH` levels. Memoised at every level, as `binding_targets` is: each (files, name, level)
         is looked up once in a build, so re-exports that fan out again at each level cost what they hold, not
         the product of their fan-outs."""
-        return self._costed(self.lookup_memo, (tuple(file_ids), name, depth),  # type: ignore[return-value]
+        return self._costed(self.lookup_memo, (self._files_key(file_ids), name, depth),  # type: ignore[return-value]
                             lambda: self._lookup(file_ids, name, depth))
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
@@ -532,11 +545,7 @@ class _Resolution:
                 if targets:
                     found.extend(targets)
             if not found and "*" in bindings:
-                if stars is not None:
-                    modules = stars.get(relevant[at], [])
-                else:
-                    lang = self.extracts[path].lang
-                    modules = [self.module_files(b.module, path, lang) or [] for b in bindings["*"]]
+                modules = stars.get(relevant[at], []) if stars is not None else self.star_modules(path)
                 for files in modules:
                     if self.cost > MAX_LOOKUP_COST:
                         cut = True
@@ -554,18 +563,26 @@ class _Resolution:
             del found[MAX_LOOKUP_TARGETS:]
         return found
 
+    def star_modules(self, path: str) -> list[list[int]]:
+        """The files each star import of a file names (a package's __init__ may star-import a hundred)."""
+        return self._memoised(self.stars_memo, path, lambda: [  # type: ignore[return-value]
+            self.module_files(b.module, path, self.extracts[path].lang) or []
+            for b in self.file_bindings(path).get("*", ())])
+
     def set_index(self, file_ids: list[int]) -> _SetIndex:
         """What a lookup in a set of files needs of them, by name: see `_SetIndex`."""
-        return self._memoised(self.set_memo, tuple(file_ids),  # type: ignore[return-value]
+        return self._memoised(self.set_memo, self._files_key(file_ids),  # type: ignore[return-value]
                               lambda: self._set_index(file_ids))
 
     def _set_index(self, file_ids: list[int]) -> _SetIndex:
         names: dict[str, list[int]] = defaultdict(list)
         stars: dict[int, list[list[int]]] = {}
         followed: set[tuple[int, ...]] = set()
-        for at, file_id in enumerate(file_ids):
-            path = self.nodes[file_id].path
-            self.reads.add(path)
+        # What the index reads of its files is one key, not a path each: every lookup in a package of a
+        # thousand files would otherwise carry (and every file that makes one, keep) a thousand reads.
+        paths = tuple(self.nodes[file_id].path for file_id in file_ids)
+        outer, self.reads = self.reads, set()
+        for at, path in enumerate(paths):
             for name in self.tables(path)[1]:
                 names[name].append(at)
             if path not in self.extracts:
@@ -581,6 +598,9 @@ class _Resolution:
                             stars.setdefault(at, []).append(files)
                 elif bound:
                     names[name].append(at)
+        outer.update(key for key in self.reads if type(key) is not str)  # the module keys its stars read
+        outer.add(("files", paths))
+        self.reads = outer
         return _SetIndex(names, stars)
 
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
@@ -1087,10 +1107,11 @@ class _EdgeMemo:
     of the build that resolved them, and the keys its resolution read (`_Resolution.reads`), numbered.
     The `GRAPH_FACTS` entry keeps every file's facts then (with its symbols' names), every key, and a
     digest of what each `module_files` or `_by_name` key read then (ids as paths and offsets from a
-    file's node). A key moved when its file changed; a module key, when a file was added or removed
-    (modules are paths) and it reads another value now; a name key, when a changed file had or has a
-    symbol of that name and it reads another value now. Ids move when a file before in its bucket
-    changed: the old ids are known from the old facts, so the edges are renumbered without resolving.
+    file's node). A key moved when its file changed (a "files" key, when one of its files did); a module
+    key, when a file was added or removed (modules are paths) and it reads another value now; a name
+    key, when a changed file had or has a symbol of that name and it reads another value now. Ids move
+    when a file before in its bucket changed: the old ids are known from the old facts, so the edges are
+    renumbered without resolving.
     A new bucket count renumbers everything: nothing is taken.
     """
 
@@ -1135,6 +1156,9 @@ class _EdgeMemo:
         for n, key in enumerate(self.keys):
             if type(key) is str:
                 if key in changed:
+                    moved.add(n)
+            elif key[0] == "files":  # what a package's files hold (see `_Resolution._set_index`)
+                if not changed.isdisjoint(key[1]):
                     moved.add(n)
             elif modules_moved if key[0] == "module" else key[2] in names_moved:
                 value = self._read(key)
@@ -1238,7 +1262,7 @@ class _EdgeMemo:
                 if n is None:
                     n = self.number[key] = len(self.keys)
                     self.keys.append(key)
-                    self.values.append(b"" if type(key) is str else self._read(key))
+                    self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
                 numbers.append(n)
             # The edges as marshal's bytes: the memo is saved whole every build, and a file's bytes
             # are then written again as they are, not its edges one by one.
