@@ -109,6 +109,15 @@ STEPS = {
     "python_beside": lambda t: {**t, "checks/helpers.py": "def ready():\n    return 1\n",
                                 "checks/run.py": "import helpers\n\n\ndef run():\n    return helpers.ready()\n",
                                 "checks/__init__.py": ""},
+    # A Go package of more files than a lookup scans one by one: read through its index, as one key of its
+    # files; a second definition in one of them moves what an unchanged caller in another package resolves to.
+    "go_package": lambda t: {**t, "go.mod": "module example.com/shop\n",
+                             **{f"pay/p{i}.go": f"package pay\n\nfunc Charge{i}() int {{\n\treturn {i}\n}}\n"
+                                for i in range(12)},
+                             "api/api.go": 'package api\n\nimport . "example.com/shop/pay"\n\n'
+                                           "func Serve() int {\n\treturn Charge7() + len(\"x\")\n}\n"},
+    "go_member_twice": lambda t: {**t, "pay/p3.go": "package pay\n\nfunc Charge3() int {\n\treturn 3\n}\n\n"
+                                                  "func Charge7() int {\n\treturn 37\n}\n"},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }
