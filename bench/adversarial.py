@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -380,11 +381,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"fixed_cpu": fixed, "cases": [{"case": name, "n": small, "2n": large}
                                                           for name, small, large in rows]}, indent=2))
         return 0
-    missed = [name for name, small, large in rows if large["build_cpu"] > DOUBLING_TARGET * small["build_cpu"]]
+    unfinished = [f"{name}@{f['files']}" for name, small, large in rows for f in (small, large)
+                  if math.isinf(f["build_cpu"])]
+    missed = [name for name, small, large in rows
+              if math.isinf(large["build_cpu"]) or large["build_cpu"] > DOUBLING_TARGET * small["build_cpu"]]
     over = [f"{name}@{f['files']}" for name, small, large in rows for f in (small, large)
             if f["build_cpu"] > FLOOR_TARGET * f["floor_cpu"]]
     resolving = [f"{name}@{f['files']}" for name, small, large in rows for f in (small, large)
                  if f["graph_cpu"] > f["floor_cpu"]]
+    print(f"did not finish in {args.timeout:.0f} s: {', '.join(unfinished) or 'none'}")
     print(f"doubling > {DOUBLING_TARGET}x: {', '.join(missed) or 'none'}")
     print(f"build > {FLOOR_TARGET}x floor: {', '.join(over) or 'none'}")
     print(f"graph > floor (resolution the reason): {', '.join(resolving) or 'none'}")
