@@ -4,26 +4,14 @@ by the resolver, so the check is deterministic, never timed); and a runtime's ow
 from __future__ import annotations
 
 import gc
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from gitroute.build import run_build
 from gitroute.graph import MAX_LOOKUP_COST
+from tests.conftest import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _generators():
-    spec = importlib.util.spec_from_file_location("adversarial", ROOT / "bench" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.CASES
-
-
-CASES = _generators()
+CASES = load_script("bench/adversarial.py").CASES
 
 
 def built_graph(make_repo, files: dict[str, str]):

@@ -1,7 +1,6 @@
 """Documentation: every command and option has help, the man page is current, README names CI's test command."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -9,16 +8,13 @@ import click
 import pytest
 
 from gitroute.cli.app import COMMANDS, cli
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_manpage_tool():
-    spec = importlib.util.spec_from_file_location("manpage", ROOT / "tools" / "manpage.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/manpage.py")
 
 
 def forget_cached_help_options() -> None:
