@@ -7,7 +7,6 @@ its name, so the edges are still a lower bound of the real ones, and the manifes
 """
 from __future__ import annotations
 
-import builtins
 import hashlib
 import marshal
 import os
@@ -23,7 +22,7 @@ from typing import Any, NamedTuple, Protocol
 
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
-from gitroute.traits import module_style
+from gitroute.traits import module_style, traits
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
 # An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
@@ -248,16 +247,7 @@ def _last_segment(name: str) -> str:
 
 # Receivers that mean "this object": the call resolves in the enclosing class and its bases.
 _SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super", "__MODULE__"))
-# Languages whose modules are called by their full name from any file, with no import (Elixir's
-# `Plug.Conn.send_resp(conn)`, or `Conn.send_resp` after `alias Plug.Conn`): such a call is the named
-# module's function, and a call on a module the repository does not define (`Enum.map`) is external.
-_MODULES_BY_NAME = frozenset(("elixir",))
-# Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
-_IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart", "elixir"))
-# Languages whose import statements the parser turns into bindings; others get bindings implied by
-# their import text (`import a.b.C` binds C), and C-family includes bring in every name of a file.
-_BINDING_LANGS = frozenset(("python", "javascript", "typescript", "tsx", "go", "java", "rust"))
-_IMPLIED_BINDING_LANGS = frozenset(("kotlin", "scala", "csharp"))
+# What each language means by its imports and calls is a row of `gitroute.traits.LANGUAGES`.
 _MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__, re-exported again above
 # What one lookup gives back at most: the same name at the top of more files than this is no one symbol.
 MAX_LOOKUP_TARGETS = 32
@@ -268,7 +258,6 @@ MAX_LOOKUP_TARGETS = 32
 MAX_LOOKUP_COST = 512
 _MAX_BASE_DEPTH = 8
 _TYPE_KINDS = frozenset(TYPE_KINDS)
-_PYTHON_BUILTINS = frozenset(dir(builtins))
 _NOT_RESOLVED = frozenset(("external", "unresolved", "too_ambiguous"))
 
 
@@ -463,7 +452,7 @@ class _Resolution:
             extract = self.extracts.get(path)
             if extract is not None:
                 bindings = extract.bindings
-                if extract.lang in _IMPLIED_BINDING_LANGS:
+                if traits(extract.lang).imports == "implied":
                     bindings = _implied_bindings(extract)
                 for b in bindings:
                     found[b.local].append(b)
@@ -616,7 +605,7 @@ class _Resolution:
 
     def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
         self.work["bindings"] += 1
-        sep = "/" if lang in ("javascript", "typescript", "tsx", "go") else ("::" if lang == "rust" else ".")
+        sep = traits(lang).module_separator
         if not b.name or b.name == "default":
             files = self.module_files(b.module, path, lang)
             if files is None:
@@ -719,7 +708,7 @@ class _Resolution:
 
     def _module_member(self, path: str, lang: str, receiver: str, name: str, types_only: bool,
                        ) -> tuple[list[int], str]:
-        """A use of `receiver.name` where the receiver names a module (`_MODULES_BY_NAME`): the module's function,
+        """A use of `receiver.name` where the receiver names a module (`Traits.modules_by_name`): the module's function,
         or with `types_only` the module `receiver.name` itself. A module is named by its first part when that
         is an alias of the file (`alias Plug.Conn` then `Conn.Unfetched`) or a module the file defines (a
         nested `defmodule Unfetched` is `Unfetched` in the module around it), else in full."""
@@ -772,6 +761,7 @@ class _Resolution:
             local = self.tables(path)[0]
         ids = self.symbol_ids[path]
         lang = self.extracts[path].lang
+        language = traits(lang)
         source_id = ids[source] if 0 <= source < len(ids) else -1
         keep = _is_type if types_only else _any
         nodes = self.nodes
@@ -782,7 +772,7 @@ class _Resolution:
                 if found:
                     return found, "scope"
             return self._by_name(path, name, lang, methods_only=True)
-        if receiver in _SELF_NAMES or (not receiver and lang in _IMPLICIT_THIS and not types_only):
+        if receiver in _SELF_NAMES or (not receiver and language.implicit_receiver and not types_only):
             cls = self.enclosing_class(source_id) if source_id >= 0 else -1
             if cls >= 0:
                 found = self.class_members([cls], name)
@@ -791,7 +781,7 @@ class _Resolution:
             if receiver:
                 return self._by_name(path, name, lang, methods_only=True)
         if not receiver:
-            if lang == "python" and name in _PYTHON_BUILTINS and name not in local:
+            if name in language.runtime_names and name not in local:
                 if name not in self.file_bindings(path):
                     return [], "external"  # `super()`, `len()`: not the repository's `super` method
             here = [i for i in local.get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
@@ -816,12 +806,12 @@ class _Resolution:
                     found = [t for t in self.lookup(files, name) if keep(nodes[t])]
                     if found:
                         return found, "import"
-            if lang not in _BINDING_LANGS:
+            if language.imports != "parsed":
                 found = self._included(path, name, keep)
                 if found:
                     return found, "import"
             return self._by_name(path, name, lang, types_only=types_only)
-        if lang in _MODULES_BY_NAME and receiver[:1].isupper():
+        if language.modules_by_name and receiver[:1].isupper():
             return self._module_member(path, lang, receiver, name, types_only)
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
@@ -864,14 +854,14 @@ class _Resolution:
                  types_only: bool = False) -> tuple[list[int], str]:
         """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
         # The same for every file of a folder: memoised by folder.
-        key = ("name", path.rpartition("/")[0], name, lang == "python", methods_only, types_only)
+        key = ("name", path.rpartition("/")[0], name, traits(lang).object_calls_are_methods, methods_only, types_only)
         self.reads.add(key)
         found = self.by_name_memo.get(key)
         if found is None:
-            found = self.by_name_memo[key] = self._by_name_in_folder(key[1], name, lang, methods_only, types_only)
+            found = self.by_name_memo[key] = self._by_name_in_folder(*key[1:])
         return found
 
-    def _by_name_in_folder(self, folder: str, name: str, lang: str, methods_only: bool,
+    def _by_name_in_folder(self, folder: str, name: str, object_calls_are_methods: bool, methods_only: bool,
                            types_only: bool) -> tuple[list[int], str]:
         candidates = self.everywhere(name)
         if types_only:
@@ -881,7 +871,7 @@ class _Resolution:
             methods = self.everywhere(name, "method")
             if methods:
                 candidates = methods
-            elif lang == "python":  # a Python object's attribute is a method; modules are bindings, known above
+            elif object_calls_are_methods:  # (Python's) modules are bindings, known above
                 return [], "unresolved"
         if not candidates:
             return [], "unresolved"
@@ -926,7 +916,7 @@ def _implied_bindings(extract: FileExtract) -> tuple[Binding, ...]:
         if spec in aliased:
             continue  # `import a.b.C as D` does not bind C
         head, _, last = spec.rpartition(".")
-        if extract.lang != "csharp" and head and last[:1].isupper():
+        if not traits(extract.lang).namespace_imports and head and last[:1].isupper():
             out.append(Binding(last, head, last, ref.line))
         else:
             out.append(Binding("*", spec, "", ref.line))
@@ -1040,7 +1030,7 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
         memo = memos[types_only]  # references and bases: the same type names, resolved once
         hows: list[str] = []  # how each use resolved, counted once at the end (in C)
         resolve = resolution.resolve
-        implicit_this = not types_only and extract.lang in _IMPLICIT_THIS
+        implicit_this = not types_only and traits(extract.lang).implicit_receiver
         for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
             if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
                 receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
@@ -1185,7 +1175,7 @@ class _EdgeMemo:
             return _digest([(r.nodes[i].path, i - r.file_node[r.nodes[i].path]) for i in ids])
         hit = r.by_name_memo.get(key)
         if hit is None:
-            hit = r.by_name_memo[key] = r._by_name_in_folder(key[1], key[2], "python" if key[3] else "", key[4], key[5])
+            hit = r.by_name_memo[key] = r._by_name_in_folder(*key[1:])
         ids, how = hit
         paths = [r.nodes[i].path for i in ids]
         return _digest(([(p, i - r.file_node[p]) for p, i in zip(paths, ids)], how))

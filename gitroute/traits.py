@@ -1,23 +1,60 @@
-"""What a language's imports mean beyond its grammar, as data: how its modules are named, and which names its
+"""What the code graph needs to know of each language beyond its grammar, as data: one row per language (how its
+imports name modules and what they bind, whether a bare call in a class is on `this`), and which names its
 runtime provides (so that no file of a repository is taken for them)."""
 from __future__ import annotations
 
-# How a language names the module an import brings in (the `style` of `gitroute.modules.ModuleIndex.files`):
-# "python": dotted paths from a source root; "ecmascript": relative paths, or a package's name; "go": a
-# package path (a folder); "rust": `crate::a::b` paths; "jvm": packages by dotted name, folders by their
-# trailing parts; "dotnet": namespaces; "": a path by its trailing parts (C includes, Ruby's require, ...).
-MODULE_STYLES: dict[str, str] = {
-    "python": "python",
-    "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript",
-    "go": "go",
-    "rust": "rust",
-    "java": "jvm", "kotlin": "jvm", "scala": "jvm",
-    "csharp": "dotnet",
+import builtins
+from typing import NamedTuple
+
+
+class Traits(NamedTuple):
+    """One language's row. The defaults are a language the resolver knows nothing particular of."""
+
+    # How its imports name the module they bring in (the `style` of `gitroute.modules.ModuleIndex.files`):
+    # "python": dotted paths from a source root; "ecmascript": relative paths, or a package's name; "go": a
+    # package path (a folder); "rust": `crate::a::b` paths; "jvm": packages by dotted name, folders by their
+    # trailing parts; "dotnet": namespaces; "": a path by its trailing parts (C includes, Ruby's require, ...).
+    module_style: str = ""
+    module_separator: str = "."  # between a module and a name in it, as an import writes it
+    # What an import binds: "parsed", the names the parser saw (`from a import b as c`); "implied", what the
+    # import's text implies (`import a.b.C` binds C, `import a.b.*` every name of a.b); "included", every
+    # top-level name of the imported files (C's includes, Ruby's require, PHP's use).
+    imports: str = "included"
+    namespace_imports: bool = False  # every import names a namespace, never a type (C#'s `using A.B`)
+    implicit_receiver: bool = False  # a bare `m()` inside a class may call the class's own method
+    # Modules are called by their full name from any file, with no import (Elixir's `Plug.Conn.send_resp(c)`):
+    # such a call is the named module's function, and one on a module the repository lacks is external.
+    modules_by_name: bool = False
+    runtime_names: frozenset[str] = frozenset()  # names the runtime defines everywhere (`len`, `super`)
+    # A call on an object (`obj.m()`) is a method call only: a module's function is reached through a binding.
+    object_calls_are_methods: bool = False
+
+
+_PLAIN = Traits()
+_IMPLICIT = Traits(implicit_receiver=True)
+LANGUAGES: dict[str, Traits] = {
+    "python": Traits("python", imports="parsed", runtime_names=frozenset(dir(builtins)),
+                     object_calls_are_methods=True),
+    "javascript": Traits("ecmascript", "/", imports="parsed"),
+    "typescript": Traits("ecmascript", "/", imports="parsed"),
+    "tsx": Traits("ecmascript", "/", imports="parsed"),
+    "go": Traits("go", "/", imports="parsed"),
+    "rust": Traits("rust", "::", imports="parsed"),
+    "java": Traits("jvm", imports="parsed", implicit_receiver=True),
+    "kotlin": Traits("jvm", imports="implied", implicit_receiver=True),
+    "scala": Traits("jvm", imports="implied", implicit_receiver=True),
+    "csharp": Traits("dotnet", imports="implied", namespace_imports=True, implicit_receiver=True),
+    "cpp": _IMPLICIT, "swift": _IMPLICIT, "ruby": _IMPLICIT, "php": _IMPLICIT, "dart": _IMPLICIT,
+    "elixir": Traits(implicit_receiver=True, modules_by_name=True),
 }
 
 
+def traits(lang: str | None) -> Traits:
+    return LANGUAGES.get(lang or "", _PLAIN)
+
+
 def module_style(lang: str | None) -> str:
-    return MODULE_STYLES.get(lang or "", "")
+    return traits(lang).module_style
 
 
 # Python's standard library (`sys.stdlib_module_names` of 3.11, which 3.12 and 3.13 only shrink): a fixed
