@@ -1,6 +1,7 @@
-"""What the code graph needs to know of each language beyond its grammar, as data: one row per language (how its
-imports name modules and what they bind, whether a bare call in a class is on `this`), and which names its
-runtime provides (so that no file of a repository is taken for them)."""
+"""What gitroute needs to know of each language beyond its grammar, as data: one row per language (how its imports
+name modules and what they bind, whether a bare call in a class is on `this`, its comments), and which names its
+runtime provides (so that no file of a repository is taken for them). Tree-sitter's hooks for a language stay in
+`gitroute/parsing/families/`."""
 from __future__ import annotations
 
 import builtins
@@ -28,13 +29,21 @@ class Traits(NamedTuple):
     runtime_names: frozenset[str] = frozenset()  # names the runtime defines everywhere (`len`, `super`)
     # A call on an object (`obj.m()`) is a method call only: a module's function is reached through a binding.
     object_calls_are_methods: bool = False
+    # Its line comments: "//" (and `/* */` blocks: the C family, JavaScript, Go, Rust, Java, ...), "#", "--", or
+    # "php" (both `//` and `#`, but not PHP 8's `#[` attributes).
+    comment: str = "//"
+    # Its files open with preprocessor directives (an include guard, `#pragma once`, includes) that are no code yet.
+    preprocessed: bool = False
 
 
 _PLAIN = Traits()
+_HASH = Traits(comment="#")
+_DASH = Traits(comment="--")
+_PREPROCESSED = Traits(preprocessed=True)
 _IMPLICIT = Traits(implicit_receiver=True)
 LANGUAGES: dict[str, Traits] = {
     "python": Traits("python", imports="parsed", runtime_names=frozenset(dir(builtins)),
-                     object_calls_are_methods=True),
+                     object_calls_are_methods=True, comment="#"),
     "javascript": Traits("ecmascript", "/", imports="parsed"),
     "typescript": Traits("ecmascript", "/", imports="parsed"),
     "tsx": Traits("ecmascript", "/", imports="parsed"),
@@ -44,8 +53,15 @@ LANGUAGES: dict[str, Traits] = {
     "kotlin": Traits("jvm", imports="implied", implicit_receiver=True),
     "scala": Traits("jvm", imports="implied", implicit_receiver=True),
     "csharp": Traits("dotnet", imports="implied", namespace_imports=True, implicit_receiver=True),
-    "cpp": _IMPLICIT, "swift": _IMPLICIT, "ruby": _IMPLICIT, "php": _IMPLICIT, "dart": _IMPLICIT,
-    "elixir": Traits(implicit_receiver=True, modules_by_name=True),
+    "c": _PREPROCESSED, "objc": _PREPROCESSED, "cuda": _PREPROCESSED, "arduino": _PREPROCESSED,
+    "cpp": Traits(implicit_receiver=True, preprocessed=True),
+    "swift": _IMPLICIT, "dart": _IMPLICIT,
+    "ruby": Traits(implicit_receiver=True, comment="#"),
+    "php": Traits(implicit_receiver=True, comment="php"),
+    "elixir": Traits(implicit_receiver=True, modules_by_name=True, comment="#"),
+    **dict.fromkeys(("bash", "perl", "r", "yaml", "toml", "make", "cmake", "julia", "nim", "crystal", "tcl",
+                     "powershell", "dockerfile", "starlark"), _HASH),
+    **dict.fromkeys(("sql", "lua", "haskell", "elm", "ada", "vhdl"), _DASH),
 }
 
 
