@@ -95,6 +95,17 @@ CORPORA: dict[str, Corpus] = {
             "0b2bb28f065052d7d0b4c4296041582ab99c35c9",
             source=NPM,
         ),
+        # npm integrity sha512-moP8exb2sCHLUbJkwp+I6C0padhy4D8lp0SdmzY7HhSdZuqm7O/u3o2aq7u8okaQ//33QDzj3G/u+FsSdB8Qzw==
+        # JavaScript whose tarball ships its tests (237 of 365 files under test/), 198 of them binding `test` from
+        # `node:test` beside that test/ folder: the shape that made resolution exponential (issue 23).
+        Corpus(
+            "fastify",
+            "5.12.8",
+            "fastify-5.12.8.tgz",
+            "459048aabd9311309f4f95b36e8ca065e3a4613ded292bcf50442926931e4748",
+            "b0a81417d281fc93982f84cfa5505b6d3ea313e0",
+            source=NPM,
+        ),
         # npm integrity sha512-KlnP3CapNIsKncoWV5lYcIFYDPl0aZ1J3AH3QESlQX1Cb6Ct0p6GrAUvINyrFsjPbWHj8i0b6la6udVsghbATg==
         # Java: the Android half of the plugin (src/android/*.java) beside its JavaScript API (www/), the
         # iOS/macOS Objective-C and the browser and Windows proxies.

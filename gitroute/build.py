@@ -22,7 +22,6 @@ from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
-    EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
     decode_result,
@@ -37,6 +36,7 @@ from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document
+from gitroute.parsing.version import EXTRACTOR_VERSION
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
@@ -214,7 +214,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
                            fetch=fetch)
-    writer = BundleWriter(repo, ref, full=full)
+    writer = BundleWriter(repo, ref, full=full, extractor_version=EXTRACTOR_VERSION)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.

@@ -1,7 +1,6 @@
 """Documentation: every command and option has help, the man page is current, README names CI's test command."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -9,17 +8,9 @@ import click
 import pytest
 
 from gitroute.cli.app import COMMANDS, cli
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_script(path: str):
-    """A script of the checkout (tools/, bench/) as a module."""
-    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def load_manpage_tool():

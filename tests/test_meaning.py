@@ -285,14 +285,9 @@ def test_the_shipped_neighbours_table_reads_closest_first():
 
 
 def test_the_table_script_drops_a_word_and_its_negation():
-    import importlib.util
-    from pathlib import Path
+    from tests.conftest import load_script
 
-    spec = importlib.util.spec_from_file_location(
-        "neighbours_script", Path(__file__).resolve().parent.parent / "bench" / "neighbours.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("bench/neighbours.py")
     assert script.negates("legal", "illegally") and script.negates("unsaf", "safe")
     assert script.negates("dislik", "like")
     assert not script.negates("end", "finish") and not script.negates("index", "order")

@@ -566,7 +566,7 @@ def mentions(block) -> tuple:
     """Names spelled as code (`SecureJSON`, `load_env_levels`, `spdlog::cfg::load_env_levels`) in a block's prose,
     headings and code samples that no token of the block spells: a page that names a symbol without markup (a
     heading `SecureJSON`, an emphasised `_FingersCrossedHandler_`) or shows it in use is about it too
-    (docs/decisions/0017). English words (`Session`, `handler`) and short names (`add`) are never mentions."""
+    (docs/decisions/0020). English words (`Session`, `handler`) and short names (`add`) are never mentions."""
     if block.kind == "directive" or not block.text:
         return ()
     spelled = {w for t in block.tokens for w in _MENTION.findall(t.text)}
