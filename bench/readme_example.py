@@ -63,7 +63,7 @@ def render(pairs: list[tuple[str, str]]) -> str:
 
 
 def current_stamp() -> str:
-    from gitroute.bundle.layout import EXTRACTOR_VERSION
+    from gitroute.parsing.version import EXTRACTOR_VERSION
 
     bundle = json.loads(GOLDEN_STATUS.read_text())["bundle"]["commit"]
     return (f"<!-- example: sample bundle {bundle}, extractor {EXTRACTOR_VERSION}; "
