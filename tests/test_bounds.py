@@ -19,7 +19,9 @@ def test_pathological_content_builds_and_says_what_degraded(make_repo, route):
     repo = make_repo()
     repo.commit({
         "deep.py": "x = " + "[" * 5000 + "]" * 5000 + "\n\ndef after_the_deep_list():\n    pass\n",
-        "long_line.js": "var a = 1;" * 20000 + "\nfunction afterTheLongLine() {}\n",
+        # one huge line among ordinary ones is read; a file of huge lines is minified (parsing/limits.py)
+        "long_line.js": "var a = 1;" * 20000 + "\n" + "var b = 2;\n" * 60 + "function afterTheLongLine() {}\n",
+        "bundle.min.js": "var a = 1;" * 20000 + "\nfunction minifiedAway() {}\n",
         "latin1.py": b"# caf\xe9\n\ndef survives_bad_bytes():\n    pass\n",
         "broken.go": "package main\n\nfunc main() {\n  if {{{\n}\n\nfunc StillFound() {}\n",
         "huge_name.py": "def " + "a" * 5000 + "():\n    pass\n",
@@ -28,6 +30,7 @@ def test_pathological_content_builds_and_says_what_degraded(make_repo, route):
     report = build_json(route, repo)
     assert report["files"]["parsed"] == 6
     manifest = json.loads(repo.git("cat-file", "-p", "refs/marola/routing-bundle:build.json"))
+    assert manifest["skipped"] == [["bundle.min.js", "minified"]]
     warned = {path for path, _ in manifest["warnings"]}
     assert {"latin1.py", "broken.go"} <= warned  # degraded, and said so
 
