@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int:
     try:
         start = time.perf_counter()
         tools.call("status", {})
-        print(f"{args.corpus}: server ready (bundle pinned, status answered) in "
+        print(f"{repo.name if args.repo else args.corpus}: server ready (bundle pinned, status answered) in "
               f"{(time.perf_counter() - start) * 1000:.1f} ms")
         for label, tool, questions in (("symbol (query, a name)", "query", names),
                                        ("plain words (query)", "query", sentences),
