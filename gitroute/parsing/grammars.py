@@ -9,6 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from gitroute.parsing import limits
 from gitroute.parsing.families import QUERY_FILES
 from gitroute.parsing.limits import PARSE_LIMIT, ExtractLimit, ParseWatch
 
@@ -40,13 +41,15 @@ def parser(lang: str) -> Parser | None:
 
 def parse_bounded(loaded: Parser, data: bytes) -> Tree:
     """`loaded.parse(data)`, cancelled when it passes a per-file ceiling (parsing/limits.py): then the parser is reset
-    and ExtractLimit("parse-limit") raised.
+    and ExtractLimit("parse-limit") raised. A file under `GUARDED_MIN_BYTES` is parsed plainly.
 
     tree-sitter calls the progress callback only when it reads its input through a callback, and py-tree-sitter 0.26
     keeps every bytes object such a read returns until the parse ends (tree-sitter reads again at most tokens: 64 KiB
     chunks took 8 GB for a 1 MiB file), so the guarded parse reads views of `data`. A tree parsed from views cannot
     give its nodes' text, so the tree returned is `data` parsed again on top of it: nothing changed, every node is
     reused (about a tenth of a parse)."""
+    if len(data) < limits.GUARDED_MIN_BYTES:
+        return loaded.parse(data)
     watch = ParseWatch(len(data))
     view = memoryview(data)
     try:
