@@ -27,14 +27,25 @@ from gitroute.cli.mcp import ServerTools
 HERE = Path(__file__).resolve().parent
 _DEF = re.compile(r"^\s*(?:class|def) ([A-Za-z_]\w{3,})")
 _DOC = re.compile(r'^\s*"""([A-Z][a-z]+(?: [a-z]+){3,7})')
+# C, for a corpus with no Python (the Linux kernel): a function defined at a line's start, and a kernel-doc
+# summary (` * kmalloc - allocate kernel memory`).
+_C_DEF = re.compile(r"^(?:static )?(?:inline )?(?:const )?(?:unsigned )?(?:struct )?[a-z_]\w* \**([a-z_]\w{3,})\(")
+_C_DOC = re.compile(r"^ \* [a-z_]\w*(?:\(\))? - ([A-Za-z][a-z]+(?: [a-z]+){3,7})")
 
 
 def corpus_questions(repo: Path, n: int) -> tuple[list[str], list[str]]:
-    """(names, plain-words questions), n of each, drawn with a fixed seed from the corpus's committed Python."""
+    """(names, plain-words questions), n of each, drawn with a fixed seed from the corpus's committed Python (its
+    C when it has no Python)."""
     grep = subprocess.run(["git", "grep", "-h", "-E", r'^\s*(class |def |""")', "HEAD", "--", "*.py"],
-                          cwd=repo, capture_output=True, text=True, check=True).stdout.splitlines()
-    names = sorted({m.group(1) for line in grep if (m := _DEF.match(line)) and not m.group(1).startswith("test")})
-    docs = sorted({m.group(1).lower() for line in grep if (m := _DOC.match(line))})
+                          cwd=repo, capture_output=True, text=True).stdout.splitlines()
+    definition, doc = _DEF, _DOC
+    if not grep:
+        grep = subprocess.run(["git", "grep", "-h", "-E", r"^([a-z]| \* [a-z_])", "HEAD", "--", "*.c"],
+                              cwd=repo, capture_output=True, text=True, check=True).stdout.splitlines()
+        definition, doc = _C_DEF, _C_DOC
+    names = sorted({m.group(1) for line in grep if (m := definition.match(line))
+                    and not m.group(1).startswith("test")})
+    docs = sorted({m.group(1).lower() for line in grep if (m := doc.match(line))})
     rng = random.Random(12)
     return rng.sample(names, min(n, len(names))), [f"where is the code that {d}" for d in
                                                    rng.sample(docs, min(n, len(docs)))]
@@ -73,14 +84,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="django")
     parser.add_argument("--questions", type=int, default=200)
+    parser.add_argument("--repo", type=Path, help="a built repository elsewhere than bench/corpora/CORPUS")
     args = parser.parse_args(argv)
-    repo = HERE / "corpora" / args.corpus
+    repo = args.repo or HERE / "corpora" / args.corpus
     names, sentences = corpus_questions(repo, args.questions)
     tools = ServerTools(str(repo))
     try:
         start = time.perf_counter()
         tools.call("status", {})
-        print(f"{args.corpus}: server ready (bundle pinned, status answered) in "
+        print(f"{repo.name if args.repo else args.corpus}: server ready (bundle pinned, status answered) in "
               f"{(time.perf_counter() - start) * 1000:.1f} ms")
         for label, tool, questions in (("symbol (query, a name)", "query", names),
                                        ("plain words (query)", "query", sentences),

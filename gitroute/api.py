@@ -450,6 +450,7 @@ def build(
     meaning_answer: str = "bm25",
     fetch: bool = True,
     keep: list | None = None,
+    max_file_bytes: int | None = None,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
@@ -458,14 +459,15 @@ def build(
     fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
     as `missing`. `meaning_model`: a local static-model folder whose vectors go to
     refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning. `keep`: see
-    `build.run_build` (a caller about to exit).
+    `build.run_build` (a caller about to exit). `max_file_bytes`: the command line's size limit per file, which
+    may go past the safety ceiling that a committed `.gitroute.toml` is held to.
     """
     from gitroute.build import run_build
 
     options = {"meaning_model": meaning_model, "meaning_dtype": meaning_dtype,
                "meaning_answer": meaning_answer} if meaning_model else None
     return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options,
-                     keep=keep)
+                     keep=keep, max_file_bytes=max_file_bytes)
 
 
 def status(*, repo: str = ".") -> StatusReport:

@@ -23,5 +23,6 @@ from __future__ import annotations
 # constants, a property's type as a reference, C# `#if` lines before a `case` label or an `else` blanked; 21: C#
 # indexers and operators as methods, C# `#if` groups blanked whole (after an `else`, around a lone brace, in a list,
 # before an operand), C++ free functions returning a reference, a C++ specifier or namespace name under an `#if`
-# kept alone
-EXTRACTOR_VERSION = 21
+# kept alone; 22: minified code skipped as "minified", a parse past its memory or CPU ceiling as "parse-limit"
+# (parsing/limits.py)
+EXTRACTOR_VERSION = 22
