@@ -15,6 +15,19 @@ from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_len
 from gitroute.git.catfile import ObjectReader
 
 EMBEDDING_META = "embedding/meta.json"
+LARGE_INDEXES = ("embedding", "contextual")  # the indexes whose blobs go to the large bundle
+
+
+def recorded_hashes(manifest: Mapping) -> dict[str, str]:
+    """Large bundle path -> sha256, as the main bundle's sections of the indexes that write there record them."""
+    hashes: dict[str, str] = {}
+    indexes = manifest.get("indexes")
+    for name in LARGE_INDEXES:
+        section = indexes.get(name) if isinstance(indexes, dict) else None
+        recorded = section.get("files_sha256") if isinstance(section, dict) else None
+        if isinstance(recorded, dict):
+            hashes.update(recorded)
+    return hashes
 
 
 def check_large_blobs(blobs: Mapping[str, bytes], hashes: object) -> str | None:
@@ -61,7 +74,7 @@ def verify_large(cwd: str, main_ref: str = BUNDLE_REF, large_ref: str = BUNDLE_L
     with BundleView(cwd, main_ref) as main:
         manifest = main.manifest
         recorded = manifest.get("large")
-        section = manifest.get("indexes", {}).get("embedding", {})
+        hashes = recorded_hashes(manifest)
         with ObjectReader(cwd) as reader:
             tree = large_tree(reader, large_ref)
             if not isinstance(recorded, dict):
@@ -70,11 +83,13 @@ def verify_large(cwd: str, main_ref: str = BUNDLE_REF, large_ref: str = BUNDLE_L
                 return "absent", f"no large bundle at '{large_ref}'"
             if not is_object_id(recorded.get("tree"), len(tree)) or recorded["tree"] != tree:
                 return "mismatch", f"the tree at '{large_ref}' is not the one the bundle records"
-            hashes = section.get("files_sha256") if isinstance(section, dict) else None
-            if not isinstance(hashes, dict):
+            if not hashes:
                 return "mismatch", "the bundle records no hashes for the large bundle"
             blobs = read_large_blobs(cwd, sorted(hashes), large_ref) or {}
             problem = check_large_blobs(blobs, hashes)
             if problem:
                 return "mismatch", problem
-            return "matches", f"tree {tree[:7]}, model sha256 {str(section.get('model_sha256'))[:12]}"
+            models = [f"{name} sha256 {str(section.get('model_sha256'))[:12]}" for name, section in
+                      sorted(manifest.get("indexes", {}).items()) if name in LARGE_INDEXES and isinstance(section, dict)
+                      and section.get("model_sha256")]
+            return "matches", f"tree {tree[:7]}, " + ", ".join(models)
