@@ -91,9 +91,6 @@ def _need(module: str, why: str, install: str) -> None:
 
 def _export_through_torch(known: KnownModel, weights: bytes, folder: str, out: str) -> None:
     """safetensors weights -> an fp32 ONNX graph (input_ids, attention_mask, token_type_ids -> hidden states)."""
-    _need("torch", "to export safetensors weights to ONNX; only this command needs it",
-          "torch transformers onnx onnxscript")
-    _need("transformers", "to read the model's architecture", "transformers")
     import torch
     from transformers import AutoModel
 
@@ -149,6 +146,10 @@ def make(folder: str, name: str = DEFAULT) -> dict:
     known = MODELS.get(name)
     if known is None:
         raise GitrouteError(f"no known model '{name}'", hint="one of: " + ", ".join(MODELS))
+    if not known.weights.path.endswith(".onnx"):
+        _need("torch", "to export its safetensors weights to ONNX; only this command needs it",
+              "torch transformers onnx onnxscript")
+        _need("transformers", "to read the model's architecture", "transformers")
     _need("onnx", "to cut and quantise the graph", "onnx")
     _need("onnxruntime", "to quantise the graph", "onnxruntime")
     weights = _installed_file(known.weights)
