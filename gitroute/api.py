@@ -57,8 +57,9 @@ class _opened:
             self.view.close()
 
 
-def warm(view: BundleView) -> None:
-    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`)."""
+def warm(view: BundleView, repo: str | None = None) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`),
+    and with `repo` the contextual model, loaded once (when the bundle has one)."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
@@ -66,6 +67,8 @@ def warm(view: BundleView) -> None:
         module = load_index(name)
         if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
             module.warm(view.index(name))
+    if repo is not None:
+        _contextual_model(view, repo)
 
 
 # Kinds that only a phrase of the question chose ("rather than", "copied"): when they find nothing, the
@@ -790,6 +793,13 @@ def make_model(folder: str, name: str) -> dict:
     from gitroute.make_model import make
 
     return make(folder, name)
+
+
+def export_model(folder: str, *, repo: str = ".") -> dict:
+    """Write the large bundle's contextual model to `folder` (`git route model export`); its manifest."""
+    from gitroute.make_model import export
+
+    return export(folder, repo)
 
 
 def contextual_status(*, repo: str = ".") -> dict | None:

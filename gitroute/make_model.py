@@ -188,3 +188,26 @@ def make(folder: str, name: str = DEFAULT) -> dict:
             f.write(data)
     read_folder(folder)  # what a build will check
     return manifest
+
+
+def export(folder: str, repo: str = ".") -> dict:
+    """Write the contextual model the large bundle holds to `folder` (what a CI job builds with): only when the
+    large bundle matches the sha256s the main bundle records, and the folder's files match its manifest."""
+    from gitroute.bundle.large import read_large_blobs, verify_large
+    from gitroute.indexes.contextual import MODEL_BLOBS, PREFIX
+
+    state, detail = verify_large(repo)
+    if state != "matches":
+        raise GitrouteError(f"no contextual model to export: the large bundle is {state} ({detail})",
+                            hint="run 'git route fetch --meaning', or make one with 'git route model make DIR'")
+    blobs = read_large_blobs(repo, list(MODEL_BLOBS)) or {}
+    if set(blobs) != set(MODEL_BLOBS):
+        raise GitrouteError("the large bundle holds no contextual model",
+                            hint="make one with 'git route model make DIR', then 'git route build --meaning-model DIR'")
+    os.makedirs(folder, exist_ok=True)
+    for path, data in blobs.items():
+        with open(os.path.join(folder, path[len(PREFIX):]), "wb") as f:
+            f.write(data)
+    read_folder(folder)
+    with open(os.path.join(folder, "manifest.json"), "rb") as f:
+        return json.load(f)

@@ -33,3 +33,22 @@ def make(folder: str, name: str, as_json: bool) -> None:
         return
     click.echo(f"made {manifest['name']} in {folder}: model.onnx sha256 {manifest['files_sha256']['model.onnx'][:12]}, "
                f"licence {manifest['licence']}")
+
+
+@command.command("export")
+@click.argument("folder", type=click.Path(file_okay=False))
+@json_option
+def export(folder: str, as_json: bool) -> None:
+    """Write the contextual model that refs/marola/routing-bundle-large holds to FOLDER, checked against the bundle.
+
+    What CI builds with after fetching the large bundle: `git route model export DIR && git route build
+    --meaning-model DIR` re-embeds only the nodes whose text changed.
+    """
+    from gitroute import api
+
+    manifest = api.export_model(folder)
+    if as_json:
+        emit_json({"schema": 1, "folder": folder, "manifest": manifest})
+        return
+    click.echo(f"exported {manifest['name']} to {folder}: "
+               f"model.onnx sha256 {manifest['files_sha256']['model.onnx'][:12]}")
