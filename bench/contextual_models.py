@@ -52,7 +52,7 @@ def collect(names: list[str], models: dict[str, str], statics: dict[str, str], o
     from gitroute.indexes.embedding import StaticModel, read_model_folder
     from gitroute.indexes.meaning import query_meaning
     from gitroute.registry import load_index
-    from gitroute.sentence_model import SentenceEncoder, quantize, read_folder
+    from gitroute.sentence_model import SentenceEncoder, quantize, read_folder, unpack
 
     encoders = {k: SentenceEncoder(read_folder(v)) for k, v in models.items()}
     encoders.update({k: StaticModel(read_model_folder(v)) for k, v in statics.items()})
@@ -90,9 +90,17 @@ def collect(names: list[str], models: dict[str, str], statics: dict[str, str], o
             if key in statics:
                 node_vec = encoder.encode(texts)
                 q_vec = encoder.encode([it["question"] for it in items])
-            else:  # the int8 vectors the index stores, as it scores them
-                node_vec = quantize(encoder.encode(texts)).astype(np.float32) / 127.0
+            else:  # the vectors the index stores, as it scores them (and int8's, for comparison)
+                exact = encoder.encode(texts, workers=2)
+                rows = unpack(quantize(exact))
+                node_vec = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
                 q_vec = encoder.encode([it["question"] for it in items])
+                int8 = np.clip(np.round(exact * 127), -127, 127) / 127.0
+                for it, qv in zip(items, q_vec, strict=True):
+                    it.setdefault("cos", {})[f"{key}/int8"] = [
+                        round(float((int8[spans[p][0]:spans[p][1]] @ qv).max()), 4) if spans[p][1] > spans[p][0]
+                        else 0.0 for p in it["paths"]]
+                result["models"][f"{key}/int8"] = models[key]
             result["seconds"].setdefault(key, {})[name] = [time.process_time() - started, len(texts)]
             for it, qv in zip(items, q_vec, strict=True):
                 cos = []
@@ -197,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=OUT)
     parser.add_argument("--model", action="append", default=[], help="KEY=FOLDER of a contextual model")
     parser.add_argument("--static", action="append", default=[], help="KEY=FOLDER of a static (model2vec) model")
+    parser.add_argument("--also", type=Path, action="append", default=[], help="report: merge another collect's models")
     parser.add_argument("--corpus-table", metavar="KEY:T", help="report: the per-corpus table for a model at t")
     args = parser.parse_args(argv)
     if args.step == "collect":
@@ -204,6 +213,14 @@ def main(argv: list[str] | None = None) -> int:
                 args.data)
         return 0
     data = json.loads(args.data.read_text())
+    for extra in args.also:  # another collect's models, on the same questions
+        more = json.loads(extra.read_text())
+        data["models"].update(more["models"])
+        data["seconds"].update(more["seconds"])
+        for name, items in more["corpora"].items():
+            cos = {(it["file"], it["id"]): it["cos"] for it in items}
+            for it in data["corpora"][name]:
+                it["cos"].update(cos[(it["file"], it["id"])])
     report(data)
     if args.corpus_table:
         key, t = args.corpus_table.split(":")

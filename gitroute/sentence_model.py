@@ -140,11 +140,21 @@ class SentenceEncoder:
                                 f"'{OUTPUT}'")
         self.dims = int(self.manifest["dims"])
 
-    def encode(self, texts: Sequence[str]):
-        """float32 unit vectors, one row per text (an empty text gets its special tokens' vector)."""
+    def encode(self, texts: Sequence[str], workers: int = 1):
+        """float32 unit vectors, one row per text (an empty text gets its special tokens' vector). `workers`:
+        threads running the model at once (onnxruntime releases the GIL); each text's vector is the same."""
         np = need_runtime()
         out = np.zeros((len(texts), self.dims), dtype=np.float32)
         if not texts:
+            return out
+        if workers > 1 and len(texts) >= 2 * workers:
+            from concurrent.futures import ThreadPoolExecutor
+
+            step = -(-len(texts) // (workers * 8))  # several chunks a thread: one slow chunk does not hold the rest
+            chunks = [(start, list(texts[start:start + step])) for start in range(0, len(texts), step)]
+            with ThreadPoolExecutor(workers) as pool:
+                for (start, chunk), vectors in zip(chunks, pool.map(lambda c: self.encode(c[1]), chunks), strict=True):
+                    out[start:start + len(chunk)] = vectors
             return out
         # One text a run: onnxruntime's int8 graph quantises its activations per run (one scale for the whole
         # batch), so a text batched with others would get a vector that depends on them.
@@ -163,6 +173,20 @@ class SentenceEncoder:
 
 
 def quantize(vectors):
-    """int8 unit vectors scaled by 127: cosine ranking survives the rounding."""
+    """4 bits a dimension, two to a byte (the first in the high nibble): each vector scaled so that its largest
+    component is 7, rounded to -7..7 and stored plus 8. A cosine needs no scale (`unpack` then normalise);
+    half int8's bytes, and django's vectors fit the large bundle's budget (docs/decisions/0019)."""
     np = need_runtime()
-    return np.clip(np.round(vectors * 127.0), -127, 127).astype(np.int8)
+    peak = np.abs(vectors).max(axis=1, keepdims=True)
+    peak[peak == 0] = 1.0
+    q = (np.clip(np.round(vectors * (7.0 / peak)), -7, 7) + 8).astype(np.uint8)
+    return (q[:, 0::2] << 4) | q[:, 1::2]
+
+
+def unpack(packed):
+    """float32 rows (-7..7 a dimension, not unit length) from `quantize`'s bytes."""
+    np = need_runtime()
+    out = np.empty((packed.shape[0], packed.shape[1] * 2), dtype=np.float32)
+    out[:, 0::2] = (packed >> 4).astype(np.float32) - 8.0
+    out[:, 1::2] = (packed & 15).astype(np.float32) - 8.0
+    return out

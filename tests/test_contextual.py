@@ -20,7 +20,7 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers  # noqa: E
 from gitroute.bundle.layout import BUNDLE_LARGE_REF, BUNDLE_REF  # noqa: E402
 from gitroute.errors import GitrouteError  # noqa: E402
 from gitroute.indexes import contextual  # noqa: E402
-from gitroute.sentence_model import SentenceEncoder, read_folder, sha256  # noqa: E402
+from gitroute.sentence_model import SentenceEncoder, quantize, read_folder, sha256, unpack  # noqa: E402
 from tests.conftest import SAMPLE_FILES  # noqa: E402
 
 TOPICS = {
@@ -116,6 +116,7 @@ def test_the_encoder_gives_a_text_the_same_vector_alone_or_with_others(model_dir
     together = encoder.encode(texts)
     alone = np.stack([encoder.encode([t])[0] for t in texts])
     assert np.array_equal(together, alone)
+    assert np.array_equal(encoder.encode(texts * 5, workers=2), np.concatenate([together] * 5))
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
     assert together[0] @ together[1] < together[0] @ encoder.encode(["locate the whereabouts"])[0]
 
@@ -153,12 +154,14 @@ def test_the_same_tree_gives_the_same_large_tree_and_a_one_file_rebuild_equals_a
 def test_a_rebuild_embeds_only_texts_it_has_no_vector_for(model_dir):
     files = read_folder(str(model_dir))
     texts = ["geo city where", "hourly forecast", "serve forever"]
-    known = {contextual.digest(t): bytes([7] * DIMS) for t in texts[:2]}  # planted: taken as they are
+    known = {contextual.digest(t): bytes([7] * (DIMS // 2)) for t in texts[:2]}  # planted: taken as they are
     large, section = contextual.build_large(files, [1, 2, 3], ["a.py", "a.py", "b.py"], texts, known)
-    vectors = np.frombuffer(large[contextual.VECTORS], dtype=np.int8).reshape(3, DIMS)
+    vectors = np.frombuffer(large[contextual.VECTORS], dtype=np.uint8).reshape(3, DIMS // 2)
     assert (vectors[:2] == 7).all()
-    fresh = SentenceEncoder(files).encode([texts[2]])[0]
-    assert np.array_equal(vectors[2], np.clip(np.round(fresh * 127), -127, 127).astype(np.int8))
+    fresh = SentenceEncoder(files).encode([texts[2]])
+    assert np.array_equal(vectors[2], quantize(fresh)[0])
+    back = unpack(vectors[2:])[0]
+    assert np.abs(back).max() == 7 and back @ fresh[0] / np.linalg.norm(back) > 0.98
     assert json.loads(large[contextual.FILES]) == [["a.py", 0, 2], ["b.py", 2, 3]]
     assert section["counts"] == {"vectors": 3, "dims": DIMS}
 

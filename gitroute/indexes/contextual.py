@@ -4,9 +4,9 @@ BM25's files for a question in plain words.
 Built only with `git route build --meaning-model DIR` where DIR is a contextual model's folder
 (`gitroute.sentence_model`; `git route model make` writes one). Everything large goes to
 `refs/marola/routing-bundle-large`, under `contextual/`: the model's three files, and per node (rows
-ordered by path, then node id) its int8 unit vector, its id and a digest of its text, with the row range of
-each file. The main bundle keeps only this index's section: each large blob's sha256 (checked before any
-use), the model's name and sha256, and how many nodes have vectors.
+ordered by path, then node id) its vector (4 bits a dimension, `sentence_model.quantize`), its id and a
+digest of its text, with the row range of each file. The main bundle keeps only this index's section: each
+large blob's sha256 (checked before any use), the model's name and sha256, and how many nodes have vectors.
 
 A rebuild embeds only the nodes whose text it has no vector for: the vectors of the large bundle the
 repository holds are taken by text digest when that large bundle matches the previous main bundle's
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 
+from gitroute.errors import GitrouteError
 from gitroute.model import Answer, Row
 
 NAME = "contextual"
@@ -37,6 +39,7 @@ ANSWER_BLOBS = (*MODEL_BLOBS, VECTORS, NODES, FILES)  # what a question reads (t
 DIGEST = 16  # bytes of blake2b per node text
 CANDIDATES = 20  # BM25's first K files reranked
 DOC_CHARS = 200
+VECTOR_FORMAT = "int4"  # two dimensions a byte
 
 _SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
@@ -83,13 +86,15 @@ def build(inputs) -> object:
 
 def build_large(files: Mapping[str, bytes], ids: Sequence[int], paths: Sequence[str], texts: Sequence[str],
                 earlier: Mapping[bytes, bytes] | None = None) -> tuple[dict[str, bytes], dict]:
-    """The large bundle's blobs and this index's section; `earlier`: text digest -> int8 vector bytes to reuse."""
+    """The large bundle's blobs and this index's section; `earlier`: text digest -> packed vector bytes to reuse."""
     from gitroute.bundle.layout import dump_json
     from gitroute.sentence_model import SentenceEncoder, need_runtime, quantize, read_manifest, sha256
 
     np = need_runtime()
     manifest = read_manifest(files)
     dims = int(manifest["dims"])
+    if dims % 2:
+        raise GitrouteError(f"the model's vectors have {dims} dimensions: an even number is needed")
     digests = [digest(t) for t in texts]
     known = dict(earlier or {})
     missing: dict[bytes, str] = {}
@@ -98,7 +103,7 @@ def build_large(files: Mapping[str, bytes], ids: Sequence[int], paths: Sequence[
             missing[d] = text
     if missing:
         encoder = SentenceEncoder(files)
-        fresh = quantize(encoder.encode(list(missing.values())))
+        fresh = quantize(encoder.encode(list(missing.values()), workers=min(2, os.cpu_count() or 1)))
         known.update({d: fresh[i].tobytes() for i, d in enumerate(missing)})
     vectors = b"".join(known[d] for d in digests)
     spans: list[list] = []
@@ -114,6 +119,7 @@ def build_large(files: Mapping[str, bytes], ids: Sequence[int], paths: Sequence[
     large[FILES] = dump_json(spans)
     section = {
         "counts": {"vectors": len(ids), "dims": dims},
+        "vector_format": VECTOR_FORMAT,
         "model": manifest["name"],
         "model_sha256": sha256(bytes(files["model.onnx"])),
         "files_sha256": {path: sha256(data) for path, data in sorted(large.items())},
@@ -123,7 +129,7 @@ def build_large(files: Mapping[str, bytes], ids: Sequence[int], paths: Sequence[
 
 
 def _earlier_vectors(previous, files: Mapping[str, bytes]) -> dict[bytes, bytes]:
-    """Text digest -> int8 vector, from the large bundle the repository holds, when the previous main bundle's
+    """Text digest -> packed vector, from the large bundle the repository holds, when the previous main bundle's
     hashes vouch for it and the same model made it; empty otherwise (and for `--full`, which has no previous)."""
     from gitroute.bundle.large import check_large_blobs, read_large_blobs
     from gitroute.sentence_model import sha256
@@ -138,17 +144,19 @@ def _earlier_vectors(previous, files: Mapping[str, bytes]) -> dict[bytes, bytes]
         return {}
     hashes = section.get("files_sha256")
     dims = (section.get("counts") or {}).get("dims")
-    if not isinstance(hashes, dict) or not isinstance(dims, int) or dims <= 0:
+    if (not isinstance(hashes, dict) or not isinstance(dims, int) or dims <= 0
+            or section.get("vector_format") != VECTOR_FORMAT):
         return {}
+    width = dims // 2
     paths = [VECTORS, DIGESTS]
     blobs = read_large_blobs(previous.git_dir, paths) or {}
     if check_large_blobs(blobs, {p: hashes.get(p) for p in paths}):
         return {}
     vectors, digests = blobs[VECTORS], blobs[DIGESTS]
     count = len(digests) // DIGEST
-    if len(vectors) != count * dims:
+    if len(vectors) != count * width:
         return {}
-    return {digests[i * DIGEST:(i + 1) * DIGEST]: vectors[i * dims:(i + 1) * dims] for i in range(count)}
+    return {digests[i * DIGEST:(i + 1) * DIGEST]: vectors[i * width:(i + 1) * width] for i in range(count)}
 
 
 # --- answer -----------------------------------------------------------------------------------
@@ -162,6 +170,8 @@ class Loaded:
         from gitroute.sentence_model import SentenceEncoder, need_runtime, settings
 
         np = need_runtime()
+        if section.get("vector_format") != VECTOR_FORMAT:
+            raise ValueError(f"the vectors are not {VECTOR_FORMAT}: rebuild with this gitroute")
         hashes = section.get("files_sha256")
         if not isinstance(hashes, dict):
             raise ValueError("the bundle records no hashes for the contextual model")
@@ -175,10 +185,10 @@ class Loaded:
         self.blend, self.route = settings(self.encoder.manifest)
         dims = self.encoder.dims
         self.nodes = np.frombuffer(bytes(blobs[NODES]), dtype="<i8")
-        raw = np.frombuffer(bytes(blobs[VECTORS]), dtype=np.int8)
-        if len(raw) != len(self.nodes) * dims:
+        raw = np.frombuffer(bytes(blobs[VECTORS]), dtype=np.uint8)
+        if len(raw) != len(self.nodes) * (dims // 2):
             raise ValueError(f"'{VECTORS}' does not hold one {dims}-wide vector per node")
-        self.vectors = raw.reshape(len(self.nodes), dims)
+        self.vectors = raw.reshape(len(self.nodes), dims // 2)
         spans = json.loads(blobs[FILES])
         if not isinstance(spans, list):
             raise ValueError(f"'{FILES}' is not a list")
@@ -194,13 +204,17 @@ class Loaded:
 
     def best_nodes(self, query, paths: Sequence[str]) -> list[tuple[float, int]]:
         """Per path: (best node cosine, that node's id); (0.0, -1) for a path without vectors."""
+        from gitroute.sentence_model import need_runtime, unpack
+
+        np = need_runtime()
         out = []
         for path in paths:
             span = self.files.get(path)
             if span is None:
                 out.append((0.0, -1))
                 continue
-            scores = self.vectors[span[0]:span[1]].astype("float32") @ query / 127.0
+            rows = unpack(self.vectors[span[0]:span[1]])
+            scores = rows @ query / np.maximum(np.linalg.norm(rows, axis=1), 1e-9)
             best = int(scores.argmax())
             out.append((float(scores[best]), int(self.nodes[span[0] + best])))
         return out
