@@ -163,7 +163,7 @@ def report(data: dict) -> None:
     for m in models:
         for w in (0.25, 0.5, 0.75):
             variants.append((f"{m} blend {w}", m, w, None))
-        for t in (0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
+        for t in (0.35, 0.4, 0.42, 0.44, 0.46, 0.5, 0.55, 0.6, 0.65):
             variants.append((f"{m} blend 0.5, routes from {t}", m, 0.5, t))
     header = " | ".join(f"{k} ({len(v)})" for k, v in sets.items())
     print(f"| variant | {header} | false no_match, not tuned on | off-topic routed: all ({len(off)}) / new "

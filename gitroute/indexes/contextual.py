@@ -9,8 +9,9 @@ digest of its text, with the row range of each file. The main bundle keeps only 
 large blob's sha256 (checked before any use), the model's name and sha256, and how many nodes have vectors.
 
 A rebuild embeds only the nodes whose text it has no vector for: the vectors of the large bundle the
-repository holds are taken by text digest when that large bundle matches the previous main bundle's
-hashes and was made by the same model (a text's vector depends on nothing else: `sentence_model`).
+repository holds are taken by text digest when this repository's own build wrote it (never a fetched one),
+it matches the previous main bundle's hashes and the same model made it (a text's vector depends on nothing
+else: `sentence_model`). A fresh clone (CI) embeds every node.
 
 Answering (`rerank`): BM25's first K files, each scored by its best node's cosine to the question, blended
 with BM25's score (each scaled over the K files); a question BM25 refuses is routed when its best node
@@ -129,12 +130,22 @@ def build_large(files: Mapping[str, bytes], ids: Sequence[int], paths: Sequence[
 
 
 def _earlier_vectors(previous, files: Mapping[str, bytes]) -> dict[bytes, bytes]:
-    """Text digest -> packed vector, from the large bundle the repository holds, when the previous main bundle's
-    hashes vouch for it and the same model made it; empty otherwise (and for `--full`, which has no previous)."""
+    """Text digest -> packed vector, from the large bundle the repository holds, when this repository's own build
+    wrote the previous main bundle (a fetched one is never taken: it could plant vectors that would outlive it),
+    its hashes vouch for the large blobs and the same model made them; empty otherwise (and for `--full`)."""
     from gitroute.bundle.large import check_large_blobs, read_large_blobs
+    from gitroute.bundle.layout import BUNDLE_REF
+    from gitroute.bundle.provenance import is_own_bundle
+    from gitroute.git.catfile import ref_target, run_git
     from gitroute.sentence_model import sha256
 
     blob_id = previous.get(PREFIX + "meta.json") if previous else None
+    if blob_id:  # only a bundle this repository's own builds wrote (as for extractions): never a fetched one's
+        found = run_git(["rev-parse", "--path-format=absolute", "--git-common-dir"], previous.git_dir)
+        commit = ref_target(previous.git_dir, BUNDLE_REF)
+        common = found.stdout.decode("utf-8", "surrogateescape").strip()
+        if found.returncode != 0 or commit is None or not is_own_bundle(common, commit):
+            return {}
     data = previous.read(PREFIX + "meta.json", blob_id) if blob_id else None
     try:
         section = json.loads(data) if data else None
