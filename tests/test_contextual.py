@@ -251,3 +251,26 @@ def test_making_a_model_that_needs_torch_says_so_in_one_line(route, tmp_path):
     assert result.exit_code != 0
     assert "making this model needs torch" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_fresh_clone_fetches_the_model_with_meaning_and_uses_it(route, geo_repo, model_dir, tmp_path):
+    build(route, geo_repo, model_dir)
+    remote = tmp_path / "remote.git"
+    geo_repo.git("init", "-q", "--bare", str(remote))
+    geo_repo.git("push", "-q", str(remote), "main")
+    assert route(["push", remote.as_uri(), "--meaning"], geo_repo.path).exit_code == 0
+    clone = tmp_path / "clone"
+    geo_repo.git("clone", "-q", remote.as_uri(), str(clone))
+    assert route(["fetch"], clone).exit_code == 0
+    question = ["query", "--meaning", "--json", "--explain", "which file has the city of a user from their address"]
+    notes = json.loads(route(question, clone).stdout)["notes"]
+    assert "the bundle has a contextual model, but no large bundle: run 'git route fetch --meaning'" in notes
+    fetched = route(["fetch", "--meaning"], clone)
+    assert fetched.exit_code == 0, fetched.stderr
+    assert f"fetched {BUNDLE_LARGE_REF}" in fetched.stdout
+    status = json.loads(route(["status", "--json"], clone).stdout)
+    assert status["large"]["state"] == "matches" and status["contextual_model"]["model"] == "tiny"
+    assert any("reranked by the contextual model (tiny)" in n for n in json.loads(route(question, clone).stdout)["notes"])
+    exported = route(["model", "export", str(tmp_path / "exported")], clone)  # what CI builds with
+    assert exported.exit_code == 0, exported.stderr
+    assert (tmp_path / "exported" / "model.onnx").read_bytes() == (model_dir / "model.onnx").read_bytes()
