@@ -158,7 +158,7 @@ def report(data: dict) -> None:
     print(f"# {len(real)} meaning questions, {len(off)} off-topic; K = {data['k']}\n")
     print("Cost of the collect step (CPU s / node texts embedded, all corpora): " + ", ".join(
         f"{m} {sum(v[0] for v in data['seconds'][m].values()):.0f} s / {sum(v[1] for v in data['seconds'][m].values())}"
-        for m in models) + "\n")
+        for m in models if m in data['seconds']) + "\n")
     variants: list[tuple[str, str | None, float, float | None]] = [("BM25", None, 0, None)]
     for m in models:
         for w in (0.25, 0.5, 0.75):

