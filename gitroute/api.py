@@ -736,11 +736,13 @@ def _contextual_model(view, repo: str) -> tuple[object | None, str]:
     if find_spec("onnxruntime") is None or find_spec("tokenizers") is None or find_spec("numpy") is None:
         return None, ("the bundle has a contextual model, but its runtime is not installed: "
                       "pip install 'gitroute[model]'")
-    from gitroute.bundle.large import read_large_blobs
+    from gitroute.bundle.large import read_checked
 
-    blobs = read_large_blobs(repo, list(contextual.ANSWER_BLOBS))
-    if blobs is None:
+    blobs, problem = read_checked(repo, contextual.ANSWER_BLOBS, hashes if isinstance(hashes, dict) else {})
+    if blobs is None and problem == "no large bundle":
         return None, "the bundle has a contextual model, but no large bundle: run 'git route fetch --meaning'"
+    if blobs is None:
+        return None, f"refusing the large bundle's contextual model: {problem}"
     try:
         _CONTEXTUAL[key] = contextual.Loaded(blobs, section)
     except (ValueError, KeyError) as err:

@@ -274,3 +274,21 @@ def test_a_fresh_clone_fetches_the_model_with_meaning_and_uses_it(route, geo_rep
     exported = route(["model", "export", str(tmp_path / "exported")], clone)  # what CI builds with
     assert exported.exit_code == 0, exported.stderr
     assert (tmp_path / "exported" / "model.onnx").read_bytes() == (model_dir / "model.onnx").read_bytes()
+
+
+def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(route, geo_repo, model_dir,
+                                                                             monkeypatch):
+    from gitroute import api
+    from gitroute.bundle import large
+
+    monkeypatch.setattr(large, "CACHE_MIN_BYTES", 0)  # the tiny model's blobs are far below a megabyte
+    build(route, geo_repo, model_dir)
+    question = ["query", "--meaning", "--json", "--explain", "city of a user address"]
+    assert any("reranked" in n for n in json.loads(route(question, geo_repo.path).stdout)["notes"])
+    cache = geo_repo.path / ".git" / "gitroute" / "large"
+    model = cache / sha256((model_dir / "model.onnx").read_bytes())
+    assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()
+    model.write_bytes(b"planted")
+    api._CONTEXTUAL.clear()  # a new process
+    assert any("reranked" in n for n in json.loads(route(question, geo_repo.path).stdout)["notes"])
+    assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()  # read from git, checked, kept again
