@@ -90,7 +90,7 @@ def vectors_alone(repo: Path, model: str) -> None:
     wall, used = time.perf_counter(), time.process_time()
     large, section = contextual.build_large(files, [i for i, _ in records], [r[0] for _, r in records], texts)
     wall, used = time.perf_counter() - wall, time.process_time() - used
-    print(f"- every node's vector in this process (1 thread): {len(texts)} nodes in {wall:.1f} s wall, "
+    print(f"- every node's vector in this process (2 threads): {len(texts)} nodes in {wall:.1f} s wall, "
           f"{used:.1f} s CPU ({len(texts) / used:.0f} nodes per CPU second); "
           f"blobs {section['large_bytes'] / 1e6:.1f} MB (vectors {len(large[contextual.VECTORS]) / 1e6:.1f} MB)",
           flush=True)
