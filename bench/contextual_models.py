@@ -3,6 +3,7 @@
     python bench/contextual_models.py collect --model l3=/tmp/m-l3 --model l6=/tmp/m-l6 \\
         --static static=/tmp/minilm-static-256 [corpora...]        # bench/corpora/contextual.json
     python bench/contextual_models.py report [--data F]              # the tables (numpy only, seconds)
+    python bench/contextual_models.py e2e --model DIR [corpora...]   # before/after through gitroute's answers
 
 The model folders are `git route model make DIR --model NAME`'s; the static one is bench/distil.py's
 (model2vec's layout). Every `meaning` and `negative` question of each corpus's bench files (the main one and
@@ -198,9 +199,54 @@ def per_corpus(data: dict, model: str, t: float, w: float = 0.5) -> None:
     print()
 
 
+def end_to_end(names: list[str], model: str) -> None:
+    """The production path, before and after: each corpus cloned to a temporary folder, built without and then
+    with `--meaning-model`, every not-tuned meaning and negative question asked through `git route query` (plain)
+    and `query --meaning` (api.query, api.meaning) in this process. Top 1/3/5, false no_match, off-topic routed."""
+    import subprocess
+    import tempfile
+
+    from meaning_table import rank_of
+
+    from gitroute import api
+    from gitroute.bench import read_bench
+
+    print(f"## End to end through gitroute's own answers (model {model})\n")
+    print("| corpus | path | meaning questions | top 1/3/5 before | after | false no_match | off-topic routed |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        questions = [q for _, path in bench_files(name) for q in read_bench(str(path)).questions
+                     if q.type in ("meaning", "negative") and (q.id.startswith("h") or name in BLIND_CORPORA)]
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp) / name
+            subprocess.run(["git", "clone", "-q", str(BENCH / "corpora" / name), str(repo)], check=True)
+            got: dict[str, list] = {}
+            for state, extra in (("before", []), ("after", ["--meaning-model", model])):
+                subprocess.run(["git-route", "build", "-q", *extra], cwd=repo, check=True)
+                api._CONTEXTUAL.clear()
+                where = str(repo)
+                got[f"{state} query"] = [(q, api.query(q.question, repo=where, limit=10)) for q in questions]
+                got[f"{state} query --meaning"] = [(q, api.meaning(q.question, repo=where, limit=10))
+                                                   for q in questions]
+            for path_name in ("query", "query --meaning"):
+                cells = []
+                for state in ("before", "after"):
+                    real = [(q, a) for q, a in got[f"{state} {path_name}"] if q.type == "meaning"]
+                    ranks = [rank_of(a, q.expect) for q, a in real]
+                    cells.append(("/".join(str(sum(1 for r in ranks if r is not None and r <= c)) for c in (1, 3, 5)),
+                                  sum(a.status == "no_match" for _, a in real),
+                                  sum(a.status != "no_match" for q, a in got[f"{state} {path_name}"]
+                                      if q.type == "negative")))
+                n_real = sum(q.type == "meaning" for q in questions)
+                n_off = len(questions) - n_real
+                print(f"| {name} | {path_name} | {n_real} | {cells[0][0]} | {cells[1][0]} | {cells[0][1]} → "
+                      f"{cells[1][1]} | {cells[0][2]} → {cells[1][2]} of {n_off} |", flush=True)
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("collect", "report"))
+    parser.add_argument("step", choices=("collect", "report", "e2e"))
     parser.add_argument("names", nargs="*")
     parser.add_argument("--data", type=Path, default=OUT)
     parser.add_argument("--model", action="append", default=[], help="KEY=FOLDER of a contextual model")
@@ -211,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "collect":
         collect(args.names, dict(m.split("=", 1) for m in args.model), dict(m.split("=", 1) for m in args.static),
                 args.data)
+        return 0
+    if args.step == "e2e":
+        end_to_end(args.names or list(CORPORA), args.model[0])
         return 0
     data = json.loads(args.data.read_text())
     for extra in args.also:  # another collect's models, on the same questions
