@@ -3,7 +3,7 @@
     python bench/contextual_models.py collect --model l3=/tmp/m-l3 --model l6=/tmp/m-l6 \\
         --static static=/tmp/minilm-static-256 [corpora...]        # bench/corpora/contextual.json
     python bench/contextual_models.py report [--data F]              # the tables (numpy only, seconds)
-    python bench/contextual_models.py e2e --model DIR [corpora...]   # before/after through gitroute's answers
+    python bench/contextual_models.py e2e [corpora...] --model DIR   # before/after through gitroute's answers
 
 The model folders are `git route model make DIR --model NAME`'s; the static one is bench/distil.py's
 (model2vec's layout). Every `meaning` and `negative` question of each corpus's bench files (the main one and

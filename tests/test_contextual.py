@@ -172,6 +172,9 @@ def test_plain_words_are_reranked_and_explain_says_so(route, geo_repo, model_dir
     build(route, geo_repo, model_dir)
     after = json.loads(route(["query", "--meaning", "--json", "--explain", question], geo_repo.path).stdout)
     assert after["rows"][0]["path"] == "src/sample/geo.py"
+    for row in after["rows"]:  # additive, as every answer's signals are
+        assert set(row["signals"]) == {"bm25", "node_cosine"}
+        assert abs(sum(row["signals"].values()) - row["score"]) < 1e-3
     assert any("reranked by the contextual model (tiny)" in n for n in after["notes"])
     assert not any("contextual" in n for n in before.get("notes", []))
     alone = json.loads(route(["query", "--meaning", "--candidate", "bm25", "--json", question], geo_repo.path).stdout)
@@ -210,7 +213,7 @@ def test_a_tampered_model_or_vector_blob_is_refused_before_use(route, geo_repo, 
                               geo_repo.path).stdout)
     assert any(f"refusing the large bundle's contextual model: '{path}' does not match the sha256" in n
                for n in answer["notes"])
-    assert not any(k == "node_cosine" for row in answer["rows"] for k in (row.get("signals") or {}))
+    assert not any("node_cosine" in (row.get("signals") or {}) for row in answer["rows"])
     assert json.loads(route(["status", "--json"], geo_repo.path).stdout)["large"]["state"] == "mismatch"
 
 

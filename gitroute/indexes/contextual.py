@@ -255,14 +255,14 @@ def rerank(loaded: Loaded, question: str, rows: Sequence[Row], *, refused: bool,
     w = loaded.blend
     scored = []
     for i, row in enumerate(candidates):
-        score = w * cos[i] + (1 - w) * bm25[i]
-        signals = row.signals
-        if explain:
-            signals = (*signals, ("node_cosine", round(best[i][0], 4)), ("contextual_blend", round(score, 4)))
+        lexical, meaning = round((1 - w) * bm25[i], 4), round(w * cos[i], 4)
+        score = lexical + meaning
+        # Additive, as every answer's signals are: BM25's share and the cosine's, each scaled over the candidates.
+        signals = (("bm25", lexical), ("node_cosine", meaning)) if explain else ()
         scored.append((-score, i, row._replace(score=round(score, 4), signals=signals)))
     ranked = [r for _, _, r in sorted(scored)][:limit]
     note = (f"reranked by the contextual model ({loaded.name}): BM25's first {len(candidates)} files, "
-            f"cosine weight {w:.2f}")
+            f"cosine weight {w:.2f}, best node cosine {top:.2f}")
     if refused:
         note = f"BM25 found no match; the contextual model ({loaded.name}) routes it: best node cosine {top:.2f}"
     return ranked, note
