@@ -295,3 +295,18 @@ def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(ro
     api._CONTEXTUAL.clear()  # a new process
     assert any("reranked" in n for n in json.loads(route(question, geo_repo.path).stdout)["notes"])
     assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()  # read from git, checked, kept again
+
+
+def test_a_build_takes_vectors_only_from_its_own_earlier_bundle(route, geo_repo, model_dir):
+    from gitroute.bundle.provenance import OWN_BUNDLES
+    from gitroute.bundle.writer import BundleWriter
+    from gitroute.git import repository as git
+
+    build(route, geo_repo, model_dir)
+    files = read_folder(str(model_dir))
+    previous = BundleWriter(git.open_repository(str(geo_repo.path))).previous_blobs()
+    earlier = contextual._earlier_vectors(previous, files)
+    vectors = json.loads(route(["status", "--json"], geo_repo.path).stdout)["contextual_model"]["vectors"]
+    assert 0 < len(earlier) <= vectors and all(len(v) == DIMS // 2 for v in earlier.values())
+    (geo_repo.path / ".git" / OWN_BUNDLES).unlink()  # as if the bundle had been fetched
+    assert contextual._earlier_vectors(previous, files) == {}
