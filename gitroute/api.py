@@ -57,8 +57,9 @@ class _opened:
             self.view.close()
 
 
-def warm(view: BundleView) -> None:
-    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`)."""
+def warm(view: BundleView, repo: str | None = None) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`),
+    and with `repo` the contextual model, loaded once (when the bundle has one)."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
@@ -66,6 +67,8 @@ def warm(view: BundleView) -> None:
         module = load_index(name)
         if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
             module.warm(view.index(name))
+    if repo is not None:
+        _contextual_model(view, repo)
 
 
 # Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
@@ -351,7 +354,7 @@ def query(
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with _opened(repo, bundle) as view:
         if meaning:
-            return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
+            return _contextual_meaning(view, repo, text, limit, explain)
         symbols = load_index("symbols")
         if len(text.split()) <= 1 and not (kinds or langs or path_glob):
             return _query_name(view, text.strip(), limit, explain)
@@ -371,12 +374,14 @@ def query(
         # words, when every other word of the question occurs somewhere in the repository.
         named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
         entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        held, asked = name_cover(text, best)
+        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
+        if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
+            meaning_rows, meaning_notes = _contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
         if not meaning_rows and not (named or entry):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
-        held, asked = name_cover(text, best)
-        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share == 0.0:  # a name in words, or the entry point: the symbol tiers answer
             why = "the question asks for the entry point" if entry else "a name written in words"
             notes = (*by_name.notes, f"the symbol tiers answer: {why}") if explain else by_name.notes
@@ -743,7 +748,9 @@ def _answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candi
             notes.append(f"{problem}: BM25 answers (run 'git route fetch --meaning')")
             chosen = "bm25"
     if chosen == "bm25":
-        found = _ask_bm25(view, text, limit, explain)
+        # BM25, reranked by the contextual model when the bundle has one (unless BM25 alone was asked for)
+        found = _ask_bm25(view, text, limit, explain) if candidate else _contextual_meaning(view, repo, text, limit,
+                                                                                             explain)
         return found._replace(notes=tuple(notes) + found.notes)
     found = embedding.answer(view.index(embedding.NAME), text, limit=max(limit, 20), explain=explain, loaded=loaded)
     if chosen == "embedding":
@@ -890,3 +897,108 @@ def meaning_candidate(*, repo: str = ".") -> str:
         section = {}
     candidate = section.get("candidate") if isinstance(section, dict) else None
     return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"
+
+
+# --- the contextual model (issue 24; docs/decisions/0019): reranks plain-words answers when the large bundle
+# holds it. Loaded once per process (a warm MCP server or `ask` pays the load once); a name, path, docs,
+# impact or why question never reaches it.
+
+_CONTEXTUAL: dict[tuple[str, str], object] = {}
+
+
+def _contextual_model(view, repo: str) -> tuple[object | None, str]:
+    """(the loaded model and vectors, "") or (None, why not: "" when the bundle has no contextual model)."""
+    from gitroute.indexes import contextual
+
+    section = view.manifest.get("indexes", {}).get(contextual.NAME)
+    if not isinstance(section, dict) or not (section.get("counts") or {}).get("vectors"):
+        return None, ""
+    hashes = section.get("files_sha256")
+    key = (repo, str(section.get("model_sha256")) + str((hashes or {}).get(contextual.VECTORS)))
+    if key in _CONTEXTUAL:
+        return _CONTEXTUAL[key], ""
+    from importlib.util import find_spec
+
+    if find_spec("onnxruntime") is None or find_spec("tokenizers") is None or find_spec("numpy") is None:
+        from gitroute import extra_install_command
+
+        return None, ("the bundle has a contextual model, but its runtime is not installed: "
+                      + extra_install_command("model"))
+    from gitroute.bundle.large import read_checked
+
+    blobs, problem = read_checked(repo, contextual.ANSWER_BLOBS, hashes if isinstance(hashes, dict) else {})
+    if blobs is None and problem == "no large bundle":
+        return None, "the bundle has a contextual model, but no large bundle: run 'git route fetch --meaning'"
+    if blobs is None:
+        return None, f"refusing the large bundle's contextual model: {problem}"
+    try:
+        _CONTEXTUAL[key] = contextual.Loaded(blobs, section)
+    except (ValueError, KeyError) as err:
+        return None, f"refusing the large bundle's contextual model: {err}"
+    except GitrouteError as err:
+        return None, f"refusing the large bundle's contextual model: {err.message}"
+    return _CONTEXTUAL[key], ""
+
+
+def _contextual_rows(view, repo: str, text: str, rows: list, notes: list[str], explain: bool,
+                     limit: int = 20) -> tuple[list, list[str]]:
+    """BM25's rows reranked by the contextual model; a question BM25 refused may be routed by it."""
+    from gitroute.indexes import contextual
+
+    loaded, why = _contextual_model(view, repo)
+    if loaded is None:
+        return rows, [*notes, why] if why and explain else notes
+    assert isinstance(loaded, contextual.Loaded)
+    refused = not rows
+    if refused:
+        from gitroute.indexes.meaning import NAME, query_meaning
+
+        index = view.index(NAME)
+        rows, _, _ = query_meaning(text, index.section, index.read, limit=contextual.CANDIDATES, explain=explain,
+                                   corrupt=index.corrupt, records=index.graph.records, gate=False, memo=index.memo)
+    ranked, note = contextual.rerank(loaded, text, rows, refused=refused, limit=max(limit, 20), explain=explain)
+    if refused and not ranked:
+        return [], [*notes, note] if explain else notes
+    return ranked, [note, *notes] if explain else notes
+
+
+def _contextual_meaning(view, repo: str, text: str, limit: int, explain: bool) -> Answer:
+    """`query --meaning`: the meaning index's answer, reranked (or routed) by the contextual model when it is there."""
+    from gitroute.registry import load_index
+
+    meaning = load_index("meaning")
+    loaded, why = _contextual_model(view, repo)
+    if loaded is None:
+        found = meaning.answer(view.index(meaning.NAME), text, limit=limit, explain=explain)
+        return found._replace(notes=(*found.notes, why)) if why and explain else found
+    found = meaning.answer(view.index(meaning.NAME), text, limit=max(limit, 20), explain=explain)
+    rows, notes = _contextual_rows(view, repo, text, list(found.rows), list(found.notes), explain, limit)
+    if not rows:
+        return found._replace(rows=(), notes=tuple(notes))
+    return Answer("routed", view.source, tuple(rows[:limit]), tuple(notes))
+
+
+def make_model(folder: str, name: str) -> dict:
+    """Make the contextual model's folder from its installed package (`git route model make`); its manifest."""
+    from gitroute.make_model import make
+
+    return make(folder, name)
+
+
+def export_model(folder: str, *, repo: str = ".") -> dict:
+    """Write the large bundle's contextual model to `folder` (`git route model export`); its manifest."""
+    from gitroute.make_model import export
+
+    return export(folder, repo)
+
+
+def contextual_status(*, repo: str = ".") -> dict | None:
+    """The bundle's contextual model: name, sha256, nodes with vectors; None when it has none."""
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(repo) as view:
+        section = view.manifest.get("indexes", {}).get("contextual")
+    if not isinstance(section, dict) or not (section.get("counts") or {}).get("vectors"):
+        return None
+    return {"model": section.get("model"), "sha256": section.get("model_sha256"),
+            "vectors": section["counts"]["vectors"], "large_bytes": section.get("large_bytes")}

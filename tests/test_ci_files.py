@@ -197,3 +197,19 @@ def test_no_install_line_installs_gitroute_by_name():
     for path in [ROOT / "README.md", *ROOT.glob(".github/workflows/*.yml"), *ROOT.glob("gitroute/**/*.py")]:
         text = path.read_text(encoding="utf-8")
         assert not by_name.search(text), (path, by_name.search(text))
+
+
+def test_reusable_workflow_rebuilds_the_large_bundle_when_asked_with_the_model_extra():
+    import tomllib
+
+    doc = load(WORKFLOWS / "routing-bundle.yml")
+    assert triggers(doc)["workflow_call"]["inputs"]["meaning"]["default"] is False
+    steps = [step for step in workflow_steps(doc) if step.get("if") == "inputs.meaning" and "git route" in step["run"]]
+    assert len(steps) == 1
+    commands = list(route_commands(steps[0]["run"]))
+    assert [args[:2] for args in commands] == [["model", "export"], ["build", "--meaning-model"]]
+    for args in commands:
+        assert_command_parses(args)
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["model"]
+    install = next(line for line in steps[0]["run"].splitlines() if "pip install" in line)
+    assert sorted(part.strip('"') for part in install.split()[4:]) == sorted(extra)

@@ -156,7 +156,7 @@ class BundleWriter:
 
     def stage_large(self, blobs: Mapping[str, bytes]) -> None:
         """Blobs for `refs/marola/routing-bundle-large` (a model and its vectors): written by `finish`."""
-        self.large = dict(blobs)
+        self.large = {**(self.large or {}), **blobs}  # the static and the contextual model each add theirs
 
     def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
         """Store the blobs, write the tree and the commit, and swap the ref to it.

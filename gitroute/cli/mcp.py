@@ -98,7 +98,7 @@ class ServerTools:
             from gitroute import api
 
             gc.unfreeze()  # what the last pin decoded is the collector's again (gone, unless in a cycle)
-            api.warm(view)
+            api.warm(view, self.repo)  # the contextual model too, loaded once
             self._warmed = self.warm.pins
             # The decoded bundle is millions of objects kept until the next pin: left to the cyclic collector,
             # each full collection walks them all, a pause of tens of milliseconds in some answer.

@@ -17,6 +17,7 @@ def command(as_json: bool) -> None:
 
     s = api.status()
     large, large_detail = api.large_status()
+    contextual = api.contextual_status()
     if as_json:
         emit_json({
             "schema": 1,
@@ -33,6 +34,7 @@ def command(as_json: bool) -> None:
             "limits": s.limits,
             "over_limits": s.over_limits,
             "large": {"state": large, "detail": large_detail},
+            "contextual_model": contextual,
         })
         return
     click.echo(source_line(s.source))
@@ -47,6 +49,9 @@ def command(as_json: bool) -> None:
     for name, index_counts in s.indexes.items():
         click.echo(f"index {name}: " + (", ".join(f"{n} {k}" for k, n in index_counts.items()) or "empty"))
     click.echo(f"large bundle: {large} ({large_detail})")
+    if contextual:
+        click.echo(f"contextual model: {contextual['model']}, sha256 {contextual['sha256']}, "
+                   f"{contextual['vectors']} nodes with vectors")
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
     if s.limits:
         click.echo(f"limits: {limits_text(s.limits)}")

@@ -270,7 +270,9 @@ def build(inputs) -> object:
 
     options = getattr(inputs, "options", None) or {}
     model_dir = options.get("meaning_model")
-    if not model_dir:
+    from gitroute.sentence_model import is_model_folder
+
+    if not model_dir or is_model_folder(str(model_dir)):  # a contextual model: the contextual index's
         return IndexBuild(blobs={}, section=empty_section())
     files = read_model_folder(str(model_dir))
     ids, texts = node_texts(inputs.graph.nodes, inputs.outputs)
