@@ -32,7 +32,7 @@ OUTPUT = "last_hidden_state"
 
 
 def extra_hint() -> str:
-    """How to add the runtime, from the source this gitroute was installed from (never by name: it is on no registry)."""
+    """How to add the runtime, from the source this gitroute came from (never by name: it is on no registry)."""
     from gitroute import extra_install_command
 
     return f"install the optional extra from gitroute's own source: {extra_install_command('model')}"
