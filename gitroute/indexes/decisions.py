@@ -51,10 +51,15 @@ SYMBOL_BONUS = 4.0  # a section of a record that names the symbol the question n
 WINDOWS = 16
 CANDIDATES = 60
 DOCUMENT_FORMAT = "document"  # a document that is no record, read for its design sections
+PAGE_FORMAT = "page"  # the other sections of every other document (and of design documents): see PAGE_WEIGHT
 
 # Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
 # docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
 KIND_BONUS = 0.3
+# A section of an ordinary page (no record, no design section: attrs' `init.md`, an FAQ's answer, a README's
+# "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
+# well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
+PAGE_WEIGHT = 0.5
 
 # Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
 # switch), and quantifiers that name nothing (every, each).
@@ -175,7 +180,7 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     for start in range(0, len(chunks), ROW_CHUNK):
         blobs[f"rows/{start // ROW_CHUNK:05d}.json"] = chunks[start:start + ROW_CHUNK]
     blobs["records.json"] = [[r.path, r.title, r.status, r.superseded_by, r.format] for r in records]
-    counts: dict[str, int] = {"records": sum(1 for r in records if r.format != DOCUMENT_FORMAT),
+    counts: dict[str, int] = {"records": sum(1 for r in records if r.format not in (DOCUMENT_FORMAT, PAGE_FORMAT)),
                               "rows": len(chunks), "items": n_items}
     if n := sum(1 for r in records if r.format == DOCUMENT_FORMAT):
         counts["design_documents"] = n
@@ -262,6 +267,40 @@ def design_documents(documents: Mapping[str, object], records: Iterable[str], co
             and not (exclude and matches_globs(p, exclude)) and is_design_document(documents[p])]  # type: ignore[arg-type]
 
 
+# Documents that list what changed, who did it and under which terms: what a project did, not why; and in a
+# long-lived project most of its prose (django's 400 release notes). They are no page `why` reads.
+_NOT_A_PAGE_STEMS = frozenset({"changelog", "changes", "news", "history", "releases", "release-notes", "whatsnew",
+                               "authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
+                               "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
+_NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
+                                 "whatsnew", "changelog.d", "newsfragments", "licenses"})
+
+
+def pages_of(documents, taken, config) -> list[str]:
+    from gitroute.parsing.records import is_document_path, is_template, matches_globs
+
+    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
+
+    def listing(path: str) -> bool:
+        *folders, name = path.lower().replace("_", "-").split("/")
+        return name.rsplit(".", 1)[0] in _NOT_A_PAGE_STEMS or any(f in _NOT_A_PAGE_FOLDERS for f in folders)
+
+    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
+            and not listing(p) and not (exclude and matches_globs(p, exclude))]
+
+
+def _page_tier(values: Mapping[str, object], first_page_record: int) -> dict:
+    """The section's keys for the two tiers of rows: `avgdl` over the rows of records and design sections alone,
+    and `pages`, the first page row and the pages' own average length."""
+    lengths: tuple[list[int], list[int]] = ([], [])
+    for path in sorted(p for p in values if p.startswith("rows/")):
+        for row in values[path]:  # type: ignore[attr-defined]
+            lengths[row[0] >= first_page_record].append(int(row[4]))
+    records, pages = lengths
+    return {"avgdl": round(sum(records) / len(records), 6) if records else 0.0,
+            "pages": {"first_row": len(records), "avgdl": round(sum(pages) / len(pages), 6) if pages else 0.0}}
+
+
 def _design_sections(record: Record, labels: frozenset[str]) -> Record:
     """A document that is no record, kept to its design sections (and their subsections)."""
     kept = tuple(s for s in record.sections if s.label in labels)
@@ -299,10 +338,20 @@ def build(inputs: object) -> object:
     from gitroute.parsing.records import design_sections
 
     for record in found:
-        kept = record if fallback else _design_sections(record, design_sections(documents[record.path]))
+        labels = design_sections(documents[record.path])
+        kept = record if fallback else _design_sections(record, labels)
         if kept.sections:
             records.append(kept._replace(format=DOCUMENT_FORMAT))
-    records.sort(key=lambda r: r.path)
+        rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
+        if rest:
+            records.append(record._replace(format=PAGE_FORMAT, sections=rest, rows=()))
+    for record in collect_records(((p, b"") for p in pages_of(documents, set(reasons) | set(others), config)),
+                                  documents, None):
+        if record.sections:
+            records.append(record._replace(format=PAGE_FORMAT, rows=()))
+    # Pages last: their rows come after every record's and design section's, so that each tier keeps its own BM25
+    # statistics (`_page_tier`): pages never change how records rank among themselves.
+    records.sort(key=lambda r: (r.format == PAGE_FORMAT, r.path))
     graph = getattr(inputs, "graph", None)
     # Every symbol's name, normalised: only when there are records to find them in.
     names = frozenset(
@@ -311,6 +360,7 @@ def build(inputs: object) -> object:
     symbols = ({r.path: _mentioned_symbols(documents[r.path], names) for r in records if r.path in documents}
                if names else {})
     values, section = build_blobs(records, symbols, fallback)
+    section.update(_page_tier(values, sum(1 for r in records if r.format != PAGE_FORMAT)))
     blobs = {path: dump_json(value) for path, value in values.items()}
     from gitroute.parsing.records import rows_of
 
@@ -424,11 +474,16 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         return [], {}, {}, "the question has no word that could name a decision"
     shards = int(section.get("shards", 1))
     avgdl = float(section.get("avgdl", 0.0)) or 1.0
+    pages = section.get("pages") or {}
+    first_page = int(pages.get("first_row", n))  # rows from here on are pages', ranked by the pages' statistics
+    page_avgdl = float(pages.get("avgdl", 0.0)) or 1.0
     chunk = int(section.get("row_chunk", ROW_CHUNK))
     keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
     postings = _postings(keys, load, shards)
     question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, load, shards)))
-    idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
+    in_pages = {t: sum(1 for p in postings[t] if p[0] >= first_page) for t in question.tokens}
+    idfs = {t: bm25_idf(len(postings[t]) - in_pages[t], first_page) for t in question.tokens}
+    page_idfs = {t: bm25_idf(in_pages[t], n - first_page) for t in question.tokens}
     matched: dict[int, dict[str, int]] = {}
     windows: dict[int, dict[str, int]] = {}
     for token in question.tokens:
@@ -443,8 +498,9 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     if not matched:
         return [], {}, idfs, "no decision record shares a word with the question"
     # Read the chunks of the candidates with the highest idf mass, then score them exactly.
-    rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
-        symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
+    rough = sorted(matched, key=lambda r: (-sum((page_idfs if r >= first_page else idfs)[t] for t in matched[r])
+                                           * (PAGE_WEIGHT if r >= first_page else 1.0)
+                                           - SYMBOL_BONUS * len(symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
     chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
     chunks = load(chunk_paths)
     wanted = KIND_ROLES.get(question.kind, frozenset())
@@ -457,9 +513,14 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         row = rows[row_id % chunk]
         stored[row_id] = row
         record_id, _label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
-        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, avgdl, idfs[t]), 4)) for t, tf in matched[row_id].items()]
+        page = row_id >= first_page
+        tier_idfs, tier_avgdl = (page_idfs, page_avgdl) if page else (idfs, avgdl)
+        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, tier_avgdl, tier_idfs[t]), 4))
+                   for t, tf in matched[row_id].items()]
         if symbol_rows.get(row_id):
             signals.append(("names_symbol", SYMBOL_BONUS))
+        if page:
+            signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
         own = sum(v for _, v in signals)
         if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
             signals.append((f"asks_for:{question.kind}", round(own * KIND_BONUS, 4)))
@@ -468,8 +529,12 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     scored.sort(key=lambda s: (-s.score, s.row_id))
     if not scored:
         return [], {}, idfs, "no decision record shares a word with the question"
-    reason = _no_match_reason(question, scored, symbol_rows, idfs, stored, records)
+    reason = _no_match_reason(question, scored, symbol_rows, (idfs, page_idfs, first_page), stored, records)
     return scored, stored, idfs, reason
+
+
+def _is_page(records: Sequence[list], record_id: int) -> bool:
+    return record_id < len(records) and len(records[record_id]) > 4 and records[record_id][4] == PAGE_FORMAT
 
 
 def _rejected(records: Sequence[list], record_id: int) -> bool:
@@ -478,25 +543,34 @@ def _rejected(records: Sequence[list], record_id: int) -> bool:
 
 
 def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_rows: Mapping[int, Sequence[str]],
-                     idfs: Mapping[str, float], stored: Mapping[int, list], records: Sequence[list]) -> str:
-    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003, 0017)."""
+                     tiers: tuple[Mapping[str, float], Mapping[str, float], int], stored: Mapping[int, list],
+                     records: Sequence[list]) -> str:
+    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003, 0017).
+    `tiers`: the idf of each question word among records (and design sections), among pages, and the first page
+    row: a row's coverage is read with its own tier's idf."""
     # The rows BM25 puts first, before the kind of question reorders them: whether to answer is not
     # a matter of which section answers.
     scored = sorted(scored, key=lambda r: (-r.own, r.row_id))
     if any(symbol_rows.get(r.row_id) for r in scored[:3]):
         return ""
-    total = sum(idfs.values()) or 1.0
+    record_idfs, page_idfs, first_page = tiers
     need = min(MIN_MATCHED, len(question.tokens))
     best = 0.0
     for r in scored[:3]:
+        # An ordinary page holds far more prose than a record: three words meet in one of its paragraphs by chance
+        # ("release notes … format" in a how-to-release page), so it needs one more.
+        page = r.row_id >= first_page
+        idfs = page_idfs if page else record_idfs
+        total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
             coverage = sum(idfs[t] for t in together) / total
-            if coverage >= MIN_COVERAGE and len(together) >= need:
+            if coverage >= MIN_COVERAGE and len(together) >= min(need + page, len(question.tokens)):
                 return ""
             best = max(best, coverage)
     # A short question with a word of a record's title that few titles hold ("tabs or spaces", "Use tabs").
     if len(question.tokens) <= SHORT_QUESTION:
-        titles = [set(doc_tokens(str(record[1]))) for record in records]
+        titles = [set(doc_tokens(str(record[1]))) if not _is_page(records, k) else set()
+                  for k, record in enumerate(records)]
         for r in scored[:3]:
             for token in set(r.matched) & titles[stored[r.row_id][0]]:
                 if sum(token in title for title in titles) <= TITLE_DF:
@@ -566,7 +640,7 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
             extra.append(("verdict", verdict))
         if superseded_by:
             extra.append(("superseded_by", superseded_by))
-        if fmt == DOCUMENT_FORMAT:
+        if fmt in (DOCUMENT_FORMAT, PAGE_FORMAT):
             extra.append(("record_format", fmt))
         rows.append(Row(path, item_line or line, sec, "decision", ranked.score,
                         ranked.signals if explain else (), tuple(extra)))
@@ -576,6 +650,8 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
                      "(documents whose sections discuss motivation, rationale or alternatives)")
     elif rows and all(dict(r.extra).get("record_format") == DOCUMENT_FORMAT for r in rows[:3]):
         notes.append("no decision record answers: these are design sections of other documents")
+    elif rows and all(dict(r.extra).get("record_format") in (DOCUMENT_FORMAT, PAGE_FORMAT) for r in rows[:3]):
+        notes.append("no decision record answers: these are sections of other documents")
     if any(dict(r.extra).get("superseded_by") for r in rows[:3]):
         notes.append("a superseded record answers: read its successor too")
     return Answer("routed", source, tuple(rows), (*notes, *asked))
