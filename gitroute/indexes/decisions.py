@@ -289,6 +289,15 @@ def pages_of(documents, taken, config) -> list[str]:
             and not listing(p) and not (exclude and matches_globs(p, exclude))]
 
 
+PAGE_TEXTS = 1  # a page section's prose blocks kept to show (its words are all in the postings)
+
+
+def _as_page(record: Record) -> Record:
+    """A document's sections as page rows: no items of its own, the first prose block of each section to show."""
+    return record._replace(format=PAGE_FORMAT, rows=(),
+                           sections=tuple(s._replace(texts=s.texts[:PAGE_TEXTS]) for s in record.sections))
+
+
 def _page_tier(values: Mapping[str, object], first_page_record: int) -> dict:
     """The section's keys for the two tiers of rows: `avgdl` over the rows of records and design sections alone,
     and `pages`, the first page row and the pages' own average length."""
@@ -344,11 +353,11 @@ def build(inputs: object) -> object:
             records.append(kept._replace(format=DOCUMENT_FORMAT))
         rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
         if rest:
-            records.append(record._replace(format=PAGE_FORMAT, sections=rest, rows=()))
+            records.append(_as_page(record._replace(sections=rest)))
     for record in collect_records(((p, b"") for p in pages_of(documents, set(reasons) | set(others), config)),
                                   documents, None):
         if record.sections:
-            records.append(record._replace(format=PAGE_FORMAT, rows=()))
+            records.append(_as_page(record))
     # Pages last: their rows come after every record's and design section's, so that each tier keeps its own BM25
     # statistics (`_page_tier`): pages never change how records rank among themselves.
     records.sort(key=lambda r: (r.format == PAGE_FORMAT, r.path))
