@@ -100,7 +100,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
-                and not classification.unknown and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
+                and not classification.unknown
+                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
                         for r in classification.routes)):
             # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
             # asked), which had nothing: the question's words still may place something, under the meaning index's

@@ -12,7 +12,7 @@ import pytest
 from gitroute.ask import classify
 from tests.conftest import RepoBuilder, run_route
 from tests.test_ask import EVIDENCE
-from tests.test_ask_sentences import C, GO, PYTHON, _built, ask, paths, routes
+from tests.test_ask_sentences import GO, PYTHON, C, _built, ask, paths, routes
 
 
 @pytest.mark.parametrize("text, kind", [

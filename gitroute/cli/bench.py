@@ -159,16 +159,17 @@ def compare_through_ask(ctx: click.Context, dedicated: BenchReport, through_ask:
     beside them (`gitroute.bench`)."""
     asked = {t.type: t for t in through_ask.types if t.supported}
     files = {t.type: t.right_first_file for t in baseline.types if t.supported} if baseline is not None else {}
-    rows = []
+    # (type, questions, dedicated, through, whole-file BM25 or None, (dedicated, through) at the own level or None)
+    rows: list[tuple[str, int, int, int, int | None, tuple[int, int] | None]] = []
     for t in dedicated.types:
         if t.type not in asked:
             continue
-        a = asked[t.type]
+        other = asked[t.type]
         if t.type.startswith("sentence:"):
-            rows.append((t.type, t.n, t.right_first_file, a.right_first_file, files.get(t.type),
-                         (t.right_first, a.right_first)))
+            rows.append((t.type, t.n, t.right_first_file, other.right_first_file, files.get(t.type),
+                         (t.right_first, other.right_first)))
         else:
-            rows.append((t.type, t.n, t.right_first, a.right_first, None, None))
+            rows.append((t.type, t.n, t.right_first, other.right_first, None, None))
     if as_json:
         click.echo(json.dumps({
             "schema": REPORT_SCHEMA, "bench": dedicated.origin, "tolerance": ASK_TOLERANCE,

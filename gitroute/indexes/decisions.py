@@ -507,9 +507,12 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     if not matched:
         return [], {}, idfs, "no decision record shares a word with the question"
     # Read the chunks of the candidates with the highest idf mass, then score them exactly.
-    rough = sorted(matched, key=lambda r: (-sum((page_idfs if r >= first_page else idfs)[t] for t in matched[r])
-                                           * (PAGE_WEIGHT if r >= first_page else 1.0)
-                                           - SYMBOL_BONUS * len(symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
+    def rough_score(r: int) -> float:  # the idf mass of a row's words, in its own tier
+        page = r >= first_page
+        mass = sum((page_idfs if page else idfs)[t] for t in matched[r]) * (PAGE_WEIGHT if page else 1.0)
+        return mass + SYMBOL_BONUS * len(symbol_rows.get(r, ()))
+
+    rough = sorted(matched, key=lambda r: (-rough_score(r), r))[: max(CANDIDATES, limit * 3)]
     chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
     chunks = load(chunk_paths)
     wanted = KIND_ROLES.get(question.kind, frozenset())
