@@ -10,9 +10,13 @@ import json
 import pytest
 
 from gitroute.ask import classify
+from tests import test_ask_sentences as sentences
 from tests.conftest import RepoBuilder, run_route
 from tests.test_ask import EVIDENCE
-from tests.test_ask_sentences import GO, PYTHON, C, _built, ask, paths, routes
+from tests.test_ask_sentences import PYTHON, _built, ask, paths, routes
+
+# the sentence tests' repositories (module fixtures: built here once more)
+python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentences.c_repo
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -38,21 +42,6 @@ from tests.test_ask_sentences import GO, PYTHON, C, _built, ask, paths, routes
 ])
 def test_the_phrase_chooses_the_kind(text, kind):
     assert classify(text, EVIDENCE).routes[0].kind == kind
-
-
-@pytest.fixture(scope="module")
-def python_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
-    return _built(tmp_path_factory, "shop", PYTHON)
-
-
-@pytest.fixture(scope="module")
-def go_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
-    return _built(tmp_path_factory, "web", GO)
-
-
-@pytest.fixture(scope="module")
-def c_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
-    return _built(tmp_path_factory, "buffers", C)
 
 
 # --- names nothing defines ----------------------------------------------------------------------------------
