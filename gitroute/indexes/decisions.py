@@ -354,10 +354,12 @@ def build(inputs: object) -> object:
         rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
         if rest:
             records.append(_as_page(record._replace(sections=rest)))
-    for record in collect_records(((p, b"") for p in pages_of(documents, set(reasons) | set(others), config)),
-                                  documents, None):
-        if record.sections:
-            records.append(_as_page(record))
+    from gitroute.parsing.records import parse_page
+
+    for path in pages_of(documents, set(reasons) | set(others), config):
+        page = parse_page(path, documents[path])
+        if page.sections:
+            records.append(_as_page(page))
     # Pages last: their rows come after every record's and design section's, so that each tier keeps its own BM25
     # statistics (`_page_tier`): pages never change how records rank among themselves.
     records.sort(key=lambda r: (r.format == PAGE_FORMAT, r.path))
