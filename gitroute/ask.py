@@ -378,6 +378,10 @@ class _Routes:
     def kinds(self) -> list[str]:
         return [r.kind for r in self.routes]
 
+    def share(self, kind: str, rows: int) -> None:
+        """Let the route of `kind` give `rows` rows per turn when answers are merged."""
+        self.routes = [r._replace(share=rows) if r.kind == kind else r for r in self.routes]
+
     def done(self, subject: str | None, undefined: Sequence[str] = (), unknown: Sequence[str] = ()) -> Classification:
         if not self.routes and self.unanswered and "query" in self.available:
             # The kind's own index is missing: the names and words of the question still place something.
@@ -452,7 +456,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
         # A phrase chose the kind; a name it holds that the repository defines is still worth its own rows, asked as
         # the name, after the chosen kind's first rows (a record's sections come first: the question asks why).
         if kinds[0] == "decision":
-            routes.routes[0] = routes.routes[0]._replace(share=DECISION_SHARE)
+            routes.share("decision", DECISION_SHARE)
         routes.add("symbol", f"names '{named[0]}', a name the symbol index can place", named[0])
     if not routes.routes and not routes.unanswered and not undefined:
         routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words")
