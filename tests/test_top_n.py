@@ -178,7 +178,7 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.postings_path(symbols.postings_shard(t, shards))].get(t, [[], [], []])
+    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
              for t in (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
@@ -211,7 +211,7 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.postings_path(symbols.postings_shard(t, shards))].get(t, [[], [], []])
+    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
              for t in question.tokens}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     found = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
@@ -268,6 +268,6 @@ def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it
     assert run_route(["build", "-q"], repo.path).exit_code == 0
     with BundleView(str(repo.path)) as view:
         index = view.index("symbols")
-        index.memo["postings"] = {symbols.postings_path(0): shard}  # as if shard 0 of the bundle held this
+        index.memo["postings"] = {symbols.POSTINGS.path(0): shard}  # as if shard 0 of the bundle held this
         with pytest.raises(BundleDamaged):
             symbols.warm(index)

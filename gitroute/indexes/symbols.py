@@ -10,13 +10,12 @@ looked up rather than walked, until the nodes only they hold could still rank.
 from __future__ import annotations
 
 import heapq
-import json
-import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from gitroute.bundle.layout import GRAPH_NODES, INDEX_META, dump_json
+from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
+from gitroute.bundle.tables import FieldLists, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import (
     KIND_PRIOR,
@@ -53,18 +52,11 @@ MAX_BATCH = 512  # records read at once, afterwards
 FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
 MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
-POSTINGS_TARGET = 1024  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
+# Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
 
 _NO_WORDS: frozenset[str] = frozenset()
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
-
-
-def postings_shard(token: str, shards: int) -> int:
-    return zlib.crc32(token.encode("utf-8")) % shards
-
-
-def postings_path(shard: int) -> str:
-    return f"postings/{shard:05d}.json"
 
 
 class Filters(namedtuple("Filters", "kinds langs path_glob", defaults=((), (), None))):
@@ -151,7 +143,6 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section, kept=kept)
 
 
-SHARDS = "\0shards"  # the memo entry: what the last build's postings shards were made of, and their blob ids
 Postings = dict[str, tuple[list[int], list[int], list[int]]]  # token -> name, doc and context postings
 
 
@@ -162,65 +153,61 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's node tokens are taken
     from an earlier build when its path, blob and node count are the same (they come from its extract);
-    with `stored` too (`bundle.writer.StoredBlobs`), only the shards of the tokens whose postings changed
-    are written, patched from the last build's (`_patch_postings`)."""
-    from gitroute.bundle.memo import blob_id
-
+    with `stored` too (`bundle.writer.StoredBlobs`), the table patches the shards of the tokens whose
+    postings changed (`bundle.tables.PostingsTable`)."""
     words = _word_sets()
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
-    files: dict[str, tuple[Sequence, list, tuple]] = {}  # path -> (its nodes, their tokens, its record)
-    start = 0
-    while start < len(nodes):  # a file's nodes, in id order, so every postings list comes out sorted
-        path = nodes[start].path
-        end = start + 1
-        while end < len(nodes) and nodes[end].path == path:
-            end += 1
-        group = nodes[start:end]
-        start = end
+    keyed = memo is not None and file_blobs is not None
+    files: dict[str, tuple[Sequence, list]] = {}  # path -> (its nodes, their tokens)
+    # What a file's postings are made of besides its tokens: its blob, first id, node count and entry points.
+    records: dict[str, tuple] = {}
+    for path, group in _by_file(nodes):
         if path in built:
             continue
         blob = file_blobs.get(path, "") if file_blobs is not None else ""
-        key = f"{path}\0{blob}\0{len(group)}" if memo is not None and file_blobs is not None else None
+        key = f"{path}\0{blob}\0{len(group)}" if keyed else None
         tokens = memo.get(key) if key is not None else None
         if tokens is None:
             tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
         if key is not None:
             memo.put(key, tokens)
-        # What its postings are made of besides its tokens: its first id and its entry points (a manifest
-        # may declare one).
-        entries = tuple(i for i, node in enumerate(group) if node.entry)
-        files[path] = (group, tokens, (blob, group[0].id, len(group), entries))
-    previous = memo.get(SHARDS) if memo is not None and stored is not None else None
-    patched = _patch_postings(previous, files, memo, stored) if previous is not None else None
-    kept: dict[str, str] = {}
-    if patched is not None:
-        shards, sharded, kept, token_count, total = patched
-    else:
-        postings: Postings = defaultdict(lambda: ([], [], []))
-        for path, (group, tokens, _record) in files.items():
-            _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
-        token_count = len(postings)
-        total = sum(len(a) + len(b) + len(c) for a, b, c in postings.values())
-        shards = _postings_shards(total)
-        sharded = defaultdict(dict)
-        for token, lists in postings.items():
-            sharded[postings_shard(token, shards)][token] = list(lists)
-    blobs = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
-    if memo is not None:
-        ids = {**kept, **{path: blob_id(data) for path, data in blobs.items()}}
-        memo.put(SHARDS, (shards, {path: record for path, (_g, _t, record) in files.items()}, ids,
-                          (token_count, total)))
-    section = {"counts": {"nodes": len(nodes), "tokens": token_count, "postings": total},
-               "nodes": len(nodes), "postings_shards": shards}
-    return blobs, section, kept
+        files[path] = (group, tokens)
+        records[path] = (blob, group[0].id, len(group), tuple(i for i, node in enumerate(group) if node.entry))
+
+    def fill(path: str, postings: Postings) -> None:
+        group, tokens = files[path]
+        _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
+
+    def fill_old(path: str, record: object, postings: Postings) -> bool:
+        """A file's postings as the last build made them (`record`: its blob, first id, count, entries)."""
+        try:
+            blob, first, count, entries = record  # type: ignore[misc]
+        except (TypeError, ValueError):
+            return False
+        tokens = memo.peek(f"{path}\0{blob}\0{count}") if memo is not None else None
+        if tokens is None:
+            return False
+        _add_postings(postings, path, range(first, first + count), [i in entries for i in range(count)], tokens)
+        return True
+
+    table = POSTINGS.build(records, fill, memo=memo, stored=stored, old=fill_old)
+    section = {"counts": {"nodes": len(nodes), "tokens": table.keys, "postings": table.size},
+               "nodes": len(nodes), "postings_shards": table.shards}
+    return table.blobs, section, table.kept
 
 
-def _postings_shards(total: int) -> int:
-    from gitroute.bundle.patch import shard_count
-
-    return shard_count(total, POSTINGS_TARGET)
+def _by_file(nodes: Sequence) -> Iterable[tuple[str, Sequence]]:
+    """(path, its nodes) per file, in id order, so that every postings list comes out sorted."""
+    start = 0
+    while start < len(nodes):
+        path = nodes[start].path
+        end = start + 1
+        while end < len(nodes) and nodes[end].path == path:
+            end += 1
+        yield path, nodes[start:end]
+        start = end
 
 
 def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
@@ -235,67 +222,7 @@ def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequ
             postings[ENTRY_TOKEN][0].append(value)
 
 
-def _patch_postings(previous: object, files: dict[str, tuple[Sequence, list, tuple]], memo, stored,
-                    ) -> tuple[int, dict[int, dict], dict[str, str], int, int] | None:
-    """The postings shards whose tokens' postings changed since the last build, patched from the ones it
-    wrote (`bundle/patch.py`): (shard count, shard -> token -> postings, the other shards' blob ids, tokens,
-    postings); None when that cannot be done exactly: the caller builds every shard.
-
-    A file whose record (blob, first id, node count, entry points) is the last build's adds the same
-    postings; the others' postings then (their tokens from the memo, by their old key) are taken out of
-    their tokens' lists and their postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, moved_tokens, shard_record
-
-    record = shard_record(previous, 4)
-    if record is None:
-        return None
-    shards, old_files, ids, (token_count, total) = record
-    old: Postings = defaultdict(lambda: ([], [], []))
-    new: Postings = defaultdict(lambda: ([], [], []))
-    for path in changed_files(old_files, {path: record for path, (_g, _t, record) in files.items()}):
-        if path in old_files:
-            blob, first, count, entries = old_files[path]
-            tokens = memo.peek(f"{path}\0{blob}\0{count}")
-            if tokens is None:
-                return None
-            _add_postings(old, path, range(first, first + count), [i in entries for i in range(count)], tokens)
-        if path in files:
-            group, tokens, _record = files[path]
-            _add_postings(new, path, [n.id for n in group], [n.entry for n in group], tokens)
-    moved = moved_tokens(old, new, stored, NAME, ids, lambda t: postings_path(postings_shard(t, shards)))
-    if moved is None:
-        return None
-    dirty, read = moved
-    for token in dirty:
-        shard = read[postings_path(postings_shard(token, shards))]
-        before = shard.get(token) or [[], [], []]
-        lists = [sorted({*held} - set(gone) | set(added)) for held, gone, added in
-                 zip(before, old.get(token, ([], [], [])), new.get(token, ([], [], [])))]
-        total += sum(map(len, lists)) - sum(map(len, before))
-        token_count += any(lists) - (token in shard)
-        if any(lists):
-            shard[token] = lists
-        else:
-            shard.pop(token, None)
-    kept = kept_shards(stored, NAME, ids, read)
-    if kept is None or _postings_shards(total) != shards:
-        return None
-    return shards, {postings_shard_of(path): value for path, value in read.items() if value}, kept, token_count, total
-
-
-def postings_shard_of(path: str) -> int:
-    """`postings_path` undone."""
-    return int(path.rsplit("/", 1)[1].split(".")[0])
-
-
 # --- query -----------------------------------------------------------------------------------
-
-
-def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
-    try:
-        return json.loads(blobs[path])
-    except (KeyError, ValueError) as err:
-        raise corrupt(path) from err
 
 
 def _split_by_facts(values: Iterable[int]) -> dict[int, frozenset[int]]:
@@ -696,14 +623,8 @@ def query_symbols(
     except (KeyError, TypeError, ValueError) as err:
         raise corrupt(INDEX_META) from err
     memo = {} if memo is None else memo
-    parsed = memo.setdefault("postings", {})
-    paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens} - parsed.keys())
-    blobs = read(paths)
-    for path in paths:
-        parsed[path] = _load(blobs, path, corrupt) if path in blobs else {}
-    lists: dict[str, list[list[int]]] = {}
-    for token in tokens:
-        lists[token] = parsed[postings_path(postings_shard(token, shards))].get(token, [[], [], []])
+    found_lists = POSTINGS.read(read, tokens, shards, corrupt, memo.setdefault("postings", {}))
+    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}  # type: ignore[misc]
     sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
 
     def members(token: str) -> tuple[frozenset[int], ...]:
@@ -846,11 +767,7 @@ def warm(view: IndexView) -> None:
         shards = int(view.section["postings_shards"])
     except (KeyError, TypeError, ValueError) as err:
         raise view.corrupt(INDEX_META) from err
-    parsed = memo.setdefault("postings", {})
-    paths = [p for p in map(postings_path, range(shards)) if p not in parsed]
-    blobs = view.read(paths)
-    for path in paths:
-        parsed[path] = _load(blobs, path, view.corrupt) if path in blobs else {}
+    parsed = POSTINGS.read_all(view.read, shards, view.corrupt, memo.setdefault("postings", {}))
     graph = view.graph
     records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
     words: dict[tuple[str, bool], frozenset[str]] = {}

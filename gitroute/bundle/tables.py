@@ -1,0 +1,442 @@
+"""The storage floor every index stores through: keyed values sharded by key into blobs, encoded by one codec,
+built whole or brought up to date from the last build, and read back a few keys at a time.
+
+An index declares each table it stores at module level: its folder inside the index's folder, how much a shard
+holds on average, and its codec (what a key's value is in memory, and how a shard spells it):
+
+    POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(3))
+
+A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value; a key's shard is the CRC-32 of its UTF-8
+bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a change of it moves
+every key). Answers read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded.
+
+A build hands `table.build` its units (a file, a document) in order, each with its record: everything that unit's
+part of the table depends on (a blob id, a first node id...), and `fill(unit, into)`, which adds that part to a
+dict of key -> value. With a memo table (`bundle.memo.MemoTable`) and the blobs of the bundle the ref holds
+(`bundle.writer.StoredBlobs`), the table keeps its state in the memo (each unit's record, each shard's blob id),
+and the next build writes only the shards that hold a key of a unit whose record changed, patched from the blobs
+the last build wrote; every other shard is kept by id (`IndexBuild.kept`). A patch is exact or not made: when
+something is not at hand (a shard the ref's bundle no longer stores, a unit's old part, a shard count that
+moves) the table is built whole. Either way the blobs are byte for byte what a build with no memo writes.
+
+Two ways to take a changed unit's old part out of a shard:
+- `PostingsTable`: by content. `old(unit, record, into)` adds the part the unit had under its last record (the
+  index keeps what it was made of in its own memo: a file's tokens); only the keys whose parts differ are patched.
+- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`); the table remembers which shards
+  each unit's keys fell in, and a changed unit's records are dropped from those shards.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from collections import defaultdict, namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import accumulate
+
+ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+Corrupt = Callable[[str], Exception]
+Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> value) to `into`
+FillOld = Callable[[str, object, dict], bool]  # (unit, its last record, into): False when not at hand
+
+STATE = "\0table "  # a table's state in the memo, by its folder: what the last build's shards were made of
+
+
+def shard_of(key: str, shards: int) -> int:
+    """The shard that holds `key` among `shards`."""
+    return zlib.crc32(key.encode("utf-8", "surrogateescape")) % shards
+
+
+def shard_count(size: int, per_shard: int, most: int | None = None) -> int:
+    """How many shards hold `size` at about `per_shard` each: a power of two, at most `most` when given."""
+    shards = 1
+    while shards * per_shard < size and (most is None or shards < most):
+        shards *= 2
+    return shards
+
+
+# --- codecs: how a value is held and spelled (a change of encoding is made here) -------------------------
+
+
+class Codec:
+    """A value of a table as it is held while building and answering, and as a shard spells it."""
+
+    def empty(self) -> object:
+        return []
+
+    def size(self, value) -> int:
+        """What the value weighs toward the shard count."""
+        return len(value)
+
+    def encode(self, value) -> object:
+        return value
+
+    def decode(self, stored: object) -> object:
+        """A stored value back; raises ValueError or TypeError when it is not one this codec writes."""
+        return stored
+
+
+class FieldLists(Codec):
+    """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
+    a shard spells them as they are."""
+
+    def __init__(self, fields: int) -> None:
+        self.fields = fields
+
+    def empty(self) -> tuple[list[int], ...]:
+        return tuple([] for _ in range(self.fields))
+
+    def size(self, value) -> int:
+        return sum(map(len, value))
+
+    def encode(self, value) -> list:
+        return list(value)
+
+    def patch(self, before, gone, added) -> list[list[int]]:
+        return [sorted({*held} - set(out) | set(into)) for held, out, into in zip(before, gone, added)]
+
+
+class GapPairs(Codec):
+    """Postings as (id, payload) pairs ascending by id; a shard spells them flat, ids as gaps (most are small
+    numbers, and JSON is text): [id gap, payload, id gap, payload, ...]."""
+
+    def encode(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
+        flat: list[int] = []
+        previous = 0
+        for node_id, payload in pairs:
+            flat += (node_id - previous, payload)
+            previous = node_id
+        return flat
+
+    def decode(self, stored: object) -> list[tuple[int, int]]:
+        if not isinstance(stored, list) or len(stored) % 2:
+            raise ValueError("postings are not (gap, payload) pairs")
+        return list(zip(accumulate(stored[0::2]), stored[1::2]))
+
+    def patch(self, before, gone, added) -> list[tuple[int, int]]:
+        out = set(gone)
+        return sorted([p for p in before if p not in out] + added)
+
+
+class Records(Codec):
+    """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
+    spells a key's records as a list. `by_key`: a key weighs 1 toward the shard count, whatever its records."""
+
+    def __init__(self, owner: Callable[[object], str], order: Callable[[object], object],
+                 by_key: bool = False) -> None:
+        self.owner = owner
+        self.order = order
+        self.by_key = by_key
+
+    def size(self, value) -> int:
+        return 1 if self.by_key else len(value)
+
+    def encode_shard(self, values: Mapping[str, list]) -> object:
+        return {key: self.encode(value) for key, value in values.items()}
+
+    def decode_shard(self, stored: object) -> dict[str, list]:
+        if not isinstance(stored, dict):
+            raise ValueError("a shard is not a JSON object")
+        return {key: self.decode(value) for key, value in stored.items()}
+
+
+# --- tables ----------------------------------------------------------------------------------------------
+
+
+class Built(namedtuple("Built", "blobs kept shards keys size")):
+    """A table's build: blobs: dict[str, bytes], path -> the shards written; kept: dict[str, str], path -> blob id
+    of the shards kept as the last build wrote them; shards: int, the shard count; keys: int, how many keys;
+    size: int, their total weight toward the shard count."""
+
+    __slots__ = ()
+
+
+class Table:
+    """One table of an index: key -> value, in shards `<folder>/NNNNN.json` of the index's folder."""
+
+    codec: Codec
+
+    def __init__(self, index: str, folder: str, *, per_shard: int, codec: Codec, digits: int = 5,
+                 most: int | None = None) -> None:
+        self.index = index  # the index's folder in the bundle: where the blobs of the bundle the ref holds are
+        self.folder = folder
+        self.per_shard = per_shard
+        self.codec = codec
+        self.digits = digits
+        self.most = most
+
+    def path(self, shard: int) -> str:
+        return f"{self.folder}/{shard:0{self.digits}d}.json"
+
+    def key_path(self, key: str, shards: int) -> str:
+        return self.path(shard_of(key, shards))
+
+    def shards_for(self, size: int) -> int:
+        return shard_count(size, self.per_shard, self.most)
+
+    # --- reading
+
+    def read(self, read: ReadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt,
+             cache: dict[str, dict] | None = None) -> dict[str, object]:
+        """The values of these keys, decoded; a key no shard holds is left out. `cache` (path -> stored shard)
+        keeps the shards read for the next call (a warm server's view)."""
+        keys = list(keys)
+        cache = self.read_shards(read, {self.key_path(k, shards) for k in keys}, corrupt, cache)
+        found: dict[str, object] = {}
+        decode = self.codec.decode
+        for key in keys:
+            path = self.key_path(key, shards)
+            stored = cache[path].get(key)
+            if stored is not None:
+                try:
+                    found[key] = decode(stored)
+                except (TypeError, ValueError) as err:
+                    raise corrupt(path) from err
+        return found
+
+    def read_all(self, read: ReadBlobs, shards: int, corrupt: Corrupt,
+                 cache: dict[str, dict] | None = None) -> dict[str, dict]:
+        """Every shard (path -> key -> stored value): what a warm server decodes ahead."""
+        return self.read_shards(read, [self.path(n) for n in range(shards)], corrupt, cache)
+
+    def read_shards(self, read: ReadBlobs, paths: Iterable[str], corrupt: Corrupt,
+                    cache: dict[str, dict] | None = None) -> dict[str, dict]:
+        cache = {} if cache is None else cache
+        wanted = sorted(set(paths) - cache.keys())
+        if wanted:
+            blobs = read(wanted)
+            for path in wanted:
+                cache[path] = _load_shard(blobs[path], path, corrupt) if path in blobs else {}
+        return cache
+
+    # --- building
+
+    def build(self, records: Mapping[str, object], fill: Fill, *, memo=None, stored=None, old: FillOld | None = None,
+              last: object = None, changed: Iterable[str] = ()) -> Built:
+        """The table's shards from `records` (unit -> record, in the order the units' parts join each key) and
+        `fill`; with `memo` and `stored`, patched from the last build's where that is exact (see the module's
+        docstring). `last`: the state to patch from, when not the memo's (`state`); `changed`: units whose part
+        may differ though their record is the same."""
+        from gitroute.bundle.memo import blob_id
+
+        state = None
+        if memo is not None and stored is not None:
+            state = _valid_state(last if last is not None else memo.get(self.memo_key))
+        patched = self._patch(state, records, fill, stored, old, set(changed)) if state is not None else None
+        built, placed = patched if patched is not None else self._whole(records, fill)
+        if memo is not None:
+            ids = {**built.kept, **{path: blob_id(data) for path, data in built.blobs.items()}}
+            memo.put(self.memo_key, (built.shards, dict(records), ids, (built.keys, built.size), placed))
+        return built
+
+    @property
+    def memo_key(self) -> str:
+        return STATE + self.folder
+
+    def state(self, memo) -> tuple | None:
+        """The last build's state in `memo`, when it is one."""
+        return _valid_state(memo.get(self.memo_key))
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+        raise NotImplementedError
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               changed: set[str]) -> tuple[Built, dict] | None:
+        raise NotImplementedError
+
+    def _read_stored(self, stored, ids: Mapping[str, str], paths: Iterable[str]) -> dict[str, dict] | None:
+        """The last build's shards at these paths (empty where it wrote none), as stored; None when one is not
+        at hand, or not a JSON object."""
+        from gitroute.bundle.layout import load_json
+
+        shards: dict[str, dict] = {}
+        for path in paths:
+            if path not in ids:
+                shards[path] = {}
+                continue
+            data = stored.read(f"{self.index}/{path}", ids[path])
+            if data is None:
+                return None
+            try:
+                value = load_json(data)
+            except ValueError:
+                return None
+            if not isinstance(value, dict):
+                return None
+            shards[path] = value
+        return shards
+
+    def _kept(self, stored, ids: Mapping[str, str], written: Iterable[str]) -> dict[str, str] | None:
+        """Path -> blob id of the last build's shards not written again; None when the ref's bundle lacks one."""
+        skip = set(written)
+        kept = {path: oid for path, oid in ids.items() if path not in skip}
+        if any(stored.get(f"{self.index}/{path}") != oid for path, oid in kept.items()):
+            return None
+        return kept
+
+
+class PostingsTable(Table):
+    """token -> postings, patched by content: a changed unit's old part (`old`) is taken out of its keys' values
+    and its part now put in, on the keys where the two differ."""
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        values: dict[str, object] = defaultdict(codec.empty)
+        for unit in records:
+            fill(unit, values)
+        size = sum(map(codec.size, values.values()))
+        shards = self.shards_for(size)
+        sharded: dict[int, dict] = defaultdict(dict)
+        encode = codec.encode
+        for key, value in values.items():
+            sharded[shard_of(key, shards)][key] = encode(value)
+        blobs = {self.path(n): dump_json(shard) for n, shard in sharded.items()}
+        return Built(blobs, {}, shards, len(values), size), {}
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               changed: set[str]) -> tuple[Built, dict] | None:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        shards, old_records, ids, (keys, size), _placed = state
+        gone: dict[str, object] = defaultdict(codec.empty)
+        added: dict[str, object] = defaultdict(codec.empty)
+        for unit in _changed(old_records, records, changed):
+            if unit in old_records and (old is None or not old(unit, old_records[unit], gone)):
+                return None
+            if unit in records:
+                fill(unit, added)
+        dirty = {k for k in gone.keys() | added.keys() if gone.get(k) != added.get(k)}
+        read = self._read_stored(stored, ids, {self.key_path(k, shards) for k in dirty})
+        if read is None:
+            return None
+        try:
+            for key in dirty:
+                shard = read[self.key_path(key, shards)]
+                held = shard.get(key)
+                before = codec.decode(held) if held is not None else codec.empty()
+                after = codec.patch(before, gone.get(key) or codec.empty(), added.get(key) or codec.empty())
+                weight = codec.size(after)
+                size += weight - codec.size(before)
+                keys += bool(weight) - (held is not None)
+                if weight:
+                    shard[key] = codec.encode(after)
+                else:
+                    shard.pop(key, None)
+        except (TypeError, ValueError):  # a stored value this codec did not write: build it whole
+            return None
+        kept = self._kept(stored, ids, read)
+        if kept is None or self.shards_for(size) != shards:
+            return None
+        blobs = {path: dump_json(shard) for path, shard in read.items() if shard}
+        return Built(blobs, kept, shards, keys, size), {}
+
+
+class RecordTable(Table):
+    """key -> records, patched by owner: the records of a changed unit are dropped from the shards its keys fell
+    in at the last build, and its records now put in, in the codec's order."""
+
+    codec: Records
+
+    def _parts(self, records: Mapping[str, object], fill: Fill, units: Iterable[str]) -> dict[str, dict]:
+        parts = {}
+        for unit in units:
+            part: dict[str, list] = {}
+            fill(unit, part)
+            parts[unit] = part
+        return parts
+
+    def _placed(self, parts: Mapping[str, dict], shards: int) -> dict[str, tuple[int, ...]]:
+        return {unit: tuple(sorted({shard_of(key, shards) for key in part})) for unit, part in parts.items()}
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        parts = self._parts(records, fill, records)
+        values: dict[str, list] = {}
+        for part in parts.values():
+            for key, held in part.items():
+                values.setdefault(key, []).extend(held)
+        size = sum(map(codec.size, values.values()))
+        shards = self.shards_for(size)
+        sharded: dict[int, dict] = defaultdict(dict)
+        for key, value in values.items():
+            sharded[shard_of(key, shards)][key] = value
+        blobs = {self.path(n): dump_json(codec.encode_shard(shard)) for n, shard in sharded.items()}
+        return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards)
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               changed: set[str]) -> tuple[Built, dict] | None:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        shards, old_records, ids, (keys, size), placed = state
+        units = _changed(old_records, records, changed)
+        if any(unit in old_records and unit not in placed for unit in units):
+            return None
+        parts = self._parts(records, fill, [u for u in units if u in records])
+        numbers = {n for unit in units for n in placed.get(unit, ())}
+        numbers.update(shard_of(key, shards) for part in parts.values() for key in part)
+        raw = self._read_stored(stored, ids, {self.path(n) for n in numbers})
+        if raw is None:
+            return None
+        try:
+            read = {path: codec.decode_shard(shard) for path, shard in raw.items()}
+        except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
+            return None
+        before = [(len(shard), sum(map(codec.size, shard.values()))) for shard in read.values()]
+        gone = set(units)
+        owner = codec.owner
+        for shard in read.values():
+            for key, held in list(shard.items()):
+                kept_records = [r for r in held if owner(r) not in gone]
+                if len(kept_records) < len(held):
+                    shard[key] = kept_records
+        new: dict[str, list] = {}
+        for part in parts.values():
+            for key, held in part.items():
+                new.setdefault(key, []).extend(held)
+        for key, held in new.items():
+            shard = read[self.key_path(key, shards)]
+            shard[key] = sorted([*shard.get(key, ()), *held], key=codec.order)
+        for shard in read.values():
+            for key in [k for k, held in shard.items() if not held]:
+                del shard[key]
+        keys += sum(len(shard) for shard in read.values()) - sum(n for n, _ in before)
+        size += sum(sum(map(codec.size, shard.values())) for shard in read.values()) - sum(w for _, w in before)
+        kept = self._kept(stored, ids, read)
+        if kept is None or self.shards_for(size) != shards:
+            return None
+        blobs = {path: dump_json(codec.encode_shard(shard)) for path, shard in read.items() if shard}
+        now = {unit: placed[unit] for unit in records if unit not in gone}
+        now.update(self._placed(parts, shards))
+        return Built(blobs, kept, shards, keys, size), now
+
+
+def _changed(old: Mapping[str, object], now: Mapping[str, object], also: set[str]) -> list[str]:
+    """The units whose record differs from the last build's, or that `also` names: changed or added (in `now`'s
+    order), then removed."""
+    return ([unit for unit, record in now.items() if unit in also or old.get(unit) != record]
+            + sorted(old.keys() - now.keys()))
+
+
+def _valid_state(value: object) -> tuple | None:
+    """A table's state as `Table.build` puts it in the memo: (shards, unit -> record, path -> blob id,
+    (keys, size), unit -> shard numbers)."""
+    if (isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], int) and isinstance(value[1], dict)
+            and isinstance(value[2], dict) and isinstance(value[3], tuple) and len(value[3]) == 2
+            and isinstance(value[4], dict)):
+        return value
+    return None
+
+
+def _load_shard(data: bytes, path: str, corrupt: Corrupt) -> dict:
+    try:
+        value = json.loads(data)
+    except ValueError as err:
+        raise corrupt(path) from err
+    if not isinstance(value, dict):
+        raise corrupt(path)
+    return value
