@@ -358,7 +358,7 @@ def _small_doc_links_shards(monkeypatch) -> None:
 
     monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
     monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
-    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
+    monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)
     monkeypatch.setattr(symbols.POSTINGS, "per_shard", 4)
     monkeypatch.setattr(impact, "NAMES_TARGET", 2)
 

@@ -33,6 +33,10 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from typing import Any
+
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 Corrupt = Callable[[str], Exception]
 Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> value) to `into`
@@ -60,22 +64,29 @@ def shard_count(size: int, per_shard: int, most: int | None = None) -> int:
 class Codec:
     """A value of a table as it is held while building and answering, and as a shard spells it."""
 
-    def empty(self) -> object:
+    def empty(self) -> Any:
         return []
 
-    def size(self, value) -> int:
+    def size(self, value: Any) -> int:
         """What the value weighs toward the shard count."""
         return len(value)
 
-    def encode(self, value) -> object:
+    def encode(self, value: Any) -> Any:
         return value
 
-    def decode(self, stored: object) -> object:
+    def decode(self, stored: Any) -> Any:
         """A stored value back; raises ValueError or TypeError when it is not one this codec writes."""
         return stored
 
 
-class FieldLists(Codec):
+class PostingsCodec(Codec):
+    """A codec of postings: a key's value is patched by taking out the postings `gone` and putting in `added`."""
+
+    def patch(self, before: Any, gone: Any, added: Any) -> Any:
+        raise NotImplementedError
+
+
+class FieldLists(PostingsCodec):
     """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
     a shard spells them as they are."""
 
@@ -95,7 +106,7 @@ class FieldLists(Codec):
         return [sorted({*held} - set(out) | set(into)) for held, out, into in zip(before, gone, added)]
 
 
-class GapPairs(Codec):
+class GapPairs(PostingsCodec):
     """Postings as (id, payload) pairs ascending by id; a shard spells them flat, ids as gaps (most are small
     numbers, and JSON is text): [id gap, payload, id gap, payload, ...]."""
 
@@ -121,8 +132,7 @@ class Records(Codec):
     """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
     spells a key's records as a list. `by_key`: a key weighs 1 toward the shard count, whatever its records."""
 
-    def __init__(self, owner: Callable[[object], str], order: Callable[[object], object],
-                 by_key: bool = False) -> None:
+    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any], by_key: bool = False) -> None:
         self.owner = owner
         self.order = order
         self.by_key = by_key
@@ -130,10 +140,10 @@ class Records(Codec):
     def size(self, value) -> int:
         return 1 if self.by_key else len(value)
 
-    def encode_shard(self, values: Mapping[str, list]) -> object:
+    def encode_shard(self, values: Mapping[str, list]) -> Any:
         return {key: self.encode(value) for key, value in values.items()}
 
-    def decode_shard(self, stored: object) -> dict[str, list]:
+    def decode_shard(self, stored: Any) -> dict[str, list]:
         if not isinstance(stored, dict):
             raise ValueError("a shard is not a JSON object")
         return {key: self.decode(value) for key, value in stored.items()}
@@ -176,12 +186,12 @@ class Table:
     # --- reading
 
     def read(self, read: ReadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt,
-             cache: dict[str, dict] | None = None) -> dict[str, object]:
+             cache: dict[str, dict] | None = None) -> dict[str, Any]:
         """The values of these keys, decoded; a key no shard holds is left out. `cache` (path -> stored shard)
         keeps the shards read for the next call (a warm server's view)."""
         keys = list(keys)
         cache = self.read_shards(read, {self.key_path(k, shards) for k in keys}, corrupt, cache)
-        found: dict[str, object] = {}
+        found: dict[str, Any] = {}
         decode = self.codec.decode
         for key in keys:
             path = self.key_path(key, shards)
@@ -197,6 +207,17 @@ class Table:
                  cache: dict[str, dict] | None = None) -> dict[str, dict]:
         """Every shard (path -> key -> stored value): what a warm server decodes ahead."""
         return self.read_shards(read, [self.path(n) for n in range(shards)], corrupt, cache)
+
+    def read_every(self, read: ReadBlobs, shards: int, corrupt: Corrupt) -> dict[str, Any]:
+        """Every key's value, decoded: what a warm server holds."""
+        found: dict[str, Any] = {}
+        decode = self.codec.decode
+        for path, shard in self.read_all(read, shards, corrupt).items():
+            try:
+                found.update((key, decode(stored)) for key, stored in shard.items())
+            except (TypeError, ValueError) as err:
+                raise corrupt(path) from err
+        return found
 
     def read_shards(self, read: ReadBlobs, paths: Iterable[str], corrupt: Corrupt,
                     cache: dict[str, dict] | None = None) -> dict[str, dict]:
@@ -277,6 +298,8 @@ class Table:
 class PostingsTable(Table):
     """token -> postings, patched by content: a changed unit's old part (`old`) is taken out of its keys' values
     and its part now put in, on the keys where the two differ."""
+
+    codec: PostingsCodec
 
     def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
         from gitroute.bundle.layout import dump_json

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,6 +23,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
+from gitroute.bundle.tables import GapPairs, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, built_copies, is_secondary
 from gitroute.text import STOP_WORDS, asks_for_entry, stem, tokenize
@@ -36,7 +36,8 @@ QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending
-POSTINGS_TARGET = 4096  # postings per shard, on average (a power of two of shards): small blobs to read and rewrite
+# Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs())
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
 FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
@@ -116,6 +117,7 @@ BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
 BODY_BIT = 128
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
+Postings = list[tuple[int, int]]  # a token's (node id, packed posting) pairs, ascending by node
 Records = Callable[[Iterable[int]], dict[int, list]]
 
 
@@ -297,10 +299,6 @@ def _anchors(blocks: Sequence, at: int, token: str, names_it: bool, sentences: S
 # --- build -----------------------------------------------------------------------------------
 
 
-def postings_shard(token: str, shards: int) -> int:
-    return zlib.crc32(token.encode("utf-8")) % shards
-
-
 def encode_posting(tf: int, length: int, fields: int) -> int:
     """One int for a posting's term frequency (10 bits), node length (14 bits) and fields (7 bits)."""
     return min(tf, 1023) | min(length, 16383) << 10 | fields << 24
@@ -308,10 +306,6 @@ def encode_posting(tf: int, length: int, fields: int) -> int:
 
 def decode_posting(value: int) -> tuple[int, int, int]:
     return value & 1023, value >> 10 & 16383, value >> 24
-
-
-def postings_path(shard: int) -> str:
-    return f"postings/{shard:05d}.json"
 
 
 # Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
@@ -522,9 +516,6 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     return out
 
 
-SHARDS = "\0shards"  # the shards memo's entry: what the last build's postings shards were made of, and their ids
-
-
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
                         prepared: Mapping[str, Entries] | None = None, stored=None,
@@ -535,19 +526,18 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
 
     Each file's postings come from `prepared` (`files_postings` run earlier, as `prepare` does), else are
     computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added.
-    With `shards_memo` (another memo table: what each file put in the shards, and their blob ids) and
-    `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), only the postings shards of the
-    tokens whose postings changed are written, patched from the last build's (`_patch_postings`; `last`:
-    what they were made of, when not the memo's SHARDS); the others keep their blobs (path -> blob id).
-    `files_kept`: `_kept_files(nodes)`, when the caller has it."""
+    With `shards_memo` (another memo table: each file's postings with their anchor texts, and the postings
+    table's state) and `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), the table patches
+    the shards of the tokens whose postings changed (`bundle.tables.PostingsTable`; `last`: the state to patch
+    from, when not the memo's). `files_kept`: `_kept_files(nodes)`, when the caller has it."""
     from gitroute.bundle.layout import dump_json
-    from gitroute.bundle.memo import blob_id
 
     groups, built = files_kept if files_kept is not None else _kept_files(nodes)
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
-    files: dict[str, tuple[int, list, tuple]] = {}  # path -> (file node id, postings, what they were made of)
+    files: dict[str, tuple[int, list]] = {}  # path -> (file node id, postings)
+    states: dict[str, tuple] = {}  # path -> what its postings are made of: blob, first id, node count, anchors
     total_length = body_total = 0
     docs = body_docs = 0
     for group in groups:  # files in id order, so postings come out sorted by node
@@ -565,44 +555,40 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
             if body_length:
                 body_total += body_length
                 body_docs += 1
-        files[path] = (first, entries, state)
+        files[path] = (first, entries)
+        states[path] = state
         if shards_memo is not None:
             shards_memo.put(_state_key(path, state), entries)
-    previous = None
-    if shards_memo is not None and stored is not None:
-        previous = last if last is not None else shards_memo.get(SHARDS)
-    patched = _patch_postings(previous, files, shards_memo, stored) if previous is not None else None
-    kept: dict[str, str] = {}
-    if patched is not None:
-        shards, sharded, kept, tokens, total = patched
-    else:
-        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for first, entries, _state in files.values():
-            _add_postings(postings, first, entries)
-        tokens, total = len(postings), sum(map(len, postings.values()))
-        shards = _postings_shards(total)
-        sharded = defaultdict(dict)
-        for token, pairs in postings.items():
-            sharded[postings_shard(token, shards)][token] = _gaps(pairs)
-    blobs_out = {postings_path(shard): dump_json(value) for shard, value in sharded.items()}
-    if shards_memo is not None:
-        ids = {**kept, **{path: blob_id(data) for path, data in blobs_out.items()}}
-        states = {path: state for path, (_first, _entries, state) in files.items()}
-        shards_memo.put(SHARDS, (shards, states, ids, (tokens, total)))
+
+    def fill(path: str, postings: dict) -> None:
+        _add_postings(postings, *files[path])
+
+    def fill_old(path: str, state: object, postings: dict) -> bool:
+        """A file's postings as the last build made them (the memo's, under the key of its state then)."""
+        if not (isinstance(state, tuple) and len(state) == 4) or shards_memo is None:
+            return False
+        entries = shards_memo.peek(_state_key(path, state))
+        if entries is None:
+            return False
+        _add_postings(postings, state[1], entries)
+        return True
+
+    table = POSTINGS.build(states, fill, memo=shards_memo, stored=stored, old=fill_old, last=last)
+    blobs_out = dict(table.blobs)
     section = {
-        "counts": {"documents": docs, "tokens": tokens, "postings": total, "built_copies": built},
+        "counts": {"documents": docs, "tokens": table.keys, "postings": table.size, "built_copies": built},
         "documents": docs,
         "nodes": len(nodes),
         "avgdl": round(total_length / docs, 4) if docs else 0.0,
         "body_documents": body_docs,
         "body_avgdl": round(body_total / body_docs, 4) if body_docs else 0.0,
-        "postings_shards": shards,
+        "postings_shards": table.shards,
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES] = dump_json(sorted(first for first, _entries, _state in files.values()))
+    blobs_out[FILES] = dump_json(sorted(first for first, _entries in files.values()))
     blobs_out[META] = dump_json(section)
-    return blobs_out, section, kept
+    return blobs_out, section, table.kept
 
 
 def _anchors_digest(group: Sequence, anchors: Mapping[int, list[str]]) -> str:
@@ -623,83 +609,6 @@ def _state_key(path: str, state: Sequence) -> str:
     return f"{path}\0{blob}\0{count}\0{said}"
 
 
-def _postings_shards(total: int) -> int:
-    from gitroute.bundle.patch import shard_count
-
-    return shard_count(total, POSTINGS_TARGET)
-
-
-def _gaps(pairs: Iterable[tuple[int, int]]) -> list[int]:
-    """(node id, packed posting) pairs sorted by node -> the flat list a shard holds, node ids as gaps:
-    most are small numbers, and JSON is text."""
-    flat: list[int] = []
-    previous = 0
-    for node_id, packed_value in pairs:
-        flat += (node_id - previous, packed_value)
-        previous = node_id
-    return flat
-
-
-def _pairs(flat: Sequence[int]) -> list[tuple[int, int]]:
-    """`_gaps` undone."""
-    pairs = []
-    node_id = 0
-    for at in range(0, len(flat), 2):
-        node_id += flat[at]
-        pairs.append((node_id, flat[at + 1]))
-    return pairs
-
-
-def _patch_postings(previous: object, files: dict[str, tuple[int, list, tuple]], memo, stored,
-                    ) -> tuple[int, dict[int, dict[str, list[int]]], dict[str, str], int, int] | None:
-    """The postings shards whose tokens' postings changed since the last build, patched from the ones it
-    wrote (`bundle/patch.py`): (shard count, shard -> token -> postings, the other shards' blob ids,
-    tokens, postings); None when that cannot be done exactly: the caller builds every shard.
-
-    A file whose blob, node count, first id and anchor texts are those of the last build adds the same
-    postings; the others' postings then (the memo's, by their old key) are taken out of their tokens'
-    lists and their postings now put in."""
-    from gitroute.bundle.patch import changed_files, kept_shards, moved_tokens, shard_record
-
-    record = shard_record(previous, 4)
-    if record is None:
-        return None
-    shards, old_files, ids, (tokens, total) = record
-    old: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    new: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for path in changed_files(old_files, {path: state for path, (_first, _entries, state) in files.items()}):
-        if path in old_files:
-            state = old_files[path]
-            if not (isinstance(state, tuple) and len(state) == 4):
-                return None
-            entries = memo.peek(_state_key(path, state))
-            if entries is None:
-                return None
-            _add_postings(old, state[1], entries)
-        if path in files:
-            _add_postings(new, files[path][0], files[path][1])
-    moved = moved_tokens(old, new, stored, NAME, ids, lambda t: postings_path(postings_shard(t, shards)))
-    if moved is None:
-        return None
-    dirty, read = moved
-    for token in dirty:
-        shard = read[postings_path(postings_shard(token, shards))]
-        before = shard.get(token, [])
-        gone = set(old.get(token, ()))
-        pairs = sorted([p for p in _pairs(before) if p not in gone] + new.get(token, []))
-        total += len(pairs) - len(before) // 2
-        tokens += bool(pairs) - bool(before)
-        if pairs:
-            shard[token] = _gaps(pairs)
-        else:
-            shard.pop(token, None)
-    kept = kept_shards(stored, NAME, ids, read)
-    if kept is None or _postings_shards(total) != shards:
-        return None
-    sharded = {int(path.rsplit("/", 1)[1].split(".")[0]): value for path, value in read.items() if value}
-    return shards, sharded, kept, tokens, total
-
-
 def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entries: list) -> None:
     for offset, _length, tokens, packed, _body in entries:
         node_id = first + offset
@@ -708,7 +617,7 @@ def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entrie
 
 
 CLAIMS = "\0claims"  # the shards memo's entry: the doc_links claims the last build's anchor texts came from
-BEFORE = "\0shards before"  # the shards memo's entry: SHARDS as it was before `prepare` built ahead
+BEFORE = "\0shards before"  # the shards memo's entry: the postings table's state before `prepare` built ahead
 
 
 class PreparedBuild(NamedTuple):
@@ -773,10 +682,9 @@ def prepare(inputs) -> PreparedBuild:
         anchors = anchor_texts(claims, inputs.documents or {})
     except (TypeError, ValueError, IndexError):  # not what this code's build stored: nothing built ahead
         return PreparedBuild(entries)
-    before = shards_memo.get(SHARDS)
+    before = POSTINGS.state(shards_memo)
     shards_memo.put(BEFORE, before)
-    record = before[1] if isinstance(before, tuple) and len(before) == 4 and isinstance(before[1], dict) else {}
-    for path, state in record.items():
+    for path, state in (before[1] if before is not None else {}).items():
         if isinstance(state, tuple) and len(state) == 4:
             shards_memo.get(_state_key(path, state))  # kept: the entries a build whose claims moved patches from
     built = build_meaning_index(inputs.graph.nodes, _reader(inputs), None, _blobs(inputs), anchors, entries,
@@ -847,7 +755,7 @@ def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception
 
 
 def read_postings(tokens: Sequence[str], section: dict, read: Read,
-                  corrupt: Callable[[str], Exception], memo: dict | None = None) -> dict[str, list[int]]:
+                  corrupt: Callable[[str], Exception], memo: dict | None = None) -> dict[str, Postings]:
     """The postings of these tokens only: one read of the shards that hold them (none when `warm` read all)."""
     decoded = memo.get("postings") if memo is not None else None
     if decoded is not None:
@@ -856,40 +764,26 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
         shards = int(section["postings_shards"])
     except (KeyError, TypeError, ValueError) as err:
         raise corrupt(META) from err
-    paths = sorted({postings_path(postings_shard(t, shards)) for t in tokens})
-    blobs = read(paths)
-    parsed = {path: _load(blobs, path, corrupt) for path in blobs}
-    found: dict[str, list[int]] = {}
-    for token in tokens:
-        values = parsed.get(postings_path(postings_shard(token, shards)), {}).get(token)
-        if values:
-            _check_postings(values, postings_path(postings_shard(token, shards)), corrupt)
-            found[token] = values
-    return found
-
-
-def _check_postings(values: object, path: str, corrupt: Callable[[str], Exception]) -> None:
-    if not isinstance(values, list) or len(values) % 2:
-        raise corrupt(path)
+    found = POSTINGS.read(read, tokens, shards, corrupt)
+    return {token: values for token, values in found.items() if values}
 
 
 # One token's postings made ready to sum: node ids, BM25 terms (at one weight), field bits, file ids.
 Prepared = tuple[list[int], list[float], list[int], list[int]]
 
 
-def prepare_postings(values: Sequence[int], w: float, avgdl: float, files: Sequence[int]) -> Prepared:
-    """A token's postings (gaps and packed values, as stored) decoded, each with its `bm25_term` at idf `w`."""
+def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int]) -> Prepared:
+    """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`."""
     nodes: list[int] = []
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    node = 0
-    for i in range(0, len(values), 2):
-        gap = values[i]
-        if gap < 0:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
+    previous = 0
+    for node, packed in pairs:
+        if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
             raise ValueError("postings out of order")
-        node += gap
-        tf, dl, fields = decode_posting(values[i + 1])
+        previous = node
+        tf, dl, fields = decode_posting(packed)
         nodes.append(node)
         terms.append(bm25_term(tf, dl, avgdl, w))
         bits.append(fields)
@@ -897,11 +791,11 @@ def prepare_postings(values: Sequence[int], w: float, avgdl: float, files: Seque
     return nodes, terms, bits, owners
 
 
-def _prepare_body(values: Sequence[int], section: dict, files: Sequence[int]) -> Prepared:
+def _prepare_body(pairs: Sequence[tuple[int, int]], section: dict, files: Sequence[int]) -> Prepared:
     """A body word's postings made ready: BM25 over bodies alone (their own lengths and idf), at BODY_WEIGHT."""
     n = int(section.get("body_documents") or 1)
     avgdl = float(section.get("body_avgdl") or 1.0)
-    return prepare_postings(values, bm25_idf(len(values) // 2, n) * BODY_WEIGHT, avgdl, files)
+    return prepare_postings(pairs, bm25_idf(len(pairs), n) * BODY_WEIGHT, avgdl, files)
 
 
 class _Matched(dict):
@@ -940,7 +834,7 @@ def _best_first(pairs: list[tuple[float, int]]) -> None:
 
 
 def rank_files(
-    tokens: Sequence[str], postings: dict[str, list[int]], section: dict, files: Sequence[int] = (),
+    tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Sequence[int] = (),
     alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
@@ -958,7 +852,7 @@ def rank_files(
     alternates = alternates or {}
     shares = shares or {}
     evident = {alt: word for alt, word in alternates.items() if shares.get(alt, 1.0) and alt in postings}
-    idf = {t: bm25_idf(len(postings[t]) // 2 if t in postings else 0, n) for t in (*tokens, *alternates)}
+    idf = {t: bm25_idf(len(postings[t]) if t in postings else 0, n) for t in (*tokens, *alternates)}
     bodies = {BODY_PREFIX + t: t for t in tokens if BODY_PREFIX + t in postings}
     # A question word the repository lacks but an alternative holds weighs as that alternative.
     stand_in: dict[str, float] = {}
@@ -1060,22 +954,13 @@ def warm(view) -> None:
     except (KeyError, TypeError, ValueError) as err:
         raise view.corrupt(META) from err
     files = _files(view.read, view.corrupt, memo)
-    paths = [postings_path(shard) for shard in range(shards)]
-    blobs = view.read(paths)
-    decoded: dict[str, list[int]] = {}
-    for path in blobs:
-        shard = _load(blobs, path, view.corrupt)
-        if not isinstance(shard, dict):
-            raise view.corrupt(path)
-        for token, values in shard.items():
-            if values:
-                _check_postings(values, path, view.corrupt)
-                decoded[token] = values
+    decoded = {token: values for token, values in POSTINGS.read_every(view.read, shards, view.corrupt).items()
+               if values}
     try:  # the section's numbers too: a bundle from elsewhere may hold anything there
         n = int(section.get("documents") or 1)
         avgdl = float(section.get("avgdl") or 1.0)
         memo["prepared"] = {(token, False): _prepare_body(values, section, files) if token.startswith(BODY_PREFIX)
-                            else prepare_postings(values, bm25_idf(len(values) // 2, n), avgdl, files)
+                            else prepare_postings(values, bm25_idf(len(values), n), avgdl, files)
                             for token, values in decoded.items()}
     except (TypeError, ValueError) as err:
         raise view.corrupt("postings") from err

@@ -36,6 +36,8 @@ from gitroute.text import STOP_WORDS, stem, stems, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
+    from typing import Any
+
     from gitroute.bundle.store import IndexView
     from gitroute.indexes import BuildInputs, IndexBuild
 
@@ -180,10 +182,10 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
         group, tokens = files[path]
         _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
 
-    def fill_old(path: str, record: object, postings: Postings) -> bool:
+    def fill_old(path: str, record: Any, postings: Postings) -> bool:
         """A file's postings as the last build made them (`record`: its blob, first id, count, entries)."""
         try:
-            blob, first, count, entries = record  # type: ignore[misc]
+            blob, first, count, entries = record
         except (TypeError, ValueError):
             return False
         tokens = memo.peek(f"{path}\0{blob}\0{count}") if memo is not None else None
@@ -624,7 +626,7 @@ def query_symbols(
         raise corrupt(INDEX_META) from err
     memo = {} if memo is None else memo
     found_lists = POSTINGS.read(read, tokens, shards, corrupt, memo.setdefault("postings", {}))
-    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}  # type: ignore[misc]
+    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}
     sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
 
     def members(token: str) -> tuple[frozenset[int], ...]:
