@@ -360,7 +360,7 @@ def _small_doc_links_shards(monkeypatch) -> None:
     monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
     monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)
     monkeypatch.setattr(symbols.POSTINGS, "per_shard", 4)
-    monkeypatch.setattr(impact, "NAMES_TARGET", 2)
+    monkeypatch.setattr(impact.NAMES, "per_shard", 2)
 
 
 def _kept_by(monkeypatch, module, function: str) -> list[dict[str, str]]:

@@ -78,6 +78,18 @@ class Codec:
         """A stored value back; raises ValueError or TypeError when it is not one this codec writes."""
         return stored
 
+    def encode_shard(self, values: Mapping[str, Any]) -> dict:
+        """A shard's JSON object: key -> value, each encoded (a codec may spell what keys share once)."""
+        return {key: self.encode(value) for key, value in values.items()}
+
+    def decode_shard(self, stored: dict) -> dict[str, Any]:
+        return {key: self.decode(value) for key, value in stored.items()}
+
+    def decode_key(self, stored: dict, key: str) -> Any:
+        """One key's value from a stored shard, None when the shard does not hold it."""
+        held = stored.get(key)
+        return None if held is None else self.decode(held)
+
 
 class PostingsCodec(Codec):
     """A codec of postings: a key's value is patched by taking out the postings `gone` and putting in `added`."""
@@ -130,23 +142,17 @@ class GapPairs(PostingsCodec):
 
 class Records(Codec):
     """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
-    spells a key's records as a list. `by_key`: a key weighs 1 toward the shard count, whatever its records."""
+    spells a key's records as a list. `weigh`: what a key's records weigh toward the shard count (their
+    number; `lambda records: 1` to count keys)."""
 
-    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any], by_key: bool = False) -> None:
+    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any],
+                 weigh: Callable[[list], int] = len) -> None:
         self.owner = owner
         self.order = order
-        self.by_key = by_key
+        self.weigh = weigh
 
-    def size(self, value) -> int:
-        return 1 if self.by_key else len(value)
-
-    def encode_shard(self, values: Mapping[str, list]) -> Any:
-        return {key: self.encode(value) for key, value in values.items()}
-
-    def decode_shard(self, stored: Any) -> dict[str, list]:
-        if not isinstance(stored, dict):
-            raise ValueError("a shard is not a JSON object")
-        return {key: self.decode(value) for key, value in stored.items()}
+    def size(self, value: Any) -> int:
+        return self.weigh(value)
 
 
 # --- tables ----------------------------------------------------------------------------------------------
@@ -192,15 +198,15 @@ class Table:
         keys = list(keys)
         cache = self.read_shards(read, {self.key_path(k, shards) for k in keys}, corrupt, cache)
         found: dict[str, Any] = {}
-        decode = self.codec.decode
+        decode = self.codec.decode_key
         for key in keys:
             path = self.key_path(key, shards)
-            stored = cache[path].get(key)
-            if stored is not None:
-                try:
-                    found[key] = decode(stored)
-                except (TypeError, ValueError) as err:
-                    raise corrupt(path) from err
+            try:
+                value = decode(cache[path], key)
+            except (TypeError, ValueError, KeyError, IndexError) as err:
+                raise corrupt(path) from err
+            if value is not None:
+                found[key] = value
         return found
 
     def read_all(self, read: ReadBlobs, shards: int, corrupt: Corrupt,
@@ -211,11 +217,10 @@ class Table:
     def read_every(self, read: ReadBlobs, shards: int, corrupt: Corrupt) -> dict[str, Any]:
         """Every key's value, decoded: what a warm server holds."""
         found: dict[str, Any] = {}
-        decode = self.codec.decode
         for path, shard in self.read_all(read, shards, corrupt).items():
             try:
-                found.update((key, decode(stored)) for key, stored in shard.items())
-            except (TypeError, ValueError) as err:
+                found.update(self.codec.decode_shard(shard))
+            except (TypeError, ValueError, KeyError, IndexError) as err:
                 raise corrupt(path) from err
         return found
 
@@ -406,7 +411,7 @@ class RecordTable(Table):
         if raw is None:
             return None
         try:
-            read = {path: codec.decode_shard(shard) for path, shard in raw.items()}
+            read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
         except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
             return None
         before = [(len(shard), sum(map(codec.size, shard.values()))) for shard in read.values()]
