@@ -356,8 +356,8 @@ def _small_doc_links_shards(monkeypatch) -> None:
     written again."""
     from gitroute.indexes import doc_links, impact, meaning, symbols
 
-    monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
-    monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
+    monkeypatch.setattr(doc_links.BY_DOC, "per_shard", 1)
+    monkeypatch.setattr(doc_links.BY_TARGET, "per_shard", 1)
     monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)
     monkeypatch.setattr(symbols.POSTINGS, "per_shard", 4)
     monkeypatch.setattr(impact.NAMES, "per_shard", 2)
@@ -436,8 +436,9 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     table = memo.table("doc_links")
     for key, value in table.previous.items():
         table.put(key, value)
-    *state, ids = table.previous[doc_links.SHARDS]
-    table.put(doc_links.SHARDS, (*state, {shard: "0" * 40 for shard in ids}))
+    for stored in (doc_links.BY_DOC, doc_links.BY_TARGET):
+        shards, records, ids, counts, placed = table.previous[stored.memo_key]
+        table.put(stored.memo_key, (shards, records, {shard: "0" * 40 for shard in ids}, counts, placed))
     memo.save()
     _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
     assert kept[2] == {}, "a shard the bundle does not hold was kept"

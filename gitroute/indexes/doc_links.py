@@ -16,15 +16,18 @@ from __future__ import annotations
 import math
 import posixpath
 import re
-import zlib
 from collections import Counter, defaultdict, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 
+from gitroute.bundle.tables import Records, RecordTable
 from gitroute.model import Answer, Document, Row
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
+    from typing import Any
+
     from gitroute.config import Config
 
 NAME = "doc_links"
@@ -34,9 +37,6 @@ QUESTION_TYPES = {"code": {"direction": "code"}, "docs": {"direction": "docs"}} 
 DOCS_LIST = "docs.json"
 MIN_NAME = 4  # a bare last segment shorter than this (`get`, `Q`) is not linked by name alone
 MAX_CANDIDATES = 20  # an ambiguous link lists at most this many candidate nodes (and says how many there were)
-# About 100 KB of JSON per shard, so that an answer reads little whatever the project's size.
-LINKS_PER_DOC_SHARD = 800
-RECORDS_PER_TARGET_SHARD = 1024
 MAX_ANSWER_RECORDS = 5000  # records one answer ranks; a key like `save` has thousands in a big project
 
 EXACT, DISAMBIGUATED, AMBIGUOUS = "exact", "disambiguated", "ambiguous"
@@ -109,23 +109,87 @@ def doc_kind(path: str) -> str:
     return "guide"
 
 
-def _shard(key: str, shards: int) -> int:
-    return zlib.crc32(key.encode("utf-8")) % shards
+# ---------------------------------------------------------------------------------------------- storage
 
 
-def by_doc_path(shard: int) -> str:
-    return f"by_doc/{shard:04d}.json"
+class _DocEntries(Records):
+    """`BY_DOC`'s codec: a document's path -> [[path, title, kind, links, sections]], each link [line, section
+    index, token, status, total, flags, targets]; a shard spells the nodes its links name once, by id."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(0), order=itemgetter(0), weigh=lambda held: sum(len(e[3]) for e in held))
+
+    def encode_shard(self, values: Mapping[str, list]) -> dict:
+        nodes: dict[str, list] = {}
+        docs = {}
+        for held in values.values():
+            for path, title, kind, links, sections in held:
+                docs[path] = {"title": title, "kind": kind, "sections": sections,
+                              "links": [[*link[:6], _interned(nodes, link[6])] for link in links]}
+        return {"nodes": nodes, "docs": docs}
+
+    def decode_shard(self, stored: dict) -> dict[str, Any]:
+        return {path: self.decode_key(stored, path) for path in stored.get("docs", ())}
+
+    def decode_key(self, stored: dict, key: str) -> list | None:
+        entry = stored.get("docs", {}).get(key)
+        if entry is None:
+            return None
+        nodes = stored["nodes"]
+        links = [[*link[:6], _expand(nodes, link[6])] for link in entry["links"]]
+        return [[key, entry["title"], entry["kind"], links, entry["sections"]]]
 
 
-def by_target_path(shard: int) -> str:
-    return f"by_target/{shard:04d}.json"
+class _LinkRecords(Records):
+    """`BY_TARGET`'s codec: a key -> [[document, kind, line, section, number, token, status, total, flags,
+    targets]]; a shard spells each document ([path, kind]) and each node its records name once."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(0), order=itemgetter(0))
+
+    def encode_shard(self, values: Mapping[str, list]) -> dict:
+        nodes: dict[str, list] = {}
+        docs: list[list[str]] = []
+        doc_index: dict[str, int] = {}
+        keys = {}
+        for key in sorted(values):
+            rows = []
+            for path, kind, *fields, targets in values[key]:
+                at = doc_index.get(path)
+                if at is None:
+                    at = doc_index[path] = len(docs)
+                    docs.append([path, kind])
+                rows.append([at, *fields, _interned(nodes, targets)])
+            keys[key] = rows
+        return {"nodes": nodes, "docs": docs, "keys": keys}
+
+    def decode_shard(self, stored: dict) -> dict[str, Any]:
+        return {key: self.decode_key(stored, key) for key in stored.get("keys", ())}
+
+    def decode_key(self, stored: dict, key: str) -> list | None:
+        rows = stored.get("keys", {}).get(key)
+        if rows is None:
+            return None
+        docs, nodes = stored["docs"], stored["nodes"]
+        return [[*docs[at][:2], line, section, number, token, status, total, flags, _expand(nodes, ids)]
+                for at, line, section, number, token, status, total, flags, ids in rows]
 
 
-def _shard_count(records: int, per_shard: int) -> int:
-    count = 1
-    while count * per_shard < records and count < 4096:
-        count *= 2
-    return count
+def _interned(nodes: dict[str, list], targets: Iterable) -> list[int]:
+    """The ids of `targets` ([node, path, name, kind, line, owner, centrality] each), their records noted once
+    in `nodes` (id -> [path, name, kind, line, owner, centrality])."""
+    ids = []
+    for node, *record in targets:
+        if str(node) not in nodes:
+            nodes[str(node)] = record
+        ids.append(node)
+    return ids
+
+
+# About 100 KB of JSON per shard, so that an answer reads little whatever the project's size: `by_doc` weighs a
+# document's links (`git route code DOC` reads one shard), `by_target` its records (`git route docs NAME`, a few).
+BY_DOC = RecordTable(NAME, "by_doc", per_shard=800, codec=_DocEntries(), digits=4, most=4096)
+BY_TARGET = RecordTable(NAME, "by_target", per_shard=1024, codec=_LinkRecords(), digits=4, most=4096)
 
 
 def _qualname(owner: str, name: str) -> str:
@@ -714,17 +778,17 @@ def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
 # ---------------------------------------------------------------------------------------------- build
 
 
-SHARDS = "\0shards"  # the memo entry: what the last build's shards were made of, and their blob ids
+TARGETS = "\0targets"  # the memo entry: node id -> the record of every node a link names, as the last build's
 
 
 def build(inputs):
-    """Scan the snapshot's documents, link their tokens, and shard the links both ways.
+    """Scan the snapshot's documents, link their tokens, and store the links both ways (`BY_DOC`, `BY_TARGET`).
 
     The output, for later indexes, is `claims(links)`: the links that name their nodes, as plain tuples (a
     list of DocLink with their Targets would cost a later index a third of a second to receive, on django).
-    With a build memo, a shard none of whose documents' links changed keeps its blob (`_ShardPlan`)."""
+    With a build memo, the tables patch the shards of the documents whose links changed: linked again, or
+    naming a node whose record moved (`_moved`)."""
     from gitroute.bundle.layout import dump_json
-    from gitroute.bundle.memo import blob_id
     from gitroute.indexes import IndexBuild
 
     documents = scan_documents(inputs.documents, inputs.config)
@@ -732,13 +796,89 @@ def build(inputs):
     doc_blobs = {f.path: f.blob for f in inputs.files}
     relinked: set[str] = set()
     links = link_all(documents, inputs.graph, memo, doc_blobs, relinked)
-    plan = _ShardPlan(memo.get(SHARDS) if memo is not None else None, relinked, doc_blobs, inputs.previous)
-    values, section = encode_links(documents, links, plan)
-    blobs = {path: dump_json(value) for path, value in values.items()}
-    if memo is not None:
-        ids = {**plan.kept, **{path: blob_id(data) for path, data in blobs.items() if path != DOCS_LIST}}
-        memo.put(SHARDS, (plan.doc_shards, plan.target_shards, plan.docs, plan.targets, ids))
-    return IndexBuild(blobs, section, (), claims(links), plan.kept)
+    per_doc: dict[str, list[DocLink]] = defaultdict(list)
+    for link in links:
+        per_doc[link.document].append(link)
+    changed = relinked | _moved(memo, per_doc)
+    kinds = {d.path: doc_kind(d.path) for d in documents}
+    records = {d.path: doc_blobs.get(d.path, "") for d in documents}  # what a document's links come from
+    rows = _Rows({d.path: d.title[:200] for d in documents}, per_doc, kinds)
+    by_doc = BY_DOC.build(records, rows.by_doc, memo=memo, stored=inputs.previous, changed=changed)
+    by_target = BY_TARGET.build(records, rows.by_target, memo=memo, stored=inputs.previous, changed=changed)
+    from gitroute.text import stems
+
+    # Each entry: path, title, kind, link count, and the word stems of its path and title (what a
+    # question in words is matched against, computed once here rather than at every answer).
+    docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ())),
+                  sorted(set(stems(f"{d.path} {d.title[:200]}")))] for d in documents]
+    statuses = Counter(x.status for x in links)
+    section = {
+        "counts": {
+            "documents": len(documents),
+            "documents_linked": len(per_doc),
+            "links": len(links),
+            EXACT: statuses.get(EXACT, 0),
+            DISAMBIGUATED: statuses.get(DISAMBIGUATED, 0),
+            AMBIGUOUS: statuses.get(AMBIGUOUS, 0),
+        },
+        "shards": {"by_doc": by_doc.shards, "by_target": by_target.shards},
+        "rules": "tokens name a path, base name, dotted module path, Owner.name, or a last segment of "
+                 f"{MIN_NAME}+ characters; ambiguous links keep every candidate (at most {MAX_CANDIDATES})",
+    }
+    blobs = {**by_doc.blobs, **by_target.blobs, DOCS_LIST: dump_json(docs_list)}
+    return IndexBuild(blobs, section, (), claims(links), {**by_doc.kept, **by_target.kept})
+
+
+def _moved(memo, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
+    """The documents with a link to a node whose record (path, name, kind, line, owner, centrality) is not the
+    one the last build's links named by that id: their rows are spelled anew, though not linked again."""
+    if memo is None:
+        return set()
+    old = memo.get(TARGETS)
+    old = old if isinstance(old, dict) else {}
+    now: dict[int, tuple] = {}
+    same: dict[int, bool] = {}
+    moved: set[str] = set()
+    for path, links in per_doc.items():
+        for x in links:
+            for t in x.targets:
+                ok = same.get(t.node)
+                if ok is None:
+                    record = now[t.node] = tuple(t[1:])
+                    ok = same[t.node] = old.get(t.node) == record
+                if not ok:
+                    moved.add(path)
+    memo.put(TARGETS, now)
+    return moved
+
+
+class _Rows:
+    """What each document puts in the two tables (`RecordTable.build`'s `fill`): its entry under its path, and
+    a record of each link under each key it is stored under."""
+
+    def __init__(self, titles: Mapping[str, str], per_doc: Mapping[str, list[DocLink]], kinds: Mapping[str, str],
+                 ) -> None:
+        self.titles, self.per_doc, self.kinds = titles, per_doc, kinds
+        self.keys: dict[tuple[int, bool], list[str]] = {}  # each target's keys, as `_link_keys` caches them
+
+    def by_doc(self, path: str, into: dict) -> None:
+        links = self.per_doc.get(path)
+        if not links:
+            return
+        sections: dict[tuple[str, str, int], int] = {}
+        rows = []
+        for x in links:
+            section_id = sections.setdefault((x.section[:200], x.number, x.section_line), len(sections))
+            rows.append([x.line, section_id, x.token, x.status, x.total, _flags(x), list(x.targets)])
+        into[path] = [[path, self.titles[path], self.kinds[path], rows, [list(key) for key in sections]]]
+
+    def by_target(self, path: str, into: dict) -> None:
+        kind = self.kinds[path]
+        for x in self.per_doc.get(path, ()):
+            flags = _flags(x)
+            for key, targets in _link_keys(x, self.keys).items():
+                into.setdefault(key, []).append([path, kind, x.line, x.section[:200], x.number, x.token, x.status,
+                                                 x.total, flags, targets])
 
 
 def claims(links: Iterable[DocLink]) -> list[tuple[str, int, str, bool, bool, tuple[int, ...]]]:
@@ -777,250 +917,8 @@ def _link_keys(x: DocLink, cache: dict[tuple[int, bool], list[str]]) -> dict[str
     return matching
 
 
-class _ShardPlan:
-    """Which shards a build encodes, and which keep the blob the last build wrote.
-
-    A shard's blob is a function of its documents' links (their tokens, sections and targets, each
-    target's record) and of the shard counts. The memo's SHARDS entry holds, from the last build,
-    each document's blob id, the `by_target` shards its links fill and how many records, every
-    target's record by node id, and each shard's blob id. A document whose links this build took from
-    the memo (not linked again), with the same blob and every target's record unchanged, has the same
-    links: a shard with no other document is byte for byte the last one, kept by id when the bundle
-    the ref holds still stores it. Without a usable entry, or when a shard count moves, everything is
-    encoded.
-    """
-
-    def __init__(self, previous: object, relinked: set[str], doc_blobs: Mapping[str, str],
-                 stored: Mapping[str, str]) -> None:
-        # (doc shards, target shards, path -> (blob, target shards, records), node -> record, path -> blob id)
-        self.previous: tuple | None = previous if _valid_shards(previous) else None  # type: ignore[assignment]
-        self.relinked, self.doc_blobs, self.stored = relinked, doc_blobs, stored
-        self.doc_shards = self.target_shards = 0
-        self.docs: dict[str, tuple[str, tuple[int, ...], int]] = {}  # path -> (blob, target shards, records)
-        self.targets: dict[int, tuple] = {}  # node id -> its record, as every shard spells it
-        self.kept: dict[str, str] = {}  # shard path -> blob id, for the shards not encoded
-        self.moved_targets: set[int] = set()  # node ids whose record differs from the last build's
-
-    def changed(self, documents: Sequence, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
-        """The documents whose links may differ from the last build's (all of them without a memo);
-        notes every target's record for the next build, and which records moved since the last."""
-        old = self.previous[3] if self.previous is not None else {}
-        old_docs = self.previous[2] if self.previous is not None else {}
-        same: dict[int, bool] = {}
-        changed: set[str] = set()
-        for d in documents:
-            entry = old_docs.get(d.path)
-            clean = entry is not None and d.path not in self.relinked and entry[0] == self.doc_blobs.get(d.path, "")
-            if not clean:
-                self.relinked.add(d.path)  # linked anew, or new here: its links may be any
-            for x in per_doc.get(d.path, ()):
-                for t in x.targets:
-                    ok = same.get(t.node)
-                    if ok is None:
-                        record = self.targets[t.node] = t[1:]
-                        ok = same[t.node] = old.get(t.node) == record
-                    clean = clean and ok
-            if not clean:
-                changed.add(d.path)
-        # A target whose record moved, or that no link names any more: the shards of its keys, old and new.
-        self.moved_targets = {i for i, ok in same.items() if not ok} | (old.keys() - self.targets.keys())
-        return changed
-
-    def plan(self, documents: Sequence, changed: set[str], keys: Mapping[str, list], doc_shards: int,
-             target_shards: int) -> tuple[set[int], set[int]]:
-        """The `by_doc` and `by_target` shard numbers to encode; `kept` gets the others' blob ids.
-
-        `keys`: each changed document's links with their keys; the others' shards come from the memo.
-        A document linked anew may have any links: every shard its links fill, now or then, is encoded;
-        one that only names a moved target changes the shards of that target's keys alone."""
-        self.doc_shards, self.target_shards = doc_shards, target_shards
-        old_docs = self.previous[2] if self.previous is not None else {}
-        for d in documents:
-            if d.path in changed:
-                shards = {_shard(key, target_shards) for _x, matching in keys[d.path] for key in matching}
-                records = sum(len(matching) for _x, matching in keys[d.path])
-                self.docs[d.path] = (self.doc_blobs.get(d.path, ""), tuple(sorted(shards)), records)
-            else:
-                self.docs[d.path] = old_docs[d.path]
-        if not self.same_counts(doc_shards, target_shards):
-            return set(range(doc_shards)), set(range(target_shards))
-        removed = old_docs.keys() - self.docs.keys()
-        by_doc = {_shard(path, doc_shards) for path in changed | removed}
-        anew = (self.relinked & self.docs.keys()) | removed
-        by_target = {n for path in anew for entry in (old_docs.get(path), self.docs.get(path)) if entry
-                     for n in entry[1]}
-        old_targets = self.previous[3]  # type: ignore[index]
-        for node in self.moved_targets:
-            for record in (old_targets.get(node), self.targets.get(node)):
-                if record is not None:
-                    target = Target(node, *record)
-                    by_target.update(_shard(key, target_shards) for ambiguous in (False, True)
-                                     for key in _target_keys(target, ambiguous))
-        ids = self.previous[4]  # type: ignore[index]
-        for number in range(doc_shards):
-            self._keep(by_doc_path(number), number, by_doc, ids)
-        for number in range(target_shards):
-            self._keep(by_target_path(number), number, by_target, ids)
-        return by_doc, by_target
-
-    def _keep(self, path: str, number: int, encode: set[int], ids: Mapping[str, str]) -> None:
-        """Keep a shard the last build wrote and the ref's bundle still stores; else encode it again."""
-        if number in encode or path not in ids:
-            return  # to be encoded, or it had no documents and still has none
-        if self.stored.get(f"{NAME}/{path}") == ids[path]:
-            self.kept[path] = ids[path]
-        else:
-            encode.add(number)
-
-    def same_counts(self, doc_shards: int, target_shards: int) -> bool:
-        """Whether the last build had these shard counts: else its shards say nothing of this build's."""
-        return self.previous is not None and self.previous[:2] == (doc_shards, target_shards)
-
-    def records(self, path: str) -> int:
-        """How many `by_target` records an unchanged document's links make (as the last build counted)."""
-        assert self.previous is not None
-        return self.previous[2][path][2]
-
-    def target_shards_of(self, path: str) -> tuple[int, ...]:
-        return self.docs[path][1]
-
-
-def _valid_shards(value: object) -> bool:
-    return (isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], int) and isinstance(value[1], int)
-            and all(isinstance(v, dict) for v in value[2:]))
-
-
-class _Table:
-    """A shard's own table of the nodes and documents its records name, so that each is spelled once."""
-
-    def __init__(self) -> None:
-        self.nodes: dict[str, list] = {}
-        self.docs: list[list[str]] = []
-        self.doc_index: dict[str, int] = {}
-
-    def node(self, t: Target) -> int:
-        key = str(t.node)
-        if key not in self.nodes:
-            self.nodes[key] = [t.path, t.name, t.kind, t.line, t.owner, t.centrality]
-        return t.node
-
-    def doc(self, path: str, kind: str) -> int:
-        index = self.doc_index.get(path)
-        if index is None:
-            index = self.doc_index[path] = len(self.docs)
-            self.docs.append([path, kind])
-        return index
-
-
 def _flags(link: DocLink) -> int:
     return int(link.heading) | int(link.directive) << 1
-
-
-def encode_links(documents: Sequence, links: Sequence[DocLink],
-                 plan: _ShardPlan | None = None) -> tuple[dict[str, object], dict]:
-    """The index's blobs (as JSON values, path -> value) and its manifest section.
-
-    `links` come in document order. With a `plan`, only the shards it names are encoded (the others it keeps)."""
-    per_doc: dict[str, list[DocLink]] = defaultdict(list)
-    for link in links:
-        per_doc[link.document].append(link)
-    kinds = {d.path: doc_kind(d.path) for d in documents}
-    from gitroute.text import stems
-
-    # Each entry: path, title, kind, link count, and the word stems of its path and title (what a
-    # question in words is matched against, computed once here rather than at every answer).
-    docs_list = [[d.path, d.title[:200], kinds[d.path], len(per_doc.get(d.path, ())),
-                  sorted(set(stems(f"{d.path} {d.title[:200]}")))] for d in documents]
-
-    plan = plan or _ShardPlan(None, set(), {}, {})
-    changed = plan.changed(documents, per_doc)
-    cache: dict[tuple[int, bool], list[str]] = {}
-    keys = {path: [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())] for path in changed}
-    doc_shards = _shard_count(len(links), LINKS_PER_DOC_SHARD)
-    records = sum(sum(len(m) for _x, m in keys[d.path]) if d.path in changed else plan.records(d.path)
-                  for d in documents)
-    target_shards = _shard_count(records, RECORDS_PER_TARGET_SHARD)
-    if not plan.same_counts(doc_shards, target_shards):  # every record moves shard: encode them all
-        changed = {d.path for d in documents}
-        for path in changed - keys.keys():
-            keys[path] = [(x, _link_keys(x, cache)) for x in per_doc.get(path, ())]
-    doc_numbers, target_numbers = plan.plan(documents, changed, keys, doc_shards, target_shards)
-
-    by_doc: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "docs": {}})
-    for d in documents:
-        if d.path not in per_doc or _shard(d.path, doc_shards) not in doc_numbers:
-            continue
-        shard = by_doc[_shard(d.path, doc_shards)]
-        table: _Table = shard["nodes"]
-        sections: dict[tuple[str, str, int], int] = {}
-        rows = []
-        for x in per_doc[d.path]:
-            section_id = sections.setdefault((x.section[:200], x.number, x.section_line), len(sections))
-            rows.append([x.line, section_id, x.token, x.status, x.total, _flags(x),
-                         [table.node(t) for t in x.targets]])
-        shard["docs"][d.path] = {"title": d.title[:200], "kind": kinds[d.path], "links": rows,
-                                 "sections": [list(key) for key in sections]}
-
-    keyed: dict[str, list[tuple[DocLink, list[Target]]]] = defaultdict(list)
-    shard_of: dict[str, int] = {}
-    touches: dict[tuple[int, bool], bool] = {}  # (node, ambiguous) -> a key of it is in a shard encoded here
-
-    def encoded(x: DocLink) -> bool:
-        ambiguous = x.status == AMBIGUOUS
-        for t in x.targets:
-            hit = touches.get((t.node, ambiguous))
-            if hit is None:
-                hit = touches[t.node, ambiguous] = any(_shard(key, target_shards) in target_numbers
-                                                        for key in _target_keys(t, ambiguous))
-            if hit:
-                return True
-        return False
-
-    for d in documents:
-        if d.path in changed:
-            matches = keys[d.path]
-        elif target_numbers.isdisjoint(plan.target_shards_of(d.path)):
-            continue  # none of its records is in a shard encoded here
-        else:  # only its links with a record in a shard encoded here
-            matches = [(x, _link_keys(x, cache)) for x in per_doc.get(d.path, ()) if encoded(x)]
-        for x, matching in matches:
-            for key, targets in matching.items():
-                number = shard_of.get(key)
-                if number is None:
-                    number = shard_of[key] = _shard(key, target_shards)
-                if number in target_numbers:
-                    keyed[key].append((x, targets))
-    by_target: dict[int, dict] = defaultdict(lambda: {"nodes": _Table(), "keys": {}})
-    for key in sorted(keyed):
-        shard = by_target[_shard(key, target_shards)]
-        table = shard["nodes"]
-        shard["keys"][key] = [
-            [table.doc(x.document, kinds[x.document]), x.line, x.section[:200], x.number, x.token, x.status,
-             x.total, _flags(x), [table.node(t) for t in targets]]
-            for x, targets in keyed[key]
-        ]
-
-    blobs: dict[str, object] = {DOCS_LIST: docs_list}
-    for number, shard in by_doc.items():
-        blobs[by_doc_path(number)] = {"nodes": shard["nodes"].nodes, "docs": shard["docs"]}
-    for number, shard in by_target.items():
-        table = shard["nodes"]
-        blobs[by_target_path(number)] = {"nodes": table.nodes, "docs": table.docs, "keys": shard["keys"]}
-    statuses = Counter(x.status for x in links)
-    section = {
-        "counts": {
-            "documents": len(documents),
-            "documents_linked": len(per_doc),
-            "links": len(links),
-            EXACT: statuses.get(EXACT, 0),
-            DISAMBIGUATED: statuses.get(DISAMBIGUATED, 0),
-            AMBIGUOUS: statuses.get(AMBIGUOUS, 0),
-        },
-        "shards": {"by_doc": doc_shards, "by_target": target_shards},
-        "rules": "tokens name a path, base name, dotted module path, Owner.name, or a last segment of "
-                 f"{MIN_NAME}+ characters; ambiguous links keep every candidate (at most {MAX_CANDIDATES})",
-    }
-    return blobs, section
 
 
 def _expand(nodes: Mapping, ids: Iterable) -> list[list]:
@@ -1045,22 +943,22 @@ def _valid_docs_list(value: object) -> bool:
     )
 
 
-def doc_entry_links(nodes: Mapping, entry: Mapping) -> list[list]:
-    """A `by_doc` entry's links as [line, section, number, token, status, total, flags, targets, section_line]."""
-    sections = entry["sections"]
+def entry_links(record: Sequence) -> list[list]:
+    """A `BY_DOC` record's links as [line, section, number, token, status, total, flags, targets, section_line]."""
+    _path, _title, _kind, rows, sections = record
     out = []
-    for line, section, token, status, total, heading, ids in entry["links"]:
+    for line, section, token, status, total, flags, targets in rows:
         text, number, section_line = sections[section]
-        out.append([line, text, number, token, status, total, heading, _expand(nodes, ids), section_line])
+        out.append([line, text, number, token, status, total, flags, targets, section_line])
     return out
 
 
-def decode_doc_links(path: str, nodes: Mapping, entry: Mapping) -> list[DocLink]:
-    """One document's links back from its `by_doc` entry."""
+def decode_doc_links(record: Sequence) -> list[DocLink]:
+    """One document's links back from its `BY_DOC` record."""
     return [
-        DocLink(path, section, number, line, token, status, tuple(Target(*t) for t in targets), total,
+        DocLink(record[0], section, number, line, token, status, tuple(Target(*t) for t in targets), total,
                 bool(flags & 1), section_line, bool(flags & 2))
-        for line, section, number, token, status, total, flags, targets, section_line in doc_entry_links(nodes, entry)
+        for line, section, number, token, status, total, flags, targets, section_line in entry_links(record)
     ]
 
 
@@ -1068,16 +966,12 @@ def read_links(view) -> list[DocLink]:
     """Every link in a bundle, documents by path (what DOC-CODE.md is made from): reads each `by_doc` shard."""
     shards = int(view.section.get("shards", {}).get("by_doc", 1))
     links: list[DocLink] = []
-    for number in range(shards):
-        path = by_doc_path(number)
-        value = _read_shard(view, path)
-        if not value:
-            continue
+    for path, held in BY_DOC.read_every(view.read, shards, view.corrupt).items():
         try:
-            for document in value["docs"]:
-                links.extend(decode_doc_links(document, value["nodes"], value["docs"][document]))
+            for record in held:
+                links.extend(decode_doc_links(record))
         except (ValueError, TypeError, KeyError, IndexError) as err:
-            raise view.corrupt(path) from err
+            raise view.corrupt(BY_DOC.key_path(path, shards)) from err
     links.sort(key=lambda x: (x.document, x.line))
     return links
 
@@ -1353,21 +1247,6 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
     return rows[:limit]
 
 
-def _read_shard(view, path: str) -> dict:
-    import json
-
-    blobs = view.read([path])
-    if path not in blobs:
-        return {}
-    try:
-        value = json.loads(blobs[path])
-    except ValueError as err:
-        raise view.corrupt(path) from err
-    if not isinstance(value, dict):
-        raise view.corrupt(path)
-    return value
-
-
 def name_candidates(question: str) -> list[str]:
     """The names a `docs` question may mean, most likely first: the question itself when it is one word;
     in a sentence ("where is the session interface documented"), its code-like words, then adjacent
@@ -1389,25 +1268,18 @@ def name_candidates(question: str) -> list[str]:
 
 
 def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list]:
+    """The `BY_TARGET` records under the keys of `q`, each link once: [document, kind, line, section, number,
+    token, status, total, flags, targets]."""
+    keys = question_keys(q)
+    found = BY_TARGET.read(view.read, keys, shards, view.corrupt, cache)
     records: list[list] = []
     seen: set[tuple[str, int, str]] = set()
-    for key in question_keys(q):
-        path = by_target_path(_shard(key, shards))
-        if path not in cache:
-            cache[path] = _read_shard(view, path)
-        value = cache[path]
-        if not value:
-            continue
-        try:
-            docs, nodes = value["docs"], value["nodes"]
-            for doc, line, section, number, token, status, total, flags, ids in value["keys"].get(key, ()):
-                identity = (docs[doc][0], line, token)
-                if identity not in seen:
-                    seen.add(identity)
-                    records.append([docs[doc][0], docs[doc][1], line, section, number, token, status, total,
-                                    flags, _expand(nodes, ids)])
-        except (ValueError, TypeError, KeyError, IndexError) as err:
-            raise view.corrupt(path) from err
+    for key in keys:
+        for record in found.get(key, ()):
+            identity = (record[0], record[2], record[5])
+            if identity not in seen:
+                seen.add(identity)
+                records.append(record)
     return records
 
 
@@ -1445,10 +1317,10 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
         return Answer("no_match", view.source, (), (f"document '{path}' names no file or symbol of the code graph",)
                       + notes, {"document": path})
     shards = int(view.section.get("shards", {}).get("by_doc", 1))
-    shard = by_doc_path(_shard(path, shards))
-    value = _read_shard(view, shard)
+    shard = BY_DOC.key_path(path, shards)
+    found = BY_DOC.read(view.read, [path], shards, view.corrupt).get(path)
     try:
-        links = doc_entry_links(value["nodes"], value["docs"][path])
+        links = entry_links(found[0])  # type: ignore[index]
     except (ValueError, TypeError, KeyError, IndexError) as err:
         raise view.corrupt(shard) from err
     rows = rank_code(links, limit, explain)
