@@ -268,8 +268,8 @@ def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
 def _table(tmp_path, monkeypatch, text: str) -> None:
     table = tmp_path / "neighbours.tsv"
     table.write_text(text)
-    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", table)
-    monkeypatch.setattr(meaning, "_neighbours_text", [])
+    monkeypatch.setattr(meaning.vocabulary, "NEIGHBOURS_FILE", table)
+    monkeypatch.setattr(meaning.vocabulary, "_neighbours_text", [])
 
 
 def test_the_shipped_neighbours_table_reads_closest_first():
@@ -305,8 +305,8 @@ def test_neighbours_stand_in_by_closeness_and_never_for_words_already_asked(tmp_
     assert shares == {"end": 0.0, "finish": meaning.NEIGHBOUR_SHARE}
     _table(tmp_path, monkeypatch, "")
     assert meaning.neighbour_alternatives(["endd"], ["endd"], {}) == ({}, {})
-    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", tmp_path / "absent.tsv")
-    monkeypatch.setattr(meaning, "_neighbours_text", [])
+    monkeypatch.setattr(meaning.vocabulary, "NEIGHBOURS_FILE", tmp_path / "absent.tsv")
+    monkeypatch.setattr(meaning.vocabulary, "_neighbours_text", [])
     assert meaning.neighbours("endd") == []  # an install without the table answers as before
 
 
@@ -896,7 +896,7 @@ def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
     sources = [SourceFile(p, f"blob-{p}", language_for_path(p), extract(t.encode(), language_for_path(p) or ""))
                for p, t in sorted(files.items())]
     group = sorted((n for n in build_graph(sources).nodes if n.path == path), key=lambda n: n.id)
-    entries = meaning._file_postings(group, lambda p: files[p].encode(), {})
+    entries = meaning.postings._file_postings(group, lambda p: files[p].encode(), {})
     return {group[offset].name: set(tokens) for offset, _, tokens, _, _ in entries}
 
 
