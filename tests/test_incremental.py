@@ -437,8 +437,8 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     for key, value in table.previous.items():
         table.put(key, value)
     for stored in (doc_links.BY_DOC, doc_links.BY_TARGET):
-        shards, records, ids, counts, placed = table.previous[stored.memo_key]
-        table.put(stored.memo_key, (shards, records, {shard: "0" * 40 for shard in ids}, counts, placed))
+        shards, records, ids, *rest = table.previous[stored.memo_key]
+        table.put(stored.memo_key, (shards, records, {shard: "0" * 40 for shard in ids}, *rest))
     memo.save()
     _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
     assert kept[2] == {}, "a shard the bundle does not hold was kept"

@@ -237,21 +237,25 @@ class Table:
     # --- building
 
     def build(self, records: Mapping[str, object], fill: Fill, *, memo=None, stored=None, old: FillOld | None = None,
-              last: object = None, changed: Iterable[str] = ()) -> Built:
+              last: object = None, changed: Iterable[str] = (), remake: Iterable[str] = (),
+              also: Iterable[str] = ()) -> Built:
         """The table's shards from `records` (unit -> record, in the order the units' parts join each key) and
         `fill`; with `memo` and `stored`, patched from the last build's where that is exact (see the module's
         docstring). `last`: the state to patch from, when not the memo's (`state`); `changed`: units whose part
-        may differ though their record is the same."""
+        may differ though their record is the same. A record table also takes `remake`, keys whose shards are
+        made again from the parts of every unit whose records are there, and `also`, units whose records may
+        have moved to such a key though their record is the same."""
         from gitroute.bundle.memo import blob_id
 
         state = None
         if memo is not None and stored is not None:
             state = _valid_state(last if last is not None else memo.get(self.memo_key))
-        patched = self._patch(state, records, fill, stored, old, set(changed)) if state is not None else None
-        built, placed = patched if patched is not None else self._whole(records, fill)
+        hints = _Hints(set(changed), set(remake), set(also))
+        patched = self._patch(state, records, fill, stored, old, hints) if state is not None else None
+        built, placed, tallies = patched if patched is not None else self._whole(records, fill)
         if memo is not None:
             ids = {**built.kept, **{path: blob_id(data) for path, data in built.blobs.items()}}
-            memo.put(self.memo_key, (built.shards, dict(records), ids, (built.keys, built.size), placed))
+            memo.put(self.memo_key, (built.shards, dict(records), ids, (built.keys, built.size), placed, tallies))
         return built
 
     @property
@@ -262,11 +266,13 @@ class Table:
         """The last build's state in `memo`, when it is one."""
         return _valid_state(memo.get(self.memo_key))
 
-    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
+        """The table built from every unit: (built, unit -> shard numbers, shard path -> (keys, size))."""
         raise NotImplementedError
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
-               changed: set[str]) -> tuple[Built, dict] | None:
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
+        """As `_whole`, patched from the last build's `state`; None when that cannot be done exactly."""
         raise NotImplementedError
 
     def _read_stored(self, stored, ids: Mapping[str, str], paths: Iterable[str]) -> dict[str, dict] | None:
@@ -306,7 +312,7 @@ class PostingsTable(Table):
 
     codec: PostingsCodec
 
-    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
         from gitroute.bundle.layout import dump_json
 
         codec = self.codec
@@ -320,17 +326,17 @@ class PostingsTable(Table):
         for key, value in values.items():
             sharded[shard_of(key, shards)][key] = encode(value)
         blobs = {self.path(n): dump_json(shard) for n, shard in sharded.items()}
-        return Built(blobs, {}, shards, len(values), size), {}
+        return Built(blobs, {}, shards, len(values), size), {}, {}
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
-               changed: set[str]) -> tuple[Built, dict] | None:
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
         from gitroute.bundle.layout import dump_json
 
         codec = self.codec
-        shards, old_records, ids, (keys, size), _placed = state
+        shards, old_records, ids, (keys, size), _placed, _tallies = state
         gone: dict[str, object] = defaultdict(codec.empty)
         added: dict[str, object] = defaultdict(codec.empty)
-        for unit in _changed(old_records, records, changed):
+        for unit in _changed(old_records, records, hints.changed):
             if unit in old_records and (old is None or not old(unit, old_records[unit], gone)):
                 return None
             if unit in records:
@@ -358,16 +364,18 @@ class PostingsTable(Table):
         if kept is None or self.shards_for(size) != shards:
             return None
         blobs = {path: dump_json(shard) for path, shard in read.items() if shard}
-        return Built(blobs, kept, shards, keys, size), {}
+        return Built(blobs, kept, shards, keys, size), {}, {}
 
 
 class RecordTable(Table):
     """key -> records, patched by owner: the records of a changed unit are dropped from the shards its keys fell
-    in at the last build, and its records now put in, in the codec's order."""
+    in at the last build, and its records now put in, in the codec's order. The shards of `remake` keys are made
+    again from the parts of the units whose records are there instead (at the last build, or now). The state
+    keeps each unit's shard numbers and each shard's (keys, size)."""
 
     codec: Records
 
-    def _parts(self, records: Mapping[str, object], fill: Fill, units: Iterable[str]) -> dict[str, dict]:
+    def _parts(self, fill: Fill, units: Iterable[str]) -> dict[str, dict]:
         parts = {}
         for unit in units:
             part: dict[str, list] = {}
@@ -378,35 +386,79 @@ class RecordTable(Table):
     def _placed(self, parts: Mapping[str, dict], shards: int) -> dict[str, tuple[int, ...]]:
         return {unit: tuple(sorted({shard_of(key, shards) for key in part})) for unit, part in parts.items()}
 
-    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict]:
+    def _tallies(self, sharded: Mapping[str, dict]) -> dict[str, tuple[int, int]]:
+        size = self.codec.size
+        return {path: (len(shard), sum(map(size, shard.values()))) for path, shard in sharded.items() if shard}
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
         from gitroute.bundle.layout import dump_json
 
         codec = self.codec
-        parts = self._parts(records, fill, records)
+        parts = self._parts(fill, records)
         values: dict[str, list] = {}
         for part in parts.values():
             for key, held in part.items():
                 values.setdefault(key, []).extend(held)
         size = sum(map(codec.size, values.values()))
         shards = self.shards_for(size)
-        sharded: dict[int, dict] = defaultdict(dict)
+        sharded: dict[str, dict] = defaultdict(dict)
         for key, value in values.items():
-            sharded[shard_of(key, shards)][key] = value
-        blobs = {self.path(n): dump_json(codec.encode_shard(shard)) for n, shard in sharded.items()}
-        return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards)
+            sharded[self.key_path(key, shards)][key] = value
+        blobs = {path: dump_json(codec.encode_shard(shard)) for path, shard in sharded.items()}
+        return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards), self._tallies(sharded)
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
-               changed: set[str]) -> tuple[Built, dict] | None:
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
         from gitroute.bundle.layout import dump_json
 
-        codec = self.codec
-        shards, old_records, ids, (keys, size), placed = state
-        units = _changed(old_records, records, changed)
-        if any(unit in old_records and unit not in placed for unit in units):
+        shards, old_records, ids, (keys, size), placed, tallies = state
+        units = _changed(old_records, records, hints.changed)
+        if any(unit in old_records and unit not in placed for unit in units) or ids.keys() - tallies.keys():
             return None
-        parts = self._parts(records, fill, [u for u in units if u in records])
+        parts = self._parts(fill, [u for u in (*units, *sorted(hints.also - set(units))) if u in records])
+        remade = {shard_of(key, shards) for key in hints.remake}
+        made = self._remade(remade, records, placed, parts, fill, shards)
+        # The other shards a changed unit's keys fall in, then or now: patched by owner, from the stored blobs.
         numbers = {n for unit in units for n in placed.get(unit, ())}
-        numbers.update(shard_of(key, shards) for part in parts.values() for key in part)
+        numbers.update(shard_of(key, shards) for unit in units if unit in parts for key in parts[unit])
+        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards)
+        if read is None:
+            return None
+        written = {**read, **made}
+        now = self._tallies(written)
+        keys += sum(n for n, _ in now.values()) - sum(tallies.get(path, (0, 0))[0] for path in written)
+        size += sum(w for _, w in now.values()) - sum(tallies.get(path, (0, 0))[1] for path in written)
+        kept = self._kept(stored, ids, written)
+        if kept is None or self.shards_for(size) != shards:
+            return None
+        blobs = {path: dump_json(self.codec.encode_shard(shard)) for path, shard in written.items() if shard}
+        placed_now = {unit: placed[unit] for unit in records if unit not in parts and unit in placed}
+        placed_now.update(self._placed(parts, shards))
+        tallies_now = {path: counts for path, counts in tallies.items() if path not in written}
+        tallies_now.update(now)
+        return Built(blobs, kept, shards, keys, size), placed_now, tallies_now
+
+    def _remade(self, remade: set[int], records: Mapping[str, object], placed: Mapping[str, tuple[int, ...]],
+                parts: dict[str, dict], fill: Fill, shards: int) -> dict[str, dict]:
+        """The shards `remade` made again from every unit whose records are there: those the last build placed
+        there, and those whose part is at hand (`parts`, which gets the others' parts too), in the units' order."""
+        made: dict[str, dict] = {self.path(n): {} for n in remade}
+        for unit in records:
+            part = parts.get(unit)
+            if part is None:
+                if remade.isdisjoint(placed.get(unit, ())):
+                    continue
+                part = parts[unit] = self._parts(fill, [unit])[unit]
+            for key, held in part.items():
+                number = shard_of(key, shards)
+                if number in remade:
+                    made[self.path(number)].setdefault(key, []).extend(held)
+        return made
+
+    def _by_owner(self, stored, ids: Mapping[str, str], numbers: set[int], units: list[str],
+                  parts: Mapping[str, dict], shards: int) -> dict[str, dict] | None:
+        """The stored shards `numbers`, decoded, less the records of `units`, with their records now."""
+        codec = self.codec
         raw = self._read_stored(stored, ids, {self.path(n) for n in numbers})
         if raw is None:
             return None
@@ -414,7 +466,6 @@ class RecordTable(Table):
             read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
         except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
             return None
-        before = [(len(shard), sum(map(codec.size, shard.values()))) for shard in read.values()]
         gone = set(units)
         owner = codec.owner
         for shard in read.values():
@@ -423,24 +474,23 @@ class RecordTable(Table):
                 if len(kept_records) < len(held):
                     shard[key] = kept_records
         new: dict[str, list] = {}
-        for part in parts.values():
-            for key, held in part.items():
-                new.setdefault(key, []).extend(held)
+        for unit in units:
+            for key, held in parts.get(unit, {}).items():
+                if shard_of(key, shards) in numbers:
+                    new.setdefault(key, []).extend(held)
         for key, held in new.items():
             shard = read[self.key_path(key, shards)]
             shard[key] = sorted([*shard.get(key, ()), *held], key=codec.order)
         for shard in read.values():
             for key in [k for k, held in shard.items() if not held]:
                 del shard[key]
-        keys += sum(len(shard) for shard in read.values()) - sum(n for n, _ in before)
-        size += sum(sum(map(codec.size, shard.values())) for shard in read.values()) - sum(w for _, w in before)
-        kept = self._kept(stored, ids, read)
-        if kept is None or self.shards_for(size) != shards:
-            return None
-        blobs = {path: dump_json(codec.encode_shard(shard)) for path, shard in read.items() if shard}
-        now = {unit: placed[unit] for unit in records if unit not in gone}
-        now.update(self._placed(parts, shards))
-        return Built(blobs, kept, shards, keys, size), now
+        return read
+
+
+class _Hints(namedtuple("_Hints", "changed remake also")):
+    """What a build says of its units beyond their records (`Table.build`): changed, remake, also (sets)."""
+
+    __slots__ = ()
 
 
 def _changed(old: Mapping[str, object], now: Mapping[str, object], also: set[str]) -> list[str]:
@@ -452,10 +502,10 @@ def _changed(old: Mapping[str, object], now: Mapping[str, object], also: set[str
 
 def _valid_state(value: object) -> tuple | None:
     """A table's state as `Table.build` puts it in the memo: (shards, unit -> record, path -> blob id,
-    (keys, size), unit -> shard numbers)."""
-    if (isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], int) and isinstance(value[1], dict)
+    (keys, size), unit -> shard numbers, path -> (keys, size)); the last two only a record table's."""
+    if (isinstance(value, tuple) and len(value) == 6 and isinstance(value[0], int) and isinstance(value[1], dict)
             and isinstance(value[2], dict) and isinstance(value[3], tuple) and len(value[3]) == 2
-            and isinstance(value[4], dict)):
+            and isinstance(value[4], dict) and isinstance(value[5], dict)):
         return value
     return None
 

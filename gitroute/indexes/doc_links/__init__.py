@@ -176,8 +176,8 @@ def build(inputs):
 
     The output, for later indexes, is `claims(links)`: the links that name their nodes, as plain tuples (a
     list of DocLink with their Targets would cost a later index a third of a second to receive, on django).
-    With a build memo, the tables patch the shards of the documents whose links changed: linked again, or
-    naming a node whose record moved (`_moved`)."""
+    With a build memo, the tables patch the shards of the documents linked again, and make again those of the
+    keys of the nodes whose record moved (`_moved`); the others are kept by id."""
     from gitroute.bundle.layout import dump_json
     from gitroute.indexes import IndexBuild
 
@@ -189,12 +189,16 @@ def build(inputs):
     per_doc: dict[str, list[DocLink]] = defaultdict(list)
     for link in links:
         per_doc[link.document].append(link)
-    changed = relinked | _moved(memo, per_doc)
+    moved, moved_keys = _moved(memo, per_doc)
     kinds = {d.path: doc_kind(d.path) for d in documents}
     records = {d.path: doc_blobs.get(d.path, "") for d in documents}  # what a document's links come from
     rows = _Rows({d.path: d.title[:200] for d in documents}, per_doc, kinds)
-    by_doc = BY_DOC.build(records, rows.by_doc, memo=memo, stored=inputs.previous, changed=changed)
-    by_target = BY_TARGET.build(records, rows.by_target, memo=memo, stored=inputs.previous, changed=changed)
+    # A document linked again may have any links; one naming a moved node changes its entry, and the records
+    # under that node's keys: those shards are made again from the documents whose records are there.
+    by_doc = BY_DOC.build(records, rows.by_doc, memo=memo, stored=inputs.previous, changed=relinked, remake=moved,
+                          also=moved)
+    by_target = BY_TARGET.build(records, rows.by_target, memo=memo, stored=inputs.previous, changed=relinked,
+                                remake=moved_keys, also=moved)
     from gitroute.text import stems
 
     # Each entry: path, title, kind, link count, and the word stems of its path and title (what a
@@ -219,11 +223,13 @@ def build(inputs):
     return IndexBuild(blobs, section, (), claims(links), {**by_doc.kept, **by_target.kept})
 
 
-def _moved(memo, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
-    """The documents with a link to a node whose record (path, name, kind, line, owner, centrality) is not the
-    one the last build's links named by that id: their rows are spelled anew, though not linked again."""
+def _moved(memo, per_doc: Mapping[str, list[DocLink]]) -> tuple[set[str], set[str]]:
+    """The documents with a link to a node whose record (path, name, kind, line, owner, centrality) is not the one
+    the last build's links named by that id, and the `BY_TARGET` keys of every such node (its record then and
+    now) and of every node no link names any more: the rows that may be spelled anew though no document was
+    linked again."""
     if memo is None:
-        return set()
+        return set(), set()
     old = memo.get(TARGETS)
     old = old if isinstance(old, dict) else {}
     now: dict[int, tuple] = {}
@@ -239,7 +245,13 @@ def _moved(memo, per_doc: Mapping[str, list[DocLink]]) -> set[str]:
                 if not ok:
                     moved.add(path)
     memo.put(TARGETS, now)
-    return moved
+    keys: set[str] = set()
+    for node in {i for i, ok in same.items() if not ok} | (old.keys() - now.keys()):
+        for spelled in (old.get(node), now.get(node)):
+            if isinstance(spelled, tuple) and len(spelled) == 6:
+                target = Target(node, *spelled)
+                keys.update(key for ambiguous in (False, True) for key in _target_keys(target, ambiguous))
+    return moved, keys
 
 
 class _Rows:
