@@ -81,7 +81,7 @@ def _build(table, units: dict[str, list[str]], tags: dict[str, int], memo=None, 
         for word in units[unit]:
             if isinstance(table, PostingsTable):
                 into[word][0].append(ids[unit])
-            else:
+            elif getattr(into, "wanted", None) is None or into.wanted(word):  # a part for some shards only
                 into.setdefault(word, []).append([ids[unit], unit, word, tags.get(word, 0)])
 
     def fill_old(unit: str, record: tuple, into: dict) -> bool:

@@ -23,7 +23,11 @@ Two ways to take a changed unit's old part out of a shard:
 - `PostingsTable`: by content. `old(unit, record, into)` adds the part the unit had under its last record (the
   index keeps what it was made of in its own memo: a file's tokens); only the keys whose parts differ are patched.
 - `RecordTable`: by owner. Each stored record names its unit (`Records.owner`); the table remembers which shards
-  each unit's keys fell in, and a changed unit's records are dropped from those shards.
+  each unit's keys fell in, and a changed unit's records are dropped from those shards. A build may also name
+  keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
+  moved); their shards are made again from the parts of the units whose records are there.
+
+docs/decisions/0018-storage-floor.md says why.
 """
 from __future__ import annotations
 
@@ -367,6 +371,15 @@ class PostingsTable(Table):
         return Built(blobs, kept, shards, keys, size), {}, {}
 
 
+class Part(dict):
+    """A unit's part of a record table, as `fill` makes it: key -> records. `wanted(key)`, when not None: whether
+    this build needs that key's records (it makes a few shards again); a fill may leave the others out."""
+
+    def __init__(self, wanted: Callable[[str], bool] | None = None) -> None:
+        super().__init__()
+        self.wanted = wanted
+
+
 class RecordTable(Table):
     """key -> records, patched by owner: the records of a changed unit are dropped from the shards its keys fell
     in at the last build, and its records now put in, in the codec's order. The shards of `remake` keys are made
@@ -376,9 +389,9 @@ class RecordTable(Table):
     codec: Records
 
     def _parts(self, fill: Fill, units: Iterable[str]) -> dict[str, dict]:
-        parts = {}
+        parts: dict[str, dict] = {}
         for unit in units:
-            part: dict[str, list] = {}
+            part = Part()
             fill(unit, part)
             parts[unit] = part
         return parts
@@ -439,16 +452,23 @@ class RecordTable(Table):
         return Built(blobs, kept, shards, keys, size), placed_now, tallies_now
 
     def _remade(self, remade: set[int], records: Mapping[str, object], placed: Mapping[str, tuple[int, ...]],
-                parts: dict[str, dict], fill: Fill, shards: int) -> dict[str, dict]:
-        """The shards `remade` made again from every unit whose records are there: those the last build placed
-        there, and those whose part is at hand (`parts`, which gets the others' parts too), in the units' order."""
+                parts: Mapping[str, dict], fill: Fill, shards: int) -> dict[str, dict]:
+        """The shards `remade` made again from every unit whose records are there: those whose part is at hand
+        (`parts`), and those the last build placed there (their part for those shards only), in the units' order."""
         made: dict[str, dict] = {self.path(n): {} for n in remade}
+        if not remade:
+            return made
+
+        def wanted(key: str) -> bool:
+            return shard_of(key, shards) in remade
+
         for unit in records:
             part = parts.get(unit)
             if part is None:
                 if remade.isdisjoint(placed.get(unit, ())):
                     continue
-                part = parts[unit] = self._parts(fill, [unit])[unit]
+                part = Part(wanted)
+                fill(unit, part)
             for key, held in part.items():
                 number = shard_of(key, shards)
                 if number in remade:

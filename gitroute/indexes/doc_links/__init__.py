@@ -18,7 +18,7 @@ import math
 import posixpath
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.tables import Records, RecordTable
@@ -262,6 +262,8 @@ class _Rows:
                  ) -> None:
         self.titles, self.per_doc, self.kinds = titles, per_doc, kinds
         self.keys: dict[tuple[int, bool], list[str]] = {}  # each target's keys, as `_link_keys` caches them
+        self.wanted: object = None
+        self.touched: dict[tuple[int, bool], bool] = {}  # whether a target has a key `wanted` takes
 
     def by_doc(self, path: str, into: dict) -> None:
         links = self.per_doc.get(path)
@@ -276,11 +278,31 @@ class _Rows:
 
     def by_target(self, path: str, into: dict) -> None:
         kind = self.kinds[path]
+        wanted = getattr(into, "wanted", None)  # a part for a few shards only (`bundle.tables.Part`)
         for x in self.per_doc.get(path, ()):
+            if wanted is not None and not self._touches(x, wanted):
+                continue
             flags = _flags(x)
             for key, targets in _link_keys(x, self.keys).items():
-                into.setdefault(key, []).append([path, kind, x.line, x.section[:200], x.number, x.token, x.status,
-                                                 x.total, flags, targets])
+                if wanted is None or wanted(key):
+                    into.setdefault(key, []).append([path, kind, x.line, x.section[:200], x.number, x.token,
+                                                     x.status, x.total, flags, targets])
+
+    def _touches(self, x: DocLink, wanted: Callable[[str], bool]) -> bool:
+        """Whether one of the link's targets has a key `wanted` takes (each target's answer kept)."""
+        if self.wanted is not wanted:
+            self.wanted, self.touched = wanted, {}
+        ambiguous = x.status == AMBIGUOUS
+        for t in x.targets:
+            hit = self.touched.get((t.node, ambiguous))
+            if hit is None:
+                keys = self.keys.get((t.node, ambiguous))
+                if keys is None:
+                    keys = self.keys[t.node, ambiguous] = list(dict.fromkeys(_target_keys(t, ambiguous)))
+                hit = self.touched[t.node, ambiguous] = any(map(wanted, keys))
+            if hit:
+                return True
+        return False
 
 
 def claims(links: Iterable[DocLink]) -> list[tuple[str, int, str, bool, bool, tuple[int, ...]]]:
