@@ -14,9 +14,7 @@ guess: the rule's two error rates. Corpora whose bench has no meaning questions 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections import Counter, defaultdict
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -26,54 +24,19 @@ sys.path.insert(0, str(BENCH))
 from corpora import CORPORA, DEFAULT_CACHE, DEFAULT_DEST, materialise  # noqa: E402
 
 from gitroute import api  # noqa: E402
-from gitroute.bench import read_bench, row_matches  # noqa: E402
+from gitroute.bench import WholeFiles, read_bench, row_matches  # noqa: E402
 from gitroute.bundle.store import BundleView, corrupt_blob  # noqa: E402
-from gitroute.model import Answer, Row  # noqa: E402
-from gitroute.rank import bm25_idf, bm25_term  # noqa: E402
-from gitroute.text import STOP_WORDS  # noqa: E402
-
-_PLAIN_WORD = re.compile(r"[a-z0-9]+")
+from gitroute.model import Answer  # noqa: E402
 
 
-def plain_words(text: str) -> list[str]:
-    return [w for w in _PLAIN_WORD.findall(text.lower()) if len(w) > 1 and w not in STOP_WORDS]
+def whole_files(repo: str) -> WholeFiles:
+    """The baseline over the files of the repository's HEAD (the corpus's one commit)."""
+    import pygit2
 
+    from gitroute.git.repository import regular_files
 
-class WholeFiles:
-    """Plain BM25 over the whole text of every file of a repository's HEAD: the baseline, not gitroute."""
-
-    def __init__(self, repo: str) -> None:
-        import pygit2
-
-        git = pygit2.Repository(repo)
-        self.postings: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        self.length: dict[str, int] = {}
-        stack = [("", git.head.peel(pygit2.Commit).tree)]
-        while stack:
-            prefix, tree = stack.pop()
-            for entry in tree:
-                if entry.type_str == "tree":
-                    stack.append((f"{prefix}{entry.name}/", git[entry.id]))
-                    continue
-                data = git[entry.id].data if entry.type_str == "blob" and entry.filemode != 0o120000 else b"\0"
-                if b"\0" in data[:8000] or len(data) > 1_000_000:  # binary or huge, as the build skips them
-                    continue
-                path = prefix + entry.name
-                words = plain_words(f"{path} {data.decode('utf-8', 'replace')}")
-                self.length[path] = len(words)
-                for word, tf in Counter(words).items():
-                    self.postings[word].append((path, tf))
-        self.avgdl = sum(self.length.values()) / max(1, len(self.length))
-
-    def answer(self, text: str, limit: int) -> Answer:
-        scores: dict[str, float] = defaultdict(float)
-        for word in set(plain_words(text)):
-            postings = self.postings.get(word, ())
-            idf = bm25_idf(len(postings), len(self.length))
-            for path, tf in postings:
-                scores[path] += bm25_term(tf, self.length[path], self.avgdl, idf)
-        best = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
-        return Answer("routed" if best else "no_match", None, tuple(Row(path, kind="file") for path in best))
+    git = pygit2.Repository(repo)
+    return WholeFiles(regular_files(git, str(git.head.peel(pygit2.Commit).id)))
 
 
 _whole_files: dict[str, WholeFiles] = {}
@@ -82,7 +45,7 @@ _whole_files: dict[str, WholeFiles] = {}
 def ask(mode: str, repo: str, text: str, limit: int = 10) -> Answer:
     if mode == "files":
         if repo not in _whole_files:
-            _whole_files[repo] = WholeFiles(repo)
+            _whole_files[repo] = whole_files(repo)
         return _whole_files[repo].answer(text, limit)
     if mode == "bm25":
         return api.query(text, repo=repo, limit=limit, meaning=True)

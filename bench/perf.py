@@ -16,6 +16,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -64,33 +66,51 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProces
     return time.perf_counter() - start, result
 
 
-def _median_ms(cmd: list[str], cwd: Path, runs: int) -> float:
+def median_ms(cmd: list[str], cwd: Path, runs: int) -> float:
     _run(cmd, cwd)  # one warm-up: the page cache, not the process, is what we let warm
     return statistics.median(_timed(cmd, cwd)[0] for _ in range(runs)) * 1000
 
 
-def _route() -> list[str]:
+def route_command() -> list[str]:
     exe = shutil.which("git-route")
     return [exe] if exe else [sys.executable, "-m", "gitroute"]
 
 
-def _parse_only(item: tuple[bytes, str]) -> int:
+_FLOOR_REPO: list = []  # a floor worker's own pygit2 repository, opened once per process
+
+
+def _floor_worker(path: str) -> None:
+    import pygit2
+
+    _FLOOR_REPO[:] = [pygit2.Repository(path)]
+
+
+def _read_parse(item: tuple[str, str]) -> int:
+    """Read one blob and parse it (a worker reads its own blobs: the parent holds ids, never a tree's contents,
+    so the floor of a 1.3 GB tree stays as small as one of 1 MB); the bytes parsed, 0 for a binary."""
+    import pygit2
     from tree_sitter_language_pack import get_parser
 
-    data, lang = item
+    oid, lang = item
+    data = _FLOOR_REPO[0][pygit2.Oid(hex=oid)].data
+    if b"\0" in data[:8000]:
+        return 0
     get_parser(lang).parse(data)  # type: ignore[arg-type]
     return len(data)
 
 
 def floor_seconds(repo: Path, jobs: int) -> tuple[float, int, int]:
-    """Read every blob of HEAD with pygit2 and parse the ones with a language: nothing else."""
+    """Read every blob of HEAD with pygit2 and parse the ones with a language: nothing else. Returns the seconds,
+    the files parsed and their bytes."""
+    import multiprocessing
+
     import pygit2
 
     from gitroute.parsing import language_for_path
 
     start = time.perf_counter()
     store = pygit2.Repository(str(repo))
-    items: list[tuple[bytes, str]] = []
+    items: list[tuple[int, str, str]] = []
     stack = [(store.head.peel(pygit2.Commit).tree, "")]
     while stack:
         tree, base = stack.pop()
@@ -98,15 +118,67 @@ def floor_seconds(repo: Path, jobs: int) -> tuple[float, int, int]:
             if entry.type_str == "tree":
                 stack.append((entry, base + entry.name + "/"))
             elif entry.type_str == "blob":
-                data = entry.data
                 lang = language_for_path(base + entry.name)
-                if lang and len(data) <= 1024 * 1024 and b"\0" not in data[:8000]:
-                    items.append((data, lang))
-    import multiprocessing
+                size = store.odb.read_header(entry.id)[1] if lang else 0
+                if lang and size <= 1024 * 1024:
+                    items.append((size, str(entry.id), lang))
+    items.sort(key=lambda item: -item[0])  # largest first, as the build does
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_floor_worker,
+                             initargs=(str(repo),)) as pool:
+        sizes = list(pool.map(_read_parse, [(oid, lang) for _size, oid, lang in items], chunksize=8))
+    return time.perf_counter() - start, sum(1 for n in sizes if n), sum(sizes)
 
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        parsed = sum(pool.map(_parse_only, sorted(items, key=lambda i: -len(i[0])), chunksize=8))
-    return time.perf_counter() - start, len(items), parsed
+
+def cpu_seconds() -> float:
+    """User + system seconds of this process and of every child it has waited for (pool workers included)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+class Measured(NamedTuple):
+    seconds: float  # wall
+    cpu: float  # user + system of the process and the workers it waited for
+    peak_mib: float  # the largest resident set of the process or any of its workers
+    returncode: int
+    stdout: bytes
+
+
+# Runs a command and writes its peak RSS (KiB) and CPU seconds, from its own rusage, to the file named first. The
+# command is forked from this small process, not from the measuring one: Linux keeps the peak RSS of a process
+# across exec, so a command forked straight from a 100 MB bench process would report at least 100 MB.
+_MEASURE = ("import resource, subprocess, sys\n"
+            "code = subprocess.call(sys.argv[2:])\n"
+            "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+            "open(sys.argv[1], 'w').write(f'{usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}')\n"
+            "sys.exit(code)\n")
+
+
+def run_measured(cmd: list[str], cwd: Path, timeout: float | None = None) -> Measured:
+    """Run `cmd` and measure it by its own rusage, not this process's running total: many builds can be measured
+    one after another. Past `timeout` seconds the command is killed and its figures are infinite."""
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as usage:
+        start = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-c", _MEASURE, usage.name, *cmd], cwd=cwd, env=_env(),
+                                   stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                                   start_new_session=True)
+        try:
+            returncode = process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return Measured(float("inf"), float("inf"), float("inf"), -signal.SIGKILL, b"")
+        seconds = time.perf_counter() - start
+        peak_kib, cpu = usage.read().split()
+        out.seek(0)
+        return Measured(seconds, float(cpu), int(peak_kib) / 1024, returncode, out.read())
+
+
+def packed_mb(repo: Path, rev: str) -> float:
+    """Megabytes of every object reachable from `rev`, packed as git sends them in a fetch."""
+    objects = _run(["git", "rev-list", "--objects", rev], repo).stdout
+    pack = subprocess.run(["git", "pack-objects", "--stdout", "-q"], cwd=repo, input=objects, capture_output=True,
+                          env=_env())
+    return len(pack.stdout) / 1e6
 
 
 def one_file_commit(repo: Path, marker: str = "function") -> None:
@@ -141,11 +213,11 @@ def main(argv: list[str] | None = None) -> int:
         _run(["git", "clone", "-q", "--no-local", str(source), str(repo)], Path(tmp))
 
         figures: dict[str, float] = {}
-        figures["import click (ms)"] = _median_ms([sys.executable, "-c", "import click"], repo, args.runs)
+        figures["import click (ms)"] = median_ms([sys.executable, "-c", "import click"], repo, args.runs)
         floor, floor_files, floor_bytes = floor_seconds(repo, jobs)
         figures["floor: read + parse (s)"] = floor
 
-        full, result = _timed([*_route(), "build", "--json"], repo)
+        full, result = _timed([*route_command(), "build", "--json"], repo)
         report = json.loads(result.stdout)
         figures["full build (s)"] = full
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -156,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         rebuilds = []
         for n in range(max(1, min(args.runs, 3))):
             one_file_commit(repo, str(n))
-            seconds, result = _timed([*_route(), "build", "--json"], repo)
+            seconds, result = _timed([*route_command(), "build", "--json"], repo)
             rebuilds.append(seconds)
             if n == 0:
                 incremental_report = json.loads(result.stdout)
@@ -172,21 +244,18 @@ def main(argv: list[str] | None = None) -> int:
         ).stdout) / 1e6
 
         one_document_commit(repo)
-        figures["one-document rebuild (s)"], _result = _timed([*_route(), "build", "--json"], repo)
+        figures["one-document rebuild (s)"], _result = _timed([*route_command(), "build", "--json"], repo)
 
-        query_ms = {q: _median_ms([*_route(), "query", q], repo, args.runs) for q in QUERIES}
-        grep_ms = {q: _median_ms(["git", "grep", "-n", "-i", *sum((["-e", w] for w in GREP_WORDS[q]), [])], repo,
+        query_ms = {q: median_ms([*route_command(), "query", q], repo, args.runs) for q in QUERIES}
+        grep_ms = {q: median_ms(["git", "grep", "-n", "-i", *sum((["-e", w] for w in GREP_WORDS[q]), [])], repo,
                                  args.runs) for q in QUERIES}
         figures["cold query median (ms)"] = statistics.median(query_ms.values())
         figures["git grep median (ms)"] = statistics.median(grep_ms.values())
 
         listing = _run(["git", "ls-tree", "-r", "-l", "refs/marola/routing-bundle"], repo).stdout.decode()
         raw = sum(int(line.split()[3]) for line in listing.splitlines() if line.split()[3].isdigit())
-        objects = _run(["git", "rev-list", "--objects", "refs/marola/routing-bundle"], repo).stdout
-        packed = subprocess.run(["git", "pack-objects", "--stdout", "-q"], cwd=repo, input=objects,
-                                capture_output=True, env=_env()).stdout
         figures["bundle raw (MB)"] = raw / 1e6
-        figures["bundle packed (MB)"] = len(packed) / 1e6
+        figures["bundle packed (MB)"] = packed_mb(repo, "refs/marola/routing-bundle")
 
     click_ms = figures["import click (ms)"]
     rows = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gitroute.errors import GitrouteError
-from gitroute.model import Answer
+from gitroute.model import Answer, Row
 
 # typing.TYPE_CHECKING without importing typing, which a cold query would pay for; type
 # checkers treat any name TYPE_CHECKING as true.
@@ -57,8 +57,9 @@ class _opened:
             self.view.close()
 
 
-def warm(view: BundleView) -> None:
-    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`)."""
+def warm(view: BundleView, repo: str | None = None) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`),
+    and with `repo` the contextual model, loaded once (when the bundle has one)."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
@@ -66,26 +67,24 @@ def warm(view: BundleView) -> None:
         module = load_index(name)
         if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
             module.warm(view.index(name))
+    if repo is not None:
+        _contextual_model(view, repo)
 
 
-# Kinds that only a phrase of the question chose ("rather than", "copied"): when they find nothing, the
-# question is asked of the meaning index too.
-PHRASE_ONLY_KINDS = frozenset(("decision", "wiring"))
+# Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
+# the question is asked of the meaning index too.
+PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 
 
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Evidence, Route, classify, command_named, merge_answers
+    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Route, classify, command_named, merge_answers
     from gitroute.registry import INDEXES
 
     with _opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
-        evidence = Evidence(path_kind=lambda token: _path_kind(view, token),
-                            is_symbol=lambda name: _is_symbol(view, name),
-                            document_named=lambda words: _document_named(view, words),
-                            symbol_named=lambda words: _symbol_named(view, words))
-        classification = classify(text, evidence, available)
+        classification = classify(text, _evidence(view), available)
         answers: list[tuple[Route, Answer]] = []
 
         def asked(route: Route) -> Answer:
@@ -100,17 +99,65 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
-                and all(r.kind in PHRASE_ONLY_KINDS for r in classification.routes)):
-            # "rather than" or "copied" chose why or wiring, which had nothing: the question's words still
-            # may place something, under the meaning index's own no_match rule.
+                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
+                        for r in classification.routes)):
+            # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
+            # asked), which had nothing: the question's words still may place something, under the meaning index's
+            # own no_match rule.
             kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
             route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
             answers.append((route, asked(route)))
             classification = classification._replace(routes=(*classification.routes, route))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
-            merged = Answer("no_match", view.source, (), ("no index of this bundle answers this kind of question",))
+            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
+                    if classification.undefined else "no index of this bundle answers this kind of question")
+            merged = Answer("no_match", view.source, (), (note,))
         return merged, classification
+
+
+def _evidence(view: BundleView):  # -> ask.Evidence
+    """The facts `ask` looks up about a question's words, from `view`, each looked up once."""
+    from functools import lru_cache
+
+    from gitroute.ask import Evidence
+
+    documents = lru_cache(maxsize=None)(lambda: _document_paths(view))
+    return Evidence(path_kind=lambda token: _path_kind(view, token),
+                    is_symbol=lambda name: _is_symbol(view, name),
+                    document_named=lambda words: _document_named(view, words),
+                    symbol_named=lambda words: _symbol_named(view, words),
+                    definitions=lru_cache(maxsize=None)(lambda name: _definitions(view, name)),
+                    is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
+                    files_in=lambda folder: _files_in(view, folder),
+                    is_word=lambda name: _is_word(view, name))
+
+
+def _is_word(view: BundleView, name: str) -> bool:
+    """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
+    symbol index (a name's, a doc's or a folder's)."""
+    from gitroute.text import normalize_name
+
+    word = normalize_name(name)
+    return bool(word) and bool(_ask_symbols(view, word, limit=1, explain=False).rows)
+
+
+def _files_in(view: BundleView, folder: str) -> list[str]:
+    """The paths of the files right inside a folder of the bundle's source commit (its tree, read raw)."""
+    found = view.reader.read([f"{view.source.commit}:{folder}"])[0] if folder and "\n" not in folder else None
+    if not found or found[1] != "tree":
+        return []
+    oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
+    data, files, at = found[2], [], 0
+    while at < len(data):
+        space = data.find(b" ", at)
+        nul = data.find(b"\0", space)
+        if space < 0 or nul < 0:
+            break
+        if data[at:space] in (b"100644", b"100755"):
+            files.append(f"{folder}/{data[space + 1:nul].decode('utf-8', 'surrogateescape')}")
+        at = nul + 1 + oid_bytes
+    return files
 
 
 def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
@@ -121,6 +168,8 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
     command = command_named(name)
     if command is None:
         raise GitrouteError(f"no command named '{name}'")
+    if command.name == "docs":
+        return docs(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
     if command.name == "query":
         if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
             with _opened(repo, bundle) as view:
@@ -128,6 +177,59 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
+
+
+MAX_FILE_NAMES = 12  # the names a file defines whose documents stand for the file's own
+
+
+def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+         bundle: BundleView | None = None) -> Answer:
+    """The documents that explain a symbol or a file; for a code file no document names itself, the documents
+    that name what it defines (a page about `default_handler` is about `logging.py`), most names first."""
+    with _opened(repo, bundle) as view:
+        found = answer("doc_links", text, limit=limit, explain=explain, bundle=view, direction="docs")
+        path = text.strip().strip("/")
+        if found.status != "no_match" or "/" not in path or _path_kind(view, path) != "blob":
+            return found
+        from gitroute.indexes.impact import one_symbol
+
+        names = _names_in_file(view, path)
+        best: dict[str, Row] = {}
+        named: dict[str, list[str]] = {}
+        for name in names:
+            for row in answer("doc_links", name, limit=limit, explain=explain, bundle=view, direction="docs").rows:
+                extra = dict(row.extra)
+                where, _, named_as = str(extra.get("target", "")).rpartition(":")
+                same = named_as.rpartition(".")[2] == name
+                if where != path and not (same and (extra.get("status") == "ambiguous" or one_symbol(
+                        [[0, path, name, "", 0], [0, where, name, "", 0]]))):
+                    continue  # a same-named symbol of another file (not an ambiguous link, nor its C declaration)
+                named.setdefault(row.path, []).append(name)
+                if row.path not in best or row.score > best[row.path].score:
+                    best[row.path] = row
+        if not best:
+            return found
+        rows = sorted(best.values(), key=lambda r: (-len(named[r.path]), -r.score, r.path))[:limit]
+        shown = ", ".join(dict.fromkeys(n for r in rows for n in named[r.path]))
+        return Answer("routed", view.source, tuple(rows),
+                      (f"no document names '{path}' itself; these name what it defines: {shown}",))
+
+
+def _names_in_file(view: BundleView, path: str) -> list[str]:
+    """The names a file defines at its top (types, functions, constants), in the file's order, at most
+    MAX_FILE_NAMES; none when this gitroute has no impact index (its name table finds the file's node)."""
+    from gitroute.registry import INDEXES, load_index
+
+    if "impact" not in INDEXES:
+        return []
+    files = [r for r in load_index("impact").definitions(view.index("impact"), path) if r[3] == "file"]
+    if not files:
+        return []
+    graph = view.graph
+    out = graph.edges_out([files[0][0]])
+    ids = sorted({e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains")})
+    nodes = sorted(graph.nodes(ids).values(), key=lambda n: (n.line or 0, n.name))
+    return list(dict.fromkeys(n.name for n in nodes if n.kind != "file"))[:MAX_FILE_NAMES]
 
 
 def _has_indexes(names: Sequence[str]) -> bool:
@@ -150,25 +252,66 @@ def _path_kind(view: BundleView, token: str) -> str | None:
     return found[1] if found and found[1] in ("blob", "tree") else None
 
 
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc")  # documents whatever the docs index holds
+
+
+def _document_paths(view: BundleView) -> frozenset[str]:
+    """The paths of the documents the doc↔code index read (none when this gitroute or bundle lacks it)."""
+    from gitroute.registry import INDEXES
+
+    if "doc_links" not in INDEXES:
+        return frozenset()
+    index = view.index("doc_links")
+    found = index.memo.get("document_paths")  # a warm server's view keeps it for the pinned bundle
+    if found is None:
+        docs = index.read_json("docs.json")
+        found = index.memo["document_paths"] = frozenset(
+            entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)
+        ) if isinstance(docs, list) else frozenset()
+    return found
+
+
 def _document_named(view: BundleView, text: str) -> str | None:
     """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
     the doc↔code index; the shortest such path."""
-    from gitroute.registry import INDEXES
-
     wanted = text.strip().strip("/").lower()
-    if "doc_links" not in INDEXES or not wanted or len(wanted.split()) > 1:
+    if not wanted or len(wanted.split()) > 1:
         return None
-    docs = view.index("doc_links").read_json("docs.json")
     found = []
-    for entry in docs if isinstance(docs, list) else ():
-        path = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else None
-        if path is None:
-            continue
+    for path in _document_paths(view):
         lower = path.lower()
         base = lower.rpartition("/")[2]
         if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
             found.append(path)
     return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def _definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | None:
+    """(path, name) of each symbol `name` names exactly (case and separators aside), by the symbol index: a
+    qualified name (`Owner.name`, `pkg::mod::name`, `module.name`) by its last part, kept to the rows whose
+    owner or path holds one of its qualifiers when any does. () when the repository defines no such name."""
+    from gitroute.text import name_parts, split_identifier
+
+    parts = name_parts(name)
+    if not parts:
+        return None
+    found = _ask_symbols(view, parts[-1], limit=20, explain=True)
+    exact = [r for r in found.rows if any(signal == "exact_name" for signal, _ in r.signals)]
+    qualifiers = {q.lower() for q in parts[:-1]}
+    if qualifiers:
+        def holds(row) -> bool:
+            scope = {p.lower() for p in row.path.rsplit(".", 1)[0].split("/")}
+            scope |= {p.lower() for p in (row.name or "").split(".")[:-1]}
+            return bool(scope & qualifiers) or bool(
+                {"".join(split_identifier(q)) for q in qualifiers} & {"".join(split_identifier(s)) for s in scope})
+        exact = [r for r in exact if holds(r)] or exact
+    return tuple((r.path, r.name or "") for r in exact)
+
+
+def _ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
+    from gitroute.registry import load_index
+
+    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain)
 
 
 def _is_symbol(view: BundleView, name: str) -> bool:
@@ -181,11 +324,12 @@ def _symbol_named(view: BundleView, words: str) -> str | None:
     separators aside ('session interface' and 'session_interface' name SessionInterface)."""
     from gitroute.text import normalize_name
 
-    found = query(words, limit=1, bundle=view)
-    if not found.rows or found.rows[0].kind == "file":
-        return None
-    name = (found.rows[0].name or "").rpartition(".")[2]
-    return name if normalize_name(name) == normalize_name(words) else None
+    found = query(words, limit=3, bundle=view)
+    for row in found.rows:  # a file of the same name (`cart.py` for "cart") may come first
+        name = (row.name or "").rpartition(".")[2]
+        if row.kind != "file" and normalize_name(name) == normalize_name(words):
+            return name
+    return None
 
 
 def query(
@@ -210,8 +354,10 @@ def query(
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with _opened(repo, bundle) as view:
         if meaning:
-            return load_index("meaning").answer(view.index("meaning"), text, limit=limit, explain=explain)
+            return _contextual_meaning(view, repo, text, limit, explain)
         symbols = load_index("symbols")
+        if len(text.split()) <= 1 and not (kinds or langs or path_glob):
+            return _query_name(view, text.strip(), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
@@ -228,12 +374,14 @@ def query(
         # words, when every other word of the question occurs somewhere in the repository.
         named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
         entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        held, asked = name_cover(text, best)
+        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
+        if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
+            meaning_rows, meaning_notes = _contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
         if not meaning_rows and not (named or entry):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
-        held, asked = name_cover(text, best)
-        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share == 0.0:  # a name in words, or the entry point: the symbol tiers answer
             why = "the question asks for the entry point" if entry else "a name written in words"
             notes = (*by_name.notes, f"the symbol tiers answer: {why}") if explain else by_name.notes
@@ -243,6 +391,24 @@ def query(
                  f"words, so meaning (BM25) has share {share:.2f} and the symbol tiers {1 - share:.2f}",
                  *meaning_notes]
         return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answer:
+    """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
+    does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
+    The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
+    from gitroute.text import is_code_name, is_marked_code
+
+    found = _ask_symbols(view, text, limit=limit, explain=True)
+    if not is_code_name(text) or not found.rows or any(
+            signal == "exact_name" for row in found.rows for signal, _ in row.signals):
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    if _definitions(view, text) or not is_marked_code(text) and _is_word(view, text):
+        # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
+        # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
+        return found._replace(rows=tuple(_strip(list(found.rows), explain)))
+    nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
+    return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))
 
 
 def _strip(rows: list, explain: bool) -> list:
@@ -264,15 +430,17 @@ def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list
 
 def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     """(path, line, text) of each decision-record line at REV that records a decision without the marker."""
+    import functools
+
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.git import repository as git
-    from gitroute.indexes.decisions import is_record_path, lint_records
+    from gitroute.indexes.decisions import lint_snapshot
 
     repository = git.open_repository(repo)
     commit = git.resolve_commit(repository, rev)
     config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
     snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    return lint_records((e.path, snap.read(e)) for e in snap.entries if is_record_path(e.path, config.decisions))
+    return lint_snapshot(((e.path, functools.partial(snap.read, e)) for e in snap.entries), config)
 
 
 def build(
@@ -287,6 +455,7 @@ def build(
     meaning_answer: str = "bm25",
     fetch: bool = True,
     keep: list | None = None,
+    max_file_bytes: int | None = None,
 ) -> BuildReport:
     """Build the bundle for REV and move the bundle ref to it in one compare-and-swap.
 
@@ -295,14 +464,15 @@ def build(
     fetched from the promisor remote first, unless `fetch` is False; blobs still missing are skipped
     as `missing`. `meaning_model`: a local static-model folder whose vectors go to
     refs/marola/routing-bundle-large, with `meaning_answer` the candidate for --meaning. `keep`: see
-    `build.run_build` (a caller about to exit).
+    `build.run_build` (a caller about to exit). `max_file_bytes`: the command line's size limit per file, which
+    may go past the safety ceiling that a committed `.gitroute.toml` is held to.
     """
     from gitroute.build import run_build
 
     options = {"meaning_model": meaning_model, "meaning_dtype": meaning_dtype,
                "meaning_answer": meaning_answer} if meaning_model else None
     return run_build(rev, repo_path=repo, jobs=jobs, progress=progress, full=full, fetch=fetch, options=options,
-                     keep=keep)
+                     keep=keep, max_file_bytes=max_file_bytes)
 
 
 def status(*, repo: str = ".") -> StatusReport:
@@ -312,14 +482,19 @@ def status(*, repo: str = ".") -> StatusReport:
 
 
 def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False,
-          through_query: bool = False) -> BenchReport:
+          through_query: bool = False, whole_files: bool = False) -> BenchReport:
     """Ask every question of a routing-bench.yaml through the index that owns its type, and score it.
 
-    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself).
+    A `sentence` question is asked of its dedicated command (its `route`) with its `argument`.
+    `through_ask`: ask every question, whatever its type, through `ask` (which must find the index itself);
+    a sentence as it is written.
     `through_query`: ask the questions of the types plain `git route query` answers (symbol, meaning,
     negative) through it, which decides the mix of symbol tiers and BM25 itself.
+    `whole_files`: ask the sentence questions of plain BM25 over the whole text of every file of the bundle's
+    commit (`bench.WholeFiles`), the baseline `ask` is held to; the other types are not asked.
     """
-    from gitroute.bench import Question, find_default_bench, read_bench, run_bench
+    from gitroute.ask import KIND_COMMAND
+    from gitroute.bench import SENTENCE, Question, WholeFiles, find_default_bench, read_bench, run_bench
     from gitroute.bundle.store import BundleView
     from gitroute.git.catfile import work_tree_top
     from gitroute.registry import load_index, question_types
@@ -336,9 +511,18 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return ask
 
+        def dedicated(q: Question) -> Answer:
+            # The command a reader would pick by hand, given what they would type into it.
+            return ask_command(KIND_COMMAND[q.route or "meaning"], q.argument or q.question, limit=10, bundle=view)
+
+        if whole_files:
+            from gitroute.git import repository as git
+
+            baseline = WholeFiles(git.regular_files(git.open_repository(repo), view.source.commit))
+            return run_bench(bench_file, {SENTENCE: lambda q: baseline.answer(q.question, source=view.source)})
         if through_ask:
             return run_bench(bench_file, {qtype: lambda q: ask(q.question, bundle=view)[0]
-                                          for qtype in question_types()})
+                                          for qtype in (*question_types(), SENTENCE)})
         if through_query:
             def plain(q: Question) -> Answer:
                 return query(q.question, limit=10, kinds=q.kind or (), langs=q.lang or (), path_glob=q.path,
@@ -346,8 +530,9 @@ def bench(path: str | None = None, *, repo: str = ".", through_ask: bool = False
 
             return run_bench(bench_file, {qtype: plain for qtype, (index, _) in question_types().items()
                                           if index in ("symbols", "meaning")})
-        return run_bench(bench_file, {qtype: asker(index, options)
-                                      for qtype, (index, options) in question_types().items()})
+        return run_bench(bench_file, {**{qtype: asker(index, options)
+                                         for qtype, (index, options) in question_types().items()},
+                                      SENTENCE: dedicated})
 
 
 # Generated files a repository commits: name -> (the Config field holding its default path, or None
@@ -434,7 +619,7 @@ def committed_file(
     from gitroute import committed
     from gitroute.bundle.store import BundleView
     from gitroute.config import CONFIG_PATH, parse_config
-    from gitroute.errors import GitrouteError
+    from gitroute.errors import GitrouteError, ShrinkGuardRefused
     from gitroute.git.catfile import work_tree_top
 
     config_field, render = COMMITTED_FILES[name]
@@ -448,12 +633,18 @@ def committed_file(
             path = getattr(config, config_field)
         path = committed.check_path(path)
         rendering = render(view, config)
+        missing = tuple(sub["path"] for sub in view.manifest.get("submodules", []) if not sub["present"])
     report: committed.CheckReport | committed.WriteReport | None = None
     if action == "check":
         report = committed.check(top, source.commit, path, rendering)
     elif action == "write":
-        report = committed.write(top, source.commit, path, rendering, force=force)
-    return committed.CommittedResult(name, path, source, rendering, report)
+        try:
+            report = committed.write(top, source.commit, path, rendering, force=force)
+        except ShrinkGuardRefused as err:
+            if missing:  # the likeliest reason, and not a generator bug
+                err.hint = committed.missing_submodules_hint(missing)
+            raise
+    return committed.CommittedResult(name, path, source, rendering, report, missing)
 
 
 def hook_post_merge(*, repo: str = ".") -> str:
@@ -557,7 +748,9 @@ def _answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candi
             notes.append(f"{problem}: BM25 answers (run 'git route fetch --meaning')")
             chosen = "bm25"
     if chosen == "bm25":
-        found = _ask_bm25(view, text, limit, explain)
+        # BM25, reranked by the contextual model when the bundle has one (unless BM25 alone was asked for)
+        found = _ask_bm25(view, text, limit, explain) if candidate else _contextual_meaning(view, repo, text, limit,
+                                                                                             explain)
         return found._replace(notes=tuple(notes) + found.notes)
     found = embedding.answer(view.index(embedding.NAME), text, limit=max(limit, 20), explain=explain, loaded=loaded)
     if chosen == "embedding":
@@ -704,3 +897,108 @@ def meaning_candidate(*, repo: str = ".") -> str:
         section = {}
     candidate = section.get("candidate") if isinstance(section, dict) else None
     return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"
+
+
+# --- the contextual model (issue 24; docs/decisions/0019): reranks plain-words answers when the large bundle
+# holds it. Loaded once per process (a warm MCP server or `ask` pays the load once); a name, path, docs,
+# impact or why question never reaches it.
+
+_CONTEXTUAL: dict[tuple[str, str], object] = {}
+
+
+def _contextual_model(view, repo: str) -> tuple[object | None, str]:
+    """(the loaded model and vectors, "") or (None, why not: "" when the bundle has no contextual model)."""
+    from gitroute.indexes import contextual
+
+    section = view.manifest.get("indexes", {}).get(contextual.NAME)
+    if not isinstance(section, dict) or not (section.get("counts") or {}).get("vectors"):
+        return None, ""
+    hashes = section.get("files_sha256")
+    key = (repo, str(section.get("model_sha256")) + str((hashes or {}).get(contextual.VECTORS)))
+    if key in _CONTEXTUAL:
+        return _CONTEXTUAL[key], ""
+    from importlib.util import find_spec
+
+    if find_spec("onnxruntime") is None or find_spec("tokenizers") is None or find_spec("numpy") is None:
+        from gitroute import extra_install_command
+
+        return None, ("the bundle has a contextual model, but its runtime is not installed: "
+                      + extra_install_command("model"))
+    from gitroute.bundle.large import read_checked
+
+    blobs, problem = read_checked(repo, contextual.ANSWER_BLOBS, hashes if isinstance(hashes, dict) else {})
+    if blobs is None and problem == "no large bundle":
+        return None, "the bundle has a contextual model, but no large bundle: run 'git route fetch --meaning'"
+    if blobs is None:
+        return None, f"refusing the large bundle's contextual model: {problem}"
+    try:
+        _CONTEXTUAL[key] = contextual.Loaded(blobs, section)
+    except (ValueError, KeyError) as err:
+        return None, f"refusing the large bundle's contextual model: {err}"
+    except GitrouteError as err:
+        return None, f"refusing the large bundle's contextual model: {err.message}"
+    return _CONTEXTUAL[key], ""
+
+
+def _contextual_rows(view, repo: str, text: str, rows: list, notes: list[str], explain: bool,
+                     limit: int = 20) -> tuple[list, list[str]]:
+    """BM25's rows reranked by the contextual model; a question BM25 refused may be routed by it."""
+    from gitroute.indexes import contextual
+
+    loaded, why = _contextual_model(view, repo)
+    if loaded is None:
+        return rows, [*notes, why] if why and explain else notes
+    assert isinstance(loaded, contextual.Loaded)
+    refused = not rows
+    if refused:
+        from gitroute.indexes.meaning import NAME, query_meaning
+
+        index = view.index(NAME)
+        rows, _, _ = query_meaning(text, index.section, index.read, limit=contextual.CANDIDATES, explain=explain,
+                                   corrupt=index.corrupt, records=index.graph.records, gate=False, memo=index.memo)
+    ranked, note = contextual.rerank(loaded, text, rows, refused=refused, limit=max(limit, 20), explain=explain)
+    if refused and not ranked:
+        return [], [*notes, note] if explain else notes
+    return ranked, [note, *notes] if explain else notes
+
+
+def _contextual_meaning(view, repo: str, text: str, limit: int, explain: bool) -> Answer:
+    """`query --meaning`: the meaning index's answer, reranked (or routed) by the contextual model when it is there."""
+    from gitroute.registry import load_index
+
+    meaning = load_index("meaning")
+    loaded, why = _contextual_model(view, repo)
+    if loaded is None:
+        found = meaning.answer(view.index(meaning.NAME), text, limit=limit, explain=explain)
+        return found._replace(notes=(*found.notes, why)) if why and explain else found
+    found = meaning.answer(view.index(meaning.NAME), text, limit=max(limit, 20), explain=explain)
+    rows, notes = _contextual_rows(view, repo, text, list(found.rows), list(found.notes), explain, limit)
+    if not rows:
+        return found._replace(rows=(), notes=tuple(notes))
+    return Answer("routed", view.source, tuple(rows[:limit]), tuple(notes))
+
+
+def make_model(folder: str, name: str) -> dict:
+    """Make the contextual model's folder from its installed package (`git route model make`); its manifest."""
+    from gitroute.make_model import make
+
+    return make(folder, name)
+
+
+def export_model(folder: str, *, repo: str = ".") -> dict:
+    """Write the large bundle's contextual model to `folder` (`git route model export`); its manifest."""
+    from gitroute.make_model import export
+
+    return export(folder, repo)
+
+
+def contextual_status(*, repo: str = ".") -> dict | None:
+    """The bundle's contextual model: name, sha256, nodes with vectors; None when it has none."""
+    from gitroute.bundle.store import BundleView
+
+    with BundleView(repo) as view:
+        section = view.manifest.get("indexes", {}).get("contextual")
+    if not isinstance(section, dict) or not (section.get("counts") or {}).get("vectors"):
+        return None
+    return {"model": section.get("model"), "sha256": section.get("model_sha256"),
+            "vectors": section["counts"]["vectors"], "large_bytes": section.get("large_bytes")}

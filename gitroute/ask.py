@@ -18,6 +18,8 @@ from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 
 from gitroute.model import Answer, Row
+from gitroute.phrases import phrase_intents
+from gitroute.text import is_code_name, is_marked_code, is_name, name_parts
 
 # --- the table of answering commands -----------------------------------------------------------------
 
@@ -106,71 +108,19 @@ def input_schema(command: Command) -> dict:
 DOC_EXTENSIONS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".org", ".rdoc")
 # A token shaped like a file name: a dot then 1-10 letters or digits, at the end.
 _FILE_SHAPE = re.compile(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9}$")
-# Code shapes a plain word does not have: snake_case, a dotted or `::` path, camel humps after the first
-# letter, a call's parentheses, a leading sigil.
-_IDENTIFIER = re.compile(
-    r"^[$@]?[A-Za-z_][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*(?:\(\))?$")
-_CODE_SHAPE = re.compile(r"_|\.|::|#|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]")
 _QUOTED = re.compile(r"`([^`]+)`|'([^'\s][^']*)'|\"([^\"]+)\"")
 _TRIM = ".,;:!?()[]{}<>\"'`"
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+# A document named by its file's name in capitals: README, INSTALL, CONTRIBUTING, CHANGELOG.
+_CAPITALS = re.compile(r"^[A-Z][A-Z0-9_-]{3,}$")
 
-# Phrases that ask for one kind of answer. Each is general English about code, not any bench's wording.
-_DECISION = re.compile(
-    r"^\s*why\b|\bwhy (?:did|do|does|was|were|is|are|not|would|should|have|has|switch|keep|use|only)\b"
-    r"|\b(?:decision|decisions|rationale|adr|design records?|motivation|trade-?offs?)\b"
-    r"|\b(?:instead of|rather than|in favou?r of)\b",
-    re.I)
-# Verbs of deciding count only in a question that does not ask where something is: "where are formats
-# chosen" asks for code, "was X chosen over Y" for a decision.
-_DECIDING = re.compile(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?)\b", re.I)
-_LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|class|classes|method|methods|module"
-                       r"|modules|code|line)|how (?:does|do|is|are))\b", re.I)
-# Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
-# never like a question of where something is.
-_INTENT = re.compile(
-    r"^\s*(?:is|are|will|should|shall|must|was|were)\b.*\b(?:meant|intended|supposed|still|ever|policy|allowed"
-    r"|support(?:ed)?|deprecated|recommended)\b", re.I)
-_IMPACT = re.compile(
-    r"\bwhat (?:would |will |could |might )?(?:breaks?|fails?|changes?|is affected|gets affected)\b"
-    r"|\b(?:break|breaks|affect|affects|affected|impact|impacts)\b.*\bif\b"
-    r"|\bif (?:i|we|you|someone) (?:change|changed|rename|renamed|remove|removed|delete|deleted|modify"
-    r"|modified|edit|edited|touch|touched|refactor)\b"
-    r"|\b(?:impact|blast radius|ripple) of\b|\bwho (?:calls|uses|imports|depends on)\b"
-    r"|\b(?:callers|dependents|users) of\b|\bwhat (?:calls|uses|imports|depends on)\b"
-    r"|\bsafe to (?:change|rename|remove|delete)\b",
-    re.I)
-_WIRING = re.compile(
-    r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b"
-    r"|\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b"
-    r"|\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b"
-    r"|\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b"
-    r"|\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b"
-    r"|\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b"
-    r"|\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
-    re.I)
-# "which doc explains X", "where is X documented", "docs for X": the documents about a name.
-_DOCS = re.compile(
-    r"\b(?:which|what) (?:docs?|documents?|documentation|pages?|guides?|manuals?|readme|tutorials?|sections?)\b"
-    r"(?: \w+)?\s+(?:explains?|explaining|describes?|describing|covers?|covering|mentions?|documents?|documenting"
-    r"|talks? about|is about|are about)\b"
-    r"|\bdocumented\b|\bexplained in\b|\bdescribed in\b|\bdocs? (?:for|on|about|of)\b"
-    r"|\bdocumentation (?:for|on|of|about)\b|\b(?:read|find) (?:about|more about)\b",
-    re.I)
-# "which code does DOC talk about", "what does the X guide describe": the code a document names.
-_CODE = re.compile(
-    r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?)\b.*\b(?:does|do|is|are)\b.*"
-    r"\b(?:talk|talks|describe|describes|mention|mentions|cover|covers|refer|refers|name|names|document"
-    r"|documents)\b|\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe"
-    r"|cover|talk about|mention|name)\b",
-    re.I)
+
 # Nouns that make a short phrase a document's title ("the templating docs", "the model field reference").
 _DOC_NOUNS = frozenset("doc docs documentation guide guides reference tutorial tutorials howto how-to manual "
                        "chapter page readme faq overview introduction topic topics notes handbook".split())
 # Words that start a question in plain words (as opposed to a name or a title).
 _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are does do can could should "
                             "will would was were find show list".split())
-
-
 class Evidence:
     """Facts about the question's tokens, looked up by the caller in the bundle and its source commit.
 
@@ -179,35 +129,58 @@ class Evidence:
     document_named(text) -> str | None: the document whose path, base name or stem the text is.
     symbol_named(words) -> str | None: the symbol the words spell, case and separators aside
     ('session interface' -> 'SessionInterface').
+    definitions(name) -> tuple of (path, name) | None: where the repository defines a name (a qualified one by
+    its last part, within its qualifiers where they say), () when it defines none, None when not known.
+    is_word(name) -> bool: whether the repository's names, docs or folders hold the name as one word (`postgresql`):
+    a camel-cased word that is no symbol (`PostgreSQL`, `GitHub`) may still be what it is about.
+    is_document(path) -> bool: whether a file of the pinned commit is a document (prose the docs index reads).
+    files_in(folder) -> list of paths: the files right inside a folder of the pinned commit.
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
                  is_symbol: Callable[[str], bool] = lambda _: False,
                  document_named: Callable[[str], str | None] = lambda _: None,
-                 symbol_named: Callable[[str], str | None] = lambda _: None) -> None:
+                 symbol_named: Callable[[str], str | None] = lambda _: None,
+                 definitions: Callable[[str], Sequence[tuple[str, str]] | None] = lambda _: None,
+                 is_document: Callable[[str], bool] | None = None,
+                 files_in: Callable[[str], Sequence[str]] = lambda _: (),
+                 is_word: Callable[[str], bool] = lambda _: False) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
         self.document_named = document_named
         self.symbol_named = symbol_named
+        self.definitions = definitions
+        self.is_document = is_document or (lambda path: path.lower().endswith(DOC_EXTENSIONS))
+        self.files_in = files_in
+        self.is_word = is_word
 
 
 # Words around the thing a change question is about: "if I change *the session interface*".
 _NOT_THE_THING = frozenset(
     "the a an this that these those my our your its their to of in on at it if i we you someone would will could "
     "might change changed changes rename renamed remove removed delete deleted modify modified edit edited touch "
-    "touched refactor break breaks".split())
+    "touched refactor break breaks class function method type struct interface module file trait".split())
 MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
+MAX_SPELLED_TRIES = 6  # symbol lookups a question's words may cost
+MAX_NAMES = 4  # names of a question looked up in the bundle
 
 
 def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
-    """(words, name) of the symbol a change question spells in words after its verb, longest words first."""
-    words = [w.strip(_TRIM) for w in tail.split()]
+    """(words, name) of the symbol a question spells in words after its phrase, longest and earliest words first."""
+    words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in tail.split()]
     words = [w for w in words if w and w.lower() not in _NOT_THE_THING and w.lower() not in _QUESTION_WORDS]
+    tries = 0
     for size in range(min(len(words), MAX_SPELLED_WORDS), 0, -1):
-        spelled = " ".join(words[:size])  # the thing follows the verb: its words come first
-        name = evidence.symbol_named(spelled)
-        if name:
-            return spelled, name
+        for start in range(0, len(words) - size + 1):
+            if size == 1 and len(words[start]) < 4:
+                continue
+            spelled = " ".join(words[start:start + size])
+            name = evidence.symbol_named(spelled)
+            if name:
+                return spelled, name
+            tries += 1
+            if tries >= MAX_SPELLED_TRIES:
+                return None
     return None
 
 
@@ -220,44 +193,176 @@ class Route(namedtuple("Route", "kind command text reason share options", defaul
     __slots__ = ()
 
 
-class Classification(namedtuple("Classification", "routes subject facts")):
+class Classification(namedtuple("Classification", "routes subject facts undefined", defaults=((),))):
     """routes: tuple[Route, ...], first the kind the question most reads as; subject: the name or path the
-    question is about, or None; facts: tuple[str, ...], the evidence looked up, for --explain."""
+    question is about, or None; facts: tuple[str, ...], the evidence looked up, for --explain; undefined: the
+    names a docs, impact or definition question asks about that the repository does not define (no routes
+    then: the answer is no_match)."""
 
     __slots__ = ()
 
 
-def _subjects(text: str, evidence: Evidence) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]],
-                                                       list[str]]:
-    """(identifiers, (path, "blob"|"tree"), (path, name), facts): the names, repository paths and names in
-    one file (`binding/binding.go:Default`, the form `impact` takes) the question holds."""
+class Subjects:
+    """What a question names: paths of the pinned commit, names in one file (`path:name`, "name in path"),
+    names spelled as code (`url_for`, backticked words), documents named by their capitals (README), and the
+    facts read on the way, for --explain."""
+
+    def __init__(self) -> None:
+        self.identifiers: list[str] = []  # code-shaped or backticked words, in the question's order
+        self.quoted: set[str] = set()
+        self.paths: list[tuple[str, str]] = []  # (path, "blob" | "tree")
+        self.located: list[tuple[str, str]] = []  # (path, name)
+        self.documents: list[str] = []  # documents the question names (by path, or by their capitals)
+        self.files: set[str] = set()  # file paths and base names the question spells (to place a name in one)
+        self.facts: list[str] = []
+        self.position: dict[str, int] = {}  # where the question spells each name and path
+
+    def code_paths(self) -> list[tuple[str, str]]:
+        return [(p, k) for p, k in self.paths if p not in self.documents]
+
+
+def _subjects(text: str, evidence: Evidence) -> Subjects:
+    """The names, repository paths and names in one file the question holds (see `Subjects`)."""
+    found = Subjects()
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
-    words = [w.strip(_TRIM) for w in text.split()]
-    identifiers: list[str] = []
-    paths: list[tuple[str, str]] = []
-    located: list[tuple[str, str]] = []
-    facts: list[str] = []
+    found.quoted = set(quoted)
+    raw = text.split()
+    words = [_POSSESSIVE.sub("", w.strip(_TRIM)) if not w.strip(_TRIM).endswith(".") else w.strip(_TRIM)
+             for w in raw]
     for word in dict.fromkeys(quoted + words):
         if not word:
             continue
+        found.position.setdefault(word.removesuffix("()").strip("/"), max(0, text.find(word)))
         path, colon, name = word.rpartition(":")
-        if colon and _IDENTIFIER.match(name) and ("/" in path or _FILE_SHAPE.match(path)) \
+        if colon and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
                 and evidence.path_kind(path.strip("/")) == "blob":
-            located.append((path.strip("/"), name))
-            facts.append(f"'{word}' is '{name}' in the file '{path.strip('/')}' of the pinned commit")
+            found.located.append((path.strip("/"), name))
+            found.position[f"{path.strip('/')}:{name}"] = found.position[word.strip("/")]
+            found.files.add(path.strip("/"))
+            found.facts.append(f"'{word}' is '{name}' in the file '{path.strip('/')}' of the pinned commit")
             continue
-        pathish = "/" in word or bool(_FILE_SHAPE.match(word))
-        if pathish:
+        if "/" in word or _FILE_SHAPE.match(word):
             kind = evidence.path_kind(word.strip("/") or word)
             if kind:
-                paths.append((word.strip("/"), kind))
-                facts.append(f"'{word}' is a {'file' if kind == 'blob' else 'folder'} of the pinned commit")
+                path = word.strip("/")
+                found.paths.append((path, kind))
+                if kind == "blob":
+                    found.files.update((path, path.rpartition("/")[2]))
+                    if evidence.is_document(path):
+                        found.documents.append(path)
+                what = "document" if path in found.documents else "file" if kind == "blob" else "folder"
+                found.facts.append(f"'{word}' is a {what} of the pinned commit")
                 continue
             if "/" in word:
-                facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
-        if _IDENTIFIER.match(word) and (_CODE_SHAPE.search(word) or word in quoted):
-            identifiers.append(word.removesuffix("()"))
-    return identifiers, paths, located, facts
+                found.facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
+            elif _FILE_SHAPE.match(word) and not is_code_name(word):
+                found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
+        if is_name(word) and (is_code_name(word) or word in found.quoted):
+            found.identifiers.append(word.removesuffix("()"))
+        elif _CAPITALS.match(word) and not found.documents:
+            document = evidence.document_named(word)
+            if document:
+                found.documents.append(document)
+                found.facts.append(f"'{word}' names the document '{document}'")
+    _locate_names(raw, found, evidence)
+    return found
+
+
+def _locate_names(raw: Sequence[str], found: Subjects, evidence: Evidence) -> None:
+    """"NAME in PATH" (or inside, from, within): the name as `impact` takes it, `path:name`."""
+    words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in raw]
+    files = {p for p, k in found.paths if k == "blob"}
+    for i in range(len(words) - 2):
+        name, joint, path = words[i], words[i + 1].lower(), words[i + 2].strip("/")
+        if joint in ("in", "inside", "from", "within", "of") and path in files and is_name(name) and (
+                is_code_name(name) or name in found.quoted or evidence.is_symbol(name)):
+            if (path, name) not in found.located:
+                found.located.append((path, name))
+                found.position[f"{path}:{name}"] = found.position.get(name, 0)
+                found.facts.append(f"'{name} {words[i + 1]} {path}' is '{name}' in the file '{path}'")
+
+
+class _Names:
+    """The names a question asks about, looked up once each: which the repository defines, and where."""
+
+    def __init__(self, subjects: Subjects, evidence: Evidence) -> None:
+        self.subjects, self.evidence = subjects, evidence
+        self.found: dict[str, Sequence[tuple[str, str]] | None] = {}
+
+    def where(self, name: str) -> Sequence[tuple[str, str]] | None:
+        """Where the repository defines `name`; () when it surely does not: a name marked as code (backticked,
+        `url_for`, `Foo.bar`) that nothing defines, or a camel-cased one that is not even a word of it."""
+        if name not in self.found:
+            places = self.evidence.definitions(name)
+            if places == () and not (name in self.subjects.quoted or is_marked_code(name)) \
+                    and self.evidence.is_word(name):
+                self.subjects.facts.append(f"'{name}' is no symbol's name, but a word the repository uses")
+                places = None
+            self.found[name] = places
+            if places == ():
+                self.subjects.facts.append(f"'{name}' is no name the repository defines")
+            elif places:
+                files = sorted({p for p, _ in places})
+                shown = ", ".join(files[:3]) + (f" (+{len(files) - 3})" if len(files) > 3 else "")
+                self.subjects.facts.append(f"'{name}' is defined in {shown}")
+        return self.found[name]
+
+    def defined(self) -> tuple[list[str], list[str]]:
+        """(names the repository defines or may, names it does not), backticked ones first."""
+        ordered = sorted(self.subjects.identifiers, key=lambda n: n not in self.subjects.quoted)
+        yes: list[str] = []
+        no: list[str] = []
+        for name in ordered[:MAX_NAMES]:
+            (no if self.where(name) == () else yes).append(name)
+        return yes, no
+
+    def target(self, name: str) -> str:
+        """What `impact` is asked about `name`: `path:name` when the question spells one of its files, or when
+        the name is qualified as `impact` cannot take it (`pkg::name`, `module.sub.name`) and one file defines it."""
+        places = self.where(name) or ()
+        last = name_parts(name)[-1]
+        files = list(dict.fromkeys(p for p, _ in places))
+        for path in files:
+            if path in self.subjects.files or path.rpartition("/")[2] in self.subjects.files:
+                self.subjects.facts.append(f"the question names '{path}', where '{name}' is defined")
+                return f"{path}:{last}"
+        if len(name_parts(name)) > 1 and not any(defined == name for _, defined in places):
+            # qualified by a module or a namespace, not by its owner: `impact` takes `path:name` (or the name)
+            return f"{files[0]}:{last}" if len(files) == 1 else last
+        return name
+
+
+class _Routes:
+    """The routes of one classification, each kind once, to the commands this gitroute has."""
+
+    def __init__(self, text: str, available: Sequence[str], facts: list[str]) -> None:
+        self.text, self.available, self.facts = text, available, facts
+        self.routes: list[Route] = []
+        self.unanswered: list[str] = []
+
+    def add(self, kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False,
+            options: dict | None = None) -> None:
+        command = KIND_COMMAND[kind]
+        if command not in self.available:
+            if kind not in self.unanswered and not facet:  # a facet of a bare name is not what was asked for
+                self.unanswered.append(kind)
+                self.facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not "
+                                  "have yet")
+        elif all(r.kind != kind for r in self.routes):
+            self.routes.append(Route(kind, command, asked or self.text, reason, share, options))
+
+    def kinds(self) -> list[str]:
+        return [r.kind for r in self.routes]
+
+    def done(self, subject: str | None, undefined: Sequence[str] = ()) -> Classification:
+        if not self.routes and self.unanswered and "query" in self.available:
+            # The kind's own index is missing: the names and words of the question still place something.
+            kind = "symbol" if subject else "meaning"
+            self.routes.append(Route(kind, "query", subject or self.text,
+                                     f"no index answers '{self.unanswered[0]}' questions: the symbol index places "
+                                     f"{'the name' if subject else 'the words'}"))
+        return Classification(tuple(self.routes), subject, tuple(self.facts),
+                              tuple(undefined) if not self.routes else ())
 
 
 def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIND_COMMAND.values())) -> Classification:
@@ -265,82 +370,134 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
     text = " ".join(text.split())
     if not text:
         return Classification((), None, ("the question is empty",))
-    identifiers, paths, located, facts = _subjects(text, evidence)
+    subjects = _subjects(text, evidence)
+    routes = _Routes(text, available, subjects.facts)
+    intents, changing = phrase_intents(text)
+    about_code = bool(subjects.located or subjects.identifiers or subjects.code_paths())
+    if not intents and changing and (about_code or subjects.documents):
+        intents = [(0, "impact", changing)]  # the setting alone: what the change breaks
+    if intents:
+        return _route_intents(text, intents, subjects, evidence, routes)
+    return _route_plain(text, subjects, evidence, routes)
+
+
+def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects: Subjects, evidence: Evidence,
+                   routes: _Routes) -> Classification:
+    """Routes for the kinds the question's phrases ask for, each asked about what the question names."""
+    names = _Names(subjects, evidence)
+    document = subjects.documents[0] if subjects.documents else None
+    about_code = bool(subjects.located or subjects.identifiers or subjects.code_paths())
+    undefined: list[str] = []
+    subject: str | None = None
+    for at, kind, reason in intents:
+        if kind in ("decision", "wiring"):
+            routes.add(kind, reason)
+        elif kind == "code" or document and not about_code:
+            # A document is what the question is about: the code it names (whatever the phrase asks of it).
+            routes.add("code", reason if kind == "code" else
+                       f"{reason}, about the document '{document}': which code it talks about", document)
+            subject = subject or document
+        else:
+            asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
+            undefined += [n for n in missing if n not in undefined]
+            if asked is None:
+                if missing:
+                    subjects.facts.append(f"{reason}, about {', '.join(repr(n) for n in missing)}: no_match")
+                continue
+            options = None
+            if kind == "symbol" and ":" in asked and not asked.startswith("/"):
+                path, _, name = asked.rpartition(":")
+                asked, options = name, {"path_glob": glob.escape(path)}
+            elif kind == "symbol" and any(asked == p for p, _ in subjects.paths):
+                tree = dict(subjects.paths)[asked] == "tree"
+                options = {"path_glob": glob.escape(asked) + ("/*" if tree else "")}
+            routes.add(kind, reason, asked, options=options)
+            subject = subject or asked
+    kinds = routes.kinds()
+    if kinds and kinds[0] in ("decision", "wiring") and subjects.identifiers:
+        # A phrase chose the kind; a name it holds is still worth its own rows after the chosen ones.
+        routes.add("symbol", f"names '{subjects.identifiers[0]}', a name the symbol index can place")
+    if not routes.routes and not routes.unanswered and not undefined:
+        routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words")
+    return routes.done(subject or _first_subject(subjects), undefined)
+
+
+def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
+                 evidence: Evidence) -> tuple[str | None, list[str]]:
+    """(what the kind's command is asked, names the repository does not define) for a docs, impact or
+    definition question whose phrase starts at `at`: of the names in one file, the names the repository defines
+    and the code paths, the first after the phrase ("who calls X"), else the last before it ("X: who calls it?");
+    a name spelled in words when it names none; the whole question when it names nothing at all (docs and impact
+    say no_match, or find a name in it); nothing when every name it spells as code is one the repository does
+    not define."""
+    defined, missing = names.defined()
+    in_located = {p for p, _ in subjects.located} | {n for _, n in subjects.located}
+    candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in subjects.located]
+    candidates += [(subjects.position.get(n, 0), "name", n) for n in defined if n not in in_located]
+    candidates += [(subjects.position.get(p, 0), "path", p) for p, _ in subjects.code_paths() if p not in in_located]
+    if candidates:
+        after = [c for c in candidates if c[0] >= at]
+        _, what, asked = min(after) if after else max(candidates)
+        if what == "located" and kind == "docs":
+            return asked.rpartition(":")[2], missing  # `docs` takes the name
+        if what == "name" and kind == "impact":
+            return names.target(asked), missing
+        if what == "path" and kind == "impact" and dict(subjects.paths).get(asked) == "tree":
+            return _folder_file(asked, evidence, subjects.facts), missing
+        return asked, missing
+    if missing:
+        return None, missing
+    spelled = _spelled_subject(text, evidence)
+    if spelled:
+        subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
+        return spelled[1], []
+    return (None if kind == "symbol" else text), []
+
+
+_TEST_FILE = re.compile(r"(?:^|[/_.-])(?:tests?|spec)(?:[/_.-]|$)", re.I)
+
+
+def _folder_file(folder: str, evidence: Evidence, facts: list[str]) -> str:
+    """The file that stands for a folder in a change question (`impact` takes files and names): the one code file
+    in it that is not a test, or the one named after the folder (Go's `bytesconv/bytesconv.go`); else the folder."""
+    files = [f for f in evidence.files_in(folder) if not evidence.is_document(f) and not _TEST_FILE.search(
+        f.rpartition("/")[2]) and "." in f.rpartition("/")[2]]
+    stem = folder.rstrip("/").rpartition("/")[2].lower()
+    named = [f for f in files if f.rpartition("/")[2].rpartition(".")[0].lower() == stem]
+    chosen = files[0] if len(files) == 1 else named[0] if len(named) == 1 else None
+    if chosen is None:
+        return folder
+    facts.append(f"'{chosen}' stands for the folder '{folder}'")
+    return chosen
+
+
+def _first_subject(subjects: Subjects) -> str | None:
+    if subjects.located:
+        return f"{subjects.located[0][0]}:{subjects.located[0][1]}"
+    if subjects.paths:
+        return subjects.paths[0][0]
+    return subjects.identifiers[0] if subjects.identifiers else None
+
+
+def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Routes) -> Classification:
+    """Routes for a question no phrase chose a kind for: by its shape (a name, a path, a title, a sentence)."""
     words = text.split()
     lowered = [w.lower().strip(_TRIM) for w in words]
-    subject = (f"{located[0][0]}:{located[0][1]}" if located else paths[0][0] if paths
-               else identifiers[0] if identifiers else None)
-    routes: list[Route] = []
-    unanswered: list[str] = []
-
-    def add(kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False,
-            options: dict | None = None) -> None:
-        command = KIND_COMMAND[kind]
-        if command not in available:
-            if kind not in unanswered and not facet:  # a facet of a bare name is not what was asked for
-                unanswered.append(kind)
-                facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not have yet")
-        elif all(r.kind != kind for r in routes):
-            routes.append(Route(kind, command, asked or text, reason, share, options))
-
-    def done() -> Classification:
-        if not routes and unanswered and "query" in available:
-            # The kind's own index is missing: the names and words of the question still place something.
-            kind = "symbol" if subject else "meaning"
-            routes.append(Route(kind, "query", subject or text,
-                                f"no index answers '{unanswered[0]}' questions: the symbol index places "
-                                f"{'the name' if subject else 'the words'}"))
-        return Classification(tuple(routes), subject, tuple(facts))
-
-    # Phrases that ask for one kind of answer, in the order the question says them.
-    found: list[tuple[int, str, str, int]] = []  # (start, kind, why, end) of each phrase
-    deciding = None if _LOCATION.search(text) else _DECIDING
-    for kind, pattern, what in (("decision", _DECISION, "asks why something was decided"),
-                                ("decision", deciding, "asks what was decided"),
-                                ("decision", _INTENT, "asks about intent or policy, not a place"),
-                                ("impact", _IMPACT, "asks what a change would break"),
-                                ("wiring", _WIRING, "asks how repositories and copies are wired"),
-                                ("code", _CODE, "asks which code a document talks about"),
-                                ("docs", _DOCS, "asks which document explains something")):
-        match = pattern.search(text) if pattern is not None else None
-        if match:
-            found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')", match.end()))
-    found.sort()
-    for _, kind, reason, end in found:
-        if kind == "impact":
-            spelled = None if subject else _spelled_subject(text[end:], evidence)
-            if spelled:
-                facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
-                subject = spelled[1]
-            add(kind, reason, subject)
-        elif kind == "docs":
-            if any(r.kind == "code" for r in routes) or any(
-                    k == "blob" and p.lower().endswith(DOC_EXTENSIONS) for p, k in paths):
-                continue  # "which code does DOC describe": the document is what is asked about
-            add(kind, reason, subject)
-        elif kind == "code":
-            doc = next((p for p, k in paths if k == "blob" and p.lower().endswith(DOC_EXTENSIONS)), None)
-            add(kind, reason, doc)
-        else:
-            add(kind, reason)
-    if routes or unanswered:
-        # A phrase chose the kind; a name it holds is still worth its own rows after the chosen ones.
-        if subject and routes and routes[0].kind in ("decision", "wiring") and identifiers:
-            add("symbol", f"names '{identifiers[0]}', a name the symbol index can place")
-        return done()
-
-    if located and len(words) <= 3:
-        path, name = located[0]
+    subject = _first_subject(subjects)
+    identifiers, paths = subjects.identifiers, subjects.paths
+    add = routes.add
+    if subjects.located and len(words) <= 3:
+        path, name = subjects.located[0]
         add("symbol", f"'{subject}' is '{name}' in '{path}': where it is defined there", name,
             options={"path_glob": glob.escape(path)})
         add("impact", f"'{subject}' is '{name}' in '{path}': what uses it", subject)
         add("docs", f"'{name}' is a name: which documents explain it", name)
-        return done()
-    docs_paths = [p for p, k in paths if k == "blob" and p.lower().endswith(DOC_EXTENSIONS)]
+        return routes.done(subject)
     if paths and len(words) <= 3:
-        if docs_paths:
-            add("code", f"'{docs_paths[0]}' is a document of the pinned commit: which code does it talk about",
-                docs_paths[0])
+        if subjects.documents and subjects.documents[0] == paths[0][0] or any(
+                p in subjects.documents for p, _ in paths):
+            document = next(p for p, _ in paths if p in subjects.documents)
+            add("code", f"'{document}' is a document of the pinned commit: which code does it talk about", document)
         else:
             path = paths[0][0]
             add("docs", f"'{path}' is a path of the pinned commit: which documents explain it", path)
@@ -348,42 +505,55 @@ def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIN
             add("symbol", f"'{path}' is a path of the pinned commit: its file and what it defines", path,
                 options={"path_glob": glob.escape(path) + ("/*" if paths[0][1] == "tree" else "")})
             add("impact", f"'{path}' is a path of the pinned commit: what uses it", path, facet=True)
-        return done()
-
+        return routes.done(subject)
+    if subjects.documents and not subjects.located:
+        # A document named in a sentence that asks nothing else of it: the code behind it.
+        add("code", f"names the document '{subjects.documents[0]}': which code it talks about",
+            subjects.documents[0], share=2)
+        if identifiers:
+            add("symbol", f"names {', '.join(identifiers[:3])}: where they are defined", " ".join(identifiers[:3]))
+        add("meaning", "and the question in plain words, for what the document names in prose")
+        return routes.done(subjects.documents[0])
     asks = bool(lowered) and (lowered[0] in _QUESTION_WORDS or text.endswith("?"))
     named = [w for w in words if w.strip(_TRIM) in identifiers]
     if not asks and len(words) <= 6:
-        document = evidence.document_named(text)
-        is_name = len(words) == 1 and (bool(named) or evidence.is_symbol(words[0]))
-        if document:
-            facts.append(f"'{text}' names the document '{document}'")
-            if not is_name:  # a symbol's name too: where it is defined and its docs come first, below
-                add("code", f"'{text}' names a document: which code it talks about", document, share=2)
-        titled = [w for w in lowered if w in _DOC_NOUNS]
-        if titled and not document:
-            add("code", f"a short phrase with '{titled[0]}' in it: a document's title, which code it talks about",
-                share=2)
-        if len(words) <= 3 and (len(named) == len(words) or is_name):
-            what = named[0] if named else words[0]
-            if not named:
-                facts.append(f"'{what}' is the name of a symbol of the repository")
-            add("symbol", f"'{text}' is a name: where it is defined")
-            add("docs", f"'{what}' is a name: which documents explain it", text)
-            add("impact", f"'{what}' is a name: what uses it", text, facet=True)
-            if document:
-                add("code", f"'{text}' also names a document: which code it talks about", document)
-            subject = subject or what
-            return done()
-        # A few words with no question word read as a title: a thing's name in words, or a document's.
-        if named:
-            add("symbol", f"names {', '.join(named)}: where they are defined")
-        add("meaning", "a few words with no question word: a thing named in words")
-        add("code", "a few words with no question word: perhaps a document's title")
-        return done()
+        return _route_title(text, words, lowered, named, subject, evidence, routes)
     if named and len(named) * 2 >= len(words):
         add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
     add("meaning", "a question in plain words" if asks else "words that are not one name")
-    return done()
+    return routes.done(subject)
+
+
+def _route_title(text: str, words: list[str], lowered: list[str], named: list[str], subject: str | None,
+                 evidence: Evidence, routes: _Routes) -> Classification:
+    """A few words with no question word: a name, a document's name or title, or a thing named in words."""
+    add = routes.add
+    document = evidence.document_named(text)
+    is_name = len(words) == 1 and (bool(named) or evidence.is_symbol(words[0]))
+    if document:
+        routes.facts.append(f"'{text}' names the document '{document}'")
+        if not is_name:  # a symbol's name too: where it is defined and its docs come first, below
+            add("code", f"'{text}' names a document: which code it talks about", document, share=2)
+    titled = [w for w in lowered if w in _DOC_NOUNS]
+    if titled and not document:
+        add("code", f"a short phrase with '{titled[0]}' in it: a document's title, which code it talks about",
+            share=2)
+    if len(words) <= 3 and (len(named) == len(words) or is_name):
+        what = named[0] if named else words[0]
+        if not named:
+            routes.facts.append(f"'{what}' is the name of a symbol of the repository")
+        add("symbol", f"'{text}' is a name: where it is defined")
+        add("docs", f"'{what}' is a name: which documents explain it", text)
+        add("impact", f"'{what}' is a name: what uses it", text, facet=True)
+        if document:
+            add("code", f"'{text}' also names a document: which code it talks about", document)
+        return routes.done(subject or what)
+    # A few words with no question word read as a title: a thing's name in words, or a document's.
+    if named:
+        add("symbol", f"names {', '.join(named)}: where they are defined")
+    add("meaning", "a few words with no question word: a thing named in words")
+    add("code", "a few words with no question word: perhaps a document's title")
+    return routes.done(subject)
 
 
 # --- one answer from several -------------------------------------------------------------------------
@@ -394,7 +564,11 @@ CERTAIN_SIGNALS = frozenset({"exact_name"})  # a row signal that says the row is
 
 def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, keep_signals: bool = True) -> Answer:
     """One answer from the routes' answers: rows taken in turn from each routed answer (the strongest kind
-    first), each row tagged with its `type`; no_match only when every route is no_match."""
+    first), each row tagged with its `type`; no_match only when every route is no_match. A document asked for
+    the code it names is no answer of the other routes (the question is reading it)."""
+    reading = {route.text for route, _ in answers if route.kind == "code"}
+    answers = [(route, a if route.kind == "code" or not any(r.path in reading for r in a.rows) else
+                a._replace(rows=tuple(r for r in a.rows if r.path not in reading))) for route, a in answers]
     routed = [(route, a) for route, a in answers if a.status == "routed" and a.rows]
     notes: list[str] = []
     for route, a in answers:
@@ -404,17 +578,17 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
     rows: list[Row] = []
     seen: set[tuple] = set()
     queues = [(route, list(a.rows)) for route, a in routed]
-    # A route whose first row is certain (the exact name asked) gives that row, then lets the others give
-    # two before its next: its further rows are guesses, the others' second rows may not be.
-    certain = [len(queues) > 1 and bool(q) and any(name in CERTAIN_SIGNALS for name, _ in q[0].signals)
-               for _, q in queues]
+    # A route whose first rows are certain (the exact name asked: a declaration and its definition, say) gives
+    # those rows, then lets the others give two before its next: its further rows are guesses, the others'
+    # second rows may not be.
+    certain = [_certain_rows(q) if len(queues) > 1 else 0 for _, q in queues]
     turn = 0
     while len(rows) < limit and any(q for _, q in queues):
         for (route, queue), sure in zip(queues, certain):
             if sure and turn == 1:
                 continue
             given = 0
-            while queue and given < route.share and len(rows) < limit:
+            while queue and given < (sure if sure and turn == 0 else route.share) and len(rows) < limit:
                 row = queue.pop(0)
                 key = (row.path, row.line, row.name)
                 if key in seen:
@@ -428,6 +602,24 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
     if not keep_signals:
         rows = [r._replace(signals=()) for r in rows]
     return Answer("routed", source, tuple(rows), tuple(notes))
+
+
+MAX_CERTAIN_ROWS = 3  # rows of the exact name asked that come first, before another route's
+
+
+def _certain_rows(rows: Sequence[Row]) -> int:
+    """How many of the first rows are the very name asked (a signal in CERTAIN_SIGNALS): the first, and those after
+    it that are the same symbol in another file (a C declaration and its definition), at most MAX_CERTAIN_ROWS."""
+    from gitroute.indexes.impact import one_symbol
+
+    count = 0
+    for row in rows[:MAX_CERTAIN_ROWS]:
+        if not any(name in CERTAIN_SIGNALS for name, _ in row.signals) or count and (
+                row.path in {r.path for r in rows[:count]}  # an overload in the same file tells nothing new
+                or not one_symbol([[0, r.path, r.name, r.kind, r.line] for r in rows[:count + 1]])):
+            break
+        count += 1
+    return count
 
 
 def classification_json(classification: Classification) -> dict:

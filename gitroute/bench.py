@@ -12,6 +12,13 @@ a miss one of three classes that says where to look:
   question shares a token with an expected path;
 - ``forced_guess``: a ``negative`` question (off-topic for the repository, expecting ``no_match``) was routed.
 
+A ``sentence`` question (issue 21) is a whole sentence as a developer or an agent types it, labelled with the
+``route`` a reader would send it to (the dedicated command: symbol, meaning, code, docs, impact, decision,
+wiring) and the ``argument`` that command takes by hand. The plain bench asks the dedicated command with the
+argument; ``--through-ask`` asks `ask` with the sentence, and plain whole-file BM25 (``WholeFiles``) with it too.
+Sentence results are kept per route (``sentence:docs``), and the sentences that expect ``no_match`` apart
+(``sentence:negative``).
+
 An expectation is ``path`` or ``path#section``. Rows carry no section yet, so ``path#section``
 matches a row with that path whose ``name`` is the section (``Class.method`` also matches
 ``method``), or a row with that path and no name, or a file row.
@@ -23,19 +30,23 @@ first, or the bench fails.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from gitroute.errors import BenchFileError
 from gitroute.model import NODE_KINDS, Answer, Row
-from gitroute.text import content_tokens, tokenize
+from gitroute.text import STOP_WORDS, content_tokens, tokenize
 
 SCHEMA = 1
 DEFAULT_BENCH_FILE = "routing-bench.yaml"
 # Every type the format knows, in the order reports list them; later indexes answer the others.
-QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "negative", "wiring")
+QUESTION_TYPES = ("symbol", "code", "docs", "impact", "decision", "meaning", "negative", "wiring", "sentence")
+# The dedicated commands a `sentence` question names as its `route` (FORMAT.md of the sentence bench).
+SENTENCE_ROUTES = ("symbol", "meaning", "code", "docs", "impact", "decision", "wiring")
+SENTENCE = "sentence"
 MISS_CLASSES = ("ranked_4_10", "no_shared_token", "not_in_answer", "forced_guess")
 # A `negative` question is off-topic for its repository: right when the answer is no_match.
 NO_MATCH = "no_match"
@@ -44,7 +55,7 @@ JUDGED_ROWS = 10  # rows past these are not part of the answer the bench judges
 
 _TOP_KEYS = ("schema", "gate", "questions")
 _GATE_KEYS = ("min_right_first", "min_questions")
-_QUESTION_KEYS = ("id", "type", "question", "expect", "kind", "lang", "path")
+_QUESTION_KEYS = ("id", "type", "question", "expect", "kind", "lang", "path", "route", "argument")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +83,20 @@ class Question:
     kind: tuple[str, ...] = ()  # filters passed to the answering index, as written
     lang: tuple[str, ...] = ()
     path: str | None = None
+    route: str | None = None  # a sentence's dedicated command (SENTENCE_ROUTES)
+    argument: str | None = None  # what a sentence's dedicated command is given by hand
+
+    @property
+    def expects_no_match(self) -> bool:
+        return self.expect == (NO_MATCH,)
+
+    @property
+    def scored_as(self) -> str:
+        """The type its score is kept under: its own, or for a sentence its route (`sentence:docs`), or
+        `sentence:negative` when nothing is the right answer."""
+        if self.type != SENTENCE:
+            return self.type
+        return f"{SENTENCE}:{'negative' if self.expects_no_match else self.route}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,13 +275,20 @@ def _load_question(raw: Any, number: int, origin: str) -> Question:
     if not isinstance(text, str) or not text.strip():
         raise BenchFileError(f"{where}'question' must be a non-empty string, not {_show(text)}")
     expect = _string_list(raw.get("expect"), "expect", where)
-    if qtype == "negative":
+    route, argument = _load_route(raw, qtype, where)
+    if qtype == SENTENCE and NO_MATCH in expect:
+        if expect != (NO_MATCH,):
+            raise BenchFileError(f"{where}'{NO_MATCH}' is the whole expectation or none of it, "
+                                 f"not {_show(list(expect))}")
+    elif qtype == "negative":
         if expect not in ((), (NO_MATCH,)):
             raise BenchFileError(f"{where}a negative question expects '{NO_MATCH}', not {_show(list(expect))}")
         expect = (NO_MATCH,)
     elif not expect:
         raise BenchFileError(f"{where}'expect' is empty; give at least one path or 'path#section'")
     for expectation in expect:
+        if expect == (NO_MATCH,) and qtype == SENTENCE:
+            break
         problem = _expectation_problem(expectation)
         if problem:
             raise BenchFileError(f"{where}'expect' {_show(expectation)}: {problem}")
@@ -270,7 +302,25 @@ def _load_question(raw: Any, number: int, origin: str) -> Question:
         raise BenchFileError(f"{where}'path' must be a glob string, not {_show(path_glob)}")
     return Question(
         id=qid, type=qtype, question=text.strip(), expect=expect, kind=kinds, lang=langs, path=path_glob,
+        route=route, argument=argument,
     )
+
+
+def _load_route(raw: dict[Any, Any], qtype: str, where: str) -> tuple[str | None, str | None]:
+    """(route, argument) of a sentence question; other types take neither."""
+    route, argument = raw.get("route"), raw.get("argument")
+    if qtype != SENTENCE:
+        for key, value in (("route", route), ("argument", argument)):
+            if value is not None:
+                raise BenchFileError(f"{where}'{key}' belongs to a '{SENTENCE}' question, not a {_show(qtype)} one")
+        return None, None
+    if route is None:
+        raise BenchFileError(f"{where}'route' is missing; known: {', '.join(SENTENCE_ROUTES)}")
+    if route not in SENTENCE_ROUTES:
+        raise BenchFileError(f"{where}unknown route {_show(route)}; known: {', '.join(SENTENCE_ROUTES)}")
+    if not isinstance(argument, str) or not argument.strip() or _one_line(argument) != argument.strip():
+        raise BenchFileError(f"{where}'argument' must be a non-empty one-line string, not {_show(argument)}")
+    return route, argument.strip()
 
 
 def _string_list(raw: Any, key: str, where: str) -> tuple[str, ...]:
@@ -313,17 +363,16 @@ def _one_line(text: str) -> str:
 
 
 def run_bench(bench: Bench, ask: Mapping[str, Ask]) -> BenchReport:
-    """Ask every question whose type has a callable in `ask` and score the answers per type."""
+    """Ask every question whose type has a callable in `ask` and score the answers per type (a sentence per
+    its route, `Question.scored_as`)."""
     results = tuple(
         score_answer(q, ask[q.type](q)) if q.type in ask else QuestionResult(question=q, status="unsupported")
         for q in bench.questions
     )
     types: list[TypeResult] = []
-    for qtype in QUESTION_TYPES:
-        of_type = [r for r in results if r.question.type == qtype]
-        if not of_type:
-            continue
-        if qtype not in ask:
+    for qtype in scored_types(q.scored_as for q in bench.questions):
+        of_type = [r for r in results if r.question.scored_as == qtype]
+        if qtype.partition(":")[0] not in ask:
             types.append(TypeResult(type=qtype, n=len(of_type), right_first=0, gate=None, supported=False))
             continue
         right = sum(r.right_first for r in of_type)
@@ -331,11 +380,19 @@ def run_bench(bench: Bench, ask: Mapping[str, Ask]) -> BenchReport:
     return BenchReport(origin=bench.origin, questions=results, types=tuple(types), gate=bench.gate)
 
 
+def scored_types(names: Iterable[str]) -> list[str]:
+    """The types a bench scores, in report order: QUESTION_TYPES, a sentence's routes in SENTENCE_ROUTES' order."""
+    order = [t for t in QUESTION_TYPES if t != SENTENCE]
+    order += [f"{SENTENCE}:{r}" for r in (*SENTENCE_ROUTES, "negative")]
+    present = set(names)
+    return [t for t in order if t in present]
+
+
 def score_answer(question: Question, answer: Answer) -> QuestionResult:
     """Rank of the first judged row matching an expectation, and the miss class when not right first."""
     rank: int | None = None
     matched: str | None = None
-    if question.type == "negative":
+    if question.type == "negative" or question.expects_no_match:
         if answer.status == NO_MATCH:
             return QuestionResult(question=question, status=answer.status, rank=1, matched=NO_MATCH)
         return QuestionResult(question=question, status=answer.status, miss="forced_guess")
@@ -358,7 +415,13 @@ def row_matches(row: Row, expectation: str) -> bool:
         return False
     if not section or row.name is None or row.kind == "file":
         return True
+    if row.kind == "decision":  # a heading as its source spells it (`*managed by the editor*`) or as shown
+        return _heading_key(row.name) == _heading_key(section)
     return row.name == section or row.name.endswith("." + section)
+
+
+def _heading_key(heading: str) -> str:
+    return " ".join(heading.replace("*", "").replace("`", "").split()).casefold()
 
 
 def classify_miss(question: Question, rank: int | None) -> str:
@@ -369,6 +432,52 @@ def classify_miss(question: Question, rank: int | None) -> str:
     if all(asked.isdisjoint(tokenize(expectation)) for expectation in question.expect):
         return "no_shared_token"
     return "not_in_answer"
+
+
+# --- the baseline: plain BM25 over whole files ---------------------------------------------------
+
+_PLAIN_WORD = re.compile(r"[a-z0-9]+")
+WHOLE_FILE_MAX_BYTES = 1_000_000  # larger blobs are skipped, as the build skips them
+
+
+def plain_words(text: str) -> list[str]:
+    """Lowercase runs of letters and digits, stop words and single characters left out: no identifier
+    splitting, no stemming (the baseline is what a search box does, not what gitroute does)."""
+    return [w for w in _PLAIN_WORD.findall(text.lower()) if len(w) > 1 and w not in STOP_WORDS]
+
+
+class WholeFiles:
+    """Plain BM25 (k1 1.2, b 0.75) over the whole text of every file of a commit, each file one document of
+    its path and content: the baseline issue 10 measured and issue 21 holds `ask` to. It always answers."""
+
+    def __init__(self, files: Iterable[tuple[str, bytes]]) -> None:
+        from collections import Counter, defaultdict
+
+        self.postings: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.length: dict[str, int] = {}
+        for path, data in files:
+            if b"\0" in data[:8000] or len(data) > WHOLE_FILE_MAX_BYTES:  # binary or huge
+                continue
+            words = plain_words(f"{path} {data.decode('utf-8', 'replace')}")
+            self.length[path] = len(words)
+            for word, tf in Counter(words).items():
+                self.postings[word].append((path, tf))
+        self.avgdl = sum(self.length.values()) / max(1, len(self.length))
+
+    def answer(self, text: str, limit: int = JUDGED_ROWS, source: Any = None) -> Answer:
+        from collections import defaultdict
+
+        from gitroute.rank import bm25_idf, bm25_term
+
+        scores: dict[str, float] = defaultdict(float)
+        for word in set(plain_words(text)):
+            postings = self.postings.get(word, ())
+            idf = bm25_idf(len(postings), len(self.length))
+            for path, tf in postings:
+                scores[path] += bm25_term(tf, self.length[path], self.avgdl, idf)
+        best = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+        return Answer("routed" if best else "no_match", source,
+                      tuple(Row(path, kind="file", score=round(scores[path], 3)) for path in best))
 
 
 # --- the meaning rule: which candidate answers `--meaning` ----------------------------------------

@@ -22,7 +22,6 @@ from gitroute import __version__
 from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
-    EXTRACTOR_VERSION,
     FORMAT_VERSION,
     INDEX_META,
     decode_result,
@@ -32,11 +31,12 @@ from gitroute.bundle.layout import (
 )
 from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.writer import BundleWriter
-from gitroute.config import CONFIG_PATH, parse_config
+from gitroute.config import CONFIG_PATH, limit_notes, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document
+from gitroute.parsing.version import EXTRACTOR_VERSION
 from gitroute.registry import INDEXES, load_index
 
 Progress = Callable[[str, int, int], None]
@@ -65,6 +65,7 @@ class BuildReport:
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in order
     notes: list[str] = field(default_factory=list)  # about the build itself (a damaged bundle replaced)
+    limits: dict = field(default_factory=dict)  # the per-file limits it applied (Config.limits)
 
 
 DOCUMENT = "doc."  # the "language" of a key whose blob is parsed as a document: doc.markdown, doc.rst, doc.txt
@@ -92,6 +93,7 @@ def _key_lang(key: str) -> str | None:
 def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
     """Worker: classify a blob, then parse it; returns the encoded result under its key."""
     from gitroute.parsing import extract, language_for_content
+    from gitroute.parsing.limits import ExtractLimit
 
     key, data = item
     lang = _key_lang(key)
@@ -109,7 +111,10 @@ def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
         lang = language_for_content(None, data)
         if lang is None:
             return key, ["text"]
-    return key, ["code", encode_extract(extract(data, lang))]
+    try:
+        return key, ["code", encode_extract(extract(data, lang))]
+    except ExtractLimit as limit:  # minified, or a parse past its memory ceiling: named in the report
+        return key, ["skip", limit.reason]
 
 
 @dataclass
@@ -181,8 +186,10 @@ class _Laps:
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
               progress: Progress | None = None, ref: str = BUNDLE_REF, full: bool = False,
-              fetch: bool = True, options: dict | None = None, keep: list | None = None) -> BuildReport:
+              fetch: bool = True, options: dict | None = None, keep: list | None = None,
+              max_file_bytes: int | None = None) -> BuildReport:
     """Build the bundle for `rev`; `full` extracts every file again instead of reusing own earlier results.
+    `max_file_bytes`: the command line's size limit, which goes past the ceiling a committed setting is held to.
 
     `keep`: a caller that exits right after the build passes a list, and the build's large structures
     are left in it instead of being freed object by object on return (a fifth of a second on django):
@@ -192,7 +199,8 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options, keep)
+        return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options, keep,
+                          max_file_bytes)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
@@ -206,15 +214,18 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
-               fetch: bool, options: dict | None = None, keep: list | None = None) -> BuildReport:
+               fetch: bool, options: dict | None = None, keep: list | None = None,
+               max_file_bytes: int | None = None) -> BuildReport:
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
     commit = git.resolve_commit(repo, rev)
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    if max_file_bytes is not None:
+        config = config.with_max_file_bytes(max_file_bytes)
     snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
                            fetch=fetch)
-    writer = BundleWriter(repo, ref, full=full)
+    writer = BundleWriter(repo, ref, full=full, extractor_version=EXTRACTOR_VERSION)
     laps.lap("snapshot")
 
     # Each file's extraction key; the previous bundle answers for every key it already holds.
@@ -265,6 +276,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     counts = graph.counts()
     skipped = Counter(reason for _, reason in sources.skipped)
+    limits = config.limits()
     manifest = {
         "format_version": FORMAT_VERSION,
         "extractor_version": EXTRACTOR_VERSION,
@@ -272,6 +284,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         "source": {"commit": commit, "tree": snap.tree},
         "submodules": [{"path": s.path, "commit": s.commit, "present": s.present} for s in snap.submodules],
         "config_fingerprint": config.fingerprint(),
+        "limits": limits,
         "counts": {"files": len(sources.files), **counts},
         "calls": CALL_RESOLUTION,
         "indexes": sections,
@@ -292,7 +305,8 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
         bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
         parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
-        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases, notes=writer.notes,
+        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
+        notes=[*writer.notes, *limit_notes(limits)], limits=limits,
     )
 
 

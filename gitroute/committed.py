@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gitroute.errors import GitrouteError, ShrinkGuardRefused
+from gitroute.errors import GitrouteError, ShrinkGuardRefused, cannot_write
 from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
@@ -222,7 +222,17 @@ def write(top: str, commit: str, path: str, rendering: Rendering, *, force: bool
 
 
 def _write_atomically(target: str, text: str) -> None:
-    """Temp file in the same folder, then one rename: a reader sees the old file or the new, never half of one."""
+    """Temp file in the same folder, then one rename: a reader sees the old file or the new, never half of one.
+
+    A read-only work tree or a full disk is a fatal naming the file, not an internal error.
+    """
+    try:
+        _replace_file(target, text)
+    except OSError as err:
+        raise cannot_write(target, err.strerror or str(err)) from err
+
+
+def _replace_file(target: str, text: str) -> None:
     folder = os.path.dirname(target)
     os.makedirs(folder, exist_ok=True)
     try:
@@ -247,6 +257,16 @@ def _write_atomically(target: str, text: str) -> None:
         raise
 
 
+def missing_submodules_hint(paths: tuple[str, ...]) -> str:
+    """Which submodules this clone has not initialised, and how to bring them: a check or a write without them
+    compares a file rendered without what they hold."""
+    names = ", ".join(f"'{p}'" for p in paths)
+    one = len(paths) == 1
+    which, holds = (f"submodule {names} is", "it holds") if one else (f"submodules {names} are", "they hold")
+    return (f"{which} not initialised in this clone, so the bundle lacks what {holds}: "
+            "run 'git submodule update --init' and 'git route build'")
+
+
 @dataclass(frozen=True)
 class CommittedResult:
     """One `doc-code` / `decisions` / `wiring --write|--check` run: what was rendered, and what came of it."""
@@ -256,3 +276,6 @@ class CommittedResult:
     source: Source  # the bundle's pinned commit, and how far HEAD is from it
     rendering: Rendering
     report: CheckReport | WriteReport | None  # None when the rendering was only shown
+    # Submodules the bundle's commit pins whose commits this clone lacks (not initialised): what they hold is
+    # missing from the rendering, which is why a check here may fail where it passes elsewhere.
+    missing_submodules: tuple[str, ...] = ()

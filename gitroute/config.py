@@ -5,7 +5,7 @@ import fnmatch
 import hashlib
 import json
 import tomllib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from gitroute.errors import ConfigError
@@ -14,29 +14,65 @@ CONFIG_PATH = ".gitroute.toml"
 
 # Folders that hold copies of other people's code: excluded unless configured otherwise.
 DEFAULT_EXCLUDES = ("node_modules/**", "**/node_modules/**", ".git/**")
+DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+# The most a committed `.gitroute.toml` may set: the file comes with the commit, so a pull request could otherwise
+# make every build of it (in CI, in a post-merge hook) parse a 50 MB file (measured: 55 s and 11.5 GB). A larger
+# committed value is clamped to this, and named in the build report and `status`; only the command line
+# (`git route build --max-file-bytes N`) goes past it. parsing/limits.py bounds what a file costs past bytes.
+SAFE_MAX_FILE_BYTES = 2 * 1024 * 1024
+# Where `max_file_bytes` came from.
+FROM_DEFAULT, FROM_COMMITTED, FROM_COMMAND_LINE = "default", CONFIG_PATH, "command line"
+# Keys that say where a setting came from, not what a build does: not part of the fingerprint.
+_PROVENANCE = ("doc_code_map", "decisions_map", "max_file_bytes_from", "max_file_bytes_asked")
 
 
 @dataclass(frozen=True)
 class Config:
-    max_file_bytes: int = 1024 * 1024
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     # Folders or globs that hold the documents doc_links reads; empty: every Markdown and
     # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
     docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
-    decisions: tuple[str, ...] = ()  # globs of decision records; empty: the default layouts (indexes/decisions.py)
+    decisions: tuple[str, ...] = ()  # globs or folders of records; empty: the default rules (parsing/records.py)
+    decisions_extra: tuple[str, ...] = ()  # globs or folders of records besides the default rules
+    decisions_exclude: tuple[str, ...] = ()  # globs or folders that hold no record
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)
     decisions_map: str = "docs/DECISIONS.md"  # the committed decision table (`git route decisions`)
     contract_drift: tuple[str, ...] = ()  # copies of a contract that drift on purpose ([contracts] drift)
+    max_file_bytes_from: str = FROM_DEFAULT  # FROM_DEFAULT, FROM_COMMITTED or FROM_COMMAND_LINE
+    max_file_bytes_asked: int | None = None  # what the committed file asked, when it was clamped
 
     def fingerprint(self) -> str:
         # Where the committed maps live changes nothing a build writes, so it is not part of the bundle.
-        values = {k: v for k, v in asdict(self).items() if k not in ("doc_code_map", "decisions_map")}
+        values = {k: v for k, v in asdict(self).items() if k not in _PROVENANCE}
         canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def is_excluded(self, path: str) -> bool:
         return any(fnmatch.fnmatchcase(path, pattern) for pattern in self.exclude)
+
+    def with_max_file_bytes(self, value: int) -> Config:
+        """The command line's `--max-file-bytes`: any size, past the safety ceiling too."""
+        return replace(self, max_file_bytes=value, max_file_bytes_from=FROM_COMMAND_LINE, max_file_bytes_asked=None)
+
+    def limits(self) -> dict:
+        """The per-file limits as the build records them in build.json (and `status` shows)."""
+        limit: dict[str, object] = {"value": self.max_file_bytes, "from": self.max_file_bytes_from,
+                                    "ceiling": SAFE_MAX_FILE_BYTES}
+        if self.max_file_bytes_asked is not None:
+            limit["asked"] = self.max_file_bytes_asked
+        return {"max_file_bytes": limit}
+
+
+def limit_notes(limits: dict) -> list[str]:
+    """What a build report and `status` say about `Config.limits()`: a committed setting that was clamped."""
+    limit = limits.get("max_file_bytes")
+    if not isinstance(limit, dict) or not isinstance(limit.get("asked"), int):
+        return []
+    return [f"'{CONFIG_PATH}' sets 'build.max_file_bytes = {limit['asked']}', above the safety ceiling of "
+            f"{limit.get('ceiling')} bytes: files over {limit.get('value')} bytes are skipped as too-large "
+            f"(only 'git route build --max-file-bytes N' goes past the ceiling)"]
 
 
 # Every key: its type, and a valid line of it for the hint of an error.
@@ -47,6 +83,8 @@ _SCHEMA: dict[tuple[str, str], tuple[type, str]] = {
     ("docs", "folders"): (list, 'folders = ["docs"]'),
     ("docs", "map"): (str, 'map = "docs/DOC-CODE.md"'),
     ("decisions", "paths"): (list, 'paths = ["design/*.md"]'),
+    ("decisions", "extra_paths"): (list, 'extra_paths = ["notes/why"]'),
+    ("decisions", "exclude"): (list, 'exclude = ["docs/archive/**"]'),
     ("decisions", "map"): (str, 'map = "docs/DECISIONS.md"'),
     ("bench", "file"): (str, 'file = "routing-bench.yaml"'),
     ("contracts", "drift"): (list, 'drift = ["vendor/schema/board.schema.json"]'),
@@ -85,17 +123,23 @@ def parse_config(data: bytes | None) -> Config:
             if isinstance(value, list) and not all(isinstance(v, str) for v in value):
                 raise _type_error(section, key, expected)
             values[(section, key)] = value
-    max_bytes = values.get(("build", "max_file_bytes"), Config.max_file_bytes)
-    if not 1 <= max_bytes <= 64 * 1024 * 1024:
-        raise ConfigError(f"'{CONFIG_PATH}': 'build.max_file_bytes' must be between 1 and 67108864")
+    max_bytes = values.get(("build", "max_file_bytes"), DEFAULT_MAX_FILE_BYTES)
+    if max_bytes < 1:
+        raise ConfigError(f"'{CONFIG_PATH}': 'build.max_file_bytes' must be at least 1",
+                          hint=f"for example, under [build]: {_SCHEMA[('build', 'max_file_bytes')][1]}")
+    asked = max_bytes if max_bytes > SAFE_MAX_FILE_BYTES else None
     exclude = tuple(values.get(("build", "exclude"), DEFAULT_EXCLUDES))
     exclude += tuple(values.get(("build", "extra_exclude"), ()))
     return Config(
-        max_file_bytes=max_bytes,
+        max_file_bytes=min(max_bytes, SAFE_MAX_FILE_BYTES),
+        max_file_bytes_from=FROM_COMMITTED if ("build", "max_file_bytes") in values else FROM_DEFAULT,
+        max_file_bytes_asked=asked,
         exclude=exclude,
         docs=tuple(values.get(("docs", "folders"), Config.docs)),
         bench=values.get(("bench", "file"), Config.bench),
         decisions=tuple(values.get(("decisions", "paths"), ())),
+        decisions_extra=tuple(values.get(("decisions", "extra_paths"), ())),
+        decisions_exclude=tuple(values.get(("decisions", "exclude"), ())),
         doc_code_map=values.get(("docs", "map"), Config.doc_code_map),
         decisions_map=values.get(("decisions", "map"), Config.decisions_map),
         contract_drift=tuple(values.get(("contracts", "drift"), ())),

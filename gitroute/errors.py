@@ -75,3 +75,38 @@ class ShrinkGuardRefused(GitrouteError):
 class HookConflict(GitrouteError):
     """Hooks cannot be installed or removed without clobbering someone else's."""
 
+
+
+class CannotWrite(GitrouteError):
+    """A file or the object database cannot be written: a read-only repository, a full disk, a quota.
+
+    Raised in a build's worker process too, so it pickles with its hint (`cannot_write` builds one).
+    """
+
+    def __reduce__(self) -> tuple:
+        return (CannotWrite, (self.message, self.hint))
+
+
+# The causes a person must fix outside gitroute, as the OS words them (strerror), and what to do about each.
+WRITE_FAULTS = {
+    "No space left on device": "free some space, then run the command again",
+    "Disk quota exceeded": "free some of your quota, then run the command again",
+    "Read-only file system": "run it where the repository can be written",
+    "Permission denied": "run it as a user who may write there, or in a clone of your own",
+    "Operation not permitted": "run it as a user who may write there, or in a clone of your own",
+}
+
+
+def cannot_write(path: str, reason: str, hint: str | None = None, *, verb: str = "write") -> CannotWrite:
+    """`fatal: cannot write 'PATH': REASON`, with the hint the reason calls for (or `hint`)."""
+    return CannotWrite(f"cannot {verb} '{path}': {reason}", hint=hint or WRITE_FAULTS.get(reason))
+
+
+def write_fault(text: str) -> str | None:
+    """The cause named in an error text (git's, libgit2's or the OS's) when it is one a person must fix; else None.
+
+    git's own words for a full disk while it writes a pack are "write error. Out of diskspace" (csum-file.c).
+    """
+    if "Out of diskspace" in text:
+        return "No space left on device"
+    return next((reason for reason in WRITE_FAULTS if reason in text), None)

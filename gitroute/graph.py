@@ -7,7 +7,6 @@ its name, so the edges are still a lower bound of the real ones, and the manifes
 """
 from __future__ import annotations
 
-import builtins
 import hashlib
 import marshal
 import os
@@ -22,19 +21,14 @@ from itertools import repeat
 from typing import Any, NamedTuple, Protocol
 
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
+from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
+from gitroute.traits import module_style, traits
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
-# A module spec matching more files than this names none of them (`utils`).
-MAX_NAME_TARGETS = 3
 # An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
 MAX_AMBIGUOUS = 5
 CALL_RESOLUTION = ("resolved by scope, then imports, then package, then a unique name; ambiguous uses "
                    "keep every candidate (marked); no types: a lower bound")
-
-_STEM_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".go", ".rs",
-                    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift",
-                    ".hs", ".lua")
-_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +62,8 @@ class CodeGraph:
     # node bucket -> a digest of what its nodes are made of (its files' paths, blobs, languages and placed
     # symbols, and the entry points manifests declare in it): equal digests, equal node records
     node_digests: dict[int, bytes] = field(default_factory=dict)
+    # What resolving the edges cost, in steps (see `_Resolution.work`): not stored, for tests and benches.
+    work: Counter = field(default_factory=Counter)
 
     def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
@@ -98,17 +94,23 @@ def build_graph(
     files = sorted(files, key=lambda f: f.path)
     nodes, file_node, symbol_ids = _place_nodes(files)
 
-    modules = _module_index(file_node)
+    modules = module_index(file_node)
     declared_nodes = nodes
     nodes = _apply_declared_entries(nodes, file_node, symbol_ids, declared, modules)
     if on_nodes is not None:
         on_nodes(nodes)
-    # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub.
-    go_modules = {entry.name: posixpath.dirname(path) for path, entry in declared
-                  if posixpath.basename(path) == "go.mod" and entry.module is None and entry.path is None}
-    edges, unresolved, routes, parts = resolve_edges(files, nodes, file_node, symbol_ids, modules, go_modules, memo)
+    # go.mod's module path is the root its packages are imported under: `example.com/m/sub` is folder sub;
+    # package.json's name, what `require(name)` names from anywhere (the first manifest by path of a name).
+    named: dict[str, dict[str, str]] = {"go.mod": {}, "package.json": {}}
+    for path, entry in declared:
+        if entry.module is None and entry.path is None and posixpath.basename(path) in named:
+            named[posixpath.basename(path)].setdefault(entry.name, posixpath.dirname(path))
+    work: Counter = Counter()
+    edges, unresolved, routes, parts = resolve_edges(
+        files, nodes, file_node, symbol_ids, ModuleIndex(file_node, modules, named["go.mod"], named["package.json"]),
+        memo, work)
     return CodeGraph(nodes, edges, unresolved, routes, parts,
-                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes))
+                     _node_digests(files, file_node, symbol_ids, declared_nodes, nodes), work)
 
 
 def _node_digests(files: Sequence[SourceFile], file_node: dict[str, int], symbol_ids: dict[str, list[int]],
@@ -223,7 +225,7 @@ def _apply_declared_entries(
             entries.add(file_node[entry.path])
         if entry.module is None:
             continue
-        for file_id in _resolve_module(entry.module, manifest_path, modules):
+        for file_id in resolve_module(entry.module, manifest_path, modules):
             path = by_id[file_id].path
             if entry.function is None:
                 entries.add(file_id)
@@ -237,56 +239,6 @@ def _apply_declared_entries(
     ]
 
 
-def _module_index(file_node: dict[str, int]) -> dict[str, list[int]]:
-    """Every trailing part of a file's path without extension (`flask/sessions`, `sessions`) -> file ids.
-
-    Package files (`__init__.py`, `index.js`, `mod.rs`) also answer for their folder.
-    """
-    index: dict[str, list[int]] = defaultdict(list)
-    for path, file_id in file_node.items():
-        stem, ext = posixpath.splitext(path)
-        if ext not in _STEM_EXTENSIONS:
-            continue
-        keys = [stem]
-        folder, base = posixpath.split(stem)
-        if base in _PACKAGE_FILES and folder:
-            keys.append(folder)
-        for key in keys:
-            parts = key.split("/")
-            for start in range(len(parts)):
-                index["/".join(parts[start:])].append(file_id)
-    return index
-
-
-def _resolve_module(spec: str, importer: str, modules: dict[str, list[int]]) -> list[int]:
-    """Files an import names: relative paths against the importer, dotted and `::` names by suffix."""
-    spec = spec.strip().strip("\"'<>")
-    if not spec:
-        return []
-    folder = posixpath.dirname(importer)
-    if spec.startswith("./") or spec.startswith("../"):
-        key = posixpath.normpath(posixpath.join(folder, spec))
-    elif spec.startswith("."):  # Python: `.mod`, `..pkg.mod`
-        dots = len(spec) - len(spec.lstrip("."))
-        base = folder
-        for _ in range(dots - 1):
-            base = posixpath.dirname(base)
-        rest = spec[dots:].replace(".", "/")
-        key = posixpath.join(base, rest) if rest else base
-    else:
-        key = spec.replace("::", "/")
-        if "/" not in key:
-            key = key.replace(".", "/")
-        key = key.removeprefix("crate/").removeprefix("@/")
-    key = posixpath.splitext(key)[0] if posixpath.splitext(key)[1] in _STEM_EXTENSIONS else key
-    for candidate in (key, key.rsplit("/", 1)[0] if "/" in key else ""):
-        # `from pkg.mod import name` may be written as `pkg.mod.name`: try the parent module too.
-        hits = modules.get(candidate.strip("/"))
-        if hits:
-            return sorted(hits)[:MAX_NAME_TARGETS] if len(hits) <= MAX_NAME_TARGETS else []
-    return []
-
-
 def _last_segment(name: str) -> str:
     return name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit("->", 1)[-1]
 
@@ -295,21 +247,30 @@ def _last_segment(name: str) -> str:
 
 # Receivers that mean "this object": the call resolves in the enclosing class and its bases.
 _SELF_NAMES = frozenset(("self", "this", "cls", "Self", "@", "super", "__MODULE__"))
-# Languages whose modules are called by their full name from any file, with no import (Elixir's
-# `Plug.Conn.send_resp(conn)`, or `Conn.send_resp` after `alias Plug.Conn`): such a call is the named
-# module's function, and a call on a module the repository does not define (`Enum.map`) is external.
-_MODULES_BY_NAME = frozenset(("elixir",))
-# Languages where a bare `m()` inside a class may call the class's own method (an implicit `this`).
-_IMPLICIT_THIS = frozenset(("java", "kotlin", "scala", "csharp", "cpp", "swift", "ruby", "php", "dart", "elixir"))
-# Languages whose import statements the parser turns into bindings; others get bindings implied by
-# their import text (`import a.b.C` binds C), and C-family includes bring in every name of a file.
-_BINDING_LANGS = frozenset(("python", "javascript", "typescript", "tsx", "go", "java", "rust"))
-_IMPLIED_BINDING_LANGS = frozenset(("kotlin", "scala", "csharp"))
+# What each language means by its imports and calls is a row of `gitroute.traits.LANGUAGES`.
 _MAX_REEXPORT_DEPTH = 4  # `from .query import QuerySet` in a package's __init__, re-exported again above
+# What one lookup gives back at most: the same name at the top of more files than this is no one symbol.
+MAX_LOOKUP_TARGETS = 32
+# What one lookup may cost: the files it scans and those the re-exports it follows scan, as often as they are
+# reached (a memoised lookup counts what it cost when it was made). Past it, no more re-exports are followed:
+# a name that many files away is not found through them (a package that star-imports every module of a
+# package that star-imports it back looks each name up through a bounded few, not all of them).
+MAX_LOOKUP_COST = 512
 _MAX_BASE_DEPTH = 8
 _TYPE_KINDS = frozenset(TYPE_KINDS)
-_PYTHON_BUILTINS = frozenset(dir(builtins))
 _NOT_RESOLVED = frozenset(("external", "unresolved", "too_ambiguous"))
+
+
+class _SetIndex(NamedTuple):
+    """A set of files a lookup searches (a package's files), indexed once for every name looked up in it."""
+
+    names: dict[str, list[int]]  # name -> positions of the files that define it at the top, or bind it
+    # position -> the star-imported modules to follow there: each module once, where a file first imports it
+    stars: dict[int, list[list[int]]]
+
+
+# A lookup in more files than this reads them through their `_SetIndex`, not one by one.
+_SCANNED_SET = 8
 
 
 class _Resolution:
@@ -321,12 +282,10 @@ class _Resolution:
         nodes: list[Node],
         file_node: dict[str, int],
         symbol_ids: dict[str, list[int]],
-        modules: dict[str, list[int]],
-        go_modules: dict[str, str],
+        modules: ModuleIndex,
     ) -> None:
         self.nodes = {n.id: n for n in nodes}  # ids are stable, not list positions
         self.node_list = nodes
-        self.go_modules = go_modules
         self.file_node = file_node
         self.symbol_ids = symbol_ids
         self.modules = modules
@@ -340,22 +299,30 @@ class _Resolution:
         self.members: dict[int, dict[str, list[int]]] = {}  # type id -> name -> ids of its members
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
-        self._folders: tuple[dict[str, list[str]], dict[str, list[int]]] | None = None
         self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
         # What the use being resolved has read so far: a file's path for anything read from that file,
-        # and the keys of `module_files` and `_by_name`, which read tables of every file.
+        # ("files", paths) for all of a package's files read at once (`_set_index`), and the keys of
+        # `module_files` and `_by_name`, which read tables of every file.
         self.reads: set = set()
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
         # Memos shared across files keep, beside each value, the reads that computed it.
         # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
-        self.lookup_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
-        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple]] = {}
+        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
+        self.file_sets: dict[int, int] = {}  # id of a list `module_files` gave -> its number (`_files_key`)
+        self.set_numbers: dict[tuple[int, ...], int] = {}  # the files of such a list -> its number
+        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple, int]] = {}
+        self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
+        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, tuple]] = {}
+        self.stars_memo: dict[str, tuple[list[list[int]], tuple]] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
-        self.module_memo: dict[tuple[str, str, str, bool], list[int] | None] = {}
+        self.module_memo: dict[tuple[str, str, str, str], list[int] | None] = {}
         self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
         self.module_name_memo: dict[tuple[str, str], list[int]] = {}
+        # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
+        # at one re-export level) and the files they scanned, and bindings followed (each once per build).
+        self.work: Counter = Counter()
 
     def tables(self, path: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
         """A file's names -> ids, of all its symbols and of its top-level ones; its members and parents
@@ -427,21 +394,6 @@ class _Resolution:
                 everywhere[node.name].append(node.id)
         self._everywhere = everywhere
 
-    def folder_index(self) -> tuple[dict[str, list[str]], dict[str, list[int]]]:
-        """Every trailing part of a folder -> folders; a folder -> its code files."""
-        if self._folders is None:
-            folders: dict[str, list[str]] = defaultdict(list)
-            folder_files: dict[str, list[int]] = defaultdict(list)
-            for path, file_id in self.file_node.items():
-                if posixpath.splitext(path)[1] in _STEM_EXTENSIONS:
-                    folder_files[posixpath.dirname(path)].append(file_id)
-            for folder in folder_files:
-                parts = folder.split("/")
-                for start in range(len(parts)):
-                    folders["/".join(parts[start:])].append(folder)
-            self._folders = (folders, folder_files)
-        return self._folders
-
     # ---------------------------------------------------------------- what a file binds
 
     def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
@@ -467,6 +419,31 @@ class _Resolution:
             memo[key] = (value, tuple(inner))
         return value
 
+    def _costed(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
+        """`_memoised` for lookups and bindings, which also keeps what computing the value cost (`self.cost`):
+        the files it scanned, and what the lookups and bindings it followed cost, whether or not they were
+        memoised. So a lookup's cost, and where `MAX_LOOKUP_COST` stops it, are the same in any order."""
+        hit = memo.get(key)
+        if hit is not None:
+            self.reads.update(hit[1])
+            self.cost += hit[2]
+            return hit[0]
+        outer, outer_cycles, outer_cost = self.reads, self.cycles, self.cost
+        self.reads, self.cycles, self.cost = set(), set(), 0
+        try:
+            value = compute()
+        finally:
+            inner, inner_cycles, inner_cost = self.reads, self.cycles, self.cost
+            self.reads, self.cycles, self.cost = outer, outer_cycles, outer_cost + inner_cost
+        outer |= inner
+        if inner_cycles:
+            outer_cycles |= inner_cycles
+        else:
+            memo[key] = (value, tuple(inner), inner_cost)
+        if inner_cost > self.work["cost_max"]:
+            self.work["cost_max"] = inner_cost
+        return value
+
     def file_bindings(self, path: str) -> dict[str, list[Binding]]:
         self.reads.add(path)
         found = self.bindings.get(path)
@@ -475,7 +452,7 @@ class _Resolution:
             extract = self.extracts.get(path)
             if extract is not None:
                 bindings = extract.bindings
-                if extract.lang in _IMPLIED_BINDING_LANGS:
+                if traits(extract.lang).imports == "implied":
                     bindings = _implied_bindings(extract)
                 for b in bindings:
                     found[b.local].append(b)
@@ -484,75 +461,62 @@ class _Resolution:
 
     def module_files(self, spec: str, importer: str, lang: str) -> list[int] | None:
         """Files a module spec names in this snapshot; None when it names none (it is outside the repository)."""
-        # Relative specs (after the quotes `_resolve_module` strips) depend on the importer's folder only.
-        relative = spec.strip().strip("\"'<>").startswith(".")
-        key = ("module", spec, posixpath.dirname(importer) if relative else "", lang == "go")
+        style = module_style(lang)
+        found = self._module_files(spec, importer, style)
+        if found is None and style == "python" and not spec.startswith("."):
+            # No source root holds it: the folders the importer is in may.
+            found = self._module_files(spec, importer, "python-path")
+        return found
+
+    def _module_files(self, spec: str, importer: str, style: str) -> list[int] | None:
+        # Keyed by what the answer depends on (`ModuleIndex.scope`): most specs mean the same from every file.
+        key = ("module", spec, *self.modules.scope(spec, importer, style))
         self.reads.add(key)
         if key in self.module_memo:
             return self.module_memo[key]
         found = self.module_memo[key] = self.module_files_at(key)
+        if found is not None:
+            # A package of a thousand files is a key of lookups made for every name in it: named by a number,
+            # its tuple is not hashed again each time. (The memo keeps the list alive: its id stays its own.)
+            self.file_sets[id(found)] = self.set_numbers.setdefault(tuple(found), len(self.set_numbers))
         return found
 
-    def module_files_at(self, key: tuple[str, str, str, bool]) -> list[int] | None:
-        """`module_files` by its memo key: what a spec names from any file of a folder."""
-        _, spec, folder, go = key
-        if go:  # a Go import names a package, which is a folder, never a file
-            return self._go_package(spec)
-        found = _resolve_module(spec, posixpath.join(folder, "-"), self.modules) or None
-        if found is None and not spec.startswith("."):
-            found = self._folder_module(spec, "")
-        return found
+    def _files_key(self, file_ids: list[int]) -> int | tuple[int, ...]:
+        """A memo key for a set of files: its number when `module_files` gave it, else its ids."""
+        number = self.file_sets.get(id(file_ids))
+        return number if number is not None else tuple(file_ids)
 
-    def _go_package(self, spec: str) -> list[int] | None:
-        """The .go files of the folder a Go import path names: under the go.mod whose module path prefixes
-        it; with no go.mod at all, by the folder's trailing parts (GOPATH layouts)."""
-        if not self.go_modules:
-            return self._folder_module(spec, "go")
-        folders, folder_files = self.folder_index()
-        module = max((m for m in self.go_modules if spec == m or spec.startswith(m + "/")), key=len, default=None)
-        if module is None:
-            vendored = folders.get(spec, ())  # `vendor/<spec>`; anything else is outside the repository
-            if len(vendored) != 1:
-                return None
-            folder = vendored[0]
-        else:
-            rest = spec[len(module):].strip("/")
-            folder = posixpath.join(self.go_modules[module], rest) if rest else self.go_modules[module]
-        # A package's _test.go files are not part of what importing it brings in.
-        files = sorted(i for i in folder_files.get(folder, ())
-                       if self.nodes[i].path.endswith(".go") and not self.nodes[i].path.endswith("_test.go"))
-        return files or None
-
-    def _folder_module(self, spec: str, lang: str) -> list[int] | None:
-        """A spec naming a folder (a Go package, a Java package, a Rust module folder): its code files."""
-        if lang == "go" and "." not in spec.split("/")[0] and "/" not in spec:
-            return None  # Go's standard library (`fmt`, `net/http` has a slash but no dot: also below)
-        parts = spec.replace("::", "/").replace(".", "/").split("/") if lang != "go" else spec.split("/")
-        if lang == "go" and "." not in parts[0]:
-            return None
-        parts = [p for p in parts if p and p not in ("crate", "self", "super")]
-        folders, folder_files = self.folder_index()
-        for start in range(len(parts)):
-            candidates = folders.get("/".join(parts[start:]))
-            if candidates:
-                if len(candidates) > 1 or (start == len(parts) - 1 and len(parts) > 1 and lang == "go"):
-                    if len(candidates) > 1:
-                        return None
-                return sorted(folder_files[candidates[0]])
-        return None
+    def module_files_at(self, key: tuple[str, str, str, str]) -> list[int] | None:
+        """`module_files` by its memo key: what a spec names from any file of a folder, by a module style."""
+        _, spec, folder, style = key
+        return self.modules.files(spec, folder, style)
 
     # ---------------------------------------------------------------- lookups
 
     def lookup(self, file_ids: list[int], name: str, depth: int = 0) -> list[int]:
-        """Top-level symbols called `name` in these files, following re-exports (`from .x import name`)."""
-        if depth == 0:
-            return self._memoised(self.lookup_memo, (tuple(file_ids), name),  # type: ignore[return-value]
-                                  lambda: self._lookup(file_ids, name, 0))
-        return self._lookup(file_ids, name, depth)
+        """Top-level symbols called `name` in these files, following re-exports (`from .x import name`) down to
+        `_MAX_REEXPORT_DEPTH` levels. Memoised at every level, as `binding_targets` is: each (files, name, level)
+        is looked up once in a build, so re-exports that fan out again at each level cost what they hold, not
+        the product of their fan-outs."""
+        return self._costed(self.lookup_memo, (self._files_key(file_ids), name, depth),  # type: ignore[return-value]
+                            lambda: self._lookup(file_ids, name, depth))
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
+        self.work["lookups"] += 1
         found: list[int] = []
-        for file_id in file_ids:
+        cut = False
+        stars: dict[int, list[list[int]]] | None = None  # position -> the star modules to follow there
+        followed: set[tuple[int, ...]] = set()  # star modules followed: again, they would find nothing again
+        if len(file_ids) > _SCANNED_SET:
+            # A package of many files: only those that define or bind the name, or star-import a module no file
+            # before them did (following it again would find what it found then: nothing), can add anything.
+            index = self.set_index(file_ids)
+            stars = index.stars
+            relevant = sorted(set(index.names.get(name, ())).union(stars))
+            file_ids = [file_ids[at] for at in relevant]
+        self.work["lookup_files"] += len(file_ids)
+        for at, file_id in enumerate(file_ids):
+            self.cost += 1
             path = self.nodes[file_id].path
             self.reads.add(path)
             here = self.tables(path)[1].get(name)
@@ -561,31 +525,87 @@ class _Resolution:
                 continue
             if depth >= _MAX_REEXPORT_DEPTH or path not in self.extracts:
                 continue
+            if self.cost > MAX_LOOKUP_COST:  # the files this lookup reached are enough: no more re-exports
+                cut = True
+                continue
             bindings = self.file_bindings(path)
             for b in bindings.get(name, ()):
                 targets = self.binding_targets(path, b, "", depth + 1)
                 if targets:
                     found.extend(targets)
             if not found and "*" in bindings:
-                lang = self.extracts[path].lang
-                for b in bindings["*"]:
-                    files = self.module_files(b.module, path, lang)
-                    if files:
+                modules = stars.get(relevant[at], []) if stars is not None else self.star_modules(path)
+                for files in modules:
+                    if self.cost > MAX_LOOKUP_COST:
+                        cut = True
+                        break
+                    if files and tuple(files) not in followed:
+                        followed.add(tuple(files))
                         found.extend(self.lookup(files, name, depth + 1))
+        if cut:
+            self.work["lookups_cut"] += 1
+        # Each symbol once (files that import a name from one module all lead to it), and a bounded few: a
+        # name that many files define at the top is no one symbol.
+        found = list(dict.fromkeys(found)) if len(found) > 1 else found
+        if len(found) > MAX_LOOKUP_TARGETS:
+            self.work["lookups_cut"] += 1
+            del found[MAX_LOOKUP_TARGETS:]
         return found
+
+    def star_modules(self, path: str) -> list[list[int]]:
+        """The files each star import of a file names (a package's __init__ may star-import a hundred)."""
+        return self._memoised(self.stars_memo, path, lambda: [  # type: ignore[return-value]
+            self.module_files(b.module, path, self.extracts[path].lang) or []
+            for b in self.file_bindings(path).get("*", ())])
+
+    def set_index(self, file_ids: list[int]) -> _SetIndex:
+        """What a lookup in a set of files needs of them, by name: see `_SetIndex`."""
+        return self._memoised(self.set_memo, self._files_key(file_ids),  # type: ignore[return-value]
+                              lambda: self._set_index(file_ids))
+
+    def _set_index(self, file_ids: list[int]) -> _SetIndex:
+        names: dict[str, list[int]] = defaultdict(list)
+        stars: dict[int, list[list[int]]] = {}
+        followed: set[tuple[int, ...]] = set()
+        # What the index reads of its files is one key, not a path each: every lookup in a package of a
+        # thousand files would otherwise carry (and every file that makes one, keep) a thousand reads.
+        paths = tuple(self.nodes[file_id].path for file_id in file_ids)
+        outer, self.reads = self.reads, set()
+        for at, path in enumerate(paths):
+            for name in self.tables(path)[1]:
+                names[name].append(at)
+            if path not in self.extracts:
+                continue
+            bindings = self.file_bindings(path)
+            lang = self.extracts[path].lang
+            for name, bound in bindings.items():
+                if name == "*":
+                    for b in bound:
+                        files = self.module_files(b.module, path, lang)
+                        if files and tuple(files) not in followed:
+                            followed.add(tuple(files))
+                            stars.setdefault(at, []).append(files)
+                elif bound:
+                    names[name].append(at)
+        outer.update(key for key in self.reads if type(key) is not str)  # the module keys its stars read
+        outer.add(("files", paths))
+        self.reads = outer
+        return _SetIndex(names, stars)
 
     def binding_targets(self, path: str, b: Binding, member: str, depth: int = 0) -> list[int] | None:
         """What a binding names (`member` of it, when the use is `local.member`); None: outside the repository."""
         self.reads.add(path)
         lang = self.extracts[path].lang
-        if depth == 0 and not b.module.startswith("."):  # an absolute module means the same from every file
-            key = (lang, b.module, b.name, b.local if b.name == "default" else "", member)
-            return self._memoised(self.binding_memo, key,  # type: ignore[return-value]
-                                  lambda: self._binding_targets(path, lang, b, member, depth))
-        return self._binding_targets(path, lang, b, member, depth)
+        # An absolute module means the same from every file, a relative one from every file of a folder.
+        relative = b.module.strip().strip("\"'<>").startswith(".")
+        key = (lang, posixpath.dirname(path) if relative else "", b.module, b.name,
+               b.local if b.name == "default" else "", member, depth)
+        return self._costed(self.binding_memo, key,  # type: ignore[return-value]
+                            lambda: self._binding_targets(path, lang, b, member, depth))
 
     def _binding_targets(self, path: str, lang: str, b: Binding, member: str, depth: int) -> list[int] | None:
-        sep = "/" if lang in ("javascript", "typescript", "tsx", "go") else ("::" if lang == "rust" else ".")
+        self.work["bindings"] += 1
+        sep = traits(lang).module_separator
         if not b.name or b.name == "default":
             files = self.module_files(b.module, path, lang)
             if files is None:
@@ -609,7 +629,10 @@ class _Resolution:
             owners = self.lookup(files, b.name, depth) if files else []
             if not owners and submodule:
                 owners = self.lookup(submodule, b.name, depth)
-            return self.class_members(owners, member)
+            cost = self.cost  # what reading a class's members costs is no lookup's (see `_costed`)
+            found = self.class_members(owners, member)
+            self.cost = cost
+            return found
         found = self.lookup(files, b.name, depth) if files else []
         if not found and submodule:
             found = self.lookup(submodule, b.name, depth)
@@ -685,7 +708,7 @@ class _Resolution:
 
     def _module_member(self, path: str, lang: str, receiver: str, name: str, types_only: bool,
                        ) -> tuple[list[int], str]:
-        """A use of `receiver.name` where the receiver names a module (`_MODULES_BY_NAME`): the module's function,
+        """A use of `receiver.name` where the receiver names a module (`Traits.modules_by_name`): the module's function,
         or with `types_only` the module `receiver.name` itself. A module is named by its first part when that
         is an alias of the file (`alias Plug.Conn` then `Conn.Unfetched`) or a module the file defines (a
         nested `defmodule Unfetched` is `Unfetched` in the module around it), else in full."""
@@ -738,6 +761,7 @@ class _Resolution:
             local = self.tables(path)[0]
         ids = self.symbol_ids[path]
         lang = self.extracts[path].lang
+        language = traits(lang)
         source_id = ids[source] if 0 <= source < len(ids) else -1
         keep = _is_type if types_only else _any
         nodes = self.nodes
@@ -748,7 +772,7 @@ class _Resolution:
                 if found:
                     return found, "scope"
             return self._by_name(path, name, lang, methods_only=True)
-        if receiver in _SELF_NAMES or (not receiver and lang in _IMPLICIT_THIS and not types_only):
+        if receiver in _SELF_NAMES or (not receiver and language.implicit_receiver and not types_only):
             cls = self.enclosing_class(source_id) if source_id >= 0 else -1
             if cls >= 0:
                 found = self.class_members([cls], name)
@@ -757,7 +781,7 @@ class _Resolution:
             if receiver:
                 return self._by_name(path, name, lang, methods_only=True)
         if not receiver:
-            if lang == "python" and name in _PYTHON_BUILTINS and name not in local:
+            if name in language.runtime_names and name not in local:
                 if name not in self.file_bindings(path):
                     return [], "external"  # `super()`, `len()`: not the repository's `super` method
             here = [i for i in local.get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
@@ -782,12 +806,12 @@ class _Resolution:
                     found = [t for t in self.lookup(files, name) if keep(nodes[t])]
                     if found:
                         return found, "import"
-            if lang not in _BINDING_LANGS:
+            if language.imports != "parsed":
                 found = self._included(path, name, keep)
                 if found:
                     return found, "import"
             return self._by_name(path, name, lang, types_only=types_only)
-        if lang in _MODULES_BY_NAME and receiver[:1].isupper():
+        if language.modules_by_name and receiver[:1].isupper():
             return self._module_member(path, lang, receiver, name, types_only)
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
@@ -830,14 +854,14 @@ class _Resolution:
                  types_only: bool = False) -> tuple[list[int], str]:
         """The fallbacks: the same folder (package), a unique name, or every candidate (ambiguous)."""
         # The same for every file of a folder: memoised by folder.
-        key = ("name", path.rpartition("/")[0], name, lang == "python", methods_only, types_only)
+        key = ("name", path.rpartition("/")[0], name, traits(lang).object_calls_are_methods, methods_only, types_only)
         self.reads.add(key)
         found = self.by_name_memo.get(key)
         if found is None:
-            found = self.by_name_memo[key] = self._by_name_in_folder(key[1], name, lang, methods_only, types_only)
+            found = self.by_name_memo[key] = self._by_name_in_folder(*key[1:])
         return found
 
-    def _by_name_in_folder(self, folder: str, name: str, lang: str, methods_only: bool,
+    def _by_name_in_folder(self, folder: str, name: str, object_calls_are_methods: bool, methods_only: bool,
                            types_only: bool) -> tuple[list[int], str]:
         candidates = self.everywhere(name)
         if types_only:
@@ -847,7 +871,7 @@ class _Resolution:
             methods = self.everywhere(name, "method")
             if methods:
                 candidates = methods
-            elif lang == "python":  # a Python object's attribute is a method; modules are bindings, known above
+            elif object_calls_are_methods:  # (Python's) modules are bindings, known above
                 return [], "unresolved"
         if not candidates:
             return [], "unresolved"
@@ -892,7 +916,7 @@ def _implied_bindings(extract: FileExtract) -> tuple[Binding, ...]:
         if spec in aliased:
             continue  # `import a.b.C as D` does not bind C
         head, _, last = spec.rpartition(".")
-        if extract.lang != "csharp" and head and last[:1].isupper():
+        if not traits(extract.lang).namespace_imports and head and last[:1].isupper():
             out.append(Binding(last, head, last, ref.line))
         else:
             out.append(Binding("*", spec, "", ref.line))
@@ -904,14 +928,17 @@ def resolve_edges(
     nodes: list[Node],
     file_node: dict[str, int],
     symbol_ids: dict[str, list[int]],
-    modules: dict[str, list[int]],
-    go_modules: dict[str, str] | None = None,
+    modules: ModuleIndex,
     memo: MemoTable | None = None,
+    work: Counter | None = None,
 ) -> tuple[list[Edge], Counter, dict[str, Counter], list[FileEdges]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
-    route resolved, by edge kind, and each file's part of the edges. `go_modules`: each go.mod's module
-    path -> its folder. With a build memo, a file whose resolution would read the same is not resolved again."""
-    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules, go_modules or {})
+    route resolved, by edge kind, and each file's part of the edges. `modules`: what module specs name.
+    With a build memo, a file whose resolution would read the same is not resolved again. `work`: what
+    resolving cost is counted into it (see `_Resolution.work`)."""
+    resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
+    if work is not None:
+        resolution.work = work
     earlier = _EdgeMemo(memo, files, resolution) if memo is not None else None
     done: list[tuple[str, _FilePart]] = []
     for f in files:
@@ -1003,7 +1030,7 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
         memo = memos[types_only]  # references and bases: the same type names, resolved once
         hows: list[str] = []  # how each use resolved, counted once at the end (in C)
         resolve = resolution.resolve
-        implicit_this = not types_only and extract.lang in _IMPLICIT_THIS
+        implicit_this = not types_only and traits(extract.lang).implicit_receiver
         for source_index, name, line, receiver in refs:  # tuple unpacking: the fastest read of a NameRef
             if "." in name or ":" in name or ">" in name:  # a qualified name: `a.B`, `a::B`
                 receiver, _, name = name.replace("::", ".").replace("->", ".").rpartition(".")
@@ -1070,10 +1097,11 @@ class _EdgeMemo:
     of the build that resolved them, and the keys its resolution read (`_Resolution.reads`), numbered.
     The `GRAPH_FACTS` entry keeps every file's facts then (with its symbols' names), every key, and a
     digest of what each `module_files` or `_by_name` key read then (ids as paths and offsets from a
-    file's node). A key moved when its file changed; a module key, when a file was added or removed
-    (modules are paths) and it reads another value now; a name key, when a changed file had or has a
-    symbol of that name and it reads another value now. Ids move when a file before in its bucket
-    changed: the old ids are known from the old facts, so the edges are renumbered without resolving.
+    file's node). A key moved when its file changed (a "files" key, when one of its files did); a module
+    key, when a file was added or removed (modules are paths) and it reads another value now; a name
+    key, when a changed file had or has a symbol of that name and it reads another value now. Ids move
+    when a file before in its bucket changed: the old ids are known from the old facts, so the edges are
+    renumbered without resolving.
     A new bucket count renumbers everything: nothing is taken.
     """
 
@@ -1084,8 +1112,8 @@ class _EdgeMemo:
         self.buckets = _bucket_count(files)
         # The paths module specs are resolved against (a few more, such as a file named `.py`: a
         # superset only makes a change seen more often).
-        stems = sorted(p for p in file_node if p.endswith(_STEM_EXTENSIONS))
-        self.modules = _digest((stems, sorted(resolution.go_modules.items())))
+        stems = sorted(p for p in file_node if p.endswith(STEM_EXTENSIONS))
+        self.modules = _digest((stems, resolution.modules.fingerprint()))
         self.old_files: dict[str, tuple] = {}
         self.keys: list = []  # every key a kept file read, numbered (the numbers entries keep)
         self.values: list[bytes] = []  # what each key reads: a digest (b"" for a file's path)
@@ -1119,6 +1147,9 @@ class _EdgeMemo:
             if type(key) is str:
                 if key in changed:
                     moved.add(n)
+            elif key[0] == "files":  # what a package's files hold (see `_Resolution._set_index`)
+                if not changed.isdisjoint(key[1]):
+                    moved.add(n)
             elif modules_moved if key[0] == "module" else key[2] in names_moved:
                 value = self._read(key)
                 if value != self.values[n]:
@@ -1144,7 +1175,7 @@ class _EdgeMemo:
             return _digest([(r.nodes[i].path, i - r.file_node[r.nodes[i].path]) for i in ids])
         hit = r.by_name_memo.get(key)
         if hit is None:
-            hit = r.by_name_memo[key] = r._by_name_in_folder(key[1], key[2], "python" if key[3] else "", key[4], key[5])
+            hit = r.by_name_memo[key] = r._by_name_in_folder(*key[1:])
         ids, how = hit
         paths = [r.nodes[i].path for i in ids]
         return _digest(([(p, i - r.file_node[p]) for p, i in zip(paths, ids)], how))
@@ -1221,7 +1252,7 @@ class _EdgeMemo:
                 if n is None:
                     n = self.number[key] = len(self.keys)
                     self.keys.append(key)
-                    self.values.append(b"" if type(key) is str else self._read(key))
+                    self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
                 numbers.append(n)
             # The edges as marshal's bytes: the memo is saved whole every build, and a file's bytes
             # are then written again as they are, not its edges one by one.

@@ -12,10 +12,12 @@ import os
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 from gitroute.committed import CommittedResult
-from gitroute.errors import GitrouteError, HookConflict, NotARepository
+from gitroute.errors import GitrouteError, HookConflict, NotARepository, cannot_write
 from gitroute.git.catfile import run_git
 
 MARKER = "# gitroute-hook: written by 'git route hooks install'; 'git route hooks uninstall' restores what was here"
@@ -122,12 +124,14 @@ def install(cwd: str, *, python: str = sys.executable, hooks_path: bool = False)
                                hint="move one of them away, then rerun 'git route hooks install'")
         else:
             plan.append((hook, path, "chained"))
-    os.makedirs(folder, exist_ok=True)
+    with _writing(folder):
+        os.makedirs(folder, exist_ok=True)
     steps = []
     for hook, path, action in plan:
-        if action == "chained":
-            os.rename(path, path + LEGACY_SUFFIX)
-        _write_script(path, render_hook(hook, python))
+        with _writing(path):
+            if action == "chained":
+                os.rename(path, path + LEGACY_SUFFIX)
+            _write_script(path, render_hook(hook, python))
         steps.append(HookStep(hook, path, action))
     return steps
 
@@ -144,20 +148,36 @@ def uninstall(cwd: str, *, hooks_path: bool = False) -> list[HookStep]:
         elif not is_ours(path):
             steps.append(HookStep(hook, path, "not ours"))
         elif os.path.lexists(legacy):
-            os.replace(legacy, path)
+            with _writing(path):
+                os.replace(legacy, path)
             steps.append(HookStep(hook, path, "restored"))
         else:
-            os.unlink(path)
+            with _writing(path):
+                os.unlink(path)
             steps.append(HookStep(hook, path, "removed"))
     return steps
 
 
+@contextmanager
+def _writing(path: str) -> Iterator[None]:
+    """A hooks folder that cannot be written (read-only, full) as a fatal naming the hook, not an internal error."""
+    try:
+        yield
+    except OSError as err:
+        raise cannot_write(path, err.strerror or str(err)) from err
+
+
 def _write_script(path: str, text: str) -> None:
     tmp = path + ".gitroute-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 @dataclass(frozen=True)

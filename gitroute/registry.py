@@ -18,6 +18,7 @@ INDEXES = (
     "decisions",
     "meaning",
     "embedding",
+    "contextual",
 )
 
 

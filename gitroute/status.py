@@ -6,8 +6,12 @@ import os
 from dataclasses import dataclass, field
 
 from gitroute.bundle.store import BundleView
+from gitroute.config import FROM_COMMAND_LINE, FROM_COMMITTED, FROM_DEFAULT
 from gitroute.git.catfile import run_git
 from gitroute.model import Source
+
+# Skip reasons of a per-file limit: what `status` lists by path.
+LIMIT_REASONS = ("too-large", "minified", "parse-limit")
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,8 @@ class StatusReport:
     warnings: list = field(default_factory=list)  # [path, warning], the first MAX_REPORTED_WARNINGS
     warnings_total: int = 0
     indexes: dict = field(default_factory=dict)  # index name -> its counts, in build order
+    limits: dict = field(default_factory=dict)  # the per-file limits the build applied (config.Config.limits)
+    over_limits: list = field(default_factory=list)  # [path, reason] of the files a per-file limit skipped
 
 
 def read_status(cwd: str) -> StatusReport:
@@ -50,7 +56,22 @@ def read_status(cwd: str) -> StatusReport:
             warnings_total=manifest.get("warnings_total", 0),
             indexes={name: section.get("counts", {}) for name, section in manifest.get("indexes", {}).items()
                      if isinstance(section, dict)},
+            limits=_limits(manifest.get("limits")),
+            over_limits=[entry for entry in manifest.get("skipped", [])
+                         if isinstance(entry, list) and len(entry) == 2 and entry[1] in LIMIT_REASONS],
         )
+
+
+def _limits(value: object) -> dict:
+    """The manifest's limits, kept only where each value has its type (a fetched bundle is untrusted)."""
+    limit = value.get("max_file_bytes") if isinstance(value, dict) else None
+    if not isinstance(limit, dict):
+        return {}
+    kept = {key: limit[key] for key in ("value", "ceiling", "asked")
+            if isinstance(limit.get(key), int) and not isinstance(limit.get(key), bool)}
+    if limit.get("from") in (FROM_DEFAULT, FROM_COMMITTED, FROM_COMMAND_LINE) and "value" in kept:
+        return {"max_file_bytes": {**kept, "from": limit["from"]}}
+    return {}
 
 
 def _last_build_seconds(cwd: str, bundle_commit: str) -> float | None:

@@ -164,3 +164,48 @@ def stems(text: str) -> list[str]:
 
 # Keyed by the stemmed long form, so "parameters" (-> parameter) and "initialized" (-> initializ) meet.
 _ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.items()}
+
+
+# A name as code spells it: an identifier, or one qualified by `.`, `::`, `#` or `->`, with a call's parentheses
+# or a leading sigil; `a.b` whose last part is a file extension is a file name, not a qualified name.
+_NAME = re.compile(r"^[$@]?[A-Za-z_][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
+# Shapes a plain word does not have: snake_case, a qualified name, camel humps (`HTTPServer`, not `URLs`), a call's
+# parentheses, a leading sigil.
+_CODE_SHAPE = re.compile(r"_|\.|::|#|->|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
+# What only code writes: a separator, a qualifier, a call's parentheses, a sigil (`GitHub` and `iOS` are words too).
+_CODE_MARK = re.compile(r"_|\.|::|#|->|\(\)|^[$@]")
+_QUALIFIER = re.compile(r"\.|::|#|->")
+# The extensions of the files a question names most (code, documents, configuration): `a.b` ending in one is a file.
+_FILE_EXTENSION = re.compile(
+    r"\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|java|kt|kts|scala|rb|php|cs|swift|m|mm|lua"
+    r"|ex|exs|hs|sh|bash|zsh|ps1|pl|r|sql|proto|vue|svelte|md|markdown|rst|txt|adoc|org|rdoc|json|ya?ml|toml|cfg|ini"
+    r"|xml|html?|css|scss|lock|gradle|mod|sum|in|cmake|mk|dockerfile|tf)$", re.I)
+# Dotted words of English prose, never names.
+_PROSE_DOTS = frozenset(("e.g", "i.e", "etc", "vs", "cf", "a.k.a", "aka", "et.al", "n.b", "p.s"))
+
+
+def is_name(word: str) -> bool:
+    """True when `word` is spelled like a name in code (an identifier, possibly qualified)."""
+    return _NAME.match(word) is not None and word.lower().rstrip(".") not in _PROSE_DOTS
+
+
+def is_code_name(word: str) -> bool:
+    """True when `word` is a name that no English word is: `url_for`, `SessionInterface`, `flask.Flask`,
+    `Command::arg`; not `Session`, `forecast`, `e.g.` or a file name (`conftest.py`)."""
+    return is_name(word) and _CODE_SHAPE.search(word) is not None and not is_file_name(word)
+
+
+def is_marked_code(word: str) -> bool:
+    """A code name with a mark no word of prose has (`url_for`, `Foo.bar`, `ns::f`, `f()`), unlike `SessionInterface`,
+    which a product's name (`GitHub`, `PostgreSQL`) could be."""
+    return is_code_name(word) and _CODE_MARK.search(word) is not None
+
+
+def is_file_name(word: str) -> bool:
+    """`sessions.py`, `README.md`: a dotted word whose last part is a common file extension."""
+    return "::" not in word and _FILE_EXTENSION.search(word) is not None and not word.endswith("()")
+
+
+def name_parts(name: str) -> list[str]:
+    """A qualified name's parts, outermost first: `spdlog::cfg::load_env_levels` -> spdlog, cfg, load_env_levels."""
+    return [p for p in _QUALIFIER.split(name.removesuffix("()").lstrip("$@")) if p]

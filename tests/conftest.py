@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import os
 import subprocess
@@ -259,3 +260,13 @@ def forget_extraction_cache(repo_path: Path) -> None:
     from gitroute.bundle.extracts import CACHE_DIR
 
     shutil.rmtree(repo_path / ".git" / CACHE_DIR, ignore_errors=True)
+
+
+def load_script(path: str):
+    """A script of the project that is no module of the package (`bench/adversarial.py`), loaded as one."""
+    file = Path(__file__).resolve().parent.parent / path
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

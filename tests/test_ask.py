@@ -69,7 +69,7 @@ def test_each_route_says_why_and_asks_the_subject_not_the_sentence():
     assert c.subject == "parse_forecast"
     doc = classify("docs/weather.md", EVIDENCE, EVERY_COMMAND)
     assert doc.routes[0].text == "docs/weather.md"
-    assert "'docs/weather.md' is a file of the pinned commit" in doc.facts
+    assert "'docs/weather.md' is a document of the pinned commit" in doc.facts
 
 
 def test_a_name_in_one_file_asks_the_symbol_index_within_that_file_and_impact_of_the_whole_target():

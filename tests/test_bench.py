@@ -445,3 +445,99 @@ def test_bench_command_without_a_bench_file_is_fatal(sample_repo, route) -> None
     assert result.exit_code == ExitCode.FATAL
     assert result.stdout == ""
     assert result.stderr.startswith("fatal: ")
+
+
+# -- sentence questions (issue 21) -----------------------------------------------------------------
+
+SENTENCE = """\
+schema: 1
+questions:
+  - id: t1
+    type: sentence
+    route: docs
+    argument: "url_for"
+    question: "Which page of the docs explains how url_for builds a URL?"
+    expect: ["docs/quickstart.rst"]
+"""
+
+
+def test_load_bench_reads_a_sentence_with_its_route_and_argument() -> None:
+    (q,) = load_bench(SENTENCE, "s.yaml").questions
+    assert (q.type, q.route, q.argument, q.expect) == ("sentence", "docs", "url_for", ("docs/quickstart.rst",))
+    assert q.scored_as == "sentence:docs" and not q.expects_no_match
+    negative = load_bench(SENTENCE.replace('["docs/quickstart.rst"]', "[no_match]"), "s.yaml").questions[0]
+    assert negative.expects_no_match and negative.scored_as == "sentence:negative"
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("    route: docs\n", "", "'route' is missing; known: symbol, meaning, code, docs, impact, decision, wiring"),
+    ("route: docs", "route: search", "unknown route 'search'; known: symbol"),
+    ('argument: "url_for"', 'argument: ""', "'argument' must be a non-empty one-line string"),
+    ('    argument: "url_for"\n', "", "'argument' must be a non-empty one-line string, not None"),
+    ('argument: "url_for"', 'argument: "two\\nlines"', "'argument' must be a non-empty one-line string"),
+    ('argument: "url_for"', "argument: [url_for]", "'argument' must be a non-empty one-line string"),
+    ('["docs/quickstart.rst"]', '[no_match, docs/quickstart.rst]', "'no_match' is the whole expectation or none"),
+    ('["docs/quickstart.rst"]', '["/docs/quickstart.rst"]', "must be a repo-relative POSIX path"),
+    ("type: sentence", "type: docs", "'route' belongs to a 'sentence' question, not a 'docs' one"),
+])
+def test_load_bench_validates_a_sentence_like_the_rest(old: str, new: str, message: str) -> None:
+    assert old in SENTENCE
+    with pytest.raises(BenchFileError) as info:
+        load_bench(SENTENCE.replace(old, new), "s.yaml")
+    assert message in info.value.message
+    assert info.value.message.startswith("s.yaml: question 't1': ")
+
+
+def test_sentences_are_scored_per_route_and_a_no_match_answer_is_right_for_a_negative() -> None:
+    def sentence(qid: str, route: str, expect: tuple[str, ...]) -> Question:
+        return Question(id=qid, type="sentence", question="a sentence", expect=expect, route=route, argument="x")
+
+    questions = [sentence("d1", "docs", ("a.md",)), sentence("d2", "docs", ("a.md",)),
+                 sentence("i1", "impact", ("b.py",)), sentence("n1", "docs", ("no_match",)),
+                 _question(qid="s1")]
+    answers = {"d1": _answer("a.md"), "d2": _answer("c.md"), "i1": _answer("b.py"),
+               "n1": _answer(status="no_match"), "s1": _answer("src/flask/sessions.py")}
+    report = run_bench(_bench_of(*questions), {"sentence": _ask_from(answers), "symbol": _ask_from(answers)})
+    assert [(t.type, t.n, t.right_first) for t in report.types] == [
+        ("symbol", 1, 1), ("sentence:docs", 2, 1), ("sentence:impact", 1, 1), ("sentence:negative", 1, 1)]
+    routed = run_bench(_bench_of(questions[3]), {"sentence": lambda q: _answer("a.md")})
+    assert routed.types[0].right_first == 0 and routed.questions[0].miss == "forced_guess"
+
+
+def test_whole_file_bm25_ranks_files_by_the_sentence_and_skips_binaries() -> None:
+    from gitroute.bench import WholeFiles
+
+    baseline = WholeFiles([("docs/cache.md", b"How the cache expires entries.\nThe cache cache cache."),
+                           ("src/cache.py", b"def expire(entries):\n    return entries\n"),
+                           ("logo.png", b"\x89PNG\0\0cache")])
+    answer = baseline.answer("where does the cache expire entries?")
+    assert {r.path for r in answer.rows} == {"docs/cache.md", "src/cache.py"}  # never the binary
+    assert [r.path for r in baseline.answer("how is the cache explained").rows] == ["docs/cache.md", "src/cache.py"]
+    assert baseline.answer("zeppelin").status == "no_match"
+
+
+SENTENCE_BENCH = """\
+schema: 1
+questions:
+  - {id: t1, type: sentence, route: symbol, argument: OpenMeteoClient,
+     question: "Where is the OpenMeteoClient class defined?", expect: [src/sample/weather.py]}
+  - {id: t2, type: sentence, route: docs, argument: FooBarBaz,
+     question: "Which doc explains the `FooBarBaz` class?", expect: [no_match]}
+"""
+
+
+def test_bench_through_ask_puts_ask_beside_the_dedicated_command_and_whole_file_bm25(bench_repo, route) -> None:
+    (bench_repo.path / "sentences.yaml").write_text(SENTENCE_BENCH, encoding="utf-8")
+    plain = route(["bench", "--json", "sentences.yaml"], bench_repo.path)
+    assert plain.exit_code == 0, plain.stderr
+    assert set(json.loads(plain.stdout)["types"]) == {"sentence:symbol", "sentence:negative"}
+    result = route(["bench", "--through-ask", "--json", "sentences.yaml"], bench_repo.path)
+    doc = json.loads(result.stdout)
+    assert doc["types"] == {
+        "sentence:symbol": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 1},
+        # whole-file BM25 always answers, so it never gets a negative right
+        "sentence:negative": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 0},
+    }
+    assert result.exit_code == 0, result.stderr
+    text = route(["bench", "--through-ask", "sentences.yaml"], bench_repo.path)
+    assert "whole-file bm25" in text.stdout.splitlines()[0]

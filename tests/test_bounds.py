@@ -19,7 +19,9 @@ def test_pathological_content_builds_and_says_what_degraded(make_repo, route):
     repo = make_repo()
     repo.commit({
         "deep.py": "x = " + "[" * 5000 + "]" * 5000 + "\n\ndef after_the_deep_list():\n    pass\n",
-        "long_line.js": "var a = 1;" * 20000 + "\nfunction afterTheLongLine() {}\n",
+        # one huge line among ordinary ones is read; a file of huge lines is minified (parsing/limits.py)
+        "long_line.js": "var a = 1;" * 20000 + "\n" + "var b = 2;\n" * 60 + "function afterTheLongLine() {}\n",
+        "bundle.min.js": "var a = 1;" * 20000 + "\nfunction minifiedAway() {}\n",
         "latin1.py": b"# caf\xe9\n\ndef survives_bad_bytes():\n    pass\n",
         "broken.go": "package main\n\nfunc main() {\n  if {{{\n}\n\nfunc StillFound() {}\n",
         "huge_name.py": "def " + "a" * 5000 + "():\n    pass\n",
@@ -28,6 +30,7 @@ def test_pathological_content_builds_and_says_what_degraded(make_repo, route):
     report = build_json(route, repo)
     assert report["files"]["parsed"] == 6
     manifest = json.loads(repo.git("cat-file", "-p", "refs/marola/routing-bundle:build.json"))
+    assert manifest["skipped"] == [["bundle.min.js", "minified"]]
     warned = {path for path, _ in manifest["warnings"]}
     assert {"latin1.py", "broken.go"} <= warned  # degraded, and said so
 
@@ -101,3 +104,26 @@ def test_a_paragraph_the_inline_grammar_is_slow_on_is_read_as_text_and_said(make
         manifest["warnings"]
     answer = json.loads(route(["query", "--json", "after_the_brackets"], repo.path).stdout)
     assert {row["path"] for row in answer["rows"]} >= {"lib.py"}
+
+
+def test_reading_many_objects_at_once_does_not_deadlock_on_the_pipes(make_repo):
+    """A warm server pinning a kernel-sized bundle asks for thousands of blobs in one call: written whole before
+    any answer was read, the request filled git's stdin pipe while git's answers filled its stdout pipe."""
+    import threading
+
+    from gitroute.git.catfile import ObjectReader
+
+    repo = make_repo()
+    repo.commit({"block.txt": "x" * 1024 + "\n"})
+    oid = repo.git("rev-parse", "HEAD:block.txt").strip()
+    specs = [oid] * 3000  # 123 KB of request, 3 MB of answers: both past a 64 KiB pipe
+    answers: list = []
+    with ObjectReader(str(repo.path)) as reader:
+        thread = threading.Thread(target=lambda: answers.extend(reader.read(specs)), daemon=True)
+        thread.start()
+        thread.join(timeout=30)
+        deadlocked = thread.is_alive()
+        if deadlocked:
+            reader._process().kill()  # free the thread; the assertion below fails
+    assert not deadlocked
+    assert len(answers) == 3000 and answers[-1][2] == b"x" * 1024 + b"\n"

@@ -12,16 +12,8 @@ from hypothesis import strategies as st
 
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
-from gitroute.indexes.decisions import (
-    collect_records,
-    decision_rows,
-    is_record_path,
-    lint_record,
-    normalise_status,
-    parse_record,
-    render_decisions,
-    rows_of,
-)
+from gitroute.indexes.decisions import decision_rows, lint_record, render_decisions
+from gitroute.parsing.records import collect_records, is_record_path, normalise_status, parse_record, rows_of
 from gitroute.rank import bm25_idf, bm25_term
 
 SEEDS = Path(__file__).parent / "fixtures" / "decisions"
@@ -77,17 +69,18 @@ def test_seed_proposal_gives_summary_alternatives_and_decided_lines():
     record = record_of(f"docs/MIPs/{MIP_0085}", seed(MIP_0085).decode())
     assert record.status == "accepted" and record.format == "proposal"
     title = record.rows[0]
-    assert title.section == "1"
+    assert title.section == "1. Summary"  # a numbered heading is named as written, number included
     assert title.text.startswith("MIP-0085: The routing index family")
     assert "MIP-0084 gives every session a bundle and a route tool" in title.text
     alternatives = [r for r in record.rows if r.kind == "alternative"]
-    assert len(alternatives) == 7 and {r.section for r in alternatives} == {"9"}
+    assert len(alternatives) == 7 and {r.section for r in alternatives} == {"9. Alternatives considered"}
     assert {r.verdict for r in alternatives} == {"rejected"}
     assert alternatives[2].text == (
         "graphify's LLM pass: rejected, about 0.6–0.7M input tokens per run, edges inferred; rejected in MIP-0076."
     )
     decided = [r for r in record.rows if r.kind == "decided"]
-    assert [(r.section, r.line) for r in decided] == [("5.7", 138), ("Meaning spike (task 7), 2026-10-20", 201)]
+    assert [(r.section, r.line) for r in decided] == [("5.7 Meaning: a spike, then maybe route query --meaning", 138),
+                                                      ("Meaning spike (task 7), 2026-10-20", 201)]
     assert decided[0].text == "Decided 2026-10-20: BM25 ships, inside the bundle; no embedding (the meaning spike)."
 
 
@@ -458,7 +451,9 @@ def test_why_finds_a_rejected_alternative_with_record_and_section(records_repo, 
     result = route(["why", "why not run embeddings with Ollama on each machine"], records_repo.path)
     assert result.exit_code == 0, result.stderr
     first = result.stdout.splitlines()[1]
-    assert first.startswith(f"docs/MIPs/{MIP_0085} §9  accepted  Ollama embeddings: rejected, a daemon")
+    assert first.startswith(f"docs/MIPs/{MIP_0085} §9. Alternatives considered  accepted  "
+                            "[MIP-0085: The routing index family — doc↔code, impact, deci…]  "
+                            "Ollama embeddings: rejected, a daemon")
 
 
 def test_why_json_rows_carry_path_section_line_status_text(records_repo, route):
@@ -612,7 +607,8 @@ def test_cold_why_imports_no_click_pygit2_tree_sitter_or_dataclasses(records_rep
     result, modules = imported_modules(["why", "why", "not", "Ollama", "embeddings"], records_repo.path)
     assert result.returncode == 0, result.stderr[-2000:]
     assert heavy(modules) == set()
-    assert result.stdout.splitlines()[1].startswith(f"docs/MIPs/{MIP_0085} §9  accepted  Ollama embeddings")
+    assert result.stdout.splitlines()[1].startswith(f"docs/MIPs/{MIP_0085} §9. Alternatives considered  accepted  ")
+    assert "]  Ollama embeddings" in result.stdout.splitlines()[1]
 
 
 def test_a_quoted_example_of_deciding_is_no_decision():

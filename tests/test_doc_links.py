@@ -115,11 +115,23 @@ def test_code_lists_the_files_a_markdown_document_names(shop, route):
         assert {"path", "section", "section_number", "doc_line", "links", "status", "symbols"} <= row.keys()
 
 
-def test_code_blocks_and_short_names_do_not_link(shop, route):
+def test_short_names_do_not_link_and_a_code_sample_links_only_names_spelled_as_code(shop, route):
     doc = ask(route, shop, "code", "adr-0001-cart.md")
     symbols = [s for row in doc["rows"] for s in row["symbols"]]
-    assert "render_receipt" not in symbols  # only inside a fenced code block
+    assert "render_receipt" in symbols  # inside a fenced code block: a name no English word is (0020)
     assert "add" not in symbols  # three characters
+    assert "cart" not in symbols and "Cart" in symbols  # the sample's `cart` is a word; `Cart` linked in prose
+
+
+def test_a_name_spelled_as_code_in_prose_or_a_heading_links_as_a_mention(make_repo, route):
+    repo = make_repo("mentions")
+    repo.commit({**SHOP_FILES, "docs/receipts.md": (
+        "# render_receipt\n\nReceipts come from render_receipt; the Gateway charges, a cart totals.\n")}, "docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows = rows_by_path(ask(route, repo, "docs", "render_receipt"))
+    assert rows["docs/receipts.md"]["line"] == 1  # the heading, which counts most
+    code = rows_by_path(ask(route, repo, "code", "docs/receipts.md"))
+    assert list(code) == ["src/shop/cart.py"]  # `Gateway` and `cart` are words: no mention
 
 
 def test_a_name_in_two_files_stays_ambiguous_with_every_candidate(shop, route):
@@ -275,7 +287,7 @@ def test_render_doc_code_map_is_deterministic_and_one_row_per_section_file(shop)
     assert render_doc_code_map(shuffled) == text
     rows = [line for line in text.splitlines() if line.startswith("| ") and "| document |" not in line]
     assert map_rows(text) == len(rows)
-    assert "| docs/design/adr-0001-cart.md | 1.1 Adding | src/shop/cart.py | 1 |" in rows
+    assert "| docs/design/adr-0001-cart.md | 1.1 Adding | src/shop/cart.py | 2 |" in rows  # and the sample's name
     assert "| docs/api.rst | API | src/shop/cart.py | 3 |" in rows
     assert len(rows) == len(set(rows))
     # Ambiguous links name no one file: the line-15 `checkout` adds nothing to "1.2 Paying".

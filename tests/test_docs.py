@@ -1,7 +1,6 @@
 """Documentation: every command and option has help, the man page is current, README names CI's test command."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -9,16 +8,13 @@ import click
 import pytest
 
 from gitroute.cli.app import COMMANDS, cli
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_manpage_tool():
-    spec = importlib.util.spec_from_file_location("manpage", ROOT / "tools" / "manpage.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/manpage.py")
 
 
 def forget_cached_help_options() -> None:
@@ -115,3 +111,52 @@ def test_readme_example_runs_inside_its_corpus_and_defines_right_first():
     assert first == "$ python bench/corpora.py --dest /tmp/readme flask && cd /tmp/readme/flask"
     assert second == "$ git route build"
     assert "among the first three rows (the top 3)" in readme
+
+
+def load_readme_example():
+    return load_script("bench/readme_example.py")
+
+
+# The flask archive, where bench/corpora.py keeps it (read before the test session points HOME elsewhere).
+FLASK_ARCHIVE = Path("~/.cache/gitroute-bench").expanduser() / "flask-3.1.2.tar.gz"
+
+
+def test_readme_example_is_stamped_with_the_bundle_ids_of_this_code():
+    """Offline: the stamp names the sample repository's golden bundle id and EXTRACTOR_VERSION as they were when
+    the example was made. A change that moves bundle ids moves the golden one too, and then this fails until
+    `python bench/readme_example.py --write` makes the example again (its bundle id with it)."""
+    example = load_readme_example()
+    stamps = example.STAMP.findall((ROOT / "README.md").read_text())
+    assert len(stamps) == 1
+    assert example.current_stamp() in (ROOT / "README.md").read_text(), "run 'python bench/readme_example.py --write'"
+
+
+def test_readme_example_states_what_the_code_prints():
+    """Offline: each command parses as the CLI takes it; the build's lines have the build summary's shape; every
+    answer comes from the commit the build names."""
+    from tests.test_ci_files import assert_command_parses, route_commands
+
+    example = load_readme_example()
+    readme = (ROOT / "README.md").read_text()
+    start, end = example.example_block(readme)
+    pairs = example.commands(readme[start:end])
+    assert example.render(pairs) == readme[start:end]  # the block is exactly commands and their output
+    for command, _ in pairs[1:]:
+        for args in route_commands(command.split(";")[0]):
+            assert_command_parses(args)
+    build = dict(pairs)["git route build"].splitlines()
+    built = re.fullmatch(r"built refs/marola/routing-bundle at ([0-9a-f]{7}) for ([0-9a-f]{7}) in \d+\.\d\d s", build[0])
+    assert built, build[0]
+    assert re.fullmatch(r"files: \d+ read, \d+ parsed, 0 reused; skipped: \d+ binary", build[1])
+    build_source = (ROOT / "gitroute" / "cli" / "build.py").read_text()
+    suffix = re.search(r'" \((calls resolved by [^)]*)\)"', build_source)
+    assert suffix and build[3].endswith(f" ({suffix.group(1)})"), build[3]
+    sources = {line.split()[2] for _, output in pairs for line in output.splitlines() if line.startswith("answers from")}
+    assert sources == {f"main@{built.group(2)}"}
+
+
+@pytest.mark.skipif(not FLASK_ARCHIVE.is_file(), reason="the flask archive is not in bench/corpora.py's cache")
+def test_readme_example_is_what_the_commands_print_now():
+    """Where the flask archive is at hand: the whole example, run again, is what README shows (seconds aside)."""
+    difference = load_readme_example().check(FLASK_ARCHIVE.parent)
+    assert difference == [], "\n".join(difference) + "\nrun 'python bench/readme_example.py --write'"

@@ -267,9 +267,15 @@ def test_pointer_sync_refuses_a_map_that_loses_most_rows(superproject, route):
     before = map_text(top)
     move_pointer(top, lib, {"intro.md": "# intro\n"})
     result = route(["hook", "pointer-sync", "0"], top.path)
-    assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == ("error: gitroute pointer-sync: refusing to write 'docs/DOC-CODE.md': "
-                                             "2 rows where the committed file has 5 (fewer than half)")
+    assert result.exit_code == 0  # as a hook it never fails the git command: one warning line
+    assert result.stderr == ("warning: gitroute pointer-sync: refusing to write 'docs/DOC-CODE.md': "
+                             "2 rows where the committed file has 5 (fewer than half)\n")
+    assert map_text(top) == before
+    as_ci = route(["hook", "pointer-sync"], top.path)  # no git arguments: a command, and the guard fails it
+    assert as_ci.exit_code == 1
+    assert as_ci.stderr.splitlines()[0] == ("error: gitroute pointer-sync: refusing to write 'docs/DOC-CODE.md': "
+                                            "2 rows where the committed file has 5 (fewer than half)")
+    assert as_ci.stderr.splitlines()[1].startswith("hint: ")
     assert map_text(top) == before
     forced = route(["hook", "pointer-sync", "--force", "0"], top.path)
     assert forced.exit_code == 0, forced.stderr
@@ -338,3 +344,21 @@ def test_pointer_sync_reads_git_s_arguments_from_pre_commit_s_environment(superp
     result = route(["hook", "pointer-sync"], top.path)
     assert result.exit_code == 0
     assert "regenerated 'docs/DOC-CODE.md' (6 rows, 5 before)" in result.stderr
+
+
+def test_a_check_in_a_clone_without_the_submodule_names_it(superproject, route, tmp_path):
+    top, lib = superproject
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(top.path), str(clone))  # no --recurse-submodules: 'lib' is not initialised
+    assert route(["build", "-q"], clone).exit_code == 0
+    result = route(["doc-code", "--check"], clone)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "hint: submodule 'lib' is not initialised in this clone, so the bundle lacks what it holds: "
+        "run 'git submodule update --init' and 'git route build'")
+    refused = route(["doc-code", "--write"], clone)  # four of five rows go: the guard refuses, and says why
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines()[1].startswith("hint: submodule 'lib' is not initialised in this clone")
+    git(clone, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init")
+    assert route(["build", "-q"], clone).exit_code == 0
+    assert route(["doc-code", "--check", "-q"], clone).exit_code == 0

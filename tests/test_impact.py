@@ -202,6 +202,18 @@ def test_wiring_question_ranks_rows_sharing_its_words(umbrella, route) -> None:
     assert doc["rows"][0]["kind"] == "dispatch" and doc["rows"][0]["name"] == "schema-changed"
 
 
+def test_wiring_question_in_text_names_each_table_once(umbrella, route) -> None:
+    """Ranked rows of several tables interleave; the text groups them, each table where its best row ranks."""
+    question = ["package", "schema", "workflow"]
+    ranked = json.loads(route(["wiring", "--json", *question], umbrella.path).stdout)["rows"]
+    tables = [row["table"] for row in ranked]
+    assert len(tables) > len(set(tables))  # the ranking interleaves tables
+    lines = route(["wiring", *question], umbrella.path).stdout.splitlines()[1:]
+    headings = [line[1:-1] for line in lines if line.startswith("[")]
+    assert headings == list(dict.fromkeys(tables))  # once each, in the order of their best rows
+    assert len(lines) == len(headings) + len(ranked)  # every row still shown
+
+
 def test_wiring_question_matches_words_by_stem_and_ignores_stop_words(umbrella, route) -> None:
     stemmed = json.loads(route(["wiring", "--json", "dispatched", "changes"], umbrella.path).stdout)
     assert stemmed["rows"][0]["kind"] == "dispatch" and stemmed["rows"][0]["name"] == "schema-changed"

@@ -97,6 +97,27 @@ STEPS = {
     "elixir_module_renamed": lambda t: {**t, "lib/ex/path.ex": "defmodule Shop.Paths do\n  def split(p), do: [p]\nend\n"},
     "elixir_nested_module": lambda t: {**t, "lib/ex/shop.ex": "defmodule Shop do\n  defmodule Path do\n"
                                                               "    def split(p), do: p\n  end\nend\n"},
+    # A bare JavaScript spec names another package of the repository by its package.json name: a manifest's
+    # content, no path, moves what the importing file resolves to.
+    "js_package_import": lambda t: {**t, "web/app.js": "const { slug } = require('@acme/utils')\n\n"
+                                                     "function page() {\n  return slug('a')\n}\n",
+                                    "packages/utils/index.js": "function slug(s) {\n  return s\n}\n"
+                                                               "module.exports = { slug }\n"},
+    "package_named": lambda t: {**t, "packages/utils/package.json": '{"name": "@acme/utils"}\n'},
+    "package_renamed": lambda t: {**t, "packages/utils/package.json": '{"name": "@acme/tools"}\n'},
+    # A Python module beside its importer, until the folder becomes a package and it is no longer top-level.
+    "python_beside": lambda t: {**t, "checks/helpers.py": "def ready():\n    return 1\n",
+                                "checks/run.py": "import helpers\n\n\ndef run():\n    return helpers.ready()\n",
+                                "checks/__init__.py": ""},
+    # A Go package of more files than a lookup scans one by one: read through its index, as one key of its
+    # files; a second definition in one of them moves what an unchanged caller in another package resolves to.
+    "go_package": lambda t: {**t, "go.mod": "module example.com/shop\n",
+                             **{f"pay/p{i}.go": f"package pay\n\nfunc Charge{i}() int {{\n\treturn {i}\n}}\n"
+                                for i in range(12)},
+                             "api/api.go": 'package api\n\nimport . "example.com/shop/pay"\n\n'
+                                           "func Serve() int {\n\treturn Charge7() + len(\"x\")\n}\n"},
+    "go_member_twice": lambda t: {**t, "pay/p3.go": "package pay\n\nfunc Charge3() int {\n\treturn 3\n}\n\n"
+                                                  "func Charge7() int {\n\treturn 37\n}\n"},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -198,3 +199,86 @@ def test_the_warm_server_answers_every_question_as_the_command_line_does(make_re
     finally:
         tools.close()
     assert tools.warm.pins == 1
+
+
+def raw_session(repo_path, lines: list[bytes], timeout: float = 60.0) -> list[dict]:
+    """Send raw lines to `git route mcp` after the handshake; the replies, one per line sent that gets one.
+
+    The lines go one at a time, each after the reply to the one before (or after a ping's reply shows the
+    server read past a line that gets none): a reply that never comes fails the test instead of hanging it.
+    """
+    import select
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "gitroute", "mcp"], cwd=repo_path, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+
+    def send(line: bytes) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(line + b"\n")
+        proc.stdin.flush()
+
+    pending = b""
+
+    def receive() -> dict:
+        """The next line the server writes, waiting `timeout` at most (poll: the fd may be past select's 1024)."""
+        nonlocal pending
+        assert proc.stdout is not None
+        while b"\n" not in pending:
+            waiting = select.poll()
+            waiting.register(proc.stdout.fileno(), select.POLLIN)
+            assert waiting.poll(timeout * 1000), "no reply: a client waiting on it would hang"
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed its output"
+            pending += chunk
+        line, _, pending = pending.partition(b"\n")
+        return json.loads(line)
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode())
+        assert receive()["id"] == "init"
+        send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        replies = []
+        for number, line in enumerate(lines):
+            send(line)
+            send(json.dumps({"jsonrpc": "2.0", "id": f"ping{number}", "method": "ping"}).encode())
+            reply = receive()
+            if reply.get("id") != f"ping{number}":
+                replies.append(reply)
+                assert receive()["id"] == f"ping{number}"
+        return replies
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout)
+        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def test_invalid_requests_get_the_json_rpc_error_the_spec_names(built):
+    deep = b"[" * 100_000 + b"]" * 100_000
+    lines = {
+        "no method": (b'{"jsonrpc": "2.0", "id": 1}', 1, -32600),
+        "params not structured": (b'{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": "x"}', 2, -32600),
+        "jsonrpc 1.0": (b'{"jsonrpc": "1.0", "id": 3, "method": "tools/list"}', 3, -32600),
+        "params an array": (b'{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": [1]}', "four", -32602),
+        "nested deep, with an id": (b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask", '
+                                    b'"arguments": {"text": ' + deep + b'}}}', 5, -32600),
+        "nested deep, no object": (deep, None, -32600),
+        "not JSON": (b'{"jsonrpc": "2.0", "id": 6, "method": ', None, -32700),
+        "a batch": (b'[{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}]', None, -32600),
+        "an id of the wrong type": (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', None, -32600),
+        "unknown method": (b'{"jsonrpc": "2.0", "id": 8, "method": "nope"}', 8, -32601),  # the SDK's own answer
+    }
+    replies = raw_session(built.path, [line for line, _, _ in lines.values()])
+    assert len(replies) == len(lines), replies
+    for (name, (_, request_id, code)), reply in zip(lines.items(), replies, strict=True):
+        assert reply["jsonrpc"] == "2.0" and reply["id"] == request_id, (name, reply)
+        assert reply["error"]["code"] == code, (name, reply)
+        assert reply["error"]["message"], (name, reply)
+
+
+def test_lines_that_want_no_answer_get_none_and_the_server_keeps_serving(built):
+    replies = raw_session(built.path, [b"", b'{"jsonrpc": "2.0", "id": 9, "result": "malformed response"}',
+                                       b'{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}'])
+    assert replies == []

@@ -285,14 +285,9 @@ def test_the_shipped_neighbours_table_reads_closest_first():
 
 
 def test_the_table_script_drops_a_word_and_its_negation():
-    import importlib.util
-    from pathlib import Path
+    from tests.conftest import load_script
 
-    spec = importlib.util.spec_from_file_location(
-        "neighbours_script", Path(__file__).resolve().parent.parent / "bench" / "neighbours.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("bench/neighbours.py")
     assert script.negates("legal", "illegally") and script.negates("unsaf", "safe")
     assert script.negates("dislik", "like")
     assert not script.negates("end", "finish") and not script.negates("index", "order")
@@ -619,6 +614,17 @@ def test_an_inline_name_lends_its_own_sentence_only(make_repo, route):
     assert ask(route, repo, "where are thumbnails made", "--meaning")["rows"][0]["path"] == "src/clock/image.py"
     # "Invoices are paid monthly." is the next sentence of the same paragraph: not about `shrink_image`
     assert ask(route, repo, "where are invoices paid monthly", "--meaning")["status"] == "no_match"
+
+
+def test_a_name_mentioned_without_markup_lends_no_anchor_text(make_repo, route):
+    # doc_links links `shrink_image` written bare (a mention, 0020), but the page may only use it in passing
+    repo = make_repo("clock")
+    bare = "# Clock\n\nPictures get smaller: shrink_image makes thumbnails.\n"
+    repo.commit({**CLOCK_FILES, "README.md": bare}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    code = json.loads(route(["code", "--json", "README.md"], repo.path).stdout)
+    assert [row["path"] for row in code["rows"]] == ["src/clock/image.py"]  # linked
+    assert ask(route, repo, "where are thumbnails made", "--meaning")["status"] == "no_match"  # no anchor text
 
 
 def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):

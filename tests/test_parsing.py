@@ -2527,7 +2527,8 @@ def test_deeply_nested_functions_attach_calls_to_the_innermost() -> None:
 
 
 def test_huge_line_bounds_signature() -> None:
-    data = b"def f(" + b"a, " * 100_000 + b"z): pass\n"
+    # ordinary lines after it, or the file would be minified (parsing/limits.py) and skipped whole
+    data = b"def f(" + b"a, " * 100_000 + b"z): pass\n" + b"x = 1\n" * 100
     symbol = extract(data, "python").symbols[0]
     assert symbol.name == "f"
     assert len(symbol.signature) == 200
@@ -2658,7 +2659,7 @@ def test_language_for_path_returns_none_for_unknown(path: str) -> None:
         (
             "web/package.json",
             '{"name": "@acme/weather", "bin": "./bin/cli.js"}',
-            [DeclaredEntry("weather", path="web/bin/cli.js")],
+            [DeclaredEntry("@acme/weather"), DeclaredEntry("weather", path="web/bin/cli.js")],
         ),
         (
             "package.json",
@@ -2674,25 +2675,28 @@ def test_language_for_path_returns_none_for_unknown(path: str) -> None:
         (
             "pkg/package.json",
             '{"name": "@acme/wx", "main": "./lib/index.js", "bin": "cli.js"}',
-            [DeclaredEntry("@acme/wx", path="pkg/lib/index.js"), DeclaredEntry("wx", path="pkg/cli.js")],
+            [DeclaredEntry("@acme/wx"), DeclaredEntry("@acme/wx", path="pkg/lib/index.js"),
+             DeclaredEntry("wx", path="pkg/cli.js")],
         ),
-        ("package.json", '{"name": "express", "version": "4.21.2"}', []),  # no implied index.js
+        # No implied index.js: the package's name alone (what `require('express')` names)
+        ("package.json", '{"name": "express", "version": "4.21.2"}', [DeclaredEntry("express")]),
         (
             "package.json",
             '{"name": "zod", "main": "./index.cjs", "exports": {"./package.json": "./package.json",'
             ' ".": {"@zod/source": "./src/index.ts", "types": "./index.d.cts", "import": "./index.js",'
             ' "require": "./index.cjs"}, "./mini": {"import": "./mini/index.js"}}}',
-            [DeclaredEntry("zod", path="index.cjs"), DeclaredEntry("zod", path="index.js")],
+            [DeclaredEntry("zod"), DeclaredEntry("zod", path="index.cjs"), DeclaredEntry("zod", path="index.js")],
         ),
-        ("package.json", '{"name": "a", "exports": "./a.js"}', [DeclaredEntry("a", path="a.js")]),
-        ("package.json", '{"name": "a", "exports": {".": "./a.mjs"}}', [DeclaredEntry("a", path="a.mjs")]),
+        ("package.json", '{"name": "a", "exports": "./a.js"}', [DeclaredEntry("a"), DeclaredEntry("a", path="a.js")]),
+        ("package.json", '{"name": "a", "exports": {".": "./a.mjs"}}',
+         [DeclaredEntry("a"), DeclaredEntry("a", path="a.mjs")]),
         (
             "package.json",
             '{"name": "a", "exports": {"import": {"types": "./a.d.ts", "default": "./esm/a.js"},'
             ' "default": "./a.js", "node": "./node.js"}}',
-            [DeclaredEntry("a", path="a.js"), DeclaredEntry("a", path="esm/a.js")],
+            [DeclaredEntry("a"), DeclaredEntry("a", path="a.js"), DeclaredEntry("a", path="esm/a.js")],
         ),
-        ("package.json", '{"name": "a", "main": "../outside.js", "exports": ["./x.js"]}', []),
+        ("package.json", '{"name": "a", "main": "../outside.js", "exports": ["./x.js"]}', [DeclaredEntry("a")]),
     ],
 )
 def test_declared_entry_points_reads_manifests(path: str, text: str, expected: list[DeclaredEntry]) -> None:

@@ -110,3 +110,35 @@ def test_text_from_a_bundle_cannot_forge_a_row_but_keeps_any_script(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2, lines  # the source line and the one row
     assert "\\nsrc/fake.py:1  forged" in lines[1] and "\x1b" not in lines[1] and "\r" not in lines[1]
+
+
+FAKE = "a\nfatal: fake"
+
+
+@pytest.mark.parametrize("args", [["docs", FAKE], ["code", FAKE], ["impact", FAKE], ["build", FAKE], ["bench", FAKE]])
+def test_a_users_argument_is_echoed_on_one_line_never_as_a_second_fatal(odd_repo, args):
+    result = run_route(args, odd_repo.path)
+    out, err = result.stdout.splitlines(), result.stderr.splitlines()
+    assert not any(line.startswith("fatal: fake") for line in out + err), (out, err)
+    assert sum(line.startswith("fatal:") for line in err) <= 1
+    assert "a\\nfatal: fake" in result.stdout + result.stderr  # escaped as git escapes it, not dropped
+
+
+def test_notes_on_stderr_escape_a_paths_control_characters(odd_repo):
+    result = run_route(["impact", "red_alert"], odd_repo.path)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stderr and "\x1b" not in result.stdout
+    assert "src/\\033[31mred.py" in result.stderr  # the note names the file, escaped
+    result = run_route(["impact", "evil_forged"], odd_repo.path)
+    assert "src/evil\\nforged.py" in result.stderr
+    assert not any(line.startswith("forged") for line in result.stderr.splitlines())
+
+
+@given(st.text(max_size=30))
+def test_one_line_is_one_printable_line_that_keeps_printable_text(text):
+    from gitroute.cli.output import one_line
+
+    line = one_line(text)
+    assert line.isprintable() and "\n" not in line and "\x1b" not in line
+    if text.isprintable():
+        assert line == text

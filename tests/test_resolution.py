@@ -13,11 +13,14 @@ from gitroute.parsing import declared_entry_points, extract, language_for_path
 
 
 def graph_of(files: dict[str, str]):
+    """The graph of these files, with what their manifests (package.json, go.mod) declare."""
     sources = []
+    declared = []
     for path, text in sorted(files.items()):
         lang = language_for_path(path)
         sources.append(SourceFile(path, f"{len(sources):040x}", lang, extract(text.encode(), lang) if lang else None))
-    return build_graph(sources)
+        declared.extend((path, d) for d in declared_entry_points(path, text.encode()))
+    return build_graph(sources, declared)
 
 
 def edges(graph, kind: str = "calls") -> set[tuple[str, str, str]]:
@@ -97,6 +100,58 @@ def test_python_builtins_are_not_the_repository_s_same_named_methods() -> None:
         "b.py": "class Template:\n    def len(self):\n        pass\n",
     })
     assert not edges(graph)
+
+
+def test_python_standard_library_imports_name_no_same_named_file_or_folder_of_the_repository() -> None:
+    graph = graph_of({
+        "app/run.py": "import json\nimport typing\nfrom email import utils\n\ndef run():\n    json.dumps(1)\n"
+                      "    utils.parseaddr('a')\n",
+        "app/json/__init__.py": "def dumps(value):\n    return value\n",  # app.json, not json
+        "app/typing.py": "Alias = int\n",
+        "app/__init__.py": "",
+        "tests/email/utils.py": "def parseaddr(value):\n    return value\n",  # a namespace folder loses to email
+    })
+    assert edges(graph, "imports") == set()
+    assert not {e for e in edges(graph) if e[0] == "app/run.py:run"}
+    assert graph.counts()["calls_by_route"]["external"] == 2
+
+
+def test_python_standard_library_name_is_the_repositorys_own_module_at_a_source_root() -> None:
+    graph = graph_of({
+        "src/json/__init__.py": "def dumps(value):\n    return value\n",  # a repository that is `json`
+        "tests/test_json.py": "import json\n\ndef test_dumps():\n    json.dumps(1)\n",
+    })
+    assert ("tests/test_json.py", "src/json/__init__.py", "import") in edges(graph, "imports")
+    assert ("tests/test_json.py:test_dumps", "src/json/__init__.py:dumps", "import") in edges(graph)
+
+
+def test_python_absolute_import_is_a_module_from_a_source_root_or_beside_the_importer() -> None:
+    graph = graph_of({
+        "src/shop/__init__.py": "",
+        "src/shop/cart.py": "def add():\n    pass\n",
+        "src/shop/vendor/__init__.py": "",
+        "src/shop/vendor/shop/__init__.py": "",  # shop.vendor.shop: not the top `shop`
+        "src/shop/vendor/shop/cart.py": "def add():\n    pass\n",
+        "tests/__init__.py": "",
+        "tests/proxy/__init__.py": "",
+        "tests/proxy/app1/__init__.py": "",
+        "tests/proxy/app1/models.py": "class Nice:\n    pass\n",
+        # The test puts its own folder on the path: `app1.models` is the module beside it.
+        "tests/proxy/tests.py": "from shop.cart import add\nfrom app1.models import Nice\n\n"
+                                "def test():\n    add()\n    Nice()\n",
+    })
+    assert {e for e in edges(graph) if e[0] == "tests/proxy/tests.py:test"} == {
+        ("tests/proxy/tests.py:test", "src/shop/cart.py:add", "import"),
+        ("tests/proxy/tests.py:test", "tests/proxy/app1/models.py:Nice", "import")}
+
+
+def test_python_package_is_its_init_not_a_main_module_beside_it() -> None:
+    graph = graph_of({
+        "tool/__init__.py": "def run():\n    pass\n",
+        "tool/main.py": "def run():\n    pass\n",
+        "cli.py": "import tool\n\ndef go():\n    tool.run()\n",
+    })
+    assert {e for e in edges(graph, "imports") if e[0] == "cli.py"} == {("cli.py", "tool/__init__.py", "import")}
 
 
 def test_python_same_package_then_unique_name() -> None:
@@ -179,6 +234,42 @@ def test_javascript_require_and_import_bindings() -> None:
     found = {e for e in edges(graph) if e[0] == "src/app.js:start"}
     assert found == {("src/app.js:start", "src/router.js:route", "import"),
                      ("src/app.js:start", "src/view.js:render", "import")}
+
+
+def test_javascript_node_test_and_core_modules_name_no_file_of_the_repository() -> None:
+    graph = graph_of({
+        "package.json": '{"name": "pkg", "main": "index.js"}',
+        "index.js": "function main() {}\nmodule.exports = { main }\n",
+        "lib/path.js": "function join() {}\nmodule.exports = { join }\n",
+        "test/helper.js": "const { test } = require('node:test')\nfunction setup() {}\nmodule.exports = { setup, test }\n",
+        "test/a.test.js": (
+            "const { test } = require('node:test')\nimport run from 'node:test'\nconst path = require('path')\n"
+            "const { main } = require('..')\nfunction suite() {\n  test('a', main)\n  run()\n  path.join()\n  main()\n}\n"
+        ),
+    })
+    assert {e for e in edges(graph, "imports") if e[0] == "test/a.test.js"} == {("test/a.test.js", "index.js", "import")}
+    assert {e for e in edges(graph) if e[0] == "test/a.test.js:suite"} == {
+        ("test/a.test.js:suite", "index.js:main", "import")}
+    assert graph.counts()["calls_by_route"]["external"] == 3
+
+
+def test_javascript_bare_specs_name_a_package_of_the_repository_or_a_path_from_a_package_root_only() -> None:
+    graph = graph_of({
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
+        "src/components/Button.tsx": "export function Button() {}\n",
+        "src/vendor/lodash.js": "export function chunk() {}\n",  # not the lodash package
+        "packages/utils/package.json": '{"name": "@acme/utils"}',
+        "packages/utils/src/index.ts": "export function slug() {}\n",
+        "src/app.ts": (
+            "import { Button } from 'components/Button'\nimport { chunk } from 'lodash'\n"
+            "import { slug } from '@acme/utils'\nimport { x } from '@/lib'\n\n"
+            "export function app() {\n  Button()\n  chunk()\n  slug()\n  x()\n}\n"
+        ),
+        "src/lib/a.ts": "export function x() {}\n",  # a folder without an index is no module
+        "src/lib/b.ts": "export function y() {}\n",
+    })
+    assert {e for e in edges(graph, "imports") if e[0] == "src/app.ts"} == {
+        ("src/app.ts", "src/components/Button.tsx", "import"), ("src/app.ts", "packages/utils/src/index.ts", "import")}
 
 
 def test_typescript_this_call_resolves_in_the_class_and_its_base() -> None:
@@ -340,6 +431,31 @@ def test_rust_use_binding_resolves_a_path_call() -> None:
     })
     assert {e for e in edges(graph) if e[0] == "src/main.rs:main"} == {
         ("src/main.rs:main", "src/store.rs:open", "import")}
+
+
+def test_runtime_packages_name_a_repository_folder_only_by_their_full_path() -> None:
+    graph = graph_of({
+        "src/main/java/com/ex/App.java": (
+            "package com.ex;\n\nimport java.util.*;\n\npublic class App {\n  void run() { new ArrayList(); }\n}\n"
+        ),
+        "src/main/java/com/ex/util/ArrayList.java": "package com.ex.util;\n\npublic class ArrayList {}\n",
+        "Src/Tests/Xml/Sample.cs": "namespace Tests.Xml {\n  public class XmlDocument {}\n}\n",
+        "Src/Lib/Reader.cs": (
+            "using System.Xml;\n\nnamespace Lib {\n  public class Reader {\n"
+            "    public void Read() { new XmlDocument(); }\n  }\n}\n"
+        ),
+    })
+    assert edges(graph, "imports") == set()
+
+
+def test_rust_std_names_no_module_of_the_crate_but_mod_core_declares_one() -> None:
+    graph = graph_of({
+        "src/lib.rs": "mod core;\nuse std::fmt;\nuse std::fmt::Display;\n",
+        "src/core.rs": "pub fn start() {}\n",
+        "src/fmt/mod.rs": "pub trait Display {}\n",
+        "src/fmt/write.rs": "pub fn write() {}\n",
+    })
+    assert {e for e in edges(graph, "imports") if e[0] == "src/lib.rs"} == {("src/lib.rs", "src/core.rs", "import")}
 
 
 # --- C / C++ ------------------------------------------------------------------------------------

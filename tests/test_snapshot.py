@@ -117,10 +117,15 @@ def test_configured_size_limit_skips_files_over_it(make_repo, route):
 def test_default_size_limit_is_one_mebibyte(make_repo, route):
     repo = make_repo()
     body = "class AtOneMebibyte:\n    pass\n"
-    repo.commit({
-        "at_limit.py": body + "#" * (ONE_MIB - len(body) - 1) + "\n",
-        "over_limit.py": body + "#" * (ONE_MIB - len(body)) + "\n",
-    })
+
+    def padded(size: int) -> str:
+        # Comment lines of 64 bytes, before the class: one long line would be minified, and comment lines after an
+        # indented block cost tree-sitter-python quadratic time (parsing/limits.py)
+        pad = size - len(body)
+        return ("#" * 63 + "\n") * (pad // 64) + ("#" * (pad % 64 - 1) + "\n" if pad % 64 else "") + body
+
+    repo.commit({"at_limit.py": padded(ONE_MIB), "over_limit.py": padded(ONE_MIB + 1)})
+    assert len(repo.repo.revparse_single("HEAD:at_limit.py").data) == ONE_MIB
     build(route, repo)
     assert skipped(repo) == [["over_limit.py", "too-large"]]
 

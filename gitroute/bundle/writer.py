@@ -18,7 +18,6 @@ from gitroute.bundle.extracts import ExtractCache
 from gitroute.bundle.layout import (
     BUNDLE_LARGE_REF,
     BUNDLE_REF,
-    EXTRACTOR_VERSION,
     FORMAT_VERSION,
     MANIFEST,
     bundle_message,
@@ -74,11 +73,14 @@ class Written:
 class BundleWriter:
     """One build's bundle, from the previous one to the ref swap."""
 
-    def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False) -> None:
+    def __init__(self, repo: git.Repository, ref: str = BUNDLE_REF, *, full: bool = False,
+                 extractor_version: int | None = None) -> None:
+        """`extractor_version`: what extraction produces now (`gitroute.parsing.EXTRACTOR_VERSION`); the previous
+        bundle's extractions are reused only when they were made by the same (never, when None)."""
         self.repo = repo
         self.ref = ref
         self.full = full
-        previous = _load_previous(repo, ref, full)
+        previous = _load_previous(repo, ref, full, extractor_version)
         self.previous, self.previous_manifest = previous.commit, previous.manifest
         self.notes = previous.notes(ref)  # about the build itself: a damaged bundle replaced
         self.blobs: dict[str, bytes] = {}
@@ -154,7 +156,7 @@ class BundleWriter:
 
     def stage_large(self, blobs: Mapping[str, bytes]) -> None:
         """Blobs for `refs/marola/routing-bundle-large` (a model and its vectors): written by `finish`."""
-        self.large = dict(blobs)
+        self.large = {**(self.large or {}), **blobs}  # the static and the contextual model each add theirs
 
     def finish(self, manifest: dict, source_commit: str, when: int) -> Written:
         """Store the blobs, write the tree and the commit, and swap the ref to it.
@@ -234,7 +236,8 @@ class _Previous:
         return [f"the bundle at '{ref}' is damaged ({self.damage}); building a fresh one"]
 
 
-def _load_previous(repo: git.Repository, ref: str, full: bool = False) -> _Previous:
+def _load_previous(repo: git.Repository, ref: str, full: bool = False,
+                   extractor_version: int | None = None) -> _Previous:
     """The bundle commit the ref holds now, and its manifest when its extractions can be reused.
 
     A bundle is untrusted input: its extractions are reused only when this repository's own
@@ -251,7 +254,8 @@ def _load_previous(repo: git.Repository, ref: str, full: bool = False) -> _Previ
         return _Previous(old)
     if manifest.get("format_version") != FORMAT_VERSION:
         return _Previous(old)
-    if manifest.get("extractor_version") != EXTRACTOR_VERSION or manifest.get("gitroute_version") != __version__:
+    if extractor_version is None or manifest.get("extractor_version") != extractor_version \
+            or manifest.get("gitroute_version") != __version__:
         return _Previous(old)
     return _Previous(old, manifest)
 

@@ -29,9 +29,11 @@ def report_error(err: GitrouteError, *, as_json: bool = False) -> int:
     code = int(err.exit_code)
     # git's words: `error:` for a usage error (129) and a failed check, `fatal:` for the rest and for a bug
     prefix = "error" if code == ExitCode.USAGE or code < ExitCode.INTERNAL else "fatal"
-    sys.stderr.write(f"{prefix}: {err.message}\n")
+    from gitroute.cli.output import one_line  # a user's argument or a path may hold a newline or an escape
+
+    sys.stderr.write(f"{prefix}: {one_line(err.message)}\n")
     if err.hint:
-        sys.stderr.write(f"hint: {err.hint}\n")
+        sys.stderr.write(f"hint: {one_line(err.hint)}\n")
     if as_json:
         emit_error_json(code, err.message, err.hint)
     return code
@@ -43,6 +45,31 @@ def emit_error_json(code: int, message: str, hint: str | None) -> None:
 
     document = {"schema": SCHEMA, "status": "error", "error": {"exit": code, "message": message, "hint": hint}}
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+# What the OS says when the machine, not gitroute, stops a write: never an internal error.
+_WRITE_ERRNOS = {"EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"}
+
+
+def report_exception(exc: Exception, *, as_json: bool) -> int:
+    """An exception no layer turned into a GitrouteError: a read-only folder or a full disk met by a write
+    outside the places that name their file is a fatal naming it; anything else is a bug (exit 3)."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0) if isinstance(exc, OSError) else None
+    if isinstance(exc, OSError) and exc.filename and name in _WRITE_ERRNOS:
+        from gitroute.errors import cannot_write
+
+        verb = "access" if name in ("EACCES", "EPERM") else "write"  # a permission may stop a read too
+        return report_error(cannot_write(str(exc.filename), exc.strerror or str(exc), verb=verb), as_json=as_json)
+    if os.environ.get("GITROUTE_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exc()  # and still the exit code of a bug, not 1 ("a check failed")
+    bug = GitrouteError(f"internal error: {type(exc).__name__}: {exc}",
+                        hint="rerun with GITROUTE_DEBUG=1 for the traceback, and report it")
+    bug.exit_code = ExitCode.INTERNAL
+    return report_error(bug, as_json=as_json)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,14 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         code = 0
     except Exception as exc:  # a bug: one line, and the traceback on request
-        if os.environ.get("GITROUTE_DEBUG") == "1":
-            import traceback
-
-            traceback.print_exc()  # and still the exit code of a bug, not 1 ("a check failed")
-        bug = GitrouteError(f"internal error: {type(exc).__name__}: {exc}",
-                            hint="rerun with GITROUTE_DEBUG=1 for the traceback, and report it")
-        bug.exit_code = ExitCode.INTERNAL
-        code = report_error(bug, as_json=as_json)
+        code = report_exception(exc, as_json=as_json)
     build = sys.modules.get("gitroute.cli.build")
     if argv is None and build is not None and build.HELD:
         # This process ran a build and exits now: leave its memory to the OS rather than free millions of

@@ -29,6 +29,7 @@ COMMANDS = {
     "wiring": "wiring",
     "ask": "ask",
     "mcp": "mcp",
+    "model": "model",
 }
 
 

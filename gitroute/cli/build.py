@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -10,11 +11,27 @@ from contextlib import contextmanager
 import click
 
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import emit_json, progress_printer
+from gitroute.cli.output import emit_json, err, progress_printer
 from gitroute.errors import ExitCode
 
 # The last build's large structures, never freed: `cli.main` exits without freeing them object by object.
 HELD: list = []
+
+
+class _Size(click.ParamType):
+    """A size in bytes, as git's config writes one: 1048576, 512k, 8m, 1g (also 8MiB, 8MB: powers of 1024)."""
+
+    name = "SIZE"
+    _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    _FORM = re.compile(r"(\d{1,15})\s*(?:([kmg])(?:i?b)?|b)?", re.IGNORECASE)
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        match = self._FORM.fullmatch(str(value).strip())
+        if match is None or int(match.group(1)) < 1:
+            self.fail(f"'{value}' is not a size of at least 1 byte (1048576, 512k, 8m, 1g)", param, ctx)
+        return int(match.group(1)) * self._UNITS[(match.group(2) or "").lower()]
 
 
 @click.command("build")
@@ -23,6 +40,9 @@ HELD: list = []
 @click.option("--full", is_flag=True, help="Extract every file again; reuse nothing from earlier bundles.")
 @click.option("--no-fetch", "no_fetch", is_flag=True,
               help="In a partial clone, do not fetch missing blobs; skip them as 'missing'.")
+@click.option("--max-file-bytes", type=_Size(),
+              help="Skip files larger than SIZE (1048576, 512k, 8m). Unlike '.gitroute.toml', which is held to "
+                   "2m, any size.")
 @click.option("--meaning-model", metavar="DIR", type=click.Path(file_okay=False),
               help="A local static embedding model (model.safetensors, tokenizer.json, config.json): its vectors "
                    "go to refs/marola/routing-bundle-large.")
@@ -32,8 +52,8 @@ HELD: list = []
               show_default=True, help="Which candidate answers --meaning ('git route bench --meaning-rule' decides).")
 @json_option
 @quiet_option
-def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_model: str | None, meaning_dtype: str,
-            meaning_answer: str, as_json: bool, quiet: bool) -> None:
+def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, max_file_bytes: int | None,
+            meaning_model: str | None, meaning_dtype: str, meaning_answer: str, as_json: bool, quiet: bool) -> None:
     """Build the routing bundle for REV (default HEAD) under refs/marola/routing-bundle.
 
     Reads the commit's blobs from the object database only (never the work tree), reuses every
@@ -47,9 +67,9 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_mode
     with _interrupted_once():
         report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
                            fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
-                           meaning_answer=meaning_answer, keep=HELD)
+                           meaning_answer=meaning_answer, keep=HELD, max_file_bytes=max_file_bytes)
     for note in report.notes:  # even with -q: a replaced bundle is worth a line
-        click.echo(f"warning: {note}", err=True)
+        err(f"warning: {note}")
     if as_json:
         emit_json({
             "schema": 1,
@@ -64,6 +84,7 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, meaning_mode
             "warnings": report.warnings,
             "seconds": round(report.seconds, 3),
             "phases": report.phases,
+            "limits": report.limits,
             "notes": report.notes,
         })
         return

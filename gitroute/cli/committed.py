@@ -72,7 +72,7 @@ def run_committed(name: str, *, path: str | None, write: bool, check: bool, forc
     for its `--write FILE` / `--check FILE` options.
     """
     from gitroute import api
-    from gitroute.committed import CheckReport
+    from gitroute.committed import CheckReport, missing_submodules_hint
 
     if write and check:
         raise click.UsageError("--write and --check cannot go together")
@@ -100,11 +100,15 @@ def run_committed(name: str, *, path: str | None, write: bool, check: bool, forc
             out(line)
         if report.diff_cut:
             out(f"... {report.diff_cut} more diff lines")
-        if report.work_tree_current:
+        if result.missing_submodules:
+            err(f"hint: {missing_submodules_hint(result.missing_submodules)}")
+        elif report.work_tree_current:
             err(f"hint: the work tree's '{report.path}' is already current: commit it")
         else:
             err(f"hint: run '{WRITE_COMMANDS[name]}' and commit the result")
         return int(ExitCode.CHECK_FAILED)
+    if result.missing_submodules and report.written:
+        err(f"warning: {missing_submodules_hint(result.missing_submodules)}")
     if report.forced:
         err(f"warning: --force: wrote {report.rows_after} rows where the committed file has {report.rows_before}")
     if not quiet:

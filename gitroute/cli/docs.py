@@ -41,13 +41,14 @@ def command(name: tuple[str, ...], limit: int, as_json: bool, explain: bool, qui
     """The documents that explain NAME, a symbol (Flask, Flask.route, flask.Flask) or a file path.
 
     A document links a file or symbol when its inline code, reStructuredText literal or role,
-    autodoc directive or link names it exactly. Documents about the thing (many links, a heading
+    autodoc directive or link names it exactly; for a code file no document names, the documents
+    that name what it defines. Documents about the thing (many links, a heading
     that names it, a design record) come before one that mentions it once. Links to a name that
     several files define, and that the paragraph does not narrow to one, are shown as ambiguous.
     """
     from gitroute import api
 
-    answer = api.answer("doc_links", " ".join(name), limit=limit, explain=explain, direction="docs")
+    answer = api.docs(" ".join(name), limit=limit, explain=explain)
     if as_json:
         emit_json(answer_json(answer, explain))
     else:

@@ -1,12 +1,13 @@
 """`git route hook NAME [ARGS]`: what the installed git hooks run. Quiet, never interactive (stdin is not read).
 
-post-merge never fails the git command: any problem is one `warning:` line and exit 0.
-pointer-sync exits 1 when the shrink guard refuses (so CI stops); the installed hooks ignore its
-exit code, since the checkout or merge has already happened.
+post-merge never fails the git command: any problem is one `warning:` line and exit 0. So does
+pointer-sync run as a hook (with git's arguments, or pre-commit's in its environment); run with none, as
+CI runs it, it is a command: `error:`/`fatal:` and a hint, and exit 1 when the shrink guard refuses.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import click
 
@@ -27,7 +28,10 @@ def command(ctx: click.Context, name: str, hook_args: tuple[str, ...], force: bo
     pointers moved (or always, run with no ARGS as CI does), rebuilds and regenerates DOC-CODE.md
     behind the shrink guard, leaving the change to commit.
     """
-    ctx.exit(post_merge() if name == "post-merge" else pointer_sync(hook_args or args_from_pre_commit(), force))
+    if name == "post-merge":
+        ctx.exit(post_merge())
+    args = hook_args or args_from_pre_commit()
+    ctx.exit(pointer_sync(args, force) if not args else as_hook("pointer-sync", lambda: pointer_sync(args, force)))
 
 
 def args_from_pre_commit() -> tuple[str, ...]:
@@ -43,12 +47,17 @@ def args_from_pre_commit() -> tuple[str, ...]:
 def post_merge() -> int:
     from gitroute import api
 
+    return as_hook("post-merge", api.hook_post_merge)
+
+
+def as_hook(name: str, run: Callable[[], object]) -> int:
+    """Run a hook's work so that it never fails the git command: any problem is one `warning:` line, exit 0."""
     try:
-        api.hook_post_merge()
+        run()
     except GitrouteError as error:
-        err(f"warning: gitroute post-merge: {error.message}")
+        err(f"warning: gitroute {name}: {error.message}")
     except Exception as error:  # a bug must not fail the merge either
-        err(f"warning: gitroute post-merge: internal error: {type(error).__name__}: {error}")
+        err(f"warning: gitroute {name}: internal error: {type(error).__name__}: {error}")
     return 0
 
 
@@ -58,7 +67,10 @@ def pointer_sync(hook_args: tuple[str, ...], force: bool) -> int:
 
     try:
         sync = api.hook_pointer_sync(hook_args, force=force)
-    except GitrouteError as error:  # named as the hook's, so that it reads well among git's own output
+    except GitrouteError as error:
+        if hook_args:  # as a hook: `as_hook` makes it one warning line
+            raise
+        # named as the hook's, so that it reads well among git's own output
         err(f"{'fatal' if error.exit_code >= ExitCode.FATAL else 'error'}: gitroute pointer-sync: {error.message}")
         if error.hint:
             err(f"hint: {error.hint}")

@@ -4,7 +4,17 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, err, out, plain_text, quote_path, row_where, source_line
+from gitroute.cli.output import (
+    answer_json,
+    emit_json,
+    err,
+    one_line,
+    out,
+    plain_text,
+    quote_path,
+    row_where,
+    source_line,
+)
 
 
 @click.command("impact")
@@ -31,7 +41,7 @@ def command(target: str, depth: int, ambiguous: bool, limit: int, as_json: bool,
         return
     out(source_line(answer.source))
     if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else f"nothing named '{target}'"))
+        out("no_match: " + one_line(answer.notes[0] if answer.notes else f"nothing named '{target}'"))
     section = None
     for r in answer.rows:
         extra = dict(r.extra)

@@ -3,19 +3,22 @@
 `ServerTools` is the server without the protocol: the tools (one per row of `ask.COMMANDS` whose
 index the registry holds, plus `ask` and `status`), their JSON schemas, and `call(name, arguments)`,
 which answers with the same document as the command's `--json`, bounded to 100,000 bytes. `serve`
-puts it on the official `mcp` SDK's low-level server over stdio (the optional `gitroute[mcp]` extra).
+puts it on the official `mcp` SDK's low-level server over stdio (the optional `mcp` extra).
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
+import sys
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import BinaryIO
 
 import click
 
-from gitroute import __version__
+from gitroute import __version__, extra_install_command
 from gitroute.ask import Command, available_commands, classification_json, input_schema, options_for
 from gitroute.cli.output import answer_json, bound_document, render_json, source_json
 from gitroute.errors import ExitCode, GitrouteError
@@ -95,7 +98,7 @@ class ServerTools:
             from gitroute import api
 
             gc.unfreeze()  # what the last pin decoded is the collector's again (gone, unless in a cycle)
-            api.warm(view)
+            api.warm(view, self.repo)  # the contextual model too, loaded once
             self._warmed = self.warm.pins
             # The decoded bundle is millions of objects kept until the next pin: left to the cyclic collector,
             # each full collection walks them all, a pause of tens of milliseconds in some answer.
@@ -173,10 +176,16 @@ def error_document(code: int, message: str, hint: str | None) -> dict:
 
 def serve(repo: str = ".") -> None:
     """Serve the tools on stdio until the client closes the connection."""
+    import io
+    from typing import Any, cast
+
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+
+    from gitroute.cli.jsonrpc import rejection
 
     tools = ServerTools(repo)
 
@@ -198,14 +207,59 @@ def serve(repo: str = ".") -> None:
                     instructions="Questions about this repository: ask (any question), or the tool of its kind. "
                                  "Every answer is JSON within 100,000 bytes; rows carry path, line, name, kind, score.")
 
+    def read(line: str) -> object | None:
+        try:
+            return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError:  # pydantic's ValidationError
+            return None
+
+    wire, restore_stdin = _claim_stdin()
+    replies: list = []  # the transport's write stream, once it is up
+    ready = anyio.Event()
+
+    async def checked_lines():
+        """The client's lines for the SDK; one it would drop unanswered is answered here, as JSON-RPC says."""
+        async for line in anyio.wrap_file(io.TextIOWrapper(wire, encoding="utf-8", errors="replace")):
+            rejected = rejection(line, read)
+            if rejected is None:
+                yield line
+                continue
+            await ready.wait()
+            error = types.ErrorData(code=rejected.code, message=rejected.message)
+            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                await replies[0].send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=rejected.id, error=error)))
+
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin=cast(Any, checked_lines())) as (read, write):
+            replies.append(write)
+            ready.set()
             await server.run(read, write, server.create_initialization_options())
 
     try:
         anyio.run(main)
     finally:
+        restore_stdin()
         tools.close()
+
+
+def _claim_stdin() -> tuple[BinaryIO, Callable[[], None]]:
+    """The protocol's input, and how to give fd 0 back: while serving, fd 0 is the null device, so that no
+    git or Python child reads the client's messages (the SDK does the same when it opens stdin itself)."""
+    try:
+        if sys.stdin is None or sys.stdin.fileno() != 0:
+            raise ValueError
+    except (ValueError, OSError, AttributeError):  # not a real fd 0 (a test's stream): read it as it is
+        return sys.stdin.buffer, lambda: None
+    wire = os.dup(0)  # not inherited by children
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+
+    def restore() -> None:
+        os.dup2(wire, 0)
+        os.close(wire)
+
+    return open(wire, "rb", closefd=False), restore
 
 
 @click.command("mcp")
@@ -214,13 +268,14 @@ def command() -> None:
 
     Tools: ask, and one per answering command this gitroute has (query, docs, code, impact, why,
     wiring), each with the rows of its --json, and status. The bundle is opened once and kept warm; a
-    new build or fetch is noticed at the next call. Needs the extra: pip install 'gitroute[mcp]'.
+    new build or fetch is noticed at the next call. Needs the mcp extra: pip install '.[mcp]' in gitroute's
+    checkout.
     """
     try:
         import mcp  # noqa: F401 - only to say what is missing before serving
     except ImportError:
-        raise GitrouteError("'git route mcp' needs the MCP SDK, which is not installed",
-                            hint="pip install 'gitroute[mcp]'") from None
+        hint = f"install the extra from gitroute's own source: {extra_install_command('mcp')}"
+        raise GitrouteError("'git route mcp' needs the MCP SDK, which is not installed", hint=hint) from None
     from gitroute.git.catfile import current_branch
 
     current_branch(".")  # outside a repository: fatal now, not at the first call

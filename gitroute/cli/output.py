@@ -24,7 +24,8 @@ def out(line: str = "") -> None:
 
 
 def err(line: str) -> None:
-    sys.stderr.write(line + "\n")
+    """One line on stderr (a note, warning or hint), made safe as `one_line` makes it."""
+    sys.stderr.write(one_line(line) + "\n")
 
 
 # git's C-style quoting (quote.c, core.quotePath on): these bytes get a letter, other control
@@ -41,11 +42,25 @@ def quote_path(path: str) -> str:
     """
     if path.isascii() and path.isprintable() and '"' not in path and "\\" not in path:
         return path
-    raw = path.encode("utf-8", "surrogateescape")
-    body = "".join(
-        _C_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}") for b in raw
-    )
-    return f'"{body}"'
+    return f'"{_escape_bytes(path.encode("utf-8", "surrogateescape"))}"'
+
+
+def one_line(text: str) -> str:
+    """A message, note or hint made safe for one terminal line: every character that would end the line or
+    drive the terminal (control characters, DEL, other unprintables) escaped as `quote_path` escapes it.
+
+    A repository path or a user's argument inside a sentence may hold a newline (a forged second `fatal:`
+    line) or an escape sequence; quotes, backslashes and printable characters of any script stay as written.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape_bytes(ch.encode("utf-8", "surrogateescape"))
+                   for ch in text)
+
+
+def _escape_bytes(raw: bytes) -> str:
+    """git's C-style escapes of `raw`: a letter for the usual controls, octal for other bytes that need one."""
+    return "".join(_C_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}") for b in raw)
 
 
 def plain_text(text: str) -> str:
@@ -185,7 +200,7 @@ def emit_rows(answer: Answer, lines: Callable[[list[Row]], list[str]], *, explai
     for line in preamble:
         out(line)
     if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else no_match))
+        out("no_match: " + one_line(answer.notes[0] if answer.notes else no_match))
         return
     for line in header:
         out(line)
@@ -211,14 +226,25 @@ def emit_answer(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) ->
     emit_rows(answer, _query_lines, explain=explain, quiet=quiet, no_match="nothing overlaps the question")
 
 
+WHY_TITLE = 60  # characters of a record's title a `why` line shows
+
+
 def why_row_text(row: Row) -> str:
-    """A `why` row as text: `RECORD §SECTION  status  text` (the status names a superseded record's successor)."""
+    """A `why` row as text: `RECORD §SECTION  status  [title]  text` (the status names a superseded record's
+    successor; a design section of a document that is no record says so; the title is left out when the
+    text starts with it)."""
     extra = dict(row.extra)
     where = f"{quote_path(row.path)} §{extra['section']}" if extra.get("section") else quote_path(row.path)
     status = str(extra.get("status", ""))
     if extra.get("superseded_by"):
         status += f" by {extra['superseded_by']}"
-    return f"{where}  {status}  {extra.get('text', '')}"
+    if extra.get("record_format") == "document":
+        status = "design document"
+    text, title = str(extra.get("text", "")), " ".join(str(extra.get("record", "")).split())
+    if title and not text.startswith(title):
+        shown = title if len(title) <= WHY_TITLE else title[:WHY_TITLE - 1].rstrip() + "…"
+        text = f"[{shown}]  {text}"
+    return f"{where}  {status}  {text}"
 
 
 def emit_why(answer: Answer, *, as_json: bool, explain: bool, quiet: bool) -> None:

@@ -17,6 +17,7 @@ def command(as_json: bool) -> None:
 
     s = api.status()
     large, large_detail = api.large_status()
+    contextual = api.contextual_status()
     if as_json:
         emit_json({
             "schema": 1,
@@ -30,7 +31,10 @@ def command(as_json: bool) -> None:
             "last_build_seconds": s.last_build_seconds,
             "warnings": {"total": s.warnings_total, "first": s.warnings},
             "indexes": s.indexes,
+            "limits": s.limits,
+            "over_limits": s.over_limits,
             "large": {"state": large, "detail": large_detail},
+            "contextual_model": contextual,
         })
         return
     click.echo(source_line(s.source))
@@ -45,7 +49,16 @@ def command(as_json: bool) -> None:
     for name, index_counts in s.indexes.items():
         click.echo(f"index {name}: " + (", ".join(f"{n} {k}" for k, n in index_counts.items()) or "empty"))
     click.echo(f"large bundle: {large} ({large_detail})")
+    if contextual:
+        click.echo(f"contextual model: {contextual['model']}, sha256 {contextual['sha256']}, "
+                   f"{contextual['vectors']} nodes with vectors")
     click.echo("skipped: " + (", ".join(f"{n} {k}" for k, n in s.skipped_by_reason.items()) or "none"))
+    if s.limits:
+        click.echo(f"limits: {limits_text(s.limits)}")
+    for path, reason in s.over_limits[:MAX_MISSING_SHOWN]:  # what a per-file limit kept out of the indexes
+        click.echo(f"  {reason}: {quote_path(path)}")
+    if len(s.over_limits) > MAX_MISSING_SHOWN:
+        click.echo(f"  ... and {len(s.over_limits) - MAX_MISSING_SHOWN} more over a limit (all in --json)")
     for path in s.missing[:MAX_MISSING_SHOWN]:  # a partial clone: what the build could not read
         click.echo(f"  missing: {quote_path(path)}")
     if len(s.missing) > MAX_MISSING_SHOWN:
@@ -60,6 +73,18 @@ def command(as_json: bool) -> None:
             click.echo(f"  {quote_path(path)}: {warning}")
     if s.last_build_seconds is not None:
         click.echo(f"last build: {s.last_build_seconds:.2f} s")
+
+
+def limits_text(limits: dict) -> str:
+    """The per-file size limit and where it came from: `2097152 bytes per file (.gitroute.toml sets 67108864: …)`."""
+    limit = limits["max_file_bytes"]
+    where = limit["from"]
+    if "asked" in limit:
+        where = (f"{where} sets {limit['asked']}: clamped to the safety ceiling; "
+                 f"'git route build --max-file-bytes N' goes past it")
+    elif where == "default" and "ceiling" in limit:
+        where = f"default; a committed .gitroute.toml may set up to {limit['ceiling']}"
+    return f"max_file_bytes {limit['value']} ({where})"
 
 
 def stale_text(stale_by: int | None, behind_by: int | None) -> str:

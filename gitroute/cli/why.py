@@ -15,11 +15,16 @@ from gitroute.cli.output import emit_why
 @explain_option
 @quiet_option
 def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
-    """Rank the decisions, alternatives and consequences in the design records that answer TEXT.
+    """Rank the sections of the design records that answer TEXT, one row per record section.
 
-    Records are found in docs/adr/, docs/decisions/, doc/adr/, architecture/ folders and numbered
-    proposals (ADR-*, PEP-*, NEP-*, MIP-* ...). Rows print as `RECORD §SECTION  status  text`; when
-    no record discusses the question, the answer is no_match.
+    Records of any shape: ADRs (docs/adr/, docs/decisions/, architecture/ ...), numbered proposals with
+    or without a status (ADR-*, PEP-*, KEP-*, RFC-*, proposals/, rfcs/, design/ ...), design pages and
+    "why" pages (design.rst, why.md, "Design Decisions in ...", "Proposal: ..."), and documents whose
+    sections are a proposal's (Motivation, Rationale, Alternatives ...); [decisions] paths, extra_paths
+    and exclude in .gitroute.toml say otherwise. "Why not ..." questions get the alternatives first,
+    "why did we choose ..." the decision and its rationale. Rows print as
+    `RECORD §SECTION  status  [title]  text`; when no record discusses the question, the answer is
+    no_match. A repository with no record is answered from its design documents, and a note says so.
     """
     from gitroute import api
 

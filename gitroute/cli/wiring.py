@@ -5,7 +5,7 @@ import click
 
 from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, out, plain_text, quote_path, source_line
+from gitroute.cli.output import answer_json, emit_json, emit_notes, one_line, out, plain_text, quote_path, source_line
 
 
 @click.command("wiring")
@@ -40,14 +40,15 @@ def command(question: tuple[str, ...], markdown: bool, write_file: str | None, c
         return
     out(source_line(answer.source))
     if answer.status == "no_match":
-        out("no_match: " + (answer.notes[0] if answer.notes else "nothing in the wiring"))
+        out("no_match: " + one_line(answer.notes[0] if answer.notes else "nothing in the wiring"))
         return
-    table = None
+    # Ranked rows of several tables interleave: each table once, where its best row ranks, its rows in rank order.
+    tables: dict[object, list] = {}
     for r in answer.rows:
-        extra = dict(r.extra)
-        if extra.get("table") != table:
-            table = extra.get("table")
-            out(f"[{table}]")
-        rest = "  ".join(f"{k}={v}" for k, v in extra.items() if k != "table")
-        out(plain_text(f"  {quote_path(r.path)}  {r.kind}  {r.name}  {rest}".rstrip()))
+        tables.setdefault(dict(r.extra).get("table"), []).append(r)
+    for table, rows in tables.items():
+        out(f"[{table}]")
+        for r in rows:
+            rest = "  ".join(f"{k}={v}" for k, v in r.extra if k != "table")
+            out(plain_text(f"  {quote_path(r.path)}  {r.kind}  {r.name}  {rest}".rstrip()))
     emit_notes(answer.notes, quiet)

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections.abc import Sequence
 
 from gitroute.errors import GitrouteError, NotARepository
 from gitroute.git.env import git_env, run_git, stop_if_interrupted
+
+# A request this short fits in any pipe's buffer, so writing it whole cannot block on git (Linux: 64 KiB).
+_PIPE_SAFE_BYTES = 4096
 
 
 class ObjectReader:
@@ -45,11 +49,15 @@ class ObjectReader:
         for spec in specs:
             if "\n" in spec:
                 raise GitrouteError(f"cannot read an object named with a newline: {spec!r}")
-        try:
-            proc.stdin.write("".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape"))
-            proc.stdin.flush()
-        except BrokenPipeError:
-            self._fail()
+        request = "".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape")
+        writer = None
+        if len(request) <= _PIPE_SAFE_BYTES:
+            self._write(request)
+        else:
+            # A long request written whole before any answer is read deadlocks once git's answers fill its
+            # stdout pipe: git stops reading, and the write blocks (a warm server pinning a kernel-sized bundle).
+            writer = threading.Thread(target=self._write, args=(request,), daemon=True)
+            writer.start()
         results: list[tuple[str, str, bytes] | None] = []
         for _ in specs:
             header = proc.stdout.readline()
@@ -63,7 +71,18 @@ class ObjectReader:
             content = proc.stdout.read(size)
             proc.stdout.read(1)  # the newline after the content
             results.append((oid, kind, content))
+        if writer is not None:
+            writer.join()
         return results
+
+    def _write(self, request: bytes) -> None:
+        proc = self._process()
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(request)
+            proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # git has stopped: the reader sees its stdout end, and fails with its exit status
 
     def _fail(self) -> None:
         assert self._proc is not None

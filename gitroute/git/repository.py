@@ -6,23 +6,29 @@ the raw commit object) cannot change what is indexed.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import pygit2
 from pygit2.enums import FileMode
 
 from gitroute.errors import (
+    WRITE_FAULTS,
     BuildRaceLost,
     BundleDamaged,
+    CannotWrite,
     GitrouteError,
     LockFileInTheWay,
     NotARepository,
     UnknownRevision,
+    cannot_write,
+    write_fault,
 )
 from gitroute.git.env import git_env, stop_if_interrupted
 
@@ -427,6 +433,26 @@ def list_tree_blobs(repo: pygit2.Repository, commit_id: str) -> dict[str, str]:
     return found
 
 
+def regular_files(repo: pygit2.Repository, commit_id: str) -> Iterator[tuple[str, bytes]]:
+    """(path, content) of every regular file of a commit's tree (no links, no submodules), by path; blobs the
+    object database lacks are left out. For baselines that read every file as it is (the bench's whole-file BM25)."""
+    stack: list[tuple[pygit2.Tree, str]] = [(repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree), "")]
+    found: list[tuple[str, pygit2.Oid]] = []
+    while stack:
+        tree, base = stack.pop()
+        for entry in tree:
+            path = base + _decode_name(entry.raw_name or b"")
+            if entry.filemode == FileMode.TREE:
+                stack.append((repo[entry.id].peel(pygit2.Tree), path + "/"))
+            elif entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                found.append((path, entry.id))
+    for path, oid in sorted(found):
+        try:
+            yield path, repo.odb.read(oid)[1]
+        except (KeyError, pygit2.GitError):
+            continue
+
+
 # --- the bundle: writes --------------------------------------------------------------------
 
 
@@ -457,10 +483,12 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
             # fails to create the same `.keep` file. The objects arrive when the first finishes.
             if result.returncode == 0 or _all_stored(repo, missing):
                 break
+            reason = _fast_import_reason(result.stderr)
+            fault = write_fault(reason)
+            if fault is not None:  # a full disk or a read-only store: trying again changes nothing
+                raise _cannot_write_objects(repo, fault)
             time.sleep(0.05 * (attempt + 1))
         else:
-            message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = message[-1] if message else "git fast-import failed"
             raise GitrouteError(f"cannot write the bundle's objects: {reason}")
     return ids
 
@@ -479,17 +507,51 @@ def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[st
 
 
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
+    """Run `git fast-import` on `stream`; whatever it leaves when it dies (a crash report, a partial pack) is removed.
+
+    fast-import writes `<git dir>/fast_import_crash_<pid>` whenever it dies, and no option turns that off; a
+    full disk also leaves the pack it was writing, which holds the space the next build needs.
+    """
     # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
     # where both cost more time than they save space (the pack git sends is recomputed anyway).
     # Always a pack, however few the blobs: a build should never scatter loose objects. (git 2.39 still
     # unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
-    return subprocess.run(
-        ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
-         "--big-file-threshold=1k"],
-        input=stream,
-        capture_output=True,
-        env=git_env(repo.path),
-    )
+    args = ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
+            "--big-file-threshold=1k"]
+    with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=git_env(repo.path)) as proc:
+        try:
+            stdout, stderr = proc.communicate(stream)
+        except BaseException:  # as subprocess.run does: no fast-import outlives an interrupt (killed: no report)
+            proc.kill()
+            raise
+    if proc.returncode != 0:
+        _remove_fast_import_leftovers(repo, proc.pid, stderr)
+    return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
+
+
+_PARTIAL_PACK = re.compile(r"'([^'\n]*/objects/pack/tmp_pack_[^'/\n]+)'")
+
+
+def _remove_fast_import_leftovers(repo: pygit2.Repository, pid: int, stderr: bytes) -> None:
+    """The crash report of the fast-import `pid` and the partial pack its message names (only a `tmp_pack_*`)."""
+    leftovers = [os.path.join(repo.path, f"fast_import_crash_{pid}")]
+    leftovers += _PARTIAL_PACK.findall(stderr.decode("utf-8", "surrogateescape"))
+    for path in leftovers:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _fast_import_reason(stderr: bytes) -> str:
+    """What fast-import died of: its first `fatal:` line, not the crash report it announces last."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    fatal = next((line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")), None)
+    return fatal or (lines[-1] if lines else "git fast-import failed")
+
+
+def _cannot_write_objects(repo: pygit2.Repository, fault: str) -> CannotWrite:
+    return cannot_write(os.path.join(common_dir(repo), "objects"), fault,
+                        hint=f"{WRITE_FAULTS[fault]}; the bundle ref was not moved")
 
 
 def _all_stored(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> bool:
@@ -518,13 +580,31 @@ def write_tree(repo: pygit2.Repository, blob_ids: Mapping[str, str]) -> str:
                 builder.insert(name, pygit2.Oid(hex=value), FileMode.BLOB)
         return builder.write()
 
-    return str(build(nested))
+    with _writing_objects(repo):
+        return str(build(nested))
 
 
 def write_commit(repo: pygit2.Repository, tree_id: str, message: str, when: int) -> str:
     """A parentless commit with a fixed identity and time: the same tree gives the same commit id."""
     signature = pygit2.Signature("gitroute", "gitroute@invalid", when, 0)
-    return str(repo.create_commit(None, signature, signature, message, pygit2.Oid(hex=tree_id), []))
+    # pygit2's stub says Oid; it returns the commit's text
+    raw = cast(str, repo.create_commit_string(signature, signature, message, pygit2.Oid(hex=tree_id), []))
+    # Written through the object database, not `create_commit`: on a full disk pygit2 1.21's create_commit
+    # returns the id of a commit it never stored, where odb.write raises.
+    with _writing_objects(repo):
+        return str(repo.odb.write(pygit2.enums.ObjectType.COMMIT, raw))
+
+
+@contextlib.contextmanager
+def _writing_objects(repo: pygit2.Repository) -> Iterator[None]:
+    """libgit2's failure to write an object, when a full disk or a read-only store caused it, as that fatal."""
+    try:
+        yield
+    except (OSError, pygit2.GitError) as err:
+        fault = write_fault(str(err))
+        if fault is None:
+            raise
+        raise _cannot_write_objects(repo, fault) from err
 
 
 def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> None:
@@ -548,6 +628,11 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
     stop_if_interrupted(result.returncode)
     if result.returncode != 0:
         stderr = result.stderr.decode("utf-8", "replace")
+        unwritten = _UNWRITTEN.search(stderr)
+        path = os.path.normpath(unwritten.group(1)) if unwritten else os.path.join(common_dir(repo), *ref.split("/"))
+        fault = write_fault(stderr) or (_disk_full(path) if unwritten else None)
+        if fault is not None:
+            raise cannot_write(path, fault, hint=f"{WRITE_FAULTS[fault]}; '{ref}' was not moved")
         lock = _LOCK_IN_THE_WAY.search(stderr)
         if lock:
             raise LockFileInTheWay(
@@ -564,6 +649,19 @@ def swap_ref(repo: pygit2.Repository, ref: str, new: str, old: str | None) -> No
             f"another build moved '{ref}' while this one ran; its bundle is kept",
             hint="run 'git route build' again to rebuild on top of it",
         )
+
+
+# git 2.39 says that it could not write a ref's lock file or log, but not why.
+_UNWRITTEN = re.compile(r"(?:couldn't write|unable to append to) '(.+?)'")
+
+
+def _disk_full(path: str) -> str | None:
+    """"No space left on device" when the file system holding `path` has (next to) no block left for us."""
+    try:
+        stat = os.statvfs(os.path.dirname(path) or ".")
+    except OSError:
+        return None
+    return "No space left on device" if stat.f_bavail * stat.f_frsize < 8192 else None
 
 
 def read_commit_file(repo: pygit2.Repository, commit_id: str, path: str, *, fetch: bool = True) -> bytes | None:

@@ -1,105 +1,588 @@
-"""The decision index: rows from design records (ADRs, MADR, numbered proposals), their BM25 postings, `why` and lint.
+"""The decision index: one row per section of each design record, BM25 postings, `why`, lint and DECISIONS.md.
 
-A record gives one row per item: its title with the first summary sentence, each paragraph or item of
-its decision (and of its rationale), each considered alternative with whether it was chosen or rejected
-and the reason given, each consequence, and every `**Decided YYYY-MM-DD:**` line. Rows are ranked by BM25
-(`rank.bm25_idf`, `rank.bm25_term`) over the row's text, its record's title and its section, with the
-symbol query's tokens; a question that names a code symbol also reaches the rows of records that name it.
+Records of any shape (ADRs, MADR, numbered proposals with or without a status, design pages, "why" pages,
+architecture documents: `gitroute.parsing.records` says which documents are records and reads them) give
+one row per section: its heading, role (decision, rationale, alternatives, consequences…), line and items
+(the title with its summary's first sentence, each decision paragraph, each alternative with its verdict,
+each consequence, each `**Decided YYYY-MM-DD:**` line; the first paragraphs of a section without any).
+The design sections of other documents ("Why …?", Alternatives, Rationale, Motivation) are rows too, and
+when a snapshot has no record at all, its design documents are read whole.
 
-Parsing (tree-sitter, through `gitroute.parsing.documents`) happens on the build side only: the answer
-path imports nothing heavier than `json`.
+A question is ranked by BM25 (`rank.bm25_idf`, `rank.bm25_term`) over each section (its record's title,
+its heading and its text), with the symbol query's tokens; the sections the kind of question asks for
+("why not", "what else was considered": alternatives; "why did we choose": the decision, its rationale
+and motivation) weigh more. A question that names a code symbol also reaches
+the sections that name it.
+
+Parsing happens on the build side only: the answer path imports nothing heavier than `json` and `re`.
 """
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 import zlib
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.model import Answer, Document, Row
+from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
     from gitroute.bundle.store import IndexView
+    from gitroute.parsing.records import DecisionRow, Record, Section
 
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
 EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
 QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> answer options
 
-STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
-UNKNOWN_STATUS = "unknown"
-ROW_KINDS = ("title", "decision", "rationale", "alternative", "consequence", "decided")
-FORMATS = ("nygard", "madr", "proposal", "other")
-
-# Folders whose documents are decision records, at any depth, and the file names of numbered records.
-RECORD_FOLDERS = frozenset({
-    "adr", "adrs", "decisions", "decision-records", "architecture", "architecture-decisions",
-    "proposals", "rfcs", "peps", "neps", "nxeps", "jeps", "keps", "enhancements",
-})
-_NUMBERED = re.compile(
-    r"^(?:adr|pep|nep|nxep|jep|kep|slep|skip|zep|ape|cep|hep|tap|tip|rfc|mip|sep|glep|bep|oep)[-_ ]?\d+",
-    re.IGNORECASE,
-)
-# Indexes, templates and READMEs sit beside the records without being one: a file named for one
-# (`index.md`, `README.md`, `0000-template.md`, `adr-template-bare.md`), not one that mentions an index
-# in its title (`0002-index-protocol.md`).
-_NOT_A_RECORD_LAST = frozenset({"index", "readme", "toc", "contents"})
-
-MAX_TEXT = 320  # characters of a row's text shown and stored; its tokens come from the whole item
-MAX_TOKENS_TEXT = 4000
-ROW_CHUNK = 256  # rows per blob: an answer reads the chunks of its best rows only
+# The index's own format, in its meta.json: 2 is one row per section, with its items (1 was a row per item).
+# A bundle an older gitroute wrote is refused with a hint to rebuild, not misread.
+INDEX_FORMAT = 2
+ROW_CHUNK = 256  # section rows per blob: an answer reads the chunks of its best rows only
 POSTINGS_TARGET = 2048  # postings per shard on average; the shard count is a power of two
 SYMBOL_PREFIX = "="  # no real token starts with it: a whole identifier a record names in code markup
-SYMBOL_BONUS = 4.0  # a row of a record that names the symbol the question names
+SYMBOL_BONUS = 4.0  # a section of a record that names the symbol the question names
+# A posting says in which of up to WINDOWS runs of a section's paragraphs its token occurs (a bit each):
+# the no_match rule asks for the question's words together in one paragraph, as they are in a record
+# that discusses the question, not scattered over a long section (docs/decisions/0017).
+WINDOWS = 16
 CANDIDATES = 60
+DOCUMENT_FORMAT = "document"  # a document that is no record, read for its design sections
 
-# Words a "why" question uses to ask, not to name what it asks about.
+# Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
+# docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
+KIND_BONUS = 0.3
+
+# Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
+# switch), and quantifiers that name nothing (every, each).
 WHY_WORDS = frozenset(
     stem(w) for w in """
     did decide decided decides decision decisions chose choose chosen choosing pick picked reason reasons
-    instead rather over not go went made make way done behind approach
+    instead rather over not go went made make way done behind approach change changed changes switch
+    switched every each doesn don isn aren wasn weren didn won shouldn wouldn couldn hasn haven hadn
     """.split()
 )
+# A question word the records never spell may be two words they do: "dataclasses" and "Data Classes",
+# "namedtuple" and "named tuple". Each part has at least COMPOUND_PART characters.
+COMPOUND_PART = 4
 # no_match: the best row must cover this share of the question's information (idf-weighted tokens)...
 MIN_COVERAGE = 0.2
 # ...and match at least this many distinct question tokens when the question has that many.
 MIN_MATCHED = 3
+# A short question (at most SHORT_QUESTION tokens) is answered by a record whose title holds one of its
+# words, when at most TITLE_DF records' titles hold that word ("tabs or spaces" and a record titled
+# "Use tabs"): the words a title shares with few others name what the record decides.
+SHORT_QUESTION = 3
+TITLE_DF = 2
 
-STATUS_WORDS = (
-    ("superseded", "superseded"), ("replaced", "superseded"), ("obsoleted", "superseded"),
-    ("deprecated", "deprecated"), ("obsolete", "deprecated"),
-    ("withdrawn", "withdrawn"), ("abandoned", "withdrawn"), ("retracted", "withdrawn"),
-    ("rejected", "rejected"), ("declined", "rejected"), ("refused", "rejected"),
-    ("final", "final"), ("implemented", "final"), ("completed", "final"), ("done", "final"),
-    ("accepted", "accepted"), ("approved", "accepted"), ("adopted", "accepted"), ("active", "accepted"),
-    ("agreed", "accepted"), ("decided", "accepted"),
-    ("proposed", "proposed"), ("proposal", "proposed"), ("draft", "proposed"), ("provisional", "proposed"),
-    ("open", "proposed"), ("pending", "proposed"), ("review", "proposed"), ("deferred", "proposed"),
-    ("wip", "proposed"), ("discussion", "proposed"),
+# The kind of "why" a question asks, and the section roles that answer it.
+ALTERNATIVES = "alternatives"
+CHOICE = "choice"  # "why X instead of Y": the decision, or the alternative and why it lost
+DECISION = "decision"
+KIND_ROLES = {ALTERNATIVES: frozenset({"alternative", "pros_cons"}),
+              CHOICE: frozenset({"decision", "rationale", "alternative", "pros_cons"}),
+              DECISION: frozenset({"decision", "rationale", "motivation"})}
+_ASKS_ALTERNATIVES = re.compile(
+    r"\bwhy\s+(?:not|no)\b|\bwhy\s+(?:don'?t|doesn'?t|didn'?t|wasn'?t|weren'?t|isn'?t|aren'?t)\b"
+    r"|\b(?:reject\w*|dropp?(?:ed|ing)?|turn(?:ed)?\s+down|rul(?:ed?|ing)\s+out|abandon\w*|discard\w*"
+    r"|alternatives?|other\s+(?:options?|approaches|choices|ideas|designs?)|considered|weighed|what\s+else"
+    r"|on\s+the\s+table|non-?goals?|instead\s+of\s+what)\b",
+    re.IGNORECASE,
 )
-_STATUS_MAP = dict(STATUS_WORDS)
+_ASKS_CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+favou?r\s+of|versus|vs)\b", re.IGNORECASE)
+_ASKS_DECISION = re.compile(
+    r"\bwhy\b|\b(?:decid\w*|decision|chose|choose|chosen|choice|reason\w*|rationale|motivat\w*|justif\w*"
+    r"|prefer\w*|go\s+with|went\s+with|opt(?:ed)?\s+for)\b",
+    re.IGNORECASE,
+)
 
-# Section roles by heading text (lowercase, number stripped).
-_SUMMARY_HEADINGS = ("summary", "abstract", "context and problem statement", "context", "problem statement",
-                     "problem", "introduction", "overview", "motivation", "background")
-_DECISION_HEADINGS = ("decision outcome", "decision", "decisions", "resolution", "outcome", "chosen option",
-                      "detailed description", "specification", "proposal", "proposed change",
-                      "proposed solution", "the decision")
-_RATIONALE_HEADINGS = ("why", "rationale", "justification", "reasoning")
-_ALTERNATIVE_HEADINGS = ("considered options", "options considered", "options", "alternatives",
-                         "alternatives considered", "alternative approaches", "rejected ideas",
-                         "rejected alternatives", "alternative designs", "other options",
-                         "alternative solutions", "alternative proposals")
-_PROS_CONS_HEADINGS = ("pros and cons of the options", "pros and cons")
-_CONSEQUENCE_HEADINGS = ("consequences", "positive consequences", "negative consequences", "implications",
-                         "trade-offs", "tradeoffs", "accepted limits", "consequences and risks")
 
-_DECIDED = re.compile(r"^Decided (\d{4}-\d{2}-\d{2})\b")
+# ---------------------------------------------------------------------------------------------- build
+
+
+def doc_tokens(text: str) -> list[str]:
+    """The tokens BM25 counts: the symbol query's tokens, stemmed, stop words and single letters dropped."""
+    return [stem(t) for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
+
+
+def _shards_for(n_postings: int) -> int:
+    shards = 1
+    while shards * POSTINGS_TARGET < n_postings:
+        shards *= 2
+    return shards
+
+
+def shard_of(token: str, shards: int) -> int:
+    return zlib.crc32(token.encode("utf-8")) % shards
+
+
+def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
+    """(section, items) per section of a record that gives a row: its items as [line, kind, verdict, text],
+    else its first prose blocks as "text" items. A section with neither (only fields, or only code) gives none."""
+    by_label: dict[str, list[list]] = {}
+    for item in record.rows:
+        by_label.setdefault(item.section, []).append([item.line, item.kind, item.verdict, item.text])
+    rows = []
+    for section in record.sections:
+        items = by_label.get(section.label) or [[line, "text", "", text] for line, text in section.texts]
+        if items:
+            rows.append((section, items))
+    return rows
+
+
+def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] | None = None,
+                fallback: bool = False) -> tuple[dict[str, object], dict]:
+    """The index's JSON values by path, and its section.
+
+    `symbols`: per record path, the normalised code-symbol names the record mentions; the sections that
+    name one get a `=name` posting (the first section when the mention is in no section's text).
+    `fallback`: the records are design documents read because the snapshot has no record (a note says so).
+    """
+    postings: dict[str, list[list[int]]] = {}
+    lengths: list[int] = []
+    chunks: list[list] = []
+    n_items = 0
+    item_kinds: Counter[str] = Counter()
+    for record_id, record in enumerate(records):
+        title_tokens = doc_tokens(record.title)
+        first_row = len(chunks)
+        for part, items in section_rows(record):
+            row_id = len(chunks)
+            heading = doc_tokens(part.heading)
+            paragraphs = [doc_tokens(p) for p in part.paragraphs]
+            tokens = title_tokens + heading + [t for p in paragraphs for t in p]
+            lengths.append(len(tokens))
+            windows = _windows(paragraphs, set(title_tokens) | set(heading))
+            for token, tf in sorted(Counter(tokens).items()):
+                postings.setdefault(token, []).append([row_id, tf, windows[token]])
+            chunks.append([record_id, part.label, part.line, part.role, len(tokens), items])
+            n_items += sum(1 for item in items if item[1] != "text")
+            item_kinds.update(item[1] for item in items)
+        mentioned = sorted(set((symbols or {}).get(record.path, ())))
+        named = {i: _names_in(record, chunks[i]) for i in range(first_row, len(chunks))} if mentioned else {}
+        for name in mentioned:
+            ids = [i for i in range(first_row, len(chunks)) if name in named[i]]
+            ids = ids or ([first_row] if first_row < len(chunks) else [])
+            postings.setdefault(SYMBOL_PREFIX + name, []).extend([i, 1] for i in ids)
+    n_postings = sum(len(v) for v in postings.values())
+    shards = _shards_for(n_postings)
+    blobs: dict[str, object] = {}
+    for token in sorted(postings):
+        blobs.setdefault(f"postings/{shard_of(token, shards):05d}.json", {})[token] = postings[token]  # type: ignore[index]
+    for start in range(0, len(chunks), ROW_CHUNK):
+        blobs[f"rows/{start // ROW_CHUNK:05d}.json"] = chunks[start:start + ROW_CHUNK]
+    blobs["records.json"] = [[r.path, r.title, r.status, r.superseded_by, r.format] for r in records]
+    counts: dict[str, int] = {"records": sum(1 for r in records if r.format != DOCUMENT_FORMAT),
+                              "rows": len(chunks), "items": n_items}
+    if n := sum(1 for r in records if r.format == DOCUMENT_FORMAT):
+        counts["design_documents"] = n
+    # Per format and per item kind, the ones present: status lists every count.
+    from gitroute.parsing.records import FORMATS, ITEM_KINDS
+
+    for fmt in FORMATS:
+        if n := sum(1 for r in records if r.format == fmt):
+            counts[f"format_{fmt}"] = n
+    for kind in ITEM_KINDS:
+        if kind != "text" and item_kinds[kind]:
+            counts[f"rows_{kind}"] = item_kinds[kind]
+    avgdl = round(sum(lengths) / len(lengths), 6) if lengths else 0.0
+    section = {"format": INDEX_FORMAT, "counts": counts, "avgdl": avgdl, "shards": shards,
+               "row_chunk": ROW_CHUNK, "fallback": fallback}
+    return blobs, section
+
+
+def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[str, int]:
+    """Per token, the bits of the runs of paragraphs it occurs in (paragraph k of n is in run k * WINDOWS // n
+    when n > WINDOWS); the title's and heading's tokens are in every run, as they head every paragraph."""
+    n = len(paragraphs)
+    masks: dict[str, int] = dict.fromkeys(everywhere, (1 << WINDOWS) - 1)
+    for k, tokens in enumerate(paragraphs):
+        bit = 1 << (k if n <= WINDOWS else k * WINDOWS // n)
+        for token in tokens:
+            masks[token] = masks.get(token, 0) | bit
+    return masks
+
+
+def _names_in(record: Record, chunk: list) -> set[str]:
+    section = next((s for s in record.sections if s.label == chunk[1]), None)
+    text = " ".join(item[3] for item in chunk[5]) + (" " + " ".join(section.paragraphs) if section else "")
+    return normalize_name_all(text)
+
+
+def normalize_name_all(text: str) -> set[str]:
+    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
+    last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
+    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
+    return {normalize_name(w) for w in words} | {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
+
+
+def _mentioned_symbols(doc: object, names: frozenset[str]) -> list[str]:
+    found = set()
+    for block in doc.blocks:  # type: ignore[attr-defined]
+        for token in block.tokens:
+            if token.kind in ("code", "literal", "role", "directive_arg"):
+                last = re.split(r"[.:/]", token.text.strip("`~!.()"))[-1]
+                key = normalize_name(last)
+                if len(key) >= 4 and key in names:
+                    found.add(key)
+    return sorted(found)
+
+
+def select_records(documents: Mapping[str, object], head: Callable[[str], bytes], config: object,
+                   ) -> dict[str, str]:
+    """{path: why it is a record} over a snapshot's parsed documents (`records.REASONS`); `head(path)`
+    gives a Markdown file's first bytes (its front matter), read only for a document that may have one."""
+    from gitroute.parsing.records import record_reason
+
+    globs = tuple(getattr(config, "decisions", ()) or ())
+    extra = tuple(getattr(config, "decisions_extra", ()) or ())
+    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
+    reasons: dict[str, str] = {}
+    for path in sorted(documents):
+        doc = documents[path]
+        blocks = doc.blocks  # type: ignore[attr-defined]
+        # Front matter is the only thing the grammar skips: a document whose first block is not on line 1.
+        skipped = doc.format == "markdown" and (not blocks or blocks[0].line > 1)  # type: ignore[attr-defined]
+        reason = record_reason(path, doc, head(path) if skipped else b"", globs, extra, exclude)  # type: ignore[arg-type]
+        if reason is not None:
+            reasons[path] = reason
+    return reasons
+
+
+def design_documents(documents: Mapping[str, object], records: Iterable[str], config: object) -> list[str]:
+    """Documents that are no record but have a design section (motivation, rationale, alternatives, "why")."""
+    from gitroute.parsing.records import is_design_document, is_document_path, is_template, matches_globs
+
+    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
+    taken = set(records)
+    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
+            and not (exclude and matches_globs(p, exclude)) and is_design_document(documents[p])]  # type: ignore[arg-type]
+
+
+def _design_sections(record: Record, labels: frozenset[str]) -> Record:
+    """A document that is no record, kept to its design sections (and their subsections)."""
+    kept = tuple(s for s in record.sections if s.label in labels)
+    rows = tuple(r for r in record.rows if r.section in labels and r.kind != "title")
+    return record._replace(sections=kept, rows=rows)
+
+
+def build(inputs: object) -> object:
+    """Build the decision index from the snapshot's records and design documents (the seam's `build`)."""
+    from gitroute.bundle.layout import dump_json
+    from gitroute.indexes import IndexBuild
+    from gitroute.parsing.records import collect_records
+
+    config = inputs.config  # type: ignore[attr-defined]
+    documents = getattr(inputs, "documents", {})
+    warnings: list[tuple[str, str]] = []
+
+    heads: dict[str, bytes] = {}
+
+    def head(path: str) -> bytes:
+        if path not in heads:
+            try:
+                heads[path] = inputs.read(path)[:4096]  # type: ignore[attr-defined]
+            except Exception as err:  # a missing blob is named, not fatal
+                warnings.append((path, f"decision record not read: {err}"))
+                heads[path] = b""
+        return heads[path]
+
+    reasons = select_records(documents, head, config)
+    # The text itself is parsed already: only front matter, which the grammar skips, is read (by `head`).
+    records = collect_records(((p, heads.get(p, b"")) for p in reasons), documents, reasons)
+    others = design_documents(documents, reasons, config)
+    fallback = not records and bool(others)
+    found = collect_records(((p, b"") for p in others), documents, dict.fromkeys(others, "design document"))
+    from gitroute.parsing.records import design_sections
+
+    for record in found:
+        kept = record if fallback else _design_sections(record, design_sections(documents[record.path]))
+        if kept.sections:
+            records.append(kept._replace(format=DOCUMENT_FORMAT))
+    records.sort(key=lambda r: r.path)
+    graph = getattr(inputs, "graph", None)
+    # Every symbol's name, normalised: only when there are records to find them in.
+    names = frozenset(
+        normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
+    ) if records else frozenset()
+    symbols = ({r.path: _mentioned_symbols(documents[r.path], names) for r in records if r.path in documents}
+               if names else {})
+    values, section = build_blobs(records, symbols, fallback)
+    blobs = {path: dump_json(value) for path, value in values.items()}
+    from gitroute.parsing.records import rows_of
+
+    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)))
+
+
+# ---------------------------------------------------------------------------------------------- answer
+
+LoadBlobs = Callable[[Sequence[str]], dict[str, object]]  # paths -> decoded JSON of the blobs found
+
+
+def blob_loader(view: object) -> LoadBlobs:
+    """The index's blobs by path, decoded, kept in the view's memo: a warm server decodes each blob once
+    for as long as its bundle stays pinned."""
+    memo = getattr(view, "memo", None)
+    kept: dict[str, object] = memo.setdefault("blobs", {}) if isinstance(memo, dict) else {}
+
+    def load(paths: Sequence[str]) -> dict[str, object]:
+        missing = [p for p in paths if p not in kept]
+        if missing:
+            for path, blob in view.read(missing).items():  # type: ignore[attr-defined]
+                kept[path] = json.loads(blob)
+        return {p: kept[p] for p in paths if p in kept}
+
+    return load
+
+
+class WhyQuestion(namedtuple("WhyQuestion", "text tokens symbols kind asked")):
+    """A why question: tokens: tuple[str, ...], stemmed content tokens, deduplicated, in order;
+    symbols: tuple[str, ...], normalised names of the identifiers it spells (`MethodView`, `url_for`);
+    kind: str, ALTERNATIVES, DECISION or "" (what sections it asks for); asked: str, the words that said so."""
+
+    __slots__ = ()
+
+
+def question_kind(text: str) -> tuple[str, str]:
+    """(kind, the phrase that says so): "why not …", "was X rejected", "what else was considered" ask for the
+    alternatives; "why X instead of Y" for the choice (the decision, or the alternative and why it lost);
+    "why did we choose", "why X", "the reason for" for the decision, its rationale and motivation."""
+    for kind, pattern in ((ALTERNATIVES, _ASKS_ALTERNATIVES), (CHOICE, _ASKS_CHOICE), (DECISION, _ASKS_DECISION)):
+        found = pattern.search(text)
+        if found:
+            return kind, found.group(0)
+    return "", ""
+
+
+def parse_why(text: str) -> WhyQuestion:
+    tokens = [t for t in dict.fromkeys(doc_tokens(text)) if t not in WHY_WORDS]
+    symbols = []
+    for word in re.findall(r"`?([A-Za-z_$][\w$.]*)(?:\(\))?`?", text):
+        if re.search(r"[a-z][A-Z]|_|\.|^[A-Z][a-z]+[A-Z]", word) or f"`{word}" in text or f"{word}()" in text:
+            key = normalize_name(word.rsplit(".", 1)[-1])
+            if len(key) >= 4:
+                symbols.append(key)
+    kind, asked = question_kind(text)
+    return WhyQuestion(text, tuple(tokens), tuple(dict.fromkeys(symbols)), kind, asked)
+
+
+class Ranked(namedtuple("Ranked", "score row_id signals matched own")):
+    """A scored section row: score: float; row_id: int; signals: tuple[(name, value), ...]; matched:
+    dict[str, int], the question tokens its section (with its record's title) holds, each with the bits of
+    the runs of paragraphs it occurs in (see WINDOWS); own: float, its score before the kind of question
+    weighs in (what the no_match rule looks at)."""
+
+    __slots__ = ()
+
+
+def _postings(keys: Sequence[str], load: LoadBlobs, shards: int) -> dict[str, list]:
+    """Each key's postings."""
+    loaded = load(sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys}))
+    return {key: loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, [])  # type: ignore[attr-defined]
+            for key in keys}
+
+
+def _split_compounds(tokens: Sequence[str], postings: dict[str, list], load: LoadBlobs, shards: int,
+                     ) -> list[str]:
+    """The question's tokens, each one no record holds split in two that records hold, where it splits so."""
+    unknown = [t for t in tokens if not postings[t] and len(t) >= 2 * COMPOUND_PART]
+    if not unknown:
+        return list(tokens)
+    splits = {t: [(stem(t[:i]), stem(t[i:])) for i in range(COMPOUND_PART, len(t) - COMPOUND_PART + 1)]
+              for t in unknown}
+    parts = sorted({p for pairs in splits.values() for pair in pairs for p in pair} - set(postings))
+    postings.update(_postings(parts, load, shards))
+    out: list[str] = []
+    for token in tokens:
+        pair = next((pair for pair in splits.get(token, ()) if postings[pair[0]] and postings[pair[1]]), None)
+        out.extend(pair if pair else (token,))
+    return list(dict.fromkeys(out))
+
+
+def check_format(section: Mapping) -> None:
+    """Refuse a decision index of another format (a bundle an older or newer gitroute wrote)."""
+    if section.get("format", 1) != INDEX_FORMAT:
+        from gitroute.errors import BundleFormatError
+
+        raise BundleFormatError(f"the bundle's decision index has format {section.get('format', 1)}; "
+                                f"this gitroute reads format {INDEX_FORMAT}",
+                                hint="run 'git route build' to rebuild it")
+
+
+def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records: Sequence[list], *,
+              limit: int = 10) -> tuple[list[Ranked], dict[int, list], dict[str, float], str]:
+    """Score section rows for a question; returns (ranked rows, {row_id: stored row}, idf per question token,
+    no_match reason)."""
+    counts = section.get("counts", {})
+    n = int(counts.get("rows", 0))
+    if n == 0:
+        return [], {}, {}, "the snapshot has no decision records"
+    if not question.tokens and not question.symbols:
+        return [], {}, {}, "the question has no word that could name a decision"
+    shards = int(section.get("shards", 1))
+    avgdl = float(section.get("avgdl", 0.0)) or 1.0
+    chunk = int(section.get("row_chunk", ROW_CHUNK))
+    keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
+    postings = _postings(keys, load, shards)
+    question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, load, shards)))
+    idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
+    matched: dict[int, dict[str, int]] = {}
+    windows: dict[int, dict[str, int]] = {}
+    for token in question.tokens:
+        for row_id, tf, mask in postings[token]:
+            matched.setdefault(row_id, {})[token] = tf
+            windows.setdefault(row_id, {})[token] = mask
+    symbol_rows: dict[int, list[str]] = {}
+    for name in question.symbols:
+        for row_id, _ in postings[SYMBOL_PREFIX + name]:
+            symbol_rows.setdefault(row_id, []).append(name)
+            matched.setdefault(row_id, {})
+    if not matched:
+        return [], {}, idfs, "no decision record shares a word with the question"
+    # Read the chunks of the candidates with the highest idf mass, then score them exactly.
+    rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
+        symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
+    chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
+    chunks = load(chunk_paths)
+    wanted = KIND_ROLES.get(question.kind, frozenset())
+    stored: dict[int, list] = {}
+    scored: list[Ranked] = []
+    for row_id in rough:
+        rows = chunks.get(f"rows/{row_id // chunk:05d}.json")
+        if not isinstance(rows, list) or row_id % chunk >= len(rows):
+            continue
+        row = rows[row_id % chunk]
+        stored[row_id] = row
+        record_id, _label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
+        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, avgdl, idfs[t]), 4)) for t, tf in matched[row_id].items()]
+        if symbol_rows.get(row_id):
+            signals.append(("names_symbol", SYMBOL_BONUS))
+        own = sum(v for _, v in signals)
+        if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
+            signals.append((f"asks_for:{question.kind}", round(own * KIND_BONUS, 4)))
+        score = round(sum(v for _, v in signals), 4)
+        scored.append(Ranked(score, row_id, tuple(signals), windows.get(row_id, {}), own))
+    scored.sort(key=lambda s: (-s.score, s.row_id))
+    if not scored:
+        return [], {}, idfs, "no decision record shares a word with the question"
+    reason = _no_match_reason(question, scored, symbol_rows, idfs, stored, records)
+    return scored, stored, idfs, reason
+
+
+def _rejected(records: Sequence[list], record_id: int) -> bool:
+    # A question about a rejected idea is answered by a record whose status says it was.
+    return record_id < len(records) and records[record_id][2] in ("rejected", "withdrawn", "superseded")
+
+
+def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_rows: Mapping[int, Sequence[str]],
+                     idfs: Mapping[str, float], stored: Mapping[int, list], records: Sequence[list]) -> str:
+    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003, 0017)."""
+    # The rows BM25 puts first, before the kind of question reorders them: whether to answer is not
+    # a matter of which section answers.
+    scored = sorted(scored, key=lambda r: (-r.own, r.row_id))
+    if any(symbol_rows.get(r.row_id) for r in scored[:3]):
+        return ""
+    total = sum(idfs.values()) or 1.0
+    need = min(MIN_MATCHED, len(question.tokens))
+    best = 0.0
+    for r in scored[:3]:
+        for together in _together(r.matched):
+            coverage = sum(idfs[t] for t in together) / total
+            if coverage >= MIN_COVERAGE and len(together) >= need:
+                return ""
+            best = max(best, coverage)
+    # A short question with a word of a record's title that few titles hold ("tabs or spaces", "Use tabs").
+    if len(question.tokens) <= SHORT_QUESTION:
+        titles = [set(doc_tokens(str(record[1]))) for record in records]
+        for r in scored[:3]:
+            for token in set(r.matched) & titles[stored[r.row_id][0]]:
+                if sum(token in title for title in titles) <= TITLE_DF:
+                    return ""
+    return (f"no decision record discusses this: the best paragraphs cover {best:.0%} of the question's "
+            f"distinctive words (at least {MIN_COVERAGE:.0%} and {need} words needed)")
+
+
+def _together(matched: Mapping[str, int]) -> list[set[str]]:
+    """The question words each run of a section's paragraphs holds (with the title's and heading's)."""
+    return [{t for t, mask in matched.items() if mask >> bit & 1} for bit in range(WINDOWS)
+            if any(mask >> bit & 1 for mask in matched.values())]
+
+
+def best_item(items: Sequence[list], question: WhyQuestion, idfs: Mapping[str, float],
+              tokens_of: Callable[[str], frozenset[str]] | None = None) -> list:
+    """The item of a section that answers best: the most of the question's idf in its text, then the kind of
+    item the question asks for (a rejected alternative for "why not", a decision for "why"), then the first.
+    `tokens_of` gives a text's tokens (a warm server keeps them)."""
+    wanted = {ALTERNATIVES: ("alternative",), CHOICE: ("decision", "decided", "alternative"),
+              DECISION: ("decision", "decided", "rationale")}.get(question.kind, ())
+    tokens_of = tokens_of or (lambda text: frozenset(doc_tokens(text)))
+
+    def weight(item: list) -> tuple[float, bool]:
+        return sum(idfs.get(t, 0.0) for t in tokens_of(str(item[3]))), item[1] in wanted
+
+    best = items[0]
+    best_weight = weight(best)
+    for item in items[1:]:
+        w = weight(item)
+        if w > best_weight:
+            best, best_weight = item, w
+    return best
+
+
+def answer(view: object, question: str, *, limit: int = 10, explain: bool = False, **options: object) -> Answer:
+    """`git route why`: one row per record section, ranked, or no_match when no record discusses the question."""
+    section = view.section  # type: ignore[attr-defined]
+    source = view.source  # type: ignore[attr-defined]
+    check_format(section)
+    why = parse_why(question)
+    has_rows = int(section.get("counts", {}).get("rows", 0)) > 0
+    load = blob_loader(view)
+    records = load(["records.json"]).get("records.json", []) if has_rows else []
+    if not isinstance(records, list):
+        raise view.corrupt("records.json")  # type: ignore[attr-defined]
+    scored, stored, idfs, reason = rank_rows(why, load, section, records, limit=limit)
+    memo = getattr(view, "memo", None)
+    kept: dict[str, frozenset[str]] = memo.setdefault("item_tokens", {}) if isinstance(memo, dict) else {}
+
+    def tokens_of(text: str) -> frozenset[str]:
+        if text not in kept:
+            kept[text] = frozenset(doc_tokens(text))
+        return kept[text]
+
+    asked = [f"the question asks for the {why.kind} ('{why.asked}')"] if explain and why.kind else []
+    if reason:
+        return Answer("no_match", source, (), (reason, *asked))
+    rows = []
+    for ranked in scored[:limit]:
+        record_id, sec, line, role, _length, items = stored[ranked.row_id]
+        path, title, status, superseded_by, fmt = records[record_id][:5]
+        item_line, kind, verdict, text = best_item(items, why, idfs, tokens_of)
+        extra: list[tuple[str, object]] = [("section", sec), ("status", status), ("text", text),
+                                           ("record", title), ("row_kind", kind), ("section_kind", role or "other")]
+        if verdict:
+            extra.append(("verdict", verdict))
+        if superseded_by:
+            extra.append(("superseded_by", superseded_by))
+        if fmt == DOCUMENT_FORMAT:
+            extra.append(("record_format", fmt))
+        rows.append(Row(path, item_line or line, sec, "decision", ranked.score,
+                        ranked.signals if explain else (), tuple(extra)))
+    notes = []
+    if section.get("fallback"):
+        notes.append("this repository has no decision records: the answer comes from its design documents "
+                     "(documents whose sections discuss motivation, rationale or alternatives)")
+    elif rows and all(dict(r.extra).get("record_format") == DOCUMENT_FORMAT for r in rows[:3]):
+        notes.append("no decision record answers: these are design sections of other documents")
+    if any(dict(r.extra).get("superseded_by") for r in rows[:3]):
+        notes.append("a superseded record answers: read its successor too")
+    return Answer("routed", source, tuple(rows), (*notes, *asked))
+
+
+# ---------------------------------------------------------------------------------------------- lint
+
 _DECIDED_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*Decided \d{4}-\d{2}-\d{2}:\*\*")
 _DECIDED_WORD = re.compile(r"\bdecided\b", re.IGNORECASE)
 # A line that records a decision: "we decided to", "it was decided that", "decided on", or a line that
@@ -111,428 +594,86 @@ _RECORDS_DECISION = re.compile(
     r"|^\s*(?:[-*+]\s+|\d+[.)]\s+|#\)\s+)?(?:\*\*|__)?decided\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
-_CHOSEN = re.compile(r"chosen option:?\s*[\"'“`]?(.+?)[\"'”`]?(?:,|\.\s|$)", re.IGNORECASE)
-_LABEL = re.compile(r"^\(?([A-Za-z]|\d{1,2})[).]\s*")
-_FRONT_MATTER_KEY = re.compile(r"^([A-Za-z][\w -]*):\s*(.*)$")
 
 
-class DecisionRow(namedtuple("DecisionRow", "path section line status kind verdict text title words",
-                             defaults=("",))):
-    """One row of the decision index.
+def lint_record(path: str, data: bytes, doc: object | None = None) -> list[tuple[int, str]]:
+    """Lines of a decision record that say something was decided without the `**Decided YYYY-MM-DD:**` marker.
 
-    path: str, the record; section: str, its heading's number where the record numbers it, else the
-    heading's text ("" before any heading); line: int, 1-based; status: str, the record's normalised status
-    (STATUSES or "unknown"); kind: str (ROW_KINDS); verdict: str, "chosen" | "rejected" | "considered" for
-    alternatives, "" otherwise; text: str, bounded; title: str, the record's title; words: str, the item's
-    whole text (bounded by MAX_TOKENS_TEXT), which BM25 counts ("" when it is `text`).
-    """
-
-    __slots__ = ()
-
-
-class Record(namedtuple("Record", "path title status superseded_by format rows supersedes", defaults=((),))):
-    """A decision record: path, title, status (normalised), superseded_by (a record path or the words the
-    record gives, "" when not superseded), format (FORMATS), its rows (tuple[DecisionRow, ...]) and
-    supersedes (tuple[str, ...], the records it says it replaces, as written)."""
-
-    __slots__ = ()
-
-
-# ---------------------------------------------------------------------------------------------- sources
-
-
-def is_record_path(path: str, globs: Sequence[str] = ()) -> bool:
-    """True when `path` is a decision record: configured globs when given, else the default layouts."""
-    lower = path.lower()
-    if not lower.endswith((".md", ".markdown", ".rst", ".txt")):
-        return False
-    if globs:
-        import fnmatch
-
-        return any(fnmatch.fnmatchcase(path, g) for g in globs)
-    base = posixpath.basename(path)
-    stem_name = base.rsplit(".", 1)[0]
-    words = [w for w in re.split(r"[-_.\s]+", stem_name.lower()) if w]
-    if words and ("template" in words or words[-1] in _NOT_A_RECORD_LAST or words[0] in _NOT_A_RECORD_LAST):
-        return False
-    if _NUMBERED.match(stem_name):
-        return True
-    folders = lower.split("/")[:-1]
-    return any(f in RECORD_FOLDERS for f in folders) and not lower.endswith(".txt")
-
-
-# ---------------------------------------------------------------------------------------------- parsing
-
-
-def _heading_role(text: str, number: str) -> str:
-    words = text
-    if number and words.startswith(number):
-        words = words[len(number):]
-    words = words.strip(" .:-—–\t¶").lower()
-    words = re.sub(r"\s+", " ", words)
-    for role, names in (("pros_cons", _PROS_CONS_HEADINGS), ("consequence", _CONSEQUENCE_HEADINGS),
-                        ("alternative", _ALTERNATIVE_HEADINGS), ("rationale", _RATIONALE_HEADINGS),
-                        ("decision", _DECISION_HEADINGS), ("summary", _SUMMARY_HEADINGS)):
-        if words in names:
-            return role
-    if words == "status":
-        return "status"
-    if words.startswith(("decision driver", "decision making", "decision-making")):
-        return ""  # what a decision weighs, or how decisions are made: context, not a decision
-    if "consequence" in words:
-        return "consequence"
-    if words.startswith(("alternative", "rejected", "considered option")):
-        return "alternative"
-    if words.startswith("pros and cons"):
-        return "pros_cons"
-    if words.startswith("decision"):
-        return "decision"
-    return ""
-
-
-def _section_label(block_text: str, number: str) -> str:
-    if number:
-        return number
-    return " ".join(block_text.split())[:80]
-
-
-def normalise_status(text: str) -> str:
-    """The normalised status a free-form status text gives (STATUSES), or "unknown"."""
-    for word in re.findall(r"[a-z]+", text.lower()):
-        if word in _STATUS_MAP:
-            return _STATUS_MAP[word]
-    return UNKNOWN_STATUS
-
-
-def first_sentence(text: str) -> str:
-    flat = " ".join(text.split())
-    return _SENTENCE_END.split(flat, 1)[0]
-
-
-def _bounded(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= MAX_TEXT else flat[: MAX_TEXT - 1].rstrip() + "…"
-
-
-def _split_lead(text: str) -> tuple[str, str]:
-    """An alternative's lead (its name) and the reason or description after it."""
-    flat = " ".join(text.split())
-    for sep in (": ", " — ", " – ", " - "):
-        head, found, rest = flat.partition(sep)
-        if found and 0 < len(head) <= 120:
-            return head.strip(), rest.strip()
-    sentence = first_sentence(flat)
-    if sentence != flat:
-        return sentence.rstrip("."), flat[len(sentence):].strip()
-    return flat, ""
-
-
-def _front_matter(data: bytes) -> dict[str, str]:
-    # MADR 3+ keeps status in YAML front matter, which the Markdown grammar skips: its keys are plain lines.
-    if not data.startswith(b"---\n"):
-        return {}
-    end = data.find(b"\n---", 4)
-    if end < 0:
-        return {}
-    fields: dict[str, str] = {}
-    for line in data[4:end].decode("utf-8", "replace").splitlines():
-        m = _FRONT_MATTER_KEY.match(line)
-        if m:
-            fields[m.group(1).strip().lower()] = m.group(2).strip().strip("\"'")
-    return fields
-
-
-def _field_of(block: object) -> tuple[str, str] | None:
-    """(name, value) when a block states a field: an rst/Markdown field, `Status: x` item or table row."""
-    kind, text, name = block.kind, block.text, block.name  # type: ignore[attr-defined]
-    if kind == "field" and name:
-        return name.strip().lower(), text.strip()
-    if kind in ("list_item", "paragraph"):
-        head, sep, rest = " ".join(text.split()).partition(":")
-        if sep and 0 < len(head) <= 24 and head.lower().strip() in _FIELD_NAMES:
-            return head.strip().lower(), rest.strip()
-    if kind == "table_row":
-        cells = [c.strip() for c in text.split("|")]
-        if len(cells) >= 2 and cells[0].lower() in _FIELD_NAMES:
-            return cells[0].lower(), cells[1]
-    return None
-
-
-_FIELD_NAMES = frozenset({"status", "superseded by", "superseded-by", "replaced by", "replaced-by",
-                          "supersedes", "replaces", "date", "state"})
-
-
-def _resolve_reference(record_path: str, text: str, link: str, known: Sequence[str]) -> str:
-    """The record a "superseded by" names: a relative link, else a record whose file carries its number."""
-    if link and "://" not in link and not link.startswith("#"):
-        target = link.split("#", 1)[0]
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(record_path), target))
-        if resolved in known or not known:
-            return resolved
-    numbers = re.findall(r"\d+", text)
-    if numbers:
-        wanted = int(numbers[-1])
-        folder = posixpath.dirname(record_path)
-        candidates = [p for p in known if p != record_path and posixpath.dirname(p) == folder]
-        for p in candidates:
-            digits = re.findall(r"\d+", posixpath.basename(p))
-            if digits and int(digits[0]) == wanted:
-                return p
-    return " ".join(text.split())
-
-
-def parse_record(path: str, data: bytes, known: Sequence[str] = (), doc: Document | None = None) -> Record | None:
-    """Rows of one decision record, or None when it is no document the parser reads.
-
-    `doc` is the record already parsed (a build hands every document parsed once); else it is parsed here.
+    Returns (line, text) per flagged line: a line that records a decision ("we decided to", "it was decided
+    that", a line opening with "Decided"). A line inside code, in a heading, one that only mentions a
+    decision ("why something was decided") or spells the convention itself (`Decided YYYY-MM-DD`) is not.
     """
     if doc is None:
         from gitroute.parsing.documents import parse_document
 
         doc = parse_document(path, data)
     if doc is None:
-        return None
-    blocks = doc.blocks
-    front = _front_matter(data)
-    title = doc.title or posixpath.basename(path).rsplit(".", 1)[0]
-
-    # Each heading's role and label; a block's role is its nearest heading's with a role.
-    role_of: dict[int, str] = {}
-    label_of: dict[int, str] = {}
-    for i, b in enumerate(blocks):
-        if b.kind == "heading":
-            role_of[i] = _heading_role(b.text, b.name)
-            label_of[i] = _section_label(b.text, b.name)
-
-    def role(i: int) -> str:
-        s = blocks[i].section if blocks[i].kind != "heading" else i
-        while s >= 0:
-            if role_of.get(s):
-                return role_of[s]
-            s = blocks[s].section
-        return ""
-
-    def label(i: int) -> str:
-        s = blocks[i].section
-        return label_of.get(s, "") if s >= 0 else ""
-
-    # Status and supersession.
-    status_text = front.get("status", "")
-    superseded_text = front.get("superseded-by", "") or front.get("superseded by", "")
-    superseded_link = ""
-    supersedes: list[str] = []
-    headings = [i for i, b in enumerate(blocks) if b.kind == "heading"]
-    for b in blocks:
-        field = _field_of(b)
-        if field is None:
+        return []
+    raw = data.decode("utf-8", "replace").splitlines()
+    flagged: list[tuple[int, str]] = []
+    for block in doc.blocks:  # type: ignore[attr-defined]
+        said = f"{block.name} {block.text}" if block.kind == "field" else block.text
+        if block.kind in ("code", "heading", "directive") or not _DECIDED_WORD.search(said):
             continue
-        name, value = field
-        links = [t.text for t in b.tokens if t.kind == "link"]
-        if name in ("status", "state") and not status_text:
-            status_text = value
-            if "superseded" in value.lower() or "replaced" in value.lower():
-                superseded_text = superseded_text or value
-                superseded_link = superseded_link or (links[0] if links else "")
-        elif name in ("superseded by", "superseded-by", "replaced by", "replaced-by"):
-            superseded_text, superseded_link = value, (links[0] if links else "")
-        elif name in ("supersedes", "replaces"):
-            supersedes.append(value)
-    if not status_text:
-        # Nygard: a "Status" heading and the paragraph under it.
-        for h in headings:
-            if role_of.get(h) == "status":
-                body = next((b for b in blocks[h + 1:] if b.kind != "heading"), None)
-                if body is not None and body.section == h:
-                    status_text = body.text
-                    if "superseded" in body.text.lower() or "replaced" in body.text.lower():
-                        superseded_text = body.text
-                        links = [t.text for t in body.tokens if t.kind == "link"]
-                        superseded_link = links[0] if links else ""
-                break
-    status = normalise_status(status_text) if status_text else UNKNOWN_STATUS
-    superseded_by = ""
-    if superseded_text or superseded_link:
-        status = "superseded"
-        words = re.sub(r"^(superseded|replaced)(\s+by)?[:\s]*", "", superseded_text.strip(), flags=re.I)
-        superseded_by = _resolve_reference(path, words, superseded_link, known)
+        code_words = " ".join(t.text for t in block.tokens if t.kind in ("code", "literal"))
+        for number in range(block.line, min(block.end_line, len(raw)) + 1):
+            line = raw[number - 1]
+            if not _DECIDED_WORD.search(line) or "Decided YYYY-MM-DD" in line:
+                continue
+            if _DECIDED_MARKER.match(line):
+                continue
+            prose = _strip_quoted(_strip_code(line) if code_words else line)
+            if not _RECORDS_DECISION.search(prose):
+                continue
+            flagged.append((number, line.strip()))
+    return flagged
 
-    rows: list[DecisionRow] = []
 
-    def add(i: int, kind: str, text: str, verdict: str = "", section: str | None = None) -> None:
-        flat = " ".join(text.split())
-        shown = _bounded(flat)
-        rows.append(DecisionRow(path, label(i) if section is None else section, blocks[i].line, status, kind,
-                                verdict, shown, title, flat[:MAX_TOKENS_TEXT] if shown != flat else ""))
+def lint_records(files: Iterable[tuple[str, bytes]]) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every flagged line of the given records, by path and line."""
+    return [(path, line, text) for path, data in sorted(files) for line, text in lint_record(path, data)]
 
-    # The title row: the title and the first sentence of the summary.
-    summary_at = next((i for i, b in enumerate(blocks) if b.kind == "paragraph" and role(i) == "summary"), None)
-    if summary_at is None:
-        summary_at = next((i for i, b in enumerate(blocks) if b.kind == "paragraph" and _field_of(b) is None
-                           and not _DECIDED.match(b.text)), None)
-    title_line = next((b.line for b in blocks if b.kind == "heading"), 1)
-    if summary_at is not None:
-        sentence = first_sentence(blocks[summary_at].text)
-        rows.append(DecisionRow(path, label(summary_at), title_line, status, "title", "",
-                                _bounded(f"{title}: {sentence}"), title))
-    else:
-        rows.append(DecisionRow(path, "", title_line, status, "title", "", _bounded(title), title))
 
-    # The chosen option, as MADR ("Chosen option: ...") or a labelled option ("(D). ...") names it.
-    chosen_text = ""
-    chosen_label = ""
-    chosen_reason = ""
-    for i, b in enumerate(blocks):
-        if b.kind in ("paragraph", "list_item", "field") and role(i) == "decision":
-            text = " ".join(b.text.split()) if b.kind != "field" else f"{b.name}: {b.text}"
-            m = _CHOSEN.search(text)
-            if m:
-                chosen_text = m.group(1).strip().strip("\"'“”")
-                rest = text[m.end():].strip()
-                chosen_reason = rest[len("because"):].strip() if rest.lower().startswith("because") else rest
-                break
-            lm = _LABEL.match(text)
-            if lm:
-                chosen_label = lm.group(1).lower()
-                break
-            break
+def lint_snapshot(files: Iterable[tuple[str, Callable[[], bytes]]], config: object) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every flagged line of the records among a snapshot's (path, read) pairs: the
+    documents a build would make records, by their paths, names, titles, fields and sections."""
+    from gitroute.parsing.documents import parse_document
+    from gitroute.parsing.records import is_document_path
 
-    # Pros and cons per option (MADR): the reasons given for and against each.
-    pros_cons: dict[str, tuple[list[str], list[str]]] = {}
-    for i, b in enumerate(blocks):
-        if b.kind == "list_item" and role(i) == "pros_cons" and b.section >= 0:
-            option = _norm(re.sub(r"^option\s+\w+\s*[:.)-]\s*", "", blocks[b.section].text, flags=re.I))
-            good, bad = pros_cons.setdefault(option, ([], []))
-            flat = " ".join(b.text.split())
-            low = flat.lower()
-            if low.startswith(("good", "pro")):
-                good.append(_after_because(flat))
-            elif low.startswith(("bad", "con")):
-                bad.append(_after_because(flat))
-
-    # A hard-wrapped item whose next line is not indented reads as an item and a paragraph right
-    # under it (rst's `#) one\ntwo`): they are one item.
-    continued: dict[int, str] = {}
-    skip: set[int] = set()
-    for i in range(len(blocks) - 1, 0, -1):
-        b, prev = blocks[i], blocks[i - 1]
-        if b.kind == "paragraph" and prev.kind == "list_item" and b.line == prev.end_line + 1:
-            continued[i - 1] = prev.text + " " + continued.pop(i, b.text)
-            skip.add(i)
-    for i, b in enumerate(blocks):
-        if b.kind == "heading" or b.kind == "code" or i in skip:
+    texts: dict[str, bytes] = {}
+    documents: dict[str, object] = {}
+    for path, read in files:
+        if not is_document_path(path):
             continue
-        text = continued.get(i, b.text) if b.kind != "field" else f"{b.name}: {b.text}"
-        decided = _DECIDED.match(" ".join(text.split()))
-        if decided:
-            add(i, "decided", text)
-            continue
-        r = role(i)
-        if r in ("decision", "rationale") and b.kind in ("paragraph", "list_item", "quote", "field"):
-            if _field_of(b) is None:
-                add(i, r, text)
-        elif r == "consequence" and b.kind in ("paragraph", "list_item", "quote"):
-            add(i, "consequence", text)
-        elif r == "alternative" and b.kind in ("paragraph", "list_item") and (b.level <= 1):
-            flat = " ".join(text.split())
-            if flat.endswith(":") and b.kind == "paragraph":
-                continue  # "We considered the following:" introduces the items
-            lead, reason = _split_lead(flat)
-            verdict = _verdict(flat, lead, blocks[b.section].text if b.section >= 0 else "", chosen_text,
-                               chosen_label)
-            # "X: rejected, because Y" already says its verdict, which the row states once.
-            reason = re.sub(r"^(?:rejected|chosen|accepted)\b[,:;.]?\s*", "", reason, flags=re.IGNORECASE)
-            good, bad = pros_cons.get(_norm(lead), ([], []))
-            if verdict == "chosen" and not reason:
-                reason = chosen_reason or (good[0] if good else "")
-            elif verdict != "chosen" and not reason and bad:
-                reason = bad[0]
-            shown = re.sub(r"^\(?[A-Za-z0-9]{1,2}\)\s*", "", lead) if _LABEL.match(lead) else lead
-            add(i, "alternative", f"{shown}: {verdict}" + (f", {reason}" if reason else ""), verdict)
-    fmt = _format_of([role_of[h] for h in headings], [blocks[h].text.lower() for h in headings], status_text,
-                     path)
-    return Record(path, title, status, superseded_by, fmt, tuple(rows), tuple(supersedes))
+        data = read()
+        doc = parse_document(path, data)
+        if doc is not None:
+            texts[path], documents[path] = data, doc
+    reasons = select_records(documents, lambda p: texts[p][:4096], config)
+    return [(path, line, text) for path in sorted(reasons)
+            for line, text in lint_record(path, texts[path], documents[path])]
 
 
-def _after_because(text: str) -> str:
-    _, sep, rest = text.partition("because")
-    return (rest if sep else text.split(",", 1)[-1]).strip(" ,")
+def _strip_quoted(line: str) -> str:
+    # A quoted phrase ("we decided to…") is an example or a citation, not the record deciding.
+    return re.sub(r'"[^"]*"|“[^”]*”', "", line)
 
 
-def _norm(text: str) -> str:
-    return " ".join(tokenize(text))
-
-
-def _verdict(item: str, lead: str, heading: str, chosen_text: str, chosen_label: str) -> str:
-    low = item.lower()
-    if chosen_text:
-        if _norm(lead).startswith(_norm(chosen_text)[:60]) or _norm(chosen_text).startswith(_norm(lead)[:60]):
-            return "chosen"
-        return "rejected"
-    if chosen_label:
-        m = _LABEL.match(item)
-        if m:
-            return "chosen" if m.group(1).lower() == chosen_label else "rejected"
-    if "chosen" in low.split(":")[0] or low.startswith("chosen"):
-        return "chosen"
-    h = heading.lower()
-    if "rejected" in h or "alternative" in h:
-        return "rejected"
-    if re.search(r"\b(rejected|not chosen|dropped|ruled out)\b", low):
-        return "rejected"
-    return "considered"
-
-
-def _format_of(roles: Sequence[str], headings: Sequence[str], status_text: str, path: str) -> str:
-    text = " ".join(headings)
-    if "considered options" in text or "decision outcome" in text or "pros and cons" in text:
-        return "madr"
-    base = posixpath.basename(path)
-    if _NUMBERED.match(base) and not base.lower().startswith("adr") or "abstract" in text or "motivation" in text:
-        return "proposal"
-    if "decision" in roles and ("consequence" in roles or "status" in roles or status_text):
-        return "nygard"
-    return "other"
-
-
-def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Document] | None = None) -> list[Record]:
-    """Every decision record among (path, content) pairs, parsed, sorted by path.
-
-    A record that a later one says it supersedes ("Supersedes: ADR-0003") is marked superseded by that
-    one even when its own status was never updated.
-    """
-    items = sorted(files)
-    known = [p for p, _ in items]
-    records: dict[str, Record] = {}
-    for path, data in items:
-        record = parse_record(path, data, known, (parsed or {}).get(path))
-        if record is not None and record.rows:
-            records[path] = record
-    for record in list(records.values()):
-        for words in record.supersedes:
-            target = _resolve_reference(record.path, words, "", known)
-            old = records.get(target)
-            if old is not None and old.path != record.path and not old.superseded_by:
-                records[target] = old._replace(
-                    status="superseded", superseded_by=record.path,
-                    rows=tuple(r._replace(status="superseded") for r in old.rows),
-                )
-    return [records[p] for p in sorted(records)]
-
-
-def rows_of(records: Iterable[Record]) -> list[DecisionRow]:
-    return [row for record in records for row in record.rows]
-
-
-def decision_rows(files: Iterable[tuple[str, bytes]], globs: Sequence[str] = ()) -> list[DecisionRow]:
-    """The rows of every decision record among (path, content) pairs of a snapshot: what DECISIONS.md renders.
-
-    `globs` is `Config.decisions` (empty: the default layouts). Build-side: it parses with tree-sitter.
-    """
-    return rows_of(collect_records((p, d) for p, d in files if is_record_path(p, globs)))
+def _strip_code(line: str) -> str:
+    return re.sub(r"`[^`]*`", "", line)
 
 
 # ---------------------------------------------------------------------------------------------- DECISIONS.md
+
+
+def decision_rows(files: Iterable[tuple[str, bytes]], globs: Sequence[str] = ()) -> list[DecisionRow]:
+    """The items of every decision record among (path, content) pairs found by path: what DECISIONS.md renders.
+
+    `globs` is `Config.decisions` (empty: the default layouts). Build-side: it parses with tree-sitter.
+    """
+    from gitroute.parsing.records import collect_records, is_record_path, rows_of
+
+    return rows_of(collect_records((p, d) for p, d in files if is_record_path(p, globs)))
 
 
 def render_decisions(rows: Sequence[DecisionRow]) -> str:
@@ -558,7 +699,11 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
 
 
 def read_rows(view: IndexView) -> list[DecisionRow]:
-    """The rows a built index holds, read back from its blobs: what `render_decisions` takes for DECISIONS.md."""
+    """The items of the records a built index holds, read back from its blobs: what `render_decisions` takes
+    for DECISIONS.md (design sections of documents that are no record are left out)."""
+    from gitroute.parsing.records import DecisionRow
+
+    check_format(view.section)
     records = view.read_json("records.json")
     try:
         total = int(view.section["counts"]["rows"])
@@ -566,9 +711,13 @@ def read_rows(view: IndexView) -> list[DecisionRow]:
         rows: list[DecisionRow] = []
         for start in range(0, total, chunk):
             path = f"rows/{start // chunk:05d}.json"
-            for record_id, section_text, line, kind, verdict, text, _length in view.read_json(path):  # type: ignore[attr-defined]
-                record_path, title, status, _superseded_by, _format = records[record_id]  # type: ignore[index]
-                rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
+            for record_id, section_text, _line, _role, _length, items in view.read_json(path):  # type: ignore[attr-defined]
+                record_path, title, status, _superseded_by, fmt = records[record_id][:5]  # type: ignore[index]
+                if fmt == DOCUMENT_FORMAT:
+                    continue
+                for line, kind, verdict, text in items:
+                    if kind != "text":
+                        rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
     except (IndexError, KeyError, TypeError, ValueError) as err:
         raise view.corrupt("records.json") from err
     return rows
@@ -576,302 +725,3 @@ def read_rows(view: IndexView) -> list[DecisionRow]:
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
-
-
-# ---------------------------------------------------------------------------------------------- lint
-
-
-def lint_record(path: str, data: bytes) -> list[tuple[int, str]]:
-    """Lines of a decision record that say something was decided without the `**Decided YYYY-MM-DD:**` marker.
-
-    Returns (line, text) per flagged line: a line that records a decision ("we decided to", "it was decided
-    that", a line opening with "Decided"). A line inside code, in a heading, one that only mentions a
-    decision ("why something was decided") or spells the convention itself (`Decided YYYY-MM-DD`) is not.
-    """
-    from gitroute.parsing.documents import parse_document
-
-    doc = parse_document(path, data)
-    if doc is None:
-        return []
-    raw = data.decode("utf-8", "replace").splitlines()
-    flagged: list[tuple[int, str]] = []
-    for block in doc.blocks:
-        said = f"{block.name} {block.text}" if block.kind == "field" else block.text
-        if block.kind in ("code", "heading", "directive") or not _DECIDED_WORD.search(said):
-            continue
-        code_words = " ".join(t.text for t in block.tokens if t.kind in ("code", "literal"))
-        for number in range(block.line, min(block.end_line, len(raw)) + 1):
-            line = raw[number - 1]
-            if not _DECIDED_WORD.search(line) or "Decided YYYY-MM-DD" in line:
-                continue
-            if _DECIDED_MARKER.match(line):
-                continue
-            prose = _strip_quoted(_strip_code(line) if code_words else line)
-            if not _RECORDS_DECISION.search(prose):
-                continue
-            flagged.append((number, line.strip()))
-    return flagged
-
-
-def lint_records(files: Iterable[tuple[str, bytes]]) -> list[tuple[str, int, str]]:
-    """(path, line, text) of every flagged line of the given records, by path and line."""
-    return [(path, line, text) for path, data in sorted(files) for line, text in lint_record(path, data)]
-
-
-def _strip_quoted(line: str) -> str:
-    # A quoted phrase ("we decided to…") is an example or a citation, not the record deciding.
-    return re.sub(r'"[^"]*"|“[^”]*”', "", line)
-
-
-def _strip_code(line: str) -> str:
-    return re.sub(r"`[^`]*`", "", line)
-
-
-# ---------------------------------------------------------------------------------------------- build
-
-
-def doc_tokens(text: str) -> list[str]:
-    """The tokens BM25 counts: the symbol query's tokens, stemmed, stop words and single letters dropped."""
-    return [stem(t) for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
-
-
-def _shards_for(n_postings: int) -> int:
-    shards = 1
-    while shards * POSTINGS_TARGET < n_postings:
-        shards *= 2
-    return shards
-
-
-def shard_of(token: str, shards: int) -> int:
-    return zlib.crc32(token.encode("utf-8")) % shards
-
-
-def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] | None = None,
-                ) -> tuple[dict[str, object], dict]:
-    """The index's JSON values by path, and its section.
-
-    `symbols`: per record path, the normalised code-symbol names the record mentions; their rows get a
-    `=name` posting (the title row when the mention is in no row's text).
-    """
-    rows = rows_of(records)
-    record_ids = {r.path: i for i, r in enumerate(records)}
-    postings: dict[str, list[list[int]]] = {}
-    lengths: list[int] = []
-    for row_id, row in enumerate(rows):
-        tokens = doc_tokens(f"{row.title} {row.section} {row.words or row.text}")
-        lengths.append(len(tokens))
-        for token, tf in sorted(Counter(tokens).items()):
-            postings.setdefault(token, []).append([row_id, tf])
-    first_row: dict[str, int] = {}
-    for row_id, row in enumerate(rows):
-        first_row.setdefault(row.path, row_id)
-    for path, names in sorted((symbols or {}).items()):
-        if path not in first_row:
-            continue
-        for name in sorted(set(names)):
-            hits = [i for i, row in enumerate(rows) if row.path == path and name in normalize_name_all(row.text)]
-            ids = hits or [first_row[path]]
-            postings.setdefault(SYMBOL_PREFIX + name, []).extend([i, 1] for i in ids)
-    n_postings = sum(len(v) for v in postings.values())
-    shards = _shards_for(n_postings)
-    blobs: dict[str, object] = {}
-    for token in sorted(postings):
-        blobs.setdefault(f"postings/{shard_of(token, shards):05d}.json", {})[token] = postings[token]  # type: ignore[index]
-    for start in range(0, len(rows), ROW_CHUNK):
-        blobs[f"rows/{start // ROW_CHUNK:05d}.json"] = [
-            [record_ids[r.path], r.section, r.line, r.kind, r.verdict, r.text, lengths[start + k]]
-            for k, r in enumerate(rows[start:start + ROW_CHUNK])
-        ]
-    blobs["records.json"] = [[r.path, r.title, r.status, r.superseded_by, r.format] for r in records]
-    counts: dict[str, int] = {"records": len(records), "rows": len(rows)}
-    # Per format and per row kind, the ones present: status lists every count.
-    for fmt in FORMATS:
-        if n := sum(1 for r in records if r.format == fmt):
-            counts[f"format_{fmt}"] = n
-    for kind in ROW_KINDS:
-        if n := sum(1 for r in rows if r.kind == kind):
-            counts[f"rows_{kind}"] = n
-    avgdl = round(sum(lengths) / len(lengths), 6) if lengths else 0.0
-    section = {"counts": counts, "avgdl": avgdl, "shards": shards, "row_chunk": ROW_CHUNK,
-               "rows_by_format": {fmt: sum(len(r.rows) for r in records if r.format == fmt) for fmt in FORMATS}}
-    return blobs, section
-
-
-def normalize_name_all(text: str) -> set[str]:
-    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`)."""
-    return {normalize_name(w) for w in re.findall(r"[A-Za-z_$][\w$.]*", text)}
-
-
-def _mentioned_symbols(path: str, data: bytes, names: frozenset[str], doc: Document | None = None) -> list[str]:
-    if doc is None:
-        from gitroute.parsing.documents import parse_document
-
-        doc = parse_document(path, data)
-    if doc is None:
-        return []
-    found = set()
-    for block in doc.blocks:
-        for token in block.tokens:
-            if token.kind in ("code", "literal", "role", "directive_arg"):
-                last = re.split(r"[.:/]", token.text.strip("`~!.()"))[-1]
-                key = normalize_name(last)
-                if len(key) >= 4 and key in names:
-                    found.add(key)
-    return sorted(found)
-
-
-def build(inputs: object) -> object:
-    """Build the decision index from the snapshot's records (the seam's `build`)."""
-    from gitroute.bundle.layout import dump_json
-    from gitroute.indexes import IndexBuild
-
-    config = inputs.config  # type: ignore[attr-defined]
-    globs = tuple(getattr(config, "decisions", ()) or ())
-    paths = [f.path for f in inputs.files if is_record_path(f.path, globs)]  # type: ignore[attr-defined]
-    warnings: list[tuple[str, str]] = []
-    contents: list[tuple[str, bytes]] = []
-    for path in paths:
-        try:
-            contents.append((path, inputs.read(path)))  # type: ignore[attr-defined]
-        except Exception as err:  # a missing blob is named, not fatal
-            warnings.append((path, f"decision record not read: {err}"))
-    documents = getattr(inputs, "documents", {})
-    records = collect_records(contents, documents)
-    graph = getattr(inputs, "graph", None)
-    # Every symbol's name, normalised: only when there are records to find them in (django has none).
-    names = frozenset(
-        normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
-    ) if records else frozenset()
-    data_by_path = dict(contents)
-    symbols = ({r.path: _mentioned_symbols(r.path, data_by_path[r.path], names, documents.get(r.path))
-                for r in records} if names else {})
-    values, section = build_blobs(records, symbols)
-    blobs = {path: dump_json(value) for path, value in values.items()}
-    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)))
-
-
-# ---------------------------------------------------------------------------------------------- answer
-
-ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
-
-
-class WhyQuestion(namedtuple("WhyQuestion", "text tokens symbols")):
-    """A why question: tokens: tuple[str, ...], stemmed content tokens, deduplicated, in order;
-    symbols: tuple[str, ...], normalised names of the identifiers it spells (`MethodView`, `url_for`)."""
-
-    __slots__ = ()
-
-
-def parse_why(text: str) -> WhyQuestion:
-    tokens = [t for t in dict.fromkeys(doc_tokens(text)) if t not in WHY_WORDS]
-    symbols = []
-    for word in re.findall(r"`?([A-Za-z_$][\w$.]*)(?:\(\))?`?", text):
-        if re.search(r"[a-z][A-Z]|_|\.|^[A-Z][a-z]+[A-Z]", word) or f"`{word}" in text or f"{word}()" in text:
-            key = normalize_name(word.rsplit(".", 1)[-1])
-            if len(key) >= 4:
-                symbols.append(key)
-    return WhyQuestion(text, tuple(tokens), tuple(dict.fromkeys(symbols)))
-
-
-def rank_rows(question: WhyQuestion, read: ReadBlobs, section: Mapping, *, limit: int = 10,
-              ) -> tuple[list[tuple[float, int, tuple[tuple[str, float], ...]]], dict[int, list], str]:
-    """Score rows for a question; returns ([(score, row_id, signals)], {row_id: stored row}, no_match reason)."""
-    counts = section.get("counts", {})
-    n = int(counts.get("rows", 0))
-    if n == 0:
-        return [], {}, "the snapshot has no decision records"
-    if not question.tokens and not question.symbols:
-        return [], {}, "the question has no word that could name a decision"
-    shards = int(section.get("shards", 1))
-    avgdl = float(section.get("avgdl", 0.0)) or 1.0
-    chunk = int(section.get("row_chunk", ROW_CHUNK))
-    keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
-    paths = sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys})
-    loaded = {p: json.loads(b) for p, b in read(paths).items()}
-    postings: dict[str, list] = {}
-    for key in keys:
-        postings[key] = loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, [])
-    idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
-    # First pass: which rows match and how much, from postings alone; lengths come with the rows.
-    matched: dict[int, dict[str, int]] = {}
-    for token in question.tokens:
-        for row_id, tf in postings[token]:
-            matched.setdefault(row_id, {})[token] = tf
-    symbol_rows: dict[int, list[str]] = {}
-    for name in question.symbols:
-        for row_id, _ in postings[SYMBOL_PREFIX + name]:
-            symbol_rows.setdefault(row_id, []).append(name)
-            matched.setdefault(row_id, {})
-    if not matched:
-        return [], {}, "no decision record shares a word with the question"
-    # Read the chunks of the candidates with the highest idf mass, then score them exactly.
-    rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
-        symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
-    chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
-    chunks = {p: json.loads(b) for p, b in read(chunk_paths).items()}
-    stored: dict[int, list] = {}
-    scored = []
-    total_idf = sum(idfs.values()) or 1.0
-    for row_id in rough:
-        rows = chunks.get(f"rows/{row_id // chunk:05d}.json")
-        if rows is None or row_id % chunk >= len(rows):
-            continue
-        row = rows[row_id % chunk]
-        stored[row_id] = row
-        dl = int(row[6])
-        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, avgdl, idfs[t]), 4)) for t, tf in matched[row_id].items()]
-        coverage = sum(idfs[t] for t in matched[row_id]) / total_idf
-        if symbol_rows.get(row_id):
-            signals.append(("names_symbol", SYMBOL_BONUS))
-        score = round(sum(v for _, v in signals), 4)
-        signals.append(("coverage", round(coverage, 4)))
-        scored.append((score, row_id, tuple(signals)))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    best = scored[0] if scored else None
-    if best is None:
-        return [], {}, "no decision record shares a word with the question"
-    reason = _no_match_reason(question, matched, symbol_rows, idfs, scored)
-    return scored, stored, reason
-
-
-def _no_match_reason(question: WhyQuestion, matched: Mapping[int, Mapping[str, int]],
-                     symbol_rows: Mapping[int, Sequence[str]], idfs: Mapping[str, float],
-                     scored: Sequence[tuple[float, int, tuple]]) -> str:
-    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003)."""
-    if any(symbol_rows.get(row_id) for _, row_id, _ in scored[:3]):
-        return ""
-    total = sum(idfs.values()) or 1.0
-    need = min(MIN_MATCHED, len(question.tokens))
-    for _, row_id, _ in scored[:3]:
-        tokens = matched[row_id]
-        if sum(idfs[t] for t in tokens) / total >= MIN_COVERAGE and len(tokens) >= need:
-            return ""
-    best = max((sum(idfs[t] for t in matched[r]) / total for _, r, _ in scored[:3]), default=0.0)
-    return (f"no decision record discusses this: the best rows cover {best:.0%} of the question's "
-            f"distinctive words (at least {MIN_COVERAGE:.0%} and {need} words needed)")
-
-
-def answer(view: object, question: str, *, limit: int = 10, explain: bool = False, **options: object) -> Answer:
-    """`git route why`: rows ranked by BM25, or no_match when no record discusses the question."""
-    section = view.section  # type: ignore[attr-defined]
-    source = view.source  # type: ignore[attr-defined]
-    why = parse_why(question)
-    scored, stored, reason = rank_rows(why, view.read, section, limit=limit)  # type: ignore[attr-defined]
-    if reason:
-        return Answer("no_match", source, (), (reason,))
-    records = view.read_json("records.json")  # type: ignore[attr-defined]
-    rows = []
-    for score, row_id, signals in scored[:limit]:
-        record_id, sec, line, kind, verdict, text, _ = stored[row_id]
-        path, title, status, superseded_by, _fmt = records[record_id]
-        extra: list[tuple[str, object]] = [("section", sec), ("status", status), ("text", text),
-                                           ("record", title), ("row_kind", kind)]
-        if verdict:
-            extra.append(("verdict", verdict))
-        if superseded_by:
-            extra.append(("superseded_by", superseded_by))
-        rows.append(Row(path, line, sec, "decision", score, signals if explain else (), tuple(extra)))
-    notes = []
-    if any(dict(r.extra).get("superseded_by") for r in rows[:3]):
-        notes.append("a superseded record answers: read its successor too")
-    return Answer("routed", source, tuple(rows), tuple(notes))

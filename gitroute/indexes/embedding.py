@@ -44,7 +44,12 @@ MAX_DOC = 600  # characters of a docstring that go into a node's text
 DEFAULT_MAX_LENGTH = 512  # model2vec's default token limit when the config names none
 NODE_POOL = 400  # nodes read per answer: the best files come from the best nodes
 SECONDARY = 0.8  # tests, examples, docs: their cosine counts less unless the question asks for them
-EXTRA_HINT = "install the optional extra: pip install 'gitroute[meaning]'"
+
+
+def extra_hint() -> str:
+    from gitroute import extra_install_command
+
+    return f"install the optional extra from gitroute's own source: {extra_install_command('meaning')}"
 
 
 def _need_extra():
@@ -54,7 +59,7 @@ def _need_extra():
         import tokenizers  # noqa: F401
     except ImportError as err:
         raise GitrouteError("the embedding candidate needs numpy, tokenizers and safetensors",
-                            hint=EXTRA_HINT) from err
+                            hint=extra_hint()) from err
     return numpy
 
 
@@ -265,7 +270,9 @@ def build(inputs) -> object:
 
     options = getattr(inputs, "options", None) or {}
     model_dir = options.get("meaning_model")
-    if not model_dir:
+    from gitroute.sentence_model import is_model_folder
+
+    if not model_dir or is_model_folder(str(model_dir)):  # a contextual model: the contextual index's
         return IndexBuild(blobs={}, section=empty_section())
     files = read_model_folder(str(model_dir))
     ids, texts = node_texts(inputs.graph.nodes, inputs.outputs)

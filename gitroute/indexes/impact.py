@@ -8,6 +8,8 @@ and ends with a note on what a static walk cannot see.
 """
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
@@ -35,6 +37,7 @@ WALKED_KINDS = frozenset(("calls", "imports", "references", "inherits"))
 # How much each resolution route is trusted when ranking.
 CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "unique": 0.7, "ambiguous": 0.3}
 SECTIONS = ("code", "tests", "examples", "docs")
+NAMED_BONUS = 5.0  # a file that names the type itself, over one that reached only a method of the same name
 FOOTER = ("lower bound: static edges only; dynamic dispatch, reflection, string-built names (getattr, "
           "importlib, registries) and calls on objects of unknown type that matched no unique name are not seen")
 
@@ -244,19 +247,27 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     others = len(distinct) - 1
     if len(code) == 1 and len(distinct) > 1:
         distinct = code  # one definition in code, the rest in tests or docs: that one is meant
-    if len(distinct) > 1:
+    together = len(distinct) > 1 and one_symbol(distinct)
+    if together:
+        others = 0
+    elif len(distinct) > 1:
         rows = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("section", "candidates"), ("status", "candidate")))
                      for r in distinct[:MAX_CANDIDATES])
         note = (f"'{target}' names {len(distinct)} files or symbols: ask again with one of them as "
                 "'path:symbol' or a path")
         return Answer("routed", view.source, rows, (note, _footer(0, ambiguous)),
                       {"ambiguous_target": True, "footer": FOOTER})
-    start = distinct[0]
-    walk = walk_impact(view.graph, [start[0]], start[3], depth=depth, include_ambiguous=ambiguous)
+    start = distinct[0] if not together else min(distinct, key=lambda r: (r[3] not in TYPE_KINDS, r[3] == "method"))
+    starts = [r[0] for r in distinct] if together else [start[0]]
+    walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous)
     contract_rows = _contract_rows(view, start[1])
     ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
-    notes = [f"impact of {start[3]} '{start[2]}' ({start[1]}), depth {depth}: {walk.edges} edges into "
+    where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
+    notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
+    if together:
+        notes.append(f"'{target}' names {len(distinct)} definitions of one symbol (a declaration and its "
+                     "definition, a type and its constructors, or one name defined twice in a file): walked together")
     if walk.capped:
         notes.append(f"walk capped at {MAX_FRONTIER} nodes per depth: {walk.capped} more were not walked")
     if len(distinct) == 1 and others:
@@ -284,6 +295,11 @@ def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
     return {key: records for key, records in found.items() if isinstance(records, list)}
 
 
+def definitions(view: IndexView, target: str) -> list[list]:
+    """The name table's records [node, path, name, kind, line] that `target` (a path, a name, `path:name`) names."""
+    return resolve_target(target.strip(), lambda keys: _read_names(view, keys))
+
+
 def resolve_target(target: str, lookup) -> list[list]:
     """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name."""
     if not target:
@@ -291,13 +307,39 @@ def resolve_target(target: str, lookup) -> list[list]:
     path, colon, symbol = target.rpartition(":")
     if colon and path and symbol and ("/" in path or "." in path):
         records = lookup([symbol, path]).get(symbol.lower(), [])
-        return [r for r in records if r[1] == path or r[1].endswith("/" + path)]
+        records = [r for r in records if r[1] == path or r[1].endswith("/" + path)]
+        return [r for r in records if r[2] == symbol] or records  # the name as spelled, when case tells two apart
     records = lookup([target]).get(target.lower(), [])
     exact_path = [r for r in records if r[3] == "file" and r[1] == target]
     if exact_path:
         return exact_path
     exact_name = [r for r in records if r[2] == target or f"{r[2]}" == target.rsplit(".", 1)[-1]]
     return exact_name or records
+
+
+TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type", "protocol", "module", "object"))
+_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp")
+_C_FAMILY = (*_HEADERS, ".c", ".cc", ".cpp", ".cxx", ".m", ".mm")
+_IMPLEMENTATION = re.compile(r"[-_.](?:inl|impl|inline)$")
+
+
+def one_symbol(records: Sequence[list]) -> bool:
+    """Whether several definitions of one name are one symbol to walk together, not candidates to choose from:
+    all in one file (a type and its constructors, a function defined twice under conditions), in files of
+    one stem (`worker.h` and `worker-inl.h`), or a C or C++ declaration in headers beside one definition."""
+    if len({r[2] for r in records}) != 1:
+        return False
+    paths = {r[1] for r in records}
+    if len(paths) == 1:
+        return True
+
+    def stem(path: str) -> str:
+        return _IMPLEMENTATION.sub("", posixpath.splitext(path)[0])
+
+    if len({stem(p) for p in paths}) == 1:
+        return True
+    lowered = [p.lower() for p in paths]
+    return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
 
 
 def _distinct_targets(records: list[list]) -> list[list]:
@@ -309,7 +351,8 @@ def _distinct_targets(records: list[list]) -> list[list]:
 
 
 class Walk:
-    """What a reverse walk reached: per file, [depth, kinds, hows, edges, names, first line, best confidence]."""
+    """What a reverse walk reached: per file, [depth, kinds, hows, edges, names, first line, best confidence,
+    whether it names a type walked itself at depth 1]."""
 
     def __init__(self) -> None:
         self.reached: dict[str, list] = {}
@@ -335,6 +378,9 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
             break
     nodes = graph.nodes(sorted(targets))
     walk.start_paths = {n.path for n in nodes.values()}
+    # A type is used where its own name is (built, imported, subclassed, referenced); a call that reached only one of
+    # its methods may be a method of the same name on another type, resolved by its name alone.
+    named = set(start) if kind in TYPE_KINDS else targets
     seen = set(targets)
     frontier = set(targets)
     for level in range(1, depth + 1):
@@ -343,7 +389,7 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
             frontier = set(sorted(frontier)[:MAX_FRONTIER])
         incoming = graph.edges_in(sorted(frontier))
         sources: dict[int, list] = {}
-        for edges in incoming.values():
+        for into, edges in incoming.items():
             for edge in edges:
                 kind_, source, line = edge[0], edge[1], edge[2]
                 if kind_ not in WALKED_KINDS:
@@ -354,7 +400,7 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
                     if not include_ambiguous:
                         continue
                 walk.edges += 1
-                sources.setdefault(source, []).append((kind_, how, line))
+                sources.setdefault(source, []).append((kind_, how, line, into in named))
         source_nodes = graph.nodes(sorted(sources))
         next_frontier: set[int] = set()
         for source, uses in sources.items():
@@ -368,14 +414,15 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
                 continue
             entry = walk.reached.get(node.path)
             if entry is None:
-                entry = walk.reached[node.path] = [level, set(), set(), 0, [], uses[0][2], 0.0]
+                entry = walk.reached[node.path] = [level, set(), set(), 0, [], uses[0][2], 0.0, False]
             if level < entry[0]:
                 entry[0] = level
                 entry[5] = uses[0][2]
-            for kind_, how, _line in uses:
+            for kind_, how, _line, names_it in uses:
                 entry[1].add(kind_)
                 entry[2].add(how)
                 entry[6] = max(entry[6], CONFIDENCE.get(how, 0.5))
+                entry[7] = entry[7] or (names_it and level == 1)
             entry[3] += len(uses)
             label = node.name if node.kind == "file" or not node.owner else f"{node.owner}.{node.name}"
             if len(entry[4]) < 5 and label not in entry[4]:
@@ -393,12 +440,15 @@ def rank_rows(reached: Mapping[str, list], start_paths: set[str], *, limit: int,
     import math
 
     rows_by_section: dict[str, list[Row]] = {s: [] for s in SECTIONS}
-    for path, (level, kinds, hows, count, names, line, confidence) in reached.items():
+    for path, (level, kinds, hows, count, names, line, confidence, names_it) in reached.items():
         depth_score = 10.0 * (MAX_DEPTH + 1 - level)
         confidence_score = 3.0 * confidence
         degree_score = min(math.log1p(count), 3.0)
-        score = round(depth_score + confidence_score + degree_score, 4)
-        signals = (("depth", depth_score), ("confidence", confidence_score), ("in_degree", round(degree_score, 4)))
+        named_score = NAMED_BONUS if names_it else 0.0
+        score = round(depth_score + confidence_score + degree_score + named_score, 4)
+        signals: tuple[tuple[str, float], ...] = (("depth", depth_score), ("confidence", confidence_score),
+                                                  ("in_degree", round(degree_score, 4)))
+        signals += (("names_target", named_score),) if names_it else ()
         section = section_of(path)
         extra = (("section", section), ("depth", level), ("edges", sorted(kinds)), ("resolution", sorted(hows)),
                  ("count", count), ("names", names))

@@ -9,10 +9,14 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from gitroute.parsing import limits
 from gitroute.parsing.families import QUERY_FILES
+from gitroute.parsing.limits import PARSE_LIMIT, ExtractLimit, ParseWatch
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Node, Parser, Query
+    from tree_sitter import Language, Node, Parser, Query, Tree
+
+_READ_CHUNK = 64 * 1024  # bytes handed to tree-sitter per read callback
 
 
 @cache
@@ -33,6 +37,29 @@ def parser(lang: str) -> Parser | None:
     from tree_sitter import Parser
 
     return Parser(loaded)
+
+
+def parse_bounded(loaded: Parser, data: bytes) -> Tree:
+    """`loaded.parse(data)`, cancelled when it passes a per-file ceiling (parsing/limits.py): then the parser is reset
+    and ExtractLimit("parse-limit") raised. A file under `GUARDED_MIN_BYTES` is parsed plainly.
+
+    tree-sitter calls the progress callback only when it reads its input through a callback, and py-tree-sitter 0.26
+    keeps every bytes object such a read returns until the parse ends (tree-sitter reads again at most tokens: 64 KiB
+    chunks took 8 GB for a 1 MiB file), so the guarded parse reads views of `data`. A tree parsed from views cannot
+    give its nodes' text, so the tree returned is `data` parsed again on top of it: nothing changed, every node is
+    reused (about a tenth of a parse)."""
+    if len(data) < limits.GUARDED_MIN_BYTES:
+        return loaded.parse(data)
+    watch = ParseWatch(len(data))
+    view = memoryview(data)
+    try:
+        guarded = loaded.parse(lambda offset, _point: view[offset:offset + _READ_CHUNK], progress_callback=watch)
+    except ValueError:  # what a cancelled parse raises
+        loaded.reset()
+        if watch.exceeded:
+            raise ExtractLimit(PARSE_LIMIT, watch.exceeded) from None
+        raise
+    return loaded.parse(data, guarded)
 
 
 def query_source(lang: str) -> str:
@@ -72,9 +99,7 @@ def parse_pieces(lang: str, data: bytes, starts: list[int]) -> list[Node]:
                 continue
             end_row = row + data.count(b"\n", start, end)
             loaded.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
-            tree = loaded.parse(data)
-            if tree is not None:
-                roots.append(tree.root_node)
+            roots.append(parse_bounded(loaded, data).root_node)
             row = end_row
     finally:
         loaded.included_ranges = []  # the parser is shared: the next file is parsed whole

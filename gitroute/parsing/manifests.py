@@ -1,5 +1,5 @@
 """Entry points that manifests declare: pyproject/setup.cfg scripts, package.json bin/main/exports, Cargo [[bin]];
-and go.mod's module path, which names no entry point but the root its packages are imported under."""
+and go.mod's module path and package.json's name, which name no entry point but what imports name the package by."""
 from __future__ import annotations
 
 import configparser
@@ -98,7 +98,8 @@ def _read_package_json(directory: str, text: str) -> list[DeclaredEntry]:
         # Only what is declared: without `main` Node falls back to index.js, which need not exist.
         targets.append((package, document.get("main")))
         targets.extend((package, target) for target in _package_exports(document.get("exports")))
-    entries: list[DeclaredEntry] = []
+    # The package's name alone, as go.mod's module path: what `require("<package>/...")` names from anywhere.
+    entries: list[DeclaredEntry] = [DeclaredEntry(name=package)] if package else []
     for name, target in targets:
         resolved = _repo_path(directory, target)
         if name and resolved is not None:

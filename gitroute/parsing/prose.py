@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 
+from gitroute.traits import traits
+
 MAX_HEADER = 600
 MAX_LITERAL = 200
 MAX_LITERALS = 2_000  # per file: generated tables of strings say nothing more after that
 _SCAN = 8_000  # how far into a file its header is looked for
 
-_HASH_LANGS = frozenset(("python", "ruby", "bash", "perl", "r", "elixir", "yaml", "toml", "make", "cmake",
-                         "julia", "nim", "crystal", "tcl", "powershell", "dockerfile", "starlark"))
-_DASH_LANGS = frozenset(("sql", "lua", "haskell", "elm", "ada", "vhdl"))
 
 _SHEBANG = re.compile(r"\A(?:#![^\n]*\n|\ufeff)+")
 # A PHP file opens with its tag (`<?php`, perhaps `declare(strict_types=1);` on the same line) before any comment.
@@ -41,7 +40,6 @@ RUBY_MAGIC_COMMENT = re.compile(
 # value), `#pragma once`, its includes and the conditionals around them; its description often comes after them
 # (spdlog's every header: licence, `#pragma once`, includes, then what the file is). A `#define` with a value, or
 # any other directive, is code: the comment after it is about that code.
-_PREPROCESSED_LANGS = frozenset(("c", "cpp", "objc", "cuda", "arduino"))
 _OPENING_DIRECTIVES = re.compile(
     r"\A(?:[ \t]*#[ \t]*(?:pragma[ \t]+once\b|include\b|import\b|ifn?def\b|if\b|elif\b|else\b|endif\b"
     r"|define[ \t]+\w+[ \t]*(?:$|//|/\*))[^\n]*(?:\n|\Z)\s*)+",
@@ -84,13 +82,7 @@ def php_comment_text(comment: str) -> str:
 
 def comment_family(lang: str) -> str:
     """Which line-comment marker a language uses: "#", "--", "//" (the default) or both `//` and `#` ("php")."""
-    if lang == "php":
-        return "php"
-    if lang in _HASH_LANGS:
-        return "#"
-    if lang in _DASH_LANGS:
-        return "--"
-    return "//"
+    return traits(lang).comment
 
 
 def header_text(text: str, lang: str) -> str:
@@ -110,7 +102,7 @@ def header_text(text: str, lang: str) -> str:
         past_directives = False
         for _ in range(4):  # a license block, then the description: look past a few blocks
             rest = rest.lstrip()
-            if lang in _PREPROCESSED_LANGS:
+            if traits(lang).preprocessed:
                 directives = _OPENING_DIRECTIVES.match(rest)
                 if directives:
                     rest = rest[directives.end():]

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING
 from gitroute.model import FileExtract
 from gitroute.parsing.captures import count_error_regions, merge_clauses, run_query, walk_generic
 from gitroute.parsing.families import family
-from gitroute.parsing.grammars import is_supported, parse_pieces, parser, tag_query
+from gitroute.parsing.grammars import is_supported, parse_bounded, parse_pieces, parser, tag_query
 from gitroute.parsing.languages import DATA_LANGUAGES, language_for_content
+from gitroute.parsing.limits import ExtractLimit, check_minified
 from gitroute.parsing.references import build_refs
 from gitroute.parsing.symbols import build_symbols
 
@@ -39,9 +40,12 @@ __all__ = ["extract", "is_supported"]
 
 
 def extract(data: bytes, lang: str) -> FileExtract:
-    """Definitions, calls, imports and type references of one file; never raises, degrades into warnings."""
+    """Definitions, calls, imports and type references of one file; degrades into warnings, and raises only
+    ExtractLimit: a file past a per-file ceiling (minified, or a parse past its memory ceiling) is skipped."""
     try:
         return _extract(data, lang)
+    except ExtractLimit:
+        raise
     except Exception as exc:  # a last line of defence: one bad file must never stop a build
         return FileExtract(lang=lang, warnings=(f"extraction failed: {type(exc).__name__}: {exc}"[:300],))
 
@@ -55,6 +59,7 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         return FileExtract(lang=lang, warnings=(f"unsupported language '{lang}'",))
     if not data:
         return FileExtract(lang=lang)
+    check_minified(data)
     warnings: list[str] = []
     try:
         data.decode("utf-8")
@@ -62,11 +67,8 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         warnings.append("not valid UTF-8: names decoded with replacement characters")
     special = family(lang)
     data = special.parsed_text(data)
-    tree = loaded.parse(data)
-    if tree is None:
-        return FileExtract(lang=lang, warnings=(*warnings, "parse failed"))
-    roots = [tree.root_node]
-    if tree.root_node.has_error:
+    roots = [parse_bounded(loaded, data).root_node]
+    if roots[0].has_error:
         starts = special.piece_starts(data)
         if starts:
             roots = parse_pieces(lang, data, starts) or roots

@@ -9,7 +9,8 @@ from collections import Counter, defaultdict, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from gitroute.model import Document
+from gitroute.model import Document, Token
+from gitroute.text import is_code_name, name_parts
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -254,7 +255,7 @@ class Linker:
             return None
         if "/" in name:
             return self._resolve_path(name, document)
-        files = self.by_base.get(name)
+        files = self.by_base.get(name) if kind != MENTION else None
         if files:
             return list(files)
         parts = [p for p in name.split(".") if p]
@@ -351,7 +352,8 @@ class Linker:
                 directive = block.name.lower()
                 if directive in MODULE_DIRECTIVES and block.text and block.text != "None":
                     module = block.text.split()[0]
-            if not block.tokens:
+            tokens = block.tokens + mentions(block)
+            if not tokens:
                 continue
             heading = blocks[block.section] if block.kind != "heading" and block.section >= 0 else (
                 block if block.kind == "heading" else None)
@@ -359,9 +361,9 @@ class Linker:
             number = heading.name if heading is not None else ""
             context: tuple[frozenset[str], tuple[str, ...]] | None = None
             owner = classes[-1][1] if classes else ""
-            for token in block.tokens:
+            for token in tokens:
                 candidates = self.resolve_token(token, document.path, module, owner)
-                if not candidates:
+                if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
                     continue
                 candidates = sorted(set(candidates))
                 files = sorted({self.nodes[i].path for i in candidates})
@@ -480,6 +482,36 @@ def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
             words.update(_WORD.findall(chunk))
     spelled = tuple(t.text.strip("~.!") for t in block.tokens if "/" in t.text or "." in t.text.strip("~.!"))
     return frozenset(words), spelled
+
+
+MENTION = "mention"  # a token kind: a name spelled as code in prose, a heading or a code sample, with no markup
+MIN_MENTION = 6  # a mention's last part at least this long: `SecureJSON`, `load_env_levels`, not `get_id`
+MAX_MENTION_CANDIDATES = 3  # a mention of a name more symbols have than this links none of them
+MAX_MENTION_TEXT = 20_000  # characters of one block read for mentions
+_MENTION = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*")
+# Only the words shaped as code, found by the regex engine rather than word by word in Python (a big project's
+# documents hold millions of words): a qualified name, or one with an underscore or an inner capital.
+_CODE_WORD = re.compile(r"(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+"
+                        r"|[A-Za-z$]*_[\w$]*|[a-z][a-z0-9]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Z]{2,}[a-z]{2}[\w$]*)")
+
+
+def mentions(block) -> tuple:
+    """Names spelled as code (`SecureJSON`, `load_env_levels`, `spdlog::cfg::load_env_levels`) in a block's prose,
+    headings and code samples that no token of the block spells: a page that names a symbol without markup (a
+    heading `SecureJSON`, an emphasised `_FingersCrossedHandler_`) or shows it in use is about it too
+    (docs/decisions/0020). English words (`Session`, `handler`) and short names (`add`) are never mentions."""
+    if block.kind == "directive" or not block.text:
+        return ()
+    spelled = {w for t in block.tokens for w in _MENTION.findall(t.text)}
+    found: dict[str, int] = {}
+    text = block.text[:MAX_MENTION_TEXT]
+    for match in _CODE_WORD.finditer(text):
+        word = match.group(0).rstrip(".")
+        if (word in found or word in spelled or not is_code_name(word)
+                or len(name_parts(word)[-1]) < MIN_MENTION):
+            continue
+        found[word] = block.line + text.count("\n", 0, match.start())
+    return tuple(Token(MENTION, word, "", line) for word, line in found.items())
 
 
 _ARITY = re.compile(r"(?<=[\w?!])/\d{1,3}$")

@@ -197,8 +197,8 @@ SHORT_BLOCK = 160  # a block this short whose sentences do not spell the name is
 
 def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[str]]:
     """node id -> the distinct texts the documents say about it, in link order, from doc_links' output
-    (`doc_links.claims`: the links that are no guess; an ambiguous one's text would land on every candidate)
-    and the parsed documents (model.Document)."""
+    (`doc_links.claims`: the links that are no guess; an ambiguous one's text would land on every candidate;
+    a name written with no markup, a mention, says too little) and the parsed documents (model.Document)."""
     starts: dict[str, list[int]] = {}
     split: dict[tuple[str, int], list[str]] = {}  # a block's sentences: a paragraph often names several nodes
     found: dict[int, dict[str, None]] = defaultdict(dict)
@@ -212,6 +212,8 @@ def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[
         at = bisect_right(lines, line) - 1
         if at < 0 or document.blocks[at].end_line < line or document.blocks[at].kind == "code":
             continue
+        if all(t.text != token for t in document.blocks[at].tokens):
+            continue  # a name mentioned without markup (doc_links' mention): the page may only use it in passing
         sentences = split.get((path, at))
         if sentences is None:
             sentences = split[path, at] = _SENTENCE_END.split(document.blocks[at].text)

@@ -1,0 +1,28 @@
+"""The version of what extraction produces: a rebuild reuses no result an extractor of another version made."""
+from __future__ import annotations
+
+# Bumped when extraction output changes, so a rebuild stops reusing results made the old way.
+# 4: documents parsed and cached like code; 5: module-level constants, '#:' comments; 6: import
+# bindings, call receivers and class bases (the graph's resolution); 7: Kotlin, Scala and C# import aliases;
+# 8: a line of container markers counts toward the nesting guard (such documents are named, not parsed);
+# 9: Java, Go and Rust constants; 10: every name of a declaration that names several constants; 11: C typedefs,
+# enum members and macro-broken prototypes, configure templates (`config.h.in`) parsed as what they make;
+# 12: PHP docblocks without their analyser, author and inheritDoc tags, PHP enum cases as constants; 13: Ruby docs
+# across one blank line, without magic comments and RDoc directives, Ruby's attr_* and define_method methods;
+# 14: a doc in more than 64 line comments keeps its head (its summary), not its tail; 15: Ruby aliases as methods;
+# 16: C++ read in `.h` headers, C/C++ macro lines and specifiers blanked, docs above templates, C# `#if` in base
+# lists, delegates and cref names, Kotlin KDoc above annotations after an expression body, Scala package objects;
+# 17: scripts without an extension by their `#!` or mode line, Objective-C `.h` headers by their content, Elixir,
+# Haskell and Lua tag queries, a shell file that does not parse whole parsed function by function, no Objective-C
+# property as a struct nor category as a class; 18: PHP `#` comments in node text (header and body comments),
+# message strings with escaped quotes, comments and strings found in one scan (no message in a comment, no
+# comment in a string), Elixir aliases as bindings (a call on a module by name resolves in it); 19: C++ specifier
+# macros after a parameter list blanked (`f() SPDLOG_NOEXCEPT`), out-of-line methods under two namespaces, a `.h`
+# of qualified definitions read as C++, a Doxygen `/**` block across one blank line, a C/C++ header's description
+# after its guard, `#pragma once` and includes; 20: C# properties and events as methods, enum members as
+# constants, a property's type as a reference, C# `#if` lines before a `case` label or an `else` blanked; 21: C#
+# indexers and operators as methods, C# `#if` groups blanked whole (after an `else`, around a lone brace, in a list,
+# before an operand), C++ free functions returning a reference, a C++ specifier or namespace name under an `#if`
+# kept alone; 22: minified code skipped as "minified", a parse past its memory or CPU ceiling as "parse-limit"
+# (parsing/limits.py)
+EXTRACTOR_VERSION = 22

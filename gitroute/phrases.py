@@ -1,0 +1,166 @@
+"""The phrases that ask for one kind of answer, read out of a question in words: general English about code and
+documents, several phrasings per kind (the nouns and verbs people use, in the word orders they use them), never a
+bench's wording. `ask` reads them (`phrase_intents`) beside the names and paths a question holds.
+"""
+from __future__ import annotations
+
+import re
+
+
+def _phrases(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives), re.I)
+
+
+# Nouns that name a piece of documentation; the strict ones name nothing else in a sentence about code
+# ("page" and "reference" do: a page cache, a reference count).
+_DOC_STRICT = (r"(?:docs?|documentation|guides?|manuals?|tutorials?|write-?ups?|writeups?|articles?|prose|readme"
+               r"|how-?tos?|handbook|faq|walk-?through|user guide|doc pages?|docs pages?|design (?:docs?|documents?"
+               r"|notes?|pages?)|reference (?:entry|entries|page|pages|docs?|documentation|manual|section)"
+               r"|(?:api|the) reference|pages? (?:in|of) the (?:docs|documentation|manual|guide|reference)"
+               r"|section of the (?:docs|documentation|manual|guide|reference|api reference)|blog posts?)")
+_DOC_NOUN = rf"(?:{_DOC_STRICT[3:-1]}|pages?|documents?|sections?|chapters?|reference|notes)"
+_DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|ing)?|cover(?:s|ed|ing)?"
+             r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"
+             r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
+             r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
+             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to)")
+_DOCS = _phrases(
+    r"\b(?:documented|explained|described|discussed|written up)\b",
+    r"\b(?:covered|mentioned|introduced|detailed|walked through|spelled out)\b"
+    rf"(?=(?:\s+\S+){{0,4}}?\s+(?:in|by) (?:the |a |any |some )?{_DOC_NOUN}\b|\s+(?:anywhere|somewhere)\b)",
+    rf"\b(?:which|what|any|a|an|the|some|one|each)\s+(?:\S+\s+){{0,3}}?{_DOC_NOUN}\b(?:\s+\S+){{0,6}}?\s+{_DOC_VERB}\b",
+    rf"\b(?:is|are) there\s+(?:\S+\s+){{0,4}}?{_DOC_STRICT}\b",
+    rf"\bany\s+(?:\S+\s+)?(?:{_DOC_STRICT}|pages?|documents?)\b",
+    rf"\b{_DOC_STRICT}(?:\s+\w+)?\s+(?:for|on|about|of|behind|covering|explaining|describing|documenting|regarding)\b",
+    r"\b(?:where|which \S+|what \S+)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
+    r"(?:\S+\s+){0,2}?(?:read|learn|find out)\b",
+    r"\b(?:read|learn|find out|find) (?:more )?about\b",
+    rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",
+)
+# "which code does DOC talk about", "what does the X guide describe", "the code behind it": what a document names.
+_CODE = _phrases(
+    r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?)\b.*\b(?:does|do|is|are)\b.*"
+    r"\b(?:talk|talks|describe|describes|mention|mentions|cover|covers|refer|refers|name|names|document"
+    r"|documents)\b",
+    r"\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe|cover|talk about"
+    r"|mention|name)\b",
+    r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
+    r"\btake me to the (?:code|source|files?|implementation)\b",
+    r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
+    r"|named|mentioned|described|shown)\b",
+)
+_IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
+                 r"|extends?|depends? on|relies? on|references?|consumes?|pulls? in|invokes?|wraps?|overrides?"
+                 r"|mocks?|patches?|builds? on)")
+_IMPACT = _phrases(
+    rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
+    # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
+    r"\b(?:which|what)\s+(?:\S+\s+){0,3}?\w+s\s+(?:\S+\s+)?(?:call|use|import|require|include|instantiate|subclass"
+    r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on)\b",
+    r"\bwhat\s+(?:would|will|could|might|can|does|do|else)\s+(?:\S+\s+){0,2}?(?:break|breaks|fail|be affected"
+    r"|need (?:to )?(?:change|update|updating))\b",
+    r"\b(?:break|breaks|broken|breaking|affect|affects|affected|impact|impacts)\b(?:\s+\S+){0,8}?\s+if\b",
+    r"\bif\s+(?:i|we|you|someone|somebody|one)\s+(?:\S+\s+)?(?:change|changed|rename|renamed|remove|removed|delete"
+    r"|deleted|drop|dropped|modify|modified|edit|edited|touch|touched|refactor|refactored|rewrite|rewrote|rework"
+    r"|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate|deprecated)\b",
+    r"\bif\s+(?:\S+\s+){1,6}?(?:changed|was renamed|were renamed|is renamed|went away|goes away|disappeared"
+    r"|(?:is|was|were|got) (?:removed|deleted|dropped))\b",
+    r"\b(?:callers|dependents|dependants|users|consumers|importers|subclasses|implementers|usages|call sites"
+    r"|reverse dependencies) (?:of|to)\b",
+    r"\bblast radius\b|\bripple effects?\b|\bsafe to (?:change|rename|remove|delete|drop|modify|edit|refactor"
+    r"|touch|deprecate|move)\b",
+    r"\b(?:need|needs|have|has|had) to (?:be )?(?:update|updated|fix|fixed|change|changed|touch|touched|adapt"
+    r"|adapted|look at|migrate|migrated)\b",
+    r"\bbuilt (?:on top of|upon)\b|\bdepends? on (?:it|this|that|them)\b|\b(?:went|goes|go) away\b"
+    r"|\boutside (?:of )?(?:its|their|the) own\b|\boutside (?:of )?\S+\.\w{1,4}\b",
+    rf"\b(?:that|which|who)\s+(?:{_IMPACT_VERBS}|subclass|inherit|extend|import|call|use|include|require"
+    r"|instantiate|override|implement|implements|depend on)\s+(?:it|them|this|that)\b",
+)
+# "I'm about to change X": the setting of a question, which asks what a change breaks unless it asks another thing.
+_CHANGING = _phrases(
+    r"\b(?:i'?m|i am|we'?re|we are|i'?ll|we'?ll|i will|we will|i want to|we want to|i'?d like to|i need to"
+    r"|we need to|planning to|about to|going to|before i|before we)\s+(?:\S+\s+)?(?:change|changing|rename"
+    r"|renaming|remove|removing|delete|deleting|drop|dropping|modify|modifying|edit|editing|refactor|refactoring"
+    r"|rewrite|rewriting|rework|reworking|replace|replacing|swap|swapping|deprecate|deprecating|split|splitting"
+    r"|move|moving|touch|touching|add|adding)\b",
+)
+# "where is X defined", "which header declares X": where a name is defined (a name must be there to ask it).
+_DEFINED = _phrases(
+    r"\bwhere(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:\S+\s+){0,4}?(?:defined|declared|implemented"
+    r"|located|live|lives|housed|written)\b",
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
+    r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
+    r"\b(?:definition|declaration) of\b|\bjump to\b|\bgo to (?:the |its )?definition\b",
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|crate)\s+"
+    r"(?:is|are|was|were)\s+(?:\S+\s+){1,2}?(?:in|from)\s*(?:[?.]|$)",
+)
+_DECISION = _phrases(
+    r"^\s*why\b|\bwhy (?:did|do|does|was|were|is|are|not|would|should|have|has|switch|keep|use|only)\b",
+    r"\b(?:decision|decisions|rationale|adr|design records?|motivation|trade-?offs?)\b",
+    r"\b(?:instead of|rather than|in favou?r of)\b",
+    r"\bon what grounds\b|\bturned down\b|\bruled out\b",
+    r"\bwhat (?:other|else|alternatives?)\b(?:\s+\S+){0,6}?\s+(?:considered|on the table|proposed|evaluated"
+    r"|weighed|rejected)\b",
+)
+# Verbs of deciding count only in a question that does not ask where something is: "where are formats
+# chosen" asks for code, "was X chosen over Y" for a decision.
+_DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
+                     r"|abandoned)\b")
+_LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|class|classes|method|methods|module"
+                       r"|modules|code|line)|how (?:does|do|is|are))\b", re.I)
+# Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
+# never like a question of where something is.
+_INTENT = re.compile(
+    r"^\s*(?:is|are|will|should|shall|must|was|were)\b.*\b(?:meant|intended|supposed|still|ever|policy|allowed"
+    r"|support(?:ed)?|deprecated|recommended)\b", re.I)
+_WIRING = _phrases(
+    r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
+    r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b",
+    r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
+    r"\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b",
+    r"\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
+    r"\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
+    r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
+    r"\bduplicated\b|\bbyte[- ]for[- ]byte\b|\bentry[- ]points? group\b"
+    r"|\bregister(?:s|ed)?\b(?:\s+\S+){0,6}?\s+(?:an? |the )?entry[- ]points?\b",
+)
+# Where a kind's phrases are read, the kind's name and what the phrase says, for --explain; strong phrases
+# choose a kind, the weak one (the setting: "I'm changing X") only when no strong one does.
+KIND_PHRASES = (
+    ("decision", _DECISION, "asks why something was decided"),
+    ("decision", _INTENT, "asks about intent or policy, not a place"),
+    ("impact", _IMPACT, "asks what a change would break, or what uses something"),
+    ("wiring", _WIRING, "asks how repositories and copies are wired"),
+    ("code", _CODE, "asks which code a document talks about"),
+    ("docs", _DOCS, "asks which document explains something"),
+    ("symbol", _DEFINED, "asks where something is defined"),
+)
+
+
+def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
+    """(position, kind, why) of each kind's first phrase in `text`, in the order the question says them, and the
+    weak "I'm changing X" phrase when there is one."""
+    found: list[tuple[int, str, str]] = []
+    deciding = None if _LOCATION.search(text) else _DECIDING
+    for kind, pattern, what in (*KIND_PHRASES, ("decision", deciding, "asks what was decided")):
+        match = pattern.search(text) if pattern is not None else None
+        if match and all(k != kind for _, k, _ in found):
+            found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
+    asking = asking_clause(text)
+    found.sort(key=lambda f: (not asking[0] <= f[0] < asking[1], f[0]))
+    changing = _CHANGING.search(text)
+    return found, (f"says it changes something ('{changing.group(0).strip()}')" if changing else None)
+
+
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\s[—–-]+\s|—")
+
+
+def asking_clause(text: str) -> tuple[int, int]:
+    """(start, end) of the clause that asks, the first that ends in a question mark ("I'm changing X; who calls
+    it?"); its phrases say what is asked before those of the sentences around it. The whole text when none does."""
+    start = 0
+    for end in _CLAUSE_END.finditer(text):
+        if text[end.start()] == "?":
+            return start, end.end()
+        start = end.end()
+    return 0, len(text)

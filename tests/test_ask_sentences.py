@@ -1,0 +1,305 @@
+"""`git route ask` with whole sentences (issue 21): the phrases that ask for a kind, the names and paths the sentence
+holds, the facts looked up in the bundle, and the argument the dedicated command needs. Three repositories, built
+for real: Python with reStructuredText docs, Go with Markdown, C with a header and Markdown."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import RepoBuilder, run_route
+
+PYTHON = {
+    "pyproject.toml": '[project]\nname = "shop"\n',
+    "src/shop/__init__.py": '"""The shop."""\n',
+    "src/shop/pricing.py": (
+        '"""Prices and discounts."""\n\n\n'
+        'class DiscountRule:\n    """A rule that lowers a price."""\n\n'
+        '    def __init__(self, percent):\n        self.percent = percent\n\n\n'
+        'def apply_discount(price, rule):\n    """Lower a price by a discount rule."""\n'
+        '    return price * (100 - rule.percent) / 100\n'
+    ),
+    "src/shop/cart.py": (
+        'from shop.pricing import DiscountRule, apply_discount\n\n\n'
+        'class Cart:\n    """The items a customer is buying."""\n\n'
+        '    def total_price(self, prices):\n'
+        '        return sum(apply_discount(p, DiscountRule(10)) for p in prices)\n'
+    ),
+    "src/shop/checkout.py": (
+        'from shop.cart import Cart\n\n\n'
+        'def checkout(prices):\n    """Charge the customer for the cart."""\n    return Cart().total_price(prices)\n'
+    ),
+    "src/shop/backends/postgresql/store.py": 'def save_order(order):\n    """Store an order."""\n    return order\n',
+    "tests/test_pricing.py": (
+        "from shop.pricing import DiscountRule\n\n\nclass HalfPriceDiscountRule(DiscountRule):\n    pass\n"),
+    "docs/pricing.rst": (
+        "Pricing\n=======\n\nDiscounts are applied by :func:`shop.pricing.apply_discount`, which takes a\n"
+        ":class:`shop.pricing.DiscountRule`.\n\nThe :class:`shop.cart.Cart` sums the discounted prices.\n"
+    ),
+    "docs/index.rst": "Shop\n====\n\nSee the pricing page.\n",
+}
+
+GO = {
+    "go.mod": "module example.com/web\n\ngo 1.21\n",
+    "router/router.go": (
+        "package router\n\n// Router dispatches requests to handlers by path.\ntype Router struct {\n"
+        "\troutes map[string]func()\n}\n\n// NewRouter makes an empty router.\nfunc NewRouter() *Router {\n"
+        "\treturn &Router{routes: map[string]func(){}}\n}\n\n// Handle registers a handler for a path.\n"
+        "func (r *Router) Handle(path string, h func()) {\n\tr.routes[path] = h\n}\n"
+    ),
+    "server/server.go": (
+        'package server\n\nimport "example.com/web/router"\n\n// Serve starts the server.\n'
+        "func Serve() {\n\tr := router.NewRouter()\n\tr.Handle(\"/\", func() {})\n}\n"
+    ),
+    "docs/routing.md": (
+        "# Routing\n\nCreate a router with `NewRouter` and register handlers with `Router.Handle`.\n"
+        "The code lives in `router/router.go`.\n"
+    ),
+    "README.md": "# web\n\nA tiny web framework.\n",
+}
+
+C = {
+    "src/buffer.h": "#ifndef BUFFER_H\n#define BUFFER_H\nint buffer_append(char *dst, const char *src);\n#endif\n",
+    "src/buffer.c": (
+        '#include "buffer.h"\n\n/* Append src to dst. */\nint buffer_append(char *dst, const char *src) {\n'
+        "    while (*dst) dst++;\n    while ((*dst++ = *src++)) {}\n    return 0;\n}\n"
+    ),
+    "src/parse.c": (
+        '#include "buffer.h"\n\nint parse_line(char *out, const char *line) {\n'
+        "    return buffer_append(out, line);\n}\n"
+    ),
+    "doc/buffers.md": "# Buffers\n\nText is gathered with `buffer_append`, declared in `src/buffer.h`.\n",
+}
+
+
+def _built(tmp_path_factory: pytest.TempPathFactory, name: str, files: dict[str, str]) -> RepoBuilder:
+    repo = RepoBuilder(tmp_path_factory.mktemp(name) / name)
+    repo.commit(dict(files), "initial")
+    result = run_route(["build", "-q"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return repo
+
+
+@pytest.fixture(scope="module")
+def python_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "shop", PYTHON)
+
+
+@pytest.fixture(scope="module")
+def go_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "web", GO)
+
+
+@pytest.fixture(scope="module")
+def c_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "buffers", C)
+
+
+def ask(repo: RepoBuilder, text: str) -> dict:
+    result = run_route(["ask", "--json", "--explain", text], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def routes(doc: dict) -> list[tuple[str, str]]:
+    return [(r["command"], r["asked"]) for r in doc["classification"]["routes"]]
+
+
+def paths(doc: dict, n: int = 3) -> list[str]:
+    return [row["path"] for row in doc["rows"][:n]]
+
+
+REPOS = {"python": "python_repo", "go": "go_repo", "c": "c_repo"}
+
+
+# --- class 1: a document's path inside a sentence asks for the code behind it ----------------------------------
+
+@pytest.mark.parametrize("language, question, document, code", [
+    ("python", "I'm reading docs/pricing.rst, where is the code behind it?", "docs/pricing.rst",
+     "src/shop/pricing.py"),
+    ("python", "Which source files implement what docs/pricing.rst describes?", "docs/pricing.rst",
+     "src/shop/pricing.py"),
+    ("go", "docs/routing.md keeps talking about handlers; take me to the code.", "docs/routing.md",
+     "router/router.go"),
+    ("go", "what Go files does docs/routing.md point at", "docs/routing.md", "router/router.go"),
+    ("c", "doc/buffers.md mentions appending text — which C file does that?", "doc/buffers.md", "src/buffer.h"),
+])
+def test_a_document_in_a_sentence_asks_code_with_its_path(request, language, question, document, code):
+    doc = ask(request.getfixturevalue(REPOS[language]), question)
+    assert routes(doc)[0] == ("code", document)
+    assert code in paths(doc) and document not in paths(doc)  # never the document's own rows
+    assert f"'{document}' is a document of the pinned commit" in doc["classification"]["facts"]
+
+
+# --- class 2: "which doc explains X" in many phrasings asks docs with the name ----------------------------------
+
+@pytest.mark.parametrize("language, question, name, document", [
+    ("python", "Is there a page in the docs that explains apply_discount?", "apply_discount", "docs/pricing.rst"),
+    ("python", "Which doc should I read to learn about DiscountRule?", "DiscountRule", "docs/pricing.rst"),
+    ("python", "where is the Cart class described", "Cart", "docs/pricing.rst"),
+    ("go", "Where is Router.Handle documented? I want to know what it registers.", "Router.Handle",
+     "docs/routing.md"),
+    ("go", "Any write-up for NewRouter?", "NewRouter", "docs/routing.md"),
+    ("go", "is there a design doc behind NewRouter", "NewRouter", "docs/routing.md"),
+    ("c", "Which section of the docs covers `buffer_append`?", "buffer_append", "doc/buffers.md"),
+])
+def test_which_doc_explains_a_name_asks_docs_with_the_name(request, language, question, name, document):
+    doc = ask(request.getfixturevalue(REPOS[language]), question)
+    assert routes(doc)[0] == ("docs", name)
+    assert paths(doc)[0] == document
+    assert any(f"'{name}' is defined in" in fact or f"spells the name '{name}'" in fact
+               for fact in doc["classification"]["facts"])
+
+
+def test_docs_of_a_code_path_in_a_sentence(go_repo):
+    doc = ask(go_repo, "router/router.go — is there any documentation for it?")
+    assert routes(doc)[0] == ("docs", "router/router.go")
+    assert paths(doc)[0] == "docs/routing.md"
+
+
+# --- class 3: what depends on X, who calls X, what breaks if X in PATH changes ----------------------------------
+
+@pytest.mark.parametrize("language, question, target, user", [
+    ("python", "who calls apply_discount?", "apply_discount", "src/shop/cart.py"),
+    ("python", "What would break if I renamed apply_discount in src/shop/pricing.py?",
+     "src/shop/pricing.py:apply_discount", "src/shop/cart.py"),
+    ("python", "I'm about to add a field to DiscountRule; which modules build it?", "DiscountRule",
+     "src/shop/cart.py"),
+    ("python", "is it safe to rename src/shop/cart.py:Cart", "src/shop/cart.py:Cart", "src/shop/checkout.py"),
+    ("go", "I'm changing NewRouter's signature — what's built on top of it?", "NewRouter", "server/server.go"),
+    ("go", "which packages import the router/ package? I want to split it", "router/router.go",
+     "server/server.go"),
+    ("c", "buffer_append: if I change its return type, what else do I have to look at?", "buffer_append",
+     "src/parse.c"),
+    ("c", "who uses buffer_append outside buffer.c?", "src/buffer.c:buffer_append", "src/parse.c"),
+])
+def test_change_and_use_questions_ask_impact_with_the_target(request, language, question, target, user):
+    doc = ask(request.getfixturevalue(REPOS[language]), question)
+    assert routes(doc)[0] == ("impact", target)
+    assert user in paths(doc)
+
+
+# --- class 4: a name the repository does not define is no_match, in ask and in each dedicated command ----------
+
+@pytest.mark.parametrize("language, question", [
+    ("python", "Which doc explains the `FooBarRule` class?"),
+    ("python", "Does any page document Cart.refund_all?"),
+    ("python", "Who calls compute_shipping_tax?"),
+    ("python", "Where's `MirrorSelector` defined?"),
+    ("go", "Is the built-in RateLimiter middleware explained anywhere in the docs?"),
+    ("c", "what would break if I changed buffer_prepend"),
+])
+def test_a_name_the_repository_does_not_define_is_no_match(request, language, question):
+    doc = ask(request.getfixturevalue(REPOS[language]), question)
+    assert doc["status"] == "no_match" and doc["rows"] == []
+    assert doc["notes"][0].startswith("the repository defines no ")
+    assert any("is no name the repository defines" in fact for fact in doc["classification"]["facts"])
+
+
+def test_the_dedicated_commands_agree_on_a_name_the_repository_does_not_define(python_repo):
+    for args in (["query", "compute_shipping_tax"], ["query", "Cart.refund_all"], ["docs", "FooBarRule"],
+                 ["impact", "compute_shipping_tax"]):
+        result = run_route([*args, "--json"], python_repo.path)
+        assert json.loads(result.stdout)["status"] == "no_match", args
+    note = json.loads(run_route(["query", "--json", "apply_discounts"], python_repo.path).stdout)["notes"][0]
+    assert note.startswith("the repository defines no 'apply_discounts'") and "apply_discount" in note
+    # a name it defines, qualified or not, or only in its tests (ranked below names of the code), still answers
+    for name in ("apply_discount", "shop.pricing.apply_discount", "Cart.total_price", "HalfPriceDiscountRule"):
+        assert json.loads(run_route(["query", "--json", name], python_repo.path).stdout)["status"] == "routed"
+
+
+def test_a_camel_cased_word_the_repository_uses_is_not_taken_for_a_missing_name(python_repo):
+    # `PostgreSQL` names no symbol, but `postgresql` is a folder of the repository: not a name it lacks
+    doc = ask(python_repo, "Which doc explains the PostgreSQL backend?")
+    assert not doc["notes"] or not doc["notes"][0].startswith("the repository defines no")
+    assert any("a word the repository uses" in fact for fact in doc["classification"]["facts"])
+    notes = json.loads(run_route(["query", "--json", "PostgreSQL"], python_repo.path).stdout)["notes"]
+    assert not any(note.startswith("the repository defines no") for note in notes)
+
+
+# --- the argument: names in one file, qualified names, a header beside its source -------------------------------
+
+def test_a_qualified_name_is_found_by_its_last_part_within_its_qualifiers(go_repo):
+    doc = ask(go_repo, "who calls router.NewRouter?")
+    assert routes(doc)[0] == ("impact", "router/router.go:NewRouter")
+    assert "'router.NewRouter' is defined in router/router.go" in doc["classification"]["facts"]
+    assert paths(doc)[0] == "server/server.go"
+
+
+def test_where_a_name_is_defined_asks_the_symbol_index_for_the_name(c_repo):
+    doc = ask(c_repo, "Which file defines buffer_append?")
+    assert routes(doc)[0] == ("query", "buffer_append")
+    assert paths(doc, 2)[0] in ("src/buffer.c", "src/buffer.h")
+
+
+def test_the_clause_that_asks_comes_before_the_setting_around_it(python_repo):
+    # the docs phrase is a statement; the question is where the name is defined
+    doc = ask(python_repo, "apply_discount is what the pricing page documents; which file is it in?")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["symbol", "docs"]
+    assert paths(doc, 1) == ["src/shop/pricing.py"]
+
+
+def test_mixed_questions_still_ask_several_indexes(python_repo):
+    doc = ask(python_repo, "who calls apply_discount, and which doc explains it?")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["impact", "docs"]
+    assert {row["type"] for row in doc["rows"]} == {"impact", "docs"}
+
+
+def test_the_mcp_ask_tool_shows_the_same_classification(python_repo):
+    from gitroute.cli.mcp import ServerTools
+
+    tools = ServerTools(str(python_repo.path))
+    try:
+        document, is_error = tools.call("ask", {"text": "Who calls compute_shipping_tax?", "explain": True})
+        assert not is_error and document["status"] == "no_match"
+        assert document["classification"] == ask(python_repo, "Who calls compute_shipping_tax?")["classification"]
+        found, _ = tools.call("ask", {"text": "Where is Cart documented?", "explain": True})
+        assert found["classification"]["routes"][0]["asked"] == "Cart" and found["rows"][0]["type"] == "docs"
+    finally:
+        tools.close()
+
+
+def test_explain_in_text_names_the_phrase_and_the_facts(python_repo):
+    result = run_route(["ask", "--explain", "Is there a page in the docs that explains apply_discount?"],
+                       python_repo.path)
+    assert "asked: docs -> git route docs 'apply_discount': asks which document explains something" in result.stdout
+    assert "fact: 'apply_discount' is defined in src/shop/pricing.py" in result.stdout
+
+
+# --- the impact index: one symbol in several definitions, the name as spelled ----------------------------------
+
+def test_impact_walks_a_declaration_and_its_definition_together(c_repo):
+    doc = json.loads(run_route(["impact", "--json", "buffer_append"], c_repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]] == ["src/parse.c"]
+    assert any("walked together" in note for note in doc["notes"])
+
+
+def test_impact_walks_a_type_with_its_constructor(python_repo):
+    doc = json.loads(run_route(["impact", "--json", "DiscountRule"], python_repo.path).stdout)
+    assert doc["rows"] and doc["rows"][0]["path"] == "src/shop/cart.py"
+
+
+# --- docs of a code file, the rows of one symbol first, a phrase with nothing to ask about -----------------------
+
+def test_docs_of_a_code_file_no_document_names_are_the_documents_of_what_it_defines(c_repo):
+    # doc/buffers.md names `buffer_append`, narrowed to the header's declaration: the source defines the same symbol
+    for args in (["docs", "--json", "src/buffer.c"], ["ask", "--json", "Any docs for src/buffer.c?"]):
+        doc = json.loads(run_route(args, c_repo.path).stdout)
+        assert doc["rows"][0]["path"] == "doc/buffers.md", args
+    note = json.loads(run_route(["docs", "--json", "src/buffer.c"], c_repo.path).stdout)["notes"][0]
+    assert note == "no document names 'src/buffer.c' itself; these name what it defines: buffer_append"
+    assert json.loads(run_route(["docs", "--json", "src/parse.c"], c_repo.path).stdout)["status"] == "no_match"
+
+
+def test_a_declaration_and_its_definition_both_come_before_other_routes(c_repo, python_repo):
+    doc = json.loads(run_route(["ask", "--json", "buffer_append"], c_repo.path).stdout)
+    assert [(r["type"], r["path"]) for r in doc["rows"][:2]] == [("symbol", "src/buffer.c"), ("symbol", "src/buffer.h")] \
+        or [(r["type"], r["path"]) for r in doc["rows"][:2]] == [("symbol", "src/buffer.h"), ("symbol", "src/buffer.c")]
+    one = json.loads(run_route(["ask", "--json", "apply_discount"], python_repo.path).stdout)
+    assert [r["type"] for r in one["rows"][:2]] == ["symbol", "docs"]  # one definition: the docs come second
+
+
+def test_a_docs_phrase_with_no_name_to_ask_about_falls_back_to_plain_words(python_repo):
+    doc = ask(python_repo, "which page of the docs explains how a price gets lowered by a rule")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["docs", "meaning"]
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/shop/pricing.py"
