@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.memo import MemoTable, blob_id
 from gitroute.bundle.tables import (
+    ChunkTable,
     FieldLists,
     GapPairs,
+    IdRows,
     PostingsTable,
     Records,
     RecordTable,
@@ -61,6 +63,27 @@ def test_field_lists_patch_takes_out_and_puts_in(fields):
     gone = [field[::2] for field in fields]
     assert codec.patch(fields, gone, [[], [], []]) == [field[1::2] for field in fields]
     assert codec.patch(codec.patch(fields, gone, [[], [], []]), [[], [], []], gone) == fields
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 50), st.integers(0, 2**16)),
+                unique_by=lambda r: r[0]).map(sorted))
+def test_id_rows_patch_takes_out_and_puts_in_by_id(rows):
+    codec = IdRows()
+    held = codec.decode(json.loads(dump_json(codec.encode([list(r) for r in rows]))))
+    gone, rest = held[::2], held[1::2]
+    assert codec.patch(held, gone, []) == rest
+    assert codec.patch(rest, [], gone) == held
+
+
+def test_a_chunk_table_reads_back_the_rows_it_wrote_by_id():
+    table = ChunkTable("toy", "rows", per_chunk=3)
+    rows = [[i, f"row {i}"] for i in range(8)]
+    built = table.build(rows)
+    assert sorted(built.blobs) == table.paths(8, 3) == ["rows/00000.json", "rows/00001.json", "rows/00002.json"]
+    stored = {path: json.loads(data) for path, data in built.blobs.items()}
+    assert table.lookup(lambda paths: {p: stored[p] for p in paths if p in stored}, [7, 0, 4, 9], 3) == {
+        7: [7, "row 7"], 0: [0, "row 0"], 4: [4, "row 4"]}
+    assert table.build([]).blobs == {} and table.paths(0, 3) == []
 
 
 def _postings_table(per_shard: int) -> PostingsTable:

@@ -36,12 +36,14 @@ import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
+from operator import itemgetter
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
     from typing import Any
 
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+LoadBlobs = Callable[[Sequence[str]], Mapping[str, object]]  # paths -> the decoded JSON of those found
 Corrupt = Callable[[str], Exception]
 Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> value) to `into`
 FillOld = Callable[[str, object, dict], bool]  # (unit, its last record, into): False when not at hand
@@ -144,6 +146,20 @@ class GapPairs(PostingsCodec):
         return sorted([p for p in before if p not in out] + added)
 
 
+class IdRows(PostingsCodec):
+    """Postings as rows of ints led by an id, one row per id, ascending by it (decisions: [row id, tf, paragraph
+    mask], and [row id, 1] under a symbol's key); a shard spells them as they are, a list of lists."""
+
+    def decode(self, stored: object) -> list[list[int]]:
+        if not isinstance(stored, list):
+            raise ValueError("postings are not a list of rows")
+        return stored
+
+    def patch(self, before, gone, added) -> list[list[int]]:
+        out = {tuple(row) for row in gone}
+        return sorted([row for row in before if tuple(row) not in out] + list(added), key=itemgetter(0))
+
+
 class Records(Codec):
     """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
     spells a key's records as a list. `weigh`: what a key's records weigh toward the shard count (their
@@ -237,6 +253,22 @@ class Table:
             for path in wanted:
                 cache[path] = _load_shard(blobs[path], path, corrupt) if path in blobs else {}
         return cache
+
+    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int) -> dict[str, Any]:
+        """As `read`, from the shards `load` hands decoded (an index that keeps its decoded blobs itself, as
+        decisions does in a warm server's view); raises ValueError when one is not what this table writes."""
+        paths = {key: self.key_path(key, shards) for key in keys}
+        loaded = load(sorted(set(paths.values())))
+        decode = self.codec.decode_key
+        found: dict[str, Any] = {}
+        for key, path in paths.items():
+            shard = loaded.get(path, {})
+            if not isinstance(shard, dict):
+                raise ValueError(f"'{path}' is not a shard of key -> value")
+            value = decode(shard, key)
+            if value is not None:
+                found[key] = value
+        return found
 
     # --- building
 
@@ -505,6 +537,50 @@ class RecordTable(Table):
             for key in [k for k, held in shard.items() if not held]:
                 del shard[key]
         return read
+
+
+class ChunkTable:
+    """Rows by id, `per_chunk` a blob: `<folder>/NNNNN.json` is the JSON list of rows n * per_chunk up to the next
+    chunk's first (decisions' section rows); an answer reads the chunks of the rows it wants. A build writes every
+    chunk: its rows are made anew each build (a record's rows move with every record before it), and proving a
+    chunk unchanged (a digest of its rows) costs what writing it does (its bytes are its id; the writer stores
+    only the blobs the repository lacks)."""
+
+    def __init__(self, index: str, folder: str, *, per_chunk: int, digits: int = 5) -> None:
+        self.index = index
+        self.folder = folder
+        self.per_chunk = per_chunk
+        self.digits = digits
+
+    def path(self, chunk: int) -> str:
+        return f"{self.folder}/{chunk:0{self.digits}d}.json"
+
+    def row_path(self, row_id: int, per_chunk: int) -> str:
+        """The chunk that holds `row_id`, `per_chunk` rows a chunk (as the index's section records it)."""
+        return self.path(row_id // per_chunk)
+
+    def paths(self, rows: int, per_chunk: int) -> list[str]:
+        """Every chunk of `rows` rows, in id order."""
+        return [self.path(n) for n in range(-(-rows // per_chunk))]
+
+    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int) -> dict[int, Any]:
+        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded."""
+        ids = list(ids)
+        loaded = load(sorted({self.row_path(i, per_chunk) for i in ids}))
+        found: dict[int, Any] = {}
+        for row_id in ids:
+            rows = loaded.get(self.row_path(row_id, per_chunk))
+            if isinstance(rows, list) and row_id % per_chunk < len(rows):
+                found[row_id] = rows[row_id % per_chunk]
+        return found
+
+    def build(self, rows: Sequence) -> Built:
+        """The chunks of `rows` (JSON values, in id order); `Built.shards` is the chunk count."""
+        from gitroute.bundle.layout import dump_json
+
+        size = self.per_chunk
+        blobs = {self.path(start // size): dump_json(rows[start:start + size]) for start in range(0, len(rows), size)}
+        return Built(blobs, {}, len(blobs), len(rows), len(rows))
 
 
 class _Hints(namedtuple("_Hints", "changed remake also")):
