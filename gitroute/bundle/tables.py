@@ -32,11 +32,12 @@ docs/decisions/0018-storage-floor.md says why.
 from __future__ import annotations
 
 import json
-import zlib
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
 from operator import itemgetter
+
+from gitroute.shards import shard_count, shard_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -49,19 +50,6 @@ Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> 
 FillOld = Callable[[str, object, dict], bool]  # (unit, its last record, into): False when not at hand
 
 STATE = "\0table "  # a table's state in the memo, by its folder: what the last build's shards were made of
-
-
-def shard_of(key: str, shards: int) -> int:
-    """The shard that holds `key` among `shards`."""
-    return zlib.crc32(key.encode("utf-8", "surrogateescape")) % shards
-
-
-def shard_count(size: int, per_shard: int, most: int | None = None) -> int:
-    """How many shards hold `size` at about `per_shard` each: a power of two, at most `most` when given."""
-    shards = 1
-    while shards * per_shard < size and (most is None or shards < most):
-        shards *= 2
-    return shards
 
 
 # --- codecs: how a value is held and spelled (a change of encoding is made here) -------------------------
