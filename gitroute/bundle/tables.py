@@ -8,7 +8,9 @@ holds on average, and its codec (what a key's value is in memory, and how a shar
 
 A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value; a key's shard is the CRC-32 of its UTF-8
 bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a change of it moves
-every key). Answers read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded.
+every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's buckets use too. Answers
+read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded. Rows by id (decisions'
+section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
 
 A build hands `table.build` its units (a file, a document) in order, each with its record: everything that unit's
 part of the table depends on (a blob id, a first node id...), and `fill(unit, into)`, which adds that part to a
