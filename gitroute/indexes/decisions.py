@@ -144,15 +144,17 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     from gitroute.bundle.memo import digest_values
 
     chunks: list[list] = []
-    parts: dict[str, list[list]] = {}  # record path -> its postings, row ids from its first row
-    states: dict[str, tuple[int, str]] = {}  # record path -> what its postings are made of: first row, digest
+    parts: dict[str, list[list]] = {}  # record unit -> its postings, row ids from its first row
+    states: dict[str, tuple[int, str]] = {}  # record unit -> what its postings are made of: first row, digest
     for record_id, record in enumerate(records):
         rows, postings = record_part(record_id, record, (symbols or {}).get(record.path, ()))
         key = digest_values(postings).hex()
-        states[record.path] = (len(chunks), key)
-        parts[record.path] = postings
+        # A design document is two records of one path: its design sections, and its other sections as a page.
+        unit = f"{record.path}\0page" if record.format == PAGE_FORMAT else record.path
+        states[unit] = (len(chunks), key)
+        parts[unit] = postings
         if memo is not None:
-            memo.put(f"{record.path}\0{key}", postings)
+            memo.put(f"{unit}\0{key}", postings)
         chunks.extend(rows)
 
     def fill(path: str, into: dict) -> None:
