@@ -518,6 +518,7 @@ def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.Completed
     # unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
     args = ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
             "--big-file-threshold=1k"]
+    before = _pack_temporaries(repo)
     with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=git_env(repo.path)) as proc:
         try:
@@ -526,17 +527,29 @@ def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.Completed
             proc.kill()
             raise
     if proc.returncode != 0:
-        _remove_fast_import_leftovers(repo, proc.pid, stderr)
+        _remove_fast_import_leftovers(repo, proc.pid, stderr, before)
     return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
 
 
-_PARTIAL_PACK = re.compile(r"'([^'\n]*/objects/pack/tmp_pack_[^'/\n]+)'")
+_PARTIAL_PACK = re.compile(r"'([^'\n]*/objects/pack/tmp_(?:pack|idx)_[^'/\n]+)'")
 
 
-def _remove_fast_import_leftovers(repo: pygit2.Repository, pid: int, stderr: bytes) -> None:
-    """The crash report of the fast-import `pid` and the partial pack its message names (only a `tmp_pack_*`)."""
+def _pack_temporaries(repo: pygit2.Repository) -> set[str]:
+    """The temporary files of packs being written (`tmp_pack_*`, `tmp_idx_*`) in the object store, by path."""
+    folder = os.path.join(common_dir(repo), "objects", "pack")
+    try:
+        return {os.path.join(folder, name) for name in os.listdir(folder) if name.startswith(("tmp_pack_", "tmp_idx_"))}
+    except OSError:
+        return set()
+
+
+def _remove_fast_import_leftovers(repo: pygit2.Repository, pid: int, stderr: bytes, before: set[str]) -> None:
+    """The crash report of the fast-import `pid`, the partial pack or index its message names, and the pack
+    temporaries that appeared while it ran (a full disk while it writes the index leaves the finished pack's
+    `tmp_pack_*` unnamed beside the `tmp_idx_*` it names)."""
     leftovers = [os.path.join(repo.path, f"fast_import_crash_{pid}")]
     leftovers += _PARTIAL_PACK.findall(stderr.decode("utf-8", "surrogateescape"))
+    leftovers += sorted(_pack_temporaries(repo) - before)
     for path in leftovers:
         with contextlib.suppress(OSError):
             os.unlink(path)
