@@ -53,9 +53,16 @@ class _opened:
             self.view = BundleView(self.repo)
         return self.view
 
-    def __exit__(self, *exc: object) -> None:
-        if self.given is None and self.view is not None:
-            self.view.close()
+    def __exit__(self, kind: object, err: BaseException | None, trace: object) -> None:
+        try:
+            # The backstop behind the floor's checks (`BundleView.shape_damage`): a value of the wrong shape that
+            # an index met while answering from a fetched bundle is that bundle's damage, not a bug of gitroute.
+            damage = self.view.shape_damage(err) if err is not None and self.view is not None else None
+            if damage is not None:
+                raise damage from err
+        finally:
+            if self.given is None and self.view is not None:
+                self.view.close()
 
 
 def warm(view: BundleView, repo: str | None = None) -> None:
@@ -846,25 +853,17 @@ def meaning(text: str, *, repo: str = ".", limit: int = 10, explain: bool = Fals
             candidate: str | None = None) -> Answer:
     """A question in plain words, answered by the candidate the bundle records (or `candidate`):
     `bm25` (the meaning index), `embedding` (cosine over the large bundle's vectors) or `hybrid` (both, fused)."""
-    from gitroute.bundle.store import BundleView
 
-    with BundleView(repo) as view:
+    with _opened(repo, None) as view:
         return _answer_meaning(view, repo, text, limit, explain, candidate)
 
 
 def _answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candidate: str | None) -> Answer:
-    import json
 
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.indexes import embedding
     from gitroute.rank import fuse_reciprocal
 
-    blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-    try:
-        section = json.loads(blob) if blob is not None else embedding.empty_section()
-    except ValueError:
-        section = embedding.empty_section()
-    section = section if isinstance(section, dict) else embedding.empty_section()
+    section = view.section(embedding.NAME) or embedding.empty_section()  # an unreadable one is a damaged bundle
     chosen = candidate or section.get("candidate", "bm25")
     if chosen not in embedding.CANDIDATES:
         chosen = "bm25"
@@ -952,7 +951,6 @@ def large_status(*, repo: str = ".") -> tuple[str, str]:
 def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3) -> list:
     """Each --meaning candidate on the bench's meaning questions: right first, bytes added to the large ref,
     cold (one process per question) and warm (one process) milliseconds; `bench.meaning_verdict` decides."""
-    import json
     import os
     import statistics
 
@@ -965,7 +963,6 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
         read_bench,
         score_candidate,
     )
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.bundle.store import BundleView
     from gitroute.errors import BenchFileError
     from gitroute.git.catfile import work_tree_top
@@ -978,8 +975,7 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
     corpus = os.path.basename(top)
     scores = []
     with BundleView(repo) as view:
-        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-        section = json.loads(blob) if blob else {}
+        section = view.section("embedding") or {}
         for candidate in RULE_CANDIDATES:
             bytes_added = 0
             if candidate != "bm25":
@@ -1012,17 +1008,11 @@ def _cold_query_seconds(cwd: str, question: str, candidate: str) -> float:
 
 def meaning_candidate(*, repo: str = ".") -> str:
     """The candidate the bundle records for --meaning (bm25 when it records none)."""
-    import json
 
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.bundle.store import BundleView
 
     with BundleView(repo) as view:
-        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-    try:
-        section = json.loads(blob) if blob else {}
-    except ValueError:
-        section = {}
+        section = view.section("embedding") or {}
     candidate = section.get("candidate") if isinstance(section, dict) else None
     return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"
 

@@ -6,7 +6,6 @@ reads one blob per bucket it touches, and a one-file change rewrites the buckets
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -18,6 +17,7 @@ from gitroute.bundle.layout import (
     edges_path,
     node_chunk_path,
 )
+from gitroute.bundle.validate import BadValue, load_blob
 from gitroute.model import NODE_KINDS, NODE_ORDINAL_BITS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -173,8 +173,8 @@ class GraphView:
             blobs = self._read(wanted)
             for path in wanted:
                 try:
-                    self._chunks[path] = json.loads(blobs[path]) if path in blobs else None
-                except ValueError as err:
+                    self._chunks[path] = load_blob(blobs[path]) if path in blobs else None
+                except BadValue as err:
                     raise self._corrupt(path) from err
         return self._chunks
 

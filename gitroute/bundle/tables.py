@@ -33,7 +33,6 @@ docs/decisions/0018-storage-floor.md says why.
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
@@ -110,6 +109,9 @@ class FieldLists(PostingsCodec):
     def encode(self, value) -> list:
         return list(value)
 
+    def decode(self, stored: object) -> list:
+        return check_field_lists(stored, self.fields)
+
     def patch(self, before, gone, added) -> list[list[int]]:
         return [sorted({*held} - set(out) | set(into)) for held, out, into in zip(before, gone, added)]
 
@@ -127,7 +129,7 @@ class GapPairs(PostingsCodec):
         return flat
 
     def decode(self, stored: object) -> list[tuple[int, int]]:
-        if not isinstance(stored, list) or len(stored) % 2:
+        if not isinstance(stored, list) or len(stored) % 2 or not is_int_list(stored):
             raise ValueError("postings are not (gap, payload) pairs")
         return list(zip(accumulate(stored[0::2]), stored[1::2]))
 
@@ -141,7 +143,8 @@ class IdRows(PostingsCodec):
     mask], and [row id, 1] under a symbol's key); a shard spells them as they are, a list of lists."""
 
     def decode(self, stored: object) -> list[list[int]]:
-        if not isinstance(stored, list):
+        if not isinstance(stored, list) or not all(isinstance(row, list) and row and is_int_list(row)
+                                                   for row in stored):
             raise ValueError("postings are not a list of rows")
         return stored
 
@@ -163,6 +166,29 @@ class Records(Codec):
 
     def size(self, value: Any) -> int:
         return self.weigh(value)
+
+    def decode(self, stored: object) -> list:
+        if not isinstance(stored, list) or not all(isinstance(record, list) for record in stored):
+            raise ValueError("records are not a list of lists")
+        return stored
+
+
+# The shapes a codec checks a stored value against as it decodes it: a shard read from a fetched bundle is
+# untrusted input, and a value of the wrong shape is a damaged bundle (`Table.read` names the shard), never an
+# error deep in an index's ranking.
+
+
+def is_int_list(values: list) -> bool:
+    """Whether every item is an int (JSON's `true` is not one)."""
+    return all(type(v) is int for v in values)
+
+
+def check_field_lists(stored: object, fields: int) -> list:
+    """`fields` lists of ints (FieldLists' stored value), as stored; ValueError when it is not."""
+    if not (isinstance(stored, list) and len(stored) == fields
+            and all(isinstance(ids, list) and is_int_list(ids) for ids in stored)):
+        raise ValueError(f"postings are not {fields} lists of ints")
+    return stored
 
 
 # --- tables ----------------------------------------------------------------------------------------------
@@ -244,18 +270,25 @@ class Table:
                 cache[path] = _load_shard(blobs[path], path, corrupt) if path in blobs else {}
         return cache
 
-    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int) -> dict[str, Any]:
+    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt | None = None,
+               ) -> dict[str, Any]:
         """As `read`, from the shards `load` hands decoded (an index that keeps its decoded blobs itself, as
-        decisions does in a warm server's view); raises ValueError when one is not what this table writes."""
+        decisions does in a warm server's view); raises `corrupt(path)` (without it, ValueError) when one is
+        not what this table writes."""
         paths = {key: self.key_path(key, shards) for key in keys}
         loaded = load(sorted(set(paths.values())))
         decode = self.codec.decode_key
         found: dict[str, Any] = {}
         for key, path in paths.items():
             shard = loaded.get(path, {})
-            if not isinstance(shard, dict):
-                raise ValueError(f"'{path}' is not a shard of key -> value")
-            value = decode(shard, key)
+            try:
+                if not isinstance(shard, dict):
+                    raise ValueError(f"'{path}' is not a shard of key -> value")
+                value = decode(shard, key)
+            except (TypeError, ValueError) as err:
+                if corrupt is None:
+                    raise
+                raise corrupt(path) from err
             if value is not None:
                 found[key] = value
         return found
@@ -553,14 +586,23 @@ class ChunkTable:
         """Every chunk of `rows` rows, in id order."""
         return [self.path(n) for n in range(-(-rows // per_chunk))]
 
-    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int) -> dict[int, Any]:
-        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded."""
+    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int, corrupt: Corrupt | None = None,
+               ) -> dict[int, Any]:
+        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded; a chunk that is not a
+        list of rows raises `corrupt(path)` (without it, ValueError)."""
         ids = list(ids)
         loaded = load(sorted({self.row_path(i, per_chunk) for i in ids}))
         found: dict[int, Any] = {}
         for row_id in ids:
-            rows = loaded.get(self.row_path(row_id, per_chunk))
-            if isinstance(rows, list) and row_id % per_chunk < len(rows):
+            path = self.row_path(row_id, per_chunk)
+            rows = loaded.get(path)
+            if rows is None:
+                continue
+            if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+                if corrupt is None:
+                    raise ValueError(f"'{path}' is not a chunk of rows")
+                raise corrupt(path)
+            if row_id % per_chunk < len(rows):
                 found[row_id] = rows[row_id % per_chunk]
         return found
 
@@ -597,9 +639,11 @@ def _valid_state(value: object) -> tuple | None:
 
 
 def _load_shard(data: bytes, path: str, corrupt: Corrupt) -> dict:
+    from gitroute.bundle.validate import BadValue, load_blob
+
     try:
-        value = json.loads(data)
-    except ValueError as err:
+        value = load_blob(data)
+    except BadValue as err:
         raise corrupt(path) from err
     if not isinstance(value, dict):
         raise corrupt(path)
