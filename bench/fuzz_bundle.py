@@ -496,46 +496,56 @@ def plan(rng: random.Random, bundle: Bundle, cases: int) -> list[tuple[str, str]
     return out
 
 
+def fuzz(cases: int, seed: int, files: dict[str, bytes], work: Path) -> dict:
+    """Build a bundle of `files` in `work/repo`, then run `cases` cases; the report, failures in full."""
+    rng = random.Random(seed)
+    started = time.monotonic()
+    repo = make_repo(work / "repo", files)
+    bundle = Bundle(repo)
+    asked = questions(repo)
+    built = time.monotonic() - started
+    outcomes: Counter = Counter()
+    by_mutation: Counter = Counter()
+    targets: Counter = Counter()
+    failures: list[dict] = []
+    done = 0
+    for n, (mutation, target) in enumerate(plan(rng, bundle, cases * 2)):
+        if done >= cases:
+            break
+        changes = mutate(rng, bundle, mutation, target)
+        if changes is None:
+            continue
+        bundle.commit(changes)
+        kind, args = question_for(rng, target, asked)
+        if rng.random() < 0.5 and kind != "status":
+            args = [*args, "--json"]
+        result = route(args, work / "repo")
+        done += 1
+        by_mutation[mutation] += 1
+        targets[target] += 1
+        wrong = judge(args, result)
+        outcome = "damaged" if result[2].startswith(DAMAGED) else f"exit {result[0]}"
+        outcomes[wrong or outcome] += 1
+        if wrong:
+            failures.append({"case": n, "mutation": mutation, "target": target, "args": args,
+                             "exit": result[0], "stderr": result[2][-1500:], "wrong": wrong})
+    bundle.restore()
+    return {"cases": done, "seed": seed, "blobs": len(bundle.blobs), "folders": len(bundle.folders),
+            "outcomes": dict(outcomes), "mutations": dict(by_mutation), "targets": dict(targets),
+            "failures": failures, "build_seconds": round(built, 1), "seconds": round(time.monotonic() - started, 1)}
+
+
 def run(cases: int, seed: int, corpus: str, keep: str | None, show: int, as_json: bool) -> int:
     os.environ.update(ENV)
     for key in [k for k in os.environ if k.startswith("GIT_") and k not in ENV]:
         del os.environ[key]
-    rng = random.Random(seed)
     work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="gitroute-fuzz-"))
-    started = time.monotonic()
     try:
         files = sample_files() if corpus == "sample" else corpus_files(Path(corpus))
-        repo = make_repo(work / "repo", files)
-        bundle = Bundle(repo)
-        asked = questions(repo)
-        built = time.monotonic() - started
-        outcomes: Counter = Counter()
-        by_mutation: Counter = Counter()
-        failures: list[dict] = []
-        done = 0
-        for n, (mutation, target) in enumerate(plan(rng, bundle, cases * 2)):
-            if done >= cases:
-                break
-            changes = mutate(rng, bundle, mutation, target)
-            if changes is None:
-                continue
-            bundle.commit(changes)
-            kind, args = question_for(rng, target, asked)
-            if rng.random() < 0.5 and kind != "status":
-                args = [*args, "--json"]
-            result = route(args, work / "repo")
-            done += 1
-            by_mutation[mutation] += 1
-            wrong = judge(args, result)
-            outcome = "damaged" if result[2].startswith(DAMAGED) else f"exit {result[0]}"
-            outcomes[wrong or outcome] += 1
-            if wrong:
-                failures.append({"case": n, "mutation": mutation, "target": target, "args": args,
-                                 "exit": result[0], "stderr": result[2][-1500:], "wrong": wrong})
-        seconds = time.monotonic() - started
-        report = {"cases": done, "seed": seed, "corpus": corpus, "blobs": len(bundle.blobs),
-                  "folders": len(bundle.folders), "outcomes": dict(outcomes), "mutations": dict(by_mutation),
-                  "failures": len(failures), "build_seconds": round(built, 1), "seconds": round(seconds, 1)}
+        report = fuzz(cases, seed, files, work)
+        failures = report.pop("failures")
+        report.pop("targets")
+        report = {**report, "corpus": corpus, "failures": len(failures)}
         if as_json:
             print(json.dumps({**report, "shown": failures[:show]}, indent=2))
         else:
