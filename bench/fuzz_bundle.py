@@ -13,7 +13,8 @@ pygit2, committed with the bundle's trailers, the bundle ref moved to it, and on
 query in plain words, docs, code, impact, why, wiring, status, ask; text or `--json`) asked in process
 through the real error boundary (`gitroute.cli.main`).
 
-Every answer must be exit 0 or 1, or the one line `fatal: the bundle at '…' is damaged: …` (128). An
+Every answer must be exit 0 or 1, or the one line `fatal: the bundle at '…' is damaged: …` (128), or the fatal
+that names what the bundle lacks (an index's folder removed: `… has no 'meaning' index`). An
 internal error (exit 3), a traceback, a `--json` document that does not parse (a `NaN`), any other exit or
 fatal is a failure: the script prints each (case, mutation, blob, question, stderr), up to --show, and
 exits 1 when there was any. Prints cases run, by outcome and by mutation, and the seconds taken.

@@ -90,9 +90,9 @@ def check_name(value: object, what: str, path: str = "") -> str:
 
 def check_number(value: object, what: str) -> float:
     """A score or a signal: a finite int or float (JSON has no NaN or infinity)."""
-    if type(value) not in (int, float) or not -1e300 < value < 1e300:  # NaN fails both comparisons
-        raise BadValue(f"{what} is not a finite number")
-    return value  # type: ignore[return-value]  # checked above
+    if not (isinstance(value, (int, float)) and type(value) is not bool and -1e300 < value < 1e300):
+        raise BadValue(f"{what} is not a finite number")  # NaN fails both comparisons
+    return value
 
 
 def check_answer(answer: Answer) -> Answer:
