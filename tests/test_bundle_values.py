@@ -256,3 +256,22 @@ def test_a_small_fuzz_run_over_every_index_gives_only_answers_or_the_damaged_fat
     assert report["outcomes"].get("damaged", 0) > 40  # the mutations reached what the questions read
     targets = {target.split("/")[0] for target in report["targets"]}
     assert {"graph", "symbols", "impact", "wiring", "doc_links", "decisions", "meaning"} <= targets
+
+
+def test_a_document_row_the_index_does_not_list_is_damaged(make_repo, route):
+    from tests.conftest import SAMPLE_FILES
+
+    repo = make_repo()
+    repo.commit({**SAMPLE_FILES, "docs/guide.md": "# Guide\n\n`OpenMeteoClient` fetches forecasts.\n"})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert json.loads(route(["docs", "--json", "OpenMeteoClient"], repo.path).stdout)["rows"][0]["path"] \
+        == "docs/guide.md"
+    tree = repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
+    for entry in tree["doc_links/by_target"]:
+        data = repo.repo[entry.id].data
+        if b'"docs/guide.md"' in data:
+            break
+    # A well-formed path of a document the bundle never indexed.
+    rewrite(repo, {f"doc_links/by_target/{entry.name}": data.replace(b'"docs/guide.md"', b'"docs/forged.md"')})
+    assert_damaged(route(["docs", "OpenMeteoClient"], repo.path),
+                   "the path of row 1 of its answer is not in 'doc_links/docs.json'")

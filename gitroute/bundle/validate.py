@@ -12,7 +12,9 @@ from gitroute.bundle.layout import FORMAT_TRAILER, SOURCE_TRAILER
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
-    from gitroute.model import Answer
+    from collections.abc import Collection, Sequence
+
+    from gitroute.model import Answer, Row
 
 HEX_DIGITS = "0123456789abcdef"
 OBJECT_ID_LENGTHS = (40, 64)  # sha1 and sha256 repositories
@@ -116,6 +118,14 @@ def check_answer(answer: Answer) -> Answer:
         for key, value in row.extra:
             _check_numbers(value, f"'{key}' of {what}")
     return answer
+
+
+def check_listed(rows: Sequence[Row], listed: Collection[str], where: str) -> None:
+    """Each row's path one the index's own list holds (`where` names it): a row of a document the index does not
+    list is forged. Raises `BadValue`."""
+    for n, row in enumerate(rows, 1):
+        if row.path not in listed:
+            raise BadValue(f"the path of row {n} of its answer is not in {where}")
 
 
 def _check_numbers(value: object, what: str, depth: int = 0) -> None:
