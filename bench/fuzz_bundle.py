@@ -22,8 +22,6 @@ exits 1 when there was any. Prints cases run, by outcome and by mutation, and th
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import random
@@ -107,29 +105,19 @@ def make_repo(folder: Path, files: dict[str, bytes]):
 
 
 def route(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    """`git route ARGS` in process, through the real error boundary: (exit code, stdout, stderr)."""
-    from gitroute.cli import main
+    """`git route ARGS` in process, through the real error boundary (tests/conftest.py's `run_route`): (exit code,
+    stdout, stderr); an exception that escapes the boundary is exit -1 and its traceback."""
+    from tests.conftest import run_route
 
-    out, err = io.StringIO(), io.StringIO()
     old = os.getcwd()
-    code = 0
-    os.chdir(cwd)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            except BaseException as exc:  # noqa: BLE001 - anything past the boundary is the finding
-                import traceback
+        result = run_route(args, cwd)
+    except Exception:  # anything past the boundary is the finding (a KeyboardInterrupt still stops the run)
+        import traceback
 
-                code = -1
-                err.write("escaped the error boundary:\n" + traceback.format_exc())
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-    finally:
         os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
+        return -1, "", "escaped the error boundary:\n" + traceback.format_exc()
+    return result.exit_code, result.stdout, result.stderr
 
 
 # --- questions ------------------------------------------------------------------------------------------------
