@@ -11,7 +11,8 @@ path made to leave the repository, a name given control characters, the blob swa
 tree, or made too large; a subtree is swapped for a gitlink or a blob. The mutated tree is written with
 pygit2, committed with the bundle's trailers, the bundle ref moved to it, and one question (query by name,
 query in plain words, docs, code, impact, why, wiring, status, ask; text or `--json`) asked in process
-through the real error boundary (`gitroute.cli.main`).
+through the real error boundary (`gitroute.cli.main`), or, one case in seven, as the MCP tool call of a warm
+server kept across cases (`cli.mcp.ServerTools`: each case re-pins it, and it decodes the bundle ahead).
 
 Every answer must be exit 0 or 1, or the one line `fatal: the bundle at '…' is damaged: …` (128), or the fatal
 that names what the bundle lacks (an index's folder removed: `… has no 'meaning' index`). An
@@ -118,6 +119,27 @@ def route(args: list[str], cwd: Path) -> tuple[int, str, str]:
         os.chdir(old)
         return -1, "", "escaped the error boundary:\n" + traceback.format_exc()
     return result.exit_code, result.stdout, result.stderr
+
+
+def serve(tools, args: list[str]) -> tuple[int, str, str]:
+    """The MCP tool call of a command line (`query TEXT` -> the `query` tool), from a warm server kept across
+    cases (each case moves the ref: it pins the mutated bundle again and decodes it ahead, `api.warm`); as
+    (exit code, the document as the server writes it, `fatal: ` + its error message)."""
+    from gitroute.cli.output import render_json
+
+    name, *words = [a for a in args if a != "--json"]
+    command = tools.commands.get(name)
+    arguments = {command.argument[0]: " ".join(words)} if command is not None and words else {}
+    try:
+        document, is_error = tools.call(name, arguments)
+        text = render_json(document)
+    except Exception:  # past the server's boundary: the finding
+        import traceback
+
+        return -1, "", "escaped the server:\n" + traceback.format_exc()
+    if not is_error:
+        return 0, text, ""
+    return document["error"]["exit"], text, "fatal: " + document["error"]["message"]
 
 
 # --- questions ------------------------------------------------------------------------------------------------
@@ -496,8 +518,12 @@ def fuzz(cases: int, seed: int, files: dict[str, bytes], work: Path) -> dict:
     outcomes: Counter = Counter()
     by_mutation: Counter = Counter()
     targets: Counter = Counter()
+    asked_as: Counter = Counter()  # the command (or `mcp`) of each case
     failures: list[dict] = []
     done = 0
+    from gitroute.cli.mcp import ServerTools
+
+    tools = ServerTools(str(work / "repo"))
     for n, (mutation, target) in enumerate(plan(rng, bundle, cases * 2)):
         if done >= cases:
             break
@@ -506,11 +532,15 @@ def fuzz(cases: int, seed: int, files: dict[str, bytes], work: Path) -> dict:
             continue
         bundle.commit(changes)
         kind, args = question_for(rng, target, asked)
-        if rng.random() < 0.5 and kind != "status":
+        mcp = rng.random() < 0.15 and kind != "wiring"  # wiring is no tool: the committed file's table
+        if mcp or rng.random() < 0.5 and kind != "status":
             args = [*args, "--json"]
-        result = route(args, work / "repo")
+        result = serve(tools, args) if mcp else route(args, work / "repo")
+        if mcp:
+            args = ["mcp", *args]
         done += 1
         by_mutation[mutation] += 1
+        asked_as[args[0]] += 1
         targets[target] += 1
         wrong = judge(args, result)
         outcome = "damaged" if result[2].startswith(DAMAGED) else f"exit {result[0]}"
@@ -519,8 +549,10 @@ def fuzz(cases: int, seed: int, files: dict[str, bytes], work: Path) -> dict:
             failures.append({"case": n, "mutation": mutation, "target": target, "args": args,
                              "exit": result[0], "stderr": result[2][-1500:], "wrong": wrong})
     bundle.restore()
+    tools.close()
     return {"cases": done, "seed": seed, "blobs": len(bundle.blobs), "folders": len(bundle.folders),
-            "outcomes": dict(outcomes), "mutations": dict(by_mutation), "targets": dict(targets),
+            "outcomes": dict(outcomes), "mutations": dict(by_mutation), "asked": dict(asked_as),
+            "targets": dict(targets),
             "failures": failures, "build_seconds": round(built, 1), "seconds": round(time.monotonic() - started, 1)}
 
 

@@ -71,12 +71,13 @@ def warm(view: BundleView, repo: str | None = None) -> None:
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
-    for name in INDEXES:
-        module = load_index(name)
-        if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
-            module.warm(view.index(name))
-    if repo is not None:
-        _contextual_model(view, repo)
+    with _opened(repo or ".", view):  # left open; a value of the wrong shape is the bundle's damage, as in answers
+        for name in INDEXES:
+            module = load_index(name)
+            if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
+                module.warm(view.index(name))
+        if repo is not None:
+            _contextual_model(view, repo)
 
 
 # Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
