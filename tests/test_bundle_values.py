@@ -275,3 +275,22 @@ def test_a_document_row_the_index_does_not_list_is_damaged(make_repo, route):
     rewrite(repo, {f"doc_links/by_target/{entry.name}": data.replace(b'"docs/guide.md"', b'"docs/forged.md"')})
     assert_damaged(route(["docs", "OpenMeteoClient"], repo.path),
                    "the path of row 1 of its answer is not in 'doc_links/docs.json'")
+
+
+def test_a_value_of_the_wrong_shape_no_floor_check_catches_is_damage_in_a_fetched_bundle_only(make_repo, route):
+    from gitroute.bundle.store import BundleView
+
+    repo = make_repo()
+    repo.commit({path: data.decode() for path, data in FUZZ.sample_files().items()})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    asked = ["why", "why forecasts from open meteo rather than scraping"]
+    assert route(asked, repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:  # this repository's own build, by this code: an error is a bug
+        assert view.shape_damage(TypeError("x")) is None
+        assert view.shape_damage(KeyboardInterrupt()) is None
+    records = blob(repo, "decisions/records.json")
+    rewrite(repo, {"decisions/records.json": json.dumps([record[:2] for record in records]).encode()})
+    with BundleView(str(repo.path)) as view:
+        assert view.shape_damage(TypeError("x")).why == "a value read from it is not of the shape its index writes " \
+                                                        "(TypeError)"
+    assert_damaged(route(asked, repo.path), "a value read from it is not of the shape its index writes (ValueError)")
