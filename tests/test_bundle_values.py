@@ -294,3 +294,19 @@ def test_a_value_of_the_wrong_shape_no_floor_check_catches_is_damage_in_a_fetche
         assert view.shape_damage(TypeError("x")).why == "a value read from it is not of the shape its index writes " \
                                                         "(TypeError)"
     assert_damaged(route(asked, repo.path), "a value read from it is not of the shape its index writes (ValueError)")
+
+
+def test_a_committed_heading_of_control_characters_or_great_length_is_answered_not_damaged(make_repo, route):
+    # Rows are named by headings: the build cuts a heading and spaces its control characters, so that no
+    # committed file makes a bundle that its own answers call forged.
+    repo = make_repo()
+    long = "Use the widget cache " + "really " * 500
+    repo.commit({"src/widget.py": "def render_widget():\n    pass\n", "docs/adr/0001-cache.md": (
+        f"# ADR 1: cache\n\n## Status\n\nAccepted\n\n## {long}\n\nWe decided to cache widgets because rendering is "
+        "slow.\n\n## Esc \x1b[31m heading\n\nWe decided to render widgets lazily because the cache is cold.\n")})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    for question in ("why cache widgets rendering slow", "why render widgets lazily cold"):
+        result = route(["why", "--json", question], repo.path)
+        assert result.exit_code == 0, result.stderr
+        names = [row["name"] for row in json.loads(result.stdout)["rows"]]
+        assert "Esc [31m heading" in names and all(len(name) <= 1000 and "\x1b" not in name for name in names)
