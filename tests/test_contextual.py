@@ -81,11 +81,11 @@ def write_tiny_model(folder: Path, seed: int = 3) -> Path:
 def fresh_process_cache():
     """The tests answer in one process: a model loaded (and checked) by one test would serve the next, whose
     bundle records the same sha256s; each test loads its own, as a new process does."""
-    from gitroute import api
+    from gitroute.query import meaning as query_meaning
 
-    api._CONTEXTUAL.clear()
+    query_meaning._CONTEXTUAL.clear()
     yield
-    api._CONTEXTUAL.clear()
+    query_meaning._CONTEXTUAL.clear()
 
 
 @pytest.fixture
@@ -282,8 +282,8 @@ def test_a_fresh_clone_fetches_the_model_with_meaning_and_uses_it(route, geo_rep
 
 def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(route, geo_repo, model_dir,
                                                                              monkeypatch):
-    from gitroute import api
     from gitroute.bundle import large
+    from gitroute.query import meaning as query_meaning
 
     monkeypatch.setattr(large, "CACHE_MIN_BYTES", 0)  # the tiny model's blobs are far below a megabyte
     build(route, geo_repo, model_dir)
@@ -293,7 +293,7 @@ def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(ro
     model = cache / sha256((model_dir / "model.onnx").read_bytes())
     assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()
     model.write_bytes(b"planted")
-    api._CONTEXTUAL.clear()  # a new process
+    query_meaning._CONTEXTUAL.clear()  # a new process
     assert any("reranked" in n for n in json.loads(route(question, geo_repo.path).stdout)["notes"])
     assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()  # read from git, checked, kept again
 
