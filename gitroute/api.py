@@ -114,7 +114,7 @@ def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
 
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.git import repository as git
-    from gitroute.indexes.decisions import lint_snapshot
+    from gitroute.indexes.decisions.lint import lint_snapshot
 
     repository = git.open_repository(repo)
     commit = git.resolve_commit(repository, rev)

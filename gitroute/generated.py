@@ -26,7 +26,8 @@ def _render_doc_code(view: BundleView, config: Config) -> Rendering:
 def _render_decisions(view: BundleView, config: Config) -> Rendering:
     """DECISIONS.md: the decisions index's rows as a table."""
     from gitroute.committed import Rendering
-    from gitroute.indexes.decisions import NAME, read_rows, render_decisions
+    from gitroute.indexes.decisions import NAME
+    from gitroute.indexes.decisions.lint import read_rows, render_decisions
 
     return Rendering(render_decisions(read_rows(view.index(NAME))))
 
