@@ -76,11 +76,6 @@ KIND_COMMAND = {
     "impact": "impact", "decision": "why", "wiring": "wiring",
 }
 
-# Options a kind adds to its command's, when the indexes they need are there: a question in plain words
-# is asked of the meaning index (BM25 over node text), as `git route query --meaning` does.
-KIND_OPTIONS: dict[str, dict] = {}
-KIND_NEEDS: dict[str, tuple[str, ...]] = {}
-
 
 def available_commands(indexes: Sequence[str]) -> list[Command]:
     """The commands whose index the registry holds, in table order."""

@@ -79,7 +79,7 @@ PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import KIND_NEEDS, KIND_OPTIONS, Route, classify, command_named, merge_answers
+    from gitroute.ask import Route, classify, command_named, merge_answers
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
 
@@ -92,8 +92,7 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             command = command_named(route.command)
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
-            options = KIND_OPTIONS.get(route.kind, {}) if has_indexes(KIND_NEEDS.get(route.kind, ())) else {}
-            options = {**options, **(route.options or {})}
+            options = dict(route.options or {})
             return ask_command(command.name, route.text, repo=repo, limit=limit, explain=True, bundle=view, **options)
 
         for route in classification.routes:
@@ -142,12 +141,6 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
-
-
-def has_indexes(names: Sequence[str]) -> bool:
-    from gitroute.registry import INDEXES
-
-    return all(name in INDEXES for name in names)
 
 
 def _commands(indexes: Sequence[str]) -> list:

@@ -114,10 +114,8 @@ def _is_document_file(path: str) -> bool:
 
 def _is_code_file(view: BundleView, path: str) -> bool:
     """Whether the code graph has a file node for `path` (the impact index's name table finds it)."""
-    from gitroute.registry import INDEXES, load_index
+    from gitroute.registry import load_index
 
-    if "impact" not in INDEXES:
-        return False
     return any(r[3] == "file" for r in load_index("impact").definitions(view.index("impact"), path))
 
 
@@ -134,11 +132,9 @@ def _beside_first(found: Answer, beside: Sequence[str], what: str, limit: int, e
 
 def _names_in_file(view: BundleView, path: str) -> list[str]:
     """The names a file defines at its top (types, functions, constants), in the file's order, at most
-    MAX_FILE_NAMES; none when this gitroute has no impact index (its name table finds the file's node)."""
-    from gitroute.registry import INDEXES, load_index
+    MAX_FILE_NAMES (the impact index's name table finds the file's node)."""
+    from gitroute.registry import load_index
 
-    if "impact" not in INDEXES:
-        return []
     files = [r for r in load_index("impact").definitions(view.index("impact"), path) if r[3] == "file"]
     if not files:
         return []

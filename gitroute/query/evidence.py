@@ -85,11 +85,7 @@ def path_kind(view: BundleView, token: str) -> str | None:
 
 
 def document_paths(view: BundleView) -> frozenset[str]:
-    """The paths of the documents the doc↔code index read (none when this gitroute or bundle lacks it)."""
-    from gitroute.registry import INDEXES
-
-    if "doc_links" not in INDEXES:
-        return frozenset()
+    """The paths of the documents the doc↔code index read (none when the bundle lacks it)."""
     index = view.index("doc_links")
     found = index.memo.get("document_paths")  # a warm server's view keeps it for the pinned bundle
     if found is None:
@@ -102,10 +98,6 @@ def document_paths(view: BundleView) -> frozenset[str]:
 
 def document_titled(view: BundleView, text: str) -> str | None:
     """The document whose title is `text` (case, punctuation and spacing aside), when exactly one is."""
-    from gitroute.registry import INDEXES
-
-    if "doc_links" not in INDEXES:
-        return None
     index = view.index("doc_links")
     titles = index.memo.get("document_titles")  # a warm server's view keeps it for the pinned bundle
     if titles is None:

@@ -53,13 +53,9 @@ def answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candid
 
 
 def _ask_bm25(view, text: str, limit: int, explain: bool) -> Answer:
-    """BM25 over node text: the meaning index, when this gitroute has it."""
-    from gitroute.errors import GitrouteError
-    from gitroute.registry import INDEXES, load_index
+    """BM25 over node text: the meaning index."""
+    from gitroute.registry import load_index
 
-    if "meaning" not in INDEXES:
-        raise GitrouteError("this gitroute has no meaning index (BM25)",
-                            hint="the BM25 candidate arrives with issue 10")
     module = load_index("meaning")
     return module.answer(view.index(module.NAME), text, limit=limit, explain=explain)
 
