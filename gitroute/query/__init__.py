@@ -79,9 +79,10 @@ PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import Route, classify, command_named, merge_answers
+    from gitroute.ask import Route, classify, merge_answers
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
+    from gitroute.specs import command_named
 
     with opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
@@ -123,9 +124,9 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
 def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
                 bundle: BundleView | None = None, **options: object) -> Answer:
     """Answer through one command of the `ask` table (query, docs, code, impact, why, wiring) by name."""
-    from gitroute.ask import command_named
     from gitroute.query.beside import code, docs
     from gitroute.query.meaning import answer_meaning
+    from gitroute.specs import command_named
 
     command = command_named(name)
     if command is None:
@@ -144,7 +145,7 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
 
 
 def _commands(indexes: Sequence[str]) -> list:
-    from gitroute.ask import available_commands
+    from gitroute.specs import available_commands
 
     return available_commands(indexes)
 
