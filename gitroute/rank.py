@@ -10,7 +10,17 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
-from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
+from gitroute.text import (
+    ENTRY_WORDS,
+    STOP_WORDS,
+    asks_for_entry,
+    normalize_name,
+    question_tokens,
+    stem,
+    stems,
+    tokenize,
+)
+from gitroute.text import Question as Asked
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -64,12 +74,19 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def parse_question(text: str) -> Question:
+    """What the symbol tiers take from a question (once per `text.Question`: a question handed down keeps it)."""
+    if isinstance(text, Asked):
+        return text.parsed(parse_question, lambda: _parse_question(text))
+    return _parse_question(text)
+
+
+def _parse_question(text: str) -> Question:
     words = text.split()
     single = len(words) == 1
     wants_entry = asks_for_entry(text) and not single
     if single:
         # One identifier: every part is part of a name, even `for` in `url_for`.
-        tokens = tokenize(text)
+        tokens = list(question_tokens(text))
     else:
         tokens = []
         for word in words:
@@ -82,7 +99,7 @@ def parse_question(text: str) -> Question:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:
         wants_entry = True
-    asked = set(tokenize(text)) & _ASKS_SECONDARY
+    asked = set(question_tokens(text)) & _ASKS_SECONDARY
     return Question(
         text=text,
         tokens=tuple(dict.fromkeys(stem(t) for t in tokens)),
@@ -510,7 +527,7 @@ def name_cover(text: str, row) -> tuple[int, int]:
 
 def asks_entry_in_words(text: str) -> bool:
     """A question that says "entry point", "entrypoint" or "main", not one that merely says "start"."""
-    return any(t in ENTRY_ASKED for t in tokenize(text))
+    return any(t in ENTRY_ASKED for t in question_tokens(text))
 
 
 def prose_share(text: str, cover: float = 0.0) -> float:

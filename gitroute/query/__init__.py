@@ -31,10 +31,11 @@ def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, expla
     `bundle`: an open view to answer from (the MCP server's warm one); by default one is opened and closed.
     """
     from gitroute.registry import load_index
+    from gitroute.text import Question
 
     module = load_index(index)
     with opened(repo, bundle) as view:
-        return module.answer(view.index(module.NAME), question, limit=limit, explain=explain, **options)
+        return module.answer(view.index(module.NAME), Question.of(question), limit=limit, explain=explain, **options)
 
 
 class opened:
@@ -83,6 +84,9 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
     from gitroute.specs import command_named
+    from gitroute.text import Question
+
+    questions: dict[str, Question] = {}  # each text asked, parsed once however many routes ask it
 
     with opened(repo, bundle) as view:
         available = [c.name for c in _commands(INDEXES)]
@@ -94,7 +98,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
             options = dict(route.options or {})
-            return ask_command(command.name, route.text, repo=repo, limit=limit, explain=True, bundle=view, **options)
+            question = questions.get(route.text) or questions.setdefault(route.text, Question(route.text))
+            return ask_command(command.name, question, repo=repo, limit=limit, explain=True, bundle=view, **options)
 
         for route in classification.routes:
             answers.append((route, asked(route)))
@@ -175,14 +180,16 @@ def query(
     from gitroute.query.meaning import contextual_meaning, contextual_rows
     from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
     from gitroute.registry import load_index
+    from gitroute.text import Question
 
+    text = Question.of(text)  # parsed once, for the symbol tiers, the blend and the meaning index
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with opened(repo, bundle) as view:
         if meaning:
             return contextual_meaning(view, repo, text, limit, explain)
         symbols = load_index("symbols")
         if len(text.split()) <= 1 and not (kinds or langs or path_glob):
-            return _query_name(view, text.strip(), limit, explain)
+            return _query_name(view, text if text == text.strip() else Question(text.strip()), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
