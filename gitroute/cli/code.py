@@ -20,7 +20,7 @@ def _code_lines(rows: list[Row]) -> list[str]:
         symbols = [plain_text(f"{s}?" if s in ambiguous else s) for s in extra.get("symbols") or ()]
         named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"
                                                           if len(symbols) > MAX_SYMBOLS_SHOWN else "")
-        if extra.get("status") == "beside":  # by the repository's layout (api._beside), not by a link
+        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
             lines.append(f"{row_where(r):<{width}}  (the file)  (beside it)")
             continue
         links = int(extra.get("links", 0))
