@@ -22,6 +22,7 @@ from gitroute.errors import GitrouteError  # noqa: E402
 from gitroute.indexes import contextual  # noqa: E402
 from gitroute.sentence_model import SentenceEncoder, quantize, read_folder, sha256, unpack  # noqa: E402
 from tests.conftest import SAMPLE_FILES  # noqa: E402
+from tests.helpers import build_with_model, tree_of  # noqa: E402
 
 TOPICS = {
     "location": "location locate city geo where place position latitude whereabouts guess country address",
@@ -100,14 +101,7 @@ def geo_repo(make_repo):
     return repo
 
 
-def build(route, repo, model: Path, *extra: str):
-    result = route(["build", "-q", "--meaning-model", str(model), *extra], repo.path)
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
-def tree_of(repo, ref: str) -> str:
-    return repo.git("rev-parse", f"{ref}^{{tree}}").strip()
+build = build_with_model
 
 
 def test_the_encoder_gives_a_text_the_same_vector_alone_or_with_others(model_dir):
