@@ -789,7 +789,7 @@ class _Resolution:
             return here, "scope"
         bindings = self.file_bindings(path)
         if name in bindings:
-            found = []
+            found: list[int] = []
             external = True
             for b in bindings[name]:
                 targets = self.binding_targets(path, b, "")
@@ -821,7 +821,7 @@ class _Resolution:
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
         if head in bindings:
-            found = []
+            found: list[int] = []
             external = True
             for b in bindings[head]:
                 if rest and not b.name:

@@ -21,9 +21,10 @@ def spec_command(spec: Command) -> click.Command:
         from gitroute import api
 
         words = params.pop(argument)
-        options = {k: tuple(v) if isinstance(v, (list, tuple)) else v for k, v in params.items() if k not in shown}
+        options: dict = {k: tuple(v) if isinstance(v, (list, tuple)) else v for k, v in params.items()
+                         if k not in shown}
         explain = bool(params["explain"])
-        answer = api.ask_command(spec.name, " ".join(words), limit=int(params["limit"]), explain=explain,  # type: ignore[arg-type, call-overload]
+        answer = api.ask_command(spec.name, " ".join(words), limit=params["limit"], explain=explain,  # type: ignore[arg-type]
                                  **options)
         emit_answer(answer, as_json=bool(params["as_json"]), explain=explain, quiet=bool(params["quiet"]))
 

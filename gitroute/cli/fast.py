@@ -12,6 +12,7 @@ from gitroute.specs import (
     KIND_CHOICES,
     LIMIT_RANGE,
     MEANING_CANDIDATES,
+    Command,
     command_named,
     fast_options,
     parse_command_line,
@@ -20,9 +21,15 @@ from gitroute.specs import (
 __all__ = ["DEFAULT_LIMIT", "KIND_CHOICES", "LIMIT_RANGE", "MEANING_CANDIDATES", "QUERY_OPTIONS", "WHY_OPTIONS",
            "answer_fast", "parse_query_args", "parse_why_args"]
 
-QUERY = command_named("query")
-WHY = command_named("why")
-assert QUERY is not None and WHY is not None
+
+def _spec(name: str) -> Command:
+    found = command_named(name)
+    assert found is not None, name
+    return found
+
+
+QUERY = _spec("query")
+WHY = _spec("why")
 # option spelling -> (parameter, takes a value, may repeat)
 QUERY_OPTIONS = fast_options(QUERY)
 # `git route why` takes the query's options less its filters, and asks the decision index.
