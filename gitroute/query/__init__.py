@@ -83,13 +83,13 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
     from gitroute.ask import Route, classify, merge_answers
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
-    from gitroute.specs import command_named
+    from gitroute.specs import available_commands, command_named
     from gitroute.text import Question
 
     questions: dict[str, Question] = {}  # each text asked, parsed once however many routes ask it
 
     with opened(repo, bundle) as view:
-        available = [c.name for c in _commands(INDEXES)]
+        available = [c.name for c in available_commands(INDEXES)]
         classification = classify(text, bundle_evidence(view), available)
         answers: list[tuple[Route, Answer]] = []
 
@@ -147,12 +147,6 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
     return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
                   **{**command.options, **options})
-
-
-def _commands(indexes: Sequence[str]) -> list:
-    from gitroute.specs import available_commands
-
-    return available_commands(indexes)
 
 
 def ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
