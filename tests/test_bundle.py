@@ -17,6 +17,7 @@ from gitroute.bundle.layout import FORMAT_VERSION
 from gitroute.config import parse_config
 from gitroute.errors import BuildRaceLost
 from tests.conftest import SAMPLE_FILES, RepoBuilder
+from tests.helpers import build_json
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +25,7 @@ RACE_MESSAGE = f"fatal: another build moved '{BUNDLE_REF}' while this one ran; i
 
 
 def build(route, repo: RepoBuilder, *args: str) -> dict:
-    result = route(["build", "--json", *args], repo.path)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return json.loads(result.stdout)
+    return build_json(route, repo, *args, quiet=True)
 
 
 def manifest(repo: RepoBuilder, ref: str = BUNDLE_REF) -> dict:
