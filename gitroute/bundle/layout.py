@@ -45,8 +45,9 @@ def node_chunk_path(node_id: int) -> str:
 
 
 def edges_path(direction: str, node_id: int) -> str:
-    """Edges by target (`in`) or by source (`out`), in the bucket of that node."""
-    return f"graph/{direction}/{node_chunk(node_id):05d}.json"
+    """Edges by target (`in`) or by source (`out`), in the bucket of that node: a binary shard of varints
+    (`bundle.graph.encode_edges`)."""
+    return f"graph/{direction}/{node_chunk(node_id):05d}.bin"
 
 
 def dump_json(value: object) -> bytes:
