@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, (cmd, env) in commands.items():
             times[name].append(cpu_ms(cmd, args.repo, env))
     for name, runs in times.items():
-        print(f"{name}: CPU {statistics.median(c for c, _ in runs):.0f} ms, wall {statistics.median(w for _, w in runs):.0f} ms"
-              f" (median of {len(runs)})")
+        cpu, wall = statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs)
+        print(f"{name}: CPU {cpu:.0f} ms, wall {wall:.0f} ms (median of {len(runs)})")
     return 0
 
 
