@@ -334,7 +334,7 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
 
     path = edges_path("in", 7)
     good = edge_shard({"7": [["calls", 3, 12, "unique"]]})
-    from gitroute.bundle.tables import dump_varint_shard, encode_varints
+    from gitroute.bundle.varints import dump_varint_shard, encode_varints
 
     unknown_kind = dump_varint_shard({"7": encode_varints([99, 0, 0])})
     not_triples = dump_varint_shard({"7": encode_varints([1, 2])})

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from gitroute.bundle.memo import MemoTable, blob_id
 from gitroute.bundle.tables import (
-    SHARD_MAGIC,
     ChunkTable,
     FieldLists,
     GapPairs,
@@ -19,12 +18,11 @@ from gitroute.bundle.tables import (
     PostingsTable,
     Records,
     RecordTable,
-    decode_varints,
-    encode_varints,
     shard_count,
     shard_of,
 )
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import SHARD_MAGIC, decode_varints, encode_varints
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "pi", "rho"]
 

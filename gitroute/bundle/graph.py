@@ -18,8 +18,8 @@ from gitroute.bundle.layout import (
     edges_path,
     node_chunk_path,
 )
-from gitroute.bundle.tables import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path

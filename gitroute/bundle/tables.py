@@ -6,11 +6,14 @@ holds on average, and its codec (what a key's value is in memory, and how a shar
 
     POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(3))
 
-A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value; a key's shard is the CRC-32 of its UTF-8
-bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a change of it moves
-every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's buckets use too. Answers
-read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded. Rows by id (decisions'
-section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
+A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value, or `<folder>/NNNNN.bin` for a codec of
+postings (`VarintPostings`: each key's ints as LEB128 varints, ids as gaps, in a binary shard of key -> bytes that
+a reader splits without decoding the values, and checks as it goes: a bundle is untrusted input). A key's shard is
+the CRC-32 of its UTF-8 bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a
+change of it moves every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's
+buckets use too. Answers read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded;
+a shard or value that is not what its codec writes is `corrupt(path)`, the damaged-bundle error. Rows by id
+(decisions' section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
 
 A build hands `table.build` its units (a file, a document) in order, each with its record: everything that unit's
 part of the table depends on (a blob id, a first node id...), and `fill(unit, into)`, which adds that part to a
@@ -29,7 +32,7 @@ Two ways to take a changed unit's old part out of a shard:
   keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
   moved); their shards are made again from the parts of the units whose records are there.
 
-docs/decisions/0018-storage-floor.md says why.
+docs/decisions/0018-storage-floor.md says why, and 0025-compact-encodings.md why postings are varints.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from itertools import accumulate
 from operator import itemgetter
 
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
 from gitroute.shards import shard_count, shard_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -259,102 +263,12 @@ class IdRows(VarintPostings):
 
 
 MAX_ROW_WIDTH = 16
-MAX_VARINT_BYTES = 10  # an int below 2 ** 70: what no posting holds
-SHARD_MAGIC = b"GRv1"
-
-
 def _gaps(ascending: Sequence[int]) -> list[int]:
     """Each int less the one before (the first less 0); raises BadValue when the ints are not ascending."""
     gaps = [b - a for a, b in zip((0, *ascending), ascending)]
     if any(g < 0 for g in gaps):
         raise BadValue("postings are not ascending")
     return gaps
-
-
-def encode_varints(ints: Iterable[int]) -> bytes:
-    """Non-negative ints as LEB128 varints (seven bits a byte, low first; the high bit: more to come)."""
-    out = bytearray()
-    for n in ints:
-        if n < 0:
-            raise BadValue("a varint is negative")
-        while n > 127:
-            out.append(n & 127 | 128)
-            n >>= 7
-        out.append(n)
-    return bytes(out)
-
-
-def decode_varints(data: bytes) -> list[int]:
-    """`encode_varints` undone; raises BadValue on a truncated or overlong varint."""
-    if not data or max(data) < 128:
-        return list(data)  # every int below 128: one byte each (most gaps and counts)
-    out: list[int] = []
-    n = shift = 0
-    for byte in data:
-        if byte < 128:
-            out.append(n | byte << shift)
-            n = shift = 0
-        else:
-            n |= (byte & 127) << shift
-            shift += 7
-            if shift >= 7 * MAX_VARINT_BYTES:
-                raise BadValue("a varint is too long")
-    if shift:
-        raise BadValue("a varint is cut short")
-    return out
-
-
-def dump_varint_shard(stored: Mapping[str, bytes]) -> bytes:
-    """A binary shard (`VarintPostings`) of key -> encoded value, keys ascending by their UTF-8 bytes."""
-    keys = sorted((key.encode("utf-8", "surrogateescape"), key) for key in stored)
-    head = bytearray(SHARD_MAGIC)
-    head += encode_varints([len(keys)])
-    for raw, key in keys:
-        head += encode_varints([len(raw)]) + raw + encode_varints([len(stored[key])])
-    return bytes(head) + b"".join(stored[key] for _, key in keys)
-
-
-def load_varint_shard(data: bytes) -> dict[str, bytes]:
-    """`dump_varint_shard` undone: key -> its value's bytes (decoded when asked for); raises BadValue when the
-    shard is not one `dump_varint_shard` writes (a length past the end, keys out of order, bytes left over)."""
-    if not isinstance(data, bytes) or data[:4] != SHARD_MAGIC:
-        raise BadValue("a shard is not a binary postings shard")
-    at = 4
-    count, at = _read_varint(data, at)
-    if count > len(data):
-        raise BadValue("a shard counts more keys than it has bytes")
-    heads: list[tuple[str, int]] = []
-    last = b""
-    for _ in range(count):
-        length, at = _read_varint(data, at)
-        raw = data[at:at + length]
-        if len(raw) != length or (heads and raw <= last):
-            raise BadValue("a shard's keys are cut short or out of order")
-        last = raw
-        at += length
-        size, at = _read_varint(data, at)
-        heads.append((raw.decode("utf-8", "surrogateescape"), size))
-    values: dict[str, bytes] = {}
-    for key, size in heads:
-        value = data[at:at + size]
-        if len(value) != size:
-            raise BadValue("a shard's values are cut short")
-        values[key] = value
-        at += size
-    if at != len(data):
-        raise BadValue("a shard has bytes past its last value")
-    return values
-
-
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
-    n = shift = 0
-    for k in range(at, min(at + MAX_VARINT_BYTES, len(data))):
-        byte = data[k]
-        n |= (byte & 127) << shift
-        if byte < 128:
-            return n, k + 1
-        shift += 7
-    raise BadValue("a shard's varint is cut short or too long")
 
 
 class Records(Codec):
@@ -384,7 +298,7 @@ class Built(namedtuple("Built", "blobs kept shards keys size")):
 
 
 class Table:
-    """One table of an index: key -> value, in shards `<folder>/NNNNN.json` of the index's folder."""
+    """One table of an index: key -> value, in shards `<folder>/NNNNN<codec suffix>` of the index's folder."""
 
     codec: Codec
 
