@@ -34,8 +34,8 @@ from gitroute.git import repository as git
 
 @dataclass
 class Reused:
-    """Earlier extraction results for the keys still wanted: decoded from the extraction cache, else
-    encoded from the previous bundle (with its shards as they were)."""
+    """Earlier extraction results for the keys still wanted, decoded from the extraction cache (`decoded`);
+    `results` and `shards` stay empty since the bundle holds no extraction results (docs/decisions/0025)."""
 
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
