@@ -137,7 +137,7 @@ def test_fsck_strict_passes_after_builds(sample_repo, route):
 
 def test_bundle_blobs_are_written_as_a_pack_not_loose_objects(make_repo, route):
     repo = make_repo()
-    repo.commit(many_files(200))
+    repo.commit(many_files(600))  # enough for over 100 bundle blobs (git's unpack limit)
     before = loose_objects(repo)
 
     build(route, repo)

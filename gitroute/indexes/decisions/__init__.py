@@ -414,7 +414,11 @@ def blob_loader(view: object) -> LoadBlobs:
         missing = [p for p in paths if p not in kept]
         if missing:
             for path, blob in view.read(missing).items():  # type: ignore[attr-defined]
-                kept[path] = json.loads(blob)
+                try:
+                    kept[path] = (POSTINGS.load_shard(blob) if path.startswith(POSTINGS.folder + "/")
+                                  else json.loads(blob))
+                except ValueError as err:  # BadValue too: a damaged bundle, not a traceback
+                    raise view.corrupt(path) from err  # type: ignore[attr-defined]
         return {p: kept[p] for p in paths if p in kept}
 
     return load

@@ -26,6 +26,7 @@ from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
     FIELDS,
+    POSTING_BITS,
     Entries,
     decode_posting,
     encode_posting,
@@ -83,7 +84,7 @@ QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending
 # Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs())
+POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs(bits=POSTING_BITS))
 
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
