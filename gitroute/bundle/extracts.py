@@ -1,12 +1,10 @@
-"""The extraction cache beside the bundle: every blob's extraction, decoded, and each shard's bundle blob.
+"""The extraction cache beside the bundle: every blob's extraction, decoded, one file per shard of blob ids.
 
-Taking a build's extraction results back from the bundle means inflating and parsing every `extract/`
-shard (21 MB of JSON for django) and decoding 6,000 results into the model's tuples: half a second of
-every rebuild, before anything else may start. This cache keeps the decoded results as plain tuples
-(`marshal`, which reads them about twice as fast as JSON) and makes the model's tuples from them
-without a Python call per object. One file per bundle shard, under the build memo's folder (where a
-fetch cannot write: the build's own, as the memo), salted like the memo; each names the bundle blob
-that holds exactly its keys, so that a shard whose keys are unchanged is kept by id, not encoded.
+The bundle holds no extraction results (they were a third of its packed size: docs/decisions/0025): a rebuild
+takes them from here. The cache keeps the decoded results as plain tuples (`marshal`, which reads them about twice
+as fast as JSON) and makes the model's tuples from them without a Python call per object. One file per shard,
+under the build memo's folder (where a fetch cannot write: the build's own, as the memo), salted like the memo;
+a shard whose keys are unchanged, none extracted anew, is not written again.
 """
 from __future__ import annotations
 
@@ -61,13 +59,13 @@ def model_result(value: tuple) -> tuple:
 
 
 class ExtractCache:
-    """The decoded results of earlier builds, one file per bundle shard: (salt, key -> plain result, blob id)."""
+    """The decoded results of earlier builds, one file per shard of blob ids: (salt, key -> plain result, "")."""
 
     def __init__(self, common_dir: str, *, fresh: bool = False, salt: str | None = None) -> None:
         self.folder = os.path.join(common_dir, CACHE_DIR)
         self.fresh = fresh  # --full: read nothing, write every shard
         self.salt = salt if salt is not None else code_salt()
-        self.loaded: dict[str, tuple[frozenset[str], str]] = {}  # shard path -> (its keys, its blob id)
+        self.loaded: dict[str, tuple[frozenset[str], str]] = {}  # shard path -> (its keys, "")
 
     def load(self, shard_paths: Iterable[str]) -> dict[str, tuple]:
         """Key -> decoded result, for every key the cache holds in these bundle shards."""
@@ -87,24 +85,21 @@ class ExtractCache:
             self.loaded[path] = (frozenset(entries), blob)
         return results
 
-    def blob(self, path: str, keys: Iterable[str]) -> str | None:
-        """The blob id of a shard holding exactly these keys, as the build that wrote the cache stored it."""
-        loaded = self.loaded.get(path)
-        return loaded[1] if loaded is not None and loaded[0] == frozenset(keys) else None
-
-    def save(self, shards: Mapping[str, Mapping[str, tuple]], ids: Mapping[str, str]) -> None:
-        """Write the shards whose keys or blob changed (each whole, then renamed); a failure costs a parse."""
+    def save(self, shards: Mapping[str, Mapping[str, tuple]], fresh: Iterable[str]) -> None:
+        """Write the shards whose keys changed or hold a key extracted anew (each whole, then renamed); a failure
+        costs a parse."""
         with contextlib.suppress(OSError):
             os.makedirs(self.folder, exist_ok=True)
+        fresh = set(fresh)
         for path, shard in shards.items():
-            blob = ids.get(path)
-            if blob is None or self.blob(path, shard) == blob:
+            loaded = self.loaded.get(path)
+            if loaded is not None and loaded[0] == frozenset(shard) and fresh.isdisjoint(shard):
                 continue
             target = self._file(path)
             tmp = f"{target}.{os.getpid()}.tmp"
             try:
                 with open(tmp, "wb") as f:
-                    f.write(marshal.dumps((self.salt, {k: plain_result(v) for k, v in shard.items()}, blob)))
+                    f.write(marshal.dumps((self.salt, {k: plain_result(v) for k, v in shard.items()}, "")))
                 os.replace(tmp, target)
             except (OSError, ValueError):
                 with contextlib.suppress(OSError):

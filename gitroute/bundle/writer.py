@@ -2,8 +2,8 @@
 
 A build hands the writer blobs by bundle path; the writer stores them (one pack through
 `git fast-import`), builds the tree, commits it with a fixed identity and time, and moves the ref
-in one compare-and-swap. Extraction results are sharded by blob id so that the next build reuses
-them and a one-file change rewrites one shard.
+in one compare-and-swap. Extraction results are not in the bundle: the extraction cache beside the build memo
+keeps them, sharded by blob id, so that the next build reuses them and a one-file change rewrites one file.
 """
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from gitroute.bundle.layout import (
     MANIFEST,
     bundle_message,
     dump_json,
-    encode_result,
     extract_path,
     load_json,
 )
@@ -35,8 +34,8 @@ from gitroute.git import repository as git
 
 @dataclass
 class Reused:
-    """Earlier extraction results for the keys still wanted: decoded from the extraction cache, else
-    encoded from the previous bundle (with its shards as they were)."""
+    """Earlier extraction results for the keys still wanted, decoded from the extraction cache (`decoded`);
+    `results` and `shards` stay empty since the bundle holds no extraction results (docs/decisions/0025)."""
 
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
@@ -88,29 +87,16 @@ class BundleWriter:
         self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
         self.cache = ExtractCache(git.common_dir(repo), fresh=full)
         self.extract_shards: dict[str, dict[str, tuple]] = {}  # this build's, for the cache
+        self.extract_fresh: set[str] = set()  # the keys this build extracted anew
         self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
-        """What earlier builds already extracted: the extraction cache's decoded results, then what the
-        previous bundle holds for the keys the cache lacks; damaged shards are skipped, so extracted again."""
+        """What earlier builds of this repository already extracted: the extraction cache's decoded results
+        (`bundle/extracts.py`, beside the build memo). The bundle holds no extraction results: they were a
+        third of its packed size, and a build may reuse only its own (a fetched bundle's could be planted)."""
         reused = Reused()
         cached = self.cache.load(sorted({extract_path(k) for k in keys}))
         reused.decoded = {k: cached[k] for k in keys if k in cached}
-        missing = keys - reused.decoded.keys()
-        if not missing or self.previous is None or self.previous_manifest is None:
-            return reused
-        previous: dict[str, list] = {}
-        shard_paths = sorted({extract_path(k) for k in missing})
-        for path, (blob_id, blob) in git.read_tree_entries(self.repo, self.previous, shard_paths).items():
-            try:
-                shard = load_json(blob)
-                if not isinstance(shard, dict):
-                    continue
-                previous.update(shard)
-            except (ValueError, TypeError):
-                continue  # not trusted: its files are extracted again
-            reused.shards[path] = (blob_id, frozenset(shard))
-        reused.results = {k: previous[k] for k in missing if k in previous}
         return reused
 
     def previous_blobs(self) -> StoredBlobs:
@@ -122,28 +108,14 @@ class BundleWriter:
 
     def add_extractions(self, keys: set[str], results: Mapping[str, list], decoded: Mapping[str, tuple],
                         reused: Reused, fresh: set[str]) -> None:
-        """This build's extraction results, sharded by blob id: what the next build reuses.
-
-        `results`: encoded results (fresh, or read from the previous bundle); `decoded`: every key's result
-        decoded. A shard holding the same keys as before, none extracted anew, is kept by id (the id the
-        extraction cache recorded, when the previous bundle still stores it; else the previous bundle's
-        own): a one-file change rewrites one shard.
-        """
+        """This build's extraction results, sharded by blob id, for the extraction cache: what the next build
+        reuses (`decoded`: every key's result; `fresh`: the keys extracted anew). A one-file change rewrites
+        one cache file; nothing goes into the bundle."""
         shards: dict[str, dict[str, tuple]] = defaultdict(dict)
         for key in keys:
             shards[extract_path(key)][key] = decoded[key]
-        stored = self.previous_blobs()
-        for path, shard in shards.items():
-            cached = self.cache.blob(path, shard)
-            old = reused.shards.get(path)
-            if cached is not None and stored.get(path) == cached and fresh.isdisjoint(shard):
-                self.blob_ids[path] = cached
-            elif old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
-                self.blob_ids[path] = old[0]
-            else:
-                self.blobs[path] = dump_json({k: results[k] if k in results else encode_result(v)
-                                              for k, v in shard.items()})
         self.extract_shards = shards
+        self.extract_fresh = fresh
 
     def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
         prefix = folder + "/" if folder else ""
@@ -171,7 +143,7 @@ class BundleWriter:
         self.blobs[MANIFEST] = dump_json(manifest)
         ids = git.write_blobs(self.repo, self.blobs)
         ids.update(self.blob_ids)
-        self.cache.save(self.extract_shards, ids)
+        self.cache.save(self.extract_shards, self.extract_fresh)
         tree = git.write_tree(self.repo, ids)
         commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
         written = Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
