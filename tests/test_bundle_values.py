@@ -142,15 +142,19 @@ def test_deeply_nested_json_in_any_blob_is_damaged(built, route):
 
 
 def test_postings_of_the_wrong_shape_are_damaged(built, route):
+    from gitroute.bundle.varints import dump_varint_shard, encode_varints, load_varint_shard
+
     tree = built.repo[pygit2.Oid(hex=built.bundle_tree())]
     for entry in tree["symbols/postings"]:
-        shard = json.loads(built.repo[entry.id].data)
+        shard = load_varint_shard(built.repo[entry.id].data)
         if "meteo" in shard:
             break
     path = f"symbols/postings/{entry.name}"
-    for forged in (["x", [], []], [["1"], [], []], [[1], []], [[1.5], [], []], [[None], [], []], {"a": 1}, 7):
+    # Symbols' postings are three lists of ids, each its length then its gaps: lists that run past the value, too
+    # few lists, numbers left over, a varint cut short.
+    for forged in (encode_varints([9, 1]), encode_varints([1, 0, 0]), encode_varints([0, 0, 0, 4]), b"\xff"):
         shard["meteo"] = forged
-        rewrite(built, {path: json.dumps(shard).encode()})
+        rewrite(built, {path: dump_varint_shard(shard)})
         assert_damaged(route(["query", "open meteo"], built.path), f"'{path}' is unreadable")
 
 
