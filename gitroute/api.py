@@ -87,10 +87,10 @@ def meaning(text: str, *, repo: str = ".", limit: int = 10, explain: bool = Fals
             candidate: str | None = None) -> Answer:
     """A question in plain words, answered by the candidate the bundle records (or `candidate`):
     `bm25` (the meaning index), `embedding` (cosine over the large bundle's vectors) or `hybrid` (both, fused)."""
-    from gitroute.bundle.store import BundleView
+    from gitroute.query import opened
     from gitroute.query.meaning import answer_meaning
 
-    with BundleView(repo) as view:
+    with opened(repo, None) as view:
         return answer_meaning(view, repo, text, limit, explain, candidate)
 
 

@@ -5,8 +5,9 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from gitroute.bundle.store import BundleView
+from gitroute.bundle.store import BLOB_MODES, BundleView, mode_name
 from gitroute.config import FROM_COMMAND_LINE, FROM_COMMITTED, FROM_DEFAULT
+from gitroute.errors import BundleDamaged
 from gitroute.git.catfile import run_git
 from gitroute.model import Source
 
@@ -37,8 +38,7 @@ class StatusReport:
 def read_status(cwd: str) -> StatusReport:
     with BundleView(cwd) as view:
         manifest = view.manifest
-        listing = run_git(["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", view.commit], cwd)
-        sizes = [int(line.split()[3]) for line in listing.stdout.split(b"\0") if line.strip()]
+        sizes = _blob_sizes(view, cwd)
         return StatusReport(
             source=view.source,
             bundle_commit=view.commit,
@@ -60,6 +60,24 @@ def read_status(cwd: str) -> StatusReport:
             over_limits=[entry for entry in manifest.get("skipped", [])
                          if isinstance(entry, list) and len(entry) == 2 and entry[1] in LIMIT_REASONS],
         )
+
+
+def _blob_sizes(view: BundleView, cwd: str) -> list[int]:
+    """The size of every blob of the bundle's tree; an entry that is no blob or folder (a gitlink, a symbolic
+    link), or a tree git cannot list (an object missing), is a damaged bundle."""
+    listing = run_git(["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", view.commit], cwd)
+    if listing.returncode != 0:
+        raise BundleDamaged(view.ref, "one of its trees is missing")
+    sizes = []
+    for line in listing.stdout.split(b"\0"):
+        if not line.strip():
+            continue
+        mode, kind, _oid, size = line.split(b"\t", 1)[0].split()
+        if kind != b"blob" or mode not in BLOB_MODES:
+            name = line.split(b"\t", 1)[1].decode("utf-8", "replace")
+            raise BundleDamaged(view.ref, f"'{name}' is a {mode_name(mode)}, not a blob")
+        sizes.append(int(size))
+    return sizes
 
 
 def _limits(value: object) -> dict:

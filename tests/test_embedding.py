@@ -456,3 +456,31 @@ def test_model_folder_is_copied_byte_for_byte(route, geo_repo, model_dir):
     shutil.rmtree(model_dir)  # the answer needs only the large ref
     answer = json.loads(route(["query", "--candidate", "embedding", "--json", QUESTION], geo_repo.path).stdout)
     assert answer["rows"][0]["path"] == "src/sample/geo.py"
+
+
+# --- no NaN (issue 25 item 5) -------------------------------------------------------------------------------
+
+
+def test_a_model_with_a_nan_weight_is_refused_at_load(model_dir):
+    tensors = load((model_dir / "model.safetensors").read_bytes())
+    tensors["embeddings"][3, 1] = np.nan
+    save_file(tensors, str(model_dir / "model.safetensors"))
+    with pytest.raises(GitrouteError, match="not a finite number"):
+        StaticModel(read_model_folder(str(model_dir)))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_vectors_that_are_not_finite_are_refused_at_load(model_dir, bad):
+    from gitroute.indexes.embedding import MODEL_FILES, MODEL_FOLDER, VECTORS, encode_vectors, load_vectors
+
+    vectors = np.ones((3, DIMS), dtype=np.float16)
+    vectors[1, 2] = bad
+    blobs = {f"{MODEL_FOLDER}/{name}": (model_dir / name).read_bytes() for name in MODEL_FILES}
+    blobs[VECTORS] = encode_vectors([1, 2, 3], vectors)
+    section = {"files_sha256": {path: hashlib.sha256(data).hexdigest() for path, data in blobs.items()}}
+    with pytest.raises(ValueError, match="not finite"):
+        load_vectors(blobs, section)
+    vectors[1, 2] = 0.5
+    blobs[VECTORS] = encode_vectors([1, 2, 3], vectors)
+    section = {"files_sha256": {path: hashlib.sha256(data).hexdigest() for path, data in blobs.items()}}
+    assert load_vectors(blobs, section).matrix.shape == (3, DIMS)

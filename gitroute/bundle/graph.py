@@ -6,7 +6,6 @@ reads one blob per bucket it touches, and a one-file change rewrites the buckets
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -18,7 +17,7 @@ from gitroute.bundle.layout import (
     edges_path,
     node_chunk_path,
 )
-from gitroute.bundle.validate import BadValue
+from gitroute.bundle.validate import BadValue, load_blob
 from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
@@ -225,7 +224,7 @@ class GraphView:
                     elif path.endswith(".bin"):
                         self._chunks[path] = load_varint_shard(blobs[path])
                     else:
-                        self._chunks[path] = json.loads(blobs[path])
+                        self._chunks[path] = load_blob(blobs[path])
                 except ValueError as err:  # BadValue too
                     raise self._corrupt(path) from err
         return self._chunks

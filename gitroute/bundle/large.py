@@ -50,7 +50,7 @@ def read_large_blobs(cwd: str, paths: list[str], ref: str = BUNDLE_LARGE_REF) ->
     from gitroute.errors import GitrouteError
 
     try:
-        with BundleView(cwd, ref) as view:
+        with BundleView(cwd, ref, bounded=False) as view:  # checked against the hashes the main bundle records
             return view.read(paths)
     except GitrouteError:
         return None

@@ -5,14 +5,22 @@ answer learns both from the ref lookup itself and never reads the (repository-si
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from gitroute.bundle.graph import GraphView
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
-from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
+from gitroute.bundle.validate import (
+    BLOB_CEILINGS,
+    BadValue,
+    blob_ceiling,
+    blob_kind,
+    check_bundle_commit,
+    check_id_length,
+    check_manifest,
+    load_blob,
+)
 from gitroute.errors import BundleDamaged, BundleFormatError, BundleNotFound
-from gitroute.git.catfile import ObjectReader, ahead_behind, current_branch, ref_target
+from gitroute.git.catfile import ObjectReader, ObjectTooLarge, ahead_behind, current_branch, ref_target
 from gitroute.model import Source
 
 
@@ -20,13 +28,19 @@ def corrupt_blob(path: str, ref: str = BUNDLE_REF) -> BundleDamaged:
     return BundleDamaged(ref, f"'{path}' is unreadable")
 
 
-def parse_tree(data: bytes, id_length: int = 40) -> dict[str, str]:
-    """name -> object id from a raw tree object (`<mode> <name>\\0<binary id>` entries).
+# Tree entry modes (as a raw tree spells them) of what a bundle holds: its folders and its blobs.
+TREE_MODE = b"40000"
+BLOB_MODES = (b"100644", b"100755")
+_MODE_NAMES = {b"40000": "folder", b"120000": "symbolic link", b"160000": "gitlink"}
+
+
+def parse_tree(data: bytes, id_length: int = 40) -> dict[str, tuple[bytes, str]]:
+    """name -> (mode, object id) from a raw tree object (`<mode> <name>\\0<binary id>` entries).
 
     Raises BadValue on a malformed tree (git checks trees it makes, not every tree a fetch brings).
     """
     size = id_length // 2
-    entries: dict[str, str] = {}
+    entries: dict[str, tuple[bytes, str]] = {}
     pos = 0
     try:
         while pos < len(data):
@@ -34,19 +48,32 @@ def parse_tree(data: bytes, id_length: int = 40) -> dict[str, str]:
             nul = data.index(b"\0", space)
             if nul + 1 + size > len(data):
                 raise ValueError("short entry")
-            entries[data[space + 1:nul].decode("utf-8", "surrogateescape")] = data[nul + 1:nul + 1 + size].hex()
+            name = data[space + 1:nul].decode("utf-8", "surrogateescape")
+            entries[name] = (data[pos:space], data[nul + 1:nul + 1 + size].hex())
             pos = nul + 1 + size
     except ValueError as err:
         raise BadValue("one of its trees is malformed") from err
     return entries
 
 
+def mode_name(mode: bytes) -> str:
+    return "blob" if mode in BLOB_MODES else _MODE_NAMES.get(mode, "tree entry of an unknown mode")
+
+
+# What an index's answer meets in a value of the wrong shape that no check of the floor caught (a record with a
+# field short, a count that is a list): the backstop `BundleView.shape_damage` names them damage.
+SHAPE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError,
+                RecursionError)
+
+
 class BundleView:
     """A bundle pinned to one commit: every read names that commit, so a concurrent build cannot tear an answer."""
 
-    def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF) -> None:
+    def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, *, bounded: bool = True) -> None:
         self.ref = ref
-        self._trees: dict[str, dict[str, str]] = {}  # folder -> {name: object id}
+        self.bounded = bounded  # whether blobs have their kind's ceiling (the large bundle's are checked by hash)
+        self._trees: dict[str, dict[str, tuple[bytes, str]]] = {}  # folder -> {name: (mode, object id)}
+        self._sections: dict[str, dict | None] = {}  # index name -> its meta.json, None when it has none
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
         self._memos: dict[str, dict] = {}  # index name -> what its answers decoded, kept for the next answer
@@ -97,13 +124,19 @@ class BundleView:
         """One JSON blob of the bundle; a missing or unreadable one is a damaged bundle."""
         blob = self.read([path]).get(path)
         if blob is None:
-            # Only on the way to an error: say whether the whole tree is gone or just this blob.
-            tree_gone = self.reader.read([self.tree])[0] is None
-            raise BundleDamaged(self.ref, "its tree is missing" if tree_gone else f"'{path}' is missing")
+            raise BundleDamaged(self.ref, f"'{path}' is missing")
+        return self.parse(path, blob)
+
+    def parse(self, path: str, blob: bytes) -> object:
+        """A blob's JSON (`validate.load_blob`); one that is not JSON, or nested too deeply, is a damaged bundle."""
         try:
-            return json.loads(blob)
-        except ValueError as err:
-            raise corrupt_blob(path, self.ref) from err
+            return load_blob(blob)
+        except BadValue as err:
+            raise BundleDamaged(self.ref, f"'{path}' {err}") from err
+
+    def load(self, paths: Sequence[str]) -> dict[str, object]:
+        """The JSON of the blobs at these paths, those the bundle holds; each parsed as `parse` does."""
+        return {path: self.parse(path, blob) for path, blob in self.read(paths).items()}
 
     @property
     def manifest(self) -> dict:
@@ -115,23 +148,81 @@ class BundleView:
                 raise BundleDamaged(self.ref, str(err)) from err
         return self._manifest
 
+    def section(self, name: str) -> dict | None:
+        """An index's manifest section (its `meta.json`), None when the bundle has no such index."""
+        if name not in self._sections:
+            path = f"{name}/{INDEX_META}"
+            blob = self.read([path]).get(path)
+            value = None if blob is None else self.parse(path, blob)
+            if blob is not None and not isinstance(value, dict):
+                raise corrupt_blob(path, self.ref)
+            self._sections[name] = value  # type: ignore[assignment]  # a dict or None, checked above
+        return self._sections[name]
+
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         """Blobs by bundle path; a path the bundle does not hold is left out.
 
         Blobs are asked for by id, from their folder's tree read once: git resolving a
         `<commit>:<path>` walks the trees again for every blob, about three times the cost.
+        A bundle holding something else where a folder or a blob belongs (a gitlink, a blob for a
+        folder), an entry whose object is missing, or a blob larger than its kind's ceiling
+        (`validate.blob_ceiling`) is a damaged bundle.
         """
         folders = sorted({p.rpartition("/")[0] for p in paths} - self._trees.keys())
         if folders:
             for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
-                try:
-                    self._trees[folder] = parse_tree(obj[2], self.id_length) if obj and obj[1] == "tree" else {}
-                except BadValue as err:
-                    raise BundleDamaged(self.ref, str(err)) from err
-        found = [(p, self._trees[p.rpartition("/")[0]].get(p.rpartition("/")[2])) for p in paths]
-        wanted = [(p, oid) for p, oid in found if oid is not None]
-        objects = self.reader.read([oid for _, oid in wanted])
-        return {p: obj[2] for (p, _), obj in zip(wanted, objects) if obj is not None and obj[1] == "blob"}
+                if obj is not None and obj[1] == "tree":
+                    try:
+                        self._trees[folder] = parse_tree(obj[2], self.id_length)
+                    except BadValue as err:
+                        raise BundleDamaged(self.ref, str(err)) from err
+                else:
+                    self._trees[folder] = self._absent_folder(folder)
+        wanted: list[tuple[str, str]] = []
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            entry = self._trees[folder].get(name)
+            if entry is None:
+                continue
+            if entry[0] not in BLOB_MODES:
+                raise BundleDamaged(self.ref, f"'{path}' is a {mode_name(entry[0])}, not a blob")
+            wanted.append((path, entry[1]))
+        most = [self.ceiling(path) for path, _ in wanted] if self.bounded else None
+        try:
+            objects = self.reader.read([oid for _, oid in wanted], most)
+        except ObjectTooLarge as err:
+            path = wanted[err.index][0]
+            raise BundleDamaged(self.ref, f"'{path}' is {err.size:,} bytes, more than a bundle of its counts "
+                                          f"holds ({most[err.index]:,})") from err  # type: ignore[index]
+        found: dict[str, bytes] = {}
+        for (path, _), obj in zip(wanted, objects):
+            if obj is None or obj[1] != "blob":
+                raise BundleDamaged(self.ref, f"'{path}' is missing")
+            found[path] = obj[2]
+        return found
+
+    def _absent_folder(self, folder: str) -> dict:
+        """No folder's tree at `folder`: none when the bundle has no such entry; damaged when it has another
+        kind of entry there (a gitlink, a blob), or a folder whose tree is missing."""
+        if not folder:
+            raise BundleDamaged(self.ref, "its tree is missing")
+        parent, _, name = folder.rpartition("/")
+        if parent not in self._trees:
+            self.read([f"{parent}/"])  # the parent's tree, or the damage above it
+        entry = self._trees[parent].get(name)
+        if entry is None:
+            return {}
+        if entry[0] == TREE_MODE:
+            raise BundleDamaged(self.ref, f"'{folder}' is missing")
+        raise BundleDamaged(self.ref, f"'{folder}' is a {mode_name(entry[0])}, not a folder")
+
+    def ceiling(self, path: str) -> int | None:
+        """The most bytes the blob at `path` may have: its kind's ceiling, from the counts of the index's
+        section that bounds that kind (`validate.BLOB_CEILINGS`)."""
+        kind = BLOB_CEILINGS.get(blob_kind(path))
+        section = self.section(kind[0]) if kind is not None else None
+        counts = section.get("counts") if section is not None else None
+        return blob_ceiling(path, counts if isinstance(counts, dict) else None)
 
     def listing(self, folder: str) -> list[str]:
         """The names in one folder of the bundle, sorted; none when it has no such folder."""
@@ -150,6 +241,25 @@ class BundleView:
         view = IndexView(self, name)
         view.section  # noqa: B018 - read now, so a missing index is reported before any answer
         return view
+
+    def shape_damage(self, err: BaseException) -> BundleDamaged | None:
+        """The backstop behind the floor's checks: an error of a value's shape (SHAPE_ERRORS) met while answering
+        from this bundle, as the damage it is, naming its origin; None when it is no such error, or when this
+        repository's own build wrote the bundle with this very code (then it is a bug, and stays one)."""
+        if not isinstance(err, SHAPE_ERRORS):
+            return None
+        if isinstance(err, BadValue):  # a check of the floor's that a caller let through: its own words
+            return BundleDamaged(self.ref, str(err))
+        from gitroute.bundle.provenance import is_own_bundle
+        from gitroute.git.env import run_git
+
+        found = run_git(["rev-parse", "--path-format=absolute", "--git-common-dir"], self.reader.cwd)
+        common = found.stdout.decode("utf-8", "surrogateescape").strip()
+        if found.returncode == 0 and is_own_bundle(common, self.commit):
+            return None
+        # The error's type names its origin; never its text, which may quote the forged value itself.
+        return BundleDamaged(self.ref, f"a value read from it is not of the shape its index writes "
+                                       f"({type(err).__name__})")
 
     def close(self) -> None:
         self.reader.close()
@@ -192,18 +302,21 @@ class IndexView:
     def read_json(self, path: str) -> object:
         return self.bundle.read_json(f"{self.name}/{path}")
 
+    def load(self, paths: Sequence[str]) -> dict[str, object]:
+        """The JSON of the blobs at these paths inside this index's folder (absent ones left out), each parsed
+        by the floor (`BundleView.parse`): what is not JSON, or nested too deeply, is a damaged bundle."""
+        prefix = self.name + "/"
+        return {p[len(prefix):]: value for p, value in self.bundle.load([prefix + p for p in paths]).items()}
+
     @property
     def section(self) -> dict:
         """The index's manifest section (its `meta.json`)."""
         if self._section is None:
-            path = f"{self.name}/{INDEX_META}"
-            if not self.bundle.read([path]) and self.bundle.reader.read([self.bundle.tree])[0] is not None:
+            section = self.bundle.section(self.name)
+            if section is None:
                 raise BundleFormatError(
                     f"the bundle at '{self.bundle.ref}' has no '{self.name}' index",
                     hint="run 'git route build' to rebuild it with this gitroute",
                 )
-            value = self.bundle.read_json(path)  # a tree that is gone is a damaged bundle
-            if not isinstance(value, dict):
-                raise corrupt_blob(path, self.bundle.ref)
-            self._section = value
+            self._section = section
         return self._section

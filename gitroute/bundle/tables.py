@@ -36,7 +36,6 @@ docs/decisions/0018-storage-floor.md says why, and 0025-compact-encodings.md why
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
@@ -70,10 +69,9 @@ class Codec:
 
     def load_shard(self, data: bytes) -> dict:
         """A stored shard from its blob; raises ValueError (`BadValue`) when it is not one this codec writes."""
-        try:
-            value = json.loads(data)
-        except ValueError as err:
-            raise BadValue("a shard is not JSON") from err
+        from gitroute.bundle.validate import load_blob
+
+        value = load_blob(data)  # not JSON, nested too deeply, NaN: BadValue
         if not isinstance(value, dict):
             raise BadValue("a shard is not a JSON object")
         return value
@@ -285,6 +283,11 @@ class Records(Codec):
     def size(self, value: Any) -> int:
         return self.weigh(value)
 
+    def decode(self, stored: object) -> list:
+        if not isinstance(stored, list) or not all(isinstance(record, list) for record in stored):
+            raise ValueError("records are not a list of lists")
+        return stored
+
 
 # --- tables ----------------------------------------------------------------------------------------------
 
@@ -370,18 +373,25 @@ class Table:
                 cache[path] = _load_shard(self.codec, blobs[path], path, corrupt) if path in blobs else {}
         return cache
 
-    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int) -> dict[str, Any]:
+    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt | None = None,
+               ) -> dict[str, Any]:
         """As `read`, from the shards `load` hands decoded (an index that keeps its decoded blobs itself, as
-        decisions does in a warm server's view); raises ValueError when one is not what this table writes."""
+        decisions does in a warm server's view); raises `corrupt(path)` (without it, ValueError) when one is
+        not what this table writes."""
         paths = {key: self.key_path(key, shards) for key in keys}
         loaded = load(sorted(set(paths.values())))
         decode = self.codec.decode_key
         found: dict[str, Any] = {}
         for key, path in paths.items():
             shard = loaded.get(path, {})
-            if not isinstance(shard, dict):
-                raise ValueError(f"'{path}' is not a shard of key -> value")
-            value = decode(shard, key)
+            try:
+                if not isinstance(shard, dict):
+                    raise ValueError(f"'{path}' is not a shard of key -> value")
+                value = decode(shard, key)
+            except (TypeError, ValueError) as err:
+                if corrupt is None:
+                    raise
+                raise corrupt(path) from err
             if value is not None:
                 found[key] = value
         return found
@@ -667,14 +677,23 @@ class ChunkTable:
         """Every chunk of `rows` rows, in id order."""
         return [self.path(n) for n in range(-(-rows // per_chunk))]
 
-    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int) -> dict[int, Any]:
-        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded."""
+    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int, corrupt: Corrupt | None = None,
+               ) -> dict[int, Any]:
+        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded; a chunk that is not a
+        list of rows raises `corrupt(path)` (without it, ValueError)."""
         ids = list(ids)
         loaded = load(sorted({self.row_path(i, per_chunk) for i in ids}))
         found: dict[int, Any] = {}
         for row_id in ids:
-            rows = loaded.get(self.row_path(row_id, per_chunk))
-            if isinstance(rows, list) and row_id % per_chunk < len(rows):
+            path = self.row_path(row_id, per_chunk)
+            rows = loaded.get(path)
+            if rows is None:
+                continue
+            if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+                if corrupt is None:
+                    raise ValueError(f"'{path}' is not a chunk of rows")
+                raise corrupt(path)
+            if row_id % per_chunk < len(rows):
                 found[row_id] = rows[row_id % per_chunk]
         return found
 

@@ -26,7 +26,7 @@ from gitroute.bundle.layout import (
     load_json,
 )
 from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
-from gitroute.bundle.store import parse_tree
+from gitroute.bundle.store import BLOB_MODES, parse_tree
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.errors import BuildRaceLost
 from gitroute.git import repository as git
@@ -245,7 +245,8 @@ def _read_previous_manifest(repo: git.Repository, old: str) -> dict | None:
     tree = git.read_object(repo, tree_id)
     if tree is None or tree[0] != "tree":
         raise BadValue("its tree is missing")
-    manifest_id = parse_tree(tree[1], len(old)).get(MANIFEST)
+    entry = parse_tree(tree[1], len(old)).get(MANIFEST)
+    manifest_id = entry[1] if entry is not None and entry[0] in BLOB_MODES else None
     blob = git.read_object(repo, manifest_id) if manifest_id else None
     if blob is None or blob[0] != "blob":
         raise BadValue(f"'{MANIFEST}' is missing")

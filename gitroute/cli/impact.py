@@ -6,6 +6,7 @@ import click
 from gitroute.cli.options import spec_options
 from gitroute.cli.output import (
     answer_json,
+    checked,
     emit_json,
     err,
     one_line,
@@ -29,7 +30,7 @@ def command(target: str, depth: int, ambiguous: bool, limit: int, as_json: bool,
     """
     from gitroute import api
 
-    answer = api.answer("impact", target, limit=limit, explain=explain, depth=depth, ambiguous=ambiguous)
+    answer = checked(api.answer("impact", target, limit=limit, explain=explain, depth=depth, ambiguous=ambiguous))
     if as_json:
         emit_json(answer_json(answer, explain))
         return

@@ -110,7 +110,21 @@ def row_json(row: Row, explain: bool) -> dict:
     return doc
 
 
+def checked(answer: Answer) -> Answer:
+    """The answer, every row checked (`validate.check_answer`) before any of it is shown; a row that is not what
+    a row may be (a path out of the repository, a line of -5, a name with an escape, a NaN score) is a damaged
+    bundle, and nothing of the answer is shown."""
+    from gitroute.bundle.validate import BadValue, check_answer
+    from gitroute.errors import BundleDamaged
+
+    try:
+        return check_answer(answer)
+    except BadValue as err:
+        raise BundleDamaged(answer.source.ref, str(err)) from err
+
+
 def answer_json(answer: Answer, explain: bool) -> dict:
+    answer = checked(answer)
     return {
         "schema": SCHEMA,
         "status": answer.status,
@@ -122,7 +136,9 @@ def answer_json(answer: Answer, explain: bool) -> dict:
 
 
 def render_json(document: dict) -> str:
-    return json.dumps(document, ensure_ascii=False, indent=2)
+    """The one JSON document; a NaN or an infinity raises rather than be written (it is no JSON: every answer's
+    numbers are checked before, `checked`, so one here is a bug)."""
+    return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False)
 
 
 def bound_document(document: dict, max_bytes: int = MAX_ANSWER_BYTES) -> dict:
@@ -155,7 +171,7 @@ def _fits(document: dict, max_bytes: int) -> bool:
     (newlines and spaces where the compact form has a space after a comma), and each value takes a
     byte of the compact form at least: the indented form is at most (compact + 1) * (2 * depth + 2).
     """
-    compact = len(json.dumps(document, ensure_ascii=False).encode("utf-8"))
+    compact = len(json.dumps(document, ensure_ascii=False, allow_nan=False).encode("utf-8"))
     if (compact + 1) * (2 * _depth(document) + 2) <= max_bytes:
         return True
     return len(render_json(document).encode("utf-8")) <= max_bytes
@@ -196,6 +212,7 @@ def emit_rows(answer: Answer, lines: Callable[[list[Row]], list[str]], *, explai
     """What every ranked answer prints as text: where it answers from, `preamble`, then no_match (its
     note, else `no_match`) or `header` and one line per row (`lines` renders them all, for shared column
     widths), each with its signals under --explain, and the notes on stderr."""
+    answer = checked(answer)
     out(source_line(answer.source))
     for line in preamble:
         out(line)

@@ -5,7 +5,17 @@ import click
 
 from gitroute.cli.committed import run_committed, write_check_file_options
 from gitroute.cli.options import json_option, quiet_option
-from gitroute.cli.output import answer_json, emit_json, emit_notes, one_line, out, plain_text, quote_path, source_line
+from gitroute.cli.output import (
+    answer_json,
+    checked,
+    emit_json,
+    emit_notes,
+    one_line,
+    out,
+    plain_text,
+    quote_path,
+    source_line,
+)
 
 
 @click.command("wiring")
@@ -29,7 +39,7 @@ def command(question: tuple[str, ...], markdown: bool, write_file: str | None, c
         code = run_committed("wiring", path=write_file or check_file, write=bool(write_file), check=bool(check_file),
                              force=force, quiet=quiet)
         raise SystemExit(code)
-    answer = api.answer("wiring", " ".join(question), limit=200)
+    answer = checked(api.answer("wiring", " ".join(question), limit=200))
     if as_json:
         emit_json(answer_json(answer, False))
         return

@@ -18,6 +18,15 @@ from gitroute.git.env import git_env, run_git, stop_if_interrupted
 _PIPE_SAFE_BYTES = 4096
 
 
+class ObjectTooLarge(Exception):
+    """An object larger than the caller allowed: `index` is its spec's place in the request, `size` its size."""
+
+    def __init__(self, index: int, size: int) -> None:
+        super().__init__(f"object {index} has {size} bytes")
+        self.index = index
+        self.size = size
+
+
 class ObjectReader:
     """One `git cat-file --batch` process; objects are read by spec (`<commit>:<path>`, an id, a ref)."""
 
@@ -40,8 +49,12 @@ class ObjectReader:
             )
         return self._proc
 
-    def read(self, specs: Sequence[str]) -> list[tuple[str, str, bytes] | None]:
-        """(object id, type, content) per spec, None where the object is missing."""
+    def read(self, specs: Sequence[str],
+             most: Sequence[int | None] | None = None) -> list[tuple[str, str, bytes] | None]:
+        """(object id, type, content) per spec, None where the object is missing.
+
+        `most`: per spec, the most bytes its object may have (None: any). A larger one raises ObjectTooLarge
+        before its content is read: git says the size first, and the process is stopped rather than drained."""
         if not specs:
             return []
         proc = self._process()
@@ -52,14 +65,14 @@ class ObjectReader:
         request = "".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape")
         writer = None
         if len(request) <= _PIPE_SAFE_BYTES:
-            self._write(request)
+            self._write(request, proc)
         else:
             # A long request written whole before any answer is read deadlocks once git's answers fill its
             # stdout pipe: git stops reading, and the write blocks (a warm server pinning a kernel-sized bundle).
-            writer = threading.Thread(target=self._write, args=(request,), daemon=True)
+            writer = threading.Thread(target=self._write, args=(request, proc), daemon=True)
             writer.start()
         results: list[tuple[str, str, bytes] | None] = []
-        for _ in specs:
+        for n, _ in enumerate(specs):
             header = proc.stdout.readline()
             if not header:
                 self._fail()
@@ -68,6 +81,9 @@ class ObjectReader:
                 results.append(None)
                 continue
             oid, kind, size = fields[0].decode(), fields[1].decode(), int(fields[2])
+            if most is not None and most[n] is not None and size > most[n]:  # type: ignore[operator]
+                self._stop(writer)
+                raise ObjectTooLarge(n, size)
             content = proc.stdout.read(size)
             proc.stdout.read(1)  # the newline after the content
             results.append((oid, kind, content))
@@ -75,13 +91,12 @@ class ObjectReader:
             writer.join()
         return results
 
-    def _write(self, request: bytes) -> None:
-        proc = self._process()
+    def _write(self, request: bytes, proc: subprocess.Popen) -> None:
         assert proc.stdin is not None
         try:
             proc.stdin.write(request)
             proc.stdin.flush()
-        except BrokenPipeError:
+        except (BrokenPipeError, ValueError):  # ValueError: the stream closed by `_stop`
             pass  # git has stopped: the reader sees its stdout end, and fails with its exit status
 
     def _fail(self) -> None:
@@ -93,6 +108,22 @@ class ObjectReader:
             raise NotARepository(f"not a git repository: '{os.path.abspath(self.cwd)}'")
         last = stderr.strip().splitlines()[-1] if stderr.strip() else "git cat-file stopped"
         raise GitrouteError(f"cannot read objects: {last.removeprefix('fatal: ')}")
+
+    def _stop(self, writer: threading.Thread | None) -> None:
+        """Stop git mid-answer (what it has still to say is not wanted); the next read starts another."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        proc.kill()
+        proc.wait()
+        if writer is not None:
+            writer.join()  # its write ends with a broken pipe
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream:
+                try:
+                    stream.close()
+                except OSError:  # a request still buffered for a process that is gone
+                    pass
 
     def close(self) -> None:
         if self._proc is not None:

@@ -200,7 +200,9 @@ class Loaded:
         if len(raw) != len(self.nodes) * (dims // 2):
             raise ValueError(f"'{VECTORS}' does not hold one {dims}-wide vector per node")
         self.vectors = raw.reshape(len(self.nodes), dims // 2)
-        spans = json.loads(blobs[FILES])
+        from gitroute.bundle.validate import load_blob
+
+        spans = load_blob(bytes(blobs[FILES]))  # checked against its recorded sha256: BadValue only if forged
         if not isinstance(spans, list):
             raise ValueError(f"'{FILES}' is not a list")
         self.files: dict[str, tuple[int, int]] = {}
@@ -209,6 +211,10 @@ class Loaded:
                     or not all(isinstance(x, int) for x in span[1:]) or not 0 <= span[1] < span[2] <= len(self.nodes)):
                 raise ValueError(f"'{FILES}' holds a bad row range")
             self.files[span[0]] = (span[1], span[2])
+        # The stored vectors are 4-bit codes, finite by construction; the model's own weights are not: one NaN
+        # among them makes every question's vector NaN. Refused here, once, not met in an answer's scores.
+        if not np.isfinite(self.question("a")).all():
+            raise ValueError("the contextual model gives vectors that are not finite (NaN or infinite weights)")
 
     def question(self, text: str):
         return self.encoder.encode([text])[0]

@@ -120,6 +120,9 @@ class StaticModel:
             raise GitrouteError("the model's 'config.json' is not an object")
         self.embeddings = embeddings.astype(np.float32) if embeddings.dtype == np.int8 else embeddings
         self.weights = tensors.get("weights")
+        if not all_finite(np, self.embeddings, self.weights):
+            raise GitrouteError("the model's 'model.safetensors' holds a weight that is not a finite number",
+                                hint="a model (perhaps fetched) with NaN or infinite weights is refused")
         self.mapping = tensors.get("mapping")
         self.tokenizer.no_padding()
         self._check_shapes(np, self.tokenizer.get_vocab_size())
@@ -284,6 +287,15 @@ def build(inputs) -> object:
 # --- answer -----------------------------------------------------------------------------------
 
 
+def all_finite(np, *arrays) -> bool:
+    """Whether every number of these arrays (None: none) is finite: a NaN weight or vector makes every
+    cosine NaN, and a NaN score ranks nothing and is no JSON."""
+    for array in arrays:
+        if array is not None and np.issubdtype(array.dtype, np.floating) and not np.isfinite(array).all():
+            return False
+    return True
+
+
 class LoadedVectors:
     """The large bundle's model and vectors, checked against the main bundle's hashes."""
 
@@ -314,6 +326,8 @@ def load_vectors(blobs: Mapping[str, bytes], section: Mapping) -> LoadedVectors:
     model = StaticModel(files)
     if vectors.shape[1] != model.dims or (len(nodes) and int(nodes.min()) < 0):
         raise ValueError(f"'{VECTORS}' does not fit the model")
+    if not all_finite(_need_extra(), vectors):
+        raise ValueError(f"'{VECTORS}' holds a vector that is not finite (NaN or infinity)")
     return LoadedVectors(model, nodes, vectors)
 
 

@@ -26,6 +26,10 @@ RST_EXTENSIONS = (".rst", ".rest")
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 MAX_BLOCKS = 50_000
 MAX_TOKEN = 300  # a longer "token" is prose someone backticked, not a name
+# A heading names its section's rows in answers, which refuse a name of control characters or past 2,000
+# characters as forged (bundle/validate.py): a committed heading is cut to this, its control characters spaces.
+MAX_HEADING = 1000
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]+")
 _MAX_NESTING = 8  # directive bodies parsed inside directive bodies
 _SNIFF_BYTES = 64 * 1024
 
@@ -180,6 +184,8 @@ class _Collector:
                 self.blocks.append(Block("paragraph", line, line, "", -1, 0, "", ()))
             return
         if kind == "heading":
+            if len(text) > MAX_HEADING or not text.isprintable():
+                text = " ".join(_CONTROL.sub(" ", text[:MAX_HEADING]).split())
             while self.headings and self.headings[-1][0] >= level:
                 self.headings.pop()
             section = self.section()

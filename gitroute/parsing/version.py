@@ -25,5 +25,6 @@ from __future__ import annotations
 # before an operand), C++ free functions returning a reference, a C++ specifier or namespace name under an `#if`
 # kept alone; 22: minified code skipped as "minified", a parse past its memory or CPU ceiling as "parse-limit"
 # (parsing/limits.py); 23: every document's sections in the decision index (as pages, behind records and design
-# sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index
-EXTRACTOR_VERSION = 23
+# sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index; 24: a heading cut
+# to 1,000 characters, its control characters spaces (a row is named by it, and answers check names)
+EXTRACTOR_VERSION = 24

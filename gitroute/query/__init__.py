@@ -51,9 +51,16 @@ class opened:
             self.view = BundleView(self.repo)
         return self.view
 
-    def __exit__(self, *exc: object) -> None:
-        if self.given is None and self.view is not None:
-            self.view.close()
+    def __exit__(self, kind: object, err: BaseException | None, trace: object) -> None:
+        try:
+            # The backstop behind the floor's checks (`BundleView.shape_damage`): a value of the wrong shape that
+            # an index met while answering from a fetched bundle is that bundle's damage, not a bug of gitroute.
+            damage = self.view.shape_damage(err) if err is not None and self.view is not None else None
+            if damage is not None:
+                raise damage from err
+        finally:
+            if self.given is None and self.view is not None:
+                self.view.close()
 
 
 def warm(view: BundleView, repo: str | None = None) -> None:
@@ -62,14 +69,15 @@ def warm(view: BundleView, repo: str | None = None) -> None:
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
-    for name in INDEXES:
-        module = load_index(name)
-        if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
-            module.warm(view.index(name))
-    if repo is not None:
-        from gitroute.query.meaning import contextual_model
+    with opened(repo or ".", view):  # left open; a value of the wrong shape is the bundle's damage, as in answers
+        for name in INDEXES:
+            module = load_index(name)
+            if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
+                module.warm(view.index(name))
+        if repo is not None:
+            from gitroute.query.meaning import contextual_model
 
-        contextual_model(view, repo)
+            contextual_model(view, repo)
 
 
 # Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,

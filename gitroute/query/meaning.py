@@ -17,18 +17,10 @@ _LARGE: dict[tuple[str, str], LoadedVectors] = {}
 
 
 def answer_meaning(view, repo: str, text: str, limit: int, explain: bool, candidate: str | None) -> Answer:
-    import json
-
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.indexes import embedding
     from gitroute.rank import fuse_reciprocal
 
-    blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-    try:
-        section = json.loads(blob) if blob is not None else embedding.empty_section()
-    except ValueError:
-        section = embedding.empty_section()
-    section = section if isinstance(section, dict) else embedding.empty_section()
+    section = view.section(embedding.NAME) or embedding.empty_section()  # an unreadable one is a damaged bundle
     chosen = candidate or section.get("candidate", "bm25")
     if chosen not in embedding.CANDIDATES:
         chosen = "bm25"
@@ -90,17 +82,10 @@ def load_large(repo: str, section: dict) -> tuple[LoadedVectors | None, str]:
 
 def meaning_candidate(*, repo: str = ".") -> str:
     """The candidate the bundle records for --meaning (bm25 when it records none)."""
-    import json
-
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.bundle.store import BundleView
 
     with BundleView(repo) as view:
-        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-    try:
-        section = json.loads(blob) if blob else {}
-    except ValueError:
-        section = {}
+        section = view.section("embedding") or {}
     candidate = section.get("candidate") if isinstance(section, dict) else None
     return candidate if candidate in ("bm25", "embedding", "hybrid") else "bm25"
 
@@ -187,7 +172,6 @@ def contextual_meaning(view, repo: str, text: str, limit: int, explain: bool) ->
 def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3) -> list:
     """Each --meaning candidate on the bench's meaning questions: right first, bytes added to the large ref,
     cold (one process per question) and warm (one process) milliseconds; `bench.meaning_verdict` decides."""
-    import json
     import os
     import statistics
 
@@ -200,7 +184,6 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
         read_bench,
         score_candidate,
     )
-    from gitroute.bundle.large import EMBEDDING_META
     from gitroute.bundle.store import BundleView
     from gitroute.errors import BenchFileError
     from gitroute.git.catfile import work_tree_top
@@ -213,8 +196,7 @@ def meaning_rule(path: str | None = None, *, repo: str = ".", cold_runs: int = 3
     corpus = os.path.basename(top)
     scores = []
     with BundleView(repo) as view:
-        blob = view.read([EMBEDDING_META]).get(EMBEDDING_META)
-        section = json.loads(blob) if blob else {}
+        section = view.section("embedding") or {}
         for candidate in RULE_CANDIDATES:
             bytes_added = 0
             if candidate != "bm25":

@@ -18,7 +18,6 @@ Parsing happens on the build side only: the answer path imports nothing heavier 
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -404,24 +403,29 @@ def build(inputs: object) -> object:
 LoadBlobs = Callable[[Sequence[str]], dict[str, object]]  # paths -> decoded JSON of the blobs found
 
 
-def blob_loader(view: object) -> LoadBlobs:
-    """The index's blobs by path, decoded, kept in the view's memo: a warm server decodes each blob once
-    for as long as its bundle stays pinned."""
-    memo = getattr(view, "memo", None)
-    kept: dict[str, object] = memo.setdefault("blobs", {}) if isinstance(memo, dict) else {}
+class blob_loader:  # noqa: N801 - a function to its callers, which also names what to raise on a bad blob
+    """The index's blobs by path, decoded by the floor (`IndexView.load`), kept in the view's memo: a warm
+    server decodes each blob once for as long as its bundle stays pinned. `corrupt(path)`: the error of a blob
+    that is not what the index writes."""
 
-    def load(paths: Sequence[str]) -> dict[str, object]:
+    def __init__(self, view: object) -> None:
+        memo = getattr(view, "memo", None)
+        self.kept: dict[str, object] = memo.setdefault("blobs", {}) if isinstance(memo, dict) else {}
+        self.view = view
+        self.corrupt: Callable[[str], Exception] = view.corrupt  # type: ignore[attr-defined]
+
+    def __call__(self, paths: Sequence[str]) -> dict[str, object]:
+        kept = self.kept
         missing = [p for p in paths if p not in kept]
         if missing:
-            for path, blob in view.read(missing).items():  # type: ignore[attr-defined]
+            postings = [p for p in missing if p.startswith(POSTINGS.folder + "/")]
+            for path, blob in self.view.read(postings).items():  # type: ignore[attr-defined]
                 try:
-                    kept[path] = (POSTINGS.load_shard(blob) if path.startswith(POSTINGS.folder + "/")
-                                  else json.loads(blob))
+                    kept[path] = POSTINGS.load_shard(blob)
                 except ValueError as err:  # BadValue too: a damaged bundle, not a traceback
-                    raise view.corrupt(path) from err  # type: ignore[attr-defined]
+                    raise self.corrupt(path) from err
+            kept.update(self.view.load([p for p in missing if p not in postings]))  # type: ignore[attr-defined]
         return {p: kept[p] for p in paths if p in kept}
-
-    return load
 
 
 class WhyQuestion(namedtuple("WhyQuestion", "text tokens symbols kind asked")):
@@ -466,7 +470,7 @@ class Ranked(namedtuple("Ranked", "score row_id signals matched own")):
 
 def _postings(keys: Sequence[str], load: LoadBlobs, shards: int) -> dict[str, list]:
     """Each key's postings."""
-    found = POSTINGS.lookup(load, keys, shards)
+    found = POSTINGS.lookup(load, keys, shards, getattr(load, "corrupt", None))
     return {key: found.get(key, []) for key in keys}
 
 
@@ -489,9 +493,13 @@ def _split_compounds(tokens: Sequence[str], postings: dict[str, list], load: Loa
 
 def check_format(section: Mapping) -> None:
     """Refuse a decision index of another format (a bundle an older or newer gitroute wrote)."""
-    if section.get("format", 1) != INDEX_FORMAT:
+    found = section.get("format", 1)
+    if found != INDEX_FORMAT:
+        from gitroute.bundle.validate import BadValue
         from gitroute.errors import BundleFormatError
 
+        if type(found) is not int or found < 1:  # no format any gitroute wrote: a value of the wrong shape
+            raise BadValue("its decision index's 'meta.json' names no format")
         raise BundleFormatError(f"the bundle's decision index has format {section.get('format', 1)}; "
                                 f"this gitroute reads format {INDEX_FORMAT}",
                                 hint="run 'git route build' to rebuild it")
@@ -539,7 +547,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         return mass + SYMBOL_BONUS * len(symbol_rows.get(r, ()))
 
     rough = sorted(matched, key=lambda r: (-rough_score(r), r))[: max(CANDIDATES, limit * 3)]
-    found = ROWS.lookup(load, rough, chunk)
+    found = ROWS.lookup(load, rough, chunk, getattr(load, "corrupt", None))
     wanted = KIND_ROLES.get(question.kind, frozenset())
     stored: dict[int, list] = {}
     scored: list[Ranked] = []

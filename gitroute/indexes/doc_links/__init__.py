@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.tables import Records, RecordTable
+from gitroute.bundle.validate import check_listed
 from gitroute.indexes.doc_links.linking import (
     AMBIGUOUS,
     DISAMBIGUATED,
@@ -718,6 +719,7 @@ def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
         rows = rank_documents(q, records, limit, explain)
         if not rows:
             continue
+        check_listed(rows, _documents(view), f"'{NAME}/{DOCS_LIST}'")
         _matched, note = _matching(q, records)
         notes = [note] if note else []
         if q != normalize_question(question):
@@ -726,6 +728,17 @@ def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
     shown = normalize_question(question)
     return Answer("no_match", view.source, (),
                   (f"no document names '{shown}' (inline code, literals, roles, directives or links)",))
+
+
+def _documents(view) -> frozenset[str]:
+    """The paths of the documents the index holds (its docs.json), read once per pinned bundle."""
+    memo = view.memo
+    if "documents" not in memo:
+        docs_list = view.read_json(DOCS_LIST)
+        if not _valid_docs_list(docs_list):
+            raise view.corrupt(DOCS_LIST)
+        memo["documents"] = frozenset(entry[0] for entry in docs_list)
+    return memo["documents"]
 
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:

@@ -17,7 +17,6 @@ becomes words, `postings` what a file's postings are, `ranking` how files rank a
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -288,9 +287,14 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 
 
 def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
+    """A blob's JSON, parsed by the floor (`validate.load_blob`); a missing or unreadable one is `corrupt`."""
+    from gitroute.bundle.validate import BadValue, load_blob
+
+    if path not in blobs:
+        raise corrupt(path)
     try:
-        return json.loads(blobs[path])
-    except (KeyError, ValueError) as err:
+        return load_blob(blobs[path])
+    except BadValue as err:
         raise corrupt(path) from err
 
 
