@@ -14,11 +14,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
 from gitroute import __version__
+from gitroute.bundle.extracts import load_result, packed_result
 from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
@@ -26,11 +27,11 @@ from gitroute.bundle.layout import (
     INDEX_META,
     decode_result,
     dump_json,
-    encode_document,
-    encode_extract,
+    encode_result,
 )
 from gitroute.bundle.memo import BuildMemo
-from gitroute.bundle.writer import BundleWriter
+from gitroute.bundle.spill import Spill, Spot
+from gitroute.bundle.writer import BundleWriter, ExtractShards
 from gitroute.config import CONFIG_PATH, limit_notes, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
@@ -42,6 +43,7 @@ from gitroute.registry import INDEXES, load_index
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest in the snapshot's order
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
@@ -90,31 +92,63 @@ def _key_lang(key: str) -> str | None:
     return None if lang == "-" else lang
 
 
-def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
-    """Worker: classify a blob, then parse it; returns the encoded result under its key."""
+def _extract_blob(key: str, data: bytes) -> tuple:
+    """Classify a blob, then parse it: its decoded result (`layout.decode_result`'s shapes)."""
     from gitroute.parsing import extract, language_for_content
     from gitroute.parsing.limits import ExtractLimit
 
-    key, data = item
     lang = _key_lang(key)
     reason = git.classify_content(data)
     if reason is not None:
-        return key, ["skip", reason]
+        return ("skip", reason)
     if lang is not None and lang.startswith(DOCUMENT):
         from gitroute.parsing.documents import KIND_PATHS, parse_document
 
         document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
-        return key, ["doc", encode_document(document)] if document is not None else ["text"]
+        return ("doc", document) if document is not None else ("text",)
     # The content settles what the path could not: a `#!` script with no extension here, a C++ `.h` in `extract`.
     # The key stays the path's, which is right for reuse: the same blob always sniffs the same.
     if lang is None:
         lang = language_for_content(None, data)
         if lang is None:
-            return key, ["text"]
+            return ("text",)
     try:
-        return key, ["code", encode_extract(extract(data, lang))]
+        return ("code", extract(data, lang))
     except ExtractLimit as limit:  # minified, or a parse past its memory ceiling: named in the report
-        return key, ["skip", limit.reason]
+        return ("skip", limit.reason)
+
+
+# What extraction workers read their blobs from and set their encodings aside in: forked with them, a worker reads
+# each blob itself, so that no file's bytes cross between processes, nor stay in the build's.
+_EXTRACTING: tuple[git.Snapshot, Spill] | None = None
+
+
+def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot, Spot | None]:
+    """Worker: read a blob and extract it. Returns its key and its `extracts.packed_result` (what the build decodes),
+    and where it set aside that, the result's JSON as the bundle stores it, and for code the blob itself (`_Texts`)."""
+    key, entry = item
+    assert _EXTRACTING is not None
+    snap, spill = _EXTRACTING
+    data = snap.read(entry)
+    result = _extract_blob(key, data)
+    packed = packed_result(result)
+    text = spill.put(data) if result[0] == "code" else None
+    return key, packed, spill.put(dump_json(encode_result(result))), spill.put(packed), text
+
+
+class _Texts(dict):
+    """Key -> where the bytes of a code file extraction parsed are set aside: indexes that scan file text (the
+    meaning index's message literals and comments, the impact index's contract readers) read it again. Reading a
+    blob back from git in their order costs about twice what reading it did, and holding every file's bytes from
+    extraction to the end held the whole repository in the build's memory."""
+
+    def __init__(self, spill: Spill) -> None:
+        super().__init__()
+        self.spill = spill
+
+    def read(self, key: str) -> bytes | None:
+        where = self.get(key)
+        return self.spill.get(where) if where is not None else None
 
 
 @dataclass
@@ -126,28 +160,15 @@ class _Sources:
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
     documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
-    reparsed: int = 0  # files whose reused result was damaged, so were extracted again
-    reparsed_keys: set[str] = field(default_factory=set)
 
 
-def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list],
-                     decoded: dict[str, tuple]) -> _Sources:
-    """`decoded` holds the extraction cache's results; each other key's result is decoded into it here."""
+def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str, tuple]) -> _Sources:
+    """What every file's result (`decoded`, by key) says of the snapshot."""
     from gitroute.parsing import declared_entry_points
 
     sources = _Sources(skipped=[[s.path, s.reason] for s in snap.skipped])
     for entry in snap.entries:
-        key = keys[entry.path]
-        value = decoded.get(key)
-        if value is None:
-            try:
-                value = decode_result(entry.path, results[key])
-            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-                results[key] = _extract_one((key, snap.read(entry)))[1]
-                sources.reparsed += 1
-                sources.reparsed_keys.add(key)
-                value = decode_result(entry.path, results[key])
-            decoded[key] = value
+        value = decoded[keys[entry.path]]
         if value[0] == "skip":
             sources.skipped.append([entry.path, value[1]])
             continue
@@ -198,13 +219,15 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
+    cleanup = ExitStack()  # what the build set aside on disk, removed however it ends (after its workers)
     try:
         return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options, keep,
-                          max_file_bytes)
+                          max_file_bytes, cleanup)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
     finally:
+        cleanup.close()
         if collecting:
             gc.enable()
 
@@ -215,7 +238,7 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
                fetch: bool, options: dict | None = None, keep: list | None = None,
-               max_file_bytes: int | None = None) -> BuildReport:
+               max_file_bytes: int | None = None, cleanup: ExitStack | None = None) -> BuildReport:
 
     laps = _Laps()
     repo = git.open_repository(repo_path)
@@ -228,24 +251,37 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     writer = BundleWriter(repo, ref, full=full, extractor_version=EXTRACTOR_VERSION)
     laps.lap("snapshot")
 
-    # Each file's extraction key; the previous bundle answers for every key it already holds.
+    # Each file's extraction key; the extraction cache, then the previous bundle, answer for every key they hold.
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
-    results, decoded = reused.results, reused.decoded
-    todo: dict[str, tuple[str, bytes]] = {}
+    decoded = reused.decoded
+    todo: dict[str, git.Entry] = {}
     for entry in snap.entries:
         key = keys[entry.path]
-        if key not in decoded and key not in results and key not in todo:
-            todo[key] = (key, snap.read(entry))
+        if key in decoded or key in todo:
+            continue
+        if key in reused.results:
+            try:
+                decoded[key] = decode_result(entry.path, reused.results[key])
+                continue
+            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
+                del reused.results[key]
+        todo[key] = entry
     laps.lap("reuse")
-    _extract_all(list(todo.values()), results, jobs, progress)
+    spill = Spill(git.common_dir(repo))
+    if cleanup is not None:
+        cleanup.callback(spill.close)
+    texts = _Texts(spill)
+    with git.BlobStream(repo) as stream:
+        shards = writer.extract_shards(set(keys.values()), reused, decoded, set(todo), spill, stream)
+        shards.start()
+        _extract_all(todo, decoded, shards, texts, snap, jobs, progress)
+        writer.add_stored(stream.close())
     laps.lap("extract")
-    sources = _collect_sources(snap, keys, results, decoded)
+    sources = _collect_sources(snap, keys, decoded)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
-    fresh = [e for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip"]
-    parsed_paths = len(fresh) + sources.reparsed
+    parsed_paths = sum(1 for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip")
     reused_paths = len(sources.files) - parsed_paths
-    writer.add_extractions(set(keys.values()), results, decoded, reused, set(todo) | sources.reparsed_keys)
     laps.lap("decode")
 
     progress("merge", 0, 1)
@@ -254,10 +290,10 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     entries = {e.path: e for e in snap.entries}
 
     def read(path: str) -> bytes:
-        # What extraction just read is still in `todo`: an index that scans file text (contract readers,
-        # message literals) takes those bytes instead of reading every blob a second time.
-        item = todo.get(keys[path])
-        return item[1] if item is not None else snap.read(entries[path])
+        # An index that scans file text (contract readers, message literals) takes what extraction kept of a
+        # file it parsed (`_Texts`); any other is read again.
+        text = texts.read(keys[path])
+        return text if text is not None else snap.read(entries[path])
 
     inputs = BuildInputs(commit=commit, files=sources.files, read=read,
                          graph=None, config=config, submodules=snap.submodules, outputs={},
@@ -299,7 +335,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     seconds = laps.total()
     writer.record_timing(written.bundle_commit, seconds, laps.phases)
     if keep is not None:
-        keep.append((results, sources, graph, inputs, snap, todo, writer))
+        keep.append((decoded, sources, graph, inputs, snap, texts, writer))
         gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
@@ -344,9 +380,10 @@ def _write_graph() -> _Done:
                    and isinstance(hit[0], bytes) and isinstance(hit[1], str)}
         present = git.stored_objects(repo, [blob_id for _digest, blob_id in earlier.values()])
         earlier = {path: hit for path, hit in earlier.items() if hit[1] in present}
-    made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
-                             files if isinstance(files, dict) else {})
-    ids = git.write_blobs(repo, made.blobs)
+    with git.BlobStream(repo) as stream:  # each blob written as it is encoded, none held
+        made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
+                                 files if isinstance(files, dict) else {}, stream.add)
+        ids = stream.close()
     ids.update(made.kept)
     if memo is not None and inputs.memo is not None:
         memo.put("blobs", {path: (digest, ids[path]) for path, digest in made.digests.items() if digest})
@@ -571,28 +608,39 @@ class _IndexJobs:
         return held
 
 
-def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
+def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: ExtractShards, texts: _Texts,
+                 snap: git.Snapshot, jobs: int | None, progress: Progress) -> None:
+    """Extract every key of `todo` into `decoded`, handing each result's encodings to `shards` as it arrives,
+    and code files' compressed bytes to `texts`.
+
+    In forked workers that read their blobs themselves, in the snapshot's order (blobs read in path order inflate
+    about twice as fast as in any other: git's packs keep deltas of neighbours), but the largest files first, so
+    that no worker is left with one at the end; their encodings are set aside in `texts.spill`."""
+    global _EXTRACTING
+    items = sorted(todo.items(), key=lambda item: -item[1].size if item[1].size >= LARGE_FIRST_BYTES else 0)
     total = len(items)
     progress("parse", 0, total)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    size = sum(len(item[1]) for item in items)
-    if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
-        # Largest first, so that no worker is left with one big file at the end.
-        items = sorted(items, key=lambda item: -len(item[1]))
-        with _signals_held():  # the workers are forked here
-            pool = _start_pool(workers)
-            parsed = pool.map(_extract_one, items, chunksize=8)
-        for done, (key, value) in enumerate(parsed, 1):
-            results[key] = value
-            if done % 50 == 0:
-                progress("parse", done, total)
-        _end_pool(pool)
-    else:
-        for done, item in enumerate(items, 1):
-            key, value = _extract_one(item)
-            results[key] = value
-            if done % 50 == 0:
-                progress("parse", done, total)
+    size = sum(entry.size for _key, entry in items)
+    _EXTRACTING = (snap, texts.spill)
+    try:
+        if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
+            with _signals_held():  # the workers are forked here
+                pool = _start_pool(workers)
+                done = pool.map(_extract_entry, items, chunksize=4)
+        else:
+            pool, done = None, map(_extract_entry, items)
+        for count, (key, packed, encoded_at, packed_at, text_at) in enumerate(done, 1):
+            decoded[key] = load_result(packed)
+            shards.add(key, encoded_at, packed_at)
+            if text_at is not None:
+                texts[key] = text_at
+            if count % 50 == 0:
+                progress("parse", count, total)
+        if pool is not None:
+            _end_pool(pool)
+    finally:
+        _EXTRACTING = None
     progress("parse", total, total)
 
 

@@ -6,6 +6,7 @@ per node bucket, whatever the size of the repository.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
@@ -58,6 +59,11 @@ def dump_json(value: object) -> bytes:
     import orjson
 
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def extract_shard_json(encoded: Iterable[tuple[str, bytes]]) -> bytes:
+    """`dump_json` of an extraction shard ({key: result}) from each result's own `dump_json`, keys in order."""
+    return b"{" + b",".join(dump_json(key) + b":" + value for key, value in encoded) + b"}"
 
 
 def load_json(data: bytes) -> object:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gitroute import __version__
-from gitroute.bundle.extracts import ExtractCache
+from gitroute.bundle.extracts import ExtractCache, packed_result
 from gitroute.bundle.layout import (
     BUNDLE_LARGE_REF,
     BUNDLE_REF,
@@ -24,9 +24,11 @@ from gitroute.bundle.layout import (
     dump_json,
     encode_result,
     extract_path,
+    extract_shard_json,
     load_json,
 )
 from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
+from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.store import parse_tree
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.errors import BuildRaceLost
@@ -41,6 +43,8 @@ class Reused:
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
     decoded: dict[str, tuple] = field(default_factory=dict)  # key -> decoded result (bundle/extracts.py)
+    # key -> its bytes in the cache, for the shards whose keys changed: what their cache files are written from
+    packed: dict[str, bytes] = field(default_factory=dict)
 
 
 class StoredBlobs(dict):
@@ -87,14 +91,16 @@ class BundleWriter:
         self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
         self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
         self.cache = ExtractCache(git.common_dir(repo), fresh=full)
-        self.extract_shards: dict[str, dict[str, tuple]] = {}  # this build's, for the cache
         self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
         """What earlier builds already extracted: the extraction cache's decoded results, then what the
         previous bundle holds for the keys the cache lacks; damaged shards are skipped, so extracted again."""
         reused = Reused()
-        cached = self.cache.load(sorted({extract_path(k) for k in keys}))
+        wanted: dict[str, set[str]] = defaultdict(set)
+        for key in keys:
+            wanted[extract_path(key)].add(key)
+        cached, reused.packed = self.cache.load(sorted(wanted), keep=lambda path, held: held != wanted[path])
         reused.decoded = {k: cached[k] for k in keys if k in cached}
         missing = keys - reused.decoded.keys()
         if not missing or self.previous is None or self.previous_manifest is None:
@@ -120,30 +126,11 @@ class BundleWriter:
             self._stored = StoredBlobs(ids, self.repo.path)
         return self._stored
 
-    def add_extractions(self, keys: set[str], results: Mapping[str, list], decoded: Mapping[str, tuple],
-                        reused: Reused, fresh: set[str]) -> None:
-        """This build's extraction results, sharded by blob id: what the next build reuses.
-
-        `results`: encoded results (fresh, or read from the previous bundle); `decoded`: every key's result
-        decoded. A shard holding the same keys as before, none extracted anew, is kept by id (the id the
-        extraction cache recorded, when the previous bundle still stores it; else the previous bundle's
-        own): a one-file change rewrites one shard.
-        """
-        shards: dict[str, dict[str, tuple]] = defaultdict(dict)
-        for key in keys:
-            shards[extract_path(key)][key] = decoded[key]
-        stored = self.previous_blobs()
-        for path, shard in shards.items():
-            cached = self.cache.blob(path, shard)
-            old = reused.shards.get(path)
-            if cached is not None and stored.get(path) == cached and fresh.isdisjoint(shard):
-                self.blob_ids[path] = cached
-            elif old is not None and old[1] == shard.keys() and fresh.isdisjoint(shard):
-                self.blob_ids[path] = old[0]
-            else:
-                self.blobs[path] = dump_json({k: results[k] if k in results else encode_result(v)
-                                              for k, v in shard.items()})
-        self.extract_shards = shards
+    def extract_shards(self, keys: set[str], reused: Reused, decoded: Mapping[str, tuple], fresh: set[str],
+                       spill: Spill, stream: git.BlobStream) -> ExtractShards:
+        """This build's extraction results, sharded by blob id (what the next build reuses), each shard written
+        into `stream` as soon as every key of it is at hand (`ExtractShards.add`)."""
+        return ExtractShards(self, keys, reused, decoded, fresh, spill, stream)
 
     def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
         prefix = folder + "/" if folder else ""
@@ -171,7 +158,6 @@ class BundleWriter:
         self.blobs[MANIFEST] = dump_json(manifest)
         ids = git.write_blobs(self.repo, self.blobs)
         ids.update(self.blob_ids)
-        self.cache.save(self.extract_shards, ids)
         tree = git.write_tree(self.repo, ids)
         commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
         written = Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
@@ -209,6 +195,69 @@ class BundleWriter:
 
     def _timing_path(self) -> str:
         return os.path.join(git.common_dir(self.repo), "gitroute", "last-build.json")
+
+
+class ExtractShards:
+    """One build's extraction shards. A shard holding the same keys as before, none extracted anew, is kept by id
+    (the id the extraction cache recorded, when the previous bundle still stores it; else the previous bundle's
+    own): a one-file change rewrites one shard. Any other is written, with its cache file, once every key of it
+    is at hand: results extracted anew arrive as where their encodings are set aside (`add`)."""
+
+    def __init__(self, writer: BundleWriter, keys: set[str], reused: Reused, decoded: Mapping[str, tuple],
+                 fresh: set[str], spill: Spill, stream: git.BlobStream) -> None:
+        self.writer, self.reused, self.decoded, self.spill, self.stream = writer, reused, decoded, spill, stream
+        self.shards: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(keys):
+            self.shards[extract_path(key)].append(key)
+        self.waiting = {path: sum(key in fresh for key in shard) for path, shard in self.shards.items()}
+        self.encoded: dict[str, tuple[Spot, Spot]] = {}  # key extracted anew -> its JSON, `packed_result`
+
+    def start(self) -> None:
+        """Keep or write every shard none of whose keys is to be extracted."""
+        for path, waiting in self.waiting.items():
+            if not waiting:
+                self._finish(path, fresh=False)
+
+    def add(self, key: str, encoded: Spot, packed: Spot) -> None:
+        """A result extracted anew: where its JSON (`dump_json(encode_result(...))`) and its `packed_result` are."""
+        path = extract_path(key)
+        self.encoded[key] = (encoded, packed)
+        self.waiting[path] -= 1
+        if not self.waiting[path]:
+            self._finish(path, fresh=True)
+
+    def _finish(self, path: str, fresh: bool) -> None:
+        keys = self.shards[path]
+        writer, reused = self.writer, self.reused
+        if not fresh:
+            cached = writer.cache.blob(path, keys)
+            old = reused.shards.get(path)
+            if cached is not None and writer.previous_blobs().get(path) == cached:
+                writer.blob_ids[path] = cached
+                return
+            if old is not None and old[1] == frozenset(keys):
+                writer.blob_ids[path] = old[0]
+                writer.cache.write(path, {key: self._packed(key) for key in keys}, old[0])
+                return
+        blob = extract_shard_json((key, self._encoded(key)) for key in keys)
+        writer.blob_ids[path] = self.stream.add(path, blob)
+        writer.cache.write(path, {key: self._packed(key) for key in keys}, writer.blob_ids[path])
+        for key in keys:
+            self.encoded.pop(key, None)
+
+    def _encoded(self, key: str) -> bytes:
+        fresh = self.encoded.get(key)
+        if fresh is not None:
+            return self.spill.get(fresh[0])
+        result = self.reused.results.get(key)
+        return dump_json(result if result is not None else encode_result(self.decoded[key]))
+
+    def _packed(self, key: str) -> bytes:
+        fresh = self.encoded.get(key)
+        if fresh is not None:
+            return self.spill.get(fresh[1])
+        stored = self.reused.packed.get(key)
+        return stored if stored is not None else packed_result(self.decoded[key])
 
 
 def write_large_commit(repo: git.Repository, blobs: Mapping[str, bytes], source_commit: str,
