@@ -411,6 +411,8 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     inputs, git_dir = _FORKED
     assert inputs is not None
     index = load_index(name)
+    if not getattr(index, "EDGES", True) and not isinstance(inputs.graph.edges, _PendingEdges):
+        inputs = inputs._replace(graph=_nodes_only(inputs.graph.nodes))  # run late: still no edge read
     built = index.build(inputs._replace(outputs=outputs))
     if inputs.memo is not None:
         inputs.memo.save()  # this index's tables, from the process that used them
@@ -481,6 +483,7 @@ class _IndexJobs:
         self.running: dict[Future, str] = {}
         self.early: ProcessPoolExecutor | None = None  # forked with the nodes only
         self.late: ProcessPoolExecutor | None = None  # forked with the whole graph
+        self.early_jobs: set[Future] = set()  # those running in the early pool
 
     def start(self, nodes: list) -> None:
         """The nodes are placed: on a large graph, start the indexes that read no edges in workers."""
@@ -516,23 +519,31 @@ class _IndexJobs:
             else:
                 # The parent runs a job too, rather than only wait. On a rebuild, the longest ready one: jobs
                 # are short, and a worker's fork and its pickled output are a good part of one. On a first or
-                # --full build, the graph's blobs (the parent's own data): the long jobs stay in workers, so
-                # that the parent's peak memory is not theirs on top of its own.
+                # --full build, the graph's blobs first (the parent's own data), then as a worker would.
+                # Jobs ready from now on go to the late pool; the early one ends when its last job does (a
+                # worker holds what its jobs built until it exits). No more jobs run at once than the build has
+                # workers, the parent's among them: each holds its index's whole structures (a kernel's, gigabytes).
                 hold = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
                 with _signals_held():
-                    self.late = _start_pool(self.workers)
+                    self.late = _start_pool(max(1, self.workers - 1))
                     held = self._submit(edges=True, hold=hold)
                 while True:
                     if held is not None:
                         self.done[held] = self._inline(held)
+                        hold = LONGEST
                     elif not self.running:
                         break
                     else:
                         finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                         for future in finished:
                             self.done[self.running.pop(future)] = future.result()
+                            self.early_jobs.discard(future)
+                    if self.early is not None and not self.early_jobs:
+                        _end_pool(self.early)  # only on success: run_build ends a failed build's pools
+                        self.early = None
                     held = self._submit(edges=True, hold=hold)
-                _end_pool(self.early)  # only on success: run_build ends a failed build's pools
+                if self.early is not None:
+                    _end_pool(self.early)
                 _end_pool(self.late)
         finally:
             _FORKED, _GRAPH_MEMO = (None, ""), None
@@ -578,13 +589,14 @@ class _IndexJobs:
                                      for n in self.needs[name]})
 
     def _submit(self, *, edges: bool, hold: str | None = None) -> str | None:
-        """Submit every job whose needs are met, longest first: one that reads no edges to the early
-        pool, the others (once `edges`: the graph is whole) to the late one. A job that becomes ready alone
+        """Submit every job whose needs are met, longest first: while the edges are resolved, those that read
+        none to the early pool; once `edges` (the graph is whole), any to the late one. A job that becomes ready alone
         while no other runs (the meaning index, once doc_links is done) is run by the parent: there is
         nothing to overlap it with, and its inputs need not cross to a worker. `hold` (a job's name, or
         LONGEST: the longest ready job), when ready, is not submitted but returned, for the parent to run:
         the parent would only wait for the workers, and a worker would start it later (forked, or behind
-        another job) and hand its output back pickled."""
+        another job) and hand its output back pickled. Once the graph is whole, no more are submitted than leave
+        the build's workers (the parent's held job counting as one) each one job: the others wait for a job to end."""
         while True:
             busy = set(self.running.values())
             ready = [n for n in self.names if n not in self.done and n not in busy
@@ -598,13 +610,21 @@ class _IndexJobs:
             held = ready[0]
         elif hold in ready:
             held = hold
+        room = self.workers - len(self.running) - (held is not None)
         for name in ready:
             if name == held:
                 continue
-            pool = self.late if self.edges[name] else self.early
+            if edges and room <= 0:
+                break  # submitted when a running job ends
+            room -= 1
+            early = not edges
+            pool = self.early if early else self.late
             assert pool is not None
             function, args = self._call(name)
-            self.running[pool.submit(function, *args)] = name
+            future = pool.submit(function, *args)
+            self.running[future] = name
+            if early:
+                self.early_jobs.add(future)
         return held
 
 
