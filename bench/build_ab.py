@@ -1,6 +1,6 @@
 """Full build time of two gitroute checkouts on one corpus, interleaved: figures, not a test.
 
-    python bench/build_ab.py --old /tmp/old [--new .] [--corpus django] [--runs 5] [--one-file]
+    python bench/build_ab.py --old /tmp/old [--new .] [--corpus django] [--runs 5] [--one-file | --one-document]
 
 Each side runs `python -m gitroute build -q --full` with PYTHONPATH at its own checkout, in its own
 clone of the corpus (so neither reads the other's bundle), alternating old, new, new, old, ... so
@@ -9,7 +9,8 @@ ratio new / old (of the medians, and of each side's fastest build, the one a bus
 least), for wall time and for CPU time (user + system of the build and its workers, which a busy machine
 disturbs much less than wall time). With --one-file, each timed build is the incremental rebuild after a
 one-file commit (a function appended to the file bench/perf.py changes, as a commit of its own), as
-`bench/perf.py` times it.
+`bench/perf.py` times it; with --one-document, the rebuild after a one-document commit (a paragraph naming a
+function appended to a document: doc_links links it anew, and the meaning index's anchor texts move).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpora import materialise  # noqa: E402
-from perf import _env, one_file_commit  # noqa: E402
+from perf import _env, one_document_commit, one_file_commit  # noqa: E402
 
 
 def _children_cpu() -> float:
@@ -57,9 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="builds per side")
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "gitroute-bench"))
     parser.add_argument("--one-file", action="store_true", help="time the rebuild after a one-file commit")
+    parser.add_argument("--one-document", action="store_true", help="time the rebuild after a one-document commit")
     args = parser.parse_args(argv)
-    if args.one_file and args.corpus != "django":
-        parser.error("--one-file changes a file of django, as bench/perf.py does: use --corpus django")
+    if (args.one_file or args.one_document) and args.corpus != "django":
+        parser.error("--one-file and --one-document change files of django, as bench/perf.py does: use --corpus django")
+    if args.one_file and args.one_document:
+        parser.error("--one-file or --one-document, not both")
+    incremental = args.one_file or args.one_document
 
     sides = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
     times: dict[str, list[float]] = {"old": [], "new": []}
@@ -72,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(["git", "clone", "-q", "--no-local", str(source), str(repos[side])], check=True,
                            env=_env(), cwd=tmp)
             time_build(sides[side], repos[side])  # warm-up: page cache and .pyc files, not measured
-            if args.one_file:  # and the memo of an incremental build
+            if incremental:  # and the memo of an incremental build
                 one_file_commit(repos[side], "warm")
                 time_build(sides[side], repos[side], full=False)
         for run in range(args.runs):
@@ -80,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
             for side in order:
                 if args.one_file:
                     one_file_commit(repos[side], str(run))
-                seconds, cpu = time_build(sides[side], repos[side], full=not args.one_file)
+                elif args.one_document:
+                    one_document_commit(repos[side])
+                seconds, cpu = time_build(sides[side], repos[side], full=not incremental)
                 times[side].append(seconds)
                 cpus[side].append(cpu)
                 print(f"run {run + 1} {side}: {seconds:.2f} s wall, {cpu:.2f} s CPU", flush=True)
-    kind = "one-file rebuilds" if args.one_file else "full builds"
+    kind = "one-file rebuilds" if args.one_file else "one-document rebuilds" if args.one_document else "full builds"
     print(f"corpus {args.corpus}, {args.runs} {kind} per side, {os.cpu_count()} cores")
     for label, figures in (("wall", times), ("CPU", cpus)):
         old, new = statistics.median(figures["old"]), statistics.median(figures["new"])

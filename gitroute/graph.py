@@ -11,7 +11,6 @@ import hashlib
 import marshal
 import os
 import posixpath
-import zlib
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict
@@ -22,6 +21,7 @@ from typing import Any, NamedTuple, Protocol
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, FileExtract, Node
 from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
+from gitroute.shards import shard_count, shard_of
 from gitroute.traits import module_style, traits
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
@@ -134,10 +134,7 @@ def _node_digests(files: Sequence[SourceFile], file_node: dict[str, int], symbol
 
 def node_buckets(total_nodes: int) -> int:
     """How many buckets files are hashed into: a power of two, about NODES_PER_BUCKET nodes each."""
-    buckets = 1
-    while buckets * NODES_PER_BUCKET < total_nodes:
-        buckets *= 2
-    return buckets
+    return shard_count(total_nodes, NODES_PER_BUCKET)
 
 
 def _bucket_count(files: Sequence[SourceFile]) -> int:
@@ -146,7 +143,8 @@ def _bucket_count(files: Sequence[SourceFile]) -> int:
 
 
 def file_bucket(path: str, buckets: int) -> int:
-    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % buckets
+    """The bucket a file's nodes are placed in: its path's shard (`shards.shard_of`, as the storage floor's)."""
+    return shard_of(path, buckets)
 
 
 def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int], dict[str, list[int]]]:

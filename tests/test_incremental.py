@@ -118,9 +118,25 @@ STEPS = {
                                            "func Serve() int {\n\treturn Charge7() + len(\"x\")\n}\n"},
     "go_member_twice": lambda t: {**t, "pay/p3.go": "package pay\n\nfunc Charge3() int {\n\treturn 3\n}\n\n"
                                                   "func Charge7() int {\n\treturn 37\n}\n"},
+    # Decision records: the decisions index's postings patched by record. A record's words change; a section
+    # added to the first record moves the row ids of every record after it; a record names a symbol in code.
+    "records": lambda t: {**t, **{f"docs/adr/000{i}-{name}.md": _record(i, name) for i, name in enumerate(
+        ("use-postgres", "cache-answers", "drop-the-queue", "keep-prices"), 1)}},
+    "record_words": lambda t: {**t, "docs/adr/0002-cache-answers.md": _record(2, "cache-answers", "memcached")},
+    "record_section": lambda t: {**t, "docs/adr/0001-use-postgres.md": t.get("docs/adr/0001-use-postgres.md", "")
+                                 + "\n## Alternatives\n\nSQLite was rejected: one writer at a time.\n"},
+    "record_names_symbol": lambda t: {**t, "docs/adr/0005-tax.md": "# 5. Tax\n\n## Decision\n\n"
+                                                                  "We keep `tax_rate` and `total_price` apart.\n"},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }
+
+
+def _record(number: int, name: str, store: str = "redis") -> str:
+    words = name.replace("-", " ")
+    return (f"# {number}. {words.capitalize()}\n\n## Status\n\nAccepted\n\n## Context\n\nWe need to {words} "
+            f"for the shop.\n\n## Decision\n\nWe will {words}, with {store} beside it.\n\n"
+            "## Consequences\n\nOne more service to run.\n")
 
 
 def _build_both(incremental: RepoBuilder, full: RepoBuilder, tree: dict[str, str], step: str) -> None:
@@ -373,15 +389,16 @@ def test_the_meaning_index_built_ahead_is_taken_only_while_the_claims_stand(tmp_
 
 
 def _small_doc_links_shards(monkeypatch) -> None:
-    """Many doc_links, meaning and symbols shards on a small fixture, so that some are kept and others
+    """Many doc_links, meaning, symbols, impact and decisions shards on a small fixture, so that some are kept and others
     written again."""
-    from gitroute.indexes import doc_links, impact, meaning, symbols
+    from gitroute.indexes import decisions, doc_links, impact, meaning, symbols
 
-    monkeypatch.setattr(doc_links, "LINKS_PER_DOC_SHARD", 1)
-    monkeypatch.setattr(doc_links, "RECORDS_PER_TARGET_SHARD", 1)
-    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)
-    monkeypatch.setattr(symbols, "POSTINGS_TARGET", 4)
-    monkeypatch.setattr(impact, "NAMES_TARGET", 2)
+    monkeypatch.setattr(doc_links.BY_DOC, "per_shard", 1)
+    monkeypatch.setattr(doc_links.BY_TARGET, "per_shard", 1)
+    monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)
+    monkeypatch.setattr(symbols.POSTINGS, "per_shard", 4)
+    monkeypatch.setattr(impact.NAMES, "per_shard", 2)
+    monkeypatch.setattr(decisions.POSTINGS, "per_shard", 4)
 
 
 def _kept_by(monkeypatch, module, function: str) -> list[dict[str, str]]:
@@ -422,6 +439,27 @@ def test_a_change_patches_the_shards_of_its_tokens_and_keeps_the_others(tmp_path
     assert not kept[3], "--full kept a shard"
 
 
+def test_a_record_edited_patches_the_decisions_shards_of_its_words_and_keeps_the_others(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    from gitroute.indexes import decisions
+
+    _small_doc_links_shards(monkeypatch)
+    kept = _kept_by(monkeypatch, decisions, "build")
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    tree = STEPS["records"](BASE)
+    _build_both(incremental, full, tree, "records")
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "decisions/postings/").count("\n")
+    assert shards > 4, "the fixture makes too few shards to test anything"
+    tree = STEPS["record_words"](tree)
+    _build_both(incremental, full, tree, "record_words")
+    assert 0 < len(kept[2]) < shards, "the incremental build kept no shard, or every one"
+    assert not kept[3], "--full kept a shard"
+    shards = full.git("ls-tree", "-r", "--name-only", "refs/marola/routing-bundle", "decisions/postings/").count("\n")
+    tree = STEPS["add_function"](tree)  # no record changes: every shard kept
+    _build_both(incremental, full, tree, "add_function")
+    assert len(kept[4]) == shards
+
+
 def test_a_change_keeps_the_doc_links_shards_it_does_not_touch(tmp_path: Path, monkeypatch) -> None:
     """A new function nobody names keeps doc_links shards; moving the lines of a function the documents
     name encodes the shards of its keys again, and both bundles are what --full writes."""
@@ -457,8 +495,9 @@ def test_a_shard_the_bundle_no_longer_holds_is_encoded_again(tmp_path: Path, mon
     table = memo.table("doc_links")
     for key, value in table.previous.items():
         table.put(key, value)
-    *state, ids = table.previous[doc_links.SHARDS]
-    table.put(doc_links.SHARDS, (*state, {shard: "0" * 40 for shard in ids}))
+    for stored in (doc_links.BY_DOC, doc_links.BY_TARGET):
+        shards, records, ids, *rest = table.previous[stored.memo_key]
+        table.put(stored.memo_key, (shards, records, {shard: "0" * 40 for shard in ids}, *rest))
     memo.save()
     _build_both(incremental, full, STEPS["add_function"](BASE), "add_function")
     assert kept[2] == {}, "a shard the bundle does not hold was kept"

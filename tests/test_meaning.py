@@ -249,7 +249,7 @@ def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
     section = {"documents": 10, "avgdl": 5.0}
     tf_len = meaning.encode_posting(2, 5, 1)
     # node 1 (in file 0) holds `dir` only; node 3 (in file 2) holds both `folder` and `dir`
-    postings = {"dir": [1, tf_len, 2, tf_len], "folder": [3, tf_len]}
+    postings = {"dir": [(1, tf_len), (3, tf_len)], "folder": [(3, tf_len)]}
     ranked, per_file, matched, evidence = meaning.rank_files(
         ["folder"], postings, section, files=[0, 2], alternates={"dir": "folder"})
     idf_dir, idf_folder = bm25_idf(2, 10), bm25_idf(1, 10)
@@ -259,7 +259,7 @@ def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
     assert evidence.missing == [] and evidence.weights == {"folder": pytest.approx(idf_folder)}
     assert ranked[0][1] == 2 and evidence.coverage == pytest.approx(1.0)
     # the word absent everywhere: the alternative covers it, at the alternative's idf
-    _, _, _, alone = meaning.rank_files(["folder"], {"dir": [1, tf_len]}, section, files=[0],
+    _, _, _, alone = meaning.rank_files(["folder"], {"dir": [(1, tf_len)]}, section, files=[0],
                                         alternates={"dir": "folder"})
     assert alone.missing == [] and alone.coverage == pytest.approx(1.0)
     assert alone.weights["folder"] == pytest.approx(bm25_idf(1, 10))
@@ -268,8 +268,8 @@ def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():
 def _table(tmp_path, monkeypatch, text: str) -> None:
     table = tmp_path / "neighbours.tsv"
     table.write_text(text)
-    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", table)
-    monkeypatch.setattr(meaning, "_neighbours_text", [])
+    monkeypatch.setattr(meaning.vocabulary, "NEIGHBOURS_FILE", table)
+    monkeypatch.setattr(meaning.vocabulary, "_neighbours_text", [])
 
 
 def test_the_shipped_neighbours_table_reads_closest_first():
@@ -300,15 +300,15 @@ def test_neighbours_stand_in_by_closeness_and_never_for_words_already_asked(tmp_
     assert shares == {"end": 0.0, "finish": meaning.NEIGHBOUR_SHARE}
     _table(tmp_path, monkeypatch, "")
     assert meaning.neighbour_alternatives(["endd"], ["endd"], {}) == ({}, {})
-    monkeypatch.setattr(meaning, "NEIGHBOURS_FILE", tmp_path / "absent.tsv")
-    monkeypatch.setattr(meaning, "_neighbours_text", [])
+    monkeypatch.setattr(meaning.vocabulary, "NEIGHBOURS_FILE", tmp_path / "absent.tsv")
+    monkeypatch.setattr(meaning.vocabulary, "_neighbours_text", [])
     assert meaning.neighbours("endd") == []  # an install without the table answers as before
 
 
 def test_a_far_neighbour_only_ranks_and_a_near_one_covers_its_share():
     section = {"documents": 10, "avgdl": 5.0}
     tf_len = meaning.encode_posting(1, 5, 1)
-    postings = {"install": [1, tf_len], "package": [1, tf_len, 2, tf_len]}  # gaps: nodes 1 and 3
+    postings = {"install": [(1, tf_len)], "package": [(1, tf_len), (3, tf_len)]}
     tokens = ["download", "package"]
     far = meaning.rank_files(tokens, postings, section, files=[0, 2], alternates={"install": "download"},
                              shares={"install": 0.0})
@@ -628,7 +628,7 @@ def test_a_name_mentioned_without_markup_lends_no_anchor_text(make_repo, route):
 
 
 def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, monkeypatch):
-    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards from a small repository
+    monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)  # many shards from a small repository
     rebuilt = route(["build", "-q"], shop_repo.path)
     assert rebuilt.exit_code == 0, rebuilt.stderr
     with BundleView(str(shop_repo.path)) as bundle:
@@ -645,7 +645,7 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
                                    records=view.graph.records)
     assert rows and rows[0].path == "src/shop/ship.go"
     shards = {p for p in asked if p.startswith("postings/")}
-    wanted = {meaning.postings_path(meaning.postings_shard(key, section["postings_shards"]))
+    wanted = {meaning.POSTINGS.key_path(key, section["postings_shards"])
               for t in question_words("shipping weight") for key in (t, meaning.BODY_PREFIX + t)}
     assert shards == wanted
     assert all(p.startswith("postings/") or p == "files.json" for p in asked)
@@ -657,7 +657,7 @@ SHOP_QUESTIONS = ("shipping weight", "where is the reminder sent when the custom
 
 
 def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop_repo, route, monkeypatch):
-    monkeypatch.setattr(meaning, "POSTINGS_TARGET", 4)  # many shards: warm reads them all, cold a few
+    monkeypatch.setattr(meaning.POSTINGS, "per_shard", 4)  # many shards: warm reads them all, cold a few
     rebuilt = route(["build", "-q"], shop_repo.path)
     assert rebuilt.exit_code == 0, rebuilt.stderr
     with BundleView(str(shop_repo.path)) as bundle:
@@ -674,14 +674,11 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
             body = token.startswith(meaning.BODY_PREFIX)
             n, avgdl = (section["body_documents"], section["body_avgdl"]) if body else (
                 section["documents"], section["avgdl"])
-            assert not expanded and len(nodes) == len(values) // 2
-            node = 0
-            for i in range(0, len(values), 2):
-                node += values[i]
-                tf, dl, fields = meaning.decode_posting(values[i + 1])
-                at = i // 2
+            assert not expanded and len(nodes) == len(values)
+            for at, (node, packed) in enumerate(values):
+                tf, dl, fields = meaning.decode_posting(packed)
                 assert (nodes[at], bits[at]) == (node, fields)
-                idf = bm25_idf(len(values) // 2, n) * (meaning.BODY_WEIGHT if body else 1.0)
+                idf = bm25_idf(len(values), n) * (meaning.BODY_WEIGHT if body else 1.0)
                 assert terms[at] == bm25_term(tf, dl, avgdl, idf)
                 assert owners[at] == max(f for f in files if f <= node)
         for text in SHOP_QUESTIONS:
@@ -698,16 +695,15 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
             _, per_file, matched, _ = meaning.rank_files(tokens, postings, section, files)
             for scored in per_file.values():  # matched, filled on use, holds each node's words and fields
                 for _, node in scored:
-                    assert matched[node] == {t: meaning.decode_posting(postings[t][1 + 2 * k])[2]
-                                             for t in postings for k in range(len(postings[t]) // 2)
-                                             if sum(postings[t][0:2 * k + 1:2]) == node}
+                    assert matched[node] == {t: meaning.decode_posting(packed)[2]
+                                             for t in postings for held, packed in postings[t] if held == node}
 
 
 def test_postings_out_of_order_are_a_damaged_bundle():
     section = {"documents": 10, "avgdl": 5.0}
     tf_len = meaning.encode_posting(2, 5, 1)
     with pytest.raises(ValueError):
-        meaning.rank_files(["folder"], {"folder": [3, tf_len, -2, tf_len]}, section, files=[0])
+        meaning.rank_files(["folder"], {"folder": [(3, tf_len), (1, tf_len)]}, section, files=[0])
 
 
 def test_a_bundle_without_a_meaning_index_says_so(shop_repo, route):
@@ -906,7 +902,7 @@ def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
     sources = [SourceFile(p, f"blob-{p}", language_for_path(p), extract(t.encode(), language_for_path(p) or ""))
                for p, t in sorted(files.items())]
     group = sorted((n for n in build_graph(sources).nodes if n.path == path), key=lambda n: n.id)
-    entries = meaning._file_postings(group, lambda p: files[p].encode(), {})
+    entries = meaning.postings._file_postings(group, lambda p: files[p].encode(), {})
     return {group[offset].name: set(tokens) for offset, _, tokens, _, _ in entries}
 
 

@@ -148,7 +148,7 @@ def test_a_row_outside_the_old_prefilter_that_outscores_the_rows_shown_is_shown(
         ("misc/m0.py", "frobnicate")]
 
 
-def _finest(found: symbols._Bounds) -> list[tuple[float, set[int]]]:
+def _finest(found: symbols.Bounds) -> list[tuple[float, set[int]]]:
     """Every group of posting values, the groups bounded at their most split as a query splits them, each part
     bounded no higher than the group it came from (a part that is one node: its posting value)."""
     finest, todo = [], list(found.groups)
@@ -178,11 +178,11 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.postings_path(symbols.postings_shard(t, shards))].get(t, [[], [], []])
+    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
              for t in (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
-    found = symbols._bound_postings(
+    found = symbols.bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
         index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None,
@@ -211,10 +211,10 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.postings_path(symbols.postings_shard(t, shards))].get(t, [[], [], []])
+    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
              for t in question.tokens}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
-    found = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
+    found = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                     index.memo["places"] if warm else None, None)
     finest = _finest(found)
     assert found.groups and all(held for _, held in finest)
@@ -225,7 +225,7 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
     assert grouped | found.nodes.keys() == candidates
     assert sum(len(held) for _, held in finest) == len(grouped)
-    with_bits = symbols._bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
+    with_bits = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                         index.memo["places"] if warm else None, None, index.memo["posting_bits"])
     assert sorted((b, sorted(held)) for b, held in _finest(with_bits)) == sorted((b, sorted(held)) for b, held in finest)
     assert with_bits.nodes == found.nodes
@@ -268,6 +268,6 @@ def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it
     assert run_route(["build", "-q"], repo.path).exit_code == 0
     with BundleView(str(repo.path)) as view:
         index = view.index("symbols")
-        index.memo["postings"] = {symbols.postings_path(0): shard}  # as if shard 0 of the bundle held this
+        index.memo["postings"] = {symbols.POSTINGS.path(0): shard}  # as if shard 0 of the bundle held this
         with pytest.raises(BundleDamaged):
             symbols.warm(index)

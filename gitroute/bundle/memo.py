@@ -19,10 +19,11 @@ import hashlib
 import marshal
 import os
 import sys
-import zlib
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+
+from gitroute.shards import shard_of
 
 MEMO_DIR = os.path.join("gitroute", "memo")
 
@@ -86,7 +87,7 @@ BUCKETS = 64  # files per table: a one-file commit changes a few entries, and re
 
 
 def bucket_of(key: Any) -> int:
-    return zlib.crc32(key.encode() if isinstance(key, str) else marshal.dumps(key)) % BUCKETS
+    return shard_of(key if isinstance(key, str) else marshal.dumps(key), BUCKETS)
 
 
 class MemoTable:

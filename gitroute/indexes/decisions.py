@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
@@ -41,8 +41,11 @@ QUESTION_TYPES: dict[str, dict] = {"decision": {}}  # bench question type -> ans
 # The index's own format, in its meta.json: 2 is one row per section, with its items (1 was a row per item).
 # A bundle an older gitroute wrote is refused with a hint to rebuild, not misread.
 INDEX_FORMAT = 2
-ROW_CHUNK = 256  # section rows per blob: an answer reads the chunks of its best rows only
-POSTINGS_TARGET = 2048  # postings per shard on average; the shard count is a power of two
+# Section rows by id, ROW_CHUNK a blob: an answer reads the chunks of its best rows only. Token -> postings,
+# [row id, tf, paragraph mask] (a symbol's `=name`: [row id, 1]), about 2048 a shard.
+ROW_CHUNK = 256
+ROWS = ChunkTable(NAME, "rows", per_chunk=ROW_CHUNK)
+POSTINGS = PostingsTable(NAME, "postings", per_shard=2048, codec=IdRows())
 SYMBOL_PREFIX = "="  # no real token starts with it: a whole identifier a record names in code markup
 SYMBOL_BONUS = 4.0  # a section of a record that names the symbol the question names
 # A posting says in which of up to WINDOWS runs of a section's paragraphs its token occurs (a bit each):
@@ -108,17 +111,6 @@ def doc_tokens(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
 
 
-def _shards_for(n_postings: int) -> int:
-    shards = 1
-    while shards * POSTINGS_TARGET < n_postings:
-        shards *= 2
-    return shards
-
-
-def shard_of(token: str, shards: int) -> int:
-    return zlib.crc32(token.encode("utf-8")) % shards
-
-
 def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
     """(section, items) per section of a record that gives a row: its items as [line, kind, verdict, text],
     else its first prose blocks as "text" items. A section with neither (only fields, or only code) gives none."""
@@ -134,64 +126,98 @@ def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
 
 
 def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] | None = None,
-                fallback: bool = False) -> tuple[dict[str, object], dict]:
-    """The index's JSON values by path, and its section.
+                fallback: bool = False, memo=None, stored=None) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+    """The index's blobs by path, its section, and the postings shards kept by id (path -> blob id).
 
     `symbols`: per record path, the normalised code-symbol names the record mentions; the sections that
     name one get a `=name` posting (the first section when the mention is in no section's text).
     `fallback`: the records are design documents read because the snapshot has no record (a note says so).
+    With the index's memo table and the blobs of the bundle the ref holds (`stored`), the postings table patches
+    the shards of the records whose postings moved (`bundle.tables.PostingsTable`).
     """
-    postings: dict[str, list[list[int]]] = {}
-    lengths: list[int] = []
+    from gitroute.bundle.layout import dump_json
+    from gitroute.bundle.memo import digest_values
+
     chunks: list[list] = []
-    n_items = 0
-    item_kinds: Counter[str] = Counter()
+    parts: dict[str, list[list]] = {}  # record path -> its postings, row ids from its first row
+    states: dict[str, tuple[int, str]] = {}  # record path -> what its postings are made of: first row, digest
     for record_id, record in enumerate(records):
-        title_tokens = doc_tokens(record.title)
-        first_row = len(chunks)
-        for part, items in section_rows(record):
-            row_id = len(chunks)
-            heading = doc_tokens(part.heading)
-            paragraphs = [doc_tokens(p) for p in part.paragraphs]
-            tokens = title_tokens + heading + [t for p in paragraphs for t in p]
-            lengths.append(len(tokens))
-            windows = _windows(paragraphs, set(title_tokens) | set(heading))
-            for token, tf in sorted(Counter(tokens).items()):
-                postings.setdefault(token, []).append([row_id, tf, windows[token]])
-            chunks.append([record_id, part.label, part.line, part.role, len(tokens), items])
-            n_items += sum(1 for item in items if item[1] != "text")
-            item_kinds.update(item[1] for item in items)
-        mentioned = sorted(set((symbols or {}).get(record.path, ())))
-        named = {i: _names_in(record, chunks[i]) for i in range(first_row, len(chunks))} if mentioned else {}
-        for name in mentioned:
-            ids = [i for i in range(first_row, len(chunks)) if name in named[i]]
-            ids = ids or ([first_row] if first_row < len(chunks) else [])
-            postings.setdefault(SYMBOL_PREFIX + name, []).extend([i, 1] for i in ids)
-    n_postings = sum(len(v) for v in postings.values())
-    shards = _shards_for(n_postings)
-    blobs: dict[str, object] = {}
-    for token in sorted(postings):
-        blobs.setdefault(f"postings/{shard_of(token, shards):05d}.json", {})[token] = postings[token]  # type: ignore[index]
-    for start in range(0, len(chunks), ROW_CHUNK):
-        blobs[f"rows/{start // ROW_CHUNK:05d}.json"] = chunks[start:start + ROW_CHUNK]
-    blobs["records.json"] = [[r.path, r.title, r.status, r.superseded_by, r.format] for r in records]
-    counts: dict[str, int] = {"records": sum(1 for r in records if r.format != DOCUMENT_FORMAT),
-                              "rows": len(chunks), "items": n_items}
-    if n := sum(1 for r in records if r.format == DOCUMENT_FORMAT):
-        counts["design_documents"] = n
-    # Per format and per item kind, the ones present: status lists every count.
+        rows, postings = record_part(record_id, record, (symbols or {}).get(record.path, ()))
+        key = digest_values(postings).hex()
+        states[record.path] = (len(chunks), key)
+        parts[record.path] = postings
+        if memo is not None:
+            memo.put(f"{record.path}\0{key}", postings)
+        chunks.extend(rows)
+
+    def fill(path: str, into: dict) -> None:
+        _add_postings(into, states[path][0], parts[path])
+
+    def fill_old(path: str, state: object, into: dict) -> bool:
+        """A record's postings as the last build made them (`state`: its first row then, and their digest)."""
+        if not (isinstance(state, tuple) and len(state) == 2):
+            return False
+        postings = memo.peek(f"{path}\0{state[1]}") if memo is not None else None
+        if not isinstance(postings, list):
+            return False
+        _add_postings(into, state[0], postings)
+        return True
+
+    table = POSTINGS.build(states, fill, memo=memo, stored=stored, old=fill_old)
+    blobs = {**table.blobs, **ROWS.build(chunks).blobs}
+    blobs["records.json"] = dump_json([[r.path, r.title, r.status, r.superseded_by, r.format] for r in records])
+    section = {"format": INDEX_FORMAT, "counts": _counts(records, chunks), "avgdl": _avgdl(chunks),
+               "shards": table.shards, "row_chunk": ROWS.per_chunk, "fallback": fallback}
+    return blobs, section, table.kept
+
+
+def record_part(record_id: int, record: Record, symbols: Iterable[str]) -> tuple[list[list], list[list]]:
+    """A record's rows ([record id, section label, line, role, length, items] per section) and its postings:
+    [token, row, tf, paragraph mask] per token of a row, [`=name`, row, 1] per section naming a symbol it
+    mentions, rows counted from its first."""
+    title_tokens = doc_tokens(record.title)
+    rows: list[list] = []
+    postings: list[list] = []
+    for part, items in section_rows(record):
+        heading = doc_tokens(part.heading)
+        paragraphs = [doc_tokens(p) for p in part.paragraphs]
+        tokens = title_tokens + heading + [t for p in paragraphs for t in p]
+        windows = _windows(paragraphs, set(title_tokens) | set(heading))
+        postings.extend([token, len(rows), tf, windows[token]] for token, tf in sorted(Counter(tokens).items()))
+        rows.append([record_id, part.label, part.line, part.role, len(tokens), items])
+    mentioned = sorted(set(symbols))
+    named = [_names_in(record, row) for row in rows] if mentioned else []
+    for name in mentioned:
+        ids = [i for i in range(len(rows)) if name in named[i]] or ([0] if rows else [])
+        postings.extend([SYMBOL_PREFIX + name, i, 1] for i in ids)
+    return rows, postings
+
+
+def _add_postings(into: dict, first: int, postings: Sequence[list]) -> None:
+    for key, row, *payload in postings:
+        into[key].append([first + row, *payload])
+
+
+def _counts(records: Sequence[Record], chunks: Sequence[list]) -> dict[str, int]:
+    """The section's counts: records, rows, items, design documents, and per format and item kind, those present."""
     from gitroute.parsing.records import FORMATS, ITEM_KINDS
 
+    item_kinds = Counter(item[1] for row in chunks for item in row[5])
+    counts: dict[str, int] = {"records": sum(1 for r in records if r.format != DOCUMENT_FORMAT),
+                              "rows": len(chunks), "items": sum(n for kind, n in item_kinds.items() if kind != "text")}
+    if n := sum(1 for r in records if r.format == DOCUMENT_FORMAT):
+        counts["design_documents"] = n
     for fmt in FORMATS:
         if n := sum(1 for r in records if r.format == fmt):
             counts[f"format_{fmt}"] = n
     for kind in ITEM_KINDS:
         if kind != "text" and item_kinds[kind]:
             counts[f"rows_{kind}"] = item_kinds[kind]
-    avgdl = round(sum(lengths) / len(lengths), 6) if lengths else 0.0
-    section = {"format": INDEX_FORMAT, "counts": counts, "avgdl": avgdl, "shards": shards,
-               "row_chunk": ROW_CHUNK, "fallback": fallback}
-    return blobs, section
+    return counts
+
+
+def _avgdl(chunks: Sequence[list]) -> float:
+    return round(sum(row[4] for row in chunks) / len(chunks), 6) if chunks else 0.0
 
 
 def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[str, int]:
@@ -271,7 +297,6 @@ def _design_sections(record: Record, labels: frozenset[str]) -> Record:
 
 def build(inputs: object) -> object:
     """Build the decision index from the snapshot's records and design documents (the seam's `build`)."""
-    from gitroute.bundle.layout import dump_json
     from gitroute.indexes import IndexBuild
     from gitroute.parsing.records import collect_records
 
@@ -304,17 +329,17 @@ def build(inputs: object) -> object:
             records.append(kept._replace(format=DOCUMENT_FORMAT))
     records.sort(key=lambda r: r.path)
     graph = getattr(inputs, "graph", None)
-    # Every symbol's name, normalised: only when there are records to find them in.
-    names = frozenset(
-        normalize_name(n.name) for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4
-    ) if records else frozenset()
+    # Every symbol's name, normalised (each name once: most repeat): only when there are records to find them in.
+    spelled = {n.name for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4} if records else ()
+    names = frozenset(map(normalize_name, spelled))
     symbols = ({r.path: _mentioned_symbols(documents[r.path], names) for r in records if r.path in documents}
                if names else {})
-    values, section = build_blobs(records, symbols, fallback)
-    blobs = {path: dump_json(value) for path, value in values.items()}
+    memo = inputs.memo.table(NAME) if getattr(inputs, "memo", None) is not None else None  # type: ignore[attr-defined]
+    blobs, section, shards_kept = build_blobs(records, symbols, fallback, memo, getattr(inputs, "previous", None))
     from gitroute.parsing.records import rows_of
 
-    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)))
+    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)),
+                      kept=shards_kept)
 
 
 # ---------------------------------------------------------------------------------------------- answer
@@ -380,9 +405,8 @@ class Ranked(namedtuple("Ranked", "score row_id signals matched own")):
 
 def _postings(keys: Sequence[str], load: LoadBlobs, shards: int) -> dict[str, list]:
     """Each key's postings."""
-    loaded = load(sorted({f"postings/{shard_of(k, shards):05d}.json" for k in keys}))
-    return {key: loaded.get(f"postings/{shard_of(key, shards):05d}.json", {}).get(key, [])  # type: ignore[attr-defined]
-            for key in keys}
+    found = POSTINGS.lookup(load, keys, shards)
+    return {key: found.get(key, []) for key in keys}
 
 
 def _split_compounds(tokens: Sequence[str], postings: dict[str, list], load: LoadBlobs, shards: int,
@@ -445,16 +469,14 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     # Read the chunks of the candidates with the highest idf mass, then score them exactly.
     rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
         symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
-    chunk_paths = sorted({f"rows/{r // chunk:05d}.json" for r in rough})
-    chunks = load(chunk_paths)
+    found = ROWS.lookup(load, rough, chunk)
     wanted = KIND_ROLES.get(question.kind, frozenset())
     stored: dict[int, list] = {}
     scored: list[Ranked] = []
     for row_id in rough:
-        rows = chunks.get(f"rows/{row_id // chunk:05d}.json")
-        if not isinstance(rows, list) or row_id % chunk >= len(rows):
+        row = found.get(row_id)
+        if row is None:
             continue
-        row = rows[row_id % chunk]
         stored[row_id] = row
         record_id, _label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
         signals = [(f"bm25:{t}", round(bm25_term(tf, dl, avgdl, idfs[t]), 4)) for t, tf in matched[row_id].items()]
@@ -709,8 +731,7 @@ def read_rows(view: IndexView) -> list[DecisionRow]:
         total = int(view.section["counts"]["rows"])
         chunk = int(view.section["row_chunk"])
         rows: list[DecisionRow] = []
-        for start in range(0, total, chunk):
-            path = f"rows/{start // chunk:05d}.json"
+        for path in ROWS.paths(total, chunk):
             for record_id, section_text, _line, _role, _length, items in view.read_json(path):  # type: ignore[attr-defined]
                 record_path, title, status, _superseded_by, fmt = records[record_id][:5]  # type: ignore[index]
                 if fmt == DOCUMENT_FORMAT:

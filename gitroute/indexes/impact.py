@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
+from gitroute.bundle.tables import Records, RecordTable
 from gitroute.model import Answer, Row
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -28,7 +29,6 @@ QUESTION_TYPES: dict[str, dict] = {"impact": {}}
 
 DEFAULT_DEPTH = 2
 MAX_DEPTH = 5
-NAMES_TARGET = 512  # names per shard, on average (a power of two of shards): a one-file change rewrites small blobs
 MAX_CANDIDATES = 20  # an ambiguous X lists at most this many candidates
 MAX_FRONTIER = 5000  # nodes walked per depth: a hub's callers beyond this are counted, not walked
 MIN_CONTRACT_BYTES = 64  # smaller identical files (empty `__init__.py`, one-line stubs) are no contract
@@ -46,13 +46,10 @@ _EXAMPLE_PARTS = frozenset(("example", "examples", "sample", "samples", "demo", 
 _DOC_PARTS = frozenset(("doc", "docs", "documentation"))
 _DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc")
 
-
-def names_path(shard: int) -> str:
-    return f"names/{shard:05d}.json"
-
-
-def name_shard(key: str, shards: int) -> int:
-    return zlib.crc32(key.lower().encode("utf-8", "surrogateescape")) % shards
+# Name key (lowercase) -> [node id, path, name, kind, line] records in node id order; a record names its file.
+# Sized by keys, about 512 a shard: a one-file change rewrites small blobs.
+NAMES = RecordTable(NAME, "names", per_shard=512,
+                    codec=Records(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1))
 
 
 def section_of(path: str) -> str:
@@ -89,53 +86,20 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section, (), contracts, kept)
 
 
-SHARDS = "\0shards"  # the memo entry: what the last build's name shards were made of, and their blob ids
-
-
 def build_name_table(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
                      ) -> tuple[dict[str, bytes], int, int, dict[str, str]]:
     """The name table's blobs, its key count, its shard count, and the shards kept by id (path -> blob id).
 
     With a build memo, each file's blob and first node id, and `stored` (`bundle.writer.StoredBlobs`),
-    only the shards holding a key of a file whose record changed are written, patched from the last
-    build's (`_patch_names`)."""
-    from gitroute.bundle.memo import blob_id
-
+    the table patches the shards that hold a key of a file whose record changed (`bundle.tables.RecordTable`:
+    a record names its file)."""
     files: dict[str, list] = {}  # path -> its nodes
     for node in nodes:
         files.setdefault(node.path, []).append(node)
     blobs_of = file_blobs or {}
     records = {path: (blobs_of.get(path, ""), group[0].id, len(group)) for path, group in files.items()}
-    previous = memo.get(SHARDS) if memo is not None and stored is not None else None
-    patched = _patch_names(previous, files, records, stored) if previous is not None else None
-    kept: dict[str, str] = {}
-    if patched is not None:
-        shards, sharded, kept, count = patched
-    else:
-        table: dict[str, list[list]] = {}
-        for group in files.values():
-            _add_names(table, group)
-        count = len(table)
-        shards = _name_shards(count)
-        sharded = {}
-        for key, held in table.items():
-            sharded.setdefault(name_shard(key, shards), {})[key] = held
-    blobs = {names_path(shard): dump_json(value) for shard, value in sharded.items()}
-    if memo is not None:
-        ids = {**kept, **{path: blob_id(data) for path, data in blobs.items()}}
-        # Each file's record, with the shards its keys are in (the last build's, for a file it had as is).
-        old = previous[1] if patched is not None else {}  # type: ignore[index]
-        placed = {}
-        for path, group in files.items():
-            known = old.get(path)
-            placed[path] = known if known is not None and known[:3] == records[path] else (
-                *records[path], tuple(sorted({name_shard(k, shards) for k in _keys(group)})))
-        memo.put(SHARDS, (shards, placed, ids, count))
-    return blobs, count, shards, kept
-
-
-def _keys(group: Sequence) -> list[str]:
-    return [key for node in group for key in _node_keys(node)]
+    table = NAMES.build(records, lambda path, into: _add_names(into, files[path]), memo=memo, stored=stored)
+    return table.blobs, table.keys, table.shards, table.kept
 
 
 def _node_keys(node) -> list[str]:
@@ -154,62 +118,6 @@ def _add_names(table: dict[str, list[list]], group: Sequence) -> None:
         record = [node.id, node.path, node.name, node.kind, node.line]
         for key in _node_keys(node):
             table.setdefault(key, []).append(record)
-
-
-def _name_shards(count: int) -> int:
-    from gitroute.bundle.patch import shard_count
-
-    return shard_count(count, NAMES_TARGET)
-
-
-def _patch_names(previous: object, files: dict[str, list], records: dict[str, tuple], stored,
-                 ) -> tuple[int, dict[int, dict[str, list[list]]], dict[str, str], int] | None:
-    """The name shards that hold a key of a file changed since the last build, patched from the ones it
-    wrote (`bundle/patch.py`): (shard count, shard -> key -> records, the other shards' blob ids, key
-    count); None when that cannot be done exactly: the caller builds every shard.
-
-    A file whose record (blob, first id, node count) is the last build's has the same records; a changed
-    one's records then are taken out of the shards its keys were in (records name their path), and its
-    records now put in, in node id order as a whole build would."""
-    from gitroute.bundle.patch import changed_files, kept_shards, read_shards, shard_record
-
-    record = shard_record(previous, 4)
-    if record is None:
-        return None
-    shards, old_files, ids, count = record
-    changed = changed_files({path: tuple(r[:3]) for path, r in old_files.items()}, records)
-    new: dict[str, list[list]] = {}
-    for path in changed:
-        if path in files:
-            _add_names(new, files[path])
-    numbers = {n for path in changed if path in old_files for n in old_files[path][3]}
-    numbers.update(name_shard(key, shards) for key in new)
-    read = read_shards(stored, NAME, ids, {names_path(n) for n in numbers})
-    if read is None:
-        return None
-    gone = set(changed)
-    count -= sum(map(len, read.values()))
-    for shard in read.values():
-        for key in list(shard):
-            held = [r for r in shard[key] if r[1] not in gone]
-            if len(held) < len(shard[key]):
-                shard[key] = held
-    for key, added in new.items():
-        shard = read[names_path(name_shard(key, shards))]
-        shard[key] = sorted([*shard.get(key, ()), *added], key=lambda r: r[0])
-    for shard in read.values():
-        for key in [k for k, held in shard.items() if not held]:
-            del shard[key]
-    count += sum(map(len, read.values()))
-    kept = kept_shards(stored, NAME, ids, read)
-    if kept is None or _name_shards(count) != shards:
-        return None
-    return shards, {_shard_number(path): value for path, value in read.items() if value}, kept, count
-
-
-def _shard_number(path: str) -> int:
-    """`names_path` undone."""
-    return int(path.rsplit("/", 1)[1].split(".")[0])
 
 
 def find_contracts(files: Sequence, read, drift: Sequence[str] = (), memo=None) -> list[dict]:
@@ -383,18 +291,8 @@ def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
     shards = view.section.get("names_shards", 1)
     if not isinstance(shards, int) or shards < 1:
         raise view.corrupt("meta.json")
-    wanted = {k.lower() for k in keys}
-    paths = sorted({names_path(name_shard(k, shards)) for k in wanted})
-    found: dict[str, list] = {}
-    for path in paths:
-        table = view.read_json(path) if view.read([path]) else {}
-        if not isinstance(table, dict):
-            raise view.corrupt(path)
-        for key in wanted:
-            records = table.get(key)
-            if isinstance(records, list):
-                found[key] = records
-    return found
+    found = NAMES.read(view.read, {k.lower() for k in keys}, shards, view.corrupt)
+    return {key: records for key, records in found.items() if isinstance(records, list)}
 
 
 def definitions(view: IndexView, target: str) -> list[list]:

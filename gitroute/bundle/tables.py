@@ -1,0 +1,606 @@
+"""The storage floor every index stores through: keyed values sharded by key into blobs, encoded by one codec,
+built whole or brought up to date from the last build, and read back a few keys at a time.
+
+An index declares each table it stores at module level: its folder inside the index's folder, how much a shard
+holds on average, and its codec (what a key's value is in memory, and how a shard spells it):
+
+    POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(3))
+
+A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value; a key's shard is the CRC-32 of its UTF-8
+bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a change of it moves
+every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's buckets use too. Answers
+read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded. Rows by id (decisions'
+section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
+
+A build hands `table.build` its units (a file, a document) in order, each with its record: everything that unit's
+part of the table depends on (a blob id, a first node id...), and `fill(unit, into)`, which adds that part to a
+dict of key -> value. With a memo table (`bundle.memo.MemoTable`) and the blobs of the bundle the ref holds
+(`bundle.writer.StoredBlobs`), the table keeps its state in the memo (each unit's record, each shard's blob id),
+and the next build writes only the shards that hold a key of a unit whose record changed, patched from the blobs
+the last build wrote; every other shard is kept by id (`IndexBuild.kept`). A patch is exact or not made: when
+something is not at hand (a shard the ref's bundle no longer stores, a unit's old part, a shard count that
+moves) the table is built whole. Either way the blobs are byte for byte what a build with no memo writes.
+
+Two ways to take a changed unit's old part out of a shard:
+- `PostingsTable`: by content. `old(unit, record, into)` adds the part the unit had under its last record (the
+  index keeps what it was made of in its own memo: a file's tokens); only the keys whose parts differ are patched.
+- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`); the table remembers which shards
+  each unit's keys fell in, and a changed unit's records are dropped from those shards. A build may also name
+  keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
+  moved); their shards are made again from the parts of the units whose records are there.
+
+docs/decisions/0018-storage-floor.md says why.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict, namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import accumulate
+from operator import itemgetter
+
+from gitroute.shards import shard_count, shard_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from typing import Any
+
+ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+LoadBlobs = Callable[[Sequence[str]], Mapping[str, object]]  # paths -> the decoded JSON of those found
+Corrupt = Callable[[str], Exception]
+Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> value) to `into`
+FillOld = Callable[[str, object, dict], bool]  # (unit, its last record, into): False when not at hand
+
+STATE = "\0table "  # a table's state in the memo, by its folder: what the last build's shards were made of
+
+
+# --- codecs: how a value is held and spelled (a change of encoding is made here) -------------------------
+
+
+class Codec:
+    """A value of a table as it is held while building and answering, and as a shard spells it."""
+
+    def empty(self) -> Any:
+        return []
+
+    def size(self, value: Any) -> int:
+        """What the value weighs toward the shard count."""
+        return len(value)
+
+    def encode(self, value: Any) -> Any:
+        return value
+
+    def decode(self, stored: Any) -> Any:
+        """A stored value back; raises ValueError or TypeError when it is not one this codec writes."""
+        return stored
+
+    def encode_shard(self, values: Mapping[str, Any]) -> dict:
+        """A shard's JSON object: key -> value, each encoded (a codec may spell what keys share once)."""
+        return {key: self.encode(value) for key, value in values.items()}
+
+    def decode_shard(self, stored: dict) -> dict[str, Any]:
+        return {key: self.decode(value) for key, value in stored.items()}
+
+    def decode_key(self, stored: dict, key: str) -> Any:
+        """One key's value from a stored shard, None when the shard does not hold it."""
+        held = stored.get(key)
+        return None if held is None else self.decode(held)
+
+
+class PostingsCodec(Codec):
+    """A codec of postings: a key's value is patched by taking out the postings `gone` and putting in `added`."""
+
+    def patch(self, before: Any, gone: Any, added: Any) -> Any:
+        raise NotImplementedError
+
+
+class FieldLists(PostingsCodec):
+    """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
+    a shard spells them as they are."""
+
+    def __init__(self, fields: int) -> None:
+        self.fields = fields
+
+    def empty(self) -> tuple[list[int], ...]:
+        return tuple([] for _ in range(self.fields))
+
+    def size(self, value) -> int:
+        return sum(map(len, value))
+
+    def encode(self, value) -> list:
+        return list(value)
+
+    def patch(self, before, gone, added) -> list[list[int]]:
+        return [sorted({*held} - set(out) | set(into)) for held, out, into in zip(before, gone, added)]
+
+
+class GapPairs(PostingsCodec):
+    """Postings as (id, payload) pairs ascending by id; a shard spells them flat, ids as gaps (most are small
+    numbers, and JSON is text): [id gap, payload, id gap, payload, ...]."""
+
+    def encode(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
+        flat: list[int] = []
+        previous = 0
+        for node_id, payload in pairs:
+            flat += (node_id - previous, payload)
+            previous = node_id
+        return flat
+
+    def decode(self, stored: object) -> list[tuple[int, int]]:
+        if not isinstance(stored, list) or len(stored) % 2:
+            raise ValueError("postings are not (gap, payload) pairs")
+        return list(zip(accumulate(stored[0::2]), stored[1::2]))
+
+    def patch(self, before, gone, added) -> list[tuple[int, int]]:
+        out = set(gone)
+        return sorted([p for p in before if p not in out] + added)
+
+
+class IdRows(PostingsCodec):
+    """Postings as rows of ints led by an id, one row per id, ascending by it (decisions: [row id, tf, paragraph
+    mask], and [row id, 1] under a symbol's key); a shard spells them as they are, a list of lists."""
+
+    def decode(self, stored: object) -> list[list[int]]:
+        if not isinstance(stored, list):
+            raise ValueError("postings are not a list of rows")
+        return stored
+
+    def patch(self, before, gone, added) -> list[list[int]]:
+        out = {tuple(row) for row in gone}
+        return sorted([row for row in before if tuple(row) not in out] + list(added), key=itemgetter(0))
+
+
+class Records(Codec):
+    """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
+    spells a key's records as a list. `weigh`: what a key's records weigh toward the shard count (their
+    number; `lambda records: 1` to count keys)."""
+
+    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any],
+                 weigh: Callable[[list], int] = len) -> None:
+        self.owner = owner
+        self.order = order
+        self.weigh = weigh
+
+    def size(self, value: Any) -> int:
+        return self.weigh(value)
+
+
+# --- tables ----------------------------------------------------------------------------------------------
+
+
+class Built(namedtuple("Built", "blobs kept shards keys size")):
+    """A table's build: blobs: dict[str, bytes], path -> the shards written; kept: dict[str, str], path -> blob id
+    of the shards kept as the last build wrote them; shards: int, the shard count; keys: int, how many keys;
+    size: int, their total weight toward the shard count."""
+
+    __slots__ = ()
+
+
+class Table:
+    """One table of an index: key -> value, in shards `<folder>/NNNNN.json` of the index's folder."""
+
+    codec: Codec
+
+    def __init__(self, index: str, folder: str, *, per_shard: int, codec: Codec, digits: int = 5,
+                 most: int | None = None) -> None:
+        self.index = index  # the index's folder in the bundle: where the blobs of the bundle the ref holds are
+        self.folder = folder
+        self.per_shard = per_shard
+        self.codec = codec
+        self.digits = digits
+        self.most = most
+
+    def path(self, shard: int) -> str:
+        return f"{self.folder}/{shard:0{self.digits}d}.json"
+
+    def key_path(self, key: str, shards: int) -> str:
+        return self.path(shard_of(key, shards))
+
+    def shards_for(self, size: int) -> int:
+        return shard_count(size, self.per_shard, self.most)
+
+    # --- reading
+
+    def read(self, read: ReadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt,
+             cache: dict[str, dict] | None = None) -> dict[str, Any]:
+        """The values of these keys, decoded; a key no shard holds is left out. `cache` (path -> stored shard)
+        keeps the shards read for the next call (a warm server's view)."""
+        keys = list(keys)
+        cache = self.read_shards(read, {self.key_path(k, shards) for k in keys}, corrupt, cache)
+        found: dict[str, Any] = {}
+        decode = self.codec.decode_key
+        for key in keys:
+            path = self.key_path(key, shards)
+            try:
+                value = decode(cache[path], key)
+            except (TypeError, ValueError, KeyError, IndexError) as err:
+                raise corrupt(path) from err
+            if value is not None:
+                found[key] = value
+        return found
+
+    def read_all(self, read: ReadBlobs, shards: int, corrupt: Corrupt,
+                 cache: dict[str, dict] | None = None) -> dict[str, dict]:
+        """Every shard (path -> key -> stored value): what a warm server decodes ahead."""
+        return self.read_shards(read, [self.path(n) for n in range(shards)], corrupt, cache)
+
+    def read_every(self, read: ReadBlobs, shards: int, corrupt: Corrupt) -> dict[str, Any]:
+        """Every key's value, decoded: what a warm server holds."""
+        found: dict[str, Any] = {}
+        for path, shard in self.read_all(read, shards, corrupt).items():
+            try:
+                found.update(self.codec.decode_shard(shard))
+            except (TypeError, ValueError, KeyError, IndexError) as err:
+                raise corrupt(path) from err
+        return found
+
+    def read_shards(self, read: ReadBlobs, paths: Iterable[str], corrupt: Corrupt,
+                    cache: dict[str, dict] | None = None) -> dict[str, dict]:
+        cache = {} if cache is None else cache
+        wanted = sorted(set(paths) - cache.keys())
+        if wanted:
+            blobs = read(wanted)
+            for path in wanted:
+                cache[path] = _load_shard(blobs[path], path, corrupt) if path in blobs else {}
+        return cache
+
+    def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int) -> dict[str, Any]:
+        """As `read`, from the shards `load` hands decoded (an index that keeps its decoded blobs itself, as
+        decisions does in a warm server's view); raises ValueError when one is not what this table writes."""
+        paths = {key: self.key_path(key, shards) for key in keys}
+        loaded = load(sorted(set(paths.values())))
+        decode = self.codec.decode_key
+        found: dict[str, Any] = {}
+        for key, path in paths.items():
+            shard = loaded.get(path, {})
+            if not isinstance(shard, dict):
+                raise ValueError(f"'{path}' is not a shard of key -> value")
+            value = decode(shard, key)
+            if value is not None:
+                found[key] = value
+        return found
+
+    # --- building
+
+    def build(self, records: Mapping[str, object], fill: Fill, *, memo=None, stored=None, old: FillOld | None = None,
+              last: object = None, changed: Iterable[str] = (), remake: Iterable[str] = (),
+              also: Iterable[str] = ()) -> Built:
+        """The table's shards from `records` (unit -> record, in the order the units' parts join each key) and
+        `fill`; with `memo` and `stored`, patched from the last build's where that is exact (see the module's
+        docstring). `last`: the state to patch from, when not the memo's (`state`); `changed`: units whose part
+        may differ though their record is the same. A record table also takes `remake`, keys whose shards are
+        made again from the parts of every unit whose records are there, and `also`, units whose records may
+        have moved to such a key though their record is the same."""
+        from gitroute.bundle.memo import blob_id
+
+        state = None
+        if memo is not None and stored is not None:
+            state = _valid_state(last if last is not None else memo.get(self.memo_key))
+        hints = _Hints(set(changed), set(remake), set(also))
+        patched = self._patch(state, records, fill, stored, old, hints) if state is not None else None
+        built, placed, tallies = patched if patched is not None else self._whole(records, fill)
+        if memo is not None:
+            ids = {**built.kept, **{path: blob_id(data) for path, data in built.blobs.items()}}
+            memo.put(self.memo_key, (built.shards, dict(records), ids, (built.keys, built.size), placed, tallies))
+        return built
+
+    @property
+    def memo_key(self) -> str:
+        return STATE + self.folder
+
+    def state(self, memo) -> tuple | None:
+        """The last build's state in `memo`, when it is one."""
+        return _valid_state(memo.get(self.memo_key))
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
+        """The table built from every unit: (built, unit -> shard numbers, shard path -> (keys, size))."""
+        raise NotImplementedError
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
+        """As `_whole`, patched from the last build's `state`; None when that cannot be done exactly."""
+        raise NotImplementedError
+
+    def _read_stored(self, stored, ids: Mapping[str, str], paths: Iterable[str]) -> dict[str, dict] | None:
+        """The last build's shards at these paths (empty where it wrote none), as stored; None when one is not
+        at hand, or not a JSON object."""
+        from gitroute.bundle.layout import load_json
+
+        shards: dict[str, dict] = {}
+        for path in paths:
+            if path not in ids:
+                shards[path] = {}
+                continue
+            data = stored.read(f"{self.index}/{path}", ids[path])
+            if data is None:
+                return None
+            try:
+                value = load_json(data)
+            except ValueError:
+                return None
+            if not isinstance(value, dict):
+                return None
+            shards[path] = value
+        return shards
+
+    def _kept(self, stored, ids: Mapping[str, str], written: Iterable[str]) -> dict[str, str] | None:
+        """Path -> blob id of the last build's shards not written again; None when the ref's bundle lacks one."""
+        skip = set(written)
+        kept = {path: oid for path, oid in ids.items() if path not in skip}
+        if any(stored.get(f"{self.index}/{path}") != oid for path, oid in kept.items()):
+            return None
+        return kept
+
+
+class PostingsTable(Table):
+    """token -> postings, patched by content: a changed unit's old part (`old`) is taken out of its keys' values
+    and its part now put in, on the keys where the two differ."""
+
+    codec: PostingsCodec
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        values: dict[str, object] = defaultdict(codec.empty)
+        for unit in records:
+            fill(unit, values)
+        size = sum(map(codec.size, values.values()))
+        shards = self.shards_for(size)
+        sharded: dict[int, dict] = defaultdict(dict)
+        encode = codec.encode
+        for key, value in values.items():
+            sharded[shard_of(key, shards)][key] = encode(value)
+        blobs = {self.path(n): dump_json(shard) for n, shard in sharded.items()}
+        return Built(blobs, {}, shards, len(values), size), {}, {}
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        shards, old_records, ids, (keys, size), _placed, _tallies = state
+        gone: dict[str, object] = defaultdict(codec.empty)
+        added: dict[str, object] = defaultdict(codec.empty)
+        for unit in _changed(old_records, records, hints.changed):
+            if unit in old_records and (old is None or not old(unit, old_records[unit], gone)):
+                return None
+            if unit in records:
+                fill(unit, added)
+        dirty = {k for k in gone.keys() | added.keys() if gone.get(k) != added.get(k)}
+        read = self._read_stored(stored, ids, {self.key_path(k, shards) for k in dirty})
+        if read is None:
+            return None
+        try:
+            for key in dirty:
+                shard = read[self.key_path(key, shards)]
+                held = shard.get(key)
+                before = codec.decode(held) if held is not None else codec.empty()
+                after = codec.patch(before, gone.get(key) or codec.empty(), added.get(key) or codec.empty())
+                weight = codec.size(after)
+                size += weight - codec.size(before)
+                keys += bool(weight) - (held is not None)
+                if weight:
+                    shard[key] = codec.encode(after)
+                else:
+                    shard.pop(key, None)
+        except (TypeError, ValueError):  # a stored value this codec did not write: build it whole
+            return None
+        kept = self._kept(stored, ids, read)
+        if kept is None or self.shards_for(size) != shards:
+            return None
+        blobs = {path: dump_json(shard) for path, shard in read.items() if shard}
+        return Built(blobs, kept, shards, keys, size), {}, {}
+
+
+class Part(dict):
+    """A unit's part of a record table, as `fill` makes it: key -> records. `wanted(key)`, when not None: whether
+    this build needs that key's records (it makes a few shards again); a fill may leave the others out."""
+
+    def __init__(self, wanted: Callable[[str], bool] | None = None) -> None:
+        super().__init__()
+        self.wanted = wanted
+
+
+class RecordTable(Table):
+    """key -> records, patched by owner: the records of a changed unit are dropped from the shards its keys fell
+    in at the last build, and its records now put in, in the codec's order. The shards of `remake` keys are made
+    again from the parts of the units whose records are there instead (at the last build, or now). The state
+    keeps each unit's shard numbers and each shard's (keys, size)."""
+
+    codec: Records
+
+    def _parts(self, fill: Fill, units: Iterable[str]) -> dict[str, dict]:
+        parts: dict[str, dict] = {}
+        for unit in units:
+            part = Part()
+            fill(unit, part)
+            parts[unit] = part
+        return parts
+
+    def _placed(self, parts: Mapping[str, dict], shards: int) -> dict[str, tuple[int, ...]]:
+        return {unit: tuple(sorted({shard_of(key, shards) for key in part})) for unit, part in parts.items()}
+
+    def _tallies(self, sharded: Mapping[str, dict]) -> dict[str, tuple[int, int]]:
+        size = self.codec.size
+        return {path: (len(shard), sum(map(size, shard.values()))) for path, shard in sharded.items() if shard}
+
+    def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
+        from gitroute.bundle.layout import dump_json
+
+        codec = self.codec
+        parts = self._parts(fill, records)
+        values: dict[str, list] = {}
+        for part in parts.values():
+            for key, held in part.items():
+                values.setdefault(key, []).extend(held)
+        size = sum(map(codec.size, values.values()))
+        shards = self.shards_for(size)
+        sharded: dict[str, dict] = defaultdict(dict)
+        for key, value in values.items():
+            sharded[self.key_path(key, shards)][key] = value
+        blobs = {path: dump_json(codec.encode_shard(shard)) for path, shard in sharded.items()}
+        return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards), self._tallies(sharded)
+
+    def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
+               hints: _Hints) -> tuple[Built, dict, dict] | None:
+        from gitroute.bundle.layout import dump_json
+
+        shards, old_records, ids, (keys, size), placed, tallies = state
+        units = _changed(old_records, records, hints.changed)
+        if any(unit in old_records and unit not in placed for unit in units) or ids.keys() - tallies.keys():
+            return None
+        parts = self._parts(fill, [u for u in (*units, *sorted(hints.also - set(units))) if u in records])
+        remade = {shard_of(key, shards) for key in hints.remake}
+        made = self._remade(remade, records, placed, parts, fill, shards)
+        # The other shards a changed unit's keys fall in, then or now: patched by owner, from the stored blobs.
+        numbers = {n for unit in units for n in placed.get(unit, ())}
+        numbers.update(shard_of(key, shards) for unit in units if unit in parts for key in parts[unit])
+        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards)
+        if read is None:
+            return None
+        written = {**read, **made}
+        now = self._tallies(written)
+        keys += sum(n for n, _ in now.values()) - sum(tallies.get(path, (0, 0))[0] for path in written)
+        size += sum(w for _, w in now.values()) - sum(tallies.get(path, (0, 0))[1] for path in written)
+        kept = self._kept(stored, ids, written)
+        if kept is None or self.shards_for(size) != shards:
+            return None
+        blobs = {path: dump_json(self.codec.encode_shard(shard)) for path, shard in written.items() if shard}
+        placed_now = {unit: placed[unit] for unit in records if unit not in parts and unit in placed}
+        placed_now.update(self._placed(parts, shards))
+        tallies_now = {path: counts for path, counts in tallies.items() if path not in written}
+        tallies_now.update(now)
+        return Built(blobs, kept, shards, keys, size), placed_now, tallies_now
+
+    def _remade(self, remade: set[int], records: Mapping[str, object], placed: Mapping[str, tuple[int, ...]],
+                parts: Mapping[str, dict], fill: Fill, shards: int) -> dict[str, dict]:
+        """The shards `remade` made again from every unit whose records are there: those whose part is at hand
+        (`parts`), and those the last build placed there (their part for those shards only), in the units' order."""
+        made: dict[str, dict] = {self.path(n): {} for n in remade}
+        if not remade:
+            return made
+
+        def wanted(key: str) -> bool:
+            return shard_of(key, shards) in remade
+
+        for unit in records:
+            part = parts.get(unit)
+            if part is None:
+                if remade.isdisjoint(placed.get(unit, ())):
+                    continue
+                part = Part(wanted)
+                fill(unit, part)
+            for key, held in part.items():
+                number = shard_of(key, shards)
+                if number in remade:
+                    made[self.path(number)].setdefault(key, []).extend(held)
+        return made
+
+    def _by_owner(self, stored, ids: Mapping[str, str], numbers: set[int], units: list[str],
+                  parts: Mapping[str, dict], shards: int) -> dict[str, dict] | None:
+        """The stored shards `numbers`, decoded, less the records of `units`, with their records now."""
+        codec = self.codec
+        raw = self._read_stored(stored, ids, {self.path(n) for n in numbers})
+        if raw is None:
+            return None
+        try:
+            read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
+        except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
+            return None
+        gone = set(units)
+        owner = codec.owner
+        for shard in read.values():
+            for key, held in list(shard.items()):
+                kept_records = [r for r in held if owner(r) not in gone]
+                if len(kept_records) < len(held):
+                    shard[key] = kept_records
+        new: dict[str, list] = {}
+        for unit in units:
+            for key, held in parts.get(unit, {}).items():
+                if shard_of(key, shards) in numbers:
+                    new.setdefault(key, []).extend(held)
+        for key, held in new.items():
+            shard = read[self.key_path(key, shards)]
+            shard[key] = sorted([*shard.get(key, ()), *held], key=codec.order)
+        for shard in read.values():
+            for key in [k for k, held in shard.items() if not held]:
+                del shard[key]
+        return read
+
+
+class ChunkTable:
+    """Rows by id, `per_chunk` a blob: `<folder>/NNNNN.json` is the JSON list of rows n * per_chunk up to the next
+    chunk's first (decisions' section rows); an answer reads the chunks of the rows it wants. A build writes every
+    chunk: its rows are made anew each build (a record's rows move with every record before it), and proving a
+    chunk unchanged (a digest of its rows) costs what writing it does (its bytes are its id; the writer stores
+    only the blobs the repository lacks)."""
+
+    def __init__(self, index: str, folder: str, *, per_chunk: int, digits: int = 5) -> None:
+        self.index = index
+        self.folder = folder
+        self.per_chunk = per_chunk
+        self.digits = digits
+
+    def path(self, chunk: int) -> str:
+        return f"{self.folder}/{chunk:0{self.digits}d}.json"
+
+    def row_path(self, row_id: int, per_chunk: int) -> str:
+        """The chunk that holds `row_id`, `per_chunk` rows a chunk (as the index's section records it)."""
+        return self.path(row_id // per_chunk)
+
+    def paths(self, rows: int, per_chunk: int) -> list[str]:
+        """Every chunk of `rows` rows, in id order."""
+        return [self.path(n) for n in range(-(-rows // per_chunk))]
+
+    def lookup(self, load: LoadBlobs, ids: Iterable[int], per_chunk: int) -> dict[int, Any]:
+        """Row id -> row, of the ids a chunk holds, from the chunks `load` hands decoded."""
+        ids = list(ids)
+        loaded = load(sorted({self.row_path(i, per_chunk) for i in ids}))
+        found: dict[int, Any] = {}
+        for row_id in ids:
+            rows = loaded.get(self.row_path(row_id, per_chunk))
+            if isinstance(rows, list) and row_id % per_chunk < len(rows):
+                found[row_id] = rows[row_id % per_chunk]
+        return found
+
+    def build(self, rows: Sequence) -> Built:
+        """The chunks of `rows` (JSON values, in id order); `Built.shards` is the chunk count."""
+        from gitroute.bundle.layout import dump_json
+
+        size = self.per_chunk
+        blobs = {self.path(start // size): dump_json(rows[start:start + size]) for start in range(0, len(rows), size)}
+        return Built(blobs, {}, len(blobs), len(rows), len(rows))
+
+
+class _Hints(namedtuple("_Hints", "changed remake also")):
+    """What a build says of its units beyond their records (`Table.build`): changed, remake, also (sets)."""
+
+    __slots__ = ()
+
+
+def _changed(old: Mapping[str, object], now: Mapping[str, object], also: set[str]) -> list[str]:
+    """The units whose record differs from the last build's, or that `also` names: changed or added (in `now`'s
+    order), then removed."""
+    return ([unit for unit, record in now.items() if unit in also or old.get(unit) != record]
+            + sorted(old.keys() - now.keys()))
+
+
+def _valid_state(value: object) -> tuple | None:
+    """A table's state as `Table.build` puts it in the memo: (shards, unit -> record, path -> blob id,
+    (keys, size), unit -> shard numbers, path -> (keys, size)); the last two only a record table's."""
+    if (isinstance(value, tuple) and len(value) == 6 and isinstance(value[0], int) and isinstance(value[1], dict)
+            and isinstance(value[2], dict) and isinstance(value[3], tuple) and len(value[3]) == 2
+            and isinstance(value[4], dict) and isinstance(value[5], dict)):
+        return value
+    return None
+
+
+def _load_shard(data: bytes, path: str, corrupt: Corrupt) -> dict:
+    try:
+        value = json.loads(data)
+    except ValueError as err:
+        raise corrupt(path) from err
+    if not isinstance(value, dict):
+        raise corrupt(path)
+    return value

@@ -1,0 +1,685 @@
+"""Which documents the doc↔code index links, and how their tokens name graph nodes (the rules of the package's
+docstring): the records a link is made of, the name tables of the graph, and each document linked, or taken
+from the build memo while what its linking read is unchanged."""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter, defaultdict, namedtuple
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from gitroute.model import Document, Token
+from gitroute.text import is_code_name, name_parts
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.config import Config
+
+MIN_NAME = 4  # a bare last segment shorter than this (`get`, `Q`) is not linked by name alone
+MAX_CANDIDATES = 20  # an ambiguous link lists at most this many candidate nodes (and says how many there were)
+EXACT, DISAMBIGUATED, AMBIGUOUS = "exact", "disambiguated", "ambiguous"
+
+# Roles whose target is no code object: documents, labels, settings, commands, standards.
+IGNORED_ROLES = frozenset(
+    (
+        "doc", "ref", "term", "envvar", "rfc", "pep", "download", "numref", "option", "keyword", "abbr",
+        "command", "program", "math", "sub", "sup", "kbd", "menuselection", "guilabel", "samp", "regexp",
+        "token", "dfn", "ticket", "commit", "issue", "pr", "setting", "djadmin", "djadminopt", "ttag",
+        "tfilter", "lookup", "fieldlookup", "templatetag", "mimetype", "manpage", "index", "pypi", "gh",
+        "user", "bpo", "cve", "cwe", "mailheader", "makevar", "newsgroup", "strong", "emphasis",
+        "literal", "code", "title-reference", "raw", "abbreviation",
+    )
+)
+PATH_ROLES = frozenset(("file", "source"))
+MODULE_DIRECTIVES = frozenset(("module", "currentmodule", "py:module", "py:currentmodule", "automodule"))
+CLASS_DIRECTIVES = frozenset(("class", "autoclass", "py:class", "exception", "autoexception", "py:exception",
+                              "c:struct", "cpp:class", "cpp:struct", "js:class"))
+_PACKAGE_STEMS = ("__init__", "index", "mod", "lib")
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+class Target(namedtuple("Target", "node path name kind line owner centrality")):
+    """A node a link points at: node: int (graph id); path, name, kind: str; line: int; owner: str (the
+    enclosing symbols, dotted); centrality: int (edges into the node: calls, references, imports)."""
+
+    __slots__ = ()
+
+
+class DocLink(namedtuple("DocLink",
+                         "document section number line token status targets total heading section_line directive",
+                         defaults=(0, False))):
+    """One token of a document that names code.
+
+    document: str (its path); section: str (the enclosing heading's text, "" before any); number: str
+    (that heading's number where the document numbers it); line: int; token: str (as written); status:
+    str ("exact" | "disambiguated" | "ambiguous"); targets: tuple[Target, ...] (one file's nodes, or every
+    candidate up to MAX_CANDIDATES when ambiguous); total: int (candidates before that cap); heading:
+    bool (the token stands in a heading); section_line: int (the heading's line, 0 before any); directive: bool
+    (an autodoc or domain directive documents the target here: the reference entry for it).
+    """
+
+    __slots__ = ()
+
+
+def qualname(owner: str, name: str) -> str:
+    return f"{owner}.{name}" if owner else name
+
+
+# ------------------------------------------------------------------------------------------ selection
+
+
+def in_doc_scope(path: str, scope: Sequence[str]) -> bool:
+    """Whether a path is under one of the configured folders or matches one of the configured globs;
+    an empty scope is every document."""
+    if not scope:
+        return True
+    from fnmatch import fnmatchcase
+
+    for entry in scope:
+        entry = entry.strip("/")
+        if any(c in entry for c in "*?["):
+            if fnmatchcase(path, entry):
+                return True
+        elif entry in ("", ".") or path == entry or path.startswith(entry + "/"):
+            return True
+    return False
+
+
+def scan_documents(documents: Mapping[str, Document], config: Config) -> list[Document]:
+    """The documents this index links, in path order: those in the configured scope, minus excludes and the
+    committed maps gitroute writes (DOC-CODE.md, DECISIONS.md), which are derived from documents.
+
+    The build parses every document once (and caches it by blob id); this only chooses.
+    """
+    scope = tuple(config.docs or ())
+    generated = {config.doc_code_map, config.decisions_map}
+    return [documents[path] for path in sorted(documents)
+            if path not in generated and not config.is_excluded(path) and in_doc_scope(path, scope)]
+
+
+# -------------------------------------------------------------------------------------------- linking
+
+
+_CENTRAL_KINDS = frozenset(("calls", "references", "imports"))  # the uses a target's centrality counts
+
+
+class Linker:
+    """Resolves document tokens to graph nodes by the rules in the module docstring."""
+
+    def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = (), *, lazy: bool = False) -> None:
+        """`lazy`: the name tables (every table but "N" and "i") are built by `build_tables`, when first needed."""
+        self.node_list = nodes
+        self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
+        self.documents = frozenset(documents)
+        # Edges are (source, kind, target, line, how): one pass per question, in C where it can be.
+        edges = edges if isinstance(edges, (list, tuple)) else list(edges)
+        self.incoming = Counter(e[2] for e in edges if e[1] in _CENTRAL_KINDS)
+        self.imports: dict[int, set[int]] = defaultdict(set)  # file -> the files it imports
+        for e in edges:
+            if e[1] == "imports":
+                self.imports[e[0]].add(e[2])
+        self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
+        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        self.targets: dict[int, Target] = {}
+        # Each path's file node: a memo names a node by (path, offset from it), which a change to another
+        # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
+        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        if not lazy:
+            self.build_tables()
+
+    def build_tables(self) -> None:
+        """The name tables linking reads, from every node (once)."""
+        if "p" in self.tables:
+            return
+        nodes = self.node_list
+        self.by_path: dict[str, int] = {}
+        self.by_suffix: dict[str, list[int]] = defaultdict(list)  # `flask/app.py` -> files ending so
+        self.by_base: dict[str, list[int]] = defaultdict(list)
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        self.by_qual: dict[str, list[int]] = defaultdict(list)  # `Owner.name` and `Outer.Inner.name`
+        self.modules: dict[str, list[int]] = defaultdict(list)  # `flask.app`, `django.db.models` -> files
+        self.in_file: dict[tuple[str, str], list[int]] = defaultdict(list)  # (path, name) -> its symbols
+        # A function defined inside a function is local: no document can name it from outside.
+        functions = {(n.path, qualname(n.owner, n.name)) for n in nodes if n.kind in ("function", "method")}
+        for node in nodes:
+            if node.kind == "file":
+                self._add_file(node)
+            elif not _is_local(node, functions):
+                self._add_symbol(node)
+        # What linking reads, by a one-letter tag: the facts a document's links rest on (see `facts`).
+        self.tables.update({"p": self.by_path, "s": self.by_suffix, "b": self.by_base, "n": self.by_name,
+                            "q": self.by_qual, "m": self.modules, "f": self.in_file})
+
+    def record(self) -> None:
+        """From now on, note every key linking reads: a memoised document is valid while they read the same."""
+        self.build_tables()
+        self.looked = {}
+        for tag, table in self.tables.items():
+            setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
+
+    def canon(self, node_id: int) -> tuple[str, int]:
+        """A node as (path, offset from its file's node): what a memo stores instead of an id."""
+        path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
+        return (path, node_id - self.first[path])
+
+    def node_id(self, ref: Sequence) -> int:
+        """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
+        return self.node_ids((ref,))[0]
+
+    def node_ids(self, refs: Sequence[Sequence]) -> list[int]:
+        """`node_id` of each ref (one call per row of a document's links, not per ref)."""
+        first, nodes = self.first, self.tables["N"]
+        ids = []
+        for path, offset in refs:
+            base = first.get(path)
+            node = nodes.get(base + offset) if base is not None else None
+            ids.append(base + offset if node is not None and node.path == path else -1)
+        return ids
+
+    def canon_key(self, tag: str, key: object) -> tuple[str, object]:
+        """A looked-up key in a memo's terms: node ids ("N", "i") as (path, offset)."""
+        if tag in ("N", "i"):
+            return (tag, self.canon(key) if key in self.tables["N"] else None)  # type: ignore[arg-type]
+        return (tag, key)
+
+    def fact(self, tag: str, key: object) -> object:
+        """What one memo key reads now, in the memo's terms: node fields linking uses, ids as (path, offset)."""
+        if tag in ("N", "i"):
+            node_id = self.node_id(key) if key is not None else -1  # type: ignore[arg-type]
+            if node_id < 0:
+                return None
+            if tag == "N":
+                node = self.tables["N"][node_id]
+                return (node.path, node.name, node.kind, node.owner)
+            return sorted(self.canon(i) for i in self.tables["i"].get(node_id, ()))
+        self.build_tables()
+        value = self.tables[tag].get(key)
+        if value is None:
+            return None
+        if tag == "p":
+            return self.canon(value)
+        return [self.canon(i) for i in value]
+
+    def _add_file(self, node) -> None:
+        path = node.path
+        if path in self.documents:
+            return
+        self.by_path[path] = node.id
+        self.by_base[posixpath.basename(path)].append(node.id)
+        parts = path.split("/")
+        for start in range(1, len(parts) - 1):
+            self.by_suffix["/".join(parts[start:])].append(node.id)
+        if not node.lang:
+            return
+        stem = posixpath.splitext(path)[0].split("/")
+        package = stem[-1] in _PACKAGE_STEMS
+        if package:
+            stem = stem[:-1]
+        if not stem or not all(part.isidentifier() for part in stem[-1:]):
+            return
+        for start in range(len(stem)):
+            suffix = stem[start:]
+            # A single segment is a module name only for a package (`flask`), not for every `app.py`.
+            if len(suffix) >= 2 or package:
+                self.modules[".".join(suffix)].append(node.id)
+
+    def _add_symbol(self, node) -> None:
+        name = node.name
+        self.by_name[name].append(node.id)
+        self.in_file[node.path, name].append(node.id)
+        if node.owner:
+            owners = node.owner.split(".")
+            self.by_qual[f"{owners[-1]}.{name}"].append(node.id)
+            self.in_file[node.path, f"{owners[-1]}.{name}"].append(node.id)
+            if len(owners) > 1:
+                self.by_qual[f"{node.owner}.{name}"].append(node.id)
+                self.in_file[node.path, f"{node.owner}.{name}"].append(node.id)
+
+    # -- tokens
+
+    def resolve_token(self, token, document: str, module: str = "", owner: str = "") -> list[int] | None:
+        """The candidate nodes a token names (None: it names nothing)."""
+        kind = token.kind
+        text = token.text
+        if kind == "link":
+            return self._resolve_link(text, document)
+        if kind == "role":
+            role = token.role.strip(":").rsplit(":", 1)[-1].lower()
+            if role in IGNORED_ROLES:
+                return None
+            if role in PATH_ROLES:
+                return self._resolve_path(text.strip("/"), document)
+        name = _clean_name(text, strip_role=kind in ("role", "directive_arg"))
+        if name is None:
+            return None
+        if "/" in name:
+            return self._resolve_path(name, document)
+        files = self.by_base.get(name) if kind != MENTION else None
+        if files:
+            return list(files)
+        parts = [p for p in name.split(".") if p]
+        # Ruby's and Elixir's names may end in `?` or `!` (`empty?`, `fetch!`).
+        if not parts or not all(p.isidentifier() for p in parts[:-1]) or not parts[-1].rstrip("?!").isidentifier():
+            return None
+        if kind in ("role", "directive_arg"):
+            # Sphinx resolves a name against the current class and module first.
+            for prefix in (f"{module}.{owner}" if module and owner else "", owner, module):
+                if prefix:
+                    found = self._resolve_dotted(prefix.split(".") + parts)
+                    if found:
+                        return found
+        if len(parts) > 1:
+            found = self._resolve_dotted(parts)
+            if found is not None:
+                return found
+            qualified = self.by_qual.get(".".join(parts[-2:]))
+            if qualified:
+                return list(qualified)
+        elif kind == "role" and token.role.strip(":").rsplit(":", 1)[-1] == "mod":
+            return list(self.modules.get(parts[0], ())) or None
+        last = parts[-1]
+        if len(last) >= MIN_NAME and last in self.by_name:
+            return list(self.by_name[last])
+        return None
+
+    def _resolve_link(self, target: str, document: str) -> list[int] | None:
+        if "://" in target or target.startswith(("mailto:", "#", "data:")):
+            return None
+        target = target.split("#", 1)[0].split("?", 1)[0]
+        if not target:
+            return None
+        if target.startswith("/"):
+            path = posixpath.normpath(target.lstrip("/"))
+        else:
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(document), target))
+        if path.startswith("../") or path == "..":
+            return None
+        found = self.by_path.get(path)
+        return [found] if found is not None else None
+
+    def _resolve_path(self, text: str, document: str) -> list[int] | None:
+        text = text.strip().removeprefix("./")
+        if not text or text.endswith("/"):
+            return None
+        if text in self.by_path:
+            return [self.by_path[text]]
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(document), text))
+        if relative in self.by_path:
+            return [self.by_path[relative]]
+        found = self.by_suffix.get(text.lstrip("/"))
+        return list(found) if found else None
+
+    def _resolve_dotted(self, parts: list[str]) -> list[int] | None:
+        """`pkg.mod`, `pkg.mod.Name`, `pkg.mod.Owner.name`: the longest module prefix, then the rest in it,
+        else (a re-export) the rest anywhere under that module's package folder."""
+        for k in range(len(parts), 0, -1):
+            files = self.modules.get(".".join(parts[:k]))
+            if not files:
+                continue
+            if k == len(parts):
+                return list(files)
+            rest = ".".join(parts[k:])
+            hits = [i for f in files for i in self.in_file.get((self.nodes[f].path, rest), ())]
+            if not hits:
+                # A re-export (`flask.Blueprint` is `from .blueprints import Blueprint` in flask/__init__.py):
+                # the candidates under the module's folder, narrowed to the files the module imports.
+                folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
+                pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
+                hits = [i for i in pool or () if self.nodes[i].path.startswith(folders)]
+                imported = {self.nodes[t].path for f in files for t in self.imports.get(f, ()) if t in self.nodes}
+                through_import = [i for i in hits if self.nodes[i].path in imported]
+                hits = through_import or hits
+            if k == len(parts) - 1:
+                # `module.name` names a module-level object, not a method that happens to share the name.
+                top = [i for i in hits if not self.nodes[i].owner]
+                hits = top or hits
+            return hits or None
+        return None
+
+    # -- documents
+
+    def link_document(self, document) -> list[DocLink]:
+        """Every link of one parsed document, in document order."""
+        links: list[DocLink] = []
+        module = ""
+        classes: list[tuple[int, str]] = []  # (end line, class name) of the class directives open here
+        blocks = document.blocks
+        for block in blocks:
+            while classes and classes[-1][0] < block.line:
+                classes.pop()
+            if block.kind == "directive":
+                directive = block.name.lower()
+                if directive in MODULE_DIRECTIVES and block.text and block.text != "None":
+                    module = block.text.split()[0]
+            tokens = block.tokens + mentions(block)
+            if not tokens:
+                continue
+            heading = blocks[block.section] if block.kind != "heading" and block.section >= 0 else (
+                block if block.kind == "heading" else None)
+            section = heading.text if heading is not None else ""
+            number = heading.name if heading is not None else ""
+            context: tuple[frozenset[str], tuple[str, ...]] | None = None
+            owner = classes[-1][1] if classes else ""
+            for token in tokens:
+                candidates = self.resolve_token(token, document.path, module, owner)
+                if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
+                    continue
+                candidates = sorted(set(candidates))
+                files = sorted({self.nodes[i].path for i in candidates})
+                status = EXACT
+                if len(files) > 1:
+                    if context is None:
+                        context = _context_words(block)
+                    chosen = self._disambiguate(files, context, token.text)
+                    if chosen is not None:
+                        status = DISAMBIGUATED
+                        candidates = [i for i in candidates if self.nodes[i].path == chosen]
+                    else:
+                        status = AMBIGUOUS
+                total = len(candidates)
+                targets = tuple(self._target(i) for i in candidates[:MAX_CANDIDATES])
+                links.append(DocLink(document.path, section, number, token.line, token.text, status, targets,
+                                     total, block.kind == "heading", heading.line if heading is not None else 0,
+                                     token.kind == "directive_arg"))
+            if block.kind == "directive" and block.name.lower() in CLASS_DIRECTIVES:
+                name = next((t.text for t in block.tokens if t.kind == "directive_arg"), "")
+                if name:
+                    classes.append((block.end_line, name.rsplit(".", 1)[-1]))
+        return links
+
+    def _target(self, node_id: int) -> Target:
+        target = self.targets.get(node_id)
+        if target is None:  # popular targets (`save`, `Model`) are named by thousands of links
+            node = self.tables["N"][node_id]
+            target = self.targets[node_id] = Target(node.id, node.path, node.name, node.kind, node.line, node.owner,
+                                                    self.incoming[node.id])
+        return target
+
+    @staticmethod
+    def _disambiguate(files: list[str], context: tuple[frozenset[str], tuple[str, ...]], token: str) -> str | None:
+        """The one candidate file the paragraph names, if exactly one: by a path or dotted module path
+        another token of the paragraph spells, else by a path segment only that candidate has."""
+        words, spelled = context
+        own = token.strip("~.!")
+        spelled_others = [s for s in spelled if s != own]
+        by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+        if len(by_path) == 1:
+            return by_path[0]
+        words = words - set(_WORD.findall(token))
+        segments = {}
+        for path in files:
+            parts = path.split("/")
+            stem = posixpath.splitext(parts[-1])[0]
+            segments[path] = set(parts[:-1]) | {stem} | {parts[-1]}
+        shared = set.intersection(*segments.values()) if segments else set()
+        named = [path for path in files if (segments[path] - shared) & words]
+        return named[0] if len(named) == 1 else None
+
+
+_TABLE_ATTRS = {"p": "by_path", "s": "by_suffix", "b": "by_base", "n": "by_name", "q": "by_qual",
+                "m": "modules", "f": "in_file", "N": "nodes", "i": "imports"}
+
+
+class _Noted:
+    """A Linker table that notes each key read (in `looked`, in first-read order), for the build memo."""
+
+    __slots__ = ("table", "tag", "looked")
+
+    def __init__(self, table: Mapping, tag: str, looked: dict) -> None:
+        self.table, self.tag, self.looked = table, tag, looked
+
+    def get(self, key, default=None):
+        self.looked[self.tag, key] = None
+        return self.table.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        self.looked[self.tag, key] = None
+        return key in self.table
+
+    def __getitem__(self, key):
+        self.looked[self.tag, key] = None
+        return self.table[key]
+
+
+@lru_cache(maxsize=65536)
+def _names_file(spelled: str, path: str) -> bool:
+    """Whether a token spells this file: its path or a path suffix (`shop/cart.py`), or its dotted module
+    path (`shop.cart`, `shop.cart.Cart`)."""
+    spelled = spelled.strip("~.!").split("(", 1)[0]
+    if "/" in spelled:
+        return path == spelled or path.endswith("/" + spelled)
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) in _PACKAGE_STEMS:
+        stem = posixpath.dirname(stem)
+    module = stem.replace("/", ".")
+    parts = spelled.split(".")
+    return len(parts) >= 2 and any(module == ".".join(parts[:k]) or module.endswith("." + ".".join(parts[:k]))
+                                   for k in range(len(parts), 1, -1))
+
+
+def _is_local(node, functions: set[tuple[str, str]]) -> bool:
+    if not node.owner:
+        return False
+    prefix = ""
+    for owner in node.owner.split("."):
+        prefix = f"{prefix}.{owner}" if prefix else owner
+        if (node.path, prefix) in functions:
+            return True
+    return False
+
+
+def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a paragraph names: the words of its tokens and of its prose that reads as code (a dotted or
+    slashed path, an underscore, an inner capital; not every English word like `factory`), and the
+    tokens as spelled (paths and dotted names)."""
+    words: set[str] = set()
+    for token in block.tokens:
+        words.update(_WORD.findall(token.text))
+    for chunk in block.text.split():
+        chunk = chunk.strip(".,;:()[]{}'\"")
+        if any(c in chunk for c in "./_") or any(c.isupper() for c in chunk[1:]):
+            words.update(_WORD.findall(chunk))
+    spelled = tuple(t.text.strip("~.!") for t in block.tokens if "/" in t.text or "." in t.text.strip("~.!"))
+    return frozenset(words), spelled
+
+
+MENTION = "mention"  # a token kind: a name spelled as code in prose, a heading or a code sample, with no markup
+MIN_MENTION = 6  # a mention's last part at least this long: `SecureJSON`, `load_env_levels`, not `get_id`
+MAX_MENTION_CANDIDATES = 3  # a mention of a name more symbols have than this links none of them
+MAX_MENTION_TEXT = 20_000  # characters of one block read for mentions
+_MENTION = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*")
+# Only the words shaped as code, found by the regex engine rather than word by word in Python (a big project's
+# documents hold millions of words): a qualified name, or one with an underscore or an inner capital.
+_CODE_WORD = re.compile(r"(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+"
+                        r"|[A-Za-z$]*_[\w$]*|[a-z][a-z0-9]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Z]{2,}[a-z]{2}[\w$]*)")
+
+
+def mentions(block) -> tuple:
+    """Names spelled as code (`SecureJSON`, `load_env_levels`, `spdlog::cfg::load_env_levels`) in a block's prose,
+    headings and code samples that no token of the block spells: a page that names a symbol without markup (a
+    heading `SecureJSON`, an emphasised `_FingersCrossedHandler_`) or shows it in use is about it too
+    (docs/decisions/0020). English words (`Session`, `handler`) and short names (`add`) are never mentions."""
+    if block.kind == "directive" or not block.text:
+        return ()
+    spelled = {w for t in block.tokens for w in _MENTION.findall(t.text)}
+    found: dict[str, int] = {}
+    text = block.text[:MAX_MENTION_TEXT]
+    for match in _CODE_WORD.finditer(text):
+        word = match.group(0).rstrip(".")
+        if (word in found or word in spelled or not is_code_name(word)
+                or len(name_parts(word)[-1]) < MIN_MENTION):
+            continue
+        found[word] = block.line + text.count("\n", 0, match.start())
+    return tuple(Token(MENTION, word, "", line) for word, line in found.items())
+
+
+_ARITY = re.compile(r"(?<=[\w?!])/\d{1,3}$")
+
+
+def _clean_name(text: str, strip_role: bool) -> str | None:
+    """A token as a name or path: `@app.route("/")` -> `app.route`, `Flask()` -> `Flask`, `a::b` -> `a.b`;
+    None for code that is no name (spaces, operators)."""
+    text = text.strip()
+    if strip_role:
+        while text[:1] in ("~", "!", "."):
+            text = text[1:]
+    text = text.lstrip("@")
+    for stop in ("(", "[", "<", "{", "=", ","):
+        if stop in text:
+            text = text[:text.index(stop)]
+    text = text.strip().rstrip(".:;")
+    if text.count("/") == 1:
+        text = _ARITY.sub("", text)  # Elixir's and Erlang's `Keyword.merge/2` names Keyword.merge, not a path
+    text = text.replace("::", ".").replace("->", ".").replace("#", ".")
+    if not text or len(text) > 200 or len(text.split()) != 1:
+        return None
+    return text
+
+
+FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
+
+
+def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None,
+             relinked: set[str] | None = None) -> list[DocLink]:
+    """The links of every document, documents in path order.
+
+    With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
+    every table entry its linking read are unchanged takes its earlier links (their targets' records
+    are read again: a centrality moves with any edge); the others are linked, recording what they read.
+    The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
+    node ids as (path, offset)), each document holding the positions of its own: the keys are read
+    again once, and a document is linked again only when one of its positions moved.
+    `relinked`, when given, gets the path of every document linked here rather than taken from the memo.
+    """
+    from array import array
+
+    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents), lazy=True)
+    if memo is None or blobs is None:
+        if relinked is not None:
+            relinked.update(d.path for d in documents)
+        return [link for document in documents for link in linker.link_document(document)]
+    previous = memo.get(FACTS)
+    keys, values = previous if _valid_facts(previous) else ([], [])
+    now = _read_again(linker, graph.nodes, memo, blobs, keys, values, previous is not None)
+    moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
+    position: dict | None = None  # key -> its position in `keys`, once a document is linked again
+    links: list[DocLink] = []
+    kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
+    linked_again = False
+    for document in documents:
+        key = f"{document.path}\0{blobs.get(document.path, '')}"
+        entry = memo.get(key)
+        if entry is not None:
+            looked = array("I", entry[0])
+            rows = entry[1]
+            ids = [linker.node_ids(row[5]) for row in rows]
+            if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
+                    and all(-1 not in i for i in ids)):
+                memo.put(key, entry)
+                kept.append((key, looked, rows))
+                target = linker._target
+                links.extend(DocLink(document.path, section, number, line, token, status,
+                                     tuple(map(target, targets)), total, heading, section_line, directive)
+                             for (section, number, line, token, status, _refs, total, heading, section_line,
+                                  directive), targets in zip(rows, ids))
+                continue
+        linked_again = True
+        if relinked is not None:
+            relinked.add(document.path)
+        if position is None:
+            position = {k: i for i, k in enumerate(keys)}
+            linker.record()
+        assert linker.looked is not None
+        linker.looked.clear()
+        found = linker.link_document(document)
+        looked = array("I")
+        for tag, k in linker.looked:
+            canon = linker.canon_key(tag, k)
+            at = position.get(canon)
+            if at is None:
+                at = position[canon] = len(keys)
+                keys.append(canon)
+                now.append(linker.fact(*canon))
+            looked.append(at)
+        rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
+                 x.total, x.heading, x.section_line, x.directive) for x in found]
+        memo.put(key, (looked.tobytes(), rows))
+        kept.append((key, looked, rows))
+        links.extend(found)
+    if not linked_again and not moved:
+        memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
+    else:
+        memo.put(FACTS, _compact(memo, kept, keys, now))
+    return links
+
+
+FILES = "\0files"  # the memo entry: (node buckets, path -> (blob, node count, a document)) of the last build
+
+
+def _read_again(linker: Linker, nodes: Sequence, memo, blobs: Mapping[str, str], keys: list, values: list,
+                known: bool) -> list:
+    """What each memo key reads now. The name tables are built only when a document is linked again: the kept
+    keys are read again from the files that changed since the last build (FILES), the others' entries being
+    what they were (`known`: the keys and values are the last build's)."""
+    from gitroute.graph import node_buckets
+
+    files = (node_buckets(len(nodes)), _file_records(nodes, linker.documents, blobs))
+    old_files = memo.get(FILES)
+    if isinstance(old_files, tuple) and len(old_files) == 2 and old_files[0] == files[0] and known:
+        now = _facts_now(linker, keys, values, old_files[1], files[1])
+    else:
+        now = [linker.fact(*key) for key in keys]
+    memo.put(FILES, old_files if old_files == files else files)
+    return now
+
+
+def _file_records(nodes: Sequence, documents: frozenset[str], blobs: Mapping[str, str]) -> dict[str, tuple]:
+    """What each file's entries in the name tables are made of: its blob (its nodes), and whether it is a
+    document (a document's path is no file name to link to)."""
+    counts = Counter(node.path for node in nodes)
+    return {path: (blobs.get(path, ""), count, path in documents) for path, count in counts.items()}
+
+
+def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple], now: Mapping[str, tuple]) -> list:
+    """What each memo key reads now, without the name tables: a table entry is the ids of the nodes of every
+    file that puts one there, in id order; the files unchanged since the last build (with as many node
+    buckets, so in the same order) put the same, and the changed ones are read from tables of their own."""
+    changed = {path for path in old.keys() | now.keys() if old.get(path) != now.get(path)}
+    scratch = Linker([n for n in linker.node_list if n.path in changed], (), linker.documents)
+    first = linker.first
+    found = []
+    for (tag, key), value in zip(keys, values):
+        if tag in ("N", "i"):  # from nodes and edges, at hand
+            found.append(linker.fact(tag, key))
+        elif tag == "p":  # a path: its own file's entry
+            found.append(scratch.fact(tag, key) if key in changed else value)
+        else:
+            added = scratch.tables[tag].get(key)
+            if not added and (not value or changed.isdisjoint([path for path, _offset in value])):
+                found.append(value)  # no changed file puts an entry there, or took one away
+                continue
+            kept = [first[path] + offset for path, offset in value or () if path not in changed]
+            found.append([linker.canon(i) for i in sorted([*kept, *(added or ())])] or None)
+    return found
+
+
+def _valid_facts(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], list)
+            and isinstance(value[1], list) and len(value[0]) == len(value[1]))
+
+
+def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
+    """FACTS with only the keys a kept document reads (documents gone or linked again leave some unread),
+    each document's positions renumbered to match."""
+    from array import array
+
+    used = sorted(set().union(*(looked for _key, looked, _rows in kept)))
+    if len(used) == len(keys):
+        return keys, values
+    renumber = {old: new for new, old in enumerate(used)}
+    for key, looked, rows in kept:
+        memo.put(key, (array("I", [renumber[i] for i in looked]).tobytes(), rows))
+    return [keys[i] for i in used], [values[i] for i in used]
+
+

@@ -1,0 +1,238 @@
+"""The meaning index's postings: what a posting holds (a field's bit and weight, term frequency, node length),
+and each file's postings, made from its nodes' text, the prose inside it and what the documents say of them."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+
+from gitroute.indexes.meaning.vocabulary import node_fields, words
+from gitroute.rank import built_copies, is_secondary
+
+# Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
+FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
+          "path": (32, 2), "header": (64, 2), "anchor": (256, 1)}  # weights measured: docs/decisions/0011
+FIELD_NAMES = tuple(FIELDS)
+# A node's body: the words of the comments inside it, a field of its own: postings under BODY_PREFIX + word,
+# with their own lengths (`ranking`: BODY_WEIGHT of their BM25). Measured: docs/decisions/0011.
+BODY_CAP = 64  # distinct words per node, in order: a long function's comments say no more after that
+BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
+BODY_BIT = 128
+
+
+def encode_posting(tf: int, length: int, fields: int) -> int:
+    """One int for a posting's term frequency (10 bits), node length (14 bits) and fields (7 bits)."""
+    return min(tf, 1023) | min(length, 16383) << 10 | fields << 24
+
+
+def decode_posting(value: int) -> tuple[int, int, int]:
+    return value & 1023, value >> 10 & 16383, value >> 24
+
+
+# Tests, docs and examples are indexed by name, owner and path only: they rank below code anyway, and in a
+# large repository they are half the text (django: a quarter of the meaning build's time).
+_PRIMARY_ONLY = frozenset(("signature", "doc", "message"))
+# A constant's text joins the node that holds it rather than ranking as a node of its own (measured: 0011).
+FOLD_CONSTANTS = True
+SECONDARY_FILES_ONLY = True  # index a secondary file's own node only, not its functions (measured: 0011)
+_NO_PROSE = frozenset(("markdown", "rst", "json", "yaml", "toml", "text", "csv", "xml", "html", "css"))
+
+
+def _by_file(nodes: Sequence) -> list[list]:
+    """Nodes grouped by file, each group its file node first (nodes come in id order, a file's own run)."""
+    by_path: dict[str, list] = defaultdict(list)
+    for node in nodes:
+        by_path[node.path].append(node)
+    return list(by_path.values())
+
+
+def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
+                    ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
+    """node id -> (header, messages): the file's header, and each message literal on its innermost node;
+    and node id -> the comments inside it (`_body_comments`)."""
+    from gitroute.parsing.prose import header_text, scan_prose
+
+    file_node = group[0]
+    path = file_node.path
+    prose: dict[int, tuple[str, list[str]]] = {}
+    if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+        return prose, {}  # tests, docs and examples keep their names and docs: they rank below code anyway
+    data = read(path)
+    if not data:
+        return prose, {}
+    text = data.decode("utf-8", "replace")
+    header = header_text(text, file_node.lang)
+    if header:
+        prose[file_node.id] = (header, [])
+    symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+    messages, found = scan_prose(text, file_node.lang)
+    for line, literal in messages:
+        owner = file_node.id
+        for node in symbols:  # innermost: the last one in start order that spans the line
+            if node.line > line:
+                break
+            if node.end_line >= line:
+                owner = node.id
+        prose.setdefault(owner, ("", []))[1].append(literal)
+    return prose, _body_comments(found, file_node, symbols)
+
+
+def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -> dict[int, str]:
+    """node id -> the text of the comments `found` (line, text) on the lines it owns (the innermost node that
+    spans a line; the file owns the lines outside every symbol). Symbols come outer first, as
+    `_one_file_prose` sorts them."""
+    if not found:
+        return {}
+    last = found[-1][0]
+    owner = [file_node.id] * (last + 1)
+    for node in symbols:  # outer first: an inner node's lines end up its own
+        start, end = max(node.line, 1), min(node.end_line, last)
+        if end >= start:
+            owner[start:end + 1] = [node.id] * (end - start + 1)
+    bodies: dict[int, list[str]] = defaultdict(list)
+    for line, comment in found:
+        bodies[owner[line]].append(comment)
+    return {node: " ".join(parts) for node, parts in bodies.items()}
+
+
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
+                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
+    """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
+    length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`with_anchors`).
+
+    A function of the file's path, its blob and its node count (extraction is by blob): what the build
+    memo keys it by."""
+    secondary = is_secondary(group[0].path)
+    if secondary and SECONDARY_FILES_ONLY:
+        group = group[:1]
+    prose, bodies = _one_file_prose(group, read)
+    fields_of = FIELDS
+    first = group[0].id
+    holders = _constant_holders(group) if FOLD_CONSTANTS else {}
+    texts: dict[int, tuple[dict[str, int], dict[str, int], list[str]]] = {}
+    for node in group:
+        header, messages = prose.get(node.id, ("", ()))
+        counts, bits, body_texts = texts.setdefault(holders.get(node.id, node.id), ({}, {}, []))
+        for field, text in node_fields(node, messages, header).items():
+            if not text or (secondary and field in _PRIMARY_ONLY):
+                continue
+            bit, weight = fields_of[field]
+            found = words_memo.get(text)
+            if found is None:
+                found = words(text)
+                if len(text) < 200:
+                    words_memo[text] = found
+            for token in found:
+                counts[token] = counts.get(token, 0) + weight
+                bits[token] = bits.get(token, 0) | bit
+        if node.id in bodies:
+            body_texts.append(bodies[node.id])
+    out = []
+    for node_id, (counts, bits, body_texts) in texts.items():
+        body = _body_words(" ".join(body_texts), counts)
+        if not counts and not body:
+            continue
+        length = sum(counts.values())
+        out.append((node_id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
+                    [*(encode_posting(tf, length, bits[token]) for token, tf in counts.items()),
+                     *(encode_posting(1, len(body), BODY_BIT) for _ in body)], len(body)))
+    return out
+
+
+def _constant_holders(group: Sequence) -> dict[int, int]:
+    """constant node id -> the symbol whose text it joins: the innermost other symbol spanning its line (a
+    Java `static final` field's class, a Rust associated const's impl). A class's constants are a word or two
+    and a value; as nodes of their own that short text outranks the methods that use them on one shared
+    word. A module-level constant has no holder: it stands alone, as the module's functions do."""
+    holders: dict[int, int] = {}
+    open_nodes: list = []  # the non-constant symbols spanning the current line, outermost first
+    for node in sorted(group[1:], key=lambda n: (n.line, -n.end_line)):
+        while open_nodes and open_nodes[-1].end_line < node.line:
+            open_nodes.pop()
+        if node.kind != "constant":
+            open_nodes.append(node)
+        elif open_nodes:
+            holders[node.id] = open_nodes[-1].id
+    return holders
+
+
+def _body_words(text: str, counts: dict[str, int]) -> list[str]:
+    """A node's body words: the index words of its comments that its own fields lack, distinct, the first
+    BODY_CAP of them."""
+    found = dict.fromkeys(w for w in words(text) if w not in counts) if text else {}
+    return list(found)[:BODY_CAP]
+
+
+Entries = list  # of _file_postings' tuples: one file's postings
+
+
+def kept_files(nodes: Sequence) -> tuple[list[list], int]:
+    """The files the index holds, each its nodes, file node first, in id order; and how many built copies
+    it leaves out."""
+    built = built_copies(sorted({n.path for n in nodes}))
+    return _by_file([n for n in nodes if n.path not in built]), len(built)
+
+
+def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[str]],
+                  words_memo: dict[str, list[str]]) -> Entries:
+    """A file's postings with its nodes' anchor texts added, as the `anchor` field: a node's words and length
+    change, its body words do not (they are the comments its other fields lack)."""
+    first = group[0].id
+    if is_secondary(group[0].path) and SECONDARY_FILES_ONLY:
+        group = group[:1]
+    said: dict[int, Counter[str]] = {}
+    for node in group:
+        if node.id in anchors:
+            found: Counter[str] = Counter()
+            for text in anchors[node.id]:  # one sentence often names several nodes: its words are found once
+                text_words = words_memo.get(text)
+                if text_words is None:
+                    text_words = words_memo[text] = words(text)
+                found.update(text_words)
+            if found:
+                said[node.id - first] = found
+    if not said:
+        return entries
+    bit, weight = FIELDS["anchor"]
+    by_offset = {entry[0]: entry for entry in entries}
+    out = []
+    for offset in sorted(by_offset.keys() | said.keys()):
+        entry: tuple = by_offset.get(offset) or (offset, 0, [], [], 0)
+        if offset not in said:
+            out.append(entry)
+            continue
+        _, _, tokens, packed, body_length = entry
+        own = len(tokens) - body_length  # the body's postings come last and keep their own length
+        counts: dict[str, int] = {}
+        bits: dict[str, int] = {}
+        for token, value in zip(tokens[:own], packed[:own]):
+            counts[token], _, bits[token] = decode_posting(value)
+        for token, times in said[offset].items():
+            counts[token] = counts.get(token, 0) + times * weight
+            bits[token] = bits.get(token, 0) | bit
+        length = sum(counts.values())
+        out.append((offset, length, [*counts, *tokens[own:]],
+                    [*(encode_posting(tf, length, bits[token]) for token, tf in counts.items()), *packed[own:]],
+                    body_length))
+    return out
+
+
+def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | None], memo=None,
+                   file_blobs: dict[str, str] | None = None) -> dict[str, Entries]:
+    """Each file's postings without anchor texts (`_file_postings`), by path (groups: `kept_files`).
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
+    from an earlier build when its path, blob and node count are the same."""
+    words_memo: dict[str, list[str]] = {}
+    out: dict[str, Entries] = {}
+    for group in groups:
+        path = group[0].path
+        key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
+        entries = memo.get(key) if memo is not None else None
+        if entries is None:
+            entries = _file_postings(group, read, words_memo)
+        if memo is not None:
+            memo.put(key, entries)
+        out[path] = entries
+    return out
+
+

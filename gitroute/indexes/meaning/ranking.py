@@ -1,0 +1,300 @@
+"""Ranking files for a question in plain words: BM25 over the postings of its words (and their alternatives),
+each file its best nodes, and the no_match rule over what the best file covers (docs/decisions/0010)."""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from operator import itemgetter
+
+from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS, decode_posting
+from gitroute.rank import bm25_idf, bm25_term
+
+EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
+NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
+NODE_DECAY = 0.5
+SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks for them
+# no_match when a share of the question's words occur nowhere in the repository (first) and the best file
+# covers less than a share of the question's idf weight (second): the more words are unknown, the more the
+# rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
+NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
+MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
+# A word the best file holds only in the comments inside its nodes covers this share of its weight in the
+# coverage above (it stays unknown when no field of any node holds it). Measured: docs/decisions/0010, session 17.
+BODY_EVIDENCE = 0.5
+
+# A node's body: the words of the comments inside it, a field of its own (postings under BODY_PREFIX + word,
+# with their own lengths and idf) that adds BODY_WEIGHT of its BM25 to the node's score and is partial evidence
+# for the no_match rule (BODY_EVIDENCE). Measured against identifiers too, whole files and other weights:
+# docs/decisions/0011.
+BODY_WEIGHT = 0.3
+
+Postings = list[tuple[int, int]]  # a token's (node id, packed posting) pairs, ascending by node
+
+
+class Evidence:
+    """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
+
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates", "shares")
+
+    def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
+        self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
+        self.missing = missing  # question words no node holds
+        self.coverage = coverage  # share of the question's idf weight that the best file's words cover
+        self.best_idf = best_idf  # the highest idf among the best file's matched words
+        self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
+        self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
+        self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
+        self.shares: Mapping[str, float] = {}  # an expansion's share of its word's weight, when not all of it
+
+    def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
+        """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word (a
+        neighbour its share), a word its nodes hold only in comments covers BODY_EVIDENCE of its weight (and is
+        never the rarest)."""
+        alternates, weights, shares = self.alternates, self.weights, self.shares
+        tokens = {t for _, node in scored for t in matched[node]}
+        covered = {alternates.get(t, t) for t in tokens
+                   if not t.startswith(BODY_PREFIX) and t not in shares} & weights.keys()
+        commented = {t[len(BODY_PREFIX):] for t in tokens if t.startswith(BODY_PREFIX)} & (weights.keys() - covered)
+        partly: dict[str, float] = {}
+        for t in tokens & shares.keys():
+            word = alternates[t]
+            if word not in covered and word not in commented:
+                partly[word] = max(partly.get(word, 0.0), shares[t])
+        total = sum(weights.values()) or 1.0
+        self.coverage = (sum(weights[t] for t in covered) + BODY_EVIDENCE * sum(weights[t] for t in commented)
+                         + sum(weights[t] * share for t, share in partly.items())) / total
+        self.best_idf = max((weights[t] for t in covered), default=0.0)
+
+    def named(self, stems: Sequence[str]) -> str:
+        return ", ".join(self.spelled.get(t, t) for t in stems)
+
+
+# One token's postings made ready to sum: node ids, BM25 terms (at one weight), field bits, file ids.
+Prepared = tuple[list[int], list[float], list[int], list[int]]
+
+
+def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int]) -> Prepared:
+    """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`."""
+    nodes: list[int] = []
+    terms: list[float] = []
+    bits: list[int] = []
+    owners: list[int] = []
+    previous = 0
+    for node, packed in pairs:
+        if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
+            raise ValueError("postings out of order")
+        previous = node
+        tf, dl, fields = decode_posting(packed)
+        nodes.append(node)
+        terms.append(bm25_term(tf, dl, avgdl, w))
+        bits.append(fields)
+        owners.append(files[bisect_right(files, node) - 1] if files else node)
+    return nodes, terms, bits, owners
+
+
+def prepare_body(pairs: Sequence[tuple[int, int]], section: dict, files: Sequence[int]) -> Prepared:
+    """A body word's postings made ready: BM25 over bodies alone (their own lengths and idf), at BODY_WEIGHT."""
+    n = int(section.get("body_documents") or 1)
+    avgdl = float(section.get("body_avgdl") or 1.0)
+    return prepare_postings(pairs, bm25_idf(len(pairs), n) * BODY_WEIGHT, avgdl, files)
+
+
+class _Matched(dict):
+    """node -> {token: fields} for the question's words, filled on first use from the prepared postings:
+    a question reads it for a few nodes (the leading files'), and walks tens of thousands."""
+
+    def __init__(self, prepared: list[tuple[str, Prepared]]) -> None:
+        super().__init__()
+        self._prepared = prepared
+
+    def __missing__(self, node: int) -> dict[str, int]:
+        held: dict[str, int] = {}
+        for token, (nodes, _terms, bits, _owners) in self._prepared:
+            at = bisect_right(nodes, node) - 1
+            if at >= 0 and nodes[at] == node:
+                held[token] = bits[at]
+        self[node] = held
+        return held
+
+
+def _holds(nodes: list[int], node: int) -> bool:
+    """Whether ascending `nodes` holds `node`: a word's postings asked about one node, not all words' (`_Matched`)."""
+    at = bisect_right(nodes, node) - 1
+    return at >= 0 and nodes[at] == node
+
+
+_DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best node counts NODE_DECAY ** i
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
+def _best_first(pairs: list[tuple[float, int]]) -> None:
+    """Sort (score, id) pairs in place, the best first, then the lower id: two stable sorts on C keys, not a
+    Python key per pair (a question sorts a thousand files and their nodes)."""
+    pairs.sort(key=_SECOND)
+    pairs.sort(key=_FIRST, reverse=True)
+
+
+def rank_files(
+    tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Sequence[int] = (),
+    alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
+) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
+    """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
+
+    `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
+    `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
+    a question word scores its best form, an alternative at EXPANDED of its own BM25. `memo` (a pinned
+    bundle's) keeps each token's prepared postings for the next question. `shares` gives the alternatives
+    that are less than evidence of their word (neighbours): one whose share is 0 only ranks.
+
+    A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
+    """
+    n = int(section.get("documents") or 1)
+    alternates = alternates or {}
+    shares = shares or {}
+    evident = {alt: word for alt, word in alternates.items() if shares.get(alt, 1.0) and alt in postings}
+    idf = {t: bm25_idf(len(postings[t]) if t in postings else 0, n) for t in (*tokens, *alternates)}
+    bodies = {BODY_PREFIX + t: t for t in tokens if BODY_PREFIX + t in postings}
+    # A question word the repository lacks but an alternative holds weighs as that alternative.
+    stand_in: dict[str, float] = {}
+    for alt, word in evident.items():
+        if word not in postings:
+            stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
+    weights = {t: stand_in.get(t, idf[t]) for t in tokens}
+    prepared = _prepared(postings, alternates, bodies, idf, section, files, memo)
+    node_score, node_file, held_by = _score_nodes(prepared, tokens, alternates, bodies)
+    matched = _Matched(prepared)
+    per_file, ranked = _rank_by_file(node_score, node_file)
+    found_words = set(postings) | set(evident.values())
+    missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
+    evidence = Evidence(weights, missing, 0.0, 0.0)
+    evidence.alternates = alternates
+    evidence.shares = shares
+    if ranked:
+        evidence.cover(per_file[ranked[0][1]], matched)
+    total = sum(weights.values()) or 1.0
+    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
+    evidence.node_coverage = max((sum(weights[w] for w in tokens if bit_of[w] & held) / total
+                                  for held in set(held_by.values())), default=0.0)
+    return ranked, per_file, matched, evidence
+
+
+def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodies: Mapping[str, str],
+              idf: Mapping[str, float], section: dict, files: Sequence[int], memo: dict | None,
+              ) -> list[tuple[str, Prepared]]:
+    """Each token's postings made ready (`prepare_postings`; an alternative at EXPANDED of its idf, a body word
+    over bodies alone), kept in `memo` for the next question."""
+    avgdl = float(section.get("avgdl") or 1.0)
+    ready: dict[tuple[str, bool], Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
+    prepared: list[tuple[str, Prepared]] = []
+    for token, values in postings.items():
+        key = (token, token in alternates)
+        found = ready.get(key)
+        if found is None:
+            if token in bodies:
+                found = ready[key] = prepare_body(values, section, files)
+            else:
+                w = idf[token] * EXPANDED if key[1] else idf[token]
+                found = ready[key] = prepare_postings(values, w, avgdl, files)
+        prepared.append((token, found))
+    return prepared
+
+
+def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], alternates: Mapping[str, str],
+                 bodies: Mapping[str, str]) -> tuple[dict[int, float], dict[int, int], dict[int, int]]:
+    """Each node's score (a question word at its best form: itself, else its best alternative), its file, and
+    the question words it holds (bit i: the i-th word; alternatives as their word, body words not at all)."""
+    node_score: dict[int, float] = defaultdict(float)
+    node_file: dict[int, int] = {}
+    held_by: dict[int, int] = defaultdict(int)
+    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
+    best_alt: dict[tuple[int, str], float] = {}
+    for token, (nodes, terms, _bits, owners) in prepared:
+        stands_for = alternates.get(token)
+        # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
+        bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
+        if stands_for is None and not bit:  # a body word: its nodes hold no question word by it
+            for node, term in zip(nodes, terms):
+                node_score[node] += term
+        elif stands_for is None:
+            for node, term in zip(nodes, terms):
+                node_score[node] += term
+                held_by[node] |= bit
+        else:  # the best alternative of a word, only where the word itself is absent (fixed below)
+            for node, term in zip(nodes, terms):
+                at = (node, stands_for)
+                before = best_alt.get(at, 0.0)
+                if term > before:
+                    node_score[node] += term - before
+                    best_alt[at] = term
+                held_by[node] |= bit
+        node_file.update(zip(nodes, owners))
+    nodes_of = {token: nodes for token, (nodes, _terms, _bits, _owners) in prepared}
+    for (node, word), term in best_alt.items():
+        of_word = nodes_of.get(word)
+        if of_word and _holds(of_word, node):  # the word itself is there: its alternatives add nothing
+            node_score[node] -= term
+    return node_score, node_file, held_by
+
+
+def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
+                  ) -> tuple[dict[int, list[tuple[float, int]]], list[tuple[float, int]]]:
+    """Each file's scored nodes, and files by score: its own text's plus its best nodes', each half the last."""
+    per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for node, score in node_score.items():
+        per_file[node_file[node]].append((score, node))
+    ranked: list[tuple[float, int]] = []
+    for file_id, scored in per_file.items():
+        if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
+            ranked.append((scored[0][0], file_id))
+            continue
+        _best_first(scored)
+        own = next((s for s, node in scored if node == file_id), 0.0)
+        best = [s for s, node in scored if node != file_id][:NODE_TOP]
+        score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
+        ranked.append((score, file_id))
+    _best_first(ranked)
+    return per_file, ranked
+
+
+def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
+    """Why the best file is no answer, or None when it is one (the rule of docs/decisions/0010)."""
+    if not tokens:
+        return "the question has no word that can name something (all stop words)"
+    if len(evidence.missing) == len(tokens):
+        return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
+    if evidence.best_idf < MIN_IDF:
+        return "the best file matches only words that are common in this repository"
+    missing_share = len(evidence.missing) / len(tokens)
+    for share, floor in NO_MATCH_FLOORS:
+        if missing_share >= share and evidence.coverage < floor:
+            covers = f"the best file covers {evidence.coverage:.0%} of the question's weight (below {floor:.0%})"
+            if not evidence.missing:
+                return covers
+            return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere in the repository"
+                    f" ({evidence.named(evidence.missing)}), and {covers}")
+    return None
+
+
+def explain_signals(file_id: int, scored: list[tuple[float, int]], matched: dict[int, dict[str, int]],
+             weights: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    signals: list[tuple[str, float]] = []
+    own = next((s for s, node in scored if node == file_id), 0.0)
+    if own:
+        signals.append(("file_text", round(own, 3)))
+    best = [s for s, node in scored if node != file_id][:NODE_TOP]
+    for i, s in enumerate(best):
+        signals.append((f"node_{i + 1}", round(s * NODE_DECAY ** i, 3)))
+    return tuple(signals)
+
+
+def matched_words(scored: list[tuple[float, int]], matched: dict[int, dict[str, int]]) -> dict[str, list[str]]:
+    """word -> the fields that hold it, over the file's own text and its best nodes."""
+    found: dict[str, int] = defaultdict(int)
+    for _, node in scored[: NODE_TOP + 1]:
+        for token, bits in matched[node].items():
+            found[token.removeprefix(BODY_PREFIX)] |= bits
+    return {t: [name for name in (*FIELD_NAMES, "body") if bits & (FIELDS[name][0] if name in FIELDS else BODY_BIT)]
+            for t, bits in sorted(found.items())}
+
+

@@ -1,0 +1,243 @@
+"""The meaning index's words: how a text becomes index words, what frames a question, the curated
+alternatives and the neighbours table of a word the repository lacks, a node's fields as text, and the anchor
+text the documents say about a node."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from gitroute.text import STOP_WORDS, stem, tokenize
+
+# Words that frame a question about code rather than say what it is about.
+FRAME_WORDS = frozenset(
+    """code codebase logic implement implemented implementation implements handle handled handles handling
+    happen happens located location place part piece thing things way done work works file files project
+    repository library module defined define defines responsible somewhere actually
+    whether came come comes another instead every each also just like so than too very such only other same some
+    many much still yet while upon via per onto tell tells kept keep get gets go goes not no
+    against over inside outside within without through throughout between among across along around behind beyond
+    toward towards until since above below near together everything something anything nothing everyone someone
+    anyone already always never often again ever here now own ones one more most less fewer few""".split()
+)  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
+# Language names -> locale codes: a question's "german" reaches `de`, and a file named by a locale code in a
+# locale folder (`locales/de.ts`, `locale/de/formats.py`) holds its language's name as a path word.
+LOCALES = {
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "portuguese": "pt", "russian": "ru",
+    "chinese": "zh", "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "turkish": "tr",
+    "arabic": "ar", "swedish": "sv", "greek": "el", "hebrew": "he", "czech": "cs", "ukrainian": "uk",
+}
+# A small curated thesaurus: a word a user says -> the words code spells it with. An alternative counts
+# EXPANDED of its own BM25 and stands for the question's word in coverage (never adds weight of its own).
+# Kept general on purpose (docs/decisions/0011): programming synonyms and language names -> locale codes.
+EXPANSIONS = {
+    "encrypted": "secure https tls ssl", "encryption": "secure https tls ssl", "secure": "https tls ssl",
+    "folder": "directory dir", "directory": "folder", "delete": "remove unlink", "remove": "delete unlink",
+    "erase": "remove delete", "cut": "truncate", "shorten": "truncate", "piece": "chunk slice part",
+    "chunk": "slice part", "save": "store write persist", "store": "save", "display": "render show",
+    "show": "render display", "stop": "close shutdown", "finish": "close end", "copy": "clone",
+    "check": "validate verify", "verify": "check validate", "validate": "check verify", "fail": "error",
+    "failure": "error", "restart": "reload", "reload": "restart", "change": "modify update",
+    "count": "len size", "size": "len length", "length": "size", "maximum": "max", "minimum": "min",
+    "password": "credential", "login": "auth", "link": "url href", "address": "addr url ip",
+    "join": "concat merge", "merge": "join combine", "search": "lookup query", "lookup": "search",
+    "order": "sort", "sort": "order", "escape": "quote sanitize", "encode": "serialize marshal",
+    "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
+    "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
+    "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+    **LOCALES,
+}
+LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
+LOCALE_FOLDERS = frozenset(("locale", "locales", "i18n", "l10n", "lang", "langs", "languages", "translations"))
+# A file's language as a user names it ("the javascript side"); a language not listed is named by its grammar.
+LANGUAGE_WORDS = {"javascript": "javascript js", "typescript": "typescript ts", "tsx": "typescript tsx",
+                  "objc": "objective objc", "csharp": "csharp", "go": "golang", "bash": "shell bash"}
+# A question word that occurs nowhere in the repository is read as its nearest words by an embedding model
+# (package data written by bench/neighbours.py), each an alternative at EXPANDED. A neighbour at least
+# NEIGHBOUR_EVIDENCE close stands in for the word in the no_match evidence, for NEIGHBOUR_SHARE of its weight;
+# a farther one only ranks. Measured: docs/decisions/0011, session 18.
+NEIGHBOURS_FILE = Path(__file__).parent.with_name("neighbours.tsv")  # package data of gitroute.indexes
+NEIGHBOUR_EVIDENCE = 0.7
+NEIGHBOUR_SHARE = 0.5
+MAX_DOC = 600
+
+
+# --- text ------------------------------------------------------------------------------------
+
+
+_stem_memo: dict[str, str] = {}
+
+
+def word_stem(token: str) -> str:
+    """One word's index form: text.stem, the symbol query's stemmer (Snowball measured no better: 0011)."""
+    found = _stem_memo.get(token)
+    if found is None:
+        found = stem(token)
+        if len(_stem_memo) < 1 << 18:
+            _stem_memo[token] = found
+    return found
+
+
+def words(text: str) -> list[str]:
+    """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed.
+
+    Questions are asked in English: letters outside ASCII are dropped rather than sent through the
+    tokenizer's slow Unicode path (translations and vendored data are most of them).
+    """
+    if not text.isascii():
+        text = text.encode("ascii", "ignore").decode("ascii")
+    memo = _stem_memo
+    return [memo.get(t) or word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
+
+
+def question_words(text: str) -> list[str]:
+    """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
+    return list(dict.fromkeys(word_stem(t) for t in tokenize(text)
+                              if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
+
+
+_EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
+
+
+def alternatives(tokens: Sequence[str]) -> dict[str, str]:
+    """alternative stem -> the question word it stands for, from EXPANSIONS (words the question has left out)."""
+    if not _EXPANDED_STEMS:
+        for word, alts in EXPANSIONS.items():
+            _EXPANDED_STEMS[word_stem(word)] = tuple(word_stem(a) for a in alts.split())
+    found: dict[str, str] = {}
+    for token in tokens:
+        for alt in _EXPANDED_STEMS.get(token, ()):
+            if alt not in tokens and alt not in found:
+                found[alt] = token
+    return found
+
+
+_neighbours_text: list[str] = []
+
+
+def neighbours(word: str) -> list[tuple[str, float]]:
+    """The nearest words of one stem, closest first, from the neighbours table (empty when it holds none)."""
+    if not _neighbours_text:
+        try:
+            _neighbours_text.append("\n" + NEIGHBOURS_FILE.read_text(encoding="ascii"))
+        except (OSError, ValueError):  # an install without the table answers as before it existed
+            _neighbours_text.append("")
+    text = _neighbours_text[0]
+    at = text.find("\n" + word + "\t")
+    if at < 0:
+        return []
+    start = at + len(word) + 2
+    found = []
+    for pair in text[start:text.find("\n", start)].split():
+        other, _, cosine = pair.partition(":")
+        found.append((other, float(cosine)))
+    return found
+
+
+def neighbour_alternatives(absent: Sequence[str], tokens: Sequence[str],
+                           alternates: Mapping[str, str]) -> tuple[dict[str, str], dict[str, float]]:
+    """For question words the repository lacks: neighbour stem -> the word it stands for, and each neighbour's
+    share of that word's weight in the no_match evidence (NEIGHBOUR_SHARE when near, else nothing)."""
+    found: dict[str, str] = {}
+    shares: dict[str, float] = {}
+    for word in absent:
+        for other, cosine in neighbours(word):
+            if other not in tokens and other not in alternates and other not in found:
+                found[other] = word
+                shares[other] = NEIGHBOUR_SHARE if cosine >= NEIGHBOUR_EVIDENCE else 0.0
+    return found, shares
+
+
+def _signature_words(signature: str, name: str) -> str:
+    # The name is its own field: keep the parameters and types, what follows the name.
+    at = signature.find(name) if name else -1
+    return signature[at + len(name):] if at >= 0 else signature
+
+
+def path_text(path: str, lang: str) -> str:
+    """A file's path text: its folders and name without the extension, its language's name, and the
+    language a locale file is in."""
+    parts = path.split("/")
+    if "." in parts[-1]:
+        parts[-1] = parts[-1].rsplit(".", 1)[0]
+    said = [LANGUAGE_WORDS.get(lang, lang)] if lang else []
+    if any(part.lower() in LOCALE_FOLDERS for part in parts[:-1]):
+        for part in reversed(parts[-2:]):  # `de.ts`, or `de/formats.py`; `pt_BR` and `zh-Hans` are their language
+            name = LOCALE_NAMES.get(part.lower().replace("_", "-").split("-", 1)[0])
+            if name:
+                said.append(name)
+                break
+    return " ".join(("/".join(parts), *said))
+
+
+def node_fields(node, messages: Sequence[str] = (), header: str = "") -> dict[str, str]:
+    """The text of each field of a node (model.Node) but its anchor text (`with_anchors`): what the index
+    counts and `--explain` names."""
+    if node.kind == "file":
+        return {"path": path_text(node.path, node.lang), "header": header, "message": " ".join(messages)}
+    return {
+        "name": node.name,
+        "owner": node.owner,
+        "signature": _signature_words(node.signature, node.name),
+        "doc": node.doc[:MAX_DOC],
+        "message": " ".join(messages),
+    }
+
+
+# --- anchor text -----------------------------------------------------------------------------
+# What the documents say where they name a node, as search engines read the text of links to a page: the
+# description after a heading or directive that names it (`.. function:: slugify`, a `timesince` section),
+# else the sentence that names it. Measured against whole paragraphs and section headings: docs/decisions/0011.
+
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
+SHORT_BLOCK = 160  # a block this short whose sentences do not spell the name is all of it
+
+
+def anchor_texts(claims: Iterable[tuple], documents: Mapping) -> dict[int, list[str]]:
+    """node id -> the distinct texts the documents say about it, in link order, from doc_links' output
+    (`doc_links.claims`: the links that are no guess; an ambiguous one's text would land on every candidate;
+    a name written with no markup, a mention, says too little) and the parsed documents (model.Document)."""
+    starts: dict[str, list[int]] = {}
+    split: dict[tuple[str, int], list[str]] = {}  # a block's sentences: a paragraph often names several nodes
+    found: dict[int, dict[str, None]] = defaultdict(dict)
+    for path, line, token, heading, directive, nodes in claims:
+        document = documents.get(path)
+        if document is None:
+            continue
+        lines = starts.get(path)
+        if lines is None:
+            lines = starts[path] = [block.line for block in document.blocks]
+        at = bisect_right(lines, line) - 1
+        if at < 0 or document.blocks[at].end_line < line or document.blocks[at].kind == "code":
+            continue
+        if all(t.text != token for t in document.blocks[at].tokens):
+            continue  # a name mentioned without markup (doc_links' mention): the page may only use it in passing
+        sentences = split.get((path, at))
+        if sentences is None:
+            sentences = split[path, at] = _SENTENCE_END.split(document.blocks[at].text)
+        for text in _anchors(document.blocks, at, token, heading or directive, sentences):
+            for node in nodes:
+                found[node][text] = None
+    return {node: list(texts) for node, texts in found.items()}
+
+
+def _anchors(blocks: Sequence, at: int, token: str, names_it: bool, sentences: Sequence[str]) -> list[str]:
+    """What block `at` (which spells `token`, and splits into `sentences`) says: the block after it when it is
+    a heading or directive that names the node (`names_it`), and its sentences that spell the name."""
+    block = blocks[at]
+    said = []
+    if names_it or block.kind in ("heading", "directive"):
+        following = next((b for b in blocks[at + 1:at + 6] if b.kind != "code"), None)
+        if following is not None and following.kind not in ("heading", "directive"):
+            said.append(following.text)  # what the section or the directive says the object does
+    name = token.rsplit(".", 1)[-1].strip("()`~!:")
+    sentences = [s for s in sentences if name and name in s]
+    if sentences:
+        said.append(" ".join(sentences))
+    elif len(block.text) < SHORT_BLOCK:
+        said.append(block.text)
+    return [text for text in said if text]
+
+

@@ -1,0 +1,516 @@
+"""The symbol index: node records chunked by id and token postings sharded by hash, and the query over them.
+
+Postings hold three lists per token (nodes whose name, doc or context has the token: a file's
+folders, a symbol's enclosing symbols); a query
+reads only the shards of its own tokens, bounds every candidate's score from postings alone
+(`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
+`rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
+looked up rather than walked, until the nodes only they hold could still rank.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict, namedtuple
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+
+from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
+from gitroute.bundle.tables import FieldLists, PostingsTable
+from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, split_by_facts
+from gitroute.model import Answer, Row
+from gitroute.rank import (
+    KIND_PRIOR,
+    NodeText,
+    Question,
+    base_name,
+    built_copies,
+    idf,
+    is_secondary,
+    node_text,
+    parse_question,
+    path_words,
+    text_parts,
+    text_scorer,
+)
+from gitroute.text import STOP_WORDS, stem, stems, tokenize
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from gitroute.bundle.store import IndexView
+    from gitroute.indexes import BuildInputs, IndexBuild
+
+NAME = "symbols"
+NEEDS: tuple[str, ...] = ()
+EDGES = False  # builds from the graph's nodes only: may start while edges are resolved
+QUESTION_TYPES: dict[str, dict] = {"symbol": {}}  # bench question type -> answer options
+
+COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are looked up, not walked
+MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
+CANDIDATES = 40  # records read in a query's first batch
+MAX_BATCH = 512  # records read at once, afterwards
+MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
+# Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
+
+_NO_WORDS: frozenset[str] = frozenset()
+ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+
+
+class Filters(namedtuple("Filters", "kinds langs path_glob", defaults=((), (), None))):
+    """What a query admits: kinds: tuple[str, ...]; langs: tuple[str, ...]; path_glob: str | None."""
+
+    __slots__ = ()
+
+    def active(self) -> bool:
+        return bool(self.kinds or self.langs or self.path_glob)
+
+    def admit(self, path: str, kind: str, lang: str) -> bool:
+        return (
+            (not self.kinds or kind in self.kinds)
+            and (not self.langs or lang in self.langs)
+            and (self.path_glob is None or _glob_match(path, self.path_glob))
+        )
+
+    def describe(self) -> str:
+        parts = [f"--kind {','.join(self.kinds)}"] if self.kinds else []
+        parts += [f"--lang {','.join(self.langs)}"] if self.langs else []
+        parts += [f"--path {self.path_glob}"] if self.path_glob else []
+        return " ".join(parts)
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    from fnmatch import fnmatchcase  # only filtered queries pay for it
+
+    return fnmatchcase(path, pattern)
+
+
+# --- build -----------------------------------------------------------------------------------
+
+
+def _word_sets() -> Callable[[str, bool], frozenset[str]]:
+    """Stemmed word sets of texts, memoised: names, owners and folders repeat across thousands of nodes."""
+    memo: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def words(text: str, content_only: bool = False) -> frozenset[str]:
+        found = memo.get((text, content_only))
+        if found is None:
+            tokens = tokenize(text)
+            if content_only:
+                tokens = [t for t in tokens if len(t) > 1 and t not in STOP_WORDS]
+            found = memo[(text, content_only)] = frozenset(map(stem, tokens))
+        return found
+
+    return words
+
+
+def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[frozenset[str], ...]:
+    """A node's name, doc and context words; context is a file's folders, or a symbol's owners.
+
+    The doc is taken as the node record keeps it, so the postings and the final score see one text.
+    """
+    name = words(base_name(node.name, node.kind), False)
+    if node.kind == "file":
+        context = words(node.path.rsplit("/", 1)[0], False) if "/" in node.path else frozenset()
+    else:
+        context = words(node.owner, False) - name
+    doc = words(node.doc[:MAX_DOC], True) - name if node.doc else frozenset()
+    return name, doc, context
+
+
+def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
+    """A posting is one int: the node id, whether its path is secondary, and its name's word count.
+
+    With those two facts the first, postings-only ranking already prefers short names that a
+    question covers and main code over tests, so few records need reading to rank the rest.
+    """
+    return node_id << 4 | int(secondary) << 3 | min(name_tokens, 7)
+
+
+def decode_posting(value: int) -> tuple[int, bool, int]:
+    return value >> 4, bool(value & 8), value & 7
+
+
+def build(inputs: BuildInputs) -> IndexBuild:
+    """The symbol index: token postings over the graph's nodes (whose records the graph stores)."""
+    from gitroute.indexes import IndexBuild
+
+    memo = inputs.memo.table(NAME) if inputs.memo is not None else None
+    blobs, section, kept = build_symbol_index(inputs.graph.nodes, memo, {f.path: f.blob for f in inputs.files},
+                                              inputs.previous)
+    return IndexBuild(blobs, section, kept=kept)
+
+
+Postings = dict[str, tuple[list[int], list[int], list[int]]]  # token -> name, doc and context postings
+
+
+def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
+                       ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
+    """Blobs of the symbol index (path -> bytes, inside its folder), its manifest section, and the shards
+    kept by id (path -> blob id).
+
+    With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's node tokens are taken
+    from an earlier build when its path, blob and node count are the same (they come from its extract);
+    with `stored` too (`bundle.writer.StoredBlobs`), the table patches the shards of the tokens whose
+    postings changed (`bundle.tables.PostingsTable`)."""
+    words = _word_sets()
+    # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
+    # would find each name twice or three times, the copy as often first as the source.
+    built = built_copies(sorted({n.path for n in nodes}))
+    keyed = memo is not None and file_blobs is not None
+    files: dict[str, tuple[Sequence, list]] = {}  # path -> (its nodes, their tokens)
+    # What a file's postings are made of besides its tokens: its blob, first id, node count and entry points.
+    records: dict[str, tuple] = {}
+    for path, group in _by_file(nodes):
+        if path in built:
+            continue
+        blob = file_blobs.get(path, "") if file_blobs is not None else ""
+        key = f"{path}\0{blob}\0{len(group)}" if keyed else None
+        tokens = memo.get(key) if key is not None else None
+        if tokens is None:
+            tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
+        if key is not None:
+            memo.put(key, tokens)
+        files[path] = (group, tokens)
+        records[path] = (blob, group[0].id, len(group), tuple(i for i, node in enumerate(group) if node.entry))
+
+    def fill(path: str, postings: Postings) -> None:
+        group, tokens = files[path]
+        _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
+
+    def fill_old(path: str, record: Any, postings: Postings) -> bool:
+        """A file's postings as the last build made them (`record`: its blob, first id, count, entries)."""
+        try:
+            blob, first, count, entries = record
+        except (TypeError, ValueError):
+            return False
+        tokens = memo.peek(f"{path}\0{blob}\0{count}") if memo is not None else None
+        if tokens is None:
+            return False
+        _add_postings(postings, path, range(first, first + count), [i in entries for i in range(count)], tokens)
+        return True
+
+    table = POSTINGS.build(records, fill, memo=memo, stored=stored, old=fill_old)
+    section = {"counts": {"nodes": len(nodes), "tokens": table.keys, "postings": table.size},
+               "nodes": len(nodes), "postings_shards": table.shards}
+    return table.blobs, section, table.kept
+
+
+def _by_file(nodes: Sequence) -> Iterable[tuple[str, Sequence]]:
+    """(path, its nodes) per file, in id order, so that every postings list comes out sorted."""
+    start = 0
+    while start < len(nodes):
+        path = nodes[start].path
+        end = start + 1
+        while end < len(nodes) and nodes[end].path == path:
+            end += 1
+        yield path, nodes[start:end]
+        start = end
+
+
+def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
+    """One file's postings: each node's tokens, field by field, and the entry-point token."""
+    secondary = is_secondary(path)
+    for node_id, is_entry, fields in zip(ids, entry, tokens):
+        value = encode_posting(node_id, secondary, len(fields[0]))
+        for field, field_tokens in enumerate(fields):
+            for token in field_tokens:
+                postings[token][field].append(value)
+        if is_entry:
+            postings[ENTRY_TOKEN][0].append(value)
+
+
+# --- query -----------------------------------------------------------------------------------
+
+
+def query_symbols(
+    text: str,
+    section: dict,
+    read: ReadBlobs,
+    *,
+    limit: int,
+    filters: Filters,
+    explain: bool,
+    corrupt: Callable[[str], Exception],
+    records: Callable[[Sequence[int]], dict[int, list]],
+    exhaustive: bool = False,
+    memo: dict | None = None,
+    common_postings: int | None = None,
+) -> tuple[list[Row], list[str]]:
+    """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
+
+    The rows are the true top `limit` of scoring every candidate, which `exhaustive=True` does
+    (for tests); otherwise records are read in the order of their bounds, only until no unread
+    candidate can outscore the rows kept. `memo` keeps what a query decodes (postings, their sets,
+    node texts) for the next one on the same pinned bundle: a warm server passes the view's.
+    """
+    question = parse_question(text)
+    tokens = list(question.tokens) + ([ENTRY_TOKEN] if question.wants_entry else [])
+    if not tokens:
+        return [], ["the question has no word that can name something (all stop words)"]
+    try:
+        shards = int(section["postings_shards"])
+        total = int(section["nodes"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise corrupt(INDEX_META) from err
+    memo = {} if memo is None else memo
+    found_lists = POSTINGS.read(read, tokens, shards, corrupt, memo.setdefault("postings", {}))
+    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}
+    held = _Held(lists, memo)
+    weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
+    # Common words wait, the least common first to come in, until the others cannot fill the rows.
+    common = COMMON_POSTINGS if common_postings is None else common_postings
+    deferred = [] if exhaustive else sorted(
+        (t for t in question.tokens if sum(map(len, lists[t])) > common),
+        key=lambda t: (sum(map(len, lists[t])), t))
+    bound = partial(bound_postings, question, lists, weights, members=held.members, places=memo.get("places"),
+                    path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
+                    name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
+    found_bounds = bound(deferred)
+    if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
+        return [], ["nothing in the bundle shares a word with the question"]
+    scorer = _Scorer(question, weights, memo, filters, limit, explain, corrupt, records)
+    # The threshold algorithm: score candidates in the order of their bounds until the limit-th
+    # best score beats the bound of every candidate not yet scored, and of the nodes left out.
+    while True:
+        _score_candidates(found_bounds, scorer, exhaustive)
+        left_out = found_bounds.left_out
+        if not left_out or (scorer.full() and scorer.top[0] > left_out):
+            break
+        # The nodes left out could still rank: bring in the next deferred word, and go on from what is scored.
+        deferred = deferred[1:]
+        found_bounds = bound(deferred)
+    return scorer.answer()
+
+
+class _Held:
+    """A question's postings as sets, and each word's name postings split by their facts, kept in `memo` (a warm
+    server's view keeps them for the next question)."""
+
+    def __init__(self, lists: dict[str, list[list[int]]], memo: dict) -> None:
+        self.lists = lists
+        self.sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
+        self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
+
+    def members(self, token: str) -> tuple[frozenset[int], ...]:
+        found = self.sets.get(token)
+        if found is None:
+            found = self.sets[token] = tuple(map(frozenset, self.lists[token]))
+        return found
+
+    def name_facts(self, token: str) -> dict[int, frozenset[int]]:
+        found = self.by_facts.get(token)
+        if found is None:
+            found = self.by_facts[token] = split_by_facts(self.lists[token][0])
+        return found
+
+
+class _Scorer:
+    """The rows of one question: each candidate scored from its node record (`rank.text_scorer`), the best
+    `limit` scores so far (`top`, a min-heap), and the nodes scored."""
+
+    def __init__(self, question: Question, weights: dict[str, float], memo: dict, filters: Filters, limit: int,
+                 explain: bool, corrupt: Callable[[str], Exception],
+                 records: Callable[[Sequence[int]], dict[int, list]]) -> None:
+        self.filters, self.limit, self.explain, self.corrupt, self.records = filters, limit, explain, corrupt, records
+        self.texts: dict[int, NodeText] = memo.setdefault("texts", {})
+        self.shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
+        self.score_text = text_scorer(question, weights)
+        self.doc_words: dict[int, frozenset[str]] | None = memo.get("doc_words")  # a warm view's: every node's
+        self.found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all)
+        self.rows: list[Row] = []
+        self.top: list[float] = []
+        self.scored: set[int] = set()
+        self.filtered_out = 0
+
+    def full(self) -> bool:
+        return len(self.top) == self.limit
+
+    def read(self, batch: Sequence[int]) -> None:
+        missing = [i for i in batch if i not in self.found]
+        if missing:
+            self.found.update(self.records(missing))  # one blob per node bucket
+
+    def score(self, node_id: int) -> None:
+        self.scored.add(node_id)
+        if node_id not in self.found:
+            raise self.corrupt(f"graph node {node_id}")
+        path, name, owner, kind, line, _end_line, lang, entry, doc = self.found[node_id]
+        if not self.filters.admit(path, kind, lang):
+            self.filtered_out += 1
+            return
+        texts, shared, doc_words = self.texts, self.shared, self.doc_words
+        node = texts.get(node_id)
+        if node is None:
+            node = node_text(path=path, name=name, owner=owner, kind=kind, doc=doc,
+                             shared=shared if len(shared) < MAX_TEXTS else None,
+                             doc_words=None if doc_words is None else doc_words.get(node_id, _NO_WORDS))
+            if len(texts) < MAX_TEXTS:
+                texts[node_id] = node
+        score, signals = self.score_text(node, bool(entry))
+        # A row below the limit-th score so far can never be shown (that score only grows): no row for it.
+        top, limit = self.top, self.limit
+        if score > 0 and (len(top) < limit or score >= top[0]):
+            self.rows.append(Row(path=path, line=line, name=f"{owner}.{name}" if owner else name, kind=kind,
+                                 score=score, signals=signals if self.explain else ()))
+            if len(top) < limit:
+                heapq.heappush(top, score)
+            elif score > top[0]:
+                heapq.heapreplace(top, score)
+
+    def answer(self) -> tuple[list[Row], list[str]]:
+        rows = sorted(self.rows, key=_row_order)
+        notes: list[str] = []
+        if not rows:
+            if self.filtered_out:
+                notes.append(f"{self.filtered_out} candidates matched, but none passes {self.filters.describe()}")
+            else:
+                notes.append("no candidate scored above zero")
+        return rows[:self.limit], notes
+
+
+def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -> None:
+    """Score the candidates of `found_bounds` in the order of their bounds, until none left (or none that is not
+    left out) can enter the top rows: groups are split when their turn comes, records read in batches."""
+    bounds, left_out = dict(found_bounds.nodes), found_bounds.left_out
+    scored, top = scorer.scored, scorer.top
+    heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
+    heap += [(-b, -1 - k) for k, (b, _) in enumerate(found_bounds.groups)]  # a group: a negative id
+    heapq.heapify(heap)
+    while heap:
+        if not exhaustive and scorer.full() and top[0] > max(-heap[0][0], left_out):
+            break
+        if -heap[0][0] < left_out:
+            break  # a node left out may outscore every candidate left: bring in a deferred word first
+        if heap[0][1] < 0:  # a group's turn: split it, or bound its nodes one by one
+            _open_group(found_bounds, -1 - heapq.heappop(heap)[1], bounds, heap, scored)
+            continue
+        # Read the chunks of the next candidates in one go: a first batch on speculation, then
+        # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
+        sure = not exhaustive and scorer.full()
+        size = MAX_BATCH if sure else max(CANDIDATES, scorer.limit - len(top))
+        batch = [heapq.heappop(heap)[1]]
+        while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
+               and heap[0][1] >= 0):
+            batch.append(heapq.heappop(heap)[1])
+        scorer.read(batch)
+        for k, node_id in enumerate(batch):
+            if not exhaustive and scorer.full() and top[0] > max(bounds[node_id], left_out):
+                for rest in batch[k:]:
+                    heapq.heappush(heap, (-bounds[rest], rest))
+                break
+            scorer.score(node_id)
+
+
+def _open_group(found_bounds: Bounds, at: int, bounds: dict[int, float], heap: list, scored: set[int]) -> None:
+    """Group `at`'s turn: its parts (groups, or nodes with their own bound) join the heap, or its nodes one by one."""
+    group = found_bounds.groups[at][1]
+    if callable(group):
+        for b, part in group():
+            if isinstance(part, int):  # a node (its posting value), bounded on its own
+                if part >> 4 not in scored:
+                    bounds[part >> 4] = b
+                    heapq.heappush(heap, (-b, part >> 4))
+                continue
+            found_bounds.groups.append((b, part))
+            heapq.heappush(heap, (-b, -len(found_bounds.groups)))
+        return
+    for node_id, b in found_bounds.bound_each(group).items():
+        if node_id not in scored:
+            bounds[node_id] = b
+            heapq.heappush(heap, (-b, node_id))
+
+
+def warm(view: IndexView) -> None:
+    """Decode the whole index and every node record now, into the view's memo (a warm server, when it pins).
+
+    A question then decodes nothing and reads no record (`records`, all checked), and the bound of every
+    candidate knows the node's path words and kind (`places`, `kinds`) and the words of its doc
+    (`doc_words`), so fewer nodes are scored; every nameless node and each word's name postings split
+    by their facts are known too. Node texts are still tokenized on first use: all of django's take
+    seconds and 120 MB.
+    """
+    memo = view.memo
+    if "places" in memo:
+        return
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    parsed = POSTINGS.read_all(view.read, shards, view.corrupt, memo.setdefault("postings", {}))
+    graph = view.graph
+    records = graph.bucket_records(view.bundle.listing(GRAPH_NODES))
+    words: dict[tuple[str, bool], frozenset[str]] = {}
+    places: dict[int, tuple[frozenset[str], float]] = {}
+    doc_words: dict[int, frozenset[str]] = {}  # the words of a node's doc, as `node_text` takes them
+    for node_id, record in records.items():
+        path, kind = record[0], record[3]
+        if not isinstance(path, str) or not isinstance(kind, str):
+            raise view.corrupt(f"graph node {node_id}")
+        key = (path, kind == "file")
+        found = words.get(key)
+        if found is None:
+            found = words[key] = path_words(path, kind)
+        places[node_id] = (found, KIND_PRIOR.get(kind, 0.0))
+        doc = record[8]
+        if doc:  # checked in `score_one` too: a record's doc is a string
+            if not isinstance(doc, str):
+                raise view.corrupt(f"graph node {node_id}")
+            doc_words[node_id] = frozenset(stems(doc))
+    # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
+    try:
+        values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
+                  for value in ids}
+    except TypeError as err:
+        raise view.corrupt("postings") from err
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for node_id, (found, _prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            for word in found:
+                by_word[word].append(value)
+    memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
+    # The postings of secondary nodes, and of nodes whose name has no word: `bound_postings` groups by them.
+    memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
+                            frozenset(v for v in values.values() if not v & 7))
+    by_prior: dict[float, list[int]] = defaultdict(list)
+    for node_id, (_found, prior) in places.items():
+        value = values.get(node_id)
+        if value is not None:
+            by_prior[prior].append(value)
+    memo["kinds"] = ({prior: frozenset(held) for prior, held in by_prior.items()},
+                     frozenset(values[node_id] for node_id in doc_words if node_id in values))
+    memo["doc_words"] = doc_words
+    # Each word's name postings split by their facts (`bound_postings` starts from them), all at once.
+    by_facts = memo.setdefault("name_facts", {})
+    try:
+        for shard in parsed.values():
+            for token, (in_name, _in_doc, _in_context) in shard.items():
+                if in_name and token not in by_facts:
+                    by_facts[token] = split_by_facts(in_name)
+    except (TypeError, ValueError) as err:
+        raise view.corrupt("postings") from err
+    # What node texts share (path, name and owner words), for every node: a question tokenizes none of them.
+    shared = memo.setdefault("text_parts", {})
+    for path, name, owner, kind, *_rest in records.values():
+        if len(shared) >= MAX_TEXTS:
+            break
+        if isinstance(name, str) and isinstance(owner, str):  # else `score_one` reports the record, if scored
+            text_parts(path, base_name(name, kind), kind, owner, shared)
+    memo["places"] = places
+    memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
+
+
+def _row_order(row: Row) -> tuple:
+    return (-row.score, row.path, row.name or "", row.line or 0)
+
+
+def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),
+           langs: Sequence[str] = (), path_glob: str | None = None, **_options: object) -> Answer:
+    """Which files, types and functions a question names."""
+    rows, notes = query_symbols(
+        question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
+        filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records, memo=view.memo,
+    )
+    return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))

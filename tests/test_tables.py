@@ -1,0 +1,161 @@
+"""The storage floor (gitroute/bundle/tables.py): codecs round-trip, and a table patched from the last build's
+blobs and memo state holds, byte for byte, what a table built whole holds, whatever the units did between."""
+from __future__ import annotations
+
+import json
+from operator import itemgetter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitroute.bundle.layout import dump_json
+from gitroute.bundle.memo import MemoTable, blob_id
+from gitroute.bundle.tables import (
+    ChunkTable,
+    FieldLists,
+    GapPairs,
+    IdRows,
+    PostingsTable,
+    Records,
+    RecordTable,
+    shard_count,
+    shard_of,
+)
+
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "pi", "rho"]
+
+
+class Stored(dict):
+    """What `bundle.writer.StoredBlobs` is to a table: bundle path -> blob id, and a blob read by that id."""
+
+    def __init__(self, blobs: dict[str, bytes]) -> None:
+        super().__init__({path: blob_id(data) for path, data in blobs.items()})
+        self.data = {blob_id(data): data for data in blobs.values()}
+
+    def read(self, path: str, oid: str) -> bytes | None:
+        return self.data.get(oid) if self.get(path) == oid else None
+
+
+def test_shard_of_is_crc32_of_the_key_bytes_and_paths_of_any_bytes_shard():
+    import zlib
+
+    assert shard_of("QuerySet", 64) == zlib.crc32(b"QuerySet") % 64
+    assert 0 <= shard_of("caf\udce9.py", 8) < 8  # a path that is not UTF-8 (surrogateescape)
+
+
+@given(st.integers(min_value=0, max_value=100_000), st.integers(min_value=1, max_value=5000))
+def test_shard_count_is_the_least_power_of_two_that_holds_the_size(size, per_shard):
+    shards = shard_count(size, per_shard)
+    assert shards & (shards - 1) == 0 and shards * per_shard >= size
+    assert shards == 1 or (shards // 2) * per_shard < size
+    assert shard_count(size, per_shard, most=4) <= 4
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 2**40)), unique_by=lambda p: p[0]).map(sorted))
+def test_gap_pairs_survive_the_json_on_disk(pairs):
+    codec = GapPairs()
+    assert codec.decode(json.loads(dump_json(codec.encode(pairs)))) == pairs
+
+
+@given(st.lists(st.lists(st.integers(0, 2**40), unique=True).map(sorted), min_size=3, max_size=3))
+def test_field_lists_patch_takes_out_and_puts_in(fields):
+    codec = FieldLists(3)
+    gone = [field[::2] for field in fields]
+    assert codec.patch(fields, gone, [[], [], []]) == [field[1::2] for field in fields]
+    assert codec.patch(codec.patch(fields, gone, [[], [], []]), [[], [], []], gone) == fields
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 50), st.integers(0, 2**16)),
+                unique_by=lambda r: r[0]).map(sorted))
+def test_id_rows_patch_takes_out_and_puts_in_by_id(rows):
+    codec = IdRows()
+    held = codec.decode(json.loads(dump_json(codec.encode([list(r) for r in rows]))))
+    gone, rest = held[::2], held[1::2]
+    assert codec.patch(held, gone, []) == rest
+    assert codec.patch(rest, [], gone) == held
+
+
+def test_a_chunk_table_reads_back_the_rows_it_wrote_by_id():
+    table = ChunkTable("toy", "rows", per_chunk=3)
+    rows = [[i, f"row {i}"] for i in range(8)]
+    built = table.build(rows)
+    assert sorted(built.blobs) == table.paths(8, 3) == ["rows/00000.json", "rows/00001.json", "rows/00002.json"]
+    stored = {path: json.loads(data) for path, data in built.blobs.items()}
+    assert table.lookup(lambda paths: {p: stored[p] for p in paths if p in stored}, [7, 0, 4, 9], 3) == {
+        7: [7, "row 7"], 0: [0, "row 0"], 4: [4, "row 4"]}
+    assert table.build([]).blobs == {} and table.paths(0, 3) == []
+
+
+def _postings_table(per_shard: int) -> PostingsTable:
+    return PostingsTable("toy", "words", per_shard=per_shard, codec=FieldLists(1))
+
+
+def _record_table(per_shard: int) -> RecordTable:
+    return RecordTable("toy", "names", per_shard=per_shard, codec=Records(owner=itemgetter(1), order=itemgetter(0)))
+
+
+def _build(table, units: dict[str, list[str]], tags: dict[str, int], memo=None, stored=None, remake=(), also=()):
+    """The table over `units` (name -> words, in order; a unit's id is its place): a postings table's
+    postings are unit ids, a record table's records [id, unit, word, the word's tag]."""
+    ids = {unit: number for number, unit in enumerate(units)}
+    records = {unit: (tuple(words), ids[unit]) for unit, words in units.items()}
+
+    def fill(unit: str, into: dict) -> None:
+        for word in units[unit]:
+            if isinstance(table, PostingsTable):
+                into[word][0].append(ids[unit])
+            elif getattr(into, "wanted", None) is None or into.wanted(word):  # a part for some shards only
+                into.setdefault(word, []).append([ids[unit], unit, word, tags.get(word, 0)])
+
+    def fill_old(unit: str, record: tuple, into: dict) -> bool:
+        words, number = record
+        for word in words:
+            into[word][0].append(number)
+        return True
+
+    return table.build(records, fill, memo=memo, stored=stored, old=fill_old, remake=remake, also=also)
+
+
+edits = st.lists(st.tuples(st.sampled_from(["set", "drop", "tag"]), st.integers(0, 7),
+                           st.lists(st.sampled_from(WORDS), unique=True, max_size=5)), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(edits=edits, per_shard=st.sampled_from([1, 2, 5]), postings=st.booleans())
+def test_a_table_patched_from_the_last_build_holds_what_a_whole_build_holds(edits, per_shard, postings):
+    table = _postings_table(per_shard) if postings else _record_table(per_shard)
+    units = {f"u{n}": WORDS[n:n + 3] for n in range(6)}
+    tags: dict[str, int] = {}
+    memo = MemoTable("", "", {})
+    built = _build(table, units, tags, memo, Stored({}))
+    bundle = dict(built.blobs)
+    for action, at, words in edits:
+        unit = f"u{at}"
+        remake: set[str] = set()
+        if action == "set":
+            units[unit] = words  # a new unit joins at the end: the ids of none move
+        elif action == "drop":
+            units.pop(unit, None)
+        else:  # a word's tag moves: its records change though no unit's record does (a record table's `remake`)
+            for word in words:
+                tags[word] = tags.get(word, 0) + 1
+            remake = set(words)
+        stored = Stored({f"toy/{path}": data for path, data in bundle.items()})
+        memo = MemoTable("", "", dict(memo.kept))
+        patched = _build(table, units, tags, memo, stored, remake=remake)
+        whole = _build(table, units, tags)
+        bundle = {**{path: stored.data[oid] for path, oid in patched.kept.items()}, **patched.blobs}
+        assert bundle == whole.blobs
+        assert (patched.shards, patched.keys, patched.size) == (whole.shards, whole.keys, whole.size)
+
+
+def test_a_patch_writes_only_the_shards_a_change_touches():
+    table = _record_table(1)
+    units = {f"u{n}": WORDS[n:n + 3] for n in range(6)}
+    memo = MemoTable("", "", {})
+    first = _build(table, units, {}, memo, Stored({}))
+    units["u2"] = [*units["u2"][:2], "pi"]  # one word changes
+    stored = Stored({f"toy/{path}": data for path, data in first.blobs.items()})
+    second = _build(table, units, {}, MemoTable("", "", dict(memo.kept)), stored)
+    touched = {table.key_path(word, first.shards) for word in (*WORDS[2:5], "pi")}
+    assert set(second.blobs) <= touched and second.kept and set(second.kept).isdisjoint(second.blobs)
