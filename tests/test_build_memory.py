@@ -158,3 +158,96 @@ def _reachable(roots: object) -> list:
             continue
         stack.extend(gc.get_referents(obj))
     return found
+
+
+def _spill_root(repo: RepoBuilder) -> Path:
+    return repo.path / ".git" / SPILL_DIR
+
+
+def test_a_build_removes_what_it_set_aside_however_it_ends_and_a_dead_build_s_folder(tmp_path: Path,
+                                                                                     monkeypatch) -> None:
+    """The spill folder of a build is gone when it ends, finished or failed (workers' files too); a folder left by a
+    build that was killed is removed by the next one."""
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(SAMPLE_FILES)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)  # workers write spill files of their own
+    stale = _spill_root(repo) / str(_dead_pid())
+    stale.mkdir(parents=True)
+    (stale / "12345").write_bytes(b"left by a build that was killed")
+    seen: list[list[str]] = []
+
+    def failing(phase: str, done: int, total: int) -> None:
+        if phase == "merge":  # extraction is over: the folder holds every file's set-aside bytes
+            seen.append([name for folder in _spill_root(repo).iterdir() for name in os.listdir(folder)])
+            raise RuntimeError("stopped after extraction")
+
+    with pytest.raises(RuntimeError, match="stopped after extraction"):
+        run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True, progress=failing)
+    assert not stale.exists(), "the dead build's folder is still there"
+    assert seen and len(seen[0]) >= 2, "the workers set nothing aside: the test tests nothing"
+    assert not os.listdir(_spill_root(repo)), "a failed build left what it set aside"
+    run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    assert not os.listdir(_spill_root(repo)), "a finished build left what it set aside"
+
+
+def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Path, monkeypatch) -> None:
+    """Extraction in workers that read their own blobs, results decoded as they arrive, shards streamed as they
+    complete, and index jobs bounded by the workers: the bundle is the one a single process writes, full and
+    incremental."""
+    from tests.test_incremental import BASE, STEPS
+
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
+    repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2, 3)}
+    tree = STEPS["describe_in_doc"](dict(BASE))
+    for step in ("base", "add_function", "edit_doc", "contract"):
+        tree = tree if step == "base" else STEPS[step](tree)
+        trees = {}
+        for jobs, repo in repos.items():
+            repo.commit(tree, step)
+            trees[jobs] = run_build("HEAD", repo_path=str(repo.path), jobs=jobs).bundle_tree
+        assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
+        full = run_build("HEAD", repo_path=str(repos[3].path), jobs=3, full=True).bundle_tree
+        assert full == trees[1], f"after {step!r}: --full with workers differs"
+
+
+def test_results_decoded_as_they_arrive_make_the_bundle_stored_results_make(tmp_path: Path, monkeypatch) -> None:
+    """A fresh build decodes each worker's packed result as it arrives; a rebuild takes the same results from the
+    extraction cache, or decodes the previous bundle's JSON. The three make one bundle."""
+    from gitroute.bundle.extracts import CACHE_DIR
+    from tests.test_incremental import BASE, STEPS
+
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
+    repo = RepoBuilder(tmp_path / "r")
+    tree = STEPS["describe_in_doc"](dict(BASE))
+    repo.commit(tree)
+    fresh = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    assert fresh.parsed > 0 and fresh.reused == 0
+    cache = repo.path / ".git" / CACHE_DIR
+    assert list(cache.glob("*.marshal")), "the build wrote no extraction cache"
+    repo.git("update-ref", "-d", "refs/marola/routing-bundle")
+    cached = run_build("HEAD", repo_path=str(repo.path), jobs=2)
+    assert cached.parsed == 0 and cached.bundle_tree == fresh.bundle_tree
+    for path in cache.glob("*.marshal"):
+        path.unlink()
+    stored = run_build("HEAD", repo_path=str(repo.path), jobs=2)
+    assert stored.parsed == 0 and stored.bundle_tree == fresh.bundle_tree
+    # One file changed: its shard is written again from one fresh result and the others as stored, or cached.
+    repo.commit(STEPS["add_function"](tree))
+    for path in cache.glob("*.marshal"):
+        path.unlink()
+    mixed = run_build("HEAD", repo_path=str(repo.path), jobs=2)
+    assert mixed.parsed == 1
+    assert mixed.bundle_tree == run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True).bundle_tree
+
+
+def test_a_blob_stream_that_fails_on_the_way_leaves_no_pack(tmp_path: Path) -> None:
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit({"a.txt": "a\n"})
+    objects = repo.path / ".git" / "objects"
+    before = sorted(p.name for p in (objects / "pack").iterdir())
+    with pytest.raises(RuntimeError), git.BlobStream(git.open_repository(str(repo.path))) as stream:
+        stream.add("x", b"a blob of a build that fails\n" * 100)
+        raise RuntimeError("the build failed")
+    assert sorted(p.name for p in (objects / "pack").iterdir()) == before
+    assert not list((repo.path / ".git").glob("fast_import_crash_*"))
