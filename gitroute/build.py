@@ -31,8 +31,8 @@ from gitroute.bundle.layout import (
 )
 from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.spill import Spill, Spot
-from gitroute.bundle.writer import BundleWriter, ExtractShards
-from gitroute.config import CONFIG_PATH, limit_notes, parse_config
+from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
+from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
@@ -241,13 +241,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
                max_file_bytes: int | None = None, cleanup: ExitStack | None = None) -> BuildReport:
 
     laps = _Laps()
-    repo = git.open_repository(repo_path)
-    commit = git.resolve_commit(repo, rev)
-    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
-    if max_file_bytes is not None:
-        config = config.with_max_file_bytes(max_file_bytes)
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
-                           fetch=fetch)
+    repo, commit, config, snap = _snapshot(repo_path, rev, fetch, max_file_bytes)
     writer = BundleWriter(repo, ref, full=full, extractor_version=EXTRACTOR_VERSION)
     laps.lap("snapshot")
 
@@ -255,28 +249,9 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
     decoded = reused.decoded
-    todo: dict[str, git.Entry] = {}
-    for entry in snap.entries:
-        key = keys[entry.path]
-        if key in decoded or key in todo:
-            continue
-        if key in reused.results:
-            try:
-                decoded[key] = decode_result(entry.path, reused.results[key])
-                continue
-            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-                del reused.results[key]
-        todo[key] = entry
+    todo = _to_extract(snap, keys, reused)
     laps.lap("reuse")
-    spill = Spill(git.common_dir(repo))
-    if cleanup is not None:
-        cleanup.callback(spill.close)
-    texts = _Texts(spill)
-    with git.BlobStream(repo) as stream:
-        shards = writer.extract_shards(set(keys.values()), reused, decoded, set(todo), spill, stream)
-        shards.start()
-        _extract_all(todo, decoded, shards, texts, snap, jobs, progress)
-        writer.add_stored(stream.close())
+    texts = _extract(writer, snap, keys, reused, todo, jobs, progress, cleanup)
     laps.lap("extract")
     sources = _collect_sources(snap, keys, decoded)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
@@ -287,15 +262,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     progress("merge", 0, 1)
     # Per-item results of earlier builds, beside the bundle (see bundle/memo.py); --full reads none.
     memo = BuildMemo(git.common_dir(repo), fresh=full)
-    entries = {e.path: e for e in snap.entries}
-
-    def read(path: str) -> bytes:
-        # An index that scans file text (contract readers, message literals) takes what extraction kept of a
-        # file it parsed (`_Texts`); any other is read again.
-        text = texts.read(keys[path])
-        return text if text is not None else snap.read(entries[path])
-
-    inputs = BuildInputs(commit=commit, files=sources.files, read=read,
+    inputs = BuildInputs(commit=commit, files=sources.files, read=_reader(snap, keys, texts),
                          graph=None, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents, options=options, memo=memo,
                          previous=writer.previous_blobs())
@@ -311,9 +278,90 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.phases.update(job_seconds)
 
     counts = graph.counts()
-    skipped = Counter(reason for _, reason in sources.skipped)
     limits = config.limits()
-    manifest = {
+    progress("merge", 1, 1)
+    written = writer.finish(_manifest(commit, snap, config, sources, counts, sections, limits), commit,
+                            snap.commit_time)
+    laps.lap("write")
+    seconds = laps.total()
+    writer.record_timing(written.bundle_commit, seconds, laps.phases)
+    if keep is not None:
+        keep.append((decoded, sources, graph, inputs, snap, texts, writer))
+        gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
+    return BuildReport(
+        source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
+        bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
+        parsed=parsed_paths, reused=reused_paths, skipped=Counter(reason for _, reason in sources.skipped),
+        nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings), seconds=seconds,
+        phases=laps.phases, notes=[*writer.notes, *limit_notes(limits)], limits=limits,
+    )
+
+
+def _snapshot(repo_path: str, rev: str, fetch: bool,
+              max_file_bytes: int | None) -> tuple[git.Repository, str, Config, git.Snapshot]:
+    """The repository, the commit to build, its settings (`max_file_bytes` from the command line over them) and
+    the files it holds."""
+    repo = git.open_repository(repo_path)
+    commit = git.resolve_commit(repo, rev)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    if max_file_bytes is not None:
+        config = config.with_max_file_bytes(max_file_bytes)
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+                           fetch=fetch)
+    return repo, commit, config, snap
+
+
+def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dict[str, git.Entry]:
+    """Key -> a file to extract, for each key no earlier build answers for. A result the previous bundle holds is
+    decoded into `reused.decoded` here; a damaged one is extracted again."""
+    decoded = reused.decoded
+    todo: dict[str, git.Entry] = {}
+    for entry in snap.entries:
+        key = keys[entry.path]
+        if key in decoded or key in todo:
+            continue
+        if key in reused.results:
+            try:
+                decoded[key] = decode_result(entry.path, reused.results[key])
+                continue
+            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
+                del reused.results[key]
+        todo[key] = entry
+    return todo
+
+
+def _extract(writer: BundleWriter, snap: git.Snapshot, keys: dict[str, str], reused: Reused,
+             todo: dict[str, git.Entry], jobs: int | None, progress: Progress, cleanup: ExitStack | None) -> _Texts:
+    """Extract `todo` into `reused.decoded`, writing the extraction shards as they complete; returns where the
+    code files' bytes are set aside (in a spill folder `cleanup` removes)."""
+    spill = Spill(git.common_dir(writer.repo))
+    if cleanup is not None:
+        cleanup.callback(spill.close)
+    texts = _Texts(spill)
+    with git.BlobStream(writer.repo) as stream:
+        shards = writer.extract_shards(set(keys.values()), reused, reused.decoded, set(todo), spill, stream)
+        shards.start()
+        _extract_all(todo, reused.decoded, shards, texts, snap, jobs, progress)
+        writer.add_stored(stream.close())
+    return texts
+
+
+def _reader(snap: git.Snapshot, keys: dict[str, str], texts: _Texts) -> Callable[[str], bytes]:
+    """A file's bytes by path, for an index that scans file text (contract readers, message literals): what
+    extraction set aside of a file it parsed (`_Texts`); any other is read again."""
+    entries = {e.path: e for e in snap.entries}
+
+    def read(path: str) -> bytes:
+        text = texts.read(keys[path])
+        return text if text is not None else snap.read(entries[path])
+
+    return read
+
+
+def _manifest(commit: str, snap: git.Snapshot, config: Config, sources: _Sources, counts: dict, sections: dict,
+              limits: dict) -> dict:
+    skipped = Counter(reason for _, reason in sources.skipped)
+    return {
         "format_version": FORMAT_VERSION,
         "extractor_version": EXTRACTOR_VERSION,
         "gitroute_version": __version__,
@@ -329,21 +377,6 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         "warnings": sources.warnings[:MAX_REPORTED_WARNINGS],
         "warnings_total": len(sources.warnings),
     }
-    progress("merge", 1, 1)
-    written = writer.finish(manifest, commit, snap.commit_time)
-    laps.lap("write")
-    seconds = laps.total()
-    writer.record_timing(written.bundle_commit, seconds, laps.phases)
-    if keep is not None:
-        keep.append((decoded, sources, graph, inputs, snap, texts, writer))
-        gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
-    return BuildReport(
-        source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
-        bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
-        parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
-        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
-        notes=[*writer.notes, *limit_notes(limits)], limits=limits,
-    )
 
 
 PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than it saves

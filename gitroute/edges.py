@@ -114,12 +114,12 @@ class EdgeTable(list):
         return bool(self.sources)
 
     def __iter__(self) -> Iterator[Edge]:
-        return map(tuple.__new__, repeat(Edge), self.rows())  # type: ignore[arg-type]
+        return map(tuple.__new__, repeat(Edge), self.rows())
 
     def __reversed__(self) -> Iterator[Edge]:
         return reversed(list(self))
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             edges = list(map(tuple.__new__, repeat(Edge), self.rows(start, max(start, stop))))
@@ -140,7 +140,7 @@ class EdgeTable(list):
                 other.sources, other.targets, other.lines, other.kinds, other.hows)
         return isinstance(other, (list, tuple)) and len(other) == len(self) and list(self) == list(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"EdgeTable({len(self)} edges)"
@@ -149,4 +149,4 @@ class EdgeTable(list):
         raise TypeError("an EdgeTable grows by add(), from packed edges")
 
     append = extend = insert = remove = pop = clear = sort = reverse = _unsupported  # type: ignore[assignment]
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _unsupported  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _unsupported

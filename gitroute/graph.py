@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
-from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, FileExtract, Node
+from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
 from gitroute.shards import shard_count, shard_of
 from gitroute.traits import module_style, traits
@@ -54,7 +54,7 @@ class FileEdges(NamedTuple):
 @dataclass
 class CodeGraph:
     nodes: list[Node]
-    edges: EdgeTable  # `Edge`s (read as a list; held packed), deduplicated, in a deterministic order
+    edges: list[Edge]  # an `EdgeTable` (read as a list of `Edge`, held packed), deduplicated, in a deterministic order
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
     # by edge kind, then resolution: how many uses (not edges) each route resolved
     routes: dict[str, Counter] = field(default_factory=dict)

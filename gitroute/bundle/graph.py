@@ -52,7 +52,7 @@ class GraphBlobs(namedtuple("GraphBlobs", "blobs kept digests files")):  # typin
 
 def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]],
                       files: Mapping[str, tuple] | None = None,
-                      emit: Callable[[str, bytes], None] | None = None) -> GraphBlobs:
+                      emit: Callable[[str, bytes], object] | None = None) -> GraphBlobs:
     """The graph's blobs, encoding only those whose digest differs from `earlier` (path -> digest, blob id).
 
     A blob's digest names what it is made of: a node bucket's (`CodeGraph.node_digests`); edges out of a
@@ -142,7 +142,7 @@ def _records(nodes: list[Node], bucket: int) -> list[list]:
 
 
 def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[int, list[FileEdges]],
-                targets: dict[int, list[FileEdges]], emit: Callable[[str, bytes], None]) -> None:
+                targets: dict[int, list[FileEdges]], emit: Callable[[str, bytes], object]) -> None:
     """The edge blobs of the buckets named, in and out, read from the files whose edges they hold,
     in the graph's order of edges (every structure part, then every named part), one bucket at a time.
 

@@ -13,7 +13,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import IO, cast
 
 import pygit2
 from pygit2.enums import FileMode
@@ -524,7 +524,7 @@ class BlobStream:
                 raise
         return oid
 
-    def _stdin(self):  # type: ignore[no-untyped-def]
+    def _stdin(self) -> IO[bytes]:
         if self._proc is None:
             self._proc = subprocess.Popen(_FAST_IMPORT_ARGS, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, env=git_env(self.repo.path))
@@ -567,10 +567,34 @@ class BlobStream:
 
     def __exit__(self, kind: object, *rest: object) -> None:
         if kind is not None and self._proc is not None:  # as `_fast_import` does: no pack comes of a failed build
+            # Killed, fast-import leaves the pack it was writing (`tmp_pack_*`, named nowhere): the one it holds open.
+            # It opens that pack as it starts: a failure right after the start waits a moment for it.
+            partial: list[str] = []
+            for _attempt in range(20):
+                partial = _open_partial_packs(self._proc.pid)
+                if partial or not os.path.isdir(f"/proc/{self._proc.pid}/fd") or self._proc.poll() is not None:
+                    break
+                time.sleep(0.01)
             self._proc.kill()
             self._proc.wait()
             _remove_fast_import_leftovers(self.repo, self._proc.pid, b"")
+            for path in partial:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
             self._proc = None
+
+
+def _open_partial_packs(pid: int) -> list[str]:
+    """The partial packs (`tmp_pack_*`) process `pid` has open (Linux's /proc; none elsewhere)."""
+    folder = f"/proc/{pid}/fd"
+    found = []
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(folder):
+            with contextlib.suppress(OSError):
+                target = os.readlink(os.path.join(folder, fd))
+                if os.path.basename(target).startswith("tmp_pack_") and os.path.dirname(target).endswith("pack"):
+                    found.append(target)
+    return found
 
 
 def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[str]:
