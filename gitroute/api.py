@@ -5,6 +5,7 @@ them: a query is a process start, and those imports cost more than the answer.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from gitroute.errors import GitrouteError
@@ -99,6 +100,7 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if (merged.status == "no_match" and classification.routes and "query" in available
+                and not classification.unknown
                 and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
                         for r in classification.routes)):
             # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
@@ -113,6 +115,9 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
                     if classification.undefined else "no index of this bundle answers this kind of question")
             merged = Answer("no_match", view.source, (), (note,))
+        elif merged.status == "no_match" and classification.unknown:
+            note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
+            merged = merged._replace(notes=(note, *merged.notes))
         return merged, classification
 
 
@@ -126,11 +131,29 @@ def _evidence(view: BundleView):  # -> ask.Evidence
     return Evidence(path_kind=lambda token: _path_kind(view, token),
                     is_symbol=lambda name: _is_symbol(view, name),
                     document_named=lambda words: _document_named(view, words),
+                    document_titled=lambda words: _document_titled(view, words),
                     symbol_named=lambda words: _symbol_named(view, words),
                     definitions=lru_cache(maxsize=None)(lambda name: _definitions(view, name)),
                     is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
                     files_in=lambda folder: _files_in(view, folder),
-                    is_word=lambda name: _is_word(view, name))
+                    is_word=lambda name: _is_word(view, name),
+                    design_heading=lambda words: _design_heading(view, words))
+
+
+def _design_heading(view: BundleView, words: str) -> str | None:
+    """The heading of a section of a design record or design document (not an ordinary page's) among the decision
+    index's first rows for `words` whose words, numbers aside, are the words asked (`2.2.5 Immutable indexes`)."""
+    from gitroute.indexes.decisions import PAGE_FORMAT, doc_tokens
+
+    if not view.read(["decisions/meta.json"]):
+        return None
+    asked = {t for t in doc_tokens(words) if not t.isdigit()}
+    found = answer("decisions", words, limit=3, bundle=view)
+    for row in found.rows if asked else ():
+        if row.name and dict(row.extra).get("record_format") != PAGE_FORMAT \
+                and {t for t in doc_tokens(row.name) if not t.isdigit()} == asked:
+            return row.name
+    return None
 
 
 def _is_word(view: BundleView, name: str) -> bool:
@@ -170,6 +193,8 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
         raise GitrouteError(f"no command named '{name}'")
     if command.name == "docs":
         return docs(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
+    if command.name == "code":
+        return code(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
     if command.name == "query":
         if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
             with _opened(repo, bundle) as view:
@@ -189,8 +214,12 @@ def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
     with _opened(repo, bundle) as view:
         found = answer("doc_links", text, limit=limit, explain=explain, bundle=view, direction="docs")
         path = text.strip().strip("/")
-        if found.status != "no_match" or "/" not in path or _path_kind(view, path) != "blob":
+        if "/" not in path or _path_kind(view, path) != "blob":
             return found
+        beside = _beside(view, path, "document")
+        if found.status != "no_match":
+            return _beside_first(found, beside, "document", limit, explain)
+        found = _beside_first(found, beside, "document", limit, explain)
         from gitroute.indexes.impact import one_symbol
 
         names = _names_in_file(view, path)
@@ -209,10 +238,87 @@ def docs(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
                     best[row.path] = row
         if not best:
             return found
-        rows = sorted(best.values(), key=lambda r: (-len(named[r.path]), -r.score, r.path))[:limit]
-        shown = ", ".join(dict.fromkeys(n for r in rows for n in named[r.path]))
+        rows = sorted(best.values(), key=lambda r: (-len(named[r.path]), -r.score, r.path))
+        rows = [*found.rows, *(r for r in rows if r.path not in beside)][:limit]
+        shown = ", ".join(dict.fromkeys(n for r in rows for n in named.get(r.path, ())))
         return Answer("routed", view.source, tuple(rows),
-                      (f"no document names '{path}' itself; these name what it defines: {shown}",))
+                      (*(found.notes if beside else ()),
+                       f"no document names '{path}' itself; these name what it defines: {shown}"))
+
+
+def code(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+         bundle: BundleView | None = None) -> Answer:
+    """The files and symbols a document names (the doc_links index); first, the code the repository keeps beside
+    it for it (`_beside`): a folder's README is about that folder's code, `examples/pacman.md` about
+    `examples/pacman.rs`."""
+    with _opened(repo, bundle) as view:
+        found = answer("doc_links", text, limit=limit, explain=explain, bundle=view, direction="code")
+        document = (found.extra or {}).get("document")
+        if not document:
+            return found
+        beside = _beside(view, document, "code", [r.path for r in found.rows])
+        return _beside_first(found, beside, "code", limit, explain)
+
+
+README_STEMS = frozenset({"readme", "index"})  # a folder's own document
+MAX_BESIDE = 6  # files of a folder that its README stands for; a folder of more is about more than them
+
+
+def _stem(path: str) -> str:
+    return path.rpartition("/")[2].partition(".")[0].lower()
+
+
+def _beside(view: BundleView, path: str, want: str, linked: Sequence[str] = ()) -> list[str]:
+    """The files of `want` kind ("document" or "code") the repository's layout puts beside `path` for it, by their
+    names, in a folder other than the top: the files of its folder with its stem (`examples/pacman.md` and
+    `examples/pacman.rs`); for a code file, its folder's README (or index); for a folder's README, the folder's code
+    files, when it has at most MAX_BESIDE and the README links none of them itself (`linked`: it says which then).
+    Tests are never beside anything."""
+    folder, _, base = path.rpartition("/")
+    if not folder:
+        return []
+    documents = _document_paths(view)
+
+    def is_document(p: str) -> bool:
+        return p in documents or _is_document_file(p) or _stem(p) in README_STEMS
+
+    files = [f for f in _files_in(view, folder) if f != path and not _TEST_PATH.search(f.rpartition("/")[2])
+             and is_document(f) == (want == "document")]
+    if want == "code":
+        files = [f for f in files if _is_code_file(view, f)]
+    same = [f for f in files if _stem(f) == _stem(path)]
+    if want == "document":
+        return same + [f for f in files if f not in same and _stem(f) in README_STEMS]
+    rest = [f for f in files if f not in same]
+    folder_code = _stem(path) in README_STEMS and len(rest) <= MAX_BESIDE and not set(rest) & set(linked)
+    return same + (rest if folder_code else [])
+
+
+_TEST_PATH = re.compile(r"(?:^|[_.-])(?:tests?|spec)(?:[_.-]|$)", re.I)
+
+
+def _is_document_file(path: str) -> bool:
+    return path.lower().endswith(DOC_SUFFIXES)
+
+
+def _is_code_file(view: BundleView, path: str) -> bool:
+    """Whether the code graph has a file node for `path` (the impact index's name table finds it)."""
+    from gitroute.registry import INDEXES, load_index
+
+    if "impact" not in INDEXES:
+        return False
+    return any(r[3] == "file" for r in load_index("impact").definitions(view.index("impact"), path))
+
+
+def _beside_first(found: Answer, beside: Sequence[str], what: str, limit: int, explain: bool) -> Answer:
+    """`found` with the files beside its subject first (each once), and a note that says why."""
+    if not beside:
+        return found
+    rows = [Row(p, None, None, "file", 0.0, (("beside", 0.0),) if explain else (), (("status", "beside"),))
+            for p in beside]
+    rows += [r for r in found.rows if r.path not in beside]
+    note = f"first the {what} the repository keeps beside it: {', '.join(beside)}"
+    return Answer("routed", found.source, tuple(rows[:limit]), (note, *found.notes), found.extra)
 
 
 def _names_in_file(view: BundleView, path: str) -> list[str]:
@@ -269,6 +375,28 @@ def _document_paths(view: BundleView) -> frozenset[str]:
             entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)
         ) if isinstance(docs, list) else frozenset()
     return found
+
+
+def _document_titled(view: BundleView, text: str) -> str | None:
+    """The document whose title is `text` (case, punctuation and spacing aside), when exactly one is."""
+    from gitroute.registry import INDEXES
+
+    if "doc_links" not in INDEXES:
+        return None
+    index = view.index("doc_links")
+    titles = index.memo.get("document_titles")  # a warm server's view keeps it for the pinned bundle
+    if titles is None:
+        docs = index.read_json("docs.json")
+        titles = index.memo["document_titles"] = {}
+        for entry in docs if isinstance(docs, list) else ():
+            if isinstance(entry, list) and len(entry) > 1 and isinstance(entry[1], str):
+                titles.setdefault(_title_key(entry[1]), []).append(entry[0])
+    found = titles.get(_title_key(text), [])
+    return found[0] if len(found) == 1 else None
+
+
+def _title_key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _document_named(view: BundleView, text: str) -> str | None:

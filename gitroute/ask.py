@@ -127,6 +127,7 @@ class Evidence:
     path_kind(token) -> "blob" | "tree" | None: whether the token is a path of the pinned commit.
     is_symbol(name) -> bool: whether a symbol of the repository has exactly that name.
     document_named(text) -> str | None: the document whose path, base name or stem the text is.
+    document_titled(words) -> str | None: the one document whose title the words are ("Extending Monolog").
     symbol_named(words) -> str | None: the symbol the words spell, case and separators aside
     ('session interface' -> 'SessionInterface').
     definitions(name) -> tuple of (path, name) | None: where the repository defines a name (a qualified one by
@@ -135,24 +136,30 @@ class Evidence:
     a camel-cased word that is no symbol (`PostgreSQL`, `GitHub`) may still be what it is about.
     is_document(path) -> bool: whether a file of the pinned commit is a document (prose the docs index reads).
     files_in(folder) -> list of paths: the files right inside a folder of the pinned commit.
+    design_heading(words) -> str | None: the heading of a design record's section (or a design section of another
+    document) that is these very words ("immutable indexes?" and `2.2.5 Immutable indexes`).
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
                  is_symbol: Callable[[str], bool] = lambda _: False,
                  document_named: Callable[[str], str | None] = lambda _: None,
+                 document_titled: Callable[[str], str | None] = lambda _: None,
                  symbol_named: Callable[[str], str | None] = lambda _: None,
                  definitions: Callable[[str], Sequence[tuple[str, str]] | None] = lambda _: None,
                  is_document: Callable[[str], bool] | None = None,
                  files_in: Callable[[str], Sequence[str]] = lambda _: (),
-                 is_word: Callable[[str], bool] = lambda _: False) -> None:
+                 is_word: Callable[[str], bool] = lambda _: False,
+                 design_heading: Callable[[str], str | None] = lambda _: None) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
         self.document_named = document_named
+        self.document_titled = document_titled
         self.symbol_named = symbol_named
         self.definitions = definitions
         self.is_document = is_document or (lambda path: path.lower().endswith(DOC_EXTENSIONS))
         self.files_in = files_in
         self.is_word = is_word
+        self.design_heading = design_heading
 
 
 # Words around the thing a change question is about: "if I change *the session interface*".
@@ -163,6 +170,8 @@ _NOT_THE_THING = frozenset(
 MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
 MAX_SPELLED_TRIES = 6  # symbol lookups a question's words may cost
 MAX_NAMES = 4  # names of a question looked up in the bundle
+MAX_HEADING_WORDS = 4  # a question this short may be a design section's heading, looked up in the bundle
+DECISION_SHARE = 3  # a why question's record sections given before a name's rows (the rows a reader looks at)
 
 
 def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
@@ -193,11 +202,13 @@ class Route(namedtuple("Route", "kind command text reason share options", defaul
     __slots__ = ()
 
 
-class Classification(namedtuple("Classification", "routes subject facts undefined", defaults=((),))):
+class Classification(namedtuple("Classification", "routes subject facts undefined unknown", defaults=((), ()))):
     """routes: tuple[Route, ...], first the kind the question most reads as; subject: the name or path the
     question is about, or None; facts: tuple[str, ...], the evidence looked up, for --explain; undefined: the
     names a docs, impact or definition question asks about that the repository does not define (no routes
-    then: the answer is no_match)."""
+    then: the answer is no_match); unknown: the names a why or wiring question spells as code, when the repository
+    defines none of them ("why was PostgreSQL chosen over MySQL"): when its routes find nothing, the answer is
+    no_match, not the question's words asked of the meaning index."""
 
     __slots__ = ()
 
@@ -226,13 +237,19 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
     found = Subjects()
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     found.quoted = set(quoted)
+    for phrase in quoted:
+        # a document named by its title in quotes: "the 'Extending Monolog' page"
+        document = evidence.document_titled(phrase) if len(phrase.split()) > 1 else None
+        if document and document not in found.documents:
+            found.documents.append(document)
+            found.facts.append(f"'{phrase}' is the title of the document '{document}'")
     raw = text.split()
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) if not w.strip(_TRIM).endswith(".") else w.strip(_TRIM)
              for w in raw]
     for word in dict.fromkeys(quoted + words):
         if not word:
             continue
-        found.position.setdefault(word.removesuffix("()").strip("/"), max(0, text.find(word)))
+        found.position.setdefault(word.removesuffix("()").strip("/"), _position(text, word))
         path, colon, name = word.rpartition(":")
         if colon and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
                 and evidence.path_kind(path.strip("/")) == "blob":
@@ -266,6 +283,13 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                 found.facts.append(f"'{word}' names the document '{document}'")
     _locate_names(raw, found, evidence)
     return found
+
+
+def _position(text: str, word: str) -> int:
+    """Where the question spells `word` on its own, not as the start of a qualified name (`file_helper` in
+    "file_helper::open's signature … call into file_helper" is the last one); where it spells it at all else."""
+    alone = re.search(rf"(?<![\w.:/]){re.escape(word)}(?![\w]|[.:]+\w)", text)
+    return alone.start() if alone else max(0, text.find(word))
 
 
 def _locate_names(raw: Sequence[str], found: Subjects, evidence: Evidence) -> None:
@@ -354,7 +378,11 @@ class _Routes:
     def kinds(self) -> list[str]:
         return [r.kind for r in self.routes]
 
-    def done(self, subject: str | None, undefined: Sequence[str] = ()) -> Classification:
+    def share(self, kind: str, rows: int) -> None:
+        """Let the route of `kind` give `rows` rows per turn when answers are merged."""
+        self.routes = [r._replace(share=rows) if r.kind == kind else r for r in self.routes]
+
+    def done(self, subject: str | None, undefined: Sequence[str] = (), unknown: Sequence[str] = ()) -> Classification:
         if not self.routes and self.unanswered and "query" in self.available:
             # The kind's own index is missing: the names and words of the question still place something.
             kind = "symbol" if subject else "meaning"
@@ -362,7 +390,7 @@ class _Routes:
                                      f"no index answers '{self.unanswered[0]}' questions: the symbol index places "
                                      f"{'the name' if subject else 'the words'}"))
         return Classification(tuple(self.routes), subject, tuple(self.facts),
-                              tuple(undefined) if not self.routes else ())
+                              tuple(undefined) if not self.routes else (), tuple(unknown))
 
 
 def classify(text: str, evidence: Evidence, available: Sequence[str] = tuple(KIND_COMMAND.values())) -> Classification:
@@ -386,16 +414,25 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     """Routes for the kinds the question's phrases ask for, each asked about what the question names."""
     names = _Names(subjects, evidence)
     document = subjects.documents[0] if subjects.documents else None
-    about_code = bool(subjects.located or subjects.identifiers or subjects.code_paths())
+    # About code when it names code: a name the repository defines or may (one it surely lacks, a name in a
+    # document's example, "writing a PDOHandler", does not make a question about a document one about code).
+    about_code = bool(subjects.located or subjects.code_paths()
+                      or any(names.where(n) != () for n in subjects.identifiers[:MAX_NAMES])) if document \
+        else bool(subjects.located or subjects.identifiers or subjects.code_paths())
     undefined: list[str] = []
     subject: str | None = None
     for at, kind, reason in intents:
         if kind in ("decision", "wiring"):
             routes.add(kind, reason)
         elif kind == "code" or document and not about_code:
-            # A document is what the question is about: the code it names (whatever the phrase asks of it).
+            # A document is what the question is about: the code it names (whatever the phrase asks of it); one
+            # named in words ("the gopls implementation guide") is asked by those words, as `code` takes them.
+            titled = None if document else _titled_phrase(text)
+            if titled:
+                subjects.facts.append(f"'{titled[0]}' names a document by the words '{titled[1]}'")
             routes.add("code", reason if kind == "code" else
-                       f"{reason}, about the document '{document}': which code it talks about", document)
+                       f"{reason}, about the document '{document}': which code it talks about",
+                       document or (titled[1] if titled else None))
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
@@ -414,12 +451,16 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             routes.add(kind, reason, asked, options=options)
             subject = subject or asked
     kinds = routes.kinds()
-    if kinds and kinds[0] in ("decision", "wiring") and subjects.identifiers:
-        # A phrase chose the kind; a name it holds is still worth its own rows after the chosen ones.
-        routes.add("symbol", f"names '{subjects.identifiers[0]}', a name the symbol index can place")
+    named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"]) else ([], [])
+    if named:
+        # A phrase chose the kind; a name it holds that the repository defines is still worth its own rows, asked as
+        # the name, after the chosen kind's first rows (a record's sections come first: the question asks why).
+        if kinds[0] == "decision":
+            routes.share("decision", DECISION_SHARE)
+        routes.add("symbol", f"names '{named[0]}', a name the symbol index can place", named[0])
     if not routes.routes and not routes.unanswered and not undefined:
         routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words")
-    return routes.done(subject or _first_subject(subjects), undefined)
+    return routes.done(subject or _first_subject(subjects), undefined, () if named else unknown)
 
 
 def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
@@ -431,8 +472,12 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     say no_match, or find a name in it); nothing when every name it spells as code is one the repository does
     not define."""
     defined, missing = names.defined()
+    # A name in one file ("send_json_file in helpers.py", `helpers.py:send_json_file`) that nothing defines is as
+    # missing as any other.
+    located = [(p, n) for p, n in subjects.located if names.where(n) != ()]
+    missing += [n for p, n in subjects.located if (p, n) not in located and n not in missing]
     in_located = {p for p, _ in subjects.located} | {n for _, n in subjects.located}
-    candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in subjects.located]
+    candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in located]
     candidates += [(subjects.position.get(n, 0), "name", n) for n in defined if n not in in_located]
     candidates += [(subjects.position.get(p, 0), "path", p) for p, _ in subjects.code_paths() if p not in in_located]
     if candidates:
@@ -452,6 +497,20 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
         return spelled[1], []
     return (None if kind == "symbol" else text), []
+
+
+# "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.
+_TITLED = re.compile(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"
+                     r"|document|page|readme|tutorial|manual|reference|notes|howto|how-to|chapter|write-?up)\b", re.I)
+
+
+def _titled_phrase(text: str) -> tuple[str, str] | None:
+    """(the phrase, its title words) of a document the question names in words, or None."""
+    found = _TITLED.search(text)
+    if not found:
+        return None
+    words = [w for w in found.group(1).split() if w.lower() not in _QUESTION_WORDS and w.lower() not in _NOT_THE_THING]
+    return (found.group(0), " ".join(words)) if words else None
 
 
 _TEST_FILE = re.compile(r"(?:^|[/_.-])(?:tests?|spec)(?:[/_.-]|$)", re.I)
@@ -514,6 +573,15 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             add("symbol", f"names {', '.join(identifiers[:3])}: where they are defined", " ".join(identifiers[:3]))
         add("meaning", "and the question in plain words, for what the document names in prose")
         return routes.done(subjects.documents[0])
+    if len(words) <= MAX_HEADING_WORDS and text.endswith("?") and not identifiers and not paths:
+        heading = evidence.design_heading(text)
+        if heading:
+            # A few words asked about that are a design section's heading ("immutable indexes?", "hand-written
+            # classes?"): what that record says about them, then the code they may name. Without the question mark
+            # the words are a title or a name ("the cache framework"), read below.
+            add("decision", f"'{text}' is the heading of a design section ('{heading}')", share=DECISION_SHARE)
+            add("meaning", "and the words, for the code they may name")
+            return routes.done(subject)
     asks = bool(lowered) and (lowered[0] in _QUESTION_WORDS or text.endswith("?"))
     named = [w for w in words if w.strip(_TRIM) in identifiers]
     if not asks and len(words) <= 6:

@@ -23,6 +23,13 @@ An expectation is ``path`` or ``path#section``. Rows carry no section yet, so ``
 matches a row with that path whose ``name`` is the section (``Class.method`` also matches
 ``method``), or a row with that path and no name, or a file row.
 
+Each answer is also scored at the level of the file (``QuestionResult.file_rank``): the first row of an
+expected path, whatever its section or name. Whole-file BM25's rows are files, so a file row meets
+``path#section`` and the baseline is in effect scored at that level; the three-way comparison of sentence
+questions (dedicated, ``ask``, whole-file BM25) therefore scores all three at the file level (for a decision:
+the right record, as issue 21 measured the baseline), and reports the finer level (the section, or the symbol)
+of the dedicated command and ``ask`` beside it (``TypeResult.right_first``).
+
 Scores are kept per type so that one index cannot buy its score with another's: a type with at
 least ``gate.min_questions`` scored questions must get ``ceil(gate.min_right_first * n)`` right
 first, or the bench fails.
@@ -114,10 +121,15 @@ class QuestionResult:
     rank: int | None = None  # 1-based, among the judged rows; None when no row matches
     matched: str | None = None  # the expectation the ranked row matched
     miss: str | None = None  # one of MISS_CLASSES; None when right first or unsupported
+    file_rank: int | None = None  # the first row of an expected file, whatever its section or name (see above)
 
     @property
     def right_first(self) -> bool:
         return self.rank is not None and self.rank <= RIGHT_FIRST_RANK
+
+    @property
+    def right_first_file(self) -> bool:
+        return self.file_rank is not None and self.file_rank <= RIGHT_FIRST_RANK
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +139,7 @@ class TypeResult:
     right_first: int
     gate: int | None  # right-first answers required; None when ungated or unsupported
     supported: bool = True
+    right_first_file: int = 0  # right first at the file level (for a decision, the record): see above
 
     @property
     def score(self) -> float:
@@ -376,7 +389,8 @@ def run_bench(bench: Bench, ask: Mapping[str, Ask]) -> BenchReport:
             types.append(TypeResult(type=qtype, n=len(of_type), right_first=0, gate=None, supported=False))
             continue
         right = sum(r.right_first for r in of_type)
-        types.append(TypeResult(type=qtype, n=len(of_type), right_first=right, gate=bench.gate.required(len(of_type))))
+        types.append(TypeResult(type=qtype, n=len(of_type), right_first=right, gate=bench.gate.required(len(of_type)),
+                                right_first_file=sum(r.right_first_file for r in of_type)))
     return BenchReport(origin=bench.origin, questions=results, types=tuple(types), gate=bench.gate)
 
 
@@ -394,10 +408,14 @@ def score_answer(question: Question, answer: Answer) -> QuestionResult:
     matched: str | None = None
     if question.type == "negative" or question.expects_no_match:
         if answer.status == NO_MATCH:
-            return QuestionResult(question=question, status=answer.status, rank=1, matched=NO_MATCH)
+            return QuestionResult(question=question, status=answer.status, rank=1, matched=NO_MATCH, file_rank=1)
         return QuestionResult(question=question, status=answer.status, miss="forced_guess")
+    file_rank: int | None = None
     if answer.status != "no_match":
+        files = {e.partition("#")[0] for e in question.expect}
         for position, row in enumerate(answer.rows[:JUDGED_ROWS], 1):
+            if file_rank is None and row.path in files:
+                file_rank = position
             matched = next((e for e in question.expect if row_matches(row, e)), None)
             if matched is not None:
                 rank = position
@@ -405,7 +423,8 @@ def score_answer(question: Question, answer: Answer) -> QuestionResult:
     miss: str | None = None
     if rank is None or rank > RIGHT_FIRST_RANK:
         miss = classify_miss(question, rank)
-    return QuestionResult(question=question, status=answer.status, rank=rank, matched=matched, miss=miss)
+    return QuestionResult(question=question, status=answer.status, rank=rank, matched=matched, miss=miss,
+                          file_rank=file_rank)
 
 
 def row_matches(row: Row, expectation: str) -> bool:

@@ -39,9 +39,10 @@ _DOCS = _phrases(
 )
 # "which code does DOC talk about", "what does the X guide describe", "the code behind it": what a document names.
 _CODE = _phrases(
-    r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?)\b.*\b(?:does|do|is|are)\b.*"
-    r"\b(?:talk|talks|describe|describes|mention|mentions|cover|covers|refer|refers|name|names|document"
-    r"|documents)\b",
+    r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?|packages?|types?|sources?)\b.*"
+    r"\b(?:does|do|is|are)\b.*"
+    r"\b(?:talk|talks|talking|describe|describes|describing|mention|mentions|mentioning|cover|covers|covering"
+    r"|refer|refers|referring|name|names|naming|document|documents|documenting|point|points|pointing)\b",
     r"\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe|cover|talk about"
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
@@ -64,7 +65,7 @@ _IMPACT = _phrases(
     r"|deleted|drop|dropped|modify|modified|edit|edited|touch|touched|refactor|refactored|rewrite|rewrote|rework"
     r"|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate|deprecated)\b",
     r"\bif\s+(?:\S+\s+){1,6}?(?:changed|was renamed|were renamed|is renamed|went away|goes away|disappeared"
-    r"|(?:is|was|were|got) (?:removed|deleted|dropped))\b",
+    r"|started|stopped|began|(?:is|was|were|got) (?:removed|deleted|dropped))\b",
     r"\b(?:callers|dependents|dependants|users|consumers|importers|subclasses|implementers|usages|call sites"
     r"|reverse dependencies) (?:of|to)\b",
     r"\bblast radius\b|\bripple effects?\b|\bsafe to (?:change|rename|remove|delete|drop|modify|edit|refactor"
@@ -75,9 +76,18 @@ _IMPACT = _phrases(
     r"|\boutside (?:of )?(?:its|their|the) own\b|\boutside (?:of )?\S+\.\w{1,4}\b",
     rf"\b(?:that|which|who)\s+(?:{_IMPACT_VERBS}|subclass|inherit|extend|import|call|use|include|require"
     r"|instantiate|override|implement|implements|depend on)\s+(?:it|them|this|that)\b",
+    # "everything that subclasses or imports X", "the sinks and sources that call into X": what uses a thing, said
+    # in a relative clause after a plural or a word for all
+    rf"\b(?:everything|anything|all|whatever|\w+s)\s+(?:that|which|who)\s+(?:\S+\s+)?{_IMPACT_VERBS}\b",
+    # "show me its callers", "what callers should I re-check", "the remaining call sites"
+    r"\b(?:its|their|what|which|any|all|the|other)\s+(?:\S+\s+)?(?:callers|call sites|dependents|dependants"
+    r"|importers|subclasses|usages|reverse dependencies)\b",
 )
 # "I'm about to change X": the setting of a question, which asks what a change breaks unless it asks another thing.
 _CHANGING = _phrases(
+    # a sentence that opens on the change: "Changing X's signature; …", "Renaming the Y class — …"
+    r"^\s*(?:changing|renaming|removing|deleting|dropping|modifying|refactoring|rewriting|reworking|replacing"
+    r"|deprecating|splitting|moving)\b",
     r"\b(?:i'?m|i am|we'?re|we are|i'?ll|we'?ll|i will|we will|i want to|we want to|i'?d like to|i need to"
     r"|we need to|planning to|about to|going to|before i|before we)\s+(?:\S+\s+)?(?:change|changing|rename"
     r"|renaming|remove|removing|delete|deleting|drop|dropping|modify|modifying|edit|editing|refactor|refactoring"
@@ -94,14 +104,27 @@ _DEFINED = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|crate)\s+"
     r"(?:is|are|was|were)\s+(?:\S+\s+){1,2}?(?:in|from)\s*(?:[?.]|$)",
 )
+_WHY_AUX = r"(?:did|do|does|was|were|is|are|would|should|could|have|has|had|can|must|need)"
 _DECISION = _phrases(
-    r"^\s*why\b|\bwhy (?:did|do|does|was|were|is|are|not|would|should|have|has|switch|keep|use|only)\b",
+    # "why did", "why didn't", "why aren't", "why can't", "why not"; "how come"; a clause that ends in "why?"
+    rf"^\s*why\b|\bwhy (?:{_WHY_AUX}(?:n[’']?t)?|not|won[’']?t|switch|keep|use|only)\b|\bwhy\s*\?|\bhow come\b",
     r"\b(?:decision|decisions|rationale|adr|design records?|motivation|trade-?offs?)\b",
-    r"\b(?:instead of|rather than|in favou?r of)\b",
+    r"\breason(?:s|ing)? (?:for|behind|why)\b|\breasoning\b|\bthinking behind\b|\bjustif(?:y|ied|ies|ication)\b",
     r"\bon what grounds\b|\bturned down\b|\bruled out\b",
-    r"\bwhat (?:other|else|alternatives?)\b(?:\s+\S+){0,6}?\s+(?:considered|on the table|proposed|evaluated"
-    r"|weighed|rejected)\b",
+    r"\b(?:what|which) (?:other|else|alternatives?)\b(?:\s+\S+){0,6}?\s+(?:considered|consider|on the table"
+    r"|proposed|propose|evaluated|evaluate|weighed|weigh|rejected|reject|discussed|looked at)\b",
+    # "what made them hold off on X", "what made the team pick Y"
+    r"\bwhat made\s+(?:\S+\s+){0,4}?(?:hold off|decide|choose|opt|go with|pick|prefer|avoid|reject|drop"
+    r"|abandon|stick with|settle on|switch)\b",
+    # a design choice challenged: "isn't that a bad idea?", "what's wrong with using plain dicts?"
+    r"\b(?:isn[’']?t|is|wasn[’']?t|was|aren[’']?t|are) (?:that|this|it|they|these|those) (?:\S+ )?(?:a )?"
+    r"(?:bad|good|poor|terrible|questionable|risky|dangerous|wise|smart) (?:idea|choice|design|approach|practice)s?\b",
+    r"\bwhat(?:[’']s| is) (?:wrong|bad) (?:with|about) (?:using|just|simply|plain|having)\b",
 )
+# "X instead of Y", "rather than", "in favour of": a choice, unless the question asks for another kind ("if X started
+# returning a list instead of a generator, what callers …") or where something is done ("where does reading take its
+# input from a function instead of one string"): a weak phrase, as "I'm changing X" is.
+_CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # Verbs of deciding count only in a question that does not ask where something is: "where are formats
 # chosen" asks for code, "was X chosen over Y" for a decision.
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
@@ -112,7 +135,8 @@ _LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|cla
 # never like a question of where something is.
 _INTENT = re.compile(
     r"^\s*(?:is|are|will|should|shall|must|was|were)\b.*\b(?:meant|intended|supposed|still|ever|policy|allowed"
-    r"|support(?:ed)?|deprecated|recommended)\b", re.I)
+    r"|support(?:ed)?|deprecated|recommended|going to|plan(?:s|ned)? to|planned|(?:on|in) the roadmap|in scope"
+    r"|out of scope|(?:a )?(?:non-)?goal)\b", re.I)
 _WIRING = _phrases(
     r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b",
@@ -138,14 +162,18 @@ KIND_PHRASES = (
 
 
 def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
-    """(position, kind, why) of each kind's first phrase in `text`, in the order the question says them, and the
-    weak "I'm changing X" phrase when there is one."""
+    """(position, kind, why) of each kind's first phrase in `text`, in the order the question says them (a choice,
+    "X instead of Y", only when no other phrase asks for a kind), and the weak "I'm changing X" phrase when there
+    is one."""
     found: list[tuple[int, str, str]] = []
     deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (*KIND_PHRASES, ("decision", deciding, "asks what was decided")):
         match = pattern.search(text) if pattern is not None else None
         if match and all(k != kind for _, k, _ in found):
             found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
+    choosing = _CHOOSING.search(text) if not found and deciding is not None else None
+    if choosing:
+        found.append((choosing.start(), "decision", f"asks about a choice ('{choosing.group(0).strip()}')"))
     asking = asking_clause(text)
     found.sort(key=lambda f: (not asking[0] <= f[0] < asking[1], f[0]))
     changing = _CHANGING.search(text)

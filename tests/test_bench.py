@@ -504,6 +504,22 @@ def test_sentences_are_scored_per_route_and_a_no_match_answer_is_right_for_a_neg
     assert routed.types[0].right_first == 0 and routed.questions[0].miss == "forced_guess"
 
 
+def test_a_sentence_is_scored_at_its_file_as_whole_file_bm25_is_and_at_its_section() -> None:
+    # the right record with the wrong section: right at the file (record) level only; a file row, as whole-file
+    # BM25 gives, is right at both levels by row_matches, so the three-way table compares files
+    why = Question(id="w", type="sentence", question="why tabs?", expect=("docs/adr/0001-tabs.md#Decision",),
+                   route="decision", argument="tabs")
+    wrong_section = Row(path="docs/adr/0001-tabs.md", name="Context", kind="decision")
+    other = Row(path="docs/adr/0002-spaces.md", name="Decision", kind="decision")
+    report = run_bench(_bench_of(why), {"sentence": lambda q: Answer("routed", SOURCE, (other, wrong_section))})
+    result = report.questions[0]
+    assert (result.rank, result.file_rank, result.right_first, result.right_first_file) == (None, 2, False, True)
+    assert (report.types[0].right_first, report.types[0].right_first_file) == (0, 1)
+    file_row = Row(path="docs/adr/0001-tabs.md", kind="file")
+    baseline = run_bench(_bench_of(why), {"sentence": lambda q: Answer("routed", SOURCE, (file_row,))})
+    assert (baseline.questions[0].rank, baseline.questions[0].file_rank) == (1, 1)
+
+
 def test_whole_file_bm25_ranks_files_by_the_sentence_and_skips_binaries() -> None:
     from gitroute.bench import WholeFiles
 
@@ -534,9 +550,11 @@ def test_bench_through_ask_puts_ask_beside_the_dedicated_command_and_whole_file_
     result = route(["bench", "--through-ask", "--json", "sentences.yaml"], bench_repo.path)
     doc = json.loads(result.stdout)
     assert doc["types"] == {
-        "sentence:symbol": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 1},
+        "sentence:symbol": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 1, "level": "file",
+                            "own_level": {"dedicated": 1, "ask": 1}},
         # whole-file BM25 always answers, so it never gets a negative right
-        "sentence:negative": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 0},
+        "sentence:negative": {"questions": 1, "dedicated": 1, "ask": 1, "whole_files": 0, "level": "file",
+                              "own_level": {"dedicated": 1, "ask": 1}},
     }
     assert result.exit_code == 0, result.stderr
     text = route(["bench", "--through-ask", "sentences.yaml"], bench_repo.path)

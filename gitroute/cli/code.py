@@ -20,6 +20,9 @@ def _code_lines(rows: list[Row]) -> list[str]:
         symbols = [plain_text(f"{s}?" if s in ambiguous else s) for s in extra.get("symbols") or ()]
         named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"
                                                           if len(symbols) > MAX_SYMBOLS_SHOWN else "")
+        if extra.get("status") == "beside":  # by the repository's layout (api._beside), not by a link
+            lines.append(f"{row_where(r):<{width}}  (the file)  (beside it)")
+            continue
         links = int(extra.get("links", 0))
         status = str(extra.get("status"))
         if status == "ambiguous":
@@ -52,7 +55,7 @@ def command(doc: tuple[str, ...], limit: int, as_json: bool, explain: bool, quie
     """
     from gitroute import api
 
-    answer = api.answer("doc_links", " ".join(doc), limit=limit, explain=explain, direction="code")
+    answer = api.code(" ".join(doc), limit=limit, explain=explain)
     if as_json:
         emit_json(answer_json(answer, explain))
     else:

@@ -20,6 +20,9 @@ def _docs_lines(rows: list[Row]) -> list[str]:
     for r in rows:
         extra = dict(r.extra)
         links = int(extra.get("links", 0))
+        if extra.get("status") == "beside":  # by the repository's layout (api._beside), not by a link
+            lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  (beside it)")
+            continue
         detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
         token = plain_text(str(extra.get("token")))
         lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  `{token}`  ({detail})  {r.score:.2f}")

@@ -508,6 +508,7 @@ class BlobStream:
         self.ids: dict[str, str] = {}  # path -> blob id
         self.sent: set[str] = set()
         self._proc: subprocess.Popen | None = None
+        self._before: set[str] = set()  # the pack temporaries there were when fast-import started
 
     def add(self, path: str, data: bytes) -> str:
         oid = str(pygit2.hash(data))
@@ -526,6 +527,7 @@ class BlobStream:
 
     def _stdin(self) -> IO[bytes]:
         if self._proc is None:
+            self._before = _pack_temporaries(self.repo)
             self._proc = subprocess.Popen(_FAST_IMPORT_ARGS, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, env=git_env(self.repo.path))
             assert self._proc.stdin is not None
@@ -548,7 +550,7 @@ class BlobStream:
         proc.wait()
         stop_if_interrupted(proc.returncode)
         if proc.returncode != 0:
-            _remove_fast_import_leftovers(self.repo, proc.pid, stderr)
+            _remove_fast_import_leftovers(self.repo, proc.pid, stderr, self._before)
             # A build of the same commit beside this one writes the same pack (see `write_blobs`): its objects
             # arrive when it finishes.
             for attempt in range(FAST_IMPORT_TRIES):
@@ -567,34 +569,10 @@ class BlobStream:
 
     def __exit__(self, kind: object, *rest: object) -> None:
         if kind is not None and self._proc is not None:  # as `_fast_import` does: no pack comes of a failed build
-            # Killed, fast-import leaves the pack it was writing (`tmp_pack_*`, named nowhere): the one it holds open.
-            # It opens that pack as it starts: a failure right after the start waits a moment for it.
-            partial: list[str] = []
-            for _attempt in range(20):
-                partial = _open_partial_packs(self._proc.pid)
-                if partial or not os.path.isdir(f"/proc/{self._proc.pid}/fd") or self._proc.poll() is not None:
-                    break
-                time.sleep(0.01)
-            self._proc.kill()
+            self._proc.kill()  # killed, it names none of what it leaves: the pack temporaries that appeared go
             self._proc.wait()
-            _remove_fast_import_leftovers(self.repo, self._proc.pid, b"")
-            for path in partial:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+            _remove_fast_import_leftovers(self.repo, self._proc.pid, b"", self._before)
             self._proc = None
-
-
-def _open_partial_packs(pid: int) -> list[str]:
-    """The partial packs (`tmp_pack_*`) process `pid` has open (Linux's /proc; none elsewhere)."""
-    folder = f"/proc/{pid}/fd"
-    found = []
-    with contextlib.suppress(OSError):
-        for fd in os.listdir(folder):
-            with contextlib.suppress(OSError):
-                target = os.readlink(os.path.join(folder, fd))
-                if os.path.basename(target).startswith("tmp_pack_") and os.path.dirname(target).endswith("pack"):
-                    found.append(target)
-    return found
 
 
 def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[str]:
@@ -625,6 +603,7 @@ def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.Completed
     full disk also leaves the pack it was writing, which holds the space the next build needs.
     """
     args = _FAST_IMPORT_ARGS
+    before = _pack_temporaries(repo)
     with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=git_env(repo.path)) as proc:
         try:
@@ -633,17 +612,29 @@ def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.Completed
             proc.kill()
             raise
     if proc.returncode != 0:
-        _remove_fast_import_leftovers(repo, proc.pid, stderr)
+        _remove_fast_import_leftovers(repo, proc.pid, stderr, before)
     return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
 
 
-_PARTIAL_PACK = re.compile(r"'([^'\n]*/objects/pack/tmp_pack_[^'/\n]+)'")
+_PARTIAL_PACK = re.compile(r"'([^'\n]*/objects/pack/tmp_(?:pack|idx)_[^'/\n]+)'")
 
 
-def _remove_fast_import_leftovers(repo: pygit2.Repository, pid: int, stderr: bytes) -> None:
-    """The crash report of the fast-import `pid` and the partial pack its message names (only a `tmp_pack_*`)."""
+def _pack_temporaries(repo: pygit2.Repository) -> set[str]:
+    """The temporary files of packs being written (`tmp_pack_*`, `tmp_idx_*`) in the object store, by path."""
+    folder = os.path.join(common_dir(repo), "objects", "pack")
+    try:
+        return {os.path.join(folder, name) for name in os.listdir(folder) if name.startswith(("tmp_pack_", "tmp_idx_"))}
+    except OSError:
+        return set()
+
+
+def _remove_fast_import_leftovers(repo: pygit2.Repository, pid: int, stderr: bytes, before: set[str]) -> None:
+    """The crash report of the fast-import `pid`, the partial pack or index its message names, and the pack
+    temporaries that appeared while it ran (a full disk while it writes the index leaves the finished pack's
+    `tmp_pack_*` unnamed beside the `tmp_idx_*` it names)."""
     leftovers = [os.path.join(repo.path, f"fast_import_crash_{pid}")]
     leftovers += _PARTIAL_PACK.findall(stderr.decode("utf-8", "surrogateescape"))
+    leftovers += sorted(_pack_temporaries(repo) - before)
     for path in leftovers:
         with contextlib.suppress(OSError):
             os.unlink(path)

@@ -54,10 +54,15 @@ SYMBOL_BONUS = 4.0  # a section of a record that names the symbol the question n
 WINDOWS = 16
 CANDIDATES = 60
 DOCUMENT_FORMAT = "document"  # a document that is no record, read for its design sections
+PAGE_FORMAT = "page"  # the other sections of every other document (and of design documents): see PAGE_WEIGHT
 
 # Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
 # docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
 KIND_BONUS = 0.3
+# A section of an ordinary page (no record, no design section: attrs' `init.md`, an FAQ's answer, a README's
+# "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
+# well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
+PAGE_WEIGHT = 0.5
 
 # Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
 # switch), and quantifiers that name nothing (every, each).
@@ -139,15 +144,17 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     from gitroute.bundle.memo import digest_values
 
     chunks: list[list] = []
-    parts: dict[str, list[list]] = {}  # record path -> its postings, row ids from its first row
-    states: dict[str, tuple[int, str]] = {}  # record path -> what its postings are made of: first row, digest
+    parts: dict[str, list[list]] = {}  # record unit -> its postings, row ids from its first row
+    states: dict[str, tuple[int, str]] = {}  # record unit -> what its postings are made of: first row, digest
     for record_id, record in enumerate(records):
         rows, postings = record_part(record_id, record, (symbols or {}).get(record.path, ()))
         key = digest_values(postings).hex()
-        states[record.path] = (len(chunks), key)
-        parts[record.path] = postings
+        # A design document is two records of one path: its design sections, and its other sections as a page.
+        unit = f"{record.path}\0page" if record.format == PAGE_FORMAT else record.path
+        states[unit] = (len(chunks), key)
+        parts[unit] = postings
         if memo is not None:
-            memo.put(f"{record.path}\0{key}", postings)
+            memo.put(f"{unit}\0{key}", postings)
         chunks.extend(rows)
 
     def fill(path: str, into: dict) -> None:
@@ -166,7 +173,8 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     table = POSTINGS.build(states, fill, memo=memo, stored=stored, old=fill_old)
     blobs = {**table.blobs, **ROWS.build(chunks).blobs}
     blobs["records.json"] = dump_json([[r.path, r.title, r.status, r.superseded_by, r.format] for r in records])
-    section = {"format": INDEX_FORMAT, "counts": _counts(records, chunks), "avgdl": _avgdl(chunks),
+    section = {"format": INDEX_FORMAT, "counts": _counts(records, chunks),
+               **_page_tier(chunks, sum(1 for r in records if r.format != PAGE_FORMAT)),
                "shards": table.shards, "row_chunk": ROWS.per_chunk, "fallback": fallback}
     return blobs, section, table.kept
 
@@ -203,7 +211,7 @@ def _counts(records: Sequence[Record], chunks: Sequence[list]) -> dict[str, int]
     from gitroute.parsing.records import FORMATS, ITEM_KINDS
 
     item_kinds = Counter(item[1] for row in chunks for item in row[5])
-    counts: dict[str, int] = {"records": sum(1 for r in records if r.format != DOCUMENT_FORMAT),
+    counts: dict[str, int] = {"records": sum(1 for r in records if r.format not in (DOCUMENT_FORMAT, PAGE_FORMAT)),
                               "rows": len(chunks), "items": sum(n for kind, n in item_kinds.items() if kind != "text")}
     if n := sum(1 for r in records if r.format == DOCUMENT_FORMAT):
         counts["design_documents"] = n
@@ -214,10 +222,6 @@ def _counts(records: Sequence[Record], chunks: Sequence[list]) -> dict[str, int]
         if kind != "text" and item_kinds[kind]:
             counts[f"rows_{kind}"] = item_kinds[kind]
     return counts
-
-
-def _avgdl(chunks: Sequence[list]) -> float:
-    return round(sum(row[4] for row in chunks) / len(chunks), 6) if chunks else 0.0
 
 
 def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[str, int]:
@@ -288,6 +292,48 @@ def design_documents(documents: Mapping[str, object], records: Iterable[str], co
             and not (exclude and matches_globs(p, exclude)) and is_design_document(documents[p])]  # type: ignore[arg-type]
 
 
+# Documents that list what changed, who did it and under which terms: what a project did, not why; and in a
+# long-lived project most of its prose (django's 400 release notes). They are no page `why` reads.
+_NOT_A_PAGE_STEMS = frozenset({"changelog", "changes", "news", "history", "releases", "release-notes", "whatsnew",
+                               "authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
+                               "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
+_NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
+                                 "whatsnew", "changelog.d", "newsfragments", "licenses"})
+
+
+def pages_of(documents, taken, config) -> list[str]:
+    from gitroute.parsing.records import is_document_path, is_template, matches_globs
+
+    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
+
+    def listing(path: str) -> bool:
+        *folders, name = path.lower().replace("_", "-").split("/")
+        return name.rsplit(".", 1)[0] in _NOT_A_PAGE_STEMS or any(f in _NOT_A_PAGE_FOLDERS for f in folders)
+
+    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
+            and not listing(p) and not (exclude and matches_globs(p, exclude))]
+
+
+PAGE_TEXTS = 1  # a page section's prose blocks kept to show (its words are all in the postings)
+
+
+def _as_page(record: Record) -> Record:
+    """A document's sections as page rows: no items of its own, the first prose block of each section to show."""
+    return record._replace(format=PAGE_FORMAT, rows=(),
+                           sections=tuple(s._replace(texts=s.texts[:PAGE_TEXTS]) for s in record.sections))
+
+
+def _page_tier(chunks: Sequence[list], first_page_record: int) -> dict:
+    """The section's keys for the two tiers of rows: `avgdl` over the rows of records and design sections alone,
+    and `pages`, the first page row and the pages' own average length."""
+    lengths: tuple[list[int], list[int]] = ([], [])
+    for row in chunks:
+        lengths[row[0] >= first_page_record].append(int(row[4]))
+    records, pages = lengths
+    return {"avgdl": round(sum(records) / len(records), 6) if records else 0.0,
+            "pages": {"first_row": len(records), "avgdl": round(sum(pages) / len(pages), 6) if pages else 0.0}}
+
+
 def _design_sections(record: Record, labels: frozenset[str]) -> Record:
     """A document that is no record, kept to its design sections (and their subsections)."""
     kept = tuple(s for s in record.sections if s.label in labels)
@@ -324,10 +370,22 @@ def build(inputs: object) -> object:
     from gitroute.parsing.records import design_sections
 
     for record in found:
-        kept = record if fallback else _design_sections(record, design_sections(documents[record.path]))
+        labels = design_sections(documents[record.path])
+        kept = record if fallback else _design_sections(record, labels)
         if kept.sections:
             records.append(kept._replace(format=DOCUMENT_FORMAT))
-    records.sort(key=lambda r: r.path)
+        rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
+        if rest:
+            records.append(_as_page(record._replace(sections=rest)))
+    from gitroute.parsing.records import parse_page
+
+    for path in pages_of(documents, set(reasons) | set(others), config):
+        page = parse_page(path, documents[path])
+        if page.sections:
+            records.append(_as_page(page))
+    # Pages last: their rows come after every record's and design section's, so that each tier keeps its own BM25
+    # statistics (`_page_tier`): pages never change how records rank among themselves.
+    records.sort(key=lambda r: (r.format == PAGE_FORMAT, r.path))
     graph = getattr(inputs, "graph", None)
     # Every symbol's name, normalised (each name once: most repeat): only when there are records to find them in.
     spelled = {n.name for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4} if records else ()
@@ -448,11 +506,16 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         return [], {}, {}, "the question has no word that could name a decision"
     shards = int(section.get("shards", 1))
     avgdl = float(section.get("avgdl", 0.0)) or 1.0
+    pages = section.get("pages") or {}
+    first_page = int(pages.get("first_row", n))  # rows from here on are pages', ranked by the pages' statistics
+    page_avgdl = float(pages.get("avgdl", 0.0)) or 1.0
     chunk = int(section.get("row_chunk", ROW_CHUNK))
     keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
     postings = _postings(keys, load, shards)
     question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, load, shards)))
-    idfs = {t: bm25_idf(len(postings[t]), n) for t in question.tokens}
+    in_pages = {t: sum(1 for p in postings[t] if p[0] >= first_page) for t in question.tokens}
+    idfs = {t: bm25_idf(len(postings[t]) - in_pages[t], first_page) for t in question.tokens}
+    page_idfs = {t: bm25_idf(in_pages[t], n - first_page) for t in question.tokens}
     matched: dict[int, dict[str, int]] = {}
     windows: dict[int, dict[str, int]] = {}
     for token in question.tokens:
@@ -467,8 +530,12 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     if not matched:
         return [], {}, idfs, "no decision record shares a word with the question"
     # Read the chunks of the candidates with the highest idf mass, then score them exactly.
-    rough = sorted(matched, key=lambda r: (-sum(idfs[t] for t in matched[r]) - SYMBOL_BONUS * len(
-        symbol_rows.get(r, ())), r))[: max(CANDIDATES, limit * 3)]
+    def rough_score(r: int) -> float:  # the idf mass of a row's words, in its own tier
+        page = r >= first_page
+        mass = sum((page_idfs if page else idfs)[t] for t in matched[r]) * (PAGE_WEIGHT if page else 1.0)
+        return mass + SYMBOL_BONUS * len(symbol_rows.get(r, ()))
+
+    rough = sorted(matched, key=lambda r: (-rough_score(r), r))[: max(CANDIDATES, limit * 3)]
     found = ROWS.lookup(load, rough, chunk)
     wanted = KIND_ROLES.get(question.kind, frozenset())
     stored: dict[int, list] = {}
@@ -479,9 +546,14 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
             continue
         stored[row_id] = row
         record_id, _label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
-        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, avgdl, idfs[t]), 4)) for t, tf in matched[row_id].items()]
+        page = row_id >= first_page
+        tier_idfs, tier_avgdl = (page_idfs, page_avgdl) if page else (idfs, avgdl)
+        signals = [(f"bm25:{t}", round(bm25_term(tf, dl, tier_avgdl, tier_idfs[t]), 4))
+                   for t, tf in matched[row_id].items()]
         if symbol_rows.get(row_id):
             signals.append(("names_symbol", SYMBOL_BONUS))
+        if page:
+            signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
         own = sum(v for _, v in signals)
         if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
             signals.append((f"asks_for:{question.kind}", round(own * KIND_BONUS, 4)))
@@ -490,8 +562,12 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     scored.sort(key=lambda s: (-s.score, s.row_id))
     if not scored:
         return [], {}, idfs, "no decision record shares a word with the question"
-    reason = _no_match_reason(question, scored, symbol_rows, idfs, stored, records)
+    reason = _no_match_reason(question, scored, symbol_rows, (idfs, page_idfs, first_page), stored, records)
     return scored, stored, idfs, reason
+
+
+def _is_page(records: Sequence[list], record_id: int) -> bool:
+    return record_id < len(records) and len(records[record_id]) > 4 and records[record_id][4] == PAGE_FORMAT
 
 
 def _rejected(records: Sequence[list], record_id: int) -> bool:
@@ -500,25 +576,34 @@ def _rejected(records: Sequence[list], record_id: int) -> bool:
 
 
 def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_rows: Mapping[int, Sequence[str]],
-                     idfs: Mapping[str, float], stored: Mapping[int, list], records: Sequence[list]) -> str:
-    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003, 0017)."""
+                     tiers: tuple[Mapping[str, float], Mapping[str, float], int], stored: Mapping[int, list],
+                     records: Sequence[list]) -> str:
+    """Why the best rows do not answer the question, or "" when they do (the rule: docs/decisions/0003, 0017).
+    `tiers`: the idf of each question word among records (and design sections), among pages, and the first page
+    row: a row's coverage is read with its own tier's idf."""
     # The rows BM25 puts first, before the kind of question reorders them: whether to answer is not
     # a matter of which section answers.
     scored = sorted(scored, key=lambda r: (-r.own, r.row_id))
     if any(symbol_rows.get(r.row_id) for r in scored[:3]):
         return ""
-    total = sum(idfs.values()) or 1.0
+    record_idfs, page_idfs, first_page = tiers
     need = min(MIN_MATCHED, len(question.tokens))
     best = 0.0
     for r in scored[:3]:
+        # An ordinary page holds far more prose than a record: three words meet in one of its paragraphs by chance
+        # ("release notes … format" in a how-to-release page), so it needs one more.
+        page = r.row_id >= first_page
+        idfs = page_idfs if page else record_idfs
+        total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
             coverage = sum(idfs[t] for t in together) / total
-            if coverage >= MIN_COVERAGE and len(together) >= need:
+            if coverage >= MIN_COVERAGE and len(together) >= min(need + page, len(question.tokens)):
                 return ""
             best = max(best, coverage)
     # A short question with a word of a record's title that few titles hold ("tabs or spaces", "Use tabs").
     if len(question.tokens) <= SHORT_QUESTION:
-        titles = [set(doc_tokens(str(record[1]))) for record in records]
+        titles = [set(doc_tokens(str(record[1]))) if not _is_page(records, k) else set()
+                  for k, record in enumerate(records)]
         for r in scored[:3]:
             for token in set(r.matched) & titles[stored[r.row_id][0]]:
                 if sum(token in title for title in titles) <= TITLE_DF:
@@ -588,7 +673,7 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
             extra.append(("verdict", verdict))
         if superseded_by:
             extra.append(("superseded_by", superseded_by))
-        if fmt == DOCUMENT_FORMAT:
+        if fmt in (DOCUMENT_FORMAT, PAGE_FORMAT):
             extra.append(("record_format", fmt))
         rows.append(Row(path, item_line or line, sec, "decision", ranked.score,
                         ranked.signals if explain else (), tuple(extra)))
@@ -598,6 +683,8 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
                      "(documents whose sections discuss motivation, rationale or alternatives)")
     elif rows and all(dict(r.extra).get("record_format") == DOCUMENT_FORMAT for r in rows[:3]):
         notes.append("no decision record answers: these are design sections of other documents")
+    elif rows and all(dict(r.extra).get("record_format") in (DOCUMENT_FORMAT, PAGE_FORMAT) for r in rows[:3]):
+        notes.append("no decision record answers: these are sections of other documents")
     if any(dict(r.extra).get("superseded_by") for r in rows[:3]):
         notes.append("a superseded record answers: read its successor too")
     return Answer("routed", source, tuple(rows), (*notes, *asked))

@@ -723,6 +723,16 @@ def parse_record(path: str, data: bytes, known: Sequence[str] = (), doc: Documen
     return Record(path, title, status, superseded_by, fmt, tuple(rows), tuple(supersedes), sections)
 
 
+def parse_page(path: str, doc: Document) -> Record:
+    """The sections of a document that is no record (its title, headings, text and first prose blocks), without
+    the status, items and successor a record's parse looks for: an ordinary page `why` also reads."""
+    blocks = doc.blocks
+    continued, skip = _continued(blocks)
+    title = doc.title or posixpath.basename(path).rsplit(".", 1)[0]
+    sections = _sections(blocks, _Outline(blocks), continued, skip)
+    return Record(path, title, UNKNOWN_STATUS, "", "other", (), (), sections)
+
+
 def _header_title(blocks: Sequence[Block]) -> str:
     # A PEP-style header block names the title: `Title: Style Guide for Python Code`.
     for b in blocks[:3]:

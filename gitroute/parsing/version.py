@@ -24,5 +24,6 @@ from __future__ import annotations
 # indexers and operators as methods, C# `#if` groups blanked whole (after an `else`, around a lone brace, in a list,
 # before an operand), C++ free functions returning a reference, a C++ specifier or namespace name under an `#if`
 # kept alone; 22: minified code skipped as "minified", a parse past its memory or CPU ceiling as "parse-limit"
-# (parsing/limits.py)
-EXTRACTOR_VERSION = 22
+# (parsing/limits.py); 23: every document's sections in the decision index (as pages, behind records and design
+# sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index
+EXTRACTOR_VERSION = 23

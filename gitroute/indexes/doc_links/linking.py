@@ -518,7 +518,8 @@ _ARITY = re.compile(r"(?<=[\w?!])/\d{1,3}$")
 
 
 def _clean_name(text: str, strip_role: bool) -> str | None:
-    """A token as a name or path: `@app.route("/")` -> `app.route`, `Flask()` -> `Flask`, `a::b` -> `a.b`;
+    """A token as a name or path: `@app.route("/")` -> `app.route`, `Flask()` -> `Flask`, `a::b` -> `a.b`,
+    `Monolog\\Registry` -> `Monolog.Registry`;
     None for code that is no name (spaces, operators)."""
     text = text.strip()
     if strip_role:
@@ -531,7 +532,8 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
     text = text.strip().rstrip(".:;")
     if text.count("/") == 1:
         text = _ARITY.sub("", text)  # Elixir's and Erlang's `Keyword.merge/2` names Keyword.merge, not a path
-    text = text.replace("::", ".").replace("->", ".").replace("#", ".")
+    # `a::b` (C++, Rust, PHP's static), `a->b`, `A#b` (Ruby, Javadoc), `Monolog\Registry` (PHP's namespaces)
+    text = text.lstrip("\\").replace("::", ".").replace("->", ".").replace("#", ".").replace("\\", ".")
     if not text or len(text) > 200 or len(text.split()) != 1:
         return None
     return text

@@ -1,0 +1,180 @@
+"""`git route ask` with the sentences issue 21's held-out questions showed it still misread, by class: why questions
+said as people say them, "instead of" beside another kind's phrase, a design section's heading asked about, names
+nothing defines in why and "name in path" questions, callers and relative clauses, a document named by its quoted
+title or in words, and the files a repository's layout puts beside a document or a code file. Phrases are checked
+on the classifier alone; the rest through real builds of Python, Go, C, Rust and PHP repositories."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitroute.ask import classify
+from tests import test_ask_sentences as sentences
+from tests.conftest import RepoBuilder, run_route
+from tests.test_ask import EVIDENCE
+from tests.test_ask_sentences import PYTHON, _built, ask, paths, routes
+
+# the sentence tests' repositories (module fixtures: built here once more)
+python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentences.c_repo
+
+
+@pytest.mark.parametrize("text, kind", [
+    # why, as people ask it
+    ("Legacy users loved the old tool; why didn't the new library go that way?", "decision"),
+    ("My analyzer fixes another package; why aren't fix edits allowed to touch other packages?", "decision"),
+    ("view/session/cache layering — why?", "decision"),
+    ("How come the client holds on to unknown fields rather than dropping them?", "decision"),
+    ("What was the reasoning for splitting the parser out into its own package?", "decision"),
+    ("Besides flipping the default, what other options did the proposal consider?", "decision"),
+    ("I'm surprised it builds indexes eagerly; which other options were weighed for that?", "decision"),
+    ("what made the devs hold off on giving the views head() and tail()?", "decision"),
+    ("thread locals for request and session — isn't that a bad idea?", "decision"),
+    ("What's wrong with using plain dicts for records that always have the same keys?", "decision"),
+    ("Is the named array package going to ship its own file readers?", "decision"),
+    # "instead of" is a choice only when nothing else asks
+    ("If parse_forecast started returning a list instead of a generator, what callers should I re-check?", "impact"),
+    ("where does reading take its input from a callback instead of one whole string", "meaning"),
+    ("forecasts as hourly rows instead of one blob", "decision"),
+    # callers and relative clauses
+    ("parse_forecast is getting stricter about dates; show me its callers.", "impact"),
+    ("List everything that subclasses or imports OpenMeteoClient, the tests included.", "impact"),
+])
+def test_the_phrase_chooses_the_kind(text, kind):
+    assert classify(text, EVIDENCE).routes[0].kind == kind
+
+
+# --- names nothing defines ----------------------------------------------------------------------------------
+
+def test_a_why_question_about_names_nothing_defines_is_no_match(go_repo):
+    doc = ask(go_repo, "Why was RabbitMQ chosen over ZeroMQ for the router?")
+    assert doc["status"] == "no_match" and doc["rows"] == []
+    assert doc["notes"][0] == "the repository defines no 'RabbitMQ', 'ZeroMQ'"
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["decision"]  # no fuzzy rows of its words
+
+
+@pytest.mark.parametrize("question", [
+    "Before I delete it: what depends on apply_discounts in src/shop/pricing.py?",
+    "what depends on src/shop/pricing.py:apply_discounts",
+])
+def test_a_name_in_one_file_that_nothing_defines_is_no_match(python_repo, question):
+    doc = ask(python_repo, question)
+    assert doc["status"] == "no_match" and doc["notes"][0] == "the repository defines no 'apply_discounts'"
+
+
+# --- what uses a thing ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("repo, question, target, user", [
+    ("python", "Changing DiscountRule.__init__'s signature; list the modules that call into DiscountRule.",
+     "DiscountRule", "src/shop/cart.py"),
+    ("go", "NewRouter is going to take options; show me its callers.", "NewRouter", "server/server.go"),
+    ("c", "enumerate the sources that call into buffer_append", "buffer_append", "src/parse.c"),
+])
+def test_callers_and_relative_clauses_ask_impact_about_the_name_said_alone(request, repo, question, target, user):
+    doc = ask(request.getfixturevalue(f"{repo}_repo"), question)
+    assert routes(doc)[0] == ("impact", target)
+    assert user in paths(doc)
+
+
+# --- a design section's heading, asked about -------------------------------------------------------------------
+
+INDEXES_NOTES = """# Flexible indexes
+
+## Motivation
+
+Coordinates need indexes other than the default one.
+
+## Immutable indexes
+
+An index never changes in place: every operation that would alter it builds a new one, so that two
+objects sharing an index never see each other's edits.
+"""
+
+
+@pytest.fixture(scope="module")
+def design_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    files = dict(PYTHON)
+    files["design_notes/flexible_indexes.md"] = INDEXES_NOTES
+    files["src/shop/indexes.py"] = 'class Index:\n    """An index of prices."""\n'
+    return _built(tmp_path_factory, "indexes", files)
+
+
+def test_a_design_sections_heading_asked_about_is_a_why_question(design_repo):
+    doc = ask(design_repo, "immutable indexes?")
+    assert [r["kind"] for r in doc["classification"]["routes"]] == ["decision", "meaning"]
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("design_notes/flexible_indexes.md",
+                                                                "Immutable indexes")
+    assert "'immutable indexes?' is the heading of a design section ('Immutable indexes')" in [
+        r["reason"] for r in doc["classification"]["routes"]]
+    # without the question mark the words are a title or a name, not a question about them
+    assert "decision" not in [r["kind"] for r in ask(design_repo, "immutable indexes")["classification"]["routes"]]
+
+
+# --- a document named by its quoted title, or in words ---------------------------------------------------------
+
+EXTENDING = "# Extending the Shop\n\nWrite a rule such as `HalfOffRule` by subclassing `DiscountRule`.\n"
+
+
+@pytest.fixture(scope="module")
+def extending_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "extending", {**PYTHON, "docs/extending.md": EXTENDING})
+
+
+def test_a_document_named_by_its_quoted_title_asks_code(extending_repo):
+    doc = ask(extending_repo, "The 'Extending the Shop' page walks through writing a HalfOffRule. "
+                              "Which classes does it build on?")
+    assert routes(doc)[0] == ("code", "docs/extending.md")
+    assert paths(doc, 1) == ["src/shop/pricing.py"]
+    assert "'Extending the Shop' is the title of the document 'docs/extending.md'" in doc["classification"]["facts"]
+
+
+def test_a_document_named_in_words_asks_code_with_those_words(extending_repo):
+    doc = ask(extending_repo, "Which modules and classes does the extending guide point me to?")
+    assert routes(doc)[0] == ("code", "extending")
+    assert paths(doc, 1) == ["src/shop/pricing.py"]
+
+
+# --- the files a repository's layout puts beside --------------------------------------------------------------
+
+RUST = {
+    "Cargo.toml": '[package]\nname = "argparse"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub fn parse(args: &[String]) -> usize {\n    args.len()\n}\n",
+    "examples/pacman.rs": "fn main() {\n    let n = argparse::parse(&[]);\n    println!(\"{}\", n);\n}\n",
+    "examples/pacman.md": "# pacman\n\nShows `-S` and `--sync` subcommands in action.\n",
+    "examples/git.rs": "fn main() {}\n",
+    "examples/git.md": "# git\n\nShows nested subcommands.\n",
+}
+GO_FOLDERS = {
+    "go.mod": "module example.com/web\n\ngo 1.21\n",
+    "engine.go": "package web\n\n// Engine serves requests.\ntype Engine struct{}\n",
+    "gins/gins.go": "package gins\n\n// Run starts the default engine.\nfunc Run() {}\n",
+    "gins/README.md": "# Gins\n\nAn API experiment: the default `Engine` as package functions.\n",
+    "client/updater.go": "package client\n\n// Updater refreshes metadata.\ntype Updater struct{}\n",
+    "client/fetcher.go": "package client\n\n// Fetcher downloads files.\ntype Fetcher struct{}\n",
+    "client/config.go": "package client\n\n// Config holds settings.\ntype Config struct{}\n",
+    "client/README.md": "# Client\n\nStart from `Updater` in `client/updater.go`.\n",
+}
+
+
+def test_a_document_and_the_code_of_the_same_name_beside_it_in_rust(tmp_path_factory):
+    repo = _built(tmp_path_factory, "argparse", RUST)
+    code = json.loads(run_route(["code", "--json", "examples/pacman.md"], repo.path).stdout)
+    assert [r["path"] for r in code["rows"]] == ["examples/pacman.rs"]  # not git.rs, not the library
+    assert code["notes"][0] == "first the code the repository keeps beside it: examples/pacman.rs"
+    docs = json.loads(run_route(["docs", "--json", "examples/pacman.rs"], repo.path).stdout)
+    assert docs["rows"][0]["path"] == "examples/pacman.md" and docs["rows"][0]["status"] == "beside"
+    assert routes(ask(repo, "examples/pacman.md shows subcommands in action; which Rust source produces that?"))[0] \
+        == ("code", "examples/pacman.md")
+
+
+def test_a_folders_readme_and_its_code_in_go(tmp_path_factory):
+    repo = _built(tmp_path_factory, "web", GO_FOLDERS)
+    code = json.loads(run_route(["code", "--json", "gins/README.md"], repo.path).stdout)
+    assert [r["path"] for r in code["rows"]][:2] == ["gins/gins.go", "engine.go"]  # beside it, then what it names
+    docs = json.loads(run_route(["docs", "--json", "gins/gins.go"], repo.path).stdout)
+    assert docs["rows"][0]["path"] == "gins/README.md"
+    # a README that names files of its own folder says which: the others are not listed for it
+    named = json.loads(run_route(["code", "--json", "client/README.md"], repo.path).stdout)
+    assert [r["path"] for r in named["rows"]] == ["client/updater.go"]
+    text = run_route(["code", "gins/README.md"], repo.path).stdout
+    assert "gins/gins.go  (the file)  (beside it)" in text

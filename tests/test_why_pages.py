@@ -1,0 +1,161 @@
+"""`why` reads every document's sections (issue 21): an ordinary page answers a why question no record discusses,
+behind the records and design sections that do, with its own BM25 statistics and one more of the question's words in
+a paragraph; changelogs and release notes are no page. Real builds of Python (reStructuredText), Go and PHP
+(Markdown) repositories."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import RepoBuilder, run_route
+
+APP = "class Model:\n    def __init__(self, _secret):\n        self.secret = _secret\n"
+ADR_TABS = """# 1. Use tabs
+
+## Status
+
+Accepted
+
+## Decision
+
+We indent with tabs, one per level, everywhere in the repository.
+"""
+INIT_RST = """Initialization
+==============
+
+Private attributes
+------------------
+
+The generated ``__init__`` strips the leading underscore of a private attribute, because an argument
+named ``_secret`` reads badly at the call site: callers pass ``secret=``.
+
+Defaults
+--------
+
+A default is evaluated once, when the class is built.
+"""
+STYLE_MD = """# Style
+
+## Indentation
+
+Most files here are indented with tabs; editors show one tab per level.
+"""
+CHANGES_MD = """# Changes
+
+## 2.0
+
+- The release notes are formatted for marketing now.
+- The generated init strips the leading underscore of private attributes.
+"""
+RELEASE_NOTES = "# 1.0\n\nThe release notes format changed; marketing wanted it.\n"
+RELEASE_PAGE = """# Releasing
+
+## Steps
+
+Format the release notes as a list before tagging.
+"""
+
+
+def built(repo: RepoBuilder, files: dict[str, str]) -> RepoBuilder:
+    repo.commit(files, "initial")
+    result = run_route(["build", "-q"], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return repo
+
+
+def why(repo: RepoBuilder, *args: str) -> dict:
+    result = run_route(["why", "--json", "--explain", *args], repo.path)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def python_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return built(RepoBuilder(tmp_path_factory.mktemp("models") / "models"), {
+        "models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS, "docs/init.rst": INIT_RST,
+        "docs/style.md": STYLE_MD, "CHANGES.md": CHANGES_MD, "docs/releases/1.0.md": RELEASE_NOTES,
+        "docs/releasing.md": RELEASE_PAGE,
+    })
+
+
+def test_an_ordinary_page_answers_a_why_question_no_record_discusses(python_repo):
+    doc = why(python_repo, "why does the generated __init__ strip the leading underscore of private attributes")
+    first = doc["rows"][0]
+    assert (first["path"], first["section"], first["record_format"]) == ("docs/init.rst", "Private attributes", "page")
+    assert "no decision record answers: these are sections of other documents" in doc["notes"]
+    status = json.loads(run_route(["status", "--json"], python_repo.path).stdout)["indexes"]["decisions"]
+    assert status["records"] == 1  # pages are rows, never records
+
+
+def test_a_record_that_discusses_the_question_comes_before_a_page(python_repo):
+    # the style page says "indented with tabs … one tab per level" too: the record that decided it answers first
+    rows = why(python_repo, "why do we indent with tabs, one per level")["rows"]
+    assert rows[0]["path"] == "docs/adr/0001-use-tabs.md"
+    assert "docs/style.md" in [r["path"] for r in rows]
+
+
+def test_changelogs_and_release_notes_are_no_pages(python_repo):
+    rows = why(python_repo, "why does the generated init strip the leading underscore of private attributes")["rows"]
+    assert {r["path"] for r in rows}.isdisjoint({"CHANGES.md", "docs/releases/1.0.md"})
+
+
+def test_a_page_needs_one_more_of_the_questions_words_in_a_paragraph(python_repo, tmp_path):
+    # "release notes … format" are three of the question's four words in one paragraph of a how-to page: chance
+    question = "how should I format the release notes for marketing"
+    assert why(python_repo, question)["status"] == "no_match"
+    # the same paragraph in a record answers: a record holds little prose beyond what it decides
+    record = built(RepoBuilder(tmp_path / "record"), {"models/core.py": APP, "docs/adr/0002-releasing.md":
+                                                     "# 2. Releasing\n\n## Decision\n\n"
+                                                     "Format the release notes as a list before tagging.\n"})
+    assert why(record, question)["status"] == "routed"
+
+
+def test_pages_never_change_how_records_rank(python_repo, tmp_path):
+    alone = built(RepoBuilder(tmp_path / "alone"), {"models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS})
+    question = "why do we indent with tabs"
+    scores = [(r["path"], r["section"], r["score"]) for r in why(alone, question)["rows"]]
+    with_pages = [(r["path"], r["section"], r["score"]) for r in why(python_repo, question)["rows"]
+                  if r.get("record_format") != "page"]
+    assert with_pages == scores
+
+
+GO_SERVER = "package tinyd\n\n// Upload sends a file once.\nfunc Upload(path string) error {\n\treturn nil\n}\n"
+GO_UPLOADS = """# Uploads
+
+## Retries
+
+tinyd never retries a failed upload itself: a retry after a timeout can store the file twice, so the
+caller decides whether to send it again.
+"""
+
+
+def test_ask_reaches_a_page_from_a_why_sentence_in_go(tmp_path):
+    repo = built(RepoBuilder(tmp_path / "tinyd"), {"go.mod": "module tinyd\n", "upload.go": GO_SERVER,
+                                                  "docs/uploads.md": GO_UPLOADS})
+    result = run_route(["ask", "--json", "--explain", "Why doesn't tinyd retry a failed upload by itself?"], repo.path)
+    doc = json.loads(result.stdout)
+    assert doc["classification"]["routes"][0]["kind"] == "decision"
+    assert (doc["rows"][0]["path"], doc["rows"][0]["section"]) == ("docs/uploads.md", "Retries")
+
+
+PHP_REGISTRY = "<?php\nnamespace Logger;\n\nclass Registry\n{\n    public static function get($name) {}\n}\n"
+PHP_DOC = """# Utilities
+
+## Why a global registry?
+
+The `Logger\\Registry` class keeps loggers by name, because passing a logger through every layer of a legacy
+application was more churn than teams would accept.
+"""
+
+
+def test_a_php_namespace_names_its_class_and_a_page_answers_why(tmp_path):
+    repo = built(RepoBuilder(tmp_path / "logger"), {"composer.json": '{"name": "acme/logger"}\n',
+                                                   "src/Logger/Registry.php": PHP_REGISTRY,
+                                                   "doc/utilities.md": PHP_DOC})
+    docs = json.loads(run_route(["docs", "--json", "src/Logger/Registry.php"], repo.path).stdout)
+    assert docs["rows"][0]["path"] == "doc/utilities.md"
+    code = json.loads(run_route(["code", "--json", "doc/utilities.md"], repo.path).stdout)
+    assert code["rows"][0]["path"] == "src/Logger/Registry.php"
+    assert why(repo, "why a global registry of loggers instead of passing one through every layer")["rows"][0][
+        "path"] == "doc/utilities.md"
