@@ -145,8 +145,19 @@ class EdgeTable(list):
     def __repr__(self) -> str:
         return f"EdgeTable({len(self)} edges)"
 
+    def __reduce__(self) -> tuple:
+        # As a list subclass, pickle and copy would hand its edges back through `extend`, which it refuses.
+        return _edge_table, (self.sources, self.targets, self.lines, self.kinds, self.hows)
+
     def _unsupported(self, *args: object) -> NoReturn:
         raise TypeError("an EdgeTable grows by add(), from packed edges")
 
     append = extend = insert = remove = pop = clear = sort = reverse = _unsupported  # type: ignore[assignment]
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _unsupported
+
+
+def _edge_table(sources: array, targets: array, lines: array, kinds: bytearray, hows: bytearray) -> EdgeTable:
+    """`EdgeTable.__reduce__` undone."""
+    table = EdgeTable()
+    table.sources, table.targets, table.lines, table.kinds, table.hows = sources, targets, lines, kinds, hows
+    return table

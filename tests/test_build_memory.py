@@ -1,9 +1,11 @@
 """What a build holds at once: packed edges, calls kept packed, file bytes set aside on disk, blobs streamed."""
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import os
+import pickle
 import subprocess
 from pathlib import Path
 
@@ -38,6 +40,7 @@ def test_an_edge_table_reads_back_the_edges_packed_into_it_in_order(parts: list[
     assert table == every and list(table.rows()) == every
     assert [table[i] for i in range(len(every))] == every and table[1:-1] == every[1:-1]
     assert table.pack(spans) == pack(every)  # the memo's bytes are the resolver's
+    assert pickle.loads(pickle.dumps(table)) == table and list(copy.deepcopy(table)) == every
     assert table.pack(reversed(spans)) == pack([e for part in reversed(parts) for e in part])
     kinds = {kind: sum(e[1] == kind for e in every) for kind in EDGE_KINDS}
     assert table.kind_counts() == {k: n for k, n in kinds.items() if n}
