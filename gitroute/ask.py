@@ -1,8 +1,8 @@
-"""`git route ask`: the table of answering commands, and what kind of question a text is.
+"""`git route ask`: what kind of question a text is, which command answers each kind, and one answer from several.
 
-The table (`COMMANDS`) is the one place that says which command answers from which index, with
-which options and which arguments: `ask` routes to its rows, and `git route mcp` makes one tool per
-row whose index the registry holds. Adding an index's command to both is one row here.
+The answering commands themselves (which index each asks, with which options and arguments) are
+`gitroute.specs.COMMANDS`: `ask` routes to its rows, and `git route mcp` makes one tool per row whose index
+the registry holds.
 
 The classifier reads evidence, never a list of known questions: the shape of the question's words
 (a question word, an identifier, a path), phrases that ask for a kind of answer ("what breaks if",
@@ -15,59 +15,11 @@ from __future__ import annotations
 import glob
 import re
 from collections import namedtuple
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.phrases import phrase_intents
 from gitroute.text import is_code_name, is_marked_code, is_name, name_parts
-
-# --- the table of answering commands -----------------------------------------------------------------
-
-
-class Command(namedtuple("Command", "name index options what argument text_required schema")):
-    """One answering command: its name (the CLI command and MCP tool), the index it asks, the
-    options it passes that index's `answer`, what it returns (for tool descriptions), the name and
-    description of its text argument, whether that text is required, and its own further arguments
-    as JSON-schema properties, each `{name: (schema, answer option)}`."""
-
-    __slots__ = ()
-
-
-_LIMIT = {"type": "integer", "minimum": 1, "maximum": 200, "default": 10,
-          "description": "rows at most (10 by default)"}
-_EXPLAIN = {"type": "boolean", "default": False, "description": "each row's score signals"}
-
-COMMANDS: tuple[Command, ...] = (
-    Command("query", "symbols", {}, "the files, types and functions a name or a plain-words question is about",
-            ("text", "an identifier (OpenMeteoClient, url_for) or a question in plain words"), True,
-            {"kind": ({"type": "array", "items": {"type": "string"}, "description": "only nodes of these kinds"},
-                      "kinds"),
-             "lang": ({"type": "array", "items": {"type": "string"}, "description": "only nodes in these languages"},
-                      "langs"),
-             "path": ({"type": "string", "description": "only paths matching this glob"}, "path_glob"),
-             "meaning": ({"type": "boolean", "default": False,
-                          "description": "a question in plain words, answered by the candidate the bundle records"},
-                         "meaning"),
-             "candidate": ({"type": "string", "enum": ["bm25", "embedding", "hybrid"],
-                            "description": "with meaning: ask this candidate instead"}, "candidate")}),
-    Command("docs", "doc_links", {"direction": "docs"}, "the documents (and sections) that explain a file or symbol",
-            ("name", "a symbol (Flask, Flask.route, flask.Flask) or a file path"), True, {}),
-    Command("code", "doc_links", {"direction": "code"}, "the files and symbols a document names, by file",
-            ("doc", "a document's path, base name or stem, or words of its title"), True, {}),
-    Command("impact", "impact", {}, "what a change to a symbol or file would break, grouped by file",
-            ("target", "a symbol or a file path"), True,
-            {"depth": ({"type": "integer", "minimum": 1, "maximum": 5, "default": 2,
-                        "description": "how many edges back to walk"}, "depth"),
-             "ambiguous": ({"type": "boolean", "default": False,
-                            "description": "also walk edges whose target was one of several candidates"},
-                           "ambiguous")}),
-    Command("why", "decisions", {}, "the decisions, alternatives and consequences in design records that answer",
-            ("text", "a question about a decision, in plain words"), True, {}),
-    Command("wiring", "wiring", {}, "contract copies, submodule pins, workflow calls and published artifacts",
-            ("text", "what to narrow the wiring to (a path or a name); empty for all"), False,
-            {"limit": ({**_LIMIT, "default": 200, "description": "rows at most (200 by default, as the command)"},
-                       "limit")}),
-)
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
 # `query`, which mixes the symbol tiers and BM25 by the question's shape.
@@ -75,32 +27,6 @@ KIND_COMMAND = {
     "symbol": "query", "meaning": "query", "code": "code", "docs": "docs",
     "impact": "impact", "decision": "why", "wiring": "wiring",
 }
-
-# Options a kind adds to its command's, when the indexes they need are there: a question in plain words
-# is asked of the meaning index (BM25 over node text), as `git route query --meaning` does.
-KIND_OPTIONS: dict[str, dict] = {}
-KIND_NEEDS: dict[str, tuple[str, ...]] = {}
-
-
-def available_commands(indexes: Sequence[str]) -> list[Command]:
-    """The commands whose index the registry holds, in table order."""
-    return [c for c in COMMANDS if c.index in indexes]
-
-
-def command_named(name: str) -> Command | None:
-    return next((c for c in COMMANDS if c.name == name), None)
-
-
-def input_schema(command: Command) -> dict:
-    """The JSON schema of a command's arguments (an MCP tool's `inputSchema`)."""
-    argument, description = command.argument
-    properties: dict = {argument: {"type": "string", "description": description}, "limit": _LIMIT,
-                        "explain": _EXPLAIN}
-    properties.update({name: schema for name, (schema, _) in command.schema.items()})  # may set its own limit
-    schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    if command.text_required:
-        schema["required"] = [argument]
-    return schema
 
 
 # --- what kind of question ---------------------------------------------------------------------------
@@ -699,13 +625,3 @@ def classification_json(classification: Classification) -> dict:
         "subject": classification.subject,
         "facts": list(classification.facts),
     }
-
-
-def options_for(command: Command, arguments: Mapping[str, object]) -> dict:
-    """A command's answer options from tool arguments (`kind` -> `kinds`, ...), and its fixed options."""
-    options = dict(command.options)
-    for name, (_, option) in command.schema.items():
-        if name not in ("limit", "explain") and arguments.get(name) is not None:
-            value = arguments[name]
-            options[option] = tuple(value) if isinstance(value, list) else value
-    return options

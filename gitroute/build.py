@@ -25,9 +25,7 @@ from gitroute.bundle.layout import (
     BUNDLE_REF,
     FORMAT_VERSION,
     INDEX_META,
-    decode_result,
     dump_json,
-    encode_result,
 )
 from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.spill import Spill, Spot
@@ -123,9 +121,9 @@ def _extract_blob(key: str, data: bytes) -> tuple:
 _EXTRACTING: tuple[git.Snapshot, Spill] | None = None
 
 
-def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot, Spot | None]:
+def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot | None]:
     """Worker: read a blob and extract it. Returns its key and its `extracts.packed_result` (what the build decodes),
-    and where it set aside that, the result's JSON as the bundle stores it, and for code the blob itself (`_Texts`)."""
+    and where it set aside that (for the extraction cache) and, for code, the blob itself (`_Texts`)."""
     key, entry = item
     assert _EXTRACTING is not None
     snap, spill = _EXTRACTING
@@ -133,7 +131,7 @@ def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot,
     result = _extract_blob(key, data)
     packed = packed_result(result)
     text = spill.put(data) if result[0] == "code" else None
-    return key, packed, spill.put(dump_json(encode_result(result))), spill.put(packed), text
+    return key, packed, spill.put(packed), text
 
 
 class _Texts(dict):
@@ -312,37 +310,26 @@ def _snapshot(repo_path: str, rev: str, fetch: bool,
 
 
 def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dict[str, git.Entry]:
-    """Key -> a file to extract, for each key no earlier build answers for. A result the previous bundle holds is
-    decoded into `reused.decoded` here; a damaged one is extracted again."""
-    decoded = reused.decoded
+    """Key -> a file to extract, for each key the extraction cache does not answer for (`reused.decoded`)."""
     todo: dict[str, git.Entry] = {}
     for entry in snap.entries:
         key = keys[entry.path]
-        if key in decoded or key in todo:
-            continue
-        if key in reused.results:
-            try:
-                decoded[key] = decode_result(entry.path, reused.results[key])
-                continue
-            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-                del reused.results[key]
-        todo[key] = entry
+        if key not in reused.decoded and key not in todo:
+            todo[key] = entry
     return todo
 
 
 def _extract(writer: BundleWriter, snap: git.Snapshot, keys: dict[str, str], reused: Reused,
              todo: dict[str, git.Entry], jobs: int | None, progress: Progress, cleanup: ExitStack | None) -> _Texts:
-    """Extract `todo` into `reused.decoded`, writing the extraction shards as they complete; returns where the
-    code files' bytes are set aside (in a spill folder `cleanup` removes)."""
+    """Extract `todo` into `reused.decoded`, writing the extraction cache's shards as they complete; returns where
+    the code files' bytes are set aside (in a spill folder `cleanup` removes)."""
     spill = Spill(git.common_dir(writer.repo))
     if cleanup is not None:
         cleanup.callback(spill.close)
     texts = _Texts(spill)
-    with git.BlobStream(writer.repo) as stream:
-        shards = writer.extract_shards(set(keys.values()), reused, reused.decoded, set(todo), spill, stream)
-        shards.start()
-        _extract_all(todo, reused.decoded, shards, texts, snap, jobs, progress)
-        writer.add_stored(stream.close())
+    shards = writer.extract_shards(set(keys.values()), reused, reused.decoded, set(todo), spill)
+    shards.start()
+    _extract_all(todo, reused.decoded, shards, texts, snap, jobs, progress)
     return texts
 
 
@@ -663,12 +650,12 @@ class _IndexJobs:
 
 def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: ExtractShards, texts: _Texts,
                  snap: git.Snapshot, jobs: int | None, progress: Progress) -> None:
-    """Extract every key of `todo` into `decoded`, handing each result's encodings to `shards` as it arrives,
-    and code files' compressed bytes to `texts`.
+    """Extract every key of `todo` into `decoded`, handing where each result's packed bytes are to `shards` as it
+    arrives, and where code files' bytes are to `texts`.
 
     In forked workers that read their blobs themselves, in the snapshot's order (blobs read in path order inflate
     about twice as fast as in any other: git's packs keep deltas of neighbours), but the largest files first, so
-    that no worker is left with one at the end; their encodings are set aside in `texts.spill`."""
+    that no worker is left with one at the end; what they set aside is in `texts.spill`."""
     global _EXTRACTING
     items = sorted(todo.items(), key=lambda item: -item[1].size if item[1].size >= LARGE_FIRST_BYTES else 0)
     total = len(items)
@@ -683,9 +670,9 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
                 done = pool.map(_extract_entry, items, chunksize=4)
         else:
             pool, done = None, map(_extract_entry, items)
-        for count, (key, packed, encoded_at, packed_at, text_at) in enumerate(done, 1):
+        for count, (key, packed, packed_at, text_at) in enumerate(done, 1):
             decoded[key] = load_result(packed)
-            shards.add(key, encoded_at, packed_at)
+            shards.add(key, packed_at)
             if text_at is not None:
                 texts[key] = text_at
             if count % 50 == 0:

@@ -22,7 +22,7 @@ from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids,
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
 from gitroute.shards import shard_count, shard_of
-from gitroute.traits import module_style, traits
+from gitroute.traits import Traits, module_style, traits
 
 NODES_PER_BUCKET = 64  # a bucket's nodes are one blob of node records: a query reads one per candidate
 # An ambiguous use keeps an edge to each candidate up to this many; past it, it is left unresolved.
@@ -239,10 +239,6 @@ def _apply_declared_entries(
         if n.id in entries and not n.entry else n
         for n in nodes
     ]
-
-
-def _last_segment(name: str) -> str:
-    return name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit("->", 1)[-1]
 
 
 # ------------------------------------------------------------------------------------------ resolution
@@ -793,7 +789,6 @@ class _Resolution:
         language = traits(lang)
         source_id = ids[source] if 0 <= source < len(ids) else -1
         keep = _is_type if types_only else _any
-        nodes = self.nodes
         if receiver == "super" and source_id >= 0:
             cls = self.enclosing_class(source_id)
             if cls >= 0:
@@ -810,42 +805,54 @@ class _Resolution:
             if receiver:
                 return self._by_name(path, name, lang, methods_only=True)
         if not receiver:
-            if name in language.runtime_names and name not in local:
-                if name not in self.file_bindings(path):
-                    return [], "external"  # `super()`, `len()`: not the repository's `super` method
-            here = [i for i in local.get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
-            if here:
-                return here, "scope"
-            bindings = self.file_bindings(path)
-            if name in bindings:
-                found = []
-                external = True
-                for b in bindings[name]:
-                    targets = self.binding_targets(path, b, "")
-                    if targets is not None:
-                        external = False
-                        found.extend(t for t in targets if keep(nodes[t]))
+            return self._resolve_bare(path, name, lang, language, local, keep, types_only)
+        return self._resolve_on_receiver(path, name, receiver, lang, language, local, keep, types_only)
+
+    def _resolve_bare(self, path: str, name: str, lang: str, language: Traits, local: dict,
+                      keep: Callable[[Node], bool], types_only: bool) -> tuple[list[int], str]:
+        """`resolve` of a name used bare (no receiver): in scope, imported, included, or by name."""
+        nodes = self.nodes
+        if name in language.runtime_names and name not in local:
+            if name not in self.file_bindings(path):
+                return [], "external"  # `super()`, `len()`: not the repository's `super` method
+        here = [i for i in local.get(name, ()) if keep(nodes[i]) and nodes[i].kind != "method"]
+        if here:
+            return here, "scope"
+        bindings = self.file_bindings(path)
+        if name in bindings:
+            found: list[int] = []
+            external = True
+            for b in bindings[name]:
+                targets = self.binding_targets(path, b, "")
+                if targets is not None:
+                    external = False
+                    found.extend(t for t in targets if keep(nodes[t]))
+            if found:
+                return found, "import"
+            if external:
+                return [], "external"
+        for b in bindings.get("*", ()):
+            files = self.module_files(b.module, path, lang)
+            if files:
+                found = [t for t in self.lookup(files, name) if keep(nodes[t])]
                 if found:
                     return found, "import"
-                if external:
-                    return [], "external"
-            for b in bindings.get("*", ()):
-                files = self.module_files(b.module, path, lang)
-                if files:
-                    found = [t for t in self.lookup(files, name) if keep(nodes[t])]
-                    if found:
-                        return found, "import"
-            if language.imports != "parsed":
-                found = self._included(path, name, keep)
-                if found:
-                    return found, "import"
-            return self._by_name(path, name, lang, types_only=types_only)
+        if language.imports != "parsed":
+            found = self._included(path, name, keep)
+            if found:
+                return found, "import"
+        return self._by_name(path, name, lang, types_only=types_only)
+
+    def _resolve_on_receiver(self, path: str, name: str, receiver: str, lang: str, language: Traits, local: dict,
+                             keep: Callable[[Node], bool], types_only: bool) -> tuple[list[int], str]:
+        """`resolve` of `receiver.name`: a module's member, an imported module's, or a local type's."""
+        nodes = self.nodes
         if language.modules_by_name and receiver[:1].isupper():
             return self._module_member(path, lang, receiver, name, types_only)
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
         if head in bindings:
-            found = []
+            found: list[int] = []
             external = True
             for b in bindings[head]:
                 if rest and not b.name:

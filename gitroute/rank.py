@@ -10,7 +10,17 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Sequence
 
-from gitroute.text import ENTRY_WORDS, STOP_WORDS, asks_for_entry, normalize_name, stem, stems, tokenize
+from gitroute.text import (
+    ENTRY_WORDS,
+    STOP_WORDS,
+    asks_for_entry,
+    normalize_name,
+    question_tokens,
+    stem,
+    stems,
+    tokenize,
+)
+from gitroute.text import Question as Asked
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -27,6 +37,14 @@ ASKED_CONTEXT = 12.0
 KIND_PRIOR = {"class": 1.0, "struct": 1.0, "interface": 1.0, "trait": 1.0, "enum": 0.8, "object": 1.0,
               "function": 0.6, "method": 0.4, "constant": 0.5, "file": 0.5}
 DEMOTE = 0.4  # tests, fixtures, examples, vendored code and docs, unless the question asks for them
+# The tier of each additive signal, the one table `text_scorer` scores with and `score_bounder` bounds with: a tier
+# changed here changes the score and its bound together. owner_tokens and path_tokens share a tier, which the
+# bound relies on (it bounds their sum as one share of the question).
+TIERS: dict[str, float] = {
+    "exact_name": EXACT, "verbatim": VERBATIM, "phrase": PHRASE, "name_tokens": NAME, "owner_tokens": PATH,
+    "path_tokens": PATH, "doc_tokens": DOC, "entry_point": ENTRY, "asked_context": ASKED_CONTEXT,
+}
+assert TIERS["owner_tokens"] == TIERS["path_tokens"]
 
 # Path parts that mark a file as secondary, and the question words that lift the demotion. A .NET solution names
 # its test projects after the project they test (`Newtonsoft.Json.Tests/`, `Acme.UnitTests/`).
@@ -56,12 +74,19 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def parse_question(text: str) -> Question:
+    """What the symbol tiers take from a question (once per `text.Question`: a question handed down keeps it)."""
+    if isinstance(text, Asked):
+        return text.parsed(parse_question, lambda: _parse_question(text))
+    return _parse_question(text)
+
+
+def _parse_question(text: str) -> Question:
     words = text.split()
     single = len(words) == 1
     wants_entry = asks_for_entry(text) and not single
     if single:
         # One identifier: every part is part of a name, even `for` in `url_for`.
-        tokens = tokenize(text)
+        tokens = list(question_tokens(text))
     else:
         tokens = []
         for word in words:
@@ -74,7 +99,7 @@ def parse_question(text: str) -> Question:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:
         wants_entry = True
-    asked = set(tokenize(text)) & _ASKS_SECONDARY
+    asked = set(question_tokens(text)) & _ASKS_SECONDARY
     return Question(
         text=text,
         tokens=tuple(dict.fromkeys(stem(t) for t in tokens)),
@@ -260,13 +285,15 @@ def text_scorer(
 ) -> Callable[[NodeText, bool], tuple[float, tuple[tuple[str, float], ...]]]:
     """`score_text` for one question: what it takes from the question alone is worked out once, not per node."""
     q = question.tokens
-    weighted = [(t, weights.get(t, 1.0)) for t in q]  # in the question's order: the sums add up as before
-    total_weight = sum(w for _, w in weighted) or 1.0
+    weighted, total_weight = question_weights(question, weights)
     q_set = set(q)
     position = {t: i for i, t in enumerate(q)}
     identifier = question.identifier
     text = question.text.strip()
     wants_entry, asked_context, wants_secondary = question.wants_entry, question.asked_context, question.wants_secondary
+    exact_tier, verbatim_tier, phrase_tier, name_tier, owner_tier, path_tier, doc_tier, entry_tier, context_tier = (
+        TIERS[s] for s in ("exact_name", "verbatim", "phrase", "name_tokens", "owner_tokens", "path_tokens",
+                           "doc_tokens", "entry_point", "asked_context"))
 
     def score(node: NodeText, entry: bool) -> tuple[float, tuple[tuple[str, float], ...]]:
         signals: list[tuple[str, float]] = []
@@ -278,55 +305,44 @@ def text_scorer(
         if identifier is not None and name_set <= q_set <= name_set | set(owner_tokens) and (
             identifier in node.exact_keys
         ):
-            signals.append(("exact_name", EXACT))
+            signals.append(("exact_name", exact_tier))
             if text in (node.name_stem, f"{node.owner}.{node.name_stem}"):
-                signals.append(("verbatim", VERBATIM))
+                signals.append(("verbatim", verbatim_tier))
         # A text that holds no question word adds nothing: most scored nodes match in one or two places, and
         # the sums below walk the question only where there is something to add (in its order, as always).
         elif not name_tokens or not q_set.isdisjoint(name_set):
             phrase = _phrase_share(q, name_tokens, owner_tokens, position)
             if phrase:
-                signals.append(("phrase", round(PHRASE * phrase, 3)))
+                signals.append(("phrase", round(phrase_tier * phrase, 3)))
 
         in_name = not q_set.isdisjoint(name_set)
         matched_name = sum(w for t, w in weighted if t in name_set) if in_name else 0
         if matched_name:
             coverage = len(name_set & q_set) / len(name_set)
-            signals.append(("name_tokens", round(NAME * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
+            signals.append(("name_tokens", round(name_tier * matched_name / total_weight * (0.5 + 0.5 * coverage), 3)))
 
         in_owner = not q_set.isdisjoint(owner_set)
         matched_owner = sum(w for t, w in weighted if t in owner_set) if in_owner else 0
         if matched_owner:
-            signals.append(("owner_tokens", round(PATH * matched_owner / total_weight, 3)))
+            signals.append(("owner_tokens", round(owner_tier * matched_owner / total_weight, 3)))
 
-        path_tokens = node.path_tokens
-        matched_path = 0.0
-        if not q_set.isdisjoint(path_tokens):
-            if in_name or in_owner:  # the name's and the owner's words count there, not here
-                matched_path = sum(w for t, w in weighted
-                                   if t in path_tokens and t not in name_set and t not in owner_set)
-            else:
-                matched_path = sum(w for t, w in weighted if t in path_tokens)
-        if matched_path:
-            signals.append(("path_tokens", round(PATH * matched_path / total_weight, 3)))
+        if not q_set.isdisjoint(node.path_tokens):
+            # the name's and the owner's words count there, not here
+            matched_path = _path_weight(weighted, node.path_tokens, name_set, owner_set, in_name or in_owner)
+            if matched_path:
+                signals.append(("path_tokens", round(path_tier * matched_path / total_weight, 3)))
 
-        doc_tokens = node.doc_tokens
-        if doc_tokens and not q_set.isdisjoint(doc_tokens):
-            if node.owner and node.owner.rpartition(".")[2] == node.name_stem:
-                # A constructor (C#, Java, C++) carries its class's name, and its doc names the class again ("a new
-                # instance of JValue"): words its name matched add nothing there, so the class comes first.
-                matched_doc = sum(w for t, w in weighted if t in doc_tokens and t not in name_set)
-            else:
-                matched_doc = sum(w for t, w in weighted if t in doc_tokens)
+        if node.doc_tokens and not q_set.isdisjoint(node.doc_tokens):
+            matched_doc = _doc_weight(weighted, node, name_set)
             if matched_doc:
-                signals.append(("doc_tokens", round(DOC * matched_doc / total_weight, 3)))
+                signals.append(("doc_tokens", round(doc_tier * matched_doc / total_weight, 3)))
 
         if wants_entry and entry:
-            signals.append(("entry_point", ENTRY))
+            signals.append(("entry_point", entry_tier))
 
         if asked_context and signals and node.secondary and asked_context & node.path_stems:
             # "test sessions": the tests of sessions, not the sessions code the tests share words with.
-            signals.append(("asked_context", ASKED_CONTEXT))
+            signals.append(("asked_context", context_tier))
 
         if not signals:
             return 0.0, ()
@@ -339,6 +355,31 @@ def text_scorer(
         return round(total, 3), tuple(signals)
 
     return score
+
+
+def question_weights(question: Question, weights: dict[str, float]) -> tuple[list[tuple[str, float]], float]:
+    """(each question word with its weight, in the question's order; their sum, or 1.0 for none): the shares
+    `text_scorer` scores and `score_bounder` bounds are of this one total."""
+    weighted = [(t, weights.get(t, 1.0)) for t in question.tokens]  # in the question's order: sums add up alike
+    return weighted, sum(w for _, w in weighted) or 1.0
+
+
+def _path_weight(weighted: Sequence[tuple[str, float]], path_tokens: frozenset[str], name_set: frozenset[str],
+                 owner_set: frozenset[str], named: bool) -> float:
+    """The weight of the question words a node's path holds, less its name's and owner's when they match."""
+    if named:
+        return sum(w for t, w in weighted if t in path_tokens and t not in name_set and t not in owner_set)
+    return sum(w for t, w in weighted if t in path_tokens)
+
+
+def _doc_weight(weighted: Sequence[tuple[str, float]], node: NodeText, name_set: frozenset[str]) -> float:
+    """The weight of the question words a node's doc holds."""
+    doc_tokens = node.doc_tokens
+    if node.owner and node.owner.rpartition(".")[2] == node.name_stem:
+        # A constructor (C#, Java, C++) carries its class's name, and its doc names the class again ("a new
+        # instance of JValue"): words its name matched add nothing there, so the class comes first.
+        return sum(w for t, w in weighted if t in doc_tokens and t not in name_set)
+    return sum(w for t, w in weighted if t in doc_tokens)
 
 
 _UNINDEXED_DOC_STEMS = frozenset(stem(w) for w in STOP_WORDS)
@@ -360,11 +401,15 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     """
     q = question.tokens
     asked = len(q)
-    total_weight = sum(weights.get(t, 1.0) for t in q) or 1.0
+    _, total_weight = question_weights(question, weights)
     # Question words a doc's postings never hold: stop words and single characters are not indexed.
     unindexed = sum(weights.get(t, 1.0) for t in q if len(t) <= 1 or t in _UNINDEXED_DOC_STEMS)
     identifier = question.identifier is not None
-    fixed = (ENTRY if question.wants_entry else 0.0, ASKED_CONTEXT if question.asked_context else 0.0)
+    fixed = (TIERS["entry_point"] if question.wants_entry else 0.0,
+             TIERS["asked_context"] if question.asked_context else 0.0)
+    exact_tier, phrase_tier, name_tier, doc_tier = (TIERS["exact_name"] + TIERS["verbatim"], TIERS["phrase"],
+                                                    TIERS["name_tokens"], TIERS["doc_tokens"])
+    rest_tier = TIERS["owner_tokens"]  # = path_tokens' tier: their sum is bounded as one share
     demote = DEMOTE if not question.wants_secondary else 1.0
     kind_prior = max(KIND_PRIOR.values())
 
@@ -390,19 +435,19 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
             coverage = 1.0  # the scored name drops stop words, which the postings' count keeps
             phrase = 1.0 if in_a_row or (name_matched < 2 and context_matched and name_matched + context_matched >= 2
                                          ) else 0.0
-        total = EXACT + VERBATIM if exact else (PHRASE * phrase if asked >= 2 else 0.0)
+        total = exact_tier if exact else (phrase_tier * phrase if asked >= 2 else 0.0)
         # name_tokens grows with the name's share of the question faster (NAME / 2 > PATH) than
         # owner_tokens and path_tokens, which share the rest, shrink: the largest share bounds all three.
         if name_weight:
-            total += NAME * share * (0.5 + 0.5 * coverage)
+            total += name_tier * share * (0.5 + 0.5 * coverage)
         # Or, known the weights, owner_tokens (its words are context words) plus path_tokens.
         rest = 1.0 - share
         if context_weight is not None and path_weight is not None:
             rest = min(rest, (context_weight + path_weight) / total_weight)
-        total += PATH * rest
+        total += rest_tier * rest
         # doc_tokens: the doc postings leave out the name's words and the unindexed ones; `node_doc` is the
         # weight of the question words in the words of the node's doc, as `node_text` takes them.
-        total += DOC * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
+        total += doc_tier * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
                         else node_doc / total_weight)
         total += kind_prior if node_prior is None else node_prior
         if entry:
@@ -482,7 +527,7 @@ def name_cover(text: str, row) -> tuple[int, int]:
 
 def asks_entry_in_words(text: str) -> bool:
     """A question that says "entry point", "entrypoint" or "main", not one that merely says "start"."""
-    return any(t in ENTRY_ASKED for t in tokenize(text))
+    return any(t in ENTRY_ASKED for t in question_tokens(text))
 
 
 def prose_share(text: str, cover: float = 0.0) -> float:

@@ -4,6 +4,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a cold query would pay for
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
+
 # Camel humps (HTTPServer -> HTTP Server), digits and any non-alphanumeric run split a word.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _RUN = re.compile(r"[^\W_]+")  # maximal alphanumeric runs; `_`, `-`, `.`, `/` and spaces separate
@@ -154,7 +161,43 @@ def normalize_name(name: str) -> str:
 
 def asks_for_entry(text: str) -> bool:
     """True when a question asks where something starts (entry, start, main, ...)."""
-    return any(t in ENTRY_WORDS for t in tokenize(text))
+    return any(t in ENTRY_WORDS for t in question_tokens(text))
+
+
+class Question(str):
+    """A question's text, parsed once. The query layer makes one per question and hands it down; it is a `str`, so
+    every index's `answer(view, question)` takes it as it is, and each parse of the whole question (its tokens, the
+    symbol tiers' `rank.parse_question`, the meaning index's words) is worked out once and kept on it (`parsed`).
+    A text made from it (`question.strip()`) is a plain `str` again, parsed where it is used."""
+
+    _parsed: dict
+
+    def __new__(cls, text: str) -> Question:
+        self = super().__new__(cls, text)
+        self._parsed = {}
+        return self
+
+    @classmethod
+    def of(cls, text: str) -> Question:
+        """`text` itself when it is a Question already (its parses kept), else a new one."""
+        return text if isinstance(text, Question) else cls(text)
+
+    def parsed(self, key: object, parse: Callable[[], _T]) -> _T:
+        """`parse()`, worked out on the first call for `key` (the parsing function) and kept."""
+        found = self._parsed.get(key, _NOT_PARSED)
+        if found is _NOT_PARSED:
+            found = self._parsed[key] = parse()
+        return found
+
+
+_NOT_PARSED = object()
+
+
+def question_tokens(text: str) -> Sequence[str]:
+    """`tokenize(text)`, once per Question."""
+    if isinstance(text, Question):
+        return text.parsed(tokenize, lambda: tuple(tokenize(text)))
+    return tokenize(text)
 
 
 def stems(text: str) -> list[str]:

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gitroute.ask import COMMANDS, KIND_COMMAND, Evidence, available_commands, classify, input_schema
+from gitroute.ask import KIND_COMMAND, Evidence, classify
 from gitroute.cli.output import MAX_ANSWER_BYTES, _fits, bound_document, render_json
+from gitroute.specs import COMMANDS, available_commands, input_schema
 from tests.conftest import SAMPLE_FILES
 
 PATHS = {"src/sample/weather.py": "blob", "src/sample": "tree", "docs/weather.md": "blob"}

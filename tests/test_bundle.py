@@ -17,6 +17,7 @@ from gitroute.bundle.layout import FORMAT_VERSION
 from gitroute.config import parse_config
 from gitroute.errors import BuildRaceLost
 from tests.conftest import SAMPLE_FILES, RepoBuilder
+from tests.helpers import build_json
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +25,7 @@ RACE_MESSAGE = f"fatal: another build moved '{BUNDLE_REF}' while this one ran; i
 
 
 def build(route, repo: RepoBuilder, *args: str) -> dict:
-    result = route(["build", "--json", *args], repo.path)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return json.loads(result.stdout)
+    return build_json(route, repo, *args, quiet=True)
 
 
 def manifest(repo: RepoBuilder, ref: str = BUNDLE_REF) -> dict:
@@ -139,7 +137,7 @@ def test_fsck_strict_passes_after_builds(sample_repo, route):
 
 def test_bundle_blobs_are_written_as_a_pack_not_loose_objects(make_repo, route):
     repo = make_repo()
-    repo.commit(many_files(200))
+    repo.commit(many_files(600))  # enough for over 100 bundle blobs (git's unpack limit)
     before = loose_objects(repo)
 
     build(route, repo)

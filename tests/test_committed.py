@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from gitroute import api
+from gitroute import generated
 from gitroute.committed import (
     Rendering,
     check,
@@ -25,9 +25,9 @@ CODE = {"src/app.py": "def main():\n    return 1\n"}
 @pytest.fixture
 def renderers(monkeypatch):
     """The doc-code, decisions and wiring files rendered by the tests' real Markdown-table renderer."""
-    monkeypatch.setitem(api.COMMITTED_FILES, "doc-code", ("doc_code_map", render_markdown_table))
-    monkeypatch.setitem(api.COMMITTED_FILES, "decisions", ("decisions_map", render_markdown_table))
-    monkeypatch.setitem(api.COMMITTED_FILES, "wiring", (None, render_wiring_block))
+    monkeypatch.setitem(generated.COMMITTED_FILES, "doc-code", ("doc_code_map", render_markdown_table))
+    monkeypatch.setitem(generated.COMMITTED_FILES, "decisions", ("decisions_map", render_markdown_table))
+    monkeypatch.setitem(generated.COMMITTED_FILES, "wiring", (None, render_wiring_block))
 
 
 def commit_work_tree(repo, message: str) -> None:

@@ -22,6 +22,7 @@ from gitroute.errors import GitrouteError  # noqa: E402
 from gitroute.indexes import contextual  # noqa: E402
 from gitroute.sentence_model import SentenceEncoder, quantize, read_folder, sha256, unpack  # noqa: E402
 from tests.conftest import SAMPLE_FILES  # noqa: E402
+from tests.helpers import build_with_model, tree_of  # noqa: E402
 
 TOPICS = {
     "location": "location locate city geo where place position latitude whereabouts guess country address",
@@ -81,11 +82,11 @@ def write_tiny_model(folder: Path, seed: int = 3) -> Path:
 def fresh_process_cache():
     """The tests answer in one process: a model loaded (and checked) by one test would serve the next, whose
     bundle records the same sha256s; each test loads its own, as a new process does."""
-    from gitroute import api
+    from gitroute.query import meaning as query_meaning
 
-    api._CONTEXTUAL.clear()
+    query_meaning._CONTEXTUAL.clear()
     yield
-    api._CONTEXTUAL.clear()
+    query_meaning._CONTEXTUAL.clear()
 
 
 @pytest.fixture
@@ -100,14 +101,7 @@ def geo_repo(make_repo):
     return repo
 
 
-def build(route, repo, model: Path, *extra: str):
-    result = route(["build", "-q", "--meaning-model", str(model), *extra], repo.path)
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
-def tree_of(repo, ref: str) -> str:
-    return repo.git("rev-parse", f"{ref}^{{tree}}").strip()
+build = build_with_model
 
 
 def test_the_encoder_gives_a_text_the_same_vector_alone_or_with_others(model_dir):
@@ -282,8 +276,8 @@ def test_a_fresh_clone_fetches_the_model_with_meaning_and_uses_it(route, geo_rep
 
 def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(route, geo_repo, model_dir,
                                                                              monkeypatch):
-    from gitroute import api
     from gitroute.bundle import large
+    from gitroute.query import meaning as query_meaning
 
     monkeypatch.setattr(large, "CACHE_MIN_BYTES", 0)  # the tiny model's blobs are far below a megabyte
     build(route, geo_repo, model_dir)
@@ -293,7 +287,7 @@ def test_a_query_keeps_checked_copies_and_reads_git_again_when_one_is_changed(ro
     model = cache / sha256((model_dir / "model.onnx").read_bytes())
     assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()
     model.write_bytes(b"planted")
-    api._CONTEXTUAL.clear()  # a new process
+    query_meaning._CONTEXTUAL.clear()  # a new process
     assert any("reranked" in n for n in json.loads(route(question, geo_repo.path).stdout)["notes"])
     assert model.read_bytes() == (model_dir / "model.onnx").read_bytes()  # read from git, checked, kept again
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
-from gitroute.indexes.decisions import decision_rows, lint_record, render_decisions
+from gitroute.indexes.decisions.lint import lint_record, render_decisions
 from gitroute.parsing.records import collect_records, is_record_path, normalise_status, parse_record, rows_of
 from gitroute.rank import bm25_idf, bm25_term
 
@@ -555,7 +555,8 @@ _PIECES = st.sampled_from([
        st.sampled_from(["docs/adr/0001-x.md", "doc/proposals/nep-0001.rst"]))
 def test_records_lint_and_render_never_raise_on_any_text(parts, path):
     data = "".join(parts).encode("utf-8", "surrogatepass")
-    rows = decision_rows([(path, data), ("docs/adr/0002-y.md", data), ("src/x.py", data)])
+    files = [(path, data), ("docs/adr/0002-y.md", data), ("src/x.py", data)]
+    rows = rows_of(collect_records((p, d) for p, d in files if is_record_path(p, ())))
     assert all(row.path in (path, "docs/adr/0002-y.md") for row in rows)
     assert render_decisions(rows).startswith("# Decisions\n")
     assert all(line >= 1 for line, _ in lint_record(path, data))

@@ -22,6 +22,7 @@ from gitroute.bundle.layout import BUNDLE_LARGE_REF, BUNDLE_REF  # noqa: E402
 from gitroute.errors import GitrouteError  # noqa: E402
 from gitroute.indexes.embedding import StaticModel, read_model_folder  # noqa: E402
 from tests.conftest import SAMPLE_FILES  # noqa: E402
+from tests.helpers import build_with_model, tree_of  # noqa: E402
 
 # Words of one topic get vectors near one centre, so that a question in other words finds the topic.
 TOPICS = {
@@ -82,15 +83,6 @@ def geo_repo(make_repo):
     repo.commit(dict(FILES), "initial")
     return repo
 
-
-def build_with_model(route, repo, model: Path, *extra: str):
-    result = route(["build", "-q", "--meaning-model", str(model), *extra], repo.path)
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
-def tree_of(repo, ref: str) -> str:
-    return repo.git("rev-parse", f"{ref}^{{tree}}").strip()
 
 
 # --- the model --------------------------------------------------------------------------------

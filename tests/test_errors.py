@@ -203,24 +203,8 @@ def test_a_bundle_blob_of_the_wrong_shape_is_fatal(built_repo, route):
 
 def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):
     good_tree = built_repo.bundle_tree()
-    extract = _bundle_paths(built_repo, "extract/")
-    write_bundle(built_repo, {path: b"not json" for path in extract}, good_tree)
-    forget_extraction_cache(built_repo.path)
-
-    result = route(["build", "--json"], built_repo.path)
-
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["files"]["parsed"] == len(SAMPLE_FILES)
-    assert built_repo.bundle_tree() == good_tree
-
-
-def test_build_over_damaged_extraction_results_extracts_them_again(built_repo, route):
-    good_tree = built_repo.bundle_tree()
-    damaged = {}
-    for path in _bundle_paths(built_repo, "extract/"):
-        shard = json.loads(built_repo.git("cat-file", "-p", f"{BUNDLE_REF}:{path}"))
-        damaged[path] = json.dumps({key: ["code", "not an extraction"] for key in shard}).encode()
-    write_bundle(built_repo, damaged, good_tree)
+    damaged = _bundle_paths(built_repo, "graph/nodes/") + _bundle_paths(built_repo, "symbols/postings/")
+    write_bundle(built_repo, {path: b"not json" for path in damaged}, good_tree)
     forget_extraction_cache(built_repo.path)
 
     result = route(["build", "--json"], built_repo.path)

@@ -5,10 +5,12 @@ Every file is parsed for real (tree-sitter through gitroute.parsing); no index i
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitroute.bundle.graph import GraphView, graph_blobs
 from gitroute.graph import SourceFile, build_graph, file_bucket, node_buckets
-from gitroute.model import NODE_ORDINAL_BITS
+from gitroute.model import EDGE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS
 from gitroute.parsing import extract, language_for_path
 
 
@@ -140,7 +142,7 @@ def _reference_blobs(graph) -> dict[str, bytes]:
     """The graph's blobs encoded the plain way, every edge in the graph's order: what graph_blobs must give."""
     from collections import defaultdict
 
-    from gitroute.bundle.graph import node_record
+    from gitroute.bundle.graph import edge_shard, node_record
     from gitroute.bundle.layout import dump_json, edges_path, node_chunk_path
 
     shift = NODE_ORDINAL_BITS
@@ -153,8 +155,8 @@ def _reference_blobs(graph) -> dict[str, bytes]:
         into[target >> shift].setdefault(str(target), []).append([kind, source, line, how])
         out[source >> shift].setdefault(str(source), []).append([kind, target, line, how])
     blobs = {node_chunk_path(b << shift): dump_json(records) for b, records in chunks.items()}
-    blobs.update((edges_path("in", b << shift), dump_json(value)) for b, value in into.items())
-    blobs.update((edges_path("out", b << shift), dump_json(value)) for b, value in out.items())
+    blobs.update((edges_path("in", b << shift), edge_shard(value)) for b, value in into.items())
+    blobs.update((edges_path("out", b << shift), edge_shard(value)) for b, value in out.items())
     return blobs
 
 
@@ -311,3 +313,34 @@ def test_haskell_and_lua_imports_name_the_files_their_modules_are():
     layout = ids[("XMonad/Config/Mine.hs", "layout")]
     assert (layout, ids[("XMonad/Layout/Grid.hs", "arrange")]) in calls
     assert (layout, ids[("XMonad/Layout/Other.hs", "arrange")]) not in calls
+
+
+_EDGES = st.lists(st.tuples(st.sampled_from(EDGE_KINDS), st.integers(0, 2**40), st.integers(0, 10**6),
+                            st.sampled_from(RESOLUTIONS)).map(list), max_size=12)
+
+
+@given(st.integers(0, 2**40), _EDGES)
+def test_a_nodes_edges_round_trip_through_their_varints(node_id, edges):
+    from gitroute.bundle.graph import decode_edges, encode_edges
+
+    assert decode_edges(node_id, encode_edges(node_id, edges)) == edges
+
+
+def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
+    from gitroute.bundle.graph import edge_shard
+    from gitroute.bundle.layout import edges_path
+    from gitroute.bundle.store import corrupt_blob
+    from gitroute.errors import BundleDamaged
+
+    path = edges_path("in", 7)
+    good = edge_shard({"7": [["calls", 3, 12, "unique"]]})
+    from gitroute.bundle.varints import dump_varint_shard, encode_varints
+
+    unknown_kind = dump_varint_shard({"7": encode_varints([99, 0, 0])})
+    not_triples = dump_varint_shard({"7": encode_varints([1, 2])})
+    for bad in (good[:-1], good + b"\x01", b"{}", unknown_kind, not_triples):
+        view = GraphView(lambda paths, bad=bad: {p: bad for p in paths if p == path}, corrupt_blob)
+        with pytest.raises(BundleDamaged):
+            view.edges_in([7])
+    assert GraphView(lambda paths: {p: good for p in paths if p == path}, corrupt_blob).edges_in([7]) == {
+        7: [["calls", 3, 12, "unique"]]}

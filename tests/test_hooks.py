@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gitroute import api, hooks
+from gitroute import api, generated, hooks
 from gitroute.hooks import HOOKS, MARKER, render_hook
 from tests.committed_support import render_markdown_table
 
@@ -219,7 +219,7 @@ SUB_DOCS = {f"{name}.md": f"# {name}\n" for name in ("intro", "api", "cli", "faq
 @pytest.fixture
 def superproject(make_repo, route, monkeypatch):
     """A repository with a submodule of four documents, a bundle, and DOC-CODE.md committed from it."""
-    monkeypatch.setitem(api.COMMITTED_FILES, "doc-code", ("doc_code_map", render_markdown_table))
+    monkeypatch.setitem(generated.COMMITTED_FILES, "doc-code", ("doc_code_map", render_markdown_table))
     lib = make_repo("lib")
     lib.commit(dict(SUB_DOCS), "four documents")
     top = make_repo("top")

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from gitroute.ask import available_commands
 from gitroute.cli.output import MAX_ANSWER_BYTES, render_json
 from gitroute.registry import INDEXES
+from gitroute.specs import available_commands
 from tests.conftest import SAMPLE_FILES
 from tests.test_ask import ADR
 

@@ -417,3 +417,41 @@ def test_status_lists_the_build_warnings_the_build_points_to(make_repo, route):
     assert "  broken.go: parse errors in 1 region" in status.stdout.splitlines()
     doc = json.loads(route(["status", "--json"], repo.path).stdout)
     assert doc["warnings"] == {"total": 1, "first": [["broken.go", "parse errors in 1 region"]]}
+
+
+def _whole_question_parses(run, text: str) -> int:
+    """How many times `run()` tokenises or parses the whole text `text` (gitroute.text's tokenize, the symbol tiers'
+    parse), seen by a profile hook."""
+    import sys
+
+    seen = []
+
+    def hook(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in ("tokenize", "_parse_question"):
+            first = frame.f_code.co_varnames[:1]
+            if first and frame.f_locals.get(first[0]) == text:
+                seen.append(frame.f_code.co_name)
+
+    sys.setprofile(hook)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return len(seen)
+
+
+def test_a_question_is_parsed_once_on_its_way_to_an_answer(geo_repo, monkeypatch):
+    from gitroute import api
+    from gitroute.rank import parse_question
+    from gitroute.text import Question, question_tokens
+
+    asked = Question("where is the forecast fetched from the service")
+    assert parse_question(asked) is parse_question(asked) and question_tokens(asked) is question_tokens(asked)
+    assert parse_question(asked) == parse_question(str(asked))
+    monkeypatch.chdir(geo_repo.path)
+    text = "where is the forecast fetched from the service"
+    # the symbol tiers' parse once, its tokens once, and the meaning index's spelling of its lowercase words (the
+    # whole question was tokenised 9 times and parsed twice on this way before issue 22)
+    assert _whole_question_parses(lambda: api.query(text), text) <= 3
+    assert _whole_question_parses(lambda: api.ask(text), text) <= 3
+    assert api.query(text) == api.query(Question(text))

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Gitlink, Link, RepoBuilder
+from tests.helpers import build_json
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 LFS_POINTER = (
@@ -28,10 +29,7 @@ def skipped(repo: RepoBuilder) -> list[list[str]]:
     return manifest(repo)["skipped"]
 
 
-def build(route, repo: RepoBuilder, *args: str) -> dict:
-    result = route(["build", "--json", *args], repo.path)
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
+build = build_json
 
 
 def query(route, repo: RepoBuilder, text: str, *args: str) -> dict:

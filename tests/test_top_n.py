@@ -178,8 +178,9 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
-             for t in (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))}
+    tokens = (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))
+    found = symbols.POSTINGS.read(index.read, tokens, shards, index.corrupt, index.memo["postings"])
+    lists = {t: found.get(t, [[], [], []]) for t in tokens}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
     found = symbols.bound_postings(
@@ -211,8 +212,8 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     symbols.warm(index)
     question = parse_question(text)
     shards = index.section["postings_shards"]
-    lists = {t: index.memo["postings"][symbols.POSTINGS.key_path(t, shards)].get(t, [[], [], []])
-             for t in question.tokens}
+    found = symbols.POSTINGS.read(index.read, question.tokens, shards, index.corrupt, index.memo["postings"])
+    lists = {t: found.get(t, [[], [], []]) for t in question.tokens}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     found = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                     index.memo["places"] if warm else None, None)
@@ -261,7 +262,8 @@ def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limi
     assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
 
 
-@pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7}])
+@pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7},
+                                   {"word": b"\x02\x10"}, {"word": b"\x01\x90"}])
 def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it(make_repo, shard):
     repo = make_repo()
     repo.commit({"app/models.py": "class Word:\n    def word(self):\n        pass\n"})

@@ -1,14 +1,16 @@
-"""Adding an index is one module and one registry line (README, "Adding an index"): a toy index stores through
-the storage floor, answers, and rebuilds incrementally to exactly what `--full` writes."""
+"""Adding an index is one module, one registry line and its command's spec (README, "Adding an index"): a toy index
+stores through the storage floor, answers (through the API, its own command and an MCP tool), and rebuilds
+incrementally to exactly what `--full` writes."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
 import gitroute.build
-from gitroute import api, registry
+from gitroute import api, registry, specs
 from gitroute.build import run_build
 from tests import toy_index
 from tests.conftest import RepoBuilder
@@ -29,6 +31,7 @@ def toy(monkeypatch):
     names = (*registry.INDEXES, toy_index.NAME)
     monkeypatch.setattr(registry, "INDEXES", names)
     monkeypatch.setattr(gitroute.build, "INDEXES", names)
+    monkeypatch.setattr(specs, "COMMANDS", (*specs.COMMANDS, toy_index.SPEC))
     return toy_index
 
 
@@ -71,3 +74,27 @@ def test_the_toy_index_rebuilds_incrementally_to_what_full_writes_and_keeps_shar
     assert _built(tmp_path, "incremental", steps, full=False) == _built(tmp_path, "full", steps, full=True)
     assert kept[1] and kept[2], "an edit or an added file kept no shard of the toy index"
     assert not any(kept[4:]), "--full kept a shard"
+
+
+def test_the_toy_indexs_spec_makes_its_command_and_its_mcp_tool(tmp_path, toy, route):
+    from gitroute.cli.mcp import ServerTools
+
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit(FILES, "widgets")
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    listed = route(["-h"], repo.path)
+    assert "toy" in listed.stdout
+    found = route(["toy", "sprocket", "--json", "-n", "5"], repo.path)
+    assert found.exit_code == 0, found.stderr
+    assert [row["path"] for row in json.loads(found.stdout)["rows"]] == ["widgets/gear.py"]
+    assert "widgets/gear.py" in route(["toy", "sprocket"], repo.path).stdout
+    assert route(["toy", "turbine"], repo.path).stdout.count("no_match") == 1
+    assert route(["toy", "--limit", "0", "x"], repo.path).exit_code == 129  # the spec's bounds, as click says
+    tools = ServerTools(str(repo.path))
+    try:
+        schema = next(t["inputSchema"] for t in tools.tools() if t["name"] == "toy")
+        assert schema["required"] == ["words"] and schema["properties"]["limit"]["maximum"] == 200
+        document, is_error = tools.call("toy", {"words": "widget", "limit": 2})
+        assert not is_error and [row["path"] for row in document["rows"]] == ["docs/README.md", "widgets/gear.py"]
+    finally:
+        tools.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gitroute.bundle.tables import FieldLists, PostingsTable
 from gitroute.model import Answer, Row
+from gitroute.specs import Command, limit
 from gitroute.text import tokenize
 
 NAME = "toy"
@@ -16,6 +17,10 @@ EDGES = False  # the graph's nodes are enough
 QUESTION_TYPES: dict[str, dict] = {}
 # Word -> the ids of the files whose first line says it, two postings a shard: many shards on a small fixture.
 WORDS = PostingsTable(NAME, "words", per_shard=2, codec=FieldLists(1))
+# Its command (README, "Adding an index"): a row of `gitroute.specs.COMMANDS` gives it `git route toy WORDS`, an MCP
+# tool and `api.ask_command("toy", ...)`.
+SPEC = Command("toy", NAME, {}, "the files whose first line says the words", ("words", "words of a first line"), True,
+               (limit("Files at most."),))
 
 
 def first_line_words(data: bytes) -> list[str]:

@@ -1,12 +1,10 @@
-"""The extraction cache beside the bundle: every blob's extraction, decoded, and each shard's bundle blob.
+"""The extraction cache beside the bundle: every blob's extraction, decoded, one file per shard of blob ids.
 
-Taking a build's extraction results back from the bundle means inflating and parsing every `extract/`
-shard (21 MB of JSON for django) and decoding 6,000 results into the model's tuples: half a second of
-every rebuild, before anything else may start. This cache keeps the decoded results as plain tuples
-(`marshal`, which reads them about twice as fast as JSON) and makes the model's tuples from them
-without a Python call per object. One file per bundle shard, under the build memo's folder (where a
-fetch cannot write: the build's own, as the memo), salted like the memo; each names the bundle blob
-that holds exactly its keys, so that a shard whose keys are unchanged is kept by id, not encoded.
+The bundle holds no extraction results (they were a third of its packed size: docs/decisions/0025): a rebuild
+takes them from here. The cache keeps the decoded results as plain tuples (`marshal`, which reads them about twice
+as fast as JSON) and makes the model's tuples from them without a Python call per object. One file per shard,
+under the build memo's folder (where a fetch cannot write: the build's own, as the memo), salted like the memo;
+a shard whose keys are unchanged, none extracted anew, is not written again.
 
 A result is kept as the bytes `packed_result` makes, which extraction's workers hand the build too: a file's
 calls and references stay marshal's bytes inside it (`PackedRefs`) until the graph resolves that file. They are
@@ -128,13 +126,13 @@ def model_result(value: tuple) -> tuple:
 
 
 class ExtractCache:
-    """The results of earlier builds, one file per bundle shard: (salt, key -> `packed_result` bytes, blob id)."""
+    """The results of earlier builds, one file per shard of blob ids: (salt, key -> `packed_result` bytes, "")."""
 
     def __init__(self, common_dir: str, *, fresh: bool = False, salt: str | None = None) -> None:
         self.folder = os.path.join(common_dir, CACHE_DIR)
         self.fresh = fresh  # --full: read nothing, write every shard
         self.salt = salt if salt is not None else code_salt()
-        self.loaded: dict[str, tuple[frozenset[str], str]] = {}  # shard path -> (its keys, its blob id)
+        self.loaded: dict[str, tuple[frozenset[str], str]] = {}  # shard path -> (its keys, "")
 
     def load(self, shard_paths: Iterable[str], keep: Callable[[str, Set[str]], bool] = lambda path, keys: False,
              ) -> tuple[dict[str, tuple], dict[str, bytes]]:
@@ -159,23 +157,20 @@ class ExtractCache:
             self.loaded[path] = (frozenset(entries), blob)
         return results, stored
 
-    def blob(self, path: str, keys: Iterable[str]) -> str | None:
-        """The blob id of a shard holding exactly these keys, as the build that wrote the cache stored it."""
+    def unchanged(self, path: str, keys: Iterable[str]) -> bool:
+        """Whether the cache file of this shard holds exactly these keys (the caller knows none is extracted anew)."""
         loaded = self.loaded.get(path)
-        return loaded[1] if loaded is not None and loaded[0] == frozenset(keys) else None
+        return loaded is not None and loaded[0] == frozenset(keys)
 
-    def write(self, path: str, entries: Mapping[str, bytes], blob: str) -> None:
-        """The cache file of one shard (whole, then renamed), unless it holds these keys and blob already; a
-        failure costs a parse."""
-        if self.blob(path, entries) == blob:
-            return
+    def write(self, path: str, entries: Mapping[str, bytes]) -> None:
+        """The cache file of one shard (whole, then renamed); a failure costs a parse."""
         with contextlib.suppress(OSError):
             os.makedirs(self.folder, exist_ok=True)
         target = self._file(path)
         tmp = f"{target}.{os.getpid()}.tmp"
         try:
             with open(tmp, "wb") as f:
-                f.write(marshal.dumps((self.salt, dict(entries), blob)))
+                f.write(marshal.dumps((self.salt, dict(entries), "")))
             os.replace(tmp, target)
         except (OSError, ValueError):
             with contextlib.suppress(OSError):

@@ -18,7 +18,9 @@ from gitroute.bundle.layout import (
     edges_path,
     node_chunk_path,
 )
-from gitroute.model import NODE_KINDS, NODE_ORDINAL_BITS, Node
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
+from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -26,6 +28,46 @@ if TYPE_CHECKING:
 
 ORDINAL_MASK = (1 << NODE_ORDINAL_BITS) - 1
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
+# An edge's kind and how it was resolved, one small int: kind * len(RESOLUTIONS) + how.
+_KIND_HOW = {(kind, how): k * len(RESOLUTIONS) + h for k, kind in enumerate(EDGE_KINDS)
+             for h, how in enumerate(RESOLUTIONS)}
+_KINDS_HOWS = sorted(_KIND_HOW, key=_KIND_HOW.__getitem__)
+
+
+def encode_edges(node_id: int, edges: Sequence[Sequence]) -> bytes:
+    """A node's edges `[kind, other end, line, how]` as varints: per edge its kind and how in one int, the other
+    end's distance from the node and the line's from the edge before, each zigzagged (most are small: a
+    definition's members sit beside it, an edge's lines ascend)."""
+    ints: list[int] = []
+    line_before = 0
+    for kind, other, line, how in edges:
+        ints += (_KIND_HOW[kind, how], _zigzag(other - node_id), _zigzag(line - line_before))
+        line_before = line
+    return encode_varints(ints)
+
+
+def decode_edges(node_id: int, data: bytes) -> list[list]:
+    """`encode_edges` undone; raises BadValue when `data` is not what it writes."""
+    ints = decode_varints(data)
+    if len(ints) % 3:
+        raise BadValue("edges are not (kind, other end, line) triples")
+    edges: list[list] = []
+    line = 0
+    for code, other, dline in zip(ints[0::3], ints[1::3], ints[2::3]):
+        if code >= len(_KINDS_HOWS):
+            raise BadValue("an edge has an unknown kind")
+        kind, how = _KINDS_HOWS[code]
+        line += _unzigzag(dline)
+        edges.append([kind, node_id + _unzigzag(other), line, how])
+    return edges
+
+
+def _zigzag(n: int) -> int:
+    return n << 1 if n >= 0 else (-n << 1) - 1
+
+
+def _unzigzag(n: int) -> int:
+    return n >> 1 if not n & 1 else -((n + 1) >> 1)
 
 
 def node_record(node: Node) -> list:
@@ -166,7 +208,7 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
             source, kind, target, line, *rest = _edge(edges, at)
             by_target.setdefault(str(target), []).append([kind, source, line, *rest])
         if by_target:
-            emit(edges_path("in", bucket << shift), dump_json(by_target))
+            emit(edges_path("in", bucket << shift), edge_shard(by_target))
     for bucket in sorted(out):
         # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
@@ -176,13 +218,18 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
                 for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
                     by_source.setdefault(str(source), []).append([kind, target, line, *rest])
         if by_source:
-            emit(edges_path("out", bucket << shift), dump_json(by_source))
+            emit(edges_path("out", bucket << shift), edge_shard(by_source))
 
 
 def _edge(edges: Sequence, at: int) -> tuple:
     """Edge `at` of a graph's, as a plain tuple."""
     row = getattr(edges, "row", None)
     return row(at) if row is not None else tuple(edges[at])
+
+
+def edge_shard(edges: Mapping[str, Sequence[Sequence]]) -> bytes:
+    """A bucket's edges blob: node id (decimal) -> its edges, in the floor's binary shard (`bundle.tables`)."""
+    return dump_varint_shard({key: encode_edges(int(key), held) for key, held in edges.items()})
 
 
 class GraphView:
@@ -199,8 +246,13 @@ class GraphView:
             blobs = self._read(wanted)
             for path in wanted:
                 try:
-                    self._chunks[path] = json.loads(blobs[path]) if path in blobs else None
-                except ValueError as err:
+                    if path not in blobs:
+                        self._chunks[path] = None
+                    elif path.endswith(".bin"):
+                        self._chunks[path] = load_varint_shard(blobs[path])
+                    else:
+                        self._chunks[path] = json.loads(blobs[path])
+                except ValueError as err:  # BadValue too
                     raise self._corrupt(path) from err
         return self._chunks
 
@@ -271,12 +323,11 @@ class GraphView:
                 continue
             if not isinstance(chunk, dict):
                 raise self._corrupt(path)
-            edges = chunk.get(str(node_id))
-            if edges is None:
+            held = chunk.get(str(node_id))
+            if held is None:
                 continue
-            if not isinstance(edges, list) or not all(
-                isinstance(e, list) and len(e) >= 3 and isinstance(e[0], str) and type(e[1]) is int for e in edges
-            ):
-                raise self._corrupt(path)
-            found[node_id] = edges
+            try:
+                found[node_id] = decode_edges(node_id, held)
+            except (TypeError, ValueError) as err:  # BadValue too
+                raise self._corrupt(path) from err
         return found

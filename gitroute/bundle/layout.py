@@ -6,12 +6,12 @@ per node bucket, whatever the size of the repository.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 2  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids)
+FORMAT_VERSION = 3  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+# results in the bundle, postings in binary shards of varints (docs/decisions/0025)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -45,8 +45,9 @@ def node_chunk_path(node_id: int) -> str:
 
 
 def edges_path(direction: str, node_id: int) -> str:
-    """Edges by target (`in`) or by source (`out`), in the bucket of that node."""
-    return f"graph/{direction}/{node_chunk(node_id):05d}.json"
+    """Edges by target (`in`) or by source (`out`), in the bucket of that node: a binary shard of varints
+    (`bundle.graph.encode_edges`)."""
+    return f"graph/{direction}/{node_chunk(node_id):05d}.bin"
 
 
 def dump_json(value: object) -> bytes:
@@ -59,11 +60,6 @@ def dump_json(value: object) -> bytes:
     import orjson
 
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-
-
-def extract_shard_json(encoded: Iterable[tuple[str, bytes]]) -> bytes:
-    """`dump_json` of an extraction shard ({key: result}) from each result's own `dump_json`, keys in order."""
-    return b"{" + b",".join(dump_json(key) + b":" + value for key, value in encoded) + b"}"
 
 
 def load_json(data: bytes) -> object:

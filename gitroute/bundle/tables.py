@@ -6,11 +6,14 @@ holds on average, and its codec (what a key's value is in memory, and how a shar
 
     POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(3))
 
-A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value; a key's shard is the CRC-32 of its UTF-8
-bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a change of it moves
-every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's buckets use too. Answers
-read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded. Rows by id (decisions'
-section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
+A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value, or `<folder>/NNNNN.bin` for a codec of
+postings (`VarintPostings`: each key's ints as LEB128 varints, ids as gaps, in a binary shard of key -> bytes that
+a reader splits without decoding the values, and checks as it goes: a bundle is untrusted input). A key's shard is
+the CRC-32 of its UTF-8 bytes modulo the shard count, a power of two of shards holding `per_shard` on average (a
+change of it moves every key): `gitroute.shards`, the one placement the graph's node buckets and the memo's
+buckets use too. Answers read `table.read(view.read, keys, shards, corrupt)`: the shards of those keys, decoded;
+a shard or value that is not what its codec writes is `corrupt(path)`, the damaged-bundle error. Rows by id
+(decisions' section rows) go in a `ChunkTable`, `per_chunk` rows a blob, written whole.
 
 A build hands `table.build` its units (a file, a document) in order, each with its record: everything that unit's
 part of the table depends on (a blob id, a first node id...), and `fill(unit, into)`, which adds that part to a
@@ -29,7 +32,7 @@ Two ways to take a changed unit's old part out of a shard:
   keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
   moved); their shards are made again from the parts of the units whose records are there.
 
-docs/decisions/0018-storage-floor.md says why.
+docs/decisions/0018-storage-floor.md says why, and 0025-compact-encodings.md why postings are varints.
 """
 from __future__ import annotations
 
@@ -39,6 +42,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
 from operator import itemgetter
 
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
 from gitroute.shards import shard_count, shard_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -58,7 +63,26 @@ STATE = "\0table "  # a table's state in the memo, by its folder: what the last 
 
 
 class Codec:
-    """A value of a table as it is held while building and answering, and as a shard spells it."""
+    """A value of a table as it is held while building and answering, and as a shard spells it. A shard is a
+    JSON object (`suffix` ".json") unless the codec says otherwise (`load_shard`, `dump_shard`)."""
+
+    suffix = ".json"
+
+    def load_shard(self, data: bytes) -> dict:
+        """A stored shard from its blob; raises ValueError (`BadValue`) when it is not one this codec writes."""
+        try:
+            value = json.loads(data)
+        except ValueError as err:
+            raise BadValue("a shard is not JSON") from err
+        if not isinstance(value, dict):
+            raise BadValue("a shard is not a JSON object")
+        return value
+
+    def dump_shard(self, stored: Mapping[str, Any]) -> bytes:
+        """A stored shard's blob: canonical, the same shard always the same bytes."""
+        from gitroute.bundle.layout import dump_json
+
+        return dump_json(stored)
 
     def empty(self) -> Any:
         return []
@@ -94,9 +118,44 @@ class PostingsCodec(Codec):
         raise NotImplementedError
 
 
-class FieldLists(PostingsCodec):
+class VarintPostings(PostingsCodec):
+    """Postings spelled as non-negative ints in LEB128 varints, in a binary shard (`suffix` ".bin"):
+
+        b"GRv1", varint key count, then per key (ascending by its UTF-8 bytes): varint key length, the key's
+        bytes, varint value length; then every value's bytes, in the keys' order.
+
+    A value is `to_ints(value)`: ids as gaps from the one before (ascending lists: gaps >= 0), columns one after
+    the other, so the numbers are small and alike and zlib (git's) finds them again. Reading a key decodes that
+    key's bytes only. Every length is checked against what is left, and a shard must end where its last value
+    does: a bundle is untrusted input (`BadValue`, which readers turn into a damaged bundle)."""
+
+    suffix = ".bin"
+
+    def to_ints(self, value: Any) -> list[int]:
+        raise NotImplementedError
+
+    def from_ints(self, ints: list[int]) -> Any:
+        """`to_ints` undone; raises BadValue when `ints` is not what `to_ints` makes."""
+        raise NotImplementedError
+
+    def encode(self, value: Any) -> bytes:
+        return encode_varints(self.to_ints(value))
+
+    def decode(self, stored: object) -> Any:
+        if not isinstance(stored, bytes):
+            raise BadValue("a posting value is not bytes")
+        return self.from_ints(decode_varints(stored))
+
+    def load_shard(self, data: bytes) -> dict[str, bytes]:
+        return load_varint_shard(data)
+
+    def dump_shard(self, stored: Mapping[str, Any]) -> bytes:
+        return dump_varint_shard(stored)
+
+
+class FieldLists(VarintPostings):
     """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
-    a shard spells them as they are."""
+    stored as each list's length, then its gaps."""
 
     def __init__(self, fields: int) -> None:
         self.fields = fields
@@ -107,47 +166,109 @@ class FieldLists(PostingsCodec):
     def size(self, value) -> int:
         return sum(map(len, value))
 
-    def encode(self, value) -> list:
-        return list(value)
+    def to_ints(self, value) -> list[int]:
+        if len(value) != self.fields:
+            raise BadValue("postings have the wrong number of fields")
+        ints: list[int] = []
+        for field in value:
+            ints.append(len(field))
+            ints += _gaps(field)
+        return ints
+
+    def from_ints(self, ints: list[int]) -> list[list[int]]:
+        fields: list[list[int]] = []
+        at = 0
+        for _ in range(self.fields):
+            if at >= len(ints) or ints[at] > len(ints) - at - 1:
+                raise BadValue("postings end before their fields do")
+            n = ints[at]
+            fields.append(list(accumulate(ints[at + 1:at + 1 + n])))
+            at += 1 + n
+        if at != len(ints):
+            raise BadValue("postings run past their fields")
+        return fields
 
     def patch(self, before, gone, added) -> list[list[int]]:
         return [sorted({*held} - set(out) | set(into)) for held, out, into in zip(before, gone, added)]
 
 
-class GapPairs(PostingsCodec):
-    """Postings as (id, payload) pairs ascending by id; a shard spells them flat, ids as gaps (most are small
-    numbers, and JSON is text): [id gap, payload, id gap, payload, ...]."""
+class GapPairs(VarintPostings):
+    """Postings as (id, payload) pairs ascending by id (meaning: node id, packed posting); stored as the pair
+    count, the ids' gaps, then each payload split into the bit fields `bits` gives (low bits first, the rest
+    last: meaning's term frequency, length and fields), one column each."""
 
-    def encode(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
-        flat: list[int] = []
-        previous = 0
-        for node_id, payload in pairs:
-            flat += (node_id - previous, payload)
-            previous = node_id
-        return flat
+    def __init__(self, bits: Sequence[int] = ()) -> None:
+        self.bits = tuple(bits)
 
-    def decode(self, stored: object) -> list[tuple[int, int]]:
-        if not isinstance(stored, list) or len(stored) % 2:
-            raise ValueError("postings are not (gap, payload) pairs")
-        return list(zip(accumulate(stored[0::2]), stored[1::2]))
+    def to_ints(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
+        pairs = list(pairs)
+        ints = [len(pairs), *_gaps([node_id for node_id, _ in pairs])]
+        payloads = [payload for _, payload in pairs]
+        for width in self.bits:
+            mask = (1 << width) - 1
+            ints += [p & mask for p in payloads]
+            payloads = [p >> width for p in payloads]
+        ints += payloads
+        return ints
+
+    def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
+        if not ints or len(ints) != 1 + ints[0] * (2 + len(self.bits)):
+            raise BadValue("postings are not (id, payload) pairs")
+        n, bits = ints[0], self.bits
+        ids = list(accumulate(ints[1:1 + n]))
+        at = 1 + n
+        shift = sum(bits)
+        payloads = [p << shift for p in ints[at + n * len(bits):]]
+        shift = 0
+        for k, width in enumerate(bits):
+            column = ints[at + k * n:at + (k + 1) * n]
+            if column and max(column) >> width:
+                raise BadValue("a posting's field is out of its bits")
+            payloads = [p | v << shift for p, v in zip(payloads, column)]
+            shift += width
+        return list(zip(ids, payloads))
 
     def patch(self, before, gone, added) -> list[tuple[int, int]]:
         out = set(gone)
         return sorted([p for p in before if p not in out] + added)
 
 
-class IdRows(PostingsCodec):
+class IdRows(VarintPostings):
     """Postings as rows of ints led by an id, one row per id, ascending by it (decisions: [row id, tf, paragraph
-    mask], and [row id, 1] under a symbol's key); a shard spells them as they are, a list of lists."""
+    mask], and [row id, 1] under a symbol's key); stored as the row width and count, the ids' gaps, then each
+    other column."""
 
-    def decode(self, stored: object) -> list[list[int]]:
-        if not isinstance(stored, list):
-            raise ValueError("postings are not a list of rows")
-        return stored
+    def to_ints(self, rows: Sequence[Sequence[int]]) -> list[int]:
+        width = len(rows[0]) if rows else 0
+        if any(len(row) != width for row in rows) or (rows and width < 1):
+            raise BadValue("postings rows differ in width")
+        ints = [width, len(rows), *_gaps([row[0] for row in rows])]
+        for k in range(1, width):
+            ints += [row[k] for row in rows]
+        return ints
+
+    def from_ints(self, ints: list[int]) -> list[list[int]]:
+        if len(ints) < 2 or ints[0] > MAX_ROW_WIDTH or len(ints) != 2 + ints[0] * ints[1] or (ints[1] and not ints[0]):
+            raise BadValue("postings are not rows of one width")
+        width, n = ints[0], ints[1]
+        if not n:
+            return []
+        columns = [list(accumulate(ints[2:2 + n]))]
+        columns += [ints[2 + k * n:2 + (k + 1) * n] for k in range(1, width)]
+        return [list(row) for row in zip(*columns)]
 
     def patch(self, before, gone, added) -> list[list[int]]:
         out = {tuple(row) for row in gone}
         return sorted([row for row in before if tuple(row) not in out] + list(added), key=itemgetter(0))
+
+
+MAX_ROW_WIDTH = 16
+def _gaps(ascending: Sequence[int]) -> list[int]:
+    """Each int less the one before (the first less 0); raises BadValue when the ints are not ascending."""
+    gaps = [b - a for a, b in zip((0, *ascending), ascending)]
+    if any(g < 0 for g in gaps):
+        raise BadValue("postings are not ascending")
+    return gaps
 
 
 class Records(Codec):
@@ -177,7 +298,7 @@ class Built(namedtuple("Built", "blobs kept shards keys size")):
 
 
 class Table:
-    """One table of an index: key -> value, in shards `<folder>/NNNNN.json` of the index's folder."""
+    """One table of an index: key -> value, in shards `<folder>/NNNNN<codec suffix>` of the index's folder."""
 
     codec: Codec
 
@@ -191,7 +312,12 @@ class Table:
         self.most = most
 
     def path(self, shard: int) -> str:
-        return f"{self.folder}/{shard:0{self.digits}d}.json"
+        return f"{self.folder}/{shard:0{self.digits}d}{self.codec.suffix}"
+
+    def load_shard(self, data: bytes) -> dict:
+        """A shard's blob as stored (key -> stored value); raises ValueError when it is not one this table writes:
+        an index that keeps decoded blobs itself (decisions' `blob_loader`) loads them through this."""
+        return self.codec.load_shard(data)
 
     def key_path(self, key: str, shards: int) -> str:
         return self.path(shard_of(key, shards))
@@ -241,7 +367,7 @@ class Table:
         if wanted:
             blobs = read(wanted)
             for path in wanted:
-                cache[path] = _load_shard(blobs[path], path, corrupt) if path in blobs else {}
+                cache[path] = _load_shard(self.codec, blobs[path], path, corrupt) if path in blobs else {}
         return cache
 
     def lookup(self, load: LoadBlobs, keys: Iterable[str], shards: int) -> dict[str, Any]:
@@ -304,8 +430,6 @@ class Table:
     def _read_stored(self, stored, ids: Mapping[str, str], paths: Iterable[str]) -> dict[str, dict] | None:
         """The last build's shards at these paths (empty where it wrote none), as stored; None when one is not
         at hand, or not a JSON object."""
-        from gitroute.bundle.layout import load_json
-
         shards: dict[str, dict] = {}
         for path in paths:
             if path not in ids:
@@ -315,12 +439,9 @@ class Table:
             if data is None:
                 return None
             try:
-                value = load_json(data)
-            except ValueError:
+                shards[path] = self.codec.load_shard(data)
+            except (TypeError, ValueError):
                 return None
-            if not isinstance(value, dict):
-                return None
-            shards[path] = value
         return shards
 
     def _kept(self, stored, ids: Mapping[str, str], written: Iterable[str]) -> dict[str, str] | None:
@@ -339,8 +460,6 @@ class PostingsTable(Table):
     codec: PostingsCodec
 
     def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
-        from gitroute.bundle.layout import dump_json
-
         codec = self.codec
         values: dict[str, object] = defaultdict(codec.empty)
         for unit in records:
@@ -351,13 +470,11 @@ class PostingsTable(Table):
         encode = codec.encode
         for key, value in values.items():
             sharded[shard_of(key, shards)][key] = encode(value)
-        blobs = {self.path(n): dump_json(shard) for n, shard in sharded.items()}
+        blobs = {self.path(n): codec.dump_shard(shard) for n, shard in sharded.items()}
         return Built(blobs, {}, shards, len(values), size), {}, {}
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
                hints: _Hints) -> tuple[Built, dict, dict] | None:
-        from gitroute.bundle.layout import dump_json
-
         codec = self.codec
         shards, old_records, ids, (keys, size), _placed, _tallies = state
         gone: dict[str, object] = defaultdict(codec.empty)
@@ -389,7 +506,7 @@ class PostingsTable(Table):
         kept = self._kept(stored, ids, read)
         if kept is None or self.shards_for(size) != shards:
             return None
-        blobs = {path: dump_json(shard) for path, shard in read.items() if shard}
+        blobs = {path: codec.dump_shard(shard) for path, shard in read.items() if shard}
         return Built(blobs, kept, shards, keys, size), {}, {}
 
 
@@ -426,8 +543,6 @@ class RecordTable(Table):
         return {path: (len(shard), sum(map(size, shard.values()))) for path, shard in sharded.items() if shard}
 
     def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
-        from gitroute.bundle.layout import dump_json
-
         codec = self.codec
         parts = self._parts(fill, records)
         values: dict[str, list] = {}
@@ -439,13 +554,11 @@ class RecordTable(Table):
         sharded: dict[str, dict] = defaultdict(dict)
         for key, value in values.items():
             sharded[self.key_path(key, shards)][key] = value
-        blobs = {path: dump_json(codec.encode_shard(shard)) for path, shard in sharded.items()}
+        blobs = {path: codec.dump_shard(codec.encode_shard(shard)) for path, shard in sharded.items()}
         return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards), self._tallies(sharded)
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
                hints: _Hints) -> tuple[Built, dict, dict] | None:
-        from gitroute.bundle.layout import dump_json
-
         shards, old_records, ids, (keys, size), placed, tallies = state
         units = _changed(old_records, records, hints.changed)
         if any(unit in old_records and unit not in placed for unit in units) or ids.keys() - tallies.keys():
@@ -466,7 +579,8 @@ class RecordTable(Table):
         kept = self._kept(stored, ids, written)
         if kept is None or self.shards_for(size) != shards:
             return None
-        blobs = {path: dump_json(self.codec.encode_shard(shard)) for path, shard in written.items() if shard}
+        blobs = {path: self.codec.dump_shard(self.codec.encode_shard(shard)) for path, shard in written.items()
+                 if shard}
         placed_now = {unit: placed[unit] for unit in records if unit not in parts and unit in placed}
         placed_now.update(self._placed(parts, shards))
         tallies_now = {path: counts for path, counts in tallies.items() if path not in written}
@@ -596,11 +710,8 @@ def _valid_state(value: object) -> tuple | None:
     return None
 
 
-def _load_shard(data: bytes, path: str, corrupt: Corrupt) -> dict:
+def _load_shard(codec: Codec, data: bytes, path: str, corrupt: Corrupt) -> dict:
     try:
-        value = json.loads(data)
-    except ValueError as err:
+        return codec.load_shard(data)
+    except (TypeError, ValueError) as err:
         raise corrupt(path) from err
-    if not isinstance(value, dict):
-        raise corrupt(path)
-    return value

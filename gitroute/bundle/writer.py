@@ -2,8 +2,8 @@
 
 A build hands the writer blobs by bundle path; the writer stores them (one pack through
 `git fast-import`), builds the tree, commits it with a fixed identity and time, and moves the ref
-in one compare-and-swap. Extraction results are sharded by blob id so that the next build reuses
-them and a one-file change rewrites one shard.
+in one compare-and-swap. Extraction results are not in the bundle: the extraction cache beside the build memo
+keeps them, sharded by blob id, so that the next build reuses them and a one-file change rewrites one file.
 """
 from __future__ import annotations
 
@@ -22,9 +22,7 @@ from gitroute.bundle.layout import (
     MANIFEST,
     bundle_message,
     dump_json,
-    encode_result,
     extract_path,
-    extract_shard_json,
     load_json,
 )
 from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
@@ -37,8 +35,8 @@ from gitroute.git import repository as git
 
 @dataclass
 class Reused:
-    """Earlier extraction results for the keys still wanted: decoded from the extraction cache, else
-    encoded from the previous bundle (with its shards as they were)."""
+    """Earlier extraction results for the keys still wanted, decoded from the extraction cache (`decoded`);
+    `results` and `shards` stay empty since the bundle holds no extraction results (docs/decisions/0025)."""
 
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
@@ -94,29 +92,15 @@ class BundleWriter:
         self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
-        """What earlier builds already extracted: the extraction cache's decoded results, then what the
-        previous bundle holds for the keys the cache lacks; damaged shards are skipped, so extracted again."""
+        """What earlier builds of this repository already extracted: the extraction cache's decoded results
+        (`bundle/extracts.py`, beside the build memo). The bundle holds no extraction results: they were a
+        third of its packed size, and a build may reuse only its own (a fetched bundle's could be planted)."""
         reused = Reused()
         wanted: dict[str, set[str]] = defaultdict(set)
         for key in keys:
             wanted[extract_path(key)].add(key)
         cached, reused.packed = self.cache.load(sorted(wanted), keep=lambda path, held: held != wanted[path])
         reused.decoded = {k: cached[k] for k in keys if k in cached}
-        missing = keys - reused.decoded.keys()
-        if not missing or self.previous is None or self.previous_manifest is None:
-            return reused
-        previous: dict[str, list] = {}
-        shard_paths = sorted({extract_path(k) for k in missing})
-        for path, (blob_id, blob) in git.read_tree_entries(self.repo, self.previous, shard_paths).items():
-            try:
-                shard = load_json(blob)
-                if not isinstance(shard, dict):
-                    continue
-                previous.update(shard)
-            except (ValueError, TypeError):
-                continue  # not trusted: its files are extracted again
-            reused.shards[path] = (blob_id, frozenset(shard))
-        reused.results = {k: previous[k] for k in missing if k in previous}
         return reused
 
     def previous_blobs(self) -> StoredBlobs:
@@ -127,10 +111,11 @@ class BundleWriter:
         return self._stored
 
     def extract_shards(self, keys: set[str], reused: Reused, decoded: Mapping[str, tuple], fresh: set[str],
-                       spill: Spill, stream: git.BlobStream) -> ExtractShards:
-        """This build's extraction results, sharded by blob id (what the next build reuses), each shard written
-        into `stream` as soon as every key of it is at hand (`ExtractShards.add`)."""
-        return ExtractShards(self, keys, reused, decoded, fresh, spill, stream)
+                       spill: Spill) -> ExtractShards:
+        """This build's extraction results, sharded by blob id, for the extraction cache (what the next build
+        reuses; nothing goes into the bundle): each shard's cache file written as soon as every key of it is at
+        hand (`ExtractShards.add`)."""
+        return ExtractShards(self, keys, reused, decoded, fresh, spill)
 
     def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
         prefix = folder + "/" if folder else ""
@@ -198,64 +183,43 @@ class BundleWriter:
 
 
 class ExtractShards:
-    """One build's extraction shards. A shard holding the same keys as before, none extracted anew, is kept by id
-    (the id the extraction cache recorded, when the previous bundle still stores it; else the previous bundle's
-    own): a one-file change rewrites one shard. Any other is written, with its cache file, once every key of it
-    is at hand: results extracted anew arrive as where their encodings are set aside (`add`)."""
+    """One build's extraction shards, for the extraction cache. A shard holding the same keys as the cache's file,
+    none extracted anew, is left as it is: a one-file change rewrites one file. Any other is written once every key
+    of it is at hand: results extracted anew arrive as where their `packed_result` is set aside (`add`)."""
 
     def __init__(self, writer: BundleWriter, keys: set[str], reused: Reused, decoded: Mapping[str, tuple],
-                 fresh: set[str], spill: Spill, stream: git.BlobStream) -> None:
-        self.writer, self.reused, self.decoded, self.spill, self.stream = writer, reused, decoded, spill, stream
+                 fresh: set[str], spill: Spill) -> None:
+        self.cache, self.reused, self.decoded, self.spill = writer.cache, reused, decoded, spill
         self.shards: dict[str, list[str]] = defaultdict(list)
         for key in sorted(keys):
             self.shards[extract_path(key)].append(key)
         self.waiting = {path: sum(key in fresh for key in shard) for path, shard in self.shards.items()}
-        self.encoded: dict[str, tuple[Spot, Spot]] = {}  # key extracted anew -> its JSON, `packed_result`
+        self.packed: dict[str, Spot] = {}  # key extracted anew -> where its `packed_result` is
 
     def start(self) -> None:
-        """Keep or write every shard none of whose keys is to be extracted."""
+        """Write every shard none of whose keys is to be extracted, unless the cache holds it as it is."""
         for path, waiting in self.waiting.items():
-            if not waiting:
-                self._finish(path, fresh=False)
+            if not waiting and not self.cache.unchanged(path, self.shards[path]):
+                self._write(path)
 
-    def add(self, key: str, encoded: Spot, packed: Spot) -> None:
-        """A result extracted anew: where its JSON (`dump_json(encode_result(...))`) and its `packed_result` are."""
+    def add(self, key: str, packed: Spot) -> None:
+        """A result extracted anew: where its `packed_result` is."""
         path = extract_path(key)
-        self.encoded[key] = (encoded, packed)
+        self.packed[key] = packed
         self.waiting[path] -= 1
         if not self.waiting[path]:
-            self._finish(path, fresh=True)
+            self._write(path)
 
-    def _finish(self, path: str, fresh: bool) -> None:
+    def _write(self, path: str) -> None:
         keys = self.shards[path]
-        writer, reused = self.writer, self.reused
-        if not fresh:
-            cached = writer.cache.blob(path, keys)
-            old = reused.shards.get(path)
-            if cached is not None and writer.previous_blobs().get(path) == cached:
-                writer.blob_ids[path] = cached
-                return
-            if old is not None and old[1] == frozenset(keys):
-                writer.blob_ids[path] = old[0]
-                writer.cache.write(path, {key: self._packed(key) for key in keys}, old[0])
-                return
-        blob = extract_shard_json((key, self._encoded(key)) for key in keys)
-        writer.blob_ids[path] = self.stream.add(path, blob)
-        writer.cache.write(path, {key: self._packed(key) for key in keys}, writer.blob_ids[path])
+        self.cache.write(path, {key: self._packed(key) for key in keys})
         for key in keys:
-            self.encoded.pop(key, None)
-
-    def _encoded(self, key: str) -> bytes:
-        fresh = self.encoded.get(key)
-        if fresh is not None:
-            return self.spill.get(fresh[0])
-        result = self.reused.results.get(key)
-        return dump_json(result if result is not None else encode_result(self.decoded[key]))
+            self.packed.pop(key, None)
 
     def _packed(self, key: str) -> bytes:
-        fresh = self.encoded.get(key)
+        fresh = self.packed.get(key)
         if fresh is not None:
-            return self.spill.get(fresh[1])
+            return self.spill.get(fresh)
         stored = self.reused.packed.get(key)
         return stored if stored is not None else packed_result(self.decoded[key])
 

@@ -35,14 +35,28 @@ COMMANDS = {
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted({*COMMANDS, *(c.name for c in _spec_commands())})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         module_name = COMMANDS.get(name)
         if module_name is None:
-            return None
+            # An index's command with a spec and no module of its own: made from the spec.
+            spec = next((c for c in _spec_commands() if c.name == name), None)
+            if spec is None:
+                return None
+            from gitroute.cli.answering import spec_command
+
+            return spec_command(spec)
         module = importlib.import_module(f"gitroute.cli.{module_name}")
         return module.command
+
+
+def _spec_commands() -> list:
+    """The answering commands whose index the registry holds (`gitroute.specs`)."""
+    from gitroute.registry import INDEXES
+    from gitroute.specs import available_commands
+
+    return available_commands(INDEXES)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +105,7 @@ def _context_of(args: list[str]) -> click.Context:
     """The context of the command `args` name, for its usage line (click's parser errors carry none)."""
     top = click.Context(cli, info_name="git route")
     name = args[0] if args else ""
-    command = cli.get_command(top, name) if name in COMMANDS else None
+    command = cli.get_command(top, name)
     return click.Context(command, info_name=name, parent=top) if command is not None else top
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
+from gitroute.cli.options import spec_options
 from gitroute.cli.output import answer_json, emit_json, emit_rows, plain_text, quote_path, row_where
 from gitroute.model import Answer, Row
 
@@ -20,7 +20,7 @@ def _code_lines(rows: list[Row]) -> list[str]:
         symbols = [plain_text(f"{s}?" if s in ambiguous else s) for s in extra.get("symbols") or ()]
         named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"
                                                           if len(symbols) > MAX_SYMBOLS_SHOWN else "")
-        if extra.get("status") == "beside":  # by the repository's layout (api._beside), not by a link
+        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
             lines.append(f"{row_where(r):<{width}}  (the file)  (beside it)")
             continue
         links = int(extra.get("links", 0))
@@ -41,10 +41,7 @@ def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
 
 @click.command("code")
 @click.argument("doc", nargs=-1, required=True)
-@limit_option("Files at most.")
-@json_option
-@explain_option
-@quiet_option
+@spec_options("code")
 def command(doc: tuple[str, ...], limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
     """The files and symbols that DOC names, grouped by file.
 

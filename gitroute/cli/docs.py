@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
+from gitroute.cli.options import spec_options
 from gitroute.cli.output import answer_json, emit_json, emit_rows, plain_text, row_where
 from gitroute.model import Answer, Row
 
@@ -20,7 +20,7 @@ def _docs_lines(rows: list[Row]) -> list[str]:
     for r in rows:
         extra = dict(r.extra)
         links = int(extra.get("links", 0))
-        if extra.get("status") == "beside":  # by the repository's layout (api._beside), not by a link
+        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
             lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  (beside it)")
             continue
         detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
@@ -36,10 +36,7 @@ def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
 
 @click.command("docs")
 @click.argument("name", nargs=-1, required=True)
-@limit_option("Documents at most.")
-@json_option
-@explain_option
-@quiet_option
+@spec_options("docs")
 def command(name: tuple[str, ...], limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
     """The documents that explain NAME, a symbol (Flask, Flask.route, flask.Flask) or a file path.
 

@@ -1,106 +1,54 @@
-"""The fast path of `git route query`: an answer without importing click.
+"""The fast path of `git route query` and `git route why`: an answer without importing click.
 
-It accepts only command lines it understands to the letter: the options of `cli/query.py`, each
-as `--opt value` or `--opt=value`, and words. Anything else (help, a bad value, an option it does
-not know, `--`) returns None so that the click app parses it and says what is wrong.
-`tests/test_cli_fast.py` checks that both paths define the same options and answer alike.
+It accepts only command lines it understands to the letter: the options of the command's spec
+(`gitroute.specs`, which also makes the click options), each as `--opt value` or `--opt=value`, and words.
+Anything else (help, a bad value, an option it does not know, `--`) returns None so that the click app parses
+it and says what is wrong. `tests/test_cli_fast.py` checks that both paths define the same options and answer alike.
 """
 from __future__ import annotations
 
-from gitroute.model import SYMBOL_KINDS
+from gitroute.specs import (
+    DEFAULT_LIMIT,
+    KIND_CHOICES,
+    LIMIT_RANGE,
+    MEANING_CANDIDATES,
+    Command,
+    command_named,
+    fast_options,
+    parse_command_line,
+)
 
-KIND_CHOICES = ("file",) + SYMBOL_KINDS
+__all__ = ["DEFAULT_LIMIT", "KIND_CHOICES", "LIMIT_RANGE", "MEANING_CANDIDATES", "QUERY_OPTIONS", "WHY_OPTIONS",
+           "answer_fast", "parse_query_args", "parse_why_args"]
+
+
+def _spec(name: str) -> Command:
+    found = command_named(name)
+    assert found is not None, name
+    return found
+
+
+QUERY = _spec("query")
+WHY = _spec("why")
 # option spelling -> (parameter, takes a value, may repeat)
-QUERY_OPTIONS: dict[str, tuple[str, bool, bool]] = {
-    "--limit": ("limit", True, False),
-    "-n": ("limit", True, False),
-    "--kind": ("kinds", True, True),
-    "--lang": ("langs", True, True),
-    "--path": ("path_glob", True, False),
-    "--json": ("as_json", False, False),
-    "--explain": ("explain", False, False),
-    "--meaning": ("meaning", False, False),
-    "-q": ("quiet", False, False),
-    "--quiet": ("quiet", False, False),
-    "--candidate": ("candidate", True, False),
-}
-MEANING_CANDIDATES = ("bm25", "embedding", "hybrid")
-LIMIT_RANGE = (1, 200)
-DEFAULT_LIMIT = 10
+QUERY_OPTIONS = fast_options(QUERY)
 # `git route why` takes the query's options less its filters, and asks the decision index.
-WHY_INDEX = "decisions"
-WHY_OPTIONS = frozenset(k for k, (param, _, _) in QUERY_OPTIONS.items()
-                        if param not in ("kinds", "langs", "path_glob", "meaning", "candidate"))
+WHY_INDEX = WHY.index
+WHY_OPTIONS = frozenset(fast_options(WHY))
 
 
 def parse_query_args(args: list[str]) -> dict | None:
     """The query's parameters, or None when click should parse this command line."""
     if not args or args[0] != "query":
         return None
-    params: dict = {"limit": DEFAULT_LIMIT, "kinds": [], "langs": [], "path_glob": None,
-                    "as_json": False, "explain": False, "quiet": False, "meaning": False, "candidate": None}
-    words: list[str] = []
-    seen: set[str] = set()
-    rest = args[1:]
-    i = 0
-    while i < len(rest):
-        arg = rest[i]
-        i += 1
-        if not arg.startswith("-") or arg == "-":
-            words.append(arg)
-            continue
-        name, eq, inline = arg.partition("=")
-        spec = QUERY_OPTIONS.get(name)
-        if spec is None or (eq and not spec[1]) or (eq and name.startswith("-") and not name.startswith("--")):
-            return None
-        param, takes_value, repeats = spec
-        if param in seen and not repeats:
-            return None  # click keeps the last; leave such lines to it
-        seen.add(param)
-        if not takes_value:
-            params[param] = True
-            continue
-        if eq:
-            value = inline
-        elif i < len(rest):
-            value = rest[i]
-            i += 1
-        else:
-            return None
-        if param == "limit":
-            if not (value.isascii() and value.isdigit()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
-                return None
-            params["limit"] = int(value)
-        elif param == "kinds":
-            if value not in KIND_CHOICES:
-                return None
-            params["kinds"].append(value)
-        elif param == "langs":
-            params["langs"].append(value)
-        elif param == "candidate":
-            if value not in MEANING_CANDIDATES:
-                return None
-            params["candidate"] = value
-        else:
-            params[param] = value
-    if not words:
-        return None
-    params["text"] = " ".join(words)
-    return params
+    return parse_command_line(QUERY, args[1:])
 
 
 def parse_why_args(args: list[str]) -> dict | None:
     """`why`'s parameters, or None when click should parse this command line."""
     if not args or args[0] != "why":
         return None
-    if any(arg.partition("=")[0] in QUERY_OPTIONS and arg.partition("=")[0] not in WHY_OPTIONS for arg in args[1:]):
-        return None  # a filter `why` does not take: click says so
-    params = parse_query_args(["query", *args[1:]])
-    if params is None:
-        return None
-    for name in ("kinds", "langs", "path_glob", "meaning", "candidate"):
-        params.pop(name)
-    return params
+    return parse_command_line(WHY, args[1:])
 
 
 def answer_fast(args: list[str]) -> int | None:

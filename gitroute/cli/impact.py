@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
+from gitroute.cli.options import spec_options
 from gitroute.cli.output import (
     answer_json,
     emit_json,
@@ -19,13 +19,7 @@ from gitroute.cli.output import (
 
 @click.command("impact")
 @click.argument("target")
-@click.option("--depth", type=click.IntRange(1, 5), default=2, show_default=True,
-              help="How many edges back to walk.")
-@click.option("--ambiguous", is_flag=True, help="Also walk edges whose target was one of several candidates.")
-@limit_option("Rows at most per section (code, tests, examples, docs).")
-@json_option
-@explain_option
-@quiet_option
+@spec_options("impact")
 def command(target: str, depth: int, ambiguous: bool, limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
     """List the files that call, import, reference or inherit TARGET, to --depth edges back.
 

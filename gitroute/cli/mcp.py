@@ -1,6 +1,6 @@
 """`git route mcp`: a Model Context Protocol server on stdio, answering every question from a warm bundle.
 
-`ServerTools` is the server without the protocol: the tools (one per row of `ask.COMMANDS` whose
+`ServerTools` is the server without the protocol: the tools (one per row of `specs.COMMANDS` whose
 index the registry holds, plus `ask` and `status`), their JSON schemas, and `call(name, arguments)`,
 which answers with the same document as the command's `--json`, bounded to 100,000 bytes. `serve`
 puts it on the official `mcp` SDK's low-level server over stdio (the optional `mcp` extra).
@@ -19,9 +19,10 @@ from typing import BinaryIO
 import click
 
 from gitroute import __version__, extra_install_command
-from gitroute.ask import Command, available_commands, classification_json, input_schema, options_for
+from gitroute.ask import classification_json
 from gitroute.cli.output import answer_json, bound_document, render_json, source_json
 from gitroute.errors import ExitCode, GitrouteError
+from gitroute.specs import Command, available_commands, input_schema, options_for
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 SCHEMA = 1
 ASK = Command("ask", "", {}, "any question, routed to the index (or indexes) its kind needs; each row has its `type`",
               ("text", "the question: a name, a path, or plain words (\"what breaks if I change X\", "
-                       "\"which doc explains X\", \"why did we choose X\")"), True, {})
+                       "\"which doc explains X\", \"why did we choose X\")"), True, ())
 STATUS_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}
 KEPT_ANSWERS = 512
 _TYPES = {"string": str, "integer": int, "boolean": bool, "array": list}

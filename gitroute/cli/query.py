@@ -3,25 +3,13 @@ from __future__ import annotations
 
 import click
 
-from gitroute.cli.fast import KIND_CHOICES, MEANING_CANDIDATES
-from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
+from gitroute.cli.options import spec_options
 from gitroute.cli.output import emit_answer
 
 
 @click.command("query")
 @click.argument("text", nargs=-1, required=True)
-@limit_option()
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES),
-              help="Only nodes of this kind (repeatable).")
-@click.option("--lang", "langs", multiple=True, help="Only nodes in this language, e.g. python (repeatable).")
-@click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*'.")
-@click.option("--meaning", is_flag=True,
-              help="A question in plain words, answered by the candidate the bundle records.")
-@click.option("--candidate", type=click.Choice(MEANING_CANDIDATES),
-              help="With --meaning: ask this candidate instead of the one the bundle records.")
-@json_option
-@explain_option
-@quiet_option
+@spec_options("query")
 def command(text: tuple[str, ...], limit: int, kinds: tuple[str, ...], langs: tuple[str, ...],
             path_glob: str | None, meaning: bool, candidate: str | None, as_json: bool, explain: bool,
             quiet: bool) -> None:

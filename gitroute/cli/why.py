@@ -4,16 +4,13 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.fast import WHY_INDEX
-from gitroute.cli.options import explain_option, json_option, limit_option, quiet_option
+from gitroute.cli.options import spec_options
 from gitroute.cli.output import emit_why
 
 
 @click.command("why")
 @click.argument("text", nargs=-1, required=True)
-@limit_option()
-@json_option
-@explain_option
-@quiet_option
+@spec_options("why")
 def command(text: tuple[str, ...], limit: int, as_json: bool, explain: bool, quiet: bool) -> None:
     """Rank the sections of the design records that answer TEXT, one row per record section.
 

@@ -401,11 +401,6 @@ def read_object(repo: pygit2.Repository, oid: str) -> tuple[str, bytes] | None:
     return _TYPE_NAMES.get(int(kind), "unknown object"), data
 
 
-def read_tree_blobs(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, bytes]:
-    """Blobs by path from a commit's tree; paths that are absent are left out."""
-    return {path: data for path, (_, data) in read_tree_entries(repo, commit_id, paths).items()}
-
-
 def read_tree_entries(repo: pygit2.Repository, commit_id: str, paths: list[str]) -> dict[str, tuple[str, bytes]]:
     """(blob id, content) by path from a commit's tree; paths that are absent or unreadable are left out."""
     tree = repo[pygit2.Oid(hex=commit_id)].peel(pygit2.Tree)

@@ -46,8 +46,10 @@ _EXAMPLE_PARTS = frozenset(("example", "examples", "sample", "samples", "demo", 
 _DOC_PARTS = frozenset(("doc", "docs", "documentation"))
 _DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc")
 
-# Name key (lowercase) -> [node id, path, name, kind, line] records in node id order; a record names its file.
-# Sized by keys, about 512 a shard: a one-file change rewrites small blobs.
+# Name key (lowercase) -> [node id, path, name, kind, line, owner] records in node id order; a record names its
+# file. A node is under its name (and a file under its path too); `Owner.name` is found under `name`, by the
+# record's owner (a key per method was two fifths of the table: docs/decisions/0025). Sized by keys, about 512 a
+# shard: a one-file change rewrites small blobs.
 NAMES = RecordTable(NAME, "names", per_shard=512,
                     codec=Records(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1))
 
@@ -103,19 +105,17 @@ def build_name_table(nodes: Sequence, memo=None, file_blobs: dict[str, str] | No
 
 
 def _node_keys(node) -> list[str]:
-    """The keys a node is found under: its name, a file's path too, and `Owner.name`."""
+    """The keys a node is stored under: its name, and a file's path too (`Owner.name` is read under `name`)."""
     keys = [node.name.lower()]
     # A file also answers to its path (its name is the base name: the same key for a top-level file).
     if node.kind == "file" and node.path != node.name:
         keys.append(node.path.lower())
-    if node.owner:
-        keys.append(f"{node.owner}.{node.name}".lower())
     return keys
 
 
 def _add_names(table: dict[str, list[list]], group: Sequence) -> None:
     for node in group:
-        record = [node.id, node.path, node.name, node.kind, node.line]
+        record = [node.id, node.path, node.name, node.kind, node.line, node.owner]
         for key in _node_keys(node):
             table.setdefault(key, []).append(record)
 
@@ -288,11 +288,29 @@ def _footer(ambiguous_edges: int, included: bool) -> str:
 
 
 def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
+    """Key (lowercase) -> the [node id, path, name, kind, line] records under it: the nodes it names, or whose
+    path it is, and the nodes whose `owner.name` it is (read under each part after a dot), in node id order."""
     shards = view.section.get("names_shards", 1)
     if not isinstance(shards, int) or shards < 1:
         raise view.corrupt("meta.json")
-    found = NAMES.read(view.read, {k.lower() for k in keys}, shards, view.corrupt)
-    return {key: records for key, records in found.items() if isinstance(records, list)}
+    wanted = {k.lower() for k in keys}
+    tails = {key: [key[at + 1:] for at, char in enumerate(key) if char == "." and key[at + 1:]] for key in wanted}
+    found = NAMES.read(view.read, wanted.union(*tails.values()), shards, view.corrupt)
+    named: dict[str, list] = {}
+    for key in wanted:
+        records: dict[int, list] = {}
+        try:
+            for record in found.get(key, ()):
+                records[record[0]] = record[:5]
+            for tail in tails[key]:
+                for record in found.get(tail, ()):
+                    if record[5] and f"{record[5]}.{record[2]}".lower() == key:
+                        records[record[0]] = record[:5]
+            if records:
+                named[key] = [records[node] for node in sorted(records)]
+        except (IndexError, KeyError, TypeError) as err:
+            raise view.corrupt("names") from err
+    return named
 
 
 def definitions(view: IndexView, target: str) -> list[list]:

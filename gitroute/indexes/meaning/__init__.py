@@ -26,6 +26,7 @@ from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
     FIELDS,
+    POSTING_BITS,
     Entries,
     decode_posting,
     encode_posting,
@@ -62,7 +63,7 @@ from gitroute.indexes.meaning.vocabulary import (
 )
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, is_secondary
-from gitroute.text import asks_for_entry, tokenize
+from gitroute.text import asks_for_entry, question_tokens, tokenize
 
 # What callers name the index by (api, bench scripts, tests): its parts live in `vocabulary` (words), `postings`
 # (what a posting holds, each file's) and `ranking` (files by BM25, the no_match rule).
@@ -83,7 +84,7 @@ QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 META = "meta.json"
 FILES = "files.json"  # the node ids of files, ascending
 # Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs())
+POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs(bits=POSTING_BITS))
 
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
@@ -376,7 +377,7 @@ def query_meaning(
     if near:  # a second read, only for words the repository lacks
         postings.update(read_postings(list(near), section, read, corrupt, memo))
         alternates = {**alternates, **near}
-    wants_secondary = bool(set(tokenize(text)) & _ASKS_SECONDARY)
+    wants_secondary = bool(set(question_tokens(text)) & _ASKS_SECONDARY)
     files = _files(read, corrupt, memo) if postings else []
     try:
         ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo, shares)

@@ -19,6 +19,9 @@ BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
 BODY_BIT = 128
 
 
+POSTING_BITS = (10, 14)  # a packed posting's bit fields, low first: tf, length (then fields): stored a column each
+
+
 def encode_posting(tf: int, length: int, fields: int) -> int:
     """One int for a posting's term frequency (10 bits), node length (14 bits) and fields (7 bits)."""
     return min(tf, 1023) | min(length, 16383) << 10 | fields << 24

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from gitroute.text import STOP_WORDS, stem, tokenize
+from gitroute.text import STOP_WORDS, question_tokens, stem, tokenize
 
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -94,7 +94,7 @@ def words(text: str) -> list[str]:
 
 def question_words(text: str) -> list[str]:
     """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
-    return list(dict.fromkeys(word_stem(t) for t in tokenize(text)
+    return list(dict.fromkeys(word_stem(t) for t in question_tokens(text)
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
 
 

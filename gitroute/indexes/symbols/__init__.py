@@ -458,12 +458,15 @@ def warm(view: IndexView) -> None:
             if not isinstance(doc, str):
                 raise view.corrupt(f"graph node {node_id}")
             doc_words[node_id] = frozenset(stems(doc))
+    # Every token's postings, decoded once (`parsed` keeps the shards as stored, for `POSTINGS.read`).
+    decoded: dict[str, list[list[int]]] = {}
+    for path, shard in parsed.items():
+        try:
+            decoded.update(POSTINGS.codec.decode_shard(shard))
+        except (TypeError, ValueError) as err:
+            raise view.corrupt(path) from err
     # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
-    try:
-        values = {value >> 4: value for shard in parsed.values() for lists in shard.values() for ids in lists
-                  for value in ids}
-    except TypeError as err:
-        raise view.corrupt("postings") from err
+    values = {value >> 4: value for lists in decoded.values() for ids in lists for value in ids}
     by_word: dict[str, list[int]] = defaultdict(list)
     for node_id, (found, _prior) in places.items():
         value = values.get(node_id)
@@ -484,13 +487,9 @@ def warm(view: IndexView) -> None:
     memo["doc_words"] = doc_words
     # Each word's name postings split by their facts (`bound_postings` starts from them), all at once.
     by_facts = memo.setdefault("name_facts", {})
-    try:
-        for shard in parsed.values():
-            for token, (in_name, _in_doc, _in_context) in shard.items():
-                if in_name and token not in by_facts:
-                    by_facts[token] = split_by_facts(in_name)
-    except (TypeError, ValueError) as err:
-        raise view.corrupt("postings") from err
+    for token, (in_name, _in_doc, _in_context) in decoded.items():
+        if in_name and token not in by_facts:
+            by_facts[token] = split_by_facts(in_name)
     # What node texts share (path, name and owner words), for every node: a question tokenizes none of them.
     shared = memo.setdefault("text_parts", {})
     for path, name, owner, kind, *_rest in records.values():

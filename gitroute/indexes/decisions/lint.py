@@ -1,0 +1,144 @@
+"""The decision index's lint (a line that records a decision without the `**Decided YYYY-MM-DD:**` marker) and the
+committed DECISIONS.md (every decision row of the records, as a table), both read from the records, not the postings.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from gitroute.indexes.decisions import DOCUMENT_FORMAT, ROWS, check_format, select_records
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from gitroute.bundle.store import IndexView
+    from gitroute.parsing.records import DecisionRow
+
+
+# ---------------------------------------------------------------------------------------------- lint
+
+_DECIDED_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*Decided \d{4}-\d{2}-\d{2}:\*\*")
+_DECIDED_WORD = re.compile(r"\bdecided\b", re.IGNORECASE)
+# A line that records a decision: "we decided to", "it was decided that", "decided on", or a line that
+# opens with "Decided" (a marker written without its bold or its date). A mention ("why something was
+# decided", "the Decided convention") records nothing and is not flagged.
+_RECORDS_DECISION = re.compile(
+    r"\bdecided\s+(?:to|not\s+to|that|on|upon|against|in\s+favou?r\s+of)\b"
+    r"|\b(?:we|it\s+was|it\s+has\s+been|it\s+is|we\s+have|we've|team|maintainers?)\s+(?:\w+\s+)?decided\b"
+    r"|^\s*(?:[-*+]\s+|\d+[.)]\s+|#\)\s+)?(?:\*\*|__)?decided\b",
+    re.IGNORECASE,
+)
+
+
+def lint_record(path: str, data: bytes, doc: object | None = None) -> list[tuple[int, str]]:
+    """Lines of a decision record that say something was decided without the `**Decided YYYY-MM-DD:**` marker.
+
+    Returns (line, text) per flagged line: a line that records a decision ("we decided to", "it was decided
+    that", a line opening with "Decided"). A line inside code, in a heading, one that only mentions a
+    decision ("why something was decided") or spells the convention itself (`Decided YYYY-MM-DD`) is not.
+    """
+    if doc is None:
+        from gitroute.parsing.documents import parse_document
+
+        doc = parse_document(path, data)
+    if doc is None:
+        return []
+    raw = data.decode("utf-8", "replace").splitlines()
+    flagged: list[tuple[int, str]] = []
+    for block in doc.blocks:  # type: ignore[attr-defined]
+        said = f"{block.name} {block.text}" if block.kind == "field" else block.text
+        if block.kind in ("code", "heading", "directive") or not _DECIDED_WORD.search(said):
+            continue
+        code_words = " ".join(t.text for t in block.tokens if t.kind in ("code", "literal"))
+        for number in range(block.line, min(block.end_line, len(raw)) + 1):
+            line = raw[number - 1]
+            if not _DECIDED_WORD.search(line) or "Decided YYYY-MM-DD" in line:
+                continue
+            if _DECIDED_MARKER.match(line):
+                continue
+            prose = _strip_quoted(_strip_code(line) if code_words else line)
+            if not _RECORDS_DECISION.search(prose):
+                continue
+            flagged.append((number, line.strip()))
+    return flagged
+
+
+def lint_snapshot(files: Iterable[tuple[str, Callable[[], bytes]]], config: object) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every flagged line of the records among a snapshot's (path, read) pairs: the
+    documents a build would make records, by their paths, names, titles, fields and sections."""
+    from gitroute.parsing.documents import parse_document
+    from gitroute.parsing.records import is_document_path
+
+    texts: dict[str, bytes] = {}
+    documents: dict[str, object] = {}
+    for path, read in files:
+        if not is_document_path(path):
+            continue
+        data = read()
+        doc = parse_document(path, data)
+        if doc is not None:
+            texts[path], documents[path] = data, doc
+    reasons = select_records(documents, lambda p: texts[p][:4096], config)
+    return [(path, line, text) for path in sorted(reasons)
+            for line, text in lint_record(path, texts[path], documents[path])]
+
+
+def _strip_quoted(line: str) -> str:
+    # A quoted phrase ("we decided to…") is an example or a citation, not the record deciding.
+    return re.sub(r'"[^"]*"|“[^”]*”', "", line)
+
+
+def _strip_code(line: str) -> str:
+    return re.sub(r"`[^`]*`", "", line)
+
+
+# ---------------------------------------------------------------------------------------------- DECISIONS.md
+
+
+def render_decisions(rows: Sequence[DecisionRow]) -> str:
+    """DECISIONS.md: one table row per decision (decided lines included) and per alternative, deterministic.
+
+    Rows are ordered by record path, then line, then text; a `|` in a cell is escaped and cells are one line.
+    """
+    wanted = sorted((r for r in rows if r.kind in ("decision", "decided", "alternative")),
+                    key=lambda r: (r.path, r.line, r.kind, r.text))
+    lines = [
+        "# Decisions",
+        "",
+        "<!-- generated by `git route decisions --write` from the decision records; do not edit -->",
+        "",
+        "| record | section | status | kind | decision |",
+        "|---|---|---|---|---|",
+    ]
+    for r in wanted:
+        kind = f"alternative, {r.verdict}" if r.kind == "alternative" and r.verdict else r.kind
+        cells = (f"[{_cell(r.title)}]({r.path}#L{r.line})", _cell(r.section), r.status, kind, _cell(r.text))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def read_rows(view: IndexView) -> list[DecisionRow]:
+    """The items of the records a built index holds, read back from its blobs: what `render_decisions` takes
+    for DECISIONS.md (design sections of documents that are no record are left out)."""
+    from gitroute.parsing.records import DecisionRow
+
+    check_format(view.section)
+    records = view.read_json("records.json")
+    try:
+        total = int(view.section["counts"]["rows"])
+        chunk = int(view.section["row_chunk"])
+        rows: list[DecisionRow] = []
+        for path in ROWS.paths(total, chunk):
+            for record_id, section_text, _line, _role, _length, items in view.read_json(path):  # type: ignore[attr-defined]
+                record_path, title, status, _superseded_by, fmt = records[record_id][:5]  # type: ignore[index]
+                if fmt == DOCUMENT_FORMAT:
+                    continue
+                for line, kind, verdict, text in items:
+                    if kind != "text":
+                        rows.append(DecisionRow(record_path, section_text, line, status, kind, verdict, text, title))
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        raise view.corrupt("records.json") from err
+    return rows
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")

@@ -1,0 +1,293 @@
+"""Answer policy across indexes: which index (or indexes) a question goes to, how their answers mix, and when the
+answer is no_match (docs/decisions/0024).
+
+`api` is the typed facade over it. What lives here: the generic answer of one index (`answer`), the name and
+plain-words blend of `query` (the symbol tiers and BM25, mixed by `rank.prose_share`: docs/decisions/0011),
+the name rule (a name spelled as code that the repository does not define is no_match), `ask`'s orchestration
+over its classifier (`gitroute.ask`) and the meaning fallback; `evidence` the bundle facts the classifier looks
+up, `beside` the files the repository's layout keeps beside a document or a file, `meaning` the --meaning
+candidates and the contextual model.
+
+Imports of the indexes stay inside the functions: a query is a process start.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from gitroute.errors import GitrouteError
+from gitroute.model import Answer
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a cold query would pay for
+if TYPE_CHECKING:
+    from gitroute.ask import Classification
+    from gitroute.bundle.store import BundleView
+    from gitroute.indexes.meaning import Evidence
+
+
+def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+           bundle: BundleView | None = None, **options: object) -> Answer:
+    """Ask one index of the bundle: the generic path every index's command takes.
+
+    `bundle`: an open view to answer from (the MCP server's warm one); by default one is opened and closed.
+    """
+    from gitroute.registry import load_index
+    from gitroute.text import Question
+
+    module = load_index(index)
+    with opened(repo, bundle) as view:
+        return module.answer(view.index(module.NAME), Question.of(question), limit=limit, explain=explain, **options)
+
+
+class opened:
+    """The given open bundle view (left open), or a fresh one closed on exit."""
+
+    def __init__(self, repo: str, bundle: BundleView | None) -> None:
+        self.repo, self.given, self.view = repo, bundle, bundle
+
+    def __enter__(self) -> BundleView:
+        if self.view is None:
+            from gitroute.bundle.store import BundleView
+
+            self.view = BundleView(self.repo)
+        return self.view
+
+    def __exit__(self, *exc: object) -> None:
+        if self.given is None and self.view is not None:
+            self.view.close()
+
+
+def warm(view: BundleView, repo: str | None = None) -> None:
+    """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`),
+    and with `repo` the contextual model, loaded once (when the bundle has one)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.registry import INDEXES, load_index
+
+    for name in INDEXES:
+        module = load_index(name)
+        if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
+            module.warm(view.index(name))
+    if repo is not None:
+        from gitroute.query.meaning import contextual_model
+
+        contextual_model(view, repo)
+
+
+# Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
+# the question is asked of the meaning index too.
+PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
+
+
+def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+        bundle: BundleView | None = None) -> tuple[Answer, Classification]:
+    """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
+    from gitroute.ask import Route, classify, merge_answers
+    from gitroute.query.evidence import bundle_evidence
+    from gitroute.registry import INDEXES
+    from gitroute.specs import available_commands, command_named
+    from gitroute.text import Question
+
+    questions: dict[str, Question] = {}  # each text asked, parsed once however many routes ask it
+
+    with opened(repo, bundle) as view:
+        available = [c.name for c in available_commands(INDEXES)]
+        classification = classify(text, bundle_evidence(view), available)
+        answers: list[tuple[Route, Answer]] = []
+
+        def asked(route: Route) -> Answer:
+            command = command_named(route.command)
+            assert command is not None  # classify only routes to available commands
+            # Signals always: the merge reads them to tell the very name asked from a guess.
+            options = dict(route.options or {})
+            question = questions.get(route.text) or questions.setdefault(route.text, Question(route.text))
+            return ask_command(command.name, question, repo=repo, limit=limit, explain=True, bundle=view, **options)
+
+        for route in classification.routes:
+            answers.append((route, asked(route)))
+        merged = merge_answers(answers, limit, view.source, keep_signals=explain)
+        if (merged.status == "no_match" and classification.routes and "query" in available
+                and not classification.unknown
+                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
+                        for r in classification.routes)):
+            # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
+            # asked), which had nothing: the question's words still may place something, under the meaning index's
+            # own no_match rule.
+            kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
+            route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
+            answers.append((route, asked(route)))
+            classification = classification._replace(routes=(*classification.routes, route))
+            merged = merge_answers(answers, limit, view.source, keep_signals=explain)
+        if not classification.routes:
+            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
+                    if classification.undefined else "no index of this bundle answers this kind of question")
+            merged = Answer("no_match", view.source, (), (note,))
+        elif merged.status == "no_match" and classification.unknown:
+            note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
+            merged = merged._replace(notes=(note, *merged.notes))
+        return merged, classification
+
+
+def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
+                bundle: BundleView | None = None, **options: object) -> Answer:
+    """Answer through one command of the `ask` table (query, docs, code, impact, why, wiring) by name."""
+    from gitroute.query.beside import code, docs
+    from gitroute.query.meaning import answer_meaning
+    from gitroute.specs import command_named
+
+    command = command_named(name)
+    if command is None:
+        raise GitrouteError(f"no command named '{name}'")
+    if command.name == "docs":
+        return docs(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
+    if command.name == "code":
+        return code(text, repo=repo, limit=limit, explain=explain, bundle=bundle)
+    if command.name == "query":
+        if options.get("meaning") or options.get("candidate"):  # as `git route query --meaning` answers
+            with opened(repo, bundle) as view:
+                return answer_meaning(view, repo, text, limit, explain, options.get("candidate"))  # type: ignore[arg-type]
+        return query(text, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)  # type: ignore[arg-type]
+    return answer(command.index, text, repo=repo, limit=limit, explain=explain, bundle=bundle,
+                  **{**command.options, **options})
+
+
+def ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
+    from gitroute.registry import load_index
+
+    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain)
+
+
+def query(
+    text: str,
+    *,
+    repo: str = ".",
+    limit: int = 10,
+    kinds: Sequence[str] = (),
+    langs: Sequence[str] = (),
+    path_glob: str | None = None,
+    explain: bool = False,
+    meaning: bool = False,
+    bundle: BundleView | None = None,
+) -> Answer:
+    """Rank the bundle's files and symbols against `text`: names through the symbol tiers, prose through BM25
+    over node text (the meaning index), mixed by how much of the question the best name holds
+    (`rank.prose_share`); `meaning` asks the meaning index alone. `bundle`: an open view to answer from
+    (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
+    from gitroute.query.meaning import contextual_meaning, contextual_rows
+    from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
+    from gitroute.registry import load_index
+    from gitroute.text import Question
+
+    text = Question.of(text)  # parsed once, for the symbol tiers, the blend and the meaning index
+    filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
+    with opened(repo, bundle) as view:
+        if meaning:
+            return contextual_meaning(view, repo, text, limit, explain)
+        symbols = load_index("symbols")
+        if len(text.split()) <= 1 and not (kinds or langs or path_glob):
+            return _query_name(view, text if text == text.strip() else Question(text.strip()), limit, explain)
+        if len(text.split()) <= 1 or kinds or langs or path_glob:
+            return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
+        # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
+        # than asked, since the meaning index may lift a file the symbol tiers rank lower.
+        by_name = symbols.answer(view.index("symbols"), text, limit=max(limit, 20), explain=True, **filters)
+        symbol_rows = list(by_name.rows)
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
+        best = symbol_rows[0] if symbol_rows else None
+        top = dict(best.signals) if best else {}
+        # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs stands
+        # even when the sentence's other words are scattered; so does the entry point asked for in so many
+        # words, when every other word of the question occurs somewhere in the repository.
+        named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
+        entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        held, asked = name_cover(text, best)
+        share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
+        if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
+            meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
+        if not meaning_rows and not (named or entry):
+            # The symbol tiers route on any shared word; a sentence whose words the repository does not
+            # hold together is no_match, and the meaning index says why.
+            return Answer("no_match", view.source, (), tuple(meaning_notes))
+        if share == 0.0:  # a name in words, or the entry point: the symbol tiers answer
+            why = "the question asks for the entry point" if entry else "a name written in words"
+            notes = (*by_name.notes, f"the symbol tiers answer: {why}") if explain else by_name.notes
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)), notes=notes)
+        rows = blend_rows(strip_signals(symbol_rows, explain), meaning_rows, share, limit)
+        notes = [f"blended: the best name ({best.name if best else '-'}) holds {held} of the question's {asked} "
+                 f"words, so meaning (BM25) has share {share:.2f} and the symbol tiers {1 - share:.2f}",
+                 *meaning_notes]
+        return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes if explain else ()))
+
+
+def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answer:
+    """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
+    does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
+    The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
+    from gitroute.query.evidence import definitions, is_word
+    from gitroute.text import is_code_name, is_marked_code
+
+    found = ask_symbols(view, text, limit=limit, explain=True)
+    if not is_code_name(text) or not found.rows or any(
+            signal == "exact_name" for row in found.rows for signal, _ in row.signals):
+        return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
+    if definitions(view, text) or not is_marked_code(text) and is_word(view, text):
+        # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
+        # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
+        return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
+    nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
+    return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))
+
+
+def strip_signals(rows: list, explain: bool) -> list:
+    return rows if explain else [r._replace(signals=()) for r in rows]
+
+
+def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], Evidence | None]:
+    """The meaning index's rows, notes and evidence; a bundle built before it has none (the notes say so)."""
+    from gitroute.bundle.layout import INDEX_META
+    from gitroute.indexes.meaning import NAME, query_meaning
+
+    index = view.index(NAME)
+    if not index.read([INDEX_META]):
+        return [], ["the bundle has no meaning index: run 'git route build'"], None
+    rows, notes, evidence = query_meaning(text, index.section, index.read, limit=limit, explain=explain,
+                                          corrupt=index.corrupt, records=index.graph.records, memo=index.memo)
+    return rows, notes, evidence
+
+
+def bench_askers(view: BundleView, repo: str, *, through_ask: bool = False, through_query: bool = False,
+                 whole_files: bool = False) -> dict:
+    """Bench question type -> the callable that answers it from `view` (see `api.bench` for the modes)."""
+    from gitroute.ask import KIND_COMMAND
+    from gitroute.bench import SENTENCE, Question, WholeFiles
+    from gitroute.registry import load_index, question_types
+
+    def asker(index: str, options: dict) -> Callable[[Question], Answer]:
+        module = load_index(index)
+
+        def ask(q: Question) -> Answer:
+            # A question's own filters, where it has any (symbol questions narrow by kind, language, path).
+            filters = {k: v for k, v in (("kinds", q.kind), ("langs", q.lang), ("path_glob", q.path)) if v}
+            return module.answer(view.index(index), q.question, limit=10, explain=False, **options, **filters)
+
+        return ask
+
+    def dedicated(q: Question) -> Answer:
+        # The command a reader would pick by hand, given what they would type into it.
+        return ask_command(KIND_COMMAND[q.route or "meaning"], q.argument or q.question, limit=10, bundle=view)
+
+    if whole_files:
+        from gitroute.git import repository as git
+
+        baseline = WholeFiles(git.regular_files(git.open_repository(repo), view.source.commit))
+        return {SENTENCE: lambda q: baseline.answer(q.question, source=view.source)}
+    if through_ask:
+        return {qtype: lambda q: ask(q.question, bundle=view)[0]
+                for qtype in (*question_types(), SENTENCE)}
+    if through_query:
+        def plain(q: Question) -> Answer:
+            return query(q.question, limit=10, kinds=q.kind or (), langs=q.lang or (), path_glob=q.path, bundle=view)
+
+        return {qtype: plain for qtype, (index, _) in question_types().items() if index in ("symbols", "meaning")}
+    return {**{qtype: asker(index, options) for qtype, (index, options) in question_types().items()},
+            SENTENCE: dedicated}

@@ -1,0 +1,169 @@
+"""The facts `ask` looks up in the bundle about a question's words (`ask.Evidence`): whether a token is a path of
+the pinned commit, a document's name or title, a symbol's name, where a name is defined, a design section's heading.
+"""
+from __future__ import annotations
+
+import re
+
+from gitroute.query import answer, ask_symbols, query
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from gitroute.bundle.store import BundleView
+
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc")  # documents whatever the docs index holds
+
+
+def bundle_evidence(view: BundleView):  # -> ask.Evidence
+    """The facts `ask` looks up about a question's words, from `view`, each looked up once."""
+    from functools import lru_cache
+
+    from gitroute.ask import Evidence
+
+    documents = lru_cache(maxsize=None)(lambda: document_paths(view))
+    return Evidence(path_kind=lambda token: path_kind(view, token),
+                    is_symbol=lambda name: is_symbol(view, name),
+                    document_named=lambda words: document_named(view, words),
+                    document_titled=lambda words: document_titled(view, words),
+                    symbol_named=lambda words: symbol_named(view, words),
+                    definitions=lru_cache(maxsize=None)(lambda name: definitions(view, name)),
+                    is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
+                    files_in=lambda folder: files_in(view, folder),
+                    is_word=lambda name: is_word(view, name),
+                    design_heading=lambda words: design_heading(view, words))
+
+
+def design_heading(view: BundleView, words: str) -> str | None:
+    """The heading of a section of a design record or design document (not an ordinary page's) among the decision
+    index's first rows for `words` whose words, numbers aside, are the words asked (`2.2.5 Immutable indexes`)."""
+    from gitroute.indexes.decisions import PAGE_FORMAT, doc_tokens
+
+    if not view.read(["decisions/meta.json"]):
+        return None
+    asked = {t for t in doc_tokens(words) if not t.isdigit()}
+    found = answer("decisions", words, limit=3, bundle=view)
+    for row in found.rows if asked else ():
+        if row.name and dict(row.extra).get("record_format") != PAGE_FORMAT \
+                and {t for t in doc_tokens(row.name) if not t.isdigit()} == asked:
+            return row.name
+    return None
+
+
+def is_word(view: BundleView, name: str) -> bool:
+    """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
+    symbol index (a name's, a doc's or a folder's)."""
+    from gitroute.text import normalize_name
+
+    word = normalize_name(name)
+    return bool(word) and bool(ask_symbols(view, word, limit=1, explain=False).rows)
+
+
+def files_in(view: BundleView, folder: str) -> list[str]:
+    """The paths of the files right inside a folder of the bundle's source commit (its tree, read raw)."""
+    found = view.reader.read([f"{view.source.commit}:{folder}"])[0] if folder and "\n" not in folder else None
+    if not found or found[1] != "tree":
+        return []
+    oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
+    data, files, at = found[2], [], 0
+    while at < len(data):
+        space = data.find(b" ", at)
+        nul = data.find(b"\0", space)
+        if space < 0 or nul < 0:
+            break
+        if data[at:space] in (b"100644", b"100755"):
+            files.append(f"{folder}/{data[space + 1:nul].decode('utf-8', 'surrogateescape')}")
+        at = nul + 1 + oid_bytes
+    return files
+
+
+def path_kind(view: BundleView, token: str) -> str | None:
+    """"blob" or "tree" when `token` is a path of the bundle's source commit (one cat-file round trip)."""
+    if not token or "\n" in token or token.startswith("-") or ".." in token.split("/"):
+        return None
+    found = view.reader.read([f"{view.source.commit}:{token}"])[0]
+    return found[1] if found and found[1] in ("blob", "tree") else None
+
+
+def document_paths(view: BundleView) -> frozenset[str]:
+    """The paths of the documents the doc↔code index read (none when the bundle lacks it)."""
+    index = view.index("doc_links")
+    found = index.memo.get("document_paths")  # a warm server's view keeps it for the pinned bundle
+    if found is None:
+        docs = index.read_json("docs.json")
+        found = index.memo["document_paths"] = frozenset(
+            entry[0] for entry in docs if isinstance(entry, list) and entry and isinstance(entry[0], str)
+        ) if isinstance(docs, list) else frozenset()
+    return found
+
+
+def document_titled(view: BundleView, text: str) -> str | None:
+    """The document whose title is `text` (case, punctuation and spacing aside), when exactly one is."""
+    index = view.index("doc_links")
+    titles = index.memo.get("document_titles")  # a warm server's view keeps it for the pinned bundle
+    if titles is None:
+        docs = index.read_json("docs.json")
+        titles = index.memo["document_titles"] = {}
+        for entry in docs if isinstance(docs, list) else ():
+            if isinstance(entry, list) and len(entry) > 1 and isinstance(entry[1], str):
+                titles.setdefault(_title_key(entry[1]), []).append(entry[0])
+    found = titles.get(_title_key(text), [])
+    return found[0] if len(found) == 1 else None
+
+
+def _title_key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def document_named(view: BundleView, text: str) -> str | None:
+    """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
+    the doc↔code index; the shortest such path."""
+    wanted = text.strip().strip("/").lower()
+    if not wanted or len(wanted.split()) > 1:
+        return None
+    found = []
+    for path in document_paths(view):
+        lower = path.lower()
+        base = lower.rpartition("/")[2]
+        if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
+            found.append(path)
+    return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | None:
+    """(path, name) of each symbol `name` names exactly (case and separators aside), by the symbol index: a
+    qualified name (`Owner.name`, `pkg::mod::name`, `module.name`) by its last part, kept to the rows whose
+    owner or path holds one of its qualifiers when any does. () when the repository defines no such name."""
+    from gitroute.text import name_parts, split_identifier
+
+    parts = name_parts(name)
+    if not parts:
+        return None
+    found = ask_symbols(view, parts[-1], limit=20, explain=True)
+    exact = [r for r in found.rows if any(signal == "exact_name" for signal, _ in r.signals)]
+    qualifiers = {q.lower() for q in parts[:-1]}
+    if qualifiers:
+        def holds(row) -> bool:
+            scope = {p.lower() for p in row.path.rsplit(".", 1)[0].split("/")}
+            scope |= {p.lower() for p in (row.name or "").split(".")[:-1]}
+            return bool(scope & qualifiers) or bool(
+                {"".join(split_identifier(q)) for q in qualifiers} & {"".join(split_identifier(s)) for s in scope})
+        exact = [r for r in exact if holds(r)] or exact
+    return tuple((r.path, r.name or "") for r in exact)
+
+
+def is_symbol(view: BundleView, name: str) -> bool:
+    """Whether the symbol index's best row for `name` is a symbol of exactly that name."""
+    return symbol_named(view, name) is not None
+
+
+def symbol_named(view: BundleView, words: str) -> str | None:
+    """The name of the symbol index's best row for `words` when it is exactly those words, case and
+    separators aside ('session interface' and 'session_interface' name SessionInterface)."""
+    from gitroute.text import normalize_name
+
+    found = query(words, limit=3, bundle=view)
+    for row in found.rows:  # a file of the same name (`cart.py` for "cart") may come first
+        name = (row.name or "").rpartition(".")[2]
+        if row.kind != "file" and normalize_name(name) == normalize_name(words):
+            return name
+    return None
