@@ -260,19 +260,20 @@ CORPORA: dict[str, Corpus] = {
             "d03ceb89cb322a8fd706d4fb91940737b6642aa36998fe130a9bc96c985eff32",
             "155896a72ae3fb2141e6698d681ab4617201e96d",
         ),
-        # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (bookworm's kernel,
-        # xz, 138 MB; 78,661 files, 1.3 GB), materialised as a stream. The pool's .dsc for linux
-        # 6.1.176-1 publishes the sha256. bench/scale.py measures the build, the bundle and cold queries on it.
+        # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
+        # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
+        # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
         Corpus(
             "linux",
-            "6.1.176",
-            "linux_6.1.176.orig.tar.xz",
-            "9aad4025973feea3f0d978e82ab7db97d8d5ce3f59fcc6b1f316153d66e3a504",
-            "353d91ac5c85a28f1df07cb6275638fd00e1ea7c",
+            "6.12.8",
+            "linux_6.12.8.orig.tar.xz",
+            "3f258de1f486f02871255d100e8cdf0b9daec4d14994b9fe46184d984120f254",
+            "c6acba20f37a6077912985ed01953d42784da4fc",
             source=DEBIAN,
         ),
-        # The kernel's core without drivers/, arch/, sound/, tools/ and Documentation/: 11,844 files, 148 MB, a
-        # kernel-shaped corpus that today's build finishes (the whole tree does not: bench/scale.py, README).
+        # The kernel's core (bookworm's 6.1.176: the pool's .dsc for linux 6.1.176-1 publishes the sha256) without
+        # drivers/, arch/, sound/, tools/ and Documentation/: 11,844 files, 148 MB, a kernel-shaped corpus that
+        # builds in minutes (bench/scale.py, README).
         Corpus(
             "linux-core",
             "6.1.176",

@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -141,6 +142,44 @@ class Measured(NamedTuple):
     peak_mib: float  # the largest resident set of the process or any of its workers
     returncode: int
     stdout: bytes
+    tree_mib: float = 0.0  # the largest sum of the proportional set sizes of all its processes at once (sampled)
+
+
+def session_pss_mib(session: int) -> float:
+    """The proportional set sizes (PSS: pages shared between processes counted once over them all, so forked
+    workers are not counted twice for what they share) of every process of a session, summed: the memory the
+    whole process tree holds. Linux; 0 where /proc says nothing."""
+    total = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            if int(stat[stat.rindex(b")") + 2:].split()[3]) != session:
+                continue
+            with open(f"/proc/{name}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1024
+
+
+class _TreeSampler(threading.Thread):
+    """Samples a session's summed PSS every `every` seconds until stopped; `peak` is the largest sample."""
+
+    def __init__(self, session: int, every: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.session, self.every, self.peak = session, every, 0.0
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            self.peak = max(self.peak, session_pss_mib(self.session))
+            self.stopped.wait(self.every)
 
 
 # Runs a command and writes its peak RSS (KiB) and CPU seconds, from its own rusage, to the file named first. The
@@ -161,16 +200,21 @@ def run_measured(cmd: list[str], cwd: Path, timeout: float | None = None) -> Mea
         process = subprocess.Popen([sys.executable, "-c", _MEASURE, usage.name, *cmd], cwd=cwd, env=_env(),
                                    stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
+        sampler = _TreeSampler(process.pid)
+        sampler.start()
         try:
             returncode = process.wait(timeout)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-            return Measured(float("inf"), float("inf"), float("inf"), -signal.SIGKILL, b"")
+            return Measured(float("inf"), float("inf"), float("inf"), -signal.SIGKILL, b"", sampler.peak)
+        finally:
+            sampler.stopped.set()
+            sampler.join()
         seconds = time.perf_counter() - start
         peak_kib, cpu = usage.read().split()
         out.seek(0)
-        return Measured(seconds, float(cpu), int(peak_kib) / 1024, returncode, out.read())
+        return Measured(seconds, float(cpu), int(peak_kib) / 1024, returncode, out.read(), sampler.peak)
 
 
 def packed_mb(repo: Path, rev: str) -> float:

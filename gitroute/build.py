@@ -14,24 +14,23 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
 from gitroute import __version__
+from gitroute.bundle.extracts import load_result, packed_result
 from gitroute.bundle.graph import graph_blobs_since
 from gitroute.bundle.layout import (
     BUNDLE_REF,
     FORMAT_VERSION,
     INDEX_META,
-    decode_result,
     dump_json,
-    encode_document,
-    encode_extract,
 )
 from gitroute.bundle.memo import BuildMemo
-from gitroute.bundle.writer import BundleWriter
-from gitroute.config import CONFIG_PATH, limit_notes, parse_config
+from gitroute.bundle.spill import Spill, Spot
+from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
+from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
@@ -42,6 +41,7 @@ from gitroute.registry import INDEXES, load_index
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest in the snapshot's order
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
@@ -90,31 +90,63 @@ def _key_lang(key: str) -> str | None:
     return None if lang == "-" else lang
 
 
-def _extract_one(item: tuple[str, bytes]) -> tuple[str, list]:
-    """Worker: classify a blob, then parse it; returns the encoded result under its key."""
+def _extract_blob(key: str, data: bytes) -> tuple:
+    """Classify a blob, then parse it: its decoded result (`layout.decode_result`'s shapes)."""
     from gitroute.parsing import extract, language_for_content
     from gitroute.parsing.limits import ExtractLimit
 
-    key, data = item
     lang = _key_lang(key)
     reason = git.classify_content(data)
     if reason is not None:
-        return key, ["skip", reason]
+        return ("skip", reason)
     if lang is not None and lang.startswith(DOCUMENT):
         from gitroute.parsing.documents import KIND_PATHS, parse_document
 
         document = parse_document(KIND_PATHS[lang.removeprefix(DOCUMENT)], data)
-        return key, ["doc", encode_document(document)] if document is not None else ["text"]
+        return ("doc", document) if document is not None else ("text",)
     # The content settles what the path could not: a `#!` script with no extension here, a C++ `.h` in `extract`.
     # The key stays the path's, which is right for reuse: the same blob always sniffs the same.
     if lang is None:
         lang = language_for_content(None, data)
         if lang is None:
-            return key, ["text"]
+            return ("text",)
     try:
-        return key, ["code", encode_extract(extract(data, lang))]
+        return ("code", extract(data, lang))
     except ExtractLimit as limit:  # minified, or a parse past its memory ceiling: named in the report
-        return key, ["skip", limit.reason]
+        return ("skip", limit.reason)
+
+
+# What extraction workers read their blobs from and set their encodings aside in: forked with them, a worker reads
+# each blob itself, so that no file's bytes cross between processes, nor stay in the build's.
+_EXTRACTING: tuple[git.Snapshot, Spill] | None = None
+
+
+def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot | None]:
+    """Worker: read a blob and extract it. Returns its key and its `extracts.packed_result` (what the build decodes),
+    and where it set aside that (for the extraction cache) and, for code, the blob itself (`_Texts`)."""
+    key, entry = item
+    assert _EXTRACTING is not None
+    snap, spill = _EXTRACTING
+    data = snap.read(entry)
+    result = _extract_blob(key, data)
+    packed = packed_result(result)
+    text = spill.put(data) if result[0] == "code" else None
+    return key, packed, spill.put(packed), text
+
+
+class _Texts(dict):
+    """Key -> where the bytes of a code file extraction parsed are set aside: indexes that scan file text (the
+    meaning index's message literals and comments, the impact index's contract readers) read it again. Reading a
+    blob back from git in their order costs about twice what reading it did, and holding every file's bytes from
+    extraction to the end held the whole repository in the build's memory."""
+
+    def __init__(self, spill: Spill) -> None:
+        super().__init__()
+        self.spill = spill
+
+    def read(self, key: str) -> bytes | None:
+        where = self.get(key)
+        return self.spill.get(where) if where is not None else None
 
 
 @dataclass
@@ -126,28 +158,15 @@ class _Sources:
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
     documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
-    reparsed: int = 0  # files whose reused result was damaged, so were extracted again
-    reparsed_keys: set[str] = field(default_factory=set)
 
 
-def _collect_sources(snap: git.Snapshot, keys: dict[str, str], results: dict[str, list],
-                     decoded: dict[str, tuple]) -> _Sources:
-    """`decoded` holds the extraction cache's results; each other key's result is decoded into it here."""
+def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str, tuple]) -> _Sources:
+    """What every file's result (`decoded`, by key) says of the snapshot."""
     from gitroute.parsing import declared_entry_points
 
     sources = _Sources(skipped=[[s.path, s.reason] for s in snap.skipped])
     for entry in snap.entries:
-        key = keys[entry.path]
-        value = decoded.get(key)
-        if value is None:
-            try:
-                value = decode_result(entry.path, results[key])
-            except (ValueError, TypeError, IndexError):  # a damaged reused result: extract it again
-                results[key] = _extract_one((key, snap.read(entry)))[1]
-                sources.reparsed += 1
-                sources.reparsed_keys.add(key)
-                value = decode_result(entry.path, results[key])
-            decoded[key] = value
+        value = decoded[keys[entry.path]]
         if value[0] == "skip":
             sources.skipped.append([entry.path, value[1]])
             continue
@@ -198,13 +217,15 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
     # rescan them again and again (a third of an incremental build's time) and free nothing.
     collecting = gc.isenabled()
     gc.disable()
+    cleanup = ExitStack()  # what the build set aside on disk, removed however it ends (after its workers)
     try:
         return _run_build(rev, repo_path, jobs, progress or _no_progress, ref, full, fetch, options, keep,
-                          max_file_bytes)
+                          max_file_bytes, cleanup)
     except BaseException:
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
     finally:
+        cleanup.close()
         if collecting:
             gc.enable()
 
@@ -215,51 +236,31 @@ def _no_progress(phase: str, done: int, total: int) -> None:
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
                fetch: bool, options: dict | None = None, keep: list | None = None,
-               max_file_bytes: int | None = None) -> BuildReport:
+               max_file_bytes: int | None = None, cleanup: ExitStack | None = None) -> BuildReport:
 
     laps = _Laps()
-    repo = git.open_repository(repo_path)
-    commit = git.resolve_commit(repo, rev)
-    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
-    if max_file_bytes is not None:
-        config = config.with_max_file_bytes(max_file_bytes)
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
-                           fetch=fetch)
+    repo, commit, config, snap = _snapshot(repo_path, rev, fetch, max_file_bytes)
     writer = BundleWriter(repo, ref, full=full, extractor_version=EXTRACTOR_VERSION)
     laps.lap("snapshot")
 
-    # Each file's extraction key; the previous bundle answers for every key it already holds.
+    # Each file's extraction key; the extraction cache, then the previous bundle, answer for every key they hold.
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     reused = writer.reuse_extractions(set(keys.values()))
-    results, decoded = reused.results, reused.decoded
-    todo: dict[str, tuple[str, bytes]] = {}
-    for entry in snap.entries:
-        key = keys[entry.path]
-        if key not in decoded and key not in results and key not in todo:
-            todo[key] = (key, snap.read(entry))
+    decoded = reused.decoded
+    todo = _to_extract(snap, keys, reused)
     laps.lap("reuse")
-    _extract_all(list(todo.values()), results, jobs, progress)
+    texts = _extract(writer, snap, keys, reused, todo, jobs, progress, cleanup)
     laps.lap("extract")
-    sources = _collect_sources(snap, keys, results, decoded)
+    sources = _collect_sources(snap, keys, decoded)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
-    fresh = [e for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip"]
-    parsed_paths = len(fresh) + sources.reparsed
+    parsed_paths = sum(1 for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip")
     reused_paths = len(sources.files) - parsed_paths
-    writer.add_extractions(set(keys.values()), results, decoded, reused, set(todo) | sources.reparsed_keys)
     laps.lap("decode")
 
     progress("merge", 0, 1)
     # Per-item results of earlier builds, beside the bundle (see bundle/memo.py); --full reads none.
     memo = BuildMemo(git.common_dir(repo), fresh=full)
-    entries = {e.path: e for e in snap.entries}
-
-    def read(path: str) -> bytes:
-        # What extraction just read is still in `todo`: an index that scans file text (contract readers,
-        # message literals) takes those bytes instead of reading every blob a second time.
-        item = todo.get(keys[path])
-        return item[1] if item is not None else snap.read(entries[path])
-
-    inputs = BuildInputs(commit=commit, files=sources.files, read=read,
+    inputs = BuildInputs(commit=commit, files=sources.files, read=_reader(snap, keys, texts),
                          graph=None, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents, options=options, memo=memo,
                          previous=writer.previous_blobs())
@@ -275,9 +276,79 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.phases.update(job_seconds)
 
     counts = graph.counts()
-    skipped = Counter(reason for _, reason in sources.skipped)
     limits = config.limits()
-    manifest = {
+    progress("merge", 1, 1)
+    written = writer.finish(_manifest(commit, snap, config, sources, counts, sections, limits), commit,
+                            snap.commit_time)
+    laps.lap("write")
+    seconds = laps.total()
+    writer.record_timing(written.bundle_commit, seconds, laps.phases)
+    if keep is not None:
+        keep.append((decoded, sources, graph, inputs, snap, texts, writer))
+        gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
+    return BuildReport(
+        source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
+        bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
+        parsed=parsed_paths, reused=reused_paths, skipped=Counter(reason for _, reason in sources.skipped),
+        nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings), seconds=seconds,
+        phases=laps.phases, notes=[*writer.notes, *limit_notes(limits)], limits=limits,
+    )
+
+
+def _snapshot(repo_path: str, rev: str, fetch: bool,
+              max_file_bytes: int | None) -> tuple[git.Repository, str, Config, git.Snapshot]:
+    """The repository, the commit to build, its settings (`max_file_bytes` from the command line over them) and
+    the files it holds."""
+    repo = git.open_repository(repo_path)
+    commit = git.resolve_commit(repo, rev)
+    config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
+    if max_file_bytes is not None:
+        config = config.with_max_file_bytes(max_file_bytes)
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+                           fetch=fetch)
+    return repo, commit, config, snap
+
+
+def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dict[str, git.Entry]:
+    """Key -> a file to extract, for each key the extraction cache does not answer for (`reused.decoded`)."""
+    todo: dict[str, git.Entry] = {}
+    for entry in snap.entries:
+        key = keys[entry.path]
+        if key not in reused.decoded and key not in todo:
+            todo[key] = entry
+    return todo
+
+
+def _extract(writer: BundleWriter, snap: git.Snapshot, keys: dict[str, str], reused: Reused,
+             todo: dict[str, git.Entry], jobs: int | None, progress: Progress, cleanup: ExitStack | None) -> _Texts:
+    """Extract `todo` into `reused.decoded`, writing the extraction cache's shards as they complete; returns where
+    the code files' bytes are set aside (in a spill folder `cleanup` removes)."""
+    spill = Spill(git.common_dir(writer.repo))
+    if cleanup is not None:
+        cleanup.callback(spill.close)
+    texts = _Texts(spill)
+    shards = writer.extract_shards(set(keys.values()), reused, reused.decoded, set(todo), spill)
+    shards.start()
+    _extract_all(todo, reused.decoded, shards, texts, snap, jobs, progress)
+    return texts
+
+
+def _reader(snap: git.Snapshot, keys: dict[str, str], texts: _Texts) -> Callable[[str], bytes]:
+    """A file's bytes by path, for an index that scans file text (contract readers, message literals): what
+    extraction set aside of a file it parsed (`_Texts`); any other is read again."""
+    entries = {e.path: e for e in snap.entries}
+
+    def read(path: str) -> bytes:
+        text = texts.read(keys[path])
+        return text if text is not None else snap.read(entries[path])
+
+    return read
+
+
+def _manifest(commit: str, snap: git.Snapshot, config: Config, sources: _Sources, counts: dict, sections: dict,
+              limits: dict) -> dict:
+    skipped = Counter(reason for _, reason in sources.skipped)
+    return {
         "format_version": FORMAT_VERSION,
         "extractor_version": EXTRACTOR_VERSION,
         "gitroute_version": __version__,
@@ -293,21 +364,6 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         "warnings": sources.warnings[:MAX_REPORTED_WARNINGS],
         "warnings_total": len(sources.warnings),
     }
-    progress("merge", 1, 1)
-    written = writer.finish(manifest, commit, snap.commit_time)
-    laps.lap("write")
-    seconds = laps.total()
-    writer.record_timing(written.bundle_commit, seconds, laps.phases)
-    if keep is not None:
-        keep.append((results, sources, graph, inputs, snap, todo, writer))
-        gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
-    return BuildReport(
-        source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
-        bundle_tree=written.bundle_tree, ref=ref, updated=written.updated, files_read=len(snap.entries),
-        parsed=parsed_paths, reused=reused_paths, skipped=skipped, nodes=counts["nodes"], edges=counts["edges"],
-        warnings=len(sources.warnings), seconds=seconds, phases=laps.phases,
-        notes=[*writer.notes, *limit_notes(limits)], limits=limits,
-    )
 
 
 PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than it saves
@@ -344,9 +400,10 @@ def _write_graph() -> _Done:
                    and isinstance(hit[0], bytes) and isinstance(hit[1], str)}
         present = git.stored_objects(repo, [blob_id for _digest, blob_id in earlier.values()])
         earlier = {path: hit for path, hit in earlier.items() if hit[1] in present}
-    made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
-                             files if isinstance(files, dict) else {})
-    ids = git.write_blobs(repo, made.blobs)
+    with git.BlobStream(repo) as stream:  # each blob written as it is encoded, none held
+        made = graph_blobs_since(inputs.graph, earlier if isinstance(earlier, dict) else {},
+                                 files if isinstance(files, dict) else {}, stream.add)
+        ids = stream.close()
     ids.update(made.kept)
     if memo is not None and inputs.memo is not None:
         memo.put("blobs", {path: (digest, ids[path]) for path, digest in made.digests.items() if digest})
@@ -374,6 +431,8 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     inputs, git_dir = _FORKED
     assert inputs is not None
     index = load_index(name)
+    if not getattr(index, "EDGES", True) and not isinstance(inputs.graph.edges, _PendingEdges):
+        inputs = inputs._replace(graph=_nodes_only(inputs.graph.nodes))  # run late: still no edge read
     built = index.build(inputs._replace(outputs=outputs))
     if inputs.memo is not None:
         inputs.memo.save()  # this index's tables, from the process that used them
@@ -444,6 +503,7 @@ class _IndexJobs:
         self.running: dict[Future, str] = {}
         self.early: ProcessPoolExecutor | None = None  # forked with the nodes only
         self.late: ProcessPoolExecutor | None = None  # forked with the whole graph
+        self.early_jobs: set[Future] = set()  # those running in the early pool
 
     def start(self, nodes: list) -> None:
         """The nodes are placed: on a large graph, start the indexes that read no edges in workers."""
@@ -479,23 +539,31 @@ class _IndexJobs:
             else:
                 # The parent runs a job too, rather than only wait. On a rebuild, the longest ready one: jobs
                 # are short, and a worker's fork and its pickled output are a good part of one. On a first or
-                # --full build, the graph's blobs (the parent's own data): the long jobs stay in workers, so
-                # that the parent's peak memory is not theirs on top of its own.
+                # --full build, the graph's blobs first (the parent's own data), then as a worker would.
+                # Jobs ready from now on go to the late pool; the early one ends when its last job does (a
+                # worker holds what its jobs built until it exits). No more jobs run at once than the build has
+                # workers, the parent's among them: each holds its index's whole structures (a kernel's, gigabytes).
                 hold = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
                 with _signals_held():
-                    self.late = _start_pool(self.workers)
+                    self.late = _start_pool(max(1, self.workers - 1))
                     held = self._submit(edges=True, hold=hold)
                 while True:
                     if held is not None:
                         self.done[held] = self._inline(held)
+                        hold = LONGEST
                     elif not self.running:
                         break
                     else:
                         finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                         for future in finished:
                             self.done[self.running.pop(future)] = future.result()
+                            self.early_jobs.discard(future)
+                    if self.early is not None and not self.early_jobs:
+                        _end_pool(self.early)  # only on success: run_build ends a failed build's pools
+                        self.early = None
                     held = self._submit(edges=True, hold=hold)
-                _end_pool(self.early)  # only on success: run_build ends a failed build's pools
+                if self.early is not None:
+                    _end_pool(self.early)
                 _end_pool(self.late)
         finally:
             _FORKED, _GRAPH_MEMO = (None, ""), None
@@ -541,13 +609,14 @@ class _IndexJobs:
                                      for n in self.needs[name]})
 
     def _submit(self, *, edges: bool, hold: str | None = None) -> str | None:
-        """Submit every job whose needs are met, longest first: one that reads no edges to the early
-        pool, the others (once `edges`: the graph is whole) to the late one. A job that becomes ready alone
+        """Submit every job whose needs are met, longest first: while the edges are resolved, those that read
+        none to the early pool; once `edges` (the graph is whole), any to the late one. A job that becomes ready alone
         while no other runs (the meaning index, once doc_links is done) is run by the parent: there is
         nothing to overlap it with, and its inputs need not cross to a worker. `hold` (a job's name, or
         LONGEST: the longest ready job), when ready, is not submitted but returned, for the parent to run:
         the parent would only wait for the workers, and a worker would start it later (forked, or behind
-        another job) and hand its output back pickled."""
+        another job) and hand its output back pickled. Once the graph is whole, no more are submitted than leave
+        the build's workers (the parent's held job counting as one) each one job: the others wait for a job to end."""
         while True:
             busy = set(self.running.values())
             ready = [n for n in self.names if n not in self.done and n not in busy
@@ -561,38 +630,57 @@ class _IndexJobs:
             held = ready[0]
         elif hold in ready:
             held = hold
+        room = self.workers - len(self.running) - (held is not None)
         for name in ready:
             if name == held:
                 continue
-            pool = self.late if self.edges[name] else self.early
+            if edges and room <= 0:
+                break  # submitted when a running job ends
+            room -= 1
+            early = not edges
+            pool = self.early if early else self.late
             assert pool is not None
             function, args = self._call(name)
-            self.running[pool.submit(function, *args)] = name
+            future = pool.submit(function, *args)
+            self.running[future] = name
+            if early:
+                self.early_jobs.add(future)
         return held
 
 
-def _extract_all(items: list, results: dict[str, list], jobs: int | None, progress: Progress) -> None:
+def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: ExtractShards, texts: _Texts,
+                 snap: git.Snapshot, jobs: int | None, progress: Progress) -> None:
+    """Extract every key of `todo` into `decoded`, handing where each result's packed bytes are to `shards` as it
+    arrives, and where code files' bytes are to `texts`.
+
+    In forked workers that read their blobs themselves, in the snapshot's order (blobs read in path order inflate
+    about twice as fast as in any other: git's packs keep deltas of neighbours), but the largest files first, so
+    that no worker is left with one at the end; what they set aside is in `texts.spill`."""
+    global _EXTRACTING
+    items = sorted(todo.items(), key=lambda item: -item[1].size if item[1].size >= LARGE_FIRST_BYTES else 0)
     total = len(items)
     progress("parse", 0, total)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    size = sum(len(item[1]) for item in items)
-    if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
-        # Largest first, so that no worker is left with one big file at the end.
-        items = sorted(items, key=lambda item: -len(item[1]))
-        with _signals_held():  # the workers are forked here
-            pool = _start_pool(workers)
-            parsed = pool.map(_extract_one, items, chunksize=8)
-        for done, (key, value) in enumerate(parsed, 1):
-            results[key] = value
-            if done % 50 == 0:
-                progress("parse", done, total)
-        _end_pool(pool)
-    else:
-        for done, item in enumerate(items, 1):
-            key, value = _extract_one(item)
-            results[key] = value
-            if done % 50 == 0:
-                progress("parse", done, total)
+    size = sum(entry.size for _key, entry in items)
+    _EXTRACTING = (snap, texts.spill)
+    try:
+        if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
+            with _signals_held():  # the workers are forked here
+                pool = _start_pool(workers)
+                done = pool.map(_extract_entry, items, chunksize=4)
+        else:
+            pool, done = None, map(_extract_entry, items)
+        for count, (key, packed, packed_at, text_at) in enumerate(done, 1):
+            decoded[key] = load_result(packed)
+            shards.add(key, packed_at)
+            if text_at is not None:
+                texts[key] = text_at
+            if count % 50 == 0:
+                progress("parse", count, total)
+        if pool is not None:
+            _end_pool(pool)
+    finally:
+        _EXTRACTING = None
     progress("parse", total, total)
 
 

@@ -16,9 +16,9 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any, NamedTuple, Protocol
 
+from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
 from gitroute.modules import MAX_NAME_TARGETS, STEM_EXTENSIONS, ModuleIndex, module_index, resolve_module
 from gitroute.shards import shard_count, shard_of
@@ -54,7 +54,7 @@ class FileEdges(NamedTuple):
 @dataclass
 class CodeGraph:
     nodes: list[Node]
-    edges: list[Edge]  # deduplicated, in a deterministic order
+    edges: list[Edge]  # an `EdgeTable` (read as a list of `Edge`, held packed), deduplicated, in a deterministic order
     unresolved: Counter  # by edge kind: names that resolved to nothing, or to too many
     # by edge kind, then resolution: how many uses (not edges) each route resolved
     routes: dict[str, Counter] = field(default_factory=dict)
@@ -67,8 +67,12 @@ class CodeGraph:
 
     def counts(self) -> dict[str, dict]:
         nodes = Counter(n.kind for n in self.nodes)
-        edges = Counter(e[1] for e in self.edges)
-        ambiguous = Counter(e[1] for e in self.edges if e[4] == "ambiguous")
+        if isinstance(self.edges, EdgeTable):
+            edges = Counter(self.edges.kind_counts())
+            ambiguous = Counter(self.edges.kind_counts(HOW_CODES["ambiguous"]))
+        else:
+            edges = Counter(e[1] for e in self.edges)
+            ambiguous = Counter(e[1] for e in self.edges if e[4] == "ambiguous")
         return {
             "nodes": dict(sorted(nodes.items())),
             "edges": dict(sorted(edges.items())),
@@ -492,8 +496,35 @@ class _Resolution:
         `_MAX_REEXPORT_DEPTH` levels. Memoised at every level, as `binding_targets` is: each (files, name, level)
         is looked up once in a build, so re-exports that fan out again at each level cost what they hold, not
         the product of their fan-outs."""
+        if depth >= _MAX_REEXPORT_DEPTH and len(file_ids) <= _SCANNED_SET:
+            return self._top_names(file_ids, name)
         return self._costed(self.lookup_memo, (self._files_key(file_ids), name, depth),  # type: ignore[return-value]
                             lambda: self._lookup(file_ids, name, depth))
+
+    def _top_names(self, file_ids: list[int], name: str) -> list[int]:
+        """`_lookup` where it follows no re-export (past the last level; C includes always are) in a few files: the
+        top-level symbols called `name` in each, with the reads and the cost `_costed` would note, unmemoised.
+        A memo entry costs more than the dictionary reads it saves, and C's (header, name) pairs are millions,
+        nearly all of them misses. Counted apart (`shallow_lookups`): each reads at most `_SCANNED_SET` tables, once
+        per use that makes it, so their number follows the uses, never the re-exports'."""
+        self.work["shallow_lookups"] += 1
+        self.work["shallow_files"] += len(file_ids)
+        found: list[int] = []
+        reads, nodes, tables = self.reads, self.nodes, self.tables
+        for file_id in file_ids:
+            path = nodes[file_id].path
+            reads.add(path)
+            here = tables(path)[1].get(name)
+            if here:
+                found.extend(here)
+        self.cost += len(file_ids)
+        if len(file_ids) > self.work["cost_max"]:
+            self.work["cost_max"] = len(file_ids)
+        found = list(dict.fromkeys(found)) if len(found) > 1 else found
+        if len(found) > MAX_LOOKUP_TARGETS:
+            self.work["lookups_cut"] += 1
+            del found[MAX_LOOKUP_TARGETS:]
+        return found
 
     def _lookup(self, file_ids: list[int], name: str, depth: int) -> list[int]:
         self.work["lookups"] += 1
@@ -936,11 +967,12 @@ def resolve_edges(
     modules: ModuleIndex,
     memo: MemoTable | None = None,
     work: Counter | None = None,
-) -> tuple[list[Edge], Counter, dict[str, Counter], list[FileEdges]]:
+) -> tuple[EdgeTable, Counter, dict[str, Counter], list[FileEdges]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
     route resolved, by edge kind, and each file's part of the edges. `modules`: what module specs name.
     With a build memo, a file whose resolution would read the same is not resolved again. `work`: what
-    resolving cost is counted into it (see `_Resolution.work`)."""
+    resolving cost is counted into it (see `_Resolution.work`). Edges are packed as each file is resolved,
+    and what resolving read is let go of before the edges are gathered: a large graph's peak is its edges."""
     resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
     if work is not None:
         resolution.work = work
@@ -955,19 +987,25 @@ def resolve_edges(
             if earlier is not None:
                 earlier.keep(f, part)
         done.append((f.path, part))
+    if earlier is not None:
+        earlier.settle()  # numbers what the files resolved now read: the resolution's memos may go
+    del resolution
 
     # Every file's structure and imports, then every file's uses: the order edges always had.
-    edges: list[tuple] = []
+    edges = EdgeTable()
     spans: list[tuple[int, int]] = []
     for _path, part in done:
-        spans.append((len(edges), len(edges) + len(part.structure)))
-        edges += part.structure
+        start = len(edges)
+        edges.add(part.stored, 0, part.structure)
+        spans.append((start, len(edges)))
     parts: list[FileEdges] = []
     for (path, part), structure in zip(done, spans):
         bucket = file_node[path] >> NODE_ORDINAL_BITS
-        parts.append(FileEdges(path, bucket, structure, (len(edges), len(edges) + len(part.named)), part.digest,
-                               part.buckets))
-        edges += part.named
+        start = len(edges)
+        edges.add(part.stored, part.structure)
+        parts.append(FileEdges(path, bucket, structure, (start, len(edges)), part.digest, part.buckets))
+    if earlier is not None:
+        earlier.edges = (edges, {p.path: p for p in parts})  # what its entries' edges are packed from, when saved
     unresolved: Counter = Counter()
     routes: dict[str, Counter] = {"calls": Counter(), "references": Counter(), "inherits": Counter()}
     for _path, part in done:
@@ -979,21 +1017,20 @@ def resolve_edges(
         missed = sum(n for how, n in counts.items() if how in _NOT_RESOLVED)
         if missed:
             unresolved[kind] += missed
-    # tuple.__new__ as Edge._make does, without its check of the length: a file's part is made here.
-    return list(map(tuple.__new__, repeat(Edge, len(edges)), edges)), unresolved, routes, parts
+    return edges, unresolved, routes, parts
 
 
 class _FilePart(NamedTuple):
-    """One file's resolved edges, as plain tuples (what the memo keeps), and what resolving them read."""
+    """One file's resolved edges, packed (what the memo keeps), and what resolving them read."""
 
-    structure: list[tuple]  # contains, defines, method, then imports; deduplicated
-    named: list[tuple]  # calls, references, inherits: one per (source, kind, target), at its first line
+    structure: int  # how many: contains, defines, method, then imports; deduplicated
+    named: int  # how many: calls, references, inherits: one per (source, kind, target), at its first line
     routes: tuple[tuple[str, str, int], ...]  # (edge kind, how, uses)
     unresolved_imports: int
     reads: tuple  # see `_Resolution.reads`
     digest: bytes = b""
     buckets: tuple[int, ...] = ()
-    stored: bytes = b""  # (structure, named) as marshal's version 2 bytes: what the digest and the memo are of
+    stored: bytes = b""  # the structure edges then the named ones, packed (`edges.pack`)
 
 
 def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
@@ -1063,23 +1100,20 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
 
     reads = tuple(resolution.reads)
     resolution.reads = set()
-    return _FilePart(
-        # Deduplicated in first-seen order, which is deterministic (source order): a file's edges all
-        # start in the file, so no two files' edges are ever equal.
-        list(dict.fromkeys(edges)),
-        [(source, kind, target, line, how) for (source, kind, target), (line, how) in named.items()],
-        tuple(routes), unresolved_imports, reads)
+    # Deduplicated in first-seen order, which is deterministic (source order): a file's edges all
+    # start in the file, so no two files' edges are ever equal.
+    structure = list(dict.fromkeys(edges))
+    structure += [(source, kind, target, line, how) for (source, kind, target), (line, how) in named.items()]
+    return _FilePart(len(structure) - len(named), len(named), tuple(routes), unresolved_imports, reads,
+                     stored=pack(structure))
 
 
 def _with_digest(part: _FilePart) -> _FilePart:
-    """The part with its edges as marshal's bytes, a digest of them, and the node buckets they point into.
-
-    marshal's version 2 keeps no references, so equal edges give equal bytes."""
-    stored = marshal.dumps((part.structure, part.named), 2)
-    digest = hashlib.blake2b(stored, digest_size=16).digest()
-    buckets = {e[2] >> NODE_ORDINAL_BITS for e in part.structure}
-    buckets.update(e[2] >> NODE_ORDINAL_BITS for e in part.named)
-    return part._replace(digest=digest, buckets=tuple(sorted(buckets)), stored=stored)
+    """The part with a digest of its edges and the node buckets they point into: equal edges, equal digests."""
+    digest = hashlib.blake2b(part.stored, digest_size=16)
+    digest.update(part.structure.to_bytes(8, "little"))
+    buckets = {target >> NODE_ORDINAL_BITS for target in packed_ids(part.stored)[1]}
+    return part._replace(digest=digest.digest(), buckets=tuple(sorted(buckets)))
 
 
 class MemoTable(Protocol):
@@ -1164,6 +1198,8 @@ class _EdgeMemo:
         self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
         self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
         self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
+        self.settled: list[tuple[str, bytes, _FilePart]] = []  # the same, with their reads numbered (`settle`)
+        self.edges: tuple[EdgeTable, dict[str, FileEdges]] | None = None  # the graph's, packed when saved
         table.before_save.append(self.save)
 
     def _read(self, key: tuple) -> bytes:
@@ -1192,18 +1228,22 @@ class _EdgeMemo:
         if not (isinstance(entry, tuple) and len(entry) == 5 and entry[0] == facts[:3]
                 and entry[1] == self.generation):
             return None
-        _facts, _generation, reads, stored, (routes, unresolved_imports, digest, buckets) = entry
+        _facts, _generation, reads, stored, kept = entry
+        if not (isinstance(kept, tuple) and len(kept) == 5):
+            return None
+        routes, unresolved_imports, digest, buckets, structure = kept
         if self.moved and not self.moved.isdisjoint(array("I", reads)):
             return None
-        structure, named = marshal.loads(stored)
-        part = _FilePart(structure, named, routes, unresolved_imports, (), digest, buckets, stored)
+        part = _FilePart(structure, packed_count(stored) - structure, routes, unresolved_imports, (), digest, buckets,
+                         stored)
         moved = self.changed_buckets
         if moved and (file_bucket(f.path, self.buckets) in moved or not moved.isdisjoint(buckets)):
             renumbered = self._renumber(part)
             if renumbered is None:
                 return None
             part = renumbered
-            entry = (entry[0], entry[1], reads, part.stored, (routes, unresolved_imports, part.digest, part.buckets))
+            entry = (entry[0], entry[1], reads, part.stored,
+                     (routes, unresolved_imports, part.digest, part.buckets, structure))
         self.table.put(f.path, entry)
         return part
 
@@ -1220,12 +1260,12 @@ class _EdgeMemo:
             at = bisect_right(firsts, node_id) - 1
             return file_node[paths[at]] + node_id - firsts[at]  # KeyError: that file is gone
 
+        sources, targets = packed_ids(part.stored)
         try:
-            structure = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.structure]
-            named = [(renumber(s), k, renumber(t), line, how) for s, k, t, line, how in part.named]
+            stored = with_ids(part.stored, map(renumber, sources), map(renumber, targets))
         except (KeyError, IndexError):
             return None
-        return _with_digest(part._replace(structure=structure, named=named))
+        return _with_digest(part._replace(stored=stored))
 
     def _old_layout(self, bucket: int) -> tuple[list[int], list[str]]:
         """The first node id each file of a bucket had in the build the memo is from (as `_place_nodes`)."""
@@ -1242,14 +1282,12 @@ class _EdgeMemo:
         return layout
 
     def keep(self, f: SourceFile, part: _FilePart) -> None:
-        """Memoise a file just resolved (its entry is made when the table is saved: see `save`, which
-        needs the edges' bytes, not the edges)."""
-        self.fresh.append((f.path, part._replace(structure=[], named=[])))
+        """Memoise a file just resolved (its entry is made when the table is saved: see `save`)."""
+        self.fresh.append((f.path, part))
 
-    def save(self) -> None:
-        """Each file resolved in this build, and the facts of every key a kept file read: what each reads
-        now, as it did when it was read. Called as the table is saved, off the build's longest path (a
-        full build resolves every file, and reads 20,000 keys on django)."""
+    def settle(self) -> None:
+        """Number the keys each file resolved in this build read, and note what each new key reads now (a
+        full build reads 20,000 keys on django): what needs the resolution's tables, which may then go."""
         for path, part in self.fresh:
             numbers = array("I")
             for key in part.reads:
@@ -1259,11 +1297,25 @@ class _EdgeMemo:
                     self.keys.append(key)
                     self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
                 numbers.append(n)
-            # The edges as marshal's bytes: the memo is saved whole every build, and a file's bytes
-            # are then written again as they are, not its edges one by one.
-            self.table.put(path, (self.files[path][:3], self.generation, numbers.tobytes(), part.stored,
-                                  (part.routes, part.unresolved_imports, part.digest, part.buckets)))
+            self.settled.append((path, numbers.tobytes(), part._replace(reads=(), stored=b"")))
         self.fresh.clear()
+        self.resolution = None  # type: ignore[assignment]
+
+    def save(self) -> None:
+        """Each file resolved in this build, its edges packed again from the graph's (they are the bytes
+        resolving it packed), and the facts of every key a kept file read: what each reads now, as it did
+        when it was read. Called as the table is saved, off the build's longest path."""
+        if self.fresh:
+            self.settle()
+        if self.edges is None:  # no graph was made of them
+            self.settled.clear()
+        edges, parts = self.edges or (EdgeTable(), {})
+        for path, numbers, part in self.settled:
+            spans = parts[path]
+            stored = edges.pack((spans.structure, spans.named))
+            self.table.put(path, (self.files[path][:3], self.generation, numbers, stored,
+                                  (part.routes, part.unresolved_imports, part.digest, part.buckets, part.structure)))
+        self.settled.clear()
         self.table.put(GRAPH_FACTS, (self.buckets, self.generation, self.modules, self.files, self.keys, self.values))
 
 

@@ -30,7 +30,7 @@ def test_doubling_an_adversarial_repository_at_most_doubles_the_resolutions_work
     small = built_graph(make_repo, CASES[case](64)).work
     large = built_graph(make_repo, CASES[case](128)).work
     assert small["lookups"] + small["bindings"] > 0, "the case must make the resolver follow something"
-    for step in ("lookups", "lookup_files", "bindings"):
+    for step in ("lookups", "lookup_files", "bindings", "shallow_lookups", "shallow_files"):
         assert large[step] <= 2.3 * small[step] + 8, (step, dict(small), dict(large))
     assert large["lookups_cut"] == 0  # no lookup hit its bound: the answers are whole
 

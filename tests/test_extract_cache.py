@@ -5,7 +5,7 @@ import marshal
 from pathlib import Path
 
 from gitroute.build import run_build
-from gitroute.bundle.extracts import CACHE_DIR, model_result, plain_result
+from gitroute.bundle.extracts import CACHE_DIR, load_result, packed_result
 from gitroute.bundle.layout import decode_result, dump_json, encode_result, load_json
 from gitroute.model import Document, FileExtract, NameRef, Symbol, Token
 from tests.conftest import RepoBuilder
@@ -24,10 +24,10 @@ def test_a_cached_result_is_the_decoded_one_and_round_trips_through_the_json_enc
     for cache_file in _cache_files(repo):
         _salt, entries, _ = marshal.loads(cache_file.read_bytes())
         for key, value in entries.items():
-            again = model_result(value)
+            again = load_result(value)  # kept as `packed_result`'s bytes
             result = load_json(dump_json(encode_result(again)))
             decoded = decode_result(again[1].path if again[0] == "doc" else "docs/api.rst", result)
-            assert again == decoded and plain_result(decoded) == value, key
+            assert again == decoded and load_result(packed_result(decoded)) == again, key
             kinds.add(again[0])
             if again[0] == "code":
                 x = again[1]
@@ -76,6 +76,6 @@ def test_full_reads_no_cache(tmp_path: Path) -> None:
     sound = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree
     for path in _cache_files(repo):
         salt, entries, blob = marshal.loads(path.read_bytes())
-        planted = {key: ("skip", "planted") for key in entries}
+        planted = {key: packed_result(("skip", "planted")) for key in entries}
         path.write_bytes(marshal.dumps((salt, planted, blob)))
     assert run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True).bundle_tree == sound

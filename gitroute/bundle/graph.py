@@ -92,12 +92,15 @@ class GraphBlobs(namedtuple("GraphBlobs", "blobs kept digests files")):  # typin
 
 
 def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]],
-                      files: Mapping[str, tuple] | None = None) -> GraphBlobs:
+                      files: Mapping[str, tuple] | None = None,
+                      emit: Callable[[str, bytes], object] | None = None) -> GraphBlobs:
     """The graph's blobs, encoding only those whose digest differs from `earlier` (path -> digest, blob id).
 
     A blob's digest names what it is made of: a node bucket's (`CodeGraph.node_digests`); edges out of a
     bucket, the digests of its files' edges; edges into it, a digest of each file's edges into it, which
     `files` (as `GraphBlobs.files` gave them) holds for a file whose edges have the same digest.
+    `emit(path, blob)`, when given, takes each blob as soon as it is encoded, and `GraphBlobs.blobs` stays empty:
+    a large graph's blobs are hundreds of megabytes of JSON, none of which need be held at once.
     """
     shift = NODE_ORDINAL_BITS
     files = files or {}
@@ -132,12 +135,15 @@ def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]]
         if hit is not None and digest and hit[0] == digest:
             kept[path] = hit[1]
     blobs: dict[str, bytes] = {}
-    chunks = [b for b in node_buckets if node_chunk_path(b << shift) not in kept]
-    blobs.update((node_chunk_path(b << shift), dump_json(_records(graph.nodes, b))) for b in chunks)
+    if emit is None:
+        emit = blobs.__setitem__
+    for b in node_buckets:
+        if node_chunk_path(b << shift) not in kept:
+            emit(node_chunk_path(b << shift), dump_json(_records(graph.nodes, b)))
     dirty_out = {b for b in sources if edges_path("out", b << shift) not in kept}
     dirty_in = {b for b in targets if edges_path("in", b << shift) not in kept}
     if dirty_out or dirty_in:
-        blobs.update(_edge_blobs(graph, dirty_out, dirty_in, sources, targets))
+        _edge_blobs(graph, dirty_out, dirty_in, sources, targets, emit)
     return GraphBlobs(blobs, kept, digests, now)
 
 
@@ -154,10 +160,16 @@ def _into_digests(edges: Sequence, part: FileEdges) -> tuple[bytes, ...]:
     shift = NODE_ORDINAL_BITS
     groups: dict[int, tuple[list, list]] = {bucket: ([], []) for bucket in part.buckets}
     for which, (start, end) in enumerate((part.structure, part.named)):
-        for edge in edges[start:end]:
+        for edge in _span(edges, start, end):
             groups[edge[2] >> shift][which].append(tuple(edge))
     # marshal's version 2 keeps no references: equal edges, equal bytes
     return tuple(_digest([marshal.dumps(groups[bucket], 2)]) for bucket in part.buckets)
+
+
+def _span(edges: Sequence, start: int, end: int) -> Iterable[tuple]:
+    """Edges [start:end) of a graph's; from a packed table (`edges.EdgeTable`), plain tuples, not an `Edge` each."""
+    rows = getattr(edges, "rows", None)
+    return rows(start, end) if rows is not None else edges[start:end]
 
 
 def _records(nodes: list[Node], bucket: int) -> list[list]:
@@ -171,33 +183,47 @@ def _records(nodes: list[Node], bucket: int) -> list[list]:
 
 
 def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[int, list[FileEdges]],
-                targets: dict[int, list[FileEdges]]) -> dict[str, bytes]:
+                targets: dict[int, list[FileEdges]], emit: Callable[[str, bytes], object]) -> None:
     """The edge blobs of the buckets named, in and out, read from the files whose edges they hold,
-    in the graph's order of edges (every structure part, then every named part)."""
+    in the graph's order of edges (every structure part, then every named part), one bucket at a time.
+
+    Edges out of a bucket are its own files' (an edge starts in the file that makes it); edges into one are
+    found by one pass that notes where each sits in the graph's order."""
     shift = NODE_ORDINAL_BITS
-    wanted = {part.path: part for bucket in out for part in sources[bucket]}
-    wanted.update((part.path, part) for bucket in into for part in targets[bucket])
+    edges = graph.edges
+    wanted = {part.path: part for bucket in into for part in targets[bucket]}
     # In the graph's order: a file without structure edges starts where the next one does, never its uses.
     parts = sorted(wanted.values(), key=lambda part: (part.structure[0], part.named[0]))
-    edges = graph.edges
-    # Grouped by bucket number first and named once per bucket: a large graph has hundreds of
-    # thousands of edges, and a path per edge was a third of the time.
-    by_target: dict[int, dict[str, list]] = defaultdict(dict)
-    by_source: dict[int, dict[str, list]] = defaultdict(dict)
+    positions: dict[int, list[int]] = defaultdict(list)  # bucket -> where its edges in sit in the graph's order
     for span in ("structure", "named"):
         for part in parts:
             start, end = getattr(part, span)
-            keep_out = part.bucket in out
-            for edge in edges[start:end]:
-                source, kind, target, line = edge[:4]
-                rest = edge[4:]
-                if target >> shift in into:
-                    by_target[target >> shift].setdefault(str(target), []).append([kind, source, line, *rest])
-                if keep_out:
-                    by_source[source >> shift].setdefault(str(source), []).append([kind, target, line, *rest])
-    blobs = {edges_path("in", b << shift): edge_shard(value) for b, value in by_target.items()}
-    blobs.update((edges_path("out", b << shift), edge_shard(value)) for b, value in by_source.items())
-    return blobs
+            for at, edge in enumerate(_span(edges, start, end), start):
+                if edge[2] >> shift in into:
+                    positions[edge[2] >> shift].append(at)
+    for bucket in sorted(into):
+        by_target: dict[str, list] = {}
+        for at in positions.pop(bucket, ()):
+            source, kind, target, line, *rest = _edge(edges, at)
+            by_target.setdefault(str(target), []).append([kind, source, line, *rest])
+        if by_target:
+            emit(edges_path("in", bucket << shift), edge_shard(by_target))
+    for bucket in sorted(out):
+        # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
+        own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
+        by_source: dict[str, list] = {}
+        for span in ("structure", "named"):
+            for part in own:
+                for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
+                    by_source.setdefault(str(source), []).append([kind, target, line, *rest])
+        if by_source:
+            emit(edges_path("out", bucket << shift), edge_shard(by_source))
+
+
+def _edge(edges: Sequence, at: int) -> tuple:
+    """Edge `at` of a graph's, as a plain tuple."""
+    row = getattr(edges, "row", None)
+    return row(at) if row is not None else tuple(edges[at])
 
 
 def edge_shard(edges: Mapping[str, Sequence[Sequence]]) -> bytes:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gitroute import __version__
-from gitroute.bundle.extracts import ExtractCache
+from gitroute.bundle.extracts import ExtractCache, packed_result
 from gitroute.bundle.layout import (
     BUNDLE_LARGE_REF,
     BUNDLE_REF,
@@ -26,6 +26,7 @@ from gitroute.bundle.layout import (
     load_json,
 )
 from gitroute.bundle.provenance import is_own_bundle, remember_own_bundle
+from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.store import BLOB_MODES, parse_tree
 from gitroute.bundle.validate import BadValue, check_bundle_commit, check_id_length, check_manifest
 from gitroute.errors import BuildRaceLost
@@ -40,6 +41,8 @@ class Reused:
     results: dict[str, list] = field(default_factory=dict)
     shards: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # path -> (blob id, keys)
     decoded: dict[str, tuple] = field(default_factory=dict)  # key -> decoded result (bundle/extracts.py)
+    # key -> its bytes in the cache, for the shards whose keys changed: what their cache files are written from
+    packed: dict[str, bytes] = field(default_factory=dict)
 
 
 class StoredBlobs(dict):
@@ -86,8 +89,6 @@ class BundleWriter:
         self.blob_ids: dict[str, str] = {}  # blobs already stored (by a worker, or kept from the previous bundle)
         self.large: dict[str, bytes] | None = None  # blobs for the large ref, when an index made any
         self.cache = ExtractCache(git.common_dir(repo), fresh=full)
-        self.extract_shards: dict[str, dict[str, tuple]] = {}  # this build's, for the cache
-        self.extract_fresh: set[str] = set()  # the keys this build extracted anew
         self._stored: StoredBlobs | None = None
 
     def reuse_extractions(self, keys: set[str]) -> Reused:
@@ -95,7 +96,10 @@ class BundleWriter:
         (`bundle/extracts.py`, beside the build memo). The bundle holds no extraction results: they were a
         third of its packed size, and a build may reuse only its own (a fetched bundle's could be planted)."""
         reused = Reused()
-        cached = self.cache.load(sorted({extract_path(k) for k in keys}))
+        wanted: dict[str, set[str]] = defaultdict(set)
+        for key in keys:
+            wanted[extract_path(key)].add(key)
+        cached, reused.packed = self.cache.load(sorted(wanted), keep=lambda path, held: held != wanted[path])
         reused.decoded = {k: cached[k] for k in keys if k in cached}
         return reused
 
@@ -106,16 +110,12 @@ class BundleWriter:
             self._stored = StoredBlobs(ids, self.repo.path)
         return self._stored
 
-    def add_extractions(self, keys: set[str], results: Mapping[str, list], decoded: Mapping[str, tuple],
-                        reused: Reused, fresh: set[str]) -> None:
-        """This build's extraction results, sharded by blob id, for the extraction cache: what the next build
-        reuses (`decoded`: every key's result; `fresh`: the keys extracted anew). A one-file change rewrites
-        one cache file; nothing goes into the bundle."""
-        shards: dict[str, dict[str, tuple]] = defaultdict(dict)
-        for key in keys:
-            shards[extract_path(key)][key] = decoded[key]
-        self.extract_shards = shards
-        self.extract_fresh = fresh
+    def extract_shards(self, keys: set[str], reused: Reused, decoded: Mapping[str, tuple], fresh: set[str],
+                       spill: Spill) -> ExtractShards:
+        """This build's extraction results, sharded by blob id, for the extraction cache (what the next build
+        reuses; nothing goes into the bundle): each shard's cache file written as soon as every key of it is at
+        hand (`ExtractShards.add`)."""
+        return ExtractShards(self, keys, reused, decoded, fresh, spill)
 
     def add(self, blobs: Mapping[str, bytes], folder: str = "") -> None:
         prefix = folder + "/" if folder else ""
@@ -143,7 +143,6 @@ class BundleWriter:
         self.blobs[MANIFEST] = dump_json(manifest)
         ids = git.write_blobs(self.repo, self.blobs)
         ids.update(self.blob_ids)
-        self.cache.save(self.extract_shards, self.extract_fresh)
         tree = git.write_tree(self.repo, ids)
         commit = git.write_commit(self.repo, tree, bundle_message(source_commit, __version__), when)
         written = Written(commit, tree, _swap(self.repo, self.ref, commit, self.previous))
@@ -181,6 +180,48 @@ class BundleWriter:
 
     def _timing_path(self) -> str:
         return os.path.join(git.common_dir(self.repo), "gitroute", "last-build.json")
+
+
+class ExtractShards:
+    """One build's extraction shards, for the extraction cache. A shard holding the same keys as the cache's file,
+    none extracted anew, is left as it is: a one-file change rewrites one file. Any other is written once every key
+    of it is at hand: results extracted anew arrive as where their `packed_result` is set aside (`add`)."""
+
+    def __init__(self, writer: BundleWriter, keys: set[str], reused: Reused, decoded: Mapping[str, tuple],
+                 fresh: set[str], spill: Spill) -> None:
+        self.cache, self.reused, self.decoded, self.spill = writer.cache, reused, decoded, spill
+        self.shards: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(keys):
+            self.shards[extract_path(key)].append(key)
+        self.waiting = {path: sum(key in fresh for key in shard) for path, shard in self.shards.items()}
+        self.packed: dict[str, Spot] = {}  # key extracted anew -> where its `packed_result` is
+
+    def start(self) -> None:
+        """Write every shard none of whose keys is to be extracted, unless the cache holds it as it is."""
+        for path, waiting in self.waiting.items():
+            if not waiting and not self.cache.unchanged(path, self.shards[path]):
+                self._write(path)
+
+    def add(self, key: str, packed: Spot) -> None:
+        """A result extracted anew: where its `packed_result` is."""
+        path = extract_path(key)
+        self.packed[key] = packed
+        self.waiting[path] -= 1
+        if not self.waiting[path]:
+            self._write(path)
+
+    def _write(self, path: str) -> None:
+        keys = self.shards[path]
+        self.cache.write(path, {key: self._packed(key) for key in keys})
+        for key in keys:
+            self.packed.pop(key, None)
+
+    def _packed(self, key: str) -> bytes:
+        fresh = self.packed.get(key)
+        if fresh is not None:
+            return self.spill.get(fresh)
+        stored = self.reused.packed.get(key)
+        return stored if stored is not None else packed_result(self.decoded[key])
 
 
 def write_large_commit(repo: git.Repository, blobs: Mapping[str, bytes], source_commit: str,

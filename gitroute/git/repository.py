@@ -13,7 +13,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import IO, cast
 
 import pygit2
 from pygit2.enums import FileMode
@@ -74,8 +74,13 @@ class Snapshot:
     skipped: list[Skipped] = field(default_factory=list)
     submodules: list[Submodule] = field(default_factory=list)
     stores: list[pygit2.Repository] = field(default_factory=list)
+    _pid: int = field(default_factory=os.getpid, repr=False)  # the process `stores` were opened in
 
     def read(self, entry: Entry) -> bytes:
+        if self._pid != os.getpid():
+            # A forked worker opens the stores again: a handle's packs and their file offsets are its parent's.
+            self.stores = [pygit2.Repository(store.path) for store in self.stores]
+            self._pid = os.getpid()
         return self.stores[entry.source].odb.read(pygit2.Oid(hex=entry.oid))[1]
 
 def open_repository(path: str = ".") -> pygit2.Repository:
@@ -488,6 +493,83 @@ def write_blobs(repo: pygit2.Repository, blobs: Mapping[str, bytes]) -> dict[str
     return ids
 
 
+class BlobStream:
+    """Blobs written as they come, into one pack through one `git fast-import`: a build hands over each
+    extraction shard as soon as it is complete, and keeps none of them. `add` returns the blob's id;
+    `close` waits for the pack (a context manager: a failure on the way kills fast-import, nothing stays)."""
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        self.repo = repo
+        self.ids: dict[str, str] = {}  # path -> blob id
+        self.sent: set[str] = set()
+        self._proc: subprocess.Popen | None = None
+        self._before: set[str] = set()  # the pack temporaries there were when fast-import started
+
+    def add(self, path: str, data: bytes) -> str:
+        oid = str(pygit2.hash(data))
+        self.ids[path] = oid
+        if oid not in self.sent and pygit2.Oid(hex=oid) not in self.repo.odb:
+            self.sent.add(oid)
+            stdin = self._stdin()
+            try:
+                stdin.write(b"blob\ndata %d\n" % len(data))
+                stdin.write(data)
+                stdin.write(b"\n")
+            except BrokenPipeError:
+                self.close()  # fast-import died: raises what it died of
+                raise
+        return oid
+
+    def _stdin(self) -> IO[bytes]:
+        if self._proc is None:
+            self._before = _pack_temporaries(self.repo)
+            self._proc = subprocess.Popen(_FAST_IMPORT_ARGS, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, env=git_env(self.repo.path))
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(b"feature done\n")
+        assert self._proc.stdin is not None
+        return self._proc.stdin
+
+    def close(self) -> dict[str, str]:
+        """Wait for the pack; returns path -> blob id of every blob added."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return self.ids
+        assert proc.stdin is not None and proc.stderr is not None
+        try:
+            proc.stdin.write(b"done\n")
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # fast-import stopped early: its stderr says why
+        stderr = proc.stderr.read()
+        proc.wait()
+        stop_if_interrupted(proc.returncode)
+        if proc.returncode != 0:
+            _remove_fast_import_leftovers(self.repo, proc.pid, stderr, self._before)
+            # A build of the same commit beside this one writes the same pack (see `write_blobs`): its objects
+            # arrive when it finishes.
+            for attempt in range(FAST_IMPORT_TRIES):
+                if _all_stored(self.repo, dict.fromkeys(self.sent, b"")):
+                    return self.ids
+                time.sleep(0.05 * (attempt + 1))
+            reason = _fast_import_reason(stderr)
+            fault = write_fault(reason)
+            if fault is not None:
+                raise _cannot_write_objects(self.repo, fault)
+            raise GitrouteError(f"cannot write the bundle's objects: {reason}")
+        return self.ids
+
+    def __enter__(self) -> BlobStream:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is not None and self._proc is not None:  # as `_fast_import` does: no pack comes of a failed build
+            self._proc.kill()  # killed, it names none of what it leaves: the pack temporaries that appeared go
+            self._proc.wait()
+            _remove_fast_import_leftovers(self.repo, self._proc.pid, b"", self._before)
+            self._proc = None
+
+
 def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[str]:
     """The ids among these that the object database holds (an unreadable id is not held)."""
     odb = repo.odb
@@ -501,18 +583,21 @@ def stored_objects(repo: pygit2.Repository, object_ids: Iterable[str]) -> set[st
     return held
 
 
+# Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
+# where both cost more time than they save space (the pack git sends is recomputed anyway).
+# Always a pack, however few the blobs: a build should never scatter loose objects. (git 2.39 still
+# unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
+_FAST_IMPORT_ARGS = ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+                     "--done", "--big-file-threshold=1k"]
+
+
 def _fast_import(repo: pygit2.Repository, stream: bytes) -> subprocess.CompletedProcess:
     """Run `git fast-import` on `stream`; whatever it leaves when it dies (a crash report, a partial pack) is removed.
 
     fast-import writes `<git dir>/fast_import_crash_<pid>` whenever it dies, and no option turns that off; a
     full disk also leaves the pack it was writing, which holds the space the next build needs.
     """
-    # Fast zlib and no delta search: a bundle is rewritten often and mostly of fresh JSON,
-    # where both cost more time than they save space (the pack git sends is recomputed anyway).
-    # Always a pack, however few the blobs: a build should never scatter loose objects. (git 2.39 still
-    # unpacks a single object with unpackLimit=1, as when an index adds one new blob; 0 never unpacks.)
-    args = ["git", "-c", "pack.compression=1", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--done",
-            "--big-file-threshold=1k"]
+    args = _FAST_IMPORT_ARGS
     before = _pack_temporaries(repo)
     with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=git_env(repo.path)) as proc:
