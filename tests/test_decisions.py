@@ -619,3 +619,23 @@ def test_a_quoted_example_of_deciding_is_no_decision():
 def test_an_alternative_that_says_rejected_states_its_verdict_once():
     record = record_of("docs/adr/0005-x.md", "# 5. X\n\n## Considered Options\n\n- Regexes: rejected, too loose\n")
     assert [r.text for r in record.rows if r.kind == "alternative"] == ["Regexes: rejected, too loose"]
+
+
+def _names_as_before(text: str) -> set[str]:
+    """normalize_name_all before it took each word once (every occurrence, dotted or not, normalised twice)."""
+    import re
+
+    from gitroute.text import split_identifier
+
+    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
+    norm = lambda w: "".join(split_identifier(w))  # noqa: E731
+    return {norm(w) for w in words} | {norm(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
+
+
+@given(st.text(alphabet=st.sampled_from(list("aZb_$.Q9 (é)İ:-\n")), max_size=60))
+def test_normalize_name_all_names_what_it_named_before(text):
+    from gitroute.indexes.decisions import normalize_name_all
+
+    assert normalize_name_all(text) == _names_as_before(text)
+    assert normalize_name_all("see `flask.Flask.url_for()` and xarray.Variable.") == {
+        "see", "and", "flaskflaskurlfor", "urlfor", "xarrayvariable", "variable"}

@@ -245,8 +245,11 @@ def _names_in(record: Record, chunk: list) -> set[str]:
 def normalize_name_all(text: str) -> set[str]:
     """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
     last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
-    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
-    return {normalize_name(w) for w in words} | {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
+    words = set(re.findall(r"[A-Za-z_$][\w$.]*", text))
+    names = set(map(normalize_name, words))
+    # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
+    names.update(normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words if "." in w)
+    return names
 
 
 def _mentioned_symbols(doc: object, names: frozenset[str]) -> list[str]:
