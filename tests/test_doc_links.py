@@ -426,6 +426,47 @@ def test_linking_never_raises_and_keeps_its_promises(pieces, path):
         assert all(len(t.name) >= 4 or t.kind == "file" or "." in link.token.strip("~.") for t in link.targets)
 
 
+class _Forgetful(dict):
+    """A page memo that keeps nothing: every token resolved anew, as before the memo."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=80), st.sampled_from(["docs/a.md", "docs/a.rst"]))
+def test_a_page_links_the_same_with_its_tokens_resolved_once_as_resolved_each_time(pieces, path):
+    # A token repeated on a page is resolved once per (module, class) it stands under; the links, and the keys
+    # the build memo notes the page read, are what resolving every token again gives.
+    from gitroute.indexes.doc_links import Linker, linking
+    from gitroute.parsing.documents import parse_document
+
+    document = parse_document(path, "".join(pieces).encode())
+    assert document is not None
+    edges = [(3, "imports", 0, 1)]
+
+    def link(memo):
+        linker = Linker(_NODES, edges, [path])
+        linker.record()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(linking, "_page_memo", memo)
+            links = linker.link_document(document)
+        return links, list(linker.looked)
+
+    assert link(dict) == link(_Forgetful)
+
+
+def test_a_name_repeated_under_two_modules_links_each_to_its_own():
+    from gitroute.indexes.doc_links import Linker
+    from gitroute.parsing.documents import parse_document
+
+    text = (".. module:: shop.cart\n\n:class:`Cart` is here.\n\n.. module:: legacy.cart\n\n"
+            ":class:`Cart` is there.\n")
+    links = Linker(_NODES, [], ["docs/a.rst"]).link_document(parse_document("docs/a.rst", text.encode()))
+    assert [[t.path for t in x.targets] for x in links if x.token == "Cart"] == [["src/shop/cart.py"],
+                                                                                 ["legacy/cart.py"]]
+
+
 def test_elixir_names_with_an_arity_or_a_question_mark_link(make_repo, route):
     # elixir-lang's guides name functions as `Keyword.merge/2` and `Enum.empty?/1`: neither linked.
     repo = make_repo()

@@ -347,6 +347,10 @@ class Linker:
         module = ""
         classes: list[tuple[int, str]] = []  # (end line, class name) of the class directives open here
         blocks = document.blocks
+        # A page names the same things again and again (a third of django's tokens repeat one of their page's):
+        # each (token, module, class) is resolved once per page. Once per page only: the keys its resolution
+        # reads are noted for the build memo per page (`record`), and the first resolution noted them.
+        resolved = _page_memo()
         for block in blocks:
             while classes and classes[-1][0] < block.line:
                 classes.pop()
@@ -364,11 +368,14 @@ class Linker:
             context: tuple[frozenset[str], tuple[str, ...]] | None = None
             owner = classes[-1][1] if classes else ""
             for token in tokens:
-                candidates = self.resolve_token(token, document.path, module, owner)
-                if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
+                key = (token.kind, token.text, token.role, module, owner)
+                if key in resolved:
+                    found = resolved[key]
+                else:
+                    found = resolved[key] = self._candidates(token, document.path, module, owner)
+                if found is None:
                     continue
-                candidates = sorted(set(candidates))
-                files = sorted({self.nodes[i].path for i in candidates})
+                candidates, files = found
                 status = EXACT
                 if len(files) > 1:
                     if context is None:
@@ -389,6 +396,15 @@ class Linker:
                 if name:
                     classes.append((block.end_line, name.rsplit(".", 1)[-1]))
         return links
+
+    def _candidates(self, token, document: str, module: str, owner: str) -> tuple[list[int], list[str]] | None:
+        """The nodes a token names, sorted, and their files, sorted; None when it names none (or is a mention
+        of a name too many symbols have)."""
+        candidates = self.resolve_token(token, document, module, owner)
+        if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
+            return None
+        candidates = sorted(set(candidates))
+        return candidates, sorted({self.nodes[i].path for i in candidates})
 
     def _target(self, node_id: int) -> Target:
         target = self.targets.get(node_id)
@@ -417,6 +433,11 @@ class Linker:
         shared = set.intersection(*segments.values()) if segments else set()
         named = [path for path in files if (segments[path] - shared) & words]
         return named[0] if len(named) == 1 else None
+
+
+def _page_memo() -> dict[tuple, tuple[list[int], list[str]] | None]:
+    """What a page's tokens resolved to, by (kind, text, role, module, class): a fresh one per page."""
+    return {}
 
 
 _TABLE_ATTRS = {"p": "by_path", "s": "by_suffix", "b": "by_base", "n": "by_name", "q": "by_qual",
@@ -598,8 +619,8 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         linker.looked.clear()
         found = linker.link_document(document)
         looked = array("I")
-        for tag, k in linker.looked:
-            canon = linker.canon_key(tag, k)
+        for tag, k in linker.looked:  # (the name tables' keys are their own canon: no call for each)
+            canon = linker.canon_key(tag, k) if tag == "N" or tag == "i" else (tag, k)
             at = position.get(canon)
             if at is None:
                 at = position[canon] = len(keys)
