@@ -456,6 +456,22 @@ def test_a_page_links_the_same_with_its_tokens_resolved_once_as_resolved_each_ti
     assert link(dict) == link(_Forgetful)
 
 
+# The mention pattern before its runs were possessive: the matches must be the same.
+_CODE_WORD_BEFORE = (r"(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+"
+                     r"|[A-Za-z$]*_[\w$]*|[a-z][a-z0-9]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Z]{2,}[a-z]{2}[\w$]*)")
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(list("aZbQ_$.:->9 é\n(`")), max_size=60))
+def test_the_mention_pattern_finds_what_it_found_before_it_was_possessive(text):
+    import re
+
+    from gitroute.indexes.doc_links.linking import _CODE_WORD
+
+    before = re.compile(_CODE_WORD_BEFORE)
+    assert [m.span() for m in _CODE_WORD.finditer(text)] == [m.span() for m in before.finditer(text)]
+
+
 def test_a_name_repeated_under_two_modules_links_each_to_its_own():
     from gitroute.indexes.doc_links import Linker
     from gitroute.parsing.documents import parse_document

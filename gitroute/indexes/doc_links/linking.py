@@ -513,9 +513,12 @@ MAX_MENTION_CANDIDATES = 3  # a mention of a name more symbols have than this li
 MAX_MENTION_TEXT = 20_000  # characters of one block read for mentions
 _MENTION = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*")
 # Only the words shaped as code, found by the regex engine rather than word by word in Python (a big project's
-# documents hold millions of words): a qualified name, or one with an underscore or an inner capital.
-_CODE_WORD = re.compile(r"(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+"
-                        r"|[A-Za-z$]*_[\w$]*|[a-z][a-z0-9]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Z]{2,}[a-z]{2}[\w$]*)")
+# documents hold millions of words): a qualified name, or one with an underscore or an inner capital. Possessive
+# (`*+`): what follows each run is a character the run cannot hold, so giving one back never finds a match, and an
+# English word fails each alternative at once instead of once per letter (a third less time, the same matches).
+_CODE_WORD = re.compile(r"(?<![\w$])(?:[A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)++"
+                        r"|[A-Za-z$]*+_[\w$]*+|[a-z][a-z0-9]*+[A-Z][\w$]*+|[A-Z][a-z0-9]++[A-Z][\w$]*+"
+                        r"|[A-Z]{2,}+[a-z]{2}[\w$]*+)")
 
 
 def mentions(block) -> tuple:
