@@ -497,3 +497,40 @@ def test_elixir_names_with_an_arity_or_a_question_mark_link(make_repo, route):
     assert {row["path"]: row["symbols"] for row in doc["rows"]} == {
         "lib/keyword.ex": ["Keyword.merge"], "lib/enum.ex": ["Enum.empty?"],
     }
+
+
+def _disambiguate_before(files, context, token):
+    """Linker._disambiguate before its path segments were cached (the reference it must agree with)."""
+    import posixpath
+
+    from gitroute.indexes.doc_links.linking import _WORD, _names_file
+
+    words, spelled = context
+    own = token.strip("~.!")
+    spelled_others = [s for s in spelled if s != own]
+    by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+    if len(by_path) == 1:
+        return by_path[0]
+    words = words - set(_WORD.findall(token))
+    segments = {}
+    for path in files:
+        parts = path.split("/")
+        segments[path] = set(parts[:-1]) | {posixpath.splitext(parts[-1])[0]} | {parts[-1]}
+    shared = set.intersection(*segments.values()) if segments else set()
+    named = [path for path in files if (segments[path] - shared) & words]
+    return named[0] if len(named) == 1 else None
+
+
+_SEGMENTS = st.sampled_from(["src", "shop", "legacy", "cart", "cart.py", "app.py", "__init__.py", "db", "models"])
+
+
+@given(st.lists(st.lists(_SEGMENTS, min_size=1, max_size=4).map("/".join), min_size=2, max_size=6, unique=True),
+       st.frozensets(st.sampled_from(["shop", "cart", "legacy", "db", "models", "app", "py", "src"])),
+       st.lists(st.sampled_from(["shop.cart", "src/shop/cart.py", "legacy.cart.Cart", "db/models", "cart.py"]),
+                max_size=3),
+       st.sampled_from(["Cart", "cart.py", "shop.cart", "~models.Model", "save"]))
+def test_disambiguation_picks_what_it_picked_before_its_segments_were_cached(files, words, spelled, token):
+    from gitroute.indexes.doc_links import Linker
+
+    context = (words, tuple(spelled))
+    assert Linker._disambiguate(sorted(files), context, token) == _disambiguate_before(sorted(files), context, token)

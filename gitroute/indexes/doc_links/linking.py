@@ -421,16 +421,13 @@ class Linker:
         words, spelled = context
         own = token.strip("~.!")
         spelled_others = [s for s in spelled if s != own]
-        by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
-        if len(by_path) == 1:
-            return by_path[0]
+        if spelled_others:
+            by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+            if len(by_path) == 1:
+                return by_path[0]
         words = words - set(_WORD.findall(token))
-        segments = {}
-        for path in files:
-            parts = path.split("/")
-            stem = posixpath.splitext(parts[-1])[0]
-            segments[path] = set(parts[:-1]) | {stem} | {parts[-1]}
-        shared = set.intersection(*segments.values()) if segments else set()
+        segments = {path: _path_segments(path) for path in files}
+        shared = frozenset.intersection(*segments.values()) if segments else frozenset()
         named = [path for path in files if (segments[path] - shared) & words]
         return named[0] if len(named) == 1 else None
 
@@ -463,6 +460,13 @@ class _Noted:
     def __getitem__(self, key):
         self.looked[self.tag, key] = None
         return self.table[key]
+
+
+@lru_cache(maxsize=65536)
+def _path_segments(path: str) -> frozenset[str]:
+    """A path's folders, its file name and that name without its extension: what a paragraph's words may name."""
+    parts = path.split("/")
+    return frozenset((*parts[:-1], posixpath.splitext(parts[-1])[0], parts[-1]))
 
 
 @lru_cache(maxsize=65536)
