@@ -4,6 +4,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 # Camel humps (HTTPServer -> HTTP Server), digits and any non-alphanumeric run split a word.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _RUN = re.compile(r"[^\W_]+")  # maximal alphanumeric runs; `_`, `-`, `.`, `/` and spaces separate
@@ -162,6 +166,13 @@ def normalize_name(name: str) -> str:
         if len(_normal_memo) < 1 << 18:
             _normal_memo[name] = found
     return found
+
+
+def normalize_names(words: Iterable[str]) -> set[str]:
+    """`normalize_name` of each word, as a set: the memo read without a call per word (a decision record's
+    sections: 368,000 words on django)."""
+    known = _normal_memo.get
+    return {known(w) or normalize_name(w) for w in words}
 
 
 def asks_for_entry(text: str) -> bool:

@@ -158,3 +158,10 @@ def _normalize_name_as_before(name: str) -> str:
 def test_normalize_name_is_what_joining_the_identifier_parts_gives_and_stays_so(name):
     # Twice: the second call is answered by the memo, which must hold the same key.
     assert normalize_name(name) == _normalize_name_as_before(name) == normalize_name(name)
+
+
+@given(st.lists(st.one_of(any_text, st.sampled_from(["url_for", "URLFor", "$", "_", "a.b", "İx"])), max_size=8))
+def test_normalize_names_is_the_set_of_each_words_normalised_name(words):
+    from gitroute.text import normalize_names
+
+    assert normalize_names(words) == {_normalize_name_as_before(w) for w in words}

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
+from gitroute.text import STOP_WORDS, normalize_name, normalize_names, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -246,9 +246,9 @@ def normalize_name_all(text: str) -> set[str]:
     """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
     last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
     words = set(re.findall(r"[A-Za-z_$][\w$.]*", text))
-    names = set(map(normalize_name, words))
+    names = normalize_names(words)
     # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
-    names.update(normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words if "." in w)
+    names.update(normalize_names(w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w))
     return names
 
 
