@@ -639,3 +639,27 @@ def test_normalize_name_all_names_what_it_named_before(text):
     assert normalize_name_all(text) == _names_as_before(text)
     assert normalize_name_all("see `flask.Flask.url_for()` and xarray.Variable.") == {
         "see", "and", "flaskflaskurlfor", "urlfor", "xarrayvariable", "variable"}
+
+
+def test_a_rebuild_takes_each_records_rows_and_postings_from_the_memo_and_writes_the_same_blobs(tmp_path):
+    from gitroute.bundle.memo import BuildMemo
+    from gitroute.indexes.decisions import PART, build_blobs
+
+    records = [record_of(f"docs/adr/{name}", seed(name).decode()) for name in (ADR_0001, ADR_104, MIP_0085)]
+    symbols = {records[0].path: ["routetable"], records[2].path: ["routetable", "routingindex"]}
+    fresh = build_blobs(records, symbols)
+
+    first = BuildMemo(str(tmp_path), salt="test")
+    assert build_blobs(records, symbols, memo=first.table("decisions"))[:2] == fresh[:2]
+    first.save()
+    again = BuildMemo(str(tmp_path), salt="test").table("decisions")
+    parts = [key for key in again.previous if isinstance(key, str) and key.startswith(PART)]
+    assert len(parts) == 3
+    # The records in another order: each takes its part from the memo under its new place.
+    reordered = records[::-1]
+    assert build_blobs(reordered, symbols, memo=again)[:2] == build_blobs(reordered, symbols)[:2]
+    assert again.hits >= 3
+    # A record whose mentioned symbols changed is made again, not taken.
+    changed = {**symbols, records[1].path: ["routetable"]}
+    later = BuildMemo(str(tmp_path), salt="test").table("decisions")
+    assert build_blobs(records, changed, memo=later)[:2] == build_blobs(records, changed)[:2]
