@@ -620,3 +620,47 @@ def test_a_quoted_example_of_deciding_is_no_decision():
 def test_an_alternative_that_says_rejected_states_its_verdict_once():
     record = record_of("docs/adr/0005-x.md", "# 5. X\n\n## Considered Options\n\n- Regexes: rejected, too loose\n")
     assert [r.text for r in record.rows if r.kind == "alternative"] == ["Regexes: rejected, too loose"]
+
+
+def _names_as_before(text: str) -> set[str]:
+    """normalize_name_all before it took each word once (every occurrence, dotted or not, normalised twice)."""
+    import re
+
+    from gitroute.text import split_identifier
+
+    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
+    norm = lambda w: "".join(split_identifier(w))  # noqa: E731
+    return {norm(w) for w in words} | {norm(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
+
+
+@given(st.text(alphabet=st.sampled_from(list("aZb_$.Q9 (é)İ:-\n")), max_size=60))
+def test_normalize_name_all_names_what_it_named_before(text):
+    from gitroute.indexes.decisions import normalize_name_all
+
+    assert normalize_name_all(text) == _names_as_before(text)
+    assert normalize_name_all("see `flask.Flask.url_for()` and xarray.Variable.") == {
+        "see", "and", "flaskflaskurlfor", "urlfor", "xarrayvariable", "variable"}
+
+
+def test_a_rebuild_takes_each_records_rows_and_postings_from_the_memo_and_writes_the_same_blobs(tmp_path):
+    from gitroute.bundle.memo import BuildMemo
+    from gitroute.indexes.decisions import PART, build_blobs
+
+    records = [record_of(f"docs/adr/{name}", seed(name).decode()) for name in (ADR_0001, ADR_104, MIP_0085)]
+    symbols = {records[0].path: ["routetable"], records[2].path: ["routetable", "routingindex"]}
+    fresh = build_blobs(records, symbols)
+
+    first = BuildMemo(str(tmp_path), salt="test")
+    assert build_blobs(records, symbols, memo=first.table("decisions"))[:2] == fresh[:2]
+    first.save()
+    again = BuildMemo(str(tmp_path), salt="test").table("decisions")
+    parts = [key for key in again.previous if isinstance(key, str) and key.startswith(PART)]
+    assert len(parts) == 3
+    # The records in another order: each takes its part from the memo under its new place.
+    reordered = records[::-1]
+    assert build_blobs(reordered, symbols, memo=again)[:2] == build_blobs(reordered, symbols)[:2]
+    assert again.hits >= 3
+    # A record whose mentioned symbols changed is made again, not taken.
+    changed = {**symbols, records[1].path: ["routetable"]}
+    later = BuildMemo(str(tmp_path), salt="test").table("decisions")
+    assert build_blobs(records, changed, memo=later)[:2] == build_blobs(records, changed)[:2]

@@ -426,6 +426,63 @@ def test_linking_never_raises_and_keeps_its_promises(pieces, path):
         assert all(len(t.name) >= 4 or t.kind == "file" or "." in link.token.strip("~.") for t in link.targets)
 
 
+class _Forgetful(dict):
+    """A page memo that keeps nothing: every token resolved anew, as before the memo."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=80), st.sampled_from(["docs/a.md", "docs/a.rst"]))
+def test_a_page_links_the_same_with_its_tokens_resolved_once_as_resolved_each_time(pieces, path):
+    # A token repeated on a page is resolved once per (module, class) it stands under; the links, and the keys
+    # the build memo notes the page read, are what resolving every token again gives.
+    from gitroute.indexes.doc_links import Linker, linking
+    from gitroute.parsing.documents import parse_document
+
+    document = parse_document(path, "".join(pieces).encode())
+    assert document is not None
+    edges = [(3, "imports", 0, 1)]
+
+    def link(memo):
+        linker = Linker(_NODES, edges, [path])
+        linker.record()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(linking, "_page_memo", memo)
+            links = linker.link_document(document)
+        return links, list(linker.looked)
+
+    assert link(dict) == link(_Forgetful)
+
+
+# The mention pattern before its runs were possessive: the matches must be the same.
+_CODE_WORD_BEFORE = (r"(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+"
+                     r"|[A-Za-z$]*_[\w$]*|[a-z][a-z0-9]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[A-Z]{2,}[a-z]{2}[\w$]*)")
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(list("aZbQ_$.:->9 é\n(`")), max_size=60))
+def test_the_mention_pattern_finds_what_it_found_before_it_was_possessive(text):
+    import re
+
+    from gitroute.indexes.doc_links.linking import _CODE_WORD
+
+    before = re.compile(_CODE_WORD_BEFORE)
+    assert [m.span() for m in _CODE_WORD.finditer(text)] == [m.span() for m in before.finditer(text)]
+
+
+def test_a_name_repeated_under_two_modules_links_each_to_its_own():
+    from gitroute.indexes.doc_links import Linker
+    from gitroute.parsing.documents import parse_document
+
+    text = (".. module:: shop.cart\n\n:class:`Cart` is here.\n\n.. module:: legacy.cart\n\n"
+            ":class:`Cart` is there.\n")
+    links = Linker(_NODES, [], ["docs/a.rst"]).link_document(parse_document("docs/a.rst", text.encode()))
+    assert [[t.path for t in x.targets] for x in links if x.token == "Cart"] == [["src/shop/cart.py"],
+                                                                                 ["legacy/cart.py"]]
+
+
 def test_elixir_names_with_an_arity_or_a_question_mark_link(make_repo, route):
     # elixir-lang's guides name functions as `Keyword.merge/2` and `Enum.empty?/1`: neither linked.
     repo = make_repo()
@@ -440,3 +497,40 @@ def test_elixir_names_with_an_arity_or_a_question_mark_link(make_repo, route):
     assert {row["path"]: row["symbols"] for row in doc["rows"]} == {
         "lib/keyword.ex": ["Keyword.merge"], "lib/enum.ex": ["Enum.empty?"],
     }
+
+
+def _disambiguate_before(files, context, token):
+    """Linker._disambiguate before its path segments were cached (the reference it must agree with)."""
+    import posixpath
+
+    from gitroute.indexes.doc_links.linking import _WORD, _names_file
+
+    words, spelled = context
+    own = token.strip("~.!")
+    spelled_others = [s for s in spelled if s != own]
+    by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+    if len(by_path) == 1:
+        return by_path[0]
+    words = words - set(_WORD.findall(token))
+    segments = {}
+    for path in files:
+        parts = path.split("/")
+        segments[path] = set(parts[:-1]) | {posixpath.splitext(parts[-1])[0]} | {parts[-1]}
+    shared = set.intersection(*segments.values()) if segments else set()
+    named = [path for path in files if (segments[path] - shared) & words]
+    return named[0] if len(named) == 1 else None
+
+
+_SEGMENTS = st.sampled_from(["src", "shop", "legacy", "cart", "cart.py", "app.py", "__init__.py", "db", "models"])
+
+
+@given(st.lists(st.lists(_SEGMENTS, min_size=1, max_size=4).map("/".join), min_size=2, max_size=6, unique=True),
+       st.frozensets(st.sampled_from(["shop", "cart", "legacy", "db", "models", "app", "py", "src"])),
+       st.lists(st.sampled_from(["shop.cart", "src/shop/cart.py", "legacy.cart.Cart", "db/models", "cart.py"]),
+                max_size=3),
+       st.sampled_from(["Cart", "cart.py", "shop.cart", "~models.Model", "save"]))
+def test_disambiguation_picks_what_it_picked_before_its_segments_were_cached(files, words, spelled, token):
+    from gitroute.indexes.doc_links import Linker
+
+    context = (words, tuple(spelled))
+    assert Linker._disambiguate(sorted(files), context, token) == _disambiguate_before(sorted(files), context, token)

@@ -641,3 +641,20 @@ def test_the_graph_memo_resolves_again_exactly_the_files_a_change_reaches(tmp_pa
         assert graph_module.node_buckets(sum(a.nodes.values())) == 1
         assert a.bundle_tree == b.bundle_tree, f"after {sorted(change)}: the incremental bundle differs from --full"
         assert again == expected, f"after {sorted(change)}"
+
+
+def test_equal_values_digest_alike_however_their_strings_were_made_or_shared() -> None:
+    # A build's values hold strings shared many times over (a stemmer's cache) or interned; the same values made
+    # afresh, or read back from the memo, hold others: the digest a memo keys results by must not see it.
+    import marshal
+    import sys
+
+    from gitroute.bundle.memo import digest_values
+
+    one = "".join(["1"])
+    shared = [[sys.intern("route" + "table"), 0, 1], [one, 0, 1], [one, 1, 1]]
+    kept = [shared, shared]
+    afresh = [[["routetable", 0, 1], [str(1), 0, 1], [str(1), 1, 1]] for _ in range(2)]
+    assert afresh == kept and digest_values(afresh) == digest_values(kept)
+    assert digest_values(marshal.loads(marshal.dumps(kept))) == digest_values(kept)
+    assert digest_values([["routetable", 0, 1]]) != digest_values([["routetable", 0, 2]])

@@ -157,6 +157,23 @@ def test_a_parse_past_the_memory_ceiling_is_cancelled_and_the_parser_still_works
     assert tree.root_node.type == "program" and not tree.root_node.has_error
 
 
+def test_a_guarded_parse_reads_the_memory_it_checks_through_one_descriptor_and_closes_it():
+    import os
+
+    watch = limits.ParseWatch(1 << 20)
+    # The descriptor held open reads what opening the file reads (the memory can move a little between them).
+    assert abs(watch.resident() - limits.resident_bytes()) < 16 << 20
+    watch.close()
+    watch.close()  # twice is harmless
+    assert watch.resident() > 0  # closed: read the plain way
+    javascript = parser("javascript")
+    assert javascript is not None
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(3):
+        parse_bounded(javascript, b"function f() { return 1 }\n" * 4000)  # past GUARDED_MIN_BYTES
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
 def test_a_file_past_the_parse_memory_ceiling_is_skipped_and_named(make_repo, route, monkeypatch):
     monkeypatch.setattr(limits, "PARSE_MEMORY_CEILING", 8 << 20)
     repo = make_repo()

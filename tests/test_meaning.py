@@ -915,3 +915,26 @@ def test_a_class_constant_joins_its_class_text_and_a_module_constant_stands_alon
     assert "MAX_REDIRECTS" not in by_node and redirect in by_node["Http"] and redirect not in by_node["execute"]
     by_node = _postings_by_node({"a/run.go": go}, "a/run.go")
     assert meaning.words("timeout")[0] in by_node["DefaultTimeout"]
+
+
+def test_a_files_packed_postings_are_encode_posting_of_their_counts():
+    # `_file_postings` packs its postings inline: each must be what encode_posting gives (tf, length, fields).
+    from gitroute.graph import SourceFile, build_graph
+    from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELDS, decode_posting, encode_posting
+    from gitroute.parsing import extract
+
+    text = ('"""Weather client."""\n\nclass OpenMeteoClient:\n    """Fetch the forecast for a place."""\n\n'
+            '    def fetch(self, place, days=3):\n        # ask the remote service, then cache the reply\n'
+            '        raise ValueError("the place has no forecast for those days")\n')
+    graph = build_graph([SourceFile("weather/client.py", "blob", "python", extract(text.encode(), "python"))])
+    group = sorted(graph.nodes, key=lambda n: n.id)
+    entries = meaning.postings._file_postings(group, lambda p: text.encode(), {})
+    assert entries and any(body for *_, body in entries)
+    names = {bit for bit, _weight in FIELDS.values()}
+    for _offset, length, tokens, packed, body in entries:
+        own = len(tokens) - body
+        for token, value in zip(tokens[:own], packed[:own]):
+            tf, _, fields = decode_posting(value)
+            assert value == encode_posting(tf, length, fields) and fields and fields & ~sum(names) == 0
+            assert not token.startswith(BODY_PREFIX)
+        assert packed[own:] == [encode_posting(1, body, BODY_BIT)] * body

@@ -146,3 +146,22 @@ def test_content_tokens_drops_stop_words_and_keeps_order():
 @given(any_text)
 def test_content_tokens_are_the_tokens_that_are_not_stop_words(text):
     assert content_tokens(text) == [t for t in tokenize(text) if t not in STOP_WORDS]
+
+
+def _normalize_name_as_before(name: str) -> str:
+    return "".join(split_identifier(name))  # normalize_name before its memo and ASCII fast path
+
+
+@given(st.one_of(any_text, st.text(alphabet=string.ascii_letters + string.digits + "_$.-:", max_size=40)))
+@example("HTTPServer_v2.url_for")
+@example("İstanbul_Client")
+def test_normalize_name_is_what_joining_the_identifier_parts_gives_and_stays_so(name):
+    # Twice: the second call is answered by the memo, which must hold the same key.
+    assert normalize_name(name) == _normalize_name_as_before(name) == normalize_name(name)
+
+
+@given(st.lists(st.one_of(any_text, st.sampled_from(["url_for", "URLFor", "$", "_", "a.b", "İx"])), max_size=8))
+def test_normalize_names_is_the_set_of_each_words_normalised_name(words):
+    from gitroute.text import normalize_names
+
+    assert normalize_names(words) == {_normalize_name_as_before(w) for w in words}

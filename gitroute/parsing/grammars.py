@@ -59,6 +59,8 @@ def parse_bounded(loaded: Parser, data: bytes) -> Tree:
         if watch.exceeded:
             raise ExtractLimit(PARSE_LIMIT, watch.exceeded) from None
         raise
+    finally:
+        watch.close()
     return loaded.parse(data, guarded)
 
 

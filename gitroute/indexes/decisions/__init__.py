@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
+from gitroute.text import STOP_WORDS, normalize_name, normalize_names, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     parts: dict[str, list[list]] = {}  # record unit -> its postings, row ids from its first row
     states: dict[str, tuple[int, str]] = {}  # record unit -> what its postings are made of: first row, digest
     for record_id, record in enumerate(records):
-        rows, postings = record_part(record_id, record, (symbols or {}).get(record.path, ()))
+        rows, postings = _record_part_memoised(record_id, record, (symbols or {}).get(record.path, ()), memo)
         key = digest_values(postings).hex()
         # A design document is two records of one path: its design sections, and its other sections as a page.
         unit = f"{record.path}\0page" if record.format == PAGE_FORMAT else record.path
@@ -199,6 +199,33 @@ def record_part(record_id: int, record: Record, symbols: Iterable[str]) -> tuple
     return rows, postings
 
 
+PART = "\0part\0"  # a memo key's prefix: a record's rows and postings, by the digest of what they are made of
+
+
+def _record_part_memoised(record_id: int, record: Record, symbols: Iterable[str],
+                          memo) -> tuple[list[list], list[list]]:
+    """`record_part`, taken from the build memo when the record and the symbols it mentions are what an earlier
+    build made them from (a one-file commit changes no record: on django, two thirds of the index's time)."""
+    from gitroute.bundle.memo import digest_values
+
+    mentioned = sorted(set(symbols))
+    key = None
+    if memo is not None:
+        try:  # a record's own fields and those of its rows and sections are plain values
+            key = PART + digest_values((record.path, record.title, record.format, [tuple(r) for r in record.rows],
+                                        [tuple(s) for s in record.sections], mentioned)).hex()
+        except ValueError:  # something marshal cannot write: not memoised
+            key = None
+    found = memo.get(key) if key is not None else None
+    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], list):
+        rows, postings = found
+        return [[record_id, *row[1:]] for row in rows], postings  # the rows name their record by its place
+    rows, postings = record_part(record_id, record, mentioned)
+    if key is not None:
+        memo.put(key, (rows, postings))
+    return rows, postings
+
+
 def _add_postings(into: dict, first: int, postings: Sequence[list]) -> None:
     for key, row, *payload in postings:
         into[key].append([first + row, *payload])
@@ -243,8 +270,11 @@ def _names_in(record: Record, chunk: list) -> set[str]:
 def normalize_name_all(text: str) -> set[str]:
     """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
     last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
-    words = re.findall(r"[A-Za-z_$][\w$.]*", text)
-    return {normalize_name(w) for w in words} | {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words}
+    words = set(re.findall(r"[A-Za-z_$][\w$.]*", text))
+    names = normalize_names(words)
+    # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
+    names.update(normalize_names(w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w))
+    return names
 
 
 def _mentioned_symbols(doc: object, names: frozenset[str]) -> list[str]:
