@@ -301,5 +301,49 @@ def test_a_declaration_and_its_definition_both_come_before_other_routes(c_repo, 
 
 def test_a_docs_phrase_with_no_name_to_ask_about_falls_back_to_plain_words(python_repo):
     doc = ask(python_repo, "which page of the docs explains how a price gets lowered by a rule")
-    assert [r["kind"] for r in doc["classification"]["routes"]] == ["docs", "meaning"]
+    # no page says it in these words either (the pages' route, through why, finds nothing): plain words then
+    assert [(r["kind"], r["command"]) for r in doc["classification"]["routes"]] == [
+        ("docs", "docs"), ("docs", "why"), ("meaning", "query")]
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/shop/pricing.py"
+
+
+# A page that explains a file in other words: no document names the file or what it defines, so `docs` has no link
+# to give; the page's own words answer, through every document's sections, and the rows are still documents.
+PAGES = {
+    "go": {
+        "go.mod": "module example.com/editor\n\ngo 1.21\n",
+        "server/session.go": ("package server\n\n// conn is one editor connection.\ntype conn struct{ id int }\n\n"
+                              "func (c *conn) open() int { return c.id }\n"),
+        "server/store.go": "package server\n\nfunc keep(n int) int { return n }\n",
+        "docs/design/implementation.md": (
+            "# Implementation\n\n## Layers\n\nThe server keeps one session per editor connection. Below the session\n"
+            "layer sits a cache shared by every session, so that files opened twice are parsed once.\n\n"
+            "## Testing\n\nIntegration tests start a real server.\n"),
+        "README.md": "# editor\n\nA language server.\n",
+    },
+    "python": {
+        "pyproject.toml": '[project]\nname = "relay"\n',
+        "relay/session.py": "class _Conn:\n    def open(self):\n        return 1\n",
+        "relay/store.py": "def keep(n):\n    return n\n",
+        "docs/architecture.rst": (
+            "Architecture\n============\n\nLayers\n------\n\nThe relay keeps one session per editor connection. "
+            "Below the session\nlayer sits a cache shared by every session, so that files opened twice are parsed "
+            "once.\n\nTesting\n-------\n\nIntegration tests start a real relay.\n"),
+    },
+}
+
+
+@pytest.mark.parametrize("language, code, page", [
+    ("go", "server/session.go", "docs/design/implementation.md"),
+    ("python", "relay/session.py", "docs/architecture.rst"),
+])
+def test_a_docs_question_no_link_answers_is_answered_by_the_pages_words(tmp_path_factory, language, code, page):
+    repo = _built(tmp_path_factory, f"pages-{language}", PAGES[language])
+    assert json.loads(run_route(["docs", "--json", code], repo.path).stdout)["status"] == "no_match"
+    doc = ask(repo, f"Which write-up explains the session and cache layering that {code} is part of?")
+    assert [(r["kind"], r["command"]) for r in doc["classification"]["routes"]] == [("docs", "docs"), ("docs", "why")]
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == page
+    assert {r["type"] for r in doc["rows"]} == {"docs"}
+    # an off-topic sentence of the same shape is still no_match: the pages' own rule holds
+    off = ask(repo, f"Which write-up explains the tax rules for imported bicycles that {code} is part of?")
+    assert off["status"] == "no_match"

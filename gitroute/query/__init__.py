@@ -19,7 +19,7 @@ from gitroute.model import Answer
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a cold query would pay for
 if TYPE_CHECKING:
-    from gitroute.ask import Classification
+    from gitroute.ask import Classification, Route
     from gitroute.bundle.store import BundleView
     from gitroute.indexes.meaning import Evidence
 
@@ -88,7 +88,7 @@ PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import Route, classify, merge_answers
+    from gitroute.ask import classify, merge_answers
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
     from gitroute.specs import available_commands, command_named
@@ -112,17 +112,11 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         for route in classification.routes:
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
-        if (merged.status == "no_match" and classification.routes and "query" in available
-                and not classification.unknown
-                and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split()) and r.kind != "meaning"
-                        for r in classification.routes)):
-            # A phrase chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question
-            # asked), which had nothing: the question's words still may place something, under the meaning index's
-            # own no_match rule.
-            kinds = "/".join(dict.fromkeys(r.kind for r in classification.routes))
-            route = Route("meaning", "query", text, f"{kinds} found nothing: the question's words, in plain words")
-            answers.append((route, asked(route)))
-            classification = classification._replace(routes=(*classification.routes, route))
+        for fallback in _fallbacks(text, classification, available):
+            if merged.status != "no_match":
+                break
+            answers.append((fallback, asked(fallback)))
+            classification = classification._replace(routes=(*classification.routes, fallback))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
             note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
@@ -132,6 +126,31 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
             merged = merged._replace(notes=(note, *merged.notes))
         return merged, classification
+
+
+def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:
+    """The routes a question whose routes all found nothing is asked next, in its own words, in turn.
+
+    A docs question whose subject no document links (no page names it, or says it in other words, or the subject
+    is a file no page spells) is asked of every document's sections through `why` (records, design documents and
+    ordinary pages, under that index's own no_match rule): its rows are still documents. Then, as when a phrase
+    chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question asked), the
+    question is asked of the meaning index, under its own no_match rule."""
+    from gitroute.ask import Route
+
+    routes = classification.routes
+    if not routes or classification.unknown:
+        return []
+    fallbacks = []
+    if "why" in available and any(r.kind == "docs" for r in routes) and not any(r.command == "why" for r in routes):
+        fallbacks.append(Route("docs", "why", text, "docs found no document naming it: the question's words, "
+                               "over every document's sections"))
+    if "query" in available and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split())
+                                    and r.kind != "meaning" for r in routes):
+        kinds = "/".join(dict.fromkeys(r.kind for r in routes))
+        fallbacks.append(Route("meaning", "query", text,
+                               f"{kinds} found nothing: the question's words, in plain words"))
+    return fallbacks
 
 
 def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
