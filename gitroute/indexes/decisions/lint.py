@@ -11,7 +11,7 @@ from gitroute.indexes.decisions import DOCUMENT_FORMAT, ROWS, check_format, sele
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
     from gitroute.bundle.store import IndexView
-    from gitroute.parsing.records import DecisionRow
+    from gitroute.records import DecisionRow
 
 
 # ---------------------------------------------------------------------------------------------- lint
@@ -66,7 +66,7 @@ def lint_snapshot(files: Iterable[tuple[str, Callable[[], bytes]]], config: obje
     """(path, line, text) of every flagged line of the records among a snapshot's (path, read) pairs: the
     documents a build would make records, by their paths, names, titles, fields and sections."""
     from gitroute.parsing.documents import parse_document
-    from gitroute.parsing.records import is_document_path
+    from gitroute.records import is_document_path
 
     texts: dict[str, bytes] = {}
     documents: dict[str, object] = {}
@@ -119,7 +119,7 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
 def read_rows(view: IndexView) -> list[DecisionRow]:
     """The items of the records a built index holds, read back from its blobs: what `render_decisions` takes
     for DECISIONS.md (design sections of documents that are no record are left out)."""
-    from gitroute.parsing.records import DecisionRow
+    from gitroute.records import DecisionRow
 
     check_format(view.section)
     records = view.read_json("records.json")
