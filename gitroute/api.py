@@ -114,13 +114,14 @@ def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
 
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.git import repository as git
-    from gitroute.indexes.decisions.lint import lint_snapshot
+    from gitroute.indexes.decisions.lint import lint_documents
+    from gitroute.parsing.documents import parse_documents
 
     repository = git.open_repository(repo)
     commit = git.resolve_commit(repository, rev)
     config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
     snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
-    return lint_snapshot(((e.path, functools.partial(snap.read, e)) for e in snap.entries), config)
+    return lint_documents(parse_documents((e.path, functools.partial(snap.read, e)) for e in snap.entries), config)
 
 
 def build(rev: str = "HEAD", *, repo: str = ".", jobs: int | None = None,

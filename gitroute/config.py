@@ -34,7 +34,7 @@ class Config:
     # reStructuredText document of the snapshot (READMEs, *.md, *.rst, reStructuredText *.txt).
     docs: tuple[str, ...] = ()
     bench: str = "routing-bench.yaml"
-    decisions: tuple[str, ...] = ()  # globs or folders of records; empty: the default rules (parsing/records.py)
+    decisions: tuple[str, ...] = ()  # globs or folders of records; empty: the default rules (records.py)
     decisions_extra: tuple[str, ...] = ()  # globs or folders of records besides the default rules
     decisions_exclude: tuple[str, ...] = ()  # globs or folders that hold no record
     doc_code_map: str = "docs/DOC-CODE.md"  # the committed doc -> code map (`git route doc-code`)

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
 from gitroute.indexes.decisions.lint import lint_record, render_decisions
-from gitroute.parsing.records import collect_records, is_record_path, normalise_status, parse_record, rows_of
+from gitroute.parsing.documents import parse_document
 from gitroute.rank import bm25_idf, bm25_term
+from gitroute.records import collect_records, is_record_path, normalise_status, parse_record, rows_of
 
 SEEDS = Path(__file__).parent / "fixtures" / "decisions"
 ADR_0001 = "ADR-0001-identifier-aware-bm25.md"
@@ -26,10 +27,22 @@ def seed(name: str) -> bytes:
     return (SEEDS / name).read_bytes()
 
 
+def lint(path: str, data: bytes) -> list[tuple[int, str]]:
+    doc = parse_document(path, data)
+    return lint_record(path, data, doc) if doc is not None else []
+
+
 def record_of(path: str, text: str, known: tuple[str, ...] = ()):
-    record = parse_record(path, text.encode(), known)
-    assert record is not None
-    return record
+    doc = parse_document(path, text.encode())
+    assert doc is not None
+    return parse_record(path, text.encode(), doc, known)
+
+
+def records_of(files):
+    """The decision records among (path, content) pairs, each document parsed as a build parses it."""
+    files = list(files)
+    parsed = {p: doc for p, data in files if (doc := parse_document(p, data)) is not None}
+    return collect_records(files, parsed)
 
 
 def kinds(record) -> list[str]:
@@ -86,7 +99,7 @@ def test_seed_proposal_gives_summary_alternatives_and_decided_lines():
 
 def test_the_seeds_pass_the_lint():
     for name in (ADR_0001, ADR_104, MIP_0085):
-        assert lint_record(f"docs/adr/{name}", seed(name)) == []
+        assert lint(f"docs/adr/{name}", seed(name)) == []
 
 
 # ------------------------------------------------------------------------------------------ other formats
@@ -244,7 +257,7 @@ Workers poll every second.
 
 
 def test_a_superseded_record_points_at_its_successor():
-    records = {r.path: r for r in collect_records([
+    records = {r.path: r for r in records_of([
         ("doc/adr/0003-use-sqlite.md", NYGARD_OLD.encode()),
         ("doc/adr/0005-use-postgres.md", NYGARD_NEW.encode()),
     ])}
@@ -256,7 +269,7 @@ def test_a_superseded_record_points_at_its_successor():
 
 
 def test_a_record_that_says_it_supersedes_another_marks_the_other_superseded():
-    records = {r.path: r for r in collect_records([
+    records = {r.path: r for r in records_of([
         ("doc/adr/0002-poll-for-jobs.md", NYGARD_REPLACED.encode()),
         ("doc/adr/0006-use-a-broker.md", NYGARD_REPLACER.encode()),
     ])}
@@ -335,7 +348,7 @@ def test_decided_lines_are_rows():
 
 
 def test_lint_flags_decisions_written_without_the_marker():
-    assert lint_record("docs/adr/0009-cache.md", DECIDED.encode()) == [
+    assert lint("docs/adr/0009-cache.md", DECIDED.encode()) == [
         (7, "We decided to keep the cache in memory."),
         (9, "Decided 2026-11-02: the cache key includes the commit."),
         (11, "- It was decided that misses are not cached."),
@@ -396,7 +409,7 @@ def test_bm25_idf_never_negative_and_falls_with_df():
 
 
 def test_render_decisions_is_deterministic_and_has_one_row_per_decision_and_alternative():
-    records = collect_records([
+    records = records_of([
         (f"docs/adr/{ADR_104}", seed(ADR_104)),
         (f"docs/MIPs/{MIP_0085}", seed(MIP_0085)),
     ])
@@ -556,10 +569,10 @@ _PIECES = st.sampled_from([
 def test_records_lint_and_render_never_raise_on_any_text(parts, path):
     data = "".join(parts).encode("utf-8", "surrogatepass")
     files = [(path, data), ("docs/adr/0002-y.md", data), ("src/x.py", data)]
-    rows = rows_of(collect_records((p, d) for p, d in files if is_record_path(p, ())))
+    rows = rows_of(records_of((p, d) for p, d in files if is_record_path(p, ())))
     assert all(row.path in (path, "docs/adr/0002-y.md") for row in rows)
     assert render_decisions(rows).startswith("# Decisions\n")
-    assert all(line >= 1 for line, _ in lint_record(path, data))
+    assert all(line >= 1 for line, _ in lint(path, data))
 
 
 def test_why_names_the_successor_of_a_superseded_record(make_repo, route):
@@ -614,7 +627,7 @@ def test_cold_why_imports_no_click_pygit2_tree_sitter_or_dataclasses(records_rep
 
 def test_a_quoted_example_of_deciding_is_no_decision():
     text = '# ADR 4\n\n## Decision\n\nLint flags lines like "we decided to…" and nothing else.\n'
-    assert lint_record("docs/adr/0004.md", text.encode()) == []
+    assert lint("docs/adr/0004.md", text.encode()) == []
 
 
 def test_an_alternative_that_says_rejected_states_its_verdict_once():

@@ -11,7 +11,7 @@ from gitroute.config import parse_config
 from gitroute.errors import ConfigError
 from gitroute.indexes.decisions import parse_why, question_kind
 from gitroute.parsing.documents import parse_document
-from gitroute.parsing.records import collect_records, record_reason
+from gitroute.records import collect_records, record_reason
 from tests.test_decisions import MADR as MADR_QUEUE  # a MADR record with front matter: the job queue
 
 NYGARD_TABS = """# 1. Use tabs

@@ -12,7 +12,7 @@ from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
 from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_text, query_meaning, question_words
 from gitroute.model import Answer, Node, Source
-from gitroute.parsing.prose import header_text, scan_prose
+from gitroute.prose import header_text, scan_prose
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
 from tests.conftest import RepoBuilder
 

@@ -18,6 +18,8 @@ from gitroute.model import Block, Document, Token
 from gitroute.parsing.grammars import parser
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     from tree_sitter import Node, Parser
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
@@ -855,3 +857,19 @@ def parse_document(path: str, data: bytes) -> Document | None:
     except RecursionError:
         out.warnings.append("nesting too deep: the rest of the document is not read")
     return out.finish(path, fmt)
+
+
+def parse_documents(files: Iterable[tuple[str, Callable[[], bytes]]]) -> dict[str, tuple[bytes, Document]]:
+    """{path: (data, document)} of the documents among a snapshot's (path, read) pairs that parse: what the
+    decision lint reads (`indexes.decisions.lint.lint_documents`). Only a document's blob is read."""
+    from gitroute.records import is_document_path
+
+    documents: dict[str, tuple[bytes, Document]] = {}
+    for path, read in files:
+        if not is_document_path(path):
+            continue
+        data = read()
+        doc = parse_document(path, data)
+        if doc is not None:
+            documents[path] = (data, doc)
+    return documents

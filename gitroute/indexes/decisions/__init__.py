@@ -1,7 +1,7 @@
 """The decision index: one row per section of each design record, BM25 postings and `why` (lint, DECISIONS.md: `lint`).
 
 Records of any shape (ADRs, MADR, numbered proposals with or without a status, design pages, "why" pages,
-architecture documents: `gitroute.parsing.records` says which documents are records and reads them) give
+architecture documents: `gitroute.records` says which documents are records and reads them) give
 one row per section: its heading, role (decision, rationale, alternatives, consequences…), line and items
 (the title with its summary's first sentence, each decision paragraph, each alternative with its verdict,
 each consequence, each `**Decided YYYY-MM-DD:**` line; the first paragraphs of a section without any).
@@ -29,7 +29,7 @@ from gitroute.text import STOP_WORDS, normalize_name, normalize_names, stem, tok
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
-    from gitroute.parsing.records import Record, Section
+    from gitroute.records import Record, Section
 
 NAME = "decisions"
 NEEDS: tuple[str, ...] = ()
@@ -233,7 +233,7 @@ def _add_postings(into: dict, first: int, postings: Sequence[list]) -> None:
 
 def _counts(records: Sequence[Record], chunks: Sequence[list]) -> dict[str, int]:
     """The section's counts: records, rows, items, design documents, and per format and item kind, those present."""
-    from gitroute.parsing.records import FORMATS, ITEM_KINDS
+    from gitroute.records import FORMATS, ITEM_KINDS
 
     item_kinds = Counter(item[1] for row in chunks for item in row[5])
     counts: dict[str, int] = {"records": sum(1 for r in records if r.format not in (DOCUMENT_FORMAT, PAGE_FORMAT)),
@@ -293,7 +293,7 @@ def select_records(documents: Mapping[str, object], head: Callable[[str], bytes]
                    ) -> dict[str, str]:
     """{path: why it is a record} over a snapshot's parsed documents (`records.REASONS`); `head(path)`
     gives a Markdown file's first bytes (its front matter), read only for a document that may have one."""
-    from gitroute.parsing.records import record_reason
+    from gitroute.records import record_reason
 
     globs = tuple(getattr(config, "decisions", ()) or ())
     extra = tuple(getattr(config, "decisions_extra", ()) or ())
@@ -312,7 +312,7 @@ def select_records(documents: Mapping[str, object], head: Callable[[str], bytes]
 
 def design_documents(documents: Mapping[str, object], records: Iterable[str], config: object) -> list[str]:
     """Documents that are no record but have a design section (motivation, rationale, alternatives, "why")."""
-    from gitroute.parsing.records import is_design_document, is_document_path, is_template, matches_globs
+    from gitroute.records import is_design_document, is_document_path, is_template, matches_globs
 
     exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
     taken = set(records)
@@ -330,7 +330,7 @@ _NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "chan
 
 
 def pages_of(documents, taken, config) -> list[str]:
-    from gitroute.parsing.records import is_document_path, is_template, matches_globs
+    from gitroute.records import is_document_path, is_template, matches_globs
 
     exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
 
@@ -372,7 +372,7 @@ def _design_sections(record: Record, labels: frozenset[str]) -> Record:
 def build(inputs: object) -> object:
     """Build the decision index from the snapshot's records and design documents (the seam's `build`)."""
     from gitroute.indexes import IndexBuild
-    from gitroute.parsing.records import collect_records
+    from gitroute.records import collect_records
 
     config = inputs.config  # type: ignore[attr-defined]
     documents = getattr(inputs, "documents", {})
@@ -395,7 +395,7 @@ def build(inputs: object) -> object:
     others = design_documents(documents, reasons, config)
     fallback = not records and bool(others)
     found = collect_records(((p, b"") for p in others), documents, dict.fromkeys(others, "design document"))
-    from gitroute.parsing.records import design_sections
+    from gitroute.records import design_sections
 
     for record in found:
         labels = design_sections(documents[record.path])
@@ -405,7 +405,7 @@ def build(inputs: object) -> object:
         rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
         if rest:
             records.append(_as_page(record._replace(sections=rest)))
-    from gitroute.parsing.records import parse_page
+    from gitroute.records import parse_page
 
     for path in pages_of(documents, set(reasons) | set(others), config):
         page = parse_page(path, documents[path])
@@ -422,7 +422,7 @@ def build(inputs: object) -> object:
                if names else {})
     memo = inputs.memo.table(NAME) if getattr(inputs, "memo", None) is not None else None  # type: ignore[attr-defined]
     blobs, section, shards_kept = build_blobs(records, symbols, fallback, memo, getattr(inputs, "previous", None))
-    from gitroute.parsing.records import rows_of
+    from gitroute.records import rows_of
 
     return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)),
                       kept=shards_kept)

@@ -1,17 +1,20 @@
 """The decision index's lint (a line that records a decision without the `**Decided YYYY-MM-DD:**` marker) and the
 committed DECISIONS.md (every decision row of the records, as a table), both read from the records, not the postings.
+
+The lint reads documents its caller parsed (`parsing.documents.parse_documents`): no index parses.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Mapping, Sequence
 
 from gitroute.indexes.decisions import DOCUMENT_FORMAT, ROWS, check_format, select_records
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
     from gitroute.bundle.store import IndexView
-    from gitroute.parsing.records import DecisionRow
+    from gitroute.model import Document
+    from gitroute.records import DecisionRow
 
 
 # ---------------------------------------------------------------------------------------------- lint
@@ -29,22 +32,17 @@ _RECORDS_DECISION = re.compile(
 )
 
 
-def lint_record(path: str, data: bytes, doc: object | None = None) -> list[tuple[int, str]]:
+def lint_record(path: str, data: bytes, doc: Document) -> list[tuple[int, str]]:
     """Lines of a decision record that say something was decided without the `**Decided YYYY-MM-DD:**` marker.
 
     Returns (line, text) per flagged line: a line that records a decision ("we decided to", "it was decided
     that", a line opening with "Decided"). A line inside code, in a heading, one that only mentions a
     decision ("why something was decided") or spells the convention itself (`Decided YYYY-MM-DD`) is not.
+    `doc` is the document `data` parses to.
     """
-    if doc is None:
-        from gitroute.parsing.documents import parse_document
-
-        doc = parse_document(path, data)
-    if doc is None:
-        return []
     raw = data.decode("utf-8", "replace").splitlines()
     flagged: list[tuple[int, str]] = []
-    for block in doc.blocks:  # type: ignore[attr-defined]
+    for block in doc.blocks:
         said = f"{block.name} {block.text}" if block.kind == "field" else block.text
         if block.kind in ("code", "heading", "directive") or not _DECIDED_WORD.search(said):
             continue
@@ -62,24 +60,13 @@ def lint_record(path: str, data: bytes, doc: object | None = None) -> list[tuple
     return flagged
 
 
-def lint_snapshot(files: Iterable[tuple[str, Callable[[], bytes]]], config: object) -> list[tuple[str, int, str]]:
-    """(path, line, text) of every flagged line of the records among a snapshot's (path, read) pairs: the
-    documents a build would make records, by their paths, names, titles, fields and sections."""
-    from gitroute.parsing.documents import parse_document
-    from gitroute.parsing.records import is_document_path
-
-    texts: dict[str, bytes] = {}
-    documents: dict[str, object] = {}
-    for path, read in files:
-        if not is_document_path(path):
-            continue
-        data = read()
-        doc = parse_document(path, data)
-        if doc is not None:
-            texts[path], documents[path] = data, doc
-    reasons = select_records(documents, lambda p: texts[p][:4096], config)
+def lint_documents(documents: Mapping[str, tuple[bytes, Document]], config: object) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every flagged line of the records among a snapshot's parsed documents (path -> (data,
+    document)): the documents a build would make records, by their paths, names, titles, fields and sections."""
+    reasons = select_records({p: doc for p, (_data, doc) in documents.items()},
+                             lambda p: documents[p][0][:4096], config)
     return [(path, line, text) for path in sorted(reasons)
-            for line, text in lint_record(path, texts[path], documents[path])]
+            for line, text in lint_record(path, *documents[path])]
 
 
 def _strip_quoted(line: str) -> str:
@@ -119,7 +106,7 @@ def render_decisions(rows: Sequence[DecisionRow]) -> str:
 def read_rows(view: IndexView) -> list[DecisionRow]:
     """The items of the records a built index holds, read back from its blobs: what `render_decisions` takes
     for DECISIONS.md (design sections of documents that are no record are left out)."""
-    from gitroute.parsing.records import DecisionRow
+    from gitroute.records import DecisionRow
 
     check_format(view.section)
     records = view.read_json("records.json")

@@ -52,7 +52,7 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
                     ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
     """node id -> (header, messages): the file's header, and each message literal on its innermost node;
     and node id -> the comments inside it (`_body_comments`)."""
-    from gitroute.parsing.prose import header_text, scan_prose
+    from gitroute.prose import header_text, scan_prose
 
     file_node = group[0]
     path = file_node.path

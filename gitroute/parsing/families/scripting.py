@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.base import Family
 from gitroute.parsing.nodes import text
-from gitroute.parsing.prose import RUBY_MAGIC_COMMENT, php_comment_text
+from gitroute.prose import RUBY_MAGIC_COMMENT, php_comment_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node

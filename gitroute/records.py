@@ -8,7 +8,7 @@ items (the title with its summary's first sentence, each decision paragraph, eac
 verdict, each consequence, each `**Decided YYYY-MM-DD:**` line: what `DECISIONS.md` lists).
 
 Build side only (the answer path never imports it): it works on documents `gitroute.parsing.documents`
-parsed.
+parsed, and parses none itself (pure text over `model.Document`: no tree-sitter).
 """
 from __future__ import annotations
 
@@ -643,18 +643,9 @@ def _sections(blocks: Sequence[Block], outline: _Outline, continued: Mapping[int
     )
 
 
-def parse_record(path: str, data: bytes, known: Sequence[str] = (), doc: Document | None = None,
-                 ) -> Record | None:
-    """Items and sections of one decision record, or None when it is no document the parser reads.
-
-    `doc` is the record already parsed (a build hands every document parsed once); else it is parsed here.
-    """
-    if doc is None:
-        from gitroute.parsing.documents import parse_document
-
-        doc = parse_document(path, data)
-    if doc is None:
-        return None
+def parse_record(path: str, data: bytes, doc: Document, known: Sequence[str] = ()) -> Record:
+    """Items and sections of one decision record: `doc` is what `data` parses to (a build hands every document
+    parsed once; this module parses nothing)."""
     blocks = doc.blocks
     front = front_matter(data)
     outline = _Outline(blocks)
@@ -805,9 +796,10 @@ def _format_of(roles: Sequence[str], headings: Sequence[str], status_text: str, 
     return "other"
 
 
-def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Document] | None = None,
+def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Document],
                     reasons: Mapping[str, str] | None = None) -> list[Record]:
-    """Every decision record among (path, content) pairs, parsed, sorted by path.
+    """Every decision record among (path, content) pairs, sorted by path; `parsed`: their documents (a path
+    without one is no record).
 
     `reasons`: why each path is a record (REASONS, or "design document"): a page found by its name, title
     or sections that no record shape describes is a design page (format "design"). A record that a
@@ -818,8 +810,11 @@ def collect_records(files: Iterable[tuple[str, bytes]], parsed: Mapping[str, Doc
     known = [p for p, _ in items]
     records: dict[str, Record] = {}
     for path, data in items:
-        record = parse_record(path, data, known, (parsed or {}).get(path))
-        if record is not None and (record.rows or record.sections):
+        doc = parsed.get(path)
+        if doc is None:
+            continue
+        record = parse_record(path, data, doc, known)
+        if record.rows or record.sections:
             records[path] = record._replace(format=design_format((reasons or {}).get(path), record.format))
     for record in list(records.values()):
         for words in record.supersedes:
