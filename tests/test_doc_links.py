@@ -534,3 +534,21 @@ def test_disambiguation_picks_what_it_picked_before_its_segments_were_cached(fil
 
     context = (words, tuple(spelled))
     assert Linker._disambiguate(sorted(files), context, token) == _disambiguate_before(sorted(files), context, token)
+
+
+def test_a_plain_text_changelog_without_an_extension_links_what_it_names(make_repo, route):
+    # jsoup keeps its release notes in `CHANGES`: a name it mentions is documented there, as a changelog
+    repo = make_repo("changes")
+    repo.commit({
+        "src/main/java/org/example/Element.java": (
+            "package org.example;\n\npublic class Element {\n"
+            "    public Element expectFirst(String query) { return this; }\n}\n"),
+        "CHANGES": ("Release 1.15.3\n\n  * Added Element.expectFirst(), which is just like selectFirst() but\n"
+                    "    throws when nothing matches.\n"),
+        "install": "#!/bin/sh\necho Element.expectFirst\n",  # a lower-case script, not a document
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["docs", "--json", "Element.expectFirst"], repo.path).stdout)
+    assert doc["status"] == "routed"
+    assert [row["path"] for row in doc["rows"]] == ["CHANGES"]
+    assert doc["rows"][0]["document_kind"] == "changelog" and doc["rows"][0]["line"] == 3

@@ -10,6 +10,7 @@ from gitroute.parsing.documents import (
     Document,
     Token,
     document_format,
+    document_kind,
     heading_number,
     looks_like_rst,
     parse_document,
@@ -46,6 +47,18 @@ def test_document_format_by_extension_and_content() -> None:
     assert document_format("README.txt", b"just words\n") == "markdown"
     assert document_format("src/a.py", b"# x\n") is None
     assert document_format("LICENSE", b"MIT\n") is None
+
+
+def test_plain_text_documents_under_the_names_every_project_uses() -> None:
+    # CHANGES, NEWS, HISTORY.txt: release notes and guides kept as plain text, read as markdown
+    for path in ("CHANGES", "NEWS", "sub/HACKING", "INSTALL", "HISTORY.txt", "docs/changes.txt"):
+        assert document_kind(path) in ("markdown", "txt"), path
+        assert document_format(path, b"Release 1.2\n\n  * Element.expectFirst added\n") == "markdown", path
+    # without an extension, only in capitals (README in any case): a lower-case `install` is a script
+    for path in ("install", "changes", "bin/news"):
+        assert document_kind(path) is None and document_format(path, b"#!/bin/sh\necho\n") is None, path
+    assert document_kind("readme") == "markdown"
+    assert document_kind("LICENSE") is None and document_kind("Makefile") is None
 
 
 def test_looks_like_rst_needs_an_underline_as_long_as_the_title() -> None:

@@ -68,9 +68,22 @@ LIST_DIRECTIVES = frozenset(("autosummary", "py:autosummary"))
 _ADORNMENT_CHARS = frozenset("=-~^\"'`*+#:._")
 
 
+# The plain-text documents a repository keeps under names every project uses, often with no extension (`CHANGES`,
+# `NEWS`, `HACKING`): read as markdown, whose paragraphs plain text is. Without an extension only in capitals
+# (`README` in any case, as before): a lower-case `install` or `changes` is more often a script.
+PLAIN_DOCUMENT_STEMS = frozenset(("readme", "changes", "changelog", "history", "news", "contributing", "hacking",
+                                  "install", "upgrading", "faq", "notes"))
+
+
+def _plain_document(basename: str) -> bool:
+    """An extensionless name of a plain-text document (`CHANGES`, `README`, `readme`)."""
+    stem = basename.lower()
+    return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename.isupper())
+
+
 def document_format(path: str, data: bytes) -> str | None:
-    """"markdown" (*.md, *.markdown, README*), "rst" (*.rst, and *.txt files that are reStructuredText),
-    or None (not a document this module reads)."""
+    """"markdown" (*.md, *.markdown, README*, CHANGES*, NEWS*, ...), "rst" (*.rst, and *.txt files that are
+    reStructuredText), or None (not a document this module reads)."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
     if ext in MARKDOWN_EXTENSIONS:
@@ -80,8 +93,8 @@ def document_format(path: str, data: bytes) -> str | None:
     if ext == ".txt":
         if looks_like_rst(data):
             return "rst"
-        return "markdown" if stem == "readme" else None
-    if stem == "readme" and ext in ("",):
+        return "markdown" if stem in PLAIN_DOCUMENT_STEMS else None
+    if ext == "" and _plain_document(posixpath.basename(path)):
         return "markdown"
     return None
 
@@ -91,7 +104,7 @@ def document_kind(path: str) -> str | None:
     only if its content reads so, see `looks_like_rst`), or None (no document)."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
-    if ext in MARKDOWN_EXTENSIONS or (stem == "readme" and ext == ""):
+    if ext in MARKDOWN_EXTENSIONS or (ext == "" and _plain_document(posixpath.basename(path))):
         return "markdown"
     if ext in RST_EXTENSIONS:
         return "rst"

@@ -26,5 +26,6 @@ from __future__ import annotations
 # kept alone; 22: minified code skipped as "minified", a parse past its memory or CPU ceiling as "parse-limit"
 # (parsing/limits.py); 23: every document's sections in the decision index (as pages, behind records and design
 # sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index; 24: a heading cut
-# to 1,000 characters, its control characters spaces (a row is named by it, and answers check names)
-EXTRACTOR_VERSION = 24
+# to 1,000 characters, its control characters spaces (a row is named by it, and answers check names); 25: plain-text
+# documents under the names every project uses (`CHANGES`, `NEWS`, `HISTORY.txt`; without an extension, in capitals)
+EXTRACTOR_VERSION = 25
