@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
-from gitroute.phrases import phrase_intents
+from gitroute.phrases import WIRING_COPIES_WHAT, phrase_intents
 from gitroute.text import is_code_name, is_marked_code, is_name, name_parts
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
@@ -348,7 +348,9 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     undefined: list[str] = []
     subject: str | None = None
     for at, kind, reason in intents:
-        if kind in ("decision", "wiring"):
+        if kind == "wiring" and reason.startswith(WIRING_COPIES_WHAT):
+            routes.add(kind, reason, options={"config_files": False})  # the tables, not CI files' words
+        elif kind in ("decision", "wiring"):
             routes.add(kind, reason)
         elif kind == "code" or document and not about_code:
             # A document is what the question is about: the code it names (whatever the phrase asks of it); one

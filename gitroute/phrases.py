@@ -137,24 +137,34 @@ _INTENT = re.compile(
     r"^\s*(?:is|are|will|should|shall|must|was|were)\b.*\b(?:meant|intended|supposed|still|ever|policy|allowed"
     r"|support(?:ed)?|deprecated|recommended|going to|plan(?:s|ned)? to|planned|(?:on|in) the roadmap|in scope"
     r"|out of scope|(?:a )?(?:non-)?goal)\b", re.I)
-_WIRING = _phrases(
-    r"\bwiring\b|\bwired\b|\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
-    r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b|\bworkflows?\b|\bci\b",
+# Wiring is asked two ways: how the repository is built, tested and published (its CI and manifests: the wiring
+# index answers from its tables and from those files' own words), and how its copies and pins are kept (contracts,
+# submodules: the tables alone, where a CI file sharing the question's words is no answer).
+_WIRING_BUILD = _phrases(
+    r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b",
     r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
     r"\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b",
-    r"\bwhich repos?(?:itor(?:y|ies))?\b|\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
+    r"\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
     r"\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
-    r"\bduplicated\b|\bbyte[- ]for[- ]byte\b|\bentry[- ]points? group\b"
-    r"|\bregister(?:s|ed)?\b(?:\s+\S+){0,6}?\s+(?:an? |the )?entry[- ]points?\b",
+    r"\b(?:which|what) (?:\S+ )?manifests?\b|\bconsole[- ]scripts?\b",
+    r"\b(?:go\.mod|package\.json|cargo\.toml|pyproject\.toml|setup\.cfg)\b",
+    r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,6}?\s+(?:an? |the )?entry[- ]points?\b",
 )
+_WIRING_COPIES = _phrases(
+    r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
+    r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
+    r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b|\bbyte[- ]for[- ]byte\b",
+)
+WIRING_COPIES_WHAT = "asks how copies and pins are kept"
 # Where a kind's phrases are read, the kind's name and what the phrase says, for --explain; strong phrases
 # choose a kind, the weak one (the setting: "I'm changing X") only when no strong one does.
 KIND_PHRASES = (
     ("decision", _DECISION, "asks why something was decided"),
     ("decision", _INTENT, "asks about intent or policy, not a place"),
     ("impact", _IMPACT, "asks what a change would break, or what uses something"),
-    ("wiring", _WIRING, "asks how repositories and copies are wired"),
+    ("wiring", _WIRING_BUILD, "asks how the repository is built, tested or published"),
+    ("wiring", _WIRING_COPIES, WIRING_COPIES_WHAT),
     ("code", _CODE, "asks which code a document talks about"),
     ("docs", _DOCS, "asks which document explains something"),
     ("symbol", _DEFINED, "asks where something is defined"),

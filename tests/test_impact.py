@@ -275,3 +275,56 @@ def test_wiring_lists_a_go_module_s_internal_packages_and_which_imports_which(ma
         ("cmd/shop", "example.com/shop/cmd/shop")}
     assert sorted((d["path"], d["depends_on_path"]) for d in wiring["dependencies"]) == [
         (".", "store"), ("cmd/shop", ".")]
+
+
+CONFIGS = {
+    "appveyor.yml": ("image: Visual Studio 2017\nenvironment:\n  matrix:\n    - GENERATOR: '\"Visual Studio 15 2017 Win64\"'\n"
+                     "build_script:\n  - cmake -G %GENERATOR% ..\n"),
+    ".github/workflows/ci.yml": ("name: ci\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+                                 "    steps:\n      - uses: actions/checkout@v4\n      - run: make test\n"),
+    ".github/workflows/release.yml": ("name: release\non:\n  push:\n    tags: ['v*']\njobs:\n  publish:\n"
+                                      "    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                                      "      - run: make dist\n"),
+    "pyproject.toml": '[project]\nname = "shop"\n\n[project.scripts]\nshop-admin = "shop.cli:main"\n',
+    "shop/cli.py": "def main():\n    return 0\n",
+}
+
+
+@pytest.mark.parametrize("question, first", [
+    ("Which CI config runs the Windows builds with the Visual Studio generators?", "appveyor.yml"),
+    ("Pushing a tag kicks off a release job; which workflow file is that?", ".github/workflows/release.yml"),
+    ("Where is the shop-admin console script declared?", "pyproject.toml"),
+])
+def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
+                                                                                 first) -> None:
+    repo = make_repo("configs")
+    repo.commit(dict(CONFIGS), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["wiring", "--json", question], repo.path).stdout)
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == first, doc["rows"][:3]
+    assert "configs" not in doc["wiring"]  # the words kept of each file are not shown
+    assert json.loads(route(["ask", "--json", question], repo.path).stdout)["rows"][0]["path"] == first
+    off_topic = json.loads(route(["wiring", "--json", "which workflow bakes sourdough bread"], repo.path).stdout)
+    assert all(row["path"] != "appveyor.yml" for row in off_topic["rows"])
+
+
+def test_forged_config_words_in_the_wiring_are_damage(make_repo, route) -> None:
+    import pygit2
+
+    repo = make_repo("forged-configs")
+    repo.commit(dict(CONFIGS), "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    git = pygit2.Repository(str(repo.path))
+    ref = git.references["refs/marola/routing-bundle"]
+    commit = git[ref.target]
+    wiring_tree = commit.tree["wiring"]
+    data = json.loads(git[wiring_tree["wiring.json"].id].data)
+    data["configs"][0]["words"] = ["a", 1, None]
+    inner = git.TreeBuilder(git[wiring_tree.id])
+    inner.insert("wiring.json", git.create_blob(json.dumps(data).encode()), pygit2.GIT_FILEMODE_BLOB)
+    outer = git.TreeBuilder(commit.tree)
+    outer.insert("wiring", inner.write(), pygit2.GIT_FILEMODE_TREE)
+    forged = git.create_commit(None, commit.author, commit.committer, "forged", outer.write(), [])
+    ref.set_target(forged)
+    result = route(["wiring", "which CI config runs the Windows builds"], repo.path)
+    assert result.exit_code == 128 and "damaged" in result.stderr, result.stderr

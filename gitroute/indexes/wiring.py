@@ -33,6 +33,18 @@ MARKER_BEGIN = "<!-- gitroute:wiring:begin -->"
 MARKER_END = "<!-- gitroute:wiring:end -->"
 
 _MANIFESTS = ("pyproject.toml", "package.json", "go.mod", "Cargo.toml")
+# Files that say how a repository is built, tested and published, whatever the tool. Their words are kept (distinct
+# stems, the first CONFIG_WORDS of each) so that a wiring question in words ("which workflow runs when a tag is
+# pushed", "which manifest declares the console script") finds the file that no table above has a row for.
+_CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pipelines.yml", ".gitlab-ci.yml",
+                       "bitbucket-pipelines.yml", ".cirrus.yml", ".drone.yml", "jenkinsfile", "tox.ini",
+                       "noxfile.py", ".pre-commit-config.yaml"))
+_MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
+                             "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
+                             "settings.gradle", "cmakelists.txt", "meson.build"))
+_MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal")
+CONFIG_WORDS = 2000
+MAX_CONFIGS = 5000
 # Shell text of a run step: the only place a pattern is used (a shell script has no structure to parse).
 _RUN_DISPATCH = re.compile(r"""event[_-]type["'\s]*[:=]\s*["']?([\w.:/-]+)""")
 _RUN_DOCKER_PUSH = re.compile(r"\bdocker\s+(?:image\s+)?push\s+([^\s;&|]+)")
@@ -51,6 +63,8 @@ def build(inputs: BuildInputs) -> IndexBuild:
     wiring = collect_wiring(inputs.files, inputs.read, inputs.submodules, contracts, warnings)
     counts = {table: len(wiring[table]) for table in TABLES}
     counts["workflows"] = len(wiring["workflows"])
+    counts["configs"] = len(wiring["configs"])
+    counts["config_words"] = sum(len(c["words"]) for c in wiring["configs"])
     return IndexBuild({WIRING_BLOB: dump_json(wiring)}, {"counts": counts}, warnings, wiring)
 
 
@@ -92,7 +106,33 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
     for table in TABLES:
         wiring[table].sort(key=lambda r: json.dumps(r, sort_keys=True))
     wiring["workflows"].sort(key=lambda r: r["path"])
+    wiring["configs"] = _config_words(files, read, warnings)
     return wiring
+
+
+def config_kind(path: str) -> str | None:
+    """"ci" or "manifest" for a file that says how the repository is built, tested or published, else None."""
+    name = path.rpartition("/")[2].lower()
+    if _is_workflow(path) or name in _CI_NAMES or path.endswith(".circleci/config.yml"):
+        return "ci"
+    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES):
+        return "manifest"
+    return None
+
+
+def _config_words(files: Sequence, read, warnings: list[tuple[str, str]]) -> list[dict]:
+    """Each CI and manifest file's distinct word stems (sorted, for the answer's bisection), in path order."""
+    configs: list[dict] = []
+    for path, kind in sorted((f.path, k) for f in files if (k := config_kind(f.path)) is not None):
+        if len(configs) == MAX_CONFIGS:
+            warnings.append((path, f"more than {MAX_CONFIGS} CI and manifest files: the rest's words not kept"))
+            break
+        data = read(path)
+        if data is None or len(data) > MAX_WORKFLOW_BYTES:
+            continue
+        found = dict.fromkeys(stem(t) for t in content_tokens(data.decode("utf-8", "replace")))
+        configs.append({"path": path, "kind": kind, "words": sorted(list(found)[:CONFIG_WORDS])})
+    return configs
 
 
 def _go_packages(files: Sequence, go_modules: dict[str, str]) -> tuple[list[dict], list[dict]]:
@@ -326,15 +366,17 @@ def read_wiring(view: IndexView) -> dict:
     return wiring
 
 
-def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, **_options: object) -> Answer:
-    """The wiring's rows; with a question, those that share its words, best first."""
+def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, config_files: bool = True,
+           **_options: object) -> Answer:
+    """The wiring's rows; with a question, those that share its words, best first (with `config_files`, raised by
+    and joined by the CI and manifest files whose own words the question shares)."""
     wiring = read_wiring(view)
     rows = wiring_rows(wiring)
     # Content words, stemmed as the other indexes match them: "depend" finds a row that says "depends".
     asked = {stem(t) for t in content_tokens(question)} if question.strip() else set()
     if question.strip() and not asked:
         return Answer("no_match", view.source, (), (f"'{question}' holds no word to narrow the wiring to",),
-                      {"wiring": wiring})
+                      {"wiring": _tables(wiring)})
     if asked:
         scored = []
         for row in rows:
@@ -344,14 +386,66 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
             if overlap:
                 score = float(len(overlap))
                 scored.append(row._replace(score=score, signals=(("overlap", score),) if explain else ()))
+        if config_files:
+            scored = _with_config_words(view, wiring, scored, asked, explain)
         # Ties go to the shallower path: the repository's own manifest before an example's.
         rows = sorted(scored, key=lambda r: (-r.score, r.path.count("/"), r.path))
         if not rows:
             return Answer("no_match", view.source, (), (f"nothing in the wiring shares a word with '{question}'",),
-                          {"wiring": wiring})
+                          {"wiring": _tables(wiring)})
     counts = ", ".join(f"{len(wiring[t])} {t}" for t in TABLES)
     return Answer("routed" if rows else "no_match", view.source, tuple(rows[:limit] if asked else rows),
-                  (f"wiring: {counts}",), {"wiring": wiring})
+                  (f"wiring: {counts}",), {"wiring": _tables(wiring)})
+
+
+def _tables(wiring: dict) -> dict:
+    """The wiring as answers show it: its tables, not the words kept of each CI and manifest file."""
+    return {key: value for key, value in wiring.items() if key != "configs"}
+
+
+def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], asked: set[str], explain: bool) -> list[Row]:
+    """The rows that share the question's words, each raised by how well its file's own words match the question
+    (the rarer a word among the CI and manifest files, the more it counts), and a row for each such file whose
+    words match two of the question's (all of them, when it asks one) and that no row above stands for."""
+    import bisect
+    import math
+
+    configs = wiring.get("configs") or []
+    if not isinstance(configs, list):
+        raise view.corrupt(WIRING_BLOB)
+    found: dict[str, tuple[str, list[str]]] = {}
+    for c in configs:
+        if not (isinstance(c, dict) and isinstance(c.get("path"), str) and c.get("kind") in ("ci", "manifest")
+                and isinstance(c.get("words"), list)):
+            raise view.corrupt(WIRING_BLOB)
+        words = c["words"]
+        try:  # a word that is not a string (a forged blob) cannot be compared: damage, found as it is met
+            matched = [w for w in sorted(asked) if (i := bisect.bisect_left(words, w)) < len(words) and words[i] == w]
+        except TypeError:
+            raise view.corrupt(WIRING_BLOB) from None
+        if matched:
+            found[c["path"]] = (c["kind"], matched)
+    if not found:
+        return scored
+    df: dict[str, int] = {}
+    for _kind, matched in found.values():
+        for w in matched:
+            df[w] = df.get(w, 0) + 1
+    n = len(configs)
+    weight = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
+    file_score = {path: sum(weight[w] for w in matched) for path, (_kind, matched) in found.items()}
+    raised = [r._replace(score=r.score + file_score.get(r.path, 0.0),
+                         signals=r.signals + ((("file words", round(file_score.get(r.path, 0.0), 3)),) if explain
+                                              else ())) for r in scored]
+    shown = {r.path for r in raised}
+    enough = min(2, len(asked))
+    for path, (kind, matched) in found.items():
+        if path not in shown and len(matched) >= enough:
+            score = file_score[path]
+            raised.append(Row(path, None, path.rpartition("/")[2], f"{kind} file", score,
+                              (("file words", round(score, 3)),) if explain else (),
+                              (("table", "configs"), ("matched", " ".join(matched)))))
+    return raised
 
 
 def wiring_rows(wiring: dict) -> list[Row]:
