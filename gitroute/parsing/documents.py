@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
@@ -501,8 +501,12 @@ class _RstReader:
             end_row -= 1
         return self.line(node), self.row_offset + end_row + 1
 
+    @cached_property
+    def _rows(self) -> list[bytes]:  # split once: a long document asks for many of its lines
+        return self.data.split(b"\n")
+
     def source_line(self, line: int) -> bytes:
-        rows = self.data.split(b"\n")
+        rows = self._rows
         index = line - 1 - self.row_offset
         return rows[index] if 0 <= index < len(rows) else b""
 
