@@ -34,11 +34,15 @@ def decode_varints(data: bytes) -> list[int]:
     if not data or max(data) < 128:
         return list(data)  # every int below 128: one byte each (most gaps and counts)
     out: list[int] = []
+    append = out.append  # bound once: this loop is the decoding's cost (a record shard's ints are many)
     n = shift = 0
     for byte in data:
         if byte < 128:
-            out.append(n | byte << shift)
-            n = shift = 0
+            if shift:
+                append(n | byte << shift)
+                n = shift = 0
+            else:
+                append(byte)
         else:
             n |= (byte & 127) << shift
             shift += 7
