@@ -270,13 +270,18 @@ def test_a_document_row_the_index_does_not_list_is_damaged(make_repo, route):
     assert route(["build", "-q"], repo.path).exit_code == 0
     assert json.loads(route(["docs", "--json", "OpenMeteoClient"], repo.path).stdout)["rows"][0]["path"] \
         == "docs/guide.md"
+    from gitroute.indexes.doc_links import BY_TARGET
+
+    codec = BY_TARGET.codec
     tree = repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
     for entry in tree["doc_links/by_target"]:
-        data = repo.repo[entry.id].data
-        if b'"docs/guide.md"' in data:
+        held = codec.decode_shard(codec.load_shard(repo.repo[entry.id].data))
+        if "docs/guide.md" in {record[0] for records in held.values() for record in records}:
             break
-    # A well-formed path of a document the bundle never indexed.
-    rewrite(repo, {f"doc_links/by_target/{entry.name}": data.replace(b'"docs/guide.md"', b'"docs/forged.md"')})
+    # A well-formed path of a document the bundle never indexed, in a shard as the codec spells it.
+    forged = {key: [["docs/forged.md" if record[0] == "docs/guide.md" else record[0], *record[1:]]
+                    for record in records] for key, records in held.items()}
+    rewrite(repo, {f"doc_links/by_target/{entry.name}": codec.dump_shard(codec.encode_shard(forged))})
     assert_damaged(route(["docs", "OpenMeteoClient"], repo.path),
                    "the path of row 1 of its answer is not in 'doc_links/docs.json'")
 

@@ -552,3 +552,31 @@ def test_a_plain_text_changelog_without_an_extension_links_what_it_names(make_re
     assert doc["status"] == "routed"
     assert [row["path"] for row in doc["rows"]] == ["CHANGES"]
     assert doc["rows"][0]["document_kind"] == "changelog" and doc["rows"][0]["line"] == 3
+
+
+_texts = st.text(max_size=8)
+_nodes = st.dictionaries(st.integers(0, 2**40), st.tuples(_texts, _texts, st.sampled_from(["file", "class"]),
+                                                          st.integers(0, 10**5), _texts, st.integers(0, 50)),
+                         min_size=1, max_size=6)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(_nodes, st.data())
+def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
+    from gitroute.indexes.doc_links import BY_DOC, BY_TARGET
+
+    ids = sorted(nodes)
+    targets = st.lists(st.sampled_from(ids), max_size=3).map(lambda picked: [[i, *nodes[i]] for i in picked])
+    status = st.sampled_from(["exact", "ambiguous"])
+    link_record = st.tuples(_texts, st.sampled_from(["guide", "record"]), st.integers(0, 10**4), _texts, _texts,
+                            _texts, status, st.integers(0, 20), st.integers(0, 3), targets).map(list)
+    by_target = data.draw(st.dictionaries(_texts, st.lists(link_record, min_size=1, max_size=4), max_size=4))
+    codec = BY_TARGET.codec
+    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_target)))) == by_target
+    sections = data.draw(st.lists(st.tuples(_texts, _texts, st.integers(0, 10**4)).map(list), min_size=1, max_size=3))
+    link = st.tuples(st.integers(0, 10**4), st.integers(0, len(sections) - 1), _texts, status, st.integers(0, 20),
+                     st.integers(0, 3), targets).map(list)
+    entries = data.draw(st.dictionaries(_texts, st.lists(link, max_size=4), max_size=3))
+    by_doc = {path: [[path, "Title", "guide", links, sections]] for path, links in entries.items()}
+    codec = BY_DOC.codec
+    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_doc)))) == by_doc

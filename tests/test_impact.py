@@ -6,6 +6,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitroute.indexes.wiring import MARKER_BEGIN, MARKER_END, render_wiring
 
@@ -328,3 +330,20 @@ def test_forged_config_words_in_the_wiring_are_damage(make_repo, route) -> None:
     ref.set_target(forged)
     result = route(["wiring", "which CI config runs the Windows builds"], repo.path)
     assert result.exit_code == 128 and "damaged" in result.stderr, result.stderr
+
+
+names = st.text(min_size=1, max_size=10)
+name_records = st.lists(st.tuples(st.integers(0, 2**40), names, names, st.sampled_from(["file", "class", "method"]),
+                                  st.integers(0, 10**5), st.text(max_size=6)), min_size=1, max_size=5)
+
+
+@given(st.dictionaries(names, name_records, max_size=6))
+def test_the_name_tables_codec_round_trips_its_records(values):
+    from gitroute.indexes.impact import NAMES
+
+    codec = NAMES.codec
+    values = {key: sorted([list(r) for r in records]) for key, records in values.items()}
+    for key, records in values.items():  # a name spelled as its key is stored as 0
+        records[0][2] = key
+    shard = codec.load_shard(codec.dump_shard(codec.encode_shard(values)))
+    assert codec.decode_shard(shard) == values

@@ -15,14 +15,27 @@ from gitroute.bundle.tables import (
     FieldLists,
     GapPairs,
     IdRows,
+    Ints,
     PostingsTable,
     Records,
     RecordTable,
+    StringRecords,
+    Strings,
+    StringShard,
+    gaps,
     shard_count,
     shard_of,
+    shifts,
 )
 from gitroute.bundle.validate import BadValue
-from gitroute.bundle.varints import SHARD_MAGIC, decode_varints, encode_varints
+from gitroute.bundle.varints import (
+    SHARD_MAGIC,
+    STRINGS_MAGIC,
+    decode_varints,
+    dump_strings_shard,
+    encode_varints,
+    load_strings_shard,
+)
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "pi", "rho"]
 
@@ -103,6 +116,77 @@ def test_a_shard_cut_short_or_with_bytes_left_over_is_a_bad_value():
         codec.encode([[5, 1]])
 
 
+class ToyRecords(StringRecords):
+    """[id, unit, word, tag] records as columns, the unit and the word by their index in the shard's strings."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(1), order=itemgetter(0))
+
+    def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        return [len(records), *gaps([r[0] for r in records]), *(strings(r[1]) for r in records),
+                *(strings(r[2]) for r in records), *shifts([r[3] for r in records])]
+
+    def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
+        n = ints.one()
+        return [list(r) for r in zip(ints.ascending(n), ints.strings(n, shard), ints.strings(n, shard),
+                                     ints.shifted(n))]
+
+
+toy_records = st.lists(st.tuples(st.integers(0, 2**40), st.text(max_size=8), st.text(max_size=8),
+                                 st.integers(0, 10**6)), max_size=6)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=12), toy_records.filter(bool)))
+def test_a_records_shard_round_trips_and_is_the_same_bytes_whatever_the_order(values):
+    codec = ToyRecords()
+    values = {key: sorted([list(r) for r in records]) for key, records in values.items()}
+    data = codec.dump_shard(codec.encode_shard(values))
+    assert data[:4] == STRINGS_MAGIC
+    assert codec.decode_shard(codec.load_shard(data)) == values
+    assert codec.dump_shard(codec.encode_shard(dict(reversed(values.items())))) == data
+    shard = codec.load_shard(data)
+    for key in values:
+        assert codec.decode_key(shard, key) == values[key]
+    assert codec.decode_key(shard, "\0absent") is None
+
+
+@given(st.lists(st.text()), st.binary(max_size=20), st.dictionaries(st.text(), st.binary(max_size=20)))
+def test_the_records_shard_format_round_trips_any_text(strings, shared, stored):
+    data = dump_strings_shard(strings, shared, stored)
+    assert load_strings_shard(data) == (strings, shared, stored)
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=200), st.booleans())
+def test_a_malformed_records_shard_is_a_bad_value_never_a_traceback(data, magic):
+    codec = ToyRecords()
+    try:
+        shard = codec.load_shard(STRINGS_MAGIC + data if magic else data)
+    except BadValue:
+        return
+    for key in shard:
+        try:
+            codec.decode_key(shard, key)
+        except BadValue:
+            pass
+
+
+def test_a_records_shard_cut_short_or_naming_what_it_lacks_is_a_bad_value():
+    codec = ToyRecords()
+    data = codec.dump_shard(codec.encode_shard({"alpha": [[1, "u0", "alpha", 3]], "beta": [[2, "u1", "beta", 1]]}))
+    for bad in (data[:-1], data + b"\0", data[:6], data.replace(b"alphabeta", b"zlphabeta"), b"{}",
+                data.replace(b"u0", b"\xff\xfe")):
+        with pytest.raises(BadValue):
+            codec.load_shard(bad)
+    strings, shared, stored = load_strings_shard(data)
+    for value in (encode_varints([1, 1, 7, 0, 0]), encode_varints([1, 1, 0, 0, 0, 0]), encode_varints([2, 1])):
+        shard = StringShard({"alpha": value}, strings, shared)  # a string it lacks, ints left over, cut short
+        with pytest.raises(BadValue):
+            codec.decode_key(shard, "alpha")
+    with pytest.raises(BadValue):  # a line is never negative
+        codec.decode_key(StringShard({"alpha": encode_varints([1, 1, 0, 0, 1])}, strings, shared), "alpha")
+
+
 def test_a_damaged_shard_read_through_a_table_is_the_damaged_bundle_error(tmp_path):
     from gitroute.bundle.store import corrupt_blob
     from gitroute.errors import BundleDamaged
@@ -151,8 +235,9 @@ def _postings_table(per_shard: int) -> PostingsTable:
     return PostingsTable("toy", "words", per_shard=per_shard, codec=FieldLists(1))
 
 
-def _record_table(per_shard: int) -> RecordTable:
-    return RecordTable("toy", "names", per_shard=per_shard, codec=Records(owner=itemgetter(1), order=itemgetter(0)))
+def _record_table(per_shard: int, strings: bool = False) -> RecordTable:
+    codec = ToyRecords() if strings else Records(owner=itemgetter(1), order=itemgetter(0))
+    return RecordTable("toy", "names", per_shard=per_shard, codec=codec)
 
 
 def _build(table, units: dict[str, list[str]], tags: dict[str, int], memo=None, stored=None, remake=(), also=()):
@@ -182,9 +267,9 @@ edits = st.lists(st.tuples(st.sampled_from(["set", "drop", "tag"]), st.integers(
 
 
 @settings(max_examples=60, deadline=None)
-@given(edits=edits, per_shard=st.sampled_from([1, 2, 5]), postings=st.booleans())
-def test_a_table_patched_from_the_last_build_holds_what_a_whole_build_holds(edits, per_shard, postings):
-    table = _postings_table(per_shard) if postings else _record_table(per_shard)
+@given(edits=edits, per_shard=st.sampled_from([1, 2, 5]), kind=st.sampled_from(["postings", "records", "strings"]))
+def test_a_table_patched_from_the_last_build_holds_what_a_whole_build_holds(edits, per_shard, kind):
+    table = _postings_table(per_shard) if kind == "postings" else _record_table(per_shard, kind == "strings")
     units = {f"u{n}": WORDS[n:n + 3] for n in range(6)}
     tags: dict[str, int] = {}
     memo = MemoTable("", "", {})

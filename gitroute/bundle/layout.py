@@ -10,8 +10,9 @@ from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 3  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
-# results in the bundle, postings in binary shards of varints (docs/decisions/0025)
+FORMAT_VERSION = 4  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+# results in the bundle, postings in binary shards of varints (docs/decisions/0025); 4: impact's and doc_links'
+# records in binary shards that spell their strings once (0025's amendment)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -42,7 +42,14 @@ from itertools import accumulate
 from operator import itemgetter
 
 from gitroute.bundle.validate import BadValue
-from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
+from gitroute.bundle.varints import (
+    decode_varints,
+    dump_strings_shard,
+    dump_varint_shard,
+    encode_varints,
+    load_strings_shard,
+    load_varint_shard,
+)
 from gitroute.shards import shard_count, shard_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -287,6 +294,160 @@ class Records(Codec):
         if not isinstance(stored, list) or not all(isinstance(record, list) for record in stored):
             raise ValueError("records are not a list of lists")
         return stored
+
+
+class StringRecords(Records):
+    """Records in a binary shard (`suffix` ".bin") that spells each string once, in a table ahead of the values
+    (`varints.dump_strings_shard`): a key's records are non-negative ints in LEB128 varints, a string the index of
+    its entry, so a path or a section title named by a hundred records is stored once a shard. A codec says how
+    its records are ints (`to_ints`, `from_ints`, with `Strings` and `Ints` to spell them) and, when its records
+    refer to a table of the shard's own (doc_links' nodes), how that is spelled once after every key
+    (`shared_to_ints`, `shared_from_ints`). Decoding is strict: an index, a count or a length out of range, or
+    ints left over, raise `BadValue`."""
+
+    suffix = ".bin"
+
+    def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        raise NotImplementedError
+
+    def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
+        """`to_ints` undone from a reader over the ints; raises BadValue when they are not what it writes."""
+        raise NotImplementedError
+
+    def prepare(self, values: Mapping[str, list], strings: Strings) -> None:
+        """Before any key is spelled: note in `strings.shared` what the shard's own table holds (its records'
+        nodes, each given its place), so that records can refer to it by place."""
+
+    def shared_to_ints(self, strings: Strings) -> list[int]:
+        """The shard's own table, after every key's records were spelled (`strings.shared` holds what they noted)."""
+        return []
+
+    def shared_from_ints(self, ints: Ints, shard: StringShard) -> object:
+        ints.done()
+        return None
+
+    def encode_shard(self, values: Mapping[str, list]) -> StringShard:
+        strings = Strings()
+        self.prepare(values, strings)
+        stored = {key: encode_varints(self.to_ints(key, values[key], strings)) for key in sorted(values)}
+        return StringShard(stored, strings.spelled, encode_varints(self.shared_to_ints(strings)))
+
+    def dump_shard(self, stored: Mapping[str, Any]) -> bytes:
+        if not isinstance(stored, StringShard):
+            stored = self.encode_shard(stored)
+        return dump_strings_shard(stored.strings, stored.shared_bytes, stored)
+
+    def load_shard(self, data: bytes) -> StringShard:
+        strings, shared, stored = load_strings_shard(data)
+        return StringShard(stored, strings, shared)
+
+    def decode_shard(self, stored: dict) -> dict[str, Any]:
+        return {key: self.decode_key(stored, key) for key in stored}
+
+    def decode_key(self, stored: dict, key: str) -> list | None:
+        held = stored.get(key)
+        if held is None:
+            return None
+        if not isinstance(stored, StringShard) or not isinstance(held, bytes):
+            raise BadValue("a records shard is not one this codec writes")
+        if stored.shared is _UNREAD:
+            stored.shared = self.shared_from_ints(Ints(decode_varints(stored.shared_bytes)), stored)
+        ints = Ints(decode_varints(held))
+        records = self.from_ints(key, ints, stored)
+        ints.done()
+        return records
+
+
+_UNREAD = object()
+
+
+class StringShard(dict):
+    """A records shard as stored: key -> its value's bytes, with the shard's strings and its shared ints (decoded
+    by the codec on the first key read, kept in `shared`)."""
+
+    def __init__(self, stored: Mapping[str, bytes], strings: list[str], shared_bytes: bytes) -> None:
+        super().__init__(stored)
+        self.strings = strings
+        self.shared_bytes = shared_bytes
+        self.shared: Any = _UNREAD
+
+    def string(self, index: int) -> str:
+        if index >= len(self.strings):
+            raise BadValue("a record names a string its shard does not hold")
+        return self.strings[index]
+
+
+class Strings:
+    """A shard's strings while it is spelled: each string's index, in the order first named; `shared` is the
+    codec's scratch for its own table (doc_links: the nodes the records name)."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.spelled: list[str] = []
+        self.shared: dict = {}
+
+    def __call__(self, text: str) -> int:
+        at = self.index.get(text)
+        if at is None:
+            if not isinstance(text, str):
+                raise BadValue("a record's text is not a string")
+            at = self.index[text] = len(self.spelled)
+            self.spelled.append(text)
+        return at
+
+
+class Ints:
+    """A reader over a value's ints that checks each count against what is left (`BadValue` past the end)."""
+
+    __slots__ = ("ints", "at")
+
+    def __init__(self, ints: list[int]) -> None:
+        self.ints = ints
+        self.at = 0
+
+    def one(self) -> int:
+        if self.at >= len(self.ints):
+            raise BadValue("a record ends early")
+        self.at += 1
+        return self.ints[self.at - 1]
+
+    def take(self, n: int) -> list[int]:
+        if n > len(self.ints) - self.at:
+            raise BadValue("a record's column runs past its value")
+        self.at += n
+        return self.ints[self.at - n:self.at]
+
+    def ascending(self, n: int) -> list[int]:
+        """`n` ints stored as gaps (`gaps`), summed back."""
+        return list(accumulate(self.take(n)))
+
+    def shifted(self, n: int) -> list[int]:
+        """`n` non-negative ints (lines) stored as zigzagged differences from the one before (`shifts`)."""
+        column = list(accumulate((v >> 1) ^ -(v & 1) for v in self.take(n)))
+        if column and min(column) < 0:
+            raise BadValue("a record's line is negative")
+        return column
+
+    def strings(self, n: int, shard: StringShard) -> list[str]:
+        held = shard.strings
+        column = self.take(n)
+        if column and max(column) >= len(held):
+            raise BadValue("a record names a string its shard does not hold")
+        return [held[i] for i in column]
+
+    def done(self) -> None:
+        if self.at != len(self.ints):
+            raise BadValue("a value has ints past its records")
+
+
+def gaps(ascending: Sequence[int]) -> list[int]:
+    """Ascending ints as gaps from the one before (`Ints.ascending` undoes it)."""
+    return _gaps(ascending)
+
+
+def shifts(ints: Sequence[int]) -> list[int]:
+    """Any ints as differences from the one before, zigzagged (0, -1, 1, -2 -> 0, 1, 2, 3): small for lines."""
+    return [d * 2 if d >= 0 else -d * 2 - 1 for d in (b - a for a, b in zip((0, *ints), ints))]
 
 
 # --- tables ----------------------------------------------------------------------------------------------

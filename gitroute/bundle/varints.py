@@ -1,16 +1,19 @@
-"""LEB128 varints and the binary shard of key -> bytes they are stored in: the postings' and the edges' encoding.
+"""LEB128 varints and the binary shards of key -> bytes they are stored in: the postings', the edges' and the
+records' encoding (a records shard spells its strings once, in a table ahead of the values).
 
 A bundle is untrusted input: every reader here checks each length against what is left and raises `BadValue` (a
 `ValueError`), which the readers above turn into the damaged-bundle error. docs/decisions/0025 says why.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate
 
 from gitroute.bundle.validate import BadValue
 
 MAX_VARINT_BYTES = 10  # an int below 2 ** 70: what no posting holds
 SHARD_MAGIC = b"GRv1"
+STRINGS_MAGIC = b"GRs1"
 
 
 def encode_varints(ints: Iterable[int]) -> bytes:
@@ -31,11 +34,15 @@ def decode_varints(data: bytes) -> list[int]:
     if not data or max(data) < 128:
         return list(data)  # every int below 128: one byte each (most gaps and counts)
     out: list[int] = []
+    append = out.append  # bound once: this loop is the decoding's cost (a record shard's ints are many)
     n = shift = 0
     for byte in data:
         if byte < 128:
-            out.append(n | byte << shift)
-            n = shift = 0
+            if shift:
+                append(n | byte << shift)
+                n = shift = 0
+            else:
+                append(byte)
         else:
             n |= (byte & 127) << shift
             shift += 7
@@ -56,12 +63,12 @@ def dump_varint_shard(stored: Mapping[str, bytes]) -> bytes:
     return bytes(head) + b"".join(stored[key] for _, key in keys)
 
 
-def load_varint_shard(data: bytes) -> dict[str, bytes]:
-    """`dump_varint_shard` undone: key -> its value's bytes (decoded when asked for); raises BadValue when the
-    shard is not one `dump_varint_shard` writes (a length past the end, keys out of order, bytes left over)."""
-    if not isinstance(data, bytes) or data[:4] != SHARD_MAGIC:
+def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
+    """`dump_varint_shard` undone (from `at`): key -> its value's bytes (decoded when asked for); raises BadValue
+    when the shard is not one `dump_varint_shard` writes (a length past the end, keys out of order, bytes left)."""
+    if not isinstance(data, bytes) or data[at:at + 4] != SHARD_MAGIC:
         raise BadValue("a shard is not a binary postings shard")
-    at = 4
+    at += 4
     count, at = _read_varint(data, at)
     if count > len(data):
         raise BadValue("a shard counts more keys than it has bytes")
@@ -86,6 +93,63 @@ def load_varint_shard(data: bytes) -> dict[str, bytes]:
     if at != len(data):
         raise BadValue("a shard has bytes past its last value")
     return values
+
+
+def dump_strings_shard(strings: Sequence[str], shared: bytes, stored: Mapping[str, bytes]) -> bytes:
+    """A binary shard of records (`tables.StringRecords`), in blocks a reader splits with a few calls, not a loop
+    over its strings and keys:
+
+        b"GRs1", then six blocks, each its byte length (a varint) and its bytes: the strings' lengths (varints, in
+        code points), the strings one after the other (UTF-8, `surrogatepass`: any str a record holds), the
+        shard's shared ints, the keys' lengths, the values' lengths (varints), the keys one after the other
+        (keys ascending); then the values, in the keys' order.
+
+    A value refers to the strings by their index."""
+    keys = sorted(stored)  # code point order: the order of their UTF-8 bytes
+    blocks = (encode_varints(map(len, strings)), "".join(strings).encode("utf-8", "surrogatepass"), shared,
+              encode_varints(map(len, keys)), encode_varints(len(stored[key]) for key in keys),
+              "".join(keys).encode("utf-8", "surrogatepass"))
+    out = bytearray(STRINGS_MAGIC)
+    for block in blocks:
+        out += encode_varints([len(block)]) + block
+    return bytes(out) + b"".join(stored[key] for key in keys)
+
+
+def load_strings_shard(data: bytes) -> tuple[list[str], bytes, dict[str, bytes]]:
+    """`dump_strings_shard` undone: (strings, shared ints' bytes, key -> value bytes); raises BadValue when the
+    shard is not one it writes (a block or a length past the end, keys out of order, bytes left over)."""
+    if not isinstance(data, bytes) or data[:4] != STRINGS_MAGIC:
+        raise BadValue("a shard is not a binary records shard")
+    at = 4
+    blocks = []
+    for _ in range(6):
+        length, at = _read_varint(data, at)
+        if length > len(data) - at:
+            raise BadValue("a shard's block runs past its end")
+        blocks.append(data[at:at + length])
+        at += length
+    string_lengths, text, shared, key_lengths, value_lengths, key_text = blocks
+    strings = _split_text(text, decode_varints(string_lengths))
+    keys = _split_text(key_text, decode_varints(key_lengths))
+    sizes = decode_varints(value_lengths)
+    if len(sizes) != len(keys) or sum(sizes) != len(data) - at:
+        raise BadValue("a shard's values are not what its lengths say")
+    if any(a >= b for a, b in zip(keys, keys[1:])):
+        raise BadValue("a shard's keys are out of order")
+    ends = list(accumulate(sizes, initial=at))
+    return strings, shared, {key: data[ends[k]:ends[k + 1]] for k, key in enumerate(keys)}
+
+
+def _split_text(raw: bytes, lengths: list[int]) -> list[str]:
+    """UTF-8 text cut into strings of these lengths (in code points); BadValue when they do not add up."""
+    try:
+        text = raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as err:
+        raise BadValue("a shard's text is not UTF-8") from err
+    if sum(lengths) != len(text):
+        raise BadValue("a shard's text is not as long as its strings")
+    ends = list(accumulate(lengths, initial=0))
+    return [text[ends[k]:ends[k + 1]] for k in range(len(lengths))]
 
 
 def _read_varint(data: bytes, at: int) -> tuple[int, int]:

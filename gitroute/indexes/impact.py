@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
-from gitroute.bundle.tables import Records, RecordTable
+from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, gaps, shifts
 from gitroute.model import Answer, Row
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -46,12 +46,38 @@ _EXAMPLE_PARTS = frozenset(("example", "examples", "sample", "samples", "demo", 
 _DOC_PARTS = frozenset(("doc", "docs", "documentation"))
 _DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc")
 
+class _NameRecords(StringRecords):
+    """`NAMES`' codec: a key's records as columns (their count, the node ids' gaps, then each path, name, kind,
+    line and owner), each string by its index in the shard's strings; a name spelled as its key is 0."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1)
+
+    def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        ints = [len(records), *gaps([r[0] for r in records])]
+        ints += [strings(r[1]) for r in records]
+        ints += [0 if r[2] == key else 1 + strings(r[2]) for r in records]
+        ints += [strings(r[3]) for r in records]
+        ints += shifts([r[4] for r in records])
+        ints += [strings(r[5]) for r in records]
+        return ints
+
+    def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
+        n = ints.one()
+        ids = ints.ascending(n)
+        paths = ints.strings(n, shard)
+        names = [key if i == 0 else shard.string(i - 1) for i in ints.take(n)]
+        kinds = ints.strings(n, shard)
+        lines = ints.shifted(n)
+        owners = ints.strings(n, shard)
+        return [list(record) for record in zip(ids, paths, names, kinds, lines, owners)]
+
+
 # Name key (lowercase) -> [node id, path, name, kind, line, owner] records in node id order; a record names its
 # file. A node is under its name (and a file under its path too); `Owner.name` is found under `name`, by the
-# record's owner (a key per method was two fifths of the table: docs/decisions/0025). Sized by keys, about 512 a
-# shard: a one-file change rewrites small blobs.
-NAMES = RecordTable(NAME, "names", per_shard=512,
-                    codec=Records(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1))
+# record's owner (a key per method was two fifths of the table: docs/decisions/0025). Sized by keys, about 1,024 a
+# shard (512 in JSON; twice as many share a shard's strings): a one-file change rewrites small blobs.
+NAMES = RecordTable(NAME, "names", per_shard=1024, codec=_NameRecords())
 
 
 def section_of(path: str) -> str:

@@ -8,9 +8,10 @@ four characters. A name defined in several files links to one only when the same
 segment of exactly one candidate; otherwise the link stays ambiguous with every candidate listed.
 
 Blobs: `docs.json` (every document with its title, kind and link count), and two tables stored through the
-floor (`bundle.tables`): `BY_DOC`, `by_doc/NNNN.json` (a document's links, sharded by its path's hash: `git
-route code DOC` reads one), and `BY_TARGET`, `by_target/NNNN.json` (links under each key a question may use: a
-path, a base name, a name, `Owner.name`; `git route docs NAME` reads a few). Linking is `linking`'s.
+floor (`bundle.tables`, declared in `storage`): `BY_DOC`, `by_doc/NNNN.bin` (a document's links, sharded by its
+path's hash: `git route code DOC` reads one), and `BY_TARGET`, `by_target/NNNN.bin` (links under each key a
+question may use: a path, a base name, a name, `Owner.name`; `git route docs NAME` reads a few). Linking is
+`linking`'s.
 """
 from __future__ import annotations
 
@@ -19,9 +20,7 @@ import posixpath
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import itemgetter
 
-from gitroute.bundle.tables import Records, RecordTable
 from gitroute.bundle.validate import check_listed
 from gitroute.indexes.doc_links.linking import (
     AMBIGUOUS,
@@ -37,11 +36,8 @@ from gitroute.indexes.doc_links.linking import (
     qualname,
     scan_documents,
 )
+from gitroute.indexes.doc_links.storage import BY_DOC, BY_TARGET
 from gitroute.model import Answer, Row
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
-if TYPE_CHECKING:
-    from typing import Any
 
 # What callers name the index by (api, build, tests); linking lives in `linking`.
 __all__ = ["AMBIGUOUS", "BY_DOC", "BY_TARGET", "DISAMBIGUATED", "EXACT", "DocLink", "Linker", "Target", "answer",
@@ -81,89 +77,6 @@ def doc_kind(path: str) -> str:
     if _CHANGELOG_DOC.search(path):
         return "changelog"
     return "guide"
-
-
-# ---------------------------------------------------------------------------------------------- storage
-
-
-class _DocEntries(Records):
-    """`BY_DOC`'s codec: a document's path -> [[path, title, kind, links, sections]], each link [line, section
-    index, token, status, total, flags, targets]; a shard spells the nodes its links name once, by id."""
-
-    def __init__(self) -> None:
-        super().__init__(owner=itemgetter(0), order=itemgetter(0), weigh=lambda held: sum(len(e[3]) for e in held))
-
-    def encode_shard(self, values: Mapping[str, list]) -> dict:
-        nodes: dict[str, list] = {}
-        docs = {}
-        for held in values.values():
-            for path, title, kind, links, sections in held:
-                docs[path] = {"title": title, "kind": kind, "sections": sections,
-                              "links": [[*link[:6], _interned(nodes, link[6])] for link in links]}
-        return {"nodes": nodes, "docs": docs}
-
-    def decode_shard(self, stored: dict) -> dict[str, Any]:
-        return {path: self.decode_key(stored, path) for path in stored.get("docs", ())}
-
-    def decode_key(self, stored: dict, key: str) -> list | None:
-        entry = stored.get("docs", {}).get(key)
-        if entry is None:
-            return None
-        nodes = stored["nodes"]
-        links = [[*link[:6], _expand(nodes, link[6])] for link in entry["links"]]
-        return [[key, entry["title"], entry["kind"], links, entry["sections"]]]
-
-
-class _LinkRecords(Records):
-    """`BY_TARGET`'s codec: a key -> [[document, kind, line, section, number, token, status, total, flags,
-    targets]]; a shard spells each document ([path, kind]) and each node its records name once."""
-
-    def __init__(self) -> None:
-        super().__init__(owner=itemgetter(0), order=itemgetter(0))
-
-    def encode_shard(self, values: Mapping[str, list]) -> dict:
-        nodes: dict[str, list] = {}
-        docs: list[list[str]] = []
-        doc_index: dict[str, int] = {}
-        keys = {}
-        for key in sorted(values):
-            rows = []
-            for path, kind, *fields, targets in values[key]:
-                at = doc_index.get(path)
-                if at is None:
-                    at = doc_index[path] = len(docs)
-                    docs.append([path, kind])
-                rows.append([at, *fields, _interned(nodes, targets)])
-            keys[key] = rows
-        return {"nodes": nodes, "docs": docs, "keys": keys}
-
-    def decode_shard(self, stored: dict) -> dict[str, Any]:
-        return {key: self.decode_key(stored, key) for key in stored.get("keys", ())}
-
-    def decode_key(self, stored: dict, key: str) -> list | None:
-        rows = stored.get("keys", {}).get(key)
-        if rows is None:
-            return None
-        docs, nodes = stored["docs"], stored["nodes"]
-        return [[*docs[at][:2], line, section, number, token, status, total, flags, _expand(nodes, ids)]
-                for at, line, section, number, token, status, total, flags, ids in rows]
-
-
-def _interned(nodes: dict[str, list], targets: Iterable) -> list[int]:
-    """The ids of `targets` ([node, path, name, kind, line, owner, centrality] each), their records noted once
-    in `nodes` (id -> [path, name, kind, line, owner, centrality])."""
-    ids = []
-    for node, *record in targets:
-        if str(node) not in nodes:
-            nodes[str(node)] = record
-        ids.append(node)
-    return ids
-
-
-# About 100 KB of JSON per shard, so that an answer reads little whatever the project's size: `by_doc` weighs a
-# document's links (`git route code DOC` reads one shard), `by_target` its records (`git route docs NAME`, a few).
-BY_DOC = RecordTable(NAME, "by_doc", per_shard=800, codec=_DocEntries(), digits=4, most=4096)
-BY_TARGET = RecordTable(NAME, "by_target", per_shard=1024, codec=_LinkRecords(), digits=4, most=4096)
 
 
 # ---------------------------------------------------------------------------------------------- build
@@ -344,20 +257,6 @@ def _link_keys(x: DocLink, cache: dict[tuple[int, bool], list[str]]) -> dict[str
 
 def _flags(link: DocLink) -> int:
     return int(link.heading) | int(link.directive) << 1
-
-
-def _expand(nodes: Mapping, ids: Iterable) -> list[list]:
-    """Node ids of a record -> [node, path, name, kind, line, owner, centrality] lists.
-
-    Raises ValueError (or KeyError, TypeError) on a record of another shape: a bundle is untrusted input."""
-    out = []
-    for i in ids:
-        path, name, kind, line, owner, centrality = nodes[str(i)]
-        if not (isinstance(path, str) and isinstance(name, str) and isinstance(kind, str) and isinstance(owner, str)
-                and isinstance(line, int) and isinstance(centrality, int)):
-            raise ValueError(f"node record {i} has the wrong shape")
-        out.append([int(i), path, name, kind, line, owner, centrality])
-    return out
 
 
 def _valid_docs_list(value: object) -> bool:

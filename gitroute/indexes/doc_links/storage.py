@@ -1,0 +1,154 @@
+"""What the doc<->code index stores: its two tables (`BY_DOC`, `BY_TARGET`) and their codecs, on the storage floor
+(`bundle.tables`): records in binary shards that spell each string and each node they name once
+(docs/decisions/0025-compact-encodings.md, its amendment)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
+
+from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, gaps, shifts
+from gitroute.bundle.validate import BadValue
+
+NAME = "doc_links"
+
+
+
+class _NodeTable(StringRecords):
+    """A doc_links codec whose records name nodes ([node, path, name, kind, line, owner, centrality] each): a shard
+    spells each node once, in a table after its keys (ascending ids, then a column for each field), and a record
+    names a node by its place in that table."""
+
+    def prepare(self, values: Mapping[str, list], strings: Strings) -> None:
+        nodes: dict[int, list] = {}
+        for held in values.values():
+            for record in held:
+                for targets in self.targets_of(record):
+                    for node, *spelled in targets:
+                        nodes.setdefault(node, spelled)
+        strings.shared = {node: (place, nodes[node]) for place, node in enumerate(sorted(nodes))}
+
+    def targets_of(self, record: list) -> Iterable[list]:
+        """The target lists a record holds."""
+        raise NotImplementedError
+
+    def shared_to_ints(self, strings: Strings) -> list[int]:
+        rows = [spelled for _place, spelled in strings.shared.values()]
+        ints = [len(rows), *gaps(list(strings.shared))]
+        for column in (0, 1, 2):  # path, name, kind
+            ints += [strings(row[column]) for row in rows]
+        ints += shifts([row[3] for row in rows])
+        ints += [strings(row[4]) for row in rows]
+        ints += [row[5] for row in rows]
+        return ints
+
+    def shared_from_ints(self, ints: Ints, shard: StringShard) -> list[tuple]:
+        n = ints.one()
+        ids = ints.ascending(n)
+        paths, names, kinds = ints.strings(n, shard), ints.strings(n, shard), ints.strings(n, shard)
+        lines = ints.shifted(n)
+        owners = ints.strings(n, shard)
+        centralities = ints.take(n)
+        ints.done()
+        return list(zip(ids, paths, names, kinds, lines, owners, centralities))
+
+    def targets_to_ints(self, lists: Sequence[list], strings: Strings) -> list[int]:
+        """Each list's length, then the places of every list's nodes."""
+        places = strings.shared
+        return [*map(len, lists), *(places[t[0]][0] for targets in lists for t in targets)]
+
+    def targets_from_ints(self, n: int, ints: Ints, shard: StringShard) -> list[list[list]]:
+        nodes = shard.shared
+        counts = ints.take(n)
+        column = ints.take(sum(counts))
+        if column and max(column) >= len(nodes):
+            raise BadValue("a link names a node its shard does not hold")
+        targets = [list(nodes[place]) for place in column]
+        out, at = [], 0
+        for count in counts:
+            out.append(targets[at:at + count])
+            at += count
+        return out
+
+
+class _DocEntries(_NodeTable):
+    """`BY_DOC`'s codec: a document's path -> [[path, title, kind, links, sections]], each link [line, section
+    index, token, status, total, flags, targets], each section [text, number, line]; stored as columns."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(0), order=itemgetter(0), weigh=lambda held: sum(len(e[3]) for e in held))
+
+    def targets_of(self, record: list) -> Iterable[list]:
+        return (link[6] for link in record[3])
+
+    def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        ints = [len(records)]
+        for path, title, kind, links, sections in records:
+            ints += [strings(path), strings(title), strings(kind), len(sections)]
+            ints += [strings(s[0]) for s in sections] + [strings(s[1]) for s in sections]
+            ints += shifts([s[2] for s in sections])
+            ints.append(len(links))
+            ints += shifts([x[0] for x in links])
+            ints += [x[1] for x in links]
+            for column in (2, 3):  # token, status
+                ints += [strings(x[column]) for x in links]
+            ints += [x[4] for x in links] + [x[5] for x in links]
+            ints += self.targets_to_ints([x[6] for x in links], strings)
+        return ints
+
+    def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
+        records = []
+        for _ in range(ints.one()):
+            path, title, kind = ints.strings(3, shard)
+            n = ints.one()
+            sections = [list(s) for s in zip(ints.strings(n, shard), ints.strings(n, shard), ints.shifted(n))]
+            n = ints.one()
+            lines, numbers = ints.shifted(n), ints.take(n)
+            if numbers and max(numbers) >= len(sections):
+                raise BadValue("a link names a section its document does not have")
+            tokens, statuses = ints.strings(n, shard), ints.strings(n, shard)
+            totals, flags = ints.take(n), ints.take(n)
+            targets = self.targets_from_ints(n, ints, shard)
+            links = [list(link) for link in zip(lines, numbers, tokens, statuses, totals, flags, targets)]
+            records.append([path, title, kind, links, sections])
+        return records
+
+
+class _LinkRecords(_NodeTable):
+    """`BY_TARGET`'s codec: a key -> [[document, kind, line, section, number, token, status, total, flags,
+    targets]]; stored as columns."""
+
+    def __init__(self) -> None:
+        super().__init__(owner=itemgetter(0), order=itemgetter(0))
+
+    def targets_of(self, record: list) -> Iterable[list]:
+        return (record[9],)
+
+    def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        ints = [len(records)]
+        for column in (0, 1):  # document, kind
+            ints += [strings(r[column]) for r in records]
+        ints += shifts([r[2] for r in records])
+        for column in (3, 4, 5, 6):  # section, number, token, status
+            ints += [strings(r[column]) for r in records]
+        ints += [r[7] for r in records] + [r[8] for r in records]
+        ints += self.targets_to_ints([r[9] for r in records], strings)
+        return ints
+
+    def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
+        n = ints.one()
+        documents, kinds = ints.strings(n, shard), ints.strings(n, shard)
+        lines = ints.shifted(n)
+        sections, numbers, tokens, statuses = (ints.strings(n, shard) for _ in range(4))
+        totals, flags = ints.take(n), ints.take(n)
+        targets = self.targets_from_ints(n, ints, shard)
+        return [list(r) for r in zip(documents, kinds, lines, sections, numbers, tokens, statuses, totals, flags,
+                                     targets)]
+
+
+# About 50 KB of binary shard (100 KB of JSON before), so that an answer reads little whatever the project's size:
+# `by_doc` weighs a document's links (`git route code DOC` reads one shard), `by_target` its records (`git route docs
+# NAME`, a few). Twice 0018's counts: the strings a shard spells once are shared by twice the records (four times
+# packed smaller still, but a one-file rebuild then rewrites over 1 MB: docs/decisions/0025, its amendment).
+BY_DOC = RecordTable(NAME, "by_doc", per_shard=1600, codec=_DocEntries(), digits=4, most=4096)
+BY_TARGET = RecordTable(NAME, "by_target", per_shard=2048, codec=_LinkRecords(), digits=4, most=4096)
+
