@@ -218,12 +218,20 @@ def _position(text: str, word: str) -> int:
     return alone.start() if alone else max(0, text.find(word))
 
 
+# Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".
+_KIND_WORDS = frozenset(("struct", "class", "function", "method", "interface", "enum", "trait", "type", "module",
+                         "constant", "variable", "field", "property", "macro", "record", "protocol", "typedef"))
+
+
 def _locate_names(raw: Sequence[str], found: Subjects, evidence: Evidence) -> None:
-    """"NAME in PATH" (or inside, from, within): the name as `impact` takes it, `path:name`."""
+    """"NAME in PATH" (or inside, from, within; "the NAME struct in PATH"): the name as `impact` takes it,
+    `path:name`."""
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in raw]
     files = {p for p, k in found.paths if k == "blob"}
     for i in range(len(words) - 2):
         name, joint, path = words[i], words[i + 1].lower(), words[i + 2].strip("/")
+        if name.lower() in _KIND_WORDS and i > 0 and is_name(words[i - 1]):
+            name = words[i - 1]  # the kind word names what the name before it is, not a name itself
         if joint in ("in", "inside", "from", "within", "of") and path in files and is_name(name) and (
                 is_code_name(name) or name in found.quoted or evidence.is_symbol(name)):
             if (path, name) not in found.located:

@@ -172,6 +172,11 @@ def test_docs_of_a_code_path_in_a_sentence(go_repo):
     ("c", "buffer_append: if I change its return type, what else do I have to look at?", "buffer_append",
      "src/parse.c"),
     ("c", "who uses buffer_append outside buffer.c?", "src/buffer.c:buffer_append", "src/parse.c"),
+    # "the NAME <kind> in PATH": the kind word says what the name is, it is not the name
+    ("go", "I'm changing the Router struct in router/router.go; what's built on top of it?",
+     "router/router.go:Router", "server/server.go"),
+    ("python", "If I change the DiscountRule class in src/shop/pricing.py, what breaks?",
+     "src/shop/pricing.py:DiscountRule", "src/shop/cart.py"),
 ])
 def test_change_and_use_questions_ask_impact_with_the_target(request, language, question, target, user):
     doc = ask(request.getfixturevalue(REPOS[language]), question)
