@@ -47,6 +47,8 @@ _CODE = _phrases(
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
     r"\btake me to the (?:code|source|files?|implementation)\b",
+    r"\b(?:which|what) (?:code|source files?|files?|functions?|classes|modules?|packages?)\s+(?:implements?|backs?)\b"
+    r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
     r"|named|mentioned|described|shown)\b",
 )

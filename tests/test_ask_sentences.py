@@ -123,6 +123,11 @@ REPOS = {"python": "python_repo", "go": "go_repo", "c": "c_repo"}
      "router/router.go"),
     ("go", "what Go files does docs/routing.md point at", "docs/routing.md", "router/router.go"),
     ("c", "doc/buffers.md mentions appending text — which C file does that?", "doc/buffers.md", "src/buffer.h"),
+    # the names the document describes are spelled too: the code behind the document is still what is asked first
+    ("python", "Which code implements the discounts described in docs/pricing.rst, like apply_discount?",
+     "docs/pricing.rst", "src/shop/pricing.py"),
+    ("go", "What code implements the routing described in docs/routing.md, NewRouter and Router.Handle?",
+     "docs/routing.md", "router/router.go"),
 ])
 def test_a_document_in_a_sentence_asks_code_with_its_path(request, language, question, document, code):
     doc = ask(request.getfixturevalue(REPOS[language]), question)
