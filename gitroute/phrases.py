@@ -17,7 +17,8 @@ _DOC_STRICT = (r"(?:docs?|documentation|guides?|manuals?|tutorials?|write-?ups?|
                r"|how-?tos?|handbook|faq|walk-?through|user guide|doc pages?|docs pages?|design (?:docs?|documents?"
                r"|notes?|pages?)|reference (?:entry|entries|page|pages|docs?|documentation|manual|section)"
                r"|(?:api|the) reference|pages? (?:in|of) the (?:docs|documentation|manual|guide|reference)"
-               r"|section of the (?:docs|documentation|manual|guide|reference|api reference)|blog posts?)")
+               r"|section of the (?:docs|documentation|manual|guide|reference|api reference)|blog posts?"
+               r"|changelogs?(?: entry| entries)?|release notes?|release entr(?:y|ies))")
 _DOC_NOUN = rf"(?:{_DOC_STRICT[3:-1]}|pages?|documents?|sections?|chapters?|reference|notes)"
 _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|ing)?|cover(?:s|ed|ing)?"
              r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"

@@ -552,6 +552,12 @@ def test_a_plain_text_changelog_without_an_extension_links_what_it_names(make_re
     assert doc["status"] == "routed"
     assert [row["path"] for row in doc["rows"]] == ["CHANGES"]
     assert doc["rows"][0]["document_kind"] == "changelog" and doc["rows"][0]["line"] == 3
+    # asked as people ask: a changelog entry, release notes, are documents to ask `docs` about
+    for question in ("Is there a changelog entry explaining what Element.expectFirst does?",
+                     "which release notes mention Element.expectFirst?"):
+        asked = json.loads(route(["ask", "--json", "--explain", question], repo.path).stdout)
+        assert asked["classification"]["routes"][0]["command"] == "docs", question
+        assert asked["rows"][0]["path"] == "CHANGES", question
 
 
 _texts = st.text(max_size=8)
