@@ -347,3 +347,17 @@ def test_the_name_tables_codec_round_trips_its_records(values):
         records[0][2] = key
     shard = codec.load_shard(codec.dump_shard(codec.encode_shard(values)))
     assert codec.decode_shard(shard) == values
+
+
+def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_repo, route) -> None:
+    from gitroute.indexes.wiring import MAX_WORKFLOW_BYTES
+
+    repo = make_repo("large-manifest")
+    huge = '{"name": "huge", "description": "' + "zebra " * (MAX_WORKFLOW_BYTES // 6 + 10) + '"}\n'
+    repo.commit({"package.json": huge, "appveyor.yml": "image: Visual Studio 2017\n", "a.js": "module.exports = 1\n"},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    zebra = json.loads(route(["wiring", "--json", "which manifest mentions zebra"], repo.path).stdout)
+    assert all(row["path"] != "package.json" or row.get("table") != "configs" for row in zebra["rows"])
+    studio = json.loads(route(["wiring", "--json", "which CI config uses Visual Studio"], repo.path).stdout)
+    assert studio["rows"][0]["path"] == "appveyor.yml"
