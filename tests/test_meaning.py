@@ -938,3 +938,20 @@ def test_a_files_packed_postings_are_encode_posting_of_their_counts():
             assert value == encode_posting(tf, length, fields) and fields and fields & ~sum(names) == 0
             assert not token.startswith(BODY_PREFIX)
         assert packed[own:] == [encode_posting(1, body, BODY_BIT)] * body
+
+
+def test_a_file_s_postings_come_in_node_order_when_a_holder_follows_its_constants():
+    # The Linux kernel has C files whose tags give a constant before the struct that spans it: the constant's text
+    # joins the holder's, and the file's postings must still ascend by node (the varint shards refuse otherwise).
+    from gitroute.indexes.meaning.postings import _file_postings
+
+    path = "drivers/x/regs.h"
+    group = [
+        Node(0, path, "regs.h", "file", 1, 1, "c", "", "", False),
+        Node(1, path, "REG_MODE", "constant", 5, 5, "c", "", "", False),
+        Node(2, path, "mode_reg_read", "function", 12, 14, "c", "", "read the mode register", False),
+        Node(3, path, "regs", "struct", 3, 9, "c", "", "the mode registers", False),
+    ]
+    entries = _file_postings(group, lambda _path: None, {})
+    offsets = [entry[0] for entry in entries]
+    assert offsets == sorted(offsets) and offsets[-2:] == [2, 3]

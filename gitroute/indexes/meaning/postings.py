@@ -140,6 +140,9 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
         out.append((node_id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
                     [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
                      *[encode_posting(1, len(body), BODY_BIT)] * len(body)], len(body)))
+    # In node order: a constant joins its holder's text, and a holder extracted after its constants (the Linux
+    # kernel has such C files) would otherwise come out before the nodes between them, and postings must ascend.
+    out.sort(key=lambda entry: entry[0])
     return out
 
 
