@@ -820,13 +820,7 @@ class _Resolution:
             return here, "scope"
         bindings = self.file_bindings(path)
         if name in bindings:
-            found: list[int] = []
-            external = True
-            for b in bindings[name]:
-                targets = self.binding_targets(path, b, "")
-                if targets is not None:
-                    external = False
-                    found.extend(t for t in targets if keep(nodes[t]))
+            found, external = self._through_bindings(path, bindings[name], "", keep)
             if found:
                 return found, "import"
             if external:
@@ -843,6 +837,20 @@ class _Resolution:
                 return found, "import"
         return self._by_name(path, name, lang, types_only=types_only)
 
+    def _through_bindings(self, path: str, bindings: Sequence[Binding], member: str,
+                          keep: Callable[[Node], bool]) -> tuple[list[int], bool]:
+        """The nodes `bindings` (of one local name) lead to, `member` of each when given, those `keep` admits; and
+        whether every binding leads outside the repository."""
+        nodes = self.nodes
+        found: list[int] = []
+        external = True
+        for b in bindings:
+            targets = self.binding_targets(path, b, member)
+            if targets is not None:
+                external = False
+                found.extend(t for t in targets if keep(nodes[t]))
+        return found, external
+
     def _resolve_on_receiver(self, path: str, name: str, receiver: str, lang: str, language: Traits, local: dict,
                              keep: Callable[[Node], bool], types_only: bool) -> tuple[list[int], str]:
         """`resolve` of `receiver.name`: a module's member, an imported module's, or a local type's."""
@@ -852,17 +860,14 @@ class _Resolution:
         head, _, rest = receiver.partition(".")
         bindings = self.file_bindings(path)
         if head in bindings:
-            found: list[int] = []
-            external = True
+            through = []
             for b in bindings[head]:
                 if rest and not b.name:
                     # `import a.b` binds `a`: `a.b.c.f()` is f of module a.b.c; `import x as y`: y.c.f() is x.c's
                     module = receiver if b.module.startswith(head + ".") or b.module == head else f"{b.module}.{rest}"
                     b = Binding(b.local, module, "", b.line)
-                targets = self.binding_targets(path, b, name)
-                if targets is not None:
-                    external = False
-                    found.extend(t for t in targets if keep(nodes[t]))
+                through.append(b)
+            found, external = self._through_bindings(path, through, name, keep)
             if found:
                 return found, "import"
             if external:
