@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def graph_of(repo: str) -> CodeGraph:
     """The code graph of a repository's HEAD, built in process as a full build builds it (no memo); the CPU
     seconds `build_graph` took are left in `graph_of.seconds`."""
-    from gitroute.build import _collect_sources, _extract_all, _extract_key, _no_progress
+    from gitroute.build import _collect_sources, _extract_blob, _extract_key
     from gitroute.config import CONFIG_PATH, parse_config
     from gitroute.git import repository as git
     from gitroute.graph import build_graph
@@ -39,10 +39,11 @@ def graph_of(repo: str) -> CodeGraph:
     config = parse_config(git.read_commit_file(store, commit, CONFIG_PATH))
     snap = git.snapshot_at(store, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
-    todo = {keys[e.path]: (keys[e.path], snap.read(e)) for e in snap.entries}
-    results: dict[str, list] = {}
-    _extract_all(list(todo.values()), results, None, _no_progress)
-    sources = _collect_sources(snap, keys, results, {})
+    # Each blob extracted in this process, as a build's workers extract it (the build's own loop also spills
+    # and caches, which a graph measurement has no use for).
+    todo = {keys[e.path]: e for e in snap.entries}
+    results = {key: _extract_blob(key, snap.read(entry)) for key, entry in todo.items()}
+    sources = _collect_sources(snap, keys, results)
     collecting = gc.isenabled()
     gc.disable()  # as a build does (`run_build`): the collector would rescan what only grows
     try:
