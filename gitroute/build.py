@@ -34,7 +34,7 @@ from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
 from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
-from gitroute.model import DeclaredEntry, Document
+from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.parsing.version import EXTRACTOR_VERSION
 from gitroute.registry import INDEXES, load_index
 
@@ -198,9 +198,22 @@ class _Laps:
         now = time.monotonic()
         self.phases[phase] = round(now - self.last, 3)
         self.last = now
+        _memlog(phase)
 
     def total(self) -> float:
         return time.monotonic() - self.started
+
+
+def _memlog(label: str) -> None:
+    """DEBUG: this process's resident and peak memory after `label`, to GITROUTE_MEMLOG."""
+    where = os.environ.get("GITROUTE_MEMLOG")
+    if not where:
+        return
+    with open("/proc/self/status") as f:
+        status = dict(line.split(":", 1) for line in f)
+    with open(where, "a") as out:
+        out.write(f"{time.time():.1f} {os.getpid()} {label!r} rss={int(status['VmRSS'].split()[0]) >> 10} "
+                  f"hwm={int(status['VmHWM'].split()[0]) >> 10}\n")
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,
@@ -269,6 +282,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
     graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
     graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start, memo=graph_memo.table("graph"))
+    _release_extracts(sources, reused)
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
     sections = index_jobs.finish(graph, sources.warnings, job_seconds, graph_memo)
@@ -293,6 +307,29 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
         nodes=counts["nodes"], edges=counts["edges"], warnings=len(sources.warnings), seconds=seconds,
         phases=laps.phases, notes=[*writer.notes, *limit_notes(limits)], limits=limits,
     )
+
+
+def _release_extracts(sources: _Sources, reused: Reused) -> None:
+    """The graph is built: of each file's extraction, keep what an index reads (its language and its imports: the
+    wiring index's Go packages) and let go of the rest (symbols, calls, references, bindings), then hand the
+    freed memory back. On the Linux kernel that is gigabytes, which every index worker forked afterwards would
+    count again (a forked process's resident memory is its parent's pages as well as its own)."""
+    sources.files[:] = [f if f.extract is None else SourceFile(f.path, f.blob, f.lang, FileExtract(
+        f.extract.lang, imports=f.extract.imports)) for f in sources.files]
+    reused.decoded.clear()
+    reused.packed.clear()
+    trim_heap()
+
+
+def trim_heap() -> None:
+    """Hand the C heap's free pages back to the system (glibc's `malloc_trim`; elsewhere nothing): large tables a
+    phase freed stay in the process's resident memory otherwise, and in that of every worker it forks."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _snapshot(repo_path: str, rev: str, fetch: bool,
@@ -367,6 +404,12 @@ def _manifest(commit: str, snap: git.Snapshot, config: Config, sources: _Sources
 
 
 PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than it saves
+# From this many nodes on (the Linux kernel's core has 600,000; django 90,000), a build keeps its memory rather
+# than save a little time: once the graph is whole, each index job runs in a worker forked for it alone (a worker
+# that runs several keeps what each left behind, and a forked process counts its parent's pages as its own), the
+# parent runs none, and an index's prepare step is not a job of its own (its output, a whole index's postings,
+# would cross to the parent to be handed on).
+LEAN_MIN_NODES = 250_000
 # What forked index workers inherit instead of a pickled copy: the build's inputs and git dir, and the
 # graph's memo, which the graph's blobs job saves wherever it runs (the parent has other work).
 _FORKED: tuple[BuildInputs | None, str] = (None, "")
@@ -411,6 +454,7 @@ def _write_graph() -> _Done:
         inputs.memo.save()
     if _GRAPH_MEMO is not None:
         _GRAPH_MEMO.save()  # the graph's own memo, as the parent built it (a worker forked after it has a copy)
+    _memlog("job graph blobs")
     return _Done(ids, {}, [], None, time.monotonic() - started)
 
 
@@ -422,6 +466,7 @@ def _prepare_index(name: str) -> _Done:
     prepared = load_index(name).prepare(inputs)
     if inputs.memo is not None:
         inputs.memo.save()
+    _memlog(f"job {name} prepare")
     return _Done({}, {}, [], prepared, time.monotonic() - started)
 
 
@@ -445,6 +490,7 @@ def _write_index(name: str, outputs: dict[str, object]) -> _Done:
     if not (isinstance(output, dict) and "large" in output) and not any(
             name in load_index(other).NEEDS for other in INDEXES):
         output = None
+    _memlog(f"job {name}")
     return _Done(ids, built.section, [list(w) for w in built.warnings], output, time.monotonic() - started)
 
 
@@ -489,8 +535,10 @@ class _IndexJobs:
         # can do before the indexes it needs are built is not left waiting for them.
         self.prepares: dict[str, str] = {}  # prepare job -> its index
         self.names = []
+        self.lean = self.workers >= 2 and sum(
+            1 + (len(f.extract.symbols) if f.extract else 0) for f in inputs.files) >= LEAN_MIN_NODES
         for name in INDEXES:
-            if hasattr(modules[name], "prepare"):
+            if hasattr(modules[name], "prepare") and not self.lean:
                 job = f"{name}{PREPARE_SUFFIX}"
                 self.prepares[job] = name
                 self.needs[job], self.edges[job] = (), self.edges[name]
@@ -504,6 +552,7 @@ class _IndexJobs:
         self.early: ProcessPoolExecutor | None = None  # forked with the nodes only
         self.late: ProcessPoolExecutor | None = None  # forked with the whole graph
         self.early_jobs: set[Future] = set()  # those running in the early pool
+        self.alone: dict[Future, ProcessPoolExecutor] = {}  # lean: each late job in a worker of its own
 
     def start(self, nodes: list) -> None:
         """The nodes are placed: on a large graph, start the indexes that read no edges in workers."""
@@ -544,8 +593,11 @@ class _IndexJobs:
                 # worker holds what its jobs built until it exits). No more jobs run at once than the build has
                 # workers, the parent's among them: each holds its index's whole structures (a kernel's, gigabytes).
                 hold = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
+                if self.lean:  # the parent runs none: what a job leaves in a process would stay in every later fork
+                    hold = None
                 with _signals_held():
-                    self.late = _start_pool(max(1, self.workers - 1))
+                    if not self.lean:
+                        self.late = _start_pool(max(1, self.workers - 1))
                     held = self._submit(edges=True, hold=hold)
                 while True:
                     if held is not None:
@@ -558,13 +610,16 @@ class _IndexJobs:
                         for future in finished:
                             self.done[self.running.pop(future)] = future.result()
                             self.early_jobs.discard(future)
+                            if future in self.alone:
+                                _end_pool(self.alone.pop(future))
                     if self.early is not None and not self.early_jobs:
                         _end_pool(self.early)  # only on success: run_build ends a failed build's pools
                         self.early = None
                     held = self._submit(edges=True, hold=hold)
                 if self.early is not None:
                     _end_pool(self.early)
-                _end_pool(self.late)
+                if self.late is not None:
+                    _end_pool(self.late)
         finally:
             _FORKED, _GRAPH_MEMO = (None, ""), None
         graph_done = self.done.pop(GRAPH_JOB)
@@ -639,9 +694,14 @@ class _IndexJobs:
             room -= 1
             early = not edges
             pool = self.early if early else self.late
-            assert pool is not None
             function, args = self._call(name)
-            future = pool.submit(function, *args)
+            if pool is None:  # lean: a worker forked for this job alone, from the parent as it is now
+                with _signals_held():
+                    pool = _start_pool(1)
+                    future = pool.submit(function, *args)
+                self.alone[future] = pool
+            else:
+                future = pool.submit(function, *args)
             self.running[future] = name
             if early:
                 self.early_jobs.add(future)

@@ -126,7 +126,8 @@ def test_blobs_streamed_into_one_pack_have_git_s_ids(tmp_path: Path) -> None:
 
 def test_the_build_holds_no_file_s_bytes_and_keeps_edges_and_calls_packed(tmp_path: Path, monkeypatch) -> None:
     """After extraction, nothing the build keeps is a file's content (each is read back from where extraction set
-    it aside); the graph's edges are packed and each file's calls stay bytes until resolved."""
+    it aside); the graph's edges are packed, and once the graph is whole each file's extraction keeps only its
+    language and its imports (what an index reads of it)."""
     files = {**SAMPLE_FILES, **{f"src/pkg/mod{i}.py": f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n"
                                                       f"    '''Unique text {i} of a file.'''\n    return y\n"
                                 for i in range(40)}}
@@ -142,7 +143,8 @@ def test_the_build_holds_no_file_s_bytes_and_keeps_edges_and_calls_packed(tmp_pa
     _decoded, sources, graph, _inputs = keep[0][:4]
     assert isinstance(graph.edges, EdgeTable) and len(graph.edges) > 0
     code = [f for f in sources.files if f.extract is not None and f.path.endswith(".py")]
-    assert code and all(isinstance(f.extract.calls, PackedRefs) for f in code)
+    assert code and all(f.extract.calls == f.extract.references == f.extract.symbols == () for f in code)
+    assert any(f.extract.imports for f in code)
     assert all(type(where) is Spilled for where in keep[0][5].values())  # the files' bytes: where they were set
     assert not os.listdir(repo.path / ".git" / SPILL_DIR), "what the build set aside is still on disk"
 
@@ -212,6 +214,26 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
         assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
         full = run_build("HEAD", repo_path=str(repos[3].path), jobs=3, full=True).bundle_tree
         assert full == trees[1], f"after {step!r}: --full with workers differs"
+
+
+def test_lean_index_jobs_write_the_bundle_one_process_writes(tmp_path: Path, monkeypatch) -> None:
+    """A large graph's index jobs each in a worker forked for it alone, the meaning index's prepare step inside its
+    build, the extractions let go once the graph is whole: the bundle is the one a single process writes."""
+    from tests.test_incremental import BASE, STEPS
+
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
+    monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 0)
+    repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2)}
+    tree = STEPS["describe_in_doc"](dict(BASE))
+    for step in ("base", "add_function", "edit_doc", "contract"):
+        tree = tree if step == "base" else STEPS[step](tree)
+        trees = {}
+        for jobs, repo in repos.items():
+            repo.commit(tree, step)
+            trees[jobs] = run_build("HEAD", repo_path=str(repo.path), jobs=jobs).bundle_tree
+        assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
+        assert run_build("HEAD", repo_path=str(repos[2].path), jobs=2, full=True).bundle_tree == trees[1]
 
 
 def test_results_decoded_as_they_arrive_make_the_bundle_cached_results_make(tmp_path: Path, monkeypatch) -> None:

@@ -305,3 +305,35 @@ def test_a_patch_writes_only_the_shards_a_change_touches():
     second = _build(table, units, {}, MemoTable("", "", dict(memo.kept)), stored)
     touched = {table.key_path(word, first.shards) for word in (*WORDS[2:5], "pi")}
     assert set(second.blobs) <= touched and second.kept and set(second.kept).isdisjoint(second.blobs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(units=st.lists(st.lists(st.sampled_from(WORDS), max_size=6), max_size=12), batch=st.integers(1, 4),
+       codec=st.sampled_from(["fields", "pairs", "rows"]))
+def test_a_table_built_batch_by_batch_on_disk_is_the_table_built_at_once(units, batch, codec):
+    """Past BATCH_UNITS units, a table's parts are set aside a batch at a time and joined key by key: the same
+    blobs, key count and size as the table filled in memory, for every codec of postings."""
+    import gitroute.bundle.tables as tables
+
+    table = PostingsTable("toy", "words", per_shard=2, codec={"fields": FieldLists(2), "pairs": GapPairs(bits=(2,)),
+                                                              "rows": IdRows()}[codec])
+    records = {f"u{n}": n for n in range(len(units))}
+
+    def fill(unit: str, into: dict) -> None:
+        number = records[unit]
+        for place, word in enumerate(units[number]):
+            if codec == "fields":
+                into[word][place % 2].append(number)
+            elif codec == "pairs":
+                into[word].append((number, place))
+            else:
+                into[word].append([number, place])
+
+    whole = table.build(records, fill)  # fewer units than BATCH_UNITS: filled in memory
+    held = tables.BATCH_UNITS
+    tables.BATCH_UNITS = batch
+    try:
+        batched = table.build(records, fill)
+    finally:
+        tables.BATCH_UNITS = held
+    assert batched == whole

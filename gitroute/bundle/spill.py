@@ -118,3 +118,38 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+class Scratch:
+    """Bytes one process sets aside for itself, in an anonymous temporary file: nothing to name or remove, and gone
+    when it is closed or the process dies. For what a single step of one process sets aside and reads back before it
+    ends (a table's postings, batch by batch: `bundle.tables`)."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self._file: BinaryIO = tempfile.TemporaryFile()
+        self._end = 0
+
+    def put(self, data: bytes) -> tuple[int, int]:
+        """Where `data` now is: its offset and length."""
+        self._file.write(data)
+        where = (self._end, len(data))
+        self._end += len(data)
+        return where
+
+    def get(self, where: tuple[int, int]) -> bytes:
+        self._file.flush()
+        data = os.pread(self._file.fileno(), where[1], where[0])
+        if len(data) != where[1]:
+            raise OSError("set-aside bytes cut short")
+        return data
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Scratch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

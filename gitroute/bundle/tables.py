@@ -37,7 +37,7 @@ docs/decisions/0018-storage-floor.md says why, and 0025-compact-encodings.md why
 from __future__ import annotations
 
 from collections import defaultdict, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from operator import itemgetter
 
@@ -56,6 +56,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the qu
 if TYPE_CHECKING:
     from typing import Any
 
+# A table built whole from more units than this fills them a batch at a time, each batch's postings set aside on
+# disk in SPILL_BUCKETS buckets by key (`PostingsTable._batched`): the kernel's meaning index has 77,000 files.
+BATCH_UNITS = 2048
+SPILL_BUCKETS = 64
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 LoadBlobs = Callable[[Sequence[str]], Mapping[str, object]]  # paths -> the decoded JSON of those found
 Corrupt = Callable[[str], Exception]
@@ -632,17 +636,69 @@ class PostingsTable(Table):
 
     def _whole(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
         codec = self.codec
+        if len(records) > BATCH_UNITS:
+            return self._batched(records, fill)
         values: dict[str, object] = defaultdict(codec.empty)
         for unit in records:
             fill(unit, values)
-        size = sum(map(codec.size, values.values()))
+        return self._encoded(values.items(), sum(map(codec.size, values.values())))
+
+    def _encoded(self, values: Iterable[tuple[str, object]], size: int) -> tuple[Built, dict, dict]:
+        """The shards of every key's whole value (`size`: what they weigh together)."""
+        codec = self.codec
         shards = self.shards_for(size)
         sharded: dict[int, dict] = defaultdict(dict)
         encode = codec.encode
-        for key, value in values.items():
+        keys = 0
+        for key, value in values:
             sharded[shard_of(key, shards)][key] = encode(value)
+            keys += 1
         blobs = {self.path(n): codec.dump_shard(shard) for n, shard in sharded.items()}
-        return Built(blobs, {}, shards, len(values), size), {}, {}
+        return Built(blobs, {}, shards, keys, size), {}, {}
+
+    def _batched(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
+        """`_whole` for many units, in bounded memory: the units' parts, BATCH_UNITS units at a time, set aside on
+        disk by key bucket (marshal's bytes), then each bucket's keys joined, batch after batch (a key's value is
+        its units' parts in their order, whichever batch each fell in), and encoded. What is held at once is one
+        batch's postings and one bucket's, not the table's: a kernel's meaning postings were gigabytes of tuples."""
+        import marshal
+
+        from gitroute.bundle.spill import Scratch
+
+        codec = self.codec
+        size = 0
+        with Scratch() as scratch:
+            spots: dict[int, list[tuple[int, int]]] = defaultdict(list)  # bucket -> its batches, in order
+            values: dict[str, object] = defaultdict(codec.empty)
+            for done, unit in enumerate(records, 1):
+                fill(unit, values)
+                if done % BATCH_UNITS and done != len(records):
+                    continue
+                size += sum(map(codec.size, values.values()))
+                buckets: dict[int, list] = defaultdict(list)
+                for item in values.items():
+                    buckets[shard_of(item[0], SPILL_BUCKETS)].append(item)
+                for bucket, items in buckets.items():
+                    spots[bucket].append(scratch.put(marshal.dumps(items)))
+                values = defaultdict(codec.empty)
+                del buckets
+
+            def joined() -> Iterator[tuple[str, object]]:
+                for bucket in sorted(spots):
+                    whole: dict[str, object] = {}
+                    for where in spots[bucket]:
+                        for key, part in marshal.loads(scratch.get(where)):
+                            held = whole.get(key)
+                            if held is None:
+                                whole[key] = part
+                            elif isinstance(held, tuple):  # a value of fields (FieldLists): each field joined
+                                for into, more in zip(held, part):
+                                    into.extend(more)
+                            else:
+                                held.extend(part)
+                    yield from whole.items()
+
+            return self._encoded(joined(), size)
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
                hints: _Hints) -> tuple[Built, dict, dict] | None:
