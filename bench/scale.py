@@ -23,6 +23,7 @@ A build past --timeout is killed and shows as "timeout". Not a test: figures, fo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -220,13 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-file", action="store_true", help="also time a rebuild after a one-file commit")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", type=Path, help="clone into this folder and leave the clones there (their bundles "
+                                                  "built), to profile queries on them afterwards")
     args = parser.parse_args(argv)
     names = args.names or ([] if args.repo else [name for name in CORPORA if name not in SCALE_ONLY])
     rows = []
     prime_bytecode(route_command())
     if not args.json:
         print(HEADER, flush=True)
-    with tempfile.TemporaryDirectory(prefix="gitroute-scale-") as tmp:
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    with (contextlib.nullcontext(str(args.keep)) if args.keep is not None
+          else tempfile.TemporaryDirectory(prefix="gitroute-scale-")) as tmp:
         work = [(name, lambda name=name: clone(materialise(name, DEFAULT_DEST, args.cache), Path(tmp) / name))
                 for name in names]
         work += [(repo.name, lambda repo=repo: clone(repo, Path(tmp) / repo.name)) for repo in args.repo]
