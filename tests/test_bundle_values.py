@@ -9,6 +9,8 @@ import math
 
 import pygit2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pygit2.enums import FileMode
 
 from gitroute.model import Answer, Row, Source
@@ -319,3 +321,23 @@ def test_a_committed_heading_of_control_characters_or_great_length_is_answered_n
         assert result.exit_code == 0, result.stderr
         names = [row["name"] for row in json.loads(result.stdout)["rows"]]
         assert "Esc [31m heading" in names and all(len(name) <= 1000 and "\x1b" not in name for name in names)
+
+
+@settings(max_examples=80, deadline=None)
+@given(names=st.lists(st.text(st.sampled_from("0123456789.jsonb /x"), min_size=1, max_size=8), unique=True,
+                      max_size=30),
+       ids=st.lists(st.binary(min_size=20, max_size=20), min_size=30, max_size=30),
+       asked=st.lists(st.text(st.sampled_from("0123456789.jsonb x"), min_size=1, max_size=8), max_size=10))
+def test_a_large_tree_looked_up_by_name_answers_as_the_tree_parsed_whole(names, ids, asked):
+    """`LazyTree` finds an entry by searching the raw tree for its name: the same (mode, id) as the whole tree
+    parsed, none for a name it does not hold (a name inside another, or inside an object id, included)."""
+    from gitroute.bundle.store import BLOB_MODES, TREE_MODE, LazyTree, parse_tree
+
+    names = [n for n in names if "/" not in n and " " not in n]
+    modes = [BLOB_MODES[0], TREE_MODE, BLOB_MODES[1]]
+    data = b"".join(modes[k % 3] + b" " + name.encode() + b"\0" + ids[k] for k, name in enumerate(sorted(names)))
+    whole = parse_tree(data)
+    lazy = LazyTree(data, 40)
+    for name in [*names, *asked]:
+        assert lazy.get(name) == whole.get(name)
+    assert sorted(lazy) == sorted(whole)

@@ -56,6 +56,50 @@ def parse_tree(data: bytes, id_length: int = 40) -> dict[str, tuple[bytes, str]]
     return entries
 
 
+LAZY_TREE_BYTES = 64 * 1024  # a folder's tree larger than this is searched for the names read, not parsed whole
+
+
+class LazyTree:
+    """A large folder's raw tree, its entries found by name as they are asked for (`get`), parsed whole only when
+    listed or when what was found does not look like an entry. A kernel's `graph/nodes` holds about 100,000 blobs,
+    of which a question reads a few dozen: parsing every entry in Python was a cold query's largest cost."""
+
+    __slots__ = ("data", "id_length", "parsed")
+
+    def __init__(self, data: bytes, id_length: int) -> None:
+        self.data, self.id_length = data, id_length
+        self.parsed: dict[str, tuple[bytes, str]] | None = None
+
+    def get(self, name: str, default: None = None) -> tuple[bytes, str] | None:
+        """(mode, object id) of the entry `name`; raises BadValue when the tree is malformed where it was looked."""
+        if self.parsed is not None:
+            return self.parsed.get(name)
+        data, size = self.data, self.id_length // 2
+        needle = b" " + name.encode("utf-8", "surrogateescape") + b"\0"
+        at = data.find(needle)
+        if at < 0:
+            return None
+        end = at + len(needle)
+        mode = data[at - 6:at] if data[at - 6:at] in BLOB_MODES else data[at - 5:at]
+        if (mode not in BLOB_MODES and mode != TREE_MODE) or end + size > len(data) or \
+                data.find(needle, end) >= 0:  # not plainly one entry: as git would read the whole tree
+            return self._whole().get(name)
+        return mode, data[end:end + size].hex()
+
+    def _whole(self) -> dict[str, tuple[bytes, str]]:
+        if self.parsed is None:
+            self.parsed = parse_tree(self.data, self.id_length)
+        return self.parsed
+
+    def __iter__(self):
+        return iter(self._whole())
+
+
+def read_tree(data: bytes, id_length: int) -> dict[str, tuple[bytes, str]] | LazyTree:
+    """A folder's entries: parsed whole (a small tree), or looked up by name as they are read (`LazyTree`)."""
+    return parse_tree(data, id_length) if len(data) <= LAZY_TREE_BYTES else LazyTree(data, id_length)
+
+
 def mode_name(mode: bytes) -> str:
     return "blob" if mode in BLOB_MODES else _MODE_NAMES.get(mode, "tree entry of an unknown mode")
 
@@ -72,7 +116,8 @@ class BundleView:
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, *, bounded: bool = True) -> None:
         self.ref = ref
         self.bounded = bounded  # whether blobs have their kind's ceiling (the large bundle's are checked by hash)
-        self._trees: dict[str, dict[str, tuple[bytes, str]]] = {}  # folder -> {name: (mode, object id)}
+        # folder -> {name: (mode, object id)}, or a LazyTree of them
+        self._trees: dict[str, dict[str, tuple[bytes, str]] | LazyTree] = {}
         self._sections: dict[str, dict | None] = {}  # index name -> its meta.json, None when it has none
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
@@ -173,7 +218,7 @@ class BundleView:
             for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
                 if obj is not None and obj[1] == "tree":
                     try:
-                        self._trees[folder] = parse_tree(obj[2], self.id_length)
+                        self._trees[folder] = read_tree(obj[2], self.id_length)
                     except BadValue as err:
                         raise BundleDamaged(self.ref, str(err)) from err
                 else:
@@ -181,7 +226,10 @@ class BundleView:
         wanted: list[tuple[str, str]] = []
         for path in paths:
             folder, _, name = path.rpartition("/")
-            entry = self._trees[folder].get(name)
+            try:
+                entry = self._trees[folder].get(name)
+            except BadValue as err:  # a large tree, parsed whole only now (`LazyTree`)
+                raise BundleDamaged(self.ref, str(err)) from err
             if entry is None:
                 continue
             if entry[0] not in BLOB_MODES:
@@ -209,7 +257,10 @@ class BundleView:
         parent, _, name = folder.rpartition("/")
         if parent not in self._trees:
             self.read([f"{parent}/"])  # the parent's tree, or the damage above it
-        entry = self._trees[parent].get(name)
+        try:
+            entry = self._trees[parent].get(name)
+        except BadValue as err:
+            raise BundleDamaged(self.ref, str(err)) from err
         if entry is None:
             return {}
         if entry[0] == TREE_MODE:
