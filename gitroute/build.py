@@ -45,6 +45,9 @@ LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
+# A file each process of a build appends its resident memory to (MiB, now and at its peak) after each phase and index
+# job, when set (the CLI sets it from GITROUTE_MEMLOG): how docs/decisions/0023 found what grows on the Linux kernel.
+MEMORY_LOG: str | None = None
 
 
 @dataclass
@@ -205,15 +208,17 @@ class _Laps:
 
 
 def _memlog(label: str) -> None:
-    """DEBUG: this process's resident and peak memory after `label`, to GITROUTE_MEMLOG."""
-    where = os.environ.get("GITROUTE_MEMLOG")
-    if not where:
+    """This process's resident memory now and at its peak, after a phase or a job, appended to MEMORY_LOG."""
+    if not MEMORY_LOG:
         return
-    with open("/proc/self/status") as f:
-        status = dict(line.split(":", 1) for line in f)
-    with open(where, "a") as out:
-        out.write(f"{time.time():.1f} {os.getpid()} {label!r} rss={int(status['VmRSS'].split()[0]) >> 10} "
-                  f"hwm={int(status['VmHWM'].split()[0]) >> 10}\n")
+    try:
+        with open("/proc/self/status") as f:
+            status = dict(line.split(":", 1) for line in f)
+        with open(MEMORY_LOG, "a") as out:
+            out.write(f"{time.time():.1f} {os.getpid()} {label!r} rss={int(status['VmRSS'].split()[0]) >> 10} "
+                      f"hwm={int(status['VmHWM'].split()[0]) >> 10}\n")
+    except (OSError, KeyError, ValueError):  # not Linux, or nowhere to write: nothing logged
+        pass
 
 
 def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = None,

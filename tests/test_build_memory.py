@@ -5,6 +5,7 @@ import copy
 import gc
 import json
 import os
+import re
 import pickle
 import subprocess
 from pathlib import Path
@@ -273,3 +274,18 @@ def test_a_blob_stream_that_fails_on_the_way_leaves_no_pack(tmp_path: Path) -> N
         raise RuntimeError("the build failed")
     assert sorted(p.name for p in (objects / "pack").iterdir()) == before
     assert not list((repo.path / ".git").glob("fast_import_crash_*"))
+
+
+def test_gitroute_memlog_names_each_phase_and_job_of_a_build(tmp_path: Path, monkeypatch) -> None:
+    """With GITROUTE_MEMLOG, each process of a build appends its memory after each phase and each index job."""
+    from tests.conftest import run_route
+
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(SAMPLE_FILES)
+    log = tmp_path / "memory.log"
+    monkeypatch.setenv("GITROUTE_MEMLOG", str(log))
+    monkeypatch.setattr(build_module, "MEMORY_LOG", None)  # what the command sets from the variable
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    labels = [line.split("'")[1] for line in log.read_text().splitlines()]
+    assert {"graph", "index", "write", "job symbols", "job graph blobs"} <= set(labels)
+    assert all(re.search(r" rss=\d+ hwm=\d+$", line) for line in log.read_text().splitlines())

@@ -64,6 +64,9 @@ def command(rev: str, jobs: int | None, full: bool, no_fetch: bool, max_file_byt
 
     if meaning_model is None and (meaning_answer != "bm25" or meaning_dtype != "float16"):
         raise click.UsageError("--meaning-answer and --meaning-dtype need --meaning-model DIR")
+    from gitroute import build as build_module
+
+    build_module.MEMORY_LOG = os.environ.get("GITROUTE_MEMLOG") or None
     with _interrupted_once():
         report = api.build(rev, jobs=jobs, full=full, progress=None if quiet or as_json else progress_printer(),
                            fetch=not no_fetch, meaning_model=meaning_model, meaning_dtype=meaning_dtype,
