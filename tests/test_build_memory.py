@@ -5,8 +5,8 @@ import copy
 import gc
 import json
 import os
-import re
 import pickle
+import re
 import subprocess
 from pathlib import Path
 
