@@ -196,14 +196,18 @@ def test_a_build_removes_what_it_set_aside_however_it_ends_and_a_dead_build_s_fo
     assert not os.listdir(_spill_root(repo)), "a finished build left what it set aside"
 
 
-def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("lean", [False, True])
+def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Path, monkeypatch, lean: bool) -> None:
     """Extraction in workers that read their own blobs, results decoded as they arrive, shards streamed as they
     complete, and index jobs bounded by the workers: the bundle is the one a single process writes, full and
-    incremental."""
+    incremental. `lean` (a large graph's way): each index job in a worker forked for it alone, the meaning
+    index's prepare step inside its build."""
     from tests.test_incremental import BASE, STEPS
 
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
+    if lean:
+        monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 0)
     repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2, 3)}
     tree = STEPS["describe_in_doc"](dict(BASE))
     for step in ("base", "add_function", "edit_doc", "contract"):
@@ -215,26 +219,6 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
         assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
         full = run_build("HEAD", repo_path=str(repos[3].path), jobs=3, full=True).bundle_tree
         assert full == trees[1], f"after {step!r}: --full with workers differs"
-
-
-def test_lean_index_jobs_write_the_bundle_one_process_writes(tmp_path: Path, monkeypatch) -> None:
-    """A large graph's index jobs each in a worker forked for it alone, the meaning index's prepare step inside its
-    build, the extractions let go once the graph is whole: the bundle is the one a single process writes."""
-    from tests.test_incremental import BASE, STEPS
-
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
-    monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 0)
-    repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2)}
-    tree = STEPS["describe_in_doc"](dict(BASE))
-    for step in ("base", "add_function", "edit_doc", "contract"):
-        tree = tree if step == "base" else STEPS[step](tree)
-        trees = {}
-        for jobs, repo in repos.items():
-            repo.commit(tree, step)
-            trees[jobs] = run_build("HEAD", repo_path=str(repo.path), jobs=jobs).bundle_tree
-        assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
-        assert run_build("HEAD", repo_path=str(repos[2].path), jobs=2, full=True).bundle_tree == trees[1]
 
 
 def test_results_decoded_as_they_arrive_make_the_bundle_cached_results_make(tmp_path: Path, monkeypatch) -> None:
