@@ -81,8 +81,9 @@ class LazyTree:
             return None
         end = at + len(needle)
         mode = data[at - 6:at] if data[at - 6:at] in BLOB_MODES else data[at - 5:at]
-        if (mode not in BLOB_MODES and mode != TREE_MODE) or end + size > len(data) or \
-                data.find(needle, end) >= 0:  # not plainly one entry: as git would read the whole tree
+        after = end + size  # git sorts a tree's names: the same name twice would be the next entry
+        if (mode not in BLOB_MODES and mode != TREE_MODE) or after > len(data) or \
+                data.startswith(needle, data.find(b" ", after, after + 8)):  # not plainly one entry: read it whole
             return self._whole().get(name)
         return mode, data[end:end + size].hex()
 
