@@ -597,7 +597,7 @@ class _IndexJobs:
                 # Jobs ready from now on go to the late pool; the early one ends when its last job does (a
                 # worker holds what its jobs built until it exits). No more jobs run at once than the build has
                 # workers, the parent's among them: each holds its index's whole structures (a kernel's, gigabytes).
-                hold = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
+                hold: str | None = LONGEST if not self.writer.full and self.writer.previous is not None else GRAPH_JOB
                 if self.lean:  # the parent runs none: what a job leaves in a process would stay in every later fork
                     hold = None
                 with _signals_held():

@@ -686,7 +686,7 @@ class PostingsTable(Table):
 
             def joined() -> Iterator[tuple[str, object]]:
                 for bucket in sorted(spots):
-                    whole: dict[str, object] = {}
+                    whole: dict[str, Any] = {}
                     for where in spots[bucket]:
                         for key, part in marshal.loads(scratch.get(where)):
                             held = whole.get(key)
