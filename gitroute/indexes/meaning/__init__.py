@@ -324,6 +324,19 @@ def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = 
     return files
 
 
+def file_starts(view) -> list[int] | None:
+    """The node ids of files, ascending, the file of any node is a bisection (kept in the view's memo, which the
+    meaning query reads them from too); None when the bundle has no meaning index. The symbol query bounds a
+    candidate's path words by its file's (`symbols.FilePlaces`)."""
+    files = view.memo.get("files")
+    if files is None:
+        blobs = view.read([FILES])
+        if FILES not in blobs:
+            return None
+        files = _files(lambda _paths: blobs, view.corrupt, view.memo)
+    return files
+
+
 def warm(view) -> None:
     """Decode every postings shard and the files now, into the view's memo (a warm server, when it pins),
     with each word's BM25 terms: a question is then a few sums over lists made ready."""

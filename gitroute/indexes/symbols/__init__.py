@@ -10,6 +10,7 @@ looked up rather than walked, until the nodes only they hold could still rank.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -237,6 +238,7 @@ def query_symbols(
     exhaustive: bool = False,
     memo: dict | None = None,
     common_postings: int | None = None,
+    file_starts: Callable[[], Sequence[int] | None] | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
@@ -264,7 +266,12 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    bound = partial(bound_postings, question, lists, weights, members=held.members, places=memo.get("places"),
+    places = memo.get("places")
+    if places is None and file_starts is not None and not exhaustive:
+        starts = file_starts()
+        if starts:
+            places = FilePlaces(starts, lists, question.tokens)
+    bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
     found_bounds = bound(deferred)
@@ -282,6 +289,35 @@ def query_symbols(
         deferred = deferred[1:]
         found_bounds = bound(deferred)
     return scorer.answer()
+
+
+class FilePlaces:
+    """node id -> (the question words its path may hold, the highest kind prior), for a cold query: a node's path
+    words are its file's folder words and (a symbol's) its file's name words, which the file node's context and
+    name postings hold; a file's nodes are numbered from its own id up to the next file's (`file_starts`)."""
+
+    def __init__(self, starts: Sequence[int], lists: dict[str, list[list[int]]], tokens: Sequence[str]) -> None:
+        self.starts, self.lists, self.tokens = starts, lists, tokens
+        self.holders: dict[str, set[int]] = {}
+        self.by_file: dict[int, tuple[frozenset[str], float]] = {}
+        self.prior = max(KIND_PRIOR.values())
+
+    def get(self, node_id: int) -> tuple[frozenset[str], float] | None:
+        at = bisect_right(self.starts, node_id) - 1
+        if at < 0:
+            return None
+        first = self.starts[at]
+        found = self.by_file.get(first)
+        if found is None:
+            found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
+        return found
+
+    def _holders(self, token: str) -> set[int]:
+        found = self.holders.get(token)
+        if found is None:
+            in_name, _in_doc, in_context = self.lists[token]
+            found = self.holders[token] = {v >> 4 for v in in_name} | {v >> 4 for v in in_context}
+        return found
 
 
 class _Held:
@@ -506,10 +542,13 @@ def _row_order(row: Row) -> tuple:
 
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),
-           langs: Sequence[str] = (), path_glob: str | None = None, **_options: object) -> Answer:
-    """Which files, types and functions a question names."""
+           langs: Sequence[str] = (), path_glob: str | None = None,
+           file_starts: Callable[[], Sequence[int] | None] | None = None, **_options: object) -> Answer:
+    """Which files, types and functions a question names. `file_starts`: the node ids of files, ascending, when the
+    caller can give them (`FilePlaces`: fewer records read, the same rows)."""
     rows, notes = query_symbols(
         question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
         filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records, memo=view.memo,
+        file_starts=file_starts,
     )
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
