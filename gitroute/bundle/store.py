@@ -5,7 +5,8 @@ answer learns both from the ref lookup itself and never reads the (repository-si
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 
 from gitroute.bundle.graph import GraphView
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
@@ -56,6 +57,44 @@ def parse_tree(data: bytes, id_length: int = 40) -> dict[str, tuple[bytes, str]]
     return entries
 
 
+class Tree:
+    """A raw tree object's entries by name, as `parse_tree` reads them, for a bundle folder that may hold thousands
+    (a kernel's `graph/nodes`): checked whole and split by one regular expression each (C code, not a loop of
+    Python steps per entry), each name's mode and id decoded only when it is looked up.
+
+    Raises BadValue on a malformed tree, exactly where `parse_tree` does."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, data: bytes, id_length: int = 40) -> None:
+        whole, entry = _tree_patterns(id_length // 2)
+        if whole.fullmatch(data) is None:
+            raise BadValue("one of its trees is malformed")
+        found = entry.findall(data)
+        self._entries: dict[bytes, tuple[bytes, bytes, bytes]] = dict(zip([e[1] for e in found], found))
+
+    def get(self, name: str) -> tuple[bytes, str] | None:
+        """(mode, object id) of the entry named `name`, None when the tree has none."""
+        found = self._entries.get(name.encode("utf-8", "surrogateescape"))
+        return None if found is None else (found[0], found[2].hex())
+
+    def __iter__(self) -> Iterator[str]:
+        return (name.decode("utf-8", "surrogateescape") for name in self._entries)
+
+
+_PATTERNS: dict[int, tuple[re.Pattern[bytes], re.Pattern[bytes]]] = {}
+
+
+def _tree_patterns(size: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A whole tree, and one entry (mode, name, binary id of `size` bytes): `parse_tree`'s reading of a mode (up to
+    the first space), a name (up to the first NUL) and an id."""
+    found = _PATTERNS.get(size)
+    if found is None:
+        found = _PATTERNS[size] = (re.compile(rb"(?:[^ ]* [^\0]*\0.{%d})*" % size, re.S),
+                                   re.compile(rb"([^ ]*) ([^\0]*)\0(.{%d})" % size, re.S))
+    return found
+
+
 def mode_name(mode: bytes) -> str:
     return "blob" if mode in BLOB_MODES else _MODE_NAMES.get(mode, "tree entry of an unknown mode")
 
@@ -72,7 +111,7 @@ class BundleView:
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, *, bounded: bool = True) -> None:
         self.ref = ref
         self.bounded = bounded  # whether blobs have their kind's ceiling (the large bundle's are checked by hash)
-        self._trees: dict[str, dict[str, tuple[bytes, str]]] = {}  # folder -> {name: (mode, object id)}
+        self._trees: dict[str, Tree | dict] = {}  # folder -> {name: (mode, object id)}
         self._sections: dict[str, dict | None] = {}  # index name -> its meta.json, None when it has none
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
@@ -173,7 +212,7 @@ class BundleView:
             for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
                 if obj is not None and obj[1] == "tree":
                     try:
-                        self._trees[folder] = parse_tree(obj[2], self.id_length)
+                        self._trees[folder] = Tree(obj[2], self.id_length)
                     except BadValue as err:
                         raise BundleDamaged(self.ref, str(err)) from err
                 else:
