@@ -81,9 +81,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive: bool,
-          common_postings: int = 2000, warm: bool | str = False) -> list[tuple]:
+          common_postings: int = 2000, warm: bool | str = False, cold_budget: int = 0) -> list[tuple]:
     """`warm`: True as a warm server answers (every node's path words and kind known, a tighter bound); "files" as a
-    cold query given the files' node ids (each candidate's path words bounded by its file's postings)."""
+    cold query given the files' node ids (each candidate's path words bounded by its file's postings), read after
+    `cold_budget` nodes are scored."""
     index = view.index("symbols")
     if warm is True:
         symbols.warm(index)
@@ -92,7 +93,7 @@ def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive:
     rows, _ = query_symbols(text, index.section, index.read, limit=limit, filters=filters, explain=False,
                             corrupt=index.corrupt, records=view.graph.records, exhaustive=exhaustive,
                             common_postings=common_postings, memo=index.memo if warm is True else None,
-                            file_starts=starts)
+                            file_starts=starts, cold_budget=cold_budget)
     return [(r.path, r.line, r.name, r.kind, r.score) for r in rows]
 
 
@@ -110,12 +111,15 @@ questions = st.one_of(
 @settings(max_examples=300)
 @given(text=questions, limit=st.integers(1, 60),
        kinds=st.sampled_from([(), (), (), ("class",), ("method", "function")]),
-       common=st.sampled_from([2000, 0, 20, 100]), warm=st.sampled_from([False, "files", True]))
-def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm):
+       common=st.sampled_from([2000, 0, 20, 100]), warm=st.sampled_from([False, "files", True]),
+       budget=st.sampled_from([0, 3, 40]))
+def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm, budget):
     # `common`: postings above which a word is deferred (looked up, not walked); this corpus is small,
-    # so low thresholds make its common words ("test", "model") deferred as django's are.
+    # so low thresholds make its common words ("test", "model") deferred as django's are. `budget`: the nodes a
+    # cold query scores before it bounds candidates by their files' path words.
     filters = Filters(kinds, (), None)
-    rows = _rows(corpus, text, limit, filters, exhaustive=False, common_postings=common, warm=warm)
+    rows = _rows(corpus, text, limit, filters, exhaustive=False, common_postings=common, warm=warm,
+                 cold_budget=budget)
     assert rows == _rows(corpus, text, limit, filters, exhaustive=True)
     assert len(set(rows)) == len(rows)  # no node twice
 

@@ -51,6 +51,9 @@ COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are l
 MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
+# Nodes a cold query scores on postings' bounds alone before it reads the files' node ids to bound each candidate's
+# path words (`FilePlaces`): a name scores a few dozen; a long sentence's bounds, path words unknown, let thousands in.
+COLD_BUDGET = 64
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
@@ -239,6 +242,7 @@ def query_symbols(
     memo: dict | None = None,
     common_postings: int | None = None,
     file_starts: Callable[[], Sequence[int] | None] | None = None,
+    cold_budget: int = COLD_BUDGET,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
@@ -267,10 +271,7 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places = memo.get("places")
-    if places is None and file_starts is not None and not exhaustive:
-        starts = file_starts()
-        if starts:
-            places = FilePlaces(starts, lists, question.tokens)
+    budget = cold_budget if places is None and file_starts is not None and not exhaustive else None
     bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
@@ -281,7 +282,15 @@ def query_symbols(
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
     while True:
-        _score_candidates(found_bounds, scorer, exhaustive)
+        if not _score_candidates(found_bounds, scorer, exhaustive, budget):
+            # Postings alone bound loosely what a path may hold: past the budget, each candidate is bounded again
+            # with its file's path words (`FilePlaces`), and the query goes on from what is scored.
+            budget = None
+            starts = file_starts() if file_starts is not None else None
+            if starts:
+                bound = partial(bound, places=FilePlaces(starts, lists, question.tokens))
+            found_bounds = bound(deferred)
+            continue
         left_out = found_bounds.left_out
         if not left_out or (scorer.full() and scorer.top[0] > left_out):
             break
@@ -406,9 +415,10 @@ class _Scorer:
         return rows[:self.limit], notes
 
 
-def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -> None:
+def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool, budget: int | None = None) -> bool:
     """Score the candidates of `found_bounds` in the order of their bounds, until none left (or none that is not
-    left out) can enter the top rows: groups are split when their turn comes, records read in batches."""
+    left out) can enter the top rows: groups are split when their turn comes, records read in batches. False when
+    it stopped short, `budget` nodes scored (None: no budget)."""
     bounds, left_out = dict(found_bounds.nodes), found_bounds.left_out
     scored, top = scorer.scored, scorer.top
     heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
@@ -422,6 +432,8 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -
         if heap[0][1] < 0:  # a group's turn: split it, or bound its nodes one by one
             _open_group(found_bounds, -1 - heapq.heappop(heap)[1], bounds, heap, scored)
             continue
+        if budget is not None and len(scored) >= budget:
+            return False
         # Read the chunks of the next candidates in one go: a first batch on speculation, then
         # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
         sure = not exhaustive and scorer.full()
@@ -437,6 +449,7 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -
                     heapq.heappush(heap, (-bounds[rest], rest))
                 break
             scorer.score(node_id)
+    return True
 
 
 def _open_group(found_bounds: Bounds, at: int, bounds: dict[int, float], heap: list, scored: set[int]) -> None:
