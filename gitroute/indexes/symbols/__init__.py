@@ -51,9 +51,10 @@ COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are l
 MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
-# Nodes a cold query scores on postings' bounds alone before it reads the files' node ids to bound each candidate's
-# path words (`FilePlaces`): a name scores a few dozen; a long sentence's bounds, path words unknown, let thousands in.
-COLD_BUDGET = 64
+# Nodes a cold query scores on postings' bounds alone (its first batch) before it reads the files' node ids to bound
+# each candidate's path words (`FilePlaces`): many names need no more; a long sentence's bounds, path words unknown,
+# let thousands in. A record read costs about what the kernel's file ids (134 KB) do to read ten.
+COLD_BUDGET = CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
