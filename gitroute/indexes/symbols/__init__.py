@@ -272,7 +272,10 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places = memo.get("places")
-    budget = cold_budget if places is None and file_starts is not None and not exhaustive else None
+    # One identifier is ranked by its name, which postings bound well; a sentence's words are spread over names and
+    # paths, which they bound loosely until each candidate's file is known.
+    budget = (cold_budget if places is None and file_starts is not None and not exhaustive
+              and question.identifier is None else None)
     bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
