@@ -320,3 +320,22 @@ def test_a_files_postings_hold_the_path_words_of_each_of_its_nodes(make_repo):
         for node_id, (path, _name, _owner, kind, *_rest) in records.items():
             place = places.get(node_id)
             assert place is not None and path_words(path, kind) <= place[0], (path, kind)
+
+
+def test_the_symbol_tiers_answer_a_sentence_from_a_bundle_without_a_meaning_index(tmp_path, monkeypatch):
+    # The files' ids a cold sentence bounds its candidates with past its first batch are the meaning index's: from a
+    # bundle without one (built by a registry that lacks it) the symbol tiers rank on postings alone, as before.
+    import gitroute.build
+    from gitroute import registry
+    from gitroute.query import ask_symbols
+
+    names = tuple(name for name in registry.INDEXES if name not in ("meaning", "embedding"))  # embedding needs it
+    monkeypatch.setattr(registry, "INDEXES", names)
+    monkeypatch.setattr(gitroute.build, "INDEXES", names)
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({f"pkg/cache_{i:02d}.py": f"def store_session_{i}():\n    pass\n" for i in range(60)}, "many")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        assert view.section("meaning") is None
+        answer = ask_symbols(view, "where is the session stored in the cache", limit=20, explain=False)
+    assert len(answer.rows) == 20 and answer.rows[0].name.startswith("store_session_")

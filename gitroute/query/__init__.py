@@ -189,7 +189,7 @@ def _file_starts(view: BundleView) -> list[int] | None:
     by the words of its file's path, and reads the records of fewer candidates."""
     from gitroute.indexes.meaning import NAME, file_starts
 
-    return file_starts(view.index(NAME))
+    return file_starts(view.index(NAME)) if view.section(NAME) is not None else None
 
 
 def query(
