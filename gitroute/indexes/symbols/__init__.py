@@ -5,7 +5,8 @@ folders, a symbol's enclosing symbols); a query
 reads only the shards of its own tokens, bounds every candidate's score from postings alone
 (`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
 `rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
-looked up rather than walked, until the nodes only they hold could still rank.
+looked up rather than walked, until the nodes only they hold could still rank. A cold sentence that its first
+batch does not settle bounds each candidate's path by its file's postings (`FilePlaces`).
 """
 from __future__ import annotations
 
