@@ -1,12 +1,12 @@
 """Cold `git route query` against `git grep` for the same words, interleaved, in CPU time of each process and its
 children (a shared machine disturbs CPU time far less than wall time).
 
-    python bench/cold_query.py REPO "QUESTION" [--runs 15] [--code DIR ...]
+    python bench/cold_query.py REPO "QUESTION" [--runs 15] [--code DIR ...] [--command ask]
 
-Each round runs `python -m gitroute query QUESTION` once per `--code` checkout (PYTHONPATH=DIR; the one this
-script sits in when none is named, each against its own bundle ref if `--ref` names one per checkout) and
-`git grep -n -i` for the question's words (bench/scale.py's `grep_command`), and the medians are printed.
-Not a test: figures, for a decision record.
+Each round runs `python -m gitroute query QUESTION` (`--command ask`: what agents call) once per `--code` checkout
+(PYTHONPATH=DIR; the one this script sits in when none is named, each against its own bundle ref if `--ref` names
+one per checkout) and `git grep -n -i` for the question's words (bench/scale.py's `grep_command`), and the medians
+are printed. Not a test: figures, for a decision record.
 """
 from __future__ import annotations
 
@@ -44,11 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("question")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--code", action="append", default=[], help="a gitroute checkout (PYTHONPATH)")
+    parser.add_argument("--command", default="query", choices=("query", "ask"), help="the command asked")
     args = parser.parse_args(argv)
     codes = args.code or [str(HERE.parent)]
     # bytecode written once and read after, as an installed package has it (not compiled by every process)
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    commands = {f"query ({code})": ([sys.executable, "-m", "gitroute", "query", args.question],
+    commands = {f"{args.command} ({code})": ([sys.executable, "-m", "gitroute", args.command, args.question],
                                     {**base, "PYTHONPATH": code}) for code in codes}
     commands["git grep"] = (grep_command(args.question), base)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}

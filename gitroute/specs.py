@@ -103,6 +103,12 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
+# `git route ask`: no index of its own (it routes to the commands above), and the options of its command line, which
+# the fast path (`cli.fast`) parses without click, as the click command (`cli/ask.py`) defines them.
+ASK = Command("ask", "", {}, "any question, routed to the index (or indexes) that answer its kind",
+              ("text", "a name, a path or a question in plain words"), True, (limit(),))
+
+
 def available_commands(indexes: Sequence[str]) -> list[Command]:
     """The commands whose index the registry holds, in table order."""
     return [c for c in COMMANDS if c.index in indexes]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitroute.cli.app import cli, run
-from gitroute.cli.fast import DEFAULT_LIMIT, KIND_CHOICES, LIMIT_RANGE, QUERY_OPTIONS, answer_fast, parse_query_args
+from gitroute.cli.ask import command as click_ask
+from gitroute.cli.fast import (
+    ASK_OPTIONS,
+    DEFAULT_LIMIT,
+    KIND_CHOICES,
+    LIMIT_RANGE,
+    QUERY_OPTIONS,
+    answer_fast,
+    parse_ask_args,
+    parse_query_args,
+)
 from gitroute.cli.query import command as click_query
 from tests.conftest import SAMPLE_FILES, RepoBuilder, run_route
 from tests.test_docs import forget_cached_help_options
@@ -59,13 +70,18 @@ def click_params(args: list[str]) -> dict:
 # --- (a) one set of options ------------------------------------------------------------------
 
 
-def test_fast_options_are_the_click_commands_options():
+def click_options(command: click.Command) -> dict[str, tuple[str, bool, bool]]:
+    """Option spelling -> (parameter, takes a value, may repeat), as the click command defines them."""
     from_click: dict[str, tuple[str, bool, bool]] = {}
-    for param in click_query.params:
+    for param in command.params:
         if isinstance(param, click.Option):
             for spelling in param.opts + param.secondary_opts:
                 from_click[spelling] = (param.name, not param.is_flag, param.multiple)
-    assert QUERY_OPTIONS == from_click
+    return from_click
+
+
+def test_fast_options_are_the_click_commands_options():
+    assert QUERY_OPTIONS == click_options(click_query)
 
 
 def test_fast_words_are_the_click_commands_only_argument():
@@ -138,7 +154,20 @@ SAME_ANSWER_ARGS = [
 ]
 
 
-@pytest.mark.parametrize("args", SAME_ANSWER_ARGS, ids=" ".join)
+# `ask`, what agents call, takes the fast path too.
+SAME_ASK_ARGS = [
+    ["ask", "OpenMeteoClient"],
+    ["ask", "--json", "OpenMeteoClient"],
+    ["ask", "--explain", "where", "is", "the", "forecast", "parsed"],
+    ["ask", "--json", "--explain", "which doc explains OpenMeteoClient"],
+    ["ask", "-n", "2", "what breaks if I change parse_forecast"],
+    ["ask", "-q", "  open   meteo\tclient "],
+    ["ask", "--limit=3", "xyzzy"],
+    ["ask", "-", "forecast"],
+]
+
+
+@pytest.mark.parametrize("args", SAME_ANSWER_ARGS + SAME_ASK_ARGS, ids=" ".join)
 def test_fast_and_click_paths_answer_byte_for_byte_alike(built_repo, args):
     fast = run_captured(answer_fast, args, built_repo)
     slow = run_captured(run, args, built_repo)
@@ -230,3 +259,29 @@ def test_cold_query_the_fast_path_refuses_does_import_click(built_repo):
     result, modules = imported_modules(["query", "--limit", "0", "weather"], built_repo)
     assert result.returncode == USAGE
     assert "click" in heavy(modules)
+
+
+# --- (e) `ask`, what agents call, takes the fast path too ----------------------------------------
+
+
+def test_fast_ask_options_are_the_click_ask_commands_options():
+    assert ASK_OPTIONS == click_options(click_ask)
+    limit = next(p for p in click_ask.params if p.name == "limit")
+    assert (limit.type.min, limit.type.max, limit.default) == (*LIMIT_RANGE, DEFAULT_LIMIT)
+    assert [(a.name, a.nargs, a.required) for a in click_ask.params if isinstance(a, click.Argument)] == [
+        ("text", -1, True)]
+
+
+
+
+@pytest.mark.parametrize("args", [["ask"], ["ask", " "], ["ask", "-h"], ["ask", "--bogus", "x"], ["ask", "--", "x"],
+                                  ["ask", "-n", "0", "x"], ["ask", "--json=1", "x"]], ids=" ".join)
+def test_fast_ask_leaves_what_it_does_not_understand_to_click(args):
+    assert parse_ask_args(args) is None
+
+
+def test_cold_ask_imports_no_click(built_repo):
+    result, modules = imported_modules(["ask", "--json", "OpenMeteoClient"], built_repo)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert heavy(modules) == set()
+    assert json.loads(result.stdout)["rows"][0]["path"] == "src/sample/weather.py"

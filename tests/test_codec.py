@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitroute.bundle.layout import decode_extract, dump_json, encode_extract
@@ -97,3 +98,30 @@ def test_posting_caps_the_name_word_count_at_seven(node_id, secondary, name_toke
 def test_postings_sort_by_node_id_first(node_id, secondary_a, secondary_b, count_a, count_b):
     """Postings lists are stored sorted: a smaller node id sorts first whatever the other fields."""
     assert encode_posting(node_id, secondary_a, count_a) < encode_posting(node_id + 1, secondary_b, count_b)
+
+
+tree_entries = st.lists(st.tuples(st.sampled_from([b"100644", b"100755", b"40000", b"160000", b"", b"1 0"]),
+                                  st.binary(max_size=12), st.binary(min_size=20, max_size=20)), max_size=12)
+
+
+@settings(max_examples=400)
+@given(entries=tree_entries, tail=st.binary(max_size=30), cut=st.integers(0, 40))
+def test_a_tree_read_by_its_patterns_is_the_tree_parse_tree_reads(entries, tail, cut):
+    # A bundle folder's tree is read by two regular expressions (`store.Tree`, thousands of entries in C); what it
+    # finds, and what it refuses as malformed, is what the entry-by-entry reader (`parse_tree`) finds and refuses,
+    # on well-formed trees, names with spaces or odd bytes, a tree cut short and bytes left over.
+    from gitroute.bundle.store import Tree, parse_tree
+    from gitroute.bundle.validate import BadValue
+
+    raw = b"".join(mode + b" " + name.replace(b"\0", b"") + b"\0" + oid for mode, name, oid in entries)
+    for data in (raw, raw + tail, raw[:max(len(raw) - cut, 0)]):
+        try:
+            expected = parse_tree(data)
+        except BadValue:
+            with pytest.raises(BadValue):
+                Tree(data)
+            continue
+        tree = Tree(data)
+        assert list(tree) == list(expected)
+        assert all(tree.get(name) == entry for name, entry in expected.items())
+        assert tree.get("absent name") is expected.get("absent name")

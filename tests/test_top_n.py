@@ -13,8 +13,9 @@ from gitroute import api
 from gitroute.bundle.store import BundleView
 from gitroute.errors import BundleDamaged
 from gitroute.indexes import symbols
+from gitroute.indexes.meaning import file_starts
 from gitroute.indexes.symbols import Filters, query_symbols
-from gitroute.rank import idf, node_text, parse_question, score_text
+from gitroute.rank import idf, node_text, parse_question, path_words, score_text
 from tests.conftest import RepoBuilder, run_route
 
 # Words of a made-up project: plurals and their singulars, stop words that names use (get, for,
@@ -80,14 +81,19 @@ def corpus(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive: bool,
-          common_postings: int = 2000, warm: bool = False) -> list[tuple]:
+          common_postings: int = 2000, warm: bool | str = False, cold_budget: int = 0) -> list[tuple]:
+    """`warm`: True as a warm server answers (every node's path words and kind known, a tighter bound); "files" as a
+    cold query given the files' node ids (each candidate's path words bounded by its file's postings), read after
+    `cold_budget` nodes are scored."""
     index = view.index("symbols")
-    if warm:  # as a warm server answers: every node's path words and kind known, a tighter bound
+    if warm is True:
         symbols.warm(index)
         assert len(index.memo["places"]) == index.section["nodes"]
+    starts = (lambda: file_starts(view.index("meaning"))) if warm == "files" else None
     rows, _ = query_symbols(text, index.section, index.read, limit=limit, filters=filters, explain=False,
                             corrupt=index.corrupt, records=view.graph.records, exhaustive=exhaustive,
-                            common_postings=common_postings, memo=index.memo if warm else None)
+                            common_postings=common_postings, memo=index.memo if warm is True else None,
+                            file_starts=starts, cold_budget=cold_budget)
     return [(r.path, r.line, r.name, r.kind, r.score) for r in rows]
 
 
@@ -105,12 +111,15 @@ questions = st.one_of(
 @settings(max_examples=300)
 @given(text=questions, limit=st.integers(1, 60),
        kinds=st.sampled_from([(), (), (), ("class",), ("method", "function")]),
-       common=st.sampled_from([2000, 0, 20, 100]), warm=st.booleans())
-def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm):
+       common=st.sampled_from([2000, 0, 20, 100]), warm=st.sampled_from([False, "files", True]),
+       budget=st.sampled_from([0, 3, 40]))
+def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm, budget):
     # `common`: postings above which a word is deferred (looked up, not walked); this corpus is small,
-    # so low thresholds make its common words ("test", "model") deferred as django's are.
+    # so low thresholds make its common words ("test", "model") deferred as django's are. `budget`: the nodes a
+    # cold query scores before it bounds candidates by their files' path words.
     filters = Filters(kinds, (), None)
-    rows = _rows(corpus, text, limit, filters, exhaustive=False, common_postings=common, warm=warm)
+    rows = _rows(corpus, text, limit, filters, exhaustive=False, common_postings=common, warm=warm,
+                 cold_budget=budget)
     assert rows == _rows(corpus, text, limit, filters, exhaustive=True)
     assert len(set(rows)) == len(rows)  # no node twice
 
@@ -169,7 +178,7 @@ def _finest(found: symbols.Bounds) -> list[tuple[float, set[int]]]:
 
 
 @settings(max_examples=150)
-@given(text=questions, warm=st.booleans(), common=st.sampled_from([2000, 0, 20, 100]))
+@given(text=questions, warm=st.sampled_from([False, "files", True]), common=st.sampled_from([2000, 0, 20, 100]))
 def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     # Every candidate's bound from postings (and, warm, from each node's path words and kind) is at
     # least its score, and so is the bound of the nodes left out (deferred words only): what lets
@@ -183,9 +192,11 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     lists = {t: found.get(t, [[], [], []]) for t in tokens}
     weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
+    warm, places = warm is True, (symbols.FilePlaces(file_starts(corpus.index("meaning")), lists, question.tokens)
+                                  if warm == "files" else index.memo["places"] if warm else None)
     found = symbols.bound_postings(
         question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
-        index.memo["places"] if warm else None, index.memo["path_postings"] if warm else None,
+        places, index.memo["path_postings"] if warm else None,
         index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None,
         kinds=index.memo["kinds"] if warm else None)
     bounds, left_out = dict(found.nodes), found.left_out
@@ -252,7 +263,7 @@ def tied(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.mark.parametrize("text", ["results_iter", "handle_empty_point", "iter handle", "thing handle"])
 @pytest.mark.parametrize("limit", [1, 5, 10, 13, 40])
-@pytest.mark.parametrize("warm", [False, True])
+@pytest.mark.parametrize("warm", [False, "files", True])
 def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limit, warm):
     # The limit-th score is shared by dozens of rows: the rows kept are the first of them by path, exactly as
     # scoring every candidate orders them, however early the query stops.
@@ -273,3 +284,58 @@ def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it
         index.memo["postings"] = {symbols.POSTINGS.path(0): shard}  # as if shard 0 of the bundle held this
         with pytest.raises(BundleDamaged):
             symbols.warm(index)
+
+
+def test_a_files_postings_hold_the_path_words_of_each_of_its_nodes(make_repo):
+    # What a cold query's bound takes a candidate's path words from (`symbols.FilePlaces`): the name and context
+    # postings of the file the meaning index's file ids put it in. Files with several dots, dot files, files at the
+    # root, documents, tests, built copies beside their sources (which have no postings) and files of no language.
+    repo = make_repo()
+    repo.commit({
+        "setup.py": "def install_package():\n    pass\n",
+        ".hidden_config.py": "HIDDEN_VALUE = 1\n",
+        "src/web/app.test.ts": "export function renderAppShell() {}\n",
+        "src/web/app.ts": "export function renderApp() {}\nexport class AppShell {}\n",
+        "src/web/app.js": "export function renderApp() {}\n",
+        "src/web/http.server.config.js": "function loadServerConfig() {}\nclass ConfigLoader { read() {} }\n",
+        "docs/guide/getting-started.md": "# Getting started\n\nCall `renderApp` first.\n",
+        "pkg/core/HTTPServer.java": "class HTTPServer { void serveForever() {} }\n",
+        "pkg/core/data.json": "{}\n",
+        "tests/test_cache_backends.py": "class CacheBackendTests:\n    def test_get_many(self):\n        pass\n",
+        "README": "plain words\n",
+    })
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        index = view.index("symbols")
+        lists: dict[str, list[list[int]]] = {}
+        for shard in symbols.POSTINGS.read_all(index.read, index.section["postings_shards"], index.corrupt,
+                                               {}).values():
+            lists.update(symbols.POSTINGS.codec.decode_shard(shard))
+        places = symbols.FilePlaces(file_starts(view.index("meaning")), lists, sorted(lists))
+        posted = {value >> 4 for held in lists.values() for ids in held for value in ids}
+        records = view.graph.records(posted)
+        assert {record[0] for record in records.values()} >= {"setup.py", "src/web/http.server.config.js",
+                                                               "docs/guide/getting-started.md"}
+        assert not any(record[0] == "src/web/app.js" for record in records.values())  # a built copy
+        for node_id, (path, _name, _owner, kind, *_rest) in records.items():
+            place = places.get(node_id)
+            assert place is not None and path_words(path, kind) <= place[0], (path, kind)
+
+
+def test_the_symbol_tiers_answer_a_sentence_from_a_bundle_without_a_meaning_index(tmp_path, monkeypatch):
+    # The files' ids a cold sentence bounds its candidates with past its first batch are the meaning index's: from a
+    # bundle without one (built by a registry that lacks it) the symbol tiers rank on postings alone, as before.
+    import gitroute.build
+    from gitroute import registry
+    from gitroute.query import ask_symbols
+
+    names = tuple(name for name in registry.INDEXES if name not in ("meaning", "embedding"))  # embedding needs it
+    monkeypatch.setattr(registry, "INDEXES", names)
+    monkeypatch.setattr(gitroute.build, "INDEXES", names)
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({f"pkg/cache_{i:02d}.py": f"def store_session_{i}():\n    pass\n" for i in range(60)}, "many")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        assert view.section("meaning") is None
+        answer = ask_symbols(view, "where is the session stored in the cache", limit=20, explain=False)
+    assert len(answer.rows) == 20 and answer.rows[0].name.startswith("store_session_")

@@ -5,7 +5,8 @@ answer learns both from the ref lookup itself and never reads the (repository-si
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 
 from gitroute.bundle.graph import GraphView
 from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
@@ -56,6 +57,44 @@ def parse_tree(data: bytes, id_length: int = 40) -> dict[str, tuple[bytes, str]]
     return entries
 
 
+class Tree:
+    """A raw tree object's entries by name, as `parse_tree` reads them, for a bundle folder that may hold thousands
+    (a kernel's `graph/nodes`): checked whole and split by one regular expression each (C code, not a loop of
+    Python steps per entry), each name's mode and id decoded only when it is looked up.
+
+    Raises BadValue on a malformed tree, exactly where `parse_tree` does."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, data: bytes, id_length: int = 40) -> None:
+        whole, entry = _tree_patterns(id_length // 2)
+        if whole.fullmatch(data) is None:
+            raise BadValue("one of its trees is malformed")
+        found = entry.findall(data)
+        self._entries: dict[bytes, tuple[bytes, bytes, bytes]] = dict(zip([e[1] for e in found], found))
+
+    def get(self, name: str) -> tuple[bytes, str] | None:
+        """(mode, object id) of the entry named `name`, None when the tree has none."""
+        found = self._entries.get(name.encode("utf-8", "surrogateescape"))
+        return None if found is None else (found[0], found[2].hex())
+
+    def __iter__(self) -> Iterator[str]:
+        return (name.decode("utf-8", "surrogateescape") for name in self._entries)
+
+
+_PATTERNS: dict[int, tuple[re.Pattern[bytes], re.Pattern[bytes]]] = {}
+
+
+def _tree_patterns(size: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A whole tree, and one entry (mode, name, binary id of `size` bytes): `parse_tree`'s reading of a mode (up to
+    the first space), a name (up to the first NUL) and an id."""
+    found = _PATTERNS.get(size)
+    if found is None:
+        found = _PATTERNS[size] = (re.compile(rb"(?:[^ ]* [^\0]*\0.{%d})*" % size, re.S),
+                                   re.compile(rb"([^ ]*) ([^\0]*)\0(.{%d})" % size, re.S))
+    return found
+
+
 LAZY_TREE_BYTES = 64 * 1024  # a folder's tree larger than this is searched for the names read, not parsed whole
 
 
@@ -68,7 +107,7 @@ class LazyTree:
 
     def __init__(self, data: bytes, id_length: int) -> None:
         self.data, self.id_length = data, id_length
-        self.parsed: dict[str, tuple[bytes, str]] | None = None
+        self.parsed: Tree | None = None
 
     def get(self, name: str, default: None = None) -> tuple[bytes, str] | None:
         """(mode, object id) of the entry `name`; raises BadValue when the tree is malformed where it was looked."""
@@ -87,18 +126,18 @@ class LazyTree:
             return self._whole().get(name)
         return mode, data[end:end + size].hex()
 
-    def _whole(self) -> dict[str, tuple[bytes, str]]:
+    def _whole(self) -> Tree:
         if self.parsed is None:
-            self.parsed = parse_tree(self.data, self.id_length)
+            self.parsed = Tree(self.data, self.id_length)
         return self.parsed
 
     def __iter__(self):
         return iter(self._whole())
 
 
-def read_tree(data: bytes, id_length: int) -> dict[str, tuple[bytes, str]] | LazyTree:
-    """A folder's entries: parsed whole (a small tree), or looked up by name as they are read (`LazyTree`)."""
-    return parse_tree(data, id_length) if len(data) <= LAZY_TREE_BYTES else LazyTree(data, id_length)
+def read_tree(data: bytes, id_length: int) -> Tree | LazyTree:
+    """A folder's entries: read whole (a small tree: `Tree`), or looked up by name as they are read (`LazyTree`)."""
+    return Tree(data, id_length) if len(data) <= LAZY_TREE_BYTES else LazyTree(data, id_length)
 
 
 def mode_name(mode: bytes) -> str:
@@ -117,8 +156,7 @@ class BundleView:
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, *, bounded: bool = True) -> None:
         self.ref = ref
         self.bounded = bounded  # whether blobs have their kind's ceiling (the large bundle's are checked by hash)
-        # folder -> {name: (mode, object id)}, or a LazyTree of them
-        self._trees: dict[str, dict[str, tuple[bytes, str]] | LazyTree] = {}
+        self._trees: dict[str, Tree | LazyTree | dict[str, tuple[bytes, str]]] = {}  # folder -> its entries
         self._sections: dict[str, dict | None] = {}  # index name -> its meta.json, None when it has none
         self._manifest: dict | None = None
         self._graph: GraphView | None = None

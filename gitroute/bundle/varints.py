@@ -74,14 +74,24 @@ def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
         raise BadValue("a shard counts more keys than it has bytes")
     heads: list[tuple[str, int]] = []
     last = b""
+    end = len(data)
     for _ in range(count):
-        length, at = _read_varint(data, at)
+        # Lengths below 128 (nearly all) are one byte: read in line, a call each only for the others.
+        length = data[at] if at < end else 128
+        if length < 128:
+            at += 1
+        else:
+            length, at = _read_varint(data, at)
         raw = data[at:at + length]
         if len(raw) != length or (heads and raw <= last):
             raise BadValue("a shard's keys are cut short or out of order")
         last = raw
         at += length
-        size, at = _read_varint(data, at)
+        size = data[at] if at < end else 128
+        if size < 128:
+            at += 1
+        else:
+            size, at = _read_varint(data, at)
         heads.append((raw.decode("utf-8", "surrogateescape"), size))
     values: dict[str, bytes] = {}
     for key, size in heads:

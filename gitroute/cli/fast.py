@@ -1,4 +1,4 @@
-"""The fast path of `git route query` and `git route why`: an answer without importing click.
+"""The fast path of `git route query`, `git route why` and `git route ask`: an answer without importing click.
 
 It accepts only command lines it understands to the letter: the options of the command's spec
 (`gitroute.specs`, which also makes the click options), each as `--opt value` or `--opt=value`, and words.
@@ -8,6 +8,7 @@ it and says what is wrong. `tests/test_cli_fast.py` checks that both paths defin
 from __future__ import annotations
 
 from gitroute.specs import (
+    ASK,
     DEFAULT_LIMIT,
     KIND_CHOICES,
     LIMIT_RANGE,
@@ -18,8 +19,8 @@ from gitroute.specs import (
     parse_command_line,
 )
 
-__all__ = ["DEFAULT_LIMIT", "KIND_CHOICES", "LIMIT_RANGE", "MEANING_CANDIDATES", "QUERY_OPTIONS", "WHY_OPTIONS",
-           "answer_fast", "parse_query_args", "parse_why_args"]
+__all__ = ["ASK_OPTIONS", "DEFAULT_LIMIT", "KIND_CHOICES", "LIMIT_RANGE", "MEANING_CANDIDATES", "QUERY_OPTIONS",
+           "WHY_OPTIONS", "answer_fast", "parse_ask_args", "parse_query_args", "parse_why_args"]
 
 
 def _spec(name: str) -> Command:
@@ -35,6 +36,7 @@ QUERY_OPTIONS = fast_options(QUERY)
 # `git route why` takes the query's options less its filters, and asks the decision index.
 WHY_INDEX = WHY.index
 WHY_OPTIONS = frozenset(fast_options(WHY))
+ASK_OPTIONS = fast_options(ASK)
 
 
 def parse_query_args(args: list[str]) -> dict | None:
@@ -51,8 +53,28 @@ def parse_why_args(args: list[str]) -> dict | None:
     return parse_command_line(WHY, args[1:])
 
 
+def parse_ask_args(args: list[str]) -> dict | None:
+    """`ask`'s parameters (its text with runs of blanks made one space, as the click command makes it), or None
+    when click should parse this command line (an empty text too: click says it is)."""
+    if not args or args[0] != "ask":
+        return None
+    params = parse_command_line(ASK, args[1:])
+    if params is None or not params["text"].split():
+        return None
+    params["text"] = " ".join(params["text"].split())
+    return params
+
+
 def answer_fast(args: list[str]) -> int | None:
-    """Answer a plain query or why and return its exit code; None when the click app must take it."""
+    """Answer a plain query, why or ask and return its exit code; None when the click app must take it."""
+    asked = parse_ask_args(args)
+    if asked is not None:
+        from gitroute import api
+        from gitroute.cli.output import emit_ask
+
+        answer, classification = api.ask(asked["text"], limit=asked["limit"], explain=asked["explain"])
+        emit_ask(answer, classification, as_json=asked["as_json"], explain=asked["explain"], quiet=asked["quiet"])
+        return 0
     why = parse_why_args(args)
     if why is not None:
         from gitroute import api

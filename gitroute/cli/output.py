@@ -284,3 +284,34 @@ def progress_printer():
         sys.stderr.flush()
 
     return report
+
+
+def emit_ask(answer: Answer, classification, *, as_json: bool, explain: bool, quiet: bool) -> None:
+    """`git route ask`'s output (the click command's and the fast path's): each row's type first, and with --explain
+    how the question was classified (`classification`: an `ask.Classification`)."""
+    if as_json:
+        from gitroute.ask import classification_json
+
+        document = answer_json(answer, explain)
+        if explain:
+            document["classification"] = classification_json(classification)
+        emit_json(document)
+        return
+    preamble = []
+    if explain:
+        preamble += [f"asked: {route.kind} -> git route {route.command} '{route.text}': {route.reason}"
+                     for route in classification.routes]
+        preamble += [f"fact: {fact}" for fact in classification.facts]
+    emit_rows(answer, _ask_lines, explain=explain, quiet=quiet, no_match="no index has an answer", preamble=preamble)
+
+
+def _ask_lines(rows: list[Row]) -> list[str]:
+    """Each row's type first: a mixed answer holds rows of several indexes."""
+    wheres = [row_where(r) for r in rows]
+    width = max(map(len, wheres))
+    lines = []
+    for r, where in zip(rows, wheres, strict=True):
+        extra = dict(r.extra)
+        label = quote_path(str(r.name or extra.get("section") or extra.get("token") or ""))
+        lines.append(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
+    return lines

@@ -176,10 +176,20 @@ def ask_command(name: str, text: str, *, repo: str = ".", limit: int = 10, expla
                   **{**command.options, **options})
 
 
-def ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool) -> Answer:
+def ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool, **filters: object) -> Answer:
+    """The symbol tiers' answer, bounded with the file of each candidate where the meaning index has them."""
     from gitroute.registry import load_index
 
-    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain)
+    return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain,
+                                        file_starts=lambda: _file_starts(view), **filters)
+
+
+def _file_starts(view: BundleView) -> list[int] | None:
+    """The node ids of files (the meaning index keeps them; None without one): the symbol query bounds a candidate
+    by the words of its file's path, and reads the records of fewer candidates."""
+    from gitroute.indexes.meaning import NAME, file_starts
+
+    return file_starts(view.index(NAME)) if view.section(NAME) is not None else None
 
 
 def query(
@@ -200,7 +210,6 @@ def query(
     (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
     from gitroute.query.meaning import contextual_meaning, contextual_rows
     from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
-    from gitroute.registry import load_index
     from gitroute.text import Question
 
     text = Question.of(text)  # parsed once, for the symbol tiers, the blend and the meaning index
@@ -208,14 +217,13 @@ def query(
     with opened(repo, bundle) as view:
         if meaning:
             return contextual_meaning(view, repo, text, limit, explain)
-        symbols = load_index("symbols")
         if len(text.split()) <= 1 and not (kinds or langs or path_glob):
             return _query_name(view, text if text == text.strip() else Question(text.strip()), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
-            return symbols.answer(view.index("symbols"), text, limit=limit, explain=explain, **filters)
+            return ask_symbols(view, text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
         # than asked, since the meaning index may lift a file the symbol tiers rank lower.
-        by_name = symbols.answer(view.index("symbols"), text, limit=max(limit, 20), explain=True, **filters)
+        by_name = ask_symbols(view, text, limit=max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
         meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
         if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone

@@ -17,8 +17,8 @@ becomes words, `postings` what a file's postings are, `ranking` how files rank a
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple
 
 from gitroute.bundle.tables import GapPairs, PostingsTable
 from gitroute.indexes.meaning.postings import (
@@ -197,16 +197,18 @@ CLAIMS = "\0claims"  # the shards memo's entry: the doc_links claims the last bu
 BEFORE = "\0shards before"  # the shards memo's entry: the postings table's state before `prepare` built ahead
 
 
-class PreparedBuild(NamedTuple):
+class PreparedBuild(namedtuple("PreparedBuild", "entries claims_digest built", defaults=(None, None))):
     """What `prepare` hands `build`. Without the last build's claims: every file's postings without anchor
     texts (`entries`). With them: the whole index built from them (`built`) and their digest, and no
     entries (5 MB of lists a worker would pickle for nothing, most times): the build takes it when
     doc_links' claims are the same (a commit that changes no document nor what one names), and else
-    reads each file's postings back from the memo `prepare` saved."""
+    reads each file's postings back from the memo `prepare` saved.
 
-    entries: dict[str, Entries] | None
-    claims_digest: str | None = None  # of the claims `built` comes from
-    built: tuple[dict[str, bytes], dict, dict[str, str]] | None = None
+    entries: dict[str, Entries] | None; claims_digest: str | None, of the claims `built` comes from;
+    built: tuple[dict[str, bytes], dict, dict[str, str]] | None. A collections namedtuple: `typing` costs a cold
+    query that imports this module more than the module itself."""
+
+    __slots__ = ()
 
 
 def _digest(claims: list) -> str:
@@ -317,10 +319,24 @@ def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = 
     files = memo.get("files") if memo is not None else None
     if files is None:
         files = _load(read([FILES]), FILES, corrupt)
-        if not isinstance(files, list) or not all(isinstance(f, int) for f in files) or files != sorted(files):
+        # the types in C (a JSON value is never a subclass of int but bool): a kernel has tens of thousands of files
+        if not isinstance(files, list) or not set(map(type, files)) <= {int, bool} or files != sorted(files):
             raise corrupt(FILES)
         if memo is not None:
             memo["files"] = files
+    return files
+
+
+def file_starts(view) -> list[int] | None:
+    """The node ids of files, ascending, the file of any node is a bisection (kept in the view's memo, which the
+    meaning query reads them from too); None when the bundle has no meaning index. The symbol query bounds a
+    candidate's path words by its file's (`symbols.FilePlaces`)."""
+    files = view.memo.get("files")
+    if files is None:
+        blobs = view.read([FILES])
+        if FILES not in blobs:
+            return None
+        files = _files(lambda _paths: blobs, view.corrupt, view.memo)
     return files
 
 

@@ -5,11 +5,13 @@ folders, a symbol's enclosing symbols); a query
 reads only the shards of its own tokens, bounds every candidate's score from postings alone
 (`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
 `rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
-looked up rather than walked, until the nodes only they hold could still rank.
+looked up rather than walked, until the nodes only they hold could still rank. A cold sentence that its first
+batch does not settle bounds each candidate's path by its file's postings (`FilePlaces`).
 """
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -50,6 +52,10 @@ COMMON_POSTINGS = 2000  # a word with more postings is deferred: its nodes are l
 MAX_TEXTS = 1 << 17  # node texts kept per pinned bundle (django: 51,239 nodes)
 CANDIDATES = 40  # records read in a query's first batch
 MAX_BATCH = 512  # records read at once, afterwards
+# Nodes a cold query scores on postings' bounds alone (its first batch) before it reads the files' node ids to bound
+# each candidate's path words (`FilePlaces`): many names need no more; a long sentence's bounds, path words unknown,
+# let thousands in. A record read costs about what the kernel's file ids (134 KB) do to read ten.
+COLD_BUDGET = CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
@@ -237,6 +243,8 @@ def query_symbols(
     exhaustive: bool = False,
     memo: dict | None = None,
     common_postings: int | None = None,
+    file_starts: Callable[[], Sequence[int] | None] | None = None,
+    cold_budget: int = COLD_BUDGET,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
@@ -264,7 +272,12 @@ def query_symbols(
     deferred = [] if exhaustive else sorted(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
-    bound = partial(bound_postings, question, lists, weights, members=held.members, places=memo.get("places"),
+    places = memo.get("places")
+    # One identifier is ranked by its name, which postings bound well; a sentence's words are spread over names and
+    # paths, which they bound loosely until each candidate's file is known.
+    budget = (cold_budget if places is None and file_starts is not None and not exhaustive
+              and question.identifier is None else None)
+    bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
     found_bounds = bound(deferred)
@@ -274,7 +287,15 @@ def query_symbols(
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
     while True:
-        _score_candidates(found_bounds, scorer, exhaustive)
+        if not _score_candidates(found_bounds, scorer, exhaustive, budget):
+            # Postings alone bound loosely what a path may hold: past the budget, each candidate is bounded again
+            # with its file's path words (`FilePlaces`), and the query goes on from what is scored.
+            budget = None
+            starts = file_starts() if file_starts is not None else None
+            if starts:
+                bound = partial(bound, places=FilePlaces(starts, lists, question.tokens))
+            found_bounds = bound(deferred)
+            continue
         left_out = found_bounds.left_out
         if not left_out or (scorer.full() and scorer.top[0] > left_out):
             break
@@ -282,6 +303,35 @@ def query_symbols(
         deferred = deferred[1:]
         found_bounds = bound(deferred)
     return scorer.answer()
+
+
+class FilePlaces:
+    """node id -> (the question words its path may hold, the highest kind prior), for a cold query: a node's path
+    words are its file's folder words and (a symbol's) its file's name words, which the file node's context and
+    name postings hold; a file's nodes are numbered from its own id up to the next file's (`file_starts`)."""
+
+    def __init__(self, starts: Sequence[int], lists: dict[str, list[list[int]]], tokens: Sequence[str]) -> None:
+        self.starts, self.lists, self.tokens = starts, lists, tokens
+        self.holders: dict[str, set[int]] = {}
+        self.by_file: dict[int, tuple[frozenset[str], float]] = {}
+        self.prior = max(KIND_PRIOR.values())
+
+    def get(self, node_id: int) -> tuple[frozenset[str], float] | None:
+        at = bisect_right(self.starts, node_id) - 1
+        if at < 0:
+            return None
+        first = self.starts[at]
+        found = self.by_file.get(first)
+        if found is None:
+            found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
+        return found
+
+    def _holders(self, token: str) -> set[int]:
+        found = self.holders.get(token)
+        if found is None:
+            in_name, _in_doc, in_context = self.lists[token]
+            found = self.holders[token] = {v >> 4 for v in in_name} | {v >> 4 for v in in_context}
+        return found
 
 
 class _Held:
@@ -370,9 +420,10 @@ class _Scorer:
         return rows[:self.limit], notes
 
 
-def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -> None:
+def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool, budget: int | None = None) -> bool:
     """Score the candidates of `found_bounds` in the order of their bounds, until none left (or none that is not
-    left out) can enter the top rows: groups are split when their turn comes, records read in batches."""
+    left out) can enter the top rows: groups are split when their turn comes, records read in batches. False when
+    it stopped short, `budget` nodes scored (None: no budget)."""
     bounds, left_out = dict(found_bounds.nodes), found_bounds.left_out
     scored, top = scorer.scored, scorer.top
     heap = [(-b, i) for i, b in bounds.items() if i not in scored]  # the best bound first, then the lower id
@@ -386,6 +437,8 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -
         if heap[0][1] < 0:  # a group's turn: split it, or bound its nodes one by one
             _open_group(found_bounds, -1 - heapq.heappop(heap)[1], bounds, heap, scored)
             continue
+        if budget is not None and len(scored) >= budget:
+            return False
         # Read the chunks of the next candidates in one go: a first batch on speculation, then
         # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
         sure = not exhaustive and scorer.full()
@@ -401,6 +454,7 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool) -
                     heapq.heappush(heap, (-bounds[rest], rest))
                 break
             scorer.score(node_id)
+    return True
 
 
 def _open_group(found_bounds: Bounds, at: int, bounds: dict[int, float], heap: list, scored: set[int]) -> None:
@@ -506,10 +560,13 @@ def _row_order(row: Row) -> tuple:
 
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),
-           langs: Sequence[str] = (), path_glob: str | None = None, **_options: object) -> Answer:
-    """Which files, types and functions a question names."""
+           langs: Sequence[str] = (), path_glob: str | None = None,
+           file_starts: Callable[[], Sequence[int] | None] | None = None, **_options: object) -> Answer:
+    """Which files, types and functions a question names. `file_starts`: the node ids of files, ascending, when the
+    caller can give them (`FilePlaces`: fewer records read, the same rows)."""
     rows, notes = query_symbols(
         question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
         filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records, memo=view.memo,
+        file_starts=file_starts,
     )
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
