@@ -49,11 +49,15 @@ print(json.dumps([sum(1 for n in sizes if n), sum(sizes)]))
 """
 
 
-def parsed_blobs(repo: Path) -> list[tuple[str, str]]:
-    """(blob id, language) of every file of HEAD the floor parses, largest first (as `perf.floor_seconds`)."""
+def parsed_blobs(repo: Path, documents: bool = False) -> list[tuple[str, str]]:
+    """(blob id, language) of every file of HEAD the floor parses, largest first (as `perf.floor_seconds`).
+
+    With `documents`, the documents it leaves out instead (those with no pack language, `perf.floor_seconds`),
+    each with its kind as `perf.DOCUMENT` spells it (`doc.txt`): `perf._read_parse` reads their format."""
     import pygit2
 
     from gitroute.parsing import language_for_path
+    from gitroute.parsing.documents import document_kind
 
     store = pygit2.Repository(str(repo))
     items: list[tuple[int, str, str]] = []
@@ -65,6 +69,9 @@ def parsed_blobs(repo: Path) -> list[tuple[str, str]]:
                 stack.append((entry, base + entry.name + "/"))
             elif entry.type_str == "blob":
                 lang = language_for_path(base + entry.name)
+                if documents:  # the documents with no pack language: the floor's complement
+                    kind = document_kind(base + entry.name) if lang is None else None
+                    lang = "doc." + kind if kind else None
                 size = store.odb.read_header(entry.id)[1] if lang else 0
                 if lang and size <= 1024 * 1024:
                     items.append((size, str(entry.id), lang))

@@ -425,6 +425,21 @@ def test_rst_runs_without_blanks_past_the_budget_are_named_not_parsed(tmp_path):
     assert warnings == ["long runs without blanks (cost 1200000000, more than 8000000): not parsed"]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"[", b"(", b" ", b"\t", b"\n", b"\r", b"-", b"x" * 60]), max_size=80))
+def test_rst_run_cost_is_the_runs_of_128_blank_free_bytes(parts):
+    # The cost as first written, with a pattern: each run of 128 or more bytes that are not a space, a tab or a
+    # newline, its length times its markup-start characters. (The split that replaced it finds the same runs.)
+    import re
+
+    from gitroute.parsing.documents import rst_run_cost
+
+    data = b"".join(parts)
+    expected = sum(len(m.group()) * sum(m.group().count(c) for c in b"[{(:<-")
+                   for m in re.finditer(rb"[^ \t\n]{128,}", data))
+    assert rst_run_cost(data) == expected
+
+
 def test_rst_long_runs_that_are_no_markup_are_parsed():
     from gitroute.parsing.documents import parse_document
 

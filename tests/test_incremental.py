@@ -291,6 +291,25 @@ def test_index_workers_started_before_the_edges_write_what_one_process_writes(tm
         assert set(b.phases) >= {"graph blobs", "index doc_links", "index symbols"}
 
 
+def test_links_made_without_a_memo_are_those_made_with_one(tmp_path: Path, monkeypatch) -> None:
+    """`link_all` with no memo builds the name tables itself (the linker is lazy: only recording built them)."""
+    from gitroute.indexes import doc_links
+
+    link_all = doc_links.link_all
+    compared: list[bool] = []
+
+    def both(documents, graph, memo=None, blobs=None, relinked=None):
+        links = link_all(documents, graph, memo, blobs, relinked)
+        compared.append(bool(links) and link_all(documents, graph) == links)
+        return links
+
+    monkeypatch.setattr(doc_links, "link_all", both)
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(BASE)
+    run_build("HEAD", repo_path=str(repo.path), jobs=1)
+    assert compared == [True]
+
+
 def test_an_index_that_declared_no_edges_cannot_read_them(tmp_path: Path, monkeypatch) -> None:
     """EDGES = False is a promise the build holds the index to: its graph's edges raise when read."""
     import pytest

@@ -382,22 +382,23 @@ class StringShard(dict):
         return self.strings[index]
 
 
-class Strings:
-    """A shard's strings while it is spelled: each string's index, in the order first named; `shared` is the
-    codec's scratch for its own table (doc_links: the nodes the records name)."""
+class Strings(dict):
+    """A shard's strings while it is spelled: each string's index (`strings(text)`), in the order first named;
+    `shared` is the codec's scratch for its own table (doc_links: the nodes the records name). A string named
+    again is a dict lookup in C, with no Python call: a shard's records name a million strings on django."""
 
     def __init__(self) -> None:
-        self.index: dict[str, int] = {}
+        super().__init__()
         self.spelled: list[str] = []
         self.shared: dict = {}
 
-    def __call__(self, text: str) -> int:
-        at = self.index.get(text)
-        if at is None:
-            if not isinstance(text, str):
-                raise BadValue("a record's text is not a string")
-            at = self.index[text] = len(self.spelled)
-            self.spelled.append(text)
+    __call__ = dict.__getitem__
+
+    def __missing__(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise BadValue("a record's text is not a string")
+        at = self[text] = len(self.spelled)
+        self.spelled.append(text)
         return at
 
 

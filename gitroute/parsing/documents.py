@@ -823,7 +823,8 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 # the blank-free run it is in: time quadratic in a long run of them ("ab[" * 2000, 6 KB on one line, took 1 s;
 # measured with tree-sitter-language-pack 0.13.0). A document whose long runs add up to more than the budget
 # (run length times such characters in it) is named, not parsed. Prose, URLs and base64 stay far below it.
-_LONG_RUN = re.compile(rb"[^ \t\n]{128,}")
+_BLANKS = bytes.maketrans(b"\t\n", b"  ")  # the blanks that end a run, as spaces: one split finds every run
+_LONG_RUN = 128
 _MARKUP_STARTS = b"[{(:<-"
 RST_RUN_BUDGET = 8_000_000
 
@@ -831,9 +832,11 @@ RST_RUN_BUDGET = 8_000_000
 def rst_run_cost(data: bytes) -> int:
     """Run length times markup-start characters, summed over the document's runs of 128 or more blank-free bytes."""
     cost = 0
-    for match in _LONG_RUN.finditer(data):
-        run = match.group()
-        cost += len(run) * (len(run) - len(run.translate(None, _MARKUP_STARTS)))
+    # Split in C rather than matched run by run: a pattern tried at every byte of every word took seven times as
+    # long on django's documents, for the same runs.
+    for run in data.translate(_BLANKS).split(b" "):
+        if len(run) >= _LONG_RUN:
+            cost += len(run) * (len(run) - len(run.translate(None, _MARKUP_STARTS)))
     return cost
 
 

@@ -505,7 +505,9 @@ def _context_words(block) -> tuple[frozenset[str], tuple[str, ...]]:
         words.update(_WORD.findall(token.text))
     for chunk in block.text.split():
         chunk = chunk.strip(".,;:()[]{}'\"")
-        if any(c in chunk for c in "./_") or any(c.isupper() for c in chunk[1:]):
+        # (an ASCII chunk's inner capital by one comparison in C, not a Python test per letter)
+        if ("." in chunk or "/" in chunk or "_" in chunk or (
+                chunk[1:] != chunk[1:].lower() if chunk.isascii() else any(c.isupper() for c in chunk[1:]))):
             words.update(_WORD.findall(chunk))
     spelled = tuple(t.text.strip("~.!") for t in block.tokens if "/" in t.text or "." in t.text.strip("~.!"))
     return frozenset(words), spelled
@@ -588,6 +590,7 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
 
     linker = Linker(graph.nodes, graph.edges, (d.path for d in documents), lazy=True)
     if memo is None or blobs is None:
+        linker.build_tables()  # (lazy: only `record` built them, and without a memo nothing records)
         if relinked is not None:
             relinked.update(d.path for d in documents)
         return [link for document in documents for link in linker.link_document(document)]
@@ -621,18 +624,23 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             relinked.add(document.path)
         if position is None:
             position = {k: i for i, k in enumerate(keys)}
+            placed: dict[tuple[str, object], int] = {}  # a key as read -> its position in `keys`
             linker.record()
         assert linker.looked is not None
         linker.looked.clear()
         found = linker.link_document(document)
         looked = array("I")
-        for tag, k in linker.looked:  # (the name tables' keys are their own canon: no call for each)
-            canon = linker.canon_key(tag, k) if tag == "N" or tag == "i" else (tag, k)
-            at = position.get(canon)
-            if at is None:
-                at = position[canon] = len(keys)
-                keys.append(canon)
-                now.append(linker.fact(*canon))
+        for read in linker.looked:
+            at = placed.get(read)
+            if at is None:  # a key no document read before: its canon, once (the name tables' keys are their own)
+                tag, k = read
+                canon = linker.canon_key(tag, k) if tag == "N" or tag == "i" else read
+                at = position.get(canon)
+                if at is None:
+                    at = position[canon] = len(keys)
+                    keys.append(canon)
+                    now.append(linker.fact(*canon))
+                placed[read] = at
             looked.append(at)
         rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
                  x.total, x.heading, x.section_line, x.directive) for x in found]

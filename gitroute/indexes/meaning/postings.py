@@ -98,7 +98,7 @@ def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -
 
 
 def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
-                   words_memo: dict[str, list[str]]) -> list[tuple[int, int, list[str], list[int], int]]:
+                   words_memo: dict[str, tuple]) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
     length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`with_anchors`).
 
@@ -120,12 +120,12 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
                 continue
             bit, weight = fields_of[field]
             found = words_memo.get(text)
-            if found is None:
-                found = words(text)
+            if found is None:  # each word once, with its count: a field's words repeat (a name in its path)
+                found = tuple(Counter(words(text)).items())
                 if len(text) < 200:
                     words_memo[text] = found
-            for token in found:
-                counts[token] = counts.get(token, 0) + weight
+            for token, times in found:
+                counts[token] = counts.get(token, 0) + weight * times
                 bits[token] = bits.get(token, 0) | bit
         if node.id in bodies:
             body_texts.append(bodies[node.id])
@@ -230,7 +230,7 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
     from an earlier build when its path, blob and node count are the same."""
-    words_memo: dict[str, list[str]] = {}
+    words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     out: dict[str, Entries] = {}
     for group in groups:
         path = group[0].path

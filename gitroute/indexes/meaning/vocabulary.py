@@ -88,8 +88,19 @@ def words(text: str) -> list[str]:
     """
     if not text.isascii():
         text = text.encode("ascii", "ignore").decode("ascii")
-    memo = _stem_memo
-    return [memo.get(t) or word_stem(t) for t in tokenize(text) if len(t) > 1 and t not in STOP_WORDS]
+    memo = _word_memo  # token -> its index word, "" when dropped: one lookup a token, no test in Python
+    return [w for w in [memo[t] if t in memo else _index_word(t) for t in tokenize(text)] if w]
+
+
+_word_memo: dict[str, str] = {}
+
+
+def _index_word(token: str) -> str:
+    """A token's index word (`word_stem`), "" for a stop word or a one-letter token, memoised."""
+    word = "" if len(token) <= 1 or token in STOP_WORDS else word_stem(token)
+    if len(_word_memo) < 1 << 18:
+        _word_memo[token] = word
+    return word
 
 
 def question_words(text: str) -> list[str]:
