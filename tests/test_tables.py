@@ -305,3 +305,23 @@ def test_a_patch_writes_only_the_shards_a_change_touches():
     second = _build(table, units, {}, MemoTable("", "", dict(memo.kept)), stored)
     touched = {table.key_path(word, first.shards) for word in (*WORDS[2:5], "pi")}
     assert set(second.blobs) <= touched and second.kept and set(second.kept).isdisjoint(second.blobs)
+
+
+@given(st.lists(st.integers(0, 2**40), max_size=40).map(sorted))
+def test_node_ids_round_trip_through_their_bucket_and_ordinal_columns(ids):
+    from gitroute.bundle.varints import node_gaps, node_ids
+
+    spelled = node_gaps(ids)
+    assert len(spelled) == 2 * len(ids) and min(spelled, default=0) >= 0
+    assert node_ids(spelled) == ids
+
+
+@given(st.lists(st.integers(0, 2**25), max_size=20))
+def test_node_id_columns_that_no_ids_give_are_a_bad_value_never_a_traceback(ints):
+    from gitroute.bundle.varints import node_gaps, node_ids
+
+    try:
+        ids = node_ids(ints)
+    except BadValue:
+        return
+    assert node_gaps(ids) == ints  # what decodes is what the ids spell: one spelling each

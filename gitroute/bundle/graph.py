@@ -13,12 +13,18 @@ from gitroute.bundle.layout import (
     GRAPH_NODES,
     MAX_RECORD_DOC,
     MAX_RECORD_NAME,
-    dump_json,
     edges_path,
     node_chunk_path,
 )
-from gitroute.bundle.validate import BadValue, load_blob
-from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import (
+    decode_varints,
+    dump_strings_shard,
+    encode_varints,
+    load_strings_shard,
+    node_gaps,
+    node_ids,
+)
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -31,34 +37,81 @@ ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 _KIND_HOW = {(kind, how): k * len(RESOLUTIONS) + h for k, kind in enumerate(EDGE_KINDS)
              for h, how in enumerate(RESOLUTIONS)}
 _KINDS_HOWS = sorted(_KIND_HOW, key=_KIND_HOW.__getitem__)
+_NODE_KIND = {kind: k for k, kind in enumerate(NODE_KINDS)}
 
 
-def encode_edges(node_id: int, edges: Sequence[Sequence]) -> bytes:
-    """A node's edges `[kind, other end, line, how]` as varints: per edge its kind and how in one int, the other
-    end's distance from the node and the line's from the edge before, each zigzagged (most are small: a
-    definition's members sit beside it, an edge's lines ascend)."""
-    ints: list[int] = []
-    line_before = 0
-    for kind, other, line, how in edges:
-        ints += (_KIND_HOW[kind, how], _zigzag(other - node_id), _zigzag(line - line_before))
-        line_before = line
-    return encode_varints(ints)
+EDGES_MAGIC = b"GRe1"
 
 
-def decode_edges(node_id: int, data: bytes) -> list[list]:
-    """`encode_edges` undone; raises BadValue when `data` is not what it writes."""
-    ints = decode_varints(data)
-    if len(ints) % 3:
-        raise BadValue("edges are not (kind, other end, line) triples")
-    edges: list[list] = []
-    line = 0
-    for code, other, dline in zip(ints[0::3], ints[1::3], ints[2::3]):
-        if code >= len(_KINDS_HOWS):
-            raise BadValue("an edge has an unknown kind")
-        kind, how = _KINDS_HOWS[code]
-        line += _unzigzag(dline)
-        edges.append([kind, node_id + _unzigzag(other), line, how])
-    return edges
+def edge_shard(edges: Mapping[int, Sequence[Sequence]]) -> bytes:
+    """A bucket's edges blob: node id -> its edges `[kind, other end, line, how]` (in the order given), as varints:
+
+        b"GRe1", then the node count, the nodes' ids (`node_gaps`), each node's edge count; then a column each
+        over every edge: its kind and how in one int, the other end's bucket less the node's (zigzagged), the
+        other end's ordinal (less the node's, zigzagged, when in the node's bucket; whole when not), its line less
+        the node's edge before (zigzagged; the first less 0).
+
+    Columns of small alike numbers: a definition's members sit beside it in its bucket, an edge's lines ascend,
+    and an edge into another bucket costs its bucket and ordinal, not a difference of ids spread over 2 ** 30
+    (docs/decisions/0025, its second amendment)."""
+    ids = sorted(edges)
+    counts: list[int] = []
+    codes: list[int] = []
+    buckets: list[int] = []
+    ordinals: list[int] = []
+    lines: list[int] = []
+    for node_id in ids:
+        held = edges[node_id]
+        counts.append(len(held))
+        bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+        line_before = 0
+        for kind, other, line, how in held:
+            moved = (other >> NODE_ORDINAL_BITS) - bucket
+            codes.append(_KIND_HOW[kind, how])
+            buckets.append(_zigzag(moved))
+            ordinals.append((other & ORDINAL_MASK) if moved else _zigzag((other & ORDINAL_MASK) - ordinal))
+            lines.append(_zigzag(line - line_before))
+            line_before = line
+    return EDGES_MAGIC + encode_varints([len(ids), *node_gaps(ids), *counts, *codes, *buckets, *ordinals, *lines])
+
+
+def load_edge_shard(data: bytes) -> dict[int, list[list]]:
+    """`edge_shard` undone: node id -> its edges; raises BadValue when `data` is not what it writes (counts that
+    do not add up, an unknown kind, an end or a line out of range, a node twice)."""
+    if not isinstance(data, bytes) or data[:4] != EDGES_MAGIC:
+        raise BadValue("an edges blob is not a binary edges shard")
+    ints = decode_varints(data[4:])
+    n = ints[0] if ints else -1
+    if n < 0 or 1 + 3 * n > len(ints):
+        raise BadValue("an edges blob counts more nodes than it holds")
+    ids = node_ids(ints[1:1 + 2 * n])
+    counts = ints[1 + 2 * n:1 + 3 * n]
+    total = sum(counts)
+    at = 1 + 3 * n
+    if len(ints) != at + 4 * total:
+        raise BadValue("an edges blob's columns are not what its counts say")
+    codes, buckets, ordinals, lines = (ints[at + k * total:at + (k + 1) * total] for k in range(4))
+    if codes and max(codes) >= len(_KINDS_HOWS):
+        raise BadValue("an edge has an unknown kind")
+    found: dict[int, list[list]] = {}
+    k = 0
+    for node_id, count in zip(ids, counts):
+        bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+        held: list[list] = []
+        line = 0
+        for j in range(k, k + count):
+            moved = _unzigzag(buckets[j])
+            other = ordinals[j] if moved else ordinal + _unzigzag(ordinals[j])
+            line += _unzigzag(lines[j])
+            if bucket + moved < 0 or not 0 <= other <= ORDINAL_MASK or line < 0:
+                raise BadValue("an edge's other end or line is out of range")
+            kind, how = _KINDS_HOWS[codes[j]]
+            held.append([kind, (bucket + moved) << NODE_ORDINAL_BITS | other, line, how])
+        k += count
+        found[node_id] = held
+    if len(found) != n:
+        raise BadValue("an edges blob holds a node twice")
+    return found
 
 
 def _zigzag(n: int) -> int:
@@ -73,6 +126,55 @@ def node_record(node: Node) -> list:
     """What a node keeps in the bundle: [path, name, owner, kind, line, end_line, lang, entry, doc]."""
     return [node.path, node.name[:MAX_RECORD_NAME], node.owner[:MAX_RECORD_NAME], node.kind, node.line,
             node.end_line, node.lang, int(node.entry), node.doc[:MAX_RECORD_DOC]]
+
+
+def node_shard(records: Sequence[Sequence]) -> bytes:
+    """A bucket's node records (`node_record`, in ordinal order) in the floor's records shard
+    (`varints.dump_strings_shard`, with no keys): its strings spelled once, then the shard's ints: the record
+    count, then a column each of path, name and owner (each a string's index), kind and entry (kind * 2 + entry),
+    line (zigzagged difference from the record before), end line less line (zigzagged), language and doc (each a
+    string's index)."""
+    index: dict[str, int] = {}
+    spelled: list[str] = []
+
+    def string(text: str) -> int:
+        at = index.get(text)
+        if at is None:
+            at = index[text] = len(spelled)
+            spelled.append(text)
+        return at
+
+    columns: list[list[int]] = [[] for _ in range(8)]
+    line_before = 0
+    for path, name, owner, kind, line, end_line, lang, entry, doc in records:
+        for column, value in zip(columns, (string(path), string(name), string(owner),
+                                           _NODE_KIND[kind] * 2 + bool(entry), _zigzag(line - line_before),
+                                           _zigzag(end_line - line), string(lang), string(doc))):
+            column.append(value)
+        line_before = line
+    ints = encode_varints([len(records), *(value for column in columns for value in column)])
+    return dump_strings_shard(spelled, ints, {})
+
+
+def load_node_shard(data: bytes) -> list[list]:
+    """`node_shard` undone: the bucket's records in ordinal order; raises BadValue when `data` is not what it
+    writes (a count, a string index or a kind out of range, keys or ints left over)."""
+    strings, shared, keys = load_strings_shard(data)
+    ints = decode_varints(shared)
+    n = ints[0] if ints else -1
+    if keys or n < 0 or len(ints) != 1 + 8 * n:
+        raise BadValue("a node bucket's columns are not what its count says")
+    paths, names, owners, kinds, lines, ends, langs, docs = (ints[1 + k * n:1 + (k + 1) * n] for k in range(8))
+    if n and (max(max(paths), max(names), max(owners), max(langs), max(docs)) >= len(strings)
+              or max(kinds) >= 2 * len(NODE_KINDS)):
+        raise BadValue("a node record names a string or a kind its bucket does not hold")
+    records: list[list] = []
+    line = 0
+    for k in range(n):
+        line += _unzigzag(lines[k])
+        records.append([strings[paths[k]], strings[names[k]], strings[owners[k]], NODE_KINDS[kinds[k] >> 1], line,
+                        line + _unzigzag(ends[k]), strings[langs[k]], kinds[k] & 1, strings[docs[k]]])
+    return records
 
 
 def graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
@@ -139,7 +241,7 @@ def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]]
         emit = blobs.__setitem__
     for b in node_buckets:
         if node_chunk_path(b << shift) not in kept:
-            emit(node_chunk_path(b << shift), dump_json(_records(graph.nodes, b)))
+            emit(node_chunk_path(b << shift), node_shard(_records(graph.nodes, b)))
     dirty_out = {b for b in sources if edges_path("out", b << shift) not in kept}
     dirty_in = {b for b in targets if edges_path("in", b << shift) not in kept}
     if dirty_out or dirty_in:
@@ -202,20 +304,20 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
                 if edge[2] >> shift in into:
                     positions[edge[2] >> shift].append(at)
     for bucket in sorted(into):
-        by_target: dict[str, list] = {}
+        by_target: dict[int, list] = {}
         for at in positions.pop(bucket, ()):
             source, kind, target, line, *rest = _edge(edges, at)
-            by_target.setdefault(str(target), []).append([kind, source, line, *rest])
+            by_target.setdefault(target, []).append([kind, source, line, *rest])
         if by_target:
             emit(edges_path("in", bucket << shift), edge_shard(by_target))
     for bucket in sorted(out):
         # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
-        by_source: dict[str, list] = {}
+        by_source: dict[int, list] = {}
         for span in ("structure", "named"):
             for part in own:
                 for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
-                    by_source.setdefault(str(source), []).append([kind, target, line, *rest])
+                    by_source.setdefault(source, []).append([kind, target, line, *rest])
         if by_source:
             emit(edges_path("out", bucket << shift), edge_shard(by_source))
 
@@ -224,11 +326,6 @@ def _edge(edges: Sequence, at: int) -> tuple:
     """Edge `at` of a graph's, as a plain tuple."""
     row = getattr(edges, "row", None)
     return row(at) if row is not None else tuple(edges[at])
-
-
-def edge_shard(edges: Mapping[str, Sequence[Sequence]]) -> bytes:
-    """A bucket's edges blob: node id (decimal) -> its edges, in the floor's binary shard (`bundle.tables`)."""
-    return dump_varint_shard({key: encode_edges(int(key), held) for key, held in edges.items()})
 
 
 class GraphView:
@@ -247,10 +344,10 @@ class GraphView:
                 try:
                     if path not in blobs:
                         self._chunks[path] = None
-                    elif path.endswith(".bin"):
-                        self._chunks[path] = load_varint_shard(blobs[path])
+                    elif path.startswith(GRAPH_NODES):
+                        self._chunks[path] = load_node_shard(blobs[path])
                     else:
-                        self._chunks[path] = load_blob(blobs[path])
+                        self._chunks[path] = load_edge_shard(blobs[path])
                 except ValueError as err:  # BadValue too
                     raise self._corrupt(path) from err
         return self._chunks
@@ -265,21 +362,17 @@ class GraphView:
             chunk = chunks.get(path)
             if chunk is None:
                 continue
-            try:
-                record = chunk[node_id & ORDINAL_MASK]  # type: ignore[index]
-            except (IndexError, KeyError, TypeError) as err:
-                raise self._corrupt(path) from err
-            if not (isinstance(record, list) and len(record) == 9):
-                raise self._corrupt(path)
-            found[node_id] = record
+            ordinal = node_id & ORDINAL_MASK
+            if ordinal < len(chunk):  # type: ignore[arg-type]  # a list of records, as load_node_shard gives
+                found[node_id] = chunk[ordinal]  # type: ignore[index]
         return found
 
     def bucket_records(self, names: Iterable[str]) -> dict[int, list]:
-        """Every node record of the buckets named (`00042.json`, as `graph/nodes/` lists them), by id."""
+        """Every node record of the buckets named (`00042.bin`, as `graph/nodes/` lists them), by id."""
         firsts = []
         for name in names:
-            number = name.removesuffix(".json")
-            if not (len(number) == 5 and number.isdigit() and name.endswith(".json")):
+            number = name.removesuffix(".bin")
+            if not (len(number) == 5 and number.isdigit() and name.endswith(".bin")):
                 raise self._corrupt(f"{GRAPH_NODES}/{name}")
             firsts.append(int(number) << NODE_ORDINAL_BITS)
         chunks = self._load(node_chunk_path(first) for first in firsts)
@@ -318,15 +411,7 @@ class GraphView:
         for node_id in ids:
             path = edges_path(direction, node_id)
             chunk = chunks.get(path)
-            if chunk is None:
-                continue
-            if not isinstance(chunk, dict):
-                raise self._corrupt(path)
-            held = chunk.get(str(node_id))
-            if held is None:
-                continue
-            try:
-                found[node_id] = decode_edges(node_id, held)
-            except (TypeError, ValueError) as err:  # BadValue too
-                raise self._corrupt(path) from err
+            held = None if chunk is None else chunk.get(node_id)  # type: ignore[attr-defined]  # load_edge_shard's
+            if held is not None:
+                found[node_id] = held  # the decoded shard's own lists: readers never change them
         return found

@@ -49,6 +49,8 @@ from gitroute.bundle.varints import (
     encode_varints,
     load_strings_shard,
     load_varint_shard,
+    node_gaps,
+    node_ids,
 )
 from gitroute.shards import shard_count, shard_of
 
@@ -159,8 +161,8 @@ class VarintPostings(PostingsCodec):
 
 
 class FieldLists(VarintPostings):
-    """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
-    stored as each list's length, then its gaps."""
+    """Postings as `fields` lists of node ids, each ascending (symbols: a token's name, doc and context postings);
+    stored as each list's length, then its ids as `node_gaps` spells them."""
 
     def __init__(self, fields: int) -> None:
         self.fields = fields
@@ -177,18 +179,18 @@ class FieldLists(VarintPostings):
         ints: list[int] = []
         for field in value:
             ints.append(len(field))
-            ints += _gaps(field)
+            ints += node_gaps(field)
         return ints
 
     def from_ints(self, ints: list[int]) -> list[list[int]]:
         fields: list[list[int]] = []
         at = 0
         for _ in range(self.fields):
-            if at >= len(ints) or ints[at] > len(ints) - at - 1:
+            if at >= len(ints) or 2 * ints[at] > len(ints) - at - 1:
                 raise BadValue("postings end before their fields do")
             n = ints[at]
-            fields.append(list(accumulate(ints[at + 1:at + 1 + n])))
-            at += 1 + n
+            fields.append(node_ids(ints[at + 1:at + 1 + 2 * n]))
+            at += 1 + 2 * n
         if at != len(ints):
             raise BadValue("postings run past their fields")
         return fields
@@ -199,15 +201,15 @@ class FieldLists(VarintPostings):
 
 class GapPairs(VarintPostings):
     """Postings as (id, payload) pairs ascending by id (meaning: node id, packed posting); stored as the pair
-    count, the ids' gaps, then each payload split into the bit fields `bits` gives (low bits first, the rest
-    last: meaning's term frequency, length and fields), one column each."""
+    count, the ids as `node_gaps` spells them, then each payload split into the bit fields `bits` gives (low bits
+    first, the rest last: meaning's term frequency, length and fields), one column each."""
 
     def __init__(self, bits: Sequence[int] = ()) -> None:
         self.bits = tuple(bits)
 
     def to_ints(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
         pairs = list(pairs)
-        ints = [len(pairs), *_gaps([node_id for node_id, _ in pairs])]
+        ints = [len(pairs), *node_gaps([node_id for node_id, _ in pairs])]
         payloads = [payload for _, payload in pairs]
         for width in self.bits:
             mask = (1 << width) - 1
@@ -217,11 +219,11 @@ class GapPairs(VarintPostings):
         return ints
 
     def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
-        if not ints or len(ints) != 1 + ints[0] * (2 + len(self.bits)):
+        if not ints or len(ints) != 1 + ints[0] * (3 + len(self.bits)):
             raise BadValue("postings are not (id, payload) pairs")
         n, bits = ints[0], self.bits
-        ids = list(accumulate(ints[1:1 + n]))
-        at = 1 + n
+        ids = node_ids(ints[1:1 + 2 * n])
+        at = 1 + 2 * n
         shift = sum(bits)
         payloads = [p << shift for p in ints[at + n * len(bits):]]
         shift = 0
@@ -420,6 +422,10 @@ class Ints:
     def ascending(self, n: int) -> list[int]:
         """`n` ints stored as gaps (`gaps`), summed back."""
         return list(accumulate(self.take(n)))
+
+    def nodes(self, n: int) -> list[int]:
+        """`n` ascending node ids stored as `node_gaps` spells them."""
+        return node_ids(self.take(2 * n))
 
     def shifted(self, n: int) -> list[int]:
         """`n` non-negative ints (lines) stored as zigzagged differences from the one before (`shifts`)."""

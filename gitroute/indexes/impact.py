@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
-from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, gaps, shifts
+from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps, shifts
 from gitroute.model import Answer, Row
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -54,7 +54,7 @@ class _NameRecords(StringRecords):
         super().__init__(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1)
 
     def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
-        ints = [len(records), *gaps([r[0] for r in records])]
+        ints = [len(records), *node_gaps([r[0] for r in records])]
         ints += [strings(r[1]) for r in records]
         ints += [0 if r[2] == key else 1 + strings(r[2]) for r in records]
         ints += [strings(r[3]) for r in records]
@@ -64,7 +64,7 @@ class _NameRecords(StringRecords):
 
     def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
         n = ints.one()
-        ids = ints.ascending(n)
+        ids = ints.nodes(n)
         paths = ints.strings(n, shard)
         names = [key if i == 0 else shard.string(i - 1) for i in ints.take(n)]
         kinds = ints.strings(n, shard)
