@@ -281,9 +281,10 @@ def _gaps(ascending: Sequence[int]) -> list[int]:
 class Records(Codec):
     """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
     spells a key's records as a list. `weigh`: what a key's records weigh toward the shard count (their
-    number; `lambda records: 1` to count keys)."""
+    number; `lambda records: 1` to count keys). A codec whose records do not name their unit (`owner` None)
+    says how else a record is told to be a unit's (`belongs`)."""
 
-    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any],
+    def __init__(self, owner: Callable[[Any], str] | None, order: Callable[[Any], Any],
                  weigh: Callable[[list], int] = len) -> None:
         self.owner = owner
         self.order = order
@@ -291,6 +292,14 @@ class Records(Codec):
 
     def size(self, value: Any) -> int:
         return self.weigh(value)
+
+    def belongs(self, gone: Mapping[str, object]) -> Callable[[Any], bool]:
+        """Whether a stored record is of one of the units `gone` (unit -> its record at the last build, None when
+        it had none): by the unit the record names."""
+        owner = self.owner
+        if owner is None:
+            raise NotImplementedError("a codec without owners says which records are a unit's")
+        return lambda record: owner(record) in gone
 
     def decode(self, stored: object) -> list:
         if not isinstance(stored, list) or not all(isinstance(record, list) for record in stored):
@@ -746,7 +755,7 @@ class RecordTable(Table):
         # The other shards a changed unit's keys fall in, then or now: patched by owner, from the stored blobs.
         numbers = {n for unit in units for n in placed.get(unit, ())}
         numbers.update(shard_of(key, shards) for unit in units if unit in parts for key in parts[unit])
-        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards)
+        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards, old_records)
         if read is None:
             return None
         written = {**read, **made}
@@ -789,8 +798,10 @@ class RecordTable(Table):
         return made
 
     def _by_owner(self, stored, ids: Mapping[str, str], numbers: set[int], units: list[str],
-                  parts: Mapping[str, dict], shards: int) -> dict[str, dict] | None:
-        """The stored shards `numbers`, decoded, less the records of `units`, with their records now."""
+                  parts: Mapping[str, dict], shards: int, old_records: Mapping[str, object],
+                  ) -> dict[str, dict] | None:
+        """The stored shards `numbers`, decoded, less the records of `units` (`Records.belongs`, from their
+        records at the last build, `old_records`), with their records now."""
         codec = self.codec
         raw = self._read_stored(stored, ids, {self.path(n) for n in numbers})
         if raw is None:
@@ -799,11 +810,10 @@ class RecordTable(Table):
             read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
         except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
             return None
-        gone = set(units)
-        owner = codec.owner
+        belongs = codec.belongs({unit: old_records.get(unit) for unit in units})
         for shard in read.values():
             for key, held in list(shard.items()):
-                kept_records = [r for r in held if owner(r) not in gone]
+                kept_records = [r for r in held if not belongs(r)]
                 if len(kept_records) < len(held):
                     shard[key] = kept_records
         new: dict[str, list] = {}
