@@ -1,8 +1,9 @@
-"""The code graph in the bundle: node records and edges both ways, one blob per node bucket each.
+"""The code graph in the bundle: node records and edges, one blob per node bucket each.
 
-Node records live in `graph/nodes/`, edges by target in `graph/in/` and by source in `graph/out/`
-(impact walks them in reverse). A node id names its bucket (`layout.node_chunk`), so a question
-reads one blob per bucket it touches, and a one-file change rewrites the buckets that file touches.
+Node records live in `graph/nodes/`, a definition's place (contains, defines, method) by its source in
+`graph/out/`, every other edge by its target in `graph/in/` (impact walks them in reverse): each edge once.
+A node id names its bucket (`layout.node_chunk`), so a question reads one blob per bucket it touches, and a
+one-file change rewrites the buckets that file touches.
 """
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ _KIND_HOW = {(kind, how): k * len(RESOLUTIONS) + h for k, kind in enumerate(EDGE
              for h, how in enumerate(RESOLUTIONS)}
 _KINDS_HOWS = sorted(_KIND_HOW, key=_KIND_HOW.__getitem__)
 _NODE_KIND = {kind: k for k, kind in enumerate(NODE_KINDS)}
+# Each edge is stored once: a definition's place (what a file or a type holds) by its source, in `graph/out`; every
+# other edge (calls, imports, references, inheritance) by its target, in `graph/in`. The answers read those two
+# ways only (impact walks callers back from what a target holds; a file's definitions are its edges out), and
+# both ways were half of the graph's edges twice (docs/decisions/0025, its second amendment).
+OUT_KINDS = frozenset(("contains", "defines", "method"))
 
 
 EDGES_MAGIC = b"GRe1"
@@ -307,9 +313,10 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
         by_target: dict[int, list] = {}
         for at in positions.pop(bucket, ()):
             source, kind, target, line, *rest = _edge(edges, at)
-            by_target.setdefault(target, []).append([kind, source, line, *rest])
-        if by_target:
-            emit(edges_path("in", bucket << shift), edge_shard(by_target))
+            if kind not in OUT_KINDS:
+                by_target.setdefault(target, []).append([kind, source, line, *rest])
+        # Written even when every edge into the bucket is a structure edge (stored out only): its digest names it.
+        emit(edges_path("in", bucket << shift), edge_shard(by_target))
     for bucket in sorted(out):
         # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
@@ -317,9 +324,9 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
         for span in ("structure", "named"):
             for part in own:
                 for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
-                    by_source.setdefault(source, []).append([kind, target, line, *rest])
-        if by_source:
-            emit(edges_path("out", bucket << shift), edge_shard(by_source))
+                    if kind in OUT_KINDS:
+                        by_source.setdefault(source, []).append([kind, target, line, *rest])
+        emit(edges_path("out", bucket << shift), edge_shard(by_source))
 
 
 def _edge(edges: Sequence, at: int) -> tuple:
@@ -397,11 +404,12 @@ class GraphView:
         return nodes
 
     def edges_in(self, ids: Iterable[int]) -> dict[int, list[list]]:
-        """Edges into each node: `[kind, source, line, ...]`."""
+        """Edges into each node: `[kind, source, line, ...]`, of every kind but a definition's place (`OUT_KINDS`)."""
         return self._edges("in", ids)
 
     def edges_out(self, ids: Iterable[int]) -> dict[int, list[list]]:
-        """Edges out of each node: `[kind, target, line, ...]`."""
+        """The definitions each node holds, its edges of `OUT_KINDS` (contains, defines, method) out:
+        `[kind, target, line, ...]`."""
         return self._edges("out", ids)
 
     def _edges(self, direction: str, ids: Iterable[int]) -> dict[int, list[list]]:
