@@ -125,28 +125,13 @@ def floor_seconds(repo: Path, jobs: int) -> tuple[float, int, int]:
     the files parsed and their bytes."""
     import multiprocessing
 
-    import pygit2
-
-    from gitroute.parsing import language_for_path
+    from floor_process import parsed_blobs
 
     start = time.perf_counter()
-    store = pygit2.Repository(str(repo))
-    items: list[tuple[int, str, str]] = []
-    stack = [(store.head.peel(pygit2.Commit).tree, "")]
-    while stack:
-        tree, base = stack.pop()
-        for entry in tree:
-            if entry.type_str == "tree":
-                stack.append((entry, base + entry.name + "/"))
-            elif entry.type_str == "blob":
-                lang = language_for_path(base + entry.name)
-                size = store.odb.read_header(entry.id)[1] if lang else 0
-                if lang and size <= 1024 * 1024:
-                    items.append((size, str(entry.id), lang))
-    items.sort(key=lambda item: -item[0])  # largest first, as the build does
+    items = parsed_blobs(repo)
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_floor_worker,
                              initargs=(str(repo),)) as pool:
-        sizes = list(pool.map(_read_parse, [(oid, lang) for _size, oid, lang in items], chunksize=8))
+        sizes = list(pool.map(_read_parse, items, chunksize=8))
     return time.perf_counter() - start, sum(1 for n in sizes if n), sum(sizes)
 
 

@@ -312,6 +312,8 @@ class _Resolution:
         self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
         self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, tuple]] = {}
         self.stars_memo: dict[str, tuple[list[list[int]], tuple]] = {}
+        # id of a file's star modules -> (them, the read of their files, their top-level symbols by name)
+        self.star_tops_memo: dict[int, tuple[list[list[int]], tuple, dict[str, list[int]], list[list[int]]]] = {}
         self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
@@ -560,13 +562,7 @@ class _Resolution:
                     found.extend(targets)
             if not found and "*" in bindings:
                 modules = stars.get(relevant[at], []) if stars is not None else self.star_modules(path)
-                for files in modules:
-                    if self.cost > MAX_LOOKUP_COST:
-                        cut = True
-                        break
-                    if files and tuple(files) not in followed:
-                        followed.add(tuple(files))
-                        found.extend(self.lookup(files, name, depth + 1))
+                cut = self._through_stars(modules, name, depth, followed, found) or cut
         if cut:
             self.work["lookups_cut"] += 1
         # Each symbol once (files that import a name from one module all lead to it), and a bounded few: a
@@ -576,6 +572,46 @@ class _Resolution:
             self.work["lookups_cut"] += 1
             del found[MAX_LOOKUP_TARGETS:]
         return found
+
+    def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[tuple[int, ...]],
+                       found: list[int]) -> bool:
+        """Look `name` up in the modules a file star-imports, adding to `found`; whether the cost bound cut it.
+
+        The modules that define it at their top come first: when a few-file module does, that is what the star
+        import brings, and the re-exports of the others are not followed (a package that star-imports every
+        module of a ring would look each name up through all of them, each costing a lookup, for a name
+        one of them defines). The index's files are one read, so a module that gains the name is seen."""
+        tops, large = self.star_tops(modules)
+        direct = tops.get(name)
+        if direct:  # then only the many-file modules are followed further
+            self.cost += 1
+            found.extend(direct)
+            modules = large
+        pending = [files for files in modules if files and tuple(files) not in followed]
+        for files in pending:
+            if self.cost > MAX_LOOKUP_COST:
+                return True
+            followed.add(tuple(files))
+            found.extend(self.lookup(files, name, depth + 1))
+        return False
+
+    def star_tops(self, modules: list[list[int]]) -> tuple[dict[str, list[int]], list[list[int]]]:
+        """The symbols at the top of the few-file modules of one file's star imports, by name, indexed once for
+        every name looked up through them; and the many-file modules, which their own `_SetIndex` reads.
+        `modules` comes from a memo (`star_modules`, a `_SetIndex`), so its id names it; this memo keeps it
+        alive, so the id is never another list's."""
+        hit = self.star_tops_memo.get(id(modules))
+        if hit is None:
+            paths = tuple(dict.fromkeys(self.nodes[file_id].path for files in modules
+                                        if len(files) <= _SCANNED_SET for file_id in files))
+            tops: dict[str, list[int]] = defaultdict(list)
+            for path in paths:
+                for name, ids in self.tables(path)[1].items():
+                    tops[name].extend(ids)
+            large = [files for files in modules if len(files) > _SCANNED_SET]
+            hit = self.star_tops_memo[id(modules)] = (modules, ("files", paths), tops, large)
+        self.reads.add(hit[1])
+        return hit[2], hit[3]
 
     def star_modules(self, path: str) -> list[list[int]]:
         """The files each star import of a file names (a package's __init__ may star-import a hundred)."""

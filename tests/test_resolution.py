@@ -52,6 +52,32 @@ def test_python_same_file_wins_over_a_same_named_function_elsewhere() -> None:
     assert {e for e in edges(graph) if e[0] == "pkg/a.py:run"} == {("pkg/a.py:run", "pkg/a.py:helper", "scope")}
 
 
+def test_python_star_import_takes_the_module_that_defines_the_name_not_one_that_reexports_it() -> None:
+    # networkx's isomorphism package: its __init__ star-imports a module that defines GraphMatcher (a
+    # subclass) and one whose module imports the base class under another name. `iso.GraphMatcher` is the
+    # subclass; the base class is not reached through the other module's re-exports.
+    graph = graph_of({
+        "pkg/iso/__init__.py": "from pkg.iso.helpers import *\nfrom pkg.iso.userfunc import *\n",
+        "pkg/iso/base.py": "class GraphMatcher:\n    pass\n",
+        "pkg/iso/helpers.py": "from pkg.iso.base import *\n\ndef helper():\n    pass\n",
+        "pkg/iso/userfunc.py": "from pkg.iso import base\n\nclass GraphMatcher(base.GraphMatcher):\n    pass\n",
+        "tests/test_iso.py": "from pkg import iso\n\ndef test_match():\n    iso.GraphMatcher()\n",
+    })
+    found = {e[1] for e in edges(graph) if e[0] == "tests/test_iso.py:test_match"}
+    assert found == {"pkg/iso/userfunc.py:GraphMatcher"}
+
+
+def test_python_star_import_still_follows_reexports_when_no_module_defines_the_name() -> None:
+    graph = graph_of({
+        "pkg/iso/__init__.py": "from pkg.iso.helpers import *\n",
+        "pkg/iso/base.py": "class GraphMatcher:\n    pass\n",
+        "pkg/iso/helpers.py": "from pkg.iso.base import *\n",
+        "tests/test_iso.py": "from pkg import iso\n\ndef test_match():\n    iso.GraphMatcher()\n",
+    })
+    found = {e[1] for e in edges(graph) if e[0] == "tests/test_iso.py:test_match"}
+    assert found == {"pkg/iso/base.py:GraphMatcher"}
+
+
 def test_python_import_with_alias_resolves_to_the_imported_module_only() -> None:
     graph = graph_of({
         "app/main.py": "from lib.text import slug as make_slug\n\ndef run():\n    make_slug('x')\n",
