@@ -46,7 +46,7 @@ def node_chunk(repo, name: str) -> tuple[str, list, int]:
 
     tree = repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
     for entry in tree["graph/nodes"]:
-        records = load_node_shard(repo.repo[entry.id].data)
+        records = list(load_node_shard(repo.repo[entry.id].data))
         for n, record in enumerate(records):
             if record[1] == name:
                 return f"graph/nodes/{entry.name}", records, n

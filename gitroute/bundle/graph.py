@@ -8,7 +8,8 @@ one-file change rewrites the buckets that file touches.
 from __future__ import annotations
 
 from collections import defaultdict, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import accumulate
 
 from gitroute.bundle.layout import (
     GRAPH_NODES,
@@ -162,25 +163,46 @@ def node_shard(records: Sequence[Sequence]) -> bytes:
     return dump_strings_shard(spelled, ints, {})
 
 
-def load_node_shard(data: bytes) -> list[list]:
-    """`node_shard` undone: the bucket's records in ordinal order; raises BadValue when `data` is not what it
-    writes (a count, a string index or a kind out of range, keys or ints left over)."""
+def load_node_shard(data: bytes) -> NodeBucket:
+    """`node_shard` undone: the bucket's records in ordinal order, each made when it is read; raises BadValue when
+    `data` is not what `node_shard` writes (a count, a string index or a kind out of range, keys or ints left
+    over)."""
     strings, shared, keys = load_strings_shard(data)
     ints = decode_varints(shared)
     n = ints[0] if ints else -1
     if keys or n < 0 or len(ints) != 1 + 8 * n:
         raise BadValue("a node bucket's columns are not what its count says")
-    paths, names, owners, kinds, lines, ends, langs, docs = (ints[1 + k * n:1 + (k + 1) * n] for k in range(8))
-    if n and (max(max(paths), max(names), max(owners), max(langs), max(docs)) >= len(strings)
-              or max(kinds) >= 2 * len(NODE_KINDS)):
+    columns = [ints[1 + k * n:1 + (k + 1) * n] for k in range(8)]
+    if n and (max(max(columns[k]) for k in (0, 1, 2, 6, 7)) >= len(strings) or max(columns[3]) >= 2 * len(NODE_KINDS)):
         raise BadValue("a node record names a string or a kind its bucket does not hold")
-    records: list[list] = []
-    line = 0
-    for k in range(n):
-        line += _unzigzag(lines[k])
-        records.append([strings[paths[k]], strings[names[k]], strings[owners[k]], NODE_KINDS[kinds[k] >> 1], line,
-                        line + _unzigzag(ends[k]), strings[langs[k]], kinds[k] & 1, strings[docs[k]]])
-    return records
+    return NodeBucket(strings, columns)
+
+
+class NodeBucket:
+    """A bucket's node records (`node_record`), read from its columns by ordinal: a question reads a few records of
+    each bucket it touches (the symbol index's candidates), so none is made before it is asked for."""
+
+    __slots__ = ("strings", "columns", "lines")
+
+    def __init__(self, strings: list[str], columns: list[list[int]]) -> None:
+        self.strings = strings
+        self.columns = columns
+        self.lines: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def __getitem__(self, ordinal: int) -> list:
+        if self.lines is None:
+            self.lines = list(accumulate(map(_unzigzag, self.columns[4])))
+        strings, line = self.strings, self.lines[ordinal]
+        paths, names, owners, kinds, _, ends, langs, docs = self.columns
+        kind = kinds[ordinal]
+        return [strings[paths[ordinal]], strings[names[ordinal]], strings[owners[ordinal]], NODE_KINDS[kind >> 1],
+                line, line + _unzigzag(ends[ordinal]), strings[langs[ordinal]], kind & 1, strings[docs[ordinal]]]
+
+    def __iter__(self) -> Iterator[list]:
+        return (self[k] for k in range(len(self)))
 
 
 def graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
@@ -370,7 +392,7 @@ class GraphView:
             if chunk is None:
                 continue
             ordinal = node_id & ORDINAL_MASK
-            if ordinal < len(chunk):  # type: ignore[arg-type]  # a list of records, as load_node_shard gives
+            if ordinal < len(chunk):  # type: ignore[arg-type]  # a NodeBucket, as load_node_shard gives
                 found[node_id] = chunk[ordinal]  # type: ignore[index]
         return found
 
@@ -386,7 +408,7 @@ class GraphView:
         ids: list[int] = []
         for first in firsts:
             chunk = chunks.get(node_chunk_path(first))
-            if not isinstance(chunk, list):
+            if not isinstance(chunk, NodeBucket):
                 raise self._corrupt(node_chunk_path(first))
             ids += range(first, first + len(chunk))
         return self.records(ids)
