@@ -27,7 +27,8 @@ moves) the table is built whole. Either way the blobs are byte for byte what a b
 Two ways to take a changed unit's old part out of a shard:
 - `PostingsTable`: by content. `old(unit, record, into)` adds the part the unit had under its last record (the
   index keeps what it was made of in its own memo: a file's tokens); only the keys whose parts differ are patched.
-- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`); the table remembers which shards
+- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`), or the codec tells a unit's
+  records otherwise (`Records.belongs`: impact's by the unit's span of node ids); the table remembers which shards
   each unit's keys fell in, and a changed unit's records are dropped from those shards. A build may also name
   keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
   moved); their shards are made again from the parts of the units whose records are there.
@@ -810,7 +811,10 @@ class RecordTable(Table):
             read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
         except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
             return None
-        belongs = codec.belongs({unit: old_records.get(unit) for unit in units})
+        try:
+            belongs = codec.belongs({unit: old_records.get(unit) for unit in units})
+        except (TypeError, ValueError):  # a last record the codec cannot read: build it whole
+            return None
         for shard in read.values():
             for key, held in list(shard.items()):
                 kept_records = [r for r in held if not belongs(r)]

@@ -66,8 +66,15 @@ class _NameRecords(StringRecords):
     def belongs(self, gone: Mapping[str, object]) -> Callable[[list], bool]:
         """A record is a gone file's when its node id is in that file's span at the last build (its record:
         blob, first node id, node count; a file's nodes have consecutive ids)."""
-        spans = sorted((record[1], record[1] + record[2]) for record in gone.values()
-                       if isinstance(record, (tuple, list)) and len(record) == 3)
+        spans = []
+        for record in gone.values():
+            if record is None:  # a file new in this build: none of its records are stored
+                continue
+            if not (isinstance(record, (tuple, list)) and len(record) == 3 and type(record[1]) is int
+                    and type(record[2]) is int):
+                raise ValueError("a file's last record is not (blob, first node id, node count)")
+            spans.append((record[1], record[1] + record[2]))
+        spans.sort()
         starts = [start for start, _ in spans]
 
         def belongs(record: list) -> bool:
