@@ -330,9 +330,10 @@ _EDGES = st.lists(st.tuples(st.sampled_from(EDGE_KINDS), st.integers(0, 2**40), 
 
 @given(st.dictionaries(st.integers(0, 2**40), _EDGES, max_size=8))
 def test_a_buckets_edges_round_trip_through_their_columns(edges):
-    from gitroute.bundle.graph import edge_shard, load_edge_shard
+    from gitroute.bundle.graph import decode_edges, edge_shard, load_edge_shard
 
-    assert load_edge_shard(edge_shard(edges)) == edges
+    stored = load_edge_shard(edge_shard(edges))
+    assert {node: decode_edges(node, value) for node, value in stored.items()} == edges
 
 
 @given(st.lists(st.tuples(st.text(max_size=12), st.text(max_size=12), st.text(max_size=6),
@@ -347,13 +348,18 @@ def test_a_buckets_node_records_round_trip_through_their_columns(records):
 
 @given(st.binary(max_size=300), st.sampled_from([b"GRe1", b"GRs1", b""]))
 def test_a_malformed_graph_blob_is_a_bad_value_never_a_traceback(data, magic):
-    from gitroute.bundle.graph import load_edge_shard, load_node_shard
+    from gitroute.bundle.graph import decode_edges, load_edge_shard, load_node_shard
 
     for load in (load_edge_shard, load_node_shard):
         try:
-            load(magic + data)
+            loaded = load(magic + data)
         except BadValue:
-            pass
+            continue
+        for node, value in (loaded.items() if isinstance(loaded, dict) else ()):
+            try:
+                decode_edges(node, value)
+            except BadValue:
+                pass
 
 
 def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
@@ -365,10 +371,16 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
 
     path = edges_path("in", 7)
     good = edge_shard({7: [["calls", 3, 12, "unique"]]})
-    unknown_kind = b"GRe1" + encode_varints([1, 0, 7, 1, 99, 0, 0, 0])
-    not_columns = b"GRe1" + encode_varints([1, 0, 7, 1, 1, 2])
-    twice = b"GRe1" + encode_varints([2, 0, 0, 7, 0, 0, 0])
-    for bad in (good[:-1], good + b"\x01", b"{}", unknown_kind, not_columns, twice):
+
+    def shard(head: list[int], value: list[int]) -> bytes:
+        spelled = encode_varints(head)
+        return b"GRe2" + encode_varints([len(spelled)]) + spelled + encode_varints(value)
+
+    unknown_kind = shard([1, 0, 7, 4], [99, 0, 0, 0])
+    not_columns = shard([1, 0, 7, 2], [1, 2])
+    twice = shard([2, 0, 0, 7, 0, 4, 4], [1, 0, 0, 0, 1, 0, 0, 0])
+    before_its_node = shard([1, 0, 7, 4], [1, 0, 99, 0])  # an ordinal 49 below node 7's own
+    for bad in (good[:-1], good + b"\x01", b"{}", unknown_kind, not_columns, twice, before_its_node):
         view = GraphView(lambda paths, bad=bad: {p: bad for p in paths if p == path}, corrupt_blob)
         with pytest.raises(BundleDamaged):
             view.edges_in([7])

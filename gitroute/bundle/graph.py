@@ -26,6 +26,7 @@ from gitroute.bundle.varints import (
     load_strings_shard,
     node_gaps,
     node_ids,
+    read_varint,
 )
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
@@ -47,78 +48,87 @@ _NODE_KIND = {kind: k for k, kind in enumerate(NODE_KINDS)}
 OUT_KINDS = frozenset(("contains", "defines", "method"))
 
 
-EDGES_MAGIC = b"GRe1"
+EDGES_MAGIC = b"GRe2"
 
 
 def edge_shard(edges: Mapping[int, Sequence[Sequence]]) -> bytes:
     """A bucket's edges blob: node id -> its edges `[kind, other end, line, how]` (in the order given), as varints:
 
-        b"GRe1", then the node count, the nodes' ids (`node_gaps`), each node's edge count; then a column each
-        over every edge: its kind and how in one int, the other end's bucket less the node's (zigzagged), the
-        other end's ordinal (less the node's, zigzagged, when in the node's bucket; whole when not), its line less
-        the node's edge before (zigzagged; the first less 0).
+        b"GRe2", the head's byte length, the head: the node count, the nodes' ids (`node_gaps`), each node's value
+        length; then each node's value: a column each over its edges of kind and how in one int, the other end's
+        bucket less the node's (zigzagged), the other end's ordinal (less the node's, zigzagged, when in the
+        node's bucket; whole when not), its line less the edge before's (zigzagged; the first less 0).
 
     Columns of small alike numbers: a definition's members sit beside it in its bucket, an edge's lines ascend,
     and an edge into another bucket costs its bucket and ordinal, not a difference of ids spread over 2 ** 30
-    (docs/decisions/0025, its second amendment)."""
+    (docs/decisions/0025, its second amendment). A reader decodes the head and the values of the nodes it asks
+    for: a bucket that holds the callers of a much-called function is thousands of edges."""
     ids = sorted(edges)
-    counts: list[int] = []
+    values = [encode_varints(_edge_ints(node_id, edges[node_id])) for node_id in ids]
+    head = encode_varints([len(ids), *node_gaps(ids), *map(len, values)])
+    return EDGES_MAGIC + encode_varints([len(head)]) + head + b"".join(values)
+
+
+def _edge_ints(node_id: int, held: Sequence[Sequence]) -> list[int]:
+    bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
     codes: list[int] = []
     buckets: list[int] = []
     ordinals: list[int] = []
     lines: list[int] = []
-    for node_id in ids:
-        held = edges[node_id]
-        counts.append(len(held))
-        bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
-        line_before = 0
-        for kind, other, line, how in held:
-            moved = (other >> NODE_ORDINAL_BITS) - bucket
-            codes.append(_KIND_HOW[kind, how])
-            buckets.append(_zigzag(moved))
-            ordinals.append((other & ORDINAL_MASK) if moved else _zigzag((other & ORDINAL_MASK) - ordinal))
-            lines.append(_zigzag(line - line_before))
-            line_before = line
-    return EDGES_MAGIC + encode_varints([len(ids), *node_gaps(ids), *counts, *codes, *buckets, *ordinals, *lines])
+    line_before = 0
+    for kind, other, line, how in held:
+        moved = (other >> NODE_ORDINAL_BITS) - bucket
+        codes.append(_KIND_HOW[kind, how])
+        buckets.append(_zigzag(moved))
+        ordinals.append((other & ORDINAL_MASK) if moved else _zigzag((other & ORDINAL_MASK) - ordinal))
+        lines.append(_zigzag(line - line_before))
+        line_before = line
+    return codes + buckets + ordinals + lines
 
 
-def load_edge_shard(data: bytes) -> dict[int, list[list]]:
-    """`edge_shard` undone: node id -> its edges; raises BadValue when `data` is not what it writes (counts that
-    do not add up, an unknown kind, an end or a line out of range, a node twice)."""
+def load_edge_shard(data: bytes) -> dict[int, bytes]:
+    """`edge_shard` split: node id -> its value's bytes (`decode_edges` reads them); raises BadValue when `data` is
+    not what it writes (a head or a length past the end, a node twice, bytes left over)."""
     if not isinstance(data, bytes) or data[:4] != EDGES_MAGIC:
         raise BadValue("an edges blob is not a binary edges shard")
-    ints = decode_varints(data[4:])
-    n = ints[0] if ints else -1
-    if n < 0 or 1 + 3 * n > len(ints):
-        raise BadValue("an edges blob counts more nodes than it holds")
-    ids = node_ids(ints[1:1 + 2 * n])
-    counts = ints[1 + 2 * n:1 + 3 * n]
-    total = sum(counts)
-    at = 1 + 3 * n
-    if len(ints) != at + 4 * total:
-        raise BadValue("an edges blob's columns are not what its counts say")
-    codes, buckets, ordinals, lines = (ints[at + k * total:at + (k + 1) * total] for k in range(4))
+    size, at = read_varint(data, 4)
+    if size > len(data) - at:
+        raise BadValue("an edges blob's head runs past its end")
+    head = decode_varints(data[at:at + size])
+    at += size
+    n = head[0] if head else -1
+    if n < 0 or len(head) != 1 + 3 * n:
+        raise BadValue("an edges blob's head is not what its count says")
+    ids = node_ids(head[1:1 + 2 * n])
+    sizes = head[1 + 2 * n:]
+    if sum(sizes) != len(data) - at or any(a >= b for a, b in zip(ids, ids[1:])):
+        raise BadValue("an edges blob's values are not what its head says")
+    ends = list(accumulate(sizes, initial=at))
+    return {node_id: data[ends[k]:ends[k + 1]] for k, node_id in enumerate(ids)}
+
+
+def decode_edges(node_id: int, value: bytes) -> list[list]:
+    """A node's edges from its value in an edges blob; raises BadValue when it is not what `edge_shard` writes (not
+    four columns, an unknown kind, an end or a line out of range)."""
+    ints = decode_varints(value)
+    total, odd = divmod(len(ints), 4)
+    if odd:
+        raise BadValue("a node's edges are not four columns")
+    codes, buckets, ordinals, lines = (ints[k * total:(k + 1) * total] for k in range(4))
     if codes and max(codes) >= len(_KINDS_HOWS):
         raise BadValue("an edge has an unknown kind")
-    found: dict[int, list[list]] = {}
-    k = 0
-    for node_id, count in zip(ids, counts):
-        bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
-        held: list[list] = []
-        line = 0
-        for j in range(k, k + count):
-            moved = _unzigzag(buckets[j])
-            other = ordinals[j] if moved else ordinal + _unzigzag(ordinals[j])
-            line += _unzigzag(lines[j])
-            if bucket + moved < 0 or not 0 <= other <= ORDINAL_MASK or line < 0:
-                raise BadValue("an edge's other end or line is out of range")
-            kind, how = _KINDS_HOWS[codes[j]]
-            held.append([kind, (bucket + moved) << NODE_ORDINAL_BITS | other, line, how])
-        k += count
-        found[node_id] = held
-    if len(found) != n:
-        raise BadValue("an edges blob holds a node twice")
-    return found
+    bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+    held: list[list] = []
+    line = 0
+    for code, moved, other, step in zip(codes, map(_unzigzag, buckets), ordinals, lines):
+        if not moved:
+            other = ordinal + _unzigzag(other)
+        line += _unzigzag(step)
+        if bucket + moved < 0 or not 0 <= other <= ORDINAL_MASK or line < 0:
+            raise BadValue("an edge's other end or line is out of range")
+        kind, how = _KINDS_HOWS[code]
+        held.append([kind, (bucket + moved) << NODE_ORDINAL_BITS | other, line, how])
+    return held
 
 
 def _zigzag(n: int) -> int:
@@ -442,6 +452,10 @@ class GraphView:
             path = edges_path(direction, node_id)
             chunk = chunks.get(path)
             held = None if chunk is None else chunk.get(node_id)  # type: ignore[attr-defined]  # load_edge_shard's
-            if held is not None:
-                found[node_id] = held  # the decoded shard's own lists: readers never change them
+            if held is None:
+                continue
+            try:
+                found[node_id] = decode_edges(node_id, held)
+            except ValueError as err:  # BadValue too
+                raise self._corrupt(path) from err
         return found

@@ -111,19 +111,19 @@ def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
     if not isinstance(data, bytes) or data[at:at + 4] != SHARD_MAGIC:
         raise BadValue("a shard is not a binary postings shard")
     at += 4
-    count, at = _read_varint(data, at)
+    count, at = read_varint(data, at)
     if count > len(data):
         raise BadValue("a shard counts more keys than it has bytes")
     heads: list[tuple[str, int]] = []
     last = b""
     for _ in range(count):
-        length, at = _read_varint(data, at)
+        length, at = read_varint(data, at)
         raw = data[at:at + length]
         if len(raw) != length or (heads and raw <= last):
             raise BadValue("a shard's keys are cut short or out of order")
         last = raw
         at += length
-        size, at = _read_varint(data, at)
+        size, at = read_varint(data, at)
         heads.append((raw.decode("utf-8", "surrogateescape"), size))
     values: dict[str, bytes] = {}
     for key, size in heads:
@@ -165,7 +165,7 @@ def load_strings_shard(data: bytes) -> tuple[list[str], bytes, dict[str, bytes]]
     at = 4
     blocks = []
     for _ in range(6):
-        length, at = _read_varint(data, at)
+        length, at = read_varint(data, at)
         if length > len(data) - at:
             raise BadValue("a shard's block runs past its end")
         blocks.append(data[at:at + length])
@@ -194,7 +194,8 @@ def _split_text(raw: bytes, lengths: list[int]) -> list[str]:
     return [text[ends[k]:ends[k + 1]] for k in range(len(lengths))]
 
 
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+def read_varint(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at `at` and where the next starts; BadValue when it is cut short or too long."""
     n = shift = 0
     for k in range(at, min(at + MAX_VARINT_BYTES, len(data))):
         byte = data[k]
