@@ -153,6 +153,12 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what) (?:\S+ )?manifests?\b|\bconsole[- ]scripts?\b",
     r"\b(?:go\.mod|package\.json|cargo\.toml|pyproject\.toml|setup\.cfg)\b",
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,6}?\s+(?:an? |the )?entry[- ]points?\b",
+    # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
+    # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
+    r"\bbuild (?:options?|flags?|settings?|switch(?:es)?)\b|\bcompile[- ]time (?:options?|flags?|switch(?:es)?)\b",
+    r"\b(?:npm|yarn|pnpm|composer) scripts?\b|\bmake ?file targets?\b|\bmake targets?\b|\brake tasks?\b",
+    r"\bwhere (?:is|are) it (?:configured|declared|specified)\b|\bwhere is it (?:configured|declared|specified)\b",
+    r"\bcargo features?\b|\b(?:needs?|requires?) the \S+ feature\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
@@ -179,11 +185,23 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
     "X instead of Y", only when no other phrase asks for a kind), and the weak "I'm changing X" phrase when there
     is one."""
     found: list[tuple[int, str, str]] = []
+    spans: list[tuple[int, int]] = []
     deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (*KIND_PHRASES, ("decision", deciding, "asks what was decided")):
         match = pattern.search(text) if pattern is not None else None
         if match and all(k != kind for _, k, _ in found):
             found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
+            spans.append(match.span())
+    # A phrase inside "where is ... defined" (the npm script in "where is the npm script defined") names what
+    # that frame asks the place of: it is said first.
+    nested = set()
+    frames = [span for span, (_, kind, _) in zip(spans, found) if kind == "symbol"]
+    for i, (start, end) in enumerate(spans):
+        outer = [s for s, e in frames if s < start and end <= e]
+        if outer:
+            found[i] = (min(outer), *found[i][1:])
+            nested.add(found[i][1])
+    found.sort(key=lambda f: (f[0], f[1] not in nested))
     choosing = _CHOOSING.search(text) if not found and deciding is not None else None
     if choosing:
         found.append((choosing.start(), "decision", f"asks about a choice ('{choosing.group(0).strip()}')"))

@@ -39,6 +39,15 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     # callers and relative clauses
     ("parse_forecast is getting stricter about dates; show me its callers.", "impact"),
     ("List everything that subclasses or imports OpenMeteoClient, the tests included.", "impact"),
+    # build settings and the commands a manifest names; a wiring noun inside "where is ... defined" is its object
+    ("Where's the build option that makes the library use an external formatter instead of the bundled one?",
+     "wiring"),
+    ("which compile-time flag turns off the thread-safe mutex?", "wiring"),
+    ("Where is the npm script defined that regenerates the serializer?", "wiring"),
+    ("what make target runs the linters", "wiring"),
+    ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
+    ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
+    ("Where is parse_forecast defined?", "symbol"),
 ])
 def test_the_phrase_chooses_the_kind(text, kind):
     assert classify(text, EVIDENCE).routes[0].kind == kind

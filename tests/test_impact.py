@@ -289,6 +289,9 @@ CONFIGS = {
                                       "      - run: make dist\n"),
     "pyproject.toml": '[project]\nname = "shop"\n\n[project.scripts]\nshop-admin = "shop.cli:main"\n',
     "shop/cli.py": "def main():\n    return 0\n",
+    "Makefile": "lint:\n\truff check shop\n\nschemas:\n\tpython tools/regenerate_schemas.py\n",
+    "plugin.xml": ('<plugin id="shop-plugin">\n  <js-module src="www/checkout.js" name="checkout">\n'
+                   '    <clobbers target="window.shopCheckout" />\n  </js-module>\n</plugin>\n'),
 }
 
 
@@ -296,6 +299,8 @@ CONFIGS = {
     ("Which CI config runs the Windows builds with the Visual Studio generators?", "appveyor.yml"),
     ("Pushing a tag kicks off a release job; which workflow file is that?", ".github/workflows/release.yml"),
     ("Where is the shop-admin console script declared?", "pyproject.toml"),
+    ("Which make target regenerates the schemas?", "Makefile"),
+    ("Where is it configured that the checkout module clobbers window.shopCheckout?", "plugin.xml"),
 ])
 def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
                                                                                  first) -> None:

@@ -127,6 +127,15 @@ STEPS = {
                                  + "\n## Alternatives\n\nSQLite was rejected: one writer at a time.\n"},
     "record_names_symbol": lambda t: {**t, "docs/adr/0005-tax.md": "# 5. Tax\n\n## Decision\n\n"
                                                                   "We keep `tax_rate` and `total_price` apart.\n"},
+    # Star imports: a package whose __init__ star-imports its modules; a name one of them defines is found
+    # through one index of their top-level names, which a module gaining (or losing) the name moves.
+    "star_package": lambda t: {**t, "ring/__init__.py": "from ring.a import *\nfrom ring.b import *\n",
+                               "ring/a.py": "from ring.base import *\n\n\ndef helper():\n    return 1\n",
+                               "ring/b.py": "def other():\n    return 2\n",
+                               "ring/base.py": "def shared():\n    return 0\n",
+                               "app/use.py": "from ring import *\n\n\ndef use():\n    return shared() + other()\n"},
+    "star_module_gains_name": lambda t: {**t, "ring/b.py": "def other():\n    return 2\n\n\ndef shared():\n"
+                                                           "    return 3\n"},
     "edit_cycle": lambda t: {**t, "cyc/b.py": t.get("cyc/b.py", "class B:\n    pass\n") + "\n    def halt(self):\n"
                                                                                      "        return self.go()\n"},
 }

@@ -499,6 +499,18 @@ def test_c_include_brings_the_header_and_its_source_into_scope() -> None:
     assert found == {("src/main.c:main", "src/util.c:clamp", "import"), ("src/main.c:main", "src/util.h:clamp", "import")}
 
 
+def test_cpp_a_class_holding_another_as_a_member_references_it() -> None:
+    graph = graph_of({
+        "include/log/details/file_helper.h": ("namespace log {\nnamespace details {\nclass file_helper {\npublic:\n"
+                                              "    void open();\n};\n}\n}\n"),
+        "include/log/sinks/file_sink.h": ('#include "log/details/file_helper.h"\n\nnamespace log {\n'
+                                          "class file_sink {\n    details::file_helper file_helper_;\n"
+                                          "    int count_;\n};\n}\n"),
+    })
+    found = {e[:2] for e in edges(graph, "references")}
+    assert ("include/log/sinks/file_sink.h:file_sink", "include/log/details/file_helper.h:file_helper") in found
+
+
 @pytest.mark.parametrize("how", ["scope", "import", "package", "unique", "ambiguous"])
 def test_counts_name_every_route(how: str) -> None:
     graph = graph_of({

@@ -41,7 +41,9 @@ _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pi
                        "noxfile.py", ".pre-commit-config.yaml"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
-                             "settings.gradle", "cmakelists.txt", "meson.build"))
+                             "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
+                             "justfile", "rakefile", "configure.ac", "build.xml", "build.sbt", "package.swift",
+                             "mix.exs", "plugin.xml"))  # plugin.xml: a Cordova plugin's manifest
 _MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal")
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000

@@ -27,5 +27,6 @@ from __future__ import annotations
 # (parsing/limits.py); 23: every document's sections in the decision index (as pages, behind records and design
 # sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index; 24: a heading cut
 # to 1,000 characters, its control characters spaces (a row is named by it, and answers check names); 25: plain-text
-# documents under the names every project uses (`CHANGES`, `NEWS`, `HISTORY.txt`; without an extension, in capitals)
-EXTRACTOR_VERSION = 25
+# documents under the names every project uses (`CHANGES`, `NEWS`, `HISTORY.txt`; without an extension, in capitals);
+# 26: a C++ member's type as a reference (a class holding a `details::file_helper` depends on it)
+EXTRACTOR_VERSION = 26

@@ -101,6 +101,14 @@
 (parameter_declaration
   type: (qualified_identifier name: (type_identifier) @name)) @reference.type
 
+; A member's type: a class that holds another (`details::file_helper file_helper_;`) depends on it.
+(field_declaration
+  type: [
+    (type_identifier) @name
+    (qualified_identifier name: (type_identifier) @name)
+    (template_type name: (type_identifier) @name)
+  ]) @reference.type
+
 ; A class's `static const`/`static constexpr` members are constants owned by it; other fields are state.
 (field_declaration_list
   (field_declaration
