@@ -149,8 +149,10 @@ def questions(repo) -> list[tuple[str, list[str]]]:
     """One question of each kind, about things the bundle holds (a defined name, a document, a file)."""
     import pygit2
 
+    from gitroute.bundle.graph import load_node_shard
+
     tree = repo[repo.references[BUNDLE_REF].peel(pygit2.Commit).tree_id]
-    nodes = json.loads(tree["graph/nodes"][sorted(e.name for e in tree["graph/nodes"])[-1]].data)
+    nodes = list(load_node_shard(tree["graph/nodes"][sorted(e.name for e in tree["graph/nodes"])[-1]].data))
     classes = [r for r in nodes if r[3] == "class"] or nodes
     name = classes[len(classes) // 2][1]
     path = classes[len(classes) // 2][0]

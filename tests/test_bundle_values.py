@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygit2.enums import FileMode
 
+from gitroute.bundle.graph import node_shard
 from gitroute.model import Answer, Row, Source
 from tests.conftest import load_script
 from tests.test_trust import BUNDLE_REF, DAMAGED, FATAL, assert_damaged
@@ -43,9 +44,11 @@ def blob(repo, path: str) -> object:
 
 def node_chunk(repo, name: str) -> tuple[str, list, int]:
     """The graph's node chunk that holds the node named `name`: (its path, its records, the record's place)."""
+    from gitroute.bundle.graph import load_node_shard
+
     tree = repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
     for entry in tree["graph/nodes"]:
-        records = json.loads(repo.repo[entry.id].data)
+        records = list(load_node_shard(repo.repo[entry.id].data))
         for n, record in enumerate(records):
             if record[1] == name:
                 return f"graph/nodes/{entry.name}", records, n
@@ -71,7 +74,7 @@ FORGED = {
 def test_a_forged_row_is_damaged_in_every_form(built, route, field, value, args):
     path, records, n = node_chunk(built, "OpenMeteoClient")
     records[n][field] = value
-    rewrite(built, {path: json.dumps(records).encode()})
+    rewrite(built, {path: node_shard(records)})
 
     result = route(args, built.path)
 
@@ -89,7 +92,7 @@ def test_a_forged_row_is_an_error_of_the_mcp_tool_too(built):
 
     path, records, n = node_chunk(built, "OpenMeteoClient")
     records[n][0] = "../../../../etc/passwd"
-    rewrite(built, {path: json.dumps(records).encode()})
+    rewrite(built, {path: node_shard(records)})
 
     async def steps(call, tools):
         return await call("query", {"text": "OpenMeteoClient"}), await call("ask", {"text": "OpenMeteoClient"})

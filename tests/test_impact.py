@@ -338,20 +338,31 @@ def test_forged_config_words_in_the_wiring_are_damage(make_repo, route) -> None:
 
 
 names = st.text(min_size=1, max_size=10)
-name_records = st.lists(st.tuples(st.integers(0, 2**40), names, names, st.sampled_from(["file", "class", "method"]),
-                                  st.integers(0, 10**5), st.text(max_size=6)), min_size=1, max_size=5)
 
 
-@given(st.dictionaries(names, name_records, max_size=6))
+@given(st.dictionaries(names, st.lists(st.integers(0, 2**40), min_size=1, max_size=5, unique=True), max_size=6))
 def test_the_name_tables_codec_round_trips_its_records(values):
     from gitroute.indexes.impact import NAMES
 
     codec = NAMES.codec
-    values = {key: sorted([list(r) for r in records]) for key, records in values.items()}
-    for key, records in values.items():  # a name spelled as its key is stored as 0
-        records[0][2] = key
+    values = {key: [[node] for node in sorted(ids)] for key, ids in values.items()}  # [node id] records
     shard = codec.load_shard(codec.dump_shard(codec.encode_shard(values)))
     assert codec.decode_shard(shard) == values
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(1, 40)), max_size=6),
+       st.lists(st.integers(0, 2000), max_size=20))
+def test_a_name_record_is_a_files_when_its_node_is_in_the_files_span(gaps, nodes):
+    from gitroute.indexes.impact import NAMES
+
+    spans, end = [], 0
+    for gap, count in gaps:  # files' spans never overlap: a file's nodes have ids of their own
+        spans.append((end + gap, count))
+        end += gap + count
+    gone = {f"f{k}.py": ("blob", first, count) for k, (first, count) in enumerate(reversed(spans))}
+    belongs = NAMES.codec.belongs({**gone, "new.py": None})  # a file new in this build had no records
+    for node in nodes:
+        assert belongs([node]) == any(first <= node < first + count for first, count in spans)
 
 
 def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_repo, route) -> None:

@@ -337,3 +337,23 @@ def test_a_table_built_batch_by_batch_on_disk_is_the_table_built_at_once(units, 
     finally:
         tables.BATCH_UNITS = held
     assert batched == whole
+
+
+@given(st.lists(st.integers(0, 2**40), max_size=40).map(sorted))
+def test_node_ids_round_trip_through_their_bucket_and_ordinal_columns(ids):
+    from gitroute.bundle.varints import node_gaps, node_ids
+
+    spelled = node_gaps(ids)
+    assert len(spelled) == 2 * len(ids) and min(spelled, default=0) >= 0
+    assert node_ids(spelled) == ids
+
+
+@given(st.lists(st.integers(0, 2**25), max_size=20))
+def test_node_id_columns_that_no_ids_give_are_a_bad_value_never_a_traceback(ints):
+    from gitroute.bundle.varints import node_gaps, node_ids
+
+    try:
+        ids = node_ids(ints)
+    except BadValue:
+        return
+    assert node_gaps(ids) == ints  # what decodes is what the ids spell: one spelling each

@@ -1,24 +1,33 @@
-"""The code graph in the bundle: node records and edges both ways, one blob per node bucket each.
+"""The code graph in the bundle: node records and edges, one blob per node bucket each.
 
-Node records live in `graph/nodes/`, edges by target in `graph/in/` and by source in `graph/out/`
-(impact walks them in reverse). A node id names its bucket (`layout.node_chunk`), so a question
-reads one blob per bucket it touches, and a one-file change rewrites the buckets that file touches.
+Node records live in `graph/nodes/`, a definition's place (contains, defines, method) by its source in
+`graph/out/`, every other edge by its target in `graph/in/` (impact walks them in reverse): each edge once.
+A node id names its bucket (`layout.node_chunk`), so a question reads one blob per bucket it touches, and a
+one-file change rewrites the buckets that file touches.
 """
 from __future__ import annotations
 
 from collections import defaultdict, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import accumulate
 
 from gitroute.bundle.layout import (
     GRAPH_NODES,
     MAX_RECORD_DOC,
     MAX_RECORD_NAME,
-    dump_json,
     edges_path,
     node_chunk_path,
 )
-from gitroute.bundle.validate import BadValue, load_blob
-from gitroute.bundle.varints import decode_varints, dump_varint_shard, encode_varints, load_varint_shard
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import (
+    decode_varints,
+    dump_strings_shard,
+    encode_varints,
+    load_strings_shard,
+    node_gaps,
+    node_ids,
+    read_varint,
+)
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Node
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -31,34 +40,95 @@ ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 _KIND_HOW = {(kind, how): k * len(RESOLUTIONS) + h for k, kind in enumerate(EDGE_KINDS)
              for h, how in enumerate(RESOLUTIONS)}
 _KINDS_HOWS = sorted(_KIND_HOW, key=_KIND_HOW.__getitem__)
+_NODE_KIND = {kind: k for k, kind in enumerate(NODE_KINDS)}
+# Each edge is stored once: a definition's place (what a file or a type holds) by its source, in `graph/out`; every
+# other edge (calls, imports, references, inheritance) by its target, in `graph/in`. The answers read those two
+# ways only (impact walks callers back from what a target holds; a file's definitions are its edges out), and
+# both ways were half of the graph's edges twice (docs/decisions/0025, its second amendment).
+OUT_KINDS = frozenset(("contains", "defines", "method"))
 
 
-def encode_edges(node_id: int, edges: Sequence[Sequence]) -> bytes:
-    """A node's edges `[kind, other end, line, how]` as varints: per edge its kind and how in one int, the other
-    end's distance from the node and the line's from the edge before, each zigzagged (most are small: a
-    definition's members sit beside it, an edge's lines ascend)."""
-    ints: list[int] = []
+EDGES_MAGIC = b"GRe2"
+
+
+def edge_shard(edges: Mapping[int, Sequence[Sequence]]) -> bytes:
+    """A bucket's edges blob: node id -> its edges `[kind, other end, line, how]` (in the order given), as varints:
+
+        b"GRe2", the head's byte length, the head: the node count, the nodes' ids (`node_gaps`), each node's value
+        length; then each node's value: a column each over its edges of kind and how in one int, the other end's
+        bucket less the node's (zigzagged), the other end's ordinal (less the node's, zigzagged, when in the
+        node's bucket; whole when not), its line less the edge before's (zigzagged; the first less 0).
+
+    Columns of small alike numbers: a definition's members sit beside it in its bucket, an edge's lines ascend,
+    and an edge into another bucket costs its bucket and ordinal, not a difference of ids spread over 2 ** 30
+    (docs/decisions/0025, its second amendment). A reader decodes the head and the values of the nodes it asks
+    for: a bucket that holds the callers of a much-called function is thousands of edges."""
+    ids = sorted(edges)
+    values = [encode_varints(_edge_ints(node_id, edges[node_id])) for node_id in ids]
+    head = encode_varints([len(ids), *node_gaps(ids), *map(len, values)])
+    return EDGES_MAGIC + encode_varints([len(head)]) + head + b"".join(values)
+
+
+def _edge_ints(node_id: int, held: Sequence[Sequence]) -> list[int]:
+    bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+    codes: list[int] = []
+    buckets: list[int] = []
+    ordinals: list[int] = []
+    lines: list[int] = []
     line_before = 0
-    for kind, other, line, how in edges:
-        ints += (_KIND_HOW[kind, how], _zigzag(other - node_id), _zigzag(line - line_before))
+    for kind, other, line, how in held:
+        moved = (other >> NODE_ORDINAL_BITS) - bucket
+        codes.append(_KIND_HOW[kind, how])
+        buckets.append(_zigzag(moved))
+        ordinals.append((other & ORDINAL_MASK) if moved else _zigzag((other & ORDINAL_MASK) - ordinal))
+        lines.append(_zigzag(line - line_before))
         line_before = line
-    return encode_varints(ints)
+    return codes + buckets + ordinals + lines
 
 
-def decode_edges(node_id: int, data: bytes) -> list[list]:
-    """`encode_edges` undone; raises BadValue when `data` is not what it writes."""
-    ints = decode_varints(data)
-    if len(ints) % 3:
-        raise BadValue("edges are not (kind, other end, line) triples")
-    edges: list[list] = []
+def load_edge_shard(data: bytes) -> dict[int, bytes]:
+    """`edge_shard` split: node id -> its value's bytes (`decode_edges` reads them); raises BadValue when `data` is
+    not what it writes (a head or a length past the end, a node twice, bytes left over)."""
+    if not isinstance(data, bytes) or data[:4] != EDGES_MAGIC:
+        raise BadValue("an edges blob is not a binary edges shard")
+    size, at = read_varint(data, 4)
+    if size > len(data) - at:
+        raise BadValue("an edges blob's head runs past its end")
+    head = decode_varints(data[at:at + size])
+    at += size
+    n = head[0] if head else -1
+    if n < 0 or len(head) != 1 + 3 * n:
+        raise BadValue("an edges blob's head is not what its count says")
+    ids = node_ids(head[1:1 + 2 * n])
+    sizes = head[1 + 2 * n:]
+    if sum(sizes) != len(data) - at or any(a >= b for a, b in zip(ids, ids[1:])):
+        raise BadValue("an edges blob's values are not what its head says")
+    ends = list(accumulate(sizes, initial=at))
+    return {node_id: data[ends[k]:ends[k + 1]] for k, node_id in enumerate(ids)}
+
+
+def decode_edges(node_id: int, value: bytes) -> list[list]:
+    """A node's edges from its value in an edges blob; raises BadValue when it is not what `edge_shard` writes (not
+    four columns, an unknown kind, an end or a line out of range)."""
+    ints = decode_varints(value)
+    total, odd = divmod(len(ints), 4)
+    if odd:
+        raise BadValue("a node's edges are not four columns")
+    codes, buckets, ordinals, lines = (ints[k * total:(k + 1) * total] for k in range(4))
+    if codes and max(codes) >= len(_KINDS_HOWS):
+        raise BadValue("an edge has an unknown kind")
+    bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+    held: list[list] = []
     line = 0
-    for code, other, dline in zip(ints[0::3], ints[1::3], ints[2::3]):
-        if code >= len(_KINDS_HOWS):
-            raise BadValue("an edge has an unknown kind")
+    for code, moved, other, step in zip(codes, map(_unzigzag, buckets), ordinals, lines):
+        if not moved:
+            other = ordinal + _unzigzag(other)
+        line += _unzigzag(step)
+        if bucket + moved < 0 or not 0 <= other <= ORDINAL_MASK or line < 0:
+            raise BadValue("an edge's other end or line is out of range")
         kind, how = _KINDS_HOWS[code]
-        line += _unzigzag(dline)
-        edges.append([kind, node_id + _unzigzag(other), line, how])
-    return edges
+        held.append([kind, (bucket + moved) << NODE_ORDINAL_BITS | other, line, how])
+    return held
 
 
 def _zigzag(n: int) -> int:
@@ -73,6 +143,76 @@ def node_record(node: Node) -> list:
     """What a node keeps in the bundle: [path, name, owner, kind, line, end_line, lang, entry, doc]."""
     return [node.path, node.name[:MAX_RECORD_NAME], node.owner[:MAX_RECORD_NAME], node.kind, node.line,
             node.end_line, node.lang, int(node.entry), node.doc[:MAX_RECORD_DOC]]
+
+
+def node_shard(records: Sequence[Sequence]) -> bytes:
+    """A bucket's node records (`node_record`, in ordinal order) in the floor's records shard
+    (`varints.dump_strings_shard`, with no keys): its strings spelled once, then the shard's ints: the record
+    count, then a column each of path, name and owner (each a string's index), kind and entry (kind * 2 + entry),
+    line (zigzagged difference from the record before), end line less line (zigzagged), language and doc (each a
+    string's index)."""
+    index: dict[str, int] = {}
+    spelled: list[str] = []
+
+    def string(text: str) -> int:
+        at = index.get(text)
+        if at is None:
+            at = index[text] = len(spelled)
+            spelled.append(text)
+        return at
+
+    columns: list[list[int]] = [[] for _ in range(8)]
+    line_before = 0
+    for path, name, owner, kind, line, end_line, lang, entry, doc in records:
+        for column, value in zip(columns, (string(path), string(name), string(owner),
+                                           _NODE_KIND[kind] * 2 + bool(entry), _zigzag(line - line_before),
+                                           _zigzag(end_line - line), string(lang), string(doc))):
+            column.append(value)
+        line_before = line
+    ints = encode_varints([len(records), *(value for column in columns for value in column)])
+    return dump_strings_shard(spelled, ints, {})
+
+
+def load_node_shard(data: bytes) -> NodeBucket:
+    """`node_shard` undone: the bucket's records in ordinal order, each made when it is read; raises BadValue when
+    `data` is not what `node_shard` writes (a count, a string index or a kind out of range, keys or ints left
+    over)."""
+    strings, shared, keys = load_strings_shard(data)
+    ints = decode_varints(shared)
+    n = ints[0] if ints else -1
+    if keys or n < 0 or len(ints) != 1 + 8 * n:
+        raise BadValue("a node bucket's columns are not what its count says")
+    columns = [ints[1 + k * n:1 + (k + 1) * n] for k in range(8)]
+    if n and (max(max(columns[k]) for k in (0, 1, 2, 6, 7)) >= len(strings) or max(columns[3]) >= 2 * len(NODE_KINDS)):
+        raise BadValue("a node record names a string or a kind its bucket does not hold")
+    return NodeBucket(strings, columns)
+
+
+class NodeBucket:
+    """A bucket's node records (`node_record`), read from its columns by ordinal: a question reads a few records of
+    each bucket it touches (the symbol index's candidates), so none is made before it is asked for."""
+
+    __slots__ = ("strings", "columns", "lines")
+
+    def __init__(self, strings: list[str], columns: list[list[int]]) -> None:
+        self.strings = strings
+        self.columns = columns
+        self.lines: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def __getitem__(self, ordinal: int) -> list:
+        if self.lines is None:
+            self.lines = list(accumulate(map(_unzigzag, self.columns[4])))
+        strings, line = self.strings, self.lines[ordinal]
+        paths, names, owners, kinds, _, ends, langs, docs = self.columns
+        kind = kinds[ordinal]
+        return [strings[paths[ordinal]], strings[names[ordinal]], strings[owners[ordinal]], NODE_KINDS[kind >> 1],
+                line, line + _unzigzag(ends[ordinal]), strings[langs[ordinal]], kind & 1, strings[docs[ordinal]]]
+
+    def __iter__(self) -> Iterator[list]:
+        return (self[k] for k in range(len(self)))
 
 
 def graph_blobs(graph: CodeGraph) -> dict[str, bytes]:
@@ -139,7 +279,7 @@ def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]]
         emit = blobs.__setitem__
     for b in node_buckets:
         if node_chunk_path(b << shift) not in kept:
-            emit(node_chunk_path(b << shift), dump_json(_records(graph.nodes, b)))
+            emit(node_chunk_path(b << shift), node_shard(_records(graph.nodes, b)))
     dirty_out = {b for b in sources if edges_path("out", b << shift) not in kept}
     dirty_in = {b for b in targets if edges_path("in", b << shift) not in kept}
     if dirty_out or dirty_in:
@@ -202,33 +342,29 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
                 if edge[2] >> shift in into:
                     positions[edge[2] >> shift].append(at)
     for bucket in sorted(into):
-        by_target: dict[str, list] = {}
+        by_target: dict[int, list] = {}
         for at in positions.pop(bucket, ()):
             source, kind, target, line, *rest = _edge(edges, at)
-            by_target.setdefault(str(target), []).append([kind, source, line, *rest])
-        if by_target:
-            emit(edges_path("in", bucket << shift), edge_shard(by_target))
+            if kind not in OUT_KINDS:
+                by_target.setdefault(target, []).append([kind, source, line, *rest])
+        # Written even when every edge into the bucket is a structure edge (stored out only): its digest names it.
+        emit(edges_path("in", bucket << shift), edge_shard(by_target))
     for bucket in sorted(out):
         # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
-        by_source: dict[str, list] = {}
+        by_source: dict[int, list] = {}
         for span in ("structure", "named"):
             for part in own:
                 for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
-                    by_source.setdefault(str(source), []).append([kind, target, line, *rest])
-        if by_source:
-            emit(edges_path("out", bucket << shift), edge_shard(by_source))
+                    if kind in OUT_KINDS:
+                        by_source.setdefault(source, []).append([kind, target, line, *rest])
+        emit(edges_path("out", bucket << shift), edge_shard(by_source))
 
 
 def _edge(edges: Sequence, at: int) -> tuple:
     """Edge `at` of a graph's, as a plain tuple."""
     row = getattr(edges, "row", None)
     return row(at) if row is not None else tuple(edges[at])
-
-
-def edge_shard(edges: Mapping[str, Sequence[Sequence]]) -> bytes:
-    """A bucket's edges blob: node id (decimal) -> its edges, in the floor's binary shard (`bundle.tables`)."""
-    return dump_varint_shard({key: encode_edges(int(key), held) for key, held in edges.items()})
 
 
 class GraphView:
@@ -247,10 +383,10 @@ class GraphView:
                 try:
                     if path not in blobs:
                         self._chunks[path] = None
-                    elif path.endswith(".bin"):
-                        self._chunks[path] = load_varint_shard(blobs[path])
+                    elif path.startswith(GRAPH_NODES):
+                        self._chunks[path] = load_node_shard(blobs[path])
                     else:
-                        self._chunks[path] = load_blob(blobs[path])
+                        self._chunks[path] = load_edge_shard(blobs[path])
                 except ValueError as err:  # BadValue too
                     raise self._corrupt(path) from err
         return self._chunks
@@ -265,28 +401,24 @@ class GraphView:
             chunk = chunks.get(path)
             if chunk is None:
                 continue
-            try:
-                record = chunk[node_id & ORDINAL_MASK]  # type: ignore[index]
-            except (IndexError, KeyError, TypeError) as err:
-                raise self._corrupt(path) from err
-            if not (isinstance(record, list) and len(record) == 9):
-                raise self._corrupt(path)
-            found[node_id] = record
+            ordinal = node_id & ORDINAL_MASK
+            if ordinal < len(chunk):  # type: ignore[arg-type]  # a NodeBucket, as load_node_shard gives
+                found[node_id] = chunk[ordinal]  # type: ignore[index]
         return found
 
     def bucket_records(self, names: Iterable[str]) -> dict[int, list]:
-        """Every node record of the buckets named (`00042.json`, as `graph/nodes/` lists them), by id."""
+        """Every node record of the buckets named (`00042.bin`, as `graph/nodes/` lists them), by id."""
         firsts = []
         for name in names:
-            number = name.removesuffix(".json")
-            if not (len(number) == 5 and number.isdigit() and name.endswith(".json")):
+            number = name.removesuffix(".bin")
+            if not (len(number) == 5 and number.isdigit() and name.endswith(".bin")):
                 raise self._corrupt(f"{GRAPH_NODES}/{name}")
             firsts.append(int(number) << NODE_ORDINAL_BITS)
         chunks = self._load(node_chunk_path(first) for first in firsts)
         ids: list[int] = []
         for first in firsts:
             chunk = chunks.get(node_chunk_path(first))
-            if not isinstance(chunk, list):
+            if not isinstance(chunk, NodeBucket):
                 raise self._corrupt(node_chunk_path(first))
             ids += range(first, first + len(chunk))
         return self.records(ids)
@@ -304,11 +436,12 @@ class GraphView:
         return nodes
 
     def edges_in(self, ids: Iterable[int]) -> dict[int, list[list]]:
-        """Edges into each node: `[kind, source, line, ...]`."""
+        """Edges into each node: `[kind, source, line, ...]`, of every kind but a definition's place (`OUT_KINDS`)."""
         return self._edges("in", ids)
 
     def edges_out(self, ids: Iterable[int]) -> dict[int, list[list]]:
-        """Edges out of each node: `[kind, target, line, ...]`."""
+        """The definitions each node holds, its edges of `OUT_KINDS` (contains, defines, method) out:
+        `[kind, target, line, ...]`."""
         return self._edges("out", ids)
 
     def _edges(self, direction: str, ids: Iterable[int]) -> dict[int, list[list]]:
@@ -318,15 +451,11 @@ class GraphView:
         for node_id in ids:
             path = edges_path(direction, node_id)
             chunk = chunks.get(path)
-            if chunk is None:
-                continue
-            if not isinstance(chunk, dict):
-                raise self._corrupt(path)
-            held = chunk.get(str(node_id))
+            held = None if chunk is None else chunk.get(node_id)  # type: ignore[attr-defined]  # load_edge_shard's
             if held is None:
                 continue
             try:
                 found[node_id] = decode_edges(node_id, held)
-            except (TypeError, ValueError) as err:  # BadValue too
+            except ValueError as err:  # BadValue too
                 raise self._corrupt(path) from err
         return found

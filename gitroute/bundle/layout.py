@@ -10,9 +10,10 @@ from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 4  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+FORMAT_VERSION = 5  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
 # results in the bundle, postings in binary shards of varints (docs/decisions/0025); 4: impact's and doc_links'
-# records in binary shards that spell their strings once (0025's amendment)
+# records in binary shards that spell their strings once (0025's amendment); 5: node ids as bucket and ordinal,
+# the graph's node records and edges in binary columns (0025's second amendment)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -42,12 +43,12 @@ def node_chunk(node_id: int) -> int:
 
 
 def node_chunk_path(node_id: int) -> str:
-    return f"{GRAPH_NODES}/{node_chunk(node_id):05d}.json"
+    return f"{GRAPH_NODES}/{node_chunk(node_id):05d}.bin"
 
 
 def edges_path(direction: str, node_id: int) -> str:
     """Edges by target (`in`) or by source (`out`), in the bucket of that node: a binary shard of varints
-    (`bundle.graph.encode_edges`)."""
+    (`bundle.graph.edge_shard`)."""
     return f"graph/{direction}/{node_chunk(node_id):05d}.bin"
 
 

@@ -27,7 +27,8 @@ moves) the table is built whole. Either way the blobs are byte for byte what a b
 Two ways to take a changed unit's old part out of a shard:
 - `PostingsTable`: by content. `old(unit, record, into)` adds the part the unit had under its last record (the
   index keeps what it was made of in its own memo: a file's tokens); only the keys whose parts differ are patched.
-- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`); the table remembers which shards
+- `RecordTable`: by owner. Each stored record names its unit (`Records.owner`), or the codec tells a unit's
+  records otherwise (`Records.belongs`: impact's by the unit's span of node ids); the table remembers which shards
   each unit's keys fell in, and a changed unit's records are dropped from those shards. A build may also name
   keys whose records moved though no unit's record did (`remake`: doc_links' nodes whose line or centrality
   moved); their shards are made again from the parts of the units whose records are there.
@@ -49,6 +50,8 @@ from gitroute.bundle.varints import (
     encode_varints,
     load_strings_shard,
     load_varint_shard,
+    node_gaps,
+    node_ids,
 )
 from gitroute.shards import shard_count, shard_of
 
@@ -164,8 +167,8 @@ class VarintPostings(PostingsCodec):
 
 
 class FieldLists(VarintPostings):
-    """Postings as `fields` lists of ints, each ascending (symbols: a token's name, doc and context postings);
-    stored as each list's length, then its gaps."""
+    """Postings as `fields` lists of node ids, each ascending (symbols: a token's name, doc and context postings);
+    stored as each list's length, then its ids as `node_gaps` spells them."""
 
     def __init__(self, fields: int) -> None:
         self.fields = fields
@@ -182,18 +185,18 @@ class FieldLists(VarintPostings):
         ints: list[int] = []
         for field in value:
             ints.append(len(field))
-            ints += _gaps(field)
+            ints += node_gaps(field)
         return ints
 
     def from_ints(self, ints: list[int]) -> list[list[int]]:
         fields: list[list[int]] = []
         at = 0
         for _ in range(self.fields):
-            if at >= len(ints) or ints[at] > len(ints) - at - 1:
+            if at >= len(ints) or 2 * ints[at] > len(ints) - at - 1:
                 raise BadValue("postings end before their fields do")
             n = ints[at]
-            fields.append(list(accumulate(ints[at + 1:at + 1 + n])))
-            at += 1 + n
+            fields.append(node_ids(ints[at + 1:at + 1 + 2 * n]))
+            at += 1 + 2 * n
         if at != len(ints):
             raise BadValue("postings run past their fields")
         return fields
@@ -204,15 +207,15 @@ class FieldLists(VarintPostings):
 
 class GapPairs(VarintPostings):
     """Postings as (id, payload) pairs ascending by id (meaning: node id, packed posting); stored as the pair
-    count, the ids' gaps, then each payload split into the bit fields `bits` gives (low bits first, the rest
-    last: meaning's term frequency, length and fields), one column each."""
+    count, the ids as `node_gaps` spells them, then each payload split into the bit fields `bits` gives (low bits
+    first, the rest last: meaning's term frequency, length and fields), one column each."""
 
     def __init__(self, bits: Sequence[int] = ()) -> None:
         self.bits = tuple(bits)
 
     def to_ints(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
         pairs = list(pairs)
-        ints = [len(pairs), *_gaps([node_id for node_id, _ in pairs])]
+        ints = [len(pairs), *node_gaps([node_id for node_id, _ in pairs])]
         payloads = [payload for _, payload in pairs]
         for width in self.bits:
             mask = (1 << width) - 1
@@ -222,11 +225,11 @@ class GapPairs(VarintPostings):
         return ints
 
     def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
-        if not ints or len(ints) != 1 + ints[0] * (2 + len(self.bits)):
+        if not ints or len(ints) != 1 + ints[0] * (3 + len(self.bits)):
             raise BadValue("postings are not (id, payload) pairs")
         n, bits = ints[0], self.bits
-        ids = list(accumulate(ints[1:1 + n]))
-        at = 1 + n
+        ids = node_ids(ints[1:1 + 2 * n])
+        at = 1 + 2 * n
         shift = sum(bits)
         payloads = [p << shift for p in ints[at + n * len(bits):]]
         shift = 0
@@ -284,9 +287,10 @@ def _gaps(ascending: Sequence[int]) -> list[int]:
 class Records(Codec):
     """Records (JSON lists) under each key, each naming the unit it came from (`owner`), in `order`; a shard
     spells a key's records as a list. `weigh`: what a key's records weigh toward the shard count (their
-    number; `lambda records: 1` to count keys)."""
+    number; `lambda records: 1` to count keys). A codec whose records do not name their unit (`owner` None)
+    says how else a record is told to be a unit's (`belongs`)."""
 
-    def __init__(self, owner: Callable[[Any], str], order: Callable[[Any], Any],
+    def __init__(self, owner: Callable[[Any], str] | None, order: Callable[[Any], Any],
                  weigh: Callable[[list], int] = len) -> None:
         self.owner = owner
         self.order = order
@@ -294,6 +298,14 @@ class Records(Codec):
 
     def size(self, value: Any) -> int:
         return self.weigh(value)
+
+    def belongs(self, gone: Mapping[str, object]) -> Callable[[Any], bool]:
+        """Whether a stored record is of one of the units `gone` (unit -> its record at the last build, None when
+        it had none): by the unit the record names."""
+        owner = self.owner
+        if owner is None:
+            raise NotImplementedError("a codec without owners says which records are a unit's")
+        return lambda record: owner(record) in gone
 
     def decode(self, stored: object) -> list:
         if not isinstance(stored, list) or not all(isinstance(record, list) for record in stored):
@@ -426,6 +438,10 @@ class Ints:
     def ascending(self, n: int) -> list[int]:
         """`n` ints stored as gaps (`gaps`), summed back."""
         return list(accumulate(self.take(n)))
+
+    def nodes(self, n: int) -> list[int]:
+        """`n` ascending node ids stored as `node_gaps` spells them."""
+        return node_ids(self.take(2 * n))
 
     def shifted(self, n: int) -> list[int]:
         """`n` non-negative ints (lines) stored as zigzagged differences from the one before (`shifts`)."""
@@ -798,7 +814,7 @@ class RecordTable(Table):
         # The other shards a changed unit's keys fall in, then or now: patched by owner, from the stored blobs.
         numbers = {n for unit in units for n in placed.get(unit, ())}
         numbers.update(shard_of(key, shards) for unit in units if unit in parts for key in parts[unit])
-        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards)
+        read = self._by_owner(stored, ids, numbers - remade, units, parts, shards, old_records)
         if read is None:
             return None
         written = {**read, **made}
@@ -841,8 +857,10 @@ class RecordTable(Table):
         return made
 
     def _by_owner(self, stored, ids: Mapping[str, str], numbers: set[int], units: list[str],
-                  parts: Mapping[str, dict], shards: int) -> dict[str, dict] | None:
-        """The stored shards `numbers`, decoded, less the records of `units`, with their records now."""
+                  parts: Mapping[str, dict], shards: int, old_records: Mapping[str, object],
+                  ) -> dict[str, dict] | None:
+        """The stored shards `numbers`, decoded, less the records of `units` (`Records.belongs`, from their
+        records at the last build, `old_records`), with their records now."""
         codec = self.codec
         raw = self._read_stored(stored, ids, {self.path(n) for n in numbers})
         if raw is None:
@@ -851,11 +869,13 @@ class RecordTable(Table):
             read = {path: codec.decode_shard(shard) if shard else {} for path, shard in raw.items()}
         except (TypeError, ValueError, KeyError, IndexError):  # not what this codec writes: build it whole
             return None
-        gone = set(units)
-        owner = codec.owner
+        try:
+            belongs = codec.belongs({unit: old_records.get(unit) for unit in units})
+        except (TypeError, ValueError):  # a last record the codec cannot read: build it whole
+            return None
         for shard in read.values():
             for key, held in list(shard.items()):
-                kept_records = [r for r in held if owner(r) not in gone]
+                kept_records = [r for r in held if not belongs(r)]
                 if len(kept_records) < len(held):
                     shard[key] = kept_records
         new: dict[str, list] = {}

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 
 from gitroute.bundle.validate import BadValue
+from gitroute.model import NODE_ORDINAL_BITS
 
 MAX_VARINT_BYTES = 10  # an int below 2 ** 70: what no posting holds
 SHARD_MAGIC = b"GRv1"
@@ -53,6 +54,47 @@ def decode_varints(data: bytes) -> list[int]:
     return out
 
 
+NODE_ORDINAL_MASK = (1 << NODE_ORDINAL_BITS) - 1
+
+
+def node_gaps(ids: Sequence[int]) -> list[int]:
+    """Ascending node ids (`bucket << NODE_ORDINAL_BITS | ordinal`) as two columns of small ints: each id's bucket
+    less the one before's, then each ordinal, less the one before's when the bucket is the same (whole when it is
+    not). A bucket is a hash of a file's path, so a list's ids are spread over 2 ** 30 and their plain gaps take
+    four or five bytes each where these take two (docs/decisions/0025, its second amendment). Any ascending
+    non-negative ints round-trip (`node_ids`); raises BadValue when they do not ascend."""
+    buckets = [i >> NODE_ORDINAL_BITS for i in ids]
+    ordinals = [i & NODE_ORDINAL_MASK for i in ids]
+    bucket_gaps = [b - a for a, b in zip((0, *buckets), buckets)]
+    ordinal_gaps = [o if moved else o - before for moved, o, before in zip(bucket_gaps, ordinals, (0, *ordinals))]
+    if (bucket_gaps and min(bucket_gaps) < 0) or (ordinal_gaps and min(ordinal_gaps) < 0):
+        raise BadValue("node ids are not ascending")
+    return bucket_gaps + ordinal_gaps
+
+
+def node_ids(ints: Sequence[int]) -> list[int]:
+    """`node_gaps` undone (its two columns, of one length); raises BadValue when they are not what it writes
+    (an odd count, an ordinal past its bits)."""
+    n, odd = divmod(len(ints), 2)
+    if odd:
+        raise BadValue("node ids are not two columns")
+    ids: list[int] = []
+    append = ids.append
+    bucket = ordinal = 0
+    for moved, gap in zip(ints[:n], ints[n:]):
+        if moved:
+            if ordinal > NODE_ORDINAL_MASK:  # the bucket's last, and so its largest
+                break
+            bucket += moved << NODE_ORDINAL_BITS
+            ordinal = gap
+        else:
+            ordinal += gap
+        append(bucket | ordinal)
+    if ordinal > NODE_ORDINAL_MASK:
+        raise BadValue("a node id's ordinal is past its bits")
+    return ids
+
+
 def dump_varint_shard(stored: Mapping[str, bytes]) -> bytes:
     """A binary shard (`VarintPostings`) of key -> encoded value, keys ascending by their UTF-8 bytes."""
     keys = sorted((key.encode("utf-8", "surrogateescape"), key) for key in stored)
@@ -69,7 +111,7 @@ def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
     if not isinstance(data, bytes) or data[at:at + 4] != SHARD_MAGIC:
         raise BadValue("a shard is not a binary postings shard")
     at += 4
-    count, at = _read_varint(data, at)
+    count, at = read_varint(data, at)
     if count > len(data):
         raise BadValue("a shard counts more keys than it has bytes")
     heads: list[tuple[str, int]] = []
@@ -81,7 +123,7 @@ def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
         if length < 128:
             at += 1
         else:
-            length, at = _read_varint(data, at)
+            length, at = read_varint(data, at)
         raw = data[at:at + length]
         if len(raw) != length or (heads and raw <= last):
             raise BadValue("a shard's keys are cut short or out of order")
@@ -91,7 +133,7 @@ def load_varint_shard(data: bytes, at: int = 0) -> dict[str, bytes]:
         if size < 128:
             at += 1
         else:
-            size, at = _read_varint(data, at)
+            size, at = read_varint(data, at)
         heads.append((raw.decode("utf-8", "surrogateescape"), size))
     values: dict[str, bytes] = {}
     for key, size in heads:
@@ -133,7 +175,7 @@ def load_strings_shard(data: bytes) -> tuple[list[str], bytes, dict[str, bytes]]
     at = 4
     blocks = []
     for _ in range(6):
-        length, at = _read_varint(data, at)
+        length, at = read_varint(data, at)
         if length > len(data) - at:
             raise BadValue("a shard's block runs past its end")
         blocks.append(data[at:at + length])
@@ -162,7 +204,8 @@ def _split_text(raw: bytes, lengths: list[int]) -> list[str]:
     return [text[ends[k]:ends[k + 1]] for k in range(len(lengths))]
 
 
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+def read_varint(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at `at` and where the next starts; BadValue when it is cut short or too long."""
     n = shift = 0
     for k in range(at, min(at + MAX_VARINT_BYTES, len(data))):
         byte = data[k]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
-from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, gaps, shifts
+from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -47,36 +48,45 @@ _DOC_PARTS = frozenset(("doc", "docs", "documentation"))
 _DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc")
 
 class _NameRecords(StringRecords):
-    """`NAMES`' codec: a key's records as columns (their count, the node ids' gaps, then each path, name, kind,
-    line and owner), each string by its index in the shard's strings; a name spelled as its key is 0."""
+    """`NAMES`' codec: a key's records are node ids ([node id] each), stored as their count and `node_gaps`. What
+    a node is (its path, name, kind, line and owner) is read from the graph's node records, which an answer reads
+    for the nodes it walks anyway: spelled here again they were two thirds of the table (docs/decisions/0025, its
+    second amendment). A record names no file: a file's records are told by its ids, the span of node ids its
+    record gives (`belongs`)."""
 
     def __init__(self) -> None:
-        super().__init__(owner=itemgetter(1), order=itemgetter(0), weigh=lambda records: 1)
+        super().__init__(owner=None, order=itemgetter(0), weigh=lambda records: 1)
 
     def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
-        ints = [len(records), *gaps([r[0] for r in records])]
-        ints += [strings(r[1]) for r in records]
-        ints += [0 if r[2] == key else 1 + strings(r[2]) for r in records]
-        ints += [strings(r[3]) for r in records]
-        ints += shifts([r[4] for r in records])
-        ints += [strings(r[5]) for r in records]
-        return ints
+        return [len(records), *node_gaps([r[0] for r in records])]
 
     def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
-        n = ints.one()
-        ids = ints.ascending(n)
-        paths = ints.strings(n, shard)
-        names = [key if i == 0 else shard.string(i - 1) for i in ints.take(n)]
-        kinds = ints.strings(n, shard)
-        lines = ints.shifted(n)
-        owners = ints.strings(n, shard)
-        return [list(record) for record in zip(ids, paths, names, kinds, lines, owners)]
+        return [[node] for node in ints.nodes(ints.one())]
+
+    def belongs(self, gone: Mapping[str, object]) -> Callable[[list], bool]:
+        """A record is a gone file's when its node id is in that file's span at the last build (its record:
+        blob, first node id, node count; a file's nodes have consecutive ids)."""
+        spans = []
+        for record in gone.values():
+            if record is None:  # a file new in this build: none of its records are stored
+                continue
+            if not (isinstance(record, (tuple, list)) and len(record) == 3 and type(record[1]) is int
+                    and type(record[2]) is int):
+                raise ValueError("a file's last record is not (blob, first node id, node count)")
+            spans.append((record[1], record[1] + record[2]))
+        spans.sort()
+        starts = [start for start, _ in spans]
+
+        def belongs(record: list) -> bool:
+            at = bisect_right(starts, record[0]) - 1
+            return at >= 0 and record[0] < spans[at][1]
+
+        return belongs
 
 
-# Name key (lowercase) -> [node id, path, name, kind, line, owner] records in node id order; a record names its
-# file. A node is under its name (and a file under its path too); `Owner.name` is found under `name`, by the
-# record's owner (a key per method was two fifths of the table: docs/decisions/0025). Sized by keys, about 1,024 a
-# shard (512 in JSON; twice as many share a shard's strings): a one-file change rewrites small blobs.
+# Name key (lowercase) -> [node id] records in node id order. A node is under its name (and a file under its path
+# too); `Owner.name` is found under `name`, by the node's owner (a key per method was two fifths of the table:
+# docs/decisions/0025). Sized by keys, about 1,024 a shard: a one-file change rewrites small blobs.
 NAMES = RecordTable(NAME, "names", per_shard=1024, codec=_NameRecords())
 
 
@@ -141,7 +151,7 @@ def _node_keys(node) -> list[str]:
 
 def _add_names(table: dict[str, list[list]], group: Sequence) -> None:
     for node in group:
-        record = [node.id, node.path, node.name, node.kind, node.line, node.owner]
+        record = [node.id]
         for key in _node_keys(node):
             table.setdefault(key, []).append(record)
 
@@ -315,28 +325,36 @@ def _footer(ambiguous_edges: int, included: bool) -> str:
 
 def _read_names(view: IndexView, keys: Iterable[str]) -> dict[str, list]:
     """Key (lowercase) -> the [node id, path, name, kind, line] records under it: the nodes it names, or whose
-    path it is, and the nodes whose `owner.name` it is (read under each part after a dot), in node id order."""
+    path it is, and the nodes whose `owner.name` it is (read under each part after a dot), in node id order; what
+    each node is, from the graph's node records."""
     shards = view.section.get("names_shards", 1)
     if not isinstance(shards, int) or shards < 1:
         raise view.corrupt("meta.json")
     wanted = {k.lower() for k in keys}
     tails = {key: [key[at + 1:] for at, char in enumerate(key) if char == "." and key[at + 1:]] for key in wanted}
     found = NAMES.read(view.read, wanted.union(*tails.values()), shards, view.corrupt)
+    ids = sorted({record[0] for held in found.values() for record in held})
+    nodes = view.graph.nodes(ids)
+    if len(nodes) != len(ids):
+        raise view.corrupt("names")  # a name the graph does not hold
     named: dict[str, list] = {}
     for key in wanted:
         records: dict[int, list] = {}
-        try:
-            for record in found.get(key, ()):
-                records[record[0]] = record[:5]
-            for tail in tails[key]:
-                for record in found.get(tail, ()):
-                    if record[5] and f"{record[5]}.{record[2]}".lower() == key:
-                        records[record[0]] = record[:5]
-            if records:
-                named[key] = [records[node] for node in sorted(records)]
-        except (IndexError, KeyError, TypeError) as err:
-            raise view.corrupt("names") from err
+        for (node_id,) in found.get(key, ()):
+            records[node_id] = _name_record(nodes[node_id])
+        for tail in tails[key]:
+            for (node_id,) in found.get(tail, ()):
+                node = nodes[node_id]
+                if node.owner and f"{node.owner}.{node.name}".lower() == key:
+                    records[node_id] = _name_record(node)
+        if records:
+            named[key] = [records[node] for node in sorted(records)]
     return named
+
+
+def _name_record(node) -> list:
+    """What an answer reads of a node the name table names: [node id, path, name, kind, line]."""
+    return [node.id, node.path, node.name, node.kind, node.line]
 
 
 def definitions(view: IndexView, target: str) -> list[list]:

@@ -175,7 +175,7 @@ class _Rows:
     def __init__(self, titles: Mapping[str, str], per_doc: Mapping[str, list[DocLink]], kinds: Mapping[str, str],
                  ) -> None:
         self.titles, self.per_doc, self.kinds = titles, per_doc, kinds
-        self.keys: dict[tuple[int, bool], list[str]] = {}  # each target's keys, as `_link_keys` caches them
+        self.keys: dict[tuple[int, bool], tuple[list[str], str | None]] = {}  # as `_keys_of` caches them
         self.wanted: object = None
         self.touched: dict[tuple[int, bool], bool] = {}  # whether a target has a key `wanted` takes
 
@@ -210,9 +210,7 @@ class _Rows:
         for t in x.targets:
             hit = self.touched.get((t.node, ambiguous))
             if hit is None:
-                keys = self.keys.get((t.node, ambiguous))
-                if keys is None:
-                    keys = self.keys[t.node, ambiguous] = list(dict.fromkeys(_target_keys(t, ambiguous)))
+                keys, _only = _keys_of(t, ambiguous, self.keys)
                 hit = self.touched[t.node, ambiguous] = any(map(wanted, keys))
             if hit:
                 return True
@@ -232,27 +230,78 @@ def _target_keys(t: Target, ambiguous: bool) -> list[str]:
         return [] if ambiguous else [t.path.lower(), t.name.lower()]
     keys = [t.name.lower()] if ambiguous else [t.name.lower(), t.path.lower()]
     if t.owner:
-        keys.append(f"{t.owner.rsplit('.', 1)[-1]}.{t.name}".lower())
+        keys.append(owner_key(t.owner, t.name))
     return keys
 
 
-def _link_keys(x: DocLink, cache: dict[tuple[int, bool], list[str]]) -> dict[str, list[Target]]:
+def owner_key(owner: str, name: str) -> str:
+    """The key of a member under its owner's last part: `Model.save` -> `model.save`."""
+    return f"{owner.rsplit('.', 1)[-1]}.{name}".lower()
+
+
+def _keys_of(t: Target, ambiguous: bool, cache: dict[tuple[int, bool], tuple[list[str], str | None]],
+             ) -> tuple[list[str], str | None]:
+    """A target's keys (`_target_keys`), and its owner key when that is only its owner key (not its name's, not
+    its path's, no path in it): cached by (node id, ambiguous), thousands of links name the same few targets."""
+    held = cache.get((t.node, ambiguous))
+    if held is None:
+        spelled = _target_keys(t, ambiguous)
+        only = spelled[-1] if t.kind != "file" and t.owner else None  # the owner key comes last
+        if only is not None and ("/" in only or only in spelled[:-1]):
+            only = None
+        held = cache[t.node, ambiguous] = (list(dict.fromkeys(spelled)), only)
+    return held
+
+
+def _link_keys(x: DocLink, cache: dict[tuple[int, bool], tuple[list[str], str | None]]) -> dict[str, list[Target]]:
     """Each key a link is stored under in `by_target`, with the targets it names there.
 
-    `cache`: each target's keys, by (node id, ambiguous): thousands of links name the same few targets."""
+    A key that only owner keys give (`model.save`: every target there is a member named under its owner) is left
+    out: its records are the name key's (`save`) with the targets of that owner, which `_records_for` reads
+    instead (docs/decisions/0025, its second amendment: the owner copies were two fifths of django's table)."""
     matching: dict[str, list[Target]] = {}
+    owner_only: dict[str, bool] = {}
     ambiguous = x.status == AMBIGUOUS
     for t in x.targets:
-        keys = cache.get((t.node, ambiguous))
-        if keys is None:
-            keys = cache[t.node, ambiguous] = list(dict.fromkeys(_target_keys(t, ambiguous)))
+        keys, only = _keys_of(t, ambiguous, cache)
         for key in keys:
+            owner_only[key] = owner_only.get(key, True) and key == only
             found = matching.get(key)
             if found is None:
                 matching[key] = [t]
             else:
                 found.append(t)
-    return matching
+    return {key: targets for key, targets in matching.items() if not owner_only[key]}
+
+
+def _owner_copies(key: str, stored: Mapping[str, list[list]]) -> list[list]:
+    """The records of `key` that `_link_keys` left out: the links under its name key whose targets include a
+    member of that owner (`model.save`: `save`'s links to a `save` of a `Model`), each with those targets only, in
+    the name key's order; none when `key` is not `owner.name`, or when the link is stored under `key` itself."""
+    if "." not in key or "/" in key:
+        return []
+    name_key = key.split(".", 1)[1]
+    kept = Counter(tuple(record[:9]) for record in stored.get(key, ()))
+    copies = []
+    for record in stored.get(name_key, ()):
+        targets = [t for t in record[9] if t[5] and t[3] != "file" and owner_key(t[5], t[2]) == key]
+        if targets and not kept[tuple(record[:9])]:
+            copies.append([*record[:9], targets])
+    return copies
+
+
+def _merged(stored: list[list], copies: list[list]) -> list[list]:
+    """Two lists of one key's records, each in the table's order (by document, then line), as one."""
+    if not copies:
+        return stored
+    out: list[list] = []
+    at = 0
+    for record in stored:
+        while at < len(copies) and (copies[at][0], copies[at][2]) < (record[0], record[2]):
+            out.append(copies[at])
+            at += 1
+        out.append(record)
+    return out + copies[at:]
 
 
 def _flags(link: DocLink) -> int:
@@ -595,11 +644,12 @@ def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list
     """The `BY_TARGET` records under the keys of `q`, each link once: [document, kind, line, section, number,
     token, status, total, flags, targets]."""
     keys = question_keys(q)
-    found = BY_TARGET.read(view.read, keys, shards, view.corrupt, cache)
+    name_keys = [key.split(".", 1)[1] for key in keys if "." in key and "/" not in key]  # `_owner_copies`
+    found = BY_TARGET.read(view.read, list(dict.fromkeys(keys + name_keys)), shards, view.corrupt, cache)
     records: list[list] = []
     seen: set[tuple[str, int, str]] = set()
     for key in keys:
-        for record in found.get(key, ()):
+        for record in _merged(found.get(key, []), _owner_copies(key, found)):
             identity = (record[0], record[2], record[5])
             if identity not in seen:
                 seen.add(identity)

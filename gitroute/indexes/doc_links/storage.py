@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
-from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, gaps, shifts
+from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps, shifts
 from gitroute.bundle.validate import BadValue
 
 NAME = "doc_links"
@@ -33,7 +33,7 @@ class _NodeTable(StringRecords):
 
     def shared_to_ints(self, strings: Strings) -> list[int]:
         rows = [spelled for _place, spelled in strings.shared.values()]
-        ints = [len(rows), *gaps(list(strings.shared))]
+        ints = [len(rows), *node_gaps(list(strings.shared))]
         for column in (0, 1, 2):  # path, name, kind
             ints += [strings(row[column]) for row in rows]
         ints += shifts([row[3] for row in rows])
@@ -43,7 +43,7 @@ class _NodeTable(StringRecords):
 
     def shared_from_ints(self, ints: Ints, shard: StringShard) -> list[tuple]:
         n = ints.one()
-        ids = ints.ascending(n)
+        ids = ints.nodes(n)
         paths, names, kinds = ints.strings(n, shard), ints.strings(n, shard), ints.strings(n, shard)
         lines = ints.shifted(n)
         owners = ints.strings(n, shard)
