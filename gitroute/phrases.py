@@ -157,7 +157,7 @@ _WIRING_BUILD = _phrases(
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
     r"\bbuild (?:options?|flags?|settings?|switch(?:es)?)\b|\bcompile[- ]time (?:options?|flags?|switch(?:es)?)\b",
     r"\b(?:npm|yarn|pnpm|composer) scripts?\b|\bmake ?file targets?\b|\bmake targets?\b|\brake tasks?\b",
-    r"\bwhere (?:is|are) it (?:configured|declared|specified)\b|\bwhere is it (?:configured|declared|specified)\b",
+    r"\bwhere (?:is|was) it (?:configured|declared|specified) that\b",
     r"\bcargo features?\b|\b(?:needs?|requires?) the \S+ feature\b",
 )
 _WIRING_COPIES = _phrases(

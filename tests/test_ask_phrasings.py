@@ -48,6 +48,7 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
+    ("where is it declared how many values an option may take, such as at least one?", "meaning"),
 ])
 def test_the_phrase_chooses_the_kind(text, kind):
     assert classify(text, EVIDENCE).routes[0].kind == kind
