@@ -201,12 +201,11 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
         if outer:
             found[i] = (min(outer), *found[i][1:])
             nested.add(found[i][1])
-    found.sort(key=lambda f: (f[0], f[1] not in nested))
     choosing = _CHOOSING.search(text) if not found and deciding is not None else None
     if choosing:
         found.append((choosing.start(), "decision", f"asks about a choice ('{choosing.group(0).strip()}')"))
     asking = asking_clause(text)
-    found.sort(key=lambda f: (not asking[0] <= f[0] < asking[1], f[0]))
+    found.sort(key=lambda f: (not asking[0] <= f[0] < asking[1], f[0], f[1] not in nested))
     changing = _CHANGING.search(text)
     return found, (f"says it changes something ('{changing.group(0).strip()}')" if changing else None)
 
