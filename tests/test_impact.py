@@ -377,3 +377,26 @@ def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_r
     assert all(row["path"] != "package.json" or row.get("table") != "configs" for row in zebra["rows"])
     studio = json.loads(route(["wiring", "--json", "which CI config uses Visual Studio"], repo.path).stdout)
     assert studio["rows"][0]["path"] == "appveyor.yml"
+
+
+def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, route) -> None:
+    """`Rack::Lint`, `app::Store` and `App\\Mail\\Mailer` name what `Rack.Lint`, `Store` and `Mailer` name: Ruby
+    owners, a C++ namespace and a PHP namespace, written as their languages write them."""
+    repo = make_repo("qualified")
+    repo.commit({
+        "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
+        "lib/rack/app.rb": "module Rack\n  class App\n    def run\n      Lint.new.check\n    end\n  end\nend\n",
+        "src/store.hpp": "namespace app {\nclass Store {\n public:\n  int size();\n};\n}\n",
+        "src/use.cpp": '#include "store.hpp"\nint count(app::Store &s) { return s.size(); }\n',
+        "src/Mail/Mailer.php": "<?php\nnamespace App\\Mail;\n\nclass Mailer\n{\n    public function send() {}\n}\n",
+        "src/Notify.php": "<?php\nnamespace App;\n\nuse App\\Mail\\Mailer;\n\nclass Notify\n{\n"
+                          "    public function ping(Mailer $m) { $m->send(); }\n}\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    for dotted, qualified in (("Rack.Lint", "Rack::Lint"), ("Store", "app::Store"),
+                              ("Mailer", "App\\Mail\\Mailer")):
+        expected = impact(route, repo, dotted)
+        assert expected["status"] == "routed", dotted
+        assert impact(route, repo, qualified)["rows"] == expected["rows"], qualified
+    assert "lib/rack/app.rb" in paths(impact(route, repo, "Rack::Lint"))
+    assert impact(route, repo, "Rack::Nothing")["status"] == "no_match"

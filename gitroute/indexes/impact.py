@@ -362,8 +362,28 @@ def definitions(view: IndexView, target: str) -> list[list]:
     return resolve_target(target.strip(), lambda keys: _read_names(view, keys))
 
 
+# How languages other than Python and JavaScript spell a qualified name: `Rack::Lint`, `spdlog::logger`,
+# `Monolog\Handler\StreamHandler`. The name table spells owners with a dot (`Rack.Lint`).
+_QUALIFIERS = re.compile(r"::|\\")
+
+
 def resolve_target(target: str, lookup) -> list[list]:
-    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name."""
+    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name. A name
+    qualified with `::` or a backslash, when nothing is spelled so, is read with dots (`Rack::Lint` as `Rack.Lint`),
+    then without its leading qualifiers one by one: a namespace is no owner in the name table (`spdlog::logger` is
+    `logger`, `Monolog\\Handler\\StreamHandler` is `StreamHandler`)."""
+    found = _resolve_spelled(target, lookup)
+    if found or not _QUALIFIERS.search(target):
+        return found
+    parts = [part for part in _QUALIFIERS.sub(".", target).split(".") if part]
+    for start in range(len(parts)):
+        found = _resolve_spelled(".".join(parts[start:]), lookup)
+        if found:
+            break
+    return found
+
+
+def _resolve_spelled(target: str, lookup) -> list[list]:
     if not target:
         return []
     path, colon, symbol = target.rpartition(":")
