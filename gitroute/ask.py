@@ -37,6 +37,7 @@ _FILE_SHAPE = re.compile(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _QUOTED = re.compile(r"`([^`]+)`|'([^'\s][^']*)'|\"([^\"]+)\"")
 _TRIM = ".,;:!?()[]{}<>\"'`"
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+_PATH_COLON = re.compile(r"(?<!:):(?!:)")  # the colon of `path:symbol`, not one of a `::` qualifier
 # A document named by its file's name in capitals: README, INSTALL, CONTRIBUTING, CHANGELOG.
 _CAPITALS = re.compile(r"^[A-Z][A-Z0-9_-]{3,}$")
 
@@ -378,8 +379,9 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                     subjects.facts.append(f"{reason}, about {', '.join(repr(n) for n in missing)}: no_match")
                 continue
             options = None
-            if kind == "symbol" and ":" in asked and not asked.startswith("/"):
-                path, _, name = asked.rpartition(":")
+            colon = _PATH_COLON.search(asked) if kind == "symbol" and not asked.startswith("/") else None
+            if colon:  # `path:symbol`; not the `::` of `Rack::Lint`
+                path, name = asked[:colon.start()], asked[colon.end():]
                 asked, options = name, {"path_glob": glob.escape(path)}
             elif kind == "symbol" and any(asked == p for p, _ in subjects.paths):
                 tree = dict(subjects.paths)[asked] == "tree"

@@ -405,3 +405,39 @@ def test_ask_finds_the_name_a_change_question_spells_in_words(built, route):
     assert doc["status"] == "routed", doc
     assert {row["path"] for row in doc["rows"]} >= {"src/sample/cli.py"}
     assert all(row["type"] == "impact" for row in doc["rows"])
+
+
+@pytest.fixture
+def qualified(make_repo, route):
+    """Ruby owners, a C++ namespace: names a question writes with `::`."""
+    repo = make_repo("qualified")
+    repo.commit({
+        "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
+        "lib/rack/app.rb": "module Rack\n  class App\n    def run\n      Lint.new.check\n    end\n  end\nend\n",
+        "src/store.hpp": "namespace app {\nclass Store {\n public:\n  int size();\n};\n}\n",
+        "src/store_size.cpp": '#include "store.hpp"\nnamespace app {\nint Store::size() { return 0; }\n}\n',
+        "src/use.cpp": '#include "store.hpp"\nint count(app::Store &s) { return s.size(); }\n',
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+@pytest.mark.parametrize("question, path, name", [
+    ("where is Rack::Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),
+    ("where is app::Store defined?", "src/store.hpp", "Store"),
+    ("where is lib/rack/lint.rb:Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),  # path:symbol still filters
+])
+def test_ask_where_a_name_qualified_with_double_colons_is_defined(qualified, route, question, path, name):
+    """The `::` of `Rack::Lint` is no `path:symbol` colon: the question was no_match, filtered to a path 'Rack:'."""
+    doc = ask_json(route, qualified, question)
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == (path, name)
+
+
+def test_query_a_namespace_qualified_name_reads_it_without_the_namespace_and_says_so(qualified, route):
+    result = route(["query", "--json", "app::Store"], qualified.path)
+    doc = json.loads(result.stdout)
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("src/store.hpp", "Store")
+    assert any("read 'app::Store' as 'Store'" in note for note in doc["notes"])
+    missing = json.loads(route(["query", "--json", "app::Nothing"], qualified.path).stdout)
+    assert missing["status"] == "no_match"

@@ -262,8 +262,9 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
     from gitroute.text import is_code_name, is_marked_code
 
     found = ask_symbols(view, text, limit=limit, explain=True)
-    if not is_code_name(text) or not found.rows or any(
-            signal == "exact_name" for row in found.rows for signal, _ in row.signals):
+    if "::" in text and not _has_exact(found):
+        found = _namespace_dropped(view, text, limit) or found
+    if not is_code_name(text) or not found.rows or _has_exact(found):
         return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
     if definitions(view, text) or not is_marked_code(text) and is_word(view, text):
         # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
@@ -271,6 +272,26 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
         return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
     nearest = ", ".join(dict.fromkeys(r.name or r.path for r in found.rows[:3]))
     return Answer("no_match", view.source, (), (f"the repository defines no '{text}' (nearest names: {nearest})",))
+
+
+def _has_exact(found: Answer) -> bool:
+    return any(signal == "exact_name" for row in found.rows for signal, _ in row.signals)
+
+
+def _namespace_dropped(view: BundleView, text: str, limit: int) -> Answer | None:
+    """`spdlog::logger` answered as `logger` when only that names a definition exactly: a C++ namespace or a Rust
+    module qualifies a name without being its owner in the index (a Ruby `Rack::Lint` is, and matches as it is)."""
+    from gitroute.text import name_parts
+
+    parts = name_parts(text)
+    for start in range(1, len(parts)):
+        tail = ".".join(parts[start:])
+        found = ask_symbols(view, tail, limit=limit, explain=True)
+        if _has_exact(found):
+            qualifier = "::".join(parts[:start])
+            return found._replace(notes=(*found.notes, f"read '{text}' as '{tail}': '{qualifier}' owns no definition "
+                                                        "in the index (a namespace or module)"))
+    return None
 
 
 def strip_signals(rows: list, explain: bool) -> list:
