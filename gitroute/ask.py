@@ -287,10 +287,9 @@ class _Names:
                 return f"{path}:{last}"
         if len(name_parts(name)) > 1 and not any(defined == name for _, defined in places):
             # qualified by a module or a namespace, not by its owner: `impact` takes `path:name`; from several
-            # files, a `::` name as it is (impact drops a namespace, and keeps an owner: `file_helper::open`)
-            if len(files) == 1:
-                return f"{files[0]}:{last}"
-            return name if "::" in name else last
+            # files, the name as it is (impact drops the namespace and keeps an owner: `file_helper::open`,
+            # `Newtonsoft.Json.Linq.JToken.Parse`)
+            return f"{files[0]}:{last}" if len(files) == 1 else name
         return name
 
 

@@ -444,13 +444,15 @@ def test_query_a_namespace_qualified_name_reads_it_without_the_namespace_and_say
 
 
 
-@pytest.mark.parametrize("places, asked", [
-    ((("include/store.h", "Store.size"), ("include/store-inl.h", "Store.size")), "app::Store::size"),
-    ((("include/store.h", "Store.size"),), "include/store.h:size"),
+@pytest.mark.parametrize("name, places, asked", [
+    ("app::Store::size", (("include/store.h", "Store.size"), ("include/store-inl.h", "Store.size")), "app::Store::size"),
+    ("app::Store::size", (("include/store.h", "Store.size"),), "include/store.h:size"),
+    ("Json.Linq.JToken.Parse", (("Linq/JToken.cs", "JToken.Parse"), ("Linq/JArray.cs", "JArray.Parse")),
+     "Json.Linq.JToken.Parse"),
 ])
-def test_impact_of_a_namespaced_name_keeps_its_owner_when_several_files_define_it(places, asked):
+def test_impact_of_a_namespaced_name_keeps_its_owner_when_several_files_define_it(name, places, asked):
     """`app::Store::size` declared in a header and defined in another: impact is asked the name as written (it
     drops the namespace and keeps the owner, `Store.size`), not `size`, which any other `size` would answer."""
-    evidence = Evidence(definitions=lambda name: places if name == "app::Store::size" else ())
-    routes = classify("who calls app::Store::size?", evidence, EVERY_COMMAND).routes
+    evidence = Evidence(definitions=lambda n: places if n == name else ())
+    routes = classify(f"who calls {name}?", evidence, EVERY_COMMAND).routes
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", asked)]

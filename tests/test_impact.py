@@ -380,8 +380,8 @@ def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_r
 
 
 def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, route) -> None:
-    """`Rack::Lint`, `app::Store` and `App\\Mail\\Mailer` name what `Rack.Lint`, `Store` and `Mailer` name: Ruby
-    owners, a C++ namespace and a PHP namespace, written as their languages write them."""
+    """`Rack::Lint`, `app::Store`, `App\\Mail\\Mailer` and `Json.Linq.JToken.Parse` name what `Rack.Lint`, `Store`,
+    `Mailer` and `JToken.Parse` name: Ruby owners, a C++, a PHP and a C# namespace, as their languages write them."""
     repo = make_repo("qualified")
     repo.commit({
         "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
@@ -391,12 +391,16 @@ def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, 
         "src/Mail/Mailer.php": "<?php\nnamespace App\\Mail;\n\nclass Mailer\n{\n    public function send() {}\n}\n",
         "src/Notify.php": "<?php\nnamespace App;\n\nuse App\\Mail\\Mailer;\n\nclass Notify\n{\n"
                           "    public function ping(Mailer $m) { $m->send(); }\n}\n",
+        "src/Json/JToken.cs": "namespace Json.Linq\n{\n    public class JToken\n    {\n"
+                              "        public static JToken Parse(string s) { return null; }\n    }\n}\n",
     })
     assert route(["build", "-q"], repo.path).exit_code == 0
     for dotted, qualified in (("Rack.Lint", "Rack::Lint"), ("Store", "app::Store"),
-                              ("Mailer", "App\\Mail\\Mailer")):
+                              ("Mailer", "App\\Mail\\Mailer"), ("JToken.Parse", "Json.Linq.JToken.Parse")):
         expected = impact(route, repo, dotted)
         assert expected["status"] == "routed", dotted
         assert impact(route, repo, qualified)["rows"] == expected["rows"], qualified
     assert "lib/rack/app.rb" in paths(impact(route, repo, "Rack::Lint"))
+    assert any("impact of method 'Parse' (src/Json/JToken.cs)" in note
+               for note in impact(route, repo, "Json.Linq.JToken.Parse")["notes"])
     assert impact(route, repo, "Rack::Nothing")["status"] == "no_match"

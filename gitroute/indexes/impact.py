@@ -17,6 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
+from gitroute.text import is_code_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -368,12 +369,12 @@ _QUALIFIERS = re.compile(r"::|\\")
 
 
 def resolve_target(target: str, lookup) -> list[list]:
-    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name. A name
-    qualified with `::` or a backslash, when nothing is spelled so, is read with dots (`Rack::Lint` as `Rack.Lint`),
-    then without its leading qualifiers one by one: a namespace is no owner in the name table (`spdlog::logger` is
-    `logger`, `Monolog\\Handler\\StreamHandler` is `StreamHandler`)."""
+    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name. A qualified
+    name nothing is spelled as is read with dots (`Rack::Lint` as `Rack.Lint`), then without its leading qualifiers
+    one by one: a namespace, a package or a module is no owner in the name table (`spdlog::logger` is `logger`,
+    `Monolog\\Handler\\StreamHandler` is `StreamHandler`, `Newtonsoft.Json.Linq.JToken.Parse` is `JToken.Parse`)."""
     found = _resolve_spelled(target, lookup)
-    if found or not _QUALIFIERS.search(target):
+    if found or not (_QUALIFIERS.search(target) or "/" not in target and is_code_name(target)):
         return found
     parts = [part for part in _QUALIFIERS.sub(".", target).split(".") if part]
     for start in range(len(parts)):
