@@ -85,6 +85,12 @@ _IMPACT = _phrases(
     # "show me its callers", "what callers should I re-check", "the remaining call sites"
     r"\b(?:its|their|what|which|any|all|the|other)\s+(?:\S+\s+)?(?:callers|call sites|dependents|dependants"
     r"|importers|subclasses|usages|reverse dependencies)\b",
+    # "where is url_for used?", "where's Rack::Lint called from", "where else does X get imported": where a thing is
+    # used, the verb ending the clause (not "where is the session used to sign cookies", which asks how)
+    r"\bwhere(?:\s+else)?(?:\s+(?:is|are|was|were|does|do|did)|'s)\s+(?:\S+\s+){1,4}?(?:get\s+|got\s+)?(?:used"
+    r"|called|imported|required|included|referenced|invoked|instantiated|subclassed|overridden|extended)"
+    r"(?=\s*(?:[?.!;,]|$|\s+(?:from|in|by|across|anywhere|elsewhere|outside|throughout|at all)\b))",
+    r"\b(?:find|list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:usages|references|uses)\s+(?:of|to)\b",
 )
 # "I'm about to change X": the setting of a question, which asks what a change breaks unless it asks another thing.
 _CHANGING = _phrases(

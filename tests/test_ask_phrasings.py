@@ -39,6 +39,12 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     # callers and relative clauses
     ("parse_forecast is getting stricter about dates; show me its callers.", "impact"),
     ("List everything that subclasses or imports OpenMeteoClient, the tests included.", "impact"),
+    # where a thing is used, the verb ending the clause; "used to ..." asks how, in plain words
+    ("where is parse_forecast used?", "impact"),
+    ("Where's OpenMeteoClient called from?", "impact"),
+    ("where else does parse_forecast get imported", "impact"),
+    ("find all usages of parse_forecast", "impact"),
+    ("where are forecasts used to compute the hourly rows?", "meaning"),
     # build settings and the commands a manifest names; a wiring noun inside "where is ... defined" is its object
     ("Where's the build option that makes the library use an external formatter instead of the bundled one?",
      "wiring"),
