@@ -1073,6 +1073,14 @@ def test_an_unknown_query_predicate_is_an_error_not_a_match() -> None:
         run_query("c-unknown-predicate", family("c"), query, root)
 
 
+def test_load_languages_compiles_each_query_once_in_this_process() -> None:
+    grammars.load_languages(["cpp", "no-such-language"])  # an unknown language is left for `extract` to report
+    before = grammars.tag_query.cache_info()
+    assert grammars.tag_query("cpp") is not None
+    after = grammars.tag_query.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+
+
 def test_every_query_file_belongs_to_a_family() -> None:
     # A language's .scm files and its special cases are declared by one family: a .scm no family names is dead.
     shipped = {p.stem for p in (Path(grammars.__file__).parent / "queries").glob("*.scm")}
