@@ -730,6 +730,7 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
     _EXTRACTING = (snap, texts.spill)
     try:
         if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
+            _load_languages(todo)
             with _signals_held():  # the workers are forked here
                 pool = _start_pool(workers)
                 done = pool.map(_extract_entry, items, chunksize=4)
@@ -747,6 +748,16 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
     finally:
         _EXTRACTING = None
     progress("parse", total, total)
+
+
+def _load_languages(todo: dict[str, git.Entry]) -> None:
+    """Compile the tag queries of the languages `todo`'s paths name, once, for the workers about to be forked."""
+    from gitroute.parsing.grammars import load_languages
+    from gitroute.parsing.languages import DATA_LANGUAGES
+
+    langs = {_key_lang(key) for key in todo}
+    load_languages(sorted(lang for lang in langs if lang and not lang.startswith(DOCUMENT)
+                          and lang not in DATA_LANGUAGES))
 
 
 # --- worker processes ----------------------------------------------------------------------

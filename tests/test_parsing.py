@@ -1037,6 +1037,50 @@ def test_every_query_compiles() -> None:
         assert grammars.tag_query(lang) is not None, lang
 
 
+@pytest.mark.parametrize("lang", ["c", "cpp"])
+def test_file_level_constants_under_every_parent_the_query_names(lang: str) -> None:
+    """One pattern with `#parent-type?` (captures.py) stands for one per parent: a `const` at file level, in each
+    preprocessor branch and (C++) in a namespace is a constant; a function's local and a struct's member are not."""
+    source = """\
+        const int at_top = 1;
+        #ifdef WITH_A
+        const int in_ifdef = 2;
+        #endif
+        #if WITH_B
+        const char *const in_if[] = {"b"};
+        #else
+        const int in_else = 3;
+        #endif
+        void run(void) { const int local = 4; }
+        struct holder { const int member; };
+        """
+    expected = ["at_top", "in_ifdef", "in_if", "in_else"]
+    if lang == "cpp":
+        source += "namespace acme { constexpr int in_namespace = 5; }\n"
+        expected.append("in_namespace")
+    constants = [name for name, kind, *_rest in _symbols(source, lang) if kind == "constant"]
+    assert constants == expected
+
+
+def test_an_unknown_query_predicate_is_an_error_not_a_match() -> None:
+    from tree_sitter import Query
+
+    from gitroute.parsing.captures import run_query
+
+    query = Query(grammars.language("c"), '((identifier) @name (#no-such-predicate? @name "x")) @definition.constant')
+    root = grammars.parser("c").parse(b"int x;").root_node
+    with pytest.raises(ValueError, match="no-such-predicate"):
+        run_query("c-unknown-predicate", family("c"), query, root)
+
+
+def test_load_languages_compiles_each_query_once_in_this_process() -> None:
+    grammars.load_languages(["cpp", "no-such-language"])  # an unknown language is left for `extract` to report
+    before = grammars.tag_query.cache_info()
+    assert grammars.tag_query("cpp") is not None
+    after = grammars.tag_query.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+
+
 def test_every_query_file_belongs_to_a_family() -> None:
     # A language's .scm files and its special cases are declared by one family: a .scm no family names is dead.
     shipped = {p.stem for p in (Path(grammars.__file__).parent / "queries").glob("*.scm")}

@@ -121,63 +121,22 @@
   type: (type_identifier) @name) @reference.type
 
 ; Constants: object-like macros with a value (`#define MAX_PATH 4096`, not an include guard's bare `#define`)
-; and `const` declarations at file or namespace level (C++'s `constexpr` too), not a function's locals. A query
-; cannot list alternative parents: the same pattern follows under each place a file-level declaration sits.
+; and `const` declarations at file or namespace level (C++'s `constexpr` too), not a function's locals. The places
+; a file-level declaration sits are one `#parent-type?` (captures.py) rather than one pattern under each parent:
+; every parent step costs the query's compile an analysis of the whole pattern below it from each parse state
+; the parent can be in (five copies were a third of C++'s compile).
 (preproc_def
   name: (identifier) @name
   value: (_)) @definition.constant
 
-(translation_unit
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: (identifier) @name)
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-      ])) @definition.constant
-  (#any-of? @_const "const" "constexpr"))
-
-(preproc_ifdef
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: (identifier) @name)
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-      ])) @definition.constant
-  (#any-of? @_const "const" "constexpr"))
-
-(preproc_if
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: (identifier) @name)
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-      ])) @definition.constant
-  (#any-of? @_const "const" "constexpr"))
-
-(preproc_else
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: (identifier) @name)
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-      ])) @definition.constant
-  (#any-of? @_const "const" "constexpr"))
-
-(declaration_list
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: (identifier) @name)
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-      ])) @definition.constant
-  (#any-of? @_const "const" "constexpr"))
+((declaration
+  (type_qualifier) @_const
+  declarator: (init_declarator
+    declarator: [
+      (identifier) @name
+      (array_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+    ])) @definition.constant
+  (#any-of? @_const "const" "constexpr")
+  (#parent-type? @definition.constant "translation_unit" "preproc_ifdef" "preproc_if" "preproc_else"
+    "declaration_list"))

@@ -110,10 +110,10 @@
   ]) @reference.type
 
 ; A class's `static const`/`static constexpr` members are constants owned by it; other fields are state.
-(field_declaration_list
-  (field_declaration
-    (storage_class_specifier) @_static
-    (type_qualifier) @_const
-    declarator: (field_identifier) @name) @definition.constant
+((field_declaration
+  (storage_class_specifier) @_static
+  (type_qualifier) @_const
+  declarator: (field_identifier) @name) @definition.constant
   (#eq? @_static "static")
-  (#any-of? @_const "const" "constexpr"))
+  (#any-of? @_const "const" "constexpr")
+  (#parent-type? @definition.constant "field_declaration_list"))
