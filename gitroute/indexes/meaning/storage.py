@@ -1,0 +1,126 @@
+"""What the meaning index stores besides its postings: the file table (`files.bin`), each file's first node id and
+the length of each of its nodes, kept once a node instead of once a posting (docs/decisions/0025, session 23).
+
+    b"GRf1", then little-endian: u32 file count F, u32 slot count S, u32 exception count E; the files' first node
+    ids (u32 x F, ascending); each file's span (u8 x F: one more than its last node offset that holds postings, 0
+    for none); each slot's node length (u8 x S) and body length (u8 x S); then the exceptions, E x (u32 place,
+    u32 value), ascending by place: a span or length of 255 or more is stored as 255 and its value here (its place
+    counts the spans, then the lengths). A file's slots are its span's node offsets in order, after the slots of
+    the files before it (`base`).
+
+Fixed-width columns (`array`): a plain-words question reads the table whole, and `frombytes` costs what a copy
+does, where varints cost a Python loop over tens of thousands of ints; a byte a value with the few large ones
+apart, since the table is read by every plain-words question (django: 5,500 files, 18,300 nodes, 3 % of them
+over 254 words). A bundle is untrusted input: every size is checked against the blob's, and a posting whose node
+has no slot is `BadValue` where it is looked up.
+"""
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Sequence
+from itertools import accumulate
+
+from gitroute.bundle.validate import BadValue
+
+FILES_MAGIC = b"GRf1"
+_HEAD = len(FILES_MAGIC) + 12
+MAX_LENGTH = 16383  # a posting's length bits (`postings.POSTING_BITS`)
+MAX_BODY = 255  # a byte: a body's length is BODY_CAP words at most
+MAX_SPAN = (1 << 20) - 1  # a node ordinal's bits (`model.NODE_ORDINAL_BITS`)
+_BIG = 255  # a byte that says "the value is among the exceptions"
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+
+
+class FileTable(list):
+    """The files' first node ids, ascending (a list: the file of any node is a bisection), with each node's
+    lengths: `length(k, node)` for a node of file k, `body_length(k, node)` for its body's."""
+
+    __slots__ = ("spans", "base", "lengths", "bodies")
+
+    def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Sequence[int],
+                 bodies: Sequence[int]) -> None:
+        super().__init__(starts)
+        self.spans = spans
+        self.base = [0, *accumulate(spans)]
+        self.lengths = lengths
+        self.bodies = bodies
+
+    def slot(self, k: int, node: int) -> int:
+        """The slot of `node` in file k (`bisect_right(self, node) - 1`); BadValue when the table has none."""
+        at = node - self[k] if k >= 0 else -1
+        if at < 0 or at >= self.spans[k]:
+            raise BadValue("a posting names a node the file table has no length for")
+        return self.base[k] + at
+
+
+def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int, int]]]]) -> bytes:
+    """The table's blob from each file's first node id (ascending) and its nodes' (offset, length, body length),
+    ascending by offset."""
+    starts = array(_U32)
+    spans: list[int] = []
+    lengths: list[int] = []
+    bodies = bytearray()
+    for first, nodes in files:
+        starts.append(first)
+        span = nodes[-1][0] + 1 if nodes else 0
+        spans.append(span)
+        slots = [(0, 0)] * span
+        for offset, length, body in nodes:
+            if not 0 <= length <= MAX_LENGTH or not 0 <= body <= MAX_BODY:
+                raise BadValue("a node length is out of the file table's range")
+            slots[offset] = (length, body)
+        lengths.extend(length for length, _ in slots)
+        bodies.extend(body for _, body in slots)
+    if max(spans, default=0) > MAX_SPAN:
+        raise BadValue("a file's span is out of the file table's range")
+    small = bytes(min(value, _BIG) for value in (*spans, *lengths))
+    exceptions = array(_U32, [n for place, value in enumerate((*spans, *lengths)) if value >= _BIG
+                              for n in (place, value)])
+    if sys.byteorder != "little":
+        starts.byteswap()
+        exceptions.byteswap()
+    head = FILES_MAGIC + b"".join(n.to_bytes(4, "little") for n in (len(starts), len(lengths), len(exceptions) // 2))
+    return b"".join((head, starts.tobytes(), small, bytes(bodies), exceptions.tobytes()))
+
+
+def load_file_table(data: bytes) -> FileTable:
+    """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
+    exceptions' places and values)."""
+    if len(data) < _HEAD or data[:4] != FILES_MAGIC:
+        raise BadValue("the file table has no header")
+    n, slots, big = (int.from_bytes(data[at:at + 4], "little") for at in (4, 8, 12))
+    if len(data) != _HEAD + n * 5 + slots * 2 + big * 8:
+        raise BadValue("the file table's sizes do not add up")
+    at = _HEAD
+    starts = array(_U32)
+    starts.frombytes(data[at:at + 4 * n])
+    at += 4 * n
+    small = data[at:at + n + slots]
+    spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
+    lengths = list(small[n:])
+    bodies = data[at + n + slots:at + n + 2 * slots]
+    exceptions = array(_U32)
+    exceptions.frombytes(data[at + n + 2 * slots:])
+    if sys.byteorder != "little":
+        starts.byteswap()
+        exceptions.byteswap()
+    places = exceptions[::2]
+    if (small.count(_BIG) != big or any(small[place] != _BIG for place in places if place < n + slots)
+            or any(map(int.__ge__, places[:-1], places[1:]))):
+        raise BadValue("the file table's exceptions are not its large values")
+    for place, value in zip(places, exceptions[1::2]):
+        if place < n and _BIG <= value <= MAX_SPAN:
+            spans[place] = value
+        elif n <= place < n + slots and _BIG <= value <= MAX_LENGTH:
+            lengths[place - n] = value
+        else:
+            raise BadValue("a file table's exception is out of its range")
+    table = FileTable(starts, spans, lengths, bodies)
+    if table.base[-1] != slots:
+        raise BadValue("the file table's spans do not add up to its slots")
+    if any(map(int.__ge__, table[:-1], table[1:])):
+        raise BadValue("the file table's files do not ascend")
+    if n and any(map(int.__gt__, spans[:-1], map(int.__sub__, table[1:], table[:-1]))):
+        raise BadValue("a file's span runs into the next file")
+    return table
