@@ -84,8 +84,9 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    lengths = (files.bodies if body else files.lengths) if isinstance(files, FileTable) else None
-    slot = files.slot if lengths is not None else None
+    table = isinstance(files, FileTable)
+    if table:
+        lengths, spans, base = (files.bodies if body else files.lengths), files.spans, files.base
     previous = 0
     for node, packed in pairs:
         if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
@@ -94,9 +95,13 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
         tf, dl, fields = decode_posting(packed)
         if files:
             k = bisect_right(files, node) - 1
-            owners.append(files[k])
-            if slot is not None:
-                dl = lengths[slot(k, node)]
+            start = files[k]
+            owners.append(start)
+            if table:  # `FileTable.slot`, inline
+                at = node - start
+                if k < 0 or at >= spans[k]:
+                    raise ValueError("a posting names a node the file table has no length for")
+                dl = lengths[base[k] + at]
         else:
             owners.append(node)
         nodes.append(node)
