@@ -677,10 +677,10 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
             assert not expanded and len(nodes) == len(values)
             for at, (node, packed) in enumerate(values):
                 tf, stored_length, fields = meaning.decode_posting(packed)
-                # a node's length is its file table's, kept once a node; a posting stores none
+                # a node's length is its file table's, kept once a node; a posting stores none but a body word's
                 k = max(k for k, f in enumerate(files) if f <= node)
-                dl = (files.bodies if body else files.lengths)[files.slot(k, node)]
-                assert stored_length == 0 and dl > 0
+                dl = stored_length if body else files.lengths[files.slot(k, node)]
+                assert (stored_length > 0) == body and dl > 0
                 assert (nodes[at], bits[at]) == (node, fields)
                 idf = bm25_idf(len(values), n) * (meaning.BODY_WEIGHT if body else 1.0)
                 assert terms[at] == bm25_term(tf, dl, avgdl, idf)

@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import SHARD_MAGIC
 from gitroute.indexes import meaning
+from gitroute.indexes.meaning.postings import BODY_BIT, encode_posting
 from gitroute.indexes.meaning.ranking import prepare_body, prepare_postings
-from gitroute.indexes.meaning.storage import FILES_MAGIC, FileTable, dump_file_table, load_file_table
+from gitroute.indexes.meaning.storage import FILES_MAGIC, FileTable, MeaningPairs, dump_file_table, load_file_table
 from gitroute.model import Node
 
 
@@ -27,7 +29,7 @@ def file_tables(draw):
     for k, first in enumerate(starts):
         room = (starts[k + 1] - first) if k + 1 < count else 70_000
         offsets = sorted(draw(st.sets(st.integers(0, room - 1), max_size=6)))
-        files.append((first, [(offset, draw(st.integers(0, 300) | st.integers(0, 16383)), draw(st.integers(0, 255))) for offset in offsets]))
+        files.append((first, [(offset, draw(st.integers(0, 300) | st.integers(0, 16383))) for offset in offsets]))
     return files
 
 
@@ -37,15 +39,14 @@ def test_the_file_table_round_trips_each_node_s_lengths(files):
     table = load_file_table(dump_file_table(files))
     assert list(table) == [first for first, _ in files]
     for k, (first, nodes) in enumerate(files):
-        for offset, length, body in nodes:
+        for offset, length in nodes:
             node = first + offset
             assert bisect_right(table, node) - 1 == k
-            slot = table.slot(k, node)
-            assert (table.lengths[slot], table.bodies[slot]) == (length, body)
+            assert table.lengths[table.slot(k, node)] == length
 
 
 def test_a_node_past_its_file_s_span_or_before_the_first_file_has_no_length():
-    table = load_file_table(dump_file_table([(10, [(0, 5, 0), (2, 7, 1)]), (20, [(0, 3, 0)])]))
+    table = load_file_table(dump_file_table([(10, [(0, 5), (2, 7)]), (20, [(0, 3)])]))
     assert table.lengths[table.slot(0, 12)] == 7
     for k, node in ((0, 13), (1, 21), (-1, 4)):
         with pytest.raises(BadValue):
@@ -54,11 +55,9 @@ def test_a_node_past_its_file_s_span_or_before_the_first_file_has_no_length():
 
 def test_a_length_the_table_cannot_hold_is_refused_when_written():
     with pytest.raises(BadValue):
-        dump_file_table([(0, [(0, 16384, 0)])])
+        dump_file_table([(0, [(0, 16384)])])
     with pytest.raises(BadValue):
-        dump_file_table([(0, [(0, 1, 256)])])
-    with pytest.raises(BadValue):
-        dump_file_table([(0, [(1 << 20, 1, 0)])])
+        dump_file_table([(0, [(1 << 20, 1)])])
 
 
 @settings(max_examples=300)
@@ -78,10 +77,10 @@ def test_a_malformed_file_table_is_a_bad_value_never_a_traceback(data):
 
 
 def test_a_file_table_cut_short_out_of_order_or_overlapping_is_a_bad_value():
-    data = dump_file_table([(10, [(0, 5, 0), (2, 700, 1)]), (20, [(0, 3, 0)])])
+    data = dump_file_table([(10, [(0, 5), (2, 700)]), (20, [(0, 3)])])
     assert load_file_table(data).lengths[2] == 700  # a large length, among the exceptions (slot 1: no postings)
     swapped = data[:16] + data[20:24] + data[16:20] + data[24:]  # the two first ids, the other way round
-    overlapping = dump_file_table([(10, [(0, 5, 0), (2, 7, 1)]), (11, [(0, 3, 0)])])
+    overlapping = dump_file_table([(10, [(0, 5), (2, 7)]), (11, [(0, 3)])])
     huge = FILES_MAGIC + (2**32 - 1).to_bytes(4, "little") * 3  # counts no blob holds: no allocation
     unlisted = data[:-8]  # a 255 whose value is not among the exceptions
     unlisted = unlisted[:12] + (0).to_bytes(4, "little") + unlisted[16:]
@@ -94,6 +93,40 @@ def test_a_file_table_cut_short_out_of_order_or_overlapping_is_a_bad_value():
     # ever looked up within the slots of the file a bisection gives it: wrong lengths, never out of the columns.
     table = load_file_table(overlapping)
     assert [table.slot(bisect_right(table, node) - 1, node) for node in (10, 11)] == [0, 3]
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**9), st.integers(1, 1023), st.integers(0, 16383),
+                         st.sampled_from([1, 9, 40, 128, 256, 257])), unique_by=lambda p: p[0]).map(sorted))
+def test_meaning_postings_keep_a_body_word_s_length_and_leave_the_others_to_the_file_table(rows):
+    codec = MeaningPairs()
+    body = bool(rows) and bool(rows[0][3] & BODY_BIT)  # a key's postings are all a body word's or none
+    pairs = [(node, encode_posting(1, min(length, 1023), BODY_BIT) if body else encode_posting(tf, length, fields & ~BODY_BIT))
+             for node, tf, length, fields in rows]
+    read = codec.decode(codec.load_shard(codec.dump_shard({"k": codec.encode(pairs)}))["k"])
+    assert read == [(node, payload if payload >> 24 & BODY_BIT else payload & ~(16383 << 10)) for node, payload in pairs]
+    # a build patches what it read back with what it made: the bytes a whole build writes
+    assert codec.encode(codec.patch(read, pairs[:1], pairs[:1])) == codec.encode(pairs)
+
+
+def test_a_body_word_s_posting_that_is_not_a_count_of_one_is_refused_when_written():
+    with pytest.raises(BadValue):
+        MeaningPairs().encode([(1, encode_posting(2, 5, BODY_BIT))])
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=200))
+def test_malformed_meaning_postings_are_a_bad_value_never_a_traceback(data):
+    codec = MeaningPairs()
+    for blob in (data, SHARD_MAGIC + data):
+        try:
+            shard = codec.load_shard(blob)
+        except BadValue:
+            continue
+        for value in shard.values():
+            try:
+                codec.decode(value)
+            except BadValue:
+                pass
 
 
 SOURCE = {
@@ -145,4 +178,6 @@ def test_stored_postings_score_as_the_postings_the_build_made():
         else:
             assert (prepare_postings(stored[token], 1.7, section["avgdl"], table)
                     == prepare_postings(sorted(pairs), 1.7, section["avgdl"], starts))
-    assert isinstance(table, FileTable) and all(value >> 10 & 16383 == 0 for v in stored.values() for _, value in v)
+    assert isinstance(table, FileTable)
+    assert all(value >> 10 & 16383 == 0 for t, v in stored.items() if not t.startswith(meaning.BODY_PREFIX)
+               for _, value in v)

@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.bundle.tables import GapPairs, PostingsTable
+from gitroute.bundle.tables import PostingsTable
 from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
     FIELDS,
-    POSTING_BITS,
     Entries,
     decode_posting,
     encode_posting,
@@ -47,7 +46,7 @@ from gitroute.indexes.meaning.ranking import (
     prepare_postings,
     rank_files,
 )
-from gitroute.indexes.meaning.storage import FileTable, dump_file_table, load_file_table
+from gitroute.indexes.meaning.storage import FileTable, MeaningPairs, dump_file_table, load_file_table
 from gitroute.indexes.meaning.vocabulary import (
     NEIGHBOUR_SHARE,
     NEIGHBOURS_FILE,
@@ -85,7 +84,7 @@ META = "meta.json"
 FILES = "files.bin"  # the node ids of files, ascending, and each node's lengths (`storage.FileTable`)
 # Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite. A posting's
 # node length is not stored there (a node's is the same in each of its postings): the file table holds it.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs(bits=POSTING_BITS, unstored=1))
+POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=MeaningPairs())
 
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
@@ -291,15 +290,12 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 
 
 def file_table_blob(files: Iterable[tuple[int, Entries]]) -> bytes:
-    """The file table's blob (`storage`): each file's first node id, and the lengths its postings held."""
+    """The file table's blob (`storage`): each file's first node id, and the node lengths its postings held (a
+    body word's posting keeps its own)."""
     rows = []
     for first, entries in sorted(files, key=lambda file: file[0]):
-        nodes = []
-        for offset, _length, tokens, packed, body_length in entries:
-            own = len(tokens) - body_length  # the body's postings come last, with the body's length
-            nodes.append((offset, decode_posting(packed[0])[1] if own else 0,
-                          decode_posting(packed[own])[1] if body_length else 0))
-        rows.append((first, nodes))
+        rows.append((first, [(offset, decode_posting(packed[0])[1] if len(tokens) > body_length else 0)
+                             for offset, _length, tokens, packed, body_length in entries]))
     return dump_file_table(rows)
 
 

@@ -78,15 +78,15 @@ Prepared = tuple[list[int], list[float], list[int], list[int]]
 def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int],
                      body: bool = False) -> Prepared:
     """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`. A node's
-    length is the file table's (`storage.FileTable`: its body's when `body`), when `files` is one; else the
-    posting's own (postings made in memory carry it)."""
+    length is the file table's (`storage.FileTable`), when `files` is one and the word is not a body's; else the
+    posting's own (a body word's posting keeps its body's length; postings made in memory carry it)."""
     nodes: list[int] = []
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    table = isinstance(files, FileTable)
+    table = isinstance(files, FileTable) and not body
     if table:
-        lengths, spans, base = (files.bodies if body else files.lengths), files.spans, files.base
+        lengths, spans, base = files.lengths, files.spans, files.base
     previous = 0
     for node, packed in pairs:
         if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
