@@ -84,8 +84,12 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    table = isinstance(files, FileTable) and not body
-    if table:
+    table = False
+    lengths: Sequence[int] = ()
+    spans: Sequence[int] = ()
+    base: Sequence[int] = ()
+    if isinstance(files, FileTable) and not body:
+        table = True
         lengths, spans, base = files.lengths, files.spans, files.base
     previous = 0
     for node, packed in pairs:
