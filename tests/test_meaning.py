@@ -648,7 +648,7 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
     wanted = {meaning.POSTINGS.key_path(key, section["postings_shards"])
               for t in question_words("shipping weight") for key in (t, meaning.BODY_PREFIX + t)}
     assert shards == wanted
-    assert all(p.startswith("postings/") or p == "files.json" for p in asked)
+    assert all(p.startswith("postings/") or p == meaning.FILES for p in asked)
 
 
 SHOP_QUESTIONS = ("shipping weight", "where is the reminder sent when the customer has not paid",
@@ -666,8 +666,8 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
         meaning.warm(view)
         memo = view.memo
         files = memo["files"]
-        # Each prepared posting is `bm25_term` of the stored posting at the word's idf, in its file; a body
-        # word's over bodies alone (their own count and mean length), at BODY_WEIGHT.
+        # Each prepared posting is `bm25_term` of the stored posting and its node's length at the word's idf, in its
+        # file; a body word's over bodies alone (their own count and mean length), at BODY_WEIGHT.
         assert any(token.startswith(meaning.BODY_PREFIX) for token in memo["postings"])
         for (token, expanded), (nodes, terms, bits, owners) in memo["prepared"].items():
             values = memo["postings"][token]
@@ -676,7 +676,11 @@ def test_warm_postings_hold_each_words_bm25_terms_and_rank_as_the_cold_read(shop
                 section["documents"], section["avgdl"])
             assert not expanded and len(nodes) == len(values)
             for at, (node, packed) in enumerate(values):
-                tf, dl, fields = meaning.decode_posting(packed)
+                tf, stored_length, fields = meaning.decode_posting(packed)
+                # a node's length is its file table's, kept once a node; a posting stores none but a body word's
+                k = max(k for k, f in enumerate(files) if f <= node)
+                dl = stored_length if body else files.lengths[files.slot(k, node)]
+                assert (stored_length > 0) == body and dl > 0
                 assert (nodes[at], bits[at]) == (node, fields)
                 idf = bm25_idf(len(values), n) * (meaning.BODY_WEIGHT if body else 1.0)
                 assert terms[at] == bm25_term(tf, dl, avgdl, idf)

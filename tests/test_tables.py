@@ -73,6 +73,26 @@ def test_gap_pairs_survive_the_shard_on_disk(pairs, bits):
     assert codec.decode(codec.load_shard(codec.dump_shard({"k": codec.encode(pairs)}))["k"]) == pairs
 
 
+@given(st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 2**31)), unique_by=lambda p: p[0]).map(sorted))
+def test_gap_pairs_leave_their_unstored_field_out_and_read_it_back_as_zero(pairs):
+    codec, whole = GapPairs(bits=(10, 14), unstored=1), GapPairs(bits=(10, 14))
+    cleared = [(node, payload & ~(16383 << 10)) for node, payload in pairs]
+    stored = codec.encode(pairs)
+    assert codec.decode(stored) == cleared == codec.decode(codec.encode(cleared))
+    assert len(stored) <= len(whole.encode(pairs))
+
+
+def test_gap_pairs_patch_what_they_read_back_without_the_unstored_field():
+    """A build patches a key from its stored value (lengths cleared) with the postings it made (lengths in):
+    what it stores is what a build of the whole table stores."""
+    codec = GapPairs(bits=(10, 14), unstored=1)
+    before = [(1, 3 | 40 << 10), (5, 2 | 7 << 10), (9, 1 | 12 << 10)]
+    after = [(1, 3 | 40 << 10), (6, 4 | 8 << 10), (9, 1 | 12 << 10)]
+    patched = codec.patch(codec.decode(codec.encode(before)), [(5, 2 | 7 << 10)], [(6, 4 | 8 << 10)])
+    assert codec.encode(patched) == codec.encode(after)
+    assert patched == codec.decode(codec.encode(after))
+
+
 @given(st.lists(st.integers(0, 2**64)))
 def test_varints_round_trip(ints):
     assert decode_varints(encode_varints(ints)) == ints
@@ -89,7 +109,8 @@ def test_a_binary_shard_round_trips_and_is_the_same_bytes_whatever_the_order(val
 
 
 @settings(max_examples=300)
-@given(st.binary(max_size=200), st.sampled_from([FieldLists(3), GapPairs(bits=(10, 14)), IdRows()]))
+@given(st.binary(max_size=200), st.sampled_from([FieldLists(3), GapPairs(bits=(10, 14)),
+                                                  GapPairs(bits=(10, 14), unstored=1), IdRows()]))
 def test_a_malformed_binary_shard_or_value_is_a_bad_value_never_a_traceback(data, codec):
     for blob in (data, SHARD_MAGIC + data):
         try:

@@ -208,42 +208,53 @@ class FieldLists(VarintPostings):
 class GapPairs(VarintPostings):
     """Postings as (id, payload) pairs ascending by id (meaning: node id, packed posting); stored as the pair
     count, the ids as `node_gaps` spells them, then each payload split into the bit fields `bits` gives (low bits
-    first, the rest last: meaning's term frequency, length and fields), one column each."""
+    first, the rest last: meaning's term frequency, length and fields), one column each. The field `unstored`
+    (an index into `bits`) is not stored and reads back as 0: meaning keeps a node's length once, in its file
+    table, not in each of the node's postings."""
 
-    def __init__(self, bits: Sequence[int] = ()) -> None:
+    def __init__(self, bits: Sequence[int] = (), unstored: int | None = None) -> None:
         self.bits = tuple(bits)
+        self.unstored = unstored
+        shift = sum(self.bits[:unstored]) if unstored is not None else 0
+        width = self.bits[unstored] if unstored is not None else 0
+        self.keep = ~(((1 << width) - 1) << shift)  # a payload as stored: the unstored field cleared
 
     def to_ints(self, pairs: Iterable[tuple[int, int]]) -> list[int]:
         pairs = list(pairs)
         ints = [len(pairs), *node_gaps([node_id for node_id, _ in pairs])]
         payloads = [payload for _, payload in pairs]
-        for width in self.bits:
+        for k, width in enumerate(self.bits):
             mask = (1 << width) - 1
-            ints += [p & mask for p in payloads]
+            if k != self.unstored:
+                ints += [p & mask for p in payloads]
             payloads = [p >> width for p in payloads]
         ints += payloads
         return ints
 
     def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
-        if not ints or len(ints) != 1 + ints[0] * (3 + len(self.bits)):
+        stored = len(self.bits) - (self.unstored is not None)
+        if not ints or len(ints) != 1 + ints[0] * (3 + stored):
             raise BadValue("postings are not (id, payload) pairs")
         n, bits = ints[0], self.bits
         ids = node_ids(ints[1:1 + 2 * n])
         at = 1 + 2 * n
         shift = sum(bits)
-        payloads = [p << shift for p in ints[at + n * len(bits):]]
+        payloads = [p << shift for p in ints[at + n * stored:]]
         shift = 0
         for k, width in enumerate(bits):
-            column = ints[at + k * n:at + (k + 1) * n]
-            if column and max(column) >> width:
-                raise BadValue("a posting's field is out of its bits")
-            payloads = [p | v << shift for p, v in zip(payloads, column)]
+            if k != self.unstored:
+                column = ints[at:at + n]
+                at += n
+                if column and max(column) >> width:
+                    raise BadValue("a posting's field is out of its bits")
+                payloads = [p | v << shift for p, v in zip(payloads, column)]
             shift += width
         return list(zip(ids, payloads))
 
     def patch(self, before, gone, added) -> list[tuple[int, int]]:
-        out = set(gone)
-        return sorted([p for p in before if p not in out] + added)
+        keep = self.keep  # `before` was read back without the unstored field: take out and put in likewise
+        out = {(node, payload & keep) for node, payload in gone}
+        return sorted([p for p in before if p not in out] + [(node, payload & keep) for node, payload in added])
 
 
 class IdRows(VarintPostings):

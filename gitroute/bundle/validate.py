@@ -186,7 +186,7 @@ BLOB_CEILINGS: dict[str, tuple[str, tuple[tuple[str, int], ...]]] = {
     "decisions/rows": ("decisions", (("rows", 32768), ("items", 4096))),
     "decisions/records.json": ("decisions", (("records", 65536), ("design_documents", 65536), ("items", 4096))),
     "meaning/postings": ("meaning", (("postings", 64), ("tokens", 512))),
-    "meaning/files.json": ("meaning", (("documents", 64),)),
+    "meaning/files.bin": ("meaning", (("documents", 64),)),
 }
 
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.bundle.tables import GapPairs, PostingsTable
+from gitroute.bundle.tables import PostingsTable
 from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
     FIELDS,
-    POSTING_BITS,
     Entries,
     decode_posting,
     encode_posting,
@@ -47,6 +46,7 @@ from gitroute.indexes.meaning.ranking import (
     prepare_postings,
     rank_files,
 )
+from gitroute.indexes.meaning.storage import FileTable, MeaningPairs, dump_file_table, load_file_table
 from gitroute.indexes.meaning.vocabulary import (
     NEIGHBOUR_SHARE,
     NEIGHBOURS_FILE,
@@ -81,9 +81,10 @@ EDGES = False
 QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
-FILES = "files.json"  # the node ids of files, ascending
-# Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=GapPairs(bits=POSTING_BITS))
+FILES = "files.bin"  # the node ids of files, ascending, and each node's lengths (`storage.FileTable`)
+# Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite. A posting's
+# node length is not stored there (a node's is the same in each of its postings): the file table holds it.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=MeaningPairs())
 
 
 Read = Callable[[Sequence[str]], dict[str, bytes]]
@@ -163,7 +164,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES] = dump_json(sorted(first for first, _entries in files.values()))
+    blobs_out[FILES] = file_table_blob(files.values())
     blobs_out[META] = dump_json(section)
     return blobs_out, section, table.kept
 
@@ -288,6 +289,16 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 # --- query -----------------------------------------------------------------------------------
 
 
+def file_table_blob(files: Iterable[tuple[int, Entries]]) -> bytes:
+    """The file table's blob (`storage`): each file's first node id, and the node lengths its postings held (a
+    body word's posting keeps its own)."""
+    rows = []
+    for first, entries in sorted(files, key=lambda file: file[0]):
+        rows.append((first, [(offset, decode_posting(packed[0])[1] if len(tokens) > body_length else 0)
+                             for offset, _length, tokens, packed, body_length in entries]))
+    return dump_file_table(rows)
+
+
 def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
     """A blob's JSON, parsed by the floor (`validate.load_blob`); a missing or unreadable one is `corrupt`."""
     from gitroute.bundle.validate import BadValue, load_blob
@@ -314,14 +325,19 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
     return {token: values for token, values in found.items() if values}
 
 
-def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> list[int]:
-    """The node ids of files, ascending (kept in `memo` when there is one)."""
+def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> FileTable:
+    """The node ids of files, ascending, with their nodes' lengths (kept in `memo` when there is one)."""
+    from gitroute.bundle.validate import BadValue
+
     files = memo.get("files") if memo is not None else None
     if files is None:
-        files = _load(read([FILES]), FILES, corrupt)
-        # the types in C (a JSON value is never a subclass of int but bool): a kernel has tens of thousands of files
-        if not isinstance(files, list) or not set(map(type, files)) <= {int, bool} or files != sorted(files):
+        blobs = read([FILES])
+        if FILES not in blobs:
             raise corrupt(FILES)
+        try:
+            files = load_file_table(blobs[FILES])
+        except BadValue as err:
+            raise corrupt(FILES) from err
         if memo is not None:
             memo["files"] = files
     return files

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS, decode_posting
+from gitroute.indexes.meaning.storage import FileTable
 from gitroute.rank import bm25_idf, bm25_term
 
 EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
@@ -74,22 +75,42 @@ class Evidence:
 Prepared = tuple[list[int], list[float], list[int], list[int]]
 
 
-def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int]) -> Prepared:
-    """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`."""
+def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int],
+                     body: bool = False) -> Prepared:
+    """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`. A node's
+    length is the file table's (`storage.FileTable`), when `files` is one and the word is not a body's; else the
+    posting's own (a body word's posting keeps its body's length; postings made in memory carry it)."""
     nodes: list[int] = []
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
+    table = False
+    lengths: Sequence[int] = ()
+    spans: Sequence[int] = ()
+    base: Sequence[int] = ()
+    if isinstance(files, FileTable) and not body:
+        table = True
+        lengths, spans, base = files.lengths, files.spans, files.base
     previous = 0
     for node, packed in pairs:
         if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
             raise ValueError("postings out of order")
         previous = node
         tf, dl, fields = decode_posting(packed)
+        if files:
+            k = bisect_right(files, node) - 1
+            start = files[k]
+            owners.append(start)
+            if table:  # `FileTable.slot`, inline
+                at = node - start
+                if k < 0 or at >= spans[k]:
+                    raise ValueError("a posting names a node the file table has no length for")
+                dl = lengths[base[k] + at]
+        else:
+            owners.append(node)
         nodes.append(node)
         terms.append(bm25_term(tf, dl, avgdl, w))
         bits.append(fields)
-        owners.append(files[bisect_right(files, node) - 1] if files else node)
     return nodes, terms, bits, owners
 
 
@@ -97,7 +118,7 @@ def prepare_body(pairs: Sequence[tuple[int, int]], section: dict, files: Sequenc
     """A body word's postings made ready: BM25 over bodies alone (their own lengths and idf), at BODY_WEIGHT."""
     n = int(section.get("body_documents") or 1)
     avgdl = float(section.get("body_avgdl") or 1.0)
-    return prepare_postings(pairs, bm25_idf(len(pairs), n) * BODY_WEIGHT, avgdl, files)
+    return prepare_postings(pairs, bm25_idf(len(pairs), n) * BODY_WEIGHT, avgdl, files, body=True)
 
 
 class _Matched(dict):

@@ -1,0 +1,181 @@
+"""What the meaning index stores besides the floor's: the file table (`files.bin`), each file's first node id and
+the length of each of its nodes, kept once a node instead of once a posting, and the postings' codec
+(`MeaningPairs`) that leaves that length out (docs/decisions/0025, session 23).
+
+    b"GRf1", then little-endian: u32 file count F, u32 slot count S, u32 exception count E; the files' first node
+    ids (u32 x F, ascending); each file's span (u8 x F: one more than its last node offset that holds postings, 0
+    for none); each slot's node length (u8 x S); then the exceptions, E x (u32 place, u32 value), ascending by
+    place: a span or length of 255 or more is stored as 255 and its value here (its place counts the spans, then
+    the lengths). A file's slots are its span's node offsets in order, after the slots of the files before it
+    (`base`).
+
+Fixed-width columns (`array`, `bytes`): a plain-words question reads the table whole, and a copy costs nothing
+where varints cost a Python loop over tens of thousands of ints; a byte a value with the few large ones apart
+(django: 5,500 files, 18,300 nodes, 3 % of them over 254 words). A body word's posting keeps its length (the
+body's, at most BODY_CAP) in the place of its term frequency, which is always 1: the table holds none. A bundle
+is untrusted input: every size is checked against the blob's, and a posting whose node has no slot is
+`BadValue` where it is looked up.
+"""
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Sequence
+from itertools import accumulate
+
+from gitroute.bundle.tables import GapPairs
+from gitroute.bundle.validate import BadValue
+from gitroute.indexes.meaning.postings import BODY_BIT, POSTING_BITS
+
+FILES_MAGIC = b"GRf1"
+_HEAD = len(FILES_MAGIC) + 12
+MAX_LENGTH = (1 << POSTING_BITS[1]) - 1  # a posting's length bits
+TF_BITS, LENGTH_BITS = POSTING_BITS
+MAX_SPAN = (1 << 20) - 1  # a node ordinal's bits (`model.NODE_ORDINAL_BITS`)
+_BIG = 255  # a byte that says "the value is among the exceptions"
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+
+
+class FileTable(list):
+    """The files' first node ids, ascending (a list: the file of any node is a bisection), with each node's length:
+    `lengths[slot(k, node)]` for a node of file k."""
+
+    __slots__ = ("spans", "base", "lengths")
+
+    def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Sequence[int]) -> None:
+        super().__init__(starts.tolist() if isinstance(starts, array) else starts)
+        self.spans = spans
+        self.base = [0, *accumulate(spans)]
+        self.lengths = lengths
+
+    def slot(self, k: int, node: int) -> int:
+        """The slot of `node` in file k (`bisect_right(self, node) - 1`); BadValue when the table has none.
+        (`ranking.prepare_postings` does the same inline: a call a posting would be most of its cost.)"""
+        at = node - self[k] if k >= 0 else -1
+        if at < 0 or at >= self.spans[k]:
+            raise BadValue("a posting names a node the file table has no length for")
+        return self.base[k] + at
+
+
+_TF_MASK = (1 << TF_BITS) - 1
+_LENGTH_SHIFT = TF_BITS
+_FIELDS_SHIFT = TF_BITS + LENGTH_BITS
+
+
+def _as_stored(payload: int) -> int:
+    """A packed posting as `MeaningPairs` stores it: a body word's length in its term frequency's place (always
+    1), every other posting's length left for the file table."""
+    if payload >> _FIELDS_SHIFT & BODY_BIT:
+        length = payload >> _LENGTH_SHIFT & MAX_LENGTH
+        if payload & _TF_MASK != 1 or length > _TF_MASK:
+            raise BadValue("a body word's posting is not a count of one and a body's length")
+        return length | payload >> _FIELDS_SHIFT << _FIELDS_SHIFT
+    return payload & ~(MAX_LENGTH << _LENGTH_SHIFT)
+
+
+def _as_read(payload: int) -> int:
+    """`_as_stored` undone: a body word's posting whole, any other without its length (the file table's)."""
+    if payload >> _FIELDS_SHIFT & BODY_BIT:
+        return 1 | (payload & _TF_MASK) << _LENGTH_SHIFT | payload >> _FIELDS_SHIFT << _FIELDS_SHIFT
+    return payload
+
+
+class MeaningPairs(GapPairs):
+    """meaning's postings: (node id, packed posting) pairs as `GapPairs` stores them with the length field unstored,
+    a body word's length kept in its term frequency's column (`_as_stored`). What a key reads back is what a build
+    made, less the length of a posting that is not a body word's."""
+
+    def __init__(self) -> None:
+        super().__init__(bits=POSTING_BITS, unstored=1)
+
+    # A key's postings are all a body word's or none (its key starts with `~` or not): the first says which, and
+    # the others' are passed as they are (a call a posting would be most of a question's decoding).
+
+    def to_ints(self, pairs) -> list[int]:
+        pairs = list(pairs)
+        if pairs and pairs[0][1] >> _FIELDS_SHIFT & BODY_BIT:
+            pairs = [(node, _as_stored(payload)) for node, payload in pairs]
+        return super().to_ints(pairs)
+
+    def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
+        pairs = super().from_ints(ints)
+        if pairs and pairs[0][1] >> _FIELDS_SHIFT & BODY_BIT:
+            return [(node, _as_read(payload)) for node, payload in pairs]
+        return pairs
+
+    def patch(self, before, gone, added) -> list[tuple[int, int]]:
+        # `before` was read back as `from_ints` gives it: take out and put in the same way
+        out = {(node, _as_read(_as_stored(payload))) for node, payload in gone}
+        return sorted([p for p in before if p not in out]
+                      + [(node, _as_read(_as_stored(payload))) for node, payload in added])
+
+
+def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> bytes:
+    """The table's blob from each file's first node id (ascending) and its nodes' (offset, length), ascending by
+    offset."""
+    starts = array(_U32)
+    spans: list[int] = []
+    lengths: list[int] = []
+    for first, nodes in files:
+        starts.append(first)
+        span = nodes[-1][0] + 1 if nodes else 0
+        spans.append(span)
+        slots = [0] * span
+        for offset, length in nodes:
+            if not 0 <= length <= MAX_LENGTH:
+                raise BadValue("a node length is out of the file table's range")
+            slots[offset] = length
+        lengths += slots
+    if max(spans, default=0) > MAX_SPAN:
+        raise BadValue("a file's span is out of the file table's range")
+    small = bytes(min(value, _BIG) for value in (*spans, *lengths))
+    exceptions = array(_U32, [n for place, value in enumerate((*spans, *lengths)) if value >= _BIG
+                              for n in (place, value)])
+    if sys.byteorder != "little":
+        starts.byteswap()
+        exceptions.byteswap()
+    head = FILES_MAGIC + b"".join(n.to_bytes(4, "little") for n in (len(starts), len(lengths), len(exceptions) // 2))
+    return b"".join((head, starts.tobytes(), small, exceptions.tobytes()))
+
+
+def load_file_table(data: bytes) -> FileTable:
+    """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
+    exceptions' places and values)."""
+    if len(data) < _HEAD or data[:4] != FILES_MAGIC:
+        raise BadValue("the file table has no header")
+    n, slots, big = (int.from_bytes(data[at:at + 4], "little") for at in (4, 8, 12))
+    if len(data) != _HEAD + n * 5 + slots + big * 8:
+        raise BadValue("the file table's sizes do not add up")
+    at = _HEAD
+    starts = array(_U32)
+    starts.frombytes(data[at:at + 4 * n])
+    at += 4 * n
+    small = data[at:at + n + slots]
+    spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
+    lengths = list(small[n:])
+    exceptions = array(_U32)
+    exceptions.frombytes(data[at + n + slots:])
+    if sys.byteorder != "little":
+        starts.byteswap()
+        exceptions.byteswap()
+    places = exceptions[::2].tolist()
+    if (small.count(_BIG) != big or any(small[place] != _BIG for place in places if place < n + slots)
+            or places != sorted(set(places))):
+        raise BadValue("the file table's exceptions are not its large values")
+    for place, value in zip(places, exceptions[1::2]):
+        if place < n and _BIG <= value <= MAX_SPAN:
+            spans[place] = value
+        elif n <= place < n + slots and _BIG <= value <= MAX_LENGTH:
+            lengths[place - n] = value
+        else:
+            raise BadValue("a file table's exception is out of its range")
+    table = FileTable(starts, spans, lengths)
+    if table.base[-1] != slots:
+        raise BadValue("the file table's spans do not add up to its slots")
+    # Ascending, checked in C: a loop of comparisons would cost more than the rest of the read, and a set of node
+    # ids (bucket << 20 | ordinal) hashes them into a few of its slots. A repeated first id, or a span that runs
+    # past the next file's, is left unchecked: a node is looked up in the file a bisection finds, within that
+    # file's own slots, so such a table gives wrong lengths but never reads out of its columns.
+    if table != sorted(table):
+        raise BadValue("the file table's files do not ascend")
+    return table

@@ -1,0 +1,183 @@
+"""The meaning index's file table (gitroute/indexes/meaning/storage.py): each file's first node id and each node's
+lengths, kept once a node; it round-trips, refuses what it does not write, and gives BM25 the very lengths the
+postings held when they carried them."""
+from __future__ import annotations
+
+from bisect import bisect_right
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import SHARD_MAGIC
+from gitroute.indexes import meaning
+from gitroute.indexes.meaning.postings import BODY_BIT, encode_posting
+from gitroute.indexes.meaning.ranking import prepare_body, prepare_postings
+from gitroute.indexes.meaning.storage import FILES_MAGIC, FileTable, MeaningPairs, dump_file_table, load_file_table
+from gitroute.model import Node
+
+
+@st.composite
+def file_tables(draw):
+    """Files with ascending first ids, each its nodes' (offset, length, body length), offsets ascending and below
+    the next file's first id."""
+    count = draw(st.integers(0, 12))
+    gaps = draw(st.lists(st.integers(1, 70_000), min_size=count, max_size=count))
+    starts = [sum(gaps[:k + 1]) for k in range(count)]
+    files = []
+    for k, first in enumerate(starts):
+        room = (starts[k + 1] - first) if k + 1 < count else 70_000
+        offsets = sorted(draw(st.sets(st.integers(0, room - 1), max_size=6)))
+        files.append((first, [(offset, draw(st.integers(0, 300) | st.integers(0, 16383))) for offset in offsets]))
+    return files
+
+
+@settings(max_examples=200)
+@given(file_tables())
+def test_the_file_table_round_trips_each_node_s_lengths(files):
+    table = load_file_table(dump_file_table(files))
+    assert list(table) == [first for first, _ in files]
+    for k, (first, nodes) in enumerate(files):
+        for offset, length in nodes:
+            node = first + offset
+            assert bisect_right(table, node) - 1 == k
+            assert table.lengths[table.slot(k, node)] == length
+
+
+def test_a_node_past_its_file_s_span_or_before_the_first_file_has_no_length():
+    table = load_file_table(dump_file_table([(10, [(0, 5), (2, 7)]), (20, [(0, 3)])]))
+    assert table.lengths[table.slot(0, 12)] == 7
+    for k, node in ((0, 13), (1, 21), (-1, 4)):
+        with pytest.raises(BadValue):
+            table.slot(k, node)
+
+
+def test_a_length_the_table_cannot_hold_is_refused_when_written():
+    with pytest.raises(BadValue):
+        dump_file_table([(0, [(0, 16384)])])
+    with pytest.raises(BadValue):
+        dump_file_table([(0, [(1 << 20, 1)])])
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=300))
+def test_a_malformed_file_table_is_a_bad_value_never_a_traceback(data):
+    for blob in (data, FILES_MAGIC + data):
+        try:
+            table = load_file_table(blob)
+        except BadValue:
+            continue
+        for k in range(-1, len(table)):
+            for node in (table[k] if k >= 0 else 0, (table[k] if k >= 0 else 0) + 3):
+                try:
+                    table.slot(k, node)
+                except BadValue:
+                    pass
+
+
+def test_a_file_table_cut_short_out_of_order_or_overlapping_is_a_bad_value():
+    data = dump_file_table([(10, [(0, 5), (2, 700)]), (20, [(0, 3)])])
+    assert load_file_table(data).lengths[2] == 700  # a large length, among the exceptions (slot 1: no postings)
+    swapped = data[:16] + data[20:24] + data[16:20] + data[24:]  # the two first ids, the other way round
+    overlapping = dump_file_table([(10, [(0, 5), (2, 7)]), (11, [(0, 3)])])
+    huge = FILES_MAGIC + (2**32 - 1).to_bytes(4, "little") * 3  # counts no blob holds: no allocation
+    unlisted = data[:-8]  # a 255 whose value is not among the exceptions
+    unlisted = unlisted[:12] + (0).to_bytes(4, "little") + unlisted[16:]
+    moved = data[:-8] + (2).to_bytes(4, "little") + data[-4:]  # the exception's place is not a 255
+    small = data[:-4] + (200).to_bytes(4, "little")  # an exception below 255
+    for bad in (data[:-1], data + b"\0", data[:12], b"GRf0" + data[4:], swapped, huge, unlisted, moved, small):
+        with pytest.raises(BadValue):
+            load_file_table(bad)
+    # A span that runs into the next file is read (the check would cost more than the read), and a node is only
+    # ever looked up within the slots of the file a bisection gives it: wrong lengths, never out of the columns.
+    table = load_file_table(overlapping)
+    assert [table.slot(bisect_right(table, node) - 1, node) for node in (10, 11)] == [0, 3]
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**9), st.integers(1, 1023), st.integers(0, 16383),
+                         st.sampled_from([1, 9, 40, 128, 256, 257])), unique_by=lambda p: p[0]).map(sorted))
+def test_meaning_postings_keep_a_body_word_s_length_and_leave_the_others_to_the_file_table(rows):
+    codec = MeaningPairs()
+    body = bool(rows) and bool(rows[0][3] & BODY_BIT)  # a key's postings are all a body word's or none
+    pairs = [(node, encode_posting(1, min(length, 1023), BODY_BIT) if body else encode_posting(tf, length, fields & ~BODY_BIT))
+             for node, tf, length, fields in rows]
+    read = codec.decode(codec.load_shard(codec.dump_shard({"k": codec.encode(pairs)}))["k"])
+    assert read == [(node, payload if payload >> 24 & BODY_BIT else payload & ~(16383 << 10)) for node, payload in pairs]
+    # a build patches what it read back with what it made: the bytes a whole build writes
+    assert codec.encode(codec.patch(read, pairs[:1], pairs[:1])) == codec.encode(pairs)
+
+
+def test_a_body_word_s_posting_that_is_not_a_count_of_one_is_refused_when_written():
+    with pytest.raises(BadValue):
+        MeaningPairs().encode([(1, encode_posting(2, 5, BODY_BIT))])
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=200))
+def test_malformed_meaning_postings_are_a_bad_value_never_a_traceback(data):
+    codec = MeaningPairs()
+    for blob in (data, SHARD_MAGIC + data):
+        try:
+            shard = codec.load_shard(blob)
+        except BadValue:
+            continue
+        for value in shard.values():
+            try:
+                codec.decode(value)
+            except BadValue:
+                pass
+
+
+SOURCE = {
+    "shop/cart.py": "class Cart:\n    def add(self, item):\n        # keep the basket sorted by price\n"
+                    "        return item\n\n    def total(self):\n        '''Sum of the cart lines.'''\n"
+                    "        return 0\n",
+    "shop/ship.py": "RATE = 3\n\ndef weight(parcel):\n    # a parcel's weight in grams for the courier\n"
+                    "    return parcel\n",
+}
+
+
+def _nodes() -> list[Node]:
+    a, b = "shop/cart.py", "shop/ship.py"
+    return [
+        Node(0, a, "cart.py", "file", 1, 1, "python", "", "", False),
+        Node(1, a, "Cart", "class", 1, 8, "python", "", "", False),
+        Node(2, a, "add", "method", 2, 4, "python", "Cart", "", False),
+        Node(3, a, "total", "method", 6, 8, "python", "Cart", "Sum of the cart lines.", False),
+        Node(5 << 20, b, "ship.py", "file", 1, 1, "python", "", "", False),
+        Node((5 << 20) + 1, b, "RATE", "constant", 1, 1, "python", "", "", False),
+        Node((5 << 20) + 2, b, "weight", "function", 3, 5, "python", "", "", False),
+    ]
+
+
+def test_stored_postings_score_as_the_postings_the_build_made():
+    """The lengths come back from the file table, not the postings: every word's BM25 terms, read from the blobs
+    a build writes, are the very floats the postings it made in memory (lengths in each posting) give."""
+    nodes = _nodes()
+    blobs, section, _kept = meaning.build_meaning_index(nodes, lambda path: SOURCE[path].encode())
+    table = load_file_table(blobs[meaning.FILES])
+    groups, _built = meaning.kept_files(nodes)
+    made: dict[str, list] = {}
+    for group in groups:
+        for offset, _length, tokens, packed, _body in meaning.files_postings(groups, lambda p: SOURCE[p].encode())[
+                group[0].path]:
+            for token, value in zip(tokens, packed):
+                made.setdefault(token, []).append((group[0].id + offset, value))
+    starts = sorted(group[0].id for group in groups)
+    assert list(table) == starts
+    codec = meaning.POSTINGS.codec
+    stored: dict[str, list] = {}
+    for path, data in blobs.items():
+        if path.startswith("postings/"):
+            stored.update(codec.decode_shard(codec.load_shard(data)))
+    assert stored.keys() == made.keys() and any(t.startswith(meaning.BODY_PREFIX) for t in stored)
+    for token, pairs in made.items():
+        if token.startswith(meaning.BODY_PREFIX):
+            assert prepare_body(stored[token], section, table) == prepare_body(sorted(pairs), section, starts)
+        else:
+            assert (prepare_postings(stored[token], 1.7, section["avgdl"], table)
+                    == prepare_postings(sorted(pairs), 1.7, section["avgdl"], starts))
+    assert isinstance(table, FileTable)
+    assert all(value >> 10 & 16383 == 0 for t, v in stored.items() if not t.startswith(meaning.BODY_PREFIX)
+               for _, value in v)
