@@ -286,8 +286,13 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
     graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
-    graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start, memo=graph_memo.table("graph"))
-    _release_extracts(sources, reused)
+    if index_jobs.lean:  # the graph's memo is saved where the graph is built
+        graph = _build_graph_apart(sources, graph_memo, lambda: _release_extracts(sources, reused))
+        graph_memo = None
+    else:
+        graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start,
+                            memo=graph_memo.table("graph"))
+        _release_extracts(sources, reused)
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
     sections = index_jobs.finish(graph, sources.warnings, job_seconds, graph_memo)
@@ -324,6 +329,43 @@ def _release_extracts(sources: _Sources, reused: Reused) -> None:
     reused.decoded.clear()
     reused.packed.clear()
     trim_heap()
+
+
+# What the worker that builds a large graph inherits: the files, the manifests' entry points and the graph's memo.
+_GRAPH_INPUTS: tuple[_Sources, BuildMemo] | None = None
+
+
+def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callable[[], None]) -> CodeGraph:
+    """The graph, built in a worker of its own and handed back pickled (a large graph: `_IndexJobs.lean`); the
+    parent runs `release` meanwhile.
+
+    Resolving the edges makes and frees gigabytes on the Linux kernel, and a process keeps most of what it freed
+    (Python's arenas stay as long as one object in them lives; `trim_heap` hands back only the C heap's free
+    pages). Every index worker is forked from the parent, and counts each of the parent's pages as its own: built
+    here, the graph arrives in the parent as fresh, compact objects, and the resolution's debris leaves with its
+    worker. The graph's memo is saved by that worker, which holds its tables."""
+    global _GRAPH_INPUTS
+    _GRAPH_INPUTS = (sources, graph_memo)
+    try:
+        with _signals_held():  # the worker is forked at the first submit
+            pool = _start_pool(1)
+            future = pool.submit(_graph_job)
+    finally:
+        _GRAPH_INPUTS = None
+    release()
+    graph = future.result()
+    _end_pool(pool)
+    return graph
+
+
+def _graph_job() -> CodeGraph:
+    """Worker: the graph of the files the parent forked it with; its memo saved."""
+    assert _GRAPH_INPUTS is not None
+    sources, graph_memo = _GRAPH_INPUTS
+    graph = build_graph(sources.files, sources.declared, memo=graph_memo.table("graph"))
+    graph_memo.save()
+    _memlog("job graph")
+    return graph
 
 
 def trim_heap() -> None:
@@ -585,7 +627,7 @@ class _IndexJobs:
         _FORKED = (whole, self.writer.repo.path)
         _GRAPH_MEMO = graph_memo
         try:
-            if self.early is None:
+            if self.early is None and not self.lean:  # lean: no early pool, the graph built apart
                 nodes_only = self.inputs._replace(graph=_nodes_only(graph.nodes))
                 for name in self.names:
                     _FORKED = (whole if self.edges[name] else nodes_only, self.writer.repo.path)
