@@ -464,7 +464,8 @@ PARALLEL_MIN_NODES = 20_000  # below this, forking index workers costs more than
 # than save a little time: once the graph is whole, each index job runs in a worker forked for it alone (a worker
 # that runs several keeps what each left behind, and a forked process counts its parent's pages as its own), the
 # parent runs none, and an index's prepare step is not a job of its own (its output, a whole index's postings,
-# would cross to the parent to be handed on).
+# would cross to the parent to be handed on). The graph itself is built in a worker (`_build_graph_apart`), and no
+# early pool is forked while it is: the parent every job is forked from holds the graph and little else.
 LEAN_MIN_NODES = 250_000
 # What forked index workers inherit instead of a pickled copy: the build's inputs and git dir, and the
 # graph's memo, which the graph's blobs job saves wherever it runs (the parent has other work).
