@@ -288,16 +288,17 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
     graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
-    if index_jobs.lean:  # the graph's memo is saved where the graph is built
+    unsaved: BuildMemo | None = graph_memo  # what the graph's blobs job saves, unless the graph's own worker did
+    if index_jobs.lean:
         graph = _build_graph_apart(sources, graph_memo, lambda: _release_extracts(sources, reused))
-        graph_memo = None
+        unsaved = None
     else:
         graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start,
                             memo=graph_memo.table("graph"))
         _release_extracts(sources, reused)
     laps.lap("graph")
     job_seconds: dict[str, float] = {}
-    sections = index_jobs.finish(graph, sources.warnings, job_seconds, graph_memo)
+    sections = index_jobs.finish(graph, sources.warnings, job_seconds, unsaved)
     laps.lap("index")
     laps.phases.update(job_seconds)
 

@@ -307,9 +307,9 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if files:
         walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous, files=files)
         # A contract row that repeats an earlier one is a row more the caller reads past (`ask`'s merge skips it).
-        rows += len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})  # type: ignore[operator]
+        rows = (rows or 0) + len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})
         ranked = rank_kept_rows(view.graph, walk.reached, limit=limit, explain=explain,
-                                keep=rows - len(contract_rows[0]))  # type: ignore[operator]
+                                keep=rows - len(contract_rows[0]))
     else:
         walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous)
         ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
@@ -432,7 +432,7 @@ class Walk:
     whether it names a type walked itself at depth 1]."""
 
     def __init__(self) -> None:
-        self.reached: dict[str, list] = {}
+        self.reached: dict = {}  # by path, or by file node id (`walk_impact`'s `files`)
         self.start_paths: set[str] = set()
         self.edges = 0
         self.ambiguous = 0
