@@ -273,3 +273,30 @@ def test_gitroute_memlog_names_each_phase_and_job_of_a_build(tmp_path: Path, mon
     labels = [line.split("'")[1] for line in log.read_text().splitlines()]
     assert {"graph", "index", "write", "job symbols", "job graph blobs"} <= set(labels)
     assert all(re.search(r" rss=\d+ hwm=\d+$", line) for line in log.read_text().splitlines())
+
+
+def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_back(tmp_path: Path, monkeypatch) -> None:
+    """The lean way (forced): the parent never resolves the edges (`build_graph` runs in a worker only), the graph it
+    gets back is the one a single process builds, and the graph's memo that worker saved is read by the next build."""
+    from gitroute.bundle.memo import BuildMemo
+    from gitroute.graph import build_graph
+
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
+    monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 0)
+    parent = os.getpid()
+    built_in: list[int] = []
+
+    def tracked(*args: object, **kwargs: object):
+        built_in.append(os.getpid())
+        return build_graph(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "build_graph", tracked)
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(dict(SAMPLE_FILES))
+    lean = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    assert built_in == [], "the parent built the graph itself"  # the worker's own list is not the parent's
+    memo = BuildMemo(git.common_dir(git.open_repository(str(repo.path)))).table("graph")
+    assert memo.previous, "the worker saved no graph memo"
+    monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 10**9)
+    one = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+    assert built_in == [parent] and one.bundle_tree == lean.bundle_tree and one.nodes == lean.nodes

@@ -404,3 +404,58 @@ def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, 
     assert any("impact of method 'Parse' (src/Json/JToken.cs)" in note
                for note in impact(route, repo, "Json.Linq.JToken.Parse")["notes"])
     assert impact(route, repo, "Rack::Nothing")["status"] == "no_match"
+
+
+def _hub_project() -> dict[str, str]:
+    """A function called from many files, in code, tests and examples, some through a caller of it (depth 2), with
+    many files of equal score (one call each): what `rank_kept_rows` reads a score at a time."""
+    files = {"lib/hub.py": "def hub(x):\n    return x\n\n\ndef other():\n    return 1\n"}
+    for i in range(14):
+        calls = "\n".join(f"    hub({j})" for j in range(1 + i % 3))
+        files[f"lib/use_{i:02d}.py"] = f"from lib.hub import hub\n\n\ndef use_{i}():\n{calls}\n"
+        files[f"app/top_{i:02d}.py"] = f"from lib.use_{i:02d} import use_{i}\n\n\ndef top_{i}():\n    use_{i}()\n"
+    for i in range(4):
+        files[f"tests/test_hub_{i}.py"] = "from lib.hub import hub\n\n\ndef test_hub():\n    assert hub(1)\n"
+        files[f"examples/ex_{i}.py"] = f"from lib.use_{i:02d} import use_{i}\n\n\ndef run():\n    use_{i}()\n"
+    return files
+
+
+def test_an_answer_bounded_by_the_rows_kept_is_the_whole_answer_cut(make_repo, route) -> None:
+    """`rows` with the files' first ids (what `ask` passes): the walk counts by file id and reads the records of the
+    files its first rows need, and gives the whole answer's first rows and its very notes."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.indexes import impact as impact_index
+    from gitroute.query import _whole_file_starts
+
+    repo = make_repo("hub")
+    repo.commit(_hub_project())
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    view = BundleView(str(repo.path))
+    starts = _whole_file_starts(view)
+    assert starts, "the meaning index holds every file's first id here"
+    index = view.index("impact")
+    for target in ("hub", "lib/hub.py", "use_3", "lib/hub.py:other"):
+        for limit in (1, 2, 3, 10):
+            whole = impact_index.answer(index, target, limit=limit, explain=True)
+            for rows in (1, 3, 5, 12, 40):
+                cut = impact_index.answer(index, target, limit=limit, explain=True, rows=rows,
+                                          file_starts=lambda: starts)
+                assert cut.rows == whole.rows[:rows], (target, limit, rows)
+                assert cut.notes == whole.notes and cut.extra == whole.extra
+    assert len(impact_index.answer(index, "hub", limit=10).rows) > 12  # the cut left rows out
+
+
+def test_ask_answers_alike_whether_the_impact_walk_is_bounded_or_not(make_repo, route, monkeypatch) -> None:
+    from gitroute import query
+
+    repo = make_repo("hub")
+    repo.commit(_hub_project())
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    asked = {}
+    for bounded in (True, False):
+        if not bounded:
+            monkeypatch.setattr(query, "_whole_file_starts", lambda view: None)
+        asked[bounded] = [route(["ask", "--json", *explain, question], repo.path).stdout
+                          for question in ("hub", "use_3", "what breaks if I change hub") for explain in ((), ("--explain",))]
+    assert asked[True] == asked[False]
+    assert '"impact' in asked[True][0]

@@ -270,8 +270,15 @@ def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> Non
 
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, depth: int = DEFAULT_DEPTH,
-           ambiguous: bool = False, **_options: object) -> Answer:
-    """Files and symbols a change to `question` (a path, a symbol name or `path:symbol`) may break."""
+           ambiguous: bool = False, rows: int | None = None,
+           file_starts: Callable[[], Sequence[int] | None] | None = None, **_options: object) -> Answer:
+    """Files and symbols a change to `question` (a path, a symbol name or `path:symbol`) may break.
+
+    `rows`: only the answer's first rows are wanted (`ask` reads no more of a route's), and as many more as the
+    contract rows repeat one another; the notes are the whole walk's still. With `file_starts` too (the first
+    node id of every file of the graph, ascending: the file of a node is a bisection), the walk counts what it
+    reaches by file without reading any node's record, and reads those of the files its first rows need
+    (`rank_kept_rows`)."""
     target = question.strip()
     depth = max(1, min(int(depth), MAX_DEPTH))
     candidates = resolve_target(target, lambda keys: _read_names(view, keys))
@@ -288,17 +295,25 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if together:
         others = 0
     elif len(distinct) > 1:
-        rows = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("section", "candidates"), ("status", "candidate")))
-                     for r in distinct[:MAX_CANDIDATES])
+        listed = tuple(Row(r[1], r[4], r[2], r[3], 0.0, (), (("section", "candidates"), ("status", "candidate")))
+                       for r in distinct[:MAX_CANDIDATES])
         note = (f"'{target}' names {len(distinct)} files or symbols: ask again with one of them as "
                 "'path:symbol' or a path")
-        return Answer("routed", view.source, rows, (note, _footer(0, ambiguous)),
+        return Answer("routed", view.source, listed, (note, _footer(0, ambiguous)),
                       {"ambiguous_target": True, "footer": FOOTER})
     start = distinct[0] if not together else min(distinct, key=lambda r: (r[3] not in TYPE_KINDS, r[3] == "method"))
     starts = [r[0] for r in distinct] if together else [start[0]]
-    walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous)
+    files = file_starts() if rows is not None and file_starts is not None else None
     contract_rows = _contract_rows(view, start[1])
-    ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
+    if files:
+        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous, files=files)
+        # A contract row that repeats an earlier one is a row more the caller reads past (`ask`'s merge skips it).
+        rows = (rows or 0) + len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})
+        ranked = rank_kept_rows(view.graph, walk.reached, limit=limit, explain=explain,
+                                keep=rows - len(contract_rows[0]))
+    else:
+        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous)
+        ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
@@ -316,7 +331,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
-    return Answer("routed", view.source, tuple(contract_rows[0] + ranked), tuple(notes), extra)
+    return Answer("routed", view.source, tuple(contract_rows[0] + ranked)[:rows], tuple(notes), extra)
 
 
 def _footer(ambiguous_edges: int, included: bool) -> str:
@@ -438,7 +453,7 @@ class Walk:
     whether it names a type walked itself at depth 1]."""
 
     def __init__(self) -> None:
-        self.reached: dict[str, list] = {}
+        self.reached: dict = {}  # by path, or by file node id (`walk_impact`'s `files`)
         self.start_paths: set[str] = set()
         self.edges = 0
         self.ambiguous = 0
@@ -446,8 +461,12 @@ class Walk:
 
 
 def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPTH,
-                include_ambiguous: bool = False) -> Walk:
-    """Walk calls, imports, references and inheritance into `start` (and what it contains) to `depth`."""
+                include_ambiguous: bool = False, files: Sequence[int] | None = None) -> Walk:
+    """Walk calls, imports, references and inheritance into `start` (and what it contains) to `depth`.
+
+    With `files` (every file's first node id, ascending), what it reached is keyed by the file's node id, not its
+    path, and holds the ids of the nodes that used it, in order, where it held their names: no node record of
+    what it reached is read."""
     walk = Walk()
     targets = set(start)
     # A file or a type stands for what it contains: their callers are its callers.
@@ -470,34 +489,25 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
         if len(frontier) > MAX_FRONTIER:
             walk.capped += len(frontier) - MAX_FRONTIER
             frontier = set(sorted(frontier)[:MAX_FRONTIER])
-        incoming = graph.edges_in(sorted(frontier))
-        sources: dict[int, list] = {}
-        for into, edges in incoming.items():
-            for edge in edges:
-                kind_, source, line = edge[0], edge[1], edge[2]
-                if kind_ not in WALKED_KINDS:
-                    continue
-                how = edge[3] if len(edge) > 3 and isinstance(edge[3], str) else "unique"
-                if how == "ambiguous":
-                    walk.ambiguous += 1
-                    if not include_ambiguous:
-                        continue
-                walk.edges += 1
-                sources.setdefault(source, []).append((kind_, how, line, into in named))
-        source_nodes = graph.nodes(sorted(sources))
+        sources = _sources(graph, frontier, named, include_ambiguous, walk)
+        if files is None:
+            source_nodes = graph.nodes(sorted(sources))
+            at = {source: node.path for source, node in source_nodes.items()}
+        else:
+            at = {source: files[bisect_right(files, source) - 1] for source in sources}
         next_frontier: set[int] = set()
         for source, uses in sources.items():
-            node = source_nodes.get(source)
-            if node is None:
+            where = at.get(source)
+            if where is None:
                 continue
             if source not in seen:
                 seen.add(source)
                 next_frontier.add(source)
-            if node.path in walk.start_paths and level == 1 and source in targets:
+            if level == 1 and source in targets:  # a node of X's own files
                 continue
-            entry = walk.reached.get(node.path)
+            entry = walk.reached.get(where)
             if entry is None:
-                entry = walk.reached[node.path] = [level, set(), set(), 0, [], uses[0][2], 0.0, False]
+                entry = walk.reached[where] = [level, set(), set(), 0, [], uses[0][2], 0.0, False]
             if level < entry[0]:
                 entry[0] = level
                 entry[5] = uses[0][2]
@@ -507,41 +517,131 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
                 entry[6] = max(entry[6], CONFIDENCE.get(how, 0.5))
                 entry[7] = entry[7] or (names_it and level == 1)
             entry[3] += len(uses)
-            label = node.name if node.kind == "file" or not node.owner else f"{node.owner}.{node.name}"
-            if len(entry[4]) < 5 and label not in entry[4]:
-                entry[4].append(label)
+            if files is not None:
+                entry[4].append(source)
+            else:
+                _add_label(entry[4], source_nodes[source])
         frontier = next_frontier
         if not frontier:
             break
-    for path in walk.start_paths:
-        walk.reached.pop(path, None)  # X's own file is not something a change to X breaks
+    own = walk.start_paths if files is None else {files[bisect_right(files, t) - 1] for t in targets}
+    for where in own:
+        walk.reached.pop(where, None)  # X's own file is not something a change to X breaks
     return walk
+
+
+def _sources(graph, frontier: set[int], named: set[int], include_ambiguous: bool,
+             walk: Walk) -> dict[int, list[tuple]]:
+    """The nodes with a walked edge into `frontier`: each its uses, (kind, how, line, whether it names X)."""
+    incoming = graph.edges_in(sorted(frontier))
+    sources: dict[int, list] = {}
+    for into, edges in incoming.items():
+        for edge in edges:
+            kind_, source, line = edge[0], edge[1], edge[2]
+            if kind_ not in WALKED_KINDS:
+                continue
+            how = edge[3] if len(edge) > 3 and isinstance(edge[3], str) else "unique"
+            if how == "ambiguous":
+                walk.ambiguous += 1
+                if not include_ambiguous:
+                    continue
+            walk.edges += 1
+            sources.setdefault(source, []).append((kind_, how, line, into in named))
+    return sources
+
+
+def _add_label(names: list[str], node) -> None:
+    """A node that used X, by name (its owner's too), among the first five of its file's."""
+    label = node.name if node.kind == "file" or not node.owner else f"{node.owner}.{node.name}"
+    if len(names) < 5 and label not in names:
+        names.append(label)
 
 
 def rank_rows(reached: Mapping[str, list], start_paths: set[str], *, limit: int, explain: bool) -> list[Row]:
     """Rows by file: code first, then tests, examples and docs; by depth, confidence, then in-degree."""
-    import math
-
     rows_by_section: dict[str, list[Row]] = {s: [] for s in SECTIONS}
-    for path, (level, kinds, hows, count, names, line, confidence, names_it) in reached.items():
-        depth_score = 10.0 * (MAX_DEPTH + 1 - level)
-        confidence_score = 3.0 * confidence
-        degree_score = min(math.log1p(count), 3.0)
-        named_score = NAMED_BONUS if names_it else 0.0
-        score = round(depth_score + confidence_score + degree_score + named_score, 4)
-        signals: tuple[tuple[str, float], ...] = (("depth", depth_score), ("confidence", confidence_score),
-                                                  ("in_degree", round(degree_score, 4)))
-        signals += (("names_target", named_score),) if names_it else ()
-        section = section_of(path)
-        extra = (("section", section), ("depth", level), ("edges", sorted(kinds)), ("resolution", sorted(hows)),
-                 ("count", count), ("names", names))
-        rows_by_section[section].append(
-            Row(path, line, ", ".join(names), "/".join(sorted(kinds)), score, signals if explain else (), extra))
+    for path, entry in reached.items():
+        row = _row(path, entry, entry[4], explain)
+        rows_by_section[section_of(path)].append(row)
     out: list[Row] = []
     for section in SECTIONS:
         ranked = sorted(rows_by_section[section], key=lambda r: (-r.score, r.path))
         out.extend(ranked[:limit])
     return out
+
+
+def _score(entry: list) -> float:
+    import math
+
+    level, _kinds, _hows, count, _names, _line, confidence, names_it = entry
+    depth_score = 10.0 * (MAX_DEPTH + 1 - level)
+    return round(depth_score + 3.0 * confidence + min(math.log1p(count), 3.0) + (NAMED_BONUS if names_it else 0.0), 4)
+
+
+def _row(path: str, entry: list, names: list[str], explain: bool) -> Row:
+    import math
+
+    level, kinds, hows, count, _names, line, confidence, names_it = entry
+    depth_score = 10.0 * (MAX_DEPTH + 1 - level)
+    confidence_score = 3.0 * confidence
+    degree_score = min(math.log1p(count), 3.0)
+    named_score = NAMED_BONUS if names_it else 0.0
+    score = round(depth_score + confidence_score + degree_score + named_score, 4)
+    signals: tuple[tuple[str, float], ...] = (("depth", depth_score), ("confidence", confidence_score),
+                                              ("in_degree", round(degree_score, 4)))
+    signals += (("names_target", named_score),) if names_it else ()
+    extra = (("section", section_of(path)), ("depth", level), ("edges", sorted(kinds)), ("resolution", sorted(hows)),
+             ("count", count), ("names", names))
+    return Row(path, line, ", ".join(names), "/".join(sorted(kinds)), score, signals if explain else (), extra)
+
+
+def rank_kept_rows(graph, reached: Mapping[int, list], *, limit: int, explain: bool, keep: int) -> list[Row]:
+    """`rank_rows`' first `keep` rows, from a walk keyed by file node id (`walk_impact`'s `files`), reading the
+    records of as few files as they need.
+
+    A file's score needs no record; its section and its place among equal scores need its path. Files are read a
+    score at a time, best first: once a section holds `limit` files read, no file unread can enter its rows (its
+    score is lower than every one read), and once the sections in order give `keep` rows, the rest is not read."""
+    if keep <= 0:
+        return []
+    by_score: dict[float, list[int]] = {}
+    for file_id, entry in reached.items():
+        by_score.setdefault(_score(entry), []).append(file_id)
+    scores = sorted(by_score, reverse=True)
+    paths: dict[int, str] = {}
+    sections: dict[str, list[tuple[float, str, int]]] = {s: [] for s in SECTIONS}
+    done = 0
+    while True:
+        batch: list[int] = []
+        while done < len(scores) and len(batch) < keep + 1:
+            batch += by_score[scores[done]]
+            done += 1
+        for file_id, node in graph.nodes(batch).items():
+            paths[file_id] = node.path
+            sections[section_of(node.path)].append((-_score(reached[file_id]), node.path, file_id))
+        chosen: list[int] = []
+        whole = done == len(scores)
+        for section in SECTIONS:
+            ranked = sorted(sections[section])[:limit]
+            if len(ranked) < limit and not whole:
+                break  # a file not read yet may belong here
+            chosen += [file_id for _score_, _path, file_id in ranked]
+            if len(chosen) >= keep:
+                break
+        else:
+            whole = True
+        if whole or len(chosen) >= keep:
+            break
+    rows = []
+    for file_id in chosen[:keep]:
+        entry = reached[file_id]
+        names: list[str] = []
+        used = graph.nodes(entry[4])  # in the file's own bucket, read already
+        for source in entry[4]:
+            if source in used:
+                _add_label(names, used[source])
+        rows.append(_row(paths[file_id], entry, names, explain))
+    return rows
 
 
 def _contract_rows(view: IndexView, path: str) -> tuple[list[Row], list[str]]:

@@ -88,7 +88,7 @@ PHRASE_ONLY_KINDS = frozenset(("decision", "wiring", "impact", "code"))
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         bundle: BundleView | None = None) -> tuple[Answer, Classification]:
     """Classify a question and answer it from the index (or indexes) its kind needs; rows carry their `type`."""
-    from gitroute.ask import classify, merge_answers
+    from gitroute.ask import MAX_CERTAIN_ROWS, classify, merge_answers
     from gitroute.query.evidence import bundle_evidence
     from gitroute.registry import INDEXES
     from gitroute.specs import available_commands, command_named
@@ -106,6 +106,11 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             assert command is not None  # classify only routes to available commands
             # Signals always: the merge reads them to tell the very name asked from a guess.
             options = dict(route.options or {})
+            if command.name == "impact":
+                # The merge reads no more of a route's rows than it keeps in all (a row it skips is one it has,
+                # from another route), but for rows that repeat one of the route's own (the impact answer counts
+                # them), nor fewer than it looks at for certain ones: the walk reads the records of those rows' files.
+                options.update(rows=max(limit, MAX_CERTAIN_ROWS), file_starts=lambda: _whole_file_starts(view))
             question = questions.get(route.text) or questions.setdefault(route.text, Question(route.text))
             return ask_command(command.name, question, repo=repo, limit=limit, explain=True, bundle=view, **options)
 
@@ -182,6 +187,18 @@ def ask_symbols(view: BundleView, text: str, *, limit: int, explain: bool, **fil
 
     return load_index("symbols").answer(view.index("symbols"), text, limit=limit, explain=explain,
                                         file_starts=lambda: _file_starts(view), **filters)
+
+
+def _whole_file_starts(view: BundleView) -> list[int] | None:
+    """The node ids of files when they are every file's (the meaning index leaves built copies out; None then, or
+    without a meaning index): the file of any node is a bisection."""
+    from gitroute.indexes.meaning import NAME
+
+    section = view.section(NAME)
+    counts = section.get("counts") if isinstance(section, dict) else None
+    if not isinstance(counts, dict) or counts.get("built_copies") != 0:
+        return None
+    return _file_starts(view)
 
 
 def _file_starts(view: BundleView) -> list[int] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from sys import intern
 
 from gitroute.indexes.meaning.vocabulary import node_fields, words
 from gitroute.rank import built_copies, is_secondary
@@ -121,7 +122,8 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
             bit, weight = fields_of[field]
             found = words_memo.get(text)
             if found is None:  # each word once, with its count: a field's words repeat (a name in its path)
-                found = tuple(Counter(words(text)).items())
+                # One string a word, whatever text it is in: a kernel's millions of postings each hold a token
+                found = tuple((intern(word), times) for word, times in Counter(words(text)).items())
                 if len(text) < 200:
                     words_memo[text] = found
             for token, times in found:
@@ -137,7 +139,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
         length = sum(counts.values())
         # encode_posting, inlined: one call per posting is a tenth of the index's prepare step
         held = min(length, 16383) << 10
-        out.append((node_id - first, length, [*counts, *(BODY_PREFIX + t for t in body)],
+        out.append((node_id - first, length, [*counts, *(intern(BODY_PREFIX + t) for t in body)],
                     [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
                      *[encode_posting(1, len(body), BODY_BIT)] * len(body)], len(body)))
     # In node order: a constant joins its holder's text, and a holder extracted after its constants (the Linux
