@@ -422,7 +422,11 @@ class Linker:
         own = token.strip("~.!")
         spelled_others = [s for s in spelled if s != own]
         if spelled_others:
-            by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+            # `_names_file(s, path)` for any s, as one test in C per path: what the paragraph spells and what the
+            # path may be spelled as, each a set (a file's, cached).
+            paths, modules = _spelled_probes(tuple(spelled_others))
+            by_path = [path for path in files
+                       if not (paths.isdisjoint(_path_suffixes(path)) and modules.isdisjoint(_module_suffixes(path)))]
             if len(by_path) == 1:
                 return by_path[0]
         words = words - set(_WORD.findall(token))
@@ -483,6 +487,37 @@ def _names_file(spelled: str, path: str) -> bool:
     parts = spelled.split(".")
     return len(parts) >= 2 and any(module == ".".join(parts[:k]) or module.endswith("." + ".".join(parts[:k]))
                                    for k in range(len(parts), 1, -1))
+
+
+@lru_cache(maxsize=4096)
+def _spelled_probes(spelled: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """What `_names_file` tests a path against, for each of `spelled`: a slashed token itself (a path or a path
+    suffix), and each dotted prefix of two parts or more of a dotted one (a module path or its suffix)."""
+    paths, modules = set(), set()
+    for text in spelled:
+        text = text.strip("~.!").split("(", 1)[0]
+        if "/" in text:
+            paths.add(text)
+        else:
+            parts = text.split(".")
+            modules.update(".".join(parts[:k]) for k in range(len(parts), 1, -1))
+    return frozenset(paths), frozenset(modules)
+
+
+@lru_cache(maxsize=65536)
+def _path_suffixes(path: str) -> frozenset[str]:
+    """A path and each suffix of it after a slash: `s` is one of them iff `path == s or path.endswith("/" + s)`."""
+    return frozenset((path, *(path[i + 1:] for i, c in enumerate(path) if c == "/")))
+
+
+@lru_cache(maxsize=65536)
+def _module_suffixes(path: str) -> frozenset[str]:
+    """A file's dotted module path and each suffix of it after a dot (as `_names_file` spells the module)."""
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) in _PACKAGE_STEMS:
+        stem = posixpath.dirname(stem)
+    module = stem.replace("/", ".")
+    return frozenset((module, *(module[i + 1:] for i, c in enumerate(module) if c == ".")))
 
 
 def _is_local(node, functions: set[tuple[str, str]]) -> bool:
