@@ -600,3 +600,17 @@ def test_a_path_is_spelled_by_a_paragraph_as_names_file_says(spelled, path):
     paths, modules = _spelled_probes(tuple(spelled))
     found = not (paths.isdisjoint(_path_suffixes(path)) and modules.isdisjoint(_module_suffixes(path)))
     assert found == any(_names_file(s, path) for s in spelled)
+
+
+def test_a_linker_reads_packed_edges_as_it_reads_edge_tuples():
+    from gitroute.edges import EdgeTable, pack
+    from gitroute.indexes.doc_links import Linker
+
+    edges = [(1, "imports", 2, 1, "import"), (1, "calls", 3, 4, "import"), (2, "references", 3, 5, "scope"),
+             (1, "imports", 4, 2, "import"), (3, "inherits", 2, 6, "import"), (2, "calls", 2, 7, "scope"),
+             (4, "defines", 5, 1, "structure"), (2, "imports", 1, 1, "import")]
+    table = EdgeTable()
+    table.add(pack(edges))
+    packed, plain = Linker([], table, lazy=True), Linker([], edges, lazy=True)
+    assert list(packed.incoming.items()) == list(plain.incoming.items()) == [(2, 2), (3, 2), (4, 1), (1, 1)]
+    assert list(packed.imports.items()) == list(plain.imports.items()) == [(1, {2, 4}), (2, {1})]
