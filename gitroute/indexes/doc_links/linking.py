@@ -8,6 +8,7 @@ import re
 from collections import Counter, defaultdict, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
 
 from gitroute.model import Document, Token
 from gitroute.text import is_code_name, name_parts
@@ -651,16 +652,15 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         if entry is not None:
             looked = array("I", entry[0])
             rows = entry[1]
-            ids = [linker.node_ids(row[5]) for row in rows]
-            if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
-                    and all(-1 not in i for i in ids)):
+            ids = linker.node_ids([ref for row in rows for ref in row[5]])  # every row's, in one call
+            if (not looked or max(looked) < len(keys)) and moved.isdisjoint(looked) and -1 not in ids:
                 memo.put(key, entry)
                 kept.append((key, looked, rows))
-                target = linker._target
+                targets = iter(map(linker._target, ids))
                 links.extend(DocLink(document.path, section, number, line, token, status,
-                                     tuple(map(target, targets)), total, heading, section_line, directive)
-                             for (section, number, line, token, status, _refs, total, heading, section_line,
-                                  directive), targets in zip(rows, ids))
+                                     tuple(islice(targets, len(refs))), total, heading, section_line, directive)
+                             for (section, number, line, token, status, refs, total, heading, section_line,
+                                  directive) in rows)
                 continue
         linked_again = True
         if relinked is not None:
