@@ -427,8 +427,9 @@ def _records_held(entry: object, source: str | None) -> tuple | None:
 
     _source, plain, fallback, words, warnings = entry
     try:
-        records = [Record(*head, tuple(DecisionRow(*r) for r in rows), supersedes, tuple(Section(*s) for s in secs))
-                   for *head, rows, supersedes, secs in plain]
+        records = [Record(path, title, status, superseded_by, format_, tuple(DecisionRow(*r) for r in rows),
+                          supersedes, tuple(Section(*s) for s in secs))
+                   for path, title, status, superseded_by, format_, rows, supersedes, secs in plain]
     except (TypeError, ValueError):
         return None
     return records, fallback, words, [tuple(w) for w in warnings]
@@ -440,7 +441,7 @@ def _plain_record(record: Record) -> tuple:
             tuple(tuple(s) for s in record.sections))
 
 
-def _read_records(inputs: object, documents: Mapping[str, object], config: object,
+def _read_records(inputs: object, documents: Mapping, config: object,
                   ) -> tuple[list[Record], bool, list[tuple[str, str]]]:
     """The snapshot's records, design sections and pages, in the order the index stores them; whether they are
     design documents read for want of any record; the warnings of what could not be read."""

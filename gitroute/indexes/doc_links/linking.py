@@ -502,7 +502,8 @@ def _names_file(spelled: str, path: str) -> bool:
 def _spelled_probes(spelled: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """What `_names_file` tests a path against, for each of `spelled`: a slashed token itself (a path or a path
     suffix), and each dotted prefix of two parts or more of a dotted one (a module path or its suffix)."""
-    paths, modules = set(), set()
+    paths: set[str] = set()
+    modules: set[str] = set()
     for text in spelled:
         text = text.strip("~.!").split("(", 1)[0]
         if "/" in text:
