@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import compress, repeat
 from typing import NoReturn
 
 from gitroute.model import EDGE_KINDS, RESOLUTIONS, Edge
@@ -97,6 +97,16 @@ class EdgeTable(list):
         """Edge `at` as a plain (source, kind, target, line, how) tuple."""
         return (self.sources[at], EDGE_KINDS[self.kinds[at]], self.targets[at], self.lines[at],
                 RESOLUTIONS[self.hows[at]])
+
+    def targets_of(self, kinds: Iterable[str]) -> Iterator[int]:
+        """The target id of every edge of one of `kinds`, in edge order: read from the columns, no `Edge` made."""
+        codes = frozenset(KIND_CODES[kind] for kind in kinds if kind in KIND_CODES)
+        return compress(self.targets, map(codes.__contains__, self.kinds))
+
+    def pairs_of(self, kind: str) -> Iterator[tuple[int, int]]:
+        """(source, target) of every edge of `kind`, in edge order: read from the columns, no `Edge` made."""
+        code = KIND_CODES.get(kind, -1)
+        return compress(zip(self.sources, self.targets), map(code.__eq__, self.kinds))
 
     def kind_counts(self, how: int | None = None) -> dict[str, int]:
         """Edges by kind; of one resolution (its code) when given."""

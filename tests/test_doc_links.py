@@ -586,3 +586,31 @@ def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
     by_doc = {path: [[path, "Title", "guide", links, sections]] for path, links in entries.items()}
     codec = BY_DOC.codec
     assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_doc)))) == by_doc
+
+
+_SPELLED = st.text(alphabet=st.sampled_from(list("ab./~!(_")), max_size=12)
+_PATHS = st.lists(st.sampled_from(["a", "b", "a.b", "__init__.py", "index", "a.py", "b.js", ".", "", "a..b"]),
+                  min_size=1, max_size=4).map("/".join)
+
+
+@given(st.lists(_SPELLED, min_size=1, max_size=3), _PATHS)
+def test_a_path_is_spelled_by_a_paragraph_as_names_file_says(spelled, path):
+    from gitroute.indexes.doc_links.linking import _module_suffixes, _names_file, _path_suffixes, _spelled_probes
+
+    paths, modules = _spelled_probes(tuple(spelled))
+    found = not (paths.isdisjoint(_path_suffixes(path)) and modules.isdisjoint(_module_suffixes(path)))
+    assert found == any(_names_file(s, path) for s in spelled)
+
+
+def test_a_linker_reads_packed_edges_as_it_reads_edge_tuples():
+    from gitroute.edges import EdgeTable, pack
+    from gitroute.indexes.doc_links import Linker
+
+    edges = [(1, "imports", 2, 1, "import"), (1, "calls", 3, 4, "import"), (2, "references", 3, 5, "scope"),
+             (1, "imports", 4, 2, "import"), (3, "inherits", 2, 6, "import"), (2, "calls", 2, 7, "scope"),
+             (4, "defines", 5, 1, "structure"), (2, "imports", 1, 1, "import")]
+    table = EdgeTable()
+    table.add(pack(edges))
+    packed, plain = Linker([], table, lazy=True), Linker([], edges, lazy=True)
+    assert list(packed.incoming.items()) == list(plain.incoming.items()) == [(2, 2), (3, 2), (4, 1), (1, 1)]
+    assert list(packed.imports.items()) == list(plain.imports.items()) == [(1, {2, 4}), (2, {1})]

@@ -686,3 +686,33 @@ def test_equal_values_digest_alike_however_their_strings_were_made_or_shared() -
     assert afresh == kept and digest_values(afresh) == digest_values(kept)
     assert digest_values(marshal.loads(marshal.dumps(kept))) == digest_values(kept)
     assert digest_values([["routetable", 0, 1]]) != digest_values([["routetable", 0, 2]])
+
+
+ADR = ("# 1. Keep carts in memory\n\nStatus: accepted\n\n## Context\n\nThe `Cart` is read on every page.\n\n"
+       "## Decision\n\nWe keep each cart in memory and call `total_price` on checkout.\n")
+
+
+def test_a_commit_that_changes_no_document_reads_no_record_again(tmp_path: Path, monkeypatch) -> None:
+    """The decision index takes the records of unchanged documents from the memo (a symbol a record names may
+    still appear or go: which ones it mentions is worked out again), and writes what --full writes."""
+    from gitroute.indexes import decisions
+
+    incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
+    read: list[int] = []
+    read_records = decisions._read_records
+
+    def counting(*args):
+        read.append(1)
+        return read_records(*args)
+
+    monkeypatch.setattr(decisions, "_read_records", counting)
+    tree = {**BASE, "docs/adr/0001-keep-carts-in-memory.md": ADR}
+    _build_both(incremental, full, tree, "base")
+    assert len(read) == 2
+    # `total_price` goes: the record no longer mentions a symbol of that name.
+    tree = {**tree, "shop/prices.py": "def price_total(items):\n    return sum(i.price for i in items)\n"}
+    _build_both(incremental, full, tree, "rename a symbol the record names")
+    assert len(read) == 3, "the incremental build read the records again"
+    tree = {**tree, "docs/adr/0001-keep-carts-in-memory.md": ADR.replace("accepted", "superseded")}
+    _build_both(incremental, full, tree, "edit the record")
+    assert len(read) == 5, "an edited record was taken from the memo"

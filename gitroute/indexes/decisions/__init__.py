@@ -277,14 +277,16 @@ def normalize_name_all(text: str) -> set[str]:
     return names
 
 
-def _mentioned_symbols(doc: object, names: frozenset[str]) -> list[str]:
+def _code_words(doc: object) -> list[str]:
+    """The normalised last parts (4 characters or more) of a document's code tokens, sorted: what may name a
+    symbol (`build` keeps those some node is named)."""
     found = set()
     for block in doc.blocks:  # type: ignore[attr-defined]
         for token in block.tokens:
             if token.kind in ("code", "literal", "role", "directive_arg"):
                 last = re.split(r"[.:/]", token.text.strip("`~!.()"))[-1]
                 key = normalize_name(last)
-                if len(key) >= 4 and key in names:
+                if len(key) >= 4:
                     found.add(key)
     return sorted(found)
 
@@ -372,10 +374,79 @@ def _design_sections(record: Record, labels: frozenset[str]) -> Record:
 def build(inputs: object) -> object:
     """Build the decision index from the snapshot's records and design documents (the seam's `build`)."""
     from gitroute.indexes import IndexBuild
-    from gitroute.records import collect_records
 
     config = inputs.config  # type: ignore[attr-defined]
     documents = getattr(inputs, "documents", {})
+    memo = inputs.memo.table(NAME) if getattr(inputs, "memo", None) is not None else None  # type: ignore[attr-defined]
+    source = _records_source(inputs, documents) if memo is not None else None
+    entry = memo.get(RECORDS) if memo is not None else None
+    held = _records_held(entry, source)
+    if held is not None:
+        records, fallback, words, warnings = held
+    else:
+        records, fallback, warnings = _read_records(inputs, documents, config)
+        words = {r.path: _code_words(documents[r.path]) for r in records if r.path in documents}
+        entry = (source, [_plain_record(r) for r in records], fallback, words, warnings)
+    if memo is not None and source is not None and not warnings:  # a blob that could not be read is read again
+        memo.put(RECORDS, entry)  # the same object when taken: an unchanged table is not written again
+    graph = getattr(inputs, "graph", None)
+    # Every symbol's name, normalised (each name once: most repeat): only when there are records to find them in.
+    spelled = {n.name for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4} if records else ()
+    names = frozenset(map(normalize_name, spelled))
+    symbols = {path: [key for key in found if key in names] for path, found in words.items()} if names else {}
+    blobs, section, shards_kept = build_blobs(records, symbols, fallback, memo, getattr(inputs, "previous", None))
+    from gitroute.records import rows_of
+
+    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)),
+                      kept=shards_kept)
+
+
+# The memo entry of the records a snapshot's documents make: (what they were read from, the records as plain
+# tuples, fallback, each record's code words, warnings). A commit that changes no document (or the
+# configuration) reads none of them again: on django a one-file commit's rebuild spent half the index there.
+RECORDS = "\0records"
+
+
+def _records_source(inputs: object, documents: Mapping[str, object]) -> str | None:
+    """A digest of everything the records are read from: each document's path and blob, the configuration;
+    None (no memo) when a document has no blob id to name it."""
+    from gitroute.bundle.memo import digest_values
+
+    blobs = {f.path: f.blob for f in getattr(inputs, "files", ())}
+    named = [(path, blobs.get(path)) for path in sorted(documents)]
+    if any(blob is None for _path, blob in named):
+        return None
+    return digest_values((named, repr(inputs.config))).hex()  # type: ignore[attr-defined]
+
+
+def _records_held(entry: object, source: str | None) -> tuple | None:
+    """The memo's records when they were read from `source`: (records, fallback, code words, warnings)."""
+    if source is None or not (isinstance(entry, tuple) and len(entry) == 5 and entry[0] == source):
+        return None
+    from gitroute.records import DecisionRow, Record, Section
+
+    _source, plain, fallback, words, warnings = entry
+    try:
+        records = [Record(path, title, status, superseded_by, format_, tuple(DecisionRow(*r) for r in rows),
+                          supersedes, tuple(Section(*s) for s in secs))
+                   for path, title, status, superseded_by, format_, rows, supersedes, secs in plain]
+    except (TypeError, ValueError):
+        return None
+    return records, fallback, words, [tuple(w) for w in warnings]
+
+
+def _plain_record(record: Record) -> tuple:
+    """A record as plain tuples, which the memo stores (`_records_held` makes it a Record again)."""
+    return (*record[:5], tuple(tuple(r) for r in record.rows), tuple(record.supersedes),
+            tuple(tuple(s) for s in record.sections))
+
+
+def _read_records(inputs: object, documents: Mapping, config: object,
+                  ) -> tuple[list[Record], bool, list[tuple[str, str]]]:
+    """The snapshot's records, design sections and pages, in the order the index stores them; whether they are
+    design documents read for want of any record; the warnings of what could not be read."""
+    from gitroute.records import collect_records
+
     warnings: list[tuple[str, str]] = []
 
     heads: dict[str, bytes] = {}
@@ -414,18 +485,7 @@ def build(inputs: object) -> object:
     # Pages last: their rows come after every record's and design section's, so that each tier keeps its own BM25
     # statistics (`_page_tier`): pages never change how records rank among themselves.
     records.sort(key=lambda r: (r.format == PAGE_FORMAT, r.path))
-    graph = getattr(inputs, "graph", None)
-    # Every symbol's name, normalised (each name once: most repeat): only when there are records to find them in.
-    spelled = {n.name for n in getattr(graph, "nodes", ()) if n.kind != "file" and len(n.name) >= 4} if records else ()
-    names = frozenset(map(normalize_name, spelled))
-    symbols = ({r.path: _mentioned_symbols(documents[r.path], names) for r in records if r.path in documents}
-               if names else {})
-    memo = inputs.memo.table(NAME) if getattr(inputs, "memo", None) is not None else None  # type: ignore[attr-defined]
-    blobs, section, shards_kept = build_blobs(records, symbols, fallback, memo, getattr(inputs, "previous", None))
-    from gitroute.records import rows_of
-
-    return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)),
-                      kept=shards_kept)
+    return records, fallback, warnings
 
 
 # ---------------------------------------------------------------------------------------------- answer

@@ -8,6 +8,7 @@ import re
 from collections import Counter, defaultdict, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
 
 from gitroute.model import Document, Token
 from gitroute.text import is_code_name, name_parts
@@ -112,13 +113,21 @@ class Linker:
         self.node_list = nodes
         self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
         self.documents = frozenset(documents)
-        # Edges are (source, kind, target, line, how): one pass per question, in C where it can be.
-        edges = edges if isinstance(edges, (list, tuple)) else list(edges)
-        self.incoming = Counter(e[2] for e in edges if e[1] in _CENTRAL_KINDS)
+        # Edges are (source, kind, target, line, how): one pass per question, in C where it can be (a graph's
+        # packed edges from their columns: made into tuples, django's 400,000 took a third of a second).
+        from gitroute.edges import EdgeTable  # (not on the query path: it imports typing)
+
         self.imports: dict[int, set[int]] = defaultdict(set)  # file -> the files it imports
-        for e in edges:
-            if e[1] == "imports":
-                self.imports[e[0]].add(e[2])
+        if isinstance(edges, EdgeTable):
+            self.incoming = Counter(edges.targets_of(_CENTRAL_KINDS))
+            for source, target in edges.pairs_of("imports"):
+                self.imports[source].add(target)
+        else:
+            edges = edges if isinstance(edges, (list, tuple)) else list(edges)
+            self.incoming = Counter(e[2] for e in edges if e[1] in _CENTRAL_KINDS)
+            for e in edges:
+                if e[1] == "imports":
+                    self.imports[e[0]].add(e[2])
         self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
         self.targets: dict[int, Target] = {}
@@ -422,7 +431,11 @@ class Linker:
         own = token.strip("~.!")
         spelled_others = [s for s in spelled if s != own]
         if spelled_others:
-            by_path = [path for path in files if any(_names_file(s, path) for s in spelled_others)]
+            # `_names_file(s, path)` for any s, as one test in C per path: what the paragraph spells and what the
+            # path may be spelled as, each a set (a file's, cached).
+            paths, modules = _spelled_probes(tuple(spelled_others))
+            by_path = [path for path in files
+                       if not (paths.isdisjoint(_path_suffixes(path)) and modules.isdisjoint(_module_suffixes(path)))]
             if len(by_path) == 1:
                 return by_path[0]
         words = words - set(_WORD.findall(token))
@@ -483,6 +496,38 @@ def _names_file(spelled: str, path: str) -> bool:
     parts = spelled.split(".")
     return len(parts) >= 2 and any(module == ".".join(parts[:k]) or module.endswith("." + ".".join(parts[:k]))
                                    for k in range(len(parts), 1, -1))
+
+
+@lru_cache(maxsize=4096)
+def _spelled_probes(spelled: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """What `_names_file` tests a path against, for each of `spelled`: a slashed token itself (a path or a path
+    suffix), and each dotted prefix of two parts or more of a dotted one (a module path or its suffix)."""
+    paths: set[str] = set()
+    modules: set[str] = set()
+    for text in spelled:
+        text = text.strip("~.!").split("(", 1)[0]
+        if "/" in text:
+            paths.add(text)
+        else:
+            parts = text.split(".")
+            modules.update(".".join(parts[:k]) for k in range(len(parts), 1, -1))
+    return frozenset(paths), frozenset(modules)
+
+
+@lru_cache(maxsize=65536)
+def _path_suffixes(path: str) -> frozenset[str]:
+    """A path and each suffix of it after a slash: `s` is one of them iff `path == s or path.endswith("/" + s)`."""
+    return frozenset((path, *(path[i + 1:] for i, c in enumerate(path) if c == "/")))
+
+
+@lru_cache(maxsize=65536)
+def _module_suffixes(path: str) -> frozenset[str]:
+    """A file's dotted module path and each suffix of it after a dot (as `_names_file` spells the module)."""
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) in _PACKAGE_STEMS:
+        stem = posixpath.dirname(stem)
+    module = stem.replace("/", ".")
+    return frozenset((module, *(module[i + 1:] for i, c in enumerate(module) if c == ".")))
 
 
 def _is_local(node, functions: set[tuple[str, str]]) -> bool:
@@ -608,16 +653,15 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         if entry is not None:
             looked = array("I", entry[0])
             rows = entry[1]
-            ids = [linker.node_ids(row[5]) for row in rows]
-            if ((not looked or max(looked) < len(keys)) and moved.isdisjoint(looked)
-                    and all(-1 not in i for i in ids)):
+            ids = linker.node_ids([ref for row in rows for ref in row[5]])  # every row's, in one call
+            if (not looked or max(looked) < len(keys)) and moved.isdisjoint(looked) and -1 not in ids:
                 memo.put(key, entry)
                 kept.append((key, looked, rows))
-                target = linker._target
+                targets = iter(map(linker._target, ids))
                 links.extend(DocLink(document.path, section, number, line, token, status,
-                                     tuple(map(target, targets)), total, heading, section_line, directive)
-                             for (section, number, line, token, status, _refs, total, heading, section_line,
-                                  directive), targets in zip(rows, ids))
+                                     tuple(islice(targets, len(refs))), total, heading, section_line, directive)
+                             for (section, number, line, token, status, refs, total, heading, section_line,
+                                  directive) in rows)
                 continue
         linked_again = True
         if relinked is not None:
