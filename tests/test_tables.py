@@ -36,6 +36,7 @@ from gitroute.bundle.varints import (
     encode_varints,
     load_strings_shard,
 )
+from gitroute.indexes.meaning.storage import MeaningPairs
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "pi", "rho"]
 
@@ -110,7 +111,7 @@ def test_a_binary_shard_round_trips_and_is_the_same_bytes_whatever_the_order(val
 
 @settings(max_examples=300)
 @given(st.binary(max_size=200), st.sampled_from([FieldLists(3), GapPairs(bits=(10, 14)),
-                                                  GapPairs(bits=(10, 14), unstored=1), IdRows()]))
+                                                  GapPairs(bits=(10, 14), unstored=1), IdRows(), MeaningPairs()]))
 def test_a_malformed_binary_shard_or_value_is_a_bad_value_never_a_traceback(data, codec):
     for blob in (data, SHARD_MAGIC + data):
         try:
