@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
-from gitroute.phrases import WIRING_COPIES_WHAT, phrase_intents
+from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
 from gitroute.text import is_code_name, is_marked_code, is_name, name_parts
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
@@ -388,6 +388,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             elif kind == "symbol" and any(asked == p for p, _ in subjects.paths):
                 tree = dict(subjects.paths)[asked] == "tree"
                 options = {"path_glob": glob.escape(asked) + ("/*" if tree else "")}
+            elif kind == "impact" and reason.startswith(TESTS_WHY):
+                options = {"first_section": "tests"}  # "which tests cover X": what uses X, its tests first
             routes.add(kind, reason, asked, options=options)
             subject = subject or asked
     kinds = routes.kinds()

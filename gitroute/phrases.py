@@ -92,6 +92,15 @@ _IMPACT = _phrases(
     r"(?=\s*(?:[?.!;,]|$|\s+(?:from|in|by|across|anywhere|elsewhere|outside|throughout|at all)\b))",
     r"\b(?:find|list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:usages|references|uses)\s+(?:of|to)\b",
 )
+# "which tests cover X", "where is X tested": what uses a thing, its tests first (`ask` asks impact so).
+TESTS_WHY = "asks which tests exercise something"
+_TESTED = _phrases(
+    r"\b(?:which|what|any)\s+(?:unit\s+|integration\s+)?tests?\s+(?:\S+\s+)?(?:cover|covers|exercise|exercises"
+    r"|hit|hits|call|calls|use|uses|touch|touches|check|checks|import|imports)\b",
+    r"\b(?:the|any|its|their)\s+(?:unit\s+)?tests\s+(?:for|of|covering)\b",
+    r"\bwhere\s+(?:is|are)\s+(?:\S+\s+){1,4}?(?:tested|unit[- ]tested)\b",
+    r"\bis\s+(?:\S+\s+){1,4}?(?:tested|covered by (?:a |any )?tests?)\s*(?:[?.!]|$)",
+)
 # "I'm about to change X": the setting of a question, which asks what a change breaks unless it asks another thing.
 _CHANGING = _phrases(
     # a sentence that opens on the change: "Changing X's signature; …", "Renaming the Y class — …"
@@ -177,6 +186,7 @@ WIRING_COPIES_WHAT = "asks how copies and pins are kept"
 KIND_PHRASES = (
     ("decision", _DECISION, "asks why something was decided"),
     ("decision", _INTENT, "asks about intent or policy, not a place"),
+    ("impact", _TESTED, TESTS_WHY),
     ("impact", _IMPACT, "asks what a change would break, or what uses something"),
     ("wiring", _WIRING_BUILD, "asks how the repository is built, tested or published"),
     ("wiring", _WIRING_COPIES, WIRING_COPIES_WHAT),

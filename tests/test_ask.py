@@ -456,3 +456,21 @@ def test_impact_of_a_namespaced_name_keeps_its_owner_when_several_files_define_i
     evidence = Evidence(definitions=lambda n: places if n == name else ())
     routes = classify(f"who calls {name}?", evidence, EVERY_COMMAND).routes
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", asked)]
+
+
+@pytest.mark.parametrize("question", ["which tests cover compute_total?", "where is compute_total tested?",
+                                      "Are there any tests for compute_total?",
+                                      "Is compute_total covered by any tests?"])
+def test_which_tests_cover_a_name_asks_impact_with_its_tests_first(make_repo, route, question):
+    repo = make_repo("tested")
+    repo.commit({
+        "app/core.py": "def compute_total(x):\n    return x\n",
+        "app/service.py": "from app.core import compute_total\n\n\ndef serve():\n    return compute_total(1)\n",
+        "tests/test_core.py": "from app.core import compute_total\n\n\ndef test_compute():\n    assert compute_total(2) == 2\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "--explain", question)
+    assert [r["command"] for r in doc["classification"]["routes"]][:1] == ["impact"]
+    assert doc["rows"][0]["path"] == "tests/test_core.py" and "app/service.py" in [r["path"] for r in doc["rows"]]
+    callers = ask_json(route, repo, "who calls compute_total?")  # what uses it: code first, as before
+    assert [r["path"] for r in callers["rows"]][:2] == ["app/service.py", "tests/test_core.py"]

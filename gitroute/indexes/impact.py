@@ -271,14 +271,18 @@ def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> Non
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, depth: int = DEFAULT_DEPTH,
            ambiguous: bool = False, rows: int | None = None,
-           file_starts: Callable[[], Sequence[int] | None] | None = None, **_options: object) -> Answer:
+           file_starts: Callable[[], Sequence[int] | None] | None = None, first_section: str | None = None,
+           **_options: object) -> Answer:
     """Files and symbols a change to `question` (a path, a symbol name or `path:symbol`) may break.
 
     `rows`: only the answer's first rows are wanted (`ask` reads no more of a route's), and as many more as the
     contract rows repeat one another; the notes are the whole walk's still. With `file_starts` too (the first
     node id of every file of the graph, ascending: the file of a node is a bisection), the walk counts what it
     reaches by file without reading any node's record, and reads those of the files its first rows need
-    (`rank_kept_rows`)."""
+    (`rank_kept_rows`). `first_section`: that section's rows first (`ask`'s "which tests cover X": its tests), the
+    whole walk ranked."""
+    if first_section is not None:
+        rows = None
     target = question.strip()
     depth = max(1, min(int(depth), MAX_DEPTH))
     candidates = resolve_target(target, lambda keys: _read_names(view, keys))
@@ -331,6 +335,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
+    if first_section is not None:
+        ranked = sorted(ranked, key=lambda r: dict(r.extra).get("section") != first_section)  # stable
     return Answer("routed", view.source, tuple(contract_rows[0] + ranked)[:rows], tuple(notes), extra)
 
 
