@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
-from gitroute.text import is_code_name, is_marked_code, is_name, name_parts
+from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, split_path_name
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
 # `query`, which mixes the symbol tiers and BM25 by the question's shape.
@@ -37,7 +37,6 @@ _FILE_SHAPE = re.compile(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _QUOTED = re.compile(r"`([^`]+)`|'([^'\s][^']*)'|\"([^\"]+)\"")
 _TRIM = ".,;:!?()[]{}<>\"'`"
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
-_PATH_COLON = re.compile(r"(?<!:):(?!:)")  # the colon of `path:symbol`, not one of a `::` qualifier
 # A document named by its file's name in capitals: README, INSTALL, CONTRIBUTING, CHANGELOG.
 _CAPITALS = re.compile(r"^[A-Z][A-Z0-9_-]{3,}$")
 
@@ -177,8 +176,8 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
         if not word:
             continue
         found.position.setdefault(word.removesuffix("()").strip("/"), _position(text, word))
-        path, colon, name = word.rpartition(":")
-        if colon and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
+        path, name = split_path_name(word) or ("", "")
+        if name and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
                 and evidence.path_kind(path.strip("/")) == "blob":
             found.located.append((path.strip("/"), name))
             found.position[f"{path.strip('/')}:{name}"] = found.position[word.strip("/")]
@@ -381,10 +380,10 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                     subjects.facts.append(f"{reason}, about {', '.join(repr(n) for n in missing)}: no_match")
                 continue
             options = None
-            colon = _PATH_COLON.search(asked) if kind == "symbol" and not asked.startswith("/") else None
-            if colon:  # `path:symbol`; not the `::` of `Rack::Lint`
-                path, name = asked[:colon.start()], asked[colon.end():]
-                asked, options = name, {"path_glob": glob.escape(path)}
+            located = split_path_name(asked) if kind == "symbol" and not asked.startswith("/") else None
+            if located:  # `path:symbol`; not the `::` of `Rack::Lint`
+                path, asked = located
+                options = {"path_glob": glob.escape(path)}
             elif kind == "symbol" and any(asked == p for p, _ in subjects.paths):
                 tree = dict(subjects.paths)[asked] == "tree"
                 options = {"path_glob": glob.escape(asked) + ("/*" if tree else "")}

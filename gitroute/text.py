@@ -268,6 +268,16 @@ def is_file_name(word: str) -> bool:
     return "::" not in word and _FILE_EXTENSION.search(word) is not None and not word.endswith("()")
 
 
+_PATH_COLON = re.compile(r"(?<!:):(?!:)")  # the colon of `path:name`, not one of a `::` qualifier
+
+
+def split_path_name(text: str) -> tuple[str, str] | None:
+    """`path:name` split at its last colon that is no part of a `::` (`lib/lint.rb:Rack::Lint` -> lib/lint.rb,
+    Rack::Lint); None when it has none (`Rack::Lint`)."""
+    colons = [m.start() for m in _PATH_COLON.finditer(text)]
+    return (text[:colons[-1]], text[colons[-1] + 1:]) if colons else None
+
+
 def name_parts(name: str) -> list[str]:
     """A qualified name's parts, outermost first: `spdlog::cfg::load_env_levels` -> spdlog, cfg, load_env_levels."""
     return [p for p in _QUALIFIER.split(name.removesuffix("()").lstrip("$@")) if p]

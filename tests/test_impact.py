@@ -401,6 +401,7 @@ def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, 
         assert expected["status"] == "routed", dotted
         assert impact(route, repo, qualified)["rows"] == expected["rows"], qualified
     assert "lib/rack/app.rb" in paths(impact(route, repo, "Rack::Lint"))
+    assert impact(route, repo, "lib/rack/lint.rb:Rack::Lint")["rows"] == impact(route, repo, "Rack::Lint")["rows"]
     assert any("impact of method 'Parse' (src/Json/JToken.cs)" in note
                for note in impact(route, repo, "Json.Linq.JToken.Parse")["notes"])
     assert impact(route, repo, "Rack::Nothing")["status"] == "no_match"

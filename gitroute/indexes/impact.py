@@ -17,7 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
-from gitroute.text import is_code_name
+from gitroute.text import is_code_name, split_path_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -408,8 +408,8 @@ def resolve_target(target: str, lookup) -> list[list]:
 def _resolve_spelled(target: str, lookup) -> list[list]:
     if not target:
         return []
-    path, colon, symbol = target.rpartition(":")
-    if colon and path and symbol and ("/" in path or "." in path):
+    path, symbol = split_path_name(target) or ("", "")
+    if path and symbol and ("/" in path or "." in path):
         records = lookup([symbol, path]).get(symbol.lower(), [])
         records = [r for r in records if r[1] == path or r[1].endswith("/" + path)]
         return [r for r in records if r[2] == symbol] or records  # the name as spelled, when case tells two apart
