@@ -409,7 +409,7 @@ def test_ask_finds_the_name_a_change_question_spells_in_words(built, route):
 
 @pytest.fixture
 def qualified(make_repo, route):
-    """Ruby owners, a C++ namespace: names a question writes with `::`."""
+    """Ruby owners, a C++ namespace, a PHP namespace: names a question writes with `::` or `\\`."""
     repo = make_repo("qualified")
     repo.commit({
         "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
@@ -417,6 +417,10 @@ def qualified(make_repo, route):
         "src/store.hpp": "namespace app {\nclass Store {\n public:\n  int size();\n};\n}\n",
         "src/store_size.cpp": '#include "store.hpp"\nnamespace app {\nint Store::size() { return 0; }\n}\n',
         "src/use.cpp": '#include "store.hpp"\nint count(app::Store &s) { return s.size(); }\n',
+        "php/Handler/StreamHandler.php": "<?php\nnamespace Monolog\\Handler;\n\nclass StreamHandler\n{\n"
+                                         "    public function write(): void\n    {\n    }\n}\n",
+        "php/Logger.php": "<?php\nnamespace Monolog;\n\nuse Monolog\\Handler\\StreamHandler;\n\nclass Logger\n{\n"
+                          "    public function log(): void\n    {\n        (new StreamHandler())->write();\n    }\n}\n",
     })
     assert route(["build", "-q"], repo.path).exit_code == 0
     return repo
@@ -426,12 +430,21 @@ def qualified(make_repo, route):
     ("where is Rack::Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),
     ("where is app::Store defined?", "src/store.hpp", "Store"),
     ("where is lib/rack/lint.rb:Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),  # path:symbol still filters
+    ("where is Monolog\\Handler\\StreamHandler defined?", "php/Handler/StreamHandler.php", "StreamHandler"),
+    ("where is \\Monolog\\Handler\\StreamHandler defined?", "php/Handler/StreamHandler.php", "StreamHandler"),
 ])
 def test_ask_where_a_name_qualified_with_double_colons_is_defined(qualified, route, question, path, name):
-    """The `::` of `Rack::Lint` is no `path:symbol` colon: the question was no_match, filtered to a path 'Rack:'."""
+    """The `::` of `Rack::Lint` is no `path:symbol` colon: the question was no_match, filtered to a path 'Rack:'.
+    PHP's `Monolog\\Handler\\StreamHandler` was no name at all: the question went to plain words."""
     doc = ask_json(route, qualified, question)
     assert doc["status"] == "routed", doc
     assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == (path, name)
+
+
+def test_ask_who_calls_a_php_method_named_with_its_namespace(qualified, route):
+    doc = ask_json(route, qualified, "what calls Monolog\\Handler\\StreamHandler::write?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "php/Logger.php")
 
 
 def test_query_a_namespace_qualified_name_reads_it_without_the_namespace_and_says_so(qualified, route):
