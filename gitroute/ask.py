@@ -199,6 +199,11 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
             if "/" in word:
                 found.facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
             elif _FILE_SHAPE.match(word) and not is_code_name(word):
+                if is_name(word) and evidence.definitions(word):
+                    # a qualified name whose last part reads as an extension (gin's `Context.JSON`)
+                    found.identifiers.append(word)
+                    found.facts.append(f"'{word}' is no path of the pinned commit but a name the repository defines")
+                    continue
                 found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
         if is_name(word) and (is_code_name(word) or word in found.quoted):
             found.identifiers.append(word.removesuffix("()"))

@@ -471,6 +471,19 @@ def test_impact_of_a_namespaced_name_keeps_its_owner_when_several_files_define_i
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", asked)]
 
 
+@pytest.mark.parametrize("question, kind", [("who calls Context.JSON?", "impact"),
+                                            ("where is Context.JSON defined?", "symbol")])
+def test_a_name_whose_last_part_reads_as_an_extension_is_a_name_when_the_repository_defines_it(question, kind):
+    """gin's `Context.JSON` is shaped like a file name (`.json`); no such file exists, the repository defines the
+    name: the question was asked in plain words (impact was given the whole sentence)."""
+    places = (("context.go", "Context.JSON"),)
+    evidence = Evidence(definitions=lambda n: places if n == "Context.JSON" else ())
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [(kind, "Context.JSON")]
+    # a file's base name no definition spells is still a file the question names
+    assert classify("who calls config.json?", evidence, EVERY_COMMAND).routes[0].text != "config.json"
+
+
 @pytest.mark.parametrize("question", ["which tests cover compute_total?", "where is compute_total tested?",
                                       "Are there any tests for compute_total?",
                                       "Is compute_total covered by any tests?"])
@@ -487,3 +500,21 @@ def test_which_tests_cover_a_name_asks_impact_with_its_tests_first(make_repo, ro
     assert doc["rows"][0]["path"] == "tests/test_core.py" and "app/service.py" in [r["path"] for r in doc["rows"]]
     callers = ask_json(route, repo, "who calls compute_total?")  # what uses it: code first, as before
     assert [r["path"] for r in callers["rows"]][:2] == ["app/service.py", "tests/test_core.py"]
+
+
+def test_who_calls_a_method_only_ambiguous_calls_reach_gets_those_callers_marked(make_repo, route):
+    """`x.render()` on a receiver of unknown type could be either class's method: impact leaves such edges out,
+    and ask answered "who calls Page.render?" with Page.render's own words; it now asks again with them included."""
+    repo = make_repo("ambiguous")
+    repo.commit({
+        "app/page.py": "class Page:\n    def render(self):\n        return 'page'\n",
+        "app/card.py": "class Card:\n    def render(self):\n        return 'card'\n",
+        "app/show.py": "def show_all(items):\n    for item in items:\n        item.render()\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    certain = json.loads(route(["impact", "--json", "Page.render"], repo.path).stdout)
+    assert certain["rows"] == [] and certain["ambiguous_edges"]["left_out"] > 0, certain
+    doc = ask_json(route, repo, "who calls Page.render?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "app/show.py")
+    assert "ambiguous" in doc["rows"][0]["resolution"]

@@ -117,7 +117,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         for route in classification.routes:
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
-        for fallback in _fallbacks(text, classification, available):
+        fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
+        for fallback in fallbacks + _fallbacks(text, classification, available):
             if merged.status != "no_match":
                 break
             answers.append((fallback, asked(fallback)))
@@ -131,6 +132,20 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
             merged = merged._replace(notes=(note, *merged.notes))
         return merged, classification
+
+
+def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
+    """An impact route that found no caller it can be sure of, but left ambiguous ones out (gin's `c.JSON(...)`, a
+    method called on a receiver of unknown type), is asked again with them included and marked: likely callers
+    answer "who calls X" better than X's own words do."""
+    retries = []
+    for route, found in answers:
+        left_out = ((found.extra or {}).get("ambiguous_edges") or {}).get("left_out", 0)
+        if route.command == "impact" and not found.rows and left_out and not (route.options or {}).get("ambiguous"):
+            retries.append(route._replace(
+                options={**(route.options or {}), "ambiguous": True},
+                reason=f"impact found no certain caller; {left_out} ambiguous edges included, marked"))
+    return retries
 
 
 def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:
