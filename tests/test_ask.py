@@ -518,3 +518,35 @@ def test_who_calls_a_method_only_ambiguous_calls_reach_gets_those_callers_marked
     assert doc["status"] == "routed", doc
     assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "app/show.py")
     assert "ambiguous" in doc["rows"][0]["resolution"]
+
+
+@pytest.fixture
+def paginated(make_repo, route):
+    """A class and another class's member spelled alike: `Paginator` and `Sitemap.paginator` (django's shape)."""
+    repo = make_repo("paginated")
+    repo.commit({
+        "core/paginator.py": "class Paginator:\n    def page(self, number):\n        return number\n",
+        "core/sitemaps.py": "from core.paginator import Paginator\n\n\nclass Sitemap:\n    @property\n"
+                            "    def paginator(self):\n        return Paginator()\n",
+        "core/views.py": "def listing(sitemap):\n    return sitemap.paginator\n",
+        "tests/test_pagination.py": "from core.paginator import Paginator\n\n\ndef test_first_page():\n"
+                                    "    assert Paginator().page(1) == 1\n",
+        "tests/test_sessions.py": "def test_session_cookie():\n    assert True\n",
+        "core/sessions.py": "class SessionStore:\n    def load_session(self):\n        return {}\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def test_words_that_spell_a_class_and_a_member_name_the_class(paginated, route):
+    """"the paginator" spells django's class Paginator and a sitemap's `paginator` property: ask walked the property."""
+    doc = ask_json(route, paginated, "where is the paginator tested?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "tests/test_pagination.py")
+
+
+def test_a_question_that_says_tested_lifts_the_demotion_of_tests():
+    from gitroute.rank import parse_question
+
+    assert parse_question("where are sessions tested?").wants_secondary
+    assert not parse_question("where are sessions stored?").wants_secondary
