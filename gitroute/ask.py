@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
-from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, split_path_name
+from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, normalize_name, split_path_name
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
 # `query`, which mixes the symbol tiers and BM25 by the question's shape.
@@ -102,6 +102,9 @@ DECISION_SHARE = 3  # a why question's record sections given before a name's row
 
 def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
     """(words, name) of the symbol a question spells in words after its phrase, longest and earliest words first."""
+    owned = _owned_member(tail, evidence)
+    if owned:
+        return owned
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in tail.split()]
     words = [w for w in words if w and w.lower() not in _NOT_THE_THING and w.lower() not in _QUESTION_WORDS]
     tries = 0
@@ -221,6 +224,28 @@ def _position(text: str, word: str) -> int:
     "file_helper::open's signature … call into file_helper" is the last one); where it spells it at all else."""
     alone = re.search(rf"(?<![\w.:/]){re.escape(word)}(?![\w]|[.:]+\w)", text)
     return alone.start() if alone else max(0, text.find(word))
+
+
+_OWNED = re.compile(r"([\w.]+)(?:'s|’s)\s+(\w+)")
+
+
+def _owned_member(text: str, evidence: Evidence) -> tuple[str, str] | None:
+    """("the router's handle", name) for a member named after its owner: "the router's handle method" is express's
+    `proto.handle` in lib/router/index.js, not `app.handle`. The owner is the member's class or a part of its file's
+    path; None unless exactly one file's definition fits."""
+    for found in _OWNED.finditer(text):
+        owner, member = normalize_name(found.group(1)), found.group(2)
+        if member.lower() in _KIND_WORDS or len(member) < 3:
+            continue
+        places = evidence.definitions(member) or ()
+        fits = [(path, name) for path, name in places
+                if normalize_name(name.rpartition(".")[0].rpartition(".")[2]) == owner
+                or owner in {normalize_name(part.partition(".")[0]) for part in path.split("/")}]
+        if len({path for path, _ in fits}) == 1:
+            path, name = fits[0]
+            unique = sum(n == name for _, n in places) == 1
+            return f"{found.group(1)}'s {member}", name if unique else f"{path}:{member}"
+    return None
 
 
 # Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".

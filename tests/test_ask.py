@@ -550,3 +550,18 @@ def test_a_question_that_says_tested_lifts_the_demotion_of_tests():
 
     assert parse_question("where are sessions tested?").wants_secondary
     assert not parse_question("where are sessions stored?").wants_secondary
+
+
+@pytest.mark.parametrize("question, kind, asked", [
+    ("what happens if I change the router's handle method?", "impact", "proto.handle"),  # the owner is its folder
+    ("who calls the Router's handle?", "impact", "proto.handle"),
+    ("where is the application's handle function defined?", "symbol", "app.handle"),  # its file
+    ("who calls the session's handle method?", "impact", "who calls the session's handle method?"),  # no owner fits
+])
+def test_a_member_named_after_its_owner_is_that_owners_member(question, kind, asked):
+    """express defines `handle` twice: "the router's handle method" is lib/router/index.js's, and ask walked the
+    name 'router' (a spelled word) and then asked in plain words."""
+    places = (("lib/application.js", "app.handle"), ("lib/router/index.js", "proto.handle"))
+    evidence = Evidence(definitions=lambda n: places if n == "handle" else ())
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [(kind, asked)]
