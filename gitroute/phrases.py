@@ -33,7 +33,7 @@ _DOCS = _phrases(
     rf"\b(?:is|are) there\s+(?:\S+\s+){{0,4}}?{_DOC_STRICT}\b",
     rf"\bany\s+(?:\S+\s+)?(?:{_DOC_STRICT}|pages?|documents?)\b",
     rf"\b{_DOC_STRICT}(?:\s+\w+)?\s+(?:for|on|about|of|behind|covering|explaining|describing|documenting|regarding)\b",
-    r"\b(?:where|which \S+|what \S+)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
+    r"\b(?:where|(?:which|what)(?:\s+\S+){1,2}?)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
     r"(?:\S+\s+){0,2}?(?:read|learn|find out)\b",
     r"\b(?:read|learn|find out|find) (?:more )?about\b",
     rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",

@@ -156,8 +156,11 @@ def test_which_doc_explains_a_name_asks_docs_with_the_name(request, language, qu
                for fact in doc["classification"]["facts"])
 
 
-def test_docs_of_a_code_path_in_a_sentence(go_repo):
-    doc = ask(go_repo, "router/router.go — is there any documentation for it?")
+@pytest.mark.parametrize("question", ["router/router.go — is there any documentation for it?",
+                                      "Before I extend router/router.go, which documentation page should I read?",
+                                      "what doc page should I read before touching router/router.go?"])
+def test_docs_of_a_code_path_in_a_sentence(go_repo, question):
+    doc = ask(go_repo, question)
     assert routes(doc)[0] == ("docs", "router/router.go")
     assert paths(doc)[0] == "docs/routing.md"
 
