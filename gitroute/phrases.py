@@ -26,7 +26,9 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
              r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to)")
 _DOCS = _phrases(
-    r"\b(?:documented|explained|described|discussed|written up)\b",
+    # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
+    r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
+    r"|discussed|written up)\b",
     r"\b(?:covered|mentioned|introduced|detailed|walked through|spelled out)\b"
     rf"(?=(?:\s+\S+){{0,4}}?\s+(?:in|by) (?:the |a |any |some )?{_DOC_NOUN}\b|\s+(?:anywhere|somewhere)\b)",
     rf"\b(?:which|what|any|a|an|the|some|one|each)\s+(?:\S+\s+){{0,3}}?{_DOC_NOUN}\b(?:\s+\S+){{0,6}}?\s+{_DOC_VERB}\b",

@@ -142,6 +142,9 @@ def test_a_document_in_a_sentence_asks_code_with_its_path(request, language, que
     ("python", "Is there a page in the docs that explains apply_discount?", "apply_discount", "docs/pricing.rst"),
     ("python", "Which doc should I read to learn about DiscountRule?", "DiscountRule", "docs/pricing.rst"),
     ("python", "where is the Cart class described", "Cart", "docs/pricing.rst"),
+    # the name the passive verb follows, not one of the clause after it
+    ("python", "Where is apply_discount documented, and does it mention DiscountRule?", "apply_discount",
+     "docs/pricing.rst"),
     ("go", "Where is Router.Handle documented? I want to know what it registers.", "Router.Handle",
      "docs/routing.md"),
     ("go", "Any write-up for NewRouter?", "NewRouter", "docs/routing.md"),
