@@ -121,6 +121,9 @@ _DEFINED = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
     r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
     r"\b(?:definition|declaration) of\b|\bjump to\b|\bgo to (?:the |its )?definition\b",
+    # the whole question is "where is X?" ("where's the Blueprint class?", "where is QuerySet.filter?")
+    r"^\s*where(?:'s|’s|\s+is|\s+are|\s+can\s+i\s+find)\s+(?:the\s+)?[^\s?]+(?:\s+(?:class|function|method|struct"
+    r"|type|interface|enum|trait|macro|constant|module))?\s*\??\s*$",
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|crate)\s+"
     r"(?:is|are|was|were)\s+(?:\S+\s+){1,2}?(?:in|from)\s*(?:[?.]|$)",
 )

@@ -565,3 +565,18 @@ def test_a_member_named_after_its_owner_is_that_owners_member(question, kind, as
     evidence = Evidence(definitions=lambda n: places if n == "handle" else ())
     routes = classify(question, evidence, EVERY_COMMAND).routes
     assert [(r.kind, r.text) for r in routes][:1] == [(kind, asked)]
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("where is QuerySet.filter?", "QuerySet.filter"),
+    ("Where's the QuerySet class?", "QuerySet"),
+    ("where can I find QuerySet.filter", "QuerySet.filter"),
+])
+def test_where_is_a_name_alone_asks_where_it_is_defined(question, asked):
+    """"where is QuerySet.filter?" went to plain words, which ranked QuerySet._has_filters first on django."""
+    places = {"QuerySet": (("db/query.py", "QuerySet"),), "QuerySet.filter": (("db/query.py", "QuerySet.filter"),)}
+    evidence = Evidence(definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("symbol", asked)]
+    # a plain word there names no definition: the question stays in plain words
+    assert classify("where is routing?", evidence, EVERY_COMMAND).routes[0].kind == "meaning"
