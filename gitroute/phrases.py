@@ -179,6 +179,16 @@ _WIRING_BUILD = _phrases(
     r"\b(?:npm|yarn|pnpm|composer) scripts?\b|\bmake ?file targets?\b|\bmake targets?\b|\brake tasks?\b",
     r"\bwhere (?:is|was) it (?:configured|declared|specified) that\b",
     r"\bcargo features?\b|\b(?:needs?|requires?) the \S+ feature\b",
+    # running the project's own tasks: "how do I run the test suite", "how to build the docs", "which build tool"
+    r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:run|execute|kick off|invoke)\s+(?:the\s+|all\s+"
+    r"(?:the\s+)?)?(?:unit\s+|integration\s+|end-to-end\s+|e2e\s+)?(?:tests?|test suite|specs?|benchmarks?|linters?"
+    r"|the build|builds?)\b",
+    r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:build|compile|package|release|install|lint)"
+    r"\s+(?:the\s+|this\s+)?(?:project|package|library|crate|module|repo|repository|code|docs|documentation"
+    r"|binary|binaries|wheel|site|from source)\b",
+    r"\bhow are (?:the\s+)?(?:tests|specs|benchmarks|releases|docs) (?:run|executed|built|made|published)\b",
+    r"\b(?:which|what) (?:command|script|target|task)s? (?:runs?|builds?|lints?|releases?|publishes?)\b",
+    r"\b(?:which|what) build (?:tools?|systems?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",

@@ -580,3 +580,17 @@ def test_where_is_a_name_alone_asks_where_it_is_defined(question, asked):
     assert [(r.kind, r.text) for r in routes][:1] == [("symbol", asked)]
     # a plain word there names no definition: the question stays in plain words
     assert classify("where is routing?", evidence, EVERY_COMMAND).routes[0].kind == "meaning"
+
+
+@pytest.mark.parametrize("question", [
+    "how do I run the test suite?", "How can we run the integration tests", "how to build the docs",
+    "how do I compile the library from source?", "how are the tests run?", "which command runs the tests?",
+    "what build tool bundles the package?",
+])
+def test_how_to_run_the_projects_own_tasks_asks_wiring(question):
+    """Running the repository's tests, build or release is its wiring (workflows, manifests, build files); these
+    went to plain words, which found code sharing the words 'run' or 'build', or nothing."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert routes[0].kind == "wiring", routes
+    # running or building something the code does is no task of the repository's
+    assert classify("how does the app run a request handler?", EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
