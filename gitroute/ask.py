@@ -154,6 +154,7 @@ class Subjects:
         self.located: list[tuple[str, str]] = []  # (path, name)
         self.documents: list[str] = []  # documents the question names (by path, or by their capitals)
         self.files: set[str] = set()  # file paths and base names the question spells (to place a name in one)
+        self.missing_paths: list[str] = []  # paths the question spells that the pinned commit does not have
         self.facts: list[str] = []
         self.position: dict[str, int] = {}  # where the question spells each name and path
 
@@ -201,6 +202,9 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                 continue
             if "/" in word:
                 found.facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
+                path = (split_path_name(word) or (word, ""))[0].strip("/")
+                if _FILE_SHAPE.match(path.rpartition("/")[2]) and evidence.path_kind(path) is None:
+                    found.missing_paths.append(path)
             elif _FILE_SHAPE.match(word) and not is_code_name(word):
                 if is_name(word) and evidence.definitions(word):
                     # a qualified name whose last part reads as an extension (gin's `Context.JSON`)
@@ -461,8 +465,10 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         if what == "path" and kind == "impact" and dict(subjects.paths).get(asked) == "tree":
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
-    if missing:
-        return None, missing
+    if missing or subjects.missing_paths:
+        # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as
+        # missing as a name: the answer is no_match, not a word of the question spelled as a name ('safe')
+        return None, missing + [p for p in subjects.missing_paths if p not in missing]
     spelled = _spelled_subject(text, evidence)
     if spelled:
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")

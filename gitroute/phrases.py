@@ -50,6 +50,9 @@ _CODE = _phrases(
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
     r"\btake me to the (?:code|source|files?|implementation)\b",
+    # "I'm reading the blueprints page; where's the code?": the code of the document the question names
+    r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them))?"
+    r"\s*(?:[?.!]|$)",
     r"\b(?:which|what) (?:code|source files?|files?|functions?|classes|modules?|packages?)\s+(?:implements?|backs?)\b"
     r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
@@ -93,6 +96,12 @@ _IMPACT = _phrases(
     r"|called|imported|required|included|referenced|invoked|instantiated|subclassed|overridden|extended)"
     r"(?=\s*(?:[?.!;,]|$|\s+(?:from|in|by|across|anywhere|elsewhere|outside|throughout|at all)\b))",
     r"\b(?:find|list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:usages|references|uses)\s+(?:of|to)\b",
+    # "does anything still use X", "is anyone calling X", "is X used anywhere"
+    rf"\b(?:does|do|did)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?{_IMPACT_VERBS}\b",
+    r"\b(?:is|are)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?(?:using|calling"
+    r"|importing|requiring|including|referencing|extending|subclassing|invoking|instantiating)\b",
+    r"\b(?:is|are)\s+\S+\s+(?:still\s+|even\s+|actually\s+)?(?:used|called|imported|referenced|invoked)"
+    r"\s+(?:anywhere|elsewhere|at all|by anything|by anyone)\b",
 )
 # "which tests cover X", "where is X tested": what uses a thing, its tests first (`ask` asks impact so).
 TESTS_WHY = "asks which tests exercise something"

@@ -594,3 +594,38 @@ def test_how_to_run_the_projects_own_tasks_asks_wiring(question):
     assert routes[0].kind == "wiring", routes
     # running or building something the code does is no task of the repository's
     assert classify("how does the app run a request handler?", EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
+
+
+@pytest.mark.parametrize("question", ["does anything still use OpenMeteoClient?", "is OpenMeteoClient used anywhere?",
+                                      "Is anyone calling OpenMeteoClient", "do any modules import OpenMeteoClient?"])
+def test_whether_anything_uses_a_name_asks_impact(question):
+    """These went to plain words, which answered with the name's own definition."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "OpenMeteoClient")]
+
+
+def test_where_is_the_code_of_a_document_named_in_words_asks_code():
+    evidence = Evidence(path_kind=PATHS.get, document_titled=lambda words: "docs/weather.md" if words == "weather"
+                        else None, document_named=lambda text: "docs/weather.md" if text == "weather" else None)
+    routes = classify("I'm reading the weather page in the docs; where's the code?", evidence, EVERY_COMMAND).routes
+    assert routes[0].kind == "code", routes
+
+
+@pytest.mark.parametrize("question, missing", [
+    ("is it safe to delete src/sample/six.py?", "src/sample/six.py"),
+    ("who calls src/sample/six.py:iteritems?", "src/sample/six.py"),
+    ("where is src/sample/six.py documented?", "src/sample/six.py"),
+])
+def test_a_file_the_commit_lacks_is_missing_not_a_word_spelled_as_a_name(question, missing):
+    """"is it safe to delete django/utils/six.py?" (six is gone from django) walked the word 'safe', a template
+    filter, spelled as a name; the file is what is asked about, and the pinned commit has none."""
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, symbol_named=lambda w: "safe"
+                        if w == "safe" else None)
+    classification = classify(question, evidence, EVERY_COMMAND)
+    assert not classification.routes and list(classification.undefined) == [missing], classification
+
+
+def test_ask_about_a_file_the_commit_lacks_says_so(built, route):
+    doc = ask_json(route, built, "is it safe to delete src/sample/six.py?")
+    assert doc["status"] == "no_match"
+    assert "the pinned commit has no file 'src/sample/six.py'" in doc["notes"]

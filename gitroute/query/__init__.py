@@ -125,13 +125,23 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             classification = classification._replace(routes=(*classification.routes, fallback))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
-            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
-                    if classification.undefined else "no index of this bundle answers this kind of question")
+            note = (_undefined_note(classification.undefined) if classification.undefined
+                    else "no index of this bundle answers this kind of question")
             merged = Answer("no_match", view.source, (), (note,))
         elif merged.status == "no_match" and classification.unknown:
             note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
             merged = merged._replace(notes=(note, *merged.notes))
         return merged, classification
+
+
+def _undefined_note(undefined: Sequence[str]) -> str:
+    """What the question asks about that the pinned commit lacks: names it defines no definition of, paths it has
+    no file at."""
+    paths = [n for n in undefined if "/" in n and "::" not in n]
+    names = [n for n in undefined if n not in paths]
+    parts = [f"the repository defines no {', '.join(repr(n) for n in names)}"] if names else []
+    parts += [f"the pinned commit has no file {', '.join(repr(p) for p in paths)}"] if paths else []
+    return "; ".join(parts)
 
 
 def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
