@@ -92,7 +92,10 @@ class Evidence:
 _NOT_THE_THING = frozenset(
     "the a an this that these those my our your its their to of in on at it if i we you someone would will could "
     "might change changed changes rename renamed remove removed delete deleted modify modified edit edited touch "
-    "touched refactor break breaks class function method type struct interface module file trait".split())
+    "touched refactor break breaks class function method type struct interface module file trait "
+    # the words of the usage and tests phrases ("which tests cover the HTML tokeniser", "does anything still use")
+    "tests tested cover covers covered exercise exercises exercised call calls called use uses used using any "
+    "anything anyone still".split())
 MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
 MAX_SPELLED_TRIES = 6  # symbol lookups a question's words may cost
 MAX_NAMES = 4  # names of a question looked up in the bundle
@@ -106,11 +109,16 @@ def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
     if owned:
         return owned
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in tail.split()]
-    words = [w for w in words if w and w.lower() not in _NOT_THE_THING and w.lower() not in _QUESTION_WORDS]
+    # A kind word stays for a name that holds one ("the session interface" is SessionInterface), but is never a
+    # name alone ("the Blueprint class": Blueprint).
+    words = [w for w in words if w and (w.lower() not in _NOT_THE_THING or w.lower() in _KIND_WORDS)
+             and w.lower() not in _QUESTION_WORDS]
     tries = 0
     for size in range(min(len(words), MAX_SPELLED_WORDS), 0, -1):
-        for start in range(0, len(words) - size + 1):
-            if size == 1 and len(words[start]) < 4:
+        # one word alone: the last first, the head of a noun phrase ("the HTML tokeniser": Tokeniser, not html)
+        starts = range(len(words) - 1, -1, -1) if size == 1 else range(0, len(words) - size + 1)
+        for start in starts:
+            if size == 1 and (len(words[start]) < 4 or words[start].lower() in _KIND_WORDS):
                 continue
             spelled = " ".join(words[start:start + size])
             name = evidence.symbol_named(spelled)

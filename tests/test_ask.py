@@ -629,3 +629,16 @@ def test_ask_about_a_file_the_commit_lacks_says_so(built, route):
     doc = ask_json(route, built, "is it safe to delete src/sample/six.py?")
     assert doc["status"] == "no_match"
     assert "the pinned commit has no file 'src/sample/six.py'" in doc["notes"]
+
+
+@pytest.mark.parametrize("question, name", [
+    ("which tests cover the session interface?", "SessionInterface"),  # 'interface' was dropped as a kind word
+    ("which tests cover the HTML tokeniser?", "Tokeniser"),  # one word alone: the head of the phrase, not 'HTML'
+    ("what breaks if I change the Blueprint class?", "Blueprint"),  # a kind word is never the name alone
+])
+def test_a_name_spelled_in_words_keeps_its_kind_word_and_reads_the_head_word_first(question, name):
+    spelled = {"session interface": "SessionInterface", "session": "session", "html": "html",
+               "tokeniser": "Tokeniser", "blueprint": "Blueprint", "class": "ClassRegistry"}
+    evidence = Evidence(symbol_named=lambda words: spelled.get(words.lower()))
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", name)]
