@@ -158,11 +158,12 @@ _DECISION = _phrases(
 # input from a function instead of one string"): a weak phrase, as "I'm changing X" is.
 _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # Verbs of deciding count only in a question that does not ask where something is: "where are formats
-# chosen" asks for code, "was X chosen over Y" for a decision.
+# chosen" asks for code, "was X chosen over Y" for a decision; so does a clause after a setting ("When a graph points
+# back to itself, where does the serializer decide to throw?").
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
-_LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|class|classes|method|methods|module"
-                       r"|modules|code|line)|how (?:does|do|is|are))\b", re.I)
+_LOCATION = re.compile(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
+                       r"|method|methods|module|modules|code|line)|how (?:does|do|is|are))\b", re.I)
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = re.compile(

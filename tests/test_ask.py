@@ -642,3 +642,15 @@ def test_a_name_spelled_in_words_keeps_its_kind_word_and_reads_the_head_word_fir
     evidence = Evidence(symbol_named=lambda words: spelled.get(words.lower()))
     routes = classify(question, evidence, EVERY_COMMAND).routes
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", name)]
+
+
+@pytest.mark.parametrize("question", [
+    "When a forecast points back to itself, where does the client notice the cycle and decide to throw or skip it?",
+    "when I parse raw bytes without a charset, where does it sniff a byte order mark to decide the encoding?",
+])
+def test_where_after_a_setting_asks_a_place_though_it_says_decide(question):
+    """A verb of deciding reads as a decision only when the question does not ask where: the "where" of a clause
+    after a setting counts as one at the start does."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert routes[0].kind != "decision", routes
+    assert classify("why did we decide to throw on a cycle?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "decision"

@@ -146,14 +146,15 @@ def _undefined_note(undefined: Sequence[str]) -> str:
 
 def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
     """An impact route that found no caller it can be sure of, but left ambiguous ones out (gin's `c.JSON(...)`, a
-    method called on a receiver of unknown type), is asked again with them included and marked: likely callers
-    answer "who calls X" better than X's own words do."""
+    method called on a receiver of unknown type), is asked again with them included and marked, at depth 1: likely
+    callers answer "who calls X" better than X's own words do, but the callers of a guess are guesses twice over
+    (jsoup's `chompBalanced`: depth 2 reached every test that calls `select`)."""
     retries = []
     for route, found in answers:
         left_out = ((found.extra or {}).get("ambiguous_edges") or {}).get("left_out", 0)
         if route.command == "impact" and not found.rows and left_out and not (route.options or {}).get("ambiguous"):
             retries.append(route._replace(
-                options={**(route.options or {}), "ambiguous": True},
+                options={**(route.options or {}), "ambiguous": True, "depth": 1},
                 reason=f"impact found no certain caller; {left_out} ambiguous edges included, marked"))
     return retries
 
