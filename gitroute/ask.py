@@ -173,7 +173,10 @@ class Subjects:
 def _subjects(text: str, evidence: Evidence) -> Subjects:
     """The names, repository paths and names in one file the question holds (see `Subjects`)."""
     found = Subjects()
-    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    # Backticks mark code; plain quotes mark a title, a name, or just a value ("accepts 'extended' or 'simple'"):
+    # one quoted word no code shape marks is a name only when the repository has a symbol of that name.
+    quoted = [phrase for m in _QUOTED.finditer(text) for phrase in [next(g for g in m.groups() if g)]
+              if m.group(1) or " " in phrase.strip() or is_code_name(phrase) or evidence.is_symbol(phrase)]
     found.quoted = set(quoted)
     for phrase in quoted:
         # a document named by its title in quotes: "the 'Extending Monolog' page"

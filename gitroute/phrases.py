@@ -24,7 +24,7 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
-             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to)")
+             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?)")
 _DOCS = _phrases(
     # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
     r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"

@@ -654,3 +654,15 @@ def test_where_after_a_setting_asks_a_place_though_it_says_decide(question):
     routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
     assert routes[0].kind != "decision", routes
     assert classify("why did we decide to throw on a cycle?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "decision"
+
+
+def test_plainly_quoted_values_are_no_missing_names():
+    """"like 'extended', 'simple' and false": values in plain quotes, which the repository defines no symbol of, made
+    the docs question no_match ("the repository defines no 'extended', 'simple'"); backticks still mark a name."""
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, definitions=lambda n: ())
+    question = "Which doc lists the values the parser setting accepts, like 'extended', 'simple' and false?"
+    classification = classify(question, evidence, EVERY_COMMAND)
+    assert classification.routes and not classification.undefined, classification
+    assert classification.routes[0].kind == "docs"
+    marked = classify("Which doc lists the values `extended_parser` accepts?", evidence, EVERY_COMMAND)
+    assert list(marked.undefined) == ["extended_parser"]
