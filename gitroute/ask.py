@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
-from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, split_path_name
+from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, normalize_name, split_path_name
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
 # `query`, which mixes the symbol tiers and BM25 by the question's shape.
@@ -92,7 +92,10 @@ class Evidence:
 _NOT_THE_THING = frozenset(
     "the a an this that these those my our your its their to of in on at it if i we you someone would will could "
     "might change changed changes rename renamed remove removed delete deleted modify modified edit edited touch "
-    "touched refactor break breaks class function method type struct interface module file trait".split())
+    "touched refactor break breaks class function method type struct interface module file trait "
+    # the words of the usage and tests phrases ("which tests cover the HTML tokeniser", "does anything still use")
+    "tests tested cover covers covered exercise exercises exercised call calls called use uses used using any "
+    "anything anyone still".split())
 MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
 MAX_SPELLED_TRIES = 6  # symbol lookups a question's words may cost
 MAX_NAMES = 4  # names of a question looked up in the bundle
@@ -102,12 +105,20 @@ DECISION_SHARE = 3  # a why question's record sections given before a name's row
 
 def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
     """(words, name) of the symbol a question spells in words after its phrase, longest and earliest words first."""
+    owned = _owned_member(tail, evidence)
+    if owned:
+        return owned
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) for w in tail.split()]
-    words = [w for w in words if w and w.lower() not in _NOT_THE_THING and w.lower() not in _QUESTION_WORDS]
+    # A kind word stays for a name that holds one ("the session interface" is SessionInterface), but is never a
+    # name alone ("the Blueprint class": Blueprint).
+    words = [w for w in words if w and (w.lower() not in _NOT_THE_THING or w.lower() in _KIND_WORDS)
+             and w.lower() not in _QUESTION_WORDS]
     tries = 0
     for size in range(min(len(words), MAX_SPELLED_WORDS), 0, -1):
-        for start in range(0, len(words) - size + 1):
-            if size == 1 and len(words[start]) < 4:
+        # one word alone: the last first, the head of a noun phrase ("the HTML tokeniser": Tokeniser, not html)
+        starts = range(len(words) - 1, -1, -1) if size == 1 else range(0, len(words) - size + 1)
+        for start in starts:
+            if size == 1 and (len(words[start]) < 4 or words[start].lower() in _KIND_WORDS):
                 continue
             spelled = " ".join(words[start:start + size])
             name = evidence.symbol_named(spelled)
@@ -151,6 +162,7 @@ class Subjects:
         self.located: list[tuple[str, str]] = []  # (path, name)
         self.documents: list[str] = []  # documents the question names (by path, or by their capitals)
         self.files: set[str] = set()  # file paths and base names the question spells (to place a name in one)
+        self.missing_paths: list[str] = []  # paths the question spells that the pinned commit does not have
         self.facts: list[str] = []
         self.position: dict[str, int] = {}  # where the question spells each name and path
 
@@ -161,7 +173,10 @@ class Subjects:
 def _subjects(text: str, evidence: Evidence) -> Subjects:
     """The names, repository paths and names in one file the question holds (see `Subjects`)."""
     found = Subjects()
-    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    # Backticks mark code; plain quotes mark a title, a name, or just a value ("accepts 'extended' or 'simple'"):
+    # one quoted word no code shape marks is a name only when the repository has a symbol of that name.
+    quoted = [phrase for m in _QUOTED.finditer(text) for phrase in [next(g for g in m.groups() if g)]
+              if m.group(1) or " " in phrase.strip() or is_code_name(phrase) or evidence.is_symbol(phrase)]
     found.quoted = set(quoted)
     for phrase in quoted:
         # a document named by its title in quotes: "the 'Extending Monolog' page"
@@ -198,7 +213,15 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                 continue
             if "/" in word:
                 found.facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
+                path = (split_path_name(word) or (word, ""))[0].strip("/")
+                if _FILE_SHAPE.match(path.rpartition("/")[2]) and evidence.path_kind(path) is None:
+                    found.missing_paths.append(path)
             elif _FILE_SHAPE.match(word) and not is_code_name(word):
+                if is_name(word) and evidence.definitions(word):
+                    # a qualified name whose last part reads as an extension (gin's `Context.JSON`)
+                    found.identifiers.append(word)
+                    found.facts.append(f"'{word}' is no path of the pinned commit but a name the repository defines")
+                    continue
                 found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
         if is_name(word) and (is_code_name(word) or word in found.quoted):
             found.identifiers.append(word.removesuffix("()"))
@@ -216,6 +239,28 @@ def _position(text: str, word: str) -> int:
     "file_helper::open's signature … call into file_helper" is the last one); where it spells it at all else."""
     alone = re.search(rf"(?<![\w.:/]){re.escape(word)}(?![\w]|[.:]+\w)", text)
     return alone.start() if alone else max(0, text.find(word))
+
+
+_OWNED = re.compile(r"([\w.]+)(?:'s|’s)\s+(\w+)")
+
+
+def _owned_member(text: str, evidence: Evidence) -> tuple[str, str] | None:
+    """("the router's handle", name) for a member named after its owner: "the router's handle method" is express's
+    `proto.handle` in lib/router/index.js, not `app.handle`. The owner is the member's class or a part of its file's
+    path; None unless exactly one file's definition fits."""
+    for found in _OWNED.finditer(text):
+        owner, member = normalize_name(found.group(1)), found.group(2)
+        if member.lower() in _KIND_WORDS or len(member) < 3:
+            continue
+        places = evidence.definitions(member) or ()
+        fits = [(path, name) for path, name in places
+                if normalize_name(name.rpartition(".")[0].rpartition(".")[2]) == owner
+                or owner in {normalize_name(part.partition(".")[0]) for part in path.split("/")}]
+        if len({path for path, _ in fits}) == 1:
+            path, name = fits[0]
+            unique = sum(n == name for _, n in places) == 1
+            return f"{found.group(1)}'s {member}", name if unique else f"{path}:{member}"
+    return None
 
 
 # Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".
@@ -431,8 +476,10 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         if what == "path" and kind == "impact" and dict(subjects.paths).get(asked) == "tree":
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
-    if missing:
-        return None, missing
+    if missing or subjects.missing_paths:
+        # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as
+        # missing as a name: the answer is no_match, not a word of the question spelled as a name ('safe')
+        return None, missing + [p for p in subjects.missing_paths if p not in missing]
     spelled = _spelled_subject(text, evidence)
     if spelled:
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")

@@ -24,16 +24,18 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
-             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to)")
+             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?)")
 _DOCS = _phrases(
-    r"\b(?:documented|explained|described|discussed|written up)\b",
+    # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
+    r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
+    r"|discussed|written up)\b",
     r"\b(?:covered|mentioned|introduced|detailed|walked through|spelled out)\b"
     rf"(?=(?:\s+\S+){{0,4}}?\s+(?:in|by) (?:the |a |any |some )?{_DOC_NOUN}\b|\s+(?:anywhere|somewhere)\b)",
     rf"\b(?:which|what|any|a|an|the|some|one|each)\s+(?:\S+\s+){{0,3}}?{_DOC_NOUN}\b(?:\s+\S+){{0,6}}?\s+{_DOC_VERB}\b",
     rf"\b(?:is|are) there\s+(?:\S+\s+){{0,4}}?{_DOC_STRICT}\b",
     rf"\bany\s+(?:\S+\s+)?(?:{_DOC_STRICT}|pages?|documents?)\b",
     rf"\b{_DOC_STRICT}(?:\s+\w+)?\s+(?:for|on|about|of|behind|covering|explaining|describing|documenting|regarding)\b",
-    r"\b(?:where|which \S+|what \S+)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
+    r"\b(?:where|(?:which|what)(?:\s+\S+){1,2}?)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
     r"(?:\S+\s+){0,2}?(?:read|learn|find out)\b",
     r"\b(?:read|learn|find out|find) (?:more )?about\b",
     rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",
@@ -48,6 +50,9 @@ _CODE = _phrases(
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
     r"\btake me to the (?:code|source|files?|implementation)\b",
+    # "I'm reading the blueprints page; where's the code?": the code of the document the question names
+    r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them))?"
+    r"\s*(?:[?.!]|$)",
     r"\b(?:which|what) (?:code|source files?|files?|functions?|classes|modules?|packages?)\s+(?:implements?|backs?)\b"
     r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
@@ -91,6 +96,12 @@ _IMPACT = _phrases(
     r"|called|imported|required|included|referenced|invoked|instantiated|subclassed|overridden|extended)"
     r"(?=\s*(?:[?.!;,]|$|\s+(?:from|in|by|across|anywhere|elsewhere|outside|throughout|at all)\b))",
     r"\b(?:find|list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:usages|references|uses)\s+(?:of|to)\b",
+    # "does anything still use X", "is anyone calling X", "is X used anywhere"
+    rf"\b(?:does|do|did)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?{_IMPACT_VERBS}\b",
+    r"\b(?:is|are)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?(?:using|calling"
+    r"|importing|requiring|including|referencing|extending|subclassing|invoking|instantiating)\b",
+    r"\b(?:is|are)\s+\S+\s+(?:still\s+|even\s+|actually\s+)?(?:used|called|imported|referenced|invoked)"
+    r"\s+(?:anywhere|elsewhere|at all|by anything|by anyone)\b",
 )
 # "which tests cover X", "where is X tested": what uses a thing, its tests first (`ask` asks impact so).
 TESTS_WHY = "asks which tests exercise something"
@@ -119,6 +130,9 @@ _DEFINED = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
     r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
     r"\b(?:definition|declaration) of\b|\bjump to\b|\bgo to (?:the |its )?definition\b",
+    # the whole question is "where is X?" ("where's the Blueprint class?", "where is QuerySet.filter?")
+    r"^\s*where(?:'s|’s|\s+is|\s+are|\s+can\s+i\s+find)\s+(?:the\s+)?[^\s?]+(?:\s+(?:class|function|method|struct"
+    r"|type|interface|enum|trait|macro|constant|module))?\s*\??\s*$",
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|crate)\s+"
     r"(?:is|are|was|were)\s+(?:\S+\s+){1,2}?(?:in|from)\s*(?:[?.]|$)",
 )
@@ -144,11 +158,12 @@ _DECISION = _phrases(
 # input from a function instead of one string"): a weak phrase, as "I'm changing X" is.
 _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # Verbs of deciding count only in a question that does not ask where something is: "where are formats
-# chosen" asks for code, "was X chosen over Y" for a decision.
+# chosen" asks for code, "was X chosen over Y" for a decision; so does a clause after a setting ("When a graph points
+# back to itself, where does the serializer decide to throw?").
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
-_LOCATION = re.compile(r"^\s*(?:where|which (?:file|files|function|functions|class|classes|method|methods|module"
-                       r"|modules|code|line)|how (?:does|do|is|are))\b", re.I)
+_LOCATION = re.compile(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
+                       r"|method|methods|module|modules|code|line)|how (?:does|do|is|are))\b", re.I)
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = re.compile(
@@ -174,6 +189,16 @@ _WIRING_BUILD = _phrases(
     r"\b(?:npm|yarn|pnpm|composer) scripts?\b|\bmake ?file targets?\b|\bmake targets?\b|\brake tasks?\b",
     r"\bwhere (?:is|was) it (?:configured|declared|specified) that\b",
     r"\bcargo features?\b|\b(?:needs?|requires?) the \S+ feature\b",
+    # running the project's own tasks: "how do I run the test suite", "how to build the docs", "which build tool"
+    r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:run|execute|kick off|invoke)\s+(?:the\s+|all\s+"
+    r"(?:the\s+)?)?(?:unit\s+|integration\s+|end-to-end\s+|e2e\s+)?(?:tests?|test suite|specs?|benchmarks?|linters?"
+    r"|the build|builds?)\b",
+    r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:build|compile|package|release|install|lint)"
+    r"\s+(?:the\s+|this\s+)?(?:project|package|library|crate|module|repo|repository|code|docs|documentation"
+    r"|binary|binaries|wheel|site|from source)\b",
+    r"\bhow are (?:the\s+)?(?:tests|specs|benchmarks|releases|docs) (?:run|executed|built|made|published)\b",
+    r"\b(?:which|what) (?:command|script|target|task)s? (?:runs?|builds?|lints?|releases?|publishes?)\b",
+    r"\b(?:which|what) build (?:tools?|systems?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",

@@ -54,8 +54,9 @@ _SECONDARY = re.compile(
     r"(^|/)[^/]+\.(unit|integration|functional)?(tests?|specs?|benchmarks?)/|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
     r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py|[^/]*\.d\.[cm]?ts|[^/]*\.min\.js)$"
 )
-_ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
-                             "sample", "demo", "vendor", "vendored", "doc", "docs", "benchmark", "conftest"})
+ASKS_SECONDARY = frozenset({"test", "tests", "tested", "testing", "spec", "fixture", "fixtures", "example", "examples",
+                            "sample", "demo", "vendor", "vendored", "doc", "docs", "documentation", "benchmark",
+                            "conftest"})
 
 
 class Question(namedtuple("Question", "text tokens identifier wants_entry wants_secondary asked_context")):
@@ -99,7 +100,7 @@ def _parse_question(text: str) -> Question:
             tokens = [t for t in tokens if t not in ENTRY_WORDS]
     if single and asks_for_entry(text) and tokens == ["main"]:
         wants_entry = True
-    asked = set(question_tokens(text)) & _ASKS_SECONDARY
+    asked = set(question_tokens(text)) & ASKS_SECONDARY
     return Question(
         text=text,
         tokens=tuple(dict.fromkeys(stem(t) for t in tokens)),

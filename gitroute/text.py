@@ -228,15 +228,16 @@ def stems(text: str) -> list[str]:
 _ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.items()}
 
 
-# A name as code spells it: an identifier, or one qualified by `.`, `::`, `#` or `->`, with a call's parentheses
-# or a leading sigil; `a.b` whose last part is a file extension is a file name, not a qualified name.
-_NAME = re.compile(r"^[$@]?[A-Za-z_][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
+# A name as code spells it: an identifier, or one qualified by `.`, `::`, `#`, `->` or PHP's `\` (fully qualified
+# with a leading one), with a call's parentheses or a leading sigil; `a.b` whose last part is a file extension is a
+# file name, not a qualified name.
+_NAME = re.compile(r"^(?:[$@]|\\(?=[A-Za-z_][\w$]*\\))?[A-Za-z_][\w$]*(?:(?:\.|::|#|->|\\)[A-Za-z_$][\w$]*)*(?:\(\))?$")
 # Shapes a plain word does not have: snake_case, a qualified name, camel humps (`HTTPServer`, not `URLs`), a call's
 # parentheses, a leading sigil.
-_CODE_SHAPE = re.compile(r"_|\.|::|#|->|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
+_CODE_SHAPE = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
 # What only code writes: a separator, a qualifier, a call's parentheses, a sigil (`GitHub` and `iOS` are words too).
-_CODE_MARK = re.compile(r"_|\.|::|#|->|\(\)|^[$@]")
-_QUALIFIER = re.compile(r"\.|::|#|->")
+_CODE_MARK = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]")
+_QUALIFIER = re.compile(r"\.|::|#|->|\\")
 # The extensions of the files a question names most (code, documents, configuration): `a.b` ending in one is a file.
 _FILE_EXTENSION = re.compile(
     r"\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|java|kt|kts|scala|rb|php|cs|swift|m|mm|lua"

@@ -409,7 +409,7 @@ def test_ask_finds_the_name_a_change_question_spells_in_words(built, route):
 
 @pytest.fixture
 def qualified(make_repo, route):
-    """Ruby owners, a C++ namespace: names a question writes with `::`."""
+    """Ruby owners, a C++ namespace, a PHP namespace: names a question writes with `::` or `\\`."""
     repo = make_repo("qualified")
     repo.commit({
         "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
@@ -417,6 +417,10 @@ def qualified(make_repo, route):
         "src/store.hpp": "namespace app {\nclass Store {\n public:\n  int size();\n};\n}\n",
         "src/store_size.cpp": '#include "store.hpp"\nnamespace app {\nint Store::size() { return 0; }\n}\n',
         "src/use.cpp": '#include "store.hpp"\nint count(app::Store &s) { return s.size(); }\n',
+        "php/Handler/StreamHandler.php": "<?php\nnamespace Monolog\\Handler;\n\nclass StreamHandler\n{\n"
+                                         "    public function write(): void\n    {\n    }\n}\n",
+        "php/Logger.php": "<?php\nnamespace Monolog;\n\nuse Monolog\\Handler\\StreamHandler;\n\nclass Logger\n{\n"
+                          "    public function log(): void\n    {\n        (new StreamHandler())->write();\n    }\n}\n",
     })
     assert route(["build", "-q"], repo.path).exit_code == 0
     return repo
@@ -426,12 +430,21 @@ def qualified(make_repo, route):
     ("where is Rack::Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),
     ("where is app::Store defined?", "src/store.hpp", "Store"),
     ("where is lib/rack/lint.rb:Lint defined?", "lib/rack/lint.rb", "Rack.Lint"),  # path:symbol still filters
+    ("where is Monolog\\Handler\\StreamHandler defined?", "php/Handler/StreamHandler.php", "StreamHandler"),
+    ("where is \\Monolog\\Handler\\StreamHandler defined?", "php/Handler/StreamHandler.php", "StreamHandler"),
 ])
 def test_ask_where_a_name_qualified_with_double_colons_is_defined(qualified, route, question, path, name):
-    """The `::` of `Rack::Lint` is no `path:symbol` colon: the question was no_match, filtered to a path 'Rack:'."""
+    """The `::` of `Rack::Lint` is no `path:symbol` colon: the question was no_match, filtered to a path 'Rack:'.
+    PHP's `Monolog\\Handler\\StreamHandler` was no name at all: the question went to plain words."""
     doc = ask_json(route, qualified, question)
     assert doc["status"] == "routed", doc
     assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == (path, name)
+
+
+def test_ask_who_calls_a_php_method_named_with_its_namespace(qualified, route):
+    doc = ask_json(route, qualified, "what calls Monolog\\Handler\\StreamHandler::write?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "php/Logger.php")
 
 
 def test_query_a_namespace_qualified_name_reads_it_without_the_namespace_and_says_so(qualified, route):
@@ -458,6 +471,19 @@ def test_impact_of_a_namespaced_name_keeps_its_owner_when_several_files_define_i
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", asked)]
 
 
+@pytest.mark.parametrize("question, kind", [("who calls Context.JSON?", "impact"),
+                                            ("where is Context.JSON defined?", "symbol")])
+def test_a_name_whose_last_part_reads_as_an_extension_is_a_name_when_the_repository_defines_it(question, kind):
+    """gin's `Context.JSON` is shaped like a file name (`.json`); no such file exists, the repository defines the
+    name: the question was asked in plain words (impact was given the whole sentence)."""
+    places = (("context.go", "Context.JSON"),)
+    evidence = Evidence(definitions=lambda n: places if n == "Context.JSON" else ())
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [(kind, "Context.JSON")]
+    # a file's base name no definition spells is still a file the question names
+    assert classify("who calls config.json?", evidence, EVERY_COMMAND).routes[0].text != "config.json"
+
+
 @pytest.mark.parametrize("question", ["which tests cover compute_total?", "where is compute_total tested?",
                                       "Are there any tests for compute_total?",
                                       "Is compute_total covered by any tests?"])
@@ -474,3 +500,169 @@ def test_which_tests_cover_a_name_asks_impact_with_its_tests_first(make_repo, ro
     assert doc["rows"][0]["path"] == "tests/test_core.py" and "app/service.py" in [r["path"] for r in doc["rows"]]
     callers = ask_json(route, repo, "who calls compute_total?")  # what uses it: code first, as before
     assert [r["path"] for r in callers["rows"]][:2] == ["app/service.py", "tests/test_core.py"]
+
+
+def test_who_calls_a_method_only_ambiguous_calls_reach_gets_those_callers_marked(make_repo, route):
+    """`x.render()` on a receiver of unknown type could be either class's method: impact leaves such edges out,
+    and ask answered "who calls Page.render?" with Page.render's own words; it now asks again with them included."""
+    repo = make_repo("ambiguous")
+    repo.commit({
+        "app/page.py": "class Page:\n    def render(self):\n        return 'page'\n",
+        "app/card.py": "class Card:\n    def render(self):\n        return 'card'\n",
+        "app/show.py": "def show_all(items):\n    for item in items:\n        item.render()\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    certain = json.loads(route(["impact", "--json", "Page.render"], repo.path).stdout)
+    assert certain["rows"] == [] and certain["ambiguous_edges"]["left_out"] > 0, certain
+    doc = ask_json(route, repo, "who calls Page.render?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "app/show.py")
+    assert "ambiguous" in doc["rows"][0]["resolution"]
+
+
+@pytest.fixture
+def paginated(make_repo, route):
+    """A class and another class's member spelled alike: `Paginator` and `Sitemap.paginator` (django's shape)."""
+    repo = make_repo("paginated")
+    repo.commit({
+        "core/paginator.py": "class Paginator:\n    def page(self, number):\n        return number\n",
+        "core/sitemaps.py": "from core.paginator import Paginator\n\n\nclass Sitemap:\n    @property\n"
+                            "    def paginator(self):\n        return Paginator()\n",
+        "core/views.py": "def listing(sitemap):\n    return sitemap.paginator\n",
+        "tests/test_pagination.py": "from core.paginator import Paginator\n\n\ndef test_first_page():\n"
+                                    "    assert Paginator().page(1) == 1\n",
+        "tests/test_sessions.py": "def test_session_cookie():\n    assert True\n",
+        "core/sessions.py": "class SessionStore:\n    def load_session(self):\n        return {}\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+def test_words_that_spell_a_class_and_a_member_name_the_class(paginated, route):
+    """"the paginator" spells django's class Paginator and a sitemap's `paginator` property: ask walked the property."""
+    doc = ask_json(route, paginated, "where is the paginator tested?")
+    assert doc["status"] == "routed", doc
+    assert (doc["rows"][0]["type"], doc["rows"][0]["path"]) == ("impact", "tests/test_pagination.py")
+
+
+def test_a_question_that_says_tested_lifts_the_demotion_of_tests():
+    from gitroute.rank import parse_question
+
+    assert parse_question("where are sessions tested?").wants_secondary
+    assert not parse_question("where are sessions stored?").wants_secondary
+
+
+@pytest.mark.parametrize("question, kind, asked", [
+    ("what happens if I change the router's handle method?", "impact", "proto.handle"),  # the owner is its folder
+    ("who calls the Router's handle?", "impact", "proto.handle"),
+    ("where is the application's handle function defined?", "symbol", "app.handle"),  # its file
+    ("who calls the session's handle method?", "impact", "who calls the session's handle method?"),  # no owner fits
+])
+def test_a_member_named_after_its_owner_is_that_owners_member(question, kind, asked):
+    """express defines `handle` twice: "the router's handle method" is lib/router/index.js's, and ask walked the
+    name 'router' (a spelled word) and then asked in plain words."""
+    places = (("lib/application.js", "app.handle"), ("lib/router/index.js", "proto.handle"))
+    evidence = Evidence(definitions=lambda n: places if n == "handle" else ())
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [(kind, asked)]
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("where is QuerySet.filter?", "QuerySet.filter"),
+    ("Where's the QuerySet class?", "QuerySet"),
+    ("where can I find QuerySet.filter", "QuerySet.filter"),
+])
+def test_where_is_a_name_alone_asks_where_it_is_defined(question, asked):
+    """"where is QuerySet.filter?" went to plain words, which ranked QuerySet._has_filters first on django."""
+    places = {"QuerySet": (("db/query.py", "QuerySet"),), "QuerySet.filter": (("db/query.py", "QuerySet.filter"),)}
+    evidence = Evidence(definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("symbol", asked)]
+    # a plain word there names no definition: the question stays in plain words
+    assert classify("where is routing?", evidence, EVERY_COMMAND).routes[0].kind == "meaning"
+
+
+@pytest.mark.parametrize("question", [
+    "how do I run the test suite?", "How can we run the integration tests", "how to build the docs",
+    "how do I compile the library from source?", "how are the tests run?", "which command runs the tests?",
+    "what build tool bundles the package?",
+])
+def test_how_to_run_the_projects_own_tasks_asks_wiring(question):
+    """Running the repository's tests, build or release is its wiring (workflows, manifests, build files); these
+    went to plain words, which found code sharing the words 'run' or 'build', or nothing."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert routes[0].kind == "wiring", routes
+    # running or building something the code does is no task of the repository's
+    assert classify("how does the app run a request handler?", EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
+
+
+@pytest.mark.parametrize("question", ["does anything still use OpenMeteoClient?", "is OpenMeteoClient used anywhere?",
+                                      "Is anyone calling OpenMeteoClient", "do any modules import OpenMeteoClient?"])
+def test_whether_anything_uses_a_name_asks_impact(question):
+    """These went to plain words, which answered with the name's own definition."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "OpenMeteoClient")]
+
+
+def test_where_is_the_code_of_a_document_named_in_words_asks_code():
+    evidence = Evidence(path_kind=PATHS.get, document_titled=lambda words: "docs/weather.md" if words == "weather"
+                        else None, document_named=lambda text: "docs/weather.md" if text == "weather" else None)
+    routes = classify("I'm reading the weather page in the docs; where's the code?", evidence, EVERY_COMMAND).routes
+    assert routes[0].kind == "code", routes
+
+
+@pytest.mark.parametrize("question, missing", [
+    ("is it safe to delete src/sample/six.py?", "src/sample/six.py"),
+    ("who calls src/sample/six.py:iteritems?", "src/sample/six.py"),
+    ("where is src/sample/six.py documented?", "src/sample/six.py"),
+])
+def test_a_file_the_commit_lacks_is_missing_not_a_word_spelled_as_a_name(question, missing):
+    """"is it safe to delete django/utils/six.py?" (six is gone from django) walked the word 'safe', a template
+    filter, spelled as a name; the file is what is asked about, and the pinned commit has none."""
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, symbol_named=lambda w: "safe"
+                        if w == "safe" else None)
+    classification = classify(question, evidence, EVERY_COMMAND)
+    assert not classification.routes and list(classification.undefined) == [missing], classification
+
+
+def test_ask_about_a_file_the_commit_lacks_says_so(built, route):
+    doc = ask_json(route, built, "is it safe to delete src/sample/six.py?")
+    assert doc["status"] == "no_match"
+    assert "the pinned commit has no file 'src/sample/six.py'" in doc["notes"]
+
+
+@pytest.mark.parametrize("question, name", [
+    ("which tests cover the session interface?", "SessionInterface"),  # 'interface' was dropped as a kind word
+    ("which tests cover the HTML tokeniser?", "Tokeniser"),  # one word alone: the head of the phrase, not 'HTML'
+    ("what breaks if I change the Blueprint class?", "Blueprint"),  # a kind word is never the name alone
+])
+def test_a_name_spelled_in_words_keeps_its_kind_word_and_reads_the_head_word_first(question, name):
+    spelled = {"session interface": "SessionInterface", "session": "session", "html": "html",
+               "tokeniser": "Tokeniser", "blueprint": "Blueprint", "class": "ClassRegistry"}
+    evidence = Evidence(symbol_named=lambda words: spelled.get(words.lower()))
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", name)]
+
+
+@pytest.mark.parametrize("question", [
+    "When a forecast points back to itself, where does the client notice the cycle and decide to throw or skip it?",
+    "when I parse raw bytes without a charset, where does it sniff a byte order mark to decide the encoding?",
+])
+def test_where_after_a_setting_asks_a_place_though_it_says_decide(question):
+    """A verb of deciding reads as a decision only when the question does not ask where: the "where" of a clause
+    after a setting counts as one at the start does."""
+    routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+    assert routes[0].kind != "decision", routes
+    assert classify("why did we decide to throw on a cycle?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "decision"
+
+
+def test_plainly_quoted_values_are_no_missing_names():
+    """"like 'extended', 'simple' and false": values in plain quotes, which the repository defines no symbol of, made
+    the docs question no_match ("the repository defines no 'extended', 'simple'"); backticks still mark a name."""
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, definitions=lambda n: ())
+    question = "Which doc lists the values the parser setting accepts, like 'extended', 'simple' and false?"
+    classification = classify(question, evidence, EVERY_COMMAND)
+    assert classification.routes and not classification.undefined, classification
+    assert classification.routes[0].kind == "docs"
+    marked = classify("Which doc lists the values `extended_parser` accepts?", evidence, EVERY_COMMAND)
+    assert list(marked.undefined) == ["extended_parser"]

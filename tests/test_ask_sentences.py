@@ -142,6 +142,9 @@ def test_a_document_in_a_sentence_asks_code_with_its_path(request, language, que
     ("python", "Is there a page in the docs that explains apply_discount?", "apply_discount", "docs/pricing.rst"),
     ("python", "Which doc should I read to learn about DiscountRule?", "DiscountRule", "docs/pricing.rst"),
     ("python", "where is the Cart class described", "Cart", "docs/pricing.rst"),
+    # the name the passive verb follows, not one of the clause after it
+    ("python", "Where is apply_discount documented, and does it mention DiscountRule?", "apply_discount",
+     "docs/pricing.rst"),
     ("go", "Where is Router.Handle documented? I want to know what it registers.", "Router.Handle",
      "docs/routing.md"),
     ("go", "Any write-up for NewRouter?", "NewRouter", "docs/routing.md"),
@@ -156,8 +159,11 @@ def test_which_doc_explains_a_name_asks_docs_with_the_name(request, language, qu
                for fact in doc["classification"]["facts"])
 
 
-def test_docs_of_a_code_path_in_a_sentence(go_repo):
-    doc = ask(go_repo, "router/router.go — is there any documentation for it?")
+@pytest.mark.parametrize("question", ["router/router.go — is there any documentation for it?",
+                                      "Before I extend router/router.go, which documentation page should I read?",
+                                      "what doc page should I read before touching router/router.go?"])
+def test_docs_of_a_code_path_in_a_sentence(go_repo, question):
+    doc = ask(go_repo, question)
     assert routes(doc)[0] == ("docs", "router/router.go")
     assert paths(doc)[0] == "docs/routing.md"
 

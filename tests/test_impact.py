@@ -381,7 +381,8 @@ def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_r
 
 def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, route) -> None:
     """`Rack::Lint`, `app::Store`, `App\\Mail\\Mailer` and `Json.Linq.JToken.Parse` name what `Rack.Lint`, `Store`,
-    `Mailer` and `JToken.Parse` name: Ruby owners, a C++, a PHP and a C# namespace, as their languages write them."""
+    `Mailer` and `JToken.Parse` name: Ruby owners, a C++, a PHP and a C# namespace, as their languages write them;
+    `Rack::Lint#check`, a method as Ruby's and Java's docs write it."""
     repo = make_repo("qualified")
     repo.commit({
         "lib/rack/lint.rb": "module Rack\n  class Lint\n    def check\n    end\n  end\nend\n",
@@ -396,7 +397,8 @@ def test_a_name_qualified_with_double_colons_or_backslashes_is_found(make_repo, 
     })
     assert route(["build", "-q"], repo.path).exit_code == 0
     for dotted, qualified in (("Rack.Lint", "Rack::Lint"), ("Store", "app::Store"),
-                              ("Mailer", "App\\Mail\\Mailer"), ("JToken.Parse", "Json.Linq.JToken.Parse")):
+                              ("Mailer", "App\\Mail\\Mailer"), ("JToken.Parse", "Json.Linq.JToken.Parse"),
+                              ("Rack.Lint.check", "Rack::Lint#check"), ("Mailer.send", "App\\Mail\\Mailer#send")):
         expected = impact(route, repo, dotted)
         assert expected["status"] == "routed", dotted
         assert impact(route, repo, qualified)["rows"] == expected["rows"], qualified

@@ -386,7 +386,7 @@ def definitions(view: IndexView, target: str) -> list[list]:
 
 # How languages other than Python and JavaScript spell a qualified name: `Rack::Lint`, `spdlog::logger`,
 # `Monolog\Handler\StreamHandler`. The name table spells owners with a dot (`Rack.Lint`).
-_QUALIFIERS = re.compile(r"::|\\")
+_QUALIFIERS = re.compile(r"::|\\|#")  # and Java's and Ruby's `Element#select`, a method as their docs write it
 
 
 def resolve_target(target: str, lookup) -> list[list]:

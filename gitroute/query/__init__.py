@@ -117,20 +117,46 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         for route in classification.routes:
             answers.append((route, asked(route)))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
-        for fallback in _fallbacks(text, classification, available):
+        fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
+        for fallback in fallbacks + _fallbacks(text, classification, available):
             if merged.status != "no_match":
                 break
             answers.append((fallback, asked(fallback)))
             classification = classification._replace(routes=(*classification.routes, fallback))
             merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         if not classification.routes:
-            note = (f"the repository defines no {', '.join(repr(n) for n in classification.undefined)}"
-                    if classification.undefined else "no index of this bundle answers this kind of question")
+            note = (_undefined_note(classification.undefined) if classification.undefined
+                    else "no index of this bundle answers this kind of question")
             merged = Answer("no_match", view.source, (), (note,))
         elif merged.status == "no_match" and classification.unknown:
             note = f"the repository defines no {', '.join(repr(n) for n in classification.unknown)}"
             merged = merged._replace(notes=(note, *merged.notes))
         return merged, classification
+
+
+def _undefined_note(undefined: Sequence[str]) -> str:
+    """What the question asks about that the pinned commit lacks: names it defines no definition of, paths it has
+    no file at."""
+    paths = [n for n in undefined if "/" in n and "::" not in n]
+    names = [n for n in undefined if n not in paths]
+    parts = [f"the repository defines no {', '.join(repr(n) for n in names)}"] if names else []
+    parts += [f"the pinned commit has no file {', '.join(repr(p) for p in paths)}"] if paths else []
+    return "; ".join(parts)
+
+
+def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
+    """An impact route that found no caller it can be sure of, but left ambiguous ones out (gin's `c.JSON(...)`, a
+    method called on a receiver of unknown type), is asked again with them included and marked, at depth 1: likely
+    callers answer "who calls X" better than X's own words do, but the callers of a guess are guesses twice over
+    (jsoup's `chompBalanced`: depth 2 reached every test that calls `select`)."""
+    retries = []
+    for route, found in answers:
+        left_out = ((found.extra or {}).get("ambiguous_edges") or {}).get("left_out", 0)
+        if route.command == "impact" and not found.rows and left_out and not (route.options or {}).get("ambiguous"):
+            retries.append(route._replace(
+                options={**(route.options or {}), "ambiguous": True, "depth": 1},
+                reason=f"impact found no certain caller; {left_out} ambiguous edges included, marked"))
+    return retries
 
 
 def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:

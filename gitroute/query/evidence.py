@@ -162,8 +162,11 @@ def symbol_named(view: BundleView, words: str) -> str | None:
     from gitroute.text import normalize_name
 
     found = query(words, limit=3, bundle=view)
-    for row in found.rows:  # a file of the same name (`cart.py` for "cart") may come first
-        name = (row.name or "").rpartition(".")[2]
-        if row.kind != "file" and normalize_name(name) == normalize_name(words):
-            return name
-    return None
+    # a file of the same name (`cart.py` for "cart") may come first; of a type and a member both spelled so (django's
+    # class Paginator and a sitemap's `paginator`), words in a sentence ("the paginator") name the type
+    names = [(row.kind not in _TYPE_KINDS, (row.name or "").rpartition(".")[2]) for row in found.rows
+             if row.kind != "file" and normalize_name((row.name or "").rpartition(".")[2]) == normalize_name(words)]
+    return min(names, key=lambda n: n[0])[1] if names else None
+
+
+_TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type"))

@@ -61,7 +61,7 @@ from gitroute.indexes.meaning.vocabulary import (
     words,
 )
 from gitroute.model import Answer, Row
-from gitroute.rank import bm25_idf, is_secondary
+from gitroute.rank import ASKS_SECONDARY, bm25_idf, is_secondary
 from gitroute.text import asks_for_entry, question_tokens, tokenize
 
 # What callers name the index by (api, bench scripts, tests): its parts live in `vocabulary` (words), `postings`
@@ -413,7 +413,7 @@ def query_meaning(
     if near:  # a second read, only for words the repository lacks
         postings.update(read_postings(list(near), section, read, corrupt, memo))
         alternates = {**alternates, **near}
-    wants_secondary = bool(set(question_tokens(text)) & _ASKS_SECONDARY)
+    wants_secondary = bool(set(question_tokens(text)) & ASKS_SECONDARY)
     files = _files(read, corrupt, memo) if postings else []
     try:
         ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo, shares)
@@ -478,8 +478,6 @@ def _notes(evidence: Evidence, near: Mapping[str, str], postings: Mapping[str, P
 
 
 _ENTRY_PHRASE = ("entry", "entrypoint", "point", "main")  # not "launch" or "start": ordinary verbs elsewhere
-_ASKS_SECONDARY = frozenset({"test", "tests", "testing", "spec", "fixture", "fixtures", "example", "examples",
-                             "sample", "demo", "vendor", "vendored", "doc", "docs", "documentation", "benchmark"})
 
 
 def answer(view, question: str, *, limit: int = 10, explain: bool = False, **options) -> Answer:
