@@ -5,7 +5,8 @@ bench's wording. `ask` reads them (`phrase_intents`) beside the names and paths 
 from __future__ import annotations
 
 import re
-from zlib import crc32
+
+from gitroute.shards import shard_of
 
 # Sets of words (lower case) of which a match holds at least one word each.
 Gate = tuple[tuple[str, ...], ...]
@@ -31,7 +32,7 @@ class Phrases:
 
     def search(self, text: str) -> re.Match[str] | None:
         if self.gates is None:
-            self.gates = tuple(_GATES.get(crc32(a.encode())) for a in self.alternatives)
+            self.gates = tuple(_GATES.get(gate_key(a)) for a in self.alternatives)
         if text.isascii():
             lowered = text.lower()
             kept = tuple(i for i, gate in enumerate(self.gates)
@@ -49,6 +50,11 @@ class Phrases:
     def pattern(self) -> re.Pattern[str]:
         """The whole pattern, compiled (what `search` answers as)."""
         return re.compile("|".join(self.alternatives), re.I)
+
+
+def gate_key(alternative: str) -> int:
+    """An alternative's key in `_GATES`: the CRC-32 of its text (gitroute's one hash, as a shard among 2**32)."""
+    return shard_of(alternative, 1 << 32)
 
 
 def _phrases(*alternatives: str) -> Phrases:

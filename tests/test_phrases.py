@@ -5,21 +5,20 @@ from __future__ import annotations
 import pprint
 import re
 from pathlib import Path
-from zlib import crc32
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitroute import phrases
-from gitroute.phrases import Phrases, necessary_words, phrase_tables
+from gitroute.phrases import Phrases, gate_key, necessary_words, phrase_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 GATES_START = "_GATES: dict[int, Gate] = {"
 
 
 def gates_of_the_phrases() -> dict[int, tuple]:
-    return {crc32(a.encode()): necessary_words(a) for table in phrase_tables().values() for a in table.alternatives}
+    return {gate_key(a): necessary_words(a) for table in phrase_tables().values() for a in table.alternatives}
 
 
 def written_gates(gates: dict[int, tuple]) -> str:
