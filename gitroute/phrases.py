@@ -298,9 +298,11 @@ def necessary_words(alternative: str) -> Gate:
     each, all together); anything else (a class, a repeat that may be absent, a negative assertion, a non-ASCII
     literal, which case folding may match to an ASCII letter) needs nothing. Only `tests/test_phrases.py` runs
     it, to write and check `_GATES`: parsing is half of compiling."""
-    # the standard library's own parser (private: the test checks the gates it writes against real searches)
-    from re import _constants as sre
-    from re import _parser
+    # the standard library's own parser (private, and not in typeshed: the test checks the gates it writes against
+    # real searches)
+    from importlib import import_module
+
+    sre, _parser = import_module("re._constants"), import_module("re._parser")
 
     def needs(items) -> list[frozenset[str]]:  # noqa: ANN001 - a parsed subpattern
         found: list[frozenset[str]] = []

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from gitroute.text import (
     ENTRY_WORDS,
     STOP_WORDS,
+    LazyPattern,
     asks_for_entry,
     normalize_name,
     question_tokens,
@@ -70,7 +71,7 @@ class Question(namedtuple("Question", "text tokens identifier wants_entry wants_
     __slots__ = ()
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENTIFIER = LazyPattern(r"[A-Za-z_$][\w$]*")
 
 
 def parse_question(text: str) -> Question:
@@ -499,7 +500,7 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str],
 
 # --- one query for names and prose -----------------------------------------------------------
 
-_IDENTIFIER_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
+_IDENTIFIER_SHAPE = LazyPattern(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
 STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
 # Words that ask for the entry point in so many words; "start" and "launch" are ordinary verbs in a sentence
 # ("settings that start with a prefix"), which the symbol tiers' entry signal would take as the question.
