@@ -126,7 +126,10 @@ def bm25_idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = 1.2, b: float = 0.75) -> float:
+BM25_K1, BM25_B = 1.2, 0.75  # BM25's saturation and length normalisation (`meaning.ranking` inlines the term)
+
+
+def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = BM25_K1, b: float = BM25_B) -> float:
     """One term's BM25 contribution to a document of length `dl` where it occurs `tf` times."""
     if tf <= 0:
         return 0.0
