@@ -10,6 +10,7 @@ from gitroute.shards import shard_of
 
 # Sets of words (lower case) of which a match holds at least one word each.
 Gate = tuple[tuple[str, ...], ...]
+_MOST_KEPT = 64  # compiled subsets of one table's alternatives kept at once
 
 class Phrases:
     """Alternatives of one kind's phrases, searched as the one pattern `|`-joined they are (case-insensitive), but
@@ -43,6 +44,8 @@ class Phrases:
             kept = tuple(range(len(self.alternatives)))
         pattern = self._compiled.get(kept)
         if pattern is None:
+            if len(self._compiled) >= _MOST_KEPT:  # a warm server asks many questions: keep a bounded few
+                self._compiled.clear()
             pattern = self._compiled[kept] = re.compile("|".join(self.alternatives[i] for i in kept), re.I)
         return pattern.search(text)
 

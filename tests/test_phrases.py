@@ -95,3 +95,14 @@ def test_necessary_words_reads_what_every_match_holds():
     assert necessary_words(r"caf\u00e9s") == (("caf",), ("s",))  # a non-ASCII letter is no word
     assert necessary_words(r"(?=.*\bdocs\b)read") == (("docs",), ("read",))
     assert necessary_words(r"(?!tests)read") == (("read",),)
+
+
+def test_a_warm_process_keeps_a_bounded_few_compiled_subsets():
+    table = Phrases(*(rf"\bword{n}\b" for n in range(10)))
+    table.gates = tuple(necessary_words(a) for a in table.alternatives)  # not in `_GATES`: gated by hand
+    asked = set()
+    for n in range(200):
+        words = " ".join(f"word{k}" for k in range(10) if n >> k & 1)
+        assert_same_search(table, words)
+        asked.update(table._compiled)
+    assert len(asked) == 199 and 0 < len(table._compiled) <= phrases._MOST_KEPT
