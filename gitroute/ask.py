@@ -19,7 +19,15 @@ from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
 from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
-from gitroute.text import is_code_name, is_marked_code, is_name, name_parts, normalize_name, split_path_name
+from gitroute.text import (
+    LazyPattern,
+    is_code_name,
+    is_marked_code,
+    is_name,
+    name_parts,
+    normalize_name,
+    split_path_name,
+)
 
 # Question kind -> the command that answers it. A name and a plain-words question both go to
 # `query`, which mixes the symbol tiers and BM25 by the question's shape.
@@ -488,7 +496,7 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.
-_TITLED = re.compile(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"
+_TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"
                      r"|document|page|readme|tutorial|manual|reference|notes|howto|how-to|chapter|write-?up)\b", re.I)
 
 
@@ -501,7 +509,7 @@ def _titled_phrase(text: str) -> tuple[str, str] | None:
     return (found.group(0), " ".join(words)) if words else None
 
 
-_TEST_FILE = re.compile(r"(?:^|[/_.-])(?:tests?|spec)(?:[/_.-]|$)", re.I)
+_TEST_FILE = LazyPattern(r"(?:^|[/_.-])(?:tests?|spec)(?:[/_.-]|$)", re.I)
 
 
 def _folder_file(folder: str, evidence: Evidence, facts: list[str]) -> str:

@@ -6,9 +6,62 @@ from __future__ import annotations
 
 import re
 
+from gitroute.shards import shard_of
 
-def _phrases(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(alternatives), re.I)
+# Sets of words (lower case) of which a match holds at least one word each.
+Gate = tuple[tuple[str, ...], ...]
+_MOST_KEPT = 64  # compiled subsets of one table's alternatives kept at once
+
+class Phrases:
+    """Alternatives of one kind's phrases, searched as the one pattern `|`-joined they are (case-insensitive), but
+    compiled only as far as a question needs: compiling every phrase costs a cold `ask` ~30 ms of CPU, more than
+    searching them, and most alternatives cannot match a given question at all.
+
+    An alternative's gate (`_GATES`, by the CRC-32 of its text) lists sets of words: every match of it holds a word
+    of each set (`necessary_words`). An ASCII question missing one of them cannot match that alternative, so the
+    alternatives left, joined in their order, find what the whole pattern finds (the leftmost match, the first
+    alternative there): a dropped one never matched anywhere. A question with other characters (case folding
+    beyond ASCII: the Kelvin sign is a `k`), or an alternative without a gate, is searched as written.
+    """
+
+    __slots__ = ("alternatives", "gates", "_compiled")
+
+    def __init__(self, *alternatives: str) -> None:
+        self.alternatives = alternatives
+        self.gates: tuple[Gate | None, ...] | None = None  # looked up at the first search: `_GATES` is below
+        self._compiled: dict[tuple[int, ...], re.Pattern[str]] = {}
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.gates is None:
+            self.gates = tuple(_GATES.get(gate_key(a)) for a in self.alternatives)
+        if text.isascii():
+            lowered = text.lower()
+            kept = tuple(i for i, gate in enumerate(self.gates)
+                         if gate is None or all(any(word in lowered for word in words) for words in gate))
+            if not kept:
+                return None
+        else:
+            kept = tuple(range(len(self.alternatives)))
+        pattern = self._compiled.get(kept)
+        if pattern is None:
+            if len(self._compiled) >= _MOST_KEPT:  # a warm server asks many questions: keep a bounded few
+                self._compiled.clear()
+            pattern = self._compiled[kept] = re.compile("|".join(self.alternatives[i] for i in kept), re.I)
+        return pattern.search(text)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The whole pattern, compiled (what `search` answers as)."""
+        return re.compile("|".join(self.alternatives), re.I)
+
+
+def gate_key(alternative: str) -> int:
+    """An alternative's key in `_GATES`: the CRC-32 of its text (gitroute's one hash, as a shard among 2**32)."""
+    return shard_of(alternative, 1 << 32)
+
+
+def _phrases(*alternatives: str) -> Phrases:
+    return Phrases(*alternatives)
 
 
 # Nouns that name a piece of documentation; the strict ones name nothing else in a sentence about code
@@ -162,14 +215,14 @@ _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # back to itself, where does the serializer decide to throw?").
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
-_LOCATION = re.compile(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
-                       r"|method|methods|module|modules|code|line)|how (?:does|do|is|are))\b", re.I)
+_LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
+                     r"|method|methods|module|modules|code|line)|how (?:does|do|is|are))\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
-_INTENT = re.compile(
+_INTENT = _phrases(
     r"^\s*(?:is|are|will|should|shall|must|was|were)\b.*\b(?:meant|intended|supposed|still|ever|policy|allowed"
     r"|support(?:ed)?|deprecated|recommended|going to|plan(?:s|ned)? to|planned|(?:on|in) the roadmap|in scope"
-    r"|out of scope|(?:a )?(?:non-)?goal)\b", re.I)
+    r"|out of scope|(?:a )?(?:non-)?goal)\b")
 # Wiring is asked two ways: how the repository is built, tested and published (its CI and manifests: the wiring
 # index answers from its tables and from those files' own words), and how its copies and pins are kept (contracts,
 # submodules: the tables alone, where a CI file sharing the question's words is no answer).
@@ -263,3 +316,243 @@ def asking_clause(text: str) -> tuple[int, int]:
             return start, end.end()
         start = end.end()
     return 0, len(text)
+
+
+def necessary_words(alternative: str) -> Gate:
+    """The gate of one alternative (case-insensitive): sets of words, every match of it holding a word of each set.
+
+    Read off the parse of the pattern: a run of ASCII literals is a word; a group, a repeat at least once and a
+    lookahead or lookbehind need what their contents need; alternatives need a word of one of them (the best set of
+    each, all together); anything else (a class, a repeat that may be absent, a negative assertion, a non-ASCII
+    literal, which case folding may match to an ASCII letter) needs nothing. Only `tests/test_phrases.py` runs
+    it, to write and check `_GATES`: parsing is half of compiling."""
+    # the standard library's own parser (private, and not in typeshed: the test checks the gates it writes against
+    # real searches)
+    from importlib import import_module
+
+    sre, _parser = import_module("re._constants"), import_module("re._parser")
+
+    def needs(items) -> list[frozenset[str]]:  # noqa: ANN001 - a parsed subpattern
+        found: list[frozenset[str]] = []
+        run = ""
+        for op, value in [*items, (None, None)]:
+            if op is sre.LITERAL and value < 128:
+                run += chr(value).lower()
+                continue
+            if run:
+                found.append(frozenset([run]))
+                run = ""
+            one = None if op is None else need(op, value)
+            if one is not None:
+                found.append(one)
+        return found
+
+    def best(sets: list[frozenset[str]]) -> frozenset[str] | None:
+        return max(sets, key=lambda words: (min(map(len, words)), -len(words), sorted(words))) if sets else None
+
+    def need(op, value) -> frozenset[str] | None:  # noqa: ANN001 - an opcode and its argument
+        if op is sre.SUBPATTERN:
+            return best(needs(value[3]))
+        if op is sre.BRANCH:
+            each = [best(needs(branch)) for branch in value[1]]
+            return None if any(words is None for words in each) else frozenset().union(*each)  # type: ignore[arg-type]
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and value[0] >= 1:
+            return best(needs(value[2]))
+        if op is sre.ASSERT:
+            return best(needs(value[1]))
+        if op is sre.ATOMIC_GROUP:
+            return best(needs(value))
+        return None
+
+    return tuple(tuple(sorted(words)) for words in needs(_parser.parse(alternative, re.I)))
+
+
+def phrase_tables() -> dict[str, Phrases]:
+    """Every phrase table of this module by name (what `_GATES` covers)."""
+    return {name: value for name, value in globals().items() if isinstance(value, Phrases)}
+
+
+# The gates of every alternative by the CRC-32 of its text, written by `pytest tests/test_phrases.py
+# --update-golden` (which fails when they are stale: an alternative edited since has no gate, and is compiled).
+_GATES: dict[int, Gate] = {
+    37174004: (('are', 'is'), (' there',),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
+                  'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
+                  'writeup')),
+    94913594: (('how ', 'where', 'which '),),
+    109086682: ((' script', 'file target', 'make target', 'rake task'),),
+    114856794: (('publish', 'upload'),),
+    184327648: (('code', 'implementation', 'source'), (' ',), ('for', 'of'), (' ',),
+                 ('described', 'it', 'listed', 'mentioned', 'named', 'shown', 'that', 'them', 'this')),
+    212756889: (('is',), ('covered by ', 'tested')),
+    289224799: (('looking for ',),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference',
+                  'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
+                  'write', 'writeup')),
+    307872385: (('all', 'anything', 'everything', 's', 'whatever'), ('that', 'which', 'who'),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
+                  'wrap')),
+    594831053: ((' away', 'built ', 'depend', 'outside '),),
+    603294962: (('claration', 'definition', 'finition', 'jump to'),),
+    625431914: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
+                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
+                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
+                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
+                 (' about', ' through', ' with', 'are about', 'cover', 'demonstrat', 'describ', 'detail', 'discuss',
+                  'document', 'explain', 'illustrat', 'into', 'introduc', 'is about', 'list', 'mention', 'over',
+                  'refer', 'said', 'say', 'show', 'spell', 'teach', 'tell', 'through')),
+    655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
+                 (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
+                 (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
+    672064858: (('d',), ('id', 'o', 'oes'), ('any',),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
+                  'wrap')),
+    684594276: (('on what grounds', 'ruled out', 'turned down'),),
+    705138828: (('had', 'has', 'have', 'need', 'needs'), (' to ',),
+                 ('adapt', 'adapted', 'change', 'changed', 'fix', 'fixed', 'look at', 'migrate', 'migrated', 'touch',
+                  'touched', 'update', 'updated')),
+    717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
+                 ('built', 'executed', 'made', 'published', 'run')),
+    780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
+    954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
+                 ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
+    1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
+    1043471536: (('take me to the ',), ('code', 'file', 'implementation', 'source')),
+    1055348292: (('any', 'what', 'which'), ('test',),
+                 ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
+                  'import', 'imports', 'touch', 'touches', 'use', 'uses')),
+    1198442558: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
+    1214422650: (('wh',), ('at', 'ich'), (' ',),
+                 ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
+                 ('are', 'do', 'does', 'is'),
+                 ('cover', 'covering', 'covers', 'describe', 'describes', 'describing', 'document', 'documenting',
+                  'documents', 'mention', 'mentioning', 'mentions', 'name', 'names', 'naming', 'point', 'pointing',
+                  'points', 'refer', 'referring', 'refers', 'talk', 'talking', 'talks')),
+    1321516539: (('depend',),),
+    1357181701: (('contract', 'cop', 'copied', 'pin', 'pinned', 'submodule'),),
+    1373447870: (('covered', 'detailed', 'introduced', 'mentioned', 'spelled out', 'walked through'),
+                 (' reference', ' the ', 'anywhere', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc',
+                  'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
+                  'notes', 'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note',
+                  'section', 'section of the ', 'somewhere', 'through', 'tutorial', 'user guide', 'write', 'writeup')),
+    1388437827: (('about to', 'before i', 'before we', 'd like to', 'going to', 'i am', 'i need to', 'i want to',
+                  'i will', 'll', 'm', 'planning to', 'we', 'we are', 'we need to', 'we want to', 'we will'),
+                 ('add', 'adding', 'change', 'changing', 'delete', 'deleting', 'deprecate', 'deprecating', 'drop',
+                  'dropping', 'edit', 'editing', 'modify', 'modifying', 'move', 'moving', 'refactor', 'refactoring',
+                  'remove', 'removing', 'rename', 'renaming', 'replace', 'replacing', 'rework', 'reworking', 'rewrite',
+                  'rewriting', 'split', 'splitting', 'swap', 'swapping', 'touch', 'touching')),
+    1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
+    1502035595: (('what made',),
+                 ('abandon', 'avoid', 'choose', 'decide', 'drop', 'go with', 'hold off', 'opt', 'pick', 'prefer',
+                  'reject', 'settle on', 'stick with', 'switch')),
+    1523182674: (('what',), ('can', 'could', 'do', 'does', 'else', 'might', 'will', 'would'),
+                 ('be affected', 'break', 'breaks', 'change', 'fail', 'update', 'updating')),
+    1531185987: (('wh',), ('at', 'o'),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
+                  'wrap')),
+    1563972610: (('are', 'is', 'must', 'shall', 'should', 'was', 'were', 'will'),
+                 (' the roadmap', 'allowed', 'deprecated', 'ever', 'goal', 'going to', 'in scope', 'intended', 'meant',
+                  'out of scope', 'plan', 'planned', 'policy', 'recommended', 'still', 'support', 'supposed')),
+    1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
+                  'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
+    1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
+    1825984842: (('build ', 'compile'),),
+    1877318694: (('described', 'discussed', 'documented', 'explained', 'written up'),),
+    1931161667: ((' feature', 'cargo feature'),),
+    1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
+    1976169106: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
+    2000375638: (('all', 'any', 'its', 'other', 'the', 'their', 'what', 'which'),
+                 ('call sites', 'callers', 'dependants', 'dependents', 'importers', 'reverse dependencies',
+                  'subclasses', 'usages')),
+    2048915949: (('abandoned', 'alternative', 'choice', 'choose', 'chose', 'chosen', 'decide', 'decided', 'dropped',
+                  'reject', 'rejected'),),
+    2052053461: (('find', 'find out', 'learn', 'read'), (' ',), ('about',)),
+    2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
+                 ('build', 'lint', 'publishe', 'release', 'run')),
+    2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
+    2200007955: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
+                 ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere')),
+    2202001390: (('blast radius', 'ripple effect', 'safe to '),),
+    2213007589: ((' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
+                  'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
+                  'writeup'),
+                 ('about', 'behind', 'covering', 'describing', 'documenting', 'explaining', 'for', 'of', 'on',
+                  'regarding')),
+    2331213649: (('wh',), ('at', 'ich'), (' ',),
+                 ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
+                 ('described', 'documented', 'explained', 'outlined', 'proposed', 'specified'), (' in',)),
+    2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
+    2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
+    2495245470: (('where',), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
+                 ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
+                  'required', 'subclassed', 'used')),
+    2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
+    2852192359: (('byte', 'duplicated', 'which repo'),),
+    3042123935: (('if',), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
+                 ('change', 'changed', 'delete', 'deleted', 'deprecate', 'deprecated', 'drop', 'dropped', 'edit',
+                  'edited', 'modified', 'modify', 'move', 'moved', 'refactor', 'refactored', 'remove', 'removed',
+                  'rename', 'renamed', 'replace', 'replaced', 'rework', 'reworked', 'rewrite', 'rewrote', 'split',
+                  'swap', 'swapped', 'touch', 'touched')),
+    3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
+                 ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
+                  'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
+    3145982877: (('that', 'which', 'who'),
+                 ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'implement', 'implements', 'import',
+                  'include', 'inherit', 'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference',
+                  'relie', 'require', 'subclass', 'use', 'wrap'),
+                 ('it', 'that', 'them', 'this')),
+    3172301697: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
+                 ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
+    3203342149: (('affect', 'affected', 'affects', 'break', 'breaking', 'breaks', 'broken', 'impact', 'impacts'),
+                 ('if',)),
+    3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
+                 (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3354115122: (('wh',), ('at', 'ich'),
+                 ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),
+                 ('are', 'is', 'was', 'were'), ('from', 'in')),
+    3467975456: ((' group', 'register'),),
+    3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
+                  'reverse dependencies', 'subclasses', 'usages', 'users'),
+                 (' ',), ('of', 'to')),
+    3663329054: (('declare',), ('dependenc', 'package', 'packages')),
+    3698457807: (('where',), ('are', 'is'), ('tested',)),
+    3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
+    3782104514: (('console', 'manifest'),),
+    3792516873: (('if',),
+                 ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
+                  'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
+    3840049836: (('adr', 'decision', 'decisions', 'design record', 'motivation', 'rationale', 'trade'),),
+    3862663169: (('what',), (' is', 's'), (' ',), ('bad', 'wrong'), (' ',), ('about', 'with'), (' ',),
+                 ('having', 'just', 'plain', 'simply', 'using')),
+    3871123059: (('in favo', 'instead of', 'rather than'),),
+    3930010815: (('code', 'file', 'implementation', 'source', 'sources'), ('b',), ('acking', 'ehind')),
+    3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),
+                 ('build', 'compile', 'install', 'lint', 'package', 'release'),
+                 ('binaries', 'binary', 'code', 'crate', 'docs', 'documentation', 'from source', 'library', 'module',
+                  'package', 'project', 'repo', 'repository', 'site', 'wheel')),
+    4018008751: (('where ',), ('is', 'was'), (' it ',), ('configured', 'declared', 'specified'), (' that',)),
+    4085727161: (('wh',), ('at', 'ich'),
+                 ('class', 'crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file',
+                  'struct'),
+                 ('contain', 'declare', 'define', 'hold', 'implement')),
+    4086485043: (('how come', 'why', 'why '),),
+    4089352368: (('wh',), ('at', 'ich'), ('s',),
+                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
+                  'inherit from', 'instantiate', 'invoke', 'override', 'pull in', 'reference', 'require', 'subclass',
+                  'use', 'wrap')),
+    4148513929: (('any',),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
+                  'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
+                  'write', 'writeup')),
+    4279590092: (('are', 'is'), ('any',),
+                 ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
+                  'requiring', 'subclassing', 'using')),
+}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from gitroute.text import (
     ENTRY_WORDS,
     STOP_WORDS,
+    LazyPattern,
     asks_for_entry,
     normalize_name,
     question_tokens,
@@ -71,7 +72,7 @@ class Question(namedtuple("Question", "text tokens identifier wants_entry wants_
     __slots__ = ()
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENTIFIER = LazyPattern(r"[A-Za-z_$][\w$]*")
 
 
 def parse_question(text: str) -> Question:
@@ -126,7 +127,10 @@ def bm25_idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = 1.2, b: float = 0.75) -> float:
+BM25_K1, BM25_B = 1.2, 0.75  # BM25's saturation and length normalisation (`meaning.ranking` inlines the term)
+
+
+def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = BM25_K1, b: float = BM25_B) -> float:
     """One term's BM25 contribution to a document of length `dl` where it occurs `tf` times."""
     if tf <= 0:
         return 0.0
@@ -500,7 +504,7 @@ def _phrase_share(q: Sequence[str], name: Sequence[str], owner: Sequence[str],
 
 # --- one query for names and prose -----------------------------------------------------------
 
-_IDENTIFIER_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
+_IDENTIFIER_SHAPE = LazyPattern(r"[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[.:$#]|\(\)|^[A-Z][a-z]+[A-Z]|^`")
 STRONG_NAME_SIGNALS = frozenset({"exact_name", "phrase"})
 # Words that ask for the entry point in so many words; "start" and "launch" are ordinary verbs in a sentence
 # ("settings that start with a prefix"), which the symbol tiers' entry signal would take as the question.

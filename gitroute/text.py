@@ -11,6 +11,24 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
+
+class LazyPattern:
+    """A regular expression compiled at its first use: a cold query is a process start, and compiling the patterns
+    it never uses (a file extension's, a qualifier's, for a bare name) cost it more than its answer's arithmetic.
+    Each method is looked up once, then kept on the instance: a use after the first costs what a compiled
+    pattern's does."""
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source, self._flags = source, flags
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the compiled pattern's own method
+        if name.startswith("_"):
+            raise AttributeError(name)
+        method = getattr(re.compile(self._source, self._flags), name)
+        setattr(self, name, method)
+        return method
+
+
 # Camel humps (HTTPServer -> HTTP Server), digits and any non-alphanumeric run split a word.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _RUN = re.compile(r"[^\W_]+")  # maximal alphanumeric runs; `_`, `-`, `.`, `/` and spaces separate
@@ -236,10 +254,10 @@ _NAME = re.compile(r"^(?:[$@]|\\(?=[A-Za-z_][\w$]*\\))?[A-Za-z_][\w$]*(?:(?:\.|:
 # parentheses, a leading sigil.
 _CODE_SHAPE = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
 # What only code writes: a separator, a qualifier, a call's parentheses, a sigil (`GitHub` and `iOS` are words too).
-_CODE_MARK = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]")
-_QUALIFIER = re.compile(r"\.|::|#|->|\\")
+_CODE_MARK = LazyPattern(r"_|\.|::|#|->|\\|\(\)|^[$@]")
+_QUALIFIER = LazyPattern(r"\.|::|#|->|\\")
 # The extensions of the files a question names most (code, documents, configuration): `a.b` ending in one is a file.
-_FILE_EXTENSION = re.compile(
+_FILE_EXTENSION = LazyPattern(
     r"\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|java|kt|kts|scala|rb|php|cs|swift|m|mm|lua"
     r"|ex|exs|hs|sh|bash|zsh|ps1|pl|r|sql|proto|vue|svelte|md|markdown|rst|txt|adoc|org|rdoc|json|ya?ml|toml|cfg|ini"
     r"|xml|html?|css|scss|lock|gradle|mod|sum|in|cmake|mk|dockerfile|tf)$", re.I)
@@ -266,10 +284,11 @@ def is_marked_code(word: str) -> bool:
 
 def is_file_name(word: str) -> bool:
     """`sessions.py`, `README.md`: a dotted word whose last part is a common file extension."""
-    return "::" not in word and _FILE_EXTENSION.search(word) is not None and not word.endswith("()")
+    # the pattern needs a dot: without one it is not compiled (a bare name's cold query never needs it)
+    return "." in word and "::" not in word and _FILE_EXTENSION.search(word) is not None and not word.endswith("()")
 
 
-_PATH_COLON = re.compile(r"(?<!:):(?!:)")  # the colon of `path:name`, not one of a `::` qualifier
+_PATH_COLON = LazyPattern(r"(?<!:):(?!:)")  # the colon of `path:name`, not one of a `::` qualifier
 
 
 def split_path_name(text: str) -> tuple[str, str] | None:

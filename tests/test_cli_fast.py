@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from gitroute.cli.app import cli, run
 from gitroute.cli.ask import command as click_ask
+from gitroute.cli.code import command as click_code
+from gitroute.cli.docs import command as click_docs
 from gitroute.cli.fast import (
     ASK_OPTIONS,
     DEFAULT_LIMIT,
@@ -24,10 +26,13 @@ from gitroute.cli.fast import (
     LIMIT_RANGE,
     QUERY_OPTIONS,
     answer_fast,
+    parse_args,
     parse_ask_args,
     parse_query_args,
 )
+from gitroute.cli.impact import command as click_impact
 from gitroute.cli.query import command as click_query
+from gitroute.specs import command_named, fast_options
 from tests.conftest import SAMPLE_FILES, RepoBuilder, run_route
 from tests.test_docs import forget_cached_help_options
 
@@ -285,3 +290,89 @@ def test_cold_ask_imports_no_click(built_repo):
     assert result.returncode == 0, result.stderr[-2000:]
     assert heavy(modules) == set()
     assert json.loads(result.stdout)["rows"][0]["path"] == "src/sample/weather.py"
+
+
+# --- (f) `docs`, `code` and `impact` take the fast path too ---------------------------------------
+
+DOCUMENT_COMMANDS = {"docs": click_docs, "code": click_code, "impact": click_impact}
+WEATHER_GUIDE = ("# The weather guide\n\n## Forecasts\n\n`OpenMeteoClient` fetches them; `parse_forecast` turns the text "
+                 "into rows (see `src/sample/weather.py`).\n")
+
+
+@pytest.fixture(scope="module")
+def documented_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project and a guide that names its code; read-only for every test of this module."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("fast") / "documented")
+    builder.commit({**SAMPLE_FILES, "docs/weather.md": WEATHER_GUIDE}, "initial")
+    built = run_route(["build", "-q"], builder.path)
+    assert built.exit_code == 0, built.stderr
+    return builder.path
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENT_COMMANDS))
+def test_fast_document_commands_take_the_click_commands_options_and_argument(name):
+    command = DOCUMENT_COMMANDS[name]
+    spec = command_named(name)
+    assert fast_options(spec) == click_options(command)
+    arguments = [(a.name, a.nargs, a.required) for a in command.params if isinstance(a, click.Argument)]
+    assert arguments == [(spec.argument[0], 1 if name == "impact" else -1, True)]
+    parent = click.Context(cli, info_name="git route", **cli.context_settings)
+    for rest in (["x"], ["--json", "-n", "3", "--explain", "-q", "x"]):
+        with command.make_context(name, list(rest), parent=parent) as ctx:
+            by_click = dict(ctx.params)
+        text = by_click.pop(spec.argument[0])
+        assert parse_args(spec, [name, *rest]) == {**by_click, "text": text if name == "impact" else " ".join(text)}
+
+
+SAME_DOCUMENT_ARGS = [
+    ["docs", "OpenMeteoClient"],
+    ["docs", "--json", "OpenMeteoClient"],
+    ["docs", "-n", "1", "--explain", "parse_forecast"],
+    ["docs", "src/sample/weather.py"],
+    ["docs", "xyzzy"],
+    ["code", "docs/weather.md"],
+    ["code", "--json", "--explain", "docs/weather.md"],
+    ["code", "-q", "weather"],
+    ["code", "the", "weather", "guide"],
+    ["code", "nothing", "of", "that", "name"],
+    ["impact", "parse_forecast"],
+    ["impact", "--json", "parse_forecast"],
+    ["impact", "--depth", "1", "-n", "1", "--explain", "OpenMeteoClient"],
+    ["impact", "--ambiguous", "-q", "src/sample/weather.py"],
+    ["impact", "xyzzy"],
+]
+
+
+@pytest.mark.parametrize("args", SAME_DOCUMENT_ARGS, ids=" ".join)
+def test_fast_and_click_document_commands_answer_byte_for_byte_alike(documented_repo, args):
+    fast = run_captured(answer_fast, args, documented_repo)
+    slow = run_captured(run, args, documented_repo)
+    assert fast[0] is not None, "the fast path refused a command line it should answer"
+    assert fast[0] == slow[0] == 0
+    assert fast[1].encode("utf-8") == slow[1].encode("utf-8")
+    assert fast[2] == slow[2]
+
+
+def test_fast_document_commands_are_compared_on_real_answers(documented_repo):
+    """Guards the table above against comparing two empty outputs."""
+    _, docs, _ = run_captured(answer_fast, ["docs", "OpenMeteoClient"], documented_repo)
+    _, code, _ = run_captured(answer_fast, ["code", "docs/weather.md"], documented_repo)
+    _, impact, _ = run_captured(answer_fast, ["impact", "parse_forecast"], documented_repo)
+    assert "docs/weather.md" in docs and "no_match" not in docs
+    assert "src/sample/weather.py" in code and "parse_forecast" in code
+    assert "src/sample/cli.py:6  depth 2" in impact
+
+
+@pytest.mark.parametrize("args", [["docs"], ["docs", "-h"], ["code", "--bogus", "x"], ["impact", "a", "b"],
+                                  ["impact", "a b"], ["impact", "--depth", "9", "x"], ["docs", "--", "x"]],
+                         ids=" ".join)
+def test_fast_document_commands_leave_what_they_do_not_understand_to_click(args):
+    assert answer_fast(args) is None
+
+
+def test_cold_impact_and_docs_import_no_click(built_repo):
+    for args in (["impact", "--json", "parse_forecast"], ["docs", "OpenMeteoClient"]):
+        result, modules = imported_modules(args, built_repo)
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert "gitroute.cli.fast" in modules
+        assert heavy(modules) == set()

@@ -164,3 +164,54 @@ def test_stored_postings_score_as_the_postings_the_build_made():
     assert isinstance(table, FileTable)
     assert all(value >> 10 & 16383 == 0 for t, v in stored.items() if not t.startswith(meaning.BODY_PREFIX)
                for _, value in v)
+
+
+def plain_prepare_postings(pairs, w, avgdl, files, body=False):
+    """`prepare_postings` as it was written before its loop was inlined: a bisection, `decode_posting`,
+    `FileTable.slot` and `bm25_term` a posting. The reference the inlined loop must give float for float."""
+    from gitroute.indexes.meaning.postings import decode_posting
+    from gitroute.rank import bm25_term
+
+    nodes, terms, bits, owners = [], [], [], []
+    previous = 0
+    for node, packed in pairs:
+        if node < previous:
+            raise ValueError("postings out of order")
+        previous = node
+        tf, dl, fields = decode_posting(packed)
+        if files:
+            k = bisect_right(files, node) - 1
+            owners.append(files[k])
+            if isinstance(files, FileTable) and not body:
+                at = node - files[k]
+                if k < 0 or at >= files.spans[k]:
+                    raise ValueError("a posting names a node the file table has no length for")
+                dl = files.lengths[files.base[k] + at]
+        else:
+            owners.append(node)
+        nodes.append(node)
+        terms.append(bm25_term(tf, dl, avgdl, w))
+        bits.append(fields)
+    return nodes, terms, bits, owners
+
+
+def _outcome(prepare, *args):
+    try:
+        return prepare(*args)
+    except ValueError as err:
+        return str(err)
+
+
+@settings(max_examples=300)
+@given(file_tables(), st.data(), st.floats(0.01, 30.0), st.floats(0.0, 400.0), st.booleans(), st.booleans())
+def test_the_inlined_postings_loop_gives_the_plain_loop_s_floats(files, data, w, avgdl, body, as_list):
+    """Nodes of the table's files and nodes outside them (before the first file, past a span), ascending or not,
+    every field of a packed posting: the same nodes, terms, bits and files, or the same error."""
+    table = load_file_table(dump_file_table(files)) if files else []
+    given = [first + offset for first, nodes in files for offset, _ in nodes]
+    extra = data.draw(st.lists(st.integers(0, 2_000_000), max_size=8))
+    chosen = sorted(set(given + extra)) if data.draw(st.booleans()) else given + extra
+    pairs = [(node, data.draw(st.integers(0, (1 << 31) - 1))) for node in chosen]
+    files_given = list(table) if as_list else table
+    assert _outcome(prepare_postings, pairs, w, avgdl, files_given, body) == _outcome(
+        plain_prepare_postings, pairs, w, avgdl, files_given, body)

@@ -4,39 +4,7 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import spec_options
-from gitroute.cli.output import answer_json, emit_json, emit_rows, plain_text, quote_path, row_where
-from gitroute.model import Answer, Row
-
-MAX_SYMBOLS_SHOWN = 4
-
-
-def _code_lines(rows: list[Row]) -> list[str]:
-    """The symbols the document names in each file (ambiguous ones marked), how many links, how sure."""
-    width = max(len(row_where(r)) for r in rows)
-    lines = []
-    for r in rows:
-        extra = dict(r.extra)
-        ambiguous = set(extra.get("ambiguous") or ())
-        symbols = [plain_text(f"{s}?" if s in ambiguous else s) for s in extra.get("symbols") or ()]
-        named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"
-                                                          if len(symbols) > MAX_SYMBOLS_SHOWN else "")
-        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
-            lines.append(f"{row_where(r):<{width}}  (the file)  (beside it)")
-            continue
-        links = int(extra.get("links", 0))
-        status = str(extra.get("status"))
-        if status == "ambiguous":
-            status += f", one of {extra.get('candidates')} candidates"
-        line = f"{row_where(r):<{width}}  {named or '(the file)'}  ({links} link{'s' if links != 1 else ''}, {status})"
-        lines.append(f"{line}  {r.score:.2f}")
-    return lines
-
-
-def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
-    """One line per file, under the document's path."""
-    document = (answer.extra or {}).get("document")
-    emit_rows(answer, _code_lines, explain=explain, quiet=quiet, no_match="the document names no code",
-              header=[f"document: {quote_path(document)}"] if document else [])
+from gitroute.cli.output import answer_json, emit_code, emit_json
 
 
 @click.command("code")

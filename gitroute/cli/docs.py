@@ -4,34 +4,9 @@ from __future__ import annotations
 import click
 
 from gitroute.cli.options import spec_options
-from gitroute.cli.output import answer_json, emit_json, emit_rows, plain_text, row_where
-from gitroute.model import Answer, Row
+from gitroute.cli.output import answer_json, emit_docs, emit_json
 
-
-def _section(extra: dict) -> str:
-    section = str(extra.get("section") or "")
-    return section if section else "(top)"
-
-
-def _docs_lines(rows: list[Row]) -> list[str]:
-    """Where, the section, the token as written, how many links and how sure."""
-    width = max(len(row_where(r)) for r in rows)
-    lines = []
-    for r in rows:
-        extra = dict(r.extra)
-        links = int(extra.get("links", 0))
-        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
-            lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  (beside it)")
-            continue
-        detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
-        token = plain_text(str(extra.get("token")))
-        lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  `{token}`  ({detail})  {r.score:.2f}")
-    return lines
-
-
-def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
-    """One line per document."""
-    emit_rows(answer, _docs_lines, explain=explain, quiet=quiet, no_match="no document names it")
+__all__ = ["command", "emit_docs"]
 
 
 @click.command("docs")

@@ -315,3 +315,94 @@ def _ask_lines(rows: list[Row]) -> list[str]:
         label = quote_path(str(r.name or extra.get("section") or extra.get("token") or ""))
         lines.append(f"{extra.get('type', ''):<9} {where:<{width}}  {r.kind or '':<9} {label}  {r.score:.2f}".rstrip())
     return lines
+
+
+def _section(extra: dict) -> str:
+    section = str(extra.get("section") or "")
+    return section if section else "(top)"
+
+
+def _docs_lines(rows: list[Row]) -> list[str]:
+    """Where, the section, the token as written, how many links and how sure."""
+    width = max(len(row_where(r)) for r in rows)
+    lines = []
+    for r in rows:
+        extra = dict(r.extra)
+        links = int(extra.get("links", 0))
+        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
+            lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  (beside it)")
+            continue
+        detail = f"{links} link{'s' if links != 1 else ''}, {extra.get('status')}"
+        token = plain_text(str(extra.get("token")))
+        lines.append(f"{row_where(r):<{width}}  §{plain_text(_section(extra))}  `{token}`  ({detail})  {r.score:.2f}")
+    return lines
+
+
+def emit_docs(answer: Answer, *, explain: bool, quiet: bool) -> None:
+    """One line per document."""
+    emit_rows(answer, _docs_lines, explain=explain, quiet=quiet, no_match="no document names it")
+
+
+MAX_SYMBOLS_SHOWN = 4
+
+
+def _code_lines(rows: list[Row]) -> list[str]:
+    """The symbols the document names in each file (ambiguous ones marked), how many links, how sure."""
+    width = max(len(row_where(r)) for r in rows)
+    lines = []
+    for r in rows:
+        extra = dict(r.extra)
+        ambiguous = set(extra.get("ambiguous") or ())
+        symbols = [plain_text(f"{s}?" if s in ambiguous else s) for s in extra.get("symbols") or ()]
+        named = ", ".join(symbols[:MAX_SYMBOLS_SHOWN]) + (f" (+{len(symbols) - MAX_SYMBOLS_SHOWN})"
+                                                          if len(symbols) > MAX_SYMBOLS_SHOWN else "")
+        if extra.get("status") == "beside":  # by the repository's layout (query.beside), not by a link
+            lines.append(f"{row_where(r):<{width}}  (the file)  (beside it)")
+            continue
+        links = int(extra.get("links", 0))
+        status = str(extra.get("status"))
+        if status == "ambiguous":
+            status += f", one of {extra.get('candidates')} candidates"
+        line = f"{row_where(r):<{width}}  {named or '(the file)'}  ({links} link{'s' if links != 1 else ''}, {status})"
+        lines.append(f"{line}  {r.score:.2f}")
+    return lines
+
+
+def emit_code(answer: Answer, *, explain: bool, quiet: bool) -> None:
+    """One line per file, under the document's path."""
+    document = (answer.extra or {}).get("document")
+    emit_rows(answer, _code_lines, explain=explain, quiet=quiet, no_match="the document names no code",
+              header=[f"document: {quote_path(document)}"] if document else [])
+
+
+def emit_impact(answer: Answer, target: str, *, as_json: bool, explain: bool, quiet: bool) -> None:
+    """`git route impact`'s output: rows grouped under their section, then the notes (the last one always); or the
+    JSON document. Every row is checked before any is shown."""
+    answer = checked(answer)
+    if as_json:
+        emit_json(answer_json(answer, explain))
+        return
+    out(source_line(answer.source))
+    if answer.status == "no_match":
+        out("no_match: " + one_line(answer.notes[0] if answer.notes else f"nothing named '{target}'"))
+    section = None
+    for r in answer.rows:
+        extra = dict(r.extra)
+        current = extra.get("section", "")
+        if current != section:
+            section = current
+            out(f"[{section}]")
+        if extra.get("status") == "candidate":
+            out(f"  {row_where(r)}  {r.kind}  {plain_text(r.name or '')}")
+        elif section == "contract":
+            out(f"  {quote_path(r.path)}  {r.kind}  ({extra.get('status')})")
+        else:
+            kinds = ",".join(extra.get("edges", ()))
+            hows = ",".join(extra.get("resolution", ()))
+            out(f"  {row_where(r)}  depth {extra.get('depth')}  {kinds} ({hows})  x{extra.get('count')}  "
+                f"{plain_text(r.name or '')}")
+            if explain and r.signals:
+                out("      " + "  ".join(f"{name}={value:+.2f}" for name, value in r.signals))
+    notes = answer.notes if not quiet else answer.notes[-1:]  # the footer is part of the answer: never silenced
+    for note in notes:
+        err(f"note: {note}")

@@ -7,9 +7,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 
-from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS, decode_posting
+from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS
 from gitroute.indexes.meaning.storage import FileTable
-from gitroute.rank import bm25_idf, bm25_term
+from gitroute.rank import BM25_B, BM25_K1, bm25_idf
 
 EXPANDED = 0.3  # measured 0.3, 0.5, 0.8: docs/decisions/0011
 NODE_TOP = 3  # a file's score sums its best few nodes, each half the one before
@@ -79,27 +79,36 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
                      body: bool = False) -> Prepared:
     """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`. A node's
     length is the file table's (`storage.FileTable`), when `files` is one and the word is not a body's; else the
-    posting's own (a body word's posting keeps its body's length; postings made in memory carry it)."""
+    posting's own (a body word's posting keeps its body's length; postings made in memory carry it).
+
+    The loop runs once a posting of every word a question asks (a kernel's common words: hundreds of thousands),
+    so `decode_posting`, `bm25_term` and `FileTable.slot` are written out in it, the same arithmetic in the same
+    order (the same floats), and a node's file is looked up only when the node has passed its file's last one
+    (postings ascend: most of a file's postings follow one another)."""
     nodes: list[int] = []
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    table = False
-    lengths: Sequence[int] = ()
-    spans: Sequence[int] = ()
-    base: Sequence[int] = ()
-    if isinstance(files, FileTable) and not body:
-        table = True
-        lengths, spans, base = files.lengths, files.spans, files.base
+    table = isinstance(files, FileTable) and not body
+    lengths: Sequence[int] = files.lengths if table else ()  # type: ignore[attr-defined]
+    spans: Sequence[int] = files.spans if table else ()  # type: ignore[attr-defined]
+    base: Sequence[int] = files.base if table else ()  # type: ignore[attr-defined]
+    # `bm25_term(tf, dl, avgdl, w)`: w * tf * (k1 + 1) / (tf + norm), norm = k1 * (1 - b + b * dl / avgdl)
+    k1, b = BM25_K1, BM25_B
+    saturated, kept = k1 + 1.0, 1.0 - b
+    count = len(files)
+    k, start, after = -1, 0, -1  # the current file's index, its first node id, the next file's (-1: none yet)
     previous = 0
     for node, packed in pairs:
         if node < previous:  # node ids ascend (`_Matched` bisects them): a bundle that says otherwise is damaged
             raise ValueError("postings out of order")
         previous = node
-        tf, dl, fields = decode_posting(packed)
-        if files:
-            k = bisect_right(files, node) - 1
-            start = files[k]
+        tf, dl, fields = packed & 1023, packed >> 10 & 16383, packed >> 24  # `postings.decode_posting`
+        if count:
+            if after < 0 or node >= after:  # past the current file: `bisect_right(files, node) - 1`
+                k = bisect_right(files, node, k + 1 if k >= 0 else 0) - 1
+                start = files[k]
+                after = files[k + 1] if k + 1 < count else _NO_NEXT
             owners.append(start)
             if table:  # `FileTable.slot`, inline
                 at = node - start
@@ -109,7 +118,11 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
         else:
             owners.append(node)
         nodes.append(node)
-        terms.append(bm25_term(tf, dl, avgdl, w))
+        if tf <= 0:
+            terms.append(0.0)
+        else:
+            norm = k1 * (kept + b * dl / avgdl) if avgdl > 0 else k1
+            terms.append(w * tf * saturated / (tf + norm))
         bits.append(fields)
     return nodes, terms, bits, owners
 
@@ -144,6 +157,8 @@ def _holds(nodes: list[int], node: int) -> bool:
     at = bisect_right(nodes, node) - 1
     return at >= 0 and nodes[at] == node
 
+
+_NO_NEXT = 1 << 64  # past every node id: the last file has no next file
 
 _DECAYS = tuple(NODE_DECAY ** i for i in range(NODE_TOP))  # a file's i-th best node counts NODE_DECAY ** i
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
