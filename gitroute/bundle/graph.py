@@ -167,22 +167,20 @@ def node_shard(records: Sequence[Sequence]) -> bytes:
     bucket's every int; zlib (git's packing) takes back what varints saved, as the high bytes of a column of
     lines are a plane of a few alike values. A file's name is its path's
     last part, spelled again in each bucket before this layout."""
-    index: dict[str, int] = {}
-    spelled: list[str] = []
-
-    def string(text: str) -> int:
-        at = index.get(text)
-        if at is None:
-            at = index[text] = len(spelled)
-            spelled.append(text)
-        return at
-
+    index: dict[str, int] = {}  # a string -> its place, in the order first met, record by record
+    at = index.setdefault  # a C call a string: a closure a string was a third of a build's node_shard
     columns: list[list[int]] = [[] for _ in range(_NODE_COLUMNS)]
+    paths, names, owners, kinds, lines, ends, langs, docs = columns
     for path, name, owner, kind, line, end_line, lang, entry, doc in records:
-        for column, value in zip(columns, (string(path), 0 if name == path.rpartition("/")[2] else string(name) + 1,
-                                           string(owner), _NODE_KIND[kind] * 2 + bool(entry), line,
-                                           _zigzag(end_line - line), string(lang), string(doc))):
-            column.append(value)
+        paths.append(at(path, len(index)))
+        names.append(0 if name == path.rpartition("/")[2] else at(name, len(index)) + 1)
+        owners.append(at(owner, len(index)))
+        kinds.append(_NODE_KIND[kind] * 2 + bool(entry))
+        lines.append(line)
+        ends.append((end_line - line) << 1 if end_line >= line else ((line - end_line) << 1) - 1)
+        langs.append(at(lang, len(index)))
+        docs.append(at(doc, len(index)))
+    spelled = list(index)
     raw = [text.encode("utf-8", "surrogatepass") for text in spelled]
     lengths = encode_varints(map(len, raw))
     widths = bytearray()
@@ -395,44 +393,63 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
     """The edge blobs of the buckets named, in and out, read from the files whose edges they hold,
     in the graph's order of edges (every structure part, then every named part), one bucket at a time.
 
-    Edges out of a bucket are its own files' (an edge starts in the file that makes it); edges into one are
-    found by one pass that notes where each sits in the graph's order."""
+    Edges out of a bucket are its own files' (an edge starts in the file that makes it); edges into one are the
+    positions of the files' edges in the graph's order sorted by their target, a stable sort by the packed
+    table's own `__getitem__` (C loops, not a tuple made of each edge to ask its bucket): each target's edges
+    stay in the graph's order, and a bucket's targets are one run of them (docs/decisions/0023, session 24)."""
+    from bisect import bisect_left
+    from itertools import chain, compress, starmap
+
     shift = NODE_ORDINAL_BITS
-    edges = graph.edges
+    table = _edge_table(graph.edges)
+    kinds, kind_in = table.kinds, bytes(kind not in OUT_KINDS for kind in EDGE_KINDS)
     wanted = {part.path: part for bucket in into for part in targets[bucket]}
     # In the graph's order: a file without structure edges starts where the next one does, never its uses.
     parts = sorted(wanted.values(), key=lambda part: (part.structure[0], part.named[0]))
-    positions: dict[int, list[int]] = defaultdict(list)  # bucket -> where its edges in sit in the graph's order
-    for span in ("structure", "named"):
-        for part in parts:
-            start, end = getattr(part, span)
-            for at, edge in enumerate(_span(edges, start, end), start):
-                if edge[2] >> shift in into:
-                    positions[edge[2] >> shift].append(at)
+    order = list(chain.from_iterable(starmap(range, (getattr(part, span) for span in ("structure", "named")
+                                                     for part in parts))))
+    order = list(compress(order, map(kind_in.__getitem__, map(kinds.__getitem__, order))))
+    order.sort(key=table.targets.__getitem__)
+    ends = list(map(table.targets.__getitem__, order))
     for bucket in sorted(into):
-        by_target: dict[int, list] = {}
-        for at in positions.pop(bucket, ()):
-            source, kind, target, line, *rest = _edge(edges, at)
-            if kind not in OUT_KINDS:
-                by_target.setdefault(target, []).append([kind, source, line, *rest])
+        lo, hi = bisect_left(ends, bucket << shift), bisect_left(ends, (bucket + 1) << shift)
         # Written even when every edge into the bucket is a structure edge (stored out only): its digest names it.
-        emit(edges_path("in", bucket << shift), edge_shard(by_target))
+        emit(edges_path("in", bucket << shift), edge_shard(_held(table, order[lo:hi], ends[lo:hi], table.sources)))
     for bucket in sorted(out):
-        # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
+        # In the graph's order too: the bucket's files by where their structure edges start. A definition's place
+        # (`OUT_KINDS`) is a structure edge: a file's named part holds none.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
-        by_source: dict[int, list] = {}
-        for span in ("structure", "named"):
-            for part in own:
-                for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
-                    if kind in OUT_KINDS:
-                        by_source.setdefault(source, []).append([kind, target, line, *rest])
-        emit(edges_path("out", bucket << shift), edge_shard(by_source))
+        at_out = [at for at in chain.from_iterable(starmap(range, (part.structure for part in own)))
+                  if not kind_in[kinds[at]]]
+        emit(edges_path("out", bucket << shift),
+             edge_shard(_held(table, at_out, list(map(table.sources.__getitem__, at_out)), table.targets)))
 
 
-def _edge(edges: Sequence, at: int) -> tuple:
-    """Edge `at` of a graph's, as a plain tuple."""
-    row = getattr(edges, "row", None)
-    return row(at) if row is not None else tuple(edges[at])
+def _held(table, ats: list[int], keys: list[int], others) -> dict[int, list]:
+    """Edges `ats` of a packed table by their key (target or source): `[kind, other end, line, how]` each, in the
+    order given."""
+    held: dict[int, list] = {}
+    rows = zip(keys, map(EDGE_KINDS.__getitem__, map(table.kinds.__getitem__, ats)), map(others.__getitem__, ats),
+               map(table.lines.__getitem__, ats), map(RESOLUTIONS.__getitem__, map(table.hows.__getitem__, ats)))
+    for key, kind, other, line, how in rows:
+        row = [kind, other, line, how]
+        found = held.get(key)
+        if found is None:
+            held[key] = [row]
+        else:
+            found.append(row)
+    return held
+
+
+def _edge_table(edges: Sequence):
+    """A graph's edges as a packed table (`edges.EdgeTable`): as they are when the graph made one."""
+    from gitroute.edges import EdgeTable, pack
+
+    if isinstance(edges, EdgeTable):
+        return edges
+    table = EdgeTable()
+    table.add(pack([tuple(edge) for edge in edges]))
+    return table
 
 
 class GraphView:
