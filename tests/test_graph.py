@@ -430,6 +430,25 @@ def test_a_node_string_that_is_not_utf8_is_a_bad_value_when_read():
         bucket[0]
 
 
+@given(st.lists(_node_records(), min_size=1, max_size=20), st.data())
+def test_a_node_bucket_with_a_byte_changed_reads_or_is_a_bad_value(records, data):
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    blob = bytearray(node_shard(records))
+    at = data.draw(st.integers(0, len(blob) - 1))
+    blob[at] = data.draw(st.integers(0, 255))
+    try:
+        bucket = load_node_shard(bytes(blob))
+    except BadValue:
+        return
+    for k in range(len(bucket)):
+        try:
+            record = bucket[k]
+        except BadValue:
+            continue
+        assert len(record) == 9 and record[3] in NODE_KINDS
+
+
 @given(st.binary(max_size=300), st.sampled_from([b"GRe2", b"GRn1", b"GRs1", b""]))
 def test_a_malformed_graph_blob_is_a_bad_value_never_a_traceback(data, magic):
     from gitroute.bundle.graph import decode_edges, load_edge_shard, load_node_shard

@@ -163,10 +163,10 @@ def node_shard(records: Sequence[Sequence]) -> bytes:
         (a string's index), kind and entry (kind * 2 + entry), line, end line less line (zigzagged), language and
         doc (each a string's index).
 
-    Fixed widths: record k of a column is at k * width, so a record costs a few slices, not a decoding of the
-    bucket's every int; zlib (git's packing) takes back what varints saved, as the high bytes of a column of
-    lines are a plane of a few alike values. A file's name is its path's
-    last part, spelled again in each bucket before this layout."""
+    Fixed widths: a record is one index into each column, and its strings are decoded when it is read, not the
+    bucket's every int and string; zlib (git's packing) takes back what varints saved, as the high bytes of a
+    column of lines are a plane of a few alike values. A file's name is its path's last part, spelled again in
+    each bucket before this layout."""
     index: dict[str, int] = {}  # a string -> its place, in the order first met, record by record
     at = index.setdefault  # a C call a string: a closure a string was a third of a build's node_shard
     columns: list[list[int]] = [[] for _ in range(_NODE_COLUMNS)]
