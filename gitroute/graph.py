@@ -884,7 +884,7 @@ class _Resolution:
             targets = self.binding_targets(path, b, member)
             if targets is not None:
                 external = False
-                found.extend(t for t in targets if keep(nodes[t]))
+                found.extend(targets if keep is _any else [t for t in targets if keep(nodes[t])])
         return found, external
 
     def _resolve_on_receiver(self, path: str, name: str, receiver: str, lang: str, language: Traits, local: dict,

@@ -60,8 +60,8 @@ def node_chunk(repo, name: str) -> tuple[str, list, int]:
 FORGED = {
     "path out of the repository": (0, "../../../../etc/passwd"),
     "absolute path": (0, "/etc/passwd"),
-    "negative line": (4, -5),
-    "line past any file": (4, 2**63 + 7),
+    "line zero": (4, 0),
+    "line past any file": (4, 2**62 + 7),
     "name with an escape": (1, "OpenMeteoClient\x1b[2J"),
     "name with a newline": (1, "OpenMeteoClient\nfatal: forged"),
 }

@@ -336,17 +336,120 @@ def test_a_buckets_edges_round_trip_through_their_columns(edges):
     assert {node: decode_edges(node, value) for node, value in stored.items()} == edges
 
 
-@given(st.lists(st.tuples(st.text(max_size=12), st.text(max_size=12), st.text(max_size=6),
-                          st.sampled_from(NODE_KINDS), st.integers(0, 10**6), st.integers(0, 10**6),
-                          st.sampled_from(["python", "go", ""]), st.integers(0, 1), st.text(max_size=30)).map(list),
-                max_size=10))
+_ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)  # lone surrogates too (surrogateescape)
+_PATHS = st.lists(st.sampled_from(["a", "b.py", "é", "\udcff", ""]), min_size=1, max_size=3).map("/".join)
+
+
+@st.composite
+def _node_records(draw) -> list:
+    path = draw(_PATHS | _ANY_TEXT)
+    line = draw(st.integers(0, 2**31 - 1))
+    return [path, draw(st.just(path.rpartition("/")[2]) | _ANY_TEXT), draw(_ANY_TEXT), draw(st.sampled_from(NODE_KINDS)),
+            line, line + draw(st.integers(-line, 2**31 - 1)), draw(st.sampled_from(["python", "go", ""])),
+            draw(st.integers(0, 1)), draw(st.text(max_size=30))]
+
+
+@given(st.lists(_node_records(), max_size=300))
 def test_a_buckets_node_records_round_trip_through_their_columns(records):
     from gitroute.bundle.graph import load_node_shard, node_shard
 
-    assert list(load_node_shard(node_shard(records))) == records
+    bucket = load_node_shard(node_shard(records))
+    assert len(bucket) == len(records)
+    assert list(bucket) == records
+    assert [bucket[k] for k in reversed(range(len(records)))] == records[::-1]  # any record, in any order
 
 
-@given(st.binary(max_size=300), st.sampled_from([b"GRe1", b"GRs1", b""]))
+def test_a_node_record_reads_without_decoding_its_buckets_other_strings():
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    records = [[f"pkg/m{k}.py", f"name{k}", "", "function", k + 1, k + 2, "python", 0, f"doc {k}"] for k in range(300)]
+    bucket = load_node_shard(node_shard(records))
+
+    assert bucket[123] == records[123]
+    assert len(bucket.strings) == 5  # its path, name, owner, language and doc: none of the other 299 records
+    assert bucket[0] == ["pkg/m0.py", "name0", "", "function", 1, 2, "python", 0, "doc 0"]
+
+
+def test_a_file_named_as_its_path_spells_the_name_once():
+    from gitroute.bundle.graph import node_shard
+
+    path = "django/contrib/admin/templatetags/admin_modify.py"
+    assert node_shard([[path, "admin_modify.py", "", "file", 1, 1, "python", 0, ""]]).count(b"admin_modify.py") == 1
+
+
+def test_a_node_line_below_zero_or_past_eight_bytes_is_refused_when_written():
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    record = ["a.py", "f", "", "function", 2**40, 2**40 + 3, "python", 0, ""]
+    assert list(load_node_shard(node_shard([record]))) == [record]
+    for line in (-1, 2**64):
+        with pytest.raises(BadValue):
+            node_shard([["a.py", "f", "", "function", line, 3, "python", 0, ""]])
+
+
+def test_a_forged_node_count_allocates_nothing_and_is_a_bad_value():
+    import tracemalloc
+
+    from gitroute.bundle.graph import NODES_MAGIC, load_node_shard, node_shard
+    from gitroute.bundle.varints import encode_varints
+
+    good = node_shard([["a.py", "f", "", "function", 2, 3, "python", 0, ""]])
+    forged = [NODES_MAGIC + encode_varints([2**20, 1, 1, 4]) + good[8:],  # a million records in a few bytes
+              NODES_MAGIC + encode_varints([1, 2**40, 5]) + good[8:],  # more strings than bytes
+              NODES_MAGIC + encode_varints([1, 3, 2**62]) + good[8:]]  # strings' lengths past the end
+    tracemalloc.start()
+    try:
+        for data in forged:
+            with pytest.raises(BadValue):
+                load_node_shard(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024
+
+
+@pytest.mark.parametrize("column, value", [(0, 9), (1, 9), (2, 9), (3, 2 * len(NODE_KINDS)), (6, 9), (7, 9)])
+def test_a_node_column_naming_what_its_bucket_lacks_is_a_bad_value(column, value):
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    good = node_shard([["a.py", "f", "", "function", 2, 3, "python", 0, ""]])
+    columns = len(good) - 8  # eight columns of one byte each: one record
+    forged = bytearray(good)
+    forged[columns + column] = value
+    load_node_shard(good)
+    with pytest.raises(BadValue):
+        load_node_shard(bytes(forged))
+
+
+def test_a_node_string_that_is_not_utf8_is_a_bad_value_when_read():
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    good = node_shard([["a.py", "f", "", "function", 2, 3, "python", 0, "é"]])
+    bucket = load_node_shard(good.replace("é".encode(), b"\xff\xff"))
+    with pytest.raises(BadValue):
+        bucket[0]
+
+
+@given(st.lists(_node_records(), min_size=1, max_size=20), st.data())
+def test_a_node_bucket_with_a_byte_changed_reads_or_is_a_bad_value(records, data):
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    blob = bytearray(node_shard(records))
+    at = data.draw(st.integers(0, len(blob) - 1))
+    blob[at] = data.draw(st.integers(0, 255))
+    try:
+        bucket = load_node_shard(bytes(blob))
+    except BadValue:
+        return
+    for k in range(len(bucket)):
+        try:
+            record = bucket[k]
+        except BadValue:
+            continue
+        assert len(record) == 9 and record[3] in NODE_KINDS
+
+
+@given(st.binary(max_size=300), st.sampled_from([b"GRe2", b"GRn1", b"GRs1", b""]))
 def test_a_malformed_graph_blob_is_a_bad_value_never_a_traceback(data, magic):
     from gitroute.bundle.graph import decode_edges, load_edge_shard, load_node_shard
 
@@ -355,11 +458,18 @@ def test_a_malformed_graph_blob_is_a_bad_value_never_a_traceback(data, magic):
             loaded = load(magic + data)
         except BadValue:
             continue
-        for node, value in (loaded.items() if isinstance(loaded, dict) else ()):
-            try:
-                decode_edges(node, value)
-            except BadValue:
-                pass
+        if isinstance(loaded, dict):
+            for node, value in loaded.items():
+                try:
+                    decode_edges(node, value)
+                except BadValue:
+                    pass
+        else:
+            for k in range(len(loaded)):
+                try:
+                    loaded[k]
+                except BadValue:
+                    pass
 
 
 def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():

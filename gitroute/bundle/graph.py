@@ -7,6 +7,8 @@ one-file change rewrites the buckets that file touches.
 """
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
@@ -21,9 +23,7 @@ from gitroute.bundle.layout import (
 from gitroute.bundle.validate import BadValue
 from gitroute.bundle.varints import (
     decode_varints,
-    dump_strings_shard,
     encode_varints,
-    load_strings_shard,
     node_gaps,
     node_ids,
     read_varint,
@@ -145,71 +145,137 @@ def node_record(node: Node) -> list:
             node.end_line, node.lang, int(node.entry), node.doc[:MAX_RECORD_DOC]]
 
 
+NODES_MAGIC = b"GRn1"
+_WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}  # a column's bytes an int -> its `array` type code (CPython's sizes)
+_NODE_COLUMNS = 8
+_BIG_ENDIAN = sys.byteorder == "big"  # columns are little-endian; `array` writes the machine's order
+
+
 def node_shard(records: Sequence[Sequence]) -> bytes:
-    """A bucket's node records (`node_record`, in ordinal order) in the floor's records shard
-    (`varints.dump_strings_shard`, with no keys): its strings spelled once, then the shard's ints: the record
-    count, then a column each of path, name and owner (each a string's index), kind and entry (kind * 2 + entry),
-    line (zigzagged difference from the record before), end line less line (zigzagged), language and doc (each a
-    string's index)."""
-    index: dict[str, int] = {}
-    spelled: list[str] = []
+    """A bucket's node records (`node_record`, in ordinal order), laid out so that a reader decodes only the records
+    it asks for (docs/decisions/0025, its session-24 amendment):
 
-    def string(text: str) -> int:
-        at = index.get(text)
-        if at is None:
-            at = index[text] = len(spelled)
-            spelled.append(text)
-        return at
+        b"GRn1", the record count and the string count (varints), the byte length of the strings' lengths, the
+        strings' UTF-8 byte lengths (varints), the strings one after the other (UTF-8, `surrogatepass`), a byte
+        each for the eight columns' widths (1, 2, 4 or 8 bytes an int), then the columns, fixed width, each in byte
+        planes (its ints' low bytes, then their next bytes, ...):
+        path (a string's index), name (0 when it is the path's last part, else a string's index plus one), owner
+        (a string's index), kind and entry (kind * 2 + entry), line, end line less line (zigzagged), language and
+        doc (each a string's index).
 
-    columns: list[list[int]] = [[] for _ in range(8)]
-    line_before = 0
+    Fixed widths: a record is one index into each column, and its strings are decoded when it is read, not the
+    bucket's every int and string; zlib (git's packing) takes back what varints saved, as the high bytes of a
+    column of lines are a plane of a few alike values. A file's name is its path's last part, spelled again in
+    each bucket before this layout."""
+    index: dict[str, int] = {}  # a string -> its place, in the order first met, record by record
+    at = index.setdefault  # a C call a string: a closure a string was a third of a build's node_shard
+    columns: list[list[int]] = [[] for _ in range(_NODE_COLUMNS)]
+    paths, names, owners, kinds, lines, ends, langs, docs = columns
     for path, name, owner, kind, line, end_line, lang, entry, doc in records:
-        for column, value in zip(columns, (string(path), string(name), string(owner),
-                                           _NODE_KIND[kind] * 2 + bool(entry), _zigzag(line - line_before),
-                                           _zigzag(end_line - line), string(lang), string(doc))):
-            column.append(value)
-        line_before = line
-    ints = encode_varints([len(records), *(value for column in columns for value in column)])
-    return dump_strings_shard(spelled, ints, {})
+        paths.append(at(path, len(index)))
+        names.append(0 if name == path.rpartition("/")[2] else at(name, len(index)) + 1)
+        owners.append(at(owner, len(index)))
+        kinds.append(_NODE_KIND[kind] * 2 + bool(entry))
+        lines.append(line)
+        ends.append((end_line - line) << 1 if end_line >= line else ((line - end_line) << 1) - 1)
+        langs.append(at(lang, len(index)))
+        docs.append(at(doc, len(index)))
+    spelled = list(index)
+    raw = [text.encode("utf-8", "surrogatepass") for text in spelled]
+    lengths = encode_varints(map(len, raw))
+    widths = bytearray()
+    packed: list[bytes] = []
+    for column in columns:
+        top = max(column, default=0)
+        if top >> 64 or min(column, default=0) < 0:
+            raise BadValue("a node record's line is out of range")
+        width = 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4 if top < 1 << 32 else 8
+        ints = array(_WIDTHS[width], column)
+        if _BIG_ENDIAN:
+            ints.byteswap()
+        widths.append(width)
+        raw_ints = ints.tobytes()
+        packed += (raw_ints[plane::width] for plane in range(width))
+    head = NODES_MAGIC + encode_varints([len(records), len(spelled), len(lengths)]) + lengths
+    return head + b"".join(raw) + bytes(widths) + b"".join(packed)
 
 
 def load_node_shard(data: bytes) -> NodeBucket:
-    """`node_shard` undone: the bucket's records in ordinal order, each made when it is read; raises BadValue when
-    `data` is not what `node_shard` writes (a count, a string index or a kind out of range, keys or ints left
-    over)."""
-    strings, shared, keys = load_strings_shard(data)
-    ints = decode_varints(shared)
-    n = ints[0] if ints else -1
-    if keys or n < 0 or len(ints) != 1 + 8 * n:
+    """`node_shard` undone, as far as a question needs: the bucket's head and columns are checked (a count, a
+    length, a width, a string index or a kind out of range, bytes missing or left over are BadValue) and each record
+    is made when it is read; a forged count allocates nothing (every count is checked against the bytes there are
+    before a list is made of it)."""
+    if not isinstance(data, bytes) or data[:4] != NODES_MAGIC:
+        raise BadValue("a node bucket is not a binary node shard")
+    n, at = read_varint(data, 4)
+    s, at = read_varint(data, at)
+    size, at = read_varint(data, at)
+    if n > ORDINAL_MASK + 1 or s > size or size > len(data) - at:
+        raise BadValue("a node bucket's counts are past its bytes")
+    lengths = decode_varints(data[at:at + size])
+    at += size
+    if len(lengths) != s:
+        raise BadValue("a node bucket's strings are not what its count says")
+    offsets = list(accumulate(lengths, initial=at))
+    at = offsets[-1]
+    widths = data[at:at + _NODE_COLUMNS]
+    at += _NODE_COLUMNS
+    if len(widths) != _NODE_COLUMNS or any(w not in _WIDTHS for w in widths) or len(data) - at != sum(widths) * n:
         raise BadValue("a node bucket's columns are not what its count says")
-    columns = [ints[1 + k * n:1 + (k + 1) * n] for k in range(8)]
-    if n and (max(max(columns[k]) for k in (0, 1, 2, 6, 7)) >= len(strings) or max(columns[3]) >= 2 * len(NODE_KINDS)):
+    columns = []
+    for width in widths:
+        ints = array(_WIDTHS[width])
+        if width == 1:
+            ints.frombytes(data[at:at + n])
+        else:  # its byte planes interleaved again, by slice assignments (C loops)
+            joined = bytearray(width * n)
+            for plane in range(width):
+                joined[plane::width] = data[at + plane * n:at + (plane + 1) * n]
+            ints.frombytes(joined)
+        if _BIG_ENDIAN:
+            ints.byteswap()
+        columns.append(ints)
+        at += width * n
+    if n and (max(max(columns[k]) for k in (0, 2, 6, 7)) >= s or max(columns[1]) > s
+              or max(columns[3]) >= 2 * len(NODE_KINDS)):
         raise BadValue("a node record names a string or a kind its bucket does not hold")
-    return NodeBucket(strings, columns)
+    return NodeBucket(data, offsets, columns)
 
 
 class NodeBucket:
     """A bucket's node records (`node_record`), read from its columns by ordinal: a question reads a few records of
-    each bucket it touches (the symbol index's candidates), so none is made before it is asked for."""
+    each bucket it touches (the symbol index's candidates), so none is made, and none of its strings decoded, before
+    it is asked for."""
 
-    __slots__ = ("strings", "columns", "lines")
+    __slots__ = ("data", "offsets", "columns", "strings")
 
-    def __init__(self, strings: list[str], columns: list[list[int]]) -> None:
-        self.strings = strings
+    def __init__(self, data: bytes, offsets: list[int], columns: list) -> None:
+        self.data = data
+        self.offsets = offsets
         self.columns = columns
-        self.lines: list[int] | None = None
+        self.strings: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self.columns[0])
 
+    def _string(self, k: int) -> str:
+        text = self.strings.get(k)
+        if text is None:
+            try:
+                text = self.strings[k] = self.data[self.offsets[k]:self.offsets[k + 1]].decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError as err:
+                raise BadValue("a node bucket's string is not UTF-8") from err
+        return text
+
     def __getitem__(self, ordinal: int) -> list:
-        if self.lines is None:
-            self.lines = list(accumulate(map(_unzigzag, self.columns[4])))
-        strings, line = self.strings, self.lines[ordinal]
-        paths, names, owners, kinds, _, ends, langs, docs = self.columns
-        kind = kinds[ordinal]
-        return [strings[paths[ordinal]], strings[names[ordinal]], strings[owners[ordinal]], NODE_KINDS[kind >> 1],
-                line, line + _unzigzag(ends[ordinal]), strings[langs[ordinal]], kind & 1, strings[docs[ordinal]]]
+        """Record `ordinal`; BadValue when a string it names is not UTF-8."""
+        paths, names, owners, kinds, lines, ends, langs, docs = self.columns
+        string, kind, line = self._string, kinds[ordinal], lines[ordinal]
+        path = string(paths[ordinal])
+        name = names[ordinal]
+        return [path, string(name - 1) if name else path.rpartition("/")[2], string(owners[ordinal]),
+                NODE_KINDS[kind >> 1], line, line + _unzigzag(ends[ordinal]), string(langs[ordinal]), kind & 1,
+                string(docs[ordinal])]
 
     def __iter__(self) -> Iterator[list]:
         return (self[k] for k in range(len(self)))
@@ -327,44 +393,63 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
     """The edge blobs of the buckets named, in and out, read from the files whose edges they hold,
     in the graph's order of edges (every structure part, then every named part), one bucket at a time.
 
-    Edges out of a bucket are its own files' (an edge starts in the file that makes it); edges into one are
-    found by one pass that notes where each sits in the graph's order."""
+    Edges out of a bucket are its own files' (an edge starts in the file that makes it); edges into one are the
+    positions of the files' edges in the graph's order sorted by their target, a stable sort by the packed
+    table's own `__getitem__` (C loops, not a tuple made of each edge to ask its bucket): each target's edges
+    stay in the graph's order, and a bucket's targets are one run of them (docs/decisions/0023, session 24)."""
+    from bisect import bisect_left
+    from itertools import chain, compress, starmap
+
     shift = NODE_ORDINAL_BITS
-    edges = graph.edges
+    table = _edge_table(graph.edges)
+    kinds, kind_in = table.kinds, bytes(kind not in OUT_KINDS for kind in EDGE_KINDS)
     wanted = {part.path: part for bucket in into for part in targets[bucket]}
     # In the graph's order: a file without structure edges starts where the next one does, never its uses.
     parts = sorted(wanted.values(), key=lambda part: (part.structure[0], part.named[0]))
-    positions: dict[int, list[int]] = defaultdict(list)  # bucket -> where its edges in sit in the graph's order
-    for span in ("structure", "named"):
-        for part in parts:
-            start, end = getattr(part, span)
-            for at, edge in enumerate(_span(edges, start, end), start):
-                if edge[2] >> shift in into:
-                    positions[edge[2] >> shift].append(at)
+    order = list(chain.from_iterable(starmap(range, (getattr(part, span) for span in ("structure", "named")
+                                                     for part in parts))))
+    order = list(compress(order, map(kind_in.__getitem__, map(kinds.__getitem__, order))))
+    order.sort(key=table.targets.__getitem__)
+    ends = list(map(table.targets.__getitem__, order))
     for bucket in sorted(into):
-        by_target: dict[int, list] = {}
-        for at in positions.pop(bucket, ()):
-            source, kind, target, line, *rest = _edge(edges, at)
-            if kind not in OUT_KINDS:
-                by_target.setdefault(target, []).append([kind, source, line, *rest])
+        lo, hi = bisect_left(ends, bucket << shift), bisect_left(ends, (bucket + 1) << shift)
         # Written even when every edge into the bucket is a structure edge (stored out only): its digest names it.
-        emit(edges_path("in", bucket << shift), edge_shard(by_target))
+        emit(edges_path("in", bucket << shift), edge_shard(_held(table, order[lo:hi], ends[lo:hi], table.sources)))
     for bucket in sorted(out):
-        # In the graph's order too: the bucket's files by where their structure edges start, then their uses.
+        # In the graph's order too: the bucket's files by where their structure edges start. A definition's place
+        # (`OUT_KINDS`) is a structure edge: a file's named part holds none.
         own = sorted(sources[bucket], key=lambda part: (part.structure[0], part.named[0]))
-        by_source: dict[int, list] = {}
-        for span in ("structure", "named"):
-            for part in own:
-                for source, kind, target, line, *rest in _span(edges, *getattr(part, span)):
-                    if kind in OUT_KINDS:
-                        by_source.setdefault(source, []).append([kind, target, line, *rest])
-        emit(edges_path("out", bucket << shift), edge_shard(by_source))
+        at_out = [at for at in chain.from_iterable(starmap(range, (part.structure for part in own)))
+                  if not kind_in[kinds[at]]]
+        emit(edges_path("out", bucket << shift),
+             edge_shard(_held(table, at_out, list(map(table.sources.__getitem__, at_out)), table.targets)))
 
 
-def _edge(edges: Sequence, at: int) -> tuple:
-    """Edge `at` of a graph's, as a plain tuple."""
-    row = getattr(edges, "row", None)
-    return row(at) if row is not None else tuple(edges[at])
+def _held(table, ats: list[int], keys: list[int], others) -> dict[int, list]:
+    """Edges `ats` of a packed table by their key (target or source): `[kind, other end, line, how]` each, in the
+    order given."""
+    held: dict[int, list] = {}
+    rows = zip(keys, map(EDGE_KINDS.__getitem__, map(table.kinds.__getitem__, ats)), map(others.__getitem__, ats),
+               map(table.lines.__getitem__, ats), map(RESOLUTIONS.__getitem__, map(table.hows.__getitem__, ats)))
+    for key, kind, other, line, how in rows:
+        row = [kind, other, line, how]
+        found = held.get(key)
+        if found is None:
+            held[key] = [row]
+        else:
+            found.append(row)
+    return held
+
+
+def _edge_table(edges: Sequence):
+    """A graph's edges as a packed table (`edges.EdgeTable`): as they are when the graph made one."""
+    from gitroute.edges import EdgeTable, pack
+
+    if isinstance(edges, EdgeTable):
+        return edges
+    table = EdgeTable()
+    table.add(pack([tuple(edge) for edge in edges]))
+    return table
 
 
 class GraphView:
@@ -403,7 +488,10 @@ class GraphView:
                 continue
             ordinal = node_id & ORDINAL_MASK
             if ordinal < len(chunk):  # type: ignore[arg-type]  # a NodeBucket, as load_node_shard gives
-                found[node_id] = chunk[ordinal]  # type: ignore[index]
+                try:
+                    found[node_id] = chunk[ordinal]  # type: ignore[index]
+                except ValueError as err:  # BadValue: a string that is not UTF-8
+                    raise self._corrupt(path) from err
         return found
 
     def bucket_records(self, names: Iterable[str]) -> dict[int, list]:
