@@ -98,13 +98,14 @@ def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -
     return {node: " ".join(parts) for node, parts in bodies.items()}
 
 
-def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
-                   words_memo: dict[str, tuple]) -> list[tuple[int, int, list[str], list[int], int]]:
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_memo: dict[str, tuple],
+                   payloads: dict[int, int] | None = None) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
     length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`with_anchors`).
 
     A function of the file's path, its blob and its node count (extraction is by blob): what the build
-    memo keys it by."""
+    memo keys it by. `payloads`: each packed posting's one int object, shared by every posting of that value (a
+    kernel's millions of postings take a few hundred thousand values: an int object each was a third of them)."""
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
@@ -139,9 +140,11 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
         length = sum(counts.values())
         # encode_posting, inlined: one call per posting is a tenth of the index's prepare step
         held = min(length, 16383) << 10
-        out.append((node_id - first, length, [*counts, *(intern(BODY_PREFIX + t) for t in body)],
-                    [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
-                     *[encode_posting(1, len(body), BODY_BIT)] * len(body)], len(body)))
+        packed = [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
+                  *[encode_posting(1, len(body), BODY_BIT)] * len(body)]
+        if payloads is not None:
+            packed = list(map(payloads.setdefault, packed, packed))
+        out.append((node_id - first, length, [*counts, *(intern(BODY_PREFIX + t) for t in body)], packed, len(body)))
     # In node order: a constant joins its holder's text, and a holder extracted after its constants (the Linux
     # kernel has such C files) would otherwise come out before the nodes between them, and postings must ascend.
     out.sort(key=lambda entry: entry[0])
@@ -233,13 +236,14 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
     from an earlier build when its path, blob and node count are the same."""
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
+    payloads: dict[int, int] = {}
     out: dict[str, Entries] = {}
     for group in groups:
         path = group[0].path
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
         entries = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo)
+            entries = _file_postings(group, read, words_memo, payloads)
         if memo is not None:
             memo.put(key, entries)
         out[path] = entries
