@@ -49,10 +49,11 @@ def _by_file(nodes: Sequence) -> list[list]:
     return list(by_path.values())
 
 
-def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
+def _one_file_prose(group: Sequence, symbols: Sequence, read: Callable[[str], bytes | None],
                     ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
     """node id -> (header, messages): the file's header, and each message literal on its innermost node;
-    and node id -> the comments inside it (`_body_comments`)."""
+    and node id -> the comments inside it (`_body_comments`). `symbols`: the file's other nodes in start order,
+    outer first (`_in_start_order`)."""
     from gitroute.prose import header_text, scan_prose
 
     file_node = group[0]
@@ -67,7 +68,6 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
     header = header_text(text, file_node.lang)
     if header:
         prose[file_node.id] = (header, [])
-    symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
     messages, found = scan_prose(text, file_node.lang)
     for line, literal in messages:
         owner = file_node.id
@@ -109,10 +109,11 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
-    prose, bodies = _one_file_prose(group, read)
+    symbols = _in_start_order(group)  # sorted once, for the prose's owners and the constants' holders
+    prose, bodies = _one_file_prose(group, symbols, read)
     fields_of = FIELDS
     first = group[0].id
-    holders = _constant_holders(group) if FOLD_CONSTANTS else {}
+    holders = _constant_holders(symbols) if FOLD_CONSTANTS else {}
     texts: dict[int, tuple[dict[str, int], dict[str, int], list[str]]] = {}
     for node in group:
         header, messages = prose.get(node.id, ("", ()))
@@ -151,14 +152,20 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
     return out
 
 
-def _constant_holders(group: Sequence) -> dict[int, int]:
+def _in_start_order(group: Sequence) -> list:
+    """A file's nodes after its own, by first line, the outer first where two start on one line."""
+    return sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+
+
+def _constant_holders(symbols: Sequence) -> dict[int, int]:
     """constant node id -> the symbol whose text it joins: the innermost other symbol spanning its line (a
     Java `static final` field's class, a Rust associated const's impl). A class's constants are a word or two
     and a value; as nodes of their own that short text outranks the methods that use them on one shared
-    word. A module-level constant has no holder: it stands alone, as the module's functions do."""
+    word. A module-level constant has no holder: it stands alone, as the module's functions do. `symbols`: the
+    file's nodes after its own, in start order (`_in_start_order`)."""
     holders: dict[int, int] = {}
     open_nodes: list = []  # the non-constant symbols spanning the current line, outermost first
-    for node in sorted(group[1:], key=lambda n: (n.line, -n.end_line)):
+    for node in symbols:
         while open_nodes and open_nodes[-1].end_line < node.line:
             open_nodes.pop()
         if node.kind != "constant":
