@@ -13,7 +13,14 @@ from gitroute.bundle.validate import BadValue
 from gitroute.indexes import meaning
 from gitroute.indexes.meaning.postings import BODY_BIT, encode_posting
 from gitroute.indexes.meaning.ranking import prepare_body, prepare_postings
-from gitroute.indexes.meaning.storage import FILES_MAGIC, FileTable, MeaningPairs, dump_file_table, load_file_table
+from gitroute.indexes.meaning.storage import (
+    FILES_MAGIC,
+    WIDE_FILES_MAGIC,
+    FileTable,
+    MeaningPairs,
+    dump_file_table,
+    load_file_table,
+)
 from gitroute.model import Node
 
 
@@ -44,6 +51,25 @@ def test_the_file_table_round_trips_each_node_s_lengths(files):
             assert table.lengths[table.slot(k, node)] == length
 
 
+@settings(max_examples=100)
+@given(file_tables(), st.integers(1, 2**14 - 1))
+def test_files_whose_node_ids_pass_32_bits_round_trip_in_the_wide_table(files, bucket):
+    """A graph of more than 262,144 nodes has 4,096 buckets or more: its ids pass 32 bits (linux-core's reach 2 ** 34),
+    which the table then holds 8 bytes each; under that, the very bytes it always wrote."""
+    wide = [(first + (bucket << 20) + (1 << 32), nodes) for first, nodes in files]
+    data = dump_file_table(wide)
+    assert data[:4] == (WIDE_FILES_MAGIC if wide else FILES_MAGIC)
+    table = load_file_table(data)
+    assert list(table) == [first for first, _ in wide]
+    for k, (first, nodes) in enumerate(wide):
+        for offset, length in nodes:
+            assert table.lengths[table.slot(k, first + offset)] == length
+    assert dump_file_table(files)[:4] == FILES_MAGIC
+    for bad in (data[:-1], data + b"\0", FILES_MAGIC + data[4:]) if wide else ():
+        with pytest.raises(BadValue):
+            load_file_table(bad)
+
+
 def test_a_node_past_its_file_s_span_or_before_the_first_file_has_no_length():
     table = load_file_table(dump_file_table([(10, [(0, 5), (2, 7)]), (20, [(0, 3)])]))
     assert table.lengths[table.slot(0, 12)] == 7
@@ -62,7 +88,7 @@ def test_a_length_the_table_cannot_hold_is_refused_when_written():
 @settings(max_examples=300)
 @given(st.binary(max_size=300))
 def test_a_malformed_file_table_is_a_bad_value_never_a_traceback(data):
-    for blob in (data, FILES_MAGIC + data):
+    for blob in (data, FILES_MAGIC + data, WIDE_FILES_MAGIC + data):
         try:
             table = load_file_table(blob)
         except BadValue:
@@ -105,6 +131,10 @@ def test_meaning_postings_keep_a_body_word_s_length_and_leave_the_others_to_the_
     assert read == [(node, payload if payload >> 24 & BODY_BIT else payload & ~(16383 << 10)) for node, payload in pairs]
     # a build patches what it read back with what it made: the bytes a whole build writes
     assert codec.encode(codec.patch(read, pairs[:1], pairs[:1])) == codec.encode(pairs)
+    # a build holds a key's postings flat (node, payload, node, payload...): the same bytes, size and patch
+    flat = [n for pair in pairs for n in pair]
+    assert codec.encode(flat) == codec.encode(pairs) and codec.size(flat) == codec.size(pairs) == len(pairs)
+    assert codec.patch(read, flat[:2], flat[:2]) == codec.patch(read, pairs[:1], pairs[:1])
 
 
 def test_a_body_word_s_posting_that_is_not_a_count_of_one_is_refused_when_written():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
+from operator import mul, not_, sub
 
 from gitroute.bundle.validate import BadValue
 from gitroute.model import NODE_ORDINAL_BITS
@@ -19,14 +20,23 @@ STRINGS_MAGIC = b"GRs1"
 
 def encode_varints(ints: Iterable[int]) -> bytes:
     """Non-negative ints as LEB128 varints (seven bits a byte, low first; the high bit: more to come)."""
+    values = ints if isinstance(ints, list) else list(ints)
+    try:  # every int below 128 (most columns of small gaps, counts and fields): one byte each, made in C
+        data = bytes(values)
+    except (ValueError, TypeError):  # an int past a byte, or a negative one: spelled below
+        pass
+    else:
+        if data.isascii():
+            return data
     out = bytearray()
-    for n in ints:
+    append = out.append
+    for n in values:
         if n < 0:
             raise BadValue("a varint is negative")
         while n > 127:
-            out.append(n & 127 | 128)
+            append(n & 127 | 128)
             n >>= 7
-        out.append(n)
+        append(n)
     return bytes(out)
 
 
@@ -63,11 +73,18 @@ def node_gaps(ids: Sequence[int]) -> list[int]:
     not). A bucket is a hash of a file's path, so a list's ids are spread over 2 ** 30 and their plain gaps take
     four or five bytes each where these take two (docs/decisions/0025, its second amendment). Any ascending
     non-negative ints round-trip (`node_ids`); raises BadValue when they do not ascend."""
+    if len(ids) == 1:  # a word one node holds: most postings lists
+        (only,) = ids
+        if only < 0:
+            raise BadValue("node ids are not ascending")
+        return [only >> NODE_ORDINAL_BITS, only & NODE_ORDINAL_MASK]
     buckets = [i >> NODE_ORDINAL_BITS for i in ids]
     ordinals = [i & NODE_ORDINAL_MASK for i in ids]
-    bucket_gaps = [b - a for a, b in zip((0, *buckets), buckets)]
-    ordinal_gaps = [o if moved else o - before for moved, o, before in zip(bucket_gaps, ordinals, (0, *ordinals))]
-    if (bucket_gaps and min(bucket_gaps) < 0) or (ordinal_gaps and min(ordinal_gaps) < 0):
+    # The differences from the one before, in C (`map` over `operator`s): an ordinal's is taken from 0 where the
+    # bucket moved (the ordinal before times `not moved`).
+    bucket_gaps = list(map(sub, buckets, [0, *buckets[:-1]]))
+    ordinal_gaps = list(map(sub, ordinals, map(mul, [0, *ordinals[:-1]], map(not_, bucket_gaps))))
+    if ids and (min(bucket_gaps) < 0 or min(ordinal_gaps) < 0):
         raise BadValue("node ids are not ascending")
     return bucket_gaps + ordinal_gaps
 

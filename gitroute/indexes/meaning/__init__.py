@@ -187,11 +187,14 @@ def _state_key(path: str, state: Sequence) -> str:
     return f"{path}\0{blob}\0{count}\0{said}"
 
 
-def _add_postings(postings: dict[str, list[tuple[int, int]]], first: int, entries: list) -> None:
+def _add_postings(postings: dict[str, list[int]], first: int, entries: list) -> None:
+    """A file's postings into the table's: flat, node then payload (`storage.MeaningPairs`), no tuple a posting."""
     for offset, _length, tokens, packed, _body in entries:
         node_id = first + offset
         for token, value in zip(tokens, packed):
-            postings[token].append((node_id, value))
+            held = postings[token]
+            held.append(node_id)
+            held.append(value)
 
 
 CLAIMS = "\0claims"  # the shards memo's entry: the doc_links claims the last build's anchor texts came from

@@ -49,10 +49,11 @@ def _by_file(nodes: Sequence) -> list[list]:
     return list(by_path.values())
 
 
-def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
+def _one_file_prose(group: Sequence, symbols: Sequence, read: Callable[[str], bytes | None],
                     ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
     """node id -> (header, messages): the file's header, and each message literal on its innermost node;
-    and node id -> the comments inside it (`_body_comments`)."""
+    and node id -> the comments inside it (`_body_comments`). `symbols`: the file's other nodes in start order,
+    outer first (`_in_start_order`)."""
     from gitroute.prose import header_text, scan_prose
 
     file_node = group[0]
@@ -67,7 +68,6 @@ def _one_file_prose(group: Sequence, read: Callable[[str], bytes | None],
     header = header_text(text, file_node.lang)
     if header:
         prose[file_node.id] = (header, [])
-    symbols = sorted(group[1:], key=lambda n: (n.line, -n.end_line))
     messages, found = scan_prose(text, file_node.lang)
     for line, literal in messages:
         owner = file_node.id
@@ -98,20 +98,22 @@ def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -
     return {node: " ".join(parts) for node, parts in bodies.items()}
 
 
-def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
-                   words_memo: dict[str, tuple]) -> list[tuple[int, int, list[str], list[int], int]]:
+def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_memo: dict[str, tuple],
+                   payloads: dict[int, int] | None = None) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
     length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`with_anchors`).
 
     A function of the file's path, its blob and its node count (extraction is by blob): what the build
-    memo keys it by."""
+    memo keys it by. `payloads`: each packed posting's one int object, shared by every posting of that value (a
+    kernel's millions of postings take a few hundred thousand values: an int object each was a third of them)."""
     secondary = is_secondary(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
-    prose, bodies = _one_file_prose(group, read)
+    symbols = _in_start_order(group)  # sorted once, for the prose's owners and the constants' holders
+    prose, bodies = _one_file_prose(group, symbols, read)
     fields_of = FIELDS
     first = group[0].id
-    holders = _constant_holders(group) if FOLD_CONSTANTS else {}
+    holders = _constant_holders(symbols) if FOLD_CONSTANTS else {}
     texts: dict[int, tuple[dict[str, int], dict[str, int], list[str]]] = {}
     for node in group:
         header, messages = prose.get(node.id, ("", ()))
@@ -139,23 +141,31 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None],
         length = sum(counts.values())
         # encode_posting, inlined: one call per posting is a tenth of the index's prepare step
         held = min(length, 16383) << 10
-        out.append((node_id - first, length, [*counts, *(intern(BODY_PREFIX + t) for t in body)],
-                    [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
-                     *[encode_posting(1, len(body), BODY_BIT)] * len(body)], len(body)))
+        packed = [*(min(tf, 1023) | held | bits[token] << 24 for token, tf in counts.items()),
+                  *[encode_posting(1, len(body), BODY_BIT)] * len(body)]
+        if payloads is not None:
+            packed = list(map(payloads.setdefault, packed, packed))
+        out.append((node_id - first, length, [*counts, *(intern(BODY_PREFIX + t) for t in body)], packed, len(body)))
     # In node order: a constant joins its holder's text, and a holder extracted after its constants (the Linux
     # kernel has such C files) would otherwise come out before the nodes between them, and postings must ascend.
     out.sort(key=lambda entry: entry[0])
     return out
 
 
-def _constant_holders(group: Sequence) -> dict[int, int]:
+def _in_start_order(group: Sequence) -> list:
+    """A file's nodes after its own, by first line, the outer first where two start on one line."""
+    return sorted(group[1:], key=lambda n: (n.line, -n.end_line))
+
+
+def _constant_holders(symbols: Sequence) -> dict[int, int]:
     """constant node id -> the symbol whose text it joins: the innermost other symbol spanning its line (a
     Java `static final` field's class, a Rust associated const's impl). A class's constants are a word or two
     and a value; as nodes of their own that short text outranks the methods that use them on one shared
-    word. A module-level constant has no holder: it stands alone, as the module's functions do."""
+    word. A module-level constant has no holder: it stands alone, as the module's functions do. `symbols`: the
+    file's nodes after its own, in start order (`_in_start_order`)."""
     holders: dict[int, int] = {}
     open_nodes: list = []  # the non-constant symbols spanning the current line, outermost first
-    for node in sorted(group[1:], key=lambda n: (n.line, -n.end_line)):
+    for node in symbols:
         while open_nodes and open_nodes[-1].end_line < node.line:
             open_nodes.pop()
         if node.kind != "constant":
@@ -233,13 +243,14 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
     from an earlier build when its path, blob and node count are the same."""
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
+    payloads: dict[int, int] = {}
     out: dict[str, Entries] = {}
     for group in groups:
         path = group[0].path
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
         entries = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo)
+            entries = _file_postings(group, read, words_memo, payloads)
         if memo is not None:
             memo.put(key, entries)
         out[path] = entries

@@ -3,11 +3,12 @@ the length of each of its nodes, kept once a node instead of once a posting, and
 (`MeaningPairs`) that leaves that length out (docs/decisions/0025, session 23).
 
     b"GRf1", then little-endian: u32 file count F, u32 slot count S, u32 exception count E; the files' first node
-    ids (u32 x F, ascending); each file's span (u8 x F: one more than its last node offset that holds postings, 0
-    for none); each slot's node length (u8 x S); then the exceptions, E x (u32 place, u32 value), ascending by
-    place: a span or length of 255 or more is stored as 255 and its value here (its place counts the spans, then
-    the lengths). A file's slots are its span's node offsets in order, after the slots of the files before it
-    (`base`).
+    ids (u32 x F, ascending; b"GRf2" when one is 2 ** 32 or more, and u64 each: a graph of more than 262,144 nodes
+    has 4,096 buckets or more, and ids past 32 bits); each file's span (u8 x F: one more than its last node offset
+    that holds postings, 0 for none); each slot's node length (u8 x S); then the exceptions, E x (u32 place, u32
+    value), ascending by place: a span or length of 255 or more is stored as 255 and its value here (its place
+    counts the spans, then the lengths). A file's slots are its span's node offsets in order, after the slots of the
+    files before it (`base`).
 
 Fixed-width columns (`array`, `bytes`): a plain-words question reads the table whole, and a copy costs nothing
 where varints cost a Python loop over tens of thousands of ints; a byte a value with the few large ones apart
@@ -25,15 +26,18 @@ from itertools import accumulate
 
 from gitroute.bundle.tables import GapPairs
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import node_gaps
 from gitroute.indexes.meaning.postings import BODY_BIT, POSTING_BITS
 
 FILES_MAGIC = b"GRf1"
+WIDE_FILES_MAGIC = b"GRf2"  # the same table, the files' first node ids 8 bytes each
 _HEAD = len(FILES_MAGIC) + 12
 MAX_LENGTH = (1 << POSTING_BITS[1]) - 1  # a posting's length bits
 TF_BITS, LENGTH_BITS = POSTING_BITS
 MAX_SPAN = (1 << 20) - 1  # a node ordinal's bits (`model.NODE_ORDINAL_BITS`)
 _BIG = 255  # a byte that says "the value is among the exceptions"
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
+_U64 = next(code for code in "LQ" if array(code).itemsize == 8)
 
 
 class FileTable(list):
@@ -83,19 +87,34 @@ def _as_read(payload: int) -> int:
 class MeaningPairs(GapPairs):
     """meaning's postings: (node id, packed posting) pairs as `GapPairs` stores them with the length field unstored,
     a body word's length kept in its term frequency's column (`_as_stored`). What a key reads back is what a build
-    made, less the length of a posting that is not a body word's."""
+    made, less the length of a posting that is not a body word's.
+
+    A build holds a key's postings flat, `[node, payload, node, payload, ...]` (`_add_postings`): both ints are
+    shared with the node's other postings, where a pair was a tuple a posting, most of a kernel's meaning worker.
+    What a reader reads (`from_ints`), and what `patch` gives, are pairs; `encode` and `size` take either."""
 
     def __init__(self) -> None:
         super().__init__(bits=POSTING_BITS, unstored=1)
 
+    def size(self, value) -> int:
+        return len(value) if not value or isinstance(value[0], tuple) else len(value) >> 1
+
     # A key's postings are all a body word's or none (its key starts with `~` or not): the first says which, and
     # the others' are passed as they are (a call a posting would be most of a question's decoding).
 
-    def to_ints(self, pairs) -> list[int]:
-        pairs = list(pairs)
-        if pairs and pairs[0][1] >> _FIELDS_SHIFT & BODY_BIT:
-            pairs = [(node, _as_stored(payload)) for node, payload in pairs]
-        return super().to_ints(pairs)
+    def to_ints(self, value) -> list[int]:
+        if value and isinstance(value[0], tuple):
+            ids, payloads = [node for node, _ in value], [payload for _, payload in value]
+        else:
+            ids, payloads = value[::2], value[1::2]
+            if len(ids) != len(payloads):
+                raise BadValue("flat postings are not (node, payload) pairs")
+        if payloads and payloads[0] >> _FIELDS_SHIFT & BODY_BIT:
+            payloads = [_as_stored(payload) for payload in payloads]
+        # As `GapPairs.to_ints` spells them: the count, the ids, then the term frequencies and the fields (the
+        # length, POSTING_BITS' second field, is the file table's: not stored).
+        return [len(ids), *node_gaps(ids), *[payload & _TF_MASK for payload in payloads],
+                *[payload >> _FIELDS_SHIFT for payload in payloads]]
 
     def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
         pairs = super().from_ints(ints)
@@ -105,15 +124,22 @@ class MeaningPairs(GapPairs):
 
     def patch(self, before, gone, added) -> list[tuple[int, int]]:
         # `before` was read back as `from_ints` gives it: take out and put in the same way
-        out = {(node, _as_read(_as_stored(payload))) for node, payload in gone}
+        out = {(node, _as_read(_as_stored(payload))) for node, payload in _pairs(gone)}
         return sorted([p for p in before if p not in out]
-                      + [(node, _as_read(_as_stored(payload))) for node, payload in added])
+                      + [(node, _as_read(_as_stored(payload))) for node, payload in _pairs(added)])
+
+
+def _pairs(value) -> list[tuple[int, int]]:
+    """A key's postings as pairs, whether held flat (a build's) or as pairs (a reader's)."""
+    if value and not isinstance(value[0], tuple):
+        return list(zip(value[::2], value[1::2]))
+    return list(value)
 
 
 def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> bytes:
     """The table's blob from each file's first node id (ascending) and its nodes' (offset, length), ascending by
     offset."""
-    starts = array(_U32)
+    starts = array(_U64)
     spans: list[int] = []
     lengths: list[int] = []
     for first, nodes in files:
@@ -131,25 +157,30 @@ def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> b
     small = bytes(min(value, _BIG) for value in (*spans, *lengths))
     exceptions = array(_U32, [n for place, value in enumerate((*spans, *lengths)) if value >= _BIG
                               for n in (place, value)])
+    magic = WIDE_FILES_MAGIC
+    if max(starts, default=0) < 1 << 32:
+        magic, starts = FILES_MAGIC, array(_U32, starts)  # what every graph under 262,144 nodes writes
     if sys.byteorder != "little":
         starts.byteswap()
         exceptions.byteswap()
-    head = FILES_MAGIC + b"".join(n.to_bytes(4, "little") for n in (len(starts), len(lengths), len(exceptions) // 2))
+    head = magic + b"".join(n.to_bytes(4, "little") for n in (len(starts), len(lengths), len(exceptions) // 2))
     return b"".join((head, starts.tobytes(), small, exceptions.tobytes()))
 
 
 def load_file_table(data: bytes) -> FileTable:
     """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
     exceptions' places and values)."""
-    if len(data) < _HEAD or data[:4] != FILES_MAGIC:
+    if len(data) < _HEAD or data[:4] not in (FILES_MAGIC, WIDE_FILES_MAGIC):
         raise BadValue("the file table has no header")
+    code = _U32 if data[:4] == FILES_MAGIC else _U64
+    width = array(code).itemsize
     n, slots, big = (int.from_bytes(data[at:at + 4], "little") for at in (4, 8, 12))
-    if len(data) != _HEAD + n * 5 + slots + big * 8:
+    if len(data) != _HEAD + n * (width + 1) + slots + big * 8:
         raise BadValue("the file table's sizes do not add up")
     at = _HEAD
-    starts = array(_U32)
-    starts.frombytes(data[at:at + 4 * n])
-    at += 4 * n
+    starts = array(code)
+    starts.frombytes(data[at:at + width * n])
+    at += width * n
     small = data[at:at + n + slots]
     spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
     lengths = list(small[n:])

@@ -161,6 +161,7 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
     with `stored` too (`bundle.writer.StoredBlobs`), the table patches the shards of the tokens whose
     postings changed (`bundle.tables.PostingsTable`)."""
     words = _word_sets()
+    spelled: dict[frozenset[str], tuple[str, ...]] = {}  # a word set -> its words sorted, one tuple shared
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
@@ -175,11 +176,15 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
         key = f"{path}\0{blob}\0{len(group)}" if keyed else None
         tokens = memo.get(key) if key is not None else None
         if tokens is None:
-            tokens = [[sorted(field) for field in _node_tokens(node, words)] for node in group]
+            # Each field a sorted tuple shared by every node of the same words (names, owners and folders repeat;
+            # most docs are none): a list a field was most of a kernel's symbols worker.
+            tokens = [tuple([spelled.get(field) or spelled.setdefault(field, tuple(sorted(field)))
+                             for field in _node_tokens(node, words)]) for node in group]
         if key is not None:
             memo.put(key, tokens)
         files[path] = (group, tokens)
         records[path] = (blob, group[0].id, len(group), tuple(i for i, node in enumerate(group) if node.entry))
+    del words, spelled  # the memo of word sets: the tokens hold what they need of it
 
     def fill(path: str, postings: Postings) -> None:
         group, tokens = files[path]
