@@ -57,11 +57,11 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
         kind, key = role
         names = captures.get("name")
         if kind == "call" and names:  # most matches (three in four of django's): the loop below, without its turns
-            callee = captures.get("callee")
-            callee = callee[0] if callee else None
+            callees = captures.get("callee")
+            called = callees[0] if callees else None
             for n in names:
                 if is_call(n):
-                    add_ref((n.start_byte, kind, text(n), n.start_point[0] + 1, call_receiver(n, callee)))
+                    add_ref((n.start_byte, kind, text(n), n.start_point[0] + 1, call_receiver(n, called)))
             continue
         if not names:
             exported = captures.get("exported")
