@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gitroute.parsing.documents import (
@@ -457,3 +457,29 @@ def test_a_paragraph_of_many_underscores_and_tildes_is_read_as_plain_text(tmp_pa
     assert texts == ["T", paragraph.strip(), "A name."]
     assert warnings == ["line 3: 19999 bytes with delimiters costing 159992000 (more than 4000000): read as "
                         "plain text"]
+
+
+def _every_child_but_words(reader, node):  # what `_RstReader.markup` read before it read named children
+    return [child for child in node.children if child.type != "text"]
+
+
+_RST_SOUP = st.sampled_from(["`", "``", ":class:", ":func:`a.b`", "~", "::", ".. note::", ".. ", "\n", "  ", "=",
+                             "*", "**", "|", "_", "__", "`x <y>`_", "a", "Flask", "\n\n", "   ", "- ", "1. ", "\xe9",
+                             "\udc80", "+-+", "=== ===", "::\n\n    code\n\n"])
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_RST_SOUP, max_size=80))
+@example(["Some text, see ", ":func:`a.b`", "::\n\n    code\n\n", " `x <y>`_::\n\n    more\n"])
+@example(["Some text, see ", ":func:`a.b`", "::\n\n    code\n\n", "\udc80", " `x <y>`_::\n\n    more\n"])
+def test_rst_blocks_are_the_same_read_from_named_children_or_every_child(parts: list[str]) -> None:
+    from gitroute.parsing.documents import _RstReader
+
+    data = "".join(parts).encode("utf-8", "surrogateescape")  # "\udc80" is a byte that is no UTF-8
+    fast = parse_document("a.rst", data)
+    named = _RstReader.markup
+    _RstReader.markup = _every_child_but_words  # (hypothesis runs each example in this function: no monkeypatch)
+    try:
+        assert parse_document("a.rst", data) == fast
+    finally:
+        _RstReader.markup = named

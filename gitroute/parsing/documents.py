@@ -168,6 +168,14 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 @cache
 def _parser(lang: str) -> Parser:
     loaded = parser(lang)
@@ -487,6 +495,7 @@ class _RstReader:
         self.depth = depth
         self.styles = styles if styles is not None else []  # adornment styles, in order of first use
         self.pending: list[Node] = []  # literal blocks met inside the paragraph being read
+        self.utf8 = _is_utf8(data)
 
     def read(self) -> None:
         tree = _parser("rst").parse(self.data)
@@ -520,14 +529,23 @@ class _RstReader:
     def span(self, node: Node, tokens: list[Token]) -> str:
         parts: list[str] = []
         position = node.start_byte
-        for child in node.children:
-            if child.type == "text":
-                continue  # a word stands for itself: it stays in the slice up to the next child
+        for child in self.markup(node):
             parts.append(_decode(self.data[position:child.start_byte]))
             parts.append(self.render(child, tokens))
             position = child.end_byte
         parts.append(_decode(self.data[position:node.end_byte]))
         return "".join(parts)
+
+    def markup(self, node: Node) -> list[Node]:
+        """A node's children that are no plain words: a word (`text`) stands for itself, and stays in the slice up to
+        the next child. Most children are words (five in six of django's nodes), so where no unnamed child but a word
+        can be there the named children are read (in C) instead of every child: an unnamed `::` renders as ":"
+        and one of an `interpreted_text`'s inside (which error recovery could leave anywhere) as a role, and every
+        other unnamed node as its own text, which is the slice's. Sliced at fewer places, the text decodes the same
+        only when the document is UTF-8 (a replacement character stands for a run of bad bytes, not for each)."""
+        if self.utf8 and not node.has_error and self.data.find(b"::", node.start_byte, node.end_byte) < 0:
+            return node.named_children
+        return [child for child in node.children if child.type != "text"]
 
     def add(self, tokens: list[Token], kind: str, text: str, node: Node, role: str = "") -> None:
         token = _token(kind, text, self.line(node), role)
@@ -758,13 +776,14 @@ class _RstReader:
 
     def table(self, node: Node) -> bool:
         """A simple or grid table (which the grammar leaves as a paragraph): one table_row block per line."""
-        src = self.data[node.start_byte:node.end_byte]
-        rows = src.split(b"\n")
-        first = rows[0].strip()
+        start, end = node.start_byte, node.end_byte
+        line_end = self.data.find(b"\n", start, end)  # the first line decides: most paragraphs are no table
+        first = self.data[start:line_end if line_end >= 0 else end].strip()
         simple = bool(first) and set(first) <= {ord("="), ord(" ")} and first.startswith(b"==")
         grid = first.startswith(b"+-") or first.startswith(b"+=")
         if not (simple or grid):
             return False
+        rows = self.data[start:end].split(b"\n")
         base = self.line(node)
         for offset, row in enumerate(rows):
             stripped = row.strip()

@@ -3,6 +3,7 @@ and attaching each one to its innermost enclosing symbol."""
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from gitroute.model import Binding, NameRef
@@ -129,13 +130,17 @@ def binding_of(family: Family, captures: dict[str, list[Node]]) -> tuple[str, tu
     return local, (module, original)
 
 
+_REF_ORDER = itemgetter(0, 1, 2)  # position, category, name
+_new = tuple.__new__
+
+
 def build_refs(scopes: list[Scope], refs: list[Ref], warnings: list[str]) -> dict[str, tuple]:
     """Attach each reference to its innermost enclosing symbol; dedupe; cap; source order; by category.
 
     One sweep over scopes (sorted by start, outer first) and references (sorted by position) with a
     stack of open scopes: linear, so 10,000 nested functions each calling something stay cheap.
     """
-    refs.sort(key=lambda r: (r[0], r[1], r[2]))
+    refs.sort(key=_REF_ORDER)
     out: dict[str, list] = {"call": [], "import": [], "type": [], "base": [], "bind": []}
     seen: set[tuple[str, int, str, int, object]] = set()
     capped: set[str] = set()
@@ -163,10 +168,11 @@ def build_refs(scopes: list[Scope], refs: list[Ref], warnings: list[str]) -> dic
         if len(bucket) >= MAX_REFS:
             capped.add(category)
             continue
+        # The model's tuples made without their Python `__new__`: one call fewer for each of a file's references.
         if category == "bind":
-            bucket.append(Binding(name, extra[0], extra[1], line))  # type: ignore[index]
+            bucket.append(_new(Binding, (name, extra[0], extra[1], line)))  # type: ignore[index]
         else:
-            bucket.append(NameRef(source, name, line, extra) if extra else NameRef(source, name, line))
+            bucket.append(_new(NameRef, (source, name, line, extra or "")))
     for category in sorted(capped):
         warnings.append(f"{category} references capped at {MAX_REFS}")
     return {category: tuple(bucket) for category, bucket in out.items()}

@@ -21,6 +21,8 @@ MAX_SIGNATURE = 200
 _TYPE_KINDS = frozenset(TYPE_KINDS)
 _FUNCTION_KINDS = frozenset(("function", "method"))
 
+_new = tuple.__new__  # a Symbol without its Python `__new__`
+
 # How many enclosing scopes an owner name is looked up through before only the file level is tried.
 _OWNER_SCOPE_DEPTH = 32
 
@@ -77,17 +79,10 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
         name_row = scope.name_node.start_point[0]
         end_point = (scope.last or scope.node).end_point
         end_row = end_point[0] - 1 if end_point[1] == 0 and end_point[0] > name_row else end_point[0]
-        first = Symbol(
-            name=scope.name,
-            kind=kind,
-            line=name_row + 1,
-            end_line=max(end_row, name_row) + 1,
-            signature=_signature(data, scope, scope.name_node),
-            doc=doc(family, scope.node),
-            parent=parent,
-            entry=False,
-            owner=scope.owner if owned < 0 and scope.owner not in NOT_OWNERS else "",
-        )
+        first = _new(Symbol, (  # name, kind, line, end_line, signature, doc, parent, entry, owner
+            scope.name, kind, name_row + 1, max(end_row, name_row) + 1, _signature(data, scope, scope.name_node),
+            doc(family, scope.node), parent, False, scope.owner if owned < 0 and scope.owner not in NOT_OWNERS else "",
+        ))
         symbols.append(first)
         for name_node in scope.more_names:
             row = name_node.start_point[0]
