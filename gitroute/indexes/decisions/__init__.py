@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import STOP_WORDS, normalize_name, normalize_names, stem, tokenize
+from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -111,7 +111,23 @@ _ASKS_DECISION = re.compile(
 
 def doc_tokens(text: str) -> list[str]:
     """The tokens BM25 counts: the symbol query's tokens, stemmed, stop words and single letters dropped."""
-    return [stem(t) for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
+    tokens = tokenize(text)
+    forms = list(map(_FORMS.get, tokens))
+    if None in forms:
+        forms = [_form(t) if f is None else f for t, f in zip(tokens, forms)]
+    return list(filter(None, forms))
+
+
+# Each token's form in `doc_tokens` (its stem, or "" when it is dropped), memoised: a build reads every word of
+# every record's sections (django: about 1.4 million tokens, of some 25,000 kinds), and `stem` is Python.
+_FORMS: dict[str, str] = {}
+
+
+def _form(token: str) -> str:
+    form = "" if token in STOP_WORDS or (len(token) == 1 and token.isalpha()) else stem(token)
+    if len(_FORMS) < 1 << 18:
+        _FORMS[token] = form
+    return form
 
 
 def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
@@ -192,7 +208,11 @@ def record_part(record_id: int, record: Record, symbols: Iterable[str]) -> tuple
         postings.extend([token, len(rows), tf, windows[token]] for token, tf in sorted(Counter(tokens).items()))
         rows.append([record_id, part.label, part.line, part.role, len(tokens), items])
     mentioned = sorted(set(symbols))
-    named = [_names_in(record, row) for row in rows] if mentioned else []
+    if mentioned:
+        sections: dict[str, Section] = {}
+        for section in record.sections:
+            sections.setdefault(section.label, section)  # the first of a label, as a search in order finds it
+        named = [_names_in(sections.get(row[1]), row) for row in rows]
     for name in mentioned:
         ids = [i for i in range(len(rows)) if name in named[i]] or ([0] if rows else [])
         postings.extend([SYMBOL_PREFIX + name, i, 1] for i in ids)
@@ -261,20 +281,42 @@ def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[
     return masks
 
 
-def _names_in(record: Record, chunk: list) -> set[str]:
-    section = next((s for s in record.sections if s.label == chunk[1]), None)
+def _names_in(section: Section | None, chunk: list) -> set[str]:
     text = " ".join(item[3] for item in chunk[5]) + (" " + " ".join(section.paragraphs) if section else "")
     return normalize_name_all(text)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$.]*")
 
 
 def normalize_name_all(text: str) -> set[str]:
     """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
     last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
-    words = set(re.findall(r"[A-Za-z_$][\w$.]*", text))
-    names = normalize_names(words)
+    words = set(_IDENTIFIER.findall(text))
+    names = _normalized(words)
     # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
-    names.update(normalize_names(w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w))
+    names.update(_normalized([w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w]))
     return names
+
+
+# `normalize_name` of each word, memoised here and read by `map` (in C): a build names every word of every record's
+# sections (django: 368,000 words, some 30,000 distinct), where a Python call per word was a tenth of the index.
+_NAMES: dict[str, str] = {}
+
+
+def _normalized(words: Iterable[str]) -> set[str]:
+    words = list(words)
+    names = list(map(_NAMES.get, words))
+    if None in names:
+        names = [_normal(w) if n is None else n for w, n in zip(words, names)]
+    return set(names)
+
+
+def _normal(word: str) -> str:
+    name = normalize_name(word)
+    if len(_NAMES) < 1 << 18:
+        _NAMES[word] = name
+    return name
 
 
 def _code_words(doc: object) -> list[str]:
