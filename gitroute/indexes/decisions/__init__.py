@@ -276,7 +276,7 @@ def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[
     masks: dict[str, int] = dict.fromkeys(everywhere, (1 << WINDOWS) - 1)
     for k, tokens in enumerate(paragraphs):
         bit = 1 << (k if n <= WINDOWS else k * WINDOWS // n)
-        for token in tokens:
+        for token in set(tokens):  # each once: a paragraph repeats its words, and a bit is set once
             masks[token] = masks.get(token, 0) | bit
     return masks
 
