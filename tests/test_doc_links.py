@@ -271,12 +271,54 @@ def test_a_rst_txt_document_in_a_submodule_free_repo_is_read(make_repo, route):
 # ----------------------------------------------------------------------------------------- the map
 
 
+_MADE: dict[tuple[str, str], list[DocLink]] = {}  # (repository, its HEAD) -> the links a build of it made
+
+
 def _links(repo: RepoBuilder) -> list[DocLink]:
+    """Every link a build of the repository makes, as linking made them (the bundle keeps no token, flag or id
+    in `by_doc`: `_stored_links` reads what it keeps)."""
+    import subprocess
+
+    from gitroute.build import run_build
+    from gitroute.indexes import doc_links
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo.path, capture_output=True, text=True).stdout
+    if (str(repo.path), head) in _MADE:
+        return _MADE[str(repo.path), head]
+
+    made: list[list[DocLink]] = []
+    link_all = doc_links.link_all
+
+    def keeping(*args, **kwargs):
+        made.append(link_all(*args, **kwargs))
+        return made[-1]
+
+    doc_links.link_all = keeping
+    try:
+        run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+    finally:
+        doc_links.link_all = link_all
+    found = _MADE[str(repo.path), head] = sorted(made[-1], key=lambda x: (x.document, x.line))
+    return found
+
+
+def _stored_links(repo: RepoBuilder) -> list[DocLink]:
     from gitroute.bundle.store import BundleView
     from gitroute.indexes import doc_links
 
     with BundleView(str(repo.path)) as view:
         return doc_links.read_links(view.index(doc_links.NAME))
+
+
+def test_the_bundle_keeps_of_each_link_what_code_and_the_map_read(shop):
+    """`by_doc` reads back every link a build made, in order, with its line, section, status, total and targets
+    (path, name, kind, line, owner, centrality), and without its token, flags or node ids (no answer reads them)."""
+    made, stored = _links(shop), _stored_links(shop)
+    assert len(made) == len(stored) > 10
+    for link, back in zip(made, stored):
+        assert back == link._replace(token="", heading=False, directive=False,
+                                     targets=tuple(t._replace(node=0) for t in link.targets))
+    assert render_doc_code_map(stored) == render_doc_code_map(made)
 
 
 def test_render_doc_code_map_is_deterministic_and_one_row_per_section_file(shop):
@@ -578,14 +620,24 @@ def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
                             _texts, status, st.integers(0, 20), st.integers(0, 3), targets).map(list)
     by_target = data.draw(st.dictionaries(_texts, st.lists(link_record, min_size=1, max_size=4), max_size=4))
     codec = BY_TARGET.codec
-    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_target)))) == by_target
+    # What `docs` reads: no kind (its document's path gives it), a target's path, name, kind and owner.
+    kept = {key: [[r[0], "", *r[2:9], [[0, t[1], t[2], t[3], 0, t[5], 0] for t in r[9]]] for r in records]
+            for key, records in by_target.items()}
+    data_ = codec.dump_shard(codec.encode_shard(by_target))
+    assert codec.decode_shard(codec.load_shard(data_)) == kept
+    assert codec.dump_shard(codec.encode_shard(kept)) == data_  # a shard patched from what it reads is the same
     sections = data.draw(st.lists(st.tuples(_texts, _texts, st.integers(0, 10**4)).map(list), min_size=1, max_size=3))
     link = st.tuples(st.integers(0, 10**4), st.integers(0, len(sections) - 1), _texts, status, st.integers(0, 20),
                      st.integers(0, 3), targets).map(list)
     entries = data.draw(st.dictionaries(_texts, st.lists(link, max_size=4), max_size=3))
     by_doc = {path: [[path, "Title", "guide", links, sections]] for path, links in entries.items()}
     codec = BY_DOC.codec
-    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_doc)))) == by_doc
+    # What `code` and the map read: no title, kind, token, flags or node id.
+    kept = {path: [[path, "", "", [[*x[:2], "", x[3], x[4], 0, [[0, *t[1:]] for t in x[6]]] for x in links],
+                    sections]] for path, links in entries.items()}
+    data_ = codec.dump_shard(codec.encode_shard(by_doc))
+    assert codec.decode_shard(codec.load_shard(data_)) == kept
+    assert codec.dump_shard(codec.encode_shard(kept)) == data_
 
 
 _SPELLED = st.text(alphabet=st.sampled_from(list("ab./~!(_")), max_size=12)

@@ -655,12 +655,16 @@ def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list
     found = BY_TARGET.read(view.read, list(dict.fromkeys(keys + name_keys)), shards, view.corrupt, cache)
     records: list[list] = []
     seen: set[tuple[str, int, str]] = set()
+    kinds: dict[str, str] = {}
     for key in keys:
         for record in _merged(found.get(key, []), _owner_copies(key, found)):
             identity = (record[0], record[2], record[5])
             if identity not in seen:
                 seen.add(identity)
-                records.append(record)
+                kind = kinds.get(record[0])
+                if kind is None:
+                    kind = kinds[record[0]] = doc_kind(record[0])
+                records.append([record[0], kind, *record[2:]])  # a kind is its document's path's, not stored
     return records
 
 
