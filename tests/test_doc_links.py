@@ -612,6 +612,7 @@ _nodes = st.dictionaries(st.integers(0, 2**40), st.tuples(_texts, _texts, st.sam
 @given(_nodes, st.data())
 def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
     from gitroute.indexes.doc_links import BY_DOC, BY_TARGET
+    from gitroute.indexes.doc_links.storage import by_target as by_target_table
 
     ids = sorted(nodes)
     targets = st.lists(st.sampled_from(ids), max_size=3).map(lambda picked: [[i, *nodes[i]] for i in picked])
@@ -619,13 +620,17 @@ def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
     link_record = st.tuples(_texts, st.sampled_from(["guide", "record"]), st.integers(0, 10**4), _texts, _texts,
                             _texts, status, st.integers(0, 20), st.integers(0, 3), targets).map(list)
     by_target = data.draw(st.dictionaries(_texts, st.lists(link_record, min_size=1, max_size=4), max_size=4))
-    codec = BY_TARGET.codec
+    documents = sorted({r[0] for records in by_target.values() for r in records} | set(data.draw(st.lists(_texts))))
+    codec = by_target_table(documents).codec
     # What `docs` reads: no kind (its document's path gives it), a target's path, name, kind and owner.
     kept = {key: [[r[0], "", *r[2:9], [[0, t[1], t[2], t[3], 0, t[5], 0] for t in r[9]]] for r in records]
             for key, records in by_target.items()}
     data_ = codec.dump_shard(codec.encode_shard(by_target))
     assert codec.decode_shard(codec.load_shard(data_)) == kept
     assert codec.dump_shard(codec.encode_shard(kept)) == data_  # a shard patched from what it reads is the same
+    # A question's reader (no documents at hand) reads each document's place in them.
+    placed = {key: [[documents.index(r[0]), *r[1:]] for r in records] for key, records in kept.items()}
+    assert BY_TARGET.codec.decode_shard(BY_TARGET.codec.load_shard(data_)) == placed
     sections = data.draw(st.lists(st.tuples(_texts, _texts, st.integers(0, 10**4)).map(list), min_size=1, max_size=3))
     link = st.tuples(st.integers(0, 10**4), st.integers(0, len(sections) - 1), _texts, status, st.integers(0, 20),
                      st.integers(0, 3), targets).map(list)

@@ -136,22 +136,27 @@ class _DocEntries(_NodeTable):
 
 class _LinkRecords(_NodeTable):
     """`BY_TARGET`'s codec: a key -> [[document, kind, line, section, number, token, status, total, flags,
-    targets]]; stored as columns. A document's kind is a function of its path (the reader's `doc_kind`) and reads
-    back as ""; a target keeps what `docs` matches and shows (path, name, kind, owner), not its line and
-    centrality."""
+    targets]]; stored as columns. A document is its place in the index's documents (`docs.json`, in path order),
+    not its path: a build's codec has that list (`by_target`) and reads a place back as the path; the query's
+    (`documents` None) reads back the place, which the reader looks up in `docs.json`. A document's kind is a
+    function of its path (the reader's `doc_kind`) and reads back as ""; a target keeps what `docs` matches and
+    shows (path, name, kind, owner), not its line and centrality."""
 
     spelled = itemgetter(1, 2, 3, 5)
     lines = False
 
-    def __init__(self) -> None:
+    def __init__(self, documents: Sequence[str] | None = None) -> None:
         super().__init__(owner=itemgetter(0), order=itemgetter(0))
+        self.documents = documents
+        self.places = {path: place for place, path in enumerate(documents or ())}
 
     def targets_of(self, record: list) -> Iterable[list]:
         return (record[9],)
 
     def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
+        places = self.places
         ints = [len(records)]
-        ints += [strings(r[0]) for r in records]  # document
+        ints += [places[r[0]] for r in records]  # document
         ints += shifts([r[2] for r in records])
         for column in (3, 4, 5, 6):  # section, number, token, status
             ints += [strings(r[column]) for r in records]
@@ -161,7 +166,11 @@ class _LinkRecords(_NodeTable):
 
     def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
         n = ints.one()
-        documents = ints.strings(n, shard)
+        documents: list = ints.take(n)
+        if self.documents is not None:
+            if documents and max(documents) >= len(self.documents):
+                raise BadValue("a link names a document the index does not hold")
+            documents = [self.documents[place] for place in documents]
         lines = ints.shifted(n)
         sections, numbers, tokens, statuses = (ints.strings(n, shard) for _ in range(4))
         totals, flags = ints.take(n), ints.take(n)
@@ -176,4 +185,10 @@ class _LinkRecords(_NodeTable):
 # packed smaller still, but a one-file rebuild then rewrites over 1 MB: docs/decisions/0025, its amendment).
 BY_DOC = RecordTable(NAME, "by_doc", per_shard=1600, codec=_DocEntries(), digits=4, most=4096)
 BY_TARGET = RecordTable(NAME, "by_target", per_shard=2048, codec=_LinkRecords(), digits=4, most=4096)
+
+
+def by_target(documents: Sequence[str]) -> RecordTable:
+    """`BY_TARGET` as a build writes it: its records' documents by their places in `documents` (docs.json's)."""
+    return RecordTable(NAME, "by_target", per_shard=BY_TARGET.per_shard, codec=_LinkRecords(documents),
+                       digits=BY_TARGET.digits, most=BY_TARGET.most)
 
