@@ -671,3 +671,33 @@ def test_a_linker_reads_packed_edges_as_it_reads_edge_tuples():
     packed, plain = Linker([], table, lazy=True), Linker([], edges, lazy=True)
     assert list(packed.incoming.items()) == list(plain.incoming.items()) == [(2, 2), (3, 2), (4, 1), (1, 1)]
     assert list(packed.imports.items()) == list(plain.imports.items()) == [(1, {2, 4}), (2, {1})]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=300), st.integers(0, 299), st.integers(0, 255))
+def test_a_damaged_doc_links_shard_is_a_bad_value_never_a_traceback(tail, at, byte):
+    """Arbitrary bytes after the records shard's magic, and a real shard with one byte changed, decode through every
+    doc_links codec (the question's `BY_TARGET`, a build's, `BY_DOC`) to records or a `BadValue`."""
+    from gitroute.bundle.validate import BadValue
+    from gitroute.indexes.doc_links import BY_DOC, BY_TARGET
+    from gitroute.indexes.doc_links.storage import by_target as by_target_table
+
+    target = [0, "src/a.py", "run", "function", 3, "App", 2]
+    built = by_target_table(["docs/a.md", "docs/b.md"]).codec
+    real = {"run": [["docs/a.md", "", 4, "Usage", "1", "`run`", "exact", 1, 0, [target]],
+                    ["docs/b.md", "", 9, "", "", "run()", "ambiguous", 2, 1, [target, target]]]}
+    shards = [b"GRs1" + tail]
+    for codec, value in ((built, real),
+                         (BY_DOC.codec, {"docs/a.md": [["docs/a.md", "", "", [[4, 0, "", "exact", 1, 0, [target]]],
+                                                        [["Usage", "1", 1]]]]})):
+        data = bytearray(codec.dump_shard(codec.encode_shard(value)))
+        data[at % len(data)] = byte
+        shards.append(bytes(data))
+    for data in shards:
+        for codec in (BY_TARGET.codec, built, BY_DOC.codec):
+            try:
+                shard = codec.load_shard(data)
+                for key in shard:
+                    assert isinstance(codec.decode_key(shard, key), list)
+            except BadValue:
+                pass
