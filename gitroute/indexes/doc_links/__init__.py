@@ -10,8 +10,8 @@ segment of exactly one candidate; otherwise the link stays ambiguous with every 
 Blobs: `docs.json` (every document with its title, kind and link count), and two tables stored through the
 floor (`bundle.tables`, declared in `storage`): `BY_DOC`, `by_doc/NNNN.bin` (a document's links, sharded by its
 path's hash: `git route code DOC` reads one), and `BY_TARGET`, `by_target/NNNN.bin` (links under each key a
-question may use: a path, a base name, a name, `Owner.name`; `git route docs NAME` reads a few). Linking is
-`linking`'s.
+question may use: a path, a base name, a name, `Owner.name`, each naming its document by its place in docs.json;
+`git route docs NAME` reads a few). Each keeps only what its answers read (`storage`). Linking is `linking`'s.
 """
 from __future__ import annotations
 
