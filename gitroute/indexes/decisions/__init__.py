@@ -23,9 +23,10 @@ from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
+from gitroute.indexes.decisions.words import doc_tokens, normalize_name_all
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
+from gitroute.text import normalize_name, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -107,27 +108,6 @@ _ASKS_DECISION = re.compile(
 
 
 # ---------------------------------------------------------------------------------------------- build
-
-
-def doc_tokens(text: str) -> list[str]:
-    """The tokens BM25 counts: the symbol query's tokens, stemmed, stop words and single letters dropped."""
-    tokens = tokenize(text)
-    forms = list(map(_FORMS.get, tokens))
-    if None in forms:
-        forms = [_form(t) if f is None else f for t, f in zip(tokens, forms)]
-    return list(filter(None, forms))
-
-
-# Each token's form in `doc_tokens` (its stem, or "" when it is dropped), memoised: a build reads every word of
-# every record's sections (django: about 1.4 million tokens, of some 25,000 kinds), and `stem` is Python.
-_FORMS: dict[str, str] = {}
-
-
-def _form(token: str) -> str:
-    form = "" if token in STOP_WORDS or (len(token) == 1 and token.isalpha()) else stem(token)
-    if len(_FORMS) < 1 << 18:
-        _FORMS[token] = form
-    return form
 
 
 def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
@@ -284,39 +264,6 @@ def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[
 def _names_in(section: Section | None, chunk: list) -> set[str]:
     text = " ".join(item[3] for item in chunk[5]) + (" " + " ".join(section.paragraphs) if section else "")
     return normalize_name_all(text)
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$.]*")
-
-
-def normalize_name_all(text: str) -> set[str]:
-    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
-    last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
-    words = set(_IDENTIFIER.findall(text))
-    names = _normalized(words)
-    # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
-    names.update(_normalized([w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w]))
-    return names
-
-
-# `normalize_name` of each word, memoised here and read by `map` (in C): a build names every word of every record's
-# sections (django: 368,000 words, some 30,000 distinct), where a Python call per word was a tenth of the index.
-_NAMES: dict[str, str] = {}
-
-
-def _normalized(words: Iterable[str]) -> set[str]:
-    words = list(words)
-    names = list(map(_NAMES.get, words))
-    if None in names:
-        names = [_normal(w) if n is None else n for w, n in zip(words, names)]
-    return set(names)
-
-
-def _normal(word: str) -> str:
-    name = normalize_name(word)
-    if len(_NAMES) < 1 << 18:
-        _NAMES[word] = name
-    return name
 
 
 def _code_words(doc: object) -> list[str]:
