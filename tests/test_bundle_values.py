@@ -276,19 +276,24 @@ def test_a_document_row_the_index_does_not_list_is_damaged(make_repo, route):
     assert json.loads(route(["docs", "--json", "OpenMeteoClient"], repo.path).stdout)["rows"][0]["path"] \
         == "docs/guide.md"
     from gitroute.indexes.doc_links import BY_TARGET
+    from gitroute.indexes.doc_links.storage import by_target
 
-    codec = BY_TARGET.codec
+    # A record names its document by its place in docs.json: a place past its end, in a shard as a build's codec
+    # spells it (a document the bundle never indexed, at the next place), is a damaged shard.
+    documents = [entry[0] for entry in json.loads(repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
+                                                  ["doc_links/docs.json"].data)]
+    codec = by_target([*documents, "docs/forged.md"]).codec
     tree = repo.repo[pygit2.Oid(hex=repo.bundle_tree())]
     for entry in tree["doc_links/by_target"]:
         held = codec.decode_shard(codec.load_shard(repo.repo[entry.id].data))
         if "docs/guide.md" in {record[0] for records in held.values() for record in records}:
             break
-    # A well-formed path of a document the bundle never indexed, in a shard as the codec spells it.
     forged = {key: [["docs/forged.md" if record[0] == "docs/guide.md" else record[0], *record[1:]]
                     for record in records] for key, records in held.items()}
     rewrite(repo, {f"doc_links/by_target/{entry.name}": codec.dump_shard(codec.encode_shard(forged))})
+    assert BY_TARGET.codec.decode_shard(BY_TARGET.codec.load_shard(codec.dump_shard(codec.encode_shard(forged))))
     assert_damaged(route(["docs", "OpenMeteoClient"], repo.path),
-                   "the path of row 1 of its answer is not in 'doc_links/docs.json'")
+                   f"'doc_links/by_target/{entry.name}' is unreadable")
 
 
 def test_a_value_of_the_wrong_shape_no_floor_check_catches_is_damage_in_a_fetched_bundle_only(make_repo, route):

@@ -677,3 +677,25 @@ def test_a_rebuild_takes_each_records_rows_and_postings_from_the_memo_and_writes
     changed = {**symbols, records[1].path: ["routetable"]}
     later = BuildMemo(str(tmp_path), salt="test").table("decisions")
     assert build_blobs(records, changed, memo=later)[:2] == build_blobs(records, changed)[:2]
+
+
+_WORDY = st.text(st.sampled_from(list("aAbBeEsSiInNgGdD_$.0-9 \tàÉß.`()")), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDY, min_size=1, max_size=4))
+def test_memoised_doc_tokens_and_names_are_the_plain_ones(texts):
+    """`doc_tokens` and `normalize_name_all` read their memos by `map`: the same tokens and names as computing each
+    word afresh, on the first reading of a text and on the next."""
+    import re as re_
+
+    from gitroute.indexes.decisions import doc_tokens, normalize_name_all
+    from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
+
+    for text in texts + texts:
+        assert doc_tokens(text) == [stem(t) for t in tokenize(text)
+                                    if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
+        words = set(re_.findall(r"[A-Za-z_$][\w$.]*", text))
+        expected = {normalize_name(w) for w in words}
+        expected |= {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words if "." in w}
+        assert normalize_name_all(text) == expected

@@ -271,12 +271,54 @@ def test_a_rst_txt_document_in_a_submodule_free_repo_is_read(make_repo, route):
 # ----------------------------------------------------------------------------------------- the map
 
 
+_MADE: dict[tuple[str, str], list[DocLink]] = {}  # (repository, its HEAD) -> the links a build of it made
+
+
 def _links(repo: RepoBuilder) -> list[DocLink]:
+    """Every link a build of the repository makes, as linking made them (the bundle keeps no token, flag or id
+    in `by_doc`: `_stored_links` reads what it keeps)."""
+    import subprocess
+
+    from gitroute.build import run_build
+    from gitroute.indexes import doc_links
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo.path, capture_output=True, text=True).stdout
+    if (str(repo.path), head) in _MADE:
+        return _MADE[str(repo.path), head]
+
+    made: list[list[DocLink]] = []
+    link_all = doc_links.link_all
+
+    def keeping(*args, **kwargs):
+        made.append(link_all(*args, **kwargs))
+        return made[-1]
+
+    doc_links.link_all = keeping
+    try:
+        run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+    finally:
+        doc_links.link_all = link_all
+    found = _MADE[str(repo.path), head] = sorted(made[-1], key=lambda x: (x.document, x.line))
+    return found
+
+
+def _stored_links(repo: RepoBuilder) -> list[DocLink]:
     from gitroute.bundle.store import BundleView
     from gitroute.indexes import doc_links
 
     with BundleView(str(repo.path)) as view:
         return doc_links.read_links(view.index(doc_links.NAME))
+
+
+def test_the_bundle_keeps_of_each_link_what_code_and_the_map_read(shop):
+    """`by_doc` reads back every link a build made, in order, with its line, section, status, total and targets
+    (path, name, kind, line, owner, centrality), and without its token, flags or node ids (no answer reads them)."""
+    made, stored = _links(shop), _stored_links(shop)
+    assert len(made) == len(stored) > 10
+    for link, back in zip(made, stored):
+        assert back == link._replace(token="", heading=False, directive=False,
+                                     targets=tuple(t._replace(node=0) for t in link.targets))
+    assert render_doc_code_map(stored) == render_doc_code_map(made)
 
 
 def test_render_doc_code_map_is_deterministic_and_one_row_per_section_file(shop):
@@ -570,6 +612,7 @@ _nodes = st.dictionaries(st.integers(0, 2**40), st.tuples(_texts, _texts, st.sam
 @given(_nodes, st.data())
 def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
     from gitroute.indexes.doc_links import BY_DOC, BY_TARGET
+    from gitroute.indexes.doc_links.storage import by_target as by_target_table
 
     ids = sorted(nodes)
     targets = st.lists(st.sampled_from(ids), max_size=3).map(lambda picked: [[i, *nodes[i]] for i in picked])
@@ -577,15 +620,29 @@ def test_the_doc_links_codecs_round_trip_their_records_and_nodes(nodes, data):
     link_record = st.tuples(_texts, st.sampled_from(["guide", "record"]), st.integers(0, 10**4), _texts, _texts,
                             _texts, status, st.integers(0, 20), st.integers(0, 3), targets).map(list)
     by_target = data.draw(st.dictionaries(_texts, st.lists(link_record, min_size=1, max_size=4), max_size=4))
-    codec = BY_TARGET.codec
-    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_target)))) == by_target
+    documents = sorted({r[0] for records in by_target.values() for r in records} | set(data.draw(st.lists(_texts))))
+    codec = by_target_table(documents).codec
+    # What `docs` reads: no kind (its document's path gives it), a target's path, name, kind and owner.
+    kept = {key: [[r[0], "", *r[2:9], [[0, t[1], t[2], t[3], 0, t[5], 0] for t in r[9]]] for r in records]
+            for key, records in by_target.items()}
+    data_ = codec.dump_shard(codec.encode_shard(by_target))
+    assert codec.decode_shard(codec.load_shard(data_)) == kept
+    assert codec.dump_shard(codec.encode_shard(kept)) == data_  # a shard patched from what it reads is the same
+    # A question's reader (no documents at hand) reads each document's place in them.
+    placed = {key: [[documents.index(r[0]), *r[1:]] for r in records] for key, records in kept.items()}
+    assert BY_TARGET.codec.decode_shard(BY_TARGET.codec.load_shard(data_)) == placed
     sections = data.draw(st.lists(st.tuples(_texts, _texts, st.integers(0, 10**4)).map(list), min_size=1, max_size=3))
     link = st.tuples(st.integers(0, 10**4), st.integers(0, len(sections) - 1), _texts, status, st.integers(0, 20),
                      st.integers(0, 3), targets).map(list)
     entries = data.draw(st.dictionaries(_texts, st.lists(link, max_size=4), max_size=3))
     by_doc = {path: [[path, "Title", "guide", links, sections]] for path, links in entries.items()}
     codec = BY_DOC.codec
-    assert codec.decode_shard(codec.load_shard(codec.dump_shard(codec.encode_shard(by_doc)))) == by_doc
+    # What `code` and the map read: no title, kind, token, flags or node id.
+    kept = {path: [[path, "", "", [[*x[:2], "", x[3], x[4], 0, [[0, *t[1:]] for t in x[6]]] for x in links],
+                    sections]] for path, links in entries.items()}
+    data_ = codec.dump_shard(codec.encode_shard(by_doc))
+    assert codec.decode_shard(codec.load_shard(data_)) == kept
+    assert codec.dump_shard(codec.encode_shard(kept)) == data_
 
 
 _SPELLED = st.text(alphabet=st.sampled_from(list("ab./~!(_")), max_size=12)
@@ -614,3 +671,33 @@ def test_a_linker_reads_packed_edges_as_it_reads_edge_tuples():
     packed, plain = Linker([], table, lazy=True), Linker([], edges, lazy=True)
     assert list(packed.incoming.items()) == list(plain.incoming.items()) == [(2, 2), (3, 2), (4, 1), (1, 1)]
     assert list(packed.imports.items()) == list(plain.imports.items()) == [(1, {2, 4}), (2, {1})]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=300), st.integers(0, 299), st.integers(0, 255))
+def test_a_damaged_doc_links_shard_is_a_bad_value_never_a_traceback(tail, at, byte):
+    """Arbitrary bytes after the records shard's magic, and a real shard with one byte changed, decode through every
+    doc_links codec (the question's `BY_TARGET`, a build's, `BY_DOC`) to records or a `BadValue`."""
+    from gitroute.bundle.validate import BadValue
+    from gitroute.indexes.doc_links import BY_DOC, BY_TARGET
+    from gitroute.indexes.doc_links.storage import by_target as by_target_table
+
+    target = [0, "src/a.py", "run", "function", 3, "App", 2]
+    built = by_target_table(["docs/a.md", "docs/b.md"]).codec
+    real = {"run": [["docs/a.md", "", 4, "Usage", "1", "`run`", "exact", 1, 0, [target]],
+                    ["docs/b.md", "", 9, "", "", "run()", "ambiguous", 2, 1, [target, target]]]}
+    shards = [b"GRs1" + tail]
+    for codec, value in ((built, real),
+                         (BY_DOC.codec, {"docs/a.md": [["docs/a.md", "", "", [[4, 0, "", "exact", 1, 0, [target]]],
+                                                        [["Usage", "1", 1]]]]})):
+        data = bytearray(codec.dump_shard(codec.encode_shard(value)))
+        data[at % len(data)] = byte
+        shards.append(bytes(data))
+    for data in shards:
+        for codec in (BY_TARGET.codec, built, BY_DOC.codec):
+            try:
+                shard = codec.load_shard(data)
+                for key in shard:
+                    assert isinstance(codec.decode_key(shard, key), list)
+            except BadValue:
+                pass

@@ -15,7 +15,8 @@ FORMAT_VERSION = 7  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # records in binary shards that spell their strings once (0025's amendment); 5: node ids as bucket and ordinal,
 # the graph's node records and edges in binary columns (0025's second amendment); 6: meaning's node lengths once
 # a node, in its file table (`meaning/files.bin`), not in each posting (0025's third amendment); 7: graph/nodes in
-# fixed-width columns a reader takes a record from without decoding its bucket (0025's session-24 amendment)
+# fixed-width columns a reader takes a record from without decoding its bucket, and doc_links' shards with no node
+# id and only what an answer reads (0025's session-24 amendments)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

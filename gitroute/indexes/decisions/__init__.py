@@ -23,9 +23,10 @@ from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
+from gitroute.indexes.decisions.words import doc_tokens, normalize_name_all
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import STOP_WORDS, normalize_name, normalize_names, stem, tokenize
+from gitroute.text import normalize_name, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -109,11 +110,6 @@ _ASKS_DECISION = re.compile(
 # ---------------------------------------------------------------------------------------------- build
 
 
-def doc_tokens(text: str) -> list[str]:
-    """The tokens BM25 counts: the symbol query's tokens, stemmed, stop words and single letters dropped."""
-    return [stem(t) for t in tokenize(text) if t not in STOP_WORDS and not (len(t) == 1 and t.isalpha())]
-
-
 def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
     """(section, items) per section of a record that gives a row: its items as [line, kind, verdict, text],
     else its first prose blocks as "text" items. A section with neither (only fields, or only code) gives none."""
@@ -192,7 +188,11 @@ def record_part(record_id: int, record: Record, symbols: Iterable[str]) -> tuple
         postings.extend([token, len(rows), tf, windows[token]] for token, tf in sorted(Counter(tokens).items()))
         rows.append([record_id, part.label, part.line, part.role, len(tokens), items])
     mentioned = sorted(set(symbols))
-    named = [_names_in(record, row) for row in rows] if mentioned else []
+    if mentioned:
+        sections: dict[str, Section] = {}
+        for section in record.sections:
+            sections.setdefault(section.label, section)  # the first of a label, as a search in order finds it
+        named = [_names_in(sections.get(row[1]), row) for row in rows]
     for name in mentioned:
         ids = [i for i in range(len(rows)) if name in named[i]] or ([0] if rows else [])
         postings.extend([SYMBOL_PREFIX + name, i, 1] for i in ids)
@@ -256,25 +256,14 @@ def _windows(paragraphs: Sequence[Sequence[str]], everywhere: set[str]) -> dict[
     masks: dict[str, int] = dict.fromkeys(everywhere, (1 << WINDOWS) - 1)
     for k, tokens in enumerate(paragraphs):
         bit = 1 << (k if n <= WINDOWS else k * WINDOWS // n)
-        for token in tokens:
+        for token in set(tokens):  # each once: a paragraph repeats its words, and a bit is set once
             masks[token] = masks.get(token, 0) | bit
     return masks
 
 
-def _names_in(record: Record, chunk: list) -> set[str]:
-    section = next((s for s in record.sections if s.label == chunk[1]), None)
+def _names_in(section: Section | None, chunk: list) -> set[str]:
     text = " ".join(item[3] for item in chunk[5]) + (" " + " ".join(section.paragraphs) if section else "")
     return normalize_name_all(text)
-
-
-def normalize_name_all(text: str) -> set[str]:
-    """Normalised names of every identifier-looking word of a text (`url_for()` -> `urlfor`), a dotted one's
-    last part too (`xarray.Variable` -> `variable`), as a question's symbol is its last part."""
-    words = set(re.findall(r"[A-Za-z_$][\w$.]*", text))
-    names = normalize_names(words)
-    # A word with no dot inside is its own last part (a dot spells no part of a normalised name).
-    names.update(normalize_names(w.rstrip(".").rsplit(".", 1)[-1] for w in words if "." in w))
-    return names
 
 
 def _code_words(doc: object) -> list[str]:

@@ -10,8 +10,8 @@ segment of exactly one candidate; otherwise the link stays ambiguous with every 
 Blobs: `docs.json` (every document with its title, kind and link count), and two tables stored through the
 floor (`bundle.tables`, declared in `storage`): `BY_DOC`, `by_doc/NNNN.bin` (a document's links, sharded by its
 path's hash: `git route code DOC` reads one), and `BY_TARGET`, `by_target/NNNN.bin` (links under each key a
-question may use: a path, a base name, a name, `Owner.name`; `git route docs NAME` reads a few). Linking is
-`linking`'s.
+question may use: a path, a base name, a name, `Owner.name`, each naming its document by its place in docs.json;
+`git route docs NAME` reads a few). Each keeps only what its answers read (`storage`). Linking is `linking`'s.
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from gitroute.indexes.doc_links.linking import (
     scan_documents,
 )
 from gitroute.indexes.doc_links.storage import BY_DOC, BY_TARGET
+from gitroute.indexes.doc_links.storage import by_target as by_target_table
 from gitroute.model import Answer, Row
 
 # What callers name the index by (api, build, tests); linking lives in `linking`.
@@ -83,6 +84,7 @@ def doc_kind(path: str) -> str:
 
 
 TARGETS = "\0targets"  # the memo entry: node id -> the record of every node a link names, as the last build's
+DOCUMENTS = "\0documents"  # the memo entry: the paths of the documents, in docs.json's order, as the last build's
 
 
 def build(inputs):
@@ -111,8 +113,15 @@ def build(inputs):
     # under that node's keys: those shards are made again from the documents whose records are there.
     by_doc = BY_DOC.build(records, rows.by_doc, memo=memo, stored=inputs.previous, changed=relinked, remake=moved,
                           also=moved)
-    by_target = BY_TARGET.build(records, rows.by_target, memo=memo, stored=inputs.previous, changed=relinked,
-                                remake=moved_keys, also=moved)
+    # A record names its document by its place in docs.json: when the documents are not the last build's, the
+    # places move, and the table is built whole.
+    paths = [d.path for d in documents]
+    same_documents = memo is not None and memo.get(DOCUMENTS) == paths
+    if memo is not None:
+        memo.put(DOCUMENTS, paths)
+    by_target = by_target_table(paths).build(records, rows.by_target, memo=memo,
+                                             stored=inputs.previous if same_documents else None, changed=relinked,
+                                             remake=moved_keys, also=moved)
     from gitroute.text import stems
 
     # Each entry: path, title, kind, link count, and the word stems of its path and title (what a
@@ -653,6 +662,8 @@ def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list
     keys = question_keys(q)
     name_keys = [key.split(".", 1)[1] for key in keys if "." in key and "/" not in key]  # `_owner_copies`
     found = BY_TARGET.read(view.read, list(dict.fromkeys(keys + name_keys)), shards, view.corrupt, cache)
+    if any(found.values()):
+        found = _with_paths(view, found, shards)
     records: list[list] = []
     seen: set[tuple[str, int, str]] = set()
     for key in keys:
@@ -662,6 +673,24 @@ def _records_for(view, q: str, shards: int, cache: dict[str, dict]) -> list[list
                 seen.add(identity)
                 records.append(record)
     return records
+
+
+def _with_paths(view, found: Mapping[str, list[list]], shards: int) -> dict[str, list[list]]:
+    """`BY_TARGET`'s records as stored name their document by its place in docs.json: each with its path, and its
+    kind (a function of the path, not stored)."""
+    paths = _document_paths(view)
+    kinds: dict[int, str] = {}
+    out: dict[str, list[list]] = {}
+    for key, records in found.items():
+        if any(record[0] >= len(paths) for record in records):
+            raise view.corrupt(BY_TARGET.key_path(key, shards))
+        for record in records:
+            kind = kinds.get(record[0])
+            if kind is None:
+                kind = kinds[record[0]] = doc_kind(paths[record[0]])
+            record[0], record[1] = paths[record[0]], kind
+        out[key] = records
+    return out
 
 
 def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
@@ -690,11 +719,20 @@ def _documents(view) -> frozenset[str]:
     """The paths of the documents the index holds (its docs.json), read once per pinned bundle."""
     memo = view.memo
     if "documents" not in memo:
+        memo["documents"] = frozenset(_document_paths(view))
+    return memo["documents"]
+
+
+def _document_paths(view) -> list[str]:
+    """The paths of the documents in docs.json's order (where `BY_TARGET`'s records name them), read once per
+    pinned bundle."""
+    memo = view.memo
+    if "documents_in_order" not in memo:
         docs_list = view.read_json(DOCS_LIST)
         if not _valid_docs_list(docs_list):
             raise view.corrupt(DOCS_LIST)
-        memo["documents"] = frozenset(entry[0] for entry in docs_list)
-    return memo["documents"]
+        memo["documents_in_order"] = [entry[0] for entry in docs_list]
+    return memo["documents_in_order"]
 
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
