@@ -172,14 +172,19 @@ SAME_ASK_ARGS = [
 ]
 
 
-@pytest.mark.parametrize("args", SAME_ANSWER_ARGS + SAME_ASK_ARGS, ids=" ".join)
-def test_fast_and_click_paths_answer_byte_for_byte_alike(built_repo, args):
-    fast = run_captured(answer_fast, args, built_repo)
-    slow = run_captured(run, args, built_repo)
+def assert_same_answer(args, repo) -> None:
+    """The fast path and click's answer one command line alike, byte for byte, exit code and streams."""
+    fast = run_captured(answer_fast, args, repo)
+    slow = run_captured(run, args, repo)
     assert fast[0] is not None, "the fast path refused a command line it should answer"
     assert fast[0] == slow[0] == 0
     assert fast[1].encode("utf-8") == slow[1].encode("utf-8")
     assert fast[2] == slow[2]
+
+
+@pytest.mark.parametrize("args", SAME_ANSWER_ARGS + SAME_ASK_ARGS, ids=" ".join)
+def test_fast_and_click_paths_answer_byte_for_byte_alike(built_repo, args):
+    assert_same_answer(args, built_repo)
 
 
 def test_fast_and_click_paths_are_compared_on_a_real_answer(built_repo):
@@ -345,12 +350,7 @@ SAME_DOCUMENT_ARGS = [
 
 @pytest.mark.parametrize("args", SAME_DOCUMENT_ARGS, ids=" ".join)
 def test_fast_and_click_document_commands_answer_byte_for_byte_alike(documented_repo, args):
-    fast = run_captured(answer_fast, args, documented_repo)
-    slow = run_captured(run, args, documented_repo)
-    assert fast[0] is not None, "the fast path refused a command line it should answer"
-    assert fast[0] == slow[0] == 0
-    assert fast[1].encode("utf-8") == slow[1].encode("utf-8")
-    assert fast[2] == slow[2]
+    assert_same_answer(args, documented_repo)
 
 
 def test_fast_document_commands_are_compared_on_real_answers(documented_repo):
