@@ -222,7 +222,9 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
             if "/" in word:
                 found.facts.append(f"'{word}' looks like a path but the pinned commit has no such path")
                 path = (split_path_name(word) or (word, ""))[0].strip("/")
-                if _FILE_SHAPE.match(path.rpartition("/")[2]) and evidence.path_kind(path) is None:
+                # `word` itself was looked up above; only the path part of a `path:name` is a second lookup
+                if _FILE_SHAPE.match(path.rpartition("/")[2]) and (
+                        path == word.strip("/") or evidence.path_kind(path) is None):
                     found.missing_paths.append(path)
             elif _FILE_SHAPE.match(word) and not is_code_name(word):
                 if is_name(word) and evidence.definitions(word):
