@@ -315,6 +315,21 @@ def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(m
     assert all(row["path"] != "appveyor.yml" for row in off_topic["rows"])
 
 
+@pytest.mark.parametrize("question", ["how do I run the test suite", "How are the tests run?",
+                                      "what command runs the tests"])
+def test_a_task_question_finds_the_manifest_that_names_the_task_without_its_framing_words(make_repo, route,
+                                                                                          question) -> None:
+    # package.json's "test" script says neither "run", "suite" nor "command": the task's own word is enough
+    repo = make_repo("task")
+    repo.commit({"package.json": '{"name": "shop", "scripts": {"test": "mocha --bail test/", "lint": "eslint ."}}\n',
+                 "index.js": "module.exports = function shop() { return 1 }\n"}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "package.json", doc["rows"][:3]
+    unrelated = json.loads(route(["wiring", "--json", "how do I run the benchmarks"], repo.path).stdout)
+    assert unrelated["status"] == "no_match"
+
+
 def test_forged_config_words_in_the_wiring_are_damage(make_repo, route) -> None:
     import pygit2
 

@@ -47,6 +47,9 @@ _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package
 _MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal")
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
+# Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
+# for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
+_TASK_FRAMING = frozenset(("run", "execut", "invok", "kick", "suit", "cmd"))
 # Shell text of a run step: the only place a pattern is used (a shell script has no structure to parse).
 _RUN_DISPATCH = re.compile(r"""event[_-]type["'\s]*[:=]\s*["']?([\w.:/-]+)""")
 _RUN_DOCKER_PUSH = re.compile(r"\bdocker\s+(?:image\s+)?push\s+([^\s;&|]+)")
@@ -440,7 +443,7 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], asked: 
                          signals=r.signals + ((("file words", round(file_score.get(r.path, 0.0), 3)),) if explain
                                               else ())) for r in scored]
     shown = {r.path for r in raised}
-    enough = min(2, len(asked))
+    enough = min(2, len(asked - _TASK_FRAMING) or len(asked))
     for path, (kind, matched) in found.items():
         if path not in shown and len(matched) >= enough:
             score = file_score[path]
