@@ -54,7 +54,7 @@ _DOC_NOUNS = frozenset("doc docs documentation guide guides reference tutorial t
                        "chapter page readme faq overview introduction topic topics notes handbook".split())
 # Words that start a question in plain words (as opposed to a name or a title).
 _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are does do can could should "
-                            "will would was were find show list".split())
+                            "will would was were find show list explain describe locate tell".split())
 class Evidence:
     """Facts about the question's tokens, looked up by the caller in the bundle and its source commit.
 
@@ -580,7 +580,7 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             add("decision", f"'{text}' is the heading of a design section ('{heading}')", share=DECISION_SHARE)
             add("meaning", "and the words, for the code they may name")
             return routes.done(subject)
-    asks = bool(lowered) and (lowered[0] in _QUESTION_WORDS or text.endswith("?"))
+    asks = bool(lowered) and ((lowered[0] in _QUESTION_WORDS and len(lowered) > 1) or text.endswith("?"))
     named = [w for w in words if w.strip(_TRIM) in identifiers]
     if not asks and len(words) <= 6:
         return _route_title(text, words, lowered, named, subject, evidence, routes)

@@ -230,6 +230,19 @@ class Question(str):
 _NOT_PARSED = object()
 
 
+# A request's leading verb ("explain how ...", "can you show me where ...", "describe the cache framework"): it asks
+# for an answer and names nothing, though a method named `explain` or `describe` would match it as a word.
+_LEADING_REQUEST = LazyPattern(r"^\s*(?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+                               r"(?:explain|describe|show|find|locate|tell|walk|point|give|help)(?:\s+(?:me|us))?"
+                               r"\s+(?=\S+\s+\S)", re.I)
+
+
+def without_request(text: str) -> str:
+    """`text` less the request verb it starts with, when two words or more follow it; else `text` itself."""
+    found = _LEADING_REQUEST.match(text)
+    return text[found.end():] if found else text
+
+
 def question_tokens(text: str) -> Sequence[str]:
     """`tokenize(text)`, once per Question."""
     if isinstance(text, Question):

@@ -666,3 +666,31 @@ def test_plainly_quoted_values_are_no_missing_names():
     assert classification.routes[0].kind == "docs"
     marked = classify("Which doc lists the values `extended_parser` accepts?", evidence, EVERY_COMMAND)
     assert list(marked.undefined) == ["extended_parser"]
+
+
+@pytest.mark.parametrize("question", ["explain how rows are evaluated lazily", "Can you explain how rows are evaluated "
+                                      "lazily?", "please describe how rows are evaluated lazily"])
+def test_a_leading_request_verb_is_not_a_word_of_the_question(make_repo, route, question):
+    # `QuerySet.explain` and `Table.describe` share the request's verb, not what it asks about
+    repo = make_repo("request")
+    repo.commit({
+        "query.py": "class QuerySet:\n    def explain(self):\n        '''Explain the plan.'''\n        return 1\n\n"
+                    "class Table:\n    def describe(self):\n        return 2\n",
+        "lazy.py": "def fetch_rows(source):\n    '''Rows are evaluated lazily: nothing is read until iterated.'''\n"
+                   "    yield from source\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
+    assert doc["rows"] and doc["rows"][0]["path"] == "lazy.py", doc["rows"][:3]
+    assert all(row.get("name") not in ("QuerySet.explain", "Table.describe") for row in doc["rows"]), doc["rows"]
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("explain how rows are evaluated", "how rows are evaluated"), ("Can you show me where it is", "where it is"),
+    ("please describe the cache framework", "the cache framework"), ("explain", "explain"),
+    ("explain QuerySet", "explain QuerySet"), ("where is explain defined", "where is explain defined"),
+])
+def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(text, rest):
+    from gitroute.text import without_request
+
+    assert without_request(text) == rest

@@ -253,9 +253,10 @@ def query(
     (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
     from gitroute.query.meaning import contextual_meaning, contextual_rows
     from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
-    from gitroute.text import Question
+    from gitroute.text import Question, without_request
 
-    text = Question.of(text)  # parsed once, for the symbol tiers, the blend and the meaning index
+    # parsed once, for the symbol tiers, the blend and the meaning index; "explain how ..." asks about the rest
+    text = Question.of(stripped) if (stripped := without_request(text)) is not text else Question.of(text)
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with opened(repo, bundle) as view:
         if meaning:
