@@ -854,6 +854,34 @@ def test_off_topic_question_is_no_match_with_the_reason_and_a_real_one_routes(sh
     assert real["status"] == "routed" and real["rows"][0]["path"] == "src/shop/invoice.py"
 
 
+def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match(shop_repo, route):
+    # five of the sentence's six words are the invoice module's: the acronym it asks about is nowhere
+    for text, term in (("where is the VAT added to the total of an invoice with its tax", "VAT"),
+                       ("which function stores the shopping cart in IndexedDB between visits", "IndexedDB")):
+        off = ask(route, shop_repo, text)
+        assert off["status"] == "no_match" and off["rows"] == [], (text, off["rows"][:2])
+        assert f"'{term}'" in off["notes"][0], off["notes"]
+    # an acronym or camel-humped word the repository holds is an ordinary word of the question
+    for text, path in (("where is the TAX rate added to the total of an invoice", "src/shop/invoice.py"),
+                       ("where is the ShoppingCart kept in the browser between visits", "src/shop/cart.js")):
+        real = ask(route, shop_repo, text)
+        assert real["status"] == "routed" and real["rows"][0]["path"] == path, (text, real["rows"][:2])
+
+
+@pytest.mark.parametrize("text, missing, terms", [
+    ("which middleware checks the CSRF token", {"csrf"}, ["CSRF"]),
+    ("convert a schema to Protocol Buffers", {"buffer"}, []),  # a capitalised word is no term
+    ("read rows from PostgreSQL and MySQL", {"postgr", "my"}, ["PostgreSQL", "MySQL"]),
+    ("is Json.NET or fastify.enableHotReload or JSON.parse() used", {"json", "net", "enabl", "hot", "reload"}, []),
+    ("where does the HTTPServer log", {"http"}, ["HTTPServer"]),
+    ("where are the ids of the API built", set(), []),
+])
+def test_absent_terms_are_acronyms_and_camel_humped_words_that_hold_a_missing_word(text, missing, terms):
+    from gitroute.indexes.meaning.vocabulary import absent_terms
+
+    assert absent_terms(text, missing) == terms
+
+
 def test_the_entry_point_asked_for_routes_and_an_off_topic_launch_is_no_match(make_repo, route):
     repo = make_repo("shop")
     repo.commit({**SHOP_FILES, "src/shop/__main__.py": (

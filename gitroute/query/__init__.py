@@ -283,9 +283,9 @@ def query(
         share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
             meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
-        if not meaning_rows and not (named or entry):
+        if not meaning_rows and (not (named or entry) or evidence.absent_terms):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
-            # hold together is no_match, and the meaning index says why.
+            # hold together, or that names a term it never mentions, is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
         if share == 0.0:  # a name in words, or the entry point: the symbol tiers answer
             why = "the question asks for the entry point" if entry else "a name written in words"

@@ -50,6 +50,7 @@ from gitroute.indexes.meaning.storage import FileTable, MeaningPairs, dump_file_
 from gitroute.indexes.meaning.vocabulary import (
     NEIGHBOUR_SHARE,
     NEIGHBOURS_FILE,
+    absent_terms,
     alternatives,
     anchor_texts,
     neighbour_alternatives,
@@ -423,6 +424,7 @@ def query_meaning(
     except (TypeError, ValueError) as err:  # postings that are not ascending numbers
         raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
+    evidence.absent_terms = absent_terms(text, evidence.missing)
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     known: dict[int, list] = {}
     if not wants_secondary and ranked:

@@ -36,7 +36,8 @@ Postings = list[tuple[int, int]]  # a token's (node id, packed posting) pairs, a
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates", "shares")
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates", "shares",
+                 "absent_terms")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -47,6 +48,7 @@ class Evidence:
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
         self.shares: Mapping[str, float] = {}  # an expansion's share of its word's weight, when not all of it
+        self.absent_terms: Sequence[str] = ()  # terms written as names (`CSRF`) holding a word no node holds
 
     def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
         """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word (a
@@ -299,6 +301,9 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
         return "the question has no word that can name something (all stop words)"
     if len(evidence.missing) == len(tokens):
         return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
+    if evidence.absent_terms:
+        return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing in the "
+                "repository mentions")
     if evidence.best_idf < MIN_IDF:
         return "the best file matches only words that are common in this repository"
     missing_share = len(evidence.missing) / len(tokens)

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from gitroute.text import STOP_WORDS, question_tokens, stem, tokenize
+from gitroute.text import STOP_WORDS, LazyPattern, question_tokens, stem, tokenize
 
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -107,6 +107,22 @@ def question_words(text: str) -> list[str]:
     """A question's words: as `words`, less the words that frame a question; deduplicated, in order."""
     return list(dict.fromkeys(word_stem(t) for t in question_tokens(text)
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
+
+
+# A term a question writes as a name, an acronym (`CSRF`, `TOTP`) or with camel humps (`PostgreSQL`, `GraphQL`), names
+# one thing: when a word of it occurs nowhere in the repository, the question asks about something the repository
+# lacks, however many of its other words the best file holds ("which middleware verifies the CSRF token on POST
+# requests"). A capitalised word alone is not one: a sentence's first word, a place ("offset from Greenwich").
+_NAMED_TERM = LazyPattern(r"(?<![\w.$])(?:[A-Z]{3,}s?|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![\w.(])")
+
+
+def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
+    """The terms `text` writes as names (acronyms, camel humps) that hold a word of `missing` (words no node holds)."""
+    missing = set(missing)
+    if not missing:
+        return []
+    return list(dict.fromkeys(term for term in _NAMED_TERM.findall(text)
+                              if any(word_stem(t) in missing for t in tokenize(term))))
 
 
 _EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
