@@ -476,6 +476,10 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in located]
     candidates += [(subjects.position.get(n, 0), "name", n) for n in defined if n not in in_located]
     candidates += [(subjects.position.get(p, 0), "path", p) for p, _ in subjects.code_paths() if p not in in_located]
+    # A folder beside a name says where the name is ("fuzzy.NewSymbolMatcher in internal/fuzzy"): the name is asked.
+    folders = {p for p, kind in subjects.paths if kind == "tree"}
+    if any(what != "path" for _, what, _ in candidates):
+        candidates = [c for c in candidates if not (c[1] == "path" and c[2] in folders)]
     if candidates:
         after = [c for c in candidates if c[0] >= at]
         _, what, asked = min(after) if after else max(candidates)

@@ -77,7 +77,8 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
-             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?)")
+             r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?"
+             r"|argu(?:e|es|ed|ing)|compar(?:e|es|ed|ing)|justif(?:y|ies|ied)|recommend(?:s|ed)?|advis(?:e|es|ed))")
 _DOCS = _phrases(
     # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
     r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
@@ -153,8 +154,8 @@ _IMPACT = _phrases(
     rf"\b(?:does|do|did)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?{_IMPACT_VERBS}\b",
     r"\b(?:is|are)\s+(?:anything|anyone|anybody|any\s+\S+)\s+(?:still\s+|else\s+|actually\s+)?(?:using|calling"
     r"|importing|requiring|including|referencing|extending|subclassing|invoking|instantiating)\b",
-    r"\b(?:is|are)\s+\S+\s+(?:still\s+|even\s+|actually\s+)?(?:used|called|imported|referenced|invoked)"
-    r"\s+(?:anywhere|elsewhere|at all|by anything|by anyone)\b",
+    r"\b(?:is|are)\s+(?:\S+\s+){1,4}?(?:still\s+|even\s+|actually\s+)?(?:used|called|imported|referenced|invoked)"
+    r"\s+(?:anywhere|elsewhere|outside|at all|by anything|by anyone)\b",
 )
 # "which tests cover X", "where is X tested": what uses a thing, its tests first (`ask` asks impact so).
 TESTS_WHY = "asks which tests exercise something"
@@ -254,7 +255,9 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what) build (?:tools?|systems?)\b",
 )
 _WIRING_COPIES = _phrases(
-    r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b|\bcopied\b",
+    r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
+    # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
+    r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|upstream|an?\s+upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
     r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b|\bbyte[- ]for[- ]byte\b",
 )
@@ -397,14 +400,6 @@ _GATES: dict[int, Gate] = {
                   'wrap')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
-    625431914: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
-                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
-                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
-                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
-                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
-                 (' about', ' through', ' with', 'are about', 'cover', 'demonstrat', 'describ', 'detail', 'discuss',
-                  'document', 'explain', 'illustrat', 'into', 'introduc', 'is about', 'list', 'mention', 'over',
-                  'refer', 'said', 'say', 'show', 'spell', 'teach', 'tell', 'through')),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
                  (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
@@ -418,6 +413,15 @@ _GATES: dict[int, Gate] = {
                   'touched', 'update', 'updated')),
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
+    747600404: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
+                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
+                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
+                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
+                 (' about', ' through', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat',
+                  'describ', 'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'is about',
+                  'justif', 'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach',
+                  'tell', 'through')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
@@ -434,7 +438,6 @@ _GATES: dict[int, Gate] = {
                   'documents', 'mention', 'mentioning', 'mentions', 'name', 'names', 'naming', 'point', 'pointing',
                   'points', 'refer', 'referring', 'refers', 'talk', 'talking', 'talks')),
     1321516539: (('depend',),),
-    1357181701: (('contract', 'cop', 'copied', 'pin', 'pinned', 'submodule'),),
     1373447870: (('covered', 'detailed', 'introduced', 'mentioned', 'spelled out', 'walked through'),
                  (' reference', ' the ', 'anywhere', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc',
                   'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
@@ -447,6 +450,7 @@ _GATES: dict[int, Gate] = {
                   'remove', 'removing', 'rename', 'renaming', 'replace', 'replacing', 'rework', 'reworking', 'rewrite',
                   'rewriting', 'split', 'splitting', 'swap', 'swapping', 'touch', 'touching')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
+    1450966351: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     1502035595: (('what made',),
                  ('abandon', 'avoid', 'choose', 'decide', 'drop', 'go with', 'hold off', 'opt', 'pick', 'prefer',
                   'reject', 'settle on', 'stick with', 'switch')),
@@ -476,8 +480,8 @@ _GATES: dict[int, Gate] = {
     2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
                  ('build', 'lint', 'publishe', 'release', 'run')),
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
-    2200007955: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
-                 ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere')),
+    2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
+                 ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
     2202001390: (('blast radius', 'ripple effect', 'safe to '),),
     2213007589: ((' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
@@ -521,6 +525,7 @@ _GATES: dict[int, Gate] = {
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
+    3628275726: (('contract', 'cop', 'pin', 'pinned', 'submodule'),),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3698457807: (('where',), ('are', 'is'), ('tested',)),
     3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),

@@ -234,7 +234,7 @@ def test_ask_no_match_when_no_index_has_an_answer(built, route):
 
 
 def test_a_phrase_that_chose_why_or_wiring_and_found_nothing_asks_the_meaning_index_too(make_repo, route):
-    """"rather than" reads as a why question and "copied" as a wiring one; a repository with no decision
+    """"rather than" reads as a why question and "pipeline" as a wiring one; a repository with no decision
     record, or a question no wiring shares a word with, still gets rows from the question's words, under
     the meaning index's own no_match rule (an off-topic question stays no_match)."""
     repo = make_repo("plain")
@@ -250,8 +250,12 @@ def test_a_phrase_that_chose_why_or_wiring_and_found_nothing_asks_the_meaning_in
     where = ask_json(route, repo, "--explain", "where is raw forecast text turned into hourly rows rather than kept whole")
     assert [r["kind"] for r in where["classification"]["routes"]] == ["meaning"]
     assert where["rows"][0]["name"] == "parse_forecast"
+    pipeline = ask_json(route, repo, "--explain", "which pipeline turns the raw forecast text into hourly rows")
+    assert pipeline["classification"]["routes"][0]["kind"] == "wiring"
+    assert pipeline["status"] == "routed" and pipeline["rows"][0]["name"] == "parse_forecast"
+    # "copied" alone is what the code does, not how copies are kept: the question's words from the start
     copied = ask_json(route, repo, "--explain", "how is the raw forecast text copied into hourly rows")
-    assert copied["classification"]["routes"][0]["kind"] == "wiring"
+    assert [r["kind"] for r in copied["classification"]["routes"]] == ["meaning"]
     assert copied["status"] == "routed" and copied["rows"][0]["name"] == "parse_forecast"
 
 
@@ -694,3 +698,29 @@ def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(t
     from gitroute.text import without_request
 
     assert without_request(text) == rest
+
+
+@pytest.mark.parametrize("question, kind, asked", [
+    # a folder beside a name says where the name is: the name is what is asked about
+    ("I'm changing fuzzy.NewSymbolMatcher in internal/fuzzy; who calls it and which tests cover it?", "impact",
+     "NewSymbolMatcher"),
+    # words between the name and "used anywhere", and "outside" for where
+    ("is _AnnotationExtractor from attr/_compat.py used anywhere outside that module?", "impact",
+     "_AnnotationExtractor"),
+    ("which page argues why you'd pick attrs over Pydantic or plain data classes?", "docs", None),
+])
+def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, kind, asked):
+    places = {"fuzzy.NewSymbolMatcher": (("internal/fuzzy/symbol.go", "NewSymbolMatcher"),),
+              "_AnnotationExtractor": (("src/attr/_compat.py", "_AnnotationExtractor"),)}
+    evidence = Evidence(path_kind={"internal/fuzzy": "tree", "src/attr/_compat.py": "blob"}.get,
+                        definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
+    routes = classify(question, evidence, EVERY_COMMAND).routes
+    assert routes[0].kind == kind, routes
+    if asked:
+        assert asked in routes[0].text, routes
+
+
+def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
+    question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
+    assert classify("is the widget template copied anywhere?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
