@@ -230,7 +230,11 @@ _INTENT = _phrases(
 _WIRING_BUILD = _phrases(
     r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b",
     r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
-    r"\bpublish(?:es|ed|ing)?\b|\buploads? .* to\b",
+    # publishing a package or a release, not what code does ("which handler publishes log records to a topic")
+    r"\bpublish(?:es|ed|ing)?\b(?=(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:packages?|releases?|crates?|gems?|wheels?|images?"
+    r"|artifacts?|versions?|pypi|npm|nuget|registry|registries|docs|site)\b)",
+    r"\b(?:packages?|releases?|crates?|gems?|wheels?|versions?)\b(?:\s+\S+){0,6}?\s+(?:gets?\s+|is\s+|are\s+|be\s+)?"
+    r"publish(?:es|ed|ing)?\b|\buploads? .* to\b",
     r"\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
     r"\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
@@ -385,7 +389,6 @@ _GATES: dict[int, Gate] = {
                   'writeup')),
     94913594: (('how ', 'where', 'which '),),
     109086682: ((' script', 'file target', 'make target', 'rake task'),),
-    114856794: (('publish', 'upload'),),
     184327648: (('code', 'implementation', 'source'), (' ',), ('for', 'of'), (' ',),
                  ('described', 'it', 'listed', 'mentioned', 'named', 'shown', 'that', 'them', 'this')),
     212756889: (('is',), ('covered by ', 'tested')),
@@ -398,6 +401,9 @@ _GATES: dict[int, Gate] = {
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
                   'wrap')),
+    465658207: (('publish',),
+                 ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
+                  'registry', 'release', 'site', 'version', 'wheel')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
@@ -426,6 +432,7 @@ _GATES: dict[int, Gate] = {
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
+    1037130152: (('publish', 'upload'),),
     1043471536: (('take me to the ',), ('code', 'file', 'implementation', 'source')),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',

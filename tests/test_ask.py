@@ -720,6 +720,17 @@ def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, 
         assert asked in routes[0].text, routes
 
 
+@pytest.mark.parametrize("question, wiring", [
+    ("Which handler publishes log records to a Kafka topic?", False),
+    ("how does a blog author publish a new entry", False),
+    ("Where is the console script declared for the published package?", True),
+    ("what runs before the package gets published to npm?", True),
+    ("which workflow publishes the docs site", True),
+])
+def test_publishing_is_wiring_only_for_a_package_or_a_release(question, wiring):
+    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
+
+
 def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
