@@ -874,6 +874,8 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
     ("read rows from PostgreSQL and MySQL", {"postgr", "my"}, ["PostgreSQL", "MySQL"]),
     ("is Json.NET or fastify.enableHotReload or JSON.parse() used", {"json", "net", "enabl", "hot", "reload"}, []),
     ("where does the HTTPServer log", {"http"}, ["HTTPServer"]),
+    ("a form POSTs with a hidden field; is it OK", {"ts", "ok"}, []),  # POSTs is POST, OK two capitals
+    ("where are TOTPs checked", {"totp"}, ["TOTPs"]),
     ("where are the ids of the API built", set(), []),
 ])
 def test_absent_terms_are_acronyms_and_camel_humped_words_that_hold_a_missing_word(text, missing, terms):

@@ -109,11 +109,21 @@ def question_words(text: str) -> list[str]:
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
 
 
-# A term a question writes as a name, an acronym (`CSRF`, `TOTP`) or with camel humps (`PostgreSQL`, `GraphQL`), names
-# one thing: when a word of it occurs nowhere in the repository, the question asks about something the repository
-# lacks, however many of its other words the best file holds ("which middleware verifies the CSRF token on POST
-# requests"). A capitalised word alone is not one: a sentence's first word, a place ("offset from Greenwich").
-_NAMED_TERM = LazyPattern(r"(?<![\w.$])(?:[A-Z]{3,}s?|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![\w.(])")
+# A term a question writes as a name, an acronym (`CSRF`, `TOTPs`) or with camel humps (`PostgreSQL`, `GraphQL`),
+# names one thing: when a word of it occurs nowhere in the repository, the question asks about something the
+# repository lacks, however many of its other words the best file holds ("which middleware verifies the CSRF token
+# on POST requests"). A capitalised word alone is not one (a sentence's first word, a place: "offset from
+# Greenwich"), nor two capitals (`OK`, `IP`), nor a part of a dotted or called name (`Json.NET`, `JSON.parse()`).
+_TERM_CANDIDATE = LazyPattern(r"(?<![\w.$])[A-Z][A-Za-z0-9]*(?![\w.(])")
+_CAMEL_HUMP = LazyPattern(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+
+
+def _term_words(word: str) -> list[str] | None:
+    """The words of `word` when it is written as a name (an acronym, its plural, camel humps), else None."""
+    acronym = word[:-1] if word.endswith("s") else word
+    if len(acronym) >= 3 and acronym.isupper():
+        return tokenize(acronym)
+    return tokenize(word) if _CAMEL_HUMP.search(word) else None
 
 
 def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
@@ -121,8 +131,12 @@ def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
     missing = set(missing)
     if not missing:
         return []
-    return list(dict.fromkeys(term for term in _NAMED_TERM.findall(text)
-                              if any(word_stem(t) in missing for t in tokenize(term))))
+    found = []
+    for word in _TERM_CANDIDATE.findall(text):
+        words = _term_words(word)
+        if words and any(word_stem(t) in missing for t in words):
+            found.append(word)
+    return list(dict.fromkeys(found))
 
 
 _EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
