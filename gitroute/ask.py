@@ -476,10 +476,12 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in located]
     candidates += [(subjects.position.get(n, 0), "name", n) for n in defined if n not in in_located]
     candidates += [(subjects.position.get(p, 0), "path", p) for p, _ in subjects.code_paths() if p not in in_located]
-    # A folder beside a name says where the name is ("fuzzy.NewSymbolMatcher in internal/fuzzy"): the name is asked.
-    folders = {p for p, kind in subjects.paths if kind == "tree"}
-    if any(what != "path" for _, what, _ in candidates):
-        candidates = [c for c in candidates if not (c[1] == "path" and c[2] in folders)]
+    # A folder right after a name says where the name is ("fuzzy.NewSymbolMatcher in internal/fuzzy"): the name is
+    # asked ("the internal/json package ... the go_json build option" asks about the folder).
+    where = [(at, text[at + len(n):].lstrip()) for at, what, n in candidates if what != "path"]
+    candidates = [c for c in candidates if not (c[1] == "path" and dict(subjects.paths).get(c[2]) == "tree" and any(
+        c[0] > at and rest.startswith(_PLACING) and rest.partition(" ")[2].lstrip().startswith(c[2])
+        for at, rest in where))]
     if candidates:
         after = [c for c in candidates if c[0] >= at]
         _, what, asked = min(after) if after else max(candidates)
@@ -530,6 +532,9 @@ def _folder_file(folder: str, evidence: Evidence, facts: list[str]) -> str:
         return folder
     facts.append(f"'{chosen}' stands for the folder '{folder}'")
     return chosen
+
+
+_PLACING = ("in ", "under ", "inside ", "from ")  # "NAME in FOLDER": where the name is
 
 
 def _first_subject(subjects: Subjects) -> str | None:

@@ -708,11 +708,14 @@ def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(t
     ("is _AnnotationExtractor from attr/_compat.py used anywhere outside that module?", "impact",
      "_AnnotationExtractor"),
     ("which page argues why you'd pick attrs over Pydantic or plain data classes?", "docs", None),
+    # a folder the question is about, a name after it: the folder is asked
+    ("What depends on the internal/json package if I drop the go_json build option?", "impact", "internal/json"),
 ])
 def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, kind, asked):
     places = {"fuzzy.NewSymbolMatcher": (("internal/fuzzy/symbol.go", "NewSymbolMatcher"),),
-              "_AnnotationExtractor": (("src/attr/_compat.py", "_AnnotationExtractor"),)}
-    evidence = Evidence(path_kind={"internal/fuzzy": "tree", "src/attr/_compat.py": "blob"}.get,
+              "_AnnotationExtractor": (("src/attr/_compat.py", "_AnnotationExtractor"),),
+              "go_json": (("internal/json/go_json.go", "go_json"),)}
+    evidence = Evidence(path_kind={"internal/fuzzy": "tree", "src/attr/_compat.py": "blob", "internal/json": "tree"}.get,
                         definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
     routes = classify(question, evidence, EVERY_COMMAND).routes
     assert routes[0].kind == kind, routes
