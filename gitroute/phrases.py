@@ -261,7 +261,7 @@ _WIRING_BUILD = _phrases(
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
     # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
-    r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|upstream|an?\s+upstream))\b",
+    r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|(?:an?\s+)?upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
     r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b|\bbyte[- ]for[- ]byte\b",
 )
@@ -457,7 +457,6 @@ _GATES: dict[int, Gate] = {
                   'remove', 'removing', 'rename', 'renaming', 'replace', 'replacing', 'rework', 'reworking', 'rewrite',
                   'rewriting', 'split', 'splitting', 'swap', 'swapping', 'touch', 'touching')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
-    1450966351: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     1502035595: (('what made',),
                  ('abandon', 'avoid', 'choose', 'decide', 'drop', 'go with', 'hold off', 'opt', 'pick', 'prefer',
                   'reject', 'settle on', 'stick with', 'switch')),
@@ -496,6 +495,7 @@ _GATES: dict[int, Gate] = {
                   'writeup'),
                  ('about', 'behind', 'covering', 'describing', 'documenting', 'explaining', 'for', 'of', 'on',
                   'regarding')),
+    2273031004: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
                  ('described', 'documented', 'explained', 'outlined', 'proposed', 'specified'), (' in',)),
