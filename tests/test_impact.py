@@ -330,6 +330,24 @@ def test_a_task_question_finds_the_manifest_that_names_the_task_without_its_fram
     assert unrelated["status"] == "no_match"
 
 
+def test_a_question_that_says_ci_finds_the_ci_file_that_runs_it_not_every_step_of_ci_yml(make_repo, route) -> None:
+    # ci.yml's steps share only its own name with the question; pyproject shares the benchmark words, not CI
+    repo = make_repo("bench-ci")
+    steps = "".join(f"      - uses: actions/step-{i}@v1\n" for i in range(12))
+    repo.commit({
+        ".github/workflows/ci.yml": f"name: CI\non: [push]\njobs:\n  tests:\n    runs-on: ubuntu-latest\n    steps:\n{steps}",
+        ".github/workflows/speed.yml": ("name: Benchmarks\non: [push]\njobs:\n  bench:\n    runs-on: ubuntu-latest\n"
+                                        "    steps:\n      - uses: actions/checkout@v4\n"
+                                        "      - run: pytest bench/test_benchmarks.py\n"),
+        "pyproject.toml": '[project]\nname = "shop"\n\n[dependency-groups]\nbenchmark = ["pytest-benchmark"]\n'
+                          '# run: pytest bench\n',
+        "bench/test_benchmarks.py": "def test_speed():\n    assert True\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["wiring", "--json", "how do the benchmarks in bench/ get run on CI?"], repo.path).stdout)
+    assert doc["rows"][0]["path"] == ".github/workflows/speed.yml", doc["rows"][:3]
+
+
 def test_forged_config_words_in_the_wiring_are_damage(make_repo, route) -> None:
     import pygit2
 

@@ -50,6 +50,7 @@ MAX_CONFIGS = 5000
 # Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
 # for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
 _TASK_FRAMING = frozenset(("run", "execut", "invok", "kick", "suit", "cmd"))
+_ASKS_CI = frozenset(("ci", "workflow", "pipelin"))  # stems: "on CI", "which workflow", "the pipeline"
 # Shell text of a run step: the only place a pattern is used (a shell script has no structure to parse).
 _RUN_DISPATCH = re.compile(r"""event[_-]type["'\s]*[:=]\s*["']?([\w.:/-]+)""")
 _RUN_DOCKER_PUSH = re.compile(r"\bdocker\s+(?:image\s+)?push\s+([^\s;&|]+)")
@@ -383,16 +384,18 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
         return Answer("no_match", view.source, (), (f"'{question}' holds no word to narrow the wiring to",),
                       {"wiring": _tables(wiring)})
     if asked:
-        scored = []
+        scored, overlaps = [], []
         for row in rows:
-            text = [row.path, row.kind or "", row.name or "", *(str(v) for _k, v in row.extra)]
+            text = [row.kind or "", row.name or "", *(str(v) for _k, v in row.extra)]
             words = {stem(t) for t in content_tokens(" ".join(text))}
-            overlap = asked & words
+            by_path = (asked & {stem(t) for t in content_tokens(row.path)}) - words
+            overlap = (asked & words) | by_path
             if overlap:
                 score = float(len(overlap))
                 scored.append(row._replace(score=score, signals=(("overlap", score),) if explain else ()))
+                overlaps.append(by_path)  # the words only its path holds, which its file's own may hold too
         if config_files:
-            scored = _with_config_words(view, wiring, scored, asked, explain)
+            scored = _with_config_words(view, wiring, scored, overlaps, asked, explain)
         # Ties go to the shallower path: the repository's own manifest before an example's.
         rows = sorted(scored, key=lambda r: (-r.score, r.path.count("/"), r.path))
         if not rows:
@@ -408,10 +411,13 @@ def _tables(wiring: dict) -> dict:
     return {key: value for key, value in wiring.items() if key != "configs"}
 
 
-def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], asked: set[str], explain: bool) -> list[Row]:
+def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path: list[set[str]], asked: set[str],
+                       explain: bool) -> list[Row]:
     """The rows that share the question's words, each raised by how well its file's own words match the question
-    (the rarer a word among the CI and manifest files, the more it counts), and a row for each such file whose
-    words match two of the question's (all of them, when it asks one) and that no row above stands for."""
+    (the rarer a word among the CI and manifest files, the more it counts; a word that only the row's path and
+    the file both hold counts once, as the file's), and a row for each such file whose words match two of the
+    question's (all of them, when it asks one) and that no row above stands for. A question that says CI ("how
+    are the benchmarks run on CI") raises the CI files above the manifests that share its words."""
     import bisect
     import math
 
@@ -438,10 +444,15 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], asked: 
             df[w] = df.get(w, 0) + 1
     n = len(configs)
     weight = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
-    file_score = {path: sum(weight[w] for w in matched) for path, (_kind, matched) in found.items()}
-    raised = [r._replace(score=r.score + file_score.get(r.path, 0.0),
-                         signals=r.signals + ((("file words", round(file_score.get(r.path, 0.0), 3)),) if explain
-                                              else ())) for r in scored]
+    on_ci = 1.0 if asked & _ASKS_CI else 0.0
+    file_score = {path: sum(weight[w] for w in matched) + (on_ci if kind == "ci" else 0.0)
+                  for path, (kind, matched) in found.items()}
+    raised = []
+    for r, path_words in zip(scored, by_path):
+        twice = len(path_words.intersection(found[r.path][1])) if r.path in found else 0
+        raised.append(r._replace(score=r.score - twice + file_score.get(r.path, 0.0),
+                                 signals=r.signals + ((("file words", round(file_score.get(r.path, 0.0), 3)),)
+                                                      if explain else ())))
     shown = {r.path for r in raised}
     enough = min(2, len(asked - _TASK_FRAMING) or len(asked))
     for path, (kind, matched) in found.items():
