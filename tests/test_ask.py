@@ -317,6 +317,18 @@ def test_bound_cuts_rows_never_the_envelope_and_says_how_many():
     assert bound_document(small) is small
 
 
+def test_bound_leaves_out_a_section_beside_the_rows_before_any_row():
+    # django's wiring tables alone passed the bound: every row of a narrowed wiring answer was cut
+    rows = [{"path": f"src/{i}.yml", "score": 1.0} for i in range(5)]
+    tables = {"contracts": [{"canonical": f"c/{i:05d}/" + "x" * 200} for i in range(600)]}
+    document = {"schema": 1, "status": "routed", "source": {"commit": "c" * 40}, "rows": rows, "notes": ["kept"],
+                "wiring": tables, "classification": {"routes": []}}
+    bounded = bound_document(document)
+    assert len(render_json(bounded).encode("utf-8")) <= MAX_ANSWER_BYTES
+    assert bounded["rows"] == rows and "wiring" not in bounded and bounded["classification"] == {"routes": []}
+    assert bounded["notes"][0] == "kept" and bounded["notes"][1].startswith("the 'wiring' section left out")
+
+
 _json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=6),

@@ -141,12 +141,23 @@ def render_json(document: dict) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False)
 
 
+_ENVELOPE = frozenset(("schema", "status", "source", "rows", "notes"))
+
+
 def bound_document(document: dict, max_bytes: int = MAX_ANSWER_BYTES) -> dict:
-    """The document as is when its JSON fits `max_bytes` (UTF-8, as rendered); otherwise with rows cut
-    from the end (never the envelope) until it fits, and a note saying how many were left out."""
+    """The document as is when its JSON fits `max_bytes` (UTF-8, as rendered); otherwise without the sections
+    beside the rows (django's wiring tables, the largest first: context, where the rows are the answer), then with
+    rows cut from the end (never the envelope) until it fits, and a note saying what was left out."""
     rows = document.get("rows")
     if not isinstance(rows, list) or _fits(document, max_bytes):
         return document
+    beside = sorted((key for key in document if key not in _ENVELOPE),
+                    key=lambda key: -len(json.dumps(document[key], ensure_ascii=False, allow_nan=False)))
+    for key in beside:
+        note = f"the {key!r} section left out: an answer is at most {max_bytes:,} bytes of JSON (its rows come first)"
+        document = {**{k: v for k, v in document.items() if k != key}, "notes": [*document.get("notes", []), note]}
+        if _fits(document, max_bytes):
+            return document
 
     def cut(kept: int) -> dict:
         left = len(rows) - kept
