@@ -379,7 +379,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     wiring = read_wiring(view)
     rows = wiring_rows(wiring)
     # Content words, stemmed as the other indexes match them: "depend" finds a row that says "depends".
-    asked = {stem(t) for t in content_tokens(question)} if question.strip() else set()
+    # (not a letter alone: the "s" of "the admin's tests")
+    asked = {stem(t) for t in content_tokens(question) if len(t) > 1} if question.strip() else set()
     if question.strip() and not asked:
         return Answer("no_match", view.source, (), (f"'{question}' holds no word to narrow the wiring to",),
                       {"wiring": _tables(wiring)})
