@@ -870,7 +870,10 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
 
 @pytest.mark.parametrize("text, missing, terms", [
     ("which middleware checks the CSRF token", {"csrf"}, ["CSRF"]),
-    ("convert a schema to Protocol Buffers", {"buffer"}, []),  # a capitalised word is no term
+    ("convert a schema to Protocol Buffers", {"buffer"}, ["Buffers"]),  # no English word (the neighbours' vocabulary)
+    ("Which handler publishes log records to a Kafka topic?", {"kafka"}, ["Kafka"]),
+    ("Kafka topics: where are they read?", {"kafka"}, []),  # a sentence's first word
+    ("where is the offset from Greenwich worked out", {"greenwich"}, []),  # an English word: a place
     ("read rows from PostgreSQL and MySQL", {"postgr", "my"}, ["PostgreSQL", "MySQL"]),
     ("is Json.NET or fastify.enableHotReload or JSON.parse() used", {"json", "net", "enabl", "hot", "reload"}, []),
     ("where does the HTTPServer log", {"http"}, ["HTTPServer"]),

@@ -109,33 +109,41 @@ def question_words(text: str) -> list[str]:
                               if len(t) > 1 and t not in STOP_WORDS and t not in FRAME_WORDS))
 
 
-# A term a question writes as a name, an acronym (`CSRF`, `TOTPs`) or with camel humps (`PostgreSQL`, `GraphQL`),
-# names one thing: when a word of it occurs nowhere in the repository, the question asks about something the
-# repository lacks, however many of its other words the best file holds ("which middleware verifies the CSRF token
-# on POST requests"). A capitalised word alone is not one (a sentence's first word, a place: "offset from
-# Greenwich"), nor two capitals (`OK`, `IP`), nor a part of a dotted or called name (`Json.NET`, `JSON.parse()`).
+# A term a question writes as a name names one thing: an acronym (`CSRF`, `TOTPs`), camel humps (`PostgreSQL`,
+# `GraphQL`), or a capitalised word inside a sentence that is no English word (`Kafka`, `Schema` in "a JSON
+# Schema"; the neighbours' vocabulary tells). When a word of it occurs nowhere in the repository, the question asks
+# about something the repository lacks, however many of its other words the best file holds ("which middleware
+# verifies the CSRF token on POST requests"). Not one: a sentence's first word, a place ("the offset from
+# Greenwich", an English word), two capitals (`OK`, `IP`), a part of a dotted or called name (`Json.NET`).
 _TERM_CANDIDATE = LazyPattern(r"(?<![\w.$])[A-Z][A-Za-z0-9]*(?![\w.(])")
 _CAMEL_HUMP = LazyPattern(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_SENTENCE_START = ".?!:;\"'(\u2014-"
 
 
-def _term_words(word: str) -> list[str] | None:
-    """The words of `word` when it is written as a name (an acronym, its plural, camel humps), else None."""
+def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
+    """The words of `word` when it is written as a name (an acronym, its plural, camel humps, a capitalised word that
+    is no English word), else None."""
     acronym = word[:-1] if word.endswith("s") else word
     if len(acronym) >= 3 and acronym.isupper():
         return tokenize(acronym)
-    return tokenize(word) if _CAMEL_HUMP.search(word) else None
+    if _CAMEL_HUMP.search(word):
+        return tokenize(word)
+    if not opens_sentence and len(word) > 2 and word[1:].islower() and not neighbours(word_stem(word.lower())):
+        return [word.lower()]
+    return None
 
 
 def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
-    """The terms `text` writes as names (acronyms, camel humps) that hold a word of `missing` (words no node holds)."""
+    """The terms `text` writes as names that hold a word of `missing` (words no node holds)."""
     missing = set(missing)
     if not missing:
         return []
     found = []
-    for word in _TERM_CANDIDATE.findall(text):
-        words = _term_words(word)
+    for match in _TERM_CANDIDATE.finditer(text):
+        before = text[:match.start()].rstrip()
+        words = _term_words(match.group(), not before or before[-1] in _SENTENCE_START)
         if words and any(word_stem(t) in missing for t in words):
-            found.append(word)
+            found.append(match.group())
     return list(dict.fromkeys(found))
 
 
