@@ -492,6 +492,11 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         if what == "path" and kind == "impact" and dict(subjects.paths).get(asked) == "tree":
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
+    if kind == "docs" and missing and not subjects.missing_paths and all(
+            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS for n in missing):
+        # a docs question about something in words, a name it lacks far after the phrase ("Is there a doc on how a
+        # release gets published to PyPI"): the documents are asked in the question's words
+        return text, []
     if missing or subjects.missing_paths:
         # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as
         # missing as a name: the answer is no_match, not a word of the question spelled as a name ('safe')
@@ -535,6 +540,7 @@ def _folder_file(folder: str, evidence: Evidence, facts: list[str]) -> str:
 
 
 _PLACING = ("in ", "under ", "inside ", "from ")  # "NAME in FOLDER": where the name is
+_NEAR_WORDS = 6  # a name this many words after a docs phrase or fewer is what it asks about
 
 
 def _first_subject(subjects: Subjects) -> str | None:

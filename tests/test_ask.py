@@ -750,3 +750,29 @@ def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
     assert classify("is the widget template copied anywhere?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
+
+
+def test_a_docs_question_whose_docs_route_finds_nothing_shows_document_sections_before_other_kinds(make_repo, route):
+    # "published" also asks the wiring, which answers with pyproject.toml; the question asks for a document
+    repo = make_repo("release-doc")
+    repo.commit({
+        "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n# each new release is published to PyPI\n',
+        "docs/RELEASE.md": ("# Release process\n\nEach release is published to PyPI by the release workflow with trusted"
+                            " publishing: tag the commit, then approve the release environment.\n"),
+        "docs/usage.md": "# Usage\n\nImport the shop and call checkout.\n",
+        "shop/__init__.py": "def checkout():\n    return 1\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "--explain", "Is there a doc on how a new release gets published to PyPI?")
+    kinds = [(r["kind"], r["command"]) for r in doc["classification"]["routes"]]
+    assert kinds[:2] == [("docs", "docs"), ("docs", "why")] and ("wiring", "wiring") in kinds, kinds
+    assert doc["rows"][0]["path"] == "docs/RELEASE.md", doc["rows"][:3]
+
+
+def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_right_after_it_does():
+    nothing = Evidence(definitions=lambda name: ())  # the repository defines neither name
+    far = classify("Is there a doc on how a new release of the library gets published to PyPI?", nothing,
+                   EVERY_COMMAND)
+    assert far.routes[0].kind == "docs" and "PyPI" in far.routes[0].text, far
+    near = classify("Where is `RequestThrottler` documented? I need its options.", nothing, EVERY_COMMAND)
+    assert not near.routes and list(near.undefined) == ["RequestThrottler"], near

@@ -116,6 +116,13 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
 
         for route in classification.routes:
             answers.append((route, asked(route)))
+        sections = _sections_first(text, answers, available)
+        if sections is not None:
+            # a docs question first of all ("is there a doc on how a release gets published"): the documents'
+            # sections come before the other kinds' rows when no document names what it asks about
+            answers.insert(1, (sections, asked(sections)))
+            routes = classification.routes
+            classification = classification._replace(routes=(routes[0], sections, *routes[1:]))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
         for fallback in fallbacks + _fallbacks(text, classification, available):
@@ -157,6 +164,19 @@ def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
                 options={**(route.options or {}), "ambiguous": True, "depth": 1},
                 reason=f"impact found no certain caller; {left_out} ambiguous edges included, marked"))
     return retries
+
+
+def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
+    """The route through every document's sections (`why`) for a question whose first route, docs, found nothing
+    while another kind answered: what it asks for is a document, before the other kinds' rows."""
+    from gitroute.ask import Route
+
+    if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
+            or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
+            or any(r.command == "why" for r, _ in answers):
+        return None
+    return Route("docs", "why", text, "docs found no document naming it: the question's words, over every "
+                 "document's sections, before the other kinds' rows")
 
 
 def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:
