@@ -15,6 +15,7 @@ from bisect import bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from itertools import repeat
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
@@ -330,6 +331,16 @@ class FilePlaces:
         if found is None:
             found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
         return found
+
+    def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
+        """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file), each
+        found by a bisection in C: a long sentence's large groups are split by path a file at a time."""
+        values = sorted(values)
+        starts = self.starts
+        found: dict[int, list[int]] = defaultdict(list)
+        for at, value in zip(map(bisect_right, repeat(starts, len(values)), [v >> 4 for v in values]), values):
+            found[at - 1].append(value)
+        return {starts[at] if at >= 0 else -1: held for at, held in found.items()}
 
     def _holders(self, token: str) -> set[int]:
         found = self.holders.get(token)
