@@ -265,19 +265,27 @@ def query(
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return ask_symbols(view, text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
-        # than asked, since the meaning index may lift a file the symbol tiers rank lower.
-        by_name = ask_symbols(view, text, limit=max(limit, 20), explain=True, **filters)
+        # than asked, since the meaning index may lift a file the symbol tiers rank lower. A question that
+        # is a name whatever the best name holds (a few words and no stop word: `ask` looks such phrases up
+        # by the dozen) takes no share of meaning rows: its rows are the symbol tiers' first `limit`, which a
+        # query at that limit finds reading far fewer records (the threshold is the limit-th score).
+        names_only = prose_share(text) == 0.0
+        by_name = ask_symbols(view, text, limit=limit if names_only else max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
-        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
-        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
-            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
         best = symbol_rows[0] if symbol_rows else None
         top = dict(best.signals) if best else {}
         # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs stands
         # even when the sentence's other words are scattered; so does the entry point asked for in so many
         # words, when every other word of the question occurs somewhere in the repository.
         named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
-        entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        wants_entry = asks_entry_in_words(text)
+        if names_only and named and not wants_entry and not explain:
+            # The rows and notes below whatever the meaning index says (its rows, its evidence or none): not read.
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
+        entry = wants_entry and "entry_point" in top and not evidence.missing
         held, asked = name_cover(text, best)
         share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
