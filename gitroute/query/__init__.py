@@ -251,7 +251,6 @@ def query(
     over node text (the meaning index), mixed by how much of the question the best name holds
     (`rank.prose_share`); `meaning` asks the meaning index alone. `bundle`: an open view to answer from
     (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
-    from gitroute.query.meaning import contextual_meaning, contextual_rows
     from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
     from gitroute.text import Question
 
@@ -259,6 +258,8 @@ def query(
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with opened(repo, bundle) as view:
         if meaning:
+            from gitroute.query.meaning import contextual_meaning
+
             return contextual_meaning(view, repo, text, limit, explain)
         if len(text.split()) <= 1 and not (kinds or langs or path_glob):
             return _query_name(view, text if text == text.strip() else Question(text.strip()), limit, explain)
@@ -289,6 +290,8 @@ def query(
         held, asked = name_cover(text, best)
         share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
+            from gitroute.query.meaning import contextual_rows
+
             meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
         if not meaning_rows and not (named or entry):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
@@ -309,7 +312,6 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
     """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
     does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
     The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
-    from gitroute.query.evidence import definitions, is_word
     from gitroute.text import is_code_name, is_marked_code
 
     found = ask_symbols(view, text, limit=limit, explain=True)
@@ -317,6 +319,8 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
         found = _namespace_dropped(view, text, limit) or found
     if not is_code_name(text) or not found.rows or _has_exact(found):
         return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
+    from gitroute.query.evidence import definitions, is_word
+
     if definitions(view, text) or not is_marked_code(text) and is_word(view, text):
         # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
         # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks
