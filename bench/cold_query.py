@@ -18,7 +18,6 @@ import argparse
 import contextlib
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
+from perf import installed_route  # noqa: E402
 from scale import grep_command  # noqa: E402
 
 
@@ -43,24 +43,6 @@ def cpu_ms(cmd: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu * 1000, wall * 1000
-
-
-def installed_route(checkout: Path, venv: Path) -> list[str]:
-    """The `git-route` script of `checkout` installed as a user installs it (`pip install CHECKOUT`, not editable)
-    into the venv `venv`: made with its dependencies the first time, the checkout installed again over it each time
-    (its code as it is now, from a copy: the checkout is left alone); pip compiles the bytecode, as at any install."""
-    pip = venv / "bin" / "pip"
-    fresh = not pip.exists()
-    if fresh:
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    # pip builds in the folder it is given (`build/`, the egg-info): a copy of the checkout, not the checkout
-    source = venv / "source"
-    shutil.rmtree(source, ignore_errors=True)
-    shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__",
-                                                                     ".hypothesis", "corpora"))
-    subprocess.run([str(pip), "install", "-q", *([] if fresh else ["--no-deps", "--force-reinstall"]), str(source)],
-                   check=True)
-    return [str(venv / "bin" / "git-route")]
 
 
 def main(argv: list[str] | None = None) -> int:
