@@ -11,11 +11,10 @@ batch does not settle bounds each candidate's path by its file's postings (`File
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from itertools import repeat
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
@@ -323,6 +322,9 @@ class FilePlaces:
         self.prior = max(KIND_PRIOR.values())
 
     def get(self, node_id: int) -> tuple[frozenset[str], float] | None:
+        found = self.by_file.get(node_id)  # a file's own node (`files_of`'s keys): its file is itself
+        if found is not None:
+            return found
         at = bisect_right(self.starts, node_id) - 1
         if at < 0:
             return None
@@ -333,14 +335,19 @@ class FilePlaces:
         return found
 
     def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
-        """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file), each
-        found by a bisection in C: a long sentence's large groups are split by path a file at a time."""
+        """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file): sorted,
+        a file's values follow one another up to the next file's first id, so a bisection a file (not a node)
+        splits them (a long sentence's large groups are split by path a file at a time)."""
         values = sorted(values)
-        starts = self.starts
-        found: dict[int, list[int]] = defaultdict(list)
-        for at, value in zip(map(bisect_right, repeat(starts, len(values)), [v >> 4 for v in values]), values):
-            found[at - 1].append(value)
-        return {starts[at] if at >= 0 else -1: held for at, held in found.items()}
+        starts, count = self.starts, len(self.starts)
+        found: dict[int, list[int]] = {}
+        at, end = 0, len(values)
+        while at < end:
+            k = bisect_right(starts, values[at] >> 4) - 1
+            after = bisect_left(values, starts[k + 1] << 4, at) if k + 1 < count else end
+            found[starts[k] if k >= 0 else -1] = values[at:after]
+            at = after
+        return found
 
     def _holders(self, token: str) -> set[int]:
         found = self.holders.get(token)
