@@ -352,17 +352,17 @@ class _Bounder:
         the group's bound allows: bounded by file, not node by node, they wait below the rows kept."""
         get_place, path_weights, weights, q = self.get_place, self.path_weights, self.weights, self.q
         assert get_place is not None
-        files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a node, in C
+        files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a file
         files = files_of(part) if files_of is not None else {value >> 4: [value] for value in part}
         by_weight: dict[float, list[int]] = defaultdict(list)
         for first, values in files.items():
             place = get_place(first) if first >= 0 else None
-            if place is None:
-                path_weight = self.every_weight
-            else:
-                path_weight = path_weights.get(place[0])
-                if path_weight is None:
-                    path_weight = path_weights[place[0]] = sum(weights[t] for t in q if t in place[0])
+            path_weight: float = self.every_weight
+            if place is not None:
+                known = path_weights.get(place[0])
+                if known is None:
+                    known = path_weights[place[0]] = sum(weights[t] for t in q if t in place[0])
+                path_weight = known
             by_weight[path_weight] += values
         return [(self.bound(*warm[:-1], path_weight, self.prior, adjacent=adjacent), set(nodes))
                 for path_weight, nodes in by_weight.items()]
