@@ -1,27 +1,34 @@
 """Cold `git route query` against `git grep` for the same words, interleaved, in CPU time of each process and its
 children (a shared machine disturbs CPU time far less than wall time).
 
-    python bench/cold_query.py REPO "QUESTION" [--runs 15] [--code DIR ...] [--command ask]
+    python bench/cold_query.py REPO "QUESTION" [--runs 15] [--code DIR ...] [--venv DIR ...] [--command ask]
 
-Each round runs `python -m gitroute query QUESTION` (`--command ask`: what agents call) once per `--code` checkout
-(PYTHONPATH=DIR; the one this script sits in when none is named, each against its own bundle ref if `--ref` names
-one per checkout) and `git grep -n -i` for the question's words (bench/scale.py's `grep_command`), and the medians
-are printed. Not a test: figures, for a decision record.
+Each round runs `git-route query QUESTION` (`--command ask`: what agents call) once per gitroute timed and `git grep
+-n -i` for the question's words (bench/scale.py's `grep_command`), and the medians are printed. A `--code` checkout
+(the one this script sits in when none is named) is timed as a user has it: installed by `pip install DIR` (the
+README's command, not editable) into a scratch venv (under `--venvs`, else a temporary folder), its `git-route`
+script run. An editable install puts a finder in every start (setuptools' `__editable__` hook: ~15 ms of CPU
+before gitroute's first import) that an installed one does not have. `--venv DIR` times a venv's `git-route` as it
+is; `--pythonpath` the old form, `python -m gitroute` with PYTHONPATH=DIR under this interpreter (and its site).
+Not a test: figures, for a decision record.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
+from perf import installed_route  # noqa: E402
 from scale import grep_command  # noqa: E402
 
 
@@ -43,14 +50,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("repo")
     parser.add_argument("question")
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--code", action="append", default=[], help="a gitroute checkout (PYTHONPATH)")
+    parser.add_argument("--code", action="append", default=[], help="a gitroute checkout, installed (pip install)")
+    parser.add_argument("--venv", action="append", default=[], type=Path, help="a venv with gitroute installed")
+    parser.add_argument("--venvs", type=Path, help="where the checkouts' venvs are made and kept (default: a "
+                                                   "temporary folder)")
+    parser.add_argument("--pythonpath", action="store_true", help="run each checkout as `python -m gitroute` with "
+                                                                  "PYTHONPATH, under this interpreter")
     parser.add_argument("--command", default="query", choices=("query", "ask"), help="the command asked")
     args = parser.parse_args(argv)
-    codes = args.code or [str(HERE.parent)]
+    codes = args.code or ([] if args.venv else [str(HERE.parent)])
     # bytecode written once and read after, as an installed package has it (not compiled by every process)
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    commands = {f"{args.command} ({code})": ([sys.executable, "-m", "gitroute", args.command, args.question],
-                                    {**base, "PYTHONPATH": code}) for code in codes}
+    with contextlib.ExitStack() as stack:
+        venvs = args.venvs or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gitroute-cold-")))
+        commands: dict[str, tuple[list[str], dict[str, str]]] = {}
+        for k, code in enumerate(codes):
+            if args.pythonpath:
+                commands[f"{args.command} ({code})"] = ([sys.executable, "-m", "gitroute", args.command,
+                                                         args.question], {**base, "PYTHONPATH": code})
+            else:
+                route = installed_route(Path(code), venvs / f"{k}-{Path(code).resolve().name}")
+                commands[f"{args.command} ({code}, installed)"] = ([*route, args.command, args.question], base)
+        for venv in args.venv:
+            commands[f"{args.command} ({venv})"] = ([str(venv / "bin" / "git-route"), args.command, args.question],
+                                                    base)
+        return _measure(commands, args, base)
+
+
+def _measure(commands: dict[str, tuple[list[str], dict[str, str]]], args: argparse.Namespace,
+             base: dict[str, str]) -> int:
     commands["git grep"] = (grep_command(args.question), base)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(args.runs):

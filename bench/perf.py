@@ -4,7 +4,8 @@
 
 Prints one table: full build, incremental rebuild after a one-file commit (the median of up to three,
 each after a commit of its own), the rebuild after a one-document commit, cold query process
-(median of --runs), bundle size raw and packed, peak memory; and the baselines: `git grep -n` for
+(median of --runs; gitroute installed as `pip install .` installs it, in the run's temporary folder, unless
+--editable-queries), bundle size raw and packed, peak memory; and the baselines: `git grep -n` for
 the same words, `python3 -c "import click"`, and a floor that reads every blob and parses it with
 tree-sitter and nothing else (with as many worker processes as the build uses). Not a test:
 machines here are shared and noisy, so compare ratios within one run.
@@ -96,6 +97,24 @@ def median_ms(cmd: list[str], cwd: Path, runs: int) -> float:
 def route_command() -> list[str]:
     exe = shutil.which("git-route")
     return [exe] if exe else [sys.executable, "-m", "gitroute"]
+
+
+def installed_route(checkout: Path, venv: Path) -> list[str]:
+    """The `git-route` script of `checkout` installed as a user installs it (`pip install CHECKOUT`, not editable)
+    into the venv `venv`: made with its dependencies the first time, the checkout installed again over it each time
+    (its code as it is now, from a copy: the checkout is left alone); pip compiles the bytecode, as at any install."""
+    pip = venv / "bin" / "pip"
+    fresh = not pip.exists()
+    if fresh:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    # pip builds in the folder it is given (`build/`, the egg-info): a copy of the checkout, not the checkout
+    source = venv / "source"
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__",
+                                                                     ".hypothesis", "corpora"))
+    subprocess.run([str(pip), "install", "-q", *([] if fresh else ["--no-deps", "--force-reinstall"]), str(source)],
+                   check=True)
+    return [str(venv / "bin" / "git-route")]
 
 
 _FLOOR_REPO: list = []  # a floor worker's own pygit2 repository, opened once per process
@@ -273,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "gitroute-bench"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--editable-queries", action="store_true",
+                        help="time cold queries with the git-route the builds use, not an installed copy")
     args = parser.parse_args(argv)
 
     jobs = os.cpu_count() or 1
@@ -324,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         one_document_commit(repo)
         figures["one-document rebuild (s)"], _result = _timed([*route_command(), "build", "--json"], repo)
 
-        query_ms = {q: median_ms([*route_command(), "query", q], repo, args.runs) for q in QUERIES}
+        # Cold queries as a user has gitroute (`pip install .`, not editable: docs/decisions/0024, session 25).
+        query_route = route_command() if args.editable_queries else installed_route(HERE.parent, Path(tmp) / "venv")
+        query_ms = {q: median_ms([*query_route, "query", q], repo, args.runs) for q in QUERIES}
         grep_ms = {q: median_ms(["git", "grep", "-n", "-i", *sum((["-e", w] for w in GREP_WORDS[q]), [])], repo,
                                  args.runs) for q in QUERIES}
         figures["cold query median (ms)"] = statistics.median(query_ms.values())

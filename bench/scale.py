@@ -42,6 +42,7 @@ from perf import (  # noqa: E402
     _env,
     cpu_seconds,
     floor_seconds,
+    installed_route,
     median_ms,
     packed_mb,
     prime_bytecode,
@@ -143,10 +144,11 @@ def measure(name: str, repo: Path, args: argparse.Namespace) -> dict:
     row["bundle_mb"] = packed_mb(repo, BUNDLE_REF)
     name_q, sentence = questions(name, repo)
     row["questions"] = [name_q, sentence]
-    row["query_name"] = median_ms([*route_command(), "query", name_q], repo, args.runs)
-    row["query_words"] = median_ms([*route_command(), "query", sentence], repo, args.runs)
-    row["query_name_cpu"] = median_cpu_ms([*route_command(), "query", name_q], repo, args.runs)
-    row["query_words_cpu"] = median_cpu_ms([*route_command(), "query", sentence], repo, args.runs)
+    query = args.query_route  # an installed copy of this checkout, as a user has it (`main`)
+    row["query_name"] = median_ms([*query, "query", name_q], repo, args.runs)
+    row["query_words"] = median_ms([*query, "query", sentence], repo, args.runs)
+    row["query_name_cpu"] = median_cpu_ms([*query, "query", name_q], repo, args.runs)
+    row["query_words_cpu"] = median_cpu_ms([*query, "query", sentence], repo, args.runs)
     row["grep_name"] = median_ms(grep_command(name_q), repo, args.runs)
     row["grep_words"] = median_ms(grep_command(sentence), repo, args.runs)
     if args.one_file:
@@ -230,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path, help="clone into this folder and leave the clones there (their bundles "
                                                   "built), to profile queries on them afterwards")
+    parser.add_argument("--editable-queries", action="store_true",
+                        help="time cold queries with the git-route the builds use, not an installed copy")
     args = parser.parse_args(argv)
     names = args.names or ([] if args.repo else [name for name in CORPORA if name not in SCALE_ONLY])
     rows = []
@@ -240,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
         args.keep.mkdir(parents=True, exist_ok=True)
     with (contextlib.nullcontext(str(args.keep)) if args.keep is not None
           else tempfile.TemporaryDirectory(prefix="gitroute-scale-")) as tmp:
+        # Cold queries as a user has gitroute (`pip install .`, not editable: docs/decisions/0024, session 25).
+        args.query_route = route_command() if args.editable_queries else installed_route(HERE.parent,
+                                                                                         Path(tmp) / ".venv")
         work = [(name, lambda name=name: clone(materialise(name, DEFAULT_DEST, args.cache), Path(tmp) / name))
                 for name in names]
         work += [(repo.name, lambda repo=repo: clone(repo, Path(tmp) / repo.name)) for repo in args.repo]

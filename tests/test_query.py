@@ -455,3 +455,22 @@ def test_a_question_is_parsed_once_on_its_way_to_an_answer(geo_repo, monkeypatch
     assert _whole_question_parses(lambda: api.query(text), text) <= 3
     assert _whole_question_parses(lambda: api.ask(text), text) <= 3
     assert api.query(text) == api.query(Question(text))
+
+
+@pytest.mark.parametrize("text", ["open meteo client", "parse forecast", "http server", "meteorology station",
+                                  "user settings", "tool helper", "forecast rows", "serve forever http"])
+def test_a_name_in_a_few_words_is_the_symbol_tiers_first_rows_at_any_limit(geo_repo, text):
+    # A phrase of a few words and no stop word takes no share of meaning rows: `query` asks the symbol tiers for
+    # the rows it shows only (not 20) and, when the best row names it outright, leaves the meaning index unread.
+    # Both must give what the whole path gives: the first rows of a 20-row symbol answer, explained or not.
+    from gitroute.bundle.store import BundleView
+    from gitroute.query import ask_symbols, query, strip_signals
+
+    with BundleView(str(geo_repo.path)) as view:
+        twenty = ask_symbols(view, text, limit=20, explain=True)
+        for limit in (1, 2, 3, 5):
+            plain = query(text, limit=limit, bundle=view)
+            explained = query(text, limit=limit, bundle=view, explain=True)
+            assert plain.rows == tuple(strip_signals(list(twenty.rows[:limit]), False))
+            assert explained.rows == twenty.rows[:limit]
+            assert plain.status == explained.status == ("routed" if twenty.rows else "no_match")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_right
 from pathlib import Path
 
 import pytest
@@ -320,6 +321,25 @@ def test_a_files_postings_hold_the_path_words_of_each_of_its_nodes(make_repo):
         for node_id, (path, _name, _owner, kind, *_rest) in records.items():
             place = places.get(node_id)
             assert place is not None and path_words(path, kind) <= place[0], (path, kind)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 2**34), max_size=12, unique=True),
+       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, 15)), max_size=60, unique=True))
+def test_file_places_split_postings_by_their_file_as_a_bisection_does(starts, postings):
+    # `FilePlaces.files_of` bisects once a file, not once a node: each value in the group of the file a bisection of
+    # its node id finds (-1: before every file), every value once, and a file's own node found as its file.
+    starts = sorted(starts)
+    values = {node << 4 | facts for node, facts in postings}
+    places = symbols.FilePlaces(starts, {}, [])
+    groups = places.files_of(values)
+    assert sorted(v for held in groups.values() for v in held) == sorted(values)
+    for first, held in groups.items():
+        for value in held:
+            at = bisect_right(starts, value >> 4) - 1
+            assert first == (starts[at] if at >= 0 else -1)
+    for first in starts:
+        assert places.get(first) == places.get(first) == (frozenset(), places.prior)
 
 
 def test_the_symbol_tiers_answer_a_sentence_from_a_bundle_without_a_meaning_index(tmp_path, monkeypatch):

@@ -271,7 +271,6 @@ def query(
     over node text (the meaning index), mixed by how much of the question the best name holds
     (`rank.prose_share`); `meaning` asks the meaning index alone. `bundle`: an open view to answer from
     (the MCP server's warm one). The rule and its measurements: docs/decisions/0011."""
-    from gitroute.query.meaning import contextual_meaning, contextual_rows
     from gitroute.rank import STRONG_NAME_SIGNALS, asks_entry_in_words, blend_rows, name_cover, prose_share
     from gitroute.text import Question, without_request
 
@@ -280,28 +279,40 @@ def query(
     filters = {"kinds": tuple(kinds), "langs": tuple(langs), "path_glob": path_glob}
     with opened(repo, bundle) as view:
         if meaning:
+            from gitroute.query.meaning import contextual_meaning
+
             return contextual_meaning(view, repo, text, limit, explain)
         if len(text.split()) <= 1 and not (kinds or langs or path_glob):
             return _query_name(view, text if text == text.strip() else Question(text.strip()), limit, explain)
         if len(text.split()) <= 1 or kinds or langs or path_glob:
             return ask_symbols(view, text, limit=limit, explain=explain, **filters)
         # Signals always: the blend reads them to tell a name match from a shared word; a few more rows
-        # than asked, since the meaning index may lift a file the symbol tiers rank lower.
-        by_name = ask_symbols(view, text, limit=max(limit, 20), explain=True, **filters)
+        # than asked, since the meaning index may lift a file the symbol tiers rank lower. A question that
+        # is a name whatever the best name holds (a few words and no stop word: `ask` looks such phrases up
+        # by the dozen) takes no share of meaning rows: its rows are the symbol tiers' first `limit`, which a
+        # query at that limit finds reading far fewer records (the threshold is the limit-th score).
+        names_only = prose_share(text) == 0.0
+        by_name = ask_symbols(view, text, limit=limit if names_only else max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
-        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
-        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
-            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
         best = symbol_rows[0] if symbol_rows else None
         top = dict(best.signals) if best else {}
         # A name the question spells out (an exact name, or a phrase of a name) outside tests and docs stands
         # even when the sentence's other words are scattered; so does the entry point asked for in so many
         # words, when every other word of the question occurs somewhere in the repository.
         named = any(name in top for name in STRONG_NAME_SIGNALS) and "secondary_path" not in top
-        entry = asks_entry_in_words(text) and "entry_point" in top and not evidence.missing
+        wants_entry = asks_entry_in_words(text)
+        if names_only and named and not wants_entry and not explain:
+            # The rows and notes below whatever the meaning index says (its rows, its evidence or none): not read.
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
+        meaning_rows, meaning_notes, evidence = _ask_meaning(view, text, max(limit, 20), explain)
+        if evidence is None:  # no word for BM25 (or no meaning index): the symbol tiers answer alone
+            return by_name._replace(rows=tuple(strip_signals(symbol_rows[:limit], explain)))
+        entry = wants_entry and "entry_point" in top and not evidence.missing
         held, asked = name_cover(text, best)
         share = 0.0 if entry else prose_share(text, held / asked if asked else 0.0)
         if share > 0.0 and not named:  # plain words: the contextual model reranks them, when the bundle has it
+            from gitroute.query.meaning import contextual_rows
+
             meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
         if not meaning_rows and (not (named or entry) or evidence.absent_terms):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
@@ -322,7 +333,6 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
     """One word asked of the symbol tiers; a name spelled as code (`url_for`, `Foo.bar`, `ns::f`) that the repository
     does not define is no_match, as `docs` and `impact` answer it: rows sharing a word of it would be guesses.
     The rule lives here, under `query`, `docs` and `impact` alike, so that `ask` and each command agree."""
-    from gitroute.query.evidence import definitions, is_word
     from gitroute.text import is_code_name, is_marked_code
 
     found = ask_symbols(view, text, limit=limit, explain=True)
@@ -330,6 +340,8 @@ def _query_name(view: BundleView, text: str, limit: int, explain: bool) -> Answe
         found = _namespace_dropped(view, text, limit) or found
     if not is_code_name(text) or not found.rows or _has_exact(found):
         return found._replace(rows=tuple(strip_signals(list(found.rows), explain)))
+    from gitroute.query.evidence import definitions, is_word
+
     if definitions(view, text) or not is_marked_code(text) and is_word(view, text):
         # defined (by its last part, or below the rows asked: a test's class under names of the code); or a
         # camel-cased word the repository uses (`PostgreSQL`), not a name it lacks

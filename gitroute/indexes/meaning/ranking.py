@@ -92,7 +92,8 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     bits: list[int] = []
     owners: list[int] = []
     table = isinstance(files, FileTable) and not body
-    lengths: Sequence[int] = files.lengths if table else ()  # type: ignore[attr-defined]
+    lengths: Sequence[int] = files.lengths.small if table else b""  # type: ignore[attr-defined]
+    big: Mapping[int, int] = files.lengths.big if table else {}  # type: ignore[attr-defined]
     spans: Sequence[int] = files.spans if table else ()  # type: ignore[attr-defined]
     base: Sequence[int] = files.base if table else ()  # type: ignore[attr-defined]
     # `bm25_term(tf, dl, avgdl, w)`: w * tf * (k1 + 1) / (tf + norm), norm = k1 * (1 - b + b * dl / avgdl)
@@ -117,6 +118,8 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
                 if k < 0 or at >= spans[k]:
                     raise ValueError("a posting names a node the file table has no length for")
                 dl = lengths[base[k] + at]
+                if dl == 255:  # `storage.Lengths`: a length of 255 or more is kept apart
+                    dl = big[base[k] + at]
         else:
             owners.append(node)
         nodes.append(node)

@@ -40,13 +40,31 @@ _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 _U64 = next(code for code in "LQ" if array(code).itemsize == 8)
 
 
+class Lengths:
+    """Each slot's node length: the table's bytes as stored, a length of 255 or more apart (`big`, slot -> length).
+    A plain-words question reads the table whole: the kernel's 3.7 million slots as a list of ints cost a cold
+    question 40 ms of CPU to make (and more to free), where the bytes cost a copy."""
+
+    __slots__ = ("small", "big")
+
+    def __init__(self, small: bytes, big: dict[int, int]) -> None:
+        self.small, self.big = small, big
+
+    def __getitem__(self, slot: int) -> int:
+        value = self.small[slot]
+        return self.big[slot] if value == _BIG else value
+
+    def __len__(self) -> int:
+        return len(self.small)
+
+
 class FileTable(list):
     """The files' first node ids, ascending (a list: the file of any node is a bisection), with each node's length:
     `lengths[slot(k, node)]` for a node of file k."""
 
     __slots__ = ("spans", "base", "lengths")
 
-    def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Sequence[int]) -> None:
+    def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Lengths) -> None:
         super().__init__(starts.tolist() if isinstance(starts, array) else starts)
         self.spans = spans
         self.base = [0, *accumulate(spans)]
@@ -181,26 +199,26 @@ def load_file_table(data: bytes) -> FileTable:
     starts = array(code)
     starts.frombytes(data[at:at + width * n])
     at += width * n
-    small = data[at:at + n + slots]
+    small = memoryview(data)[at:at + n + slots]  # read in place: only the lengths' bytes are copied, once
     spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
-    lengths = list(small[n:])
+    big_lengths: dict[int, int] = {}
     exceptions = array(_U32)
     exceptions.frombytes(data[at + n + slots:])
     if sys.byteorder != "little":
         starts.byteswap()
         exceptions.byteswap()
     places = exceptions[::2].tolist()
-    if (small.count(_BIG) != big or any(small[place] != _BIG for place in places if place < n + slots)
-            or places != sorted(set(places))):
+    if (data.count(_BIG, at, at + n + slots) != big
+            or any(small[place] != _BIG for place in places if place < n + slots) or places != sorted(set(places))):
         raise BadValue("the file table's exceptions are not its large values")
     for place, value in zip(places, exceptions[1::2]):
         if place < n and _BIG <= value <= MAX_SPAN:
             spans[place] = value
         elif n <= place < n + slots and _BIG <= value <= MAX_LENGTH:
-            lengths[place - n] = value
+            big_lengths[place - n] = value
         else:
             raise BadValue("a file table's exception is out of its range")
-    table = FileTable(starts, spans, lengths)
+    table = FileTable(starts, spans, Lengths(data[at + n:at + n + slots], big_lengths))
     if table.base[-1] != slots:
         raise BadValue("the file table's spans do not add up to its slots")
     # Ascending, checked in C: a loop of comparisons would cost more than the rest of the read, and a set of node

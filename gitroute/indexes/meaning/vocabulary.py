@@ -3,11 +3,11 @@ alternatives and the neighbours table of a word the repository lacks, a node's f
 text the documents say about a node."""
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 
 from gitroute.text import STOP_WORDS, LazyPattern, question_tokens, stem, tokenize
 
@@ -58,7 +58,8 @@ LANGUAGE_WORDS = {"javascript": "javascript js", "typescript": "typescript ts", 
 # (package data written by bench/neighbours.py), each an alternative at EXPANDED. A neighbour at least
 # NEIGHBOUR_EVIDENCE close stands in for the word in the no_match evidence, for NEIGHBOUR_SHARE of its weight;
 # a farther one only ranks. Measured: docs/decisions/0011, session 18.
-NEIGHBOURS_FILE = Path(__file__).parent.with_name("neighbours.tsv")  # package data of gitroute.indexes
+# (a path by os.path: pathlib, and the urllib.parse and ipaddress it imports, cost a cold sentence ~4 ms to import)
+NEIGHBOURS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "neighbours.tsv")
 NEIGHBOUR_EVIDENCE = 0.7
 NEIGHBOUR_SHARE = 0.5
 MAX_DOC = 600
@@ -170,7 +171,8 @@ def neighbours(word: str) -> list[tuple[str, float]]:
     """The nearest words of one stem, closest first, from the neighbours table (empty when it holds none)."""
     if not _neighbours_text:
         try:
-            _neighbours_text.append("\n" + NEIGHBOURS_FILE.read_text(encoding="ascii"))
+            with open(NEIGHBOURS_FILE, encoding="ascii") as table:
+                _neighbours_text.append("\n" + table.read())
         except (OSError, ValueError):  # an install without the table answers as before it existed
             _neighbours_text.append("")
     text = _neighbours_text[0]

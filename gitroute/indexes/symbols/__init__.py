@@ -11,7 +11,7 @@ batch does not settle bounds each candidate's path by its file's postings (`File
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -322,6 +322,9 @@ class FilePlaces:
         self.prior = max(KIND_PRIOR.values())
 
     def get(self, node_id: int) -> tuple[frozenset[str], float] | None:
+        found = self.by_file.get(node_id)  # a file's own node (`files_of`'s keys): its file is itself
+        if found is not None:
+            return found
         at = bisect_right(self.starts, node_id) - 1
         if at < 0:
             return None
@@ -329,6 +332,21 @@ class FilePlaces:
         found = self.by_file.get(first)
         if found is None:
             found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
+        return found
+
+    def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
+        """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file): sorted,
+        a file's values follow one another up to the next file's first id, so a bisection a file (not a node)
+        splits them (a long sentence's large groups are split by path a file at a time)."""
+        values = sorted(values)
+        starts, count = self.starts, len(self.starts)
+        found: dict[int, list[int]] = {}
+        at, end = 0, len(values)
+        while at < end:
+            k = bisect_right(starts, values[at] >> 4) - 1
+            after = bisect_left(values, starts[k + 1] << 4, at) if k + 1 < count else end
+            found[starts[k] if k >= 0 else -1] = values[at:after]
+            at = after
         return found
 
     def _holders(self, token: str) -> set[int]:

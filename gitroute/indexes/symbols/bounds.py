@@ -337,11 +337,35 @@ class _Bounder:
         with the words of each node's doc known, by kind prior and by whether the doc has words (`kinds`), when
         its turn comes: that spares bounding one by one the nodes neither a doc nor a kind prior can lift."""
         most = self.bound(*warm, self.prior, adjacent=adjacent)
+        if self.path_postings is None and self.get_place is not None and len(part) > FEW:
+            return [(most, partial(self.by_path, warm, part, adjacent))]
         if self.get_doc_words is None or self.kinds is None:
             return [(most, part)]
         if len(part) <= FEW:
             return self.one_by_one(part)
         return [(most, partial(self.by_kind, warm, part, adjacent))]
+
+    def by_path(self, warm: tuple, part: set[int], adjacent: bool) -> list:
+        """`part` by the weight of the question words its nodes' paths hold (a cold query's `places`, by file: a
+        path word is a file's), each at that path weight: [(bound, nodes)]. A large group of a long sentence
+        (the nodes holding its words in their context only) is mostly nodes whose path holds fewer words than
+        the group's bound allows: bounded by file, not node by node, they wait below the rows kept."""
+        get_place, path_weights, weights, q = self.get_place, self.path_weights, self.weights, self.q
+        assert get_place is not None
+        files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a file
+        files = files_of(part) if files_of is not None else {value >> 4: [value] for value in part}
+        by_weight: dict[float, list[int]] = defaultdict(list)
+        for first, values in files.items():
+            place = get_place(first) if first >= 0 else None
+            path_weight: float = self.every_weight
+            if place is not None:
+                known = path_weights.get(place[0])
+                if known is None:
+                    known = path_weights[place[0]] = sum(weights[t] for t in q if t in place[0])
+                path_weight = known
+            by_weight[path_weight] += values
+        return [(self.bound(*warm[:-1], path_weight, self.prior, adjacent=adjacent), set(nodes))
+                for path_weight, nodes in by_weight.items()]
 
     def by_kind(self, warm: tuple, part: set[int], adjacent: bool) -> list:
         """`part` by kind prior and by whether the doc has words: [(bound, nodes)]."""
