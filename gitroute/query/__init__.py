@@ -314,7 +314,7 @@ def query(
             from gitroute.query.meaning import contextual_rows
 
             meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
-        if not meaning_rows and (not (named or entry) or evidence.absent_terms):
+        if not meaning_rows and (not (named or entry) or evidence.absent_terms and not names_only):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together, or that names a term it never mentions, is no_match, and the meaning index says why.
             return Answer("no_match", view.source, (), tuple(meaning_notes))
