@@ -8,6 +8,8 @@ everything already: beside a `git route build` process, which starts Python and 
 leaves out what any tool that reads and parses pays before its first file (about 0.1 s of CPU here). On a
 corpus of a few hundred small files that is as much as the parsing, so the benches print both floors.
 The blob list (ids and languages) is worked out by the parent, so the process imports nothing of gitroute.
+Like a build (`build.PARALLEL_MIN_BYTES`), it starts workers only for 2 MiB of files and more: below that a build
+parses in its own process, and a floor that forked workers would be charged their start-up, which the build is not.
 """
 from __future__ import annotations
 
@@ -20,15 +22,14 @@ import sys
 import time
 from pathlib import Path
 
-# The child: nothing but the two libraries every build needs to read and parse.
+# The child: nothing but the two libraries every build needs to read and parse (and a pool's, when it starts one).
 _CHILD = r"""
-import json, multiprocessing, sys
-from concurrent.futures import ProcessPoolExecutor
+import json, sys
 import pygit2
 from tree_sitter_language_pack import get_parser
 
 repo_path, jobs = sys.argv[1], int(sys.argv[2])
-items = json.load(sys.stdin)
+items, size = json.load(sys.stdin)
 store = []
 
 def opened(path):
@@ -42,14 +43,21 @@ def read_parse(item):
     get_parser(lang).parse(data)
     return len(data)
 
-with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=opened,
-                         initargs=(repo_path,)) as pool:
-    sizes = list(pool.map(read_parse, items, chunksize=8))
+if jobs > 1 and size >= PARALLEL_MIN_BYTES and len(items) > 1:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=opened,
+                             initargs=(repo_path,)) as pool:
+        sizes = list(pool.map(read_parse, items, chunksize=8))
+else:
+    opened(repo_path)
+    sizes = list(map(read_parse, items))
 print(json.dumps([sum(1 for n in sizes if n), sum(sizes)]))
 """
 
 
-def parsed_blobs(repo: Path, documents: bool = False) -> list[tuple[str, str]]:
+def parsed_blobs(repo: Path, documents: bool = False, sizes: list[int] | None = None) -> list[tuple[str, str]]:
     """(blob id, language) of every file of HEAD the floor parses, largest first (as `perf.floor_seconds`).
 
     With `documents`, the documents it leaves out instead (those with no pack language, `perf.floor_seconds`),
@@ -76,15 +84,21 @@ def parsed_blobs(repo: Path, documents: bool = False) -> list[tuple[str, str]]:
                 if lang and size <= 1024 * 1024:
                     items.append((size, str(entry.id), lang))
     items.sort(key=lambda item: -item[0])
+    if sizes is not None:  # each blob's size, for a caller that decides on workers as a build does
+        sizes[:] = [size for size, _oid, _lang in items]
     return [(oid, lang) for _size, oid, lang in items]
 
 
 def floor_process(repo: Path, jobs: int, env: dict[str, str] | None = None) -> dict:
     """CPU and wall seconds of one floor process (and its workers), the files it parsed and their bytes."""
-    payload = json.dumps(parsed_blobs(repo)).encode()
+    from gitroute.build import PARALLEL_MIN_BYTES
+
+    sizes: list[int] = []
+    payload = json.dumps([parsed_blobs(repo, sizes=sizes), sum(sizes)]).encode()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(repo), str(jobs)], input=payload,
+    child = _CHILD.replace("PARALLEL_MIN_BYTES", str(PARALLEL_MIN_BYTES))
+    done = subprocess.run([sys.executable, "-c", child, str(repo), str(jobs)], input=payload,
                           capture_output=True, check=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -4,8 +4,10 @@
                           [--no-adversarial] [--one-file] [--json]
 
 Each corpus (`bench/corpora.py`; the Linux kernel is `linux`) is cloned from bench/corpora/ into a temporary
-folder and measured there: files parsed and the floor (read + parse, `perf.floor_seconds`), beside it the documents
-the floor leaves out (read + parse, `floor_seconds(documents=True)`: the second ratio, b/fl+d), a full build
+folder and measured there: files parsed and the floor (read + parse, `perf.floor_seconds`, in this bench's process,
+which has imported everything already), the same floor as a process of its own (`bench/floor_process.py`: it starts
+Python and imports pygit2 and the grammars, as a build process does; flp, the ratio b/flp), beside it the documents
+the floor leaves out (read + parse, `floor_seconds(documents=True)`: the ratio b/fl+d), a full build
 (`git route build --json`, wall and CPU seconds of the build and its workers, its peak RSS: the largest of its
 processes, and the peak of its whole process tree: the PSS of all its processes summed, sampled every half
 second), the bundle packed as git sends it against the source packed the same way (`perf.packed_mb`), and
@@ -14,9 +16,11 @@ same words. With `--one-file`, also a rebuild after a one-file commit. When benc
 resolution's adversarial repositories), each of its cases is built at `--adversarial-size` too.
 
 Closing lines: what exceeds its target. Targets: build <= 3 x floor (CPU seconds: a shared machine disturbs them
-far less than wall time); bundle <= 0.5 x source packed on django, <= 1 x elsewhere; cold query <= git grep;
-peak memory of the whole process tree <= 512 MiB on django, <= 4 GiB on linux; one-file rebuild <= 0.15 x full
-on django, <= 0.1 x on linux.
+far less than wall time), read against the floor as a process (a build is a process, and so is the floor it is held
+to: on a corpus of a hundred files, starting Python and importing is as much as the parsing), and listed against the
+in-process floor too, the reading of the tables before (docs/decisions/0023, session 25); bundle <= 0.5 x source
+packed on django, <= 1 x elsewhere; cold query <= git grep; peak memory of the whole process tree <= 512 MiB on
+django, <= 4 GiB on linux; one-file rebuild <= 0.15 x full on django, <= 0.1 x on linux.
 Cold queries are also timed in CPU milliseconds (the query process and its git children), which a busy machine
 disturbs less than wall time.
 A build past --timeout is killed and shows as "timeout". Not a test: figures, for a table.
@@ -38,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from corpora import CORPORA, DEFAULT_CACHE, DEFAULT_DEST, materialise  # noqa: E402
+from floor_process import floor_process  # noqa: E402
 from perf import (  # noqa: E402
     _env,
     cpu_seconds,
@@ -128,6 +133,7 @@ def measure(name: str, repo: Path, args: argparse.Namespace) -> dict:
     floor_wall, files, parsed_bytes = floor_seconds(repo, jobs)
     row: dict = {"name": name, "files": files, "mb": parsed_bytes / 1e6, "floor": floor_wall,
                  "floor_cpu": cpu_seconds() - before}
+    row["floor_process_cpu"] = floor_process(repo, jobs, _env())["cpu"]  # the same floor, as a process of its own
     before = cpu_seconds()
     floor_seconds(repo, jobs, documents=True)
     row["documents_cpu"] = cpu_seconds() - before  # the documents the floor leaves out, read and parsed
@@ -175,9 +181,12 @@ def exceeded(row: dict) -> list[tuple[str, str]]:
     if "failed" in row:
         return [("build finishes", f"{name} {row['failed']} after {row['build']:.0f} s, {row['tree']:.0f} MiB")]
     missed = []
+    ratio = row["build_cpu"] / row["floor_process_cpu"]
+    if ratio > FLOOR_RATIO:
+        missed.append((f"build <= {FLOOR_RATIO:g} x floor as a process (CPU)", f"{name} {ratio:.1f}"))
     ratio = row["build_cpu"] / row["floor_cpu"]
     if ratio > FLOOR_RATIO:
-        missed.append((f"build <= {FLOOR_RATIO:g} x floor (CPU)", f"{name} {ratio:.1f}"))
+        missed.append((f"build <= {FLOOR_RATIO:g} x floor in process (CPU; the tables before)", f"{name} {ratio:.1f}"))
     bundle = row["bundle_mb"] / row["source_mb"]
     if bundle > BUNDLE_RATIO.get(name, 1.0):
         missed.append(("bundle <= source packed (django: 0.5 x)", f"{name} {bundle:.2f}"))
@@ -193,7 +202,8 @@ def exceeded(row: dict) -> list[tuple[str, str]]:
     return missed
 
 
-HEADER = (f"{'corpus':<22}{'files':>7}{'MB':>7}{'floor s':>9}{'build s':>9}{'b/fl cpu':>9}{'b/fl+d':>7}{'b/fl':>6}"
+HEADER = (f"{'corpus':<22}{'files':>7}{'MB':>7}{'floor s':>9}{'build s':>9}{'b/fl cpu':>9}{'flp s':>7}{'b/flp':>6}"
+          f"{'b/fl+d':>7}{'b/fl':>6}"
           f"{'RSS MiB':>9}"
           f"{'tree MiB':>9}"
           f"{'bundle MB':>10}{'source MB':>10}{'b/src':>6}{'name ms':>9}{'words ms':>9}{'grep ms':>9}"
@@ -208,6 +218,7 @@ def table_row(row: dict) -> str:
     grep = statistics.median([row["grep_name"], row["grep_words"]])
     with_documents = row["floor_cpu"] + row["documents_cpu"]
     line = (head + f"{row['build']:>9.2f}{row['build_cpu'] / row['floor_cpu']:>8.1f}x"
+            f"{row['floor_process_cpu']:>7.2f}{row['build_cpu'] / row['floor_process_cpu']:>5.1f}x"
             f"{row['build_cpu'] / with_documents:>6.1f}x{row['build'] / row['floor']:>5.1f}x"
             f"{row['rss']:>9.0f}{row['tree']:>9.0f}{row['bundle_mb']:>10.2f}"
             f"{row['source_mb']:>10.2f}"
@@ -268,8 +279,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("RSS MiB: the largest process's peak; tree MiB: the whole process tree's (PSS summed); "
           "grep ms: the median of git grep for the name and for the sentence; cpu ms: the name's and the sentence's "
-          "cold query in CPU ms; b/fl cpu: CPU seconds of the build and its workers over the floor's (the target's "
-          "ratio); b/fl+d: over the floor's and the documents' it leaves out (perf.floor_seconds); b/fl: wall; "
+          "cold query in CPU ms; b/fl cpu: CPU seconds of the build and its workers over the floor's in this process; "
+          "flp s: the floor as a process of its own, CPU seconds; b/flp: the build's over it (the target's ratio); "
+          "b/fl+d: over the floor's and the documents' it leaves out (perf.floor_seconds); b/fl: wall; "
           "load average at the end: "
           + ", ".join(f"{n:.1f}" for n in os.getloadavg()))
     if adversarial is None and not args.no_adversarial:

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 import signal
-import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import IO, NamedTuple, NoReturn
+from typing import IO, TYPE_CHECKING, NamedTuple, NoReturn
 
 from gitroute import __version__
 from gitroute.bundle.extracts import load_result, packed_result
@@ -39,6 +36,9 @@ from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.parsing.version import EXTRACTOR_VERSION
 from gitroute.registry import INDEXES, load_index
+
+if TYPE_CHECKING:  # the pool's modules are imported where a build starts one: a small build never does (0.03 s)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
@@ -351,6 +351,9 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
     (on linux-core, whole, it was 170 MiB of the worker's peak). The graph's memo is saved by that worker, which
     holds its tables."""
     global _GRAPH_INPUTS
+    import pickle
+    import tempfile
+
     with tempfile.TemporaryFile() as handed:
         _GRAPH_INPUTS = (sources, graph_memo, handed)
         try:
@@ -369,6 +372,8 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
 def _graph_job() -> None:
     """Worker: the graph of the files the parent forked it with, pickled into the file it forked it with; its
     memo saved."""
+    import pickle
+
     assert _GRAPH_INPUTS is not None
     sources, graph_memo, handed = _GRAPH_INPUTS
     graph = build_graph(sources.files, sources.declared, memo=graph_memo.table("graph"))
@@ -664,6 +669,8 @@ class _IndexJobs:
                     elif not self.running:
                         break
                     else:
+                        from concurrent.futures import FIRST_COMPLETED, wait
+
                         finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
                         for future in finished:
                             self.done[self.running.pop(future)] = future.result()
@@ -842,6 +849,7 @@ def _signals_held() -> Iterator[None]:
 def _start_pool(workers: int) -> ProcessPoolExecutor:
     """Forked workers (at the first submit)."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_init, initargs=(os.getpid(),))

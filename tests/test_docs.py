@@ -148,7 +148,7 @@ def test_readme_example_states_what_the_code_prints():
     built = re.fullmatch(r"built refs/marola/routing-bundle at ([0-9a-f]{7}) for ([0-9a-f]{7}) in \d+\.\d\d s", build[0])
     assert built, build[0]
     assert re.fullmatch(r"files: \d+ read, \d+ parsed, 0 reused; skipped: \d+ binary", build[1])
-    build_source = (ROOT / "gitroute" / "cli" / "build.py").read_text()
+    build_source = (ROOT / "gitroute" / "cli" / "building.py").read_text()
     suffix = re.search(r'" \((calls resolved by [^)]*)\)"', build_source)
     assert suffix and build[3].endswith(f" ({suffix.group(1)})"), build[3]
     sources = {line.split()[2] for _, output in pairs for line in output.splitlines() if line.startswith("answers from")}

@@ -1062,6 +1062,26 @@ def test_file_level_constants_under_every_parent_the_query_names(lang: str) -> N
     assert constants == expected
 
 
+@pytest.mark.parametrize("lang", ["c", "cpp"])
+def test_c_declarators_that_hold_no_parameter_list_are_no_functions(lang: str) -> None:
+    """The queries match a function's declarator by its fields, not its node type (`(_ declarator: ... parameters:
+    (parameter_list))`: a typed nested step costs C++'s query compile 0.1 s, queries/c.scm): a pointer to a pointer,
+    an array of pointers, a function pointer and a field of such types declare no function; prototypes, definitions
+    and methods returning pointers still do."""
+    source = """\
+        int **table;
+        char *names[3];
+        int (*handler)(int);
+        static int **grow(int **old, int n) { return old; }
+        char *name_of(int id);
+        struct ops { int (*open)(void); char **argv; };
+        """
+    expected = [("grow", "function"), ("name_of", "function"), ("ops", "struct")]
+    if lang == "cpp":
+        source += "class box { int **cells; int *at(int i); int &ref(int i); };\n"
+        expected += [("box", "class"), ("at", "method"), ("ref", "method")]
+    assert [(name, kind) for name, kind, *_rest in _symbols(source, lang)] == expected
+
 def test_an_unknown_query_predicate_is_an_error_not_a_match() -> None:
     from tree_sitter import Query
 

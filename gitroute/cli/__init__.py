@@ -1,8 +1,9 @@
 """The `git route` command line: the only place that writes output, reads the environment and picks exit codes.
 
 This entry module imports no click: a plain `git route query` is answered by `cli.fast` in a
-process that never loads click (a sixth of a cold query's time); every other command line, and
-any query the fast path does not recognise to the letter, goes to the click app in `cli.app`.
+process that never loads click (a sixth of a cold query's time), and a plain `git route build` (what hooks run)
+by `cli.building`; every other command line, and any the fast paths do not recognise to the letter, goes to the
+click app in `cli.app`.
 """
 from __future__ import annotations
 
@@ -80,6 +81,10 @@ def main(argv: list[str] | None = None) -> None:
         from gitroute.cli.fast import answer_fast
 
         code = answer_fast(args)
+        if code is None and args[:1] == ["build"]:  # a plain build (what hooks run) without click, too
+            from gitroute.cli.building import build_fast
+
+            code = build_fast(args[1:])
         if code is None:
             from gitroute.cli.app import run
 
@@ -96,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
         code = 0
     except Exception as exc:  # a bug: one line, and the traceback on request
         code = report_exception(exc, as_json=as_json)
-    build = sys.modules.get("gitroute.cli.build")
+    build = sys.modules.get("gitroute.cli.building")
     if argv is None and build is not None and build.HELD:
         # This process ran a build and exits now: leave its memory to the OS rather than free millions of
         # objects one by one (a tenth of a second and more). Only as the real process: a test calls main().

@@ -59,26 +59,34 @@
 
 (type_definition
   declarator: [
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
-    (pointer_declarator declarator: (function_declarator
-      declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    (_ declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))
+      parameters: (parameter_list))
+    (pointer_declarator declarator: (_
+      declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))
+      parameters: (parameter_list)))
   ]) @definition.interface
 
 ; An enum's members are named constants of the whole file, as an object-like macro is; their text joins the enum's.
 (enumerator
   name: (identifier) @name) @definition.constant
 
+; A function's declarator is written `(_ declarator: ... parameters: (parameter_list))`, not `(function_declarator
+; ...)`: only a function declarator has those two fields with a concrete declarator in the first (an abstract one's is
+; abstract), and tree-sitter analyses every typed step that has children against the grammar's parse table when the
+; query compiles, once per place it is written (22 in C++'s query, a third of its compile: 0.35 -> 0.25 s). A step
+; under ERROR keeps its type: an ERROR node's children follow no rule.
 (function_definition
   declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+    (_ declarator: (identifier) @name parameters: (parameter_list))
+    (pointer_declarator declarator: (_ declarator: (identifier) @name parameters: (parameter_list)))
+    (pointer_declarator declarator: (pointer_declarator
+      declarator: (_ declarator: (identifier) @name parameters: (parameter_list))))
   ]) @definition.function
 
 (declaration
   declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (_ declarator: (identifier) @name parameters: (parameter_list))
+    (pointer_declarator declarator: (_ declarator: (identifier) @name parameters: (parameter_list)))
   ]) @definition.function
 
 (preproc_function_def

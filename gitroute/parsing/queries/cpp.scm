@@ -1,6 +1,7 @@
 ; C++ tags, on top of c.scm. Upstream tags miss methods defined inside the class body: they are
 ; function_definitions whose declarator names a field_identifier. Out-of-line `void T::m() {}`
-; carries T as @receiver. Namespaces are not symbols, so their functions stay functions.
+; carries T as @receiver. Namespaces are not symbols, so their functions stay functions. A function's declarator
+; is matched by its fields, `(_ declarator: ... parameters: (parameter_list))` (c.scm says why).
 
 (class_specifier
   name: [
@@ -20,54 +21,55 @@
 ; Methods defined in the class body (inline), including operators and destructors.
 (function_definition
   declarator: [
-    (function_declarator declarator: [(field_identifier) (operator_name) (destructor_name)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+    (_ declarator: [(field_identifier) (operator_name) (destructor_name)] @name parameters: (parameter_list))
+    (pointer_declarator declarator: (_ declarator: (field_identifier) @name parameters: (parameter_list)))
+    (reference_declarator (_ declarator: (field_identifier) @name parameters: (parameter_list)))
   ]) @definition.method
 
 ; Methods declared in the class body (`void close();`).
 (field_declaration
   declarator: [
-    (function_declarator declarator: [(field_identifier) (operator_name) (destructor_name)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+    (_ declarator: [(field_identifier) (operator_name) (destructor_name)] @name parameters: (parameter_list))
+    (pointer_declarator declarator: (_ declarator: (field_identifier) @name parameters: (parameter_list)))
+    (reference_declarator (_ declarator: (field_identifier) @name parameters: (parameter_list)))
   ]) @definition.method
 
 ; Constructors and destructors declared in the class body.
 (declaration
-  declarator: (function_declarator
-    declarator: [(identifier) (destructor_name)] @name)) @definition.function
+  declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (parameter_list))) @definition.function
 
 ; A free function returning a reference (`const string_view_t &to_string_view(level_enum l)`, spdlog's level
 ; names): c.scm knows no references. Methods are matched above by their field_identifier.
 (function_definition
-  declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
+  declarator: (reference_declarator
+    (_ declarator: (identifier) @name parameters: (parameter_list)))) @definition.function
 
 (declaration
-  declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
+  declarator: (reference_declarator
+    (_ declarator: (identifier) @name parameters: (parameter_list)))) @definition.function
 
 ; Out-of-line definitions: `void Client::close() {}`, `ns::Client::Client() {}`.
 (function_definition
   declarator: [
-    (function_declarator declarator: (qualified_identifier
+    (_ declarator: (qualified_identifier
       scope: [(namespace_identifier) (template_type name: (type_identifier))] @receiver
-      name: [(identifier) (destructor_name) (operator_name)] @name))
-    (function_declarator declarator: (qualified_identifier
+      name: [(identifier) (destructor_name) (operator_name)] @name) parameters: (parameter_list))
+    (_ declarator: (qualified_identifier
       name: (qualified_identifier
         scope: (namespace_identifier) @receiver
-        name: [(identifier) (destructor_name) (operator_name)] @name)))
+        name: [(identifier) (destructor_name) (operator_name)] @name)) parameters: (parameter_list))
     ; `bool spdlog::sinks::sink::should_log() {}`: two namespaces before the class (spdlog's sink-inl.h).
-    (function_declarator declarator: (qualified_identifier
+    (_ declarator: (qualified_identifier
       name: (qualified_identifier
         name: (qualified_identifier
           scope: (namespace_identifier) @receiver
-          name: [(identifier) (destructor_name) (operator_name)] @name))))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
+          name: [(identifier) (destructor_name) (operator_name)] @name))) parameters: (parameter_list))
+    (pointer_declarator declarator: (_ declarator: (qualified_identifier
       scope: (namespace_identifier) @receiver
-      name: (identifier) @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier
+      name: (identifier) @name) parameters: (parameter_list)))
+    (reference_declarator (_ declarator: (qualified_identifier
       scope: (namespace_identifier) @receiver
-      name: (identifier) @name)))
+      name: (identifier) @name) parameters: (parameter_list)))
   ]) @definition.method
 
 (call_expression
