@@ -44,10 +44,11 @@ Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest in the snapshot's order
-# Extraction workers are forked anew after each has extracted about this many files: each keeps what its parses
-# leaked (tree-sitter 0.26.1's `QueryCursor.matches` with a predicate leaks each match's captures and, through their
-# nodes, the tree: 4.7 MiB a run on kernel/sched/core.c), about 150 KiB a file on the kernel's sources.
+# Extraction workers are forked anew after each has extracted about this many files or bytes: each keeps what its
+# parses leaked (tree-sitter 0.26.1's `QueryCursor.matches` with a predicate leaks each match's captures and, through
+# their nodes, the tree: 4.7 MiB a run on kernel/sched/core.c, 286 KiB), about 16 times the bytes it parsed.
 EXTRACT_WORKER_FILES = 2048
+EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
@@ -818,14 +819,21 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
 
 def _extracted_in_rounds(items: list[tuple[str, git.Entry]], workers: int) -> Iterator[tuple]:
     """`_extract_entry` of each item, in order, by pools of forked workers that each extract about
-    `EXTRACT_WORKER_FILES` items: a worker's memory grows with the files it has parsed (see that constant)."""
-    step = EXTRACT_WORKER_FILES * workers
-    for start in range(0, len(items), step):
+    `EXTRACT_WORKER_FILES` items or `EXTRACT_WORKER_BYTES`, whichever comes first: a worker's memory grows with the
+    files it has parsed (see those constants)."""
+    start = 0
+    while start < len(items):
+        end, held = start, 0
+        while end < len(items) and end - start < EXTRACT_WORKER_FILES * workers and (
+                held < EXTRACT_WORKER_BYTES * workers or end == start):
+            held += items[end][1].size
+            end += 1
         with _signals_held():  # the workers are forked here
             pool = _start_pool(workers)
-            done = pool.map(_extract_entry, items[start:start + step], chunksize=4)
+            done = pool.map(_extract_entry, items[start:end], chunksize=4)
         yield from done
         _end_pool(pool)
+        start = end
 
 
 def _load_languages(todo: dict[str, git.Entry]) -> None:

@@ -302,18 +302,19 @@ def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_bac
     assert built_in == [parent] and one.bundle_tree == lean.bundle_tree and one.nodes == lean.nodes
 
 
-def test_extraction_workers_forked_anew_each_round_write_the_bundle_one_process_writes(tmp_path: Path,
-                                                                                        monkeypatch) -> None:
-    """Extraction workers are forked anew after EXTRACT_WORKER_FILES files each (what a parse leaks stays in its
-    worker): a build by rounds of one file a worker writes the bundle a build in one process writes, and with
-    GITROUTE_MEMLOG each extraction worker logs its memory as it exits."""
+@pytest.mark.parametrize("bound", ["EXTRACT_WORKER_FILES", "EXTRACT_WORKER_BYTES"])
+def test_extraction_workers_forked_anew_each_round_write_the_bundle_one_process_writes(tmp_path: Path, monkeypatch,
+                                                                                        bound: str) -> None:
+    """Extraction workers are forked anew after EXTRACT_WORKER_FILES files or EXTRACT_WORKER_BYTES each (what a
+    parse leaks stays in its worker): a build by rounds of one file a worker writes the bundle a build in one
+    process writes, and with GITROUTE_MEMLOG each extraction worker logs its memory as it exits."""
     repo = RepoBuilder(tmp_path / "r")
     repo.commit(SAMPLE_FILES)
     alone = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
     log = tmp_path / "memory.log"
     monkeypatch.setattr(build_module, "MEMORY_LOG", str(log))
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(build_module, "EXTRACT_WORKER_FILES", 1)
+    monkeypatch.setattr(build_module, bound, 1)
     rounds = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
     assert rounds.parsed == alone.parsed > 4
     assert rounds.bundle_tree == alone.bundle_tree
