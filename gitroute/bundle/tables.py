@@ -684,7 +684,9 @@ class PostingsTable(Table):
         for key, value in values:
             sharded[shard_of(key, shards)][key] = encode(value)
             keys += 1
-        blobs = {self.path(n): codec.dump_shard(shard) for n, shard in sharded.items()}
+        blobs = {}
+        for n in list(sharded):  # each shard's encoded values let go once dumped: the table is not held twice
+            blobs[self.path(n)] = codec.dump_shard(sharded.pop(n))
         return Built(blobs, {}, shards, keys, size), {}, {}
 
     def _batched(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
