@@ -99,7 +99,7 @@ Records = Callable[[Iterable[int]], dict[int, list]]
 
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
-                        prepared: Mapping[str, Entries] | None = None, stored=None,
+                        prepared: Mapping[str, Entries | bytes] | None = None, stored=None,
                         shards_memo=None, last: object = None,
                         files_kept: tuple[list[list], int] | None = None,
                         ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
@@ -118,7 +118,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
-    files: dict[str, tuple[int, list]] = {}  # path -> (file node id, postings)
+    files: dict[str, tuple[int, Entries | bytes]] = {}  # path -> (file node id, postings)
     states: dict[str, tuple] = {}  # path -> what its postings are made of: blob, first id, node count, anchors
     total_length = body_total = 0
     docs = body_docs = 0
@@ -300,7 +300,7 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 # --- query -----------------------------------------------------------------------------------
 
 
-def file_table_blob(files: Iterable[tuple[int, Entries]]) -> bytes:
+def file_table_blob(files: Iterable[tuple[int, Entries | bytes]]) -> bytes:
     """The file table's blob (`storage`): each file's first node id, and the node lengths its postings held (a
     body word's posting keeps its own)."""
     rows = []

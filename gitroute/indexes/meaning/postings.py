@@ -264,15 +264,14 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     from an earlier build when its path, blob and node count are the same."""
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     payloads: dict[int, int] = {}
-    out: dict[str, Entries] = {}
+    out: dict[str, Entries | bytes] = {}
     for group in groups:
         path = group[0].path
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
-        entries = memo.get(key) if memo is not None else None
+        entries: Entries | bytes | None = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo, payloads)
-            if pack:
-                entries = packed_entries(entries)
+            made = _file_postings(group, read, words_memo, payloads)
+            entries = packed_entries(made) if pack else made
         if memo is not None:
             memo.put(key, entries)
         out[path] = entries
