@@ -44,6 +44,11 @@ Progress = Callable[[str, int, int], None]
 MANIFEST_FILES = ("pyproject.toml", "setup.cfg", "package.json", "Cargo.toml", "go.mod")
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest in the snapshot's order
+# Extraction workers are forked anew after each has extracted about this many files or bytes: each keeps what its
+# parses leaked (tree-sitter 0.26.1's `QueryCursor.matches` with a predicate leaks each match's captures and, through
+# their nodes, the tree: 4.7 MiB a run on kernel/sched/core.c, 286 KiB), about 16 times the bytes it parsed.
+EXTRACT_WORKER_FILES = 2048
+EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
@@ -132,6 +137,8 @@ def _extract_entry(item: tuple[str, git.Entry]) -> tuple[str, bytes, Spot, Spot 
     key, entry = item
     assert _EXTRACTING is not None
     snap, spill = _EXTRACTING
+    if MEMORY_LOG and _MEMLOGGED.get("extract worker") != os.getpid():
+        _memlog_at_exit("extract worker")
     data = snap.read(entry)
     result = _extract_blob(key, data)
     packed = packed_result(result)
@@ -252,6 +259,17 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
 
 def _no_progress(phase: str, done: int, total: int) -> None:
     pass
+
+
+_MEMLOGGED: dict[str, int] = {}  # label -> the process that logs it when it exits
+
+
+def _memlog_at_exit(label: str) -> None:
+    """`_memlog(label)` when this worker process exits (a pool's worker runs multiprocessing's finalizers)."""
+    from multiprocessing.util import Finalize
+
+    _MEMLOGGED[label] = os.getpid()
+    Finalize(None, _memlog, args=(label,), exitpriority=0)
 
 
 def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, ref: str, full: bool,
@@ -791,11 +809,9 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
     try:
         if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
             _load_languages(todo)
-            with _signals_held():  # the workers are forked here
-                pool = _start_pool(workers)
-                done = pool.map(_extract_entry, items, chunksize=4)
+            done = _extracted_in_rounds(items, workers)
         else:
-            pool, done = None, map(_extract_entry, items)
+            done = map(_extract_entry, items)
         for count, (key, packed, packed_at, text_at) in enumerate(done, 1):
             decoded[key] = load_result(packed)
             shards.add(key, packed_at)
@@ -803,11 +819,28 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
                 texts[key] = text_at
             if count % 50 == 0:
                 progress("parse", count, total)
-        if pool is not None:
-            _end_pool(pool)
     finally:
         _EXTRACTING = None
     progress("parse", total, total)
+
+
+def _extracted_in_rounds(items: list[tuple[str, git.Entry]], workers: int) -> Iterator[tuple]:
+    """`_extract_entry` of each item, in order, by pools of forked workers that each extract about
+    `EXTRACT_WORKER_FILES` items or `EXTRACT_WORKER_BYTES`, whichever comes first: a worker's memory grows with the
+    files it has parsed (see those constants)."""
+    start = 0
+    while start < len(items):
+        end, held = start, 0
+        while end < len(items) and end - start < EXTRACT_WORKER_FILES * workers and (
+                held < EXTRACT_WORKER_BYTES * workers or end == start):
+            held += items[end][1].size
+            end += 1
+        with _signals_held():  # the workers are forked here
+            pool = _start_pool(workers)
+            done = pool.map(_extract_entry, items[start:end], chunksize=4)
+        yield from done
+        _end_pool(pool)
+        start = end
 
 
 def _load_languages(todo: dict[str, git.Entry]) -> None:

@@ -300,3 +300,46 @@ def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_bac
     monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 10**9)
     one = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
     assert built_in == [parent] and one.bundle_tree == lean.bundle_tree and one.nodes == lean.nodes
+
+
+@pytest.mark.parametrize("bound", ["EXTRACT_WORKER_FILES", "EXTRACT_WORKER_BYTES"])
+def test_extraction_workers_forked_anew_each_round_write_the_bundle_one_process_writes(tmp_path: Path, monkeypatch,
+                                                                                        bound: str) -> None:
+    """Extraction workers are forked anew after EXTRACT_WORKER_FILES files or EXTRACT_WORKER_BYTES each (what a
+    parse leaks stays in its worker): a build by rounds of one file a worker writes the bundle a build in one
+    process writes, and with GITROUTE_MEMLOG each extraction worker logs its memory as it exits."""
+    repo = RepoBuilder(tmp_path / "r")
+    repo.commit(SAMPLE_FILES)
+    alone = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+    log = tmp_path / "memory.log"
+    monkeypatch.setattr(build_module, "MEMORY_LOG", str(log))
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(build_module, bound, 1)
+    rounds = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    assert rounds.parsed == alone.parsed > 4
+    assert rounds.bundle_tree == alone.bundle_tree
+    workers = {line.split()[1] for line in log.read_text().splitlines() if "'extract worker'" in line}
+    assert len(workers) > 2, "the extraction workers were not forked anew"
+
+
+def test_meaning_entries_held_as_bytes_write_the_same_bundle_full_and_after_a_commit(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    """From PACKED_MIN_NODES nodes on, the meaning index holds each file's entries as marshal's bytes (and its memo
+    stores them so): the bundle is the one a build holding lists writes, built whole and after a one-file commit
+    that reads the memo back (anchor texts from a document that names a function included)."""
+    import gitroute.indexes.meaning as meaning
+
+    files = {**SAMPLE_FILES, "docs/guide.md": "# Guide\n\nCall `parse_forecast` to read the hourly rows.\n"}
+    changed = {**files, "src/sample/weather.py": files["src/sample/weather.py"] + "\n\ndef more():\n    return 1\n"}
+    trees: dict[int, list[str]] = {}
+    for threshold in (10**9, 0):
+        monkeypatch.setattr(meaning, "PACKED_MIN_NODES", threshold)
+        repo = RepoBuilder(tmp_path / f"r{threshold}")
+        repo.commit(files)
+        first = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+        repo.commit(changed)
+        again = run_build("HEAD", repo_path=str(repo.path), jobs=1)
+        whole = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
+        assert again.bundle_tree == whole.bundle_tree
+        trees[threshold] = [first.bundle_tree, again.bundle_tree]
+    assert trees[0] == trees[10**9]

@@ -333,7 +333,7 @@ def test_a_patch_writes_only_the_shards_a_change_touches():
 @given(units=st.lists(st.lists(st.sampled_from(WORDS), max_size=6), max_size=12), batch=st.integers(1, 4),
        codec=st.sampled_from(["fields", "pairs", "rows"]))
 def test_a_table_built_batch_by_batch_on_disk_is_the_table_built_at_once(units, batch, codec):
-    """Past BATCH_UNITS units, a table's parts are set aside a batch at a time and joined key by key: the same
+    """Past BATCH_UNITS units, a table's parts are set aside BATCH_SIZE units at a time and joined key by key: the same
     blobs, key count and size as the table filled in memory, for every codec of postings."""
     import gitroute.bundle.tables as tables
 
@@ -352,12 +352,12 @@ def test_a_table_built_batch_by_batch_on_disk_is_the_table_built_at_once(units, 
                 into[word].append([number, place])
 
     whole = table.build(records, fill)  # fewer units than BATCH_UNITS: filled in memory
-    held = tables.BATCH_UNITS
-    tables.BATCH_UNITS = batch
+    held = tables.BATCH_UNITS, tables.BATCH_SIZE
+    tables.BATCH_UNITS = tables.BATCH_SIZE = batch
     try:
         batched = table.build(records, fill)
     finally:
-        tables.BATCH_UNITS = held
+        tables.BATCH_UNITS, tables.BATCH_SIZE = held
     assert batched == whole
 
 

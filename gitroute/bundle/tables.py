@@ -62,7 +62,9 @@ if TYPE_CHECKING:
 # A table built whole from more units than this fills them a batch at a time, each batch's postings set aside on
 # disk in SPILL_BUCKETS buckets by key (`PostingsTable._batched`): the kernel's meaning index has 77,000 files, and
 # its postings were gigabytes of tuples. Below it (django: 5,500 files) setting aside would cost more than it saves.
+# Past it, a batch is BATCH_SIZE units: the batch being filled is what such a table's build holds.
 BATCH_UNITS = 8192
+BATCH_SIZE = 2048
 SPILL_BUCKETS = 64
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
 LoadBlobs = Callable[[Sequence[str]], Mapping[str, object]]  # paths -> the decoded JSON of those found
@@ -682,11 +684,13 @@ class PostingsTable(Table):
         for key, value in values:
             sharded[shard_of(key, shards)][key] = encode(value)
             keys += 1
-        blobs = {self.path(n): codec.dump_shard(shard) for n, shard in sharded.items()}
+        blobs = {}
+        for n in list(sharded):  # each shard's encoded values let go once dumped: the table is not held twice
+            blobs[self.path(n)] = codec.dump_shard(sharded.pop(n))
         return Built(blobs, {}, shards, keys, size), {}, {}
 
     def _batched(self, records: Mapping[str, object], fill: Fill) -> tuple[Built, dict, dict]:
-        """`_whole` for many units, in bounded memory: the units' parts, BATCH_UNITS units at a time, set aside on
+        """`_whole` for many units, in bounded memory: the units' parts, BATCH_SIZE units at a time, set aside on
         disk by key bucket (marshal's bytes), then each bucket's keys joined, batch after batch (a key's value is
         its units' parts in their order, whichever batch each fell in), and encoded. What is held at once is one
         batch's postings and one bucket's, not the table's: a kernel's meaning postings were gigabytes of tuples."""
@@ -701,7 +705,7 @@ class PostingsTable(Table):
             values: dict[str, object] = defaultdict(codec.empty)
             for done, unit in enumerate(records, 1):
                 fill(unit, values)
-                if done % BATCH_UNITS and done != len(records):
+                if done % BATCH_SIZE and done != len(records):
                     continue
                 size += sum(map(codec.size, values.values()))
                 buckets: dict[int, list] = defaultdict(list)

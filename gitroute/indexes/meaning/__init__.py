@@ -25,11 +25,14 @@ from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
     FIELDS,
+    PACKED_MIN_NODES,
     Entries,
     decode_posting,
     encode_posting,
     files_postings,
     kept_files,
+    packed_entries,
+    unpacked_entries,
     with_anchors,
 )
 from gitroute.indexes.meaning.ranking import (
@@ -97,7 +100,7 @@ Records = Callable[[Iterable[int]], dict[int, list]]
 
 def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], memo=None,
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
-                        prepared: Mapping[str, Entries] | None = None, stored=None,
+                        prepared: Mapping[str, Entries | bytes] | None = None, stored=None,
                         shards_memo=None, last: object = None,
                         files_kept: tuple[list[list], int] | None = None,
                         ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
@@ -112,10 +115,11 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     from gitroute.bundle.layout import dump_json
 
     groups, built = files_kept if files_kept is not None else kept_files(nodes)
-    entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs)
+    pack = len(nodes) >= PACKED_MIN_NODES
+    entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
-    files: dict[str, tuple[int, list]] = {}  # path -> (file node id, postings)
+    files: dict[str, tuple[int, Entries | bytes]] = {}  # path -> (file node id, postings)
     states: dict[str, tuple] = {}  # path -> what its postings are made of: blob, first id, node count, anchors
     total_length = body_total = 0
     docs = body_docs = 0
@@ -127,8 +131,11 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         # memo holds: its bucket is not written again); else this build's, with the anchor texts' words.
         entries = shards_memo.get(_state_key(path, state)) if shards_memo is not None else None
         if entries is None:
-            entries = with_anchors(entries_of[path], group, anchors, words_memo) if said else entries_of[path]
-        for _offset, length, _tokens, _packed, body_length in entries:
+            entries = entries_of[path]
+            if said:
+                entries = with_anchors(unpacked_entries(entries), group, anchors, words_memo)
+                entries = packed_entries(entries) if pack else entries
+        for _offset, length, _tokens, _packed, body_length in unpacked_entries(entries):
             total_length += length
             docs += 1
             if body_length:
@@ -140,7 +147,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
             shards_memo.put(_state_key(path, state), entries)
 
     def fill(path: str, postings: dict) -> None:
-        _add_postings(postings, *files[path])
+        first, entries = files[path]
+        _add_postings(postings, first, unpacked_entries(entries))
 
     def fill_old(path: str, state: object, postings: dict) -> bool:
         """A file's postings as the last build made them (the memo's, under the key of its state then)."""
@@ -149,7 +157,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         entries = shards_memo.peek(_state_key(path, state))
         if entries is None:
             return False
-        _add_postings(postings, state[1], entries)
+        _add_postings(postings, state[1], unpacked_entries(entries))
         return True
 
     table = POSTINGS.build(states, fill, memo=shards_memo, stored=stored, old=fill_old, last=last)
@@ -293,13 +301,13 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 # --- query -----------------------------------------------------------------------------------
 
 
-def file_table_blob(files: Iterable[tuple[int, Entries]]) -> bytes:
+def file_table_blob(files: Iterable[tuple[int, Entries | bytes]]) -> bytes:
     """The file table's blob (`storage`): each file's first node id, and the node lengths its postings held (a
     body word's posting keeps its own)."""
     rows = []
     for first, entries in sorted(files, key=lambda file: file[0]):
         rows.append((first, [(offset, decode_posting(packed[0])[1] if len(tokens) > body_length else 0)
-                             for offset, _length, tokens, packed, body_length in entries]))
+                             for offset, _length, tokens, packed, body_length in unpacked_entries(entries)]))
     return dump_file_table(rows)
 
 

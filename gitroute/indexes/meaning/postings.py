@@ -183,6 +183,25 @@ def _body_words(text: str, counts: dict[str, int]) -> list[str]:
 
 
 Entries = list  # of _file_postings' tuples: one file's postings
+# From this many nodes on, a build holds each file's entries as marshal's bytes (what the memo writes), read back
+# where they are used: as lists of tokens and ints they were most of what the Linux kernel's meaning worker held
+# (3.77 million nodes). Below it (django: 50,000 nodes) the bytes would cost CPU and save little.
+PACKED_MIN_NODES = 250_000
+
+
+def packed_entries(entries: Entries) -> bytes:
+    import marshal
+
+    return marshal.dumps(entries)
+
+
+def unpacked_entries(entries: Entries | bytes) -> Entries:
+    """A file's entries, as `packed_entries` wrote them or as they were."""
+    if isinstance(entries, bytes):
+        import marshal
+
+        return marshal.loads(entries)
+    return entries
 
 
 def kept_files(nodes: Sequence) -> tuple[list[list], int]:
@@ -237,20 +256,22 @@ def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[s
 
 
 def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | None], memo=None,
-                   file_blobs: dict[str, str] | None = None) -> dict[str, Entries]:
-    """Each file's postings without anchor texts (`_file_postings`), by path (groups: `kept_files`).
+                   file_blobs: dict[str, str] | None = None, pack: bool = False) -> dict[str, Entries | bytes]:
+    """Each file's postings without anchor texts (`_file_postings`), by path (groups: `kept_files`); with `pack`,
+    as `packed_entries`' bytes.
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
     from an earlier build when its path, blob and node count are the same."""
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     payloads: dict[int, int] = {}
-    out: dict[str, Entries] = {}
+    out: dict[str, Entries | bytes] = {}
     for group in groups:
         path = group[0].path
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
-        entries = memo.get(key) if memo is not None else None
+        entries: Entries | bytes | None = memo.get(key) if memo is not None else None
         if entries is None:
-            entries = _file_postings(group, read, words_memo, payloads)
+            made = _file_postings(group, read, words_memo, payloads)
+            entries = packed_entries(made) if pack else made
         if memo is not None:
             memo.put(key, entries)
         out[path] = entries
