@@ -7,13 +7,11 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gitroute.parsing.families.ecmascript import exported_name
-from gitroute.parsing.grammars import error_query, language
+from gitroute.parsing.grammars import error_query, language, query_source
 from gitroute.parsing.nodes import MAX_NAME, WHITESPACE, Scope, text
 from gitroute.parsing.references import binding_of, call_receiver, is_base
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from tree_sitter import Node, Query
 
     from gitroute.parsing.families import Family
@@ -46,11 +44,16 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
     from tree_sitter import QueryCursor
 
     roles = _pattern_roles(lang)
+    parent_types = _parent_types(lang, query)
     scopes: dict[tuple[int, int], tuple[int, Scope]] = {}
     refs: list[Ref] = []
     add_ref = refs.append
     is_call = family.is_call
-    for pattern, captures in QueryCursor(query).matches(root, _holds):
+    # No predicate callback: with one, tree-sitter 0.26.1 keeps every match's captures, and through their nodes the
+    # whole parsed tree, alive for the process (4.7 MiB a run of kernel/sched/core.c); `#parent-type?` is applied here.
+    for pattern, captures in QueryCursor(query).matches(root):
+        if parent_types and pattern in parent_types and not _has_parent(captures, *parent_types[pattern]):
+            continue
         role = roles.get(pattern)
         if role is None:
             role = roles[pattern] = _role_of(captures)
@@ -123,17 +126,33 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
     return [scope for _pattern, scope in scopes.values()], refs
 
 
-def _holds(predicate: str, args: Sequence[tuple[str, str]], pattern_index: int,
-           captures: dict[str, list[Node]]) -> bool:
-    """The predicates tree-sitter leaves to its caller. `(#parent-type? @capture "type" ...)`: the captured node's
-    parent is one of the types. It stands for one copy of a pattern under each parent (`(translation_unit
-    (declaration ...))`, `(preproc_if (declaration ...))`, ...), which a query cannot list as alternatives, and
-    whose parent steps cost a compile more than the rest of the query (queries/c.scm)."""
-    if predicate == "parent-type?":
-        nodes = captures.get(args[0][0])
-        parent = nodes[0].parent if nodes else None
-        return parent is not None and any(parent.type == value for value, _kind in args[1:])
-    raise ValueError(f"unknown query predicate '#{predicate}' in pattern {pattern_index}")  # a bug in a shipped .scm
+# `(#parent-type? @capture "type" ...)`: the captured node's parent is one of the types. It stands for one copy of a
+# pattern under each parent (`(translation_unit (declaration ...))`, `(preproc_if (declaration ...))`, ...), which a
+# query cannot list as alternatives, and whose parent steps cost a compile more than the rest of the query
+# (queries/c.scm). Read from each pattern's own text; tree-sitter leaves such predicates to its caller.
+_PARENT_TYPE = re.compile(r'\(#parent-type\?\s+@([\w.]+)((?:\s+"[^"]*")+)\s*\)')
+_PARENT_TYPES: dict[str, dict[int, tuple[str, frozenset[str]]]] = {}
+
+
+def _parent_types(lang: str, query: Query) -> dict[int, tuple[str, frozenset[str]]]:
+    """pattern index -> (capture, parent types) of each pattern with a `#parent-type?`, once per language."""
+    found = _PARENT_TYPES.get(lang)
+    if found is None:
+        source = query_source(lang).encode("utf-8")
+        found = {}
+        for pattern in range(query.pattern_count):
+            text = source[query.start_byte_for_pattern(pattern):query.end_byte_for_pattern(pattern)].decode("utf-8")
+            code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
+            for capture, types in _PARENT_TYPE.findall(code):
+                found[pattern] = (capture, frozenset(re.findall(r'"([^"]*)"', types)))
+        _PARENT_TYPES[lang] = found
+    return found
+
+
+def _has_parent(captures: dict[str, list[Node]], capture: str, types: frozenset[str]) -> bool:
+    nodes = captures.get(capture)
+    parent = nodes[0].parent if nodes else None
+    return parent is not None and parent.type in types
 
 
 def merge_clauses(scopes: list[Scope]) -> list[Scope]:
