@@ -1082,15 +1082,17 @@ def test_c_declarators_that_hold_no_parameter_list_are_no_functions(lang: str) -
         expected += [("box", "class"), ("at", "method"), ("ref", "method")]
     assert [(name, kind) for name, kind, *_rest in _symbols(source, lang)] == expected
 
-def test_an_unknown_query_predicate_is_an_error_not_a_match() -> None:
+def test_an_unknown_query_predicate_is_an_error_not_a_match(monkeypatch) -> None:
     from tree_sitter import Query
 
-    from gitroute.parsing.captures import run_query
+    from gitroute.parsing import captures
 
-    query = Query(grammars.language("c"), '((identifier) @name (#no-such-predicate? @name "x")) @definition.constant')
+    source = '((identifier) @name (#no-such-predicate? @name "x")) @definition.constant'
+    monkeypatch.setattr(captures, "query_source", lambda lang: source)  # as if a shipped .scm held it
+    query = Query(grammars.language("c"), source)
     root = grammars.parser("c").parse(b"int x;").root_node
     with pytest.raises(ValueError, match="no-such-predicate"):
-        run_query("c-unknown-predicate", family("c"), query, root)
+        captures.run_query("c-unknown-predicate", family("c"), query, root)
 
 
 def test_load_languages_compiles_each_query_once_in_this_process() -> None:
