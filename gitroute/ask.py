@@ -493,9 +493,10 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
     if kind == "docs" and missing and not subjects.missing_paths and all(
-            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS for n in missing):
+            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS and not is_marked_code(n) for n in missing):
         # a docs question about something in words, a name it lacks far after the phrase ("Is there a doc on how a
-        # release gets published to PyPI"): the documents are asked in the question's words
+        # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`): the documents are
+        # asked in the question's words
         return text, []
     if missing or subjects.missing_paths:
         # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as

@@ -776,3 +776,6 @@ def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_righ
     assert far.routes[0].kind == "docs" and "PyPI" in far.routes[0].text, far
     near = classify("Where is `RequestThrottler` documented? I need its options.", nothing, EVERY_COMMAND)
     assert not near.routes and list(near.undefined) == ["RequestThrottler"], near
+    # a name spelled as code is what a docs question asks about however far after its phrase
+    coded = classify("Which section of the API reference covers json_object_merge_deep?", nothing, EVERY_COMMAND)
+    assert not coded.routes and list(coded.undefined) == ["json_object_merge_deep"], coded

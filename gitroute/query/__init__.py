@@ -168,13 +168,13 @@ def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
 
 def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
     """The route through every document's sections (`why`) for a question whose first route, docs, found nothing
-    while another kind answered: what it asks for is a document, before the other kinds' rows."""
+    while a wiring or plain-words route answered: what it asks for is a document, before the other kinds' rows."""
     from gitroute.ask import Route
 
     if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
             or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
-            or any(r.command == "why" for r, _ in answers):
-        return None
+            or any(r.command == "why" or r.kind in ("code", "impact", "symbol") for r, _ in answers):
+        return None  # (a question that also asks for code, or what uses a name, is asked that first)
     return Route("docs", "why", text, "docs found no document naming it: the question's words, over every "
                  "document's sections, before the other kinds' rows")
 
