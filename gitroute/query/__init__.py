@@ -169,14 +169,19 @@ def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
 def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
     """The route through every document's sections (`why`) for a question whose first route, docs, found nothing
     while a wiring or plain-words route answered: what it asks for is a document, before the other kinds' rows."""
-    from gitroute.ask import Route
-
     if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
             or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
             or any(r.command == "why" or r.kind in ("code", "impact", "symbol") for r, _ in answers):
         return None  # (a question that also asks for code, or what uses a name, is asked that first)
-    return Route("docs", "why", text, "docs found no document naming it: the question's words, over every "
-                 "document's sections, before the other kinds' rows")
+    return _sections_route(text, ", before the other kinds' rows")
+
+
+def _sections_route(text: str, when: str = "") -> Route:
+    """A docs question asked of every document's sections through `why`, in its own words."""
+    from gitroute.ask import Route
+
+    return Route("docs", "why", text, f"docs found no document naming it: the question's words, over every "
+                 f"document's sections{when}")
 
 
 def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:
@@ -194,8 +199,7 @@ def _fallbacks(text: str, classification: Classification, available: list[str]) 
         return []
     fallbacks = []
     if "why" in available and any(r.kind == "docs" for r in routes) and not any(r.command == "why" for r in routes):
-        fallbacks.append(Route("docs", "why", text, "docs found no document naming it: the question's words, "
-                               "over every document's sections"))
+        fallbacks.append(_sections_route(text))
     if "query" in available and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split())
                                     and r.kind != "meaning" for r in routes):
         kinds = "/".join(dict.fromkeys(r.kind for r in routes))

@@ -141,8 +141,10 @@ def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
         return []
     found = []
     for match in _TERM_CANDIDATE.finditer(text):
-        before = text[:match.start()].rstrip()
-        words = _term_words(match.group(), not before or before[-1] in _SENTENCE_START)
+        at = match.start() - 1
+        while at >= 0 and text[at].isspace():  # the character before the word, spaces aside (no copy of the text)
+            at -= 1
+        words = _term_words(match.group(), at < 0 or text[at] in _SENTENCE_START)
         if words and any(word_stem(t) in missing for t in words):
             found.append(match.group())
     return list(dict.fromkeys(found))
