@@ -130,7 +130,7 @@ def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
     if _CAMEL_HUMP.search(word):
         return tokenize(word)
     if not opens_sentence and len(word) > 2 and word[1:].islower() and not neighbours(word_stem(word.lower())):
-        return [word.lower()]
+        return tokenize(word)  # the question's own split: `Neo4j` holds the word "neo"
     return None
 
 
