@@ -206,6 +206,10 @@ _DECISION = _phrases(
     r"\b(?:isn[’']?t|is|wasn[’']?t|was|aren[’']?t|are) (?:that|this|it|they|these|those) (?:\S+ )?(?:a )?"
     r"(?:bad|good|poor|terrible|questionable|risky|dangerous|wise|smart) (?:idea|choice|design|approach|practice)s?\b",
     r"\bwhat(?:[’']s| is) (?:wrong|bad) (?:with|about) (?:using|just|simply|plain|having)\b",
+    # the case made for or against a design: "what's the argument against namedtuples", "the downsides of X"
+    # (not "the arguments for parse()": a function's)
+    r"\barguments? (?:for and )?against\b|\bthe case (?:against|for)\b|\bpros and cons\b",
+    r"\b(?:downsides?|drawbacks?|disadvantages?) (?:of|to|with) (?:using |having |a |an |the )?\w",
 )
 # "X instead of Y", "rather than", "in favour of": a choice, unless the question asks for another kind ("if X started
 # returning a list instead of a generator, what callers …") or where something is done ("where does reading take its
@@ -401,6 +405,7 @@ _GATES: dict[int, Gate] = {
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
                   'wrap')),
+    310991006: (('d',), ('isadvantage', 'ownside', 'rawback'), (' ',), ('of', 'to', 'with'), (' ',)),
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
@@ -437,6 +442,7 @@ _GATES: dict[int, Gate] = {
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
+    1117186528: (('argument', 'pros and cons', 'the case '),),
     1198442558: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),

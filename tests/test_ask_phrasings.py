@@ -32,6 +32,12 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("thread locals for request and session — isn't that a bad idea?", "decision"),
     ("What's wrong with using plain dicts for records that always have the same keys?", "decision"),
     ("Is the named array package going to ship its own file readers?", "decision"),
+    ("what's the argument against using namedtuples for records in a public API?", "decision"),
+    ("What are the drawbacks of storing forecasts as one blob?", "decision"),
+    ("pros and cons of hourly rows vs one blob", "decision"),
+    # not a design: a function's arguments, a test case
+    ("where are the arguments for parse_forecast checked", "meaning"),
+    ("is there a test case for parse_forecast", "meaning"),
     # "instead of" is a choice only when nothing else asks
     ("If parse_forecast started returning a list instead of a generator, what callers should I re-check?", "impact"),
     ("where does reading take its input from a callback instead of one whole string", "meaning"),
