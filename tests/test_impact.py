@@ -287,6 +287,11 @@ CONFIGS = {
     ".github/workflows/release.yml": ("name: release\non:\n  push:\n    tags: ['v*']\njobs:\n  publish:\n"
                                       "    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
                                       "      - run: make dist\n"),
+    # a workflow whose comments say "workflow file": words every CI file is, which rank none above another
+    ".github/workflows/codeql.yml": ("# For most projects this workflow file will not need changing; commit this\n"
+                                     "# file to your repository.\nname: CodeQL\non:\n  push:\n    branches: [main]\n"
+                                     "jobs:\n  analyze:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                     "      - uses: github/codeql-action/init@v3\n"),
     "pyproject.toml": '[project]\nname = "shop"\n\n[project.scripts]\nshop-admin = "shop.cli:main"\n',
     "shop/cli.py": "def main():\n    return 0\n",
     "Makefile": "lint:\n\truff check shop\n\nschemas:\n\tpython tools/regenerate_schemas.py\n",

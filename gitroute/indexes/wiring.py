@@ -51,6 +51,9 @@ MAX_CONFIGS = 5000
 # for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
 _TASK_FRAMING = frozenset(("run", "execut", "invok", "kick", "suit", "cmd"))
 _ASKS_CI = frozenset(("ci", "workflow", "pipelin"))  # stems: "on CI", "which workflow", "the pipeline"
+# Words that name the kind of file asked for ("which workflow file is that?"): every CI file is one, so they raise
+# the CI files (`_ASKS_CI`) and do not rank one above another (codeql.yml's comments say "workflow file").
+_ASKS_KIND = _ASKS_CI | {"file"}
 # Shell text of a run step: the only place a pattern is used (a shell script has no structure to parse).
 _RUN_DISPATCH = re.compile(r"""event[_-]type["'\s]*[:=]\s*["']?([\w.:/-]+)""")
 _RUN_DOCKER_PUSH = re.compile(r"\bdocker\s+(?:image\s+)?push\s+([^\s;&|]+)")
@@ -435,6 +438,8 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path
             matched = [w for w in sorted(asked) if (i := bisect.bisect_left(words, w)) < len(words) and words[i] == w]
         except TypeError:
             raise view.corrupt(WIRING_BLOB) from None
+        if c["kind"] == "ci" and asked & _ASKS_CI:
+            matched = [w for w in matched if w not in _ASKS_KIND]
         if matched:
             found[c["path"]] = (c["kind"], matched)
     if not found:
