@@ -238,7 +238,11 @@ _WIRING_BUILD = _phrases(
     r"\bpublish(?:es|ed|ing)?\b(?=(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:packages?|releases?|crates?|gems?|wheels?|images?"
     r"|artifacts?|versions?|pypi|npm|nuget|registry|registries|docs|site)\b)",
     r"\b(?:packages?|releases?|crates?|gems?|wheels?|versions?)\b(?:\s+\S+){0,6}?\s+(?:gets?\s+|is\s+|are\s+|be\s+)?"
-    r"publish(?:es|ed|ing)?\b|\buploads? .* to\b",
+    r"publish(?:es|ed|ing)?\b",
+    # uploading a build to where others fetch it ("uploads it to PyPI"), not a request's file uploads ("where are
+    # large uploads streamed to a temporary file")
+    r"\buploads? (?:it|them|the \S+|\S+)(?: \S+)?? to (?:the )?(?:pypi|npm|nuget|crates\.io|rubygems|registry"
+    r"|registries|codecov|coveralls|s3|gcs|github|releases?|maven|sonatype|artifactory|docker ?hub|ghcr)\b",
     r"\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
     r"\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
@@ -285,6 +289,16 @@ KIND_PHRASES = (
 )
 
 
+# "why does X do nothing / fail / hang": a symptom to debug, asked of the code, not a design choice
+_SYMPTOM = _phrases(
+    r"^\s*why (?:does|do|did|is|are|would|will|am|can[’']?t)\b(?:\s+\S+){0,14}?\s+(?:do(?:es)? nothing|did nothing"
+    r"|fail(?:s|ing)?|hang(?:s|ing)?|crash(?:es|ing)?|freez(?:e|es|ing)|time(?:s)? out|(?:do(?:es)?n[’']?t|not) work"
+    r"|stop(?:s|ped)? working|get(?:ting)? (?:an? )?(?:error|exception|warning)|(?:is|are|gets?) ignored)\b",
+    r"^\s*why (?:doesn[’']?t|don[’']?t|won[’']?t|can[’']?t|isn[’']?t|aren[’']?t)\b(?:\s+\S+){0,14}?\s+(?:work(?:s|ing)?"
+    r"|start|load|fire|show up|get (?:called|applied|picked up))\b",
+)
+
+
 def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
     """(position, kind, why) of each kind's first phrase in `text`, in the order the question says them (a choice,
     "X instead of Y", only when no other phrase asks for a kind), and the weak "I'm changing X" phrase when there
@@ -294,6 +308,8 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
     deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (*KIND_PHRASES, ("decision", deciding, "asks what was decided")):
         match = pattern.search(text) if pattern is not None else None
+        if match and kind == "decision" and match.group(0).strip().lower() == "why" and _SYMPTOM.search(text):
+            match = None
         if match and all(k != kind for _, k, _ in found):
             found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
             spans.append(match.span())
@@ -406,6 +422,8 @@ _GATES: dict[int, Gate] = {
                   'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
                   'wrap')),
     310991006: (('d',), ('isadvantage', 'ownside', 'rawback'), (' ',), ('of', 'to', 'with'), (' ',)),
+    407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
+                 ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
@@ -434,10 +452,12 @@ _GATES: dict[int, Gate] = {
                   'justif', 'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach',
                   'tell', 'through')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
+    887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
+                 (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
+                  'freez', 'hang', 'time', 'warning')),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
-    1037130152: (('publish', 'upload'),),
     1043471536: (('take me to the ',), ('code', 'file', 'implementation', 'source')),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
@@ -505,6 +525,9 @@ _GATES: dict[int, Gate] = {
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
                  ('described', 'documented', 'explained', 'outlined', 'proposed', 'specified'), (' in',)),
+    2477972003: (('upload',), (' ',), (' to ',),
+                 ('artifactory', 'codecov', 'coveralls', 'crates.io', 'docker', 'gcs', 'ghcr', 'github', 'maven', 'npm',
+                  'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
     2495245470: (('where',), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
@@ -542,6 +565,7 @@ _GATES: dict[int, Gate] = {
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3698457807: (('where',), ('are', 'is'), ('tested',)),
     3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
+    3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),
     3782104514: (('console', 'manifest'),),
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',

@@ -35,6 +35,13 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("what's the argument against using namedtuples for records in a public API?", "decision"),
     ("What are the drawbacks of storing forecasts as one blob?", "decision"),
     ("pros and cons of hourly rows vs one blob", "decision"),
+    # a symptom to debug is asked of the code, not of the design
+    ("why does starting the client from my script do nothing when the cli launched it?", "meaning"),
+    ("Why do I get an error when parse_forecast reads an empty file?", "meaning"),
+    ("why doesn't the forecast cache work across processes", "meaning"),
+    # uploading a build is wiring; a request's uploads are not
+    ("Which workflow uploads the wheel to PyPI?", "wiring"),
+    ("where are large uploads streamed to a temporary file on disk", "meaning"),
     # not a design: a function's arguments, a test case
     ("where are the arguments for parse_forecast checked", "meaning"),
     ("is there a test case for parse_forecast", "meaning"),
