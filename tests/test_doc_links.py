@@ -701,3 +701,15 @@ def test_a_damaged_doc_links_shard_is_a_bad_value_never_a_traceback(tail, at, by
                     assert isinstance(codec.decode_key(shard, key), list)
             except BadValue:
                 pass
+
+
+def test_a_myst_role_in_markdown_links_as_a_role_and_is_no_text(make_repo, route):
+    # MyST (Sphinx's markdown): {py:meth}`~shop.cart.Cart.total` is the role :py:meth: of reStructuredText
+    repo = make_repo("myst")
+    repo.commit({**SHOP_FILES, "docs/totals.md": (
+        "# Totals\n\nA cart adds up with {py:meth}`~shop.cart.Cart.total`, see {doc}`the receipts <receipts>`.\n")},
+        "docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows = rows_by_path(ask(route, repo, "docs", "Cart.total"))
+    assert rows["docs/totals.md"]["line"] == 3
+    assert list(rows_by_path(ask(route, repo, "code", "docs/totals.md"))) == ["src/shop/cart.py"]

@@ -483,3 +483,13 @@ def test_rst_blocks_are_the_same_read_from_named_children_or_every_child(parts: 
         assert parse_document("a.rst", data) == fast
     finally:
         _RstReader.markup = named
+
+
+def test_myst_roles_in_markdown_are_roles_and_their_markers_no_text() -> None:
+    doc = _doc("docs/fit.md", "# Fit\n\nUse {py:func}`scipy.optimize.curve_fit`; {py:meth}`~xr.DataArray.curvefit` fits,"
+                              " see {doc}`the guide <guide/fit>`, `plain` and {not a role} `x`.\n")
+    assert ("role", "scipy.optimize.curve_fit", ":py:func:", 3) in _tokens(doc)
+    assert ("role", "~xr.DataArray.curvefit", ":py:meth:", 3) in _tokens(doc)
+    assert ("role", "guide/fit", ":doc:", 3) in _tokens(doc)
+    assert ("code", "plain", "", 3) in _tokens(doc) and ("code", "x", "", 3) in _tokens(doc)
+    assert doc.blocks[1].text == ("Use scipy.optimize.curve_fit; curvefit fits, see the guide, plain and {not a role} x.")

@@ -238,6 +238,10 @@ _MD_LINKS = frozenset(("inline_link", "full_reference_link", "collapsed_referenc
                        "image"))
 
 
+# A MyST role right before a code span (`{py:func}`, `{ref}`, `{doc}`): the span is its target.
+_MYST_ROLE = re.compile(rb"\{([A-Za-z][\w:+.-]{0,40})\}\Z")
+
+
 class _MarkdownInline:
     """Plain text and tokens of one run of Markdown inline content."""
 
@@ -258,6 +262,16 @@ class _MarkdownInline:
         kind = node.type
         if kind == "code_span":
             inner = self.span(node, skip=("code_span_delimiter",))
+            role = _MYST_ROLE.search(self.src, max(0, node.start_byte - 64), node.start_byte)
+            if role:  # MyST's {py:meth}`~pkg.Class.method`: a Sphinx role, as in reStructuredText
+                inner = inner.strip()
+                target = _rst_title_target(inner)
+                token = _token("role", target, self.line(node), f":{_decode(role.group(1))}:")
+                if token is not None:
+                    self.tokens.append(token)
+                if inner.endswith(">") and "<" in inner:
+                    return inner[:inner.rindex("<")].strip()
+                return role_target(target).rsplit(".", 1)[-1] if target.startswith("~") else role_target(target)
             self.add("code", " ".join(inner.split()), node)
             return inner
         if kind in _MD_LINKS:
@@ -287,7 +301,10 @@ class _MarkdownInline:
         for child in node.children:
             if not child.is_named and not child.child_count:
                 continue  # punctuation stands for itself: it stays in the slice up to the next child
-            parts.append(_decode(self.src[position:child.start_byte]))
+            before = self.src[position:child.start_byte]
+            if child.type == "code_span" and before.endswith(b"}"):
+                before = _MYST_ROLE.sub(b"", before)  # the role is read with its span, not shown as text
+            parts.append(_decode(before))
             if child.type not in skip:
                 parts.append(self.render(child))
             position = child.end_byte
