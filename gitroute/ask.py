@@ -498,6 +498,10 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`): the documents are
         # asked in the question's words
         return text, []
+    if kind == "docs" and missing and not subjects.missing_paths and all(evidence.is_word(n) for n in missing):
+        # a docs question about a name the code does not define but the repository's words hold (scipy's
+        # `curve_fit` beside xarray's `curvefit`): documents may still name it, and the docs index says if one does
+        return min(missing, key=lambda n: subjects.position.get(n, 0)), []
     if missing or subjects.missing_paths:
         # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as
         # missing as a name: the answer is no_match, not a word of the question spelled as a name ('safe')

@@ -779,3 +779,9 @@ def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_righ
     # a name spelled as code is what a docs question asks about however far after its phrase
     coded = classify("Which section of the API reference covers json_object_merge_deep?", nothing, EVERY_COMMAND)
     assert not coded.routes and list(coded.undefined) == ["json_object_merge_deep"], coded
+    # ... unless the repository's words hold it (scipy's `curve_fit`, named beside the project's own `curvefit`):
+    # the docs index then says whether a document names it
+    worded = Evidence(definitions=lambda name: (), is_word=lambda name: name == "curve_fit")
+    named = classify("which doc explains curvefit for fitting a function with scipy's curve_fit?", worded,
+                     EVERY_COMMAND)
+    assert named.routes[0].kind == "docs" and named.routes[0].text == "curve_fit", named
