@@ -264,6 +264,9 @@ _WIRING_BUILD = _phrases(
     r"|binary|binaries|wheel|site|from source)\b",
     r"\bhow are (?:the\s+)?(?:tests|specs|benchmarks|releases|docs) (?:run|executed|built|made|published)\b",
     r"\b(?:which|what) (?:command|script|target|task)s? (?:runs?|builds?|lints?|releases?|publishes?)\b",
+    # a script or a make target that keeps a file made ("which script regenerates lib/config-validator.js")
+    r"\b(?:which|what) (?:\S+ )?(?:script|target|task)s? (?:re)?(?:generates?|builds?|updates?|checks?|verif(?:y|ies)"
+    r"|bumps?|deploys?|bundles?|compiles?|formats?|tests?)\b",
     r"\b(?:which|what) build (?:tools?|systems?)\b",
 )
 _WIRING_COPIES = _phrases(
@@ -529,6 +532,9 @@ _GATES: dict[int, Gate] = {
                  ('artifactory', 'codecov', 'coveralls', 'crates.io', 'docker', 'gcs', 'ghcr', 'github', 'maven', 'npm',
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
+    2483228090: (('wh',), ('at', 'ich'), (' ',), ('script', 'target', 'task'), (' ',),
+                 ('build', 'bump', 'bundle', 'check', 'compile', 'deploy', 'format', 'generate', 'test', 'update',
+                  'verif')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
     2495245470: (('where',), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',

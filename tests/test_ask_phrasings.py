@@ -68,6 +68,7 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("which compile-time flag turns off the thread-safe mutex?", "wiring"),
     ("Where is the npm script defined that regenerates the serializer?", "wiring"),
     ("what make target runs the linters", "wiring"),
+    ("lib/serializer.js says it's generated - which script regenerates it?", "wiring"),
     ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
