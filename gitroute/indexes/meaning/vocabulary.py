@@ -116,7 +116,8 @@ def question_words(text: str) -> list[str]:
 # about something the repository lacks, however many of its other words the best file holds ("which middleware
 # verifies the CSRF token on POST requests"). Not one: a sentence's first word, a place ("the offset from
 # Greenwich", an English word), two capitals (`OK`, `IP`), a part of a dotted or called name (`Json.NET`).
-_TERM_CANDIDATE = LazyPattern(r"(?<![\w.$])[A-Z][A-Za-z0-9]*(?![\w.(])")
+# A lower-case letter before two capitals is a name's spelling too (`gRPC`, `eBPF`), not a camel-cased identifier.
+_TERM_CANDIDATE = LazyPattern(r"(?<![\w.$])(?:[A-Z][A-Za-z0-9]*|[a-z][A-Z]{2}[A-Za-z0-9]*)(?![\w.(])")
 _CAMEL_HUMP = LazyPattern(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _SENTENCE_START = ".?!:;\"'(\u2014-"
 
