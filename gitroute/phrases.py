@@ -111,6 +111,8 @@ _CODE = _phrases(
     r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
     r"|named|mentioned|described|shown)\b",
+    r"\b(?:code|source|files|classes|functions)\s+(?:it|this page|this doc|that page|that doc|they)\s+(?:describes?"
+    r"|covers?|documents?|talks? about|mentions?|walks? through|refers? to)\b",
 )
 _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
                  r"|extends?|depends? on|relies? on|references?|consumes?|pulls? in|invokes?|wraps?|overrides?"
@@ -340,12 +342,23 @@ _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\s[—–-]+\s|—")
 def asking_clause(text: str) -> tuple[int, int]:
     """(start, end) of the clause that asks, the first that ends in a question mark ("I'm changing X; who calls
     it?"); its phrases say what is asked before those of the sentences around it. The whole text when none does."""
-    start = 0
+    start, clauses = 0, []
     for end in _CLAUSE_END.finditer(text):
         if text[end.start()] == "?":
             return start, end.end()
+        clauses.append((start, end.end()))
         start = end.end()
+    clauses.append((start, len(text)))
+    # no question mark: a later clause that asks in the imperative ("The tutorial page walks through get_db; show
+    # me the code it describes")
+    for start, end in clauses[1:]:
+        if _IMPERATIVE.match(text, start):
+            return start, end
     return 0, len(text)
+
+
+_IMPERATIVE = re.compile(r"\s*(?:(?:so|now|then|please|just)\s+)?(?:show|take|give|point|tell|find|list|open|jump)"
+                         r"\s+(?:me|us|all|every|the|where|which|what|who)\b", re.IGNORECASE)
 
 
 def necessary_words(alternative: str) -> Gate:
@@ -580,6 +593,9 @@ _GATES: dict[int, Gate] = {
     3862663169: (('what',), (' is', 's'), (' ',), ('bad', 'wrong'), (' ',), ('about', 'with'), (' ',),
                  ('having', 'just', 'plain', 'simply', 'using')),
     3871123059: (('in favo', 'instead of', 'rather than'),),
+    3897439758: (('classes', 'code', 'files', 'functions', 'source'),
+                 ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
+                 (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
     3930010815: (('code', 'file', 'implementation', 'source', 'sources'), ('b',), ('acking', 'ehind')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),
                  ('build', 'compile', 'install', 'lint', 'package', 'release'),

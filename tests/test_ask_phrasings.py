@@ -69,6 +69,9 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Where is the npm script defined that regenerates the serializer?", "wiring"),
     ("what make target runs the linters", "wiring"),
     ("lib/serializer.js says it's generated - which script regenerates it?", "wiring"),
+    # no question mark: the clause that asks in the imperative says what is asked
+    ("The forecasts page walks through parse_forecast and the client; show me the code it describes.", "code"),
+    ("The forecasts page walks through parse_forecast and the client.", "docs"),
     ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
