@@ -233,6 +233,23 @@ def test_ask_no_match_when_no_index_has_an_answer(built, route):
     assert text.exit_code == 0 and "no_match:" in text.stdout
 
 
+def test_a_docs_question_in_a_repository_with_no_document_is_asked_of_the_code_s_words(make_repo, route):
+    # a gem's or a crate's sources alone: the comments are the documentation
+    question = "which doc explains parse_forecast, how raw forecast text becomes hourly rows?"
+    bare = make_repo("bare")
+    bare.commit({k: v for k, v in SAMPLE_FILES.items() if not k.endswith(".md")}, "initial")
+    assert route(["build", "-q"], bare.path).exit_code == 0
+    doc = ask_json(route, bare, "--explain", question)
+    assert [r["kind"] for r in doc["classification"]["routes"]][-1] == "meaning"
+    assert doc["status"] == "routed" and doc["rows"][0]["name"] == "parse_forecast"
+    assert ask_json(route, bare, "Where is `RobotArm` documented?")["status"] == "no_match"
+    # with a document, a docs question wants documents: none says it, so no_match
+    documented = make_repo("documented")
+    documented.commit(dict(SAMPLE_FILES), "initial")
+    assert route(["build", "-q"], documented.path).exit_code == 0
+    assert ask_json(route, documented, question)["status"] == "no_match"
+
+
 def test_a_phrase_that_chose_why_or_wiring_and_found_nothing_asks_the_meaning_index_too(make_repo, route):
     """"rather than" reads as a why question and "pipeline" as a wiring one; a repository with no decision
     record, or a question no wiring shares a word with, still gets rows from the question's words, under

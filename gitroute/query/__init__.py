@@ -125,7 +125,7 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             classification = classification._replace(routes=(routes[0], sections, *routes[1:]))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
-        for fallback in fallbacks + _fallbacks(text, classification, available):
+        for fallback in fallbacks + _fallbacks(text, classification, available, lambda: _without_documents(view)):
             if merged.status != "no_match":
                 break
             answers.append((fallback, asked(fallback)))
@@ -184,14 +184,22 @@ def _sections_route(text: str, when: str = "") -> Route:
                  f"document's sections{when}")
 
 
-def _fallbacks(text: str, classification: Classification, available: list[str]) -> list[Route]:
+def _without_documents(view: BundleView) -> bool:
+    from gitroute.query.evidence import document_paths
+
+    return view.section("doc_links") is not None and not document_paths(view)
+
+
+def _fallbacks(text: str, classification: Classification, available: list[str],
+               without_documents: Callable[[], bool] = lambda: False) -> list[Route]:
     """The routes a question whose routes all found nothing is asked next, in its own words, in turn.
 
     A docs question whose subject no document links (no page names it, or says it in other words, or the subject
     is a file no page spells) is asked of every document's sections through `why` (records, design documents and
     ordinary pages, under that index's own no_match rule): its rows are still documents. Then, as when a phrase
     chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question asked), the
-    question is asked of the meaning index, under its own no_match rule."""
+    question is asked of the meaning index, under its own no_match rule; so is a docs question in a repository
+    with no document at all (a gem's or a crate's sources: its comments are its documentation)."""
     from gitroute.ask import Route
 
     routes = classification.routes
@@ -200,8 +208,9 @@ def _fallbacks(text: str, classification: Classification, available: list[str]) 
     fallbacks = []
     if "why" in available and any(r.kind == "docs" for r in routes) and not any(r.command == "why" for r in routes):
         fallbacks.append(_sections_route(text))
-    if "query" in available and all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split())
-                                    and r.kind != "meaning" for r in routes):
+    if "query" in available and (all(r.kind in PHRASE_ONLY_KINDS or r.text == " ".join(text.split())
+                                     and r.kind != "meaning" for r in routes)
+                                 or all(r.kind == "docs" for r in routes) and without_documents()):
         kinds = "/".join(dict.fromkeys(r.kind for r in routes))
         fallbacks.append(Route("meaning", "query", text,
                                f"{kinds} found nothing: the question's words, in plain words"))
