@@ -42,7 +42,8 @@ KIND_COMMAND = {
 DOC_EXTENSIONS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".org", ".rdoc")
 # A token shaped like a file name: a dot then 1-10 letters or digits, at the end.
 _FILE_SHAPE = re.compile(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9}$")
-_QUOTED = re.compile(r"`([^`]+)`|'([^'\s][^']*)'|\"([^\"]+)\"")
+# (a single quote opens only where no letter comes before it: "the README's 'Event handlers' sample")
+_QUOTED = re.compile(r"`([^`]+)`|(?<!\w)'([^'\s][^']*)'(?!\w)|\"([^\"]+)\"")
 _TRIM = ".,;:!?()[]{}<>\"'`"
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
 # A document named by its file's name in capitals: README, INSTALL, CONTRIBUTING, CHANGELOG.
@@ -425,7 +426,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                 subjects.facts.append(f"'{titled[0]}' names a document by the words '{titled[1]}'")
             routes.add("code", reason if kind == "code" else
                        f"{reason}, about the document '{document}': which code it talks about",
-                       document or (titled[1] if titled else None))
+                       _with_section(document, subjects, evidence) if document else titled[1] if titled else None)
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
@@ -514,6 +515,16 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.
+def _with_section(document: str, subjects: Subjects, evidence: Evidence) -> str:
+    """`document#Section` when the question quotes words of several that are not a document's title ("the README's
+    'Log file open/close event handlers' sample"): the code route reads that section's links, if it has any."""
+    for phrase in sorted(subjects.quoted, key=lambda p: subjects.position.get(p, 0)):
+        if len(phrase.split()) > 1 and "#" not in phrase and not evidence.document_titled(phrase):
+            subjects.facts.append(f"'{phrase}' may be a section of '{document}'")
+            return f"{document}#{phrase}"
+    return document
+
+
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"
                      r"|document|page|readme|tutorial|manual|reference|notes|howto|how-to|chapter|write-?up)\b", re.I)
 
@@ -586,7 +597,7 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     if subjects.documents and not subjects.located:
         # A document named in a sentence that asks nothing else of it: the code behind it.
         add("code", f"names the document '{subjects.documents[0]}': which code it talks about",
-            subjects.documents[0], share=2)
+            _with_section(subjects.documents[0], subjects, evidence), share=2)
         if identifiers:
             add("symbol", f"names {', '.join(identifiers[:3])}: where they are defined", " ".join(identifiers[:3]))
         add("meaning", "and the question in plain words, for what the document names in prose")

@@ -713,3 +713,21 @@ def test_a_myst_role_in_markdown_links_as_a_role_and_is_no_text(make_repo, route
     rows = rows_by_path(ask(route, repo, "docs", "Cart.total"))
     assert rows["docs/totals.md"]["line"] == 3
     assert list(rows_by_path(ask(route, repo, "code", "docs/totals.md"))) == ["src/shop/cart.py"]
+
+
+def test_code_of_one_section_and_ask_quoting_a_section_of_a_named_document(make_repo, route):
+    repo = make_repo("sections")
+    repo.commit({**SHOP_FILES, "README.md": (
+        "# Shop\n\n## Totals\n\nA cart adds up with `Cart.total`.\n\n"
+        "## Receipt printing\n\nA receipt is paid through `Gateway.charge`.\n")}, "docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    whole = ask(route, repo, "code", "README.md")
+    assert len(whole["rows"]) >= 2
+    one = ask(route, repo, "code", "README.md#receipt printing")  # case and punctuation aside
+    assert [r["path"] for r in one["rows"]] == ["src/shop/payments/gateway.py"], one["rows"]
+    assert "the code its section 'receipt printing' names" in one["notes"]
+    other = ask(route, repo, "code", "README.md#Refunds")  # no such section: the whole document, said so
+    assert len(other["rows"]) == len(whole["rows"]) and any("no section 'Refunds'" in n for n in other["notes"])
+    asked = ask(route, repo, "ask", "--explain", "The README's 'Receipt printing' sample calls a helper; where's its code?")
+    assert asked["classification"]["routes"][0]["asked"] == "README.md#Receipt printing", asked["classification"]
+    assert asked["rows"][0]["path"] == "src/shop/payments/gateway.py"

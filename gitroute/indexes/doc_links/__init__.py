@@ -739,7 +739,12 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
     docs_list = view.read_json(DOCS_LIST)
     if not _valid_docs_list(docs_list):
         raise view.corrupt(DOCS_LIST)
-    entry, others = match_document(question, docs_list)
+    # "README.md#Log file open/close event handlers": one section's code, when the document has that section
+    named, _, heading = question.partition("#")
+    entry, others = match_document(named, docs_list) if heading.strip() and named.strip() else (None, [])
+    if entry is None:
+        heading = ""
+        entry, others = match_document(question, docs_list)
     if entry is None:
         return Answer("no_match", view.source, (), (f"no document matches '{question}'",))
     path = entry[0]
@@ -754,8 +759,25 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
         links = entry_links(found[0])  # type: ignore[index]
     except (ValueError, TypeError, KeyError, IndexError) as err:
         raise view.corrupt(shard) from err
+    if heading:
+        links, said = _section_links(links, heading)
+        notes = (*notes, said)
     rows = rank_code(links, limit, explain)
     return Answer("routed", view.source, tuple(rows), notes, {"document": path})
+
+
+def _heading_key(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in text.casefold()).split())
+
+
+def _section_links(links: list[list], heading: str) -> tuple[list[list], str]:
+    """The links of the section titled `heading` (case and punctuation aside), with a note; all of them, said so,
+    when no section of that title names code."""
+    key = _heading_key(heading)
+    inside = [link for link in links if _heading_key(str(link[1])) == key]
+    if inside:
+        return inside, f"the code its section '{heading.strip()}' names"
+    return links, f"no section '{heading.strip()}' names code: what the whole document names"
 
 
 def answer(view, question: str, *, limit: int = 10, explain: bool = False, direction: str = "docs",
