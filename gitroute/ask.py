@@ -687,7 +687,8 @@ def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, k
             given = 0
             while queue and given < (sure if sure and turn == 0 else route.share) and len(rows) < limit:
                 row = queue.pop(0)
-                key = (row.path, row.line, row.name)
+                # one definition once, however a route names it (`ZodType.toJSONSchema`, `toJSONSchema`)
+                key = (row.path, row.line, (row.name or "").rpartition(".")[2])
                 if key in seen:
                     continue
                 seen.add(key)

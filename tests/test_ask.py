@@ -802,3 +802,17 @@ def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_righ
     named = classify("which doc explains curvefit for fitting a function with scipy's curve_fit?", worded,
                      EVERY_COMMAND)
     assert named.routes[0].kind == "docs" and named.routes[0].text == "curve_fit", named
+
+
+def test_merged_answers_show_one_definition_once_however_each_route_names_it():
+    from gitroute.ask import Route, merge_answers
+    from gitroute.model import Answer, Row
+
+    symbol = Answer("routed", None, (Row("src/schemas.ts", 51, "ZodType.toJSONSchema", "method", 130.4),
+                                     Row("src/processors.ts", 882, "toJSONSchema", "function", 125.6)))
+    impact = Answer("routed", None, (Row("src/schemas.ts", 51, "toJSONSchema", "method", 0.0),
+                                     Row("src/processors.ts", 878, "toJSONSchema", "function", 0.0)))
+    merged = merge_answers([(Route("symbol", "query", "toJSONSchema", ""), symbol),
+                            (Route("impact", "impact", "toJSONSchema", ""), impact)], 10, None)
+    assert [(r.path, r.line) for r in merged.rows] == [("src/schemas.ts", 51), ("src/processors.ts", 878),
+                                                      ("src/processors.ts", 882)]
