@@ -879,6 +879,7 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
     ("where does the HTTPServer log", {"http"}, ["HTTPServer"]),
     ("a form POSTs with a hidden field; is it OK", {"ts", "ok"}, []),  # POSTs is POST, OK two capitals
     ("where are TOTPs checked", {"totp"}, ["TOTPs"]),
+    ("where does it fall back to the COLUMNS variable", {"column"}, []),  # an English word: a string's, perhaps
     ("store the sessions in Neo4j instead", {"neo"}, ["Neo4j"]),
     ("How do I expose a gRPC service from the server?", {"rpc"}, ["gRPC"]),
     ("where is getUser called", {"user"}, []),  # a camel-cased identifier: the symbol tiers' to place  # split as the question is: "neo", "4", "j"

@@ -127,7 +127,9 @@ def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
     is no English word), else None."""
     acronym = word[:-1] if word.endswith("s") else word
     if len(acronym) >= 3 and acronym.isupper():
-        return tokenize(acronym)
+        # an English word in capitals is a constant's or a variable's name (`COLUMNS`, `HOME`), which a string
+        # literal may hold where no node's words do: no term the repository surely lacks
+        return None if neighbours(word_stem(word.lower())) else tokenize(acronym)
     if _CAMEL_HUMP.search(word):
         return tokenize(word)
     if not opens_sentence and len(word) > 2 and word[1:].islower() and not neighbours(word_stem(word.lower())):
