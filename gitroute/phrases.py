@@ -343,17 +343,17 @@ def asking_clause(text: str) -> tuple[int, int]:
     """(start, end) of the clause that asks, the first that ends in a question mark ("I'm changing X; who calls
     it?"); its phrases say what is asked before those of the sentences around it. The whole text when none does."""
     start, clauses = 0, []
-    for end in _CLAUSE_END.finditer(text):
-        if text[end.start()] == "?":
-            return start, end.end()
-        clauses.append((start, end.end()))
-        start = end.end()
+    for found in _CLAUSE_END.finditer(text):
+        if text[found.start()] == "?":
+            return start, found.end()
+        clauses.append((start, found.end()))
+        start = found.end()
     clauses.append((start, len(text)))
     # no question mark: a later clause that asks in the imperative ("The tutorial page walks through get_db; show
     # me the code it describes")
-    for start, end in clauses[1:]:
-        if _IMPERATIVE.match(text, start):
-            return start, end
+    for begin, end in clauses[1:]:
+        if _IMPERATIVE.match(text, begin):
+            return begin, end
     return 0, len(text)
 
 
