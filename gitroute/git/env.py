@@ -106,7 +106,7 @@ def spawn_git(args: Sequence[str], cwd: str, *, git_dir: str | None = None) -> G
     """`git ARGS` started in `cwd` under the policy above, with pipes for its stdin, stdout and stderr. Raises what
     `subprocess.Popen` raises: FileNotFoundError for no git on PATH or no folder at `cwd`, NotADirectoryError
     for a `cwd` that is not a folder."""
-    from _signal import SIGPIPE, SIGXFSZ  # `signal` itself builds enums: ~1 ms of a cold answer
+    from _signal import SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]  # `signal` builds enums: ~1 ms
 
     if not S_ISDIR(os.stat(cwd).st_mode):  # FileNotFoundError when there is nothing there
         raise NotADirectoryError(20, "Not a directory", cwd)
