@@ -1,7 +1,8 @@
 """Cold `git route query` against `git grep` for the same words, interleaved, in CPU time of each process and its
 children (a shared machine disturbs CPU time far less than wall time).
 
-    python bench/cold_query.py REPO "QUESTION" [--runs 15] [--code DIR ...] [--venv DIR ...] [--command ask]
+    python bench/cold_query.py REPO "QUESTION" [--also "QUESTION" ...] [--runs 15] [--code DIR ...] [--venv DIR ...]
+                               [--command ask] [--no-grep]
 
 Each round runs `git-route query QUESTION` (`--command ask`: what agents call) once per gitroute timed and `git grep
 -n -i` for the question's words (bench/scale.py's `grep_command`), and the medians are printed. A `--code` checkout
@@ -10,7 +11,8 @@ README's command, not editable) into a scratch venv (under `--venvs`, else a tem
 script run. An editable install puts a finder in every start (setuptools' `__editable__` hook: ~15 ms of CPU
 before gitroute's first import) that an installed one does not have. `--venv DIR` times a venv's `git-route` as it
 is; `--pythonpath` the old form, `python -m gitroute` with PYTHONPATH=DIR under this interpreter (and its site).
-Not a test: figures, for a decision record.
+`--also` adds questions, asked in the same rounds (a kernel's several sentences, a median each); `--no-grep` leaves
+`git grep` out (on a kernel it is seconds a run). Not a test: figures, for a decision record.
 """
 from __future__ import annotations
 
@@ -57,29 +59,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pythonpath", action="store_true", help="run each checkout as `python -m gitroute` with "
                                                                   "PYTHONPATH, under this interpreter")
     parser.add_argument("--command", default="query", choices=("query", "ask"), help="the command asked")
+    parser.add_argument("--also", action="append", default=[], help="a further question, timed in the same rounds")
+    parser.add_argument("--no-grep", action="store_true", help="leave `git grep` out")
     args = parser.parse_args(argv)
     codes = args.code or ([] if args.venv else [str(HERE.parent)])
     # bytecode written once and read after, as an installed package has it (not compiled by every process)
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with contextlib.ExitStack() as stack:
         venvs = args.venvs or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gitroute-cold-")))
-        commands: dict[str, tuple[list[str], dict[str, str]]] = {}
+        routes: dict[str, tuple[list[str], dict[str, str]]] = {}
         for k, code in enumerate(codes):
             if args.pythonpath:
-                commands[f"{args.command} ({code})"] = ([sys.executable, "-m", "gitroute", args.command,
-                                                         args.question], {**base, "PYTHONPATH": code})
+                routes[code] = ([sys.executable, "-m", "gitroute"], {**base, "PYTHONPATH": code})
             else:
-                route = installed_route(Path(code), venvs / f"{k}-{Path(code).resolve().name}")
-                commands[f"{args.command} ({code}, installed)"] = ([*route, args.command, args.question], base)
+                routes[f"{code}, installed"] = (installed_route(Path(code), venvs / f"{k}-{Path(code).resolve().name}"),
+                                                base)
         for venv in args.venv:
-            commands[f"{args.command} ({venv})"] = ([str(venv / "bin" / "git-route"), args.command, args.question],
-                                                    base)
-        return _measure(commands, args, base)
+            routes[str(venv)] = ([str(venv / "bin" / "git-route")], base)
+        commands: dict[str, tuple[list[str], dict[str, str]]] = {}
+        for question in (args.question, *args.also):
+            quoted = "" if not args.also else f" {question!r}"
+            for name, (route, env) in routes.items():
+                commands[f"{args.command}{quoted} ({name})"] = ([*route, args.command, question], env)
+            if not args.no_grep:
+                commands[f"git grep{quoted}"] = (grep_command(question), base)
+        return _measure(commands, args)
 
 
-def _measure(commands: dict[str, tuple[list[str], dict[str, str]]], args: argparse.Namespace,
-             base: dict[str, str]) -> int:
-    commands["git grep"] = (grep_command(args.question), base)
+def _measure(commands: dict[str, tuple[list[str], dict[str, str]]], args: argparse.Namespace) -> int:
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(args.runs):
         for name, (cmd, env) in commands.items():

@@ -349,3 +349,40 @@ def test_a_large_tree_looked_up_by_name_answers_as_the_tree_parsed_whole(names, 
     for name in [*names, *asked]:
         assert lazy.get(name) == whole.get(name)
     assert sorted(lazy) == sorted(whole)
+
+
+@settings(max_examples=150, deadline=None)
+@given(numbers=st.lists(st.integers(0, 99_999), unique=True, max_size=60),
+       ids=st.lists(st.binary(min_size=20, max_size=20), min_size=60, max_size=60),
+       asked=st.lists(st.integers(0, 100_000), max_size=10),
+       flips=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(list(b" \0x0/9"))), max_size=3),
+       mode=st.sampled_from([b"100644", b"100755", b"40000", b"120000"]))
+def test_a_tree_of_rows_looked_up_by_bisection_answers_as_the_tree_parsed_whole(numbers, ids, asked, flips, mode):
+    """A large folder of shards named alike (`00042.bin`) is rows of one size, found by bisection: a sorted one
+    answers as the tree parsed whole; with bytes changed (a space or NUL moved, a name out of order) it is read as
+    rows only when `parse_tree` reads the same rows, and then finds none or one of the rows of that name."""
+    from gitroute.bundle.store import LazyTree, _columns, parse_tree
+
+    data = bytearray(b"".join(mode + b" " + b"%05d.bin" % n + b"\0" + ids[k] for k, n in enumerate(sorted(numbers))))
+    for at, value in flips:
+        if data:
+            data[at % len(data)] = value
+    data = bytes(data)
+    columns = _columns(data, 20)
+    if columns is None:
+        assert flips or not data  # shards named alike are always rows
+        return
+    size, start, length, count = columns
+    rows = [(data[k * size:k * size + start - 1], data[k * size + start:k * size + start + length],
+             data[k * size + start + length + 1:(k + 1) * size].hex()) for k in range(count)]
+    whole = parse_tree(data)  # rows are what parse_tree reads: it never refuses them
+    assert [(mode, name.decode("utf-8", "surrogateescape"), oid) for mode, name, oid in rows] == [
+        (mode, name, oid) for name, (mode, oid) in whole.items()] or len(whole) < count
+    lazy = LazyTree(data, 40)
+    for number in [*numbers, *asked, -1]:
+        name = b"%05d.bin" % number if number >= 0 else b"0.bin"
+        found = lazy.get(name.decode("utf-8", "surrogateescape"))
+        if not flips:
+            assert found == whole.get(name.decode())
+        else:
+            assert found is None or found in [(mode, oid) for mode, row, oid in rows if row == name]

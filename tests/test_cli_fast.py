@@ -37,7 +37,7 @@ from tests.conftest import SAMPLE_FILES, RepoBuilder, run_route
 from tests.test_docs import forget_cached_help_options
 
 # Modules a plain cold query must not import: each costs a sizeable share of its time.
-HEAVY_MODULES = ("click", "pygit2", "tree_sitter", "tree_sitter_language_pack", "dataclasses")
+HEAVY_MODULES = ("click", "pygit2", "tree_sitter", "tree_sitter_language_pack", "dataclasses", "subprocess", "threading")
 
 
 @pytest.fixture(scope="module")

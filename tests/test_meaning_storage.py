@@ -245,3 +245,55 @@ def test_the_inlined_postings_loop_gives_the_plain_loop_s_floats(files, data, w,
     files_given = list(table) if as_list else table
     assert _outcome(prepare_postings, pairs, w, avgdl, files_given, body) == _outcome(
         plain_prepare_postings, pairs, w, avgdl, files_given, body)
+
+
+def plain_score_nodes(prepared, tokens, alternates, bodies):
+    """`ranking._score_nodes` as it was written before its sums were made a word at a time: a posting at a time.
+    The reference its scores, files and held words must equal."""
+    from collections import defaultdict
+
+    node_score, node_file, held_by = defaultdict(float), {}, defaultdict(int)
+    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
+    best_alt = {}
+    for token, (nodes, terms, _bits, owners) in prepared:
+        stands_for = alternates.get(token)
+        bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
+        for node, term in zip(nodes, terms):
+            if stands_for is None:
+                node_score[node] += term
+                if bit:
+                    held_by[node] |= bit
+            else:
+                before = best_alt.get((node, stands_for), 0.0)
+                if term > before:
+                    node_score[node] += term - before
+                    best_alt[(node, stands_for)] = term
+                held_by[node] |= bit
+        node_file.update(zip(nodes, owners))
+    for (node, word), term in best_alt.items():
+        of_word = next((nodes for t, (nodes, *_rest) in prepared if t == word), None)
+        if of_word and node in of_word:
+            node_score[node] -= term
+    return node_score, node_file, held_by
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_scores_summed_a_word_at_a_time_are_the_plain_loop_s_floats(data):
+    """Words whose nodes overlap or not, a word naming a node twice, body words, alternatives: the same float per
+    node (the same sums in the same order), the same files and the same words held."""
+    from gitroute.indexes.meaning.ranking import _score_nodes
+
+    tokens = ["alpha", "beta", "gamma"]
+    names = [*tokens, meaning.BODY_PREFIX + "alpha", meaning.BODY_PREFIX + "beta", "delta"]
+    chosen = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=6))
+    prepared = []
+    for token in chosen:
+        nodes = sorted(data.draw(st.lists(st.integers(0, 40), max_size=25)))
+        terms = data.draw(st.lists(st.floats(0.0, 20.0), min_size=len(nodes), max_size=len(nodes)))
+        prepared.append((token, (nodes, terms, [0] * len(nodes), [n - n % 8 for n in nodes])))
+    bodies = {name: name[len(meaning.BODY_PREFIX):] for name in chosen if name.startswith(meaning.BODY_PREFIX)}
+    alternates = {"delta": "beta"} if data.draw(st.booleans()) else {}
+    expected = plain_score_nodes(prepared, tokens, alternates, bodies)
+    found = _score_nodes(prepared, tokens, alternates, bodies)
+    assert [dict(part) for part in found] == [dict(part) for part in expected]

@@ -100,19 +100,29 @@ LAZY_TREE_BYTES = 64 * 1024  # a folder's tree larger than this is searched for 
 
 class LazyTree:
     """A large folder's raw tree, its entries found by name as they are asked for (`get`), parsed whole only when
-    listed or when what was found does not look like an entry. A kernel's `graph/nodes` holds about 100,000 blobs,
-    of which a question reads a few dozen: parsing every entry in Python was a cold query's largest cost."""
+    listed or when what was found does not look like an entry. A kernel's `graph/nodes` holds about 50,000 blobs,
+    of which a question reads a few dozen: parsing every entry in Python was a cold query's largest cost.
 
-    __slots__ = ("data", "id_length", "parsed")
+    A bundle's large folders hold shards named alike (`00000.bin`, ...): entries of one size, a mode of one
+    length, a name of one length. Such a tree (`_columns`: each entry's space and NUL where the first entry has them,
+    no space in a mode, no NUL in a name, checked column by column in C) is a table of sorted rows, and a name is
+    found by bisection; any other is searched for its name (`bytes.find`, a scan of the tree a look-up)."""
+
+    __slots__ = ("data", "id_length", "parsed", "rows")
 
     def __init__(self, data: bytes, id_length: int) -> None:
         self.data, self.id_length = data, id_length
         self.parsed: Tree | None = None
+        self.rows: tuple[int, int, int, int] | None | bool = False  # (entry size, name's start, length, count)
 
     def get(self, name: str, default: None = None) -> tuple[bytes, str] | None:
         """(mode, object id) of the entry `name`; raises BadValue when the tree is malformed where it was looked."""
         if self.parsed is not None:
             return self.parsed.get(name)
+        if self.rows is False:
+            self.rows = _columns(self.data, self.id_length // 2)
+        if self.rows is not None:
+            return self._bisect(name.encode("utf-8", "surrogateescape"), *self.rows)  # type: ignore[misc]
         data, size = self.data, self.id_length // 2
         needle = b" " + name.encode("utf-8", "surrogateescape") + b"\0"
         at = data.find(needle)
@@ -126,6 +136,26 @@ class LazyTree:
             return self._whole().get(name)
         return mode, data[end:end + size].hex()
 
+    def _bisect(self, name: bytes, size: int, start: int, length: int, count: int) -> tuple[bytes, str] | None:
+        """The row named `name` of a tree of rows (`_columns`), by bisection over its sorted names. Rows out of
+        order (a forged tree) can only hide a row or find one of the tree's own: what a tree without that row,
+        or with that row alone under the name, would answer."""
+        if len(name) != length:
+            return None
+        data = self.data
+        low, high = 0, count
+        while low < high:
+            middle = (low + high) // 2
+            at = middle * size + start
+            if data[at:at + length] < name:
+                low = middle + 1
+            else:
+                high = middle
+        at = low * size
+        if low == count or data[at + start:at + start + length] != name:
+            return None
+        return data[at:at + start - 1], data[at + start + length + 1:at + size].hex()
+
     def _whole(self) -> Tree:
         if self.parsed is None:
             self.parsed = Tree(self.data, self.id_length)
@@ -133,6 +163,29 @@ class LazyTree:
 
     def __iter__(self):
         return iter(self._whole())
+
+
+def _columns(data: bytes, id_size: int) -> tuple[int, int, int, int] | None:
+    """(entry size, name's start, name's length, entry count) when the raw tree `data` is rows of one size that
+    `parse_tree` reads row by row (each row's mode free of spaces and ended by one, its name free of NULs and ended
+    by one, then `id_size` bytes of id); None when it is not. Checked a column at a time: a strided slice is copied
+    in C, so a kernel's 48,000-row tree is checked in about a millisecond where a pass in Python took tens."""
+    space = data.find(b" ", 0, 16)
+    nul = data.find(b"\0", space + 1) if space > 0 else -1
+    if nul < 0:
+        return None
+    size = nul + 1 + id_size
+    count, rest = divmod(len(data), size)
+    if rest or not count:
+        return None
+    for column in range(nul + 1):
+        values = data[column::size]
+        if column == space or column == nul:
+            if values.count(values[:1]) != count:
+                return None
+        elif (b" " if column < space else b"\0") in values:
+            return None
+    return size, space + 1, nul - space - 1, count
 
 
 def read_tree(data: bytes, id_length: int) -> Tree | LazyTree:

@@ -7,12 +7,17 @@ Every git process here runs under `env.git_env`: no replace refs, no grafts.
 from __future__ import annotations
 
 import os
-import subprocess
-import threading
 from collections.abc import Sequence
 
 from gitroute.errors import GitrouteError, NotARepository
-from gitroute.git.env import git_env, run_git, stop_if_interrupted
+from gitroute.git.env import GitProcess, read_git, run_git, spawn_git, stop_if_interrupted
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    import threading
+
+__all__ = ["ObjectReader", "ObjectTooLarge", "ahead_behind", "current_branch", "ref_target", "run_git",
+           "work_tree_top"]
 
 # A request this short fits in any pipe's buffer, so writing it whole cannot block on git (Linux: 64 KiB).
 _PIPE_SAFE_BYTES = 4096
@@ -28,25 +33,19 @@ class ObjectTooLarge(Exception):
 
 
 class ObjectReader:
-    """One `git cat-file --batch` process; objects are read by spec (`<commit>:<path>`, an id, a ref)."""
+    """One `git cat-file --batch` process (`env.spawn_git`); objects are read by spec (`<commit>:<path>`, an id, a
+    ref)."""
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
-        self._proc: subprocess.Popen | None = None
+        self._proc: GitProcess | None = None
 
     def start(self) -> None:
         self._process()
 
-    def _process(self) -> subprocess.Popen:
+    def _process(self) -> GitProcess:
         if self._proc is None:
-            self._proc = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
-                cwd=self.cwd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=git_env(),
-            )
+            self._proc = spawn_git(["cat-file", "--batch"], self.cwd)
         return self._proc
 
     def read(self, specs: Sequence[str],
@@ -69,6 +68,8 @@ class ObjectReader:
         else:
             # A long request written whole before any answer is read deadlocks once git's answers fill its
             # stdout pipe: git stops reading, and the write blocks (a warm server pinning a kernel-sized bundle).
+            import threading
+
             writer = threading.Thread(target=self._write, args=(request, proc), daemon=True)
             writer.start()
         results: list[tuple[str, str, bytes] | None] = []
@@ -91,7 +92,7 @@ class ObjectReader:
             writer.join()
         return results
 
-    def _write(self, request: bytes, proc: subprocess.Popen) -> None:
+    def _write(self, request: bytes, proc: GitProcess) -> None:
         assert proc.stdin is not None
         try:
             proc.stdin.write(request)
@@ -144,7 +145,7 @@ class ObjectReader:
 
 def current_branch(cwd: str) -> str | None:
     """The branch HEAD is on (None when detached); raises NotARepository outside a repository."""
-    result = run_git(["symbolic-ref", "-q", "--short", "HEAD"], cwd)
+    result = read_git(["symbolic-ref", "-q", "--short", "HEAD"], cwd)
     if result.returncode == 0:
         return result.stdout.decode("utf-8", "replace").strip()
     stderr = result.stderr.decode("utf-8", "replace")
@@ -155,7 +156,7 @@ def current_branch(cwd: str) -> str | None:
 
 def ref_target(cwd: str, ref: str) -> str | None:
     """The object id a ref holds, whether or not that object exists; None when there is no such ref."""
-    result = run_git(["rev-parse", "-q", "--verify", "--end-of-options", ref], cwd)
+    result = read_git(["rev-parse", "-q", "--verify", "--end-of-options", ref], cwd)
     return result.stdout.decode("ascii", "replace").strip() or None if result.returncode == 0 else None
 
 
@@ -165,7 +166,7 @@ def ahead_behind(cwd: str, base: str, head: str) -> tuple[int, int] | None:
     Both are object ids, one of them read from a bundle: `--end-of-options` keeps any value from
     being taken as an option, whatever the caller checked.
     """
-    result = run_git(["rev-list", "--left-right", "--count", "--end-of-options", f"{base}...{head}"], cwd)
+    result = read_git(["rev-list", "--left-right", "--count", "--end-of-options", f"{base}...{head}"], cwd)
     if result.returncode != 0:
         return None
     try:
@@ -177,7 +178,7 @@ def ahead_behind(cwd: str, base: str, head: str) -> tuple[int, int] | None:
 
 def work_tree_top(cwd: str) -> str:
     """The top folder of the work tree; raises NotARepository outside one."""
-    result = run_git(["rev-parse", "--show-toplevel"], cwd)
+    result = read_git(["rev-parse", "--show-toplevel"], cwd)
     if result.returncode != 0:
         raise NotARepository(f"not a git work tree: '{os.path.abspath(cwd)}'")
     return result.stdout.decode("utf-8", "surrogateescape").strip()

@@ -244,7 +244,10 @@ def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodi
 def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], alternates: Mapping[str, str],
                  bodies: Mapping[str, str]) -> tuple[dict[int, float], dict[int, int], dict[int, int]]:
     """Each node's score (a question word at its best form: itself, else its best alternative), its file, and
-    the question words it holds (bit i: the i-th word; alternatives as their word, body words not at all)."""
+    the question words it holds (bit i: the i-th word; alternatives as their word, body words not at all).
+
+    A word's postings are added to the scores as a dict of their own (`_add_terms`): a kernel's common words hold
+    tens of thousands of nodes each, most of them no other word's."""
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
     held_by: dict[int, int] = defaultdict(int)
@@ -255,12 +258,10 @@ def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], al
         # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
         bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
         if stands_for is None and not bit:  # a body word: its nodes hold no question word by it
-            for node, term in zip(nodes, terms):
-                node_score[node] += term
+            _add_terms(node_score, nodes, terms)
         elif stands_for is None:
-            for node, term in zip(nodes, terms):
-                node_score[node] += term
-                held_by[node] |= bit
+            _add_terms(node_score, nodes, terms)
+            _add_bit(held_by, nodes, bit)
         else:  # the best alternative of a word, only where the word itself is absent (fixed below)
             for node, term in zip(nodes, terms):
                 at = (node, stands_for)
@@ -276,6 +277,28 @@ def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], al
         if of_word and _holds(of_word, node):  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
     return node_score, node_file, held_by
+
+
+def _add_terms(node_score: dict[int, float], nodes: list[int], terms: list[float]) -> None:
+    """`node_score[node] += term` for each posting: the postings as a dict (made in C), the sums made in Python
+    only for the nodes already scored (`score + term`, in the loop's order: the same floats; a new node's `0.0 +
+    term` is `term`, no term being -0.0); a word that names a node twice is added a posting at a time."""
+    mine = dict(zip(nodes, terms))
+    if len(mine) != len(nodes):
+        for node, term in zip(nodes, terms):
+            node_score[node] += term
+        return
+    for node in mine.keys() & node_score.keys():
+        mine[node] = node_score[node] + mine[node]
+    node_score.update(mine)
+
+
+def _add_bit(held_by: dict[int, int], nodes: list[int], bit: int) -> None:
+    """`held_by[node] |= bit` for each node: as `_add_terms`, in Python only for the nodes already holding a word."""
+    mine = dict.fromkeys(nodes, bit)
+    for node in mine.keys() & held_by.keys():
+        mine[node] = held_by[node] | bit
+    held_by.update(mine)
 
 
 def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
