@@ -283,6 +283,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
 
     # Each file's extraction key; the extraction cache, then the previous bundle, answer for every key they hold.
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
+    writer.cache.plan(sum(e.size for e in snap.entries))  # how many files the cache is kept in
     reused = writer.reuse_extractions(set(keys.values()))
     decoded = reused.decoded
     todo = _to_extract(snap, keys, reused)

@@ -201,7 +201,7 @@ def test_a_memo_save_cut_short_is_no_memo(tmp_path: Path) -> None:
     repo.commit(BASE)
     run_build("HEAD", repo_path=str(repo.path), jobs=1)
     folder = repo.path / ".git" / "gitroute" / "memo" / "meaning.table"
-    assert (folder / "head.marshal").is_file() and len(list(folder.glob("[0-9]*.marshal"))) > 1
+    assert (folder / "head.marshal").is_file() and list(folder.glob("[0-9]*.marshal"))
     memo = BuildMemo(str(repo.path / ".git"))
     table = memo.table("meaning")
     assert table.previous

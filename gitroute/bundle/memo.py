@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from gitroute.shards import shard_of
+from gitroute.shards import shard_count, shard_of
 
 MEMO_DIR = os.path.join("gitroute", "memo")
 
@@ -87,26 +87,47 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-BUCKETS = 64  # files per table: a one-file commit changes a few entries, and rewrites the buckets that hold them
+BUCKETS = 64  # the most files a table is kept in: a one-file commit rewrites the buckets that hold its entries
+# Bytes a bucket file holds, about: a table is kept in as many buckets (a power of two, at most BUCKETS) as this many
+# bytes each take. A small repository's tables are one file each (jansson's 8 tables were 328 files, each written and
+# renamed, ~8 % of its build); django's largest keep 64, as before.
+BUCKET_BYTES = 128 * 1024
 
 
-def bucket_of(key: Any) -> int:
-    return shard_of(key if isinstance(key, str) else marshal.dumps(key), BUCKETS)
+def bucket_of(key: Any, buckets: int = BUCKETS) -> int:
+    """The bucket of `key` among `buckets` (a power of two up to BUCKETS: bucket b of n holds the BUCKETS-buckets
+    congruent to b modulo n, so a table's keys regroup without hashing again)."""
+    return shard_of(key if isinstance(key, str) else marshal.dumps(key), BUCKETS) % buckets
+
+
+def bucket_count(size: int) -> int:
+    """How many buckets a table of `size` bytes is kept in."""
+    return shard_count(size, BUCKET_BYTES, BUCKETS)
+
+
+def fits(buckets: int, size: int) -> bool:
+    """Whether a table kept in `buckets` may stay so at `size` bytes: between a quarter of BUCKET_BYTES and twice
+    it a bucket (a table near a bound does not change its layout back and forth from one commit to the next)."""
+    each = size / buckets
+    return (buckets == BUCKETS or each <= 2 * BUCKET_BYTES) and (buckets == 1 or each >= BUCKET_BYTES / 4)
 
 
 class MemoTable:
     """One index's memo: key -> value, plain data only (what `marshal` writes).
 
-    Stored as BUCKETS files by key hash and a head naming the generation of each (`<name>.table/head.marshal`,
-    `<name>.table/NN.marshal`): a save rewrites the buckets whose entries changed, then the head; a bucket
-    whose generation is not the head's (a save cut short) makes the whole table no memo at all, since
-    entries may refer to each other (doc_links' documents to its facts)."""
+    Stored as buckets by key hash, as many as its size asks (`bucket_count`), and a head naming the bucket count and
+    the generation of each (`<name>.table/head.marshal`, `<name>.table/NN.marshal`): a save rewrites the buckets
+    whose entries changed, then the head; a bucket whose generation is not the head's (a save cut short) makes the
+    whole table no memo at all, since entries may refer to each other (doc_links' documents to its facts)."""
 
-    def __init__(self, path: str, salt: str, entries: dict, generations: dict[int, str] | None = None) -> None:
+    def __init__(self, path: str, salt: str, entries: dict, generations: dict[int, str] | None = None,
+                 buckets: int | None = None, sizes: dict[int, int] | None = None) -> None:
         self.path = path  # the table's folder
         self.salt = salt
         self.previous = entries
         self.generations = generations or {}  # bucket -> the generation the head names
+        self.buckets = buckets  # how many buckets the files hold the table in; None: no table read
+        self.sizes = sizes or {}  # bucket -> its file's bytes, as read
         self.kept: dict = {}
         self.hits = 0
         self.changed = False  # a value put that the file does not already hold
@@ -133,46 +154,93 @@ class MemoTable:
     def save(self) -> None:
         """Write the buckets whose entries changed (each whole, then renamed), then the head: a reader sees
         the old table, the new one, or (cut short) none. A table this build took whole, adding nothing,
-        is left as it is."""
+        is left as it is. A table that outgrew its bucket count, or shrank below it, is written again whole in
+        the count its size asks (`fits`)."""
         while self.before_save:
             self.before_save.pop(0)()
         previous, kept = self.previous, self.kept
         if not self.changed and len(kept) == len(previous):
             return
-        dirty = {bucket_of(key) for key, value in kept.items() if previous.get(key) is not value}
-        dirty.update(bucket_of(key) for key in previous.keys() - kept.keys())
-        buckets: dict[int, dict] = {bucket: {} for bucket in dirty}
-        for key, value in kept.items():
-            entries = buckets.get(bucket_of(key))
-            if entries is not None:
-                entries[key] = value
         generation = os.urandom(8).hex()
-        generations = dict(self.generations)
+        buckets = self.buckets if self.buckets is not None else _guess_buckets(self.path, self.salt)
+        dirty = {bucket_of(key, buckets) for key, value in kept.items() if previous.get(key) is not value}
+        dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
+        if self.buckets is None:
+            dirty = set(range(buckets))  # no table read: every bucket is this build's
+        data = self._encoded(buckets, dirty, generation)
+        size = sum(size for bucket, size in self.sizes.items() if bucket not in dirty and bucket < buckets)
+        size += sum(map(len, data.values()))
+        if not fits(buckets, size):  # written whole again, in the count its size asks
+            buckets = bucket_count(size)
+            data = self._encoded(buckets, set(range(buckets)), generation)
+        generations = {} if buckets != self.buckets else dict(self.generations)
+        sizes = {} if buckets != self.buckets else dict(self.sizes)
         try:
             os.makedirs(self.path, exist_ok=True)
-            for bucket, entries in sorted(buckets.items()):
-                if entries:
-                    _write(os.path.join(self.path, f"{bucket:02d}.marshal"), (self.salt, generation, entries))
-                    generations[bucket] = generation
+            for bucket, encoded in sorted(data.items()):
+                if encoded:
+                    _write_bytes(os.path.join(self.path, f"{bucket:02d}.marshal"), encoded)
+                    generations[bucket], sizes[bucket] = generation, len(encoded)
                 else:
                     generations.pop(bucket, None)
-            _write(os.path.join(self.path, HEAD), (self.salt, generations))
+                    sizes.pop(bucket, None)
+            _write(os.path.join(self.path, HEAD), (self.salt, generations, buckets))
+            if buckets != self.buckets:
+                _remove_other_buckets(self.path, generations)
             with contextlib.suppress(OSError):
                 os.unlink(self.path.removesuffix(".table") + ".marshal")  # where a table was kept whole before
         except (OSError, ValueError):  # ValueError: a value marshal cannot write; the next build recomputes
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(self.path, HEAD))  # the buckets written may not match the head
-        self.generations = generations
+        self.generations, self.sizes, self.buckets = generations, sizes, buckets
+
+    def _encoded(self, buckets: int, dirty: set[int], generation: str) -> dict[int, bytes]:
+        """Bucket -> its file's bytes (b"" for a bucket left empty), for each bucket of `dirty` among `buckets`."""
+        parts: dict[int, dict] = {bucket: {} for bucket in dirty}
+        for key, value in self.kept.items():
+            entries = parts.get(bucket_of(key, buckets))
+            if entries is not None:
+                entries[key] = value
+        return {bucket: marshal.dumps((self.salt, generation, entries)) if entries else b""
+                for bucket, entries in parts.items()}
+
+
+def _guess_buckets(path: str, salt: str) -> int:
+    """The bucket count of the table an earlier build wrote at `path` (a `--full` build reads no entries, and is
+    likely the same size), else 1."""
+    with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+        head = _read(os.path.join(path, HEAD))
+        if isinstance(head, tuple) and len(head) == 3 and head[0] == salt and head[2] in _COUNTS:
+            return head[2]
+    return 1
+
+
+_COUNTS = frozenset(1 << n for n in range(BUCKETS.bit_length()))  # the bucket counts a head may name
+
+
+def _remove_other_buckets(path: str, generations: dict[int, str]) -> None:
+    """Remove the bucket files of `path` that the head does not name (an earlier layout's; a save cut short may
+    leave some: a reader goes by the head)."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path):
+            stem, dot, ext = name.partition(".")
+            if ext == "marshal" and stem.isdigit() and int(stem) not in generations:
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(path, name))
 
 
 HEAD = "head.marshal"
 
 
 def _write(path: str, value: Any) -> None:
+    _write_bytes(path, marshal.dumps(value))
+
+
+def _write_bytes(path: str, data: bytes) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as f:
-            marshal.dump(value, f)
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -199,26 +267,31 @@ class BuildMemo:
         table = self.tables.get(name)
         if table is None:
             path = os.path.join(self.folder, f"{name}.table")
-            entries, generations = ({}, {}) if self.fresh else self._load(path)
-            table = self.tables[name] = MemoTable(path, self.salt, entries, generations)
+            table = self.tables[name] = MemoTable(path, self.salt, {}) if self.fresh else self._load(path)
         return table
 
-    def _load(self, path: str) -> tuple[dict, dict[int, str]]:
-        """A table's entries and its buckets' generations; an unreadable file, one other code wrote, or a
-        bucket of another generation than the head's, is no memo at all."""
+    def _load(self, path: str) -> MemoTable:
+        """A table as its files hold it; an unreadable file, one other code wrote, or a bucket of another generation
+        than the head's, is no memo at all."""
         entries: dict = {}
+        sizes: dict[int, int] = {}
         try:
-            salt, generations = _read(os.path.join(path, HEAD))
-            if salt != self.salt or not isinstance(generations, dict):
-                return {}, {}
+            salt, generations, buckets = _read(os.path.join(path, HEAD))
+            if salt != self.salt or not isinstance(generations, dict) or buckets not in _COUNTS:
+                return MemoTable(path, self.salt, {})
             for bucket, generation in generations.items():
-                salt, stored, part = _read(os.path.join(path, f"{bucket:02d}.marshal"))
+                if not isinstance(bucket, int) or not 0 <= bucket < buckets:
+                    return MemoTable(path, self.salt, {})
+                with open(os.path.join(path, f"{bucket:02d}.marshal"), "rb") as f:
+                    data = f.read()
+                salt, stored, part = marshal.loads(data)
                 if salt != self.salt or stored != generation or not isinstance(part, dict):
-                    return {}, {}
+                    return MemoTable(path, self.salt, {})
                 entries.update(part)
+                sizes[bucket] = len(data)
         except (OSError, EOFError, ValueError, TypeError):
-            return {}, {}
-        return entries, generations
+            return MemoTable(path, self.salt, {})
+        return MemoTable(path, self.salt, entries, generations, buckets, sizes)
 
     def save(self) -> None:
         """Save every table this process used since the last save, and let go of them.
