@@ -31,7 +31,7 @@ from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
 from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
-from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
+from gitroute.graph import CALL_RESOLUTION, CodeGraph, NodeTable, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.parsing.version import EXTRACTOR_VERSION
@@ -384,7 +384,9 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
         future.result()
         _end_pool(pool)
         handed.seek(0)
-        return pickle.load(handed)
+        graph = pickle.load(handed)
+        graph.nodes = NodeTable.load(handed)
+        return graph
 
 
 def _graph_job() -> None:
@@ -397,7 +399,13 @@ def _graph_job() -> None:
     graph = build_graph(sources.files, sources.declared, memo=graph_memo.table("graph"))
     graph_memo.save()
     _memlog("job graph")
+    # The nodes cross as a `NodeTable` (the parent, and every index worker it forks, holds them so), written column
+    # by column: pickled, millions of tuples of strings each took a place in the pickler's memo.
+    nodes, graph.nodes = graph.nodes, []
     pickle.dump(graph, handed, protocol=pickle.HIGHEST_PROTOCOL)
+    table = NodeTable.from_nodes(nodes)
+    del nodes
+    table.dump(handed)
     handed.flush()
 
 

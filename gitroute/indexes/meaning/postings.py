@@ -204,11 +204,37 @@ def unpacked_entries(entries: Entries | bytes) -> Entries:
     return entries
 
 
-def kept_files(nodes: Sequence) -> tuple[list[list], int]:
+def kept_files(nodes: Sequence) -> tuple[Sequence[Sequence], int]:
     """The files the index holds, each its nodes, file node first, in id order; and how many built copies
-    it leaves out."""
+    it leaves out. Of a large graph's nodes held compactly (`graph.NodeTable`), each file's nodes are made when
+    its group is read, and let go after: held, every node of the Linux kernel was made whole again in this
+    index's worker (docs/decisions/0023, session 26)."""
+    runs = nodes.file_runs() if hasattr(nodes, "file_runs") else None
+    if runs is not None:
+        built = built_copies(sorted({path for path, _start, _end in runs}))
+        return _Groups(nodes, [(start, end) for path, start, end in runs if path not in built]), len(built)
     built = built_copies(sorted({n.path for n in nodes}))
     return _by_file([n for n in nodes if n.path not in built]), len(built)
+
+
+class _Groups(Sequence):
+    """Files' nodes, each group made from a compact node table when it is read (see `kept_files`)."""
+
+    def __init__(self, nodes: Sequence, spans: list[tuple[int, int]]) -> None:
+        self.nodes, self.spans = nodes, spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, at):  # type: ignore[override]
+        if isinstance(at, slice):
+            return [self.nodes[start:end] for start, end in self.spans[at]]
+        start, end = self.spans[at]
+        return self.nodes[start:end]
+
+    def __iter__(self):
+        nodes = self.nodes
+        return (nodes[start:end] for start, end in self.spans)
 
 
 def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[str]],

@@ -166,7 +166,9 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
     keyed = memo is not None and file_blobs is not None
-    files: dict[str, tuple[Sequence, list]] = {}  # path -> (its nodes, their tokens)
+    # path -> (its nodes' ids, which are entry points, their tokens): not the nodes, which a large build's graph
+    # holds compactly (`graph.NodeTable`) and which, held here, would be made whole again (docs/decisions/0023)
+    files: dict[str, tuple[range, tuple[int, ...], list]] = {}
     # What a file's postings are made of besides its tokens: its blob, first id, node count and entry points.
     records: dict[str, tuple] = {}
     for path, group in _by_file(nodes):
@@ -182,13 +184,14 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
                              for field in _node_tokens(node, words)]) for node in group]
         if key is not None:
             memo.put(key, tokens)
-        files[path] = (group, tokens)
-        records[path] = (blob, group[0].id, len(group), tuple(i for i, node in enumerate(group) if node.entry))
+        entries = tuple(i for i, node in enumerate(group) if node.entry)
+        files[path] = (range(group[0].id, group[0].id + len(group)), entries, tokens)
+        records[path] = (blob, group[0].id, len(group), entries)
     del words, spelled  # the memo of word sets: the tokens hold what they need of it
 
     def fill(path: str, postings: Postings) -> None:
-        group, tokens = files[path]
-        _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
+        ids, entries, tokens = files[path]
+        _add_postings(postings, path, ids, [i in entries for i in range(len(ids))], tokens)
 
     def fill_old(path: str, record: Any, postings: Postings) -> bool:
         """A file's postings as the last build made them (`record`: its blob, first id, count, entries)."""
