@@ -1162,11 +1162,12 @@ def resolve_edges(
         edges.add(part.stored, 0, part.structure)
         spans.append((start, len(edges)))
     parts: list[FileEdges] = []
-    for (path, part), structure in zip(done, spans):
+    for at, ((path, part), structure) in enumerate(zip(done, spans)):
         bucket = file_node[path] >> NODE_ORDINAL_BITS
         start = len(edges)
         edges.add(part.stored, part.structure)
         parts.append(FileEdges(path, bucket, structure, (start, len(edges)), part.digest, part.buckets))
+        done[at] = (path, part._replace(stored=b""))  # in the table now: not held twice as it fills
     if earlier is not None:
         earlier.edges = (edges, {p.path: p for p in parts})  # what its entries' edges are packed from, when saved
     unresolved: Counter = Counter()
