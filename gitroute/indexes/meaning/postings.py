@@ -20,6 +20,9 @@ BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
 BODY_BIT = 128
 
 
+# Field texts whose words are memoised, at most: names and paths repeat, but most signatures are each their own, and
+# a memo of the Linux kernel's every text was a good part of this index's worker (django's fit below it).
+WORDS_MEMO_MAX = 1 << 19
 POSTING_BITS = (10, 14)  # a packed posting's bit fields, low first: tf, length (then fields): stored a column each
 
 
@@ -126,7 +129,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
             if found is None:  # each word once, with its count: a field's words repeat (a name in its path)
                 # One string a word, whatever text it is in: a kernel's millions of postings each hold a token
                 found = tuple((intern(word), times) for word, times in Counter(words(text)).items())
-                if len(text) < 200:
+                if len(text) < 200 and len(words_memo) < WORDS_MEMO_MAX:
                     words_memo[text] = found
             for token, times in found:
                 counts[token] = counts.get(token, 0) + weight * times

@@ -95,6 +95,11 @@ def _glob_match(path: str, pattern: str) -> bool:
 # --- build -----------------------------------------------------------------------------------
 
 
+# Texts whose word sets are memoised, at most: names, owners and folders repeat, most docs are each their own, and
+# a memo of every text of the Linux kernel was a good part of this index's worker (django's fit below it).
+WORDS_MEMO_MAX = 1 << 19
+
+
 def _word_sets() -> Callable[[str, bool], frozenset[str]]:
     """Stemmed word sets of texts, memoised: names, owners and folders repeat across thousands of nodes."""
     memo: dict[tuple[str, bool], frozenset[str]] = {}
@@ -105,7 +110,9 @@ def _word_sets() -> Callable[[str, bool], frozenset[str]]:
             tokens = tokenize(text)
             if content_only:
                 tokens = [t for t in tokens if len(t) > 1 and t not in STOP_WORDS]
-            found = memo[(text, content_only)] = frozenset(map(stem, tokens))
+            found = frozenset(map(stem, tokens))
+            if len(memo) < WORDS_MEMO_MAX:
+                memo[(text, content_only)] = found
         return found
 
     return words
