@@ -71,6 +71,22 @@ def test_calls_and_references_stay_packed_until_read() -> None:
     assert load_result(packed_result(("code", again)))[1] == extract  # packed again as they were
 
 
+def test_calls_and_references_set_aside_on_disk_read_back_as_they_were(tmp_path: Path) -> None:
+    """A large graph's worker sets each file's packed calls and references aside until it resolves the file."""
+    from gitroute.bundle.extracts import SpilledRefs, set_aside_refs
+    from gitroute.model import FileExtract, Symbol
+
+    extract = FileExtract("python", (Symbol("f", "function", 1, 2),), ((0, "g", 2, ""), (0, "h", 2, "self")), (),
+                          (NameRef(0, "T", 1, ""),))
+    with Spill(str(tmp_path)) as spill:
+        aside = set_aside_refs(load_result(packed_result(("code", extract)))[1], spill)
+        assert isinstance(aside.calls, SpilledRefs) and isinstance(aside.references, SpilledRefs)
+        assert not any(isinstance(x, bytes) for x in (aside.calls.spot, aside.references.spot)), "kept in memory"
+        assert aside == extract and list(aside.calls) == [(0, "g", 2, ""), (0, "h", 2, "self")]
+        assert all(type(r) is NameRef for r in aside.references) and len(aside.references) == 1
+        assert load_result(packed_result(("code", aside)))[1] == extract
+
+
 def test_set_aside_bytes_are_read_back_from_any_process_and_removed_at_the_end(tmp_path: Path) -> None:
     spill = Spill(str(tmp_path))
     here = spill.put(b"parent")
