@@ -194,6 +194,7 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str
         if value[0] == "skip":
             sources.skipped.append([entry.path, value[1]])
             continue
+        extract: FileExtract | None
         if value[0] == LAZY:
             assert spill is not None
             extract, symbols = _kept_of(spill.get(value[1]))

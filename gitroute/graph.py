@@ -132,7 +132,7 @@ class NodeTable(list):
                                    self.ends[start:end], lang, signature, doc,
                                    map(_BOOLS.__getitem__, self.entries[start:end]), owner))
 
-    def __getitem__(self, at):  # type: ignore[override]
+    def __getitem__(self, at):
         if isinstance(at, slice):
             start, end, step = at.indices(len(self.ids))
             return list(self._rows(start, end)) if step == 1 else list(self)[at]
@@ -159,7 +159,7 @@ class NodeTable(list):
     def __eq__(self, other: object) -> bool:
         return list(self) == list(other) if isinstance(other, list) else NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __reduce__(self) -> tuple:
         return _nodes_from_list, (list(self),)

@@ -229,7 +229,7 @@ class _Groups(Sequence):
     def __len__(self) -> int:
         return len(self.spans)
 
-    def __getitem__(self, at):  # type: ignore[override]
+    def __getitem__(self, at):
         if isinstance(at, slice):
             return [self.nodes[start:end] for start, end in self.spans[at]]
         start, end = self.spans[at]
