@@ -31,7 +31,7 @@ from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
 from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
-from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
+from gitroute.graph import CALL_RESOLUTION, CodeGraph, NodeTable, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.parsing.version import EXTRACTOR_VERSION
@@ -49,6 +49,13 @@ LARGE_FIRST_BYTES = 128 * 1024  # files this large are extracted first, the rest
 # their nodes, the tree: 4.7 MiB a run on kernel/sched/core.c, 286 KiB), about 16 times the bytes it parsed.
 EXTRACT_WORKER_FILES = 2048
 EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
+# From this many bytes of code files' packed results on (linux-core: ~100 MiB; django's fit below it), the build's
+# process does not decode them: it reads from each what the build keeps of it (language, imports, warnings, symbol
+# count) as `_collect_sources` goes, and the graph's worker decodes them from where the extraction workers set them
+# aside (a `LAZY` result). Decoded in the process every index worker is forked from, they left it gigabytes of
+# Python's arenas that no later object filled (docs/decisions/0023, session 26).
+LAZY_MIN_BYTES = 48 * 1024 * 1024
+LAZY = "lazy"  # a code file's result not decoded: ("lazy", where its packed result is)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 MAX_REPORTED_WARNINGS = 200
@@ -170,10 +177,15 @@ class _Sources:
     skipped: list[list[str]] = field(default_factory=list)  # [path, reason], sorted
     warnings: list[list[str]] = field(default_factory=list)  # [path, warning]
     documents: dict[str, Document] = field(default_factory=dict)  # path -> parsed Markdown or reStructuredText
+    nodes: int = 0  # the graph's nodes, before any is left out: a file's and its symbols'
+    # path -> where the packed result of a code file `files` holds only the language and imports of is (LAZY)
+    lazy: dict[str, Spot] = field(default_factory=dict)
 
 
-def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str, tuple]) -> _Sources:
-    """What every file's result (`decoded`, by key) says of the snapshot."""
+def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str, tuple],
+                     spill: Spill | None = None) -> _Sources:
+    """What every file's result (`decoded`, by key) says of the snapshot; of a LAZY one (read from `spill`), what the
+    build keeps of it after the graph (`_release_extracts`)."""
     from gitroute.parsing import declared_entry_points
 
     sources = _Sources(skipped=[[s.path, s.reason] for s in snap.skipped])
@@ -182,7 +194,15 @@ def _collect_sources(snap: git.Snapshot, keys: dict[str, str], decoded: dict[str
         if value[0] == "skip":
             sources.skipped.append([entry.path, value[1]])
             continue
-        extract = value[1] if value[0] == "code" else None
+        extract: FileExtract | None
+        if value[0] == LAZY:
+            assert spill is not None
+            extract, symbols = _kept_of(spill.get(value[1]))
+            sources.lazy[entry.path] = value[1]
+            sources.nodes += 1 + symbols
+        else:
+            extract = value[1] if value[0] == "code" else None
+            sources.nodes += 1 + (len(extract.symbols) if extract else 0)
         document = value[1] if value[0] == "doc" else None
         if document is not None:
             if document.path != entry.path:  # one blob at two paths: extracted once
@@ -290,7 +310,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     laps.lap("reuse")
     texts = _extract(writer, snap, keys, reused, todo, jobs, progress, cleanup)
     laps.lap("extract")
-    sources = _collect_sources(snap, keys, decoded)
+    sources = _collect_sources(snap, keys, decoded, texts.spill)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
     parsed_paths = sum(1 for e in snap.entries if keys[e.path] in todo and decoded[keys[e.path]][0] != "skip")
     reused_paths = len(sources.files) - parsed_paths
@@ -303,16 +323,16 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
                          graph=None, config=config, submodules=snap.submodules, outputs={},
                          documents=sources.documents, options=options, memo=memo,
                          previous=writer.previous_blobs())
-    index_jobs = _IndexJobs(writer, inputs, jobs)
+    index_jobs = _IndexJobs(writer, inputs, jobs, sources.nodes)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
     graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
     unsaved: BuildMemo | None = graph_memo  # what the graph's blobs job saves, unless the graph's own worker did
     if index_jobs.lean:
-        graph = _build_graph_apart(sources, graph_memo, lambda: _release_extracts(sources, reused))
+        graph = _build_graph_apart(sources, graph_memo, lambda: _release_extracts(sources, reused), texts.spill)
         unsaved = None
     else:
-        graph = build_graph(sources.files, sources.declared, on_nodes=index_jobs.start,
+        graph = build_graph(_whole_files(sources, texts.spill), sources.declared, on_nodes=index_jobs.start,
                             memo=graph_memo.table("graph"))
         _release_extracts(sources, reused)
     laps.lap("graph")
@@ -341,6 +361,29 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     )
 
 
+def _kept_of(packed: bytes) -> tuple[FileExtract, int]:
+    """Of a code file's packed result, what a build keeps once the graph is built (its language and imports) and its
+    warnings; and its symbol count. No symbol is made."""
+    import marshal
+
+    from gitroute.model import NameRef
+
+    lang, symbols, _calls, imports, _references, _entry, warnings, _bindings, _bases = marshal.loads(packed)[1]
+    return FileExtract(lang, imports=tuple(tuple.__new__(NameRef, i) for i in imports), warnings=warnings), len(symbols)
+
+
+def _whole_files(sources: _Sources, spill: Spill | None) -> list[SourceFile]:
+    """The files with every LAZY result decoded (from `spill`): what the graph is built from."""
+    if not sources.lazy:
+        return sources.files
+    assert spill is not None
+    from gitroute.bundle.extracts import set_aside_refs
+
+    # Each file's calls and references (most of its bytes) go back to disk until the graph resolves that file.
+    return [SourceFile(f.path, f.blob, f.lang, set_aside_refs(load_result(spill.get(sources.lazy[f.path]))[1], spill))
+            if f.path in sources.lazy else f for f in sources.files]
+
+
 def _release_extracts(sources: _Sources, reused: Reused) -> None:
     """The graph is built: of each file's extraction, keep what an index reads (its language and its imports: the
     wiring index's Go packages) and let go of the rest (symbols, calls, references, bindings), then hand the
@@ -350,15 +393,17 @@ def _release_extracts(sources: _Sources, reused: Reused) -> None:
         f.extract.lang, imports=f.extract.imports)) for f in sources.files]
     reused.decoded.clear()
     reused.packed.clear()
+    sources.lazy.clear()
     trim_heap()
 
 
 # What the worker that builds a large graph inherits: the files, the manifests' entry points, the graph's memo, and the
 # anonymous file it hands the graph back in.
-_GRAPH_INPUTS: tuple[_Sources, BuildMemo, IO[bytes]] | None = None
+_GRAPH_INPUTS: tuple[_Sources, BuildMemo, IO[bytes], Spill | None] | None = None
 
 
-def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callable[[], None]) -> CodeGraph:
+def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callable[[], None],
+                       spill: Spill | None = None) -> CodeGraph:
     """The graph, built in a worker of its own and handed back pickled (a large graph: `_IndexJobs.lean`); the
     parent runs `release` meanwhile.
 
@@ -374,7 +419,7 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
     import tempfile
 
     with tempfile.TemporaryFile() as handed:
-        _GRAPH_INPUTS = (sources, graph_memo, handed)
+        _GRAPH_INPUTS = (sources, graph_memo, handed, spill)
         try:
             with _signals_held():  # the worker is forked at the first submit
                 pool = _start_pool(1)
@@ -385,7 +430,9 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
         future.result()
         _end_pool(pool)
         handed.seek(0)
-        return pickle.load(handed)
+        graph = pickle.load(handed)
+        graph.nodes = NodeTable.load(handed)
+        return graph
 
 
 def _graph_job() -> None:
@@ -394,11 +441,17 @@ def _graph_job() -> None:
     import pickle
 
     assert _GRAPH_INPUTS is not None
-    sources, graph_memo, handed = _GRAPH_INPUTS
-    graph = build_graph(sources.files, sources.declared, memo=graph_memo.table("graph"))
+    sources, graph_memo, handed, spill = _GRAPH_INPUTS
+    graph = build_graph(_whole_files(sources, spill), sources.declared, memo=graph_memo.table("graph"))
     graph_memo.save()
     _memlog("job graph")
+    # The nodes cross as a `NodeTable` (the parent, and every index worker it forks, holds them so), written column
+    # by column: pickled, millions of tuples of strings each took a place in the pickler's memo.
+    nodes, graph.nodes = graph.nodes, []
     pickle.dump(graph, handed, protocol=pickle.HIGHEST_PROTOCOL)
+    table = NodeTable.from_nodes(nodes)
+    del nodes
+    table.dump(handed)
     handed.flush()
 
 
@@ -605,7 +658,7 @@ class _IndexJobs:
     job at the end while another idles.
     """
 
-    def __init__(self, writer: BundleWriter, inputs: BuildInputs, jobs: int | None) -> None:
+    def __init__(self, writer: BundleWriter, inputs: BuildInputs, jobs: int | None, nodes: int | None = None) -> None:
         self.writer, self.inputs = writer, inputs
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
         modules = {name: load_index(name) for name in INDEXES}
@@ -617,8 +670,9 @@ class _IndexJobs:
         # can do before the indexes it needs are built is not left waiting for them.
         self.prepares: dict[str, str] = {}  # prepare job -> its index
         self.names = []
-        self.lean = self.workers >= 2 and sum(
-            1 + (len(f.extract.symbols) if f.extract else 0) for f in inputs.files) >= LEAN_MIN_NODES
+        if nodes is None:
+            nodes = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in inputs.files)
+        self.lean = self.workers >= 2 and nodes >= LEAN_MIN_NODES
         for name in INDEXES:
             if hasattr(modules[name], "prepare") and not self.lean:
                 job = f"{name}{PREPARE_SUFFIX}"
@@ -813,13 +867,27 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
             done = _extracted_in_rounds(items, workers)
         else:
             done = map(_extract_entry, items)
+        # Code files' packed results, decoded at the end unless they come to be many (None: they did)
+        held: dict[str, bytes] | None = {}
+        held_bytes = 0
         for count, (key, packed, packed_at, text_at) in enumerate(done, 1):
-            decoded[key] = load_result(packed)
+            if text_at is None:  # no code: decoded now
+                decoded[key] = load_result(packed)
+            else:
+                decoded[key] = (LAZY, packed_at)
+                if held is not None:
+                    held[key] = packed
+                    held_bytes += len(packed)
+                    if held_bytes >= LAZY_MIN_BYTES:
+                        held = None
             shards.add(key, packed_at)
             if text_at is not None:
                 texts[key] = text_at
             if count % 50 == 0:
                 progress("parse", count, total)
+        if held is not None:  # few: decoded here, as they always were
+            for key, packed in held.items():
+                decoded[key] = load_result(packed)
     finally:
         _EXTRACTING = None
     progress("parse", total, total)

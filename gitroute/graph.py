@@ -14,9 +14,9 @@ import posixpath
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
 from gitroute.model import NODE_ORDINAL_BITS, TYPE_KINDS, Binding, DeclaredEntry, Edge, FileExtract, Node
@@ -49,6 +49,128 @@ class FileEdges(NamedTuple):
     named: tuple[int, int]  # edges[start:end]: calls, references, inherits
     digest: bytes  # of the file's edges: equal edges, equal digests
     buckets: tuple[int, ...]  # the node buckets its edges point into, ascending
+
+
+_NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kind, lang, signature, doc, owner
+_BOOLS = (False, True)
+_NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
+
+
+class NodeTable(list):
+    """A graph's nodes held compactly, read as a list of `Node` (made as they are read): what a large build's
+    parent holds once the graph is built, and every index worker it forks inherits (docs/decisions/0023,
+    session 26).
+
+    A list only in name, as `EdgeTable` (its own storage stays empty). Ids and lines are arrays, the entry flags
+    bytes, and each string field an index into that field's distinct strings: names, owners, paths, kinds and
+    languages repeat across the nodes, and none of them is a tuple of eleven objects with three ints of its own.
+    Made from the node list (`from_nodes`) or read back from what `dump` wrote (`load`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids = array("q")
+        self.lines = array("q")
+        self.ends = array("q")
+        self.entries = bytearray()
+        self.strings: list[list[str]] = [[] for _ in _NODE_STRINGS]  # per string field, its distinct strings
+        self.codes = [array("I") for _ in _NODE_STRINGS]  # per string field, each node's index into them
+
+    @classmethod
+    def from_nodes(cls, nodes: Sequence[Node]) -> NodeTable:
+        table = cls()
+        table.ids.extend(n[0] for n in nodes)
+        table.lines.extend(n[4] for n in nodes)
+        table.ends.extend(n[5] for n in nodes)
+        table.entries.extend(1 if n[9] else 0 for n in nodes)
+        for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
+            seen: dict[str, int] = {}
+            for node in nodes:
+                value = node[field_at]
+                code = seen.get(value)
+                if code is None:
+                    code = seen[value] = len(strings)
+                    strings.append(value)
+                codes.append(code)
+        return table
+
+    def dump(self, out: IO[bytes]) -> None:
+        """Write the table to `out`, a column at a time and its strings a chunk at a time (what `load` reads)."""
+        marshal.dump((len(self.ids), [len(s) for s in self.strings]), out)
+        for column in (self.ids, self.lines, self.ends, *self.codes):
+            out.write(column.tobytes())
+        out.write(self.entries)
+        for strings in self.strings:
+            for start in range(0, len(strings), _NODE_CHUNK):
+                marshal.dump(strings[start:start + _NODE_CHUNK], out)
+
+    @classmethod
+    def load(cls, source: IO[bytes]) -> NodeTable:
+        """The table `dump` wrote to `source` (a file this build wrote: not a bundle's bytes)."""
+        count, sizes = marshal.load(source)
+        table = cls()
+        for column in (table.ids, table.lines, table.ends, *table.codes):
+            column.fromfile(source, count)
+        table.entries = bytearray(source.read(count))
+        for strings, size in zip(table.strings, sizes):
+            while len(strings) < size:
+                strings += marshal.load(source)
+        return table
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __bool__(self) -> bool:
+        return len(self.ids) > 0
+
+    def __iter__(self) -> Iterator[Node]:
+        return self._rows(0, len(self.ids))
+
+    def _rows(self, start: int, end: int) -> Iterator[Node]:
+        path, name, kind, lang, signature, doc, owner = (
+            map(strings.__getitem__, codes[start:end]) for strings, codes in zip(self.strings, self.codes))
+        return map(_make_node, zip(self.ids[start:end], path, name, kind, self.lines[start:end],
+                                   self.ends[start:end], lang, signature, doc,
+                                   map(_BOOLS.__getitem__, self.entries[start:end]), owner))
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            start, end, step = at.indices(len(self.ids))
+            return list(self._rows(start, end)) if step == 1 else list(self)[at]
+        if at < 0:
+            at += len(self.ids)
+        if not 0 <= at < len(self.ids):
+            raise IndexError("node index out of range")
+        (paths, names, kinds, langs, signatures, docs, owners), codes = self.strings, self.codes
+        return _make_node((self.ids[at], paths[codes[0][at]], names[codes[1][at]], kinds[codes[2][at]],
+                           self.lines[at], self.ends[at], langs[codes[3][at]], signatures[codes[4][at]],
+                           docs[codes[5][at]], _BOOLS[self.entries[at]], owners[codes[6][at]]))
+
+    def file_runs(self) -> list[tuple[str, int, int]]:
+        """(path, start, end) of each run of nodes of one path, in order: a file's nodes, without making them."""
+        paths, codes = self.strings[0], self.codes[0]
+        runs: list[tuple[str, int, int]] = []
+        start = 0
+        for at in range(1, len(codes) + 1):
+            if at == len(codes) or codes[at] != codes[start]:
+                runs.append((paths[codes[start]], start, at))
+                start = at
+        return runs
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, list) else NotImplemented
+
+    __hash__ = None
+
+    def __reduce__(self) -> tuple:
+        return _nodes_from_list, (list(self),)
+
+
+def _nodes_from_list(nodes: list[Node]) -> NodeTable:
+    return NodeTable.from_nodes(nodes)
+
+
+def _make_node(values: tuple) -> Node:
+    return tuple.__new__(Node, values)
 
 
 @dataclass
@@ -1040,11 +1162,12 @@ def resolve_edges(
         edges.add(part.stored, 0, part.structure)
         spans.append((start, len(edges)))
     parts: list[FileEdges] = []
-    for (path, part), structure in zip(done, spans):
+    for at, ((path, part), structure) in enumerate(zip(done, spans)):
         bucket = file_node[path] >> NODE_ORDINAL_BITS
         start = len(edges)
         edges.add(part.stored, part.structure)
         parts.append(FileEdges(path, bucket, structure, (start, len(edges)), part.digest, part.buckets))
+        done[at] = (path, part._replace(stored=b""))  # in the table now: not held twice as it fills
     if earlier is not None:
         earlier.edges = (edges, {p.path: p for p in parts})  # what its entries' edges are packed from, when saved
     unresolved: Counter = Counter()

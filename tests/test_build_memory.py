@@ -71,6 +71,22 @@ def test_calls_and_references_stay_packed_until_read() -> None:
     assert load_result(packed_result(("code", again)))[1] == extract  # packed again as they were
 
 
+def test_calls_and_references_set_aside_on_disk_read_back_as_they_were(tmp_path: Path) -> None:
+    """A large graph's worker sets each file's packed calls and references aside until it resolves the file."""
+    from gitroute.bundle.extracts import SpilledRefs, set_aside_refs
+    from gitroute.model import FileExtract, Symbol
+
+    extract = FileExtract("python", (Symbol("f", "function", 1, 2),), ((0, "g", 2, ""), (0, "h", 2, "self")), (),
+                          (NameRef(0, "T", 1, ""),))
+    with Spill(str(tmp_path)) as spill:
+        aside = set_aside_refs(load_result(packed_result(("code", extract)))[1], spill)
+        assert isinstance(aside.calls, SpilledRefs) and isinstance(aside.references, SpilledRefs)
+        assert not any(isinstance(x, bytes) for x in (aside.calls.spot, aside.references.spot)), "kept in memory"
+        assert aside == extract and list(aside.calls) == [(0, "g", 2, ""), (0, "h", 2, "self")]
+        assert all(type(r) is NameRef for r in aside.references) and len(aside.references) == 1
+        assert load_result(packed_result(("code", aside)))[1] == extract
+
+
 def test_set_aside_bytes_are_read_back_from_any_process_and_removed_at_the_end(tmp_path: Path) -> None:
     spill = Spill(str(tmp_path))
     here = spill.put(b"parent")
@@ -196,18 +212,31 @@ def test_a_build_removes_what_it_set_aside_however_it_ends_and_a_dead_build_s_fo
     assert not os.listdir(_spill_root(repo)), "a finished build left what it set aside"
 
 
-@pytest.mark.parametrize("lean", [False, True])
-def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Path, monkeypatch, lean: bool) -> None:
+@pytest.mark.parametrize(("lean", "lazy"), [(False, False), (True, False), (True, True), (False, True)])
+def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Path, monkeypatch, lean: bool,
+                                                                   lazy: bool) -> None:
     """Extraction in workers that read their own blobs, results decoded as they arrive, shards streamed as they
     complete, and index jobs bounded by the workers: the bundle is the one a single process writes, full and
     incremental. `lean` (a large graph's way): each index job in a worker forked for it alone, the meaning
-    index's prepare step inside its build."""
+    index's prepare step inside its build. `lazy` (many code results): the build's process decodes no code file's
+    result (with `lean`, only the graph's worker does), and reads its language, imports and symbol count."""
     from tests.test_incremental import BASE, STEPS
 
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(build_module, "PARALLEL_MIN_NODES", 0)
     if lean:
         monkeypatch.setattr(build_module, "LEAN_MIN_NODES", 0)
+    decoded_in: list[tuple[int, str]] = []
+    if lazy:
+        monkeypatch.setattr(build_module, "LAZY_MIN_BYTES", 0)
+        load_result = build_module.load_result
+
+        def tracked(data: bytes) -> tuple:
+            result = load_result(data)
+            decoded_in.append((os.getpid(), result[0]))
+            return result
+
+        monkeypatch.setattr(build_module, "load_result", tracked)
     repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2, 3)}
     tree = STEPS["describe_in_doc"](dict(BASE))
     for step in ("base", "add_function", "edit_doc", "contract"):
@@ -217,8 +246,11 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
             repo.commit(tree, step)
             trees[jobs] = run_build("HEAD", repo_path=str(repo.path), jobs=jobs).bundle_tree
         assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
+        decoded_in.clear()
         full = run_build("HEAD", repo_path=str(repos[3].path), jobs=3, full=True).bundle_tree
         assert full == trees[1], f"after {step!r}: --full with workers differs"
+        if lean and lazy:  # with workers: only the graph's worker decodes code (its list is not this process's)
+            assert decoded_in and (os.getpid(), "code") not in decoded_in, "the build's process decoded code"
 
 
 def test_results_decoded_as_they_arrive_make_the_bundle_cached_results_make(tmp_path: Path, monkeypatch) -> None:

@@ -496,3 +496,57 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
             view.edges_in([7])
     assert GraphView(lambda paths: {p: good for p in paths if p == path}, corrupt_blob).edges_in([7]) == {
         7: [["calls", 3, 12, "unique"]]}
+
+
+def test_a_node_table_reads_as_the_node_list_it_was_made_from_and_crosses_a_file_whole():
+    """What a large build's graph worker hands its parent: the same nodes, by index, slice, bisection and iteration,
+    and the same graph blobs; strings in several chunks; a doc with a surrogate and an empty string survive."""
+    import tempfile
+    from bisect import bisect_left
+    from operator import attrgetter
+
+    from gitroute import graph as graph_module
+    from gitroute.graph import NodeTable
+
+    files = {f"pkg/m{i}.py": "".join(f"def f{i}_{j}(x):\n    '''Doc {j}.'''\n    return g()\n\n\n" for j in range(4))
+             for i in range(30)}
+    files["pkg/__main__.py"] = "if __name__ == '__main__':\n    print(1)\n"
+    graph = graph_of(files)
+    nodes = graph.nodes
+    nodes[3] = nodes[3]._replace(doc="a lone \udc80 surrogate", signature="")
+    table = NodeTable.from_nodes(nodes)
+    assert list(table) == nodes and len(table) == len(nodes) and table == nodes
+    assert [table[i] for i in range(-len(nodes), len(nodes))] == nodes + nodes
+    assert table[5:9] == nodes[5:9] and table[::3] == nodes[::3] and table[7:2] == []
+    with pytest.raises(IndexError):
+        table[len(nodes)]
+    assert all(type(a) is type(b) and type(a.entry) is bool for a, b in zip(table, nodes))
+    assert any(n.entry for n in table)
+    key = nodes[40].id
+    assert bisect_left(table, key, key=attrgetter("id")) == bisect_left(nodes, key, key=attrgetter("id")) == 40
+
+    chunk = graph_module._NODE_CHUNK
+    graph_module._NODE_CHUNK = 7  # many chunks a column
+    try:
+        with tempfile.TemporaryFile() as handed:
+            table.dump(handed)
+            handed.write(b"after")
+            handed.seek(0)
+            loaded = NodeTable.load(handed)
+            assert handed.read() == b"after"
+    finally:
+        graph_module._NODE_CHUNK = chunk
+    assert loaded == nodes
+    plain = graph_blobs(graph)
+    graph.nodes = loaded
+    assert graph_blobs(graph) == plain
+
+    # The indexes built from a table are the ones built from the list (they read a file's nodes at a time).
+    from gitroute.indexes.meaning import build_meaning_index
+    from gitroute.indexes.meaning.postings import kept_files
+    from gitroute.indexes.symbols import build_symbol_index
+
+    assert [list(group) for group in kept_files(loaded)[0]] == kept_files(nodes)[0]
+    texts = {path: text.encode() for path, text in files.items()}
+    assert build_meaning_index(loaded, texts.get) == build_meaning_index(nodes, texts.get)
+    assert build_symbol_index(loaded) == build_symbol_index(nodes)

@@ -24,6 +24,10 @@ from gitroute.bundle.memo import MEMO_DIR, code_salt
 from gitroute.model import Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 from gitroute.shards import shard_count
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitroute.bundle.spill import Spill, Spot
+
 CACHE_DIR = os.path.join(MEMO_DIR, "extract")
 
 # A decoded result: ("code", FileExtract), ("doc", Document), ("text",) or ("skip", reason).
@@ -67,6 +71,31 @@ class PackedRefs:
 
     def __repr__(self) -> str:
         return f"PackedRefs({tuple(self)!r})"
+
+
+class SpilledRefs(PackedRefs):
+    """`PackedRefs` whose bytes are set aside on disk (a `spill.Spill`), read back each time they are read: a large
+    graph's worker holds every file's extraction until the last file is resolved, and reads each file's calls and
+    references once (docs/decisions/0023, session 26)."""
+
+    __slots__ = ("spill", "spot")
+
+    def __init__(self, spill: Spill, spot: Spot, named: bool) -> None:
+        self.spill, self.spot, self.named = spill, spot, named
+
+    @property
+    def data(self) -> bytes:  # type: ignore[override]
+        return self.spill.get(self.spot)
+
+
+def set_aside_refs(extract: FileExtract, spill: Spill) -> FileExtract:
+    """The extract with its packed calls and references set aside in `spill` (`SpilledRefs`)."""
+    calls, references = extract.calls, extract.references
+    if isinstance(calls, PackedRefs):
+        calls = SpilledRefs(spill, spill.put(calls.data), named=False)
+    if isinstance(references, PackedRefs):
+        references = SpilledRefs(spill, spill.put(references.data), named=True)
+    return extract._replace(calls=calls, references=references)
 
 
 def _plain_refs(refs: Iterable[tuple]) -> tuple[tuple, ...]:

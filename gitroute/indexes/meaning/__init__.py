@@ -102,7 +102,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
                         file_blobs: dict[str, str] | None = None, anchors: Mapping[int, list[str]] | None = None,
                         prepared: Mapping[str, Entries | bytes] | None = None, stored=None,
                         shards_memo=None, last: object = None,
-                        files_kept: tuple[list[list], int] | None = None,
+                        files_kept: tuple[Sequence[Sequence], int] | None = None,
                         ) -> tuple[dict[str, bytes], dict, dict[str, str]]:
     """Blobs of the meaning index (paths relative to its folder), its section, and the shards kept by id.
 

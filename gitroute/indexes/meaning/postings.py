@@ -20,6 +20,9 @@ BODY_PREFIX = "~"  # no index word holds it (words are letters and digits)
 BODY_BIT = 128
 
 
+# Field texts whose words are memoised, at most: names and paths repeat, but most signatures are each their own, and
+# a memo of the Linux kernel's every text was a good part of this index's worker (django's fit below it).
+WORDS_MEMO_MAX = 1 << 19
 POSTING_BITS = (10, 14)  # a packed posting's bit fields, low first: tf, length (then fields): stored a column each
 
 
@@ -126,7 +129,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
             if found is None:  # each word once, with its count: a field's words repeat (a name in its path)
                 # One string a word, whatever text it is in: a kernel's millions of postings each hold a token
                 found = tuple((intern(word), times) for word, times in Counter(words(text)).items())
-                if len(text) < 200:
+                if len(text) < 200 and len(words_memo) < WORDS_MEMO_MAX:
                     words_memo[text] = found
             for token, times in found:
                 counts[token] = counts.get(token, 0) + weight * times
@@ -204,11 +207,37 @@ def unpacked_entries(entries: Entries | bytes) -> Entries:
     return entries
 
 
-def kept_files(nodes: Sequence) -> tuple[list[list], int]:
+def kept_files(nodes: Sequence) -> tuple[Sequence[Sequence], int]:
     """The files the index holds, each its nodes, file node first, in id order; and how many built copies
-    it leaves out."""
+    it leaves out. Of a large graph's nodes held compactly (`graph.NodeTable`), each file's nodes are made when
+    its group is read, and let go after: held, every node of the Linux kernel was made whole again in this
+    index's worker (docs/decisions/0023, session 26)."""
+    runs = nodes.file_runs() if hasattr(nodes, "file_runs") else None
+    if runs is not None:
+        built = built_copies(sorted({path for path, _start, _end in runs}))
+        return _Groups(nodes, [(start, end) for path, start, end in runs if path not in built]), len(built)
     built = built_copies(sorted({n.path for n in nodes}))
     return _by_file([n for n in nodes if n.path not in built]), len(built)
+
+
+class _Groups(Sequence):
+    """Files' nodes, each group made from a compact node table when it is read (see `kept_files`)."""
+
+    def __init__(self, nodes: Sequence, spans: list[tuple[int, int]]) -> None:
+        self.nodes, self.spans = nodes, spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            return [self.nodes[start:end] for start, end in self.spans[at]]
+        start, end = self.spans[at]
+        return self.nodes[start:end]
+
+    def __iter__(self):
+        nodes = self.nodes
+        return (nodes[start:end] for start, end in self.spans)
 
 
 def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[str]],

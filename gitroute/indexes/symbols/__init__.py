@@ -95,6 +95,11 @@ def _glob_match(path: str, pattern: str) -> bool:
 # --- build -----------------------------------------------------------------------------------
 
 
+# Texts whose word sets are memoised, at most: names, owners and folders repeat, most docs are each their own, and
+# a memo of every text of the Linux kernel was a good part of this index's worker (django's fit below it).
+WORDS_MEMO_MAX = 1 << 19
+
+
 def _word_sets() -> Callable[[str, bool], frozenset[str]]:
     """Stemmed word sets of texts, memoised: names, owners and folders repeat across thousands of nodes."""
     memo: dict[tuple[str, bool], frozenset[str]] = {}
@@ -105,7 +110,9 @@ def _word_sets() -> Callable[[str, bool], frozenset[str]]:
             tokens = tokenize(text)
             if content_only:
                 tokens = [t for t in tokens if len(t) > 1 and t not in STOP_WORDS]
-            found = memo[(text, content_only)] = frozenset(map(stem, tokens))
+            found = frozenset(map(stem, tokens))
+            if len(memo) < WORDS_MEMO_MAX:
+                memo[(text, content_only)] = found
         return found
 
     return words
@@ -166,7 +173,9 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
     # would find each name twice or three times, the copy as often first as the source.
     built = built_copies(sorted({n.path for n in nodes}))
     keyed = memo is not None and file_blobs is not None
-    files: dict[str, tuple[Sequence, list]] = {}  # path -> (its nodes, their tokens)
+    # path -> (its nodes' ids, which are entry points, their tokens): not the nodes, which a large build's graph
+    # holds compactly (`graph.NodeTable`) and which, held here, would be made whole again (docs/decisions/0023)
+    files: dict[str, tuple[range, tuple[int, ...], list]] = {}
     # What a file's postings are made of besides its tokens: its blob, first id, node count and entry points.
     records: dict[str, tuple] = {}
     for path, group in _by_file(nodes):
@@ -182,13 +191,14 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
                              for field in _node_tokens(node, words)]) for node in group]
         if key is not None:
             memo.put(key, tokens)
-        files[path] = (group, tokens)
-        records[path] = (blob, group[0].id, len(group), tuple(i for i, node in enumerate(group) if node.entry))
+        entries = tuple(i for i, node in enumerate(group) if node.entry)
+        files[path] = (range(group[0].id, group[0].id + len(group)), entries, tokens)
+        records[path] = (blob, group[0].id, len(group), entries)
     del words, spelled  # the memo of word sets: the tokens hold what they need of it
 
     def fill(path: str, postings: Postings) -> None:
-        group, tokens = files[path]
-        _add_postings(postings, path, [n.id for n in group], [n.entry for n in group], tokens)
+        ids, entries, tokens = files[path]
+        _add_postings(postings, path, ids, [i in entries for i in range(len(ids))], tokens)
 
     def fill_old(path: str, record: Any, postings: Postings) -> bool:
         """A file's postings as the last build made them (`record`: its blob, first id, count, entries)."""
