@@ -16,6 +16,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -1452,15 +1453,15 @@ class _EdgeMemo:
     def settle(self) -> None:
         """Number the keys each file resolved in this build read, and note what each new key reads now (a
         full build reads 20,000 keys on django): what needs the resolution's tables, which may then go."""
+        number = self.number
         for path, part in self.fresh:
-            numbers = array("I")
-            for key in part.reads:
-                n = self.number.get(key)
-                if n is None:
-                    n = self.number[key] = len(self.keys)
-                    self.keys.append(key)
-                    self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
-                numbers.append(n)
+            # Only a key first read here costs Python: a file of an import cycle reads every module of it, and a
+            # loop over each file's keys was quadratic in the cycle (bench/adversarial.py py-star-cycle)
+            for key in filterfalse(number.__contains__, part.reads):
+                number[key] = len(self.keys)
+                self.keys.append(key)
+                self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
+            numbers = array("I", map(number.__getitem__, part.reads))
             self.settled.append((path, numbers.tobytes(), part._replace(reads=(), stored=b"")))
         self.fresh.clear()
         self.resolution = None  # type: ignore[assignment]
