@@ -772,3 +772,12 @@ def test_code_of_one_section_and_ask_quoting_a_section_of_a_named_document(make_
     asked = ask(route, repo, "ask", "--explain", "The README's 'Receipt printing' sample calls a helper; where's its code?")
     assert asked["classification"]["routes"][0]["asked"] == "README.md#Receipt printing", asked["classification"]
     assert asked["rows"][0]["path"] == "src/shop/payments/gateway.py"
+
+
+def test_code_puts_the_code_a_document_names_before_the_tests_it_names_more_often(make_repo, route):
+    repo = make_repo("tested")
+    repo.commit({**SHOP_FILES, "docs/testing.md": (
+        "# Testing\n\nRun `test_cart` in `tests/test_cart.py`; `test_cart` checks what `Cart.total` sums.\n")}, "docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows = ask(route, repo, "code", "docs/testing.md")["rows"]
+    assert [r["path"] for r in rows][:2] == ["src/shop/cart.py", "tests/test_cart.py"], rows

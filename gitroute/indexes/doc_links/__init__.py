@@ -618,7 +618,7 @@ def rank_code(links: Sequence[list], limit: int, explain: bool) -> list[Row]:
         signals = [("links", round(2.0 * math.log1p(entry["weight"]), 3)),
                    ("centrality", round(0.3 * math.log1p(entry["centrality"]), 3))]
         if is_secondary(path):
-            signals.append(("secondary", -0.5))
+            signals.append(("secondary", -1.5))
         score = round(sum(v for _, v in signals), 3)
         symbols = [s for s, _ in sorted(entry["symbols"].items(), key=lambda kv: (-kv[1], kv[0]))]
         top = symbols[0] if symbols else None
