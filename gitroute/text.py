@@ -175,6 +175,12 @@ def content_tokens(text: str) -> list[str]:
 _normal_memo: dict[str, str] = {}
 
 
+def title_key(text: str) -> str:
+    """A title or a heading as compared: its words, case and punctuation aside ("Receipt printing" = "receipt
+    printing:")."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
 def normalize_name(name: str) -> str:
     """The key an exact-name match compares: case and separators folded (open_meteo == OpenMeteo).
 

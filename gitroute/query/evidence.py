@@ -3,8 +3,6 @@ the pinned commit, a document's name or title, a symbol's name, where a name is 
 """
 from __future__ import annotations
 
-import re
-
 from gitroute.query import answer, ask_symbols, query
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -98,6 +96,8 @@ def document_paths(view: BundleView) -> frozenset[str]:
 
 def document_titled(view: BundleView, text: str) -> str | None:
     """The document whose title is `text` (case, punctuation and spacing aside), when exactly one is."""
+    from gitroute.text import title_key
+
     index = view.index("doc_links")
     titles = index.memo.get("document_titles")  # a warm server's view keeps it for the pinned bundle
     if titles is None:
@@ -105,13 +105,9 @@ def document_titled(view: BundleView, text: str) -> str | None:
         titles = index.memo["document_titles"] = {}
         for entry in docs if isinstance(docs, list) else ():
             if isinstance(entry, list) and len(entry) > 1 and isinstance(entry[1], str):
-                titles.setdefault(_title_key(entry[1]), []).append(entry[0])
-    found = titles.get(_title_key(text), [])
+                titles.setdefault(title_key(entry[1]), []).append(entry[0])
+    found = titles.get(title_key(text), [])
     return found[0] if len(found) == 1 else None
-
-
-def _title_key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def document_named(view: BundleView, text: str) -> str | None:

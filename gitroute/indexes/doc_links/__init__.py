@@ -766,15 +766,13 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
     return Answer("routed", view.source, tuple(rows), notes, {"document": path})
 
 
-def _heading_key(text: str) -> str:
-    return " ".join("".join(c if c.isalnum() else " " for c in text.casefold()).split())
-
-
 def _section_links(links: list[list], heading: str) -> tuple[list[list], str]:
     """The links of the section titled `heading` (case and punctuation aside), with a note; all of them, said so,
     when no section of that title names code."""
-    key = _heading_key(heading)
-    inside = [link for link in links if _heading_key(str(link[1])) == key]
+    from gitroute.text import title_key
+
+    key = title_key(heading)
+    inside = [link for link in links if title_key(str(link[1])) == key]
     if inside:
         return inside, f"the code its section '{heading.strip()}' names"
     return links, f"no section '{heading.strip()}' names code: what the whole document names"
