@@ -164,6 +164,15 @@ def role_target(text: str) -> str:
     return target.strip()
 
 
+def _role_shown(inner: str, target: str) -> str:
+    """The text a role shows: its title (`the guide <guide/fit>`), else its target; `~a.b.c` shows as `c`, and a
+    leading dot only says where Sphinx searches."""
+    if inner.endswith(">") and "<" in inner:
+        return inner[:inner.rindex("<")].strip()
+    shown = role_target(target)
+    return shown.rsplit(".", 1)[-1] if target.startswith("~") else shown
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -269,9 +278,7 @@ class _MarkdownInline:
                 token = _token("role", target, self.line(node), f":{_decode(role.group(1))}:")
                 if token is not None:
                     self.tokens.append(token)
-                if inner.endswith(">") and "<" in inner:
-                    return inner[:inner.rindex("<")].strip()
-                return role_target(target).rsplit(".", 1)[-1] if target.startswith("~") else role_target(target)
+                return _role_shown(inner, target)
             self.add("code", " ".join(inner.split()), node)
             return inner
         if kind in _MD_LINKS:
@@ -589,11 +596,7 @@ class _RstReader:
             else:
                 # The default role: Sphinx projects usually set it to :py:obj:, so it names code.
                 self.add(tokens, "role", target, node, "")
-            if inner.endswith(">") and "<" in inner:
-                return inner[:inner.rindex("<")].strip()
-            shown = role_target(target)
-            # `~a.b.c` shows as `c`; a leading dot only says where Sphinx searches.
-            return shown.rsplit(".", 1)[-1] if target.startswith("~") else shown
+            return _role_shown(inner, target)
         if kind == "reference":
             inner = raw
             if inner.endswith("__"):
