@@ -74,7 +74,7 @@ _DOC_STRICT = (r"(?:docs?|documentation|guides?|manuals?|tutorials?|write-?ups?|
                r"|changelogs?(?: entry| entries)?|release notes?|release entr(?:y|ies))")
 _DOC_NOUN = rf"(?:{_DOC_STRICT[3:-1]}|pages?|documents?|sections?|chapters?|reference|notes)"
 _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|ing)?|cover(?:s|ed|ing)?"
-             r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? through"
+             r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? (?:me |you |us |one )?through"
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
              r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?"
@@ -443,6 +443,15 @@ _GATES: dict[int, Gate] = {
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
+    567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
+                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
+                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
+                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
+                 (' about', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat', 'describ',
+                  'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'is about', 'justif',
+                  'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach', 'tell',
+                  'through')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
@@ -458,15 +467,6 @@ _GATES: dict[int, Gate] = {
                   'touched', 'update', 'updated')),
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
-    747600404: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
-                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
-                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
-                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
-                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
-                 (' about', ' through', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat',
-                  'describ', 'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'is about',
-                  'justif', 'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach',
-                  'tell', 'through')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',

@@ -72,6 +72,7 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     # no question mark: the clause that asks in the imperative says what is asked
     ("The forecasts page walks through parse_forecast and the client; show me the code it describes.", "code"),
     ("The forecasts page walks through parse_forecast and the client.", "docs"),
+    ("which doc walks me through writing my own forecast client?", "docs"),
     ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
