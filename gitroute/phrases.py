@@ -74,7 +74,8 @@ _DOC_STRICT = (r"(?:docs?|documentation|guides?|manuals?|tutorials?|write-?ups?|
                r"|changelogs?(?: entry| entries)?|release notes?|release entr(?:y|ies))")
 _DOC_NOUN = rf"(?:{_DOC_STRICT[3:-1]}|pages?|documents?|sections?|chapters?|reference|notes)"
 _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|ing)?|cover(?:s|ed|ing)?"
-             r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about|walk(?:s|ed|ing)? (?:me |you |us |one )?through"
+             r"|mention(?:s|ed|ing)?|discuss(?:es|ed|ing)?|talk(?:s|ed|ing)? about"
+             r"|walk(?:s|ed|ing)? (?:me |you |us |one )?through"
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
              r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?"
