@@ -237,12 +237,26 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
         if is_name(word) and (is_code_name(word) or word in found.quoted):
             found.identifiers.append(word.removesuffix("()"))
         elif _CAPITALS.match(word) and not found.documents:
-            document = evidence.document_named(word)
+            document = _folder_document(word, words, evidence) or evidence.document_named(word)
             if document:
                 found.documents.append(document)
                 found.facts.append(f"'{word}' names the document '{document}'")
     _locate_names(raw, found, evidence)
     return found
+
+
+def _folder_document(word: str, words: Sequence[str], evidence: Evidence) -> str | None:
+    """The document named by capitals after the folder it is in: "the ginS README" (`ginS/README.md`), "the
+    repository example's README" (`examples/repository/README.md`): one of the two words before it names a folder
+    the document's path ends in, the nearer first."""
+    at = words.index(word)
+    for qualifier in reversed(words[max(0, at - 2):at]):
+        if qualifier.lower() in _NOT_THE_THING or not is_name(qualifier):
+            continue
+        document = evidence.document_named(f"{qualifier}/{word}")
+        if document:
+            return document
+    return None
 
 
 def _position(text: str, word: str) -> int:

@@ -88,6 +88,12 @@ _DOCS = _phrases(
     rf"(?=(?:\s+\S+){{0,4}}?\s+(?:in|by) (?:the |a |any |some )?{_DOC_NOUN}\b|\s+(?:anywhere|somewhere)\b)",
     rf"\b(?:which|what|any|a|an|the|some|one|each)\s+(?:\S+\s+){{0,3}}?{_DOC_NOUN}\b(?:\s+\S+){{0,6}}?\s+{_DOC_VERB}\b",
     rf"\b(?:is|are) there\s+(?:\S+\s+){{0,4}}?{_DOC_STRICT}\b",
+    # "is there a page on X": a page (or section) about something, not a page cache
+    r"\b(?:is|are) there (?:a|an|any|some) (?:\S+\s+)?(?:pages?|documents?|sections?|chapters?)\s+(?:on|about"
+    r"|explaining|describing|covering|that (?:explains?|describes?|covers?))\b",
+    # a procedure to follow: "what are the steps for deprecating a function", "what's the process to cut a release"
+    r"\bwhat (?:are|were) the (?:\S+\s+)?steps (?:for|to|involved in)\b"
+    r"|\bwhat(?:['’]s| is) the (?:\S+\s+)?(?:procedure|process|checklist) (?:for|to)\b",
     rf"\bany\s+(?:\S+\s+)?(?:{_DOC_STRICT}|pages?|documents?)\b",
     rf"\b{_DOC_STRICT}(?:\s+\w+)?\s+(?:for|on|about|of|behind|covering|explaining|describing|documenting|regarding)\b",
     r"\b(?:where|(?:which|what)(?:\s+\S+){1,2}?)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
@@ -104,7 +110,11 @@ _CODE = _phrases(
     r"\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe|cover|talk about"
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
-    r"\btake me to the (?:code|source|files?|implementation)\b",
+    r"\b(?:take|bring|point) me to (?:the|that|this|its|their) (?:code|source|files?|implementation|program)\b",
+    # "which code backs it", "which code implements that": the code of the thing the question described before
+    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:implements?|backs?|powers?|is behind"
+    r"|are behind)\s+(?:it|this|that|them|these|those)\b",
+    r"\b(?:open|show me) (?:that|this) (?:program|code|source|implementation)\b",
     # "I'm reading the blueprints page; where's the code?": the code of the document the question names
     r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them))?"
     r"\s*(?:[?.!]|$)",
@@ -251,7 +261,7 @@ _WIRING_BUILD = _phrases(
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
     r"\b(?:which|what) (?:\S+ )?manifests?\b|\bconsole[- ]scripts?\b",
     r"\b(?:go\.mod|package\.json|cargo\.toml|pyproject\.toml|setup\.cfg)\b",
-    r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,6}?\s+(?:an? |the )?entry[- ]points?\b",
+    r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
     r"\bbuild (?:options?|flags?|settings?|switch(?:es)?)\b|\bcompile[- ]time (?:options?|flags?|switch(?:es)?)\b",
@@ -271,6 +281,12 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what) (?:\S+ )?(?:script|target|task)s? (?:re)?(?:generates?|builds?|updates?|checks?|verif(?:y|ies)"
     r"|bumps?|deploys?|bundles?|compiles?|formats?|tests?)\b",
     r"\b(?:which|what) build (?:tools?|systems?)\b",
+    # the file that holds a job: "which config defines the job that spell-checks the docs", "what runs the tests"
+    r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:defines?|declares?|configures?"
+    r"|sets? up|runs?|holds?)\s+(?:the |a |an |that )?(?:\S+ )?(?:jobs?|tasks?|steps?|environments?|envs?|targets?"
+    r"|workflows?)\b",
+    r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:unit |integration |end-to-end |e2e )?"
+    r"(?:tests?|test suite|specs?|benchmarks?|linters?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
@@ -472,10 +488,13 @@ _GATES: dict[int, Gate] = {
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
+    915237525: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
+                 ('configure', 'declare', 'define', 'hold', 'run', 'set'),
+                 ('env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
+    955784900: (('what',), ('checklist', 'procedure', 'process', 'steps ')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
-    1043471536: (('take me to the ',), ('code', 'file', 'implementation', 'source')),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
@@ -519,6 +538,9 @@ _GATES: dict[int, Gate] = {
     1877318694: (('described', 'discussed', 'documented', 'explained', 'written up'),),
     1931161667: ((' feature', 'cargo feature'),),
     1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
+    1957707454: (('are', 'is'), (' there ',), ('a', 'an', 'any', 'some'), (' ',),
+                 ('chapter', 'document', 'page', 'section'),
+                 ('about', 'covering', 'describing', 'explaining', 'on', 'that ')),
     1976169106: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     2000375638: (('all', 'any', 'its', 'other', 'the', 'their', 'what', 'which'),
                  ('call sites', 'callers', 'dependants', 'dependents', 'importers', 'reverse dependencies',
@@ -554,7 +576,11 @@ _GATES: dict[int, Gate] = {
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
     2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
+    2837287174: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
+                 ('benchmark', 'linter', 'spec', 'test', 'test suite')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
+    2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
+                 ('code', 'file', 'implementation', 'program', 'source')),
     3042123935: (('if',), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('change', 'changed', 'delete', 'deleted', 'deprecate', 'deprecated', 'drop', 'dropped', 'edit',
                   'edited', 'modified', 'modify', 'move', 'moved', 'refactor', 'refactored', 'remove', 'removed',
@@ -574,10 +600,13 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),
                  ('are', 'is', 'was', 'were'), ('from', 'in')),
-    3467975456: ((' group', 'register'),),
+    3448660923: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'),
+                 ('are behind', 'back', 'implement', 'is behind', 'power'),
+                 ('it', 'that', 'them', 'these', 'this', 'those')),
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
@@ -587,6 +616,7 @@ _GATES: dict[int, Gate] = {
     3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),
     3782104514: (('console', 'manifest'),),
+    3791970680: ((' group', 'register'),),
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),

@@ -269,9 +269,9 @@ _ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.ite
 # with a leading one), with a call's parentheses or a leading sigil; `a.b` whose last part is a file extension is a
 # file name, not a qualified name.
 _NAME = re.compile(r"^(?:[$@]|\\(?=[A-Za-z_][\w$]*\\))?[A-Za-z_][\w$]*(?:(?:\.|::|#|->|\\)[A-Za-z_$][\w$]*)*(?:\(\))?$")
-# Shapes a plain word does not have: snake_case, a qualified name, camel humps (`HTTPServer`, not `URLs`), a call's
-# parentheses, a leading sigil.
-_CODE_SHAPE = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]|[a-z][A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
+# Shapes a plain word does not have: snake_case, a qualified name, camel humps (`HTTPServer`, not `URLs`;
+# `Urllib3Fetcher`, a hump after digits, not `H2O`), a call's parentheses, a leading sigil.
+_CODE_SHAPE = re.compile(r"_|\.|::|#|->|\\|\(\)|^[$@]|[a-z][A-Z]|[a-z][0-9]+[A-Z]|^[A-Z]{2,}[a-z]{2}|^[A-Z][a-z]+[A-Z]")
 # What only code writes: a separator, a qualifier, a call's parentheses, a sigil (`GitHub` and `iOS` are words too).
 _CODE_MARK = LazyPattern(r"_|\.|::|#|->|\\|\(\)|^[$@]")
 _QUALIFIER = LazyPattern(r"\.|::|#|->|\\")

@@ -363,3 +363,50 @@ def test_a_docs_question_no_link_answers_is_answered_by_the_pages_words(tmp_path
     # an off-topic sentence of the same shape is still no_match: the pages' own rule holds
     off = ask(repo, f"Which write-up explains the tax rules for imported bicycles that {code} is part of?")
     assert off["status"] == "no_match"
+
+
+# --- round 27: phrasings a blind bench asked in, each kept to its general form --------------------------------------
+
+NESTED = {
+    "package.json": '{"name": "kit", "scripts": {"test": "node test.js"}}\n',
+    "tox.ini": "[tox]\nenv_list = spelling\n\n[testenv:spelling]\ndescription = spell-check the documentation\n"
+               "commands = sphinx-build -b spelling docs docs/_build\n",
+    "README.md": "# kit\n\nA toolkit. See `examples/server/README.md`.\n",
+    "lib/server.js": "function startServer (port) {\n  return port\n}\n\nmodule.exports = { startServer }\n",
+    "lib/retry.js": ("// Retry a failed call, waiting longer each time.\nfunction retryCall (fn, times) {\n"
+                     "  return fn(times)\n}\n\nmodule.exports = { retryCall }\n"),
+    "examples/server/README.md": "# Server example\n\nServes on port 8001 with `startServer` from `lib/server.js`.\n",
+    "examples/server/main.js": "const { startServer } = require('../../lib/server')\nstartServer(8001)\n",
+    "docs/retrying.md": "# Retrying\n\n## After a failure\n\nA failed call is retried by `retryCall`, each wait longer.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def nested_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "kit", NESTED)
+
+
+@pytest.mark.parametrize("question", [
+    "The server example's README describes a server on port 8001; which code implements it?",
+    "The server README shows a server on port 8001; which code backs it?",
+])
+def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo, question):
+    doc = ask(nested_repo, question)
+    assert routes(doc)[0] == ("code", "examples/server/README.md")
+    assert "'README' names the document 'examples/server/README.md'" in doc["classification"]["facts"]
+
+
+@pytest.mark.parametrize("question, command", [
+    ("Is there a page on retrying a call after it failed?", "docs"),
+    ("What are the steps for retrying a failed call?", "docs"),
+    ("Which config defines the job that spell-checks the documentation?", "wiring"),
+    ("what runs the unit tests?", "wiring"),
+    ("The README mentions the server example; take me to that code.", "code"),
+])
+def test_a_phrase_asks_its_kind(nested_repo, question, command):
+    assert routes(ask(nested_repo, question))[0][0] == command
+
+
+def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
+    # "page" names a document only after "is there a … page on/about"; a page of memory is code's
+    assert routes(ask(nested_repo, "where is the page cache flushed after a failed call?"))[0][0] != "docs"

@@ -7,7 +7,16 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gitroute.text import STOP_WORDS, content_tokens, normalize_name, split_identifier, stem, stems, tokenize
+from gitroute.text import (
+    STOP_WORDS,
+    content_tokens,
+    is_code_name,
+    normalize_name,
+    split_identifier,
+    stem,
+    stems,
+    tokenize,
+)
 
 # U+0130 (İ) is the one character whose lowercase is two code points, the second a combining dot
 # that is not alphanumeric; the properties below leave it to its own strict xfail.
@@ -165,3 +174,11 @@ def test_normalize_names_is_the_set_of_each_words_normalised_name(words):
     from gitroute.text import normalize_names
 
     assert normalize_names(words) == {_normalize_name_as_before(w) for w in words}
+
+
+@pytest.mark.parametrize("word, code", [
+    ("Urllib3Fetcher", True), ("utf8Decode", True), ("Base64Encoder", True), ("SessionInterface", True),
+    ("H2O", False), ("Python3", False), ("Session", False), ("GitHub", True),
+])
+def test_a_hump_after_digits_is_code_and_a_product_name_is_not(word, code):
+    assert is_code_name(word) is code

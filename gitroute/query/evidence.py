@@ -111,8 +111,8 @@ def document_titled(view: BundleView, text: str) -> str | None:
 
 
 def document_named(view: BundleView, text: str) -> str | None:
-    """The document whose path, path ending, base name or stem `text` is (case folded), when the bundle has
-    the doc↔code index; the shortest such path."""
+    """The document whose path, path ending, base name or stem `text` is (case folded), a path ending less its
+    extension too (`ginS/README`), when the bundle has the doc↔code index; the shortest such path."""
     wanted = text.strip().strip("/").lower()
     if not wanted or len(wanted.split()) > 1:
         return None
@@ -120,7 +120,9 @@ def document_named(view: BundleView, text: str) -> str | None:
     for path in document_paths(view):
         lower = path.lower()
         base = lower.rpartition("/")[2]
-        if wanted in (lower, base, base.rpartition(".")[0] or base) or lower.endswith("/" + wanted):
+        stem = lower[:len(lower) - len(base)] + base.rpartition(".")[0] if "." in base else lower
+        if wanted in (lower, base, base.rpartition(".")[0] or base, stem) or lower.endswith("/" + wanted) \
+                or stem.endswith("/" + wanted):
             found.append(path)
     return min(found, key=lambda p: (len(p), p)) if found else None
 
