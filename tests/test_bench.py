@@ -276,6 +276,11 @@ def test_score_answer_ignores_rows_of_a_no_match() -> None:
         (Row(path="x.py", name="Config.from_prefixed_env", kind="method"), "x.py#from_prefixed_env", True),
         (Row(path="x.py", name="from_prefixed_env_x", kind="method"), "x.py#from_prefixed_env", False),
         (Row(path="src/cli.py", name="main"), "cli.py#main", False),
+        # a document's row names the link's text; the section it is in is kept apart
+        (Row("README.md", 12, "SetTrustedProxies()", "document", extra=(("section", "Don't trust all proxies"),)),
+         "README.md#Don't trust all proxies", True),
+        (Row("README.md", 12, "SetTrustedProxies()", "document", extra=(("section", "Quick start"),)),
+         "README.md#Don't trust all proxies", False),
     ],
 )
 def test_row_matches(row: Row, expectation: str, matches: bool) -> None:
