@@ -242,6 +242,31 @@ def test_id_rows_patch_takes_out_and_puts_in_by_id(rows):
     assert codec.patch(rest, [], gone) == held
 
 
+@given(st.lists(st.integers(1, 5).flatmap(lambda width: st.lists(
+    st.lists(st.integers(0, 2**40), min_size=width, max_size=width), max_size=12)), max_size=1).map(
+    lambda found: found[0] if found else []))
+def test_id_rows_spell_the_columns_a_row_at_a_time_gives(rows):
+    # `IdRows.to_ints` reads its columns by `map` and `itemgetter`: what a loop over the rows spelled, column by column.
+    rows = sorted(rows, key=itemgetter(0))
+    width = len(rows[0]) if rows else 0
+    ids = [row[0] for row in rows]
+    expected = [width, len(rows), *[b - a for a, b in zip([0, *ids], ids)]]
+    for k in range(1, width):
+        expected += [row[k] for row in rows]
+    assert IdRows().to_ints(rows) == expected
+    if rows:
+        assert IdRows().from_ints(expected) == [list(row) for row in rows]
+
+
+def test_id_rows_of_two_widths_or_out_of_order_are_a_bad_value():
+    with pytest.raises(BadValue):
+        IdRows().to_ints([[1, 2], [3]])
+    with pytest.raises(BadValue):
+        IdRows().to_ints([[5, 1], [3, 1]])
+    with pytest.raises(BadValue):
+        IdRows().to_ints([[], []])
+
+
 def test_a_chunk_table_reads_back_the_rows_it_wrote_by_id():
     table = ChunkTable("toy", "rows", per_chunk=3)
     rows = [[i, f"row {i}"] for i in range(8)]

@@ -59,6 +59,22 @@ def test_tokenize_agrees_with_splitting_each_identifier(text):
     assert tokenize(text + " é") == expected + ["é"]  # the same text through the non-ASCII path
 
 
+@given(st.one_of(any_text, st.text(alphabet=string.ascii_letters + string.digits + " _-.,:'\"()\n", max_size=120)))
+@example("HTTPServer parses JSONData2XML, getURL and v8")
+def test_tokenize_finds_the_words_of_the_plain_alternation(text):
+    # The word pattern starts with a lookahead that lets the regex engine skip what starts no word: the words it
+    # finds must be what the alternation alone finds (the pattern before it).
+    import re
+
+    plain = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+    if text.isascii():
+        assert tokenize(text) == [part.lower() for part in plain.findall(text)]
+    word = re.sub(r"[^A-Za-z0-9]", "", text)[:40]
+    if word:
+        assert split_identifier(word) == [part.lower() for part in plain.findall(word)]
+        assert normalize_name(word) == "".join(plain.findall(word)).lower()
+
+
 def test_tokenize_of_dotted_capital_i_is_alphanumeric_and_idempotent():
     tokens = tokenize("İstanbul")
     assert all(token.isalnum() for token in tokens)

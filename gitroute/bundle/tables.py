@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from operator import itemgetter
+from operator import itemgetter, sub
 
 from gitroute.bundle.validate import BadValue
 from gitroute.bundle.varints import (
@@ -266,11 +266,12 @@ class IdRows(VarintPostings):
 
     def to_ints(self, rows: Sequence[Sequence[int]]) -> list[int]:
         width = len(rows[0]) if rows else 0
-        if any(len(row) != width for row in rows) or (rows and width < 1):
+        if (rows and width < 1) or any(map(width.__ne__, map(len, rows))):
             raise BadValue("postings rows differ in width")
-        ints = [width, len(rows), *_gaps([row[0] for row in rows])]
+        # Column by column with `map` and `itemgetter`, in C: a Python loop a row was most of decisions' encoding.
+        ints = [width, len(rows), *_gaps(list(map(itemgetter(0), rows)))]
         for k in range(1, width):
-            ints += [row[k] for row in rows]
+            ints += map(itemgetter(k), rows)
         return ints
 
     def from_ints(self, ints: list[int]) -> list[list[int]]:
@@ -291,8 +292,8 @@ class IdRows(VarintPostings):
 MAX_ROW_WIDTH = 16
 def _gaps(ascending: Sequence[int]) -> list[int]:
     """Each int less the one before (the first less 0); raises BadValue when the ints are not ascending."""
-    gaps = [b - a for a, b in zip((0, *ascending), ascending)]
-    if any(g < 0 for g in gaps):
+    gaps = list(map(sub, ascending, [0, *ascending[:-1]]))
+    if gaps and min(gaps) < 0:
         raise BadValue("postings are not ascending")
     return gaps
 
@@ -795,8 +796,13 @@ class RecordTable(Table):
             parts[unit] = part
         return parts
 
-    def _placed(self, parts: Mapping[str, dict], shards: int) -> dict[str, tuple[int, ...]]:
-        return {unit: tuple(sorted({shard_of(key, shards) for key in part})) for unit, part in parts.items()}
+    def _placed(self, parts: Mapping[str, dict], shards: int,
+                numbers: Mapping[str, int] | None = None) -> dict[str, tuple[int, ...]]:
+        """unit -> the shard numbers its keys fall in (`numbers`: key -> its shard number, when at hand)."""
+        if numbers is None:
+            return {unit: tuple(sorted({shard_of(key, shards) for key in part})) for unit, part in parts.items()}
+        number = numbers.__getitem__
+        return {unit: tuple(sorted(set(map(number, part)))) for unit, part in parts.items()}
 
     def _tallies(self, sharded: Mapping[str, dict]) -> dict[str, tuple[int, int]]:
         size = self.codec.size
@@ -811,11 +817,15 @@ class RecordTable(Table):
                 values.setdefault(key, []).extend(held)
         size = sum(map(codec.size, values.values()))
         shards = self.shards_for(size)
-        sharded: dict[str, dict] = defaultdict(dict)
+        # Each key's shard hashed once, for its shard and for its units' places; a shard's path made once.
+        numbers = {key: shard_of(key, shards) for key in values}
+        by_number: dict[int, dict] = defaultdict(dict)
         for key, value in values.items():
-            sharded[self.key_path(key, shards)][key] = value
+            by_number[numbers[key]][key] = value
+        sharded = {self.path(n): shard for n, shard in by_number.items()}
         blobs = {path: codec.dump_shard(codec.encode_shard(shard)) for path, shard in sharded.items()}
-        return Built(blobs, {}, shards, len(values), size), self._placed(parts, shards), self._tallies(sharded)
+        return (Built(blobs, {}, shards, len(values), size), self._placed(parts, shards, numbers),
+                self._tallies(sharded))
 
     def _patch(self, state: tuple, records: Mapping[str, object], fill: Fill, stored, old: FillOld | None,
                hints: _Hints) -> tuple[Built, dict, dict] | None:

@@ -73,6 +73,8 @@ def node_gaps(ids: Sequence[int]) -> list[int]:
     not). A bucket is a hash of a file's path, so a list's ids are spread over 2 ** 30 and their plain gaps take
     four or five bytes each where these take two (docs/decisions/0025, its second amendment). Any ascending
     non-negative ints round-trip (`node_ids`); raises BadValue when they do not ascend."""
+    if not ids:  # a field no node holds the word in (symbols' doc and context lists, often)
+        return []
     if len(ids) == 1:  # a word one node holds: most postings lists
         (only,) = ids
         if only < 0:
@@ -84,7 +86,7 @@ def node_gaps(ids: Sequence[int]) -> list[int]:
     # bucket moved (the ordinal before times `not moved`).
     bucket_gaps = list(map(sub, buckets, [0, *buckets[:-1]]))
     ordinal_gaps = list(map(sub, ordinals, map(mul, [0, *ordinals[:-1]], map(not_, bucket_gaps))))
-    if ids and (min(bucket_gaps) < 0 or min(ordinal_gaps) < 0):
+    if min(bucket_gaps) < 0 or min(ordinal_gaps) < 0:
         raise BadValue("node ids are not ascending")
     return bucket_gaps + ordinal_gaps
 

@@ -59,7 +59,7 @@ class _NameRecords(StringRecords):
         super().__init__(owner=None, order=itemgetter(0), weigh=lambda records: 1)
 
     def to_ints(self, key: str, records: list, strings: Strings) -> list[int]:
-        return [len(records), *node_gaps([r[0] for r in records])]
+        return [len(records), *node_gaps(list(map(itemgetter(0), records)))]
 
     def from_ints(self, key: str, ints: Ints, shard: StringShard) -> list:
         return [[node] for node in ints.nodes(ints.one())]

@@ -141,8 +141,9 @@ def build_blobs(records: Sequence[Record], symbols: Mapping[str, Sequence[str]] 
     parts: dict[str, list[list]] = {}  # record unit -> its postings, row ids from its first row
     states: dict[str, tuple[int, str]] = {}  # record unit -> what its postings are made of: first row, digest
     for record_id, record in enumerate(records):
-        rows, postings = _record_part_memoised(record_id, record, (symbols or {}).get(record.path, ()), memo)
-        key = digest_values(postings).hex()
+        rows, postings, key = _record_part_memoised(record_id, record, (symbols or {}).get(record.path, ()), memo)
+        if key is None:
+            key = digest_values(postings).hex()
         # A design document is two records of one path: its design sections, and its other sections as a page.
         unit = f"{record.path}\0page" if record.format == PAGE_FORMAT else record.path
         states[unit] = (len(chunks), key)
@@ -203,9 +204,11 @@ PART = "\0part\0"  # a memo key's prefix: a record's rows and postings, by the d
 
 
 def _record_part_memoised(record_id: int, record: Record, symbols: Iterable[str],
-                          memo) -> tuple[list[list], list[list]]:
+                          memo) -> tuple[list[list], list[list], str | None]:
     """`record_part`, taken from the build memo when the record and the symbols it mentions are what an earlier
-    build made them from (a one-file commit changes no record: on django, two thirds of the index's time)."""
+    build made them from (a one-file commit changes no record: on django, two thirds of the index's time); and the
+    digest of what it is made from (None without a memo), which names its postings as well as a digest of them
+    would: they are a function of it (a digest of every record's postings was a tenth of the index's time)."""
     from gitroute.bundle.memo import digest_values
 
     mentioned = sorted(set(symbols))
@@ -219,16 +222,17 @@ def _record_part_memoised(record_id: int, record: Record, symbols: Iterable[str]
     found = memo.get(key) if key is not None else None
     if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], list):
         rows, postings = found
-        return [[record_id, *row[1:]] for row in rows], postings  # the rows name their record by its place
+        # the rows name their record by its place
+        return [[record_id, *row[1:]] for row in rows], postings, key[len(PART):]  # type: ignore[index]
     rows, postings = record_part(record_id, record, mentioned)
     if key is not None:
         memo.put(key, (rows, postings))
-    return rows, postings
+    return rows, postings, key[len(PART):] if key is not None else None
 
 
 def _add_postings(into: dict, first: int, postings: Sequence[list]) -> None:
-    for key, row, *payload in postings:
-        into[key].append([first + row, *payload])
+    for posting in postings:  # [key, row, *payload]: indexed, not unpacked (a starred target is a list made)
+        into[posting[0]].append([first + posting[1], *posting[2:]])
 
 
 def _counts(records: Sequence[Record], chunks: Sequence[list]) -> dict[str, int]:

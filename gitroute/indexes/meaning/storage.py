@@ -22,7 +22,8 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Sequence
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import and_, rshift
 
 from gitroute.bundle.tables import GapPairs
 from gitroute.bundle.validate import BadValue
@@ -131,8 +132,9 @@ class MeaningPairs(GapPairs):
             payloads = [_as_stored(payload) for payload in payloads]
         # As `GapPairs.to_ints` spells them: the count, the ids, then the term frequencies and the fields (the
         # length, POSTING_BITS' second field, is the file table's: not stored).
-        return [len(ids), *node_gaps(ids), *[payload & _TF_MASK for payload in payloads],
-                *[payload >> _FIELDS_SHIFT for payload in payloads]]
+        n = len(ids)  # the columns by `map` over `operator`s, in C: a Python loop a posting was a third of this
+        return [n, *node_gaps(ids), *map(and_, payloads, repeat(_TF_MASK, n)),
+                *map(rshift, payloads, repeat(_FIELDS_SHIFT, n))]
 
     def from_ints(self, ints: list[int]) -> list[tuple[int, int]]:
         pairs = super().from_ints(ints)

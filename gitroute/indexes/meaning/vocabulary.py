@@ -89,8 +89,12 @@ def words(text: str) -> list[str]:
     """
     if not text.isascii():
         text = text.encode("ascii", "ignore").decode("ascii")
-    memo = _word_memo  # token -> its index word, "" when dropped: one lookup a token, no test in Python
-    return [w for w in [memo[t] if t in memo else _index_word(t) for t in tokenize(text)] if w]
+    # token -> its index word, "" when dropped: read by `map` in C, a Python call only for a token not seen yet
+    tokens = tokenize(text)
+    found = list(map(_word_memo.get, tokens))
+    if None in found:
+        found = [_index_word(t) if w is None else w for t, w in zip(tokens, found)]
+    return list(filter(None, found))
 
 
 _word_memo: dict[str, str] = {}
