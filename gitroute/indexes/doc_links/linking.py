@@ -131,6 +131,8 @@ class Linker:
         self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
         self.targets: dict[int, Target] = {}
+        self.resolved = _build_memo()  # see `_resolved`
+        self.canons: dict[int, tuple[str, int]] = {}  # see `canon`
         # Each path's file node: a memo names a node by (path, offset from it), which a change to another
         # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
         self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
@@ -166,13 +168,18 @@ class Linker:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
         self.build_tables()
         self.looked = {}
+        self.resolved = _build_memo()  # what was resolved before noted no key
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
 
     def canon(self, node_id: int) -> tuple[str, int]:
-        """A node as (path, offset from its file's node): what a memo stores instead of an id."""
-        path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
-        return (path, node_id - self.first[path])
+        """A node as (path, offset from its file's node): what a memo stores instead of an id (made once per node:
+        the popular ones are named by thousands of links, and read by hundreds of pages)."""
+        held = self.canons.get(node_id)
+        if held is None:
+            path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
+            held = self.canons[node_id] = (path, node_id - self.first[path])
+        return held
 
     def node_id(self, ref: Sequence) -> int:
         """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
@@ -210,7 +217,7 @@ class Linker:
             return None
         if tag == "p":
             return self.canon(value)
-        return [self.canon(i) for i in value]
+        return list(map(self.canon, value))
 
     def _add_file(self, node) -> None:
         path = node.path
@@ -359,8 +366,7 @@ class Linker:
         classes: list[tuple[int, str]] = []  # (end line, class name) of the class directives open here
         blocks = document.blocks
         # A page names the same things again and again (a third of django's tokens repeat one of their page's):
-        # each (token, module, class) is resolved once per page. Once per page only: the keys its resolution
-        # reads are noted for the build memo per page (`record`), and the first resolution noted them.
+        # each (token, module, class) is looked up once per page (`_resolved` notes its reads for the page).
         resolved = _page_memo()
         for block in blocks:
             while classes and classes[-1][0] < block.line:
@@ -383,10 +389,10 @@ class Linker:
                 if key in resolved:
                     found = resolved[key]
                 else:
-                    found = resolved[key] = self._candidates(token, document.path, module, owner)
+                    found = resolved[key] = self._resolved(token, document.path, module, owner)
                 if found is None:
                     continue
-                candidates, files = found
+                candidates, files, targets = found
                 status = EXACT
                 if len(files) > 1:
                     if context is None:
@@ -396,10 +402,10 @@ class Linker:
                         status = DISAMBIGUATED
                         candidates = [i for i, node in zip(candidates, self._nodes_of(candidates))
                                       if node.path == chosen]
+                        targets = tuple(map(self._target, candidates[:MAX_CANDIDATES]))
                     else:
                         status = AMBIGUOUS
                 total = len(candidates)
-                targets = tuple(self._target(i) for i in candidates[:MAX_CANDIDATES])
                 links.append(DocLink(document.path, section, number, token.line, token.text, status, targets,
                                      total, block.kind == "heading", heading.line if heading is not None else 0,
                                      token.kind == "directive_arg"))
@@ -409,14 +415,48 @@ class Linker:
                     classes.append((block.end_line, name.rsplit(".", 1)[-1]))
         return links
 
-    def _candidates(self, token, document: str, module: str, owner: str) -> tuple[list[int], list[str]] | None:
-        """The nodes a token names, sorted, and their files, sorted; None when it names none (or is a mention
-        of a name too many symbols have)."""
+    def _resolved(self, token, document: str, module: str, owner: str) -> _Found | None:
+        """`_candidates`, once per build for what it depends on (the token; for a role or a directive the module and
+        class too, and for a path or link the document's folder): the pages of a project name the same things
+        (django's 47,500 lookups a page made were 29,500 across pages). While a memo records, the keys the first
+        lookup read are noted again for each page, in the order it read them: what resolving it again would note."""
+        kind, text = token.kind, token.text
+        key = (kind, text, token.role, *((module, owner) if kind == "role" or kind == "directive_arg" else ("", "")),
+               posixpath.dirname(document) if kind == "link" or "/" in text else None)
+        held = self.resolved.get(key)
+        looked = self.looked
+        if held is not None:
+            if looked is not None:
+                looked.update(held[1])  # (from a dict: its keys' hashes are not computed again)
+            return held[0]
+        if looked is None:
+            found = self._candidates(token, document, module, owner)
+            self.resolved[key] = (found, {})
+            return found
+        reads: dict[tuple[str, object], None] = {}
+        self._note_into(reads)
+        try:
+            found = self._candidates(token, document, module, owner)
+        finally:
+            self._note_into(looked)
+        looked.update(reads)
+        self.resolved[key] = (found, reads)
+        return found
+
+    def _note_into(self, looked: dict) -> None:
+        """Where the recording tables note the keys read from now on."""
+        for tag in self.tables:
+            getattr(self, _TABLE_ATTRS[tag]).looked = looked
+
+    def _candidates(self, token, document: str, module: str, owner: str) -> _Found | None:
+        """The nodes a token names, sorted, their files, sorted, and the targets of the first MAX_CANDIDATES
+        nodes; None when it names none (or is a mention of a name too many symbols have)."""
         candidates = self.resolve_token(token, document, module, owner)
         if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
             return None
         candidates = sorted(set(candidates))
-        return candidates, sorted({node.path for node in self._nodes_of(candidates)})
+        return (candidates, sorted({node.path for node in self._nodes_of(candidates)}),
+                tuple(map(self._target, candidates[:MAX_CANDIDATES])))
 
     def _nodes_of(self, ids: list[int]) -> list:
         """The node of each id (None for an id that is none): what `self.nodes.get` of each in turn gives, and
@@ -454,8 +494,17 @@ class Linker:
         return named[0] if len(named) == 1 else None
 
 
-def _page_memo() -> dict[tuple, tuple[list[int], list[str]] | None]:
+_Found = tuple  # what a token resolves to (`Linker._candidates`): (node ids, their files, targets)
+
+
+def _page_memo() -> dict[tuple, _Found | None]:
     """What a page's tokens resolved to, by (kind, text, role, module, class): a fresh one per page."""
+    return {}
+
+
+def _build_memo() -> dict[tuple, tuple[_Found | None, dict]]:
+    """What tokens resolved to across pages (`Linker._resolved`), with the keys each lookup read: one per Linker,
+    made afresh when it starts recording."""
     return {}
 
 
@@ -694,24 +743,12 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             relinked.add(document.path)
         if position is None:
             position = {k: i for i, k in enumerate(keys)}
-            placed: dict[tuple[str, object], int] = {}  # a key as read -> its position in `keys`
+            placed = _Places(linker, position, keys, now)
             linker.record()
         assert linker.looked is not None
         linker.looked.clear()
         found = linker.link_document(document)
-        looked = array("I")
-        for read in linker.looked:
-            at = placed.get(read)
-            if at is None:  # a key no document read before: its canon, once (the name tables' keys are their own)
-                tag, k = read
-                canon = linker.canon_key(tag, k) if tag == "N" or tag == "i" else read
-                at = position.get(canon)
-                if at is None:
-                    at = position[canon] = len(keys)
-                    keys.append(canon)
-                    now.append(linker.fact(*canon))
-                placed[read] = at
-            looked.append(at)
+        looked = array("I", map(placed.__getitem__, linker.looked))  # in one pass in C, but for new keys
         rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
                  x.total, x.heading, x.section_line, x.directive) for x in found]
         memo.put(key, (looked.tobytes(), rows))
@@ -722,6 +759,28 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     else:
         memo.put(FACTS, _compact(memo, kept, keys, now))
     return links
+
+
+class _Places(dict):
+    """A key as a page read it -> its position in the memo's keys (`link_all`). Most keys a page reads, an earlier
+    page read: those are found in C (`map(places.__getitem__, ...)`), and a new one is placed as it is asked for, in
+    the order the page read them: at its canon's position, added when no document read it before (the name tables'
+    keys are their own canon)."""
+
+    def __init__(self, linker: Linker, position: dict, keys: list, now: list) -> None:
+        super().__init__()
+        self.linker, self.position, self.keys, self.now = linker, position, keys, now
+
+    def __missing__(self, read: tuple[str, object]) -> int:
+        tag, k = read
+        canon = self.linker.canon_key(tag, k) if tag == "N" or tag == "i" else read
+        at = self.position.get(canon)
+        if at is None:
+            at = self.position[canon] = len(self.keys)
+            self.keys.append(canon)
+            self.now.append(self.linker.fact(*canon))
+        self[read] = at
+        return at
 
 
 FILES = "\0files"  # the memo entry: (node buckets, path -> (blob, node count, a document)) of the last build
