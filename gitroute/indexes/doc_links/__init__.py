@@ -32,10 +32,10 @@ from gitroute.indexes.doc_links.linking import (
     Linker,
     Target,
     in_doc_scope,
-    link_all,
     qualname,
     scan_documents,
 )
+from gitroute.indexes.doc_links.memoised import link_all
 from gitroute.indexes.doc_links.storage import BY_DOC, BY_TARGET
 from gitroute.indexes.doc_links.storage import by_target as by_target_table
 from gitroute.model import Answer, Row
