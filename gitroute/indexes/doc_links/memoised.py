@@ -86,15 +86,15 @@ class _Places(dict):
 
     def __init__(self, linker: Linker, position: dict, keys: list, now: list) -> None:
         super().__init__()
-        self.linker, self.position, self.keys, self.now = linker, position, keys, now
+        self.linker, self.position, self.memo_keys, self.now = linker, position, keys, now
 
     def __missing__(self, read: tuple[str, object]) -> int:
         tag, k = read
         canon = self.linker.canon_key(tag, k) if tag == "N" or tag == "i" else read
         at = self.position.get(canon)
         if at is None:
-            at = self.position[canon] = len(self.keys)
-            self.keys.append(canon)
+            at = self.position[canon] = len(self.memo_keys)
+            self.memo_keys.append(canon)
             self.now.append(self.linker.fact(*canon))
         self[read] = at
         return at
