@@ -475,27 +475,53 @@ class _Forgetful(dict):
         pass
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_PIECES, max_size=80), st.sampled_from(["docs/a.md", "docs/a.rst"]))
-def test_a_page_links_the_same_with_its_tokens_resolved_once_as_resolved_each_time(pieces, path):
-    # A token repeated on a page is resolved once per (module, class) it stands under; the links, and the keys
-    # the build memo notes the page read, are what resolving every token again gives.
+def _linked_pages(pages: list[tuple[str, str]], memo, records: bool) -> list[tuple]:
+    """Each page linked in turn by one Linker (recording or not), with `memo` as its page and build memos: its links
+    and the keys noted it read."""
     from gitroute.indexes.doc_links import Linker, linking
     from gitroute.parsing.documents import parse_document
 
-    document = parse_document(path, "".join(pieces).encode())
-    assert document is not None
-    edges = [(3, "imports", 0, 1)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(linking, "_page_memo", memo)
+        patch.setattr(linking, "_build_memo", memo)
+        linker = Linker(_NODES, [(3, "imports", 0, 1)], [path for path, _text in pages])
+        if records:
+            linker.record()
+        found = []
+        for path, text in pages:
+            page = parse_document(path, text.encode())
+            assert page is not None
+            if linker.looked is not None:
+                linker.looked.clear()
+            found.append((linker.link_document(page), list(linker.looked or ())))
+    return found
 
-    def link(memo):
-        linker = Linker(_NODES, edges, [path])
-        linker.record()
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(linking, "_page_memo", memo)
-            links = linker.link_document(document)
-        return links, list(linker.looked)
 
-    assert link(dict) == link(_Forgetful)
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=80), st.lists(_PIECES, max_size=40),
+       st.sampled_from(["docs/a.md", "docs/a.rst"]), st.booleans())
+def test_pages_link_the_same_with_their_tokens_resolved_once_as_resolved_each_time(pieces, more, path, records):
+    # A token repeated on a page is resolved once per (module, class) it stands under, and once per build for what
+    # its resolution depends on (pages in two folders, one page twice); the links, and the keys the build memo
+    # notes each page read, in their order, are what resolving every token again gives.
+    pages = [(path, "".join(pieces)), ("src/shop/b.md", "".join(pieces + more)), (path, "".join(more + pieces))]
+    assert _linked_pages(pages, dict, records) == _linked_pages(pages, _Forgetful, records)
+
+
+@pytest.mark.parametrize("records", [False, True])
+def test_a_token_resolved_for_one_page_is_resolved_again_where_its_folder_or_module_differs(records):
+    # The same relative link from two folders names two files (or none), and the same role under another
+    # `currentmodule` another class: a lookup kept for the build is kept per folder and module.
+    pages = [("src/shop/a.rst", ".. currentmodule:: legacy.cart\n\nSee :class:`Cart` and `the cart <cart.py>`_.\n"),
+             ("docs/b.rst", "See :class:`Cart` and `the cart <cart.py>`_.\n"),
+             ("src/shop/c.md", "See [the cart](cart.py).\n"), ("docs/d.md", "See [the cart](cart.py).\n")]
+    found = _linked_pages(pages, dict, records)
+    assert found == _linked_pages(pages, _Forgetful, records)
+    assert [[(x.token, x.status, [t.path for t in x.targets]) for x in links] for links, _read in found] == [
+        [("legacy.cart", "exact", ["legacy/cart.py"]), ("Cart", "exact", ["legacy/cart.py"]),
+         ("cart.py", "exact", ["src/shop/cart.py"])],
+        [("Cart", "ambiguous", ["src/shop/cart.py", "legacy/cart.py"])],
+        [("cart.py", "exact", ["src/shop/cart.py"])], []]
 
 
 def _one_by_one(self, keys):

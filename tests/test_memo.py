@@ -88,3 +88,28 @@ def test_a_head_of_the_earlier_layout_or_a_bucket_out_of_range_is_no_memo(tmp_pa
     assert not BuildMemo(str(tmp_path), salt="s").table("t").previous
     head.write_bytes(memo_module.marshal.dumps((salt, generations, 3)))  # no power of two
     assert not BuildMemo(str(tmp_path), salt="s").table("t").previous
+
+
+def test_a_first_save_encodes_a_large_table_once_in_the_count_its_size_asks(tmp_path: Path, monkeypatch) -> None:
+    # No table on disk: the count comes from an eighth of the entries, not from encoding them all in one bucket
+    # first; the layout is the one its size asks, and it reads back whole.
+    encoded: list[int] = []
+    real = memo_module.MemoTable._encoded
+
+    def counting(self, buckets, dirty, generation):
+        encoded.append(buckets)
+        return real(self, buckets, dirty, generation)
+
+    monkeypatch.setattr(memo_module.MemoTable, "_encoded", counting)
+    large = _entries(400, 4000)
+    _save(tmp_path, large)
+    assert encoded == [16]
+    folder = tmp_path / memo_module.MEMO_DIR / "t.table"
+    assert len(_bucket_files(folder)) == bucket_count(1_600_000)
+    assert BuildMemo(str(tmp_path), salt="s").table("t").previous == large
+    # a table of one large entry the eighth misses: encoded again whole, in the count its size asks
+    encoded.clear()
+    one = {key: "x" * 1_000_000 for key in _entries(8, 0) if memo_module.bucket_of(key, 8) != 0}
+    _save(tmp_path / "other", one)
+    assert encoded[-1] == bucket_count(len(one) * 1_000_000) and len(encoded) == 2
+    assert BuildMemo(str(tmp_path / "other"), salt="s").table("t").previous == one

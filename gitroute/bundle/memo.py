@@ -163,6 +163,8 @@ class MemoTable:
             return
         generation = os.urandom(8).hex()
         buckets = self.buckets if self.buckets is not None else _guess_buckets(self.path, self.salt)
+        if buckets is None:
+            buckets = self._estimated_buckets()
         dirty = {bucket_of(key, buckets) for key, value in kept.items() if previous.get(key) is not value}
         dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
         if self.buckets is None:
@@ -194,6 +196,14 @@ class MemoTable:
                 os.unlink(os.path.join(self.path, HEAD))  # the buckets written may not match the head
         self.generations, self.sizes, self.buckets = generations, sizes, buckets
 
+    def _estimated_buckets(self) -> int:
+        """The bucket count of a table no build wrote before, from the size of the eighth of its entries that bucket 0
+        of 8 holds: its entries are then encoded once, not in one bucket and again in as many as their size asks
+        (a first build's tables: 50 MB of marshal on django). A table whose few large entries the eighth misses is
+        written again whole in the count its size asks (`save`)."""
+        sample = {key: value for key, value in self.kept.items() if bucket_of(key, 8) == 0}
+        return bucket_count(8 * len(marshal.dumps(sample))) if sample else 1
+
     def _encoded(self, buckets: int, dirty: set[int], generation: str) -> dict[int, bytes]:
         """Bucket -> its file's bytes (b"" for a bucket left empty), for each bucket of `dirty` among `buckets`."""
         parts: dict[int, dict] = {bucket: {} for bucket in dirty}
@@ -205,14 +215,14 @@ class MemoTable:
                 for bucket, entries in parts.items()}
 
 
-def _guess_buckets(path: str, salt: str) -> int:
+def _guess_buckets(path: str, salt: str) -> int | None:
     """The bucket count of the table an earlier build wrote at `path` (a `--full` build reads no entries, and is
-    likely the same size), else 1."""
+    likely the same size), else None."""
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
         head = _read(os.path.join(path, HEAD))
         if isinstance(head, tuple) and len(head) == 3 and head[0] == salt and head[2] in _COUNTS:
             return head[2]
-    return 1
+    return None
 
 
 _COUNTS = frozenset(1 << n for n in range(BUCKETS.bit_length()))  # the bucket counts a head may name

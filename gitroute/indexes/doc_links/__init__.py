@@ -32,10 +32,10 @@ from gitroute.indexes.doc_links.linking import (
     Linker,
     Target,
     in_doc_scope,
-    link_all,
     qualname,
     scan_documents,
 )
+from gitroute.indexes.doc_links.memoised import link_all
 from gitroute.indexes.doc_links.storage import BY_DOC, BY_TARGET
 from gitroute.indexes.doc_links.storage import by_target as by_target_table
 from gitroute.model import Answer, Row
@@ -116,9 +116,10 @@ def build(inputs):
     # A record names its document by its place in docs.json: when the documents are not the last build's, the
     # places move, and the table is built whole.
     paths = [d.path for d in documents]
-    same_documents = memo is not None and memo.get(DOCUMENTS) == paths
+    earlier = memo.get(DOCUMENTS) if memo is not None else None
+    same_documents = earlier == paths
     if memo is not None:
-        memo.put(DOCUMENTS, paths)
+        memo.put(DOCUMENTS, earlier if same_documents else paths)  # the same object: not written again
     by_target = by_target_table(paths).build(records, rows.by_target, memo=memo,
                                              stored=inputs.previous if same_documents else None, changed=relinked,
                                              remake=moved_keys, also=moved)
@@ -167,7 +168,7 @@ def _moved(memo, per_doc: Mapping[str, list[DocLink]]) -> tuple[set[str], set[st
                     ok = same[t.node] = old.get(t.node) == record
                 if not ok:
                     moved.add(path)
-    memo.put(TARGETS, now)
+    memo.put(TARGETS, old if old == now else now)  # the same object: an unchanged entry is not written again
     keys: set[str] = set()
     for node in {i for i, ok in same.items() if not ok} | (old.keys() - now.keys()):
         for spelled in (old.get(node), now.get(node)):

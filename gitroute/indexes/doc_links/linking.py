@@ -1,6 +1,6 @@
 """Which documents the doc↔code index links, and how their tokens name graph nodes (the rules of the package's
-docstring): the records a link is made of, the name tables of the graph, and each document linked, or taken
-from the build memo while what its linking read is unchanged."""
+docstring): the records a link is made of, the name tables of the graph, and each document linked (`memoised`
+takes it from the build memo instead while what its linking read is unchanged)."""
 from __future__ import annotations
 
 import posixpath
@@ -8,7 +8,7 @@ import re
 from collections import Counter, defaultdict, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import islice, repeat
+from itertools import repeat
 
 from gitroute.model import Document, Token
 from gitroute.text import is_code_name, name_parts
@@ -131,6 +131,8 @@ class Linker:
         self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
         self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
         self.targets: dict[int, Target] = {}
+        self.resolved = _build_memo()  # see `_resolved`
+        self.canons: dict[int, tuple[str, int]] = {}  # see `canon`
         # Each path's file node: a memo names a node by (path, offset from it), which a change to another
         # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
         self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
@@ -166,13 +168,18 @@ class Linker:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
         self.build_tables()
         self.looked = {}
+        self.resolved = _build_memo()  # what was resolved before noted no key
         for tag, table in self.tables.items():
             setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
 
     def canon(self, node_id: int) -> tuple[str, int]:
-        """A node as (path, offset from its file's node): what a memo stores instead of an id."""
-        path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
-        return (path, node_id - self.first[path])
+        """A node as (path, offset from its file's node): what a memo stores instead of an id (made once per node:
+        the popular ones are named by thousands of links, and read by hundreds of pages)."""
+        held = self.canons.get(node_id)
+        if held is None:
+            path = self.tables["N"][node_id].path  # the tables themselves: what `record` notes is linking's reads
+            held = self.canons[node_id] = (path, node_id - self.first[path])
+        return held
 
     def node_id(self, ref: Sequence) -> int:
         """The id of a node a memo names by (path, offset), -1 when that file has no such node now."""
@@ -210,7 +217,7 @@ class Linker:
             return None
         if tag == "p":
             return self.canon(value)
-        return [self.canon(i) for i in value]
+        return list(map(self.canon, value))
 
     def _add_file(self, node) -> None:
         path = node.path
@@ -359,8 +366,7 @@ class Linker:
         classes: list[tuple[int, str]] = []  # (end line, class name) of the class directives open here
         blocks = document.blocks
         # A page names the same things again and again (a third of django's tokens repeat one of their page's):
-        # each (token, module, class) is resolved once per page. Once per page only: the keys its resolution
-        # reads are noted for the build memo per page (`record`), and the first resolution noted them.
+        # each (token, module, class) is looked up once per page (`_resolved` notes its reads for the page).
         resolved = _page_memo()
         for block in blocks:
             while classes and classes[-1][0] < block.line:
@@ -383,10 +389,10 @@ class Linker:
                 if key in resolved:
                     found = resolved[key]
                 else:
-                    found = resolved[key] = self._candidates(token, document.path, module, owner)
+                    found = resolved[key] = self._resolved(token, document.path, module, owner)
                 if found is None:
                     continue
-                candidates, files = found
+                candidates, files, targets = found
                 status = EXACT
                 if len(files) > 1:
                     if context is None:
@@ -396,10 +402,10 @@ class Linker:
                         status = DISAMBIGUATED
                         candidates = [i for i, node in zip(candidates, self._nodes_of(candidates))
                                       if node.path == chosen]
+                        targets = tuple(map(self._target, candidates[:MAX_CANDIDATES]))
                     else:
                         status = AMBIGUOUS
                 total = len(candidates)
-                targets = tuple(self._target(i) for i in candidates[:MAX_CANDIDATES])
                 links.append(DocLink(document.path, section, number, token.line, token.text, status, targets,
                                      total, block.kind == "heading", heading.line if heading is not None else 0,
                                      token.kind == "directive_arg"))
@@ -409,14 +415,48 @@ class Linker:
                     classes.append((block.end_line, name.rsplit(".", 1)[-1]))
         return links
 
-    def _candidates(self, token, document: str, module: str, owner: str) -> tuple[list[int], list[str]] | None:
-        """The nodes a token names, sorted, and their files, sorted; None when it names none (or is a mention
-        of a name too many symbols have)."""
+    def _resolved(self, token, document: str, module: str, owner: str) -> _Found | None:
+        """`_candidates`, once per build for what it depends on (the token; for a role or a directive the module and
+        class too, and for a path or link the document's folder): the pages of a project name the same things
+        (django's 47,500 lookups a page made were 29,500 across pages). While a memo records, the keys the first
+        lookup read are noted again for each page, in the order it read them: what resolving it again would note."""
+        kind, text = token.kind, token.text
+        key = (kind, text, token.role, *((module, owner) if kind == "role" or kind == "directive_arg" else ("", "")),
+               posixpath.dirname(document) if kind == "link" or "/" in text else None)
+        held = self.resolved.get(key)
+        looked = self.looked
+        if held is not None:
+            if looked is not None:
+                looked.update(held[1])  # (from a dict: its keys' hashes are not computed again)
+            return held[0]
+        if looked is None:
+            found = self._candidates(token, document, module, owner)
+            self.resolved[key] = (found, {})
+            return found
+        reads: dict[tuple[str, object], None] = {}
+        self._note_into(reads)
+        try:
+            found = self._candidates(token, document, module, owner)
+        finally:
+            self._note_into(looked)
+        looked.update(reads)
+        self.resolved[key] = (found, reads)
+        return found
+
+    def _note_into(self, looked: dict) -> None:
+        """Where the recording tables note the keys read from now on."""
+        for tag in self.tables:
+            getattr(self, _TABLE_ATTRS[tag]).looked = looked
+
+    def _candidates(self, token, document: str, module: str, owner: str) -> _Found | None:
+        """The nodes a token names, sorted, their files, sorted, and the targets of the first MAX_CANDIDATES
+        nodes; None when it names none (or is a mention of a name too many symbols have)."""
         candidates = self.resolve_token(token, document, module, owner)
         if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
             return None
         candidates = sorted(set(candidates))
-        return candidates, sorted({node.path for node in self._nodes_of(candidates)})
+        return (candidates, sorted({node.path for node in self._nodes_of(candidates)}),
+                tuple(map(self._target, candidates[:MAX_CANDIDATES])))
 
     def _nodes_of(self, ids: list[int]) -> list:
         """The node of each id (None for an id that is none): what `self.nodes.get` of each in turn gives, and
@@ -454,8 +494,17 @@ class Linker:
         return named[0] if len(named) == 1 else None
 
 
-def _page_memo() -> dict[tuple, tuple[list[int], list[str]] | None]:
+_Found = tuple  # what a token resolves to (`Linker._candidates`): (node ids, their files, targets)
+
+
+def _page_memo() -> dict[tuple, _Found | None]:
     """What a page's tokens resolved to, by (kind, text, role, module, class): a fresh one per page."""
+    return {}
+
+
+def _build_memo() -> dict[tuple, tuple[_Found | None, dict]]:
+    """What tokens resolved to across pages (`Linker._resolved`), with the keys each lookup read: one per Linker,
+    made afresh when it starts recording."""
     return {}
 
 
@@ -640,156 +689,3 @@ def _clean_name(text: str, strip_role: bool) -> str | None:
     if not text or len(text) > 200 or len(text.split()) != 1:
         return None
     return text
-
-
-FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
-
-
-def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None,
-             relinked: set[str] | None = None) -> list[DocLink]:
-    """The links of every document, documents in path order.
-
-    With a build memo (`bundle.memo.MemoTable`) and each document's blob id, a document whose blob and
-    every table entry its linking read are unchanged takes its earlier links (their targets' records
-    are read again: a centrality moves with any edge); the others are linked, recording what they read.
-    The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
-    node ids as (path, offset)), each document holding the positions of its own: the keys are read
-    again once, and a document is linked again only when one of its positions moved.
-    `relinked`, when given, gets the path of every document linked here rather than taken from the memo.
-    """
-    from array import array
-
-    linker = Linker(graph.nodes, graph.edges, (d.path for d in documents), lazy=True)
-    if memo is None or blobs is None:
-        linker.build_tables()  # (lazy: only `record` built them, and without a memo nothing records)
-        if relinked is not None:
-            relinked.update(d.path for d in documents)
-        return [link for document in documents for link in linker.link_document(document)]
-    previous = memo.get(FACTS)
-    keys, values = previous if _valid_facts(previous) else ([], [])
-    now = _read_again(linker, graph.nodes, memo, blobs, keys, values, previous is not None)
-    moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
-    position: dict | None = None  # key -> its position in `keys`, once a document is linked again
-    links: list[DocLink] = []
-    kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
-    linked_again = False
-    for document in documents:
-        key = f"{document.path}\0{blobs.get(document.path, '')}"
-        entry = memo.get(key)
-        if entry is not None:
-            looked = array("I", entry[0])
-            rows = entry[1]
-            ids = linker.node_ids([ref for row in rows for ref in row[5]])  # every row's, in one call
-            if (not looked or max(looked) < len(keys)) and moved.isdisjoint(looked) and -1 not in ids:
-                memo.put(key, entry)
-                kept.append((key, looked, rows))
-                targets = iter(map(linker._target, ids))
-                links.extend(DocLink(document.path, section, number, line, token, status,
-                                     tuple(islice(targets, len(refs))), total, heading, section_line, directive)
-                             for (section, number, line, token, status, refs, total, heading, section_line,
-                                  directive) in rows)
-                continue
-        linked_again = True
-        if relinked is not None:
-            relinked.add(document.path)
-        if position is None:
-            position = {k: i for i, k in enumerate(keys)}
-            placed: dict[tuple[str, object], int] = {}  # a key as read -> its position in `keys`
-            linker.record()
-        assert linker.looked is not None
-        linker.looked.clear()
-        found = linker.link_document(document)
-        looked = array("I")
-        for read in linker.looked:
-            at = placed.get(read)
-            if at is None:  # a key no document read before: its canon, once (the name tables' keys are their own)
-                tag, k = read
-                canon = linker.canon_key(tag, k) if tag == "N" or tag == "i" else read
-                at = position.get(canon)
-                if at is None:
-                    at = position[canon] = len(keys)
-                    keys.append(canon)
-                    now.append(linker.fact(*canon))
-                placed[read] = at
-            looked.append(at)
-        rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
-                 x.total, x.heading, x.section_line, x.directive) for x in found]
-        memo.put(key, (looked.tobytes(), rows))
-        kept.append((key, looked, rows))
-        links.extend(found)
-    if not linked_again and not moved:
-        memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
-    else:
-        memo.put(FACTS, _compact(memo, kept, keys, now))
-    return links
-
-
-FILES = "\0files"  # the memo entry: (node buckets, path -> (blob, node count, a document)) of the last build
-
-
-def _read_again(linker: Linker, nodes: Sequence, memo, blobs: Mapping[str, str], keys: list, values: list,
-                known: bool) -> list:
-    """What each memo key reads now. The name tables are built only when a document is linked again: the kept
-    keys are read again from the files that changed since the last build (FILES), the others' entries being
-    what they were (`known`: the keys and values are the last build's)."""
-    from gitroute.graph import node_buckets
-
-    files = (node_buckets(len(nodes)), _file_records(nodes, linker.documents, blobs))
-    old_files = memo.get(FILES)
-    if isinstance(old_files, tuple) and len(old_files) == 2 and old_files[0] == files[0] and known:
-        now = _facts_now(linker, keys, values, old_files[1], files[1])
-    else:
-        now = [linker.fact(*key) for key in keys]
-    memo.put(FILES, old_files if old_files == files else files)
-    return now
-
-
-def _file_records(nodes: Sequence, documents: frozenset[str], blobs: Mapping[str, str]) -> dict[str, tuple]:
-    """What each file's entries in the name tables are made of: its blob (its nodes), and whether it is a
-    document (a document's path is no file name to link to)."""
-    counts = Counter(node.path for node in nodes)
-    return {path: (blobs.get(path, ""), count, path in documents) for path, count in counts.items()}
-
-
-def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple], now: Mapping[str, tuple]) -> list:
-    """What each memo key reads now, without the name tables: a table entry is the ids of the nodes of every
-    file that puts one there, in id order; the files unchanged since the last build (with as many node
-    buckets, so in the same order) put the same, and the changed ones are read from tables of their own."""
-    changed = {path for path in old.keys() | now.keys() if old.get(path) != now.get(path)}
-    scratch = Linker([n for n in linker.node_list if n.path in changed], (), linker.documents)
-    first = linker.first
-    found = []
-    for (tag, key), value in zip(keys, values):
-        if tag in ("N", "i"):  # from nodes and edges, at hand
-            found.append(linker.fact(tag, key))
-        elif tag == "p":  # a path: its own file's entry
-            found.append(scratch.fact(tag, key) if key in changed else value)
-        else:
-            added = scratch.tables[tag].get(key)
-            if not added and (not value or changed.isdisjoint([path for path, _offset in value])):
-                found.append(value)  # no changed file puts an entry there, or took one away
-                continue
-            kept = [first[path] + offset for path, offset in value or () if path not in changed]
-            found.append([linker.canon(i) for i in sorted([*kept, *(added or ())])] or None)
-    return found
-
-
-def _valid_facts(value: object) -> bool:
-    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], list)
-            and isinstance(value[1], list) and len(value[0]) == len(value[1]))
-
-
-def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
-    """FACTS with only the keys a kept document reads (documents gone or linked again leave some unread),
-    each document's positions renumbered to match."""
-    from array import array
-
-    used = sorted(set().union(*(looked for _key, looked, _rows in kept)))
-    if len(used) == len(keys):
-        return keys, values
-    renumber = {old: new for new, old in enumerate(used)}
-    for key, looked, rows in kept:
-        memo.put(key, (array("I", [renumber[i] for i in looked]).tobytes(), rows))
-    return [keys[i] for i in used], [values[i] for i in used]
-
-
