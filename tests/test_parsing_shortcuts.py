@@ -1,13 +1,16 @@
 """Extraction's shortcuts against what they stand for: a pattern's role read from the query's text, not from its
-matches; the role-only captures left out of matches."""
+matches; the role-only captures left out of matches; a Python string literal's content without a regex."""
 from __future__ import annotations
 
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitroute.parsing import captures, extract, grammars
 from gitroute.parsing.families import QUERY_FILES
+from gitroute.parsing.families.python import string_content
 
 _ROLE = re.compile(r"@((?:definition|reference)\.\w+|impl)\b")
 
@@ -42,3 +45,20 @@ def test_matches_leave_out_role_only_captures_and_keep_definitions() -> None:
     assert [(c.name, c.receiver) for c in result.calls] == [("join", "os.path"), ("g", "")]
     assert [r.name for r in result.imports] == ["os"]
     assert {r.name for r in result.references} == {"B", "T"}
+
+
+_PY_STRING = re.compile(r"^[rRuUbBfF]{0,2}(\"\"\"|'''|\"|')(.*?)(?:\1)?$", re.DOTALL)  # what string_content replaces
+_LITERAL_PARTS = st.lists(st.sampled_from(['"""', "'''", '"', "'", "r", "b", "F", "u", "x", " ", "\n", "\\", "é"]),
+                          max_size=14).map("".join)
+
+
+@given(st.one_of(_LITERAL_PARTS, st.text(max_size=40)))
+def test_string_content_is_what_the_regex_matched(text: str) -> None:
+    literal = text.strip()  # as `docstring` hands it over
+    match = _PY_STRING.match(literal)
+    assert string_content(literal) == (match.group(2) if match else None)
+
+
+@given(st.text(alphabet=st.sampled_from("ab \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000"), max_size=30))
+def test_split_and_join_is_the_whitespace_collapse_it_replaces(text: str) -> None:
+    assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
