@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitroute.parsing.families.ecmascript import exported_name
 from gitroute.parsing.grammars import error_query, language, query_source
@@ -41,16 +41,13 @@ def count_error_regions(lang: str, root: Node) -> int:
 
 
 def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list[Scope], list[Ref]]:
-    roles = _pattern_roles(lang)
+    roles = _pattern_facts(lang, query).roles
     scopes: dict[tuple[int, int], tuple[int, Scope]] = {}
     refs: list[Ref] = []
     add_ref = refs.append
     is_call = family.is_call
     for pattern, captures in _matches(lang, query, root):
-        role = roles.get(pattern)
-        if role is None:
-            role = roles[pattern] = _role_of(captures)
-        kind, key = role
+        kind, key = roles[pattern]
         names = captures.get("name")
         if kind == "call" and names:  # most matches (three in four of django's): the loop below, without its turns
             callees = captures.get("callee")
@@ -124,28 +121,40 @@ def run_query(lang: str, family: Family, query: Query, root: Node) -> tuple[list
 # query cannot list as alternatives, and whose parent steps cost a compile more than the rest of the query
 # (queries/c.scm). Read from each pattern's own text; tree-sitter leaves such predicates to its caller.
 _PARENT_TYPE = re.compile(r'\(#parent-type\?\s+@([\w.]+)((?:\s+"[^"]*")+)\s*\)')
-_PARENT_TYPES: dict[str, dict[int, tuple[str, frozenset[str]]]] = {}
 # tree-sitter's own, and ours
 _KNOWN_PREDICATES = frozenset(("eq?", "not-eq?", "any-eq?", "any-not-eq?", "match?", "not-match?", "any-match?",
                                "any-not-match?", "any-of?", "not-any-of?", "is?", "is-not?", "set!", "select-adjacent!",
                                "strip!", "parent-type?"))
+_CAPTURE = re.compile(r"@([\w.]+)")
 
 
-def _parent_types(lang: str, query: Query) -> dict[int, tuple[str, frozenset[str]]]:
-    """pattern index -> (capture, parent types) of each pattern with a `#parent-type?`, once per language."""
-    found = _PARENT_TYPES.get(lang)
+class _PatternFacts(NamedTuple):
+    """What each pattern of a language's tag query is, read once from its text: its role, (kind, capture key) as
+    `_role_of` says, and its `#parent-type?` (capture, parent types) if it has one."""
+
+    roles: dict[int, tuple[str, str]]
+    parent_types: dict[int, tuple[str, frozenset[str]]]
+
+
+_PATTERN_FACTS: dict[str, _PatternFacts] = {}
+
+
+def _pattern_facts(lang: str, query: Query) -> _PatternFacts:
+    """The `_PatternFacts` of a language's query, once per language."""
+    found = _PATTERN_FACTS.get(lang)
     if found is None:
         source = query_source(lang).encode("utf-8")
-        found = {}
+        found = _PatternFacts({}, {})
         for pattern in range(query.pattern_count):
             text = source[query.start_byte_for_pattern(pattern):query.end_byte_for_pattern(pattern)].decode("utf-8")
             code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
+            found.roles[pattern] = _role_of(dict.fromkeys(_CAPTURE.findall(code)))
             for capture, types in _PARENT_TYPE.findall(code):
-                found[pattern] = (capture, frozenset(re.findall(r'"([^"]*)"', types)))
+                found.parent_types[pattern] = (capture, frozenset(re.findall(r'"([^"]*)"', types)))
             unknown = set(re.findall(r"\(#([\w-]+[?!])", code)) - _KNOWN_PREDICATES
             if unknown:  # tree-sitter passes a predicate it does not know: a bug in a shipped .scm
                 raise ValueError(f"unknown query predicate '#{min(unknown)}' in pattern {pattern} of {lang}")
-        _PARENT_TYPES[lang] = found
+        _PATTERN_FACTS[lang] = found
     return found
 
 
@@ -156,7 +165,7 @@ def _matches(lang: str, query: Query, root: Node) -> list[tuple[int, dict[str, l
     from tree_sitter import QueryCursor
 
     found = QueryCursor(query).matches(root)
-    parent_types = _parent_types(lang, query)
+    parent_types = _pattern_facts(lang, query).parent_types
     if not parent_types:
         return found
     return [(pattern, captures) for pattern, captures in found
@@ -187,14 +196,9 @@ def merge_clauses(scopes: list[Scope]) -> list[Scope]:
     return kept
 
 
-@cache
-def _pattern_roles(lang: str) -> dict[int, tuple[str, str]]:
-    """Pattern index -> role for a language's (cached, so fixed) query, learnt from each pattern's first match."""
-    return {}
-
-
-def _role_of(captures: dict[str, list[Node]]) -> tuple[str, str]:
-    """(kind, capture key): a symbol kind or "impl" for definitions, "call"/"import"/"type" for references."""
+def _role_of(captures: dict[str, object]) -> tuple[str, str]:
+    """(kind, capture key) of a pattern by its capture names: a symbol kind or "impl" for definitions,
+    "call"/"import"/"type"/"bind" for references (each shipped pattern has one such capture: tested)."""
     for key in captures:
         if key.startswith("definition."):
             return key[11:], key

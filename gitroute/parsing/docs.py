@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from gitroute.parsing.nodes import DOC_SCAN_BYTES, MAX_DOC, WHITESPACE
+from gitroute.parsing.nodes import DOC_SCAN_BYTES, MAX_DOC
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -55,7 +55,7 @@ def _head(comments: list[str], family: Family) -> str:
         size += len(cleaned)
         if size > 2 * MAX_DOC:  # enough text: what follows would be cut off
             break
-    return WHITESPACE.sub(" ", " ".join(parts)).strip()[:MAX_DOC]
+    return " ".join(" ".join(parts).split())[:MAX_DOC]  # whitespace collapsed: `\s+` -> " ", stripped
 
 
 def _leading_comments(anchor: Node, family: Family) -> tuple[list[str], bool]:
@@ -130,4 +130,4 @@ def _clean_comment(text: str, family: Family) -> str:
         text = text.split("\n", 1)[-1].rsplit("\n", 1)[0]
     text = _LINE_MARKER.sub("", text)
     text = family.comment_words(text.replace("*/", " ").replace("/*", " "))
-    return WHITESPACE.sub(" ", text).strip()[:MAX_DOC]
+    return " ".join(text.split())[:MAX_DOC]

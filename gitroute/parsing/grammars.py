@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query, Tree
 
 _READ_CHUNK = 64 * 1024  # bytes handed to tree-sitter per read callback
+ROLE_ONLY_CAPTURES = "reference."  # captures whose nodes no one reads (tag_query)
 
 
 @cache
@@ -82,7 +83,13 @@ def tag_query(lang: str) -> Query | None:
         return None
     from tree_sitter import Query
 
-    return Query(loaded, source)
+    query = Query(loaded, source)
+    # A `@reference.*` capture marks what its pattern is, which `captures.run_query` reads from the pattern's text;
+    # its node is never read, and a match without it makes a node and a list fewer (most matches are calls).
+    for index in range(query.capture_count):
+        if query.capture_name(index).startswith(ROLE_ONLY_CAPTURES):
+            query.disable_capture(query.capture_name(index))
+    return query
 
 
 def load_languages(langs: Iterable[str]) -> None:
