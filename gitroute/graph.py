@@ -16,7 +16,6 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import filterfalse
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -394,6 +393,43 @@ class _SetIndex(NamedTuple):
 _SCANNED_SET = 8
 
 
+class _ReadGroup:
+    """What one memoised value read, kept once and shared by every use of it: the keys it read itself, and the
+    groups of the memoised values it used (or a package's paths, read at once). A use adds the group to the reads
+    under way, not its keys: in an import cycle each file's resolution reaches every module, and copying what each
+    module's lookups read into each file's reads, then keeping it, was quadratic in the cycle (py-star-cycle).
+    Hashed by identity, as made once; `_EdgeMemo.settle` numbers a group as a key listing its members' numbers."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: tuple) -> None:
+        self.members = members
+
+
+_NOT_KEPT = object()  # `_fold`: a value read while a class's bases were being resolved (a cycle) is not memoised
+
+
+def _grouped(reads: set) -> object | None:
+    """One read that stands for all of `reads`: None for none, the one read itself, else a group of them."""
+    if len(reads) > 1:
+        return _ReadGroup(tuple(reads))
+    return next(iter(reads)) if reads else None
+
+
+def _fold(outer: set, inner: set, outer_cycles: set, inner_cycles: set) -> object | None:
+    """Fold what a computation read (`inner`) into the reads around it (`outer`): as one group, returned for its
+    memo entry; or read by read, and `_NOT_KEPT`, when it read the bases of a class still being resolved (it
+    depends on where the cycle was entered: a memo must give every file the same answer in any order)."""
+    if inner_cycles:
+        outer |= inner
+        outer_cycles |= inner_cycles
+        return _NOT_KEPT
+    group = _grouped(inner)
+    if group is not None:
+        outer.add(group)
+    return group
+
+
 class _Resolution:
     """The indexes that every use in the snapshot is resolved against, and memos shared across files."""
 
@@ -421,27 +457,26 @@ class _Resolution:
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
         self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
-        # What the use being resolved has read so far: a file's path for anything read from that file,
-        # ("files", paths) for all of a package's files read at once (`_set_index`), and the keys of
-        # `module_files` and `_by_name`, which read tables of every file.
+        # What the use being resolved has read so far: a file's path for anything read from that file, the keys
+        # of `module_files` and `_by_name`, which read tables of every file, and `_ReadGroup`s: what a memoised
+        # value read (all of a package's files read at once by `_set_index` are one group of paths).
         self.reads: set = set()
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
-        # Memos shared across files keep, beside each value, the reads that computed it.
-        # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
-        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
+        # Memos shared across files keep, beside each value, what computing it read: one read (`_grouped`), or None.
+        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], object, int]] = {}
         self.file_sets: dict[int, int] = {}  # id of a list `module_files` gave -> its number (`_files_key`)
         self.set_numbers: dict[tuple[int, ...], int] = {}  # the files of such a list -> its number
-        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple, int]] = {}
+        self.binding_memo: dict[tuple, tuple[list[int] | None, object, int]] = {}
         self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
-        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, tuple]] = {}
-        self.stars_memo: dict[str, tuple[list[list[int]], tuple]] = {}
+        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, object]] = {}
+        self.stars_memo: dict[str, tuple[list[list[int]], object]] = {}
         # id of a file's star modules -> (them, the read of their files, their top-level symbols by name)
-        self.star_tops_memo: dict[int, tuple[list[list[int]], tuple, dict[str, list[int]], list[list[int]]]] = {}
-        self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
+        self.star_tops_memo: dict[int, tuple[list[list[int]], _ReadGroup, dict[str, list[int]], list[list[int]]]] = {}
+        self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], object]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
         self.module_memo: dict[tuple[str, str, str, str], list[int] | None] = {}
-        self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
+        self.base_memo: dict[int, tuple[list[int], object] | None] = {}  # None: being resolved
         self.module_name_memo: dict[tuple[str, str], list[int]] = {}
         # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
         # at one re-export level) and the files they scanned, and bindings followed (each once per build).
@@ -520,13 +555,12 @@ class _Resolution:
     # ---------------------------------------------------------------- what a file binds
 
     def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
-        """`compute()`, memoised with the reads it made, which a later hit adds to the reads under way.
-
-        A value that read the bases of a class still being resolved (a cycle) is not kept: it depends on
-        where the cycle was entered, and a memo must give every file the same answer in any order."""
+        """`compute()`, memoised with what it read (one group), which a later hit adds to the reads under way.
+        A value that read the bases of a class still being resolved (a cycle) is not kept (see `_fold`)."""
         hit = memo.get(key)
         if hit is not None:
-            self.reads.update(hit[1])
+            if hit[1] is not None:
+                self.reads.add(hit[1])
             return hit[0]
         outer, outer_cycles = self.reads, self.cycles
         self.reads, self.cycles = set(), set()
@@ -535,11 +569,9 @@ class _Resolution:
         finally:
             inner, inner_cycles = self.reads, self.cycles
             self.reads, self.cycles = outer, outer_cycles
-        outer |= inner
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            memo[key] = (value, tuple(inner))
+        group = _fold(outer, inner, outer_cycles, inner_cycles)
+        if group is not _NOT_KEPT:
+            memo[key] = (value, group)
         return value
 
     def _costed(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
@@ -548,7 +580,8 @@ class _Resolution:
         memoised. So a lookup's cost, and where `MAX_LOOKUP_COST` stops it, are the same in any order."""
         hit = memo.get(key)
         if hit is not None:
-            self.reads.update(hit[1])
+            if hit[1] is not None:
+                self.reads.add(hit[1])
             self.cost += hit[2]
             return hit[0]
         outer, outer_cycles, outer_cost = self.reads, self.cycles, self.cost
@@ -558,11 +591,9 @@ class _Resolution:
         finally:
             inner, inner_cycles, inner_cost = self.reads, self.cycles, self.cost
             self.reads, self.cycles, self.cost = outer, outer_cycles, outer_cost + inner_cost
-        outer |= inner
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            memo[key] = (value, tuple(inner), inner_cost)
+        group = _fold(outer, inner, outer_cycles, inner_cycles)
+        if group is not _NOT_KEPT:
+            memo[key] = (value, group, inner_cost)
         if inner_cost > self.work["cost_max"]:
             self.work["cost_max"] = inner_cost
         return value
@@ -656,7 +687,7 @@ class _Resolution:
         found: list[int] = []
         cut = False
         stars: dict[int, list[list[int]]] | None = None  # position -> the star modules to follow there
-        followed: set[tuple[int, ...]] = set()  # star modules followed: again, they would find nothing again
+        followed: set[int | tuple[int, ...]] = set()  # star modules followed (by `_files_key`): none twice
         if len(file_ids) > _SCANNED_SET:
             # A package of many files: only those that define or bind the name, or star-import a module no file
             # before them did (following it again would find what it found then: nothing), can add anything.
@@ -696,7 +727,7 @@ class _Resolution:
             del found[MAX_LOOKUP_TARGETS:]
         return found
 
-    def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[tuple[int, ...]],
+    def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[int | tuple[int, ...]],
                        found: list[int]) -> bool:
         """Look `name` up in the modules a file star-imports, adding to `found`; whether the cost bound cut it.
 
@@ -710,11 +741,12 @@ class _Resolution:
             self.cost += 1
             found.extend(direct)
             modules = large
-        pending = [files for files in modules if files and tuple(files) not in followed]
-        for files in pending:
+        # By `_files_key`: a tuple of a package's files, hashed per module per lookup, was quadratic (go-packages).
+        pending = [(files, key) for files in modules if files and (key := self._files_key(files)) not in followed]
+        for files, key in pending:
             if self.cost > MAX_LOOKUP_COST:
                 return True
-            followed.add(tuple(files))
+            followed.add(key)
             found.extend(self.lookup(files, name, depth + 1))
         return False
 
@@ -732,7 +764,7 @@ class _Resolution:
                 for name, ids in self.tables(path)[1].items():
                     tops[name].extend(ids)
             large = [files for files in modules if len(files) > _SCANNED_SET]
-            hit = self.star_tops_memo[id(modules)] = (modules, ("files", paths), tops, large)
+            hit = self.star_tops_memo[id(modules)] = (modules, _ReadGroup(paths), tops, large)
         self.reads.add(hit[1])
         return hit[2], hit[3]
 
@@ -750,9 +782,8 @@ class _Resolution:
     def _set_index(self, file_ids: list[int]) -> _SetIndex:
         names: dict[str, list[int]] = defaultdict(list)
         stars: dict[int, list[list[int]]] = {}
-        followed: set[tuple[int, ...]] = set()
-        # What the index reads of its files is one key, not a path each: every lookup in a package of a
-        # thousand files would otherwise carry (and every file that makes one, keep) a thousand reads.
+        followed: set[int | tuple[int, ...]] = set()  # by `_files_key`, as `_lookup`'s
+        # What the index reads of its files is one group of their paths, made once: not a path each.
         paths = tuple(self.nodes[file_id].path for file_id in file_ids)
         outer, self.reads = self.reads, set()
         for at, path in enumerate(paths):
@@ -766,13 +797,13 @@ class _Resolution:
                 if name == "*":
                     for b in bound:
                         files = self.module_files(b.module, path, lang)
-                        if files and tuple(files) not in followed:
-                            followed.add(tuple(files))
+                        if files and (key := self._files_key(files)) not in followed:
+                            followed.add(key)
                             stars.setdefault(at, []).append(files)
                 elif bound:
                     names[name].append(at)
         outer.update(key for key in self.reads if type(key) is not str)  # the module keys its stars read
-        outer.add(("files", paths))
+        outer.add(_ReadGroup(paths))
         self.reads = outer
         return _SetIndex(names, stars)
 
@@ -851,7 +882,8 @@ class _Resolution:
             if hit is None:  # a cycle (`class A(B)`, `class B(A)`) stops here
                 self.cycles.add(class_id)
                 return []
-            self.reads.update(hit[1])
+            if hit[1] is not None:
+                self.reads.add(hit[1])
             return hit[0]
         self.base_memo[class_id] = None
         outer, outer_cycles = self.reads, self.cycles
@@ -867,12 +899,10 @@ class _Resolution:
             inner, inner_cycles = self.reads, self.cycles
             self.reads, self.cycles = outer, outer_cycles
             del self.base_memo[class_id]
-        outer |= inner
         inner_cycles.discard(class_id)  # the cycle closed here: what it read is this class's own answer
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            self.base_memo[class_id] = (found, tuple(inner))
+        group = _fold(outer, inner, outer_cycles, inner_cycles)
+        if group is not _NOT_KEPT:
+            self.base_memo[class_id] = (found, group)
         return found
 
     def modules_named(self, full: str, lang: str) -> list[int]:
@@ -1301,7 +1331,8 @@ class _EdgeMemo:
     of the build that resolved them, and the keys its resolution read (`_Resolution.reads`), numbered.
     The `GRAPH_FACTS` entry keeps every file's facts then (with its symbols' names), every key, and a
     digest of what each `module_files` or `_by_name` key read then (ids as paths and offsets from a
-    file's node). A key moved when its file changed (a "files" key, when one of its files did); a module
+    file's node). A group of reads (`_ReadGroup`) is a key too, ("reads", its members' numbers), numbered
+    after them. A key moved when its file changed; a group, when one of its members did; a module
     key, when a file was added or removed (modules are paths) and it reads another value now; a name
     key, when a changed file had or has a symbol of that name and it reads another value now. Ids move
     when a file before in its bucket changed: the old ids are known from the old facts, so the edges are
@@ -1344,28 +1375,33 @@ class _EdgeMemo:
             for facts in (self.old_files.get(path), self.files.get(path)):
                 if facts is not None:
                     names_moved.update(marshal.loads(facts[3]))
-        modules_moved = old_modules != self.modules
         self.number = {key: n for n, key in enumerate(self.keys)}
+        self.moved = self._moved(changed, names_moved, old_modules != self.modules)
+        self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
+        self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
+        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
+        self.settled: list[tuple[str, bytes, _FilePart]] = []  # the same, with their reads numbered (`settle`)
+        self.edges: tuple[EdgeTable, dict[str, FileEdges]] | None = None  # the graph's, packed when saved
+        self.group_numbers = 0  # the member numbers of the groups `settle` numbered
+        table.before_save.append(self.save)
+
+    def _moved(self, changed: set[str], names_moved: set[str], modules_moved: bool) -> set[int]:
+        """The numbers of the keys that moved (see the class), their values updated to what they read now. A
+        group comes after its members, so one pass in order knows whether they moved."""
         moved: set[int] = set()
         for n, key in enumerate(self.keys):
             if type(key) is str:
                 if key in changed:
                     moved.add(n)
-            elif key[0] == "files":  # what a package's files hold (see `_Resolution._set_index`)
-                if not changed.isdisjoint(key[1]):
+            elif key[0] == "reads":
+                if moved and not moved.isdisjoint(array("I", key[1])):
                     moved.add(n)
             elif modules_moved if key[0] == "module" else key[2] in names_moved:
                 value = self._read(key)
                 if value != self.values[n]:
                     self.values[n] = value
                     moved.add(n)
-        self.moved = moved
-        self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
-        self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
-        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
-        self.settled: list[tuple[str, bytes, _FilePart]] = []  # the same, with their reads numbered (`settle`)
-        self.edges: tuple[EdgeTable, dict[str, FileEdges]] | None = None  # the graph's, packed when saved
-        table.before_save.append(self.save)
+        return moved
 
     def _read(self, key: tuple) -> bytes:
         """A digest of what a `module_files`, `modules_named` or `_by_name` key reads now, ids as paths and
@@ -1451,20 +1487,50 @@ class _EdgeMemo:
         self.fresh.append((f.path, part))
 
     def settle(self) -> None:
-        """Number the keys each file resolved in this build read, and note what each new key reads now (a
-        full build reads 20,000 keys on django): what needs the resolution's tables, which may then go."""
-        number = self.number
+        """Number the keys and groups each file resolved in this build read, and note what each new key reads
+        now (a full build reads 20,000 keys on django): what needs the resolution's tables, which may then go.
+        Counts the numbers kept (files' and groups') as the resolution's work (`read_numbers`)."""
+        groups: dict[int, int] = {}  # id of a group -> its number (the parts' reads keep every group alive)
+        kept = 0
         for path, part in self.fresh:
-            # Only a key first read here costs Python: a file of an import cycle reads every module of it, and a
-            # loop over each file's keys was quadratic in the cycle (bench/adversarial.py py-star-cycle)
-            for key in filterfalse(number.__contains__, part.reads):
-                number[key] = len(self.keys)
-                self.keys.append(key)
-                self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
-            numbers = array("I", map(number.__getitem__, part.reads))
+            numbers = array("I", [self._number(read, groups) for read in part.reads])
+            kept += len(numbers)
             self.settled.append((path, numbers.tobytes(), part._replace(reads=(), stored=b"")))
         self.fresh.clear()
+        self.resolution.work["read_numbers"] += kept + self.group_numbers
+        self.group_numbers = 0
         self.resolution = None  # type: ignore[assignment]
+
+    def _number(self, read: Any, groups: dict[int, int]) -> int:
+        """The number of a read: a key's, made (with what the key reads now) when it is first read; a group's."""
+        if type(read) is _ReadGroup:
+            found = groups.get(id(read))
+            return found if found is not None else self._number_group(read, groups)
+        found = self.number.get(read)
+        if found is None:
+            found = self.number[read] = len(self.keys)
+            self.keys.append(read)
+            self.values.append(b"" if type(read) is str or read[0] == "reads" else self._read(read))
+        return found
+
+    def _number_group(self, group: _ReadGroup, groups: dict[int, int]) -> int:
+        """A group's number, as the key ("reads", its members' numbers, ascending): equal groups, one number.
+        Its member groups are numbered first, depth first without recursion (groups nest as lookups do)."""
+        stack = [group]
+        while stack:
+            top = stack[-1]
+            if id(top) in groups:
+                stack.pop()
+                continue
+            inner = [m for m in top.members if type(m) is _ReadGroup and id(m) not in groups]
+            if inner:
+                stack += inner
+                continue
+            stack.pop()
+            members = array("I", sorted({self._number(m, groups) for m in top.members}))
+            self.group_numbers += len(members)
+            groups[id(top)] = self._number(("reads", members.tobytes()), groups)
+        return groups[id(group)]
 
     def save(self) -> None:
         """Each file resolved in this build, its edges packed again from the graph's (they are the bytes
