@@ -16,6 +16,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -394,11 +395,12 @@ _SCANNED_SET = 8
 
 
 class _ReadGroup:
-    """What one memoised value read, kept once and shared by every use of it: the keys it read itself, and the
-    groups of the memoised values it used (or a package's paths, read at once). A use adds the group to the reads
-    under way, not its keys: in an import cycle each file's resolution reaches every module, and copying what each
-    module's lookups read into each file's reads, then keeping it, was quadratic in the cycle (py-star-cycle).
-    Hashed by identity, as made once; `_EdgeMemo.settle` numbers a group as a key listing its members' numbers."""
+    """What one memoised value read (past `_GROUP_PAST` reads), kept once and shared by every use of it: the keys it
+    read itself, and what the memoised values it used read (their keys, or their groups), or a package's paths read
+    at once. A use adds the group to the reads under way, not its keys: in an import cycle each file's resolution
+    reaches every module, and copying what each module's lookups read into each file's reads, then keeping it, was
+    quadratic in the cycle (py-star-cycle). Hashed by identity, as made once; `_EdgeMemo.settle` numbers a group as
+    a key listing its members' numbers."""
 
     __slots__ = ("members",)
 
@@ -407,27 +409,27 @@ class _ReadGroup:
 
 
 _NOT_KEPT = object()  # `_fold`: a value read while a class's bases were being resolved (a cycle) is not memoised
+# What a memoised value read is kept as one group past this many reads; fewer are copied at each use, which costs
+# less than numbering a group (django's 34,000 memo entries read a few keys each).
+_GROUP_PAST = 8
 
 
-def _grouped(reads: set) -> object | None:
-    """One read that stands for all of `reads`: None for none, the one read itself, else a group of them."""
-    if len(reads) > 1:
-        return _ReadGroup(tuple(reads))
-    return next(iter(reads)) if reads else None
+def _kept_reads(reads: set | tuple) -> tuple:
+    """What a memo entry keeps of `reads`, which each use adds to the reads under way: them, or one group of them."""
+    return (_ReadGroup(tuple(reads)),) if len(reads) > _GROUP_PAST else tuple(reads)
 
 
-def _fold(outer: set, inner: set, outer_cycles: set, inner_cycles: set) -> object | None:
-    """Fold what a computation read (`inner`) into the reads around it (`outer`): as one group, returned for its
-    memo entry; or read by read, and `_NOT_KEPT`, when it read the bases of a class still being resolved (it
-    depends on where the cycle was entered: a memo must give every file the same answer in any order)."""
+def _fold(outer: set, inner: set, outer_cycles: set, inner_cycles: set) -> tuple:
+    """Fold what a computation read (`inner`) into the reads around it (`outer`) as its memo entry keeps it
+    (`_kept_reads`, returned); or read by read, and `_NOT_KEPT`, when it read the bases of a class still being
+    resolved (it depends on where the cycle was entered: a memo must give every file the same answer in any order)."""
     if inner_cycles:
         outer |= inner
         outer_cycles |= inner_cycles
-        return _NOT_KEPT
-    group = _grouped(inner)
-    if group is not None:
-        outer.add(group)
-    return group
+        return _NOT_KEPT  # type: ignore[return-value]
+    kept = (_ReadGroup(tuple(inner)),) if len(inner) > _GROUP_PAST else tuple(inner)  # `_kept_reads`, one call less
+    outer.update(kept)
+    return kept
 
 
 class _Resolution:
@@ -462,22 +464,23 @@ class _Resolution:
         # value read (all of a package's files read at once by `_set_index` are one group of paths).
         self.reads: set = set()
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
-        # Memos shared across files keep, beside each value, what computing it read: one read (`_grouped`), or None.
-        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], object, int]] = {}
+        # Memos shared across files keep, beside each value, what computing it read (`_kept_reads`).
+        self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
         self.file_sets: dict[int, int] = {}  # id of a list `module_files` gave -> its number (`_files_key`)
         self.set_numbers: dict[tuple[int, ...], int] = {}  # the files of such a list -> its number
-        self.binding_memo: dict[tuple, tuple[list[int] | None, object, int]] = {}
+        self.binding_memo: dict[tuple, tuple[list[int] | None, tuple, int]] = {}
         self.cost = 0  # what the lookup or binding being computed has cost so far (see `_costed`)
-        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, object]] = {}
-        self.stars_memo: dict[str, tuple[list[list[int]], object]] = {}
+        self.set_memo: dict[int | tuple[int, ...], tuple[_SetIndex, tuple]] = {}
+        self.stars_memo: dict[str, tuple[list[list[int]], tuple]] = {}
         # id of a file's star modules -> (them, the read of their files, their top-level symbols by name)
-        self.star_tops_memo: dict[int, tuple[list[list[int]], _ReadGroup, dict[str, list[int]], list[list[int]]]] = {}
-        self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], object]] = {}
+        self.star_tops_memo: dict[int, tuple[list[list[int]], tuple, dict[str, list[int]], list[list[int]]]] = {}
+        self.members_memo: dict[tuple[tuple[int, ...], str], tuple[list[int], tuple]] = {}
         self.by_name_memo: dict[tuple[str, str, str, bool, bool, bool], tuple[list[int], str]] = {}
         self.bindings: dict[str, dict[str, list[Binding]]] = {}
         self.module_memo: dict[tuple[str, str, str, str], list[int] | None] = {}
-        self.base_memo: dict[int, tuple[list[int], object] | None] = {}  # None: being resolved
+        self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
         self.module_name_memo: dict[tuple[str, str], list[int]] = {}
+        self.relative: dict[str, bool] = {}  # module spec -> whether it is relative (`binding_targets`)
         # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
         # at one re-export level) and the files they scanned, and bindings followed (each once per build).
         self.work: Counter = Counter()
@@ -497,20 +500,27 @@ class _Resolution:
         ids = self.symbol_ids[path]
         symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
         placed = len(ids)
-        for node_id, symbol in zip(ids, symbols):
-            name = symbol.name
-            local.setdefault(name, []).append(node_id)
-            parent = symbol.parent
+        parents, members = self.parent, self.members
+        # Unpacked, not read by field name: every file's symbols pass here once (django: 45,000).
+        for node_id, (name, kind, _line, _end, _signature, _doc, parent, _entry, _owner) in zip(ids, symbols):
+            here = local.get(name)
+            if here is None:
+                local[name] = [node_id]
+            else:
+                here.append(node_id)
             if 0 <= parent < placed:
-                owner = ids[parent]
-                self.parent[node_id] = owner
+                parents[node_id] = ids[parent]
                 held_by = parent
-                if symbol.kind == "method" and symbols[parent].kind == "constant":
+                if kind == "method" and symbols[parent].kind == "constant":
                     held_by = symbols[parent].parent  # a Java enum constant's body: its enum's members
                 if 0 <= held_by < placed and symbols[held_by].kind in _TYPE_KINDS:
-                    self.members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
+                    members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
             else:
-                top.setdefault(name, []).append(node_id)
+                here = top.get(name)
+                if here is None:
+                    top[name] = [node_id]
+                else:
+                    here.append(node_id)
         for ref in extract.bases:
             if 0 <= ref.source < placed:
                 self.class_bases.setdefault(ids[ref.source], []).append((path, ref.name, ref.source))
@@ -555,12 +565,11 @@ class _Resolution:
     # ---------------------------------------------------------------- what a file binds
 
     def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
-        """`compute()`, memoised with what it read (one group), which a later hit adds to the reads under way.
+        """`compute()`, memoised with what it read (`_kept_reads`), which a later hit adds to the reads under way.
         A value that read the bases of a class still being resolved (a cycle) is not kept (see `_fold`)."""
         hit = memo.get(key)
         if hit is not None:
-            if hit[1] is not None:
-                self.reads.add(hit[1])
+            self.reads.update(hit[1])
             return hit[0]
         outer, outer_cycles = self.reads, self.cycles
         self.reads, self.cycles = set(), set()
@@ -569,9 +578,9 @@ class _Resolution:
         finally:
             inner, inner_cycles = self.reads, self.cycles
             self.reads, self.cycles = outer, outer_cycles
-        group = _fold(outer, inner, outer_cycles, inner_cycles)
-        if group is not _NOT_KEPT:
-            memo[key] = (value, group)
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            memo[key] = (value, kept)
         return value
 
     def _costed(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
@@ -580,8 +589,7 @@ class _Resolution:
         memoised. So a lookup's cost, and where `MAX_LOOKUP_COST` stops it, are the same in any order."""
         hit = memo.get(key)
         if hit is not None:
-            if hit[1] is not None:
-                self.reads.add(hit[1])
+            self.reads.update(hit[1])
             self.cost += hit[2]
             return hit[0]
         outer, outer_cycles, outer_cost = self.reads, self.cycles, self.cost
@@ -591,9 +599,9 @@ class _Resolution:
         finally:
             inner, inner_cycles, inner_cost = self.reads, self.cycles, self.cost
             self.reads, self.cycles, self.cost = outer, outer_cycles, outer_cost + inner_cost
-        group = _fold(outer, inner, outer_cycles, inner_cycles)
-        if group is not _NOT_KEPT:
-            memo[key] = (value, group, inner_cost)
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            memo[key] = (value, kept, inner_cost)
         if inner_cost > self.work["cost_max"]:
             self.work["cost_max"] = inner_cost
         return value
@@ -764,8 +772,8 @@ class _Resolution:
                 for name, ids in self.tables(path)[1].items():
                     tops[name].extend(ids)
             large = [files for files in modules if len(files) > _SCANNED_SET]
-            hit = self.star_tops_memo[id(modules)] = (modules, _ReadGroup(paths), tops, large)
-        self.reads.add(hit[1])
+            hit = self.star_tops_memo[id(modules)] = (modules, _kept_reads(paths), tops, large)
+        self.reads.update(hit[1])
         return hit[2], hit[3]
 
     def star_modules(self, path: str) -> list[list[int]]:
@@ -803,7 +811,7 @@ class _Resolution:
                 elif bound:
                     names[name].append(at)
         outer.update(key for key in self.reads if type(key) is not str)  # the module keys its stars read
-        outer.add(_ReadGroup(paths))
+        outer.update(_kept_reads(paths))
         self.reads = outer
         return _SetIndex(names, stars)
 
@@ -812,7 +820,9 @@ class _Resolution:
         self.reads.add(path)
         lang = self.extracts[path].lang
         # An absolute module means the same from every file, a relative one from every file of a folder.
-        relative = b.module.strip().strip("\"'<>").startswith(".")
+        relative = self.relative.get(b.module)
+        if relative is None:
+            relative = self.relative[b.module] = b.module.strip().strip("\"'<>").startswith(".")
         key = (lang, posixpath.dirname(path) if relative else "", b.module, b.name,
                b.local if b.name == "default" else "", member, depth)
         return self._costed(self.binding_memo, key,  # type: ignore[return-value]
@@ -882,8 +892,7 @@ class _Resolution:
             if hit is None:  # a cycle (`class A(B)`, `class B(A)`) stops here
                 self.cycles.add(class_id)
                 return []
-            if hit[1] is not None:
-                self.reads.add(hit[1])
+            self.reads.update(hit[1])
             return hit[0]
         self.base_memo[class_id] = None
         outer, outer_cycles = self.reads, self.cycles
@@ -900,9 +909,9 @@ class _Resolution:
             self.reads, self.cycles = outer, outer_cycles
             del self.base_memo[class_id]
         inner_cycles.discard(class_id)  # the cycle closed here: what it read is this class's own answer
-        group = _fold(outer, inner, outer_cycles, inner_cycles)
-        if group is not _NOT_KEPT:
-            self.base_memo[class_id] = (found, group)
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            self.base_memo[class_id] = (found, kept)
         return found
 
     def modules_named(self, full: str, lang: str) -> list[int]:
@@ -1490,47 +1499,56 @@ class _EdgeMemo:
         """Number the keys and groups each file resolved in this build read, and note what each new key reads
         now (a full build reads 20,000 keys on django): what needs the resolution's tables, which may then go.
         Counts the numbers kept (files' and groups') as the resolution's work (`read_numbers`)."""
-        groups: dict[int, int] = {}  # id of a group -> its number (the parts' reads keep every group alive)
+        number = self.number
+        grouped: list[_ReadGroup] = []  # the groups numbered: keys of `number` (by identity) while settling
         kept = 0
         for path, part in self.fresh:
-            numbers = array("I", [self._number(read, groups) for read in part.reads])
+            # Python only for what is first read here: a file's reads are numbered in C
+            for read in filterfalse(number.__contains__, part.reads):
+                if type(read) is _ReadGroup:
+                    self._number_group(read, grouped)
+                else:
+                    self._number_key(read)
+            numbers = array("I", map(number.__getitem__, part.reads))
             kept += len(numbers)
             self.settled.append((path, numbers.tobytes(), part._replace(reads=(), stored=b"")))
+        for group in grouped:
+            del number[group]
         self.fresh.clear()
         self.resolution.work["read_numbers"] += kept + self.group_numbers
         self.group_numbers = 0
         self.resolution = None  # type: ignore[assignment]
 
-    def _number(self, read: Any, groups: dict[int, int]) -> int:
-        """The number of a read: a key's, made (with what the key reads now) when it is first read; a group's."""
-        if type(read) is _ReadGroup:
-            found = groups.get(id(read))
-            return found if found is not None else self._number_group(read, groups)
-        found = self.number.get(read)
+    def _number_key(self, key: Any) -> int:
+        """A key's number, made (with what the key reads now) when it is first read."""
+        found = self.number.get(key)
         if found is None:
-            found = self.number[read] = len(self.keys)
-            self.keys.append(read)
-            self.values.append(b"" if type(read) is str or read[0] == "reads" else self._read(read))
+            found = self.number[key] = len(self.keys)
+            self.keys.append(key)
+            self.values.append(b"" if type(key) is str or key[0] == "reads" else self._read(key))
         return found
 
-    def _number_group(self, group: _ReadGroup, groups: dict[int, int]) -> int:
-        """A group's number, as the key ("reads", its members' numbers, ascending): equal groups, one number.
-        Its member groups are numbered first, depth first without recursion (groups nest as lookups do)."""
+    def _number_group(self, group: _ReadGroup, grouped: list[_ReadGroup]) -> None:
+        """Number a group as the key ("reads", its members' numbers, ascending): equal groups, one number. Its member
+        groups are numbered first, depth first without recursion (groups nest as lookups do)."""
+        number = self.number
         stack = [group]
         while stack:
             top = stack[-1]
-            if id(top) in groups:
+            if top in number:
                 stack.pop()
                 continue
-            inner = [m for m in top.members if type(m) is _ReadGroup and id(m) not in groups]
+            inner = [m for m in top.members if type(m) is _ReadGroup and m not in number]
             if inner:
                 stack += inner
                 continue
             stack.pop()
-            members = array("I", sorted({self._number(m, groups) for m in top.members}))
+            for key in filterfalse(number.__contains__, top.members):
+                self._number_key(key)
+            members = array("I", sorted(set(map(number.__getitem__, top.members))))
             self.group_numbers += len(members)
-            groups[id(top)] = self._number(("reads", members.tobytes()), groups)
-        return groups[id(group)]
+            number[top] = self._number_key(("reads", members.tobytes()))
+            grouped.append(top)
 
     def save(self) -> None:
         """Each file resolved in this build, its edges packed again from the graph's (they are the bytes
