@@ -394,6 +394,44 @@ class _SetIndex(NamedTuple):
 _SCANNED_SET = 8
 
 
+class _ReadGroup:
+    """What one memoised value read (past `_GROUP_PAST` reads), kept once and shared by every use of it: the keys it
+    read itself, and what the memoised values it used read (their keys, or their groups), or a package's paths read
+    at once. A use adds the group to the reads under way, not its keys: in an import cycle each file's resolution
+    reaches every module, and copying what each module's lookups read into each file's reads, then keeping it, was
+    quadratic in the cycle (py-star-cycle). Hashed by identity, as made once; `_EdgeMemo.settle` numbers a group as
+    a key listing its members' numbers."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: tuple) -> None:
+        self.members = members
+
+
+_NOT_KEPT = object()  # `_fold`: a value read while a class's bases were being resolved (a cycle) is not memoised
+# What a memoised value read is kept as one group past this many reads; fewer are copied at each use, which costs
+# less than numbering a group (django's 34,000 memo entries read a few keys each).
+_GROUP_PAST = 8
+
+
+def _kept_reads(reads: set | tuple) -> tuple:
+    """What a memo entry keeps of `reads`, which each use adds to the reads under way: them, or one group of them."""
+    return (_ReadGroup(tuple(reads)),) if len(reads) > _GROUP_PAST else tuple(reads)
+
+
+def _fold(outer: set, inner: set, outer_cycles: set, inner_cycles: set) -> tuple:
+    """Fold what a computation read (`inner`) into the reads around it (`outer`) as its memo entry keeps it
+    (`_kept_reads`, returned); or read by read, and `_NOT_KEPT`, when it read the bases of a class still being
+    resolved (it depends on where the cycle was entered: a memo must give every file the same answer in any order)."""
+    if inner_cycles:
+        outer |= inner
+        outer_cycles |= inner_cycles
+        return _NOT_KEPT  # type: ignore[return-value]
+    kept = (_ReadGroup(tuple(inner)),) if len(inner) > _GROUP_PAST else tuple(inner)  # `_kept_reads`, one call less
+    outer.update(kept)
+    return kept
+
+
 class _Resolution:
     """The indexes that every use in the snapshot is resolved against, and memos shared across files."""
 
@@ -421,13 +459,12 @@ class _Resolution:
         self.parent: dict[int, int] = {}  # symbol id -> enclosing symbol id
         self.class_bases: dict[int, list[tuple[str, str, int]]] = {}  # class id -> (path, base, symbol index)
         self._in_folder: dict[str, dict[str, list[int]]] = {}  # name -> folder -> ids, built on demand
-        # What the use being resolved has read so far: a file's path for anything read from that file,
-        # ("files", paths) for all of a package's files read at once (`_set_index`), and the keys of
-        # `module_files` and `_by_name`, which read tables of every file.
+        # What the use being resolved has read so far: a file's path for anything read from that file, the keys
+        # of `module_files` and `_by_name`, which read tables of every file, and `_ReadGroup`s: what a memoised
+        # value read (all of a package's files read at once by `_set_index` are one group of paths).
         self.reads: set = set()
         self.cycles: set[int] = set()  # classes whose bases were read while still being resolved
-        # Memos shared across files keep, beside each value, the reads that computed it.
-        # (a tuple of reads: a third of a frozenset's memory, and only ever added to a set)
+        # Memos shared across files keep, beside each value, what computing it read (`_kept_reads`).
         self.lookup_memo: dict[tuple[int | tuple[int, ...], str, int], tuple[list[int], tuple, int]] = {}
         self.file_sets: dict[int, int] = {}  # id of a list `module_files` gave -> its number (`_files_key`)
         self.set_numbers: dict[tuple[int, ...], int] = {}  # the files of such a list -> its number
@@ -443,6 +480,7 @@ class _Resolution:
         self.module_memo: dict[tuple[str, str, str, str], list[int] | None] = {}
         self.base_memo: dict[int, tuple[list[int], tuple] | None] = {}  # None: being resolved
         self.module_name_memo: dict[tuple[str, str], list[int]] = {}
+        self.relative: dict[str, bool] = {}  # module spec -> whether it is relative (`binding_targets`)
         # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
         # at one re-export level) and the files they scanned, and bindings followed (each once per build).
         self.work: Counter = Counter()
@@ -462,20 +500,27 @@ class _Resolution:
         ids = self.symbol_ids[path]
         symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
         placed = len(ids)
-        for node_id, symbol in zip(ids, symbols):
-            name = symbol.name
-            local.setdefault(name, []).append(node_id)
-            parent = symbol.parent
+        parents, members = self.parent, self.members
+        # Unpacked, not read by field name: every file's symbols pass here once (django: 45,000).
+        for node_id, (name, kind, _line, _end, _signature, _doc, parent, _entry, _owner) in zip(ids, symbols):
+            here = local.get(name)
+            if here is None:
+                local[name] = [node_id]
+            else:
+                here.append(node_id)
             if 0 <= parent < placed:
-                owner = ids[parent]
-                self.parent[node_id] = owner
+                parents[node_id] = ids[parent]
                 held_by = parent
-                if symbol.kind == "method" and symbols[parent].kind == "constant":
+                if kind == "method" and symbols[parent].kind == "constant":
                     held_by = symbols[parent].parent  # a Java enum constant's body: its enum's members
                 if 0 <= held_by < placed and symbols[held_by].kind in _TYPE_KINDS:
-                    self.members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
+                    members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
             else:
-                top.setdefault(name, []).append(node_id)
+                here = top.get(name)
+                if here is None:
+                    top[name] = [node_id]
+                else:
+                    here.append(node_id)
         for ref in extract.bases:
             if 0 <= ref.source < placed:
                 self.class_bases.setdefault(ids[ref.source], []).append((path, ref.name, ref.source))
@@ -520,10 +565,8 @@ class _Resolution:
     # ---------------------------------------------------------------- what a file binds
 
     def _memoised(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
-        """`compute()`, memoised with the reads it made, which a later hit adds to the reads under way.
-
-        A value that read the bases of a class still being resolved (a cycle) is not kept: it depends on
-        where the cycle was entered, and a memo must give every file the same answer in any order."""
+        """`compute()`, memoised with what it read (`_kept_reads`), which a later hit adds to the reads under way.
+        A value that read the bases of a class still being resolved (a cycle) is not kept (see `_fold`)."""
         hit = memo.get(key)
         if hit is not None:
             self.reads.update(hit[1])
@@ -535,11 +578,9 @@ class _Resolution:
         finally:
             inner, inner_cycles = self.reads, self.cycles
             self.reads, self.cycles = outer, outer_cycles
-        outer |= inner
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            memo[key] = (value, tuple(inner))
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            memo[key] = (value, kept)
         return value
 
     def _costed(self, memo: dict, key: object, compute: Callable[[], object]) -> object:
@@ -558,11 +599,9 @@ class _Resolution:
         finally:
             inner, inner_cycles, inner_cost = self.reads, self.cycles, self.cost
             self.reads, self.cycles, self.cost = outer, outer_cycles, outer_cost + inner_cost
-        outer |= inner
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            memo[key] = (value, tuple(inner), inner_cost)
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            memo[key] = (value, kept, inner_cost)
         if inner_cost > self.work["cost_max"]:
             self.work["cost_max"] = inner_cost
         return value
@@ -656,7 +695,7 @@ class _Resolution:
         found: list[int] = []
         cut = False
         stars: dict[int, list[list[int]]] | None = None  # position -> the star modules to follow there
-        followed: set[tuple[int, ...]] = set()  # star modules followed: again, they would find nothing again
+        followed: set[int | tuple[int, ...]] = set()  # star modules followed (by `_files_key`): none twice
         if len(file_ids) > _SCANNED_SET:
             # A package of many files: only those that define or bind the name, or star-import a module no file
             # before them did (following it again would find what it found then: nothing), can add anything.
@@ -696,7 +735,7 @@ class _Resolution:
             del found[MAX_LOOKUP_TARGETS:]
         return found
 
-    def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[tuple[int, ...]],
+    def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[int | tuple[int, ...]],
                        found: list[int]) -> bool:
         """Look `name` up in the modules a file star-imports, adding to `found`; whether the cost bound cut it.
 
@@ -710,11 +749,12 @@ class _Resolution:
             self.cost += 1
             found.extend(direct)
             modules = large
-        pending = [files for files in modules if files and tuple(files) not in followed]
-        for files in pending:
+        # By `_files_key`: a tuple of a package's files, hashed per module per lookup, was quadratic (go-packages).
+        pending = [(files, key) for files in modules if files and (key := self._files_key(files)) not in followed]
+        for files, key in pending:
             if self.cost > MAX_LOOKUP_COST:
                 return True
-            followed.add(tuple(files))
+            followed.add(key)
             found.extend(self.lookup(files, name, depth + 1))
         return False
 
@@ -732,8 +772,8 @@ class _Resolution:
                 for name, ids in self.tables(path)[1].items():
                     tops[name].extend(ids)
             large = [files for files in modules if len(files) > _SCANNED_SET]
-            hit = self.star_tops_memo[id(modules)] = (modules, ("files", paths), tops, large)
-        self.reads.add(hit[1])
+            hit = self.star_tops_memo[id(modules)] = (modules, _kept_reads(paths), tops, large)
+        self.reads.update(hit[1])
         return hit[2], hit[3]
 
     def star_modules(self, path: str) -> list[list[int]]:
@@ -750,9 +790,8 @@ class _Resolution:
     def _set_index(self, file_ids: list[int]) -> _SetIndex:
         names: dict[str, list[int]] = defaultdict(list)
         stars: dict[int, list[list[int]]] = {}
-        followed: set[tuple[int, ...]] = set()
-        # What the index reads of its files is one key, not a path each: every lookup in a package of a
-        # thousand files would otherwise carry (and every file that makes one, keep) a thousand reads.
+        followed: set[int | tuple[int, ...]] = set()  # by `_files_key`, as `_lookup`'s
+        # What the index reads of its files is one group of their paths, made once: not a path each.
         paths = tuple(self.nodes[file_id].path for file_id in file_ids)
         outer, self.reads = self.reads, set()
         for at, path in enumerate(paths):
@@ -766,13 +805,13 @@ class _Resolution:
                 if name == "*":
                     for b in bound:
                         files = self.module_files(b.module, path, lang)
-                        if files and tuple(files) not in followed:
-                            followed.add(tuple(files))
+                        if files and (key := self._files_key(files)) not in followed:
+                            followed.add(key)
                             stars.setdefault(at, []).append(files)
                 elif bound:
                     names[name].append(at)
         outer.update(key for key in self.reads if type(key) is not str)  # the module keys its stars read
-        outer.add(("files", paths))
+        outer.update(_kept_reads(paths))
         self.reads = outer
         return _SetIndex(names, stars)
 
@@ -781,7 +820,9 @@ class _Resolution:
         self.reads.add(path)
         lang = self.extracts[path].lang
         # An absolute module means the same from every file, a relative one from every file of a folder.
-        relative = b.module.strip().strip("\"'<>").startswith(".")
+        relative = self.relative.get(b.module)
+        if relative is None:
+            relative = self.relative[b.module] = b.module.strip().strip("\"'<>").startswith(".")
         key = (lang, posixpath.dirname(path) if relative else "", b.module, b.name,
                b.local if b.name == "default" else "", member, depth)
         return self._costed(self.binding_memo, key,  # type: ignore[return-value]
@@ -867,12 +908,10 @@ class _Resolution:
             inner, inner_cycles = self.reads, self.cycles
             self.reads, self.cycles = outer, outer_cycles
             del self.base_memo[class_id]
-        outer |= inner
         inner_cycles.discard(class_id)  # the cycle closed here: what it read is this class's own answer
-        if inner_cycles:
-            outer_cycles |= inner_cycles
-        else:
-            self.base_memo[class_id] = (found, tuple(inner))
+        kept = _fold(outer, inner, outer_cycles, inner_cycles)
+        if kept is not _NOT_KEPT:
+            self.base_memo[class_id] = (found, kept)
         return found
 
     def modules_named(self, full: str, lang: str) -> list[int]:
@@ -1301,7 +1340,8 @@ class _EdgeMemo:
     of the build that resolved them, and the keys its resolution read (`_Resolution.reads`), numbered.
     The `GRAPH_FACTS` entry keeps every file's facts then (with its symbols' names), every key, and a
     digest of what each `module_files` or `_by_name` key read then (ids as paths and offsets from a
-    file's node). A key moved when its file changed (a "files" key, when one of its files did); a module
+    file's node). A group of reads (`_ReadGroup`) is a key too, ("reads", its members' numbers), numbered
+    after them. A key moved when its file changed; a group, when one of its members did; a module
     key, when a file was added or removed (modules are paths) and it reads another value now; a name
     key, when a changed file had or has a symbol of that name and it reads another value now. Ids move
     when a file before in its bucket changed: the old ids are known from the old facts, so the edges are
@@ -1344,28 +1384,33 @@ class _EdgeMemo:
             for facts in (self.old_files.get(path), self.files.get(path)):
                 if facts is not None:
                     names_moved.update(marshal.loads(facts[3]))
-        modules_moved = old_modules != self.modules
         self.number = {key: n for n, key in enumerate(self.keys)}
+        self.moved = self._moved(changed, names_moved, old_modules != self.modules)
+        self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
+        self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
+        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
+        self.settled: list[tuple[str, bytes, _FilePart]] = []  # the same, with their reads numbered (`settle`)
+        self.edges: tuple[EdgeTable, dict[str, FileEdges]] | None = None  # the graph's, packed when saved
+        self.group_numbers = 0  # the member numbers of the groups `settle` numbered
+        table.before_save.append(self.save)
+
+    def _moved(self, changed: set[str], names_moved: set[str], modules_moved: bool) -> set[int]:
+        """The numbers of the keys that moved (see the class), their values updated to what they read now. A
+        group comes after its members, so one pass in order knows whether they moved."""
         moved: set[int] = set()
         for n, key in enumerate(self.keys):
             if type(key) is str:
                 if key in changed:
                     moved.add(n)
-            elif key[0] == "files":  # what a package's files hold (see `_Resolution._set_index`)
-                if not changed.isdisjoint(key[1]):
+            elif key[0] == "reads":
+                if moved and not moved.isdisjoint(array("I", key[1])):
                     moved.add(n)
             elif modules_moved if key[0] == "module" else key[2] in names_moved:
                 value = self._read(key)
                 if value != self.values[n]:
                     self.values[n] = value
                     moved.add(n)
-        self.moved = moved
-        self.changed_buckets = {file_bucket(path, self.buckets) for path in changed}
-        self.renumbered: dict[int, tuple[list[int], list[str]]] = {}  # bucket -> old firsts, their files
-        self.fresh: list[tuple[str, _FilePart]] = []  # files resolved in this build, to memoise
-        self.settled: list[tuple[str, bytes, _FilePart]] = []  # the same, with their reads numbered (`settle`)
-        self.edges: tuple[EdgeTable, dict[str, FileEdges]] | None = None  # the graph's, packed when saved
-        table.before_save.append(self.save)
+        return moved
 
     def _read(self, key: tuple) -> bytes:
         """A digest of what a `module_files`, `modules_named` or `_by_name` key reads now, ids as paths and
@@ -1451,20 +1496,59 @@ class _EdgeMemo:
         self.fresh.append((f.path, part))
 
     def settle(self) -> None:
-        """Number the keys each file resolved in this build read, and note what each new key reads now (a
-        full build reads 20,000 keys on django): what needs the resolution's tables, which may then go."""
+        """Number the keys and groups each file resolved in this build read, and note what each new key reads
+        now (a full build reads 20,000 keys on django): what needs the resolution's tables, which may then go.
+        Counts the numbers kept (files' and groups') as the resolution's work (`read_numbers`)."""
         number = self.number
+        grouped: list[_ReadGroup] = []  # the groups numbered: keys of `number` (by identity) while settling
+        kept = 0
         for path, part in self.fresh:
-            # Only a key first read here costs Python: a file of an import cycle reads every module of it, and a
-            # loop over each file's keys was quadratic in the cycle (bench/adversarial.py py-star-cycle)
-            for key in filterfalse(number.__contains__, part.reads):
-                number[key] = len(self.keys)
-                self.keys.append(key)
-                self.values.append(b"" if type(key) is str or key[0] == "files" else self._read(key))
+            # Python only for what is first read here: a file's reads are numbered in C
+            for read in filterfalse(number.__contains__, part.reads):
+                if type(read) is _ReadGroup:
+                    self._number_group(read, grouped)
+                else:
+                    self._number_key(read)
             numbers = array("I", map(number.__getitem__, part.reads))
+            kept += len(numbers)
             self.settled.append((path, numbers.tobytes(), part._replace(reads=(), stored=b"")))
+        for group in grouped:
+            del number[group]
         self.fresh.clear()
+        self.resolution.work["read_numbers"] += kept + self.group_numbers
+        self.group_numbers = 0
         self.resolution = None  # type: ignore[assignment]
+
+    def _number_key(self, key: Any) -> int:
+        """A key's number, made (with what the key reads now) when it is first read."""
+        found = self.number.get(key)
+        if found is None:
+            found = self.number[key] = len(self.keys)
+            self.keys.append(key)
+            self.values.append(b"" if type(key) is str or key[0] == "reads" else self._read(key))
+        return found
+
+    def _number_group(self, group: _ReadGroup, grouped: list[_ReadGroup]) -> None:
+        """Number a group as the key ("reads", its members' numbers, ascending): equal groups, one number. Its member
+        groups are numbered first, depth first without recursion (groups nest as lookups do)."""
+        number = self.number
+        stack = [group]
+        while stack:
+            top = stack[-1]
+            if top in number:
+                stack.pop()
+                continue
+            inner = [m for m in top.members if type(m) is _ReadGroup and m not in number]
+            if inner:
+                stack += inner
+                continue
+            stack.pop()
+            for key in filterfalse(number.__contains__, top.members):
+                self._number_key(key)
+            members = array("I", sorted(set(map(number.__getitem__, top.members))))
+            self.group_numbers += len(members)
+            number[top] = self._number_key(("reads", members.tobytes()))
+            grouped.append(top)
 
     def save(self) -> None:
         """Each file resolved in this build, its edges packed again from the graph's (they are the bytes

@@ -550,3 +550,63 @@ def test_a_node_table_reads_as_the_node_list_it_was_made_from_and_crosses_a_file
     texts = {path: text.encode() for path, text in files.items()}
     assert build_meaning_index(loaded, texts.get) == build_meaning_index(nodes, texts.get)
     assert build_symbol_index(loaded) == build_symbol_index(nodes)
+
+
+# What a memoised value read is one group, nested in the groups of the values that used it: the graph's memo numbers
+# groups as keys, each listing its members' numbers. A group's keys are its members' keys, through any nesting.
+_READ_PATHS = [f"pkg/m{i}.py" for i in range(8)]
+_GROUPS = st.lists(st.lists(st.one_of(st.sampled_from(_READ_PATHS), st.integers(0, 40)), max_size=6), max_size=12)
+
+
+def _made_groups(spec: list[list]) -> list:
+    """Groups made in order, an integer member naming an earlier group (shared, as memo hits share them)."""
+    from gitroute.graph import _ReadGroup
+
+    groups: list = []
+    for members in spec:
+        groups.append(_ReadGroup(tuple(m if isinstance(m, str) else groups[m % len(groups)]
+                                       for m in members if isinstance(m, str) or groups)))
+    return groups
+
+
+def _keys_of(read) -> set[str]:
+    from gitroute.graph import _ReadGroup
+
+    return set().union(*map(_keys_of, read.members)) if isinstance(read, _ReadGroup) else {read}
+
+
+@given(_GROUPS, st.lists(st.lists(st.one_of(st.sampled_from(_READ_PATHS), st.integers(0, 40)), max_size=5), max_size=6),
+       st.sets(st.sampled_from(_READ_PATHS)))
+def test_the_graph_memo_numbers_nested_read_groups_so_a_file_moves_exactly_when_a_key_it_read_did(
+        spec, files, changed) -> None:
+    import marshal
+    from array import array
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from gitroute.graph import _EdgeMemo, _FilePart
+
+    groups = _made_groups(spec)
+    reads = [{r if isinstance(r, str) else groups[r % len(groups)] for r in file if isinstance(r, str) or groups}
+             for file in files]
+    memo = _EdgeMemo.__new__(_EdgeMemo)  # its numbering of reads alone (`settle`): no table, no resolution's tables
+    memo.number, memo.keys, memo.values, memo.group_numbers, memo.settled = {}, [], [], 0, []
+    memo.fresh = [(f"f{at}.py", _FilePart(0, 0, (), 0, tuple(file))) for at, file in enumerate(reads)]
+    memo.resolution = SimpleNamespace(work=Counter())
+    memo.settle()
+    numbers = [array("I", kept) for _path, kept, _part in memo.settled]
+    assert all(isinstance(key, (str, tuple)) for key in memo.number), "no group outlives settling"
+    # Read back as a later build reads them: the keys marshalled by the memo, numbered again.
+    memo.keys = marshal.loads(marshal.dumps(memo.keys))
+    memo.number = {key: n for n, key in enumerate(memo.keys)}
+
+    def expanded(n: int) -> set[str]:
+        key = memo.keys[n]
+        return {key} if isinstance(key, str) else set().union(*map(expanded, array("I", key[1])))
+
+    for file, kept in zip(reads, numbers):
+        assert set().union(*map(expanded, kept)) == set().union(*map(_keys_of, file))
+    moved = memo._moved(changed, set(), False)
+    for file, kept in zip(reads, numbers):
+        assert (not moved.isdisjoint(kept)) == bool(set().union(*map(_keys_of, file)) & changed)
+    assert len(memo.keys) == len(set(memo.keys)), "equal groups have one number"

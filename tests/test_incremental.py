@@ -640,8 +640,37 @@ GRAPH_CHANGES = [
     ({"lib/money.py": "def format_total():\n    return 1\n\n\ndef parse_total():\n    return 2\n"}, {"lib/money.py"}),
 ]
 
+# A package whose __init__ star-imports each module of a ring, each module star-importing the package and the next:
+# every name a module uses is looked up through the others, whose lookups are memo hits that share what they read
+# (a ring of more modules than `_GROUP_PAST`: as groups).
+_RING = 12
+_RING_FILES = {f"ring/m{i}.py" for i in range(_RING)}
+CYCLE_BASE = {
+    "ring/__init__.py": "".join(f"from .m{i} import *\n" for i in range(_RING)),
+    **{f"ring/m{i}.py": f"from ring import *\nfrom .m{(i + 1) % _RING} import *\n\n\n"
+                        f"def f{i}(x):\n    return f{(i + 1) % _RING}(x) + f{(i + 2) % _RING}(x)\n" for i in range(_RING)},
+    "app/use.py": "from ring import *\n\n\ndef main():\n    return f0(1)\n",
+    "other/alone.py": "def alone():\n    return 1\n",
+}
+CYCLE_CHANGES = [
+    # a cycle member renames what two others call: every file whose lookups read it (through the package's
+    # star imports, all of the ring) is resolved again; the package's __init__, which resolves no use, is not
+    ({"ring/m2.py": "from ring import *\nfrom .m3 import *\n\n\ndef g2(x):\n    return f3(x) + f4(x)\n"},
+     _RING_FILES | {"app/use.py"}),
+    # a file outside the cycle, and the cycle's user: only themselves
+    ({"other/alone.py": "def alone():\n    return 2\n"}, {"other/alone.py"}),
+    ({"app/use.py": "from ring import *\n\n\ndef main():\n    return f1(1)\n"}, {"app/use.py"}),
+    # the name comes back in another member: the lookups that missed it read that member too
+    ({"ring/m3.py": "from ring import *\nfrom .m4 import *\n\n\ndef f3(x):\n    return f4(x)\n\n\n"
+                    "def f2(x):\n    return x\n"},
+     _RING_FILES | {"app/use.py"}),
+]
 
-def test_the_graph_memo_resolves_again_exactly_the_files_a_change_reaches(tmp_path: Path, monkeypatch) -> None:
+
+@pytest.mark.parametrize("base, changes", [(GRAPH_BASE, GRAPH_CHANGES), (CYCLE_BASE, CYCLE_CHANGES)],
+                         ids=["names", "star-cycle"])
+def test_the_graph_memo_resolves_again_exactly_the_files_a_change_reaches(tmp_path: Path, monkeypatch, base, changes,
+                                                                          ) -> None:
     """Every file sits in one node bucket (a change moves the ids of the files after it, renumbered from
     the memo); after each change, an incremental build resolves again the files listed, and its bundle
     is what --full writes."""
@@ -656,9 +685,9 @@ def test_the_graph_memo_resolves_again_exactly_the_files_a_change_reaches(tmp_pa
 
     monkeypatch.setattr(graph_module, "_resolve_file", counting)
     incremental, full = RepoBuilder(tmp_path / "incremental"), RepoBuilder(tmp_path / "full")
-    tree = dict(GRAPH_BASE)
+    tree = dict(base)
     _build_both(incremental, full, tree, "base")
-    for change, expected in GRAPH_CHANGES:
+    for change, expected in changes:
         tree = {**tree, **change}
         for repo in (incremental, full):
             repo.commit(tree, str(sorted(change)))
