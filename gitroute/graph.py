@@ -427,7 +427,7 @@ def _fold(outer: set, inner: set, outer_cycles: set, inner_cycles: set) -> tuple
         outer |= inner
         outer_cycles |= inner_cycles
         return _NOT_KEPT  # type: ignore[return-value]
-    kept = (_ReadGroup(tuple(inner)),) if len(inner) > _GROUP_PAST else tuple(inner)  # `_kept_reads`, one call less
+    kept = _kept_reads(inner)
     outer.update(kept)
     return kept
 
