@@ -281,8 +281,9 @@ def plain_score_nodes(prepared, tokens, alternates, bodies):
 @given(st.data())
 def test_scores_summed_a_word_at_a_time_are_the_plain_loop_s_floats(data):
     """Words whose nodes overlap or not, a word naming a node twice, body words, alternatives: the same float per
-    node (the same sums in the same order), the same files and the same words held."""
-    from gitroute.indexes.meaning.ranking import _score_nodes
+    node (the same sums in the same order), the same files and the same words held (worked out apart, when the
+    evidence's node_coverage is read)."""
+    from gitroute.indexes.meaning.ranking import _held_words, _node_coverage, _score_nodes
 
     tokens = ["alpha", "beta", "gamma"]
     names = [*tokens, meaning.BODY_PREFIX + "alpha", meaning.BODY_PREFIX + "beta", "delta"]
@@ -295,5 +296,8 @@ def test_scores_summed_a_word_at_a_time_are_the_plain_loop_s_floats(data):
     bodies = {name: name[len(meaning.BODY_PREFIX):] for name in chosen if name.startswith(meaning.BODY_PREFIX)}
     alternates = {"delta": "beta"} if data.draw(st.booleans()) else {}
     expected = plain_score_nodes(prepared, tokens, alternates, bodies)
-    found = _score_nodes(prepared, tokens, alternates, bodies)
+    found = (*_score_nodes(prepared, alternates), _held_words(prepared, tokens, alternates, bodies))
     assert [dict(part) for part in found] == [dict(part) for part in expected]
+    weights = {t: 1.0 + i for i, t in enumerate(tokens)}
+    shares = [sum(weights[t] for i, t in enumerate(tokens) if held >> i & 1) / 6.0 for held in expected[2].values()]
+    assert _node_coverage(prepared, tokens, alternates, bodies, weights) == max(shares, default=0.0)
