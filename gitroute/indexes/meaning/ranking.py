@@ -188,6 +188,7 @@ def _best_first(pairs: list[tuple[float, int]]) -> None:
 def rank_files(
     tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Sequence[int] = (),
     alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
+    keep: int | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
@@ -195,7 +196,8 @@ def rank_files(
     `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
     a question word scores its best form, an alternative at EXPANDED of its own BM25. `memo` (a pinned
     bundle's) keeps each token's prepared postings for the next question. `shares` gives the alternatives
-    that are less than evidence of their word (neighbours): one whose share is 0 only ranks.
+    that are less than evidence of their word (neighbours): one whose share is 0 only ranks. `keep`: a file's
+    scored nodes are best first for the first `keep` files only (None: every file), all a caller reads.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
@@ -214,7 +216,7 @@ def rank_files(
     prepared = _prepared(postings, alternates, bodies, idf, section, files, memo)
     node_score, node_file = _score_nodes(prepared, alternates)
     matched = _Matched(prepared)
-    per_file, ranked = _rank_by_file(node_score, node_file)
+    per_file, ranked = _rank_by_file(node_score, node_file, keep)
     found_words = set(postings) | set(evident.values())
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
@@ -320,9 +322,12 @@ def _add_bit(held_by: dict[int, int], nodes: list[int], bit: int) -> None:
     held_by.update(mine)
 
 
-def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
+def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int], keep: int | None = None,
                   ) -> tuple[dict[int, list[tuple[float, int]]], list[tuple[float, int]]]:
-    """Each file's scored nodes, and files by score: its own text's plus its best nodes', each half the last."""
+    """Each file's scored nodes, and files by score: its own text's plus its best nodes', each half the last.
+
+    A file's score needs its nodes' scores in order, not its nodes: a sort of floats. Its nodes are put best first
+    (`_best_first`) only for the first `keep` files (None: all), the ones a question reads them of."""
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
         per_file[node_file[node]].append((score, node))
@@ -331,12 +336,19 @@ def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
         if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
             ranked.append((scored[0][0], file_id))
             continue
-        _best_first(scored)
-        own = next((s for s, node in scored if node == file_id), 0.0)
-        best = [s for s, node in scored if node != file_id][:NODE_TOP]
+        own, best = 0.0, []
+        for s, node in scored:  # node ids are distinct: one node at most is the file's own
+            if node == file_id:
+                own = s
+            else:
+                best.append(s)
+        best.sort(reverse=True)  # equal scores in any order: the same floats in the same places
         score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
     _best_first(ranked)
+    for _, file_id in ranked[:keep]:
+        if len(per_file[file_id]) > 1:
+            _best_first(per_file[file_id])
     return per_file, ranked
 
 
