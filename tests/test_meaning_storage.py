@@ -281,8 +281,9 @@ def plain_score_nodes(prepared, tokens, alternates, bodies):
 @given(st.data())
 def test_scores_summed_a_word_at_a_time_are_the_plain_loop_s_floats(data):
     """Words whose nodes overlap or not, a word naming a node twice, body words, alternatives: the same float per
-    node (the same sums in the same order), the same files and the same words held."""
-    from gitroute.indexes.meaning.ranking import _score_nodes
+    node (the same sums in the same order), the same files and the same words held (worked out apart, when the
+    evidence's node_coverage is read)."""
+    from gitroute.indexes.meaning.ranking import _held_words, _node_coverage, _score_nodes
 
     tokens = ["alpha", "beta", "gamma"]
     names = [*tokens, meaning.BODY_PREFIX + "alpha", meaning.BODY_PREFIX + "beta", "delta"]
@@ -295,5 +296,54 @@ def test_scores_summed_a_word_at_a_time_are_the_plain_loop_s_floats(data):
     bodies = {name: name[len(meaning.BODY_PREFIX):] for name in chosen if name.startswith(meaning.BODY_PREFIX)}
     alternates = {"delta": "beta"} if data.draw(st.booleans()) else {}
     expected = plain_score_nodes(prepared, tokens, alternates, bodies)
-    found = _score_nodes(prepared, tokens, alternates, bodies)
+    found = (*_score_nodes(prepared, alternates), _held_words(prepared, tokens, alternates, bodies))
     assert [dict(part) for part in found] == [dict(part) for part in expected]
+    weights = {t: 1.0 + i for i, t in enumerate(tokens)}
+    shares = [sum(weights[t] for i, t in enumerate(tokens) if held >> i & 1) / 6.0 for held in expected[2].values()]
+    assert _node_coverage(prepared, tokens, alternates, bodies, weights) == max(shares, default=0.0)
+
+
+def plain_rank_by_file(node_score, node_file):
+    """`ranking._rank_by_file` as it was before a file's score was made from its scores alone: every file's nodes
+    best first, its own node and best others read off them. The reference its files and scores must equal."""
+    from collections import defaultdict
+
+    from gitroute.indexes.meaning.ranking import _DECAYS, NODE_TOP, _best_first
+
+    per_file = defaultdict(list)
+    for node, score in node_score.items():
+        per_file[node_file[node]].append((score, node))
+    ranked = []
+    for file_id, scored in per_file.items():
+        if len(scored) == 1:
+            ranked.append((scored[0][0], file_id))
+            continue
+        _best_first(scored)
+        own = next((s for s, node in scored if node == file_id), 0.0)
+        best = [s for s, node in scored if node != file_id][:NODE_TOP]
+        ranked.append((own + sum([s * decay for s, decay in zip(best, _DECAYS)]), file_id))
+    _best_first(ranked)
+    return per_file, ranked
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_files_ranked_from_their_scores_alone_are_the_plain_ranking_s(data):
+    """Files of one node or many, with or without their own node, scores that tie (within a file and across files)
+    and -0.0: the same files in the same order with the same floats, and the first `keep` files' nodes best first
+    as the plain ranking has them (the others' the same nodes)."""
+    from gitroute.indexes.meaning.ranking import _rank_by_file
+
+    scores = st.sampled_from([0.0, -0.0, 0.5, 1.0, 1.25, 2.0, 3.75]) | st.floats(0.0, 30.0)
+    nodes = sorted(data.draw(st.sets(st.integers(0, 60), max_size=40)))
+    node_score = {node: data.draw(scores) for node in nodes}
+    node_file = {node: node - node % data.draw(st.sampled_from([1, 4, 16])) for node in nodes}
+    keep = data.draw(st.none() | st.integers(0, 12))
+    per_file, ranked = _rank_by_file(node_score, node_file, keep)
+    plain_files, plain_ranked = plain_rank_by_file(node_score, node_file)
+    assert [(repr(s), f) for s, f in ranked] == [(repr(s), f) for s, f in plain_ranked]
+    kept = {f for _, f in ranked[:keep]}
+    assert per_file.keys() == plain_files.keys()
+    for file_id, scored in per_file.items():
+        assert (scored if file_id in kept else sorted(scored)) == (
+            plain_files[file_id] if file_id in kept else sorted(plain_files[file_id]))

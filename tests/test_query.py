@@ -474,3 +474,42 @@ def test_a_name_in_a_few_words_is_the_symbol_tiers_first_rows_at_any_limit(geo_r
             assert plain.rows == tuple(strip_signals(list(twenty.rows[:limit]), False))
             assert explained.rows == twenty.rows[:limit]
             assert plain.status == explained.status == ("routed" if twenty.rows else "no_match")
+
+
+def test_a_one_shot_answer_pauses_the_cycle_collector_and_a_warm_view_keeps_its_own(geo_repo, make_repo):
+    # A cold answer's own view pauses the cyclic collector while it is open (its containers are freed by refcounts;
+    # a collection walked them all) and resumes it whatever happens, even when no bundle opens; a given (warm) view
+    # leaves the caller's policy alone, and a collector the caller had off stays off.
+    import gc
+
+    from gitroute import api
+    from gitroute.bundle.store import BundleView
+    from gitroute.errors import GitrouteError
+    from gitroute.query import opened
+
+    unbuilt = make_repo("unbuilt")
+    unbuilt.commit({"a.py": "x = 1\n"}, "one")
+    seen: list[bool] = []
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        with opened(str(geo_repo.path), None) as view:
+            seen.append(gc.isenabled())
+            assert api.query("forecast rows", repo=str(geo_repo.path), bundle=view).rows
+            seen.append(gc.isenabled())
+        seen.append(gc.isenabled())
+        with BundleView(str(geo_repo.path)) as warm, opened(str(geo_repo.path), warm):
+            seen.append(gc.isenabled())
+        with pytest.raises(RuntimeError), opened(str(geo_repo.path), None):
+            raise RuntimeError("an answer that fails")
+        seen.append(gc.isenabled())
+        with pytest.raises(GitrouteError):  # no bundle: the view never opens
+            api.query("forecast rows", repo=str(unbuilt.path))
+        seen.append(gc.isenabled())
+        gc.disable()
+        with opened(str(geo_repo.path), None):
+            pass
+        seen.append(gc.isenabled())
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False, True, True, True, True, False]

@@ -427,8 +427,11 @@ def query_meaning(
         alternates = {**alternates, **near}
     wants_secondary = bool(set(question_tokens(text)) & ASKS_SECONDARY)
     files = _files(read, corrupt, memo) if postings else []
+    head_size = max(limit * 4, 40)
     try:
-        ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo, shares)
+        # the files read further (their nodes best first): the head that demotion re-ranks, which holds the rows
+        ranked, per_file, matched, evidence = rank_files(tokens, postings, section, files, alternates, memo, shares,
+                                                         keep=head_size)
     except (TypeError, ValueError) as err:  # postings that are not ascending numbers
         raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
@@ -437,7 +440,7 @@ def query_meaning(
     known: dict[int, list] = {}
     if not wants_secondary and ranked:
         # Demotion needs paths: look up the leading files only.
-        head = ranked[: max(limit * 4, 40)]
+        head = ranked[:head_size]
         known.update(records(fid for _, fid in head))
         demoted = {fid for fid, record in known.items() if is_secondary(record[0])}
         ranked = sorted(((score * (SECONDARY if fid in demoted else 1.0), fid) for score, fid in head),

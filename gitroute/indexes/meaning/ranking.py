@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS
@@ -36,7 +36,7 @@ Postings = list[tuple[int, int]]  # a token's (node id, packed posting) pairs, a
 class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
-    __slots__ = ("weights", "missing", "coverage", "best_idf", "node_coverage", "spelled", "alternates", "shares",
+    __slots__ = ("weights", "missing", "coverage", "best_idf", "_node_coverage", "spelled", "alternates", "shares",
                  "absent_terms")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
@@ -44,11 +44,20 @@ class Evidence:
         self.missing = missing  # question words no node holds
         self.coverage = coverage  # share of the question's idf weight that the best file's words cover
         self.best_idf = best_idf  # the highest idf among the best file's matched words
-        self.node_coverage = 0.0  # the largest share of the question's idf weight that one node holds
+        # the largest share of the question's idf weight that one node holds: a float, or what works it out
+        self._node_coverage: float | Callable[[], float] = 0.0
         self.spelled: dict[str, str] = {}  # stem -> the word as the question wrote it, for notes
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
         self.shares: Mapping[str, float] = {}  # an expansion's share of its word's weight, when not all of it
         self.absent_terms: Sequence[str] = ()  # terms written as names (`CSRF`) holding a word no node holds
+
+    @property
+    def node_coverage(self) -> float:
+        """Worked out when first read (the benches' tables read it, no answer does): it walks every posting of
+        every question word again, which a cold question on a kernel would pay for nothing."""
+        if callable(self._node_coverage):
+            self._node_coverage = self._node_coverage()
+        return self._node_coverage
 
     def cover(self, scored: Sequence[tuple[float, int]], matched: dict[int, dict[str, int]]) -> None:
         """Coverage and best idf of one file, from its scored nodes: an alternative covers its question word (a
@@ -179,6 +188,7 @@ def _best_first(pairs: list[tuple[float, int]]) -> None:
 def rank_files(
     tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Sequence[int] = (),
     alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
+    keep: int | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
@@ -186,7 +196,8 @@ def rank_files(
     `alternates` maps an expansion's stem to the question word it stands for (`alternatives`): in a node,
     a question word scores its best form, an alternative at EXPANDED of its own BM25. `memo` (a pinned
     bundle's) keeps each token's prepared postings for the next question. `shares` gives the alternatives
-    that are less than evidence of their word (neighbours): one whose share is 0 only ranks.
+    that are less than evidence of their word (neighbours): one whose share is 0 only ranks. `keep`: a file's
+    scored nodes are best first for the first `keep` files only (None: every file), all a caller reads.
 
     A file's score is its own text's BM25 plus its best nodes', each counting half the one before.
     """
@@ -203,9 +214,9 @@ def rank_files(
             stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
     weights = {t: stand_in.get(t, idf[t]) for t in tokens}
     prepared = _prepared(postings, alternates, bodies, idf, section, files, memo)
-    node_score, node_file, held_by = _score_nodes(prepared, tokens, alternates, bodies)
+    node_score, node_file = _score_nodes(prepared, alternates)
     matched = _Matched(prepared)
-    per_file, ranked = _rank_by_file(node_score, node_file)
+    per_file, ranked = _rank_by_file(node_score, node_file, keep)
     found_words = set(postings) | set(evident.values())
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
@@ -213,11 +224,17 @@ def rank_files(
     evidence.shares = shares
     if ranked:
         evidence.cover(per_file[ranked[0][1]], matched)
+    evidence._node_coverage = lambda: _node_coverage(prepared, tokens, alternates, bodies, weights)
+    return ranked, per_file, matched, evidence
+
+
+def _node_coverage(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], alternates: Mapping[str, str],
+                   bodies: Mapping[str, str], weights: Mapping[str, float]) -> float:
+    """The largest share of the question's idf weight that one node holds (`Evidence.node_coverage`)."""
     total = sum(weights.values()) or 1.0
     bit_of = {word: 1 << i for i, word in enumerate(tokens)}
-    evidence.node_coverage = max((sum(weights[w] for w in tokens if bit_of[w] & held) / total
-                                  for held in set(held_by.values())), default=0.0)
-    return ranked, per_file, matched, evidence
+    return max((sum(weights[w] for w in tokens if bit_of[w] & held) / total
+                for held in set(_held_words(prepared, tokens, alternates, bodies).values())), default=0.0)
 
 
 def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodies: Mapping[str, str],
@@ -241,27 +258,19 @@ def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodi
     return prepared
 
 
-def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], alternates: Mapping[str, str],
-                 bodies: Mapping[str, str]) -> tuple[dict[int, float], dict[int, int], dict[int, int]]:
-    """Each node's score (a question word at its best form: itself, else its best alternative), its file, and
-    the question words it holds (bit i: the i-th word; alternatives as their word, body words not at all).
+def _score_nodes(prepared: list[tuple[str, Prepared]], alternates: Mapping[str, str],
+                 ) -> tuple[dict[int, float], dict[int, int]]:
+    """Each node's score (a question word at its best form: itself, else its best alternative) and its file.
 
     A word's postings are added to the scores as a dict of their own (`_add_terms`): a kernel's common words hold
     tens of thousands of nodes each, most of them no other word's."""
     node_score: dict[int, float] = defaultdict(float)
     node_file: dict[int, int] = {}
-    held_by: dict[int, int] = defaultdict(int)
-    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
     best_alt: dict[tuple[int, str], float] = {}
     for token, (nodes, terms, _bits, owners) in prepared:
         stands_for = alternates.get(token)
-        # a word held in a body only is no evidence of what the node is about (bit 0: not in node_coverage)
-        bit = 0 if token in bodies else bit_of.get(stands_for or token, 0)
-        if stands_for is None and not bit:  # a body word: its nodes hold no question word by it
+        if stands_for is None:
             _add_terms(node_score, nodes, terms)
-        elif stands_for is None:
-            _add_terms(node_score, nodes, terms)
-            _add_bit(held_by, nodes, bit)
         else:  # the best alternative of a word, only where the word itself is absent (fixed below)
             for node, term in zip(nodes, terms):
                 at = (node, stands_for)
@@ -269,14 +278,26 @@ def _score_nodes(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], al
                 if term > before:
                     node_score[node] += term - before
                     best_alt[at] = term
-                held_by[node] |= bit
         node_file.update(zip(nodes, owners))
     nodes_of = {token: nodes for token, (nodes, _terms, _bits, _owners) in prepared}
     for (node, word), term in best_alt.items():
         of_word = nodes_of.get(word)
         if of_word and _holds(of_word, node):  # the word itself is there: its alternatives add nothing
             node_score[node] -= term
-    return node_score, node_file, held_by
+    return node_score, node_file
+
+
+def _held_words(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], alternates: Mapping[str, str],
+                bodies: Mapping[str, str]) -> dict[int, int]:
+    """The question words each node holds (bit i: the i-th word; alternatives as their word, body words not at
+    all: a word held in a body only is no evidence of what the node is about)."""
+    held_by: dict[int, int] = defaultdict(int)
+    bit_of = {word: 1 << i for i, word in enumerate(tokens)}
+    for token, (nodes, _terms, _bits, _owners) in prepared:
+        bit = 0 if token in bodies else bit_of.get(alternates.get(token) or token, 0)
+        if bit:
+            _add_bit(held_by, nodes, bit)
+    return held_by
 
 
 def _add_terms(node_score: dict[int, float], nodes: list[int], terms: list[float]) -> None:
@@ -301,9 +322,12 @@ def _add_bit(held_by: dict[int, int], nodes: list[int], bit: int) -> None:
     held_by.update(mine)
 
 
-def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
+def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int], keep: int | None = None,
                   ) -> tuple[dict[int, list[tuple[float, int]]], list[tuple[float, int]]]:
-    """Each file's scored nodes, and files by score: its own text's plus its best nodes', each half the last."""
+    """Each file's scored nodes, and files by score: its own text's plus its best nodes', each half the last.
+
+    A file's score needs its nodes' scores in order, not its nodes: a sort of floats. Its nodes are put best first
+    (`_best_first`) only for the first `keep` files (None: all), the ones a question reads them of."""
     per_file: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for node, score in node_score.items():
         per_file[node_file[node]].append((score, node))
@@ -312,12 +336,19 @@ def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
         if len(scored) == 1:  # most files: one node, whose score is the file's (own or best, as below)
             ranked.append((scored[0][0], file_id))
             continue
-        _best_first(scored)
-        own = next((s for s, node in scored if node == file_id), 0.0)
-        best = [s for s, node in scored if node != file_id][:NODE_TOP]
+        own, best = 0.0, []
+        for s, node in scored:  # node ids are distinct: one node at most is the file's own
+            if node == file_id:
+                own = s
+            else:
+                best.append(s)
+        best.sort(reverse=True)  # equal scores in any order: the same floats in the same places
         score = own + sum([s * decay for s, decay in zip(best, _DECAYS)])
         ranked.append((score, file_id))
     _best_first(ranked)
+    for _, file_id in ranked[:keep]:
+        if len(per_file[file_id]) > 1:
+            _best_first(per_file[file_id])
     return per_file, ranked
 
 
