@@ -155,9 +155,8 @@ def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[
             if not 12 <= end - start <= 400 or len(messages) >= MAX_LITERALS:
                 continue
             value = match.group(quoted)
-            message = known(value)
-            if message is None:
-                message = _message(value)
+            held = known(value)
+            message = held if held is not None else _message(value)
             if not message:
                 continue
         at = match.start()
