@@ -144,6 +144,7 @@ def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[
     messages: list[tuple[int, str]] = []
     found: list[tuple[int, str]] = []
     php = lang == "php"
+    known = _MESSAGES.get
     line, pos = 1, 0
     for match in _PROSE[comment_family(lang)].finditer(text):
         quoted = match.lastindex
@@ -154,17 +155,36 @@ def scan_prose(text: str, lang: str) -> tuple[list[tuple[int, str]], list[tuple[
             if not 12 <= end - start <= 400 or len(messages) >= MAX_LITERALS:
                 continue
             value = match.group(quoted)
-            if " " not in value or _NOT_PROSE.match(value):
+            held = known(value)
+            message = held if held is not None else _message(value)
+            if not message:
                 continue
-            if "\\" in value:
-                value = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value)
-            words = _WORD.findall(value)
-            if len(words) < 3 or sum(map(len, words)) < 0.5 * len(value):
-                continue
-        line += text.count("\n", pos, match.start())
-        pos = match.start()
+        at = match.start()
+        line += text.count("\n", pos, at)
+        pos = at
         if quoted is None:  # a PHP docblock's analyser types and authors are no words about the code (as in its doc)
             found.append((line, php_comment_text(comment) if php else comment))
         else:
-            messages.append((line, value[:MAX_LITERAL]))
+            messages.append((line, message))
     return messages, found
+
+
+# A literal's message ("" when it reads as none), memoised: literals repeat across files (each of django's hundred
+# locales' .po files holds the same msgids: they were two thirds of the meaning index's scan), and a memo of every
+# literal of a large repository would outgrow what it saves.
+_MESSAGES: dict[str, str] = {}
+MESSAGES_MEMO_MAX = 1 << 17
+
+
+def _message(value: str) -> str:
+    """What a string literal's text (`value`, as quoted, escapes and all) says as a message, at most MAX_LITERAL
+    characters: three words or more, mostly letters, no URL or path; "" when it says none."""
+    message = ""
+    if " " in value and not _NOT_PROSE.match(value):
+        text = _ESCAPE.sub(lambda escape: escape.group(1) or " ", value) if "\\" in value else value
+        words = _WORD.findall(text)
+        if len(words) >= 3 and sum(map(len, words)) >= 0.5 * len(text):
+            message = text[:MAX_LITERAL]
+    if len(_MESSAGES) < MESSAGES_MEMO_MAX:
+        _MESSAGES[value] = message
+    return message

@@ -679,6 +679,30 @@ def test_a_rebuild_takes_each_records_rows_and_postings_from_the_memo_and_writes
     assert build_blobs(records, changed, memo=later)[:2] == build_blobs(records, changed)[:2]
 
 
+def test_a_records_postings_are_memoised_once_and_a_rebuild_patches_from_its_part(tmp_path):
+    """A record's postings are in its part entry only (stored by unit too, they were half of django's decisions
+    memo), where `_old_postings` finds them for a patch (test_incremental patches shards from them); a rebuild
+    from that memo after a record changed writes what a fresh build does."""
+    from gitroute.bundle.memo import BuildMemo
+    from gitroute.indexes.decisions import PART, _old_postings, build_blobs
+
+    records = [record_of(f"docs/adr/{name}", seed(name).decode()) for name in (ADR_0001, ADR_104, MIP_0085)]
+    first = BuildMemo(str(tmp_path), salt="test")
+    build_blobs(records, {}, memo=first.table("decisions"))
+    first.save()
+    table = BuildMemo(str(tmp_path), salt="test").table("decisions")
+    held = {key: value for key, value in table.previous.items() if isinstance(value, (list, tuple))}
+    parts = {key[len(PART):]: value for key, value in held.items() if key.startswith(PART)}
+    assert len(parts) == 3
+    assert not [key for key, value in held.items() if not key.startswith(PART) and isinstance(value, list)
+                and any(value == part[1] for part in parts.values())], "a record's postings are held twice"
+    for key, part in parts.items():
+        assert _old_postings(table, "any unit", key) == part[1]
+    assert _old_postings(table, "any unit", "0" * 32) is None
+    edited = [records[0]._replace(title=records[0].title + " and the cache"), *records[1:]]
+    assert build_blobs(edited, {}, memo=table)[:2] == build_blobs(edited, {})[:2]
+
+
 _WORDY = st.text(st.sampled_from(list("aAbBeEsSiInNgGdD_$.0-9 \tàÉß.`()")), max_size=80)
 
 

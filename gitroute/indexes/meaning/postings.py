@@ -8,7 +8,7 @@ from itertools import repeat
 from operator import lshift, or_
 from sys import intern
 
-from gitroute.indexes.meaning.vocabulary import node_fields, words
+from gitroute.indexes.meaning.vocabulary import joined_words, node_fields, words
 from gitroute.rank import built_copies, is_secondary
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
@@ -130,7 +130,7 @@ def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_m
             found = words_memo.get(text)
             if found is None:  # each word once, with its count: a field's words repeat (a name in its path)
                 # One string a word, whatever text it is in: a kernel's millions of postings each hold a token
-                counted = Counter(words(text))
+                counted = Counter(joined_words(messages) if field == "message" else words(text))
                 found = tuple(zip(map(intern, counted), counted.values()))
                 if len(text) < 200 and len(words_memo) < WORDS_MEMO_MAX:
                     words_memo[text] = found

@@ -100,6 +100,25 @@ def words(text: str) -> list[str]:
 _word_memo: dict[str, str] = {}
 
 
+def joined_words(parts: Sequence[str]) -> list[str]:
+    """`words(" ".join(parts))`, each part's words memoised: no word spans the space between two parts, and parts
+    repeat across files (a message literal: django's .po files hold the same msgids in each of a hundred locales)."""
+    memo = _parts_memo
+    found: list[str] = []
+    for part in parts:
+        part_words = memo.get(part)
+        if part_words is None:
+            part_words = words(part)
+            if len(memo) < PARTS_MEMO_MAX:
+                memo[part] = part_words
+        found += part_words
+    return found
+
+
+_parts_memo: dict[str, list[str]] = {}
+PARTS_MEMO_MAX = 1 << 17  # message literals are at most 200 characters (`prose.MAX_LITERAL`)
+
+
 def _index_word(token: str) -> str:
     """A token's index word (`word_stem`), "" for a stop word or a one-letter token, memoised."""
     word = "" if len(token) <= 1 or token in STOP_WORDS else word_stem(token)
