@@ -610,3 +610,59 @@ def test_the_graph_memo_numbers_nested_read_groups_so_a_file_moves_exactly_when_
     for file, kept in zip(reads, numbers):
         assert (not moved.isdisjoint(kept)) == bool(set().union(*map(_keys_of, file)) & changed)
     assert len(memo.keys) == len(set(memo.keys)), "equal groups have one number"
+
+
+def _edges_one_by_one(edges: dict[int, list]) -> bytes:
+    """An edges blob as `edge_shard`'s docstring spells it, an edge at a time (the encoder before its columns were
+    made in one loop over the packed table)."""
+    from gitroute.bundle.graph import EDGES_MAGIC
+    from gitroute.bundle.varints import encode_varints, node_gaps
+
+    def zigzag(n: int) -> int:
+        return n << 1 if n >= 0 else (-n << 1) - 1
+
+    shift, mask = NODE_ORDINAL_BITS, (1 << NODE_ORDINAL_BITS) - 1
+    values = []
+    for node_id in sorted(edges):
+        codes, buckets, ordinals, lines, before = [], [], [], [], 0
+        for kind, other, line, how in edges[node_id]:
+            moved = (other >> shift) - (node_id >> shift)
+            codes.append(EDGE_KINDS.index(kind) * len(RESOLUTIONS) + RESOLUTIONS.index(how))
+            buckets.append(zigzag(moved))
+            ordinals.append(other & mask if moved else zigzag((other & mask) - (node_id & mask)))
+            lines.append(zigzag(line - before))
+            before = line
+        values.append(encode_varints(codes + buckets + ordinals + lines))
+    head = encode_varints([len(values), *node_gaps(sorted(edges)), *map(len, values)])
+    return EDGES_MAGIC + encode_varints([len(head)]) + head + b"".join(values)
+
+
+# A few nodes in two buckets, so that nodes have several edges and ends in their own bucket and in another.
+_NODE = st.sampled_from([3, 9, 1 << NODE_ORDINAL_BITS, (1 << NODE_ORDINAL_BITS) + 2, (5 << NODE_ORDINAL_BITS) + 1])
+_PACKED = st.lists(st.tuples(_NODE, st.sampled_from(EDGE_KINDS), _NODE, st.integers(-5, 10**6),
+                             st.sampled_from(RESOLUTIONS)), max_size=40)
+
+
+@given(st.dictionaries(st.integers(0, 2**40), _EDGES, max_size=8))
+def test_edge_shard_spells_what_one_edge_at_a_time_spells(edges):
+    from gitroute.bundle.graph import edge_shard
+
+    assert edge_shard(edges) == _edges_one_by_one(edges)
+
+
+@given(_PACKED, st.data())
+def test_a_buckets_edges_read_from_the_packed_table_are_what_edge_shard_spells(edges, data):
+    """Edges by target (keys ascending) or by source (keys in any order): each node's in the order given."""
+    from gitroute.bundle.graph import _bucket_edges
+    from gitroute.edges import EdgeTable, pack
+
+    table = EdgeTable()
+    table.add(pack(edges))
+    ats = data.draw(st.lists(st.integers(0, len(edges) - 1), unique=True)) if edges else []
+    for keys_of, others in ((table.targets, table.sources), (table.sources, table.targets)):
+        keys = [keys_of[at] for at in ats]
+        held: dict[int, list] = {}
+        for at, key in zip(ats, keys):
+            held.setdefault(key, []).append([EDGE_KINDS[table.kinds[at]], others[at], table.lines[at],
+                                             RESOLUTIONS[table.hows[at]]])
+        assert _bucket_edges(table, ats, keys, others) == _edges_one_by_one(held)

@@ -81,3 +81,12 @@ def test_a_negative_node_id_is_a_bad_value():
         node_gaps([-1])
     with pytest.raises(BadValue):
         node_gaps([-5, 3])
+
+
+def test_ints_of_two_bytes_are_looked_up_and_larger_or_negative_ones_spelled_as_before():
+    from gitroute.bundle.varints import SPELLED_BELOW
+
+    for ints in ([128, 0], [SPELLED_BELOW - 1, 5, 200], [3, SPELLED_BELOW, 1], [SPELLED_BELOW * 128, 2**63], [300]):
+        assert encode_varints(ints) == _spelled_one_by_one(ints)
+    with pytest.raises(BadValue):
+        encode_varints([200, -1])

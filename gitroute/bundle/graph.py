@@ -11,7 +11,8 @@ import sys
 from array import array
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
+from operator import add, gt, mul
 
 from gitroute.bundle.layout import (
     GRAPH_NODES,
@@ -64,26 +65,48 @@ def edge_shard(edges: Mapping[int, Sequence[Sequence]]) -> bytes:
     (docs/decisions/0025, its second amendment). A reader decodes the head and the values of the nodes it asks
     for: a bucket that holds the callers of a much-called function is thousands of edges."""
     ids = sorted(edges)
-    values = [encode_varints(_edge_ints(node_id, edges[node_id])) for node_id in ids]
-    head = encode_varints([len(ids), *node_gaps(ids), *map(len, values)])
-    return EDGES_MAGIC + encode_varints([len(head)]) + head + b"".join(values)
+    return _edges_blob(ids, ((node_id, _KIND_HOW[kind, how], other, line)
+                             for node_id in ids for kind, other, line, how in edges[node_id]))
 
 
-def _edge_ints(node_id: int, held: Sequence[Sequence]) -> list[int]:
-    bucket, ordinal = node_id >> NODE_ORDINAL_BITS, node_id & ORDINAL_MASK
+def _edges_blob(ids: list[int] | None, rows: Iterable[tuple[int, int, int, int]]) -> bytes:
+    """`edge_shard`'s blob from its edges as (node, kind and how in one int, other end, line), a node's one after the
+    other in their order: of nodes `ids` (ascending; a node without edges has an empty value), or, when None, of
+    the nodes the rows name (in ascending order). One Python loop an edge, its zigzags spelled in line: a call a
+    zigzag, and a list made of each edge to be unpacked again, were most of a build's graph blobs."""
+    shift, mask = NODE_ORDINAL_BITS, ORDINAL_MASK
+    values: dict[int, bytes] = {}
     codes: list[int] = []
     buckets: list[int] = []
     ordinals: list[int] = []
-    lines: list[int] = []
-    line_before = 0
-    for kind, other, line, how in held:
-        moved = (other >> NODE_ORDINAL_BITS) - bucket
-        codes.append(_KIND_HOW[kind, how])
-        buckets.append(_zigzag(moved))
-        ordinals.append((other & ORDINAL_MASK) if moved else _zigzag((other & ORDINAL_MASK) - ordinal))
-        lines.append(_zigzag(line - line_before))
+    steps: list[int] = []
+    node = None
+    bucket = ordinal = line_before = 0
+    for key, code, other, line in rows:
+        if key != node:
+            if node is not None:
+                values[node] = encode_varints(codes + buckets + ordinals + steps)
+                codes, buckets, ordinals, steps = [], [], [], []
+            node, bucket, ordinal, line_before = key, key >> shift, key & mask, 0
+        codes.append(code)
+        moved = (other >> shift) - bucket
+        if moved:
+            buckets.append(moved << 1 if moved > 0 else (-moved << 1) - 1)
+            ordinals.append(other & mask)
+        else:
+            buckets.append(0)
+            near = (other & mask) - ordinal
+            ordinals.append(near << 1 if near >= 0 else (-near << 1) - 1)
+        step = line - line_before
+        steps.append(step << 1 if step >= 0 else (-step << 1) - 1)
         line_before = line
-    return codes + buckets + ordinals + lines
+    if node is not None:
+        values[node] = encode_varints(codes + buckets + ordinals + steps)
+    if ids is None:
+        ids = list(values)
+    encoded = [values.get(node_id, b"") for node_id in ids]
+    head = encode_varints([len(ids), *node_gaps(ids), *map(len, encoded)])
+    return EDGES_MAGIC + encode_varints([len(head)]) + head + b"".join(encoded)
 
 
 def load_edge_shard(data: bytes) -> dict[int, bytes]:
@@ -129,10 +152,6 @@ def decode_edges(node_id: int, value: bytes) -> list[list]:
         kind, how = _KINDS_HOWS[code]
         held.append([kind, (bucket + moved) << NODE_ORDINAL_BITS | other, line, how])
     return held
-
-
-def _zigzag(n: int) -> int:
-    return n << 1 if n >= 0 else (-n << 1) - 1
 
 
 def _unzigzag(n: int) -> int:
@@ -398,7 +417,7 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
     table's own `__getitem__` (C loops, not a tuple made of each edge to ask its bucket): each target's edges
     stay in the graph's order, and a bucket's targets are one run of them (docs/decisions/0023, session 24)."""
     from bisect import bisect_left
-    from itertools import chain, compress, starmap
+    from itertools import starmap
 
     shift = NODE_ORDINAL_BITS
     table = _edge_table(graph.edges)
@@ -414,7 +433,7 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
     for bucket in sorted(into):
         lo, hi = bisect_left(ends, bucket << shift), bisect_left(ends, (bucket + 1) << shift)
         # Written even when every edge into the bucket is a structure edge (stored out only): its digest names it.
-        emit(edges_path("in", bucket << shift), edge_shard(_held(table, order[lo:hi], ends[lo:hi], table.sources)))
+        emit(edges_path("in", bucket << shift), _bucket_edges(table, order[lo:hi], ends[lo:hi], table.sources))
     for bucket in sorted(out):
         # In the graph's order too: the bucket's files by where their structure edges start. A definition's place
         # (`OUT_KINDS`) is a structure edge: a file's named part holds none.
@@ -422,23 +441,18 @@ def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[i
         at_out = [at for at in chain.from_iterable(starmap(range, (part.structure for part in own)))
                   if not kind_in[kinds[at]]]
         emit(edges_path("out", bucket << shift),
-             edge_shard(_held(table, at_out, list(map(table.sources.__getitem__, at_out)), table.targets)))
+             _bucket_edges(table, at_out, list(map(table.sources.__getitem__, at_out)), table.targets))
 
 
-def _held(table, ats: list[int], keys: list[int], others) -> dict[int, list]:
-    """Edges `ats` of a packed table by their key (target or source): `[kind, other end, line, how]` each, in the
-    order given."""
-    held: dict[int, list] = {}
-    rows = zip(keys, map(EDGE_KINDS.__getitem__, map(table.kinds.__getitem__, ats)), map(others.__getitem__, ats),
-               map(table.lines.__getitem__, ats), map(RESOLUTIONS.__getitem__, map(table.hows.__getitem__, ats)))
-    for key, kind, other, line, how in rows:
-        row = [kind, other, line, how]
-        found = held.get(key)
-        if found is None:
-            held[key] = [row]
-        else:
-            found.append(row)
-    return held
+def _bucket_edges(table, ats: list[int], keys: list[int], others) -> bytes:
+    """The edges blob of edges `ats` of a packed table by their key (target or source; `others`, the other end's
+    column): `edge_shard` of them, each node's edges in the order given, read from the table's columns."""
+    if any(map(gt, keys, keys[1:])):  # by node, each node's edges kept in their order (a stable sort)
+        by_key = sorted(range(len(keys)), key=keys.__getitem__)
+        ats, keys = list(map(ats.__getitem__, by_key)), list(map(keys.__getitem__, by_key))
+    codes = map(add, map(mul, map(table.kinds.__getitem__, ats), repeat(len(RESOLUTIONS))),
+                map(table.hows.__getitem__, ats))  # `_KIND_HOW`: a kind's place times the resolutions, and how's
+    return _edges_blob(None, zip(keys, codes, map(others.__getitem__, ats), map(table.lines.__getitem__, ats)))
 
 
 def _edge_table(edges: Sequence):
