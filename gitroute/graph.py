@@ -12,7 +12,7 @@ import marshal
 import os
 import posixpath
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -164,6 +164,41 @@ class NodeTable(list):
 
     def __reduce__(self) -> tuple:
         return _nodes_from_list, (list(self),)
+
+    def by_id(self) -> NodesById:
+        """The nodes by id, none of them held: `{n.id: n for n in table}` made the table's millions of nodes whole
+        again in each index worker that looked nodes up by id (doc_links)."""
+        return NodesById(self)
+
+
+class NodesById:
+    """A `NodeTable`'s nodes by id, as a read-only dict of them: found by bisection (ids ascend, as the nodes are
+    placed), each made as it is read."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: NodeTable) -> None:
+        self.table = table
+
+    def get(self, node_id: int, default: Node | None = None) -> Node | None:
+        ids = self.table.ids
+        at = bisect_left(ids, node_id)
+        return self.table[at] if at < len(ids) and ids[at] == node_id else default
+
+    def __getitem__(self, node_id: int) -> Node:
+        node = self.get(node_id)
+        if node is None:
+            raise KeyError(node_id)
+        return node
+
+    def __contains__(self, node_id: object) -> bool:
+        return type(node_id) is int and self.get(node_id) is not None
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.table.ids)
 
 
 def _nodes_from_list(nodes: list[Node]) -> NodeTable:
@@ -451,7 +486,7 @@ class _Resolution:
         self.extracts: dict[str, FileExtract] = {f.path: f.extract for f in files if f.extract}
         # Built on demand: a build that takes most files' edges from its memo resolves a few files,
         # and reads the tables of the few files those name.
-        self._everywhere: dict[str, list[int]] | None = None  # name -> ids of every symbol so called
+        self._everywhere: dict[str, int | list[int]] | None = None  # name -> id(s) of every symbol so called
         self._everywhere_kind: dict[tuple[str, bool], list[int]] = {}  # (name, methods) -> methods, or types
         self.local: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids
         self.top: dict[str, dict[str, list[int]]] = {}  # path -> name -> ids of top-level symbols
@@ -492,35 +527,37 @@ class _Resolution:
         if local is not None:
             return local, self.top[path]
         local = self.local[path] = {}
-        top: dict[str, list[int]] = {}
-        self.top[path] = top
+        self.top[path] = local
         extract = self.extracts.get(path)
         if extract is None or path not in self.symbol_ids:
-            return local, top
+            return local, local
         ids = self.symbol_ids[path]
-        symbols = extract.symbols  # a node's kind is its symbol's: read here, not through self.nodes
+        # A node's kind is its symbol's: read here, not through self.nodes. Read once (they may be set aside on
+        # disk: `SpilledSymbols`); the names are the nodes' own strings, not copies held as this table's keys.
+        symbols = tuple(extract.symbols)
+        names = [node.name for node in map(self.nodes.__getitem__, ids)]
         placed = len(ids)
         parents, members = self.parent, self.members
+        nested = False
         # Unpacked, not read by field name: every file's symbols pass here once (django: 45,000).
-        for node_id, (name, kind, _line, _end, _signature, _doc, parent, _entry, _owner) in zip(ids, symbols):
+        for node_id, name, (_, kind, _line, _end, _signature, _doc, parent, _entry, _owner) in zip(ids, names,
+                                                                                                  symbols):
             here = local.get(name)
             if here is None:
                 local[name] = [node_id]
             else:
                 here.append(node_id)
             if 0 <= parent < placed:
+                nested = True
                 parents[node_id] = ids[parent]
                 held_by = parent
                 if kind == "method" and symbols[parent].kind == "constant":
                     held_by = symbols[parent].parent  # a Java enum constant's body: its enum's members
                 if 0 <= held_by < placed and symbols[held_by].kind in _TYPE_KINDS:
                     members.setdefault(ids[held_by], {}).setdefault(name, []).append(node_id)
-            else:
-                here = top.get(name)
-                if here is None:
-                    top[name] = [node_id]
-                else:
-                    here.append(node_id)
+        # A file whose symbols are all top-level (most C files) has one table for both: the kernel's are millions
+        # of lists, held until the last file is resolved.
+        top = self.top[path] = _top_level(ids, names, symbols, placed) if nested else local
         for ref in extract.bases:
             if 0 <= ref.source < placed:
                 self.class_bases.setdefault(ids[ref.source], []).append((path, ref.name, ref.source))
@@ -531,7 +568,8 @@ class _Resolution:
         if self._everywhere is None:
             self._index_names()
         assert self._everywhere is not None
-        found = self._everywhere.get(name, [])
+        held = self._everywhere.get(name, [])
+        found = [held] if isinstance(held, int) else held
         if not kind or not found:
             return found
         key = (name, kind == "method")
@@ -556,10 +594,18 @@ class _Resolution:
         return folders.get(folder, [])
 
     def _index_names(self) -> None:
-        everywhere: dict[str, list[int]] = defaultdict(list)
+        """`_everywhere`: a name's one symbol as its id, not a list of one (most of a C repository's names: millions
+        of lists on the kernel), its symbols' ids in a list otherwise."""
+        everywhere: dict[str, int | list[int]] = {}
         for node in self.node_list:  # in id order: each list is too
             if node.kind != "file":
-                everywhere[node.name].append(node.id)
+                here = everywhere.get(node.name)
+                if here is None:
+                    everywhere[node.name] = node.id
+                elif isinstance(here, int):
+                    everywhere[node.name] = [here, node.id]
+                else:
+                    here.append(node.id)
         self._everywhere = everywhere
 
     # ---------------------------------------------------------------- what a file binds
@@ -1128,6 +1174,19 @@ class _Resolution:
         if len(candidates) <= MAX_AMBIGUOUS:
             return sorted(candidates), "ambiguous"
         return [], "too_ambiguous"
+
+
+def _top_level(ids: list[int], names: list[str], symbols: Sequence, placed: int) -> dict[str, list[int]]:
+    """A file's top-level symbols' ids by name (`_Resolution.tables`), in id order."""
+    top: dict[str, list[int]] = {}
+    for node_id, name, s in zip(ids, names, symbols):
+        if not 0 <= s.parent < placed:
+            here = top.get(name)
+            if here is None:
+                top[name] = [node_id]
+            else:
+                here.append(node_id)
+    return top
 
 
 def _is_type(node: Node) -> bool:

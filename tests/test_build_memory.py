@@ -87,6 +87,34 @@ def test_calls_and_references_set_aside_on_disk_read_back_as_they_were(tmp_path:
         assert load_result(packed_result(("code", aside)))[1] == extract
 
 
+SYMBOLS = st.lists(st.tuples(st.text(max_size=12), st.sampled_from(("function", "class", "method", "constant")),
+                             st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1), st.text(max_size=20),
+                             st.text(max_size=20), st.integers(-1, 30), st.booleans(), st.text(max_size=8)),
+                   max_size=30)
+
+
+@given(SYMBOLS)
+def test_symbols_set_aside_on_disk_read_back_as_the_symbols_they_were(rows: list[tuple]) -> None:
+    """A large graph's worker sets each file's symbols aside (`SpilledSymbols`): read back, every way the graph
+    reads them (length, truth, iteration, index, slice), they are the symbols, and they pack as they did."""
+    import tempfile
+
+    from gitroute.bundle.extracts import SpilledSymbols, set_aside_refs
+    from gitroute.model import FileExtract, Symbol
+
+    symbols = tuple(Symbol(*row) for row in rows)
+    extract = FileExtract("c", symbols, ((0, "g", 2, ""),), (), (NameRef(0, "T", 1, ""),))
+    with tempfile.TemporaryDirectory() as folder, Spill(folder) as spill:
+        aside = set_aside_refs(load_result(packed_result(("code", extract)))[1], spill)
+        held = aside.symbols
+        assert isinstance(held, SpilledSymbols) == bool(symbols) and len(held) == len(symbols)
+        assert bool(held) == bool(symbols) and tuple(held) == symbols and held == symbols
+        assert all(type(s) is Symbol for s in held) and held[:3] == symbols[:3]
+        if symbols:
+            assert held[-1] == symbols[-1] and not isinstance(held.spot, bytes), "kept in memory"
+        assert aside == extract and load_result(packed_result(("code", aside)))[1] == extract
+
+
 def test_set_aside_bytes_are_read_back_from_any_process_and_removed_at_the_end(tmp_path: Path) -> None:
     spill = Spill(str(tmp_path))
     here = spill.put(b"parent")

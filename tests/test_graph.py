@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gitroute.bundle.graph import GraphView, graph_blobs
 from gitroute.bundle.validate import BadValue
 from gitroute.graph import SourceFile, build_graph, file_bucket, node_buckets
-from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS
+from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Token
 from gitroute.parsing import extract, language_for_path
 
 
@@ -498,6 +498,50 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
         7: [["calls", 3, 12, "unique"]]}
 
 
+@given(st.sets(st.integers(0, 2**40), max_size=40), st.lists(st.integers(-5, 2**40 + 5), max_size=20))
+def test_a_node_table_by_id_answers_as_a_dict_of_its_nodes_does(ids: set[int], probes: list[int]) -> None:
+    """doc_links looks a large graph's nodes up by id through `NodeTable.by_id`, none of them held."""
+    from gitroute.graph import NodeTable
+    from gitroute.model import Node
+
+    nodes = [Node(i, f"d/f{i % 3}.c", f"n{i}", "function", i % 7 + 1, i % 7 + 2, "c", "", "", False, "")
+             for i in sorted(ids)]
+    by_id, plain = NodeTable.from_nodes(nodes).by_id(), {n.id: n for n in nodes}
+    assert len(by_id) == len(plain) and list(by_id) == list(plain)
+    for key in [*probes, *ids]:
+        assert by_id.get(key) == plain.get(key) and by_id.get(key, "x") == plain.get(key, "x")
+        assert (key in by_id) == (key in plain)
+        if key in plain:
+            assert by_id[key] == plain[key] and type(by_id[key]) is Node
+        else:
+            with pytest.raises(KeyError):
+                by_id[key]
+    assert "1" not in by_id
+
+
+def test_name_tables_share_one_table_for_a_file_whose_symbols_are_all_top_level():
+    """`_Resolution.tables`: a flat file's top-level table is its table of every symbol (one dict, not two); a file
+    with nested symbols keeps its top-level ones apart; `everywhere` answers lists either way."""
+    from gitroute import graph as graph_module
+
+    files = [SourceFile(path, "0" * 40, language_for_path(path), extract(text.encode(), language_for_path(path)))
+             for path, text in {"flat.c": "int f(void) { return g(); }\nint g(void) { return 1; }\n",
+                                "nest.py": "class A:\n    def f(self):\n        pass\n\ndef f():\n    pass\n",
+                                "two.py": "def g():\n    pass\n"}.items()]
+    nodes, file_node, symbol_ids = graph_module._place_nodes(files)
+    r = graph_module._Resolution(files, nodes, file_node, symbol_ids,
+                                 graph_module.ModuleIndex(file_node, graph_module.module_index(file_node), {}, {}))
+    local, top = r.tables("flat.c")
+    assert top is local and set(local) == {"f", "g"}
+    local, top = r.tables("nest.py")
+    by_id = {n.id: n for n in nodes}
+    assert top is not local and set(local) == {"A", "f"} and len(local["f"]) == 2
+    assert [by_id[i].kind for i in top["f"]] == ["function"] and len(top["A"]) == 1
+    assert all(type(ids) is list for ids in local.values())
+    assert r.everywhere("g") == sorted(i for i in by_id if by_id[i].name == "g") and len(r.everywhere("g")) == 2
+    assert r.everywhere("A") == top["A"] and type(r.everywhere("A")) is list and r.everywhere("nothing") == []
+
+
 def test_a_node_table_reads_as_the_node_list_it_was_made_from_and_crosses_a_file_whole():
     """What a large build's graph worker hands its parent: the same nodes, by index, slice, bisection and iteration,
     and the same graph blobs; strings in several chunks; a doc with a surrogate and an empty string survive."""
@@ -550,6 +594,16 @@ def test_a_node_table_reads_as_the_node_list_it_was_made_from_and_crosses_a_file
     texts = {path: text.encode() for path, text in files.items()}
     assert build_meaning_index(loaded, texts.get) == build_meaning_index(nodes, texts.get)
     assert build_symbol_index(loaded) == build_symbol_index(nodes)
+    from gitroute.indexes.doc_links.linking import Linker
+    from gitroute.indexes.impact import build_name_table
+
+    blobs = {path: f"{i:040x}" for i, path in enumerate(files)}
+    assert build_name_table(loaded, file_blobs=blobs) == build_name_table(nodes, file_blobs=blobs)
+    linkers = [Linker(held, graph.edges) for held in (loaded, nodes)]
+    assert type(linkers[0].nodes) is not dict and all(linkers[0].nodes[n.id] == n for n in nodes)
+    tokens = ["f3_2", "pkg/m4.py", "pkg.m7", "m2.f2_1", "nothing_here"]
+    assert [[linker.resolve_token(Token("code", t, "", 1), "README.md") for t in tokens] for linker in linkers] == [
+        [linkers[1].resolve_token(Token("code", t, "", 1), "README.md") for t in tokens]] * 2
 
 
 # What a memoised value read is one group, nested in the groups of the values that used it: the graph's memo numbers

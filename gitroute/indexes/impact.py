@@ -132,10 +132,18 @@ def build_name_table(nodes: Sequence, memo=None, file_blobs: dict[str, str] | No
     With a build memo, each file's blob and first node id, and `stored` (`bundle.writer.StoredBlobs`),
     the table patches the shards that hold a key of a file whose record changed (`bundle.tables.RecordTable`:
     a record names its file)."""
+    blobs_of = file_blobs or {}
+    file_runs = getattr(nodes, "file_runs", None)
+    if file_runs is not None:  # a large graph's `NodeTable`: a file's nodes made as its names are added, none held
+        runs = {path: (start, end) for path, start, end in file_runs()}
+        ids = nodes.ids  # type: ignore[attr-defined]
+        records = {path: (blobs_of.get(path, ""), ids[start], end - start) for path, (start, end) in runs.items()}
+        table = NAMES.build(records, lambda path, into: _add_names(into, nodes[slice(*runs[path])]), memo=memo,
+                            stored=stored)
+        return table.blobs, table.keys, table.shards, table.kept
     files: dict[str, list] = {}  # path -> its nodes
     for node in nodes:
         files.setdefault(node.path, []).append(node)
-    blobs_of = file_blobs or {}
     records = {path: (blobs_of.get(path, ""), group[0].id, len(group)) for path, group in files.items()}
     table = NAMES.build(records, lambda path, into: _add_names(into, files[path]), memo=memo, stored=stored)
     return table.blobs, table.keys, table.shards, table.kept

@@ -111,7 +111,9 @@ class Linker:
     def __init__(self, nodes: Sequence, edges: Iterable, documents: Iterable[str] = (), *, lazy: bool = False) -> None:
         """`lazy`: the name tables (every table but "N" and "i") are built by `build_tables`, when first needed."""
         self.node_list = nodes
-        self.nodes = {node.id: node for node in nodes}  # node ids are stable, not list positions
+        by_id = getattr(nodes, "by_id", None)  # a large graph's `NodeTable`: its nodes are not made whole again
+        # node ids are stable, not list positions
+        self.nodes: Mapping = by_id() if by_id is not None else {node.id: node for node in nodes}
         self.documents = frozenset(documents)
         # Edges are (source, kind, target, line, how): one pass per question, in C where it can be (a graph's
         # packed edges from their columns: made into tuples, django's 400,000 took a third of a second).
