@@ -297,6 +297,12 @@ CONFIGS = {
     "Makefile": "lint:\n\truff check shop\n\nschemas:\n\tpython tools/regenerate_schemas.py\n",
     "plugin.xml": ('<plugin id="shop-plugin">\n  <js-module src="www/checkout.js" name="checkout">\n'
                    '    <clobbers target="window.shopCheckout" />\n  </js-module>\n</plugin>\n'),
+    # CI and build files by the names their tools give them, anywhere in the tree (not a module named build.py)
+    "integration/kiosk/cloudbuild.yaml": ("steps:\n  - name: golang\n    args: [go, build, ./kiosk]\n"
+                                          "  - name: gcr.io/cloud-builders/docker\n"
+                                          "    args: [run, kiosk-harness, --acceptance]\n"),
+    "Build/build.ps1": "Task Package { exec { nuget pack Shop.nuspec -Symbols } }\n",
+    "shop/build.py": "def nuget_acceptance_kiosk():\n    return 'not a build file'\n",
 }
 
 
@@ -306,6 +312,8 @@ CONFIGS = {
     ("Where is the shop-admin console script declared?", "pyproject.toml"),
     ("Which make target regenerates the schemas?", "Makefile"),
     ("Where is it configured that the checkout module clobbers window.shopCheckout?", "plugin.xml"),
+    ("Which Cloud Build config builds the kiosk and runs its acceptance tests?", "integration/kiosk/cloudbuild.yaml"),
+    ("Which script packs the nuget package?", "Build/build.ps1"),
 ])
 def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
                                                                                  first) -> None:
