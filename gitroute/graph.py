@@ -1049,6 +1049,11 @@ class _Resolution:
                 found.extend(targets if keep is _any else [t for t in targets if keep(nodes[t])])
         return found, external
 
+    def constants_bound(self, path: str, b: Binding) -> list[int]:
+        """The constants of the repository an import binding names (none when it leads outside it)."""
+        nodes = self.nodes
+        return [t for t in self.binding_targets(path, b, "") or () if nodes[t].kind == "constant"][:MAX_NAME_TARGETS]
+
     def _resolve_on_receiver(self, path: str, name: str, receiver: str, lang: str, language: Traits, local: dict,
                              keep: Callable[[Node], bool], types_only: bool) -> tuple[list[int], str]:
         """`resolve` of `receiver.name`: a module's member, an imported module's, or a local type's."""
@@ -1267,6 +1272,14 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
         for target in targets[:MAX_NAME_TARGETS]:
             if target != fid:
                 edges.append((fid, "imports", target, ref.line, "import"))
+
+    # A constant a file imports by name (`from attr._compat import PY_3_10_PLUS`) is used there, though no call or
+    # type names it: without this edge "what uses PY_3_10_PLUS" (or django's DEFAULT_DB_ALIAS) found nobody.
+    for bound in resolution.file_bindings(f.path).values():
+        for b in bound:
+            if b.name and b.local != "*":
+                for target in resolution.constants_bound(f.path, b):
+                    named.setdefault((fid, "references", target), (b.line, "import"))
 
     for kind, refs, types_only in (
         ("calls", extract.calls, False),

@@ -103,6 +103,29 @@ def test_text_output_ends_with_the_footer_even_quiet(project, route) -> None:
     assert result.stderr.strip().splitlines()[-1].startswith(f"note: {FOOTER_START}")
 
 
+@pytest.mark.parametrize("files, name", [
+    ({"pkg/__init__.py": "", "pkg/compat.py": "import sys\nPY_3_10_PLUS = sys.version_info >= (3, 10)\nUNUSED = 1\n",
+      "pkg/make.py": "from pkg.compat import PY_3_10_PLUS\n\n\ndef build():\n    return 1 if PY_3_10_PLUS else 0\n",
+      "tests/test_make.py": "from pkg.compat import PY_3_10_PLUS as modern\n\n\ndef test_flag():\n    assert modern\n",
+      "pkg/other.py": "from pkg.make import build\n"}, "PY_3_10_PLUS"),
+    ({"src/limits.js": "export const MAX_ROWS = 500\nexport const UNUSED = 1\n",
+      "src/table.js": "import { MAX_ROWS } from './limits.js'\nexport function rows(all) { return all.slice(0, MAX_ROWS) }\n",
+      "tests/table.test.js": "import { MAX_ROWS as limit } from '../src/limits.js'\ntest('limit', () => limit)\n",
+      "src/other.js": "import { rows } from './table.js'\n"}, "MAX_ROWS"),
+])
+def test_a_constant_imported_by_name_is_used_by_the_files_that_import_it(make_repo, route, files, name) -> None:
+    """A constant no call or type names: "what uses PY_3_10_PLUS" (attrs) and django's DEFAULT_DB_ALIAS had no user."""
+    repo = make_repo("constants")
+    repo.commit(files)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = impact(route, repo, name, "--depth", "1")
+    used_in = sorted(r["path"] for r in found["rows"])
+    assert used_in == sorted(p for p, text in files.items() if f"import {{ {name}" in text or f"import {name}" in text
+                             ), found["rows"]
+    assert all(r["edges"] == ["references"] for r in found["rows"])
+    assert impact(route, repo, "UNUSED", "--depth", "1")["rows"] == []
+
+
 def test_impact_without_a_bundle_is_fatal(make_repo, route) -> None:
     repo = make_repo()
     repo.commit({"a.py": "x = 1\n"})
