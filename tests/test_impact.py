@@ -112,9 +112,14 @@ def test_text_output_ends_with_the_footer_even_quiet(project, route) -> None:
       "src/table.js": "import { MAX_ROWS } from './limits.js'\nexport function rows(all) { return all.slice(0, MAX_ROWS) }\n",
       "tests/table.test.js": "import { MAX_ROWS as limit } from '../src/limits.js'\ntest('limit', () => limit)\n",
       "src/other.js": "import { rows } from './table.js'\n"}, "MAX_ROWS"),
+    # a function passed on as a value, never called where it is imported (pluggy's `caller = _multicall`)
+    ({"pkg/__init__.py": "", "pkg/execution.py": "def multicall(hooks):\n    return hooks\n\n\ndef UNUSED():\n    pass\n",
+      "pkg/manager.py": "from pkg.execution import multicall\n\n\nclass Manager:\n    hookexec = multicall\n",
+      "pkg/other.py": "from pkg.manager import Manager\n"}, "multicall"),
 ])
-def test_a_constant_imported_by_name_is_used_by_the_files_that_import_it(make_repo, route, files, name) -> None:
-    """A constant no call or type names: "what uses PY_3_10_PLUS" (attrs) and django's DEFAULT_DB_ALIAS had no user."""
+def test_a_definition_imported_by_name_is_used_by_the_files_that_import_it(make_repo, route, files, name) -> None:
+    """A constant or a function no call or type names: "what uses PY_3_10_PLUS" (attrs), django's DEFAULT_DB_ALIAS
+    and pluggy's `_multicall` had no user."""
     repo = make_repo("constants")
     repo.commit(files)
     assert route(["build", "-q"], repo.path).exit_code == 0
