@@ -324,6 +324,9 @@ def _locate_names(raw: Sequence[str], found: Subjects, evidence: Evidence) -> No
             name = words[i - 1]  # the kind word names what the name before it is, not a name itself
         if joint in ("in", "inside", "from", "within", "of") and path in files and is_name(name) and (
                 is_code_name(name) or name in found.quoted or evidence.is_symbol(name)):
+            defined = evidence.definitions(name) if not is_code_name(name) else None
+            if defined and all(p != path for p, _ in defined):
+                continue  # a word that names something elsewhere ("the constructor's signature in paginator.py")
             if (path, name) not in found.located:
                 found.located.append((path, name))
                 found.position[f"{path}:{name}"] = found.position.get(name, 0)

@@ -854,3 +854,16 @@ def test_a_where_phrase_that_describes_its_subject_is_not_about_a_name_said_befo
 ])
 def test_round_28_phrasings_ask_their_kind(question, kind):
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == kind
+
+
+def test_a_word_that_names_something_elsewhere_is_not_a_name_in_the_file_after_it():
+    """"the Paginator constructor's signature in django/core/paginator.py" asked impact of
+    `paginator.py:signature` (`Signer.signature` is a method elsewhere): nothing; the file is what it is about."""
+    places = {"signature": (("src/sample/signing.py", "Signer.signature"),), "forecast": (("src/sample/weather.py",
+                                                                                         "forecast"),)}
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=lambda n: n in places, definitions=lambda n: places.get(n, ()))
+    routes = classify("If I change the constructor's signature in src/sample/weather.py, what breaks?", evidence,
+                      EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py")]
+    routes = classify("If I change forecast in src/sample/weather.py, what breaks?", evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py:forecast")]
