@@ -46,6 +46,8 @@ _FILE_SHAPE = re.compile(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _QUOTED = re.compile(r"`([^`]+)`|(?<!\w)'([^'\s][^']*)'(?!\w)|\"([^\"]+)\"")
 _TRIM = ".,;:!?()[]{}<>\"'`"
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+# A call's arguments after a name: "what json_object_seed(0) does" asks about `json_object_seed`.
+_ARGUMENTS = re.compile(r"(?<=\w)\([^()]{0,60}\)")
 # A document named by its file's name in capitals: README, INSTALL, CONTRIBUTING, CHANGELOG.
 _CAPITALS = re.compile(r"^[A-Z][A-Z0-9_-]{3,}$")
 
@@ -193,7 +195,7 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
         if document and document not in found.documents:
             found.documents.append(document)
             found.facts.append(f"'{phrase}' is the title of the document '{document}'")
-    raw = text.split()
+    raw = _ARGUMENTS.sub("", text).split()
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) if not w.strip(_TRIM).endswith(".") else w.strip(_TRIM)
              for w in raw]
     for word in dict.fromkeys(quoted + words):
@@ -241,8 +243,26 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
             if document:
                 found.documents.append(document)
                 found.facts.append(f"'{word}' names the document '{document}'")
+    if not found.documents:
+        _common_document(words, found, evidence)
     _locate_names(raw, found, evidence)
     return found
+
+
+# The documents every project names the same way, said in lower case ("the tutorial builds a program").
+_COMMON_DOCUMENTS = frozenset(("tutorial", "changelog", "faq", "quickstart", "contributing", "installation",
+                               "glossary", "roadmap", "cookbook", "upgrading"))
+
+
+def _common_document(words: Sequence[str], found: Subjects, evidence: Evidence) -> None:
+    """The document "the tutorial" (or "this changelog") names, when a document's path ends in that word."""
+    for before, word in zip(words, words[1:]):
+        if word.lower() in _COMMON_DOCUMENTS and before.lower() in ("the", "this", "that", "its", "our", "your"):
+            document = evidence.document_named(word)
+            if document:
+                found.documents.append(document)
+                found.facts.append(f"'{before} {word}' names the document '{document}'")
+                return
 
 
 def _folder_document(word: str, words: Sequence[str], evidence: Evidence) -> str | None:
@@ -304,6 +324,9 @@ def _locate_names(raw: Sequence[str], found: Subjects, evidence: Evidence) -> No
             name = words[i - 1]  # the kind word names what the name before it is, not a name itself
         if joint in ("in", "inside", "from", "within", "of") and path in files and is_name(name) and (
                 is_code_name(name) or name in found.quoted or evidence.is_symbol(name)):
+            defined = evidence.definitions(name) if not is_code_name(name) else None
+            if defined and all(p != path for p, _ in defined):
+                continue  # a word that names something elsewhere ("the constructor's signature in paginator.py")
             if (path, name) not in found.located:
                 found.located.append((path, name))
                 found.position[f"{path}:{name}"] = found.position.get(name, 0)
@@ -499,6 +522,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         for at, rest in where))]
     if candidates:
         after = [c for c in candidates if c[0] >= at]
+        if not after and kind == "symbol" and _describes_its_subject(text, at):
+            return None, missing  # "With FLAG set, where are non-ASCII characters written?": asked in words
         _, what, asked = min(after) if after else max(candidates)
         if what == "located" and kind == "docs":
             return asked.rpartition(":")[2], missing  # `docs` takes the name
@@ -526,6 +551,18 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
         return spelled[1], []
     return (None if kind == "symbol" else text), []
+
+
+_WHERE_FRAME = re.compile(r"where(?:'s|’s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:the\s+)?(\S+)", re.I)
+_PRONOUNS = frozenset(("it", "this", "that", "they", "them", "these", "those", "its", "their"))
+_DEFINING = frozenset(("defined", "declared", "implemented", "located", "live", "lives", "housed", "written"))
+
+
+def _describes_its_subject(text: str, at: int) -> bool:
+    """Whether a "where is … defined" phrase names what it asks the place of in words ("where are non-ASCII
+    characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
+    frame = _WHERE_FRAME.match(text, at)
+    return bool(frame) and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS | _DEFINING
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.

@@ -1095,6 +1095,11 @@ class _Resolution:
                 found.extend(targets if keep is _any else [t for t in targets if keep(nodes[t])])
         return found, external
 
+    def definitions_bound(self, path: str, b: Binding) -> list[int]:
+        """The definitions of the repository an import binding names, not files (none when it leads outside it)."""
+        nodes = self.nodes
+        return [t for t in self.binding_targets(path, b, "") or () if nodes[t].kind != "file"][:MAX_NAME_TARGETS]
+
     def _resolve_on_receiver(self, path: str, name: str, receiver: str, lang: str, language: Traits, local: dict,
                              keep: Callable[[Node], bool], types_only: bool) -> tuple[list[int], str]:
         """`resolve` of `receiver.name`: a module's member, an imported module's, or a local type's."""
@@ -1296,6 +1301,19 @@ class _FilePart(NamedTuple):
     stored: bytes = b""  # the structure edges then the named ones, packed (`edges.pack`)
 
 
+def _imported_uses(path: str, fid: int, resolution: _Resolution, named: dict) -> None:
+    """A definition a file imports by name is used there though no call or type of the file names it: a constant
+    (`from attr._compat import PY_3_10_PLUS`; django's DEFAULT_DB_ALIAS), a function passed on as a value
+    (`caller = _multicall`). Without these edges "what uses X" found nobody; one per name, from the file."""
+    reached = {target for _, _, target in named}
+    for bound in resolution.file_bindings(path).values():
+        for b in bound:
+            if b.name and b.local != "*":
+                for target in resolution.definitions_bound(path, b):
+                    if target not in reached:
+                        named.setdefault((fid, "references", target), (b.line, "import"))
+
+
 def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
     """One file's edges, each with how it was resolved, and every key its resolution read."""
     extract = f.extract
@@ -1360,6 +1378,7 @@ def _resolve_file(f: SourceFile, resolution: _Resolution) -> _FilePart:
                 if target != source:
                     named.setdefault((source, kind, target), (line, how))
         routes += ((kind, how, uses) for how, uses in Counter(hows).items())
+    _imported_uses(f.path, fid, resolution, named)
 
     reads = tuple(resolution.reads)
     resolution.reads = set()

@@ -90,7 +90,8 @@ _DOCS = _phrases(
     rf"\b(?:is|are) there\s+(?:\S+\s+){{0,4}}?{_DOC_STRICT}\b",
     # "is there a page on X": a page (or section) about something, not a page cache
     r"\b(?:is|are) there (?:a|an|any|some) (?:\S+\s+)?(?:pages?|documents?|sections?|chapters?)\s+(?:on|about"
-    r"|explaining|describing|covering|that (?:explains?|describes?|covers?))\b",
+    r"|explaining|describing|covering|listing|documenting|detailing|discussing|showing"
+    r"|that (?:explains?|describes?|covers?|lists?|documents?|details?|discusses|shows?))\b",
     # a procedure to follow: "what are the steps for deprecating a function", "what's the process to cut a release"
     r"\bwhat (?:are|were) the (?:\S+\s+)?steps (?:for|to|involved in)\b"
     r"|\bwhat(?:['’]s| is) the (?:\S+\s+)?(?:procedure|process|checklist) (?:for|to)\b",
@@ -115,6 +116,8 @@ _CODE = _phrases(
     r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:implements?|backs?|powers?|is behind"
     r"|are behind)\s+(?:it|this|that|them|these|those)\b",
     r"\b(?:open|show me) (?:that|this) (?:program|code|source|implementation)\b",
+    r"\b(?:which|what) (?:code|source files?|files?)\s+(?:is|are|holds?|contains?)\s+(?:that|this|those|these)\s+"
+    r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
     # "I'm reading the blueprints page; where's the code?": the code of the document the question names
     r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them))?"
     r"\s*(?:[?.!]|$)",
@@ -192,7 +195,7 @@ _CHANGING = _phrases(
 )
 # "where is X defined", "which header declares X": where a name is defined (a name must be there to ask it).
 _DEFINED = _phrases(
-    r"\bwhere(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:\S+\s+){0,4}?(?:defined|declared|implemented"
+    r"\bwhere(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:\S+\s+){0,6}?(?:defined|declared|implemented"
     r"|located|live|lives|housed|written)\b",
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
     r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
@@ -268,9 +271,10 @@ _WIRING_BUILD = _phrases(
     r"\b(?:npm|yarn|pnpm|composer) scripts?\b|\bmake ?file targets?\b|\bmake targets?\b|\brake tasks?\b",
     r"\bwhere (?:is|was) it (?:configured|declared|specified) that\b",
     r"\bcargo features?\b|\b(?:needs?|requires?) the \S+ feature\b",
-    # running the project's own tasks: "how do I run the test suite", "how to build the docs", "which build tool"
+    # running the project's own tasks: "how do I run the test suite", "how to run the phpunit tests", "how to build
+    # the docs", "which build tool" (one word of any kind before the tests: a runner's name, unit, browser, e2e)
     r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:run|execute|kick off|invoke)\s+(?:the\s+|all\s+"
-    r"(?:the\s+)?)?(?:unit\s+|integration\s+|end-to-end\s+|e2e\s+)?(?:tests?|test suite|specs?|benchmarks?|linters?"
+    r"(?:the\s+)?)?(?:[\w-]+\s+)?(?:tests?|test suite|specs?|benchmarks?|linters?"
     r"|the build|builds?)\b",
     r"\bhow (?:do|can|should|would|to)\s+(?:(?:i|we|you|one)\s+)?(?:build|compile|package|release|install|lint)"
     r"\s+(?:the\s+|this\s+)?(?:project|package|library|crate|module|repo|repository|code|docs|documentation"
@@ -279,14 +283,18 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what) (?:command|script|target|task)s? (?:runs?|builds?|lints?|releases?|publishes?)\b",
     # a script or a make target that keeps a file made ("which script regenerates lib/config-validator.js")
     r"\b(?:which|what) (?:\S+ )?(?:script|target|task)s? (?:re)?(?:generates?|builds?|updates?|checks?|verif(?:y|ies)"
-    r"|bumps?|deploys?|bundles?|compiles?|formats?|tests?)\b",
+    r"|bumps?|deploys?|bundles?|compiles?|formats?|tests?|packs?|packages?|publish(?:es)?|releases?)\b",
     r"\b(?:which|what) build (?:tools?|systems?)\b",
     # the file that holds a job: "which config defines the job that spell-checks the docs", "what runs the tests"
     r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:defines?|declares?|configures?"
     r"|sets? up|runs?|holds?)\s+(?:the |a |an |that )?(?:\S+ )?(?:jobs?|tasks?|steps?|environments?|envs?|targets?"
     r"|workflows?)\b",
-    r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:unit |integration |end-to-end |e2e )?"
+    r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
     r"(?:tests?|test suite|specs?|benchmarks?|linters?)\b",
+    # "which Cloud Build config builds gopls and runs the govim integration tests": a file named by what it runs
+    r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:config(?:uration)?s?|files?|scripts?|workflows?|pipelines?|jobs?)\b"
+    r"(?:\s+\S+){0,10}?\s+(?:runs?|executes?)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+){0,2}?"
+    r"(?:tests?|test suite|specs?|benchmarks?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
@@ -441,6 +449,8 @@ _GATES: dict[int, Gate] = {
                   'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
                   'writeup')),
     94913594: (('how ', 'where', 'which '),),
+    97365003: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
+                 ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
     109086682: ((' script', 'file target', 'make target', 'rake task'),),
     184327648: (('code', 'implementation', 'source'), (' ',), ('for', 'of'), (' ',),
                  ('described', 'it', 'listed', 'mentioned', 'named', 'shown', 'that', 'them', 'this')),
@@ -478,6 +488,7 @@ _GATES: dict[int, Gate] = {
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
                   'wrap')),
+    678196143: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     684594276: (('on what grounds', 'ruled out', 'turned down'),),
     705138828: (('had', 'has', 'have', 'need', 'needs'), (' to ',),
                  ('adapt', 'adapted', 'change', 'changed', 'fix', 'fixed', 'look at', 'migrate', 'migrated', 'touch',
@@ -488,6 +499,10 @@ _GATES: dict[int, Gate] = {
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
+    888936871: (('are', 'is'), (' there ',), ('a', 'an', 'any', 'some'), (' ',),
+                 ('chapter', 'document', 'page', 'section'),
+                 ('about', 'covering', 'describing', 'detailing', 'discussing', 'documenting', 'explaining', 'listing',
+                  'on', 'showing', 'that ')),
     915237525: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
                  ('configure', 'declare', 'define', 'hold', 'run', 'set'),
                  ('env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
@@ -499,7 +514,6 @@ _GATES: dict[int, Gate] = {
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
     1117186528: (('argument', 'pros and cons', 'the case '),),
-    1198442558: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
                  ('are', 'do', 'does', 'is'),
@@ -538,9 +552,9 @@ _GATES: dict[int, Gate] = {
     1877318694: (('described', 'discussed', 'documented', 'explained', 'written up'),),
     1931161667: ((' feature', 'cargo feature'),),
     1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
-    1957707454: (('are', 'is'), (' there ',), ('a', 'an', 'any', 'some'), (' ',),
-                 ('chapter', 'document', 'page', 'section'),
-                 ('about', 'covering', 'describing', 'explaining', 'on', 'that ')),
+    1968303449: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'source file'), ('are', 'contain', 'hold', 'is'),
+                 ('th',), ('at', 'ese', 'is', 'ose'),
+                 ('code', 'demo', 'example', 'implementation', 'program', 'sample', 'tool')),
     1976169106: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     2000375638: (('all', 'any', 'its', 'other', 'the', 'their', 'what', 'which'),
                  ('call sites', 'callers', 'dependants', 'dependents', 'importers', 'reverse dependencies',
@@ -576,8 +590,6 @@ _GATES: dict[int, Gate] = {
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
     2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
-    2837287174: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
-                 ('benchmark', 'linter', 'spec', 'test', 'test suite')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
@@ -594,8 +606,6 @@ _GATES: dict[int, Gate] = {
                   'include', 'inherit', 'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference',
                   'relie', 'require', 'subclass', 'use', 'wrap'),
                  ('it', 'that', 'them', 'this')),
-    3172301697: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
-                 ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
     3203342149: (('affect', 'affected', 'affects', 'break', 'breaking', 'breaks', 'broken', 'impact', 'impacts'),
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
@@ -613,7 +623,11 @@ _GATES: dict[int, Gate] = {
     3628275726: (('contract', 'cop', 'pin', 'pinned', 'submodule'),),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3698457807: (('where',), ('are', 'is'), ('tested',)),
+    3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
+                 ('benchmark', 'linter', 'spec', 'test', 'test suite')),
     3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
+    3725810779: (('wh',), ('at', 'ich'), ('config', 'file', 'job', 'pipeline', 'script', 'workflow'),
+                 ('execute', 'run'), ('benchmark', 'spec', 'test', 'test suite')),
     3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),
     3782104514: (('console', 'manifest'),),
     3791970680: ((' group', 'register'),),

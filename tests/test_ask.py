@@ -618,7 +618,7 @@ def test_where_is_a_name_alone_asks_where_it_is_defined(question, asked):
 @pytest.mark.parametrize("question", [
     "how do I run the test suite?", "How can we run the integration tests", "how to build the docs",
     "how do I compile the library from source?", "how are the tests run?", "which command runs the tests?",
-    "what build tool bundles the package?",
+    "what build tool bundles the package?", "what runs the phpunit tests?", "how do I run the browser tests",
 ])
 def test_how_to_run_the_projects_own_tasks_asks_wiring(question):
     """Running the repository's tests, build or release is its wiring (workflows, manifests, build files); these
@@ -816,3 +816,54 @@ def test_merged_answers_show_one_definition_once_however_each_route_names_it():
                             (Route("impact", "impact", "toJSONSchema", ""), impact)], 10, None)
     assert [(r.path, r.line) for r in merged.rows] == [("src/schemas.ts", 51), ("src/processors.ts", 878),
                                                       ("src/processors.ts", 882)]
+
+
+@pytest.mark.parametrize("question", ["I want to change what parse_forecast(0) does; who calls it?",
+                                      "who calls parse_forecast(data, strict=True)?"])
+def test_a_call_s_arguments_do_not_hide_the_name_called(question):
+    """"json_object_seed(0)" was no name: the impact route was asked the whole sentence and found nothing."""
+    assert [(r.kind, r.text) for r in classify(question, EVIDENCE, EVERY_COMMAND).routes][:1] == [
+        ("impact", "parse_forecast")]
+
+
+def test_the_tutorial_in_lower_case_names_the_document_whose_path_ends_in_it():
+    named = {"tutorial": "doc/tutorial.rst"}
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=SYMBOLS.__contains__, document_named=named.get)
+    question = "The tutorial builds a little program that lists commits; which source file is that program?"
+    assert [(r.kind, r.text) for r in classify(question, evidence, EVERY_COMMAND).routes][:1] == [
+        ("code", "doc/tutorial.rst")]
+    # a tutorial the repository has no document of is only a word
+    assert "doc/tutorial.rst" not in [r.text for r in classify(question, EVIDENCE, EVERY_COMMAND).routes]
+
+
+def test_a_where_phrase_that_describes_its_subject_is_not_about_a_name_said_before_it():
+    """"With JSON_ENSURE_ASCII set, where are non-ASCII characters written?" asked where the flag is defined."""
+    described = classify("With OpenMeteoClient set up, where are the forecasts written to disk?", EVIDENCE,
+                         EVERY_COMMAND).routes
+    assert described[0].kind == "meaning", described
+    for question in ("OpenMeteoClient: where is it defined?", "OpenMeteoClient - where does that live?"):
+        routes = classify(question, EVIDENCE, EVERY_COMMAND).routes
+        assert [(r.kind, r.text) for r in routes][:1] == [("symbol", "OpenMeteoClient")], question
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Where is the weather module's OpenMeteoClient class defined, the one the CLI builds?", "symbol"),
+    ("is there a page listing the keys every forecast carries?", "docs"),
+    ("Which Cloud Build config builds the server and runs the integration tests against it?", "wiring"),
+    ("Which script packs the NuGet package?", "wiring"),
+])
+def test_round_28_phrasings_ask_their_kind(question, kind):
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == kind
+
+
+def test_a_word_that_names_something_elsewhere_is_not_a_name_in_the_file_after_it():
+    """"the Paginator constructor's signature in django/core/paginator.py" asked impact of
+    `paginator.py:signature` (`Signer.signature` is a method elsewhere): nothing; the file is what it is about."""
+    places = {"signature": (("src/sample/signing.py", "Signer.signature"),), "forecast": (("src/sample/weather.py",
+                                                                                         "forecast"),)}
+    evidence = Evidence(path_kind=PATHS.get, is_symbol=lambda n: n in places, definitions=lambda n: places.get(n, ()))
+    routes = classify("If I change the constructor's signature in src/sample/weather.py, what breaks?", evidence,
+                      EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py")]
+    routes = classify("If I change forecast in src/sample/weather.py, what breaks?", evidence, EVERY_COMMAND).routes
+    assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py:forecast")]

@@ -103,6 +103,34 @@ def test_text_output_ends_with_the_footer_even_quiet(project, route) -> None:
     assert result.stderr.strip().splitlines()[-1].startswith(f"note: {FOOTER_START}")
 
 
+@pytest.mark.parametrize("files, name", [
+    ({"pkg/__init__.py": "", "pkg/compat.py": "import sys\nPY_3_10_PLUS = sys.version_info >= (3, 10)\nUNUSED = 1\n",
+      "pkg/make.py": "from pkg.compat import PY_3_10_PLUS\n\n\ndef build():\n    return 1 if PY_3_10_PLUS else 0\n",
+      "tests/test_make.py": "from pkg.compat import PY_3_10_PLUS as modern\n\n\ndef test_flag():\n    assert modern\n",
+      "pkg/other.py": "from pkg.make import build\n"}, "PY_3_10_PLUS"),
+    ({"src/limits.js": "export const MAX_ROWS = 500\nexport const UNUSED = 1\n",
+      "src/table.js": "import { MAX_ROWS } from './limits.js'\nexport function rows(all) { return all.slice(0, MAX_ROWS) }\n",
+      "tests/table.test.js": "import { MAX_ROWS as limit } from '../src/limits.js'\ntest('limit', () => limit)\n",
+      "src/other.js": "import { rows } from './table.js'\n"}, "MAX_ROWS"),
+    # a function passed on as a value, never called where it is imported (pluggy's `caller = _multicall`)
+    ({"pkg/__init__.py": "", "pkg/execution.py": "def multicall(hooks):\n    return hooks\n\n\ndef UNUSED():\n    pass\n",
+      "pkg/manager.py": "from pkg.execution import multicall\n\n\nclass Manager:\n    hookexec = multicall\n",
+      "pkg/other.py": "from pkg.manager import Manager\n"}, "multicall"),
+])
+def test_a_definition_imported_by_name_is_used_by_the_files_that_import_it(make_repo, route, files, name) -> None:
+    """A constant or a function no call or type names: "what uses PY_3_10_PLUS" (attrs), django's DEFAULT_DB_ALIAS
+    and pluggy's `_multicall` had no user."""
+    repo = make_repo("constants")
+    repo.commit(files)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = impact(route, repo, name, "--depth", "1")
+    used_in = sorted(r["path"] for r in found["rows"])
+    assert used_in == sorted(p for p, text in files.items() if f"import {{ {name}" in text or f"import {name}" in text
+                             ), found["rows"]
+    assert all(r["edges"] == ["references"] for r in found["rows"])
+    assert impact(route, repo, "UNUSED", "--depth", "1")["rows"] == []
+
+
 def test_impact_without_a_bundle_is_fatal(make_repo, route) -> None:
     repo = make_repo()
     repo.commit({"a.py": "x = 1\n"})
@@ -297,6 +325,12 @@ CONFIGS = {
     "Makefile": "lint:\n\truff check shop\n\nschemas:\n\tpython tools/regenerate_schemas.py\n",
     "plugin.xml": ('<plugin id="shop-plugin">\n  <js-module src="www/checkout.js" name="checkout">\n'
                    '    <clobbers target="window.shopCheckout" />\n  </js-module>\n</plugin>\n'),
+    # CI and build files by the names their tools give them, anywhere in the tree (not a module named build.py)
+    "integration/kiosk/cloudbuild.yaml": ("steps:\n  - name: golang\n    args: [go, build, ./kiosk]\n"
+                                          "  - name: gcr.io/cloud-builders/docker\n"
+                                          "    args: [run, kiosk-harness, --acceptance]\n"),
+    "Build/build.ps1": "Task Package { exec { nuget pack Shop.nuspec -Symbols } }\n",
+    "shop/build.py": "def nuget_acceptance_kiosk():\n    return 'not a build file'\n",
 }
 
 
@@ -306,6 +340,8 @@ CONFIGS = {
     ("Where is the shop-admin console script declared?", "pyproject.toml"),
     ("Which make target regenerates the schemas?", "Makefile"),
     ("Where is it configured that the checkout module clobbers window.shopCheckout?", "plugin.xml"),
+    ("Which Cloud Build config builds the kiosk and runs its acceptance tests?", "integration/kiosk/cloudbuild.yaml"),
+    ("Which script packs the nuget package?", "Build/build.ps1"),
 ])
 def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
                                                                                  first) -> None:

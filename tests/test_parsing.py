@@ -1547,6 +1547,23 @@ class A:
     assert symbols[0].doc == "Log to the wsgi error stream."
 
 
+def test_python_module_level_flags_and_placeholders_are_constants() -> None:
+    # attrs' `PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)` was no constant: "what uses PY_3_10_PLUS" had no name
+    source = b"""\
+PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)
+PYPY = impl == "PyPy" and not frozen
+DEBUG = False
+_missing = None
+OFFSET = -1
+HEAD = ARGS[0]
+GREETING = "hello, " "world"
+"""
+    assert [(s.name, s.kind) for s in extract(source, "python").symbols] == [
+        ("PY_3_10_PLUS", "constant"), ("PYPY", "constant"), ("DEBUG", "constant"), ("_missing", "constant"),
+        ("OFFSET", "constant"), ("HEAD", "constant"), ("GREETING", "constant"),
+    ]
+
+
 def test_java_static_final_fields_and_enum_constants_are_constants_of_their_type() -> None:
     source = """\
         public class HttpConnection {

@@ -38,12 +38,16 @@ _MANIFESTS = ("pyproject.toml", "package.json", "go.mod", "Cargo.toml")
 # pushed", "which manifest declares the console script") finds the file that no table above has a row for.
 _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pipelines.yml", ".gitlab-ci.yml",
                        "bitbucket-pipelines.yml", ".cirrus.yml", ".drone.yml", "jenkinsfile", "tox.ini",
-                       "noxfile.py", ".pre-commit-config.yaml"))
+                       "noxfile.py", ".pre-commit-config.yaml", "cloudbuild.yaml", "cloudbuild.yml",
+                       "cloudbuild.json", "codefresh.yml", ".woodpecker.yml"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
                              "justfile", "rakefile", "configure.ac", "build.xml", "build.sbt", "package.swift",
-                             "mix.exs", "plugin.xml"))  # plugin.xml: a Cordova plugin's manifest
+                             "mix.exs", "plugin.xml",  # plugin.xml: a Cordova plugin's manifest
+                             # a repository's build script by the names build tools give it (not `build.py`: a module)
+                             "build.sh", "build.ps1", "build.cmd", "build.bat", "build.cake", "build.fsx",
+                             "psakefile.ps1"))
 _MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal")
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
@@ -122,7 +126,7 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 def config_kind(path: str) -> str | None:
     """"ci" or "manifest" for a file that says how the repository is built, tested or published, else None."""
     name = path.rpartition("/")[2].lower()
-    if _is_workflow(path) or name in _CI_NAMES or path.endswith(".circleci/config.yml"):
+    if _is_workflow(path) or name in _CI_NAMES or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")):
         return "ci"
     if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES):
         return "manifest"

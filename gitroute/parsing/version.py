@@ -28,5 +28,6 @@ from __future__ import annotations
 # sections), a PHP namespace (`Monolog\Registry`) read as a qualified name by the doc↔code index; 24: a heading cut
 # to 1,000 characters, its control characters spaces (a row is named by it, and answers check names); 25: plain-text
 # documents under the names every project uses (`CHANGES`, `NEWS`, `HISTORY.txt`; without an extension, in capitals);
-# 26: a C++ member's type as a reference (a class holding a `details::file_helper` depends on it)
-EXTRACTOR_VERSION = 26
+# 26: a C++ member's type as a reference (a class holding a `details::file_helper` depends on it); 27: Python
+# module-level constants whose value is a comparison, a boolean, a negative number, None, a subscript or a joined string
+EXTRACTOR_VERSION = 27

@@ -65,12 +65,14 @@
   name: (dotted_name) @module @name) @reference.bind
 
 ; Module-level constants and objects: `default_handler = logging.StreamHandler(...)`, `MAX_AGE = 3600`,
-; `request_started = _signals.signal("request-started")`. Not `__all__`-style dunders, not plain aliases of
+; `request_started = _signals.signal("request-started")`, `DEBUG = False`, `PY_3_10_PLUS = sys.version_info >= (3, 10)`. Not `__all__`-style dunders, not plain aliases of
 ; another name (`x = y`), which define nothing new.
 (module
   (assignment
     left: (identifier) @name
     right: [(call) (dictionary) (list) (set) (tuple) (string) (integer) (float) (lambda) (attribute)
-            (binary_operator) (list_comprehension) (dictionary_comprehension) (conditional_expression)])
+            (binary_operator) (list_comprehension) (dictionary_comprehension) (conditional_expression)
+            (comparison_operator) (boolean_operator) (not_operator) (unary_operator) (true) (false) (none)
+            (subscript) (concatenated_string) (set_comprehension) (generator_expression)])
   @definition.constant
   (#not-match? @name "^__.*__$"))
