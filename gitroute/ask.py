@@ -562,7 +562,7 @@ def _describes_its_subject(text: str, at: int) -> bool:
     """Whether a "where is … defined" phrase names what it asks the place of in words ("where are non-ASCII
     characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
     frame = _WHERE_FRAME.match(text, at)
-    return bool(frame) and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS | _DEFINING
+    return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS | _DEFINING
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.
