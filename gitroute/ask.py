@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
-from gitroute.phrases import TESTS_WHY, WIRING_COPIES_WHAT, phrase_intents
+from gitroute.phrases import DEFINING, TESTS_WHY, WHERE_IS, WIRING_COPIES_WHAT, phrase_intents
 from gitroute.text import (
     LazyPattern,
     is_code_name,
@@ -553,16 +553,15 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     return (None if kind == "symbol" else text), []
 
 
-_WHERE_FRAME = re.compile(r"where(?:'s|’s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:the\s+)?(\S+)", re.I)
+_WHERE_FRAME = re.compile(rf"{WHERE_IS}(?:the\s+)?(\S+)", re.I)  # the word after "where is" in `_DEFINED`'s frame
 _PRONOUNS = frozenset(("it", "this", "that", "they", "them", "these", "those", "its", "their"))
-_DEFINING = frozenset(("defined", "declared", "implemented", "located", "live", "lives", "housed", "written"))
 
 
 def _describes_its_subject(text: str, at: int) -> bool:
     """Whether a "where is … defined" phrase names what it asks the place of in words ("where are non-ASCII
     characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
     frame = _WHERE_FRAME.match(text, at)
-    return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS | _DEFINING
+    return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS.union(DEFINING)
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.

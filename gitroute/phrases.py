@@ -194,9 +194,10 @@ _CHANGING = _phrases(
     r"|move|moving|touch|touching|add|adding)\b",
 )
 # "where is X defined", "which header declares X": where a name is defined (a name must be there to ask it).
+WHERE_IS = r"where(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+"
+DEFINING = ("defined", "declared", "implemented", "located", "live", "lives", "housed", "written")
 _DEFINED = _phrases(
-    r"\bwhere(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+(?:\S+\s+){0,6}?(?:defined|declared|implemented"
-    r"|located|live|lives|housed|written)\b",
+    rf"\b{WHERE_IS}(?:\S+\s+){{0,6}}?(?:{'|'.join(DEFINING)})\b",
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
     r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
     r"\b(?:definition|declaration) of\b|\bjump to\b|\bgo to (?:the |its )?definition\b",

@@ -12,6 +12,7 @@ Imports of the indexes stay inside the functions: a query is a process start.
 """
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 
 from gitroute.errors import GitrouteError
@@ -53,8 +54,6 @@ class opened:
 
     def __enter__(self) -> BundleView:
         if self.view is None:
-            import gc
-
             from gitroute.bundle.store import BundleView
 
             self.collecting = gc.isenabled()
@@ -68,8 +67,6 @@ class opened:
 
     def _resume(self) -> None:
         if self.collecting:
-            import gc
-
             self.collecting = False
             gc.enable()
 
