@@ -407,6 +407,14 @@ def test_the_meaning_index_built_ahead_is_taken_only_while_the_claims_stand(tmp_
     run_build("HEAD", repo_path=str(incremental.path), jobs=1)
     assert taken[-1] is True, "a code edit no document names: the index built ahead is taken"
     full.commit(tree, "code only")
+    # A symbol added to cart.py renumbers the nodes of the files after it (prices.py, which README names):
+    # the claims are the same but for those ids, and the prediction follows them.
+    tree = {**tree, "shop/cart.py": tree["shop/cart.py"] + "\n\ndef empty_cart():\n    return Cart()\n"}
+    incremental.commit(tree, "a symbol before a file a document names")
+    rebuilt = run_build("HEAD", repo_path=str(incremental.path), jobs=1).bundle_tree
+    assert taken[-1] is True, "the claims moved by renumbering only: the index built ahead is taken"
+    full.commit(tree, "a symbol before a file a document names")
+    assert rebuilt == run_build("HEAD", repo_path=str(full.path), jobs=1, full=True).bundle_tree
     tree = {**tree, "README.md": tree["README.md"] + "\n`show_total` adds up the prices shown.\n"}
     incremental.commit(tree, "a document names the new function")
     run_build("HEAD", repo_path=str(incremental.path), jobs=1)
@@ -745,3 +753,52 @@ def test_a_commit_that_changes_no_document_reads_no_record_again(tmp_path: Path,
     tree = {**tree, "docs/adr/0001-keep-carts-in-memory.md": ADR.replace("accepted", "superseded")}
     _build_both(incremental, full, tree, "edit the record")
     assert len(read) == 5, "an edited record was taken from the memo"
+
+
+def _spanned_graph(sizes: list[int]) -> list:
+    """Files f0.py, f1.py, ... of 1 + size nodes each, numbered as `graph._place_nodes` does, with a gap after each."""
+    from gitroute.model import Node
+
+    nodes, next_id = [], 100
+    for at, size in enumerate(sizes):
+        nodes += [Node(next_id + i, f"f{at}.py", f"n{i}", "function" if i else "file", 1, 1, "python", "", "", False)
+                  for i in range(size + 1)]
+        next_id += size + 1 + 7
+    return nodes
+
+
+@given(st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=6), st.integers(min_value=0, max_value=5),
+       st.data())
+def test_relocated_claims_follow_the_nodes_a_symbol_added_before_them_renumbered(counts, grows, data) -> None:
+    """`prepare` predicts the claims from the last build's, spelled by (file, place in it): a symbol added at the end of
+    one file renumbers the files after it, and the prediction holds their new ids. The same spans come from a node
+    list and from a large graph's compact table."""
+    from gitroute.graph import NodeTable
+    from gitroute.indexes.meaning import _file_spans, _located, _relocatable
+
+    before = _spanned_graph(counts)
+    assert _file_spans(NodeTable.from_nodes(before)) == _file_spans(before)
+    targets = data.draw(st.lists(st.sampled_from([n.id for n in before]), min_size=1, max_size=3))
+    claims = [("README.md", 1, "name", False, False, tuple(targets))]
+    relocatable = _relocatable(claims, _file_spans(before))
+    assert _located(relocatable, _file_spans(before)) == claims
+    grows %= len(counts)
+    after = _spanned_graph([c + 1 if at == grows else c for at, c in enumerate(counts)])
+    same = {(n.path, n.name): n.id for n in after}
+    spelled = {n.id: (n.path, n.name) for n in before}
+    renumbered = tuple(same[spelled[target]] for target in targets)
+    assert _located(relocatable, _file_spans(after)) == [(*claims[0][:5], renumbered)]
+
+
+def test_a_claim_on_a_node_gone_or_in_no_file_is_no_prediction() -> None:
+    from gitroute.indexes.meaning import _file_spans, _located, _relocatable
+
+    before = _spanned_graph([2, 1])
+    last_of_first = [n.id for n in before if n.path == "f0.py"][-1]
+    relocatable = _relocatable([("README.md", 1, "name", False, False, (last_of_first,))], _file_spans(before))
+    assert relocatable is not None
+    assert _located(relocatable, _file_spans(_spanned_graph([1, 1]))) is None  # f0.py holds one symbol fewer
+    assert _located(relocatable, [s for s in _file_spans(before) if s[1] != "f0.py"]) is None  # f0.py is gone
+    assert _relocatable([("README.md", 1, "name", False, False, (1,))], _file_spans(before)) is None  # before any file
+    assert _relocatable([("README.md", 1, "name", False, False, (before[2].id + 3,))], _file_spans(before)) is None
+    assert _located({"not": "claims"}, _file_spans(before)) is None

@@ -17,8 +17,11 @@ becomes words, `postings` what a file's postings are, `ranking` how files rank a
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import groupby
+from operator import attrgetter
 
 from gitroute.bundle.tables import PostingsTable
 from gitroute.indexes.meaning.postings import (
@@ -248,7 +251,7 @@ def build(inputs) -> object:
         last = None
         if shards_memo is not None:
             last = shards_memo.get(BEFORE) if ahead else None
-            shards_memo.put(CLAIMS, claims)
+            shards_memo.put(CLAIMS, _relocatable(claims, _file_spans(inputs.graph.nodes)))
         anchors = anchor_texts(claims, inputs.documents or {})
         blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs),
                                                    anchors, entries, inputs.previous, shards_memo, last)
@@ -267,12 +270,13 @@ def prepare(inputs) -> PreparedBuild:
     if inputs.memo is None:
         return PreparedBuild(entries)
     shards_memo = inputs.memo.table(f"{NAME} shards")
-    claims = shards_memo.get(CLAIMS)
-    if not isinstance(claims, list):
-        return PreparedBuild(entries)
-    try:
-        anchors = anchor_texts(claims, inputs.documents or {})
+    claims = anchors = None
+    try:  # the last build's claims (`_relocatable`), in this build's node ids
+        claims = _located(shards_memo.get(CLAIMS), _file_spans(inputs.graph.nodes))
+        anchors = anchor_texts(claims, inputs.documents or {}) if claims is not None else None
     except (TypeError, ValueError, IndexError):  # not what this code's build stored: nothing built ahead
+        anchors = None
+    if claims is None or anchors is None:
         return PreparedBuild(entries)
     before = POSTINGS.state(shards_memo)
     shards_memo.put(BEFORE, before)
@@ -282,6 +286,53 @@ def prepare(inputs) -> PreparedBuild:
     built = build_meaning_index(inputs.graph.nodes, _reader(inputs), None, _blobs(inputs), anchors, entries,
                                 inputs.previous, shards_memo, files_kept=kept)
     return PreparedBuild(None, _digest(claims), built)
+
+
+def _file_spans(nodes: Sequence) -> list[tuple[int, str, int]]:
+    """(first node id, path, node count) of each file, in id order: a file's nodes are numbered from its own id."""
+    if hasattr(nodes, "file_runs"):  # a large graph's compact table: no node made
+        return [(nodes.ids[start], path, end - start) for path, start, end in nodes.file_runs()]
+    spans: list[tuple[int, str, int]] = []
+    for path, group in groupby(nodes, key=attrgetter("path")):
+        ids = [node.id for node in group]
+        spans.append((ids[0], path, len(ids)))
+    return spans
+
+
+def _relocatable(claims: list, spans: list[tuple[int, str, int]]) -> list | None:
+    """doc_links' claims with each node id spelled (its file's path, its place in the file): what `prepare` predicts
+    the next build's claims from. A commit that adds a symbol renumbers the nodes after it in its bucket, and a claim
+    on one of them would differ by id alone: built ahead from ids, the index was built again (a third of a
+    one-file rebuild on django). None when a node lies in no file."""
+    firsts = [first for first, _path, _count in spans]
+    relocated = []
+    for *head, nodes in claims:
+        spelled: list = []
+        for node in nodes:
+            at = bisect_right(firsts, node) - 1
+            if at < 0 or node - firsts[at] >= spans[at][2]:
+                return None
+            spelled += (spans[at][1], node - firsts[at])
+        relocated.append((*head, tuple(spelled)))
+    return relocated
+
+
+def _located(relocatable: object, spans: list[tuple[int, str, int]]) -> list | None:
+    """The claims `_relocatable` spelled, in this build's node ids; None when a file they name is gone or now
+    holds fewer nodes (the prediction would be wrong: `build` makes the index from the claims themselves)."""
+    if not isinstance(relocatable, list):
+        return None
+    files = {path: (first, count) for first, path, count in spans}
+    claims = []
+    for *head, spelled in relocatable:
+        nodes = []
+        for path, offset in zip(spelled[::2], spelled[1::2]):
+            first, count = files.get(path, (0, 0))
+            if not 0 <= offset < count:
+                return None
+            nodes.append(first + offset)
+        claims.append((*head, tuple(nodes)))
+    return claims
 
 
 def _blobs(inputs) -> dict[str, str]:
