@@ -120,7 +120,7 @@ def lint(rev: str = "HEAD", *, repo: str = ".") -> list[tuple[str, int, str]]:
     repository = git.open_repository(repo)
     commit = git.resolve_commit(repository, rev)
     config = parse_config(git.read_commit_file(repository, commit, CONFIG_PATH))
-    snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded)
+    snap = git.snapshot_at(repository, commit, max_file_bytes=config.max_file_bytes, excluded=config.excluded())
     return lint_documents(parse_documents((e.path, functools.partial(snap.read, e)) for e in snap.entries), config)
 
 

@@ -475,7 +475,7 @@ def _snapshot(repo_path: str, rev: str, fetch: bool,
     config = parse_config(git.read_commit_file(repo, commit, CONFIG_PATH, fetch=fetch))
     if max_file_bytes is not None:
         config = config.with_max_file_bytes(max_file_bytes)
-    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.is_excluded,
+    snap = git.snapshot_at(repo, commit, max_file_bytes=config.max_file_bytes, excluded=config.excluded(),
                            fetch=fetch)
     return repo, commit, config, snap
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitroute.config import parse_config
 from gitroute.errors import ConfigError
@@ -150,3 +152,22 @@ def test_an_unknown_config_key_lists_the_known_ones():
         parse_config(b"[bench]\nfiles = 'x.yaml'\n")
     assert raised.value.hint.startswith("the keys are 'build.max_file_bytes', ")
     assert "'bench.file'" in raised.value.hint
+
+
+_GLOB_PARTS = ["**", "*", "?", "node_modules", "vendor", "a", ".git", "[ab]", "[!a]", "x.py", "/"]
+_PATH_PARTS = ["node_modules", "vendor", "a", "b", ".git", "x.py", "ab", "src"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_GLOB_PARTS), min_size=1, max_size=5).map("".join), max_size=4),
+       st.lists(st.lists(st.sampled_from(_PATH_PARTS), min_size=1, max_size=4).map("/".join), min_size=1, max_size=8))
+def test_exclusion_as_one_pattern_answers_as_each_glob_does(globs: list[str], paths: list[str]) -> None:
+    """The build's walk asks one compiled pattern (`Config.excluded`); `fnmatchcase` per glob is the rule it keeps."""
+    import fnmatch
+
+    from gitroute.config import Config
+
+    config = Config(exclude=tuple(globs))
+    for path in paths:
+        expected = any(fnmatch.fnmatchcase(path, glob) for glob in globs)
+        assert bool(config.excluded()(path)) is expected
+        assert config.is_excluded(path) is expected

@@ -221,7 +221,7 @@ def snapshot_at(
     commit_id: str,
     *,
     max_file_bytes: int,
-    excluded: Callable[[str], bool] = lambda path: False,
+    excluded: Callable[[str], object] = lambda path: False,
     fetch: bool = True,
 ) -> Snapshot:
     """List the regular files of a commit and of the submodules it pins, classifying what is skipped.
@@ -245,7 +245,7 @@ def _walk(
     tree_id: pygit2.Oid,
     prefix: str,
     max_file_bytes: int,
-    excluded: Callable[[str], bool],
+    excluded: Callable[[str], object],
     fetch: bool,
 ) -> None:
     stack: list[tuple[pygit2.Oid, str]] = [(tree_id, prefix)]
