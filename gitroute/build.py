@@ -736,6 +736,8 @@ class _IndexJobs:
                         self.late = _start_pool(max(1, self.workers - 1))
                     held = self._submit(edges=True, hold=hold)
                 while True:
+                    if held is None and self.running:
+                        held = self._steal()
                     if held is not None:
                         self.done[held] = self._inline(held)
                         hold = LONGEST
@@ -776,6 +778,18 @@ class _IndexJobs:
             if isinstance(output, dict) and "large" in output:  # a model and its vectors: their own ref
                 self.writer.stage_large(output["large"])
         return sections
+
+    def _steal(self) -> str | None:
+        """The longest early job no worker has started yet (still queued in its pool), taken back for the parent to
+        run: it would otherwise wait for the early worker while that one works through a queue of jobs (a one-file
+        rebuild's indexes that read no edges, django: the parent was done first)."""
+        queued = [future for future in self.early_jobs if not future.running() and not future.done()]
+        queued.sort(key=lambda future: -self.cost.get(f"index {self.running[future]}", 0.0))
+        for future in queued:
+            if future.cancel():  # False once the pool has handed it to its worker
+                self.early_jobs.discard(future)
+                return self.running.pop(future)
+        return None
 
     def _job(self, name: str) -> _Done:
         function, args = self._call(name)

@@ -802,3 +802,39 @@ def test_a_claim_on_a_node_gone_or_in_no_file_is_no_prediction() -> None:
     assert _relocatable([("README.md", 1, "name", False, False, (1,))], _file_spans(before)) is None  # before any file
     assert _relocatable([("README.md", 1, "name", False, False, (before[2].id + 3,))], _file_spans(before)) is None
     assert _located({"not": "claims"}, _file_spans(before)) is None
+
+
+def _wait_for(path: str) -> str:
+    """A pool job that holds its worker until `path` exists (the test's signal), then names it."""
+    import os
+    import time
+
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return path
+
+
+def test_the_parent_takes_back_the_longest_early_job_no_worker_started(tmp_path: Path) -> None:
+    """Once the parent has nothing of its own to run, it takes back an early job still queued in the pool (the one
+    the last build timed longest) rather than wait for the worker to reach it; a job a worker holds stays there."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from gitroute.build import _IndexJobs
+
+    signal = str(tmp_path / "go")
+    jobs = object.__new__(_IndexJobs)
+    jobs.cost = {"index short": 0.1, "index long": 0.9, "index middle": 0.5}
+    with ProcessPoolExecutor(1) as pool:
+        blocked = pool.submit(_wait_for, signal)
+        names = ["held", "queued", "short", "long", "middle"]
+        futures = [blocked] + [pool.submit(_wait_for, signal) for _ in names[1:]]
+        jobs.running = dict(zip(futures, names))
+        jobs.early_jobs = set(futures)
+        while not blocked.running():
+            pass
+        taken = [jobs._steal(), jobs._steal()]
+        Path(signal).touch()
+        assert taken == ["long", "middle"], "the longest queued first; the pool had already handed on the others"
+        assert {jobs.running[f] for f in jobs.early_jobs} == {"held", "queued", "short"}
+        assert all(f.result() == signal for f in jobs.early_jobs)
+        assert all(f.cancelled() for f in futures if f not in jobs.running), "a job taken back never runs twice"
