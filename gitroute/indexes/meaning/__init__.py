@@ -291,7 +291,8 @@ def prepare(inputs) -> PreparedBuild:
 def _file_spans(nodes: Sequence) -> list[tuple[int, str, int]]:
     """(first node id, path, node count) of each file, in id order: a file's nodes are numbered from its own id."""
     if hasattr(nodes, "file_runs"):  # a large graph's compact table: no node made
-        return [(nodes.ids[start], path, end - start) for path, start, end in nodes.file_runs()]
+        ids = nodes.ids  # type: ignore[attr-defined]
+        return [(ids[start], path, end - start) for path, start, end in nodes.file_runs()]
     spans: list[tuple[int, str, int]] = []
     for path, group in groupby(nodes, key=attrgetter("path")):
         ids = [node.id for node in group]
