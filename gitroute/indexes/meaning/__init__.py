@@ -251,7 +251,8 @@ def build(inputs) -> object:
         last = None
         if shards_memo is not None:
             last = shards_memo.get(BEFORE) if ahead else None
-            shards_memo.put(CLAIMS, _relocatable(claims, _file_spans(inputs.graph.nodes)))
+            if isinstance(prepared, PreparedBuild):  # (a lean build has no prepare step to predict them)
+                shards_memo.put(CLAIMS, _relocatable(claims, _file_spans(inputs.graph.nodes)))
         anchors = anchor_texts(claims, inputs.documents or {})
         blobs, section, kept = build_meaning_index(inputs.graph.nodes, _reader(inputs), memo, _blobs(inputs),
                                                    anchors, entries, inputs.previous, shards_memo, last)
