@@ -26,7 +26,7 @@ from gitroute.bundle.layout import (
     INDEX_META,
     dump_json,
 )
-from gitroute.bundle.memo import BuildMemo, hold_until_exit
+from gitroute.bundle.memo import BuildMemo
 from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
 from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
@@ -272,7 +272,6 @@ def run_build(rev: str = "HEAD", *, repo_path: str = ".", jobs: int | None = Non
         _stop_pools()  # Ctrl-C or a failure: no worker may go on parsing, or hold the exit up
         raise
     finally:
-        hold_until_exit(None)
         cleanup.close()
         if collecting:
             gc.enable()
@@ -325,9 +324,6 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
                          documents=sources.documents, options=options, memo=memo,
                          previous=writer.previous_blobs())
     index_jobs = _IndexJobs(writer, inputs, jobs, sources.nodes)
-    held_tables: list = []  # a caller that exits right after the build: the memo tables too are left to the exit
-    if keep is not None and not index_jobs.lean:  # (lean: a table the parent held, every later fork would hold)
-        hold_until_exit(held_tables)
     # The indexes that read no edges start as soon as the nodes are placed, beside edge resolution.
     # The graph's memo is its own, saved here: forked workers save the tables of `memo` they inherit.
     graph_memo = BuildMemo(git.common_dir(repo), fresh=full)
@@ -354,7 +350,7 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     seconds = laps.total()
     writer.record_timing(written.bundle_commit, seconds, laps.phases)
     if keep is not None:
-        keep.append((decoded, sources, graph, inputs, snap, texts, writer, held_tables))
+        keep.append((decoded, sources, graph, inputs, snap, texts, writer))
         gc.freeze()  # and no collection, once `run_build` enables it again, walks them all (a fifth of a second)
     return BuildReport(
         source_commit=commit, source_tree=snap.tree, bundle_commit=written.bundle_commit,
@@ -706,7 +702,7 @@ class _IndexJobs:
             with _signals_held():  # the workers are forked at the first submit
                 # One core is the parent's: it resolves the edges, which what waits for the whole graph
                 # (doc_links, the graph's blobs) waits for in turn: the build's longest path.
-                self.early = _start_pool(self.workers - 1, hold_memo=True)  # (not lean: small tables)
+                self.early = _start_pool(self.workers - 1)
                 self._submit(edges=False)
         finally:
             _FORKED = (None, "")
@@ -737,7 +733,7 @@ class _IndexJobs:
                     hold = None
                 with _signals_held():
                     if not self.lean:
-                        self.late = _start_pool(max(1, self.workers - 1), hold_memo=True)
+                        self.late = _start_pool(max(1, self.workers - 1))
                     held = self._submit(edges=True, hold=hold)
                 while True:
                     if held is None and self.running:
@@ -966,13 +962,13 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _start_pool(workers: int, hold_memo: bool = False) -> ProcessPoolExecutor:
-    """Forked workers (at the first submit); `hold_memo`: they keep the memo tables they save until they exit."""
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """Forked workers (at the first submit)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_init, initargs=(os.getpid(), hold_memo))
+                               initializer=_worker_init, initargs=(os.getpid(),))
     _POOLS.append(pool)
     return pool
 
@@ -998,10 +994,9 @@ def _stop_pools() -> None:
                 process.kill()
 
 
-def _worker_init(parent: int, hold_memo: bool = False) -> None:
+def _worker_init(parent: int) -> None:
     """A pool worker: Ctrl-C is the parent's to handle, and the worker must not outlive its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    hold_until_exit([] if hold_memo else None)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back (see _signals_held); now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     armed = False

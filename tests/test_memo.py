@@ -113,26 +113,3 @@ def test_a_first_save_encodes_a_large_table_once_in_the_count_its_size_asks(tmp_
     _save(tmp_path / "other", one)
     assert encoded[-1] == bucket_count(len(one) * 1_000_000) and len(encoded) == 2
     assert BuildMemo(str(tmp_path / "other"), salt="s").table("t").previous == one
-
-
-def test_saved_tables_are_held_until_exit_only_when_asked(tmp_path: Path) -> None:
-    """A process that ends without freeing (a pool worker, a command right after its build) keeps the tables it saved
-    rather than free them object by object; what it saved is written either way, and by default nothing is held."""
-    from gitroute.bundle.memo import hold_until_exit
-
-    held: list = []
-    memo = BuildMemo(str(tmp_path))
-    memo.table("one").put("key", [1, 2])
-    hold_until_exit(held)
-    try:
-        memo.save()
-        memo.table("two").put("other", (3,))
-        memo.save()
-    finally:
-        hold_until_exit(None)
-    assert [table.kept for table in held] == [{"key": [1, 2]}, {"other": (3,)}]
-    memo.table("three").put("k", 1)
-    memo.save()
-    assert len(held) == 2, "no longer asked: a saved table is let go of"
-    again = BuildMemo(str(tmp_path))
-    assert again.table("one").get("key") == [1, 2] and again.table("two").get("other") == (3,)

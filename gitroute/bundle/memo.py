@@ -304,24 +304,9 @@ class BuildMemo:
         return MemoTable(path, self.salt, entries, generations, buckets, sizes)
 
     def save(self) -> None:
-        """Save every table this process used since the last save, and let go of them (see `hold_until_exit`).
+        """Save every table this process used since the last save, and let go of them.
 
         Forked workers inherit the tables their parent had open: saved before the fork, none is left to
         be saved twice."""
         while self.tables:
-            table = self.tables.popitem()[1]
-            table.save()
-            if _HELD is not None:
-                _HELD.append(table)
-
-
-# Where saved tables go instead of being freed, when set: a process that ends without freeing its objects (a pool
-# worker ends in os._exit; a command exits right after its build) would spend CPU freeing them one by one for
-# nothing (django's tables: 0.07 s, on a one-file rebuild's longest path).
-_HELD: list | None = None
-
-
-def hold_until_exit(held: list | None) -> None:
-    """From now on, saved tables are appended to `held` (None: freed as they are let go of)."""
-    global _HELD
-    _HELD = held
+            self.tables.popitem()[1].save()
