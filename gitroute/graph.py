@@ -246,12 +246,14 @@ def build_graph(
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
     on_nodes: Callable[[list[Node]], None] | None = None,
     memo: MemoTable | None = None,
+    released: Callable[[], None] | None = None,
 ) -> CodeGraph:
     """Merge per-file extracts into one graph with stable node ids (see `_place_nodes`).
 
     `on_nodes` sees the final node list before edges are resolved, so that a caller can start
     work that needs only the nodes (the symbol index) in parallel. `memo`: a build memo's table, where
     each file's resolved edges are kept, and taken back while what they were resolved from is unchanged.
+    `released`: see `resolve_edges`.
     """
     files = sorted(files, key=lambda f: f.path)
     nodes, file_node, symbol_ids = _place_nodes(files)
@@ -270,7 +272,7 @@ def build_graph(
     work: Counter = Counter()
     edges, unresolved, routes, parts = resolve_edges(
         files, nodes, file_node, symbol_ids, ModuleIndex(file_node, modules, named["go.mod"], named["package.json"]),
-        memo, work)
+        memo, work, released)
     return CodeGraph(nodes, edges, unresolved, routes, parts,
                      _node_digests(files, file_node, symbol_ids, declared_nodes, nodes), work)
 
@@ -1234,12 +1236,14 @@ def resolve_edges(
     modules: ModuleIndex,
     memo: MemoTable | None = None,
     work: Counter | None = None,
+    released: Callable[[], None] | None = None,
 ) -> tuple[EdgeTable, Counter, dict[str, Counter], list[FileEdges]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
     route resolved, by edge kind, and each file's part of the edges. `modules`: what module specs name.
     With a build memo, a file whose resolution would read the same is not resolved again. `work`: what
     resolving cost is counted into it (see `_Resolution.work`). Edges are packed as each file is resolved,
-    and what resolving read is let go of before the edges are gathered: a large graph's peak is its edges."""
+    and what resolving read is let go of before the edges are gathered: a large graph's peak is its edges.
+    `released` is called then, before they are: a caller may hand the freed memory back."""
     resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
     if work is not None:
         resolution.work = work
@@ -1257,6 +1261,8 @@ def resolve_edges(
     if earlier is not None:
         earlier.settle()  # numbers what the files resolved now read: the resolution's memos may go
     del resolution
+    if released is not None:
+        released()
 
     # Every file's structure and imports, then every file's uses: the order edges always had.
     edges = EdgeTable()
