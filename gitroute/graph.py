@@ -14,7 +14,7 @@ import posixpath
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import filterfalse
 from typing import IO, Any, NamedTuple, Protocol
@@ -53,6 +53,7 @@ class FileEdges(NamedTuple):
 
 
 _NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kind, lang, signature, doc, owner
+_DETAILS = (7, 8)  # signature, doc: what resolving never reads (`build_graph`'s `details`)
 _BOOLS = (False, True)
 _NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
 
@@ -77,13 +78,16 @@ class NodeTable(list):
         self.codes = [array("I") for _ in _NODE_STRINGS]  # per string field, each node's index into them
 
     @classmethod
-    def from_nodes(cls, nodes: Sequence[Node]) -> NodeTable:
+    def from_nodes(cls, nodes: Sequence[Node], details: Iterable[tuple[str, str]] | None = None) -> NodeTable:
+        """`details`: each node's signature and doc, in order, in place of the nodes' own (`node_details`)."""
         table = cls()
         table.ids.extend(n[0] for n in nodes)
         table.lines.extend(n[4] for n in nodes)
         table.ends.extend(n[5] for n in nodes)
         table.entries.extend(1 if n[9] else 0 for n in nodes)
         for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
+            if details is not None and field_at in _DETAILS:
+                continue
             seen: dict[str, int] = {}
             for node in nodes:
                 value = node[field_at]
@@ -92,6 +96,16 @@ class NodeTable(list):
                     code = seen[value] = len(strings)
                     strings.append(value)
                 codes.append(code)
+        if details is not None:  # both columns in one pass: each file's symbols are read once
+            columns: list[tuple[list[str], array, dict[str, int]]] = [
+                (table.strings[at], table.codes[at], {}) for at in map(_NODE_STRINGS.index, _DETAILS)]
+            for pair in details:
+                for value, (strings, codes, seen) in zip(pair, columns):
+                    code = seen.get(value)
+                    if code is None:
+                        code = seen[value] = len(strings)
+                        strings.append(value)
+                    codes.append(code)
         return table
 
     def dump(self, out: IO[bytes]) -> None:
@@ -246,15 +260,19 @@ def build_graph(
     declared: Sequence[tuple[str, DeclaredEntry]] = (),
     on_nodes: Callable[[list[Node]], None] | None = None,
     memo: MemoTable | None = None,
+    released: Callable[[], None] | None = None,
+    details: bool = True,
 ) -> CodeGraph:
     """Merge per-file extracts into one graph with stable node ids (see `_place_nodes`).
 
     `on_nodes` sees the final node list before edges are resolved, so that a caller can start
     work that needs only the nodes (the symbol index) in parallel. `memo`: a build memo's table, where
     each file's resolved edges are kept, and taken back while what they were resolved from is unchanged.
+    `released`: see `resolve_edges`. Without `details`, the nodes' signatures and docs are empty: resolving reads
+    neither, and on the Linux kernel they are hundreds of megabytes of strings (`node_details` reads them again).
     """
     files = sorted(files, key=lambda f: f.path)
-    nodes, file_node, symbol_ids = _place_nodes(files)
+    nodes, file_node, symbol_ids = _place_nodes(files, details)
 
     modules = module_index(file_node)
     declared_nodes = nodes
@@ -270,7 +288,7 @@ def build_graph(
     work: Counter = Counter()
     edges, unresolved, routes, parts = resolve_edges(
         files, nodes, file_node, symbol_ids, ModuleIndex(file_node, modules, named["go.mod"], named["package.json"]),
-        memo, work)
+        memo, work, released)
     return CodeGraph(nodes, edges, unresolved, routes, parts,
                      _node_digests(files, file_node, symbol_ids, declared_nodes, nodes), work)
 
@@ -305,12 +323,14 @@ def file_bucket(path: str, buckets: int) -> int:
     return shard_of(path, buckets)
 
 
-def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int], dict[str, list[int]]]:
+def _place_nodes(files: Sequence[SourceFile], details: bool = True,
+                 ) -> tuple[list[Node], dict[str, int], dict[str, list[int]]]:
     """Nodes with stable ids: `bucket << NODE_ORDINAL_BITS | ordinal`, files hashed into buckets by path.
 
     A file's nodes keep their ids when another file changes (only files after it in its own bucket
     move), so a one-file commit rewrites the few bundle blobs that file touches instead of renumbering
     every node after it. Returns the nodes in id order, path -> file node id, path -> symbol ids.
+    Without `details`, symbols' signatures and docs are left empty (see `build_graph`).
     """
     buckets = _bucket_count(files)
     nodes: list[Node] = []
@@ -335,10 +355,29 @@ def _place_nodes(files: Sequence[SourceFile]) -> tuple[list[Node], dict[str, int
                           "", "", bool(extract and extract.entry)))
         ids = list(range(first + 1, first + 1 + len(symbols)))
         path, lang = f.path, f.lang or ""
-        nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, s.signature, s.doc, s.entry,
-                              owner)) for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
+        if details:
+            nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, s.signature, s.doc,
+                                  s.entry, owner)) for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
+        else:
+            nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, "", "", s.entry, owner))
+                      for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
         symbol_ids[f.path] = ids
     return nodes, file_node, symbol_ids
+
+
+def node_details(nodes: Sequence[Node], symbols_of: dict[str, Sequence]) -> Iterator[tuple[str, str]]:
+    """Each node's signature and doc, in order, read again from its file's symbols (path -> the symbols of its
+    extract): what `build_graph` leaves out without `details` (a file node's are empty)."""
+    symbols: Sequence = ()
+    at = 0
+    for node in nodes:
+        if node.kind == "file":  # its symbols' nodes follow it, in their order (`_place_nodes`)
+            symbols, at = symbols_of.get(node.path, ())[:], 0  # set aside on disk: read once here
+            yield "", ""
+        else:
+            s = symbols[at]
+            at += 1
+            yield s.signature, s.doc
 
 
 def _owners(symbols: Sequence) -> list[str]:
@@ -1234,12 +1273,14 @@ def resolve_edges(
     modules: ModuleIndex,
     memo: MemoTable | None = None,
     work: Counter | None = None,
+    released: Callable[[], None] | None = None,
 ) -> tuple[EdgeTable, Counter, dict[str, Counter], list[FileEdges]]:
     """Every edge of the graph, each with how it was resolved, the uses left unresolved, the uses each
     route resolved, by edge kind, and each file's part of the edges. `modules`: what module specs name.
     With a build memo, a file whose resolution would read the same is not resolved again. `work`: what
     resolving cost is counted into it (see `_Resolution.work`). Edges are packed as each file is resolved,
-    and what resolving read is let go of before the edges are gathered: a large graph's peak is its edges."""
+    and what resolving read is let go of before the edges are gathered: a large graph's peak is its edges.
+    `released` is called then, before they are: a caller may hand the freed memory back."""
     resolution = _Resolution(files, nodes, file_node, symbol_ids, modules)
     if work is not None:
         resolution.work = work
@@ -1257,6 +1298,8 @@ def resolve_edges(
     if earlier is not None:
         earlier.settle()  # numbers what the files resolved now read: the resolution's memos may go
     del resolution
+    if released is not None:
+        released()
 
     # Every file's structure and imports, then every file's uses: the order edges always had.
     edges = EdgeTable()

@@ -720,3 +720,25 @@ def test_a_buckets_edges_read_from_the_packed_table_are_what_edge_shard_spells(e
             held.setdefault(key, []).append([EDGE_KINDS[table.kinds[at]], others[at], table.lines[at],
                                              RESOLUTIONS[table.hows[at]]])
         assert _bucket_edges(table, ats, keys, others) == _edges_one_by_one(held)
+
+
+def test_nodes_placed_without_details_make_the_node_table_their_details_read_again_make():
+    """A large build's graph worker places its nodes without signatures and docs (resolving reads neither) and reads
+    them again from the files' symbols as it hands them back: the same table, and the same edges."""
+    from gitroute.graph import NodeTable, node_details
+
+    texts = {"pkg/a.py": "class A:\n    '''An A.'''\n    def f(self, x):\n        '''F.'''\n        return g(x)\n",
+             "pkg/b.py": "def g(y):\n    '''G.'''\n    return A()\n", "README.md": "# r\n",
+             "lib/c.c": "/* Adds. */\nint add(int a, int b) { return a + b; }\n#define TWO 2\n"}
+    files = [SourceFile(path, f"blob-{path}", language_for_path(path),
+                        extract(text.encode(), language_for_path(path)) if language_for_path(path) else None)
+             for path, text in texts.items()]
+    whole, bare = build_graph(files), build_graph(files, details=False)
+    assert any(n.signature for n in whole.nodes) and any(n.doc for n in whole.nodes)
+    assert not any(n.signature or n.doc for n in bare.nodes)
+    assert [n._replace(signature="", doc="") for n in whole.nodes] == bare.nodes
+    assert list(bare.edges) == list(whole.edges) and bare.node_digests == whole.node_digests
+    symbols = {f.path: f.extract.symbols for f in files if f.extract}
+    table = NodeTable.from_nodes(bare.nodes, node_details(bare.nodes, symbols))
+    expected = NodeTable.from_nodes(whole.nodes)
+    assert table == whole.nodes and table.strings == expected.strings and table.codes == expected.codes

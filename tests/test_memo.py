@@ -94,13 +94,13 @@ def test_a_first_save_encodes_a_large_table_once_in_the_count_its_size_asks(tmp_
     # No table on disk: the count comes from an eighth of the entries, not from encoding them all in one bucket
     # first; the layout is the one its size asks, and it reads back whole.
     encoded: list[int] = []
-    real = memo_module.MemoTable._encoded
+    real = memo_module.MemoTable._written
 
     def counting(self, buckets, dirty, generation):
         encoded.append(buckets)
         return real(self, buckets, dirty, generation)
 
-    monkeypatch.setattr(memo_module.MemoTable, "_encoded", counting)
+    monkeypatch.setattr(memo_module.MemoTable, "_written", counting)
     large = _entries(400, 4000)
     _save(tmp_path, large)
     assert encoded == [16]
@@ -113,3 +113,31 @@ def test_a_first_save_encodes_a_large_table_once_in_the_count_its_size_asks(tmp_
     _save(tmp_path / "other", one)
     assert encoded[-1] == bucket_count(len(one) * 1_000_000) and len(encoded) == 2
     assert BuildMemo(str(tmp_path / "other"), salt="s").table("t").previous == one
+
+
+def test_a_save_holds_one_bucket_s_bytes_at_a_time_and_leaves_no_pending_file(tmp_path: Path, monkeypatch) -> None:
+    # Each bucket is encoded and written before the next is: the Linux kernel's graph table, encoded whole, was
+    # hundreds of megabytes of one worker's peak. A write that fails leaves neither a pending file nor a head.
+    held: list[int] = []
+    real = memo_module.MemoTable._write_pending
+
+    def writing(self, bucket, entries, generation):
+        held.append(sum(1 for name in os.listdir(self.path) if name.endswith(".tmp")))
+        return real(self, bucket, entries, generation)
+
+    monkeypatch.setattr(memo_module.MemoTable, "_write_pending", writing)
+    large = _entries(400, 4000)
+    _save(tmp_path, large)
+    folder = tmp_path / memo_module.MEMO_DIR / "t.table"
+    assert len(held) == 16 and held == list(range(16))  # pending, not yet renamed: none held in memory
+    assert not list(folder.glob("*.tmp")) and BuildMemo(str(tmp_path), salt="s").table("t").previous == large
+
+    def failing(self, bucket, entries, generation):
+        if bucket == 3:
+            raise OSError("disk full")
+        return real(self, bucket, entries, generation)
+
+    monkeypatch.setattr(memo_module.MemoTable, "_write_pending", failing)
+    _save(tmp_path, {**large, "file0.py": "changed"}, fresh=True)
+    assert not list(folder.glob("*.tmp")) and not (folder / HEAD).exists()
+    assert not BuildMemo(str(tmp_path), salt="s").table("t").previous

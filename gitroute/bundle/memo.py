@@ -169,31 +169,36 @@ class MemoTable:
         dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
         if self.buckets is None:
             dirty = set(range(buckets))  # no table read: every bucket is this build's
-        data = self._encoded(buckets, dirty, generation)
-        size = sum(size for bucket, size in self.sizes.items() if bucket not in dirty and bucket < buckets)
-        size += sum(map(len, data.values()))
-        if not fits(buckets, size):  # written whole again, in the count its size asks
-            buckets = bucket_count(size)
-            data = self._encoded(buckets, set(range(buckets)), generation)
-        generations = {} if buckets != self.buckets else dict(self.generations)
-        sizes = {} if buckets != self.buckets else dict(self.sizes)
+        written: dict[int, int] = {}
         try:
             os.makedirs(self.path, exist_ok=True)
-            for bucket, encoded in sorted(data.items()):
-                if encoded:
-                    _write_bytes(os.path.join(self.path, f"{bucket:02d}.marshal"), encoded)
-                    generations[bucket], sizes[bucket] = generation, len(encoded)
+            written = self._written(buckets, dirty, generation)
+            size = sum(size for bucket, size in self.sizes.items() if bucket not in dirty and bucket < buckets)
+            size += sum(written.values())
+            if not fits(buckets, size):  # written whole again, in the count its size asks
+                self._discard(written)
+                buckets = bucket_count(size)
+                written = self._written(buckets, set(range(buckets)), generation)
+            generations = {} if buckets != self.buckets else dict(self.generations)
+            sizes = {} if buckets != self.buckets else dict(self.sizes)
+            for bucket, length in sorted(written.items()):
+                if length:
+                    os.replace(self._pending(bucket), os.path.join(self.path, f"{bucket:02d}.marshal"))
+                    generations[bucket], sizes[bucket] = generation, length
                 else:
                     generations.pop(bucket, None)
                     sizes.pop(bucket, None)
+            written = {}
             _write(os.path.join(self.path, HEAD), (self.salt, generations, buckets))
             if buckets != self.buckets:
                 _remove_other_buckets(self.path, generations)
             with contextlib.suppress(OSError):
                 os.unlink(self.path.removesuffix(".table") + ".marshal")  # where a table was kept whole before
         except (OSError, ValueError):  # ValueError: a value marshal cannot write; the next build recomputes
+            self._discard(written)
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(self.path, HEAD))  # the buckets written may not match the head
+            return
         self.generations, self.sizes, self.buckets = generations, sizes, buckets
 
     def _estimated_buckets(self) -> int:
@@ -204,15 +209,43 @@ class MemoTable:
         sample = {key: value for key, value in self.kept.items() if bucket_of(key, 8) == 0}
         return bucket_count(8 * len(marshal.dumps(sample))) if sample else 1
 
-    def _encoded(self, buckets: int, dirty: set[int], generation: str) -> dict[int, bytes]:
-        """Bucket -> its file's bytes (b"" for a bucket left empty), for each bucket of `dirty` among `buckets`."""
+    def _written(self, buckets: int, dirty: set[int], generation: str) -> dict[int, int]:
+        """Bucket -> its file's bytes (0 for a bucket left empty), for each bucket of `dirty` among `buckets`, each
+        encoded and written to its pending file (`_pending`) in turn: one bucket's bytes held at a time, not the
+        table's (the Linux kernel's graph table is hundreds of megabytes)."""
         parts: dict[int, dict] = {bucket: {} for bucket in dirty}
         for key, value in self.kept.items():
             entries = parts.get(bucket_of(key, buckets))
             if entries is not None:
                 entries[key] = value
-        return {bucket: marshal.dumps((self.salt, generation, entries)) if entries else b""
-                for bucket, entries in parts.items()}
+        written: dict[int, int] = {}
+        try:
+            for bucket in sorted(parts):
+                written[bucket] = 0  # a pending file to remove, should writing it fail
+                written[bucket] = self._write_pending(bucket, parts.pop(bucket), generation)
+        except BaseException:
+            self._discard(written)
+            raise
+        return written
+
+    def _write_pending(self, bucket: int, entries: dict, generation: str) -> int:
+        """Write a bucket's file where the save renames it from (none for a bucket left empty); its bytes."""
+        if not entries:
+            return 0
+        encoded = marshal.dumps((self.salt, generation, entries))
+        with open(self._pending(bucket), "wb") as f:
+            f.write(encoded)
+        return len(encoded)
+
+    def _pending(self, bucket: int) -> str:
+        """Where a bucket's file is written before the save renames it into place."""
+        return os.path.join(self.path, f"{bucket:02d}.marshal.{os.getpid()}.tmp")
+
+    def _discard(self, written: dict[int, int]) -> None:
+        """Remove the pending files of `written` (`_written`), not renamed into place."""
+        for bucket in written:
+            with contextlib.suppress(OSError):
+                os.unlink(self._pending(bucket))
 
 
 def _guess_buckets(path: str, salt: str) -> int | None:
