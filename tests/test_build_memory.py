@@ -219,7 +219,8 @@ def test_a_build_removes_what_it_set_aside_however_it_ends_and_a_dead_build_s_fo
     """The spill folder of a build is gone when it ends, finished or failed (workers' files too); a folder left by a
     build that was killed is removed by the next one."""
     repo = RepoBuilder(tmp_path / "r")
-    repo.commit(SAMPLE_FILES)
+    # Enough files that both workers take some (a handful of chunks, one worker sometimes took them all).
+    repo.commit({**SAMPLE_FILES, **{f"src/more/m{i}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(48)}})
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)  # workers write spill files of their own
     stale = _spill_root(repo) / str(_dead_pid())
     stale.mkdir(parents=True)
