@@ -355,12 +355,9 @@ def _place_nodes(files: Sequence[SourceFile], details: bool = True,
                           "", "", bool(extract and extract.entry)))
         ids = list(range(first + 1, first + 1 + len(symbols)))
         path, lang = f.path, f.lang or ""
-        if details:
-            nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, s.signature, s.doc,
-                                  s.entry, owner)) for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
-        else:
-            nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang, "", "", s.entry, owner))
-                      for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
+        nodes += [make(Node, (node_id, path, s.name, s.kind, s.line, s.end_line, lang,
+                              s.signature if details else "", s.doc if details else "", s.entry, owner))
+                  for node_id, s, owner in zip(ids, symbols, _owners(symbols))]
         symbol_ids[f.path] = ids
     return nodes, file_node, symbol_ids
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import groupby
-from operator import attrgetter
 
 from gitroute.bundle.tables import PostingsTable
 from gitroute.indexes.meaning.postings import (
@@ -30,6 +28,7 @@ from gitroute.indexes.meaning.postings import (
     FIELDS,
     PACKED_MIN_NODES,
     Entries,
+    _by_file,
     decode_posting,
     encode_posting,
     files_postings,
@@ -294,11 +293,7 @@ def _file_spans(nodes: Sequence) -> list[tuple[int, str, int]]:
     if hasattr(nodes, "file_runs"):  # a large graph's compact table: no node made
         ids = nodes.ids  # type: ignore[attr-defined]
         return [(ids[start], path, end - start) for path, start, end in nodes.file_runs()]
-    spans: list[tuple[int, str, int]] = []
-    for path, group in groupby(nodes, key=attrgetter("path")):
-        ids = [node.id for node in group]
-        spans.append((ids[0], path, len(ids)))
-    return spans
+    return [(group[0].id, group[0].path, len(group)) for group in _by_file(nodes)]
 
 
 def _relocatable(claims: list, spans: list[tuple[int, str, int]]) -> list | None:
