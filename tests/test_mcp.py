@@ -201,6 +201,36 @@ def test_the_warm_server_answers_every_question_as_the_command_line_does(make_re
     assert tools.warm.pins == 1
 
 
+def test_a_server_over_a_bundle_too_large_to_decode_ahead_answers_as_the_command_line_does(sample_repo, route,
+                                                                                             monkeypatch):
+    """Past WARM_MAX_NODES (the kernel: 200 s and 12 GiB to decode ahead) the server pins at once and answers as a
+    cold query does; its answers are the command line's still."""
+    from gitroute import query
+    from gitroute.cli.mcp import ServerTools
+
+    assert route(["build", "-q"], sample_repo.path).exit_code == 0
+    monkeypatch.setattr(query, "WARM_MAX_NODES", 3)
+    tools = ServerTools(str(sample_repo.path))
+    try:
+        for text in ("OpenMeteoClient", "where are the hourly rows of the forecast made"):
+            assert tools.call("query", {"text": text, "explain": True}) == (
+                cli_json(route, sample_repo, "query", "--explain", text), False)
+            assert tools.call("ask", {"text": text}) == (cli_json(route, sample_repo, "ask", text), False)
+        view = tools.warm.view()
+        assert query.node_count(view) > 3
+        assert "places" not in view.index("symbols").memo  # nothing decoded ahead
+        assert "postings" not in view.index("meaning").memo
+    finally:
+        tools.close()
+    monkeypatch.setattr(query, "WARM_MAX_NODES", 250_000)
+    tools = ServerTools(str(sample_repo.path))
+    try:
+        assert tools.call("query", {"text": "OpenMeteoClient"})[1] is False
+        assert "places" in tools.warm.view().index("symbols").memo  # a bundle this small is decoded ahead
+    finally:
+        tools.close()
+
+
 def raw_session(repo_path, lines: list[bytes], timeout: float = 60.0) -> list[dict]:
     """Send raw lines to `git route mcp` after the handshake; the replies, one per line sent that gets one.
 
