@@ -34,11 +34,12 @@ def answer(index: str, question: str, *, repo: str = ".", limit: int = 10, expla
     return policy.answer(index, question, repo=repo, limit=limit, explain=explain, bundle=bundle, **options)
 
 
-def warm(view: BundleView, repo: str | None = None) -> None:
-    """Decode ahead what answers read, for a server that keeps `view` pinned (and with `repo` the contextual model)."""
+def warm(view: BundleView, repo: str | None = None) -> bool:
+    """Decode ahead what answers read, for a server that keeps `view` pinned (and with `repo` the contextual model);
+    False when the bundle is too large to decode whole (`query.WARM_MAX_NODES`)."""
     from gitroute import query as policy
 
-    policy.warm(view, repo)
+    return policy.warm(view, repo)
 
 
 def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,

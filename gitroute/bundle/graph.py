@@ -11,7 +11,7 @@ import sys
 from array import array
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, gt, mul
 
 from gitroute.bundle.layout import (
@@ -469,13 +469,19 @@ def _edge_table(edges: Sequence):
 class GraphView:
     """Reads node records and edges of one pinned bundle; every value is checked before use."""
 
-    def __init__(self, read: ReadBlobs, corrupt: Callable[[str], Exception]) -> None:
+    def __init__(self, read: ReadBlobs, corrupt: Callable[[str], Exception], most_chunks: int | None = None) -> None:
         self._read = read
         self._corrupt = corrupt
         self._chunks: dict[str, object] = {}
+        # A server's view keeps at most this many decoded shards, the least recently read going first (a kernel's
+        # graph is ~130,000 shards, ~30 KB each decoded); None: a one-shot answer keeps what it read.
+        self._most_chunks = most_chunks
 
     def _load(self, paths: Iterable[str]) -> dict[str, object]:
-        wanted = sorted(set(paths) - self._chunks.keys())
+        asked = set(paths)
+        if self._most_chunks is not None:
+            self._forget_beyond(self._most_chunks, asked)
+        wanted = sorted(asked - self._chunks.keys())
         if wanted:
             blobs = self._read(wanted)
             for path in wanted:
@@ -489,6 +495,17 @@ class GraphView:
                 except ValueError as err:  # BadValue too
                     raise self._corrupt(path) from err
         return self._chunks
+
+    def _forget_beyond(self, most: int, asked: set[str]) -> None:
+        """Make room for the shards `asked` for, keeping at most `most` in all (all those asked for, if more): the
+        others go, the least recently read first."""
+        chunks = self._chunks
+        held = asked & chunks.keys()
+        for path in held:  # the most recently read now: last in the dict's order
+            chunks[path] = chunks.pop(path)
+        over = len(chunks) + len(asked) - len(held) - most
+        for path in list(islice(chunks, min(max(over, 0), len(chunks) - len(held)))):
+            del chunks[path]
 
     def records(self, ids: Iterable[int]) -> dict[int, list]:
         """Raw node records by id (see `node_record`); ids the bundle does not hold are left out."""

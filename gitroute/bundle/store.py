@@ -206,6 +206,8 @@ SHAPE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Zer
 class BundleView:
     """A bundle pinned to one commit: every read names that commit, so a concurrent build cannot tear an answer."""
 
+    graph_chunks: int | None = None  # decoded graph shards kept (`GraphView`); None: all (a one-shot answer)
+
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, *, bounded: bool = True) -> None:
         self.ref = ref
         self.bounded = bounded  # whether blobs have their kind's ceiling (the large bundle's are checked by hash)
@@ -376,7 +378,7 @@ class BundleView:
     def graph(self) -> GraphView:
         """The code graph's node records and edges, read on demand."""
         if self._graph is None:
-            self._graph = GraphView(self.read, lambda path: corrupt_blob(path, self.ref))
+            self._graph = GraphView(self.read, lambda path: corrupt_blob(path, self.ref), self.graph_chunks)
         return self._graph
 
     def index(self, name: str) -> IndexView:
@@ -403,6 +405,10 @@ class BundleView:
         # The error's type names its origin; never its text, which may quote the forged value itself.
         return BundleDamaged(self.ref, f"a value read from it is not of the shape its index writes "
                                        f"({type(err).__name__})")
+
+    def forget_decoded(self) -> None:
+        """Drop what the indexes' answers decoded and kept (their memos); the blobs and graph shards read stay."""
+        self._memos.clear()
 
     def close(self) -> None:
         self.reader.close()

@@ -16,10 +16,15 @@ from gitroute.bundle.store import BundleView
 from gitroute.errors import GitrouteError
 
 CACHE_BYTES = 64 << 20  # blobs kept in memory per pinned bundle; the least recently read go first
+# Decoded graph shards kept per pinned bundle (about 30 KB each): a kernel's questions read tens of thousands of
+# them, which a server answering for hours would otherwise keep, up to the whole graph
+GRAPH_CHUNKS = 4096
 
 
 class CachedBundleView(BundleView):
     """A pinned bundle that keeps the blobs it read: the same path of the same commit is the same bytes."""
+
+    graph_chunks = GRAPH_CHUNKS
 
     def __init__(self, cwd: str = ".", ref: str = BUNDLE_REF, cache_bytes: int = CACHE_BYTES) -> None:
         self._blobs: OrderedDict[str, bytes] = OrderedDict()

@@ -56,6 +56,7 @@ class ServerTools:
         # (pin, tool, arguments) -> document: an answer of a pinned bundle never changes; agents ask again.
         self._answers: OrderedDict[tuple, dict] = OrderedDict()
         self._warmed = 0  # the pin whose bundle `api.warm` decoded
+        self._ahead = True  # whether that bundle's indexes were decoded ahead (not too large: `query.WARM_MAX_NODES`)
 
     def tools(self) -> list[dict]:
         """name, description and inputSchema of each tool, in a fixed order: ask, the table's commands, status."""
@@ -82,7 +83,11 @@ class ServerTools:
             key = (self.warm.pins, name, json.dumps(arguments, sort_keys=True))
             document = self._answers.get(key)
             if document is None:
-                document = bound_document(self._answer(command, arguments, view))
+                try:
+                    document = bound_document(self._answer(command, arguments, view))
+                finally:
+                    if not self._ahead:  # what an answer decoded of a large bundle goes with it, as a cold one's
+                        view.forget_decoded()
                 self._answers[key] = document
                 while len(self._answers) > KEPT_ANSWERS:
                     self._answers.popitem(last=False)
@@ -99,7 +104,7 @@ class ServerTools:
             from gitroute import api
 
             gc.unfreeze()  # what the last pin decoded is the collector's again (gone, unless in a cycle)
-            api.warm(view, self.repo)  # the contextual model too, loaded once
+            self._ahead = api.warm(view, self.repo)  # the contextual model too, loaded once
             self._warmed = self.warm.pins
             # The decoded bundle is millions of objects kept until the next pin: left to the cyclic collector,
             # each full collection walks them all, a pause of tens of milliseconds in some answer.

@@ -91,15 +91,16 @@ class opened:
 WARM_MAX_NODES = 250_000
 
 
-def warm(view: BundleView, repo: str | None = None) -> None:
+def warm(view: BundleView, repo: str | None = None) -> bool:
     """Decode ahead what answers read, for a server that keeps `view` pinned: each index that can (its `warm`),
     when the bundle has at most WARM_MAX_NODES nodes, and with `repo` the contextual model, loaded once (when the
-    bundle has one)."""
+    bundle has one). Whether the indexes were decoded ahead."""
     from gitroute.bundle.layout import INDEX_META
     from gitroute.registry import INDEXES, load_index
 
     with opened(repo or ".", view):  # left open; a value of the wrong shape is the bundle's damage, as in answers
-        if node_count(view) <= WARM_MAX_NODES:
+        ahead = node_count(view) <= WARM_MAX_NODES
+        if ahead:
             for name in INDEXES:
                 module = load_index(name)
                 if hasattr(module, "warm") and view.read([f"{name}/{INDEX_META}"]):  # a bundle may lack an index
@@ -108,6 +109,7 @@ def warm(view: BundleView, repo: str | None = None) -> None:
             from gitroute.query.meaning import contextual_model
 
             contextual_model(view, repo)
+    return ahead
 
 
 def node_count(view: BundleView) -> int:
