@@ -231,6 +231,34 @@ def test_a_server_over_a_bundle_too_large_to_decode_ahead_answers_as_the_command
         tools.close()
 
 
+def test_a_servers_view_keeps_a_bounded_count_of_graph_shards(make_repo, route):
+    """A server's view (`CachedBundleView`) drops the least recently read graph shards past its bound, and reads
+    them again when asked: the same records, whatever the bound; one request larger than the bound keeps all."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.bundle.warm import CachedBundleView
+
+    repo = make_repo()  # 300 nodes: a few buckets of NODES_PER_BUCKET
+    repo.commit({f"pkg/module_{i}.py": "".join(f"def step_{i}_{j}():\n    return {j}\n\n\n" for j in range(9))
+                 for i in range(30)})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as whole:
+        names = whole.listing("graph/nodes")
+        expected = whole.graph.bucket_records(names)
+    assert len(names) > 2
+
+    class Small(CachedBundleView):
+        graph_chunks = 2
+
+    with Small(str(repo.path)) as small:
+        found: dict = {}
+        for node_id in [*expected, *reversed(expected)]:
+            found.update(small.graph.records([node_id]))
+            assert len(small.graph._chunks) <= 2
+        assert found == expected
+        assert small.graph.records(list(expected)) == expected
+        assert len(small.graph._chunks) == len(names)
+
+
 def raw_session(repo_path, lines: list[bytes], timeout: float = 60.0) -> list[dict]:
     """Send raw lines to `git route mcp` after the handshake; the replies, one per line sent that gets one.
 
