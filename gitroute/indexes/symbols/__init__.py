@@ -588,6 +588,40 @@ def warm(view: IndexView) -> None:
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
 
+def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[int]:
+    """The ids of the nodes whose name's words are exactly one of these spellings' (each a sequence of tokens, as
+    `tokenize` gives them): the name postings of every word of the spelling, less the nodes whose name holds a word
+    more (a posting's facts count its name's distinct words). Postings only, kept in the view's memo as a query
+    keeps them (the query that may follow reads none again); what the names say is the caller's to check."""
+    spellings = [tuple(dict.fromkeys(map(stem, spelling))) for spelling in spellings]
+    wanted = sorted({token for spelling in spellings for token in spelling})
+    if not wanted:
+        return []
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    memo = view.memo
+    found = POSTINGS.read(view.read, wanted, shards, view.corrupt, memo.setdefault("postings", {}))
+    by_facts = memo.setdefault("name_facts", {})
+    ids: set[int] = set()
+    for spelling in spellings:
+        if not all(found.get(token, ((),))[0] for token in spelling):
+            continue  # a word no name holds
+        count = min(len(spelling), 7)
+        held: set[int] | None = None
+        for token in sorted(spelling, key=lambda t: len(found[t][0])):  # the fewest postings first
+            facts = by_facts.get(token)
+            if facts is None:
+                facts = by_facts[token] = split_by_facts(found[token][0])
+            these = facts.get(count, frozenset()) | facts.get(count | 8, frozenset())  # main code or secondary
+            held = set(these) if held is None else held & these
+            if not held:
+                break
+        ids.update(value >> 4 for value in held or ())
+    return sorted(ids)
+
+
 def _row_order(row: Row) -> tuple:
     return (-row.score, row.path, row.name or "", row.line or 0)
 
