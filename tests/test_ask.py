@@ -867,3 +867,62 @@ def test_a_word_that_names_something_elsewhere_is_not_a_name_in_the_file_after_i
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py")]
     routes = classify("If I change forecast in src/sample/weather.py, what breaks?", evidence, EVERY_COMMAND).routes
     assert [(r.kind, r.text) for r in routes][:1] == [("impact", "src/sample/weather.py:forecast")]
+
+
+@pytest.fixture
+def spelled(make_repo, route):
+    """Names a question may spell in words, joined in every way: snake_case, one word, CamelCase, a joined token."""
+    repo = make_repo("spelled")
+    repo.commit({
+        "src/cache.py": "def page_cache():\n    return 1\n\n\ndef pagecache_size():\n    return 2\n\n\n"
+                        "class WriteBack:\n    def flush(self):\n        return page_cache()\n\n\n"
+                        "def filesystem_watcher():\n    return WriteBack()\n",
+        "src/disk.c": "int writeback(int pages) { return pages; }\n"
+                      "int page_cache_written(int n) { return n; }\n",
+        "src/sessions.py": "class SessionInterface:\n    def open_session(self):\n        return {}\n",
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
+SPELLED_WORDS = ("page cache", "pagecache size", "page cache size", "write back", "filesystem watcher",
+                 "session interface", "open session", "cache written back", "written back disk", "page written",
+                 "session cache", "writeback", "sessions")
+
+
+def test_a_spelled_name_is_looked_up_in_the_name_postings_as_the_full_query_finds_it(spelled, monkeypatch):
+    """`symbol_named` asks its full query only when the symbol index's name postings hold a name spelling the words:
+    what it finds is what the full query of every probe finds, and the misses cost no query."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.query import evidence
+
+    with BundleView(str(spelled.path)) as view:
+        cheap = {words: evidence.symbol_named(view, words) for words in SPELLED_WORDS}
+        maybe = {words: evidence.may_name_symbol(view, words) for words in SPELLED_WORDS}
+    monkeypatch.setattr(evidence, "may_name_symbol", lambda view, words: True)
+    with BundleView(str(spelled.path)) as view:
+        full = {words: evidence.symbol_named(view, words) for words in SPELLED_WORDS}
+    assert cheap == full
+    assert (cheap["page cache"], cheap["pagecache size"], cheap["page cache size"], cheap["session interface"],
+            cheap["filesystem watcher"]) == (
+        "page_cache", "pagecache_size", "pagecache_size", "SessionInterface", "filesystem_watcher")
+    assert cheap["write back"] in ("WriteBack", "writeback")
+    assert not any(maybe[words] for words in ("cache written back", "written back disk", "page written",
+                                              "session cache"))
+    assert all(maybe[words] for words in ("writeback", "sessions"))  # one word: the query
+
+
+@pytest.mark.parametrize("question", [
+    "what breaks if I change the page cache", "where is the page cache written back to disk",
+    "who calls the session interface", "what uses the file system watcher", "which tests cover the write back",
+])
+def test_a_sentence_is_classified_alike_with_the_name_postings_looked_up_first(spelled, monkeypatch, question):
+    from gitroute.bundle.store import BundleView
+    from gitroute.query import ask, evidence
+
+    with BundleView(str(spelled.path)) as view:
+        cheap = ask(question, bundle=view)
+    monkeypatch.setattr(evidence, "may_name_symbol", lambda view, words: True)
+    with BundleView(str(spelled.path)) as view:
+        full = ask(question, bundle=view)
+    assert cheap == full

@@ -278,7 +278,7 @@ def query_symbols(
     except (KeyError, TypeError, ValueError) as err:
         raise corrupt(INDEX_META) from err
     memo = {} if memo is None else memo
-    found_lists = POSTINGS.read(read, tokens, shards, corrupt, memo.setdefault("postings", {}))
+    found_lists = read_postings(read, tokens, shards, corrupt, memo)
     lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}
     held = _Held(lists, memo)
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
@@ -318,6 +318,19 @@ def query_symbols(
         deferred = deferred[1:]
         found_bounds = bound(deferred)
     return scorer.answer()
+
+
+def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: Callable[[str], Exception],
+                  memo: dict) -> dict[str, list[list[int]]]:
+    """The postings of these tokens (a token no shard holds is left out), decoded once a pinned view: the words
+    `ask` looks up a sentence's names by are its queries' words too (the kernel's 'page' decodes in 5 ms). The
+    lists are shared: no reader changes them."""
+    decoded: dict[str, list[list[int]] | None] = memo.setdefault("decoded", {})
+    missing = [t for t in dict.fromkeys(tokens) if t not in decoded]
+    if missing:
+        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}))
+        decoded.update((t, found.get(t)) for t in missing)
+    return {t: value for t in tokens if (value := decoded[t]) is not None}
 
 
 class FilePlaces:
@@ -586,6 +599,40 @@ def warm(view: IndexView) -> None:
             text_parts(path, base_name(name, kind), kind, owner, shared)
     memo["places"] = places
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
+
+
+def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[int]:
+    """The ids of the nodes whose name's words are exactly one of these spellings' (each a sequence of tokens, as
+    `tokenize` gives them): the name postings of every word of the spelling, less the nodes whose name holds a word
+    more (a posting's facts count its name's distinct words). Postings only, kept in the view's memo as a query
+    keeps them (the query that may follow reads none again); what the names say is the caller's to check."""
+    spellings = [tuple(dict.fromkeys(map(stem, spelling))) for spelling in spellings]
+    wanted = sorted({token for spelling in spellings for token in spelling})
+    if not wanted:
+        return []
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    memo = view.memo
+    found = read_postings(view.read, wanted, shards, view.corrupt, memo)
+    by_facts = memo.setdefault("name_facts", {})
+    ids: set[int] = set()
+    for spelling in spellings:
+        if not all(found.get(token, ((),))[0] for token in spelling):
+            continue  # a word no name holds
+        count = min(len(spelling), 7)
+        held: set[int] | None = None
+        for token in sorted(spelling, key=lambda t: len(found[t][0])):  # the fewest postings first
+            facts = by_facts.get(token)
+            if facts is None:
+                facts = by_facts[token] = split_by_facts(found[token][0])
+            these = facts.get(count, frozenset()) | facts.get(count | 8, frozenset())  # main code or secondary
+            held = set(these) if held is None else held & these
+            if not held:
+                break
+        ids.update(value >> 4 for value in held or ())
+    return sorted(ids)
 
 
 def _row_order(row: Row) -> tuple:
