@@ -174,20 +174,21 @@ MAX_SPELLED_TOKENS = 8  # the words' tokens whose joinings are looked up (2 ** 7
 
 
 def may_name_symbol(view: BundleView, words: str) -> bool:
-    """False when `symbol_named` is sure to find no symbol that `words` spell, read off the symbol index's name
-    postings alone: the full query of every word a sentence spells costs more than the rest of its `ask`
-    (the kernel's "page cache written back to disk": five misses, 200 ms of CPU).
+    """False when `symbol_named` is sure to find no symbol that `words` spell, read off the symbol index's name postings
+    alone: the full query of every word a sentence spells costs more than the rest of its `ask` (the kernel's "page
+    cache written back to disk": five misses, 200 ms of CPU).
 
     What a plain-words query of a few words (no stop word: `rank.prose_share` 0) ranks is the symbol tiers' rows:
     nodes whose name postings are their name's words. A name that spells `words` (case and separators aside) whose
-    word breaks are breaks between the words' tokens is one of the ways of joining neighbouring tokens
-    ('page cache': page + cache, or pagecache), and its postings are that joining's words, no more: so a joining
-    whose words no name holds, all of them and no other, is a spelling no symbol has. A name that breaks a token of
-    the words in two (`FileSystem` for "filesystem") is not looked for, nor one whose name holds words before a dot
-    (its postings count them: no bench corpus has one but fastify's `./wrap-thenable`, with none); one word, other
-    scripts, long spellings and sentences are left to the query (True). Measured over every two- to four-word run
-    of the bench questions of 20 corpora and the kernel: the same names as the full query found."""
-    from gitroute.indexes.symbols import named_by_words
+    word breaks are breaks between the words' tokens is one of the ways of joining neighbouring tokens ('page
+    cache': page + cache, or pagecache), and its postings are that joining's words, no more: so a joining whose
+    words no name holds, all of them and no other, is a spelling no symbol has. A name that breaks a token of the
+    words in two (`FileSystem` for "filesystem") is left to the query when no name holds that token as a word of its
+    own, and is not looked for when one does (a repository that spells it both ways); nor one whose name holds words
+    before a dot (its postings count them: no bench corpus has one but fastify's `./wrap-thenable`, with none); one
+    word, other scripts, long spellings and sentences are left to the query (True). Measured over every two- to
+    four-word run of the bench questions of 20 corpora and the kernel: the same names as the full query found."""
+    from gitroute.indexes.symbols import are_name_words, named_by_words
     from gitroute.rank import prose_share
     from gitroute.text import normalize_name, tokenize, without_request
 
@@ -204,7 +205,9 @@ def may_name_symbol(view: BundleView, words: str) -> bool:
         name, kind = record[1], record[3]
         if kind != "file" and isinstance(name, str) and normalize_name(name.rpartition(".")[2]) == wanted:
             return True
-    return False
+    # A word that is no name's own may be a name's words run together ("metadata store": MetaDataStore, found by
+    # the query through "store"): that is the query's to say.
+    return not are_name_words(index, tokens)
 
 
 def _joinings(tokens: list[str]) -> list[list[str]]:

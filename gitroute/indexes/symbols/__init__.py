@@ -610,13 +610,8 @@ def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[
     wanted = sorted({token for spelling in spellings for token in spelling})
     if not wanted:
         return []
-    try:
-        shards = int(view.section["postings_shards"])
-    except (KeyError, TypeError, ValueError) as err:
-        raise view.corrupt(INDEX_META) from err
-    memo = view.memo
-    found = read_postings(view.read, wanted, shards, view.corrupt, memo)
-    by_facts = memo.setdefault("name_facts", {})
+    found = _view_postings(view, wanted)
+    by_facts = view.memo.setdefault("name_facts", {})
     ids: set[int] = set()
     for spelling in spellings:
         if not all(found.get(token, ((),))[0] for token in spelling):
@@ -633,6 +628,21 @@ def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[
                 break
         ids.update(value >> 4 for value in held or ())
     return sorted(ids)
+
+
+def are_name_words(view: IndexView, tokens: Iterable[str]) -> bool:
+    """Whether some name holds each of these tokens (as `tokenize` gives them) as a word of its own."""
+    stems = sorted({stem(token) for token in tokens})
+    found = _view_postings(view, stems)
+    return all(found.get(token, ((),))[0] for token in stems)
+
+
+def _view_postings(view: IndexView, tokens: list[str]) -> dict[str, list[list[int]]]:
+    try:
+        shards = int(view.section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise view.corrupt(INDEX_META) from err
+    return read_postings(view.read, tokens, shards, view.corrupt, view.memo)
 
 
 def _row_order(row: Row) -> tuple:
