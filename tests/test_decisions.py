@@ -723,3 +723,17 @@ def test_memoised_doc_tokens_and_names_are_the_plain_ones(texts):
         expected = {normalize_name(w) for w in words}
         expected |= {normalize_name(w.rstrip(".").rsplit(".", 1)[-1]) for w in words if "." in w}
         assert normalize_name_all(text) == expected
+
+
+def test_the_best_item_does_not_follow_the_order_its_tokens_come_in():
+    """An item's weight is an exactly rounded sum (math.fsum): 0.1 + 0.2 + 0.3 in one order is 0.6000000000000001 and
+    0.6 in the other, which turned a tie with an item of weight 0.6 by the hash seed that ordered a set of tokens."""
+    from gitroute.indexes.decisions import best_item, parse_why
+
+    idfs = {"x": 0.1, "y": 0.2, "z": 0.3, "w": 0.6}
+    items = [[0, "decision", 1, "w"], [1, "decision", 2, "x y z"]]
+    question = parse_why("why was w chosen")
+    for order in (("x", "y", "z"), ("z", "y", "x")):
+        def tokens_of(text: str, order=order) -> tuple[str, ...]:
+            return order if text == "x y z" else (text,)
+        assert best_item(items, question, idfs, tokens_of) is items[0]

@@ -18,6 +18,7 @@ Parsing happens on the build side only: the answer path imports nothing heavier 
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -701,7 +702,7 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
         idfs = page_idfs if page else record_idfs
         total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
-            coverage = sum(idfs[t] for t in together) / total
+            coverage = math.fsum(idfs[t] for t in together) / total  # a set's order: fsum, as in best_item
             if coverage >= MIN_COVERAGE and len(together) >= min(need + page, len(question.tokens)):
                 return ""
             best = max(best, coverage)
@@ -733,7 +734,9 @@ def best_item(items: Sequence[list], question: WhyQuestion, idfs: Mapping[str, f
     tokens_of = tokens_of or (lambda text: frozenset(doc_tokens(text)))
 
     def weight(item: list) -> tuple[float, bool]:
-        return sum(idfs.get(t, 0.0) for t in tokens_of(str(item[3]))), item[1] in wanted
+        # fsum: exactly rounded, so the same whatever order a set of tokens iterates in (a plain sum's last bit
+        # followed the hash seed, and with it which of two items that tie won: networkx's numpy question)
+        return math.fsum(idfs.get(t, 0.0) for t in tokens_of(str(item[3]))), item[1] in wanted
 
     best = items[0]
     best_weight = weight(best)
