@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import filterfalse
+from itertools import compress, filterfalse
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -159,6 +159,14 @@ class NodeTable(list):
         return _make_node((self.ids[at], paths[codes[0][at]], names[codes[1][at]], kinds[codes[2][at]],
                            self.lines[at], self.ends[at], langs[codes[3][at]], signatures[codes[4][at]],
                            docs[codes[5][at]], _BOOLS[self.entries[at]], owners[codes[6][at]]))
+
+    def names_not_of(self, kind: str) -> set[str]:
+        """The distinct names of the nodes of any other kind than `kind`, without making the nodes."""
+        names, kinds = self.strings[1], self.strings[2]
+        if kind not in kinds:
+            return set(names)
+        skipped = kinds.index(kind)
+        return set(map(names.__getitem__, set(compress(self.codes[1], map(skipped.__ne__, self.codes[2])))))
 
     def file_runs(self) -> list[tuple[str, int, int]]:
         """(path, start, end) of each run of nodes of one path, in order: a file's nodes, without making them."""

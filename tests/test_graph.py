@@ -498,6 +498,19 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
         7: [["calls", 3, 12, "unique"]]}
 
 
+@given(st.lists(st.tuples(st.sampled_from(["file", "function", "class", "method"]),
+                          st.sampled_from(["a", "b", "read", "main.c", "x"])), max_size=30),
+       st.sampled_from(["file", "function", "enum"]))
+def test_a_node_tables_names_not_of_a_kind_are_its_nodes_names(kinds_and_names, kind: str) -> None:
+    """The decision index takes the symbols' names from the table's columns (`names_not_of`), no node made."""
+    from gitroute.graph import NodeTable
+    from gitroute.model import Node
+
+    nodes = [Node(i, f"f{i % 3}.c", name, node_kind, 1, 2, "c", "", "", False, "")
+             for i, (node_kind, name) in enumerate(kinds_and_names)]
+    assert NodeTable.from_nodes(nodes).names_not_of(kind) == {n.name for n in nodes if n.kind != kind}
+
+
 @given(st.sets(st.integers(0, 2**40), max_size=40), st.lists(st.integers(-5, 2**40 + 5), max_size=20))
 def test_a_node_table_by_id_answers_as_a_dict_of_its_nodes_does(ids: set[int], probes: list[int]) -> None:
     """doc_links looks a large graph's nodes up by id through `NodeTable.by_id`, none of them held."""
