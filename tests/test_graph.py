@@ -511,6 +511,18 @@ def test_a_node_tables_names_not_of_a_kind_are_its_nodes_names(kinds_and_names, 
     assert NodeTable.from_nodes(nodes).names_not_of(kind) == {n.name for n in nodes if n.kind != kind}
 
 
+@given(st.lists(st.tuples(st.sampled_from(["a.c", "b.c", "c/d.py"]), st.booleans()), max_size=30))
+def test_the_symbol_index_reads_a_tables_files_as_it_reads_the_nodes(paths_and_entries) -> None:
+    """`symbols._file_runs` of a node table (its columns) and of the same nodes as a list: the same runs."""
+    from gitroute.graph import NodeTable
+    from gitroute.indexes.symbols import _file_runs
+    from gitroute.model import Node
+
+    nodes = [Node(i * 3 + 1, path, f"n{i}", "function", 1, 2, "c", "", "", entry, "")
+             for i, (path, entry) in enumerate(paths_and_entries)]
+    assert _file_runs(NodeTable.from_nodes(nodes)) == _file_runs(nodes)
+
+
 @given(st.sets(st.integers(0, 2**40), max_size=40), st.lists(st.integers(-5, 2**40 + 5), max_size=20))
 def test_a_node_table_by_id_answers_as_a_dict_of_its_nodes_does(ids: set[int], probes: list[int]) -> None:
     """doc_links looks a large graph's nodes up by id through `NodeTable.by_id`, none of them held."""

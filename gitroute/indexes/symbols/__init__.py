@@ -171,29 +171,29 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
     spelled: dict[frozenset[str], tuple[str, ...]] = {}  # a word set -> its words sorted, one tuple shared
     # Built copies of sources (`v4/core/util.cjs` of `src/v4/core/util.ts`) get no postings: a query
     # would find each name twice or three times, the copy as often first as the source.
-    built = built_copies(sorted({n.path for n in nodes}))
+    runs = _file_runs(nodes)
+    built = built_copies(sorted({path for path, *_ in runs}))
     keyed = memo is not None and file_blobs is not None
     # path -> (its nodes' ids, which are entry points, their tokens): not the nodes, which a large build's graph
     # holds compactly (`graph.NodeTable`) and which, held here, would be made whole again (docs/decisions/0023)
     files: dict[str, tuple[range, tuple[int, ...], list]] = {}
     # What a file's postings are made of besides its tokens: its blob, first id, node count and entry points.
     records: dict[str, tuple] = {}
-    for path, group in _by_file(nodes):
+    for path, start, end, first, entries in runs:
         if path in built:
             continue
         blob = file_blobs.get(path, "") if file_blobs is not None else ""
-        key = f"{path}\0{blob}\0{len(group)}" if keyed else None
+        key = f"{path}\0{blob}\0{end - start}" if keyed else None
         tokens = memo.get(key) if key is not None else None
         if tokens is None:
             # Each field a sorted tuple shared by every node of the same words (names, owners and folders repeat;
             # most docs are none): a list a field was most of a kernel's symbols worker.
             tokens = [tuple([spelled.get(field) or spelled.setdefault(field, tuple(sorted(field)))
-                             for field in _node_tokens(node, words)]) for node in group]
+                             for field in _node_tokens(node, words)]) for node in nodes[start:end]]
         if key is not None:
             memo.put(key, tokens)
-        entries = tuple(i for i, node in enumerate(group) if node.entry)
-        files[path] = (range(group[0].id, group[0].id + len(group)), entries, tokens)
-        records[path] = (blob, group[0].id, len(group), entries)
+        files[path] = (range(first, first + end - start), entries, tokens)
+        records[path] = (blob, first, end - start, entries)
     del words, spelled  # the memo of word sets: the tokens hold what they need of it
 
     def fill(path: str, postings: Postings) -> None:
@@ -218,16 +218,26 @@ def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | 
     return table.blobs, section, table.kept
 
 
-def _by_file(nodes: Sequence) -> Iterable[tuple[str, Sequence]]:
-    """(path, its nodes) per file, in id order, so that every postings list comes out sorted."""
+def _file_runs(nodes: Sequence) -> list[tuple[str, int, int, int, tuple[int, ...]]]:
+    """(path, start, end, first id, which of them are entry points) per file, in id order, so that every postings
+    list comes out sorted: a large graph's table (`graph.NodeTable`) gives them without making a node, which a
+    one-file rebuild of the kernel spent most of this job on (3.8 million nodes, each file's tokens memoised)."""
+    table_runs = getattr(nodes, "file_runs", None)
+    if table_runs is not None:
+        ids, flags = nodes.ids, nodes.entries
+        return [(path, start, end, ids[start], tuple(i for i, flag in enumerate(flags[start:end]) if flag))
+                for path, start, end in table_runs()]
+    runs = []
     start = 0
     while start < len(nodes):
         path = nodes[start].path
         end = start + 1
         while end < len(nodes) and nodes[end].path == path:
             end += 1
-        yield path, nodes[start:end]
+        runs.append((path, start, end, nodes[start].id,
+                     tuple(i for i, node in enumerate(nodes[start:end]) if node.entry)))
         start = end
+    return runs
 
 
 def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
