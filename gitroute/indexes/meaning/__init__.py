@@ -31,6 +31,7 @@ from gitroute.indexes.meaning.postings import (
     _by_file,
     decode_posting,
     encode_posting,
+    file_head,
     files_postings,
     kept_files,
     packed_entries,
@@ -126,8 +127,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     total_length = body_total = 0
     docs = body_docs = 0
     for group in groups:  # files in id order, so postings come out sorted by node
-        first, path = group[0].id, group[0].path
-        said = _anchors_digest(group, anchors)
+        path, first = file_head(group)
+        said = _anchors_digest(first, len(group), anchors)
         state = (file_blobs.get(path, "") if file_blobs is not None else "", first, len(group), said)
         # The last build's postings, when the file and its anchor texts are the same (the very object the
         # memo holds: its bucket is not written again); else this build's, with the anchor texts' words.
@@ -180,12 +181,12 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     return blobs_out, section, table.kept
 
 
-def _anchors_digest(group: Sequence, anchors: Mapping[int, list[str]]) -> str:
-    """A digest of the anchor texts of a file's nodes ("" when none): what its postings depend on besides its blob."""
+def _anchors_digest(first: int, count: int, anchors: Mapping[int, list[str]]) -> str:
+    """A digest of the anchor texts of a file's nodes, ids `first` and the `count` after ("" when none): what its
+    postings depend on besides its blob."""
     if not anchors:
         return ""
-    first = group[0].id
-    said = [(node.id - first, anchors[node.id]) for node in group if node.id in anchors]
+    said = [(node_id - first, anchors[node_id]) for node_id in range(first, first + count) if node_id in anchors]
     if not said:
         return ""
     import hashlib
