@@ -160,6 +160,25 @@ class NodeTable(list):
                            self.lines[at], self.ends[at], langs[codes[3][at]], signatures[codes[4][at]],
                            docs[codes[5][at]], _BOOLS[self.entries[at]], owners[codes[6][at]]))
 
+    def path_counts(self) -> dict[str, int]:
+        """Each path's node count, in the order the paths first come, without making the nodes."""
+        paths = self.strings[0]
+        return {paths[code]: count for code, count in Counter(self.codes[0]).items()}
+
+    def ids_of(self, kind: str) -> list[tuple[str, int]]:
+        """(path, id) of each node of this kind, in order, without making the nodes."""
+        kinds = self.strings[2]
+        if kind not in kinds:
+            return []
+        wanted = kinds.index(kind)
+        ats = list(compress(range(len(self.ids)), map(wanted.__eq__, self.codes[2])))
+        paths, path_codes, ids = self.strings[0], self.codes[0], self.ids
+        return [(paths[path_codes[at]], ids[at]) for at in ats]
+
+    def nodes_in(self, paths: set[str]) -> list[Node]:
+        """The nodes of these paths, in order: only theirs made."""
+        return [node for path, start, end in self.file_runs() if path in paths for node in self[start:end]]
+
     def names_not_of(self, kind: str) -> set[str]:
         """The distinct names of the nodes of any other kind than `kind`, without making the nodes."""
         names, kinds = self.strings[1], self.strings[2]

@@ -501,14 +501,22 @@ def test_a_malformed_edges_blob_is_a_damaged_bundle_not_a_traceback():
 @given(st.lists(st.tuples(st.sampled_from(["file", "function", "class", "method"]),
                           st.sampled_from(["a", "b", "read", "main.c", "x"])), max_size=30),
        st.sampled_from(["file", "function", "enum"]))
-def test_a_node_tables_names_not_of_a_kind_are_its_nodes_names(kinds_and_names, kind: str) -> None:
-    """The decision index takes the symbols' names from the table's columns (`names_not_of`), no node made."""
+def test_a_node_tables_columns_read_as_its_nodes(kinds_and_names, kind: str) -> None:
+    """The decision index and doc_links read a large graph's table by its columns, no node made: its names not of a
+    kind, its ids of a kind, its paths' node counts, the nodes of some paths."""
+    from collections import Counter
+
     from gitroute.graph import NodeTable
     from gitroute.model import Node
 
     nodes = [Node(i, f"f{i % 3}.c", name, node_kind, 1, 2, "c", "", "", False, "")
              for i, (node_kind, name) in enumerate(kinds_and_names)]
-    assert NodeTable.from_nodes(nodes).names_not_of(kind) == {n.name for n in nodes if n.kind != kind}
+    table = NodeTable.from_nodes(nodes)
+    assert table.names_not_of(kind) == {n.name for n in nodes if n.kind != kind}
+    assert table.ids_of(kind) == [(n.path, n.id) for n in nodes if n.kind == kind]
+    assert list(table.path_counts().items()) == list(Counter(n.path for n in nodes).items())
+    for paths in ({"f0.c"}, {"f1.c", "f2.c"}, set()):
+        assert table.nodes_in(paths) == [n for n in nodes if n.path in paths]
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a.c", "b.c", "c/d.py"]), st.booleans()), max_size=30))

@@ -137,7 +137,8 @@ class Linker:
         self.canons: dict[int, tuple[str, int]] = {}  # see `canon`
         # Each path's file node: a memo names a node by (path, offset from it), which a change to another
         # file leaves alone (ids after a changed file in its bucket move; see graph._place_nodes).
-        self.first: dict[str, int] = {node.path: node.id for node in nodes if node.kind == "file"}
+        self.first: dict[str, int] = dict(nodes.ids_of("file") if hasattr(nodes, "ids_of")  # a table: no node made
+                                          else [(n.path, n.id) for n in nodes if n.kind == "file"])
         if not lazy:
             self.build_tables()
 

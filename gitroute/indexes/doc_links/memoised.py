@@ -123,7 +123,7 @@ def _read_again(linker: Linker, nodes: Sequence, memo, blobs: Mapping[str, str],
 def _file_records(nodes: Sequence, documents: frozenset[str], blobs: Mapping[str, str]) -> dict[str, tuple]:
     """What each file's entries in the name tables are made of: its blob (its nodes), and whether it is a
     document (a document's path is no file name to link to)."""
-    counts = Counter(node.path for node in nodes)
+    counts = nodes.path_counts() if hasattr(nodes, "path_counts") else Counter(node.path for node in nodes)
     return {path: (blobs.get(path, ""), count, path in documents) for path, count in counts.items()}
 
 
@@ -132,7 +132,9 @@ def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple
     file that puts one there, in id order; the files unchanged since the last build (with as many node
     buckets, so in the same order) put the same, and the changed ones are read from tables of their own."""
     changed = {path for path in old.keys() | now.keys() if old.get(path) != now.get(path)}
-    scratch = Linker([n for n in linker.node_list if n.path in changed], (), linker.documents)
+    nodes = linker.node_list
+    changed_nodes = nodes.nodes_in(changed) if hasattr(nodes, "nodes_in") else [n for n in nodes if n.path in changed]
+    scratch = Linker(changed_nodes, (), linker.documents)
     first = linker.first
     found = []
     for (tag, key), value in zip(keys, values):
