@@ -343,6 +343,8 @@ class Linker:
     def _resolve_dotted(self, parts: list[str]) -> list[int] | None:
         """`pkg.mod`, `pkg.mod.Name`, `pkg.mod.Owner.name`: the longest module prefix, then the rest in it,
         else (a re-export) the rest anywhere under that module's package folder."""
+        # Every id here is from a table entry read (and noted) as (path, offset)s: its path is read unnoted.
+        nodes = self.tables["N"]
         for k in range(len(parts), 0, -1):
             files = self.modules.get(".".join(parts[:k]))
             if not files:
@@ -350,17 +352,16 @@ class Linker:
             if k == len(parts):
                 return list(files)
             rest = ".".join(parts[k:])
-            hits = [i for f in files for i in self.in_file.get((self.nodes[f].path, rest), ())]
+            hits = [i for f in files for i in self.in_file.get((nodes[f].path, rest), ())]
             if not hits:
                 # A re-export (`flask.Blueprint` is `from .blueprints import Blueprint` in flask/__init__.py):
                 # the candidates under the module's folder, narrowed to the files the module imports.
-                folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
+                folders = tuple(posixpath.dirname(nodes[f].path) + "/" for f in files)
                 pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
-                pool = list(pool or ())
-                hits = [i for i, node in zip(pool, self._nodes_of(pool)) if node.path.startswith(folders)]
-                imported = {node.path for f in files for node in self._nodes_of(list(self.imports.get(f, ())))
+                hits = [i for i in pool or () if nodes[i].path.startswith(folders)]
+                imported = {node.path for f in files for node in map(nodes.get, self.imports.get(f, ()))
                             if node is not None}
-                through_import = [i for i, node in zip(hits, self._nodes_of(hits)) if node.path in imported]
+                through_import = [i for i in hits if nodes[i].path in imported]
                 hits = through_import or hits
             if k == len(parts) - 1:
                 # `module.name` names a module-level object, not a method that happens to share the name.
