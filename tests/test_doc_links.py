@@ -493,7 +493,7 @@ def _linked_pages(pages: list[tuple[str, str]], memo, records: bool) -> list[tup
             assert page is not None
             if linker.looked is not None:
                 linker.looked.clear()
-            found.append((linker.link_document(page), list(linker.looked or ())))
+            found.append((linker.link_document(page), linker.page_reads()))
     return found
 
 
@@ -544,7 +544,7 @@ def _noted_both_ways(text: str, path: str) -> tuple:
             if one_by_one:
                 patch.setattr(linking._Noted, "many", _one_by_one)
             links = linker.link_document(document)
-        return links, list(linker.looked)
+        return links, linker.page_reads()
 
     return link(False), link(True)
 

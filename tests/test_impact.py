@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitroute.indexes.wiring import MARKER_BEGIN, MARKER_END, render_wiring
@@ -536,3 +536,19 @@ def test_ask_answers_alike_whether_the_impact_walk_is_bounded_or_not(make_repo, 
                           for question in ("hub", "use_3", "what breaks if I change hub") for explain in ((), ("--explain",))]
     assert asked[True] == asked[False]
     assert '"impact' in asked[True][0]
+
+
+_GROUPS = st.sets(st.sampled_from([b".py", b".pyi", b".p", b".json", b".po", b"PKG-INFO", b".gitignore", b"Makefile",
+                                   b".c", b".h", b".", b".x+y"]), max_size=8)
+_TEXT = st.lists(st.sampled_from([b"a", b".", b"py", b"pyi", b"i", b"json", b"PKG-INFO", b"gitignore", b" ", b"\n",
+                                  b"c", b"h", b"x+y", b"Makefile", b"po", b"\xff"]), max_size=40).map(b"".join)
+
+
+@settings(max_examples=300)
+@given(_GROUPS, _TEXT)
+def test_contract_name_groups_found_in_one_search_are_those_each_found_alone(groups, text) -> None:
+    # Readers of a contract are looked for where its name's group (an extension, or a whole name) occurs; one regular
+    # expression finds every extension: the same groups as a substring test of each.
+    from gitroute.indexes.impact import _GroupSearch
+
+    assert _GroupSearch(groups).present(text) == {group for group in groups if group in text}

@@ -224,6 +224,26 @@ def _tail(path: str) -> str:
     return "/".join(path.split("/")[-2:])
 
 
+class _GroupSearch:
+    """Which of the contract names' groups (`.py`, `.json`, or a whole name without an extension) a text holds, as
+    `{group for group in groups if group in data}` tells, with one search of the text for every extension: a dot and
+    then one of theirs, found by the regular expression engine's scan for the dot (a `find` an extension was 0.17 s
+    of django's build: its names have ten). An extension the next is a longer spelling of (`.p`, `.py`) is looked
+    for alone: a match of the longer one hides it."""
+
+    def __init__(self, groups: set[bytes]) -> None:
+        import re
+
+        dotted = sorted((g for g in groups if g.startswith(b".") and b"." not in g[1:]), key=lambda g: (-len(g), g))
+        self.pattern = re.compile(rb"\.(?:" + b"|".join(re.escape(g[1:]) for g in dotted) + rb")") if dotted else None
+        self.alone = sorted(g for g in groups if g not in dotted or any(o != g and o.startswith(g) for o in dotted))
+
+    def present(self, data: bytes) -> set[bytes]:
+        found = set(self.pattern.findall(data)) if self.pattern is not None else set()
+        found.update(group for group in self.alone if group in data)
+        return found
+
+
 def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> None:
     """Files that name a contract's path or base name (code, configuration, workflows), copies excluded.
 
@@ -243,7 +263,7 @@ def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> Non
     # Names grouped by extension (`.py`, `.json`): a file without the extension holds none of its names,
     # so one search stands for the group's (contract names share a few extensions).
     group_of = {name: name[name.rfind(b"."):] if name.rfind(b".") > 0 else name for name in names}
-    groups = set(group_of.values())
+    groups = _GroupSearch(set(group_of.values()))
     readers: dict[int, set[str]] = {}
     searched = digest_values(sorted(names)).hex()  # the names every blob is searched for
     for f in files:
@@ -259,7 +279,7 @@ def _add_readers(contracts: list[dict], files: Sequence, read, memo=None) -> Non
                 data = read(f.path)
             except Exception:  # a file the snapshot cannot give back is not a reader we can show
                 continue
-            present = {group for group in groups if group in data}
+            present = groups.present(data)
             # A substring test first (C speed); the word-bounded pattern only where the name occurs.
             found = [name for name in names
                      if group_of[name] in present and name in data and bounded[name].search(data)]

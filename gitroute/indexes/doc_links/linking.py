@@ -131,7 +131,11 @@ class Linker:
                 if e[1] == "imports":
                     self.imports[e[0]].add(e[2])
         self.tables: dict[str, Mapping] = {"N": self.nodes, "i": self.imports}
-        self.looked: dict[tuple[str, object], None] | None = None  # the keys read, while a memo records them
+        # While a memo records: the lookups a page made (their numbers in `lookups`, in the order first made), and
+        # the keys each lookup read (a page read what its lookups read: `page_reads`).
+        self.looked: dict[int, None] | None = None
+        self.lookups: list[dict[tuple[str, object], None]] = []
+        self.noted: list[_Noted] = []
         self.targets: dict[int, Target] = {}
         self.resolved = _build_memo()  # see `_resolved`
         self.canons: dict[int, tuple[str, int]] = {}  # see `canon`
@@ -171,9 +175,15 @@ class Linker:
         """From now on, note every key linking reads: a memoised document is valid while they read the same."""
         self.build_tables()
         self.looked = {}
+        self.lookups = []
         self.resolved = _build_memo()  # what was resolved before noted no key
-        for tag, table in self.tables.items():
-            setattr(self, _TABLE_ATTRS[tag], _Noted(table, tag, self.looked))
+        self.noted = [_Noted(table, tag, {}) for tag, table in self.tables.items()]
+        for noted in self.noted:
+            setattr(self, _TABLE_ATTRS[noted.tag], noted)
+
+    def page_reads(self) -> list[tuple[str, object]]:
+        """The keys the page linked since `looked` was cleared read, in the order first read."""
+        return list(dict.fromkeys(key for number in self.looked or () for key in self.lookups[number]))
 
     def canon(self, node_id: int) -> tuple[str, int]:
         """A node as (path, offset from its file's node): what a memo stores instead of an id (made once per node:
@@ -334,6 +344,8 @@ class Linker:
     def _resolve_dotted(self, parts: list[str]) -> list[int] | None:
         """`pkg.mod`, `pkg.mod.Name`, `pkg.mod.Owner.name`: the longest module prefix, then the rest in it,
         else (a re-export) the rest anywhere under that module's package folder."""
+        # Every id here is from a table entry read (and noted) as (path, offset)s: its path is read unnoted.
+        nodes = self.tables["N"]
         for k in range(len(parts), 0, -1):
             files = self.modules.get(".".join(parts[:k]))
             if not files:
@@ -341,17 +353,16 @@ class Linker:
             if k == len(parts):
                 return list(files)
             rest = ".".join(parts[k:])
-            hits = [i for f in files for i in self.in_file.get((self.nodes[f].path, rest), ())]
+            hits = [i for f in files for i in self.in_file.get((nodes[f].path, rest), ())]
             if not hits:
                 # A re-export (`flask.Blueprint` is `from .blueprints import Blueprint` in flask/__init__.py):
                 # the candidates under the module's folder, narrowed to the files the module imports.
-                folders = tuple(posixpath.dirname(self.nodes[f].path) + "/" for f in files)
+                folders = tuple(posixpath.dirname(nodes[f].path) + "/" for f in files)
                 pool = self.by_qual.get(rest) if k < len(parts) - 1 else self.by_name.get(rest)
-                pool = list(pool or ())
-                hits = [i for i, node in zip(pool, self._nodes_of(pool)) if node.path.startswith(folders)]
-                imported = {node.path for f in files for node in self._nodes_of(list(self.imports.get(f, ())))
+                hits = [i for i in pool or () if nodes[i].path.startswith(folders)]
+                imported = {node.path for f in files for node in map(nodes.get, self.imports.get(f, ()))
                             if node is not None}
-                through_import = [i for i, node in zip(hits, self._nodes_of(hits)) if node.path in imported]
+                through_import = [i for i in hits if nodes[i].path in imported]
                 hits = through_import or hits
             if k == len(parts) - 1:
                 # `module.name` names a module-level object, not a method that happens to share the name.
@@ -403,8 +414,9 @@ class Linker:
                     chosen = self._disambiguate(files, context, token.text)
                     if chosen is not None:
                         status = DISAMBIGUATED
-                        candidates = [i for i, node in zip(candidates, self._nodes_of(candidates))
-                                      if node.path == chosen]
+                        # (the lookup that found them read their nodes: read again unnoted)
+                        nodes = self.tables["N"]
+                        candidates = [i for i in candidates if nodes[i].path == chosen]
                         targets = tuple(map(self._target, candidates[:MAX_CANDIDATES]))
                     else:
                         status = AMBIGUOUS
@@ -422,7 +434,7 @@ class Linker:
         """`_candidates`, once per build for what it depends on (the token; for a role or a directive the module and
         class too, and for a path or link the document's folder): the pages of a project name the same things
         (django's 47,500 lookups a page made were 29,500 across pages). While a memo records, the keys the first
-        lookup read are noted again for each page, in the order it read them: what resolving it again would note."""
+        lookup read are kept with it (`lookups`), and each page notes the lookups it made (`looked`)."""
         kind, text = token.kind, token.text
         key = (kind, text, token.role, *((module, owner) if kind == "role" or kind == "directive_arg" else ("", "")),
                posixpath.dirname(document) if kind == "link" or "/" in text else None)
@@ -430,26 +442,21 @@ class Linker:
         looked = self.looked
         if held is not None:
             if looked is not None:
-                looked.update(held[1])  # (from a dict: its keys' hashes are not computed again)
+                looked[held[1]] = None
             return held[0]
         if looked is None:
             found = self._candidates(token, document, module, owner)
-            self.resolved[key] = (found, {})
+            self.resolved[key] = (found, -1)
             return found
         reads: dict[tuple[str, object], None] = {}
-        self._note_into(reads)
-        try:
-            found = self._candidates(token, document, module, owner)
-        finally:
-            self._note_into(looked)
-        looked.update(reads)
-        self.resolved[key] = (found, reads)
+        for noted in self.noted:  # every key the lookup reads, noted once for every page that makes it
+            noted.looked = reads
+        found = self._candidates(token, document, module, owner)
+        number = len(self.lookups)
+        self.lookups.append(reads)
+        looked[number] = None
+        self.resolved[key] = (found, number)
         return found
-
-    def _note_into(self, looked: dict) -> None:
-        """Where the recording tables note the keys read from now on."""
-        for tag in self.tables:
-            getattr(self, _TABLE_ATTRS[tag]).looked = looked
 
     def _candidates(self, token, document: str, module: str, owner: str) -> _Found | None:
         """The nodes a token names, sorted, their files, sorted, and the targets of the first MAX_CANDIDATES
@@ -458,7 +465,9 @@ class Linker:
         if not candidates or token.kind == MENTION and len(candidates) > MAX_MENTION_CANDIDATES:
             return None
         candidates = sorted(set(candidates))
-        return (candidates, sorted({node.path for node in self._nodes_of(candidates)}),
+        # Each candidate's path read unnoted: a candidate is in a table entry read (noted) as (path, offset)s.
+        nodes = self.tables["N"]
+        return (candidates, sorted({nodes[i].path for i in candidates}),
                 tuple(map(self._target, candidates[:MAX_CANDIDATES])))
 
     def _nodes_of(self, ids: list[int]) -> list:
@@ -505,9 +514,9 @@ def _page_memo() -> dict[tuple, _Found | None]:
     return {}
 
 
-def _build_memo() -> dict[tuple, tuple[_Found | None, dict]]:
-    """What tokens resolved to across pages (`Linker._resolved`), with the keys each lookup read: one per Linker,
-    made afresh when it starts recording."""
+def _build_memo() -> dict[tuple, tuple[_Found | None, int]]:
+    """What tokens resolved to across pages (`Linker._resolved`), with the lookup's number in `Linker.lookups` (-1
+    when no memo records): one per Linker, made afresh when it starts recording."""
     return {}
 
 
@@ -516,7 +525,8 @@ _TABLE_ATTRS = {"p": "by_path", "s": "by_suffix", "b": "by_base", "n": "by_name"
 
 
 class _Noted:
-    """A Linker table that notes each key read (in `looked`, in first-read order), for the build memo."""
+    """A Linker table that notes each key read (in `looked`, in first-read order), for the build memo: `looked` is the
+    keys of the lookup being made (`Linker._resolved`); linking reads the noted tables in lookups only."""
 
     __slots__ = ("table", "tag", "looked")
 

@@ -8,7 +8,9 @@ from itertools import islice
 
 from gitroute.indexes.doc_links.linking import DocLink, Linker
 
-FACTS = "\0facts"  # the memo entry holding every key memoised documents read, and what each read then
+# The memo entry holding every key memoised documents read, what each read then, and the lookups they made (each the
+# positions of the keys it read).
+FACTS = "\0facts"
 
 
 def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | None = None,
@@ -19,8 +21,9 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     every table entry its linking read are unchanged takes its earlier links (their targets' records
     are read again: a centrality moves with any edge); the others are linked, recording what they read.
     The keys read are kept once for all documents (the memo's FACTS entry: keys and what each read,
-    node ids as (path, offset)), each document holding the positions of its own: the keys are read
-    again once, and a document is linked again only when one of its positions moved.
+    node ids as (path, offset)), and so are the lookups the documents made (each the positions of the keys it
+    read: the pages of a project make the same lookups), each document holding the numbers of its own: the keys
+    are read again once, and a document is linked again only when a position one of its lookups read moved.
     `relinked`, when given, gets the path of every document linked here rather than taken from the memo.
     """
     from array import array
@@ -32,12 +35,13 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             relinked.update(d.path for d in documents)
         return [link for document in documents for link in linker.link_document(document)]
     previous = memo.get(FACTS)
-    keys, values = previous if _valid_facts(previous) else ([], [])
+    keys, values, lookups = previous if _valid_facts(previous) else ([], [], [])
     now = _read_again(linker, graph.nodes, memo, blobs, keys, values, previous is not None)
     moved = {i for i, (old, new) in enumerate(zip(values, now)) if old != new}
-    position: dict | None = None  # key -> its position in `keys`, once a document is linked again
+    stale = {n for n, read in enumerate(lookups) if not moved.isdisjoint(array("I", read))} if moved else set()
+    numbered: _Lookups | None = None  # a lookup of this build -> its number in `lookups`, once a document is linked
     links: list[DocLink] = []
-    kept: list[tuple[str, array, list]] = []  # each document's memo key, positions and rows
+    kept: list[tuple[str, array, list]] = []  # each document's memo key, lookups' numbers and rows
     linked_again = False
     for document in documents:
         key = f"{document.path}\0{blobs.get(document.path, '')}"
@@ -46,7 +50,7 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
             looked = array("I", entry[0])
             rows = entry[1]
             ids = linker.node_ids([ref for row in rows for ref in row[5]])  # every row's, in one call
-            if (not looked or max(looked) < len(keys)) and moved.isdisjoint(looked) and -1 not in ids:
+            if (not looked or max(looked) < len(lookups)) and stale.isdisjoint(looked) and -1 not in ids:
                 memo.put(key, entry)
                 kept.append((key, looked, rows))
                 targets = iter(map(linker._target, ids))
@@ -58,14 +62,13 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
         linked_again = True
         if relinked is not None:
             relinked.add(document.path)
-        if position is None:
-            position = {k: i for i, k in enumerate(keys)}
-            placed = _Places(linker, position, keys, now)
+        if numbered is None:
+            numbered = _Lookups(linker, _Places(linker, {k: i for i, k in enumerate(keys)}, keys, now), lookups)
             linker.record()
         assert linker.looked is not None
         linker.looked.clear()
         found = linker.link_document(document)
-        looked = array("I", map(placed.__getitem__, linker.looked))  # in one pass in C, but for new keys
+        looked = array("I", map(numbered.__getitem__, linker.looked))  # in one pass in C, but for new lookups
         rows = [(x.section, x.number, x.line, x.token, x.status, [linker.canon(t.node) for t in x.targets],
                  x.total, x.heading, x.section_line, x.directive) for x in found]
         memo.put(key, (looked.tobytes(), rows))
@@ -74,14 +77,14 @@ def link_all(documents: Sequence, graph, memo=None, blobs: Mapping[str, str] | N
     if not linked_again and not moved:
         memo.put(FACTS, previous)  # the same object: an unchanged memo is not written again
     else:
-        memo.put(FACTS, _compact(memo, kept, keys, now))
+        memo.put(FACTS, _compact(memo, kept, keys, now, lookups))
     return links
 
 
 class _Places(dict):
-    """A key as a page read it -> its position in the memo's keys (`link_all`). Most keys a page reads, an earlier
-    page read: those are found in C (`map(places.__getitem__, ...)`), and a new one is placed as it is asked for, in
-    the order the page read them: at its canon's position, added when no document read it before (the name tables'
+    """A key as a lookup read it -> its position in the memo's keys (`link_all`). Most keys a lookup reads, an earlier
+    lookup read: those are found in C (`map(places.__getitem__, ...)`), and a new one is placed as it is asked for, in
+    the order the lookup read them: at its canon's position, added when no document read it before (the name tables'
     keys are their own canon)."""
 
     def __init__(self, linker: Linker, position: dict, keys: list, now: list) -> None:
@@ -97,6 +100,27 @@ class _Places(dict):
             self.memo_keys.append(canon)
             self.now.append(self.linker.fact(*canon))
         self[read] = at
+        return at
+
+
+class _Lookups(dict):
+    """A lookup of this build's Linker (its number in `Linker.lookups`) -> its number in the memo's lookups, placed
+    when first asked for: the positions of the keys it read (`_Places`), as bytes, one number for the same bytes."""
+
+    def __init__(self, linker: Linker, places: _Places, lookups: list[bytes]) -> None:
+        super().__init__()
+        self.linker, self.places, self.memo_lookups = linker, places, lookups
+        self.numbers = {read: n for n, read in reversed(list(enumerate(lookups)))}
+
+    def __missing__(self, lookup: int) -> int:
+        from array import array
+
+        read = array("I", map(self.places.__getitem__, self.linker.lookups[lookup])).tobytes()
+        at = self.numbers.get(read)
+        if at is None:
+            at = self.numbers[read] = len(self.memo_lookups)
+            self.memo_lookups.append(read)
+        self[lookup] = at
         return at
 
 
@@ -153,21 +177,33 @@ def _facts_now(linker: Linker, keys: list, values: list, old: Mapping[str, tuple
 
 
 def _valid_facts(value: object) -> bool:
-    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], list)
-            and isinstance(value[1], list) and len(value[0]) == len(value[1]))
+    """Whether a memo's FACTS entry is (keys, values, lookups), each lookup positions of its keys."""
+    from array import array
+
+    if not (isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], list)
+            and isinstance(value[1], list) and len(value[0]) == len(value[1]) and isinstance(value[2], list)):
+        return False
+    keys = len(value[0])
+    return all(isinstance(read, bytes) and len(read) % 4 == 0 and (not read or max(array("I", read)) < keys)
+               for read in value[2])
 
 
-def _compact(memo, kept: list, keys: list, values: list) -> tuple[list, list]:
-    """FACTS with only the keys a kept document reads (documents gone or linked again leave some unread),
-    each document's positions renumbered to match."""
+def _compact(memo, kept: list, keys: list, values: list, lookups: list[bytes]) -> tuple[list, list, list]:
+    """FACTS with only the lookups a kept document made and the keys they read (documents gone or linked again leave
+    some unused), each lookup's positions and each document's lookups renumbered to match."""
     from array import array
 
     used = sorted(set().union(*(looked for _key, looked, _rows in kept)))
-    if len(used) == len(keys):
-        return keys, values
-    renumber = {old: new for new, old in enumerate(used)}
-    for key, looked, rows in kept:
-        memo.put(key, (array("I", [renumber[i] for i in looked]).tobytes(), rows))
-    return [keys[i] for i in used], [values[i] for i in used]
-
-
+    reads = [array("I", lookups[n]) for n in used]
+    places = sorted(set().union(*reads))
+    if len(places) < len(keys):
+        renumber = dict(zip(places, range(len(places))))
+        lookups = [array("I", map(renumber.__getitem__, read)).tobytes() for read in reads]
+        keys, values = [keys[i] for i in places], [values[i] for i in places]
+    elif len(used) < len(lookups):
+        lookups = [lookups[n] for n in used]
+    if used != list(range(len(used))):
+        renumbered = dict(zip(used, range(len(used))))
+        for key, looked, rows in kept:
+            memo.put(key, (array("I", map(renumbered.__getitem__, looked)).tobytes(), rows))
+    return keys, values, lookups
