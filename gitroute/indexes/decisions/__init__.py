@@ -396,7 +396,9 @@ def build(inputs: object) -> object:
         memo.put(RECORDS, entry)  # the same object when taken: an unchanged table is not written again
     graph = getattr(inputs, "graph", None)
     # Every symbol's name, normalised (each name once: most repeat): only when there are records to find them in.
-    spelled = _symbol_names(getattr(graph, "nodes", ())) if records else ()
+    nodes = getattr(graph, "nodes", ())  # a large graph's table gives its names without making a node of each
+    spelled = (nodes.names_not_of("file") if hasattr(nodes, "names_not_of")
+               else {n.name for n in nodes if n.kind != "file"}) if records else ()
     names = frozenset(normalize_name(name) for name in spelled if len(name) >= 4)
     symbols = {path: [key for key in found if key in names] for path, found in words.items()} if names else {}
     blobs, section, shards_kept = build_blobs(records, symbols, fallback, memo, getattr(inputs, "previous", None))
@@ -404,16 +406,6 @@ def build(inputs: object) -> object:
 
     return IndexBuild(blobs=blobs, section=section, warnings=tuple(warnings), output=tuple(rows_of(records)),
                       kept=shards_kept)
-
-
-def _symbol_names(nodes: Sequence) -> set[str]:
-    """The distinct names of the nodes that are not files: a large graph's table gives them without making a node
-    of each (the kernel's 3.8 million: half of the index's one-file rebuild)."""
-    from gitroute.graph import NodeTable
-
-    if isinstance(nodes, NodeTable):
-        return nodes.names_not_of("file")
-    return {n.name for n in nodes if n.kind != "file"}
 
 
 # The memo entry of the records a snapshot's documents make: (what they were read from, the records as plain

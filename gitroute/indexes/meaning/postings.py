@@ -259,9 +259,9 @@ class _Group(Sequence):
 
     def __init__(self, nodes: Sequence, start: int, end: int, path: str, first: int) -> None:
         self.nodes, self.start, self.end, self.path, self.first = nodes, start, end, path, first
-        self._made: list | None = None
+        self._made: Sequence | None = None
 
-    def _nodes(self) -> list:
+    def _nodes(self) -> Sequence:
         if self._made is None:
             self._made = self.nodes[self.start:self.end]
         return self._made

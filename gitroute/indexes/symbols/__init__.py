@@ -224,7 +224,8 @@ def _file_runs(nodes: Sequence) -> list[tuple[str, int, int, int, tuple[int, ...
     one-file rebuild of the kernel spent most of this job on (3.8 million nodes, each file's tokens memoised)."""
     table_runs = getattr(nodes, "file_runs", None)
     if table_runs is not None:
-        ids, flags = nodes.ids, nodes.entries
+        table: Any = nodes
+        ids, flags = table.ids, table.entries
         return [(path, start, end, ids[start], tuple(i for i, flag in enumerate(flags[start:end]) if flag))
                 for path, start, end in table_runs()]
     runs = []
