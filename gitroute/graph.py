@@ -58,6 +58,21 @@ _BOOLS = (False, True)
 _NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
 
 
+def file_spans(nodes: Sequence[Node]) -> list[tuple[str, int, int, int]]:
+    """(path, start, end, first id) of each run of one path's nodes, in order: a `NodeTable`'s read from its
+    columns, no node made (what an index that memoises per file needs of the files it does not read again)."""
+    if isinstance(nodes, NodeTable):
+        ids = nodes.ids
+        return [(path, start, end, ids[start]) for path, start, end in nodes.file_runs()]
+    spans = []
+    start = 0
+    for at in range(1, len(nodes) + 1):
+        if at == len(nodes) or nodes[at].path != nodes[start].path:
+            spans.append((nodes[start].path, start, at, nodes[start].id))
+            start = at
+    return spans
+
+
 class NodeTable(list):
     """A graph's nodes held compactly, read as a list of `Node` (made as they are read): what a large build's
     parent holds once the graph is built, and every index worker it forks inherits (docs/decisions/0023,

@@ -28,7 +28,6 @@ from gitroute.indexes.meaning.postings import (
     FIELDS,
     PACKED_MIN_NODES,
     Entries,
-    _by_file,
     decode_posting,
     encode_posting,
     file_head,
@@ -291,10 +290,9 @@ def prepare(inputs) -> PreparedBuild:
 
 def _file_spans(nodes: Sequence) -> list[tuple[int, str, int]]:
     """(first node id, path, node count) of each file, in id order: a file's nodes are numbered from its own id."""
-    if hasattr(nodes, "file_runs"):  # a large graph's compact table: no node made
-        ids = nodes.ids  # type: ignore[attr-defined]
-        return [(ids[start], path, end - start) for path, start, end in nodes.file_runs()]
-    return [(group[0].id, group[0].path, len(group)) for group in _by_file(nodes)]
+    from gitroute.graph import file_spans  # a large graph's compact table: no node made
+
+    return [(first, path, end - start) for path, start, end, first in file_spans(nodes)]
 
 
 def _relocatable(claims: list, spans: list[tuple[int, str, int]]) -> list | None:

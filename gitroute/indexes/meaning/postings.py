@@ -221,11 +221,12 @@ def kept_files(nodes: Sequence) -> tuple[Sequence[Sequence], int]:
     it leaves out. Of a large graph's nodes held compactly (`graph.NodeTable`), each file's nodes are made when
     its group is read, and let go after: held, every node of the Linux kernel was made whole again in this
     index's worker (docs/decisions/0023, session 26)."""
-    runs = nodes.file_runs() if hasattr(nodes, "file_runs") else None
-    if runs is not None:
-        built = built_copies(sorted({path for path, _start, _end in runs}))
-        ids = nodes.ids  # type: ignore[attr-defined]
-        return _Groups(nodes, [(start, end, path, ids[start]) for path, start, end in runs if path not in built]), \
+    if hasattr(nodes, "file_runs"):
+        from gitroute.graph import file_spans
+
+        spans = file_spans(nodes)
+        built = built_copies(sorted({path for path, *_rest in spans}))
+        return _Groups(nodes, [(start, end, path, first) for path, start, end, first in spans if path not in built]), \
             len(built)
     built = built_copies(sorted({n.path for n in nodes}))
     return _by_file([n for n in nodes if n.path not in built]), len(built)

@@ -222,23 +222,12 @@ def _file_runs(nodes: Sequence) -> list[tuple[str, int, int, int, tuple[int, ...
     """(path, start, end, first id, which of them are entry points) per file, in id order, so that every postings
     list comes out sorted: a large graph's table (`graph.NodeTable`) gives them without making a node, which a
     one-file rebuild of the kernel spent most of this job on (3.8 million nodes, each file's tokens memoised)."""
-    table_runs = getattr(nodes, "file_runs", None)
-    if table_runs is not None:
-        table: Any = nodes
-        ids, flags = table.ids, table.entries
-        return [(path, start, end, ids[start], tuple(i for i, flag in enumerate(flags[start:end]) if flag))
-                for path, start, end in table_runs()]
-    runs = []
-    start = 0
-    while start < len(nodes):
-        path = nodes[start].path
-        end = start + 1
-        while end < len(nodes) and nodes[end].path == path:
-            end += 1
-        runs.append((path, start, end, nodes[start].id,
-                     tuple(i for i, node in enumerate(nodes[start:end]) if node.entry)))
-        start = end
-    return runs
+    from gitroute.graph import file_spans
+
+    table: Any = nodes
+    flags = table.entries if hasattr(table, "entries") else bytes(bool(node.entry) for node in nodes)
+    return [(path, start, end, first, tuple(i for i, flag in enumerate(flags[start:end]) if flag))
+            for path, start, end, first in file_spans(nodes)]
 
 
 def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequence[bool], tokens: list) -> None:
