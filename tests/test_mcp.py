@@ -231,6 +231,25 @@ def test_a_server_over_a_bundle_too_large_to_decode_ahead_answers_as_the_command
         tools.close()
 
 
+def test_a_bundle_that_claims_few_nodes_is_still_counted_by_its_tree(sample_repo, route, monkeypatch):
+    """A bundle from elsewhere whose manifest and symbol index claim one node is sized by its node shards too: it is
+    not decoded ahead past the bound."""
+    from gitroute import query
+    from gitroute.bundle.store import BundleView
+    from tests.test_bundle_values import rewrite
+
+    assert route(["build", "-q"], sample_repo.path).exit_code == 0
+    with BundleView(str(sample_repo.path)) as view:
+        manifest = dict(view.manifest, counts={**view.manifest["counts"], "nodes": {"file": 1}})
+        symbols = dict(view.section("symbols"), nodes=1)
+    rewrite(sample_repo, {"build.json": json.dumps(manifest).encode(), "symbols/meta.json": json.dumps(symbols).encode()})
+    monkeypatch.setattr(query, "WARM_MAX_NODES", 10)
+    with BundleView(str(sample_repo.path)) as view:
+        assert view.manifest["counts"]["nodes"] == {"file": 1}
+        assert query.node_count(view) >= 64  # one node shard
+        assert query.warm(view) is False
+
+
 def test_a_servers_view_keeps_a_bounded_count_of_graph_shards(make_repo, route):
     """A server's view (`CachedBundleView`) drops the least recently read graph shards past its bound, and reads
     them again when asked: the same records, whatever the bound; one request larger than the bound keeps all."""

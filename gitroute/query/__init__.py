@@ -113,9 +113,17 @@ def warm(view: BundleView, repo: str | None = None) -> bool:
 
 
 def node_count(view: BundleView) -> int:
-    """The graph's nodes, as the build manifest counts them by kind (checked by `validate.check_manifest`)."""
+    """The graph's nodes: the most of what the bundle says (its manifest's counts by kind, checked by
+    `validate.check_manifest`; its symbol index's count) and of what its tree holds (its node shards, about
+    NODES_PER_BUCKET nodes each), so that a bundle from elsewhere cannot claim to be small enough to decode."""
+    from gitroute.bundle.layout import GRAPH_NODES
+    from gitroute.graph import NODES_PER_BUCKET
+
     counts = view.manifest.get("counts", {}).get("nodes", {})
-    return sum(counts.values()) if isinstance(counts, dict) else int(counts)
+    claimed = sum(counts.values()) if isinstance(counts, dict) else int(counts)
+    symbols = view.section("symbols") or {}
+    indexed = symbols.get("nodes") if type(symbols.get("nodes")) is int else 0
+    return max(claimed, indexed, len(view.listing(GRAPH_NODES)) * NODES_PER_BUCKET)
 
 
 # Kinds that only a phrase of the question chose ("rather than", "copied", "who calls"): when they find nothing,
