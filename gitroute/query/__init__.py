@@ -121,8 +121,8 @@ def node_count(view: BundleView) -> int:
 
     counts = view.manifest.get("counts", {}).get("nodes", {})
     claimed = sum(counts.values()) if isinstance(counts, dict) else int(counts)
-    symbols = view.section("symbols") or {}
-    indexed = symbols.get("nodes") if type(symbols.get("nodes")) is int else 0
+    indexed = (view.section("symbols") or {}).get("nodes")
+    indexed = indexed if type(indexed) is int else 0
     return max(claimed, indexed, len(view.listing(GRAPH_NODES)) * NODES_PER_BUCKET)
 
 
