@@ -507,6 +507,17 @@ class _SetIndex(NamedTuple):
 _SCANNED_SET = 8
 
 
+class _IncludePlan(NamedTuple):
+    """What a file's includes name, for `_Resolution._included`: per include, its files' top-level tables (a set of
+    more than `_SCANNED_SET` files: the files, which `lookup` scans), what reading them reads, and the cost and work
+    `_top_names` notes for them."""
+    reads: frozenset
+    tables: list[tuple[dict[str, list[int]], ...] | list[int]]
+    cost: int
+    lookups: int
+    cost_max: int
+
+
 class _ReadGroup:
     """What one memoised value read (past `_GROUP_PAST` reads), kept once and shared by every use of it: the keys it
     read itself, and what the memoised values it used read (their keys, or their groups), or a package's paths read
@@ -597,6 +608,7 @@ class _Resolution:
         # What resolving cost, in steps that do not depend on the machine: lookups (of a name in a set of files,
         # at one re-export level) and the files they scanned, and bindings followed (each once per build).
         self.work: Counter = Counter()
+        self.include_plan: tuple[str, _IncludePlan] | None = None  # the file being resolved's (`_included`)
 
     def tables(self, path: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
         """A file's names -> ids, of all its symbols and of its top-level ones; its members and parents
@@ -1208,15 +1220,70 @@ class _Resolution:
         return self._by_name(path, name, lang, methods_only=not types_only, types_only=types_only)
 
     def _included(self, path: str, name: str, keep: Callable[[Node], bool]) -> list[int]:
-        """C-family includes and namespace imports: every top-level name of each imported file."""
-        self.reads.add(path)
-        extract = self.extracts[path]
+        """C-family includes and namespace imports: every top-level name of each imported file.
+
+        What each include names is the same for every name a file uses bare (a kernel file: hundreds of names,
+        dozens of includes), so it is worked out once per file (`_include_plan`) and each name reads the included
+        files' top-level tables straight away: `lookup` at its last level (`_top_names`) would make the same reads,
+        note the same cost and give the same ids, at a few times the price."""
+        plan = self._include_plan(path)
+        self.reads.update(plan.reads)
+        self.cost += plan.cost
+        work = self.work
+        work["shallow_lookups"] += plan.lookups
+        work["shallow_files"] += plan.cost
+        if plan.cost_max > work["cost_max"]:
+            work["cost_max"] = plan.cost_max
+        nodes = self.nodes
         found: list[int] = []
-        for ref in extract.imports:
-            files = self.module_files(ref.name, path, extract.lang)
-            if files:
-                found.extend(t for t in self.lookup(files, name, _MAX_REEXPORT_DEPTH) if keep(self.nodes[t]))
+        for tops in plan.tables:
+            if isinstance(tops, list):  # a set of files `lookup` scans on its own (`_SCANNED_SET`)
+                found.extend(t for t in self.lookup(tops, name, _MAX_REEXPORT_DEPTH) if keep(nodes[t]))
+                continue
+            here: list[int] = []
+            for table in tops:
+                named = table.get(name)
+                if named:
+                    here.extend(named)
+            if not here:
+                continue
+            if len(here) > 1:
+                here = list(dict.fromkeys(here))
+            if len(here) > MAX_LOOKUP_TARGETS:
+                work["lookups_cut"] += 1
+                del here[MAX_LOOKUP_TARGETS:]
+            found.extend(t for t in here if keep(nodes[t]))
         return found
+
+    def _include_plan(self, path: str) -> _IncludePlan:
+        """What `_included` reads for every name of one file: kept for the file being resolved (one at a time)."""
+        held = self.include_plan
+        if held is not None and held[0] == path:
+            return held[1]
+        outer = self.reads
+        self.reads = reads = {path}
+        extract = self.extracts[path]
+        tables: list[tuple[dict[str, list[int]], ...] | list[int]] = []
+        cost = lookups = cost_max = 0
+        try:
+            for ref in extract.imports:
+                files = self.module_files(ref.name, path, extract.lang)
+                if not files:
+                    continue
+                if len(files) > _SCANNED_SET:
+                    tables.append(files)
+                    continue
+                paths = [self.nodes[file_id].path for file_id in files]
+                reads.update(paths)
+                tables.append(tuple(self.tables(file_path)[1] for file_path in paths))
+                lookups += 1
+                cost += len(files)
+                cost_max = max(cost_max, len(files))
+        finally:
+            self.reads = outer
+        plan = _IncludePlan(frozenset(reads), tables, cost, lookups, cost_max)
+        self.include_plan = (path, plan)
+        return plan
 
     def _by_name(self, path: str, name: str, lang: str, methods_only: bool = False,
                  types_only: bool = False) -> tuple[list[int], str]:
