@@ -2710,6 +2710,24 @@ def test_language_for_content_reads_interpreter_lines_mode_lines_and_header_synt
     assert language_for_content(lang, head) == expected
 
 
+_HEADER_LINES = [b"@interface A", b"  @end", b"#import <x>", b"# import y", b"namespace n {", b"\ttemplate <class T>",
+                 b"class Engine", b"public:", b"std::x", b"using T = int;", b"using namespace std;", b"#include <string>",
+                 b"#include <linux/types.h>", b"int f(void);", b"/* class of @interface */", b"a::b(", b"", b" x @end"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_HEADER_LINES), max_size=6), st.sampled_from([b"\n", b"\r\n", b" "]))
+def test_language_for_content_one_pass_agrees_with_each_marker(lines: list[bytes], separator: bytes) -> None:
+    """The one-pass check for a plain C file (any marker after a newline) says C exactly when no marker does."""
+    from gitroute.parsing import languages
+
+    head = separator.join(lines)
+    expected = ("objc" if languages._OBJC_MARKERS.search(head) else
+                "cpp" if languages._CPP_MARKERS.search(head) or languages._CPP_QUALIFIED.search(head) else
+                "objc" if languages._OBJC_IMPORT.search(head) else "c")
+    assert language_for_content("c", head) == expected
+
+
 @pytest.mark.parametrize("path", ["LICENSE", "notes.txt", ".env", "bin/", "a.unknownext", "", "x.", ".py", ".in",
                                   "notes.txt.in", "x.in.in.in"])
 def test_language_for_path_returns_none_for_unknown(path: str) -> None:
