@@ -2860,3 +2860,32 @@ def test_extraction_keeps_no_parsed_tree_alive():
     finally:
         tracemalloc.stop()
     assert grown < 1_000_000, grown  # with the callback: 8.6 MB
+
+
+_BROKEN_PIECES = {
+    "c": [b"int f(void) {", b"return 1; }", b"#define X(a) a {", b"struct s { int a; ;", b"}}", b"int g(int x) { x++; }",
+          b"static DEFINE_MUTEX(lock);", b"((", b"void h(void) { if (x { } }"],
+    "python": [b"def f(:", b"    return 1", b"class A:", b"  x = (", b"pass", b")", b"def g():\n    return 2"],
+    "javascript": [b"function f( {", b"}", b"const x = {a: 1,,};", b"class A { m() { return 1 }", b"let y = [1, 2"],
+}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_BROKEN_PIECES)), st.data())
+def test_error_regions_counted_by_the_walk_are_the_error_query_s(lang: str, data: st.DataObject) -> None:
+    """The outermost-ERROR walk counts the stretches an `(ERROR)` query over the whole tree finds, merged."""
+    from tree_sitter import Query, QueryCursor
+
+    from gitroute.parsing.captures import count_error_regions
+    from gitroute.parsing.grammars import language, parser
+
+    source = b"\n".join(data.draw(st.lists(st.sampled_from(_BROKEN_PIECES[lang]), min_size=1, max_size=8)))
+    root = parser(lang).parse(source).root_node
+    if not root.has_error:
+        return
+    errors = QueryCursor(Query(language(lang), "(ERROR) @error")).captures(root).get("error", [])
+    count, reach = 0, -1
+    for start, end in sorted((n.start_byte, n.end_byte) for n in errors):
+        count += start >= reach
+        reach = max(reach, end)
+    assert count_error_regions(root) == max(count, 1)

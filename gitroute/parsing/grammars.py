@@ -130,18 +130,6 @@ def parse_pieces(lang: str, data: bytes, starts: list[int]) -> list[Node]:
 
 
 @cache
-def error_query(lang: str) -> Query | None:
-    loaded = language(lang)
-    if loaded is None:
-        return None
-    from tree_sitter import Query
-
-    try:
-        return Query(loaded, "(ERROR) @error")
-    except Exception:
-        return None
-
-
 def is_supported(lang: str) -> bool:
     """Whether the pack has a grammar for `lang`."""
     return language(lang) is not None

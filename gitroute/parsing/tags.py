@@ -72,7 +72,7 @@ def _extract(data: bytes, lang: str) -> FileExtract:
         starts = special.piece_starts(data)
         if starts:
             roots = parse_pieces(lang, data, starts) or roots
-        regions = sum(count_error_regions(lang, root) for root in roots if root.has_error)
+        regions = sum(count_error_regions(root) for root in roots if root.has_error)
         if regions:
             warnings.append(f"parse errors in {regions} region{'s' if regions != 1 else ''}")
     query = tag_query(lang)
