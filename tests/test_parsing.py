@@ -1,6 +1,7 @@
 """Tests for gitroute.parsing: language detection, per-language tag extraction, manifests, robustness."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -2889,3 +2890,15 @@ def test_error_regions_counted_by_the_walk_are_the_error_query_s(lang: str, data
         count += start >= reach
         reach = max(reach, end)
     assert count_error_regions(root) == max(count, 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"FMT_BEGIN_NAMESPACE", b"  Q_OBJECT  ", b"A1", b"AB\r", b"int x;", b"", b"\tX_Y_Z",
+                                 b"lower", b"ABC def", b"}", b"A"]), max_size=8),
+       st.sampled_from([b"\n", b"\r\n"]))
+def test_bare_macro_lines_are_those_a_line_start_pattern_finds(lines: list[bytes], newline: bytes) -> None:
+    from gitroute.parsing.families.c_family import bare_macro_lines
+
+    data = newline.join(lines)
+    at_line_start = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\r?$", re.MULTILINE)
+    assert bare_macro_lines(data) == [match.span() for match in at_line_start.finditer(data)]
