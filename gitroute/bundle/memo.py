@@ -165,10 +165,11 @@ class MemoTable:
         buckets = self.buckets if self.buckets is not None else _guess_buckets(self.path, self.salt)
         if buckets is None:
             buckets = self._estimated_buckets()
-        dirty = {bucket_of(key, buckets) for key, value in kept.items() if previous.get(key) is not value}
-        dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
         if self.buckets is None:
-            dirty = set(range(buckets))  # no table read: every bucket is this build's
+            dirty = set(range(buckets))  # no table read: every bucket is this build's (no key hashed to say so)
+        else:
+            dirty = {bucket_of(key, buckets) for key, value in kept.items() if previous.get(key) is not value}
+            dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
         written: dict[int, int] = {}
         try:
             os.makedirs(self.path, exist_ok=True)
