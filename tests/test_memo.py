@@ -96,9 +96,9 @@ def test_a_first_save_encodes_a_large_table_once_in_the_count_its_size_asks(tmp_
     encoded: list[int] = []
     real = memo_module.MemoTable._written
 
-    def counting(self, buckets, dirty, generation):
+    def counting(self, buckets, dirty, generation, codes):
         encoded.append(buckets)
-        return real(self, buckets, dirty, generation)
+        return real(self, buckets, dirty, generation, codes)
 
     monkeypatch.setattr(memo_module.MemoTable, "_written", counting)
     large = _entries(400, 4000)

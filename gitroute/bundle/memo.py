@@ -162,9 +162,11 @@ class MemoTable:
         if not self.changed and len(kept) == len(previous):
             return
         generation = os.urandom(8).hex()
+        # Each key's bucket among BUCKETS, hashed once: a table's bucket among fewer is that modulo their count.
+        codes = [bucket_of(key) for key in kept]
         buckets = self.buckets if self.buckets is not None else _guess_buckets(self.path, self.salt)
         if buckets is None:
-            buckets = self._estimated_buckets()
+            buckets = self._estimated_buckets(codes)
         if self.buckets is None:
             dirty = set(range(buckets))  # no table read: every bucket is this build's (no key hashed to say so)
         else:
@@ -173,13 +175,13 @@ class MemoTable:
         written: dict[int, int] = {}
         try:
             os.makedirs(self.path, exist_ok=True)
-            written = self._written(buckets, dirty, generation)
+            written = self._written(buckets, dirty, generation, codes)
             size = sum(size for bucket, size in self.sizes.items() if bucket not in dirty and bucket < buckets)
             size += sum(written.values())
             if not fits(buckets, size):  # written whole again, in the count its size asks
                 self._discard(written)
                 buckets = bucket_count(size)
-                written = self._written(buckets, set(range(buckets)), generation)
+                written = self._written(buckets, set(range(buckets)), generation, codes)
             generations = {} if buckets != self.buckets else dict(self.generations)
             sizes = {} if buckets != self.buckets else dict(self.sizes)
             for bucket, length in sorted(written.items()):
@@ -202,21 +204,21 @@ class MemoTable:
             return
         self.generations, self.sizes, self.buckets = generations, sizes, buckets
 
-    def _estimated_buckets(self) -> int:
+    def _estimated_buckets(self, codes: list[int]) -> int:
         """The bucket count of a table no build wrote before, from the size of the eighth of its entries that bucket 0
         of 8 holds: its entries are then encoded once, not in one bucket and again in as many as their size asks
         (a first build's tables: 50 MB of marshal on django). A table whose few large entries the eighth misses is
         written again whole in the count its size asks (`save`)."""
-        sample = {key: value for key, value in self.kept.items() if bucket_of(key, 8) == 0}
+        sample = {key: value for (key, value), code in zip(self.kept.items(), codes) if code % 8 == 0}
         return bucket_count(8 * len(marshal.dumps(sample))) if sample else 1
 
-    def _written(self, buckets: int, dirty: set[int], generation: str) -> dict[int, int]:
+    def _written(self, buckets: int, dirty: set[int], generation: str, codes: list[int]) -> dict[int, int]:
         """Bucket -> its file's bytes (0 for a bucket left empty), for each bucket of `dirty` among `buckets`, each
         encoded and written to its pending file (`_pending`) in turn: one bucket's bytes held at a time, not the
         table's (the Linux kernel's graph table is hundreds of megabytes)."""
         parts: dict[int, dict] = {bucket: {} for bucket in dirty}
-        for key, value in self.kept.items():
-            entries = parts.get(bucket_of(key, buckets))
+        for (key, value), code in zip(self.kept.items(), codes):
+            entries = parts.get(code % buckets)
             if entries is not None:
                 entries[key] = value
         written: dict[int, int] = {}
