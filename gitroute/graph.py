@@ -180,6 +180,11 @@ class NodeTable(list):
         paths = self.strings[0]
         return {paths[code]: count for code, count in Counter(self.codes[0]).items()}
 
+    def kind_counts(self) -> dict[str, int]:
+        """Each kind's node count, without making the nodes."""
+        kinds = self.strings[2]
+        return {kinds[code]: count for code, count in Counter(self.codes[2]).items()}
+
     def ids_of(self, kind: str) -> list[tuple[str, int]]:
         """(path, id) of each node of this kind, in order, without making the nodes."""
         kinds = self.strings[2]
@@ -280,7 +285,7 @@ class CodeGraph:
     work: Counter = field(default_factory=Counter)
 
     def counts(self) -> dict[str, dict]:
-        nodes = Counter(n.kind for n in self.nodes)
+        nodes = self.nodes.kind_counts() if isinstance(self.nodes, NodeTable) else Counter(n.kind for n in self.nodes)
         if isinstance(self.edges, EdgeTable):
             edges = Counter(self.edges.kind_counts())
             ambiguous = Counter(self.edges.kind_counts(HOW_CODES["ambiguous"]))

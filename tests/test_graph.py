@@ -515,6 +515,7 @@ def test_a_node_tables_columns_read_as_its_nodes(kinds_and_names, kind: str) -> 
     assert table.names_not_of(kind) == {n.name for n in nodes if n.kind != kind}
     assert table.ids_of(kind) == [(n.path, n.id) for n in nodes if n.kind == kind]
     assert list(table.path_counts().items()) == list(Counter(n.path for n in nodes).items())
+    assert table.kind_counts() == Counter(n.kind for n in nodes)
     for paths in ({"f0.c"}, {"f1.c", "f2.c"}, set()):
         assert table.nodes_in(paths) == [n for n in nodes if n.path in paths]
 
