@@ -487,6 +487,25 @@ def test_rust_std_names_no_module_of_the_crate_but_mod_core_declares_one() -> No
 # --- C / C++ ------------------------------------------------------------------------------------
 
 
+def test_c_includes_answer_each_name_the_file_uses_from_every_header_once() -> None:
+    """A file's includes are worked out once for all the names it uses bare: each name still finds what every
+    included header (and its source) defines, a header included twice counts once, and a name no header defines
+    falls back to the repository's by-name lookup."""
+    graph = graph_of({
+        "src/main.c": ('#include "a.h"\n#include "b.h"\n#include "a.h"\n#include <stdio.h>\n\n'
+                       "int main(void) {\n    f();\n    g();\n    solo();\n    return 0;\n}\n"),
+        "src/a.h": "int f(void);\n",
+        "src/b.h": "int f(void);\nint g(void);\n",
+        "src/b.c": "int g(void) { return 1; }\n",
+        "lib/solo.c": "int solo(void) { return 2; }\n",
+        "lib/other.c": "int g(void) { return 3; }\n",
+    })
+    found = {e for e in edges(graph) if e[0] == "src/main.c:main"}
+    assert found == {("src/main.c:main", "src/a.h:f", "import"), ("src/main.c:main", "src/b.h:f", "import"),
+                     ("src/main.c:main", "src/b.h:g", "import"), ("src/main.c:main", "src/b.c:g", "import"),
+                     ("src/main.c:main", "lib/solo.c:solo", "unique")}
+
+
 def test_c_include_brings_the_header_and_its_source_into_scope() -> None:
     graph = graph_of({
         "src/main.c": '#include "util.h"\n\nint main(void) {\n    clamp(1);\n    return 0;\n}\n',
