@@ -19,7 +19,8 @@ import hashlib
 import marshal
 import os
 import sys
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -162,8 +163,9 @@ class MemoTable:
         if not self.changed and len(kept) == len(previous):
             return
         generation = os.urandom(8).hex()
-        # Each key's bucket among BUCKETS, hashed once: a table's bucket among fewer is that modulo their count.
-        codes = [bucket_of(key) for key in kept]
+        # Each key's bucket among BUCKETS, hashed once: a table's bucket among fewer is that modulo their count (a byte
+        # a key: the kernel's tables hold millions of keys, and a save is where a build's memory peaks).
+        codes = array("B", map(bucket_of, kept))
         buckets = self.buckets if self.buckets is not None else _guess_buckets(self.path, self.salt)
         if buckets is None:
             buckets = self._estimated_buckets(codes)
@@ -204,7 +206,7 @@ class MemoTable:
             return
         self.generations, self.sizes, self.buckets = generations, sizes, buckets
 
-    def _estimated_buckets(self, codes: list[int]) -> int:
+    def _estimated_buckets(self, codes: Sequence[int]) -> int:
         """The bucket count of a table no build wrote before, from the size of the eighth of its entries that bucket 0
         of 8 holds: its entries are then encoded once, not in one bucket and again in as many as their size asks
         (a first build's tables: 50 MB of marshal on django). A table whose few large entries the eighth misses is
@@ -212,7 +214,7 @@ class MemoTable:
         sample = {key: value for (key, value), code in zip(self.kept.items(), codes) if code % 8 == 0}
         return bucket_count(8 * len(marshal.dumps(sample))) if sample else 1
 
-    def _written(self, buckets: int, dirty: set[int], generation: str, codes: list[int]) -> dict[int, int]:
+    def _written(self, buckets: int, dirty: set[int], generation: str, codes: Sequence[int]) -> dict[int, int]:
         """Bucket -> its file's bytes (0 for a bucket left empty), for each bucket of `dirty` among `buckets`, each
         encoded and written to its pending file (`_pending`) in turn: one bucket's bytes held at a time, not the
         table's (the Linux kernel's graph table is hundreds of megabytes)."""
