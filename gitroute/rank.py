@@ -450,9 +450,10 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         if context_weight is not None and path_weight is not None:
             rest = min(rest, (context_weight + path_weight) / total_weight)
         total += rest_tier * rest
-        # doc_tokens: the doc postings leave out the name's words and the unindexed ones; `node_doc` is the
-        # weight of the question words in the words of the node's doc, as `node_text` takes them.
-        total += doc_tier * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
+        # doc_tokens: the doc postings hold every word of the doc but the unindexed ones (the name's too, so that a
+        # name of common words is bounded by what its doc says); `node_doc` is the weight of the question words in
+        # the words of the node's doc, as `node_text` takes them.
+        total += doc_tier * (min((doc_weight + unindexed) / total_weight, 1.0) if node_doc is None
                         else node_doc / total_weight)
         total += kind_prior if node_prior is None else node_prior
         if entry:

@@ -108,7 +108,7 @@ class _Bounder:
         self.path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
         self.get_place = places.get if places is not None else None
         self.get_doc_words = doc_words.get if doc_words is not None and places is not None else None
-        self.most_doc = sum(weights[t] for t in q if lists[t][1])
+        self.most_doc = sum(weights[t] for t in q if lists[t][1] or lists[t][3])  # a doc's words, its name's too
         self.in_contexts = [weights[t] for t in q if lists[t][2]]
         self.most_context = len(self.in_contexts)
         self.every_weight, self.prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
@@ -461,5 +461,5 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: b
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
                 rest = (total - in_name, 0.0, None) if alone else ()
-                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False, *rest))
+                best = max(best, bound(in_name, m, count, total, len(heaviest) - m, secondary, False, *rest))
     return best
