@@ -190,7 +190,7 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     shards = index.section["postings_shards"]
     tokens = (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))
     found = symbols.POSTINGS.read(index.read, tokens, shards, index.corrupt, index.memo["postings"])
-    lists = {t: found.get(t, [[], [], [], []]) for t in tokens}
+    lists = {t: found.get(t, [[], [], [], [], []]) for t in tokens}
     weights = {t: idf(symbols.counted(lists[t]), index.section["nodes"]) for t in question.tokens}
     deferred = [t for t in question.tokens if symbols.counted(lists[t]) > common]
     warm, places = warm is True, (symbols.FilePlaces(file_starts(corpus.index("meaning")), lists, question.tokens)
@@ -225,7 +225,7 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     question = parse_question(text)
     shards = index.section["postings_shards"]
     found = symbols.POSTINGS.read(index.read, question.tokens, shards, index.corrupt, index.memo["postings"])
-    lists = {t: found.get(t, [[], [], [], []]) for t in question.tokens}
+    lists = {t: found.get(t, [[], [], [], [], []]) for t in question.tokens}
     weights = {t: idf(symbols.counted(lists[t]), index.section["nodes"]) for t in question.tokens}
     found = symbols.bound_postings(question, lists, weights, [], lambda t: symbols.posting_sets(lists[t]),
                                     index.memo["places"] if warm else None, None)

@@ -1,8 +1,9 @@
 """The symbol index: node records chunked by id and token postings sharded by hash, and the query over them.
 
-Postings hold four lists per token (nodes whose name, doc or context has the token: a file's
-folders, a symbol's enclosing symbols; and the nodes whose name and doc both have it, which the doc
-list leaves out and the bound of a name of common words needs); a query
+Postings hold five lists per token (nodes whose name, doc or context has the token: a file's
+folders, a symbol's enclosing symbols; the nodes whose name and doc both have it, which the doc
+list leaves out; and the types and enums whose name has it: the bound of a name of common words
+needs both); a query
 reads only the shards of its own tokens, bounds every candidate's score from postings alone
 (`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
 `rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
@@ -19,7 +20,7 @@ from functools import partial
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
-from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, split_by_facts
+from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, LOW_PRIOR, Bounds, bound_postings, split_by_facts
 from gitroute.model import Answer, Row
 from gitroute.rank import (
     KIND_PRIOR,
@@ -62,9 +63,9 @@ COLD_BUDGET = CANDIDATES
 # many nodes scored, its candidates too are bounded by their files' path words; most names need fewer.
 NAME_BUDGET = 4 * CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
-# Token -> its name, doc and context postings and its name-and-doc postings, about 1024 a shard: small blobs to
-# read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(4))
+# Token -> its name, doc and context postings, its name-and-doc postings and its types' name postings, about 1024 a
+# shard: small blobs to read and rewrite.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(5))
 COUNTED = 3  # the lists a word's weight counts: name, doc and context (a name-and-doc posting is in its name list)
 
 _NO_WORDS: frozenset[str] = frozenset()
@@ -126,8 +127,9 @@ def _word_sets() -> Callable[[str, bool], frozenset[str]]:
 
 
 def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[frozenset[str], ...]:
-    """A node's name, doc and context words, and the words of its name its doc has too; context is a file's
-    folders, or a symbol's owners.
+    """A node's name, doc and context words, the words of its name its doc has too, and its name's words again
+    when it is a type or an enum (a kind of a prior above `bounds.LOW_PRIOR`); context is a file's folders, or a
+    symbol's owners.
 
     The doc is taken as the node record keeps it, so the postings and the final score see one text. The doc's
     words are split by whether the name has them: a word's weight counts the name and doc lists as before (a
@@ -139,7 +141,7 @@ def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[fr
     else:
         context = words(node.owner, False) - name
     doc = words(node.doc[:MAX_DOC], True) if node.doc else frozenset()
-    return name, doc - name, context, doc & name
+    return name, doc - name, context, doc & name, name if KIND_PRIOR.get(node.kind, 0.0) > LOW_PRIOR else _NO_WORDS
 
 
 def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
@@ -165,7 +167,7 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section, kept=kept)
 
 
-Postings = dict[str, tuple[list[int], ...]]  # token -> name, doc, context and name-and-doc postings
+Postings = dict[str, tuple[list[int], ...]]  # token -> name, doc, context, name-and-doc and types' name postings
 
 
 def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
@@ -289,7 +291,7 @@ def query_symbols(
         raise corrupt(INDEX_META) from err
     memo = {} if memo is None else memo
     found_lists = read_postings(read, tokens, shards, corrupt, memo)
-    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], [], []] for t in tokens}
+    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], [], [], []] for t in tokens}
     held = _Held(lists, memo)
     weights = {t: idf(counted(lists[t]), total) for t in question.tokens}
     # Common words wait, the least common first to come in, until the others cannot fill the rows.
@@ -335,11 +337,11 @@ def counted(lists: Sequence[Sequence[int]]) -> int:
     return sum(map(len, lists[:COUNTED]))
 
 
-def posting_sets(lists: Sequence[Sequence[int]]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+def posting_sets(lists: Sequence[Sequence[int]]) -> tuple[frozenset[int], ...]:
     """A word's postings as the bounds take them: the nodes whose name, doc (the name's words too) and context
-    have it."""
-    in_name, in_doc, in_context, in_name_and_doc = lists
-    return frozenset(in_name), frozenset(in_doc).union(in_name_and_doc), frozenset(in_context)
+    have it, and the types and enums whose name has it."""
+    in_name, in_doc, in_context, in_name_and_doc, typed = lists
+    return frozenset(in_name), frozenset(in_doc).union(in_name_and_doc), frozenset(in_context), frozenset(typed)
 
 
 def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: Callable[[str], Exception],
@@ -412,7 +414,7 @@ class _Held:
         self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
 
     def members(self, token: str) -> tuple[frozenset[int], ...]:
-        """The nodes whose name, doc (its name's words too) and context have the token."""
+        """The nodes whose name, doc (its name's words too) and context have the token; its types (`posting_sets`)."""
         found = self.sets.get(token)
         if found is None:
             found = self.sets[token] = posting_sets(self.lists[token])

@@ -13,6 +13,9 @@ from functools import partial
 from gitroute.rank import KIND_PRIOR, Question, score_bounder
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
+# The highest kind prior of a node outside its words' type postings (functions, methods, constants, files): a node a
+# question word names is bounded at it unless that word's type postings (types and enums) hold it.
+LOW_PRIOR = KIND_PRIOR["function"]
 FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
 MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
 
@@ -99,10 +102,10 @@ class _Bounder:
         self.split_facts = name_facts if name_facts is not None else (lambda token: split_by_facts(lists[token][0]))
         self.bound = score_bounder(question, weights)
         # A word's bit is its place in the question: a phrase needs two side by side.
-        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int]]] = []
+        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int], frozenset[int]]] = []
         for i, token in enumerate(q):
-            in_name, in_doc, in_context = members(token)
-            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context))
+            in_name, in_doc, in_context, typed = members(token)
+            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context, typed))
         self.q_set = frozenset(q)
         self.memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
         self.path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
@@ -128,7 +131,7 @@ class _Bounder:
         deferred word's postings whose path holds a walked word."""
         found: set[int] = set()
         for token in self.walked:
-            in_name, in_doc, in_context = self.members(token)
+            in_name, in_doc, in_context, _typed = self.members(token)
             if with_names:
                 found |= in_name
             found |= in_doc
@@ -198,24 +201,29 @@ class _Bounder:
         for value in values:
             name_weight = doc_weight = context_weight = 0.0
             name_matched = context_matched = in_name_bits = 0
-            for w, bit, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
+            typed = False
+            for w, bit, in_name, in_doc, in_context, of_types in table:  # a deferred word's postings count too
                 if value in in_name:
                     name_weight += w
                     name_matched += 1
                     in_name_bits |= bit
+                    typed = typed or value in of_types
                 if value in in_doc:
                     doc_weight += w
                 if value in in_context:
                     context_matched += 1
                     context_weight += w
             adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
+            # A node some question word names is of a type kind or not, as that word's type postings say.
+            kind_prior = None if not name_matched or typed else LOW_PRIOR
             # The bound's arguments, then `adjacent`: the memo's key, built once.
             place = get_place(value >> 4) if get_place is not None else None
             if place is None:
                 key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                              value in entries, adjacent)
+                              value in entries, None, None, kind_prior, adjacent)
             else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
+                prior = prior if kind_prior is None else min(prior, kind_prior)
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
@@ -254,7 +262,7 @@ class _Bounder:
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
-        for _w, _bit, _in_name, in_doc, in_context in self.table:
+        for _w, _bit, _in_name, in_doc, in_context, _typed in self.table:
             held = same & in_context
             twice |= once & held
             once |= held
