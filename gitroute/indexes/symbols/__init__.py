@@ -514,6 +514,8 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool, b
         # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
         sure = not exhaustive and scorer.full()
         size = MAX_BATCH if sure else max(CANDIDATES, scorer.limit - len(top))
+        if budget is not None and scored:  # a batch after the first stops at the budget: past it, bounds are redone
+            size = min(size, budget - len(scored))
         batch = [heapq.heappop(heap)[1]]
         while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
                and heap[0][1] >= 0):
