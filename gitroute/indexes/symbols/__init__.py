@@ -141,7 +141,8 @@ def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[fr
     else:
         context = words(node.owner, False) - name
     doc = words(node.doc[:MAX_DOC], True) if node.doc else frozenset()
-    return name, doc - name, context, doc & name, name if KIND_PRIOR.get(node.kind, 0.0) > LOW_PRIOR else _NO_WORDS
+    in_both = name & words(node.doc[:MAX_DOC], False) if node.doc else frozenset()  # stop words too: `get_page`
+    return name, doc - name, context, in_both, name if KIND_PRIOR.get(node.kind, 0.0) > LOW_PRIOR else _NO_WORDS
 
 
 def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:

@@ -10,7 +10,7 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from gitroute.rank import KIND_PRIOR, Question, score_bounder
+from gitroute.rank import KIND_PRIOR, Question, is_unindexed_doc_word, score_bounder
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 # The highest kind prior of a node outside its words' type postings (functions, methods, constants, files): a node a
@@ -102,10 +102,12 @@ class _Bounder:
         self.split_facts = name_facts if name_facts is not None else (lambda token: split_by_facts(lists[token][0]))
         self.bound = score_bounder(question, weights)
         # A word's bit is its place in the question: a phrase needs two side by side.
-        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int], frozenset[int]]] = []
+        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int], frozenset[int], float]] = []
         for i, token in enumerate(q):
             in_name, in_doc, in_context, typed = members(token)
-            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context, typed))
+            unindexed = weights[token] if is_unindexed_doc_word(token) else 0.0  # a name's are known in its doc
+            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context, typed, unindexed))
+        self.unindexed = sum(row[-1] for row in self.table)
         self.q_set = frozenset(q)
         self.memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
         self.path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
@@ -202,12 +204,14 @@ class _Bounder:
             name_weight = doc_weight = context_weight = 0.0
             name_matched = context_matched = in_name_bits = 0
             typed = False
-            for w, bit, in_name, in_doc, in_context, of_types in table:  # a deferred word's postings count too
+            unindexed_out = self.unindexed  # of the unindexed question words, those outside the name
+            for w, bit, in_name, in_doc, in_context, of_types, unindexed in table:  # deferred words' count too
                 if value in in_name:
                     name_weight += w
                     name_matched += 1
                     in_name_bits |= bit
                     typed = typed or value in of_types
+                    unindexed_out -= unindexed
                 if value in in_doc:
                     doc_weight += w
                 if value in in_context:
@@ -220,7 +224,7 @@ class _Bounder:
             place = get_place(value >> 4) if get_place is not None else None
             if place is None:
                 key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                              value in entries, None, None, kind_prior, adjacent)
+                              value in entries, None, None, kind_prior, None, unindexed_out, adjacent)
             else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 prior = prior if kind_prior is None else min(prior, kind_prior)
@@ -229,7 +233,7 @@ class _Bounder:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 if get_doc_words is None:
                     key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                           value in entries, context_weight, path_weight, prior, adjacent)
+                           value in entries, context_weight, path_weight, prior, None, unindexed_out, adjacent)
                 else:  # and the words of its doc (most hold none of the question's)
                     doc_has = get_doc_words(value >> 4)
                     key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
@@ -262,7 +266,7 @@ class _Bounder:
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
-        for _w, _bit, _in_name, in_doc, in_context, _typed in self.table:
+        for _w, _bit, _in_name, in_doc, in_context, _typed, _unindexed in self.table:
             held = same & in_context
             twice |= once & held
             once |= held
