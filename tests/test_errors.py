@@ -136,6 +136,18 @@ def test_bundle_of_a_newer_format_is_refused_with_a_hint(sample_repo, route, arg
     assert sample_repo.ref(BUNDLE_REF) == commit
 
 
+def test_bundle_of_the_format_before_is_refused_with_the_rebuild_hint(sample_repo, route):
+    # Format 8 added symbols' name-and-doc and types' postings lists: a format 7 bundle's shards hold three, which
+    # this gitroute would not read as five; the version says so before any shard is read.
+    older = FORMAT_VERSION - 1
+    write_bundle(sample_repo, {"build.json": json.dumps({"format_version": older}).encode()}, format_version=older)
+
+    result = route(["query", "OpenMeteoClient"], sample_repo.path)
+
+    assert_fatal(result, f"fatal: the bundle at '{BUNDLE_REF}' has the old format {older}",
+                 hint="run 'git route build' to rebuild it")
+
+
 def _bundle_paths(repo: RepoBuilder, folder: str) -> list[str]:
     return repo.git("ls-tree", "-r", "--name-only", BUNDLE_REF, folder).split()
 
