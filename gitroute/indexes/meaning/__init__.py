@@ -412,7 +412,7 @@ def file_starts(view) -> list[int] | None:
         if FILES not in blobs:
             return None
         files = _files(lambda _paths: blobs, view.corrupt, view.memo)
-    return files
+    return files.starts
 
 
 def warm(view) -> None:

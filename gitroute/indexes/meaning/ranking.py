@@ -101,6 +101,7 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     bits: list[int] = []
     owners: list[int] = []
     table = isinstance(files, FileTable) and not body
+    starts: Sequence[int] = files.starts if isinstance(files, FileTable) else files  # a list's bisection is C's
     lengths: Sequence[int] = files.lengths.small if table else b""  # type: ignore[attr-defined]
     big: Mapping[int, int] = files.lengths.big if table else {}  # type: ignore[attr-defined]
     spans: Sequence[int] = files.spans if table else ()  # type: ignore[attr-defined]
@@ -108,7 +109,7 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     # `bm25_term(tf, dl, avgdl, w)`: w * tf * (k1 + 1) / (tf + norm), norm = k1 * (1 - b + b * dl / avgdl)
     k1, b = BM25_K1, BM25_B
     saturated, kept = k1 + 1.0, 1.0 - b
-    count = len(files)
+    count = len(starts)
     k, start, after = -1, 0, -1  # the current file's index, its first node id, the next file's (-1: none yet)
     previous = 0
     for node, packed in pairs:
@@ -118,9 +119,9 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
         tf, dl, fields = packed & 1023, packed >> 10 & 16383, packed >> 24  # `postings.decode_posting`
         if count:
             if after < 0 or node >= after:  # past the current file: `bisect_right(files, node) - 1`
-                k = bisect_right(files, node, k + 1 if k >= 0 else 0) - 1
-                start = files[k]
-                after = files[k + 1] if k + 1 < count else _NO_NEXT
+                k = bisect_right(starts, node, k + 1 if k >= 0 else 0) - 1
+                start = starts[k]
+                after = starts[k + 1] if k + 1 < count else _NO_NEXT
             owners.append(start)
             if table:  # `FileTable.slot`, inline
                 at = node - start

@@ -59,22 +59,30 @@ class Lengths:
         return len(self.small)
 
 
-class FileTable(list):
-    """The files' first node ids, ascending (a list: the file of any node is a bisection), with each node's length:
-    `lengths[slot(k, node)]` for a node of file k."""
+class FileTable:
+    """The files' first node ids, ascending (`starts`, a list: the file of any node is a bisection), with each node's
+    length: `lengths[slot(k, node)]` for a node of file k. `starts` is a list of its own, not this table: a
+    bisection of a list is made in C item by item, of a list's subclass through a call an item (the kernel's
+    sentences bisect it tens of thousands of times, the symbol tiers' path bounds too)."""
 
-    __slots__ = ("spans", "base", "lengths")
+    __slots__ = ("starts", "spans", "base", "lengths")
 
     def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Lengths) -> None:
-        super().__init__(starts.tolist() if isinstance(starts, array) else starts)
+        self.starts: list[int] = starts.tolist() if isinstance(starts, array) else list(starts)
         self.spans = spans
         self.base = [0, *accumulate(spans)]
         self.lengths = lengths
 
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, k: int) -> int:
+        return self.starts[k]
+
     def slot(self, k: int, node: int) -> int:
-        """The slot of `node` in file k (`bisect_right(self, node) - 1`); BadValue when the table has none.
+        """The slot of `node` in file k (`bisect_right(self.starts, node) - 1`); BadValue when the table has none.
         (`ranking.prepare_postings` does the same inline: a call a posting would be most of its cost.)"""
-        at = node - self[k] if k >= 0 else -1
+        at = node - self.starts[k] if k >= 0 else -1
         if at < 0 or at >= self.spans[k]:
             raise BadValue("a posting names a node the file table has no length for")
         return self.base[k] + at
@@ -227,6 +235,6 @@ def load_file_table(data: bytes) -> FileTable:
     # ids (bucket << 20 | ordinal) hashes them into a few of its slots. A repeated first id, or a span that runs
     # past the next file's, is left unchecked: a node is looked up in the file a bisection finds, within that
     # file's own slots, so such a table gives wrong lengths but never reads out of its columns.
-    if table != sorted(table):
+    if table.starts != sorted(table.starts):
         raise BadValue("the file table's files do not ascend")
     return table
