@@ -10,13 +10,15 @@ from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 7  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+FORMAT_VERSION = 8  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
 # results in the bundle, postings in binary shards of varints (docs/decisions/0025); 4: impact's and doc_links'
 # records in binary shards that spell their strings once (0025's amendment); 5: node ids as bucket and ordinal,
 # the graph's node records and edges in binary columns (0025's second amendment); 6: meaning's node lengths once
 # a node, in its file table (`meaning/files.bin`), not in each posting (0025's third amendment); 7: graph/nodes in
 # fixed-width columns a reader takes a record from without decoding its bucket, and doc_links' shards with no node
-# id and only what an answer reads (0025's session-24 amendments)
+# id and only what an answer reads (0025's session-24 amendments); 8: meaning's file table in two blobs, the files'
+# first ids (`meaning/files.bin`, what the symbol tiers' path bounds read) apart from the nodes' lengths
+# (`meaning/lengths.bin`)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
