@@ -495,7 +495,7 @@ def query_meaning(
         postings.update(read_postings(list(near), section, read, corrupt, memo))
         alternates = {**alternates, **near}
     wants_secondary = bool(set(question_tokens(text)) & ASKS_SECONDARY)
-    files = _files(read, corrupt, memo) if postings else []
+    files: FileTable | list[int] = _files(read, corrupt, memo) if postings else []
     head_size = max(limit * 4, 40)
     try:
         # the files read further (their nodes best first): the head that demotion re-ranks, which holds the rows
