@@ -19,7 +19,9 @@ from gitroute.indexes.meaning.storage import (
     FileTable,
     MeaningPairs,
     dump_file_table,
+    load_file_starts,
     load_file_table,
+    split_file_table,
 )
 from gitroute.model import Node
 
@@ -68,6 +70,65 @@ def test_files_whose_node_ids_pass_32_bits_round_trip_in_the_wide_table(files, b
     for bad in (data[:-1], data + b"\0", FILES_MAGIC + data[4:]) if wide else ():
         with pytest.raises(BadValue):
             load_file_table(bad)
+
+
+@settings(max_examples=200)
+@given(file_tables(), st.booleans())
+def test_the_file_table_split_in_two_blobs_joins_back_and_its_first_gives_the_files_alone(files, wide):
+    """`files.bin` (up to the spans) and `lengths.bin` (the rest) joined are the table's blob; the first alone gives
+    the files' first ids a reader of the whole table gives, and is refused when cut or grown."""
+    if wide:
+        files = [(first + (1 << 32), nodes) for first, nodes in files]
+    data = dump_file_table(files)
+    head, rest = split_file_table(data)
+    assert head + rest == data
+    assert load_file_starts(head) == load_file_table(head + rest).starts == [first for first, _ in files]
+    for bad in (head[:-1], head + b"\0", head[:4]):
+        with pytest.raises(BadValue):
+            load_file_starts(bad)
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=300))
+def test_a_malformed_first_blob_of_the_file_table_is_a_bad_value_never_a_traceback(data):
+    for blob in (data, FILES_MAGIC + data, WIDE_FILES_MAGIC + data):
+        for read in (load_file_starts, split_file_table):
+            try:
+                read(blob)
+            except BadValue:
+                pass
+
+
+def test_a_name_query_reads_the_file_table_s_first_blob_and_a_sentence_the_lengths_too(make_repo, route):
+    """A real build writes the table as two blobs; the files' first ids are read from the first alone (what the
+    symbol tiers' path bounds read), and a plain-words question then reads only the lengths: the same table and
+    the same answer as a question that reads both at once."""
+    from gitroute.bundle.store import BundleView
+
+    repo = make_repo("split")
+    repo.commit({"shop/" + path.split("/")[1]: text for path, text in SOURCE.items()}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    answers = []
+    for starts_first in (True, False):
+        with BundleView(str(repo.path)) as view:
+            index = view.index(meaning.NAME)
+            reads: list[str] = []
+            read = index.read
+            def logged(paths, read=read, reads=reads):
+                reads.extend(paths)
+                return read(paths)
+
+            index.read = logged  # type: ignore[method-assign]
+            if starts_first:
+                starts = meaning.file_starts(index)
+                assert reads == [meaning.FILES] and starts == sorted(starts) and len(starts) == 2
+            rows, _notes, _ = meaning.query_meaning(
+                "the weight of a parcel for the courier", index.section, index.read, limit=5, explain=True,
+                corrupt=index.corrupt, records=index.graph.records, memo=index.memo)
+            assert meaning.LENGTHS in reads and reads.count(meaning.FILES) == 1
+            assert index.memo["files"].starts == meaning.file_starts(index)
+            answers.append(rows)
+    assert answers[0] == answers[1] and answers[0][0].path == "shop/ship.py"
 
 
 def test_a_node_past_its_file_s_span_or_before_the_first_file_has_no_length():
@@ -169,7 +230,7 @@ def test_stored_postings_score_as_the_postings_the_build_made():
     a build writes, are the very floats the postings it made in memory (lengths in each posting) give."""
     nodes = _nodes()
     blobs, section, _kept = meaning.build_meaning_index(nodes, lambda path: SOURCE[path].encode())
-    table = load_file_table(blobs[meaning.FILES])
+    table = load_file_table(blobs[meaning.FILES] + blobs[meaning.LENGTHS])
     groups, _built = meaning.kept_files(nodes)
     made: dict[str, list] = {}
     for group in groups:

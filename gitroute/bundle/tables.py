@@ -72,6 +72,7 @@ Corrupt = Callable[[str], Exception]
 Fill = Callable[[str, dict], None]  # (unit, into): add the unit's part (key -> value) to `into`
 FillOld = Callable[[str, object, dict], bool]  # (unit, its last record, into): False when not at hand
 
+MOST_SHARDS = 1 << 20  # more shards than any table holds (the kernel's largest: 32,768)
 STATE = "\0table "  # a table's state in the memo, by its folder: what the last build's shards were made of
 
 
@@ -547,7 +548,11 @@ class Table:
 
     def read_all(self, read: ReadBlobs, shards: int, corrupt: Corrupt,
                  cache: dict[str, dict] | None = None) -> dict[str, dict]:
-        """Every shard (path -> key -> stored value): what a warm server decodes ahead."""
+        """Every shard (path -> key -> stored value): what a warm server decodes ahead. A shard count no build
+        writes (not a power of two, or past MOST_SHARDS: a forged section) is `corrupt`, not a list of every path
+        up to it (a billion, a MemoryError)."""
+        if not 0 < shards <= MOST_SHARDS or shards & (shards - 1):
+            raise corrupt(self.folder)
         return self.read_shards(read, [self.path(n) for n in range(shards)], corrupt, cache)
 
     def read_every(self, read: ReadBlobs, shards: int, corrupt: Corrupt) -> dict[str, Any]:

@@ -187,6 +187,7 @@ BLOB_CEILINGS: dict[str, tuple[str, tuple[tuple[str, int], ...]]] = {
     "decisions/records.json": ("decisions", (("records", 65536), ("design_documents", 65536), ("items", 4096))),
     "meaning/postings": ("meaning", (("postings", 64), ("tokens", 512))),
     "meaning/files.bin": ("meaning", (("documents", 64),)),
+    "meaning/lengths.bin": ("meaning", (("documents", 64),)),
 }
 
 

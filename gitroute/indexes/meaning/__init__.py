@@ -51,7 +51,14 @@ from gitroute.indexes.meaning.ranking import (
     prepare_postings,
     rank_files,
 )
-from gitroute.indexes.meaning.storage import FileTable, MeaningPairs, dump_file_table, load_file_table
+from gitroute.indexes.meaning.storage import (
+    FileTable,
+    MeaningPairs,
+    dump_file_table,
+    load_file_starts,
+    load_file_table,
+    split_file_table,
+)
 from gitroute.indexes.meaning.vocabulary import (
     NEIGHBOUR_SHARE,
     NEIGHBOURS_FILE,
@@ -87,7 +94,8 @@ EDGES = False
 QUESTION_TYPES: dict[str, dict] = {"meaning": {}, "negative": {}}
 
 META = "meta.json"
-FILES = "files.bin"  # the node ids of files, ascending, and each node's lengths (`storage.FileTable`)
+FILES = "files.bin"  # the node ids of files, ascending, and their spans (`storage.split_file_table`)
+LENGTHS = "lengths.bin"  # each node's length: the rest of the file table (`storage.FileTable`)
 # Token -> its (node id, packed posting) pairs, about 4096 a shard: small blobs to read and rewrite. A posting's
 # node length is not stored there (a node's is the same in each of its postings): the file table holds it.
 POSTINGS = PostingsTable(NAME, "postings", per_shard=4096, codec=MeaningPairs())
@@ -175,7 +183,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES] = file_table_blob(files.values())
+    blobs_out[FILES], blobs_out[LENGTHS] = split_file_table(file_table_blob(files.values()))
     blobs_out[META] = dump_json(section)
     return blobs_out, section, table.kept
 
@@ -385,16 +393,19 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
 
 
 def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> FileTable:
-    """The node ids of files, ascending, with their nodes' lengths (kept in `memo` when there is one)."""
+    """The node ids of files, ascending, with their nodes' lengths (kept in `memo` when there is one): the table's
+    two blobs joined (`storage.split_file_table`), the first not read again when `file_starts` read it."""
     from gitroute.bundle.validate import BadValue
 
     files = memo.get("files") if memo is not None else None
     if files is None:
-        blobs = read([FILES])
-        if FILES not in blobs:
-            raise corrupt(FILES)
+        head = memo.get("files_head") if memo is not None else None
+        blobs = read([LENGTHS] if head is not None else [FILES, LENGTHS])
+        for path in (FILES, LENGTHS) if head is None else (LENGTHS,):
+            if path not in blobs:
+                raise corrupt(path)
         try:
-            files = load_file_table(blobs[FILES])
+            files = load_file_table((head if head is not None else blobs[FILES]) + blobs[LENGTHS])
         except BadValue as err:
             raise corrupt(FILES) from err
         if memo is not None:
@@ -405,14 +416,25 @@ def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = 
 def file_starts(view) -> list[int] | None:
     """The node ids of files, ascending, the file of any node is a bisection (kept in the view's memo, which the
     meaning query reads them from too); None when the bundle has no meaning index. The symbol query bounds a
-    candidate's path words by its file's (`symbols.FilePlaces`)."""
-    files = view.memo.get("files")
-    if files is None:
+    candidate's path words by its file's (`symbols.FilePlaces`): it reads the table's first blob alone, not the
+    nodes' lengths (`storage.load_file_starts`)."""
+    memo = view.memo
+    files = memo.get("files")
+    if files is not None:
+        return files.starts
+    starts = memo.get("file_starts")
+    if starts is None:
+        from gitroute.bundle.validate import BadValue
+
         blobs = view.read([FILES])
         if FILES not in blobs:
             return None
-        files = _files(lambda _paths: blobs, view.corrupt, view.memo)
-    return files
+        try:
+            starts = load_file_starts(blobs[FILES])
+        except BadValue as err:
+            raise view.corrupt(FILES) from err
+        memo["file_starts"], memo["files_head"] = starts, blobs[FILES]
+    return starts
 
 
 def warm(view) -> None:
@@ -473,7 +495,7 @@ def query_meaning(
         postings.update(read_postings(list(near), section, read, corrupt, memo))
         alternates = {**alternates, **near}
     wants_secondary = bool(set(question_tokens(text)) & ASKS_SECONDARY)
-    files = _files(read, corrupt, memo) if postings else []
+    files: FileTable | list[int] = _files(read, corrupt, memo) if postings else []
     head_size = max(limit * 4, 40)
     try:
         # the files read further (their nodes best first): the head that demotion re-ranks, which holds the rows

@@ -31,6 +31,7 @@ BODY_EVIDENCE = 0.5
 BODY_WEIGHT = 0.3
 
 Postings = list[tuple[int, int]]  # a token's (node id, packed posting) pairs, ascending by node
+Files = Sequence[int] | FileTable  # the files' first node ids: the file table, or (made in memory) a list
 
 
 class Evidence:
@@ -86,7 +87,7 @@ class Evidence:
 Prepared = tuple[list[int], list[float], list[int], list[int]]
 
 
-def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Sequence[int],
+def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, files: Files,
                      body: bool = False) -> Prepared:
     """A token's postings (node id, packed posting) decoded, each with its `bm25_term` at idf `w`. A node's
     length is the file table's (`storage.FileTable`), when `files` is one and the word is not a body's; else the
@@ -100,15 +101,17 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     terms: list[float] = []
     bits: list[int] = []
     owners: list[int] = []
-    table = isinstance(files, FileTable) and not body
-    lengths: Sequence[int] = files.lengths.small if table else b""  # type: ignore[attr-defined]
-    big: Mapping[int, int] = files.lengths.big if table else {}  # type: ignore[attr-defined]
-    spans: Sequence[int] = files.spans if table else ()  # type: ignore[attr-defined]
-    base: Sequence[int] = files.base if table else ()  # type: ignore[attr-defined]
+    held = files if isinstance(files, FileTable) else None
+    table = held is not None and not body
+    starts: Sequence[int] = files.starts if isinstance(files, FileTable) else files  # a list's bisection is C's
+    lengths: Sequence[int] = held.lengths.small if held is not None and table else b""
+    big: Mapping[int, int] = held.lengths.big if held is not None and table else {}
+    spans: Sequence[int] = held.spans if held is not None and table else ()
+    base: Sequence[int] = held.base if held is not None and table else ()
     # `bm25_term(tf, dl, avgdl, w)`: w * tf * (k1 + 1) / (tf + norm), norm = k1 * (1 - b + b * dl / avgdl)
     k1, b = BM25_K1, BM25_B
     saturated, kept = k1 + 1.0, 1.0 - b
-    count = len(files)
+    count = len(starts)
     k, start, after = -1, 0, -1  # the current file's index, its first node id, the next file's (-1: none yet)
     previous = 0
     for node, packed in pairs:
@@ -118,9 +121,9 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
         tf, dl, fields = packed & 1023, packed >> 10 & 16383, packed >> 24  # `postings.decode_posting`
         if count:
             if after < 0 or node >= after:  # past the current file: `bisect_right(files, node) - 1`
-                k = bisect_right(files, node, k + 1 if k >= 0 else 0) - 1
-                start = files[k]
-                after = files[k + 1] if k + 1 < count else _NO_NEXT
+                k = bisect_right(starts, node, k + 1 if k >= 0 else 0) - 1
+                start = starts[k]
+                after = starts[k + 1] if k + 1 < count else _NO_NEXT
             owners.append(start)
             if table:  # `FileTable.slot`, inline
                 at = node - start
@@ -141,7 +144,7 @@ def prepare_postings(pairs: Sequence[tuple[int, int]], w: float, avgdl: float, f
     return nodes, terms, bits, owners
 
 
-def prepare_body(pairs: Sequence[tuple[int, int]], section: dict, files: Sequence[int]) -> Prepared:
+def prepare_body(pairs: Sequence[tuple[int, int]], section: dict, files: Files) -> Prepared:
     """A body word's postings made ready: BM25 over bodies alone (their own lengths and idf), at BODY_WEIGHT."""
     n = int(section.get("body_documents") or 1)
     avgdl = float(section.get("body_avgdl") or 1.0)
@@ -186,7 +189,7 @@ def _best_first(pairs: list[tuple[float, int]]) -> None:
 
 
 def rank_files(
-    tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Sequence[int] = (),
+    tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Files = (),
     alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
     keep: int | None = None,
 ) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
@@ -238,7 +241,7 @@ def _node_coverage(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], 
 
 
 def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodies: Mapping[str, str],
-              idf: Mapping[str, float], section: dict, files: Sequence[int], memo: dict | None,
+              idf: Mapping[str, float], section: dict, files: Files, memo: dict | None,
               ) -> list[tuple[str, Prepared]]:
     """Each token's postings made ready (`prepare_postings`; an alternative at EXPANDED of its idf, a body word
     over bodies alone), kept in `memo` for the next question."""

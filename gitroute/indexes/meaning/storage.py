@@ -10,6 +10,11 @@ the length of each of its nodes, kept once a node instead of once a posting, and
     counts the spans, then the lengths). A file's slots are its span's node offsets in order, after the slots of the
     files before it (`base`).
 
+The bundle holds it in two blobs (`split_file_table`): `files.bin`, the table up to the spans, and `lengths.bin`,
+the rest (the lengths and the exceptions); the two joined are the table. The symbol tiers' path bounds read the
+files' first ids alone (`load_file_starts`): the kernel's first blob is 430 KB of the table's 4.6 MB, and git
+inflating the whole table was 20 ms of CPU of each cold name in words ("page cache").
+
 Fixed-width columns (`array`, `bytes`): a plain-words question reads the table whole, and a copy costs nothing
 where varints cost a Python loop over tens of thousands of ints; a byte a value with the few large ones apart
 (django: 5,500 files, 18,300 nodes, 3 % of them over 254 words). A body word's posting keeps its length (the
@@ -59,22 +64,30 @@ class Lengths:
         return len(self.small)
 
 
-class FileTable(list):
-    """The files' first node ids, ascending (a list: the file of any node is a bisection), with each node's length:
-    `lengths[slot(k, node)]` for a node of file k."""
+class FileTable:
+    """The files' first node ids, ascending (`starts`, a list: the file of any node is a bisection), with each node's
+    length: `lengths[slot(k, node)]` for a node of file k. `starts` is a list of its own, not this table: a
+    bisection of a list is made in C item by item, of a list's subclass through a call an item (the kernel's
+    sentences bisect it tens of thousands of times, the symbol tiers' path bounds too)."""
 
-    __slots__ = ("spans", "base", "lengths")
+    __slots__ = ("starts", "spans", "base", "lengths")
 
     def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Lengths) -> None:
-        super().__init__(starts.tolist() if isinstance(starts, array) else starts)
+        self.starts: list[int] = starts.tolist() if isinstance(starts, array) else list(starts)
         self.spans = spans
         self.base = [0, *accumulate(spans)]
         self.lengths = lengths
 
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, k: int) -> int:
+        return self.starts[k]
+
     def slot(self, k: int, node: int) -> int:
-        """The slot of `node` in file k (`bisect_right(self, node) - 1`); BadValue when the table has none.
+        """The slot of `node` in file k (`bisect_right(self.starts, node) - 1`); BadValue when the table has none.
         (`ranking.prepare_postings` does the same inline: a call a posting would be most of its cost.)"""
-        at = node - self[k] if k >= 0 else -1
+        at = node - self.starts[k] if k >= 0 else -1
         if at < 0 or at >= self.spans[k]:
             raise BadValue("a posting names a node the file table has no length for")
         return self.base[k] + at
@@ -227,6 +240,40 @@ def load_file_table(data: bytes) -> FileTable:
     # ids (bucket << 20 | ordinal) hashes them into a few of its slots. A repeated first id, or a span that runs
     # past the next file's, is left unchecked: a node is looked up in the file a bisection finds, within that
     # file's own slots, so such a table gives wrong lengths but never reads out of its columns.
-    if table != sorted(table):
+    if table.starts != sorted(table.starts):
         raise BadValue("the file table's files do not ascend")
     return table
+
+
+def _head(data: bytes) -> tuple[str, int, int, int]:
+    """(array code, width, file count, slot count) from a table's header; BadValue when it has none."""
+    if len(data) < _HEAD or data[:4] not in (FILES_MAGIC, WIDE_FILES_MAGIC):
+        raise BadValue("the file table has no header")
+    code = _U32 if data[:4] == FILES_MAGIC else _U64
+    return code, array(code).itemsize, int.from_bytes(data[4:8], "little"), int.from_bytes(data[8:12], "little")
+
+
+def split_file_table(data: bytes) -> tuple[bytes, bytes]:
+    """A table's blob (`dump_file_table`) as the bundle stores it: (`files.bin`, `lengths.bin`), the header, the
+    files' first ids and their spans; then the slots' lengths and the exceptions."""
+    _code, width, n, _slots = _head(data)
+    cut = _HEAD + n * (width + 1)
+    if len(data) < cut:
+        raise BadValue("the file table's sizes do not add up")
+    return data[:cut], data[cut:]
+
+
+def load_file_starts(files: bytes) -> list[int]:
+    """The files' first node ids, ascending, from the first of the table's blobs (`split_file_table`) alone;
+    BadValue when it is not one that writes (sizes, ascending ids)."""
+    code, width, n, _slots = _head(files)
+    if len(files) != _HEAD + n * (width + 1):
+        raise BadValue("the file table's sizes do not add up")
+    starts = array(code)
+    starts.frombytes(files[_HEAD:_HEAD + width * n])
+    if sys.byteorder != "little":
+        starts.byteswap()
+    found = starts.tolist()
+    if found != sorted(found):  # as `load_file_table` checks them
+        raise BadValue("the file table's files do not ascend")
+    return found
