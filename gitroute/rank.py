@@ -388,12 +388,6 @@ def _doc_weight(weighted: Sequence[tuple[str, float]], node: NodeText, name_set:
 
 
 _UNINDEXED_DOC_STEMS = frozenset(stem(w) for w in STOP_WORDS)
-
-
-def is_unindexed_doc_word(token: str) -> bool:
-    """Whether the doc postings may leave out a question word (a stop word, a single character): the bound counts
-    it present in any doc but a name's, whose name-and-doc postings hold all its words."""
-    return len(token) <= 1 or token in _UNINDEXED_DOC_STEMS
 BOUND_SLACK = 0.01  # above the rounding of each signal (to 3 decimals) and of the total
 
 
@@ -414,7 +408,7 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     asked = len(q)
     _, total_weight = question_weights(question, weights)
     # Question words a doc's postings never hold: stop words and single characters are not indexed.
-    unindexed = sum(weights.get(t, 1.0) for t in q if is_unindexed_doc_word(t))
+    unindexed = sum(weights.get(t, 1.0) for t in q if len(t) <= 1 or t in _UNINDEXED_DOC_STEMS)
     identifier = question.identifier is not None
     fixed = (TIERS["entry_point"] if question.wants_entry else 0.0,
              TIERS["asked_context"] if question.asked_context else 0.0)
@@ -426,8 +420,7 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
 
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
-              node_prior: float | None = None, node_doc: float | None = None, unindexed_out: float | None = None,
-              adjacent: bool = True) -> float:
+              node_prior: float | None = None, node_doc: float | None = None, adjacent: bool = True) -> float:
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -457,12 +450,9 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
         if context_weight is not None and path_weight is not None:
             rest = min(rest, (context_weight + path_weight) / total_weight)
         total += rest_tier * rest
-        # doc_tokens: the doc postings hold every word of the doc but the unindexed ones (the name's too, so that a
-        # name of common words is bounded by what its doc says, stop words and all); `unindexed_out`: the weight of
-        # the unindexed question words outside the node's name, when the caller knows it; `node_doc` is the weight
-        # of the question words in the words of the node's doc, as `node_text` takes them.
-        unknown = unindexed if unindexed_out is None else unindexed_out
-        total += doc_tier * (min((doc_weight + unknown) / total_weight, 1.0) if node_doc is None
+        # doc_tokens: the doc postings leave out the name's words and the unindexed ones; `node_doc` is the
+        # weight of the question words in the words of the node's doc, as `node_text` takes them.
+        total += doc_tier * (min((doc_weight + name_weight + unindexed) / total_weight, 1.0) if node_doc is None
                         else node_doc / total_weight)
         total += kind_prior if node_prior is None else node_prior
         if entry:

@@ -137,8 +137,8 @@ def test_bundle_of_a_newer_format_is_refused_with_a_hint(sample_repo, route, arg
 
 
 def test_bundle_of_the_format_before_is_refused_with_the_rebuild_hint(sample_repo, route):
-    # Format 8 added symbols' name-and-doc and types' postings lists: a format 7 bundle's shards hold three, which
-    # this gitroute would not read as five; the version says so before any shard is read.
+    # Format 8 split meaning's file table in two blobs: a format 7 bundle holds it whole, which this gitroute would not
+    # find where it looks; the version says so before any index is read.
     older = FORMAT_VERSION - 1
     write_bundle(sample_repo, {"build.json": json.dumps({"format_version": older}).encode()}, format_version=older)
 

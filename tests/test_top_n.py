@@ -190,13 +190,13 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     shards = index.section["postings_shards"]
     tokens = (*question.tokens, *([symbols.ENTRY_TOKEN] if question.wants_entry else []))
     found = symbols.POSTINGS.read(index.read, tokens, shards, index.corrupt, index.memo["postings"])
-    lists = {t: found.get(t, [[], [], [], [], []]) for t in tokens}
-    weights = {t: idf(symbols.counted(lists[t]), index.section["nodes"]) for t in question.tokens}
-    deferred = [t for t in question.tokens if symbols.counted(lists[t]) > common]
+    lists = {t: found.get(t, [[], [], []]) for t in tokens}
+    weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
+    deferred = [t for t in question.tokens if sum(map(len, lists[t])) > common]
     warm, places = warm is True, (symbols.FilePlaces(file_starts(corpus.index("meaning")), lists, question.tokens)
                                   if warm == "files" else index.memo["places"] if warm else None)
     found = symbols.bound_postings(
-        question, lists, weights, deferred, lambda t: symbols.posting_sets(lists[t]),
+        question, lists, weights, deferred, lambda t: tuple(map(frozenset, lists[t])),
         places, index.memo["path_postings"] if warm else None,
         index.memo["posting_bits"] if warm else None, doc_words=index.memo["doc_words"] if warm else None,
         kinds=index.memo["kinds"] if warm else None)
@@ -225,9 +225,9 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     question = parse_question(text)
     shards = index.section["postings_shards"]
     found = symbols.POSTINGS.read(index.read, question.tokens, shards, index.corrupt, index.memo["postings"])
-    lists = {t: found.get(t, [[], [], [], [], []]) for t in question.tokens}
-    weights = {t: idf(symbols.counted(lists[t]), index.section["nodes"]) for t in question.tokens}
-    found = symbols.bound_postings(question, lists, weights, [], lambda t: symbols.posting_sets(lists[t]),
+    lists = {t: found.get(t, [[], [], []]) for t in question.tokens}
+    weights = {t: idf(sum(map(len, lists[t])), index.section["nodes"]) for t in question.tokens}
+    found = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                     index.memo["places"] if warm else None, None)
     finest = _finest(found)
     assert found.groups and all(held for _, held in finest)
@@ -238,7 +238,7 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
     candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
     assert grouped | found.nodes.keys() == candidates
     assert sum(len(held) for _, held in finest) == len(grouped)
-    with_bits = symbols.bound_postings(question, lists, weights, [], lambda t: symbols.posting_sets(lists[t]),
+    with_bits = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
                                         index.memo["places"] if warm else None, None, index.memo["posting_bits"])
     assert sorted((b, sorted(held)) for b, held in _finest(with_bits)) == sorted((b, sorted(held)) for b, held in finest)
     assert with_bits.nodes == found.nodes

@@ -16,10 +16,9 @@ FORMAT_VERSION = 8  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # the graph's node records and edges in binary columns (0025's second amendment); 6: meaning's node lengths once
 # a node, in its file table (`meaning/files.bin`), not in each posting (0025's third amendment); 7: graph/nodes in
 # fixed-width columns a reader takes a record from without decoding its bucket, and doc_links' shards with no node
-# id and only what an answer reads (0025's session-24 amendments); 8: symbols' postings add a token's name-and-doc
-# and its types' name postings, so that a name of common words is bounded by its doc and kind without its record,
-# and meaning's file table is in two blobs, the files' first ids (`meaning/files.bin`, what the symbol tiers' path
-# bounds read) apart from the nodes' lengths (`meaning/lengths.bin`) (0025's session-31 amendment)
+# id and only what an answer reads (0025's session-24 amendments); 8: meaning's file table in two blobs, the files'
+# first ids (`meaning/files.bin`, what the symbol tiers' path bounds read) apart from the nodes' lengths
+# (`meaning/lengths.bin`) (0025's session-31 amendment)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

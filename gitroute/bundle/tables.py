@@ -4,7 +4,7 @@ built whole or brought up to date from the last build, and read back a few keys 
 An index declares each table it stores at module level: its folder inside the index's folder, how much a shard
 holds on average, and its codec (what a key's value is in memory, and how a shard spells it):
 
-    POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(5))
+    POSTINGS = PostingsTable("symbols", "postings", per_shard=1024, codec=FieldLists(3))
 
 A shard is `<folder>/NNNNN.json`, a JSON object of key -> stored value, or `<folder>/NNNNN.bin` for a codec of
 postings (`VarintPostings`: each key's ints as LEB128 varints, ids as gaps, in a binary shard of key -> bytes that

@@ -1,9 +1,7 @@
 """The symbol index: node records chunked by id and token postings sharded by hash, and the query over them.
 
-Postings hold five lists per token (nodes whose name, doc or context has the token: a file's
-folders, a symbol's enclosing symbols; the nodes whose name and doc both have it, which the doc
-list leaves out; and the types and enums whose name has it: the bound of a name of common words
-needs both); a query
+Postings hold three lists per token (nodes whose name, doc or context has the token: a file's
+folders, a symbol's enclosing symbols); a query
 reads only the shards of its own tokens, bounds every candidate's score from postings alone
 (`rank.score_bounder`), then reads records in the order of those bounds and ranks them with
 `rank.score_node`, until no unread candidate can enter the top rows. Postings of common words are
@@ -20,7 +18,7 @@ from functools import partial
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
-from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, LOW_PRIOR, Bounds, bound_postings, split_by_facts
+from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, split_by_facts
 from gitroute.model import Answer, Row
 from gitroute.rank import (
     KIND_PRIOR,
@@ -59,10 +57,8 @@ MAX_BATCH = 512  # records read at once, afterwards
 # let thousands in. A record read costs about what the kernel's file ids (134 KB) do to read ten.
 COLD_BUDGET = CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
-# Token -> its name, doc and context postings, its name-and-doc postings and its types' name postings, about 1024 a
-# shard: small blobs to read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(5))
-COUNTED = 3  # the lists a word's weight counts: name, doc and context (a name-and-doc posting is in its name list)
+# Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
+POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
 
 _NO_WORDS: frozenset[str] = frozenset()
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
@@ -123,22 +119,17 @@ def _word_sets() -> Callable[[str, bool], frozenset[str]]:
 
 
 def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[frozenset[str], ...]:
-    """A node's name, doc and context words, the words of its name its doc has too, and its name's words again
-    when it is a type or an enum (a kind of a prior above `bounds.LOW_PRIOR`); context is a file's folders, or a
-    symbol's owners.
+    """A node's name, doc and context words; context is a file's folders, or a symbol's owners.
 
-    The doc is taken as the node record keeps it, so the postings and the final score see one text. The doc's
-    words are split by whether the name has them: a word's weight counts the name and doc lists as before (a
-    node once), and a name of common words (`get_page`, `read_lba`) is bounded by what its doc holds of them.
+    The doc is taken as the node record keeps it, so the postings and the final score see one text.
     """
     name = words(base_name(node.name, node.kind), False)
     if node.kind == "file":
         context = words(node.path.rsplit("/", 1)[0], False) if "/" in node.path else frozenset()
     else:
         context = words(node.owner, False) - name
-    doc = words(node.doc[:MAX_DOC], True) if node.doc else frozenset()
-    in_both = name & words(node.doc[:MAX_DOC], False) if node.doc else frozenset()  # stop words too: `get_page`
-    return name, doc - name, context, in_both, name if KIND_PRIOR.get(node.kind, 0.0) > LOW_PRIOR else _NO_WORDS
+    doc = words(node.doc[:MAX_DOC], True) - name if node.doc else frozenset()
+    return name, doc, context
 
 
 def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
@@ -164,7 +155,7 @@ def build(inputs: BuildInputs) -> IndexBuild:
     return IndexBuild(blobs, section, kept=kept)
 
 
-Postings = dict[str, tuple[list[int], ...]]  # token -> name, doc, context, name-and-doc and types' name postings
+Postings = dict[str, tuple[list[int], list[int], list[int]]]  # token -> name, doc and context postings
 
 
 def build_symbol_index(nodes: Sequence, memo=None, file_blobs: dict[str, str] | None = None, stored=None,
@@ -288,13 +279,14 @@ def query_symbols(
         raise corrupt(INDEX_META) from err
     memo = {} if memo is None else memo
     found_lists = read_postings(read, tokens, shards, corrupt, memo)
-    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], [], [], []] for t in tokens}
+    lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}
     held = _Held(lists, memo)
-    weights = {t: idf(counted(lists[t]), total) for t in question.tokens}
+    weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
     # Common words wait, the least common first to come in, until the others cannot fill the rows.
     common = COMMON_POSTINGS if common_postings is None else common_postings
     deferred = [] if exhaustive else sorted(
-        (t for t in question.tokens if counted(lists[t]) > common), key=lambda t: (counted(lists[t]), t))
+        (t for t in question.tokens if sum(map(len, lists[t])) > common),
+        key=lambda t: (sum(map(len, lists[t])), t))
     places = memo.get("places")
     # One identifier is ranked by its name, which postings bound well; a sentence's words are spread over names and
     # paths, which they bound loosely until each candidate's file is known.
@@ -326,18 +318,6 @@ def query_symbols(
         deferred = deferred[1:]
         found_bounds = bound(deferred)
     return scorer.answer()
-
-
-def counted(lists: Sequence[Sequence[int]]) -> int:
-    """A word's postings as its weight counts them: its name, doc and context lists."""
-    return sum(map(len, lists[:COUNTED]))
-
-
-def posting_sets(lists: Sequence[Sequence[int]]) -> tuple[frozenset[int], ...]:
-    """A word's postings as the bounds take them: the nodes whose name, doc (the name's words too) and context
-    have it, and the types and enums whose name has it."""
-    in_name, in_doc, in_context, in_name_and_doc, typed = lists
-    return frozenset(in_name), frozenset(in_doc).union(in_name_and_doc), frozenset(in_context), frozenset(typed)
 
 
 def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: Callable[[str], Exception],
@@ -395,7 +375,7 @@ class FilePlaces:
     def _holders(self, token: str) -> set[int]:
         found = self.holders.get(token)
         if found is None:
-            in_name, in_context = self.lists[token][0], self.lists[token][2]
+            in_name, _in_doc, in_context = self.lists[token]
             found = self.holders[token] = {v >> 4 for v in in_name} | {v >> 4 for v in in_context}
         return found
 
@@ -410,10 +390,9 @@ class _Held:
         self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
 
     def members(self, token: str) -> tuple[frozenset[int], ...]:
-        """The nodes whose name, doc (its name's words too) and context have the token; its types (`posting_sets`)."""
         found = self.sets.get(token)
         if found is None:
-            found = self.sets[token] = posting_sets(self.lists[token])
+            found = self.sets[token] = tuple(map(frozenset, self.lists[token]))
         return found
 
     def name_facts(self, token: str) -> dict[int, frozenset[int]]:
@@ -510,8 +489,6 @@ def _score_candidates(found_bounds: Bounds, scorer: _Scorer, exhaustive: bool, b
         # those sure to be scored (a bound at or above the limit-th score so far), at most MAX_BATCH.
         sure = not exhaustive and scorer.full()
         size = MAX_BATCH if sure else max(CANDIDATES, scorer.limit - len(top))
-        if budget is not None and scored:  # a batch after the first stops at the budget: past it, bounds are redone
-            size = min(size, budget - len(scored))
         batch = [heapq.heappop(heap)[1]]
         while (heap and len(batch) < size and not (sure and -heap[0][0] < top[0]) and -heap[0][0] >= left_out
                and heap[0][1] >= 0):
@@ -610,7 +587,7 @@ def warm(view: IndexView) -> None:
     memo["doc_words"] = doc_words
     # Each word's name postings split by their facts (`bound_postings` starts from them), all at once.
     by_facts = memo.setdefault("name_facts", {})
-    for token, (in_name, *_others) in decoded.items():
+    for token, (in_name, _in_doc, _in_context) in decoded.items():
         if in_name and token not in by_facts:
             by_facts[token] = split_by_facts(in_name)
     # What node texts share (path, name and owner words), for every node: a question tokenizes none of them.

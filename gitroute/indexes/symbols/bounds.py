@@ -10,12 +10,9 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from gitroute.rank import KIND_PRIOR, Question, is_unindexed_doc_word, score_bounder
+from gitroute.rank import KIND_PRIOR, Question, score_bounder
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
-# The highest kind prior of a node outside its words' type postings (functions, methods, constants, files): a node a
-# question word names is bounded at it unless that word's type postings (types and enums) hold it.
-LOW_PRIOR = KIND_PRIOR["function"]
 FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
 MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
 
@@ -102,18 +99,16 @@ class _Bounder:
         self.split_facts = name_facts if name_facts is not None else (lambda token: split_by_facts(lists[token][0]))
         self.bound = score_bounder(question, weights)
         # A word's bit is its place in the question: a phrase needs two side by side.
-        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int], frozenset[int], float]] = []
+        self.table: list[tuple[float, int, frozenset[int], frozenset[int], frozenset[int]]] = []
         for i, token in enumerate(q):
-            in_name, in_doc, in_context, typed = members(token)
-            unindexed = weights[token] if is_unindexed_doc_word(token) else 0.0  # a name's are known in its doc
-            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context, typed, unindexed))
-        self.unindexed = sum(row[-1] for row in self.table)
+            in_name, in_doc, in_context = members(token)
+            self.table.append((weights[token], 1 << i, in_name, in_doc, in_context))
         self.q_set = frozenset(q)
         self.memo: dict[tuple, float] = {}  # nodes share their facts by the hundred: bound each set of facts once
         self.path_weights: dict[frozenset[str], float] = {}  # by a path's words: a file's nodes share them
         self.get_place = places.get if places is not None else None
         self.get_doc_words = doc_words.get if doc_words is not None and places is not None else None
-        self.most_doc = sum(weights[t] for t in q if lists[t][1] or lists[t][3])  # a doc's words, its name's too
+        self.most_doc = sum(weights[t] for t in q if lists[t][1])
         self.in_contexts = [weights[t] for t in q if lists[t][2]]
         self.most_context = len(self.in_contexts)
         self.every_weight, self.prior = sum(weights[t] for t in q), max(KIND_PRIOR.values())
@@ -133,7 +128,7 @@ class _Bounder:
         deferred word's postings whose path holds a walked word."""
         found: set[int] = set()
         for token in self.walked:
-            in_name, in_doc, in_context, _typed = self.members(token)
+            in_name, in_doc, in_context = self.members(token)
             if with_names:
                 found |= in_name
             found |= in_doc
@@ -203,37 +198,30 @@ class _Bounder:
         for value in values:
             name_weight = doc_weight = context_weight = 0.0
             name_matched = context_matched = in_name_bits = 0
-            typed = False
-            unindexed_out = self.unindexed  # of the unindexed question words, those outside the name
-            for w, bit, in_name, in_doc, in_context, of_types, unindexed in table:  # deferred words' count too
+            for w, bit, in_name, in_doc, in_context in table:  # a candidate: a deferred word's postings count too
                 if value in in_name:
                     name_weight += w
                     name_matched += 1
                     in_name_bits |= bit
-                    typed = typed or value in of_types
-                    unindexed_out -= unindexed
                 if value in in_doc:
                     doc_weight += w
                 if value in in_context:
                     context_matched += 1
                     context_weight += w
             adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
-            # A node some question word names is of a type kind or not, as that word's type postings say.
-            kind_prior = None if not name_matched or typed else LOW_PRIOR
             # The bound's arguments, then `adjacent`: the memo's key, built once.
             place = get_place(value >> 4) if get_place is not None else None
             if place is None:
                 key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                              value in entries, None, None, kind_prior, None, unindexed_out, adjacent)
+                              value in entries, adjacent)
             else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
-                prior = prior if kind_prior is None else min(prior, kind_prior)
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 if get_doc_words is None:
                     key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                           value in entries, context_weight, path_weight, prior, None, unindexed_out, adjacent)
+                           value in entries, context_weight, path_weight, prior, adjacent)
                 else:  # and the words of its doc (most hold none of the question's)
                     doc_has = get_doc_words(value >> 4)
                     key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
@@ -266,7 +254,7 @@ class _Bounder:
         once: set[int] = set()
         twice: set[int] = set()
         in_docs: set[int] = set()
-        for _w, _bit, _in_name, in_doc, in_context, _typed, _unindexed in self.table:
+        for _w, _bit, _in_name, in_doc, in_context in self.table:
             held = same & in_context
             twice |= once & held
             once |= held
@@ -473,5 +461,5 @@ def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: b
                 continue  # a name holds at least the words matched in it (the count stops at 7)
             for secondary in (False, True):
                 rest = (total - in_name, 0.0, None) if alone else ()
-                best = max(best, bound(in_name, m, count, total, len(heaviest) - m, secondary, False, *rest))
+                best = max(best, bound(in_name, m, count, total - in_name, len(heaviest) - m, secondary, False, *rest))
     return best
