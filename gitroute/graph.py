@@ -825,6 +825,11 @@ class _Resolution:
         self.cost += len(file_ids)
         if len(file_ids) > self.work["cost_max"]:
             self.work["cost_max"] = len(file_ids)
+        return self._bounded(found)
+
+    def _bounded(self, found: list[int]) -> list[int]:
+        """Each symbol once (files that import a name from one module all lead to it), and a bounded few: a name
+        that many files define at the top is no one symbol (a cut is counted)."""
         found = list(dict.fromkeys(found)) if len(found) > 1 else found
         if len(found) > MAX_LOOKUP_TARGETS:
             self.work["lookups_cut"] += 1
@@ -868,13 +873,7 @@ class _Resolution:
                 cut = self._through_stars(modules, name, depth, followed, found) or cut
         if cut:
             self.work["lookups_cut"] += 1
-        # Each symbol once (files that import a name from one module all lead to it), and a bounded few: a
-        # name that many files define at the top is no one symbol.
-        found = list(dict.fromkeys(found)) if len(found) > 1 else found
-        if len(found) > MAX_LOOKUP_TARGETS:
-            self.work["lookups_cut"] += 1
-            del found[MAX_LOOKUP_TARGETS:]
-        return found
+        return self._bounded(found)
 
     def _through_stars(self, modules: list[list[int]], name: str, depth: int, followed: set[int | tuple[int, ...]],
                        found: list[int]) -> bool:
@@ -1250,14 +1249,8 @@ class _Resolution:
                 named = table.get(name)
                 if named:
                     here.extend(named)
-            if not here:
-                continue
-            if len(here) > 1:
-                here = list(dict.fromkeys(here))
-            if len(here) > MAX_LOOKUP_TARGETS:
-                work["lookups_cut"] += 1
-                del here[MAX_LOOKUP_TARGETS:]
-            found.extend(t for t in here if keep(nodes[t]))
+            if here:
+                found.extend(t for t in self._bounded(here) if keep(nodes[t]))
         return found
 
     def _include_plan(self, path: str) -> _IncludePlan:

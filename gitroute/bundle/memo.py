@@ -172,7 +172,8 @@ class MemoTable:
         if self.buckets is None:
             dirty = set(range(buckets))  # no table read: every bucket is this build's (no key hashed to say so)
         else:
-            dirty = {bucket_of(key, buckets) for key, value in kept.items() if previous.get(key) is not value}
+            dirty = {code % buckets for (key, value), code in zip(kept.items(), codes)
+                     if previous.get(key) is not value}
             dirty.update(bucket_of(key, buckets) for key in previous.keys() - kept.keys())
         written: dict[int, int] = {}
         try:
