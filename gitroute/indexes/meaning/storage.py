@@ -203,11 +203,8 @@ def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> b
 def load_file_table(data: bytes) -> FileTable:
     """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
     exceptions' places and values)."""
-    if len(data) < _HEAD or data[:4] not in (FILES_MAGIC, WIDE_FILES_MAGIC):
-        raise BadValue("the file table has no header")
-    code = _U32 if data[:4] == FILES_MAGIC else _U64
-    width = array(code).itemsize
-    n, slots, big = (int.from_bytes(data[at:at + 4], "little") for at in (4, 8, 12))
+    code, width, n, slots = _head(data)
+    big = int.from_bytes(data[12:16], "little")
     if len(data) != _HEAD + n * (width + 1) + slots + big * 8:
         raise BadValue("the file table's sizes do not add up")
     at = _HEAD
