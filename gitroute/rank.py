@@ -118,8 +118,10 @@ def base_name(name: str, kind: str) -> str:
 
 
 def idf(df: int, total: int) -> float:
-    """BM25's idf, never negative."""
-    return bm25_idf(df, total)
+    """BM25's idf of a word in `df` postings of `total` nodes, never negative: a word's name, doc and context
+    postings together can outnumber the nodes (`rack` in rack, `django` in django), and a negative weight would
+    make a name that holds the word score below one that does not."""
+    return bm25_idf(min(df, total), total)
 
 
 def bm25_idf(df: int, n: int) -> float:

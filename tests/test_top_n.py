@@ -184,6 +184,44 @@ def test_no_node_scores_above_its_bound(corpus, text, warm, common):
     # Every candidate's bound from postings (and, warm, from each node's path words and kind) is at
     # least its score, and so is the bound of the nodes left out (deferred words only): what lets
     # the query stop before scoring them all.
+    _assert_bounds_hold(corpus, text, warm, common)
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory: pytest.TempPathFactory):
+    """A project whose own name is in most of its nodes' name, doc and owner (`rack` in rack): its postings
+    outnumber the nodes."""
+    rng = random.Random(7)
+    files: dict[str, object] = {}
+    for i in range(40):
+        words = [rng.choice(WORDS[:34]) for _ in range(3)]
+        methods = "".join(f'    def {w}_{i}(self):\n        """Acme {w} for the acme {words[0]}."""\n        pass\n'
+                          for w in words)
+        files[f"acme/{rng.choice(FOLDERS)}/{words[0]}_{i}.py"] = (
+            f'class Acme{words[1].title()}{i}:\n    """The acme {words[2]}."""\n{methods}\n'
+            f'def acme_{words[2]}_{i}():\n    pass\n')
+    repo = RepoBuilder(Path(tmp_path_factory.mktemp("crowded")) / "repo")
+    repo.commit(files, "corpus")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        yield view
+
+
+@pytest.mark.parametrize("text", ["acme", "where is the acme session middleware", "acme_cache", "AcmeParser",
+                                  "acme parse config"])
+@pytest.mark.parametrize("warm", [False, "files", True])
+def test_a_word_with_more_postings_than_nodes_weighs_nothing_and_bounds_hold(crowded, text, warm):
+    # Its idf would be negative: a name holding it would score below one that does not, under its bound.
+    index = crowded.index("symbols")
+    lists = symbols.POSTINGS.read(index.read, ["acme"], index.section["postings_shards"], index.corrupt, {})
+    assert sum(map(len, lists["acme"])) > index.section["nodes"]
+    assert idf(sum(map(len, lists["acme"])), index.section["nodes"]) > 0
+    _assert_bounds_hold(crowded, text, warm, 2000)
+    rows = _rows(crowded, text, 10, Filters(), exhaustive=False, warm=warm)
+    assert rows == _rows(crowded, text, 10, Filters(), exhaustive=True)
+
+
+def _assert_bounds_hold(corpus: BundleView, text: str, warm: bool | str, common: int) -> None:
     index = corpus.index("symbols")
     symbols.warm(index)
     question = parse_question(text)
