@@ -56,6 +56,10 @@ MAX_BATCH = 512  # records read at once, afterwards
 # each candidate's path words (`FilePlaces`): many names need no more; a long sentence's bounds, path words unknown,
 # let thousands in. A record read costs about what the kernel's file ids (134 KB) do to read ten.
 COLD_BUDGET = CANDIDATES
+# An identifier's bounds know its name, and its doc's words: what they leave loose is the question words a path may
+# hold (`read_memoryview` on a kernel: thousands of `*_read` bounded as if their path said `memoryview`). Past this
+# many nodes scored, its candidates too are bounded by their files' path words; most names need fewer.
+NAME_BUDGET = 4 * CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
@@ -259,7 +263,7 @@ def query_symbols(
     memo: dict | None = None,
     common_postings: int | None = None,
     file_starts: Callable[[], Sequence[int] | None] | None = None,
-    cold_budget: int = COLD_BUDGET,
+    cold_budget: int | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
@@ -288,10 +292,11 @@ def query_symbols(
         (t for t in question.tokens if sum(map(len, lists[t])) > common),
         key=lambda t: (sum(map(len, lists[t])), t))
     places = memo.get("places")
-    # One identifier is ranked by its name, which postings bound well; a sentence's words are spread over names and
-    # paths, which they bound loosely until each candidate's file is known.
-    budget = (cold_budget if places is None and file_starts is not None and not exhaustive
-              and question.identifier is None else None)
+    # A sentence's words are spread over names and paths, which postings bound loosely until each candidate's file
+    # is known; one identifier is ranked by its name, which they bound well, unless its words are common ones.
+    if cold_budget is None:
+        cold_budget = COLD_BUDGET if question.identifier is None else NAME_BUDGET
+    budget = cold_budget if places is None and file_starts is not None and not exhaustive else None
     bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
