@@ -82,7 +82,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive: bool,
-          common_postings: int = 2000, warm: bool | str = False, cold_budget: int = 0) -> list[tuple]:
+          common_postings: int = 2000, warm: bool | str = False, cold_budget: int = 0, floor: float = 0.0,
+          ) -> list[tuple]:
     """`warm`: True as a warm server answers (every node's path words and kind known, a tighter bound); "files" as a
     cold query given the files' node ids (each candidate's path words bounded by its file's postings), read after
     `cold_budget` nodes are scored."""
@@ -94,7 +95,7 @@ def _rows(view: BundleView, text: str, limit: int, filters: Filters, exhaustive:
     rows, _ = query_symbols(text, index.section, index.read, limit=limit, filters=filters, explain=False,
                             corrupt=index.corrupt, records=view.graph.records, exhaustive=exhaustive,
                             common_postings=common_postings, memo=index.memo if warm is True else None,
-                            file_starts=starts, cold_budget=cold_budget)
+                            file_starts=starts, cold_budget=cold_budget, floor=floor)
     return [(r.path, r.line, r.name, r.kind, r.score) for r in rows]
 
 
@@ -113,15 +114,16 @@ questions = st.one_of(
 @given(text=questions, limit=st.integers(1, 60),
        kinds=st.sampled_from([(), (), (), ("class",), ("method", "function")]),
        common=st.sampled_from([2000, 0, 20, 100]), warm=st.sampled_from([False, "files", True]),
-       budget=st.sampled_from([0, 3, 40]))
-def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm, budget):
+       budget=st.sampled_from([0, 3, 40]), floor=st.sampled_from([0.0, 0.0, 0.0, 8.0, 40.0]))
+def test_top_n_equals_the_top_n_of_scoring_every_candidate(corpus, text, limit, kinds, common, warm, budget, floor):
     # `common`: postings above which a word is deferred (looked up, not walked); this corpus is small,
     # so low thresholds make its common words ("test", "model") deferred as django's are. `budget`: the nodes a
-    # cold query scores before it bounds candidates by their files' path words.
+    # cold query scores before it bounds candidates by their files' path words. `floor`: the rows scoring at least
+    # that are the true top N's that do.
     filters = Filters(kinds, (), None)
     rows = _rows(corpus, text, limit, filters, exhaustive=False, common_postings=common, warm=warm,
-                 cold_budget=budget)
-    assert rows == _rows(corpus, text, limit, filters, exhaustive=True)
+                 cold_budget=budget, floor=floor)
+    assert rows == [r for r in _rows(corpus, text, 10_000, filters, exhaustive=True) if r[4] >= floor][:limit]
     assert len(set(rows)) == len(rows)  # no node twice
 
 

@@ -131,12 +131,15 @@ def definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | No
     """(path, name) of each symbol `name` names exactly (case and separators aside), by the symbol index: a
     qualified name (`Owner.name`, `pkg::mod::name`, `module.name`) by its last part, kept to the rows whose
     owner or path holds one of its qualifiers when any does. () when the repository defines no such name."""
+    from gitroute.rank import DEMOTE, TIERS
     from gitroute.text import name_parts, split_identifier
 
     parts = name_parts(name)
     if not parts:
         return None
-    found = ask_symbols(view, parts[-1], limit=20, explain=True)
+    # An exact name scores EXACT at least, DEMOTE of it on a test's path: rows below that are never definitions, and
+    # the top 20 rows at or above it are the top 20 rows' that are (an undefined name reads a few records, not 20).
+    found = ask_symbols(view, parts[-1], limit=20, explain=True, floor=TIERS["exact_name"] * DEMOTE)
     exact = [r for r in found.rows if any(signal == "exact_name" for signal, _ in r.signals)]
     qualifiers = {q.lower() for q in parts[:-1]}
     if qualifiers:

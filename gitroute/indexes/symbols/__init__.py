@@ -264,13 +264,15 @@ def query_symbols(
     common_postings: int | None = None,
     file_starts: Callable[[], Sequence[int] | None] | None = None,
     cold_budget: int | None = None,
+    floor: float = 0.0,
 ) -> tuple[list[Row], list[str]]:
     """Rank nodes for a question; returns rows and notes (empty rows: no_match, and the notes say why).
 
     The rows are the true top `limit` of scoring every candidate, which `exhaustive=True` does
     (for tests); otherwise records are read in the order of their bounds, only until no unread
     candidate can outscore the rows kept. `memo` keeps what a query decodes (postings, their sets,
-    node texts) for the next one on the same pinned bundle: a warm server passes the view's.
+    node texts) for the next one on the same pinned bundle: a warm server passes the view's. `floor`: only rows
+    scoring at least that (the true top `limit` of them), which reads fewer records.
     """
     question = parse_question(text)
     tokens = list(question.tokens) + ([ENTRY_TOKEN] if question.wants_entry else [])
@@ -303,7 +305,7 @@ def query_symbols(
     found_bounds = bound(deferred)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
-    scorer = _Scorer(question, weights, memo, filters, limit, explain, corrupt, records)
+    scorer = _Scorer(question, weights, memo, filters, limit, explain, corrupt, records, floor)
     # The threshold algorithm: score candidates in the order of their bounds until the limit-th
     # best score beats the bound of every candidate not yet scored, and of the nodes left out.
     while True:
@@ -413,7 +415,7 @@ class _Scorer:
 
     def __init__(self, question: Question, weights: dict[str, float], memo: dict, filters: Filters, limit: int,
                  explain: bool, corrupt: Callable[[str], Exception],
-                 records: Callable[[Sequence[int]], dict[int, list]]) -> None:
+                 records: Callable[[Sequence[int]], dict[int, list]], floor: float = 0.0) -> None:
         self.filters, self.limit, self.explain, self.corrupt, self.records = filters, limit, explain, corrupt, records
         self.texts: dict[int, NodeText] = memo.setdefault("texts", {})
         self.shared: dict = memo.setdefault("text_parts", {})  # what node texts share by path and owner
@@ -421,7 +423,9 @@ class _Scorer:
         self.doc_words: dict[int, frozenset[str]] | None = memo.get("doc_words")  # a warm view's: every node's
         self.found: dict[int, list] = memo.get("records", {})  # node records read so far (a warm view: all)
         self.rows: list[Row] = []
-        self.top: list[float] = []
+        # Rows below `floor` are not wanted: as if `limit` rows of that score were in already, so that no candidate
+        # bounded below it is read (a name's definitions score EXACT * DEMOTE at least).
+        self.top: list[float] = [floor] * limit if floor > 0 else []
         self.scored: set[int] = set()
         self.filtered_out = 0
 
@@ -656,12 +660,13 @@ def _row_order(row: Row) -> tuple:
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, kinds: Sequence[str] = (),
            langs: Sequence[str] = (), path_glob: str | None = None,
-           file_starts: Callable[[], Sequence[int] | None] | None = None, **_options: object) -> Answer:
+           file_starts: Callable[[], Sequence[int] | None] | None = None, floor: float = 0.0,
+           **_options: object) -> Answer:
     """Which files, types and functions a question names. `file_starts`: the node ids of files, ascending, when the
-    caller can give them (`FilePlaces`: fewer records read, the same rows)."""
+    caller can give them (`FilePlaces`: fewer records read, the same rows). `floor`: rows scoring at least that."""
     rows, notes = query_symbols(
         question, view.section, view.read, limit=limit, explain=explain, corrupt=view.corrupt,
         filters=Filters(tuple(kinds), tuple(langs), path_glob), records=view.graph.records, memo=view.memo,
-        file_starts=file_starts,
+        file_starts=file_starts, floor=floor,
     )
     return Answer("routed" if rows else "no_match", view.source, tuple(rows), tuple(notes))
