@@ -53,7 +53,9 @@ EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
 # process does not decode them: it reads from each what the build keeps of it (language, imports, warnings, symbol
 # count) as `_collect_sources` goes, and the graph's worker decodes them from where the extraction workers set them
 # aside (a `LAZY` result). Decoded in the process every index worker is forked from, they left it gigabytes of
-# Python's arenas that no later object filled (docs/decisions/0023, session 26).
+# Python's arenas that no later object filled (docs/decisions/0023, session 26). The extraction cache's results a
+# rebuild reuses go the same way (`_reuse`): decoded, a one-file rebuild of the kernel's held 2.3 GB of them, which
+# its graph's worker, forked from it, counted again (its peak 4,041 MiB).
 LAZY_MIN_BYTES = 48 * 1024 * 1024
 LAZY = "lazy"  # a code file's result not decoded: ("lazy", where its packed result is)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -304,11 +306,14 @@ def _run_build(rev: str, repo_path: str, jobs: int | None, progress: Progress, r
     # Each file's extraction key; the extraction cache, then the previous bundle, answer for every key they hold.
     keys = {e.path: _extract_key(e.oid, e.path) for e in snap.entries}
     writer.cache.plan(sum(e.size for e in snap.entries))  # how many files the cache is kept in
-    reused = writer.reuse_extractions(set(keys.values()))
+    spill = Spill(git.common_dir(repo))  # what this build sets aside, removed as `cleanup` closes
+    if cleanup is not None:
+        cleanup.callback(spill.close)
+    reused = _reuse(writer, set(keys.values()), spill)
     decoded = reused.decoded
     todo = _to_extract(snap, keys, reused)
     laps.lap("reuse")
-    texts = _extract(writer, snap, keys, reused, todo, jobs, progress, cleanup)
+    texts = _extract(writer, snap, keys, reused, todo, jobs, progress, spill)
     laps.lap("extract")
     sources = _collect_sources(snap, keys, decoded, texts.spill)
     # Read = parsed + reused + skipped for their content (binary, LFS pointer).
@@ -487,6 +492,23 @@ def _snapshot(repo_path: str, rev: str, fetch: bool,
     return repo, commit, config, snap
 
 
+def _reuse(writer: BundleWriter, keys: set[str], spill: Spill) -> Reused:
+    """The extraction cache's results for `keys` (`BundleWriter.reuse_extractions`), its code files' LAZY as fresh
+    ones are (set aside in `spill`, undecoded) once their bytes come to `LAZY_MIN_BYTES`; decoded when fewer."""
+    held = 0
+
+    def lazy(packed: bytes) -> tuple:
+        nonlocal held
+        held += len(packed)
+        return (LAZY, packed if held < LAZY_MIN_BYTES else spill.put(packed))  # bytes are a `Spot` too
+
+    reused = writer.reuse_extractions(keys, code=lazy)
+    for key, value in reused.decoded.items():
+        if value[0] == LAZY and isinstance(value[1], bytes):  # held before the bytes came to that
+            reused.decoded[key] = (LAZY, spill.put(value[1])) if held >= LAZY_MIN_BYTES else load_result(value[1])
+    return reused
+
+
 def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dict[str, git.Entry]:
     """Key -> a file to extract, for each key the extraction cache does not answer for (`reused.decoded`)."""
     todo: dict[str, git.Entry] = {}
@@ -498,12 +520,9 @@ def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dic
 
 
 def _extract(writer: BundleWriter, snap: git.Snapshot, keys: dict[str, str], reused: Reused,
-             todo: dict[str, git.Entry], jobs: int | None, progress: Progress, cleanup: ExitStack | None) -> _Texts:
+             todo: dict[str, git.Entry], jobs: int | None, progress: Progress, spill: Spill) -> _Texts:
     """Extract `todo` into `reused.decoded`, writing the extraction cache's shards as they complete; returns where
-    the code files' bytes are set aside (in a spill folder `cleanup` removes)."""
-    spill = Spill(git.common_dir(writer.repo))
-    if cleanup is not None:
-        cleanup.callback(spill.close)
+    the code files' bytes are set aside (in `spill`)."""
     texts = _Texts(spill)
     shards = writer.extract_shards(set(keys.values()), reused, reused.decoded, set(todo), spill)
     shards.start()

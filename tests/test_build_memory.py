@@ -248,7 +248,9 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
     complete, and index jobs bounded by the workers: the bundle is the one a single process writes, full and
     incremental. `lean` (a large graph's way): each index job in a worker forked for it alone, the meaning
     index's prepare step inside its build. `lazy` (many code results): the build's process decodes no code file's
-    result (with `lean`, only the graph's worker does), and reads its language, imports and symbol count."""
+    result, fresh or reused from the extraction cache (with `lean`, only the graph's worker does), and reads its
+    language, imports and symbol count."""
+    from gitroute.bundle import extracts
     from tests.test_incremental import BASE, STEPS
 
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
@@ -266,6 +268,13 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
             return result
 
         monkeypatch.setattr(build_module, "load_result", tracked)
+        model_result = extracts.model_result
+
+        def tracked_cached(value: tuple) -> tuple:
+            decoded_in.append((os.getpid(), value[0]))
+            return model_result(value)
+
+        monkeypatch.setattr(extracts, "model_result", tracked_cached)
     repos = {jobs: RepoBuilder(tmp_path / f"jobs{jobs}") for jobs in (1, 2, 3)}
     tree = STEPS["describe_in_doc"](dict(BASE))
     for step in ("base", "add_function", "edit_doc", "contract"):
@@ -273,7 +282,11 @@ def test_builds_with_one_two_or_three_workers_write_the_same_bundle(tmp_path: Pa
         trees = {}
         for jobs, repo in repos.items():
             repo.commit(tree, step)
-            trees[jobs] = run_build("HEAD", repo_path=str(repo.path), jobs=jobs).bundle_tree
+            decoded_in.clear()
+            build = run_build("HEAD", repo_path=str(repo.path), jobs=jobs)
+            trees[jobs] = build.bundle_tree
+            if lean and lazy and jobs > 1 and step != "base":
+                assert build.reused and (os.getpid(), "code") not in decoded_in, f"after {step!r}: decoded code"
         assert len(set(trees.values())) == 1, f"after {step!r}: {trees}"
         decoded_in.clear()
         full = run_build("HEAD", repo_path=str(repos[3].path), jobs=3, full=True).bundle_tree

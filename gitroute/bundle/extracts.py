@@ -166,9 +166,10 @@ def packed_result(result: tuple) -> bytes:
     return marshal.dumps(plain)
 
 
-def load_result(data: bytes) -> tuple:
-    """`packed_result` undone."""
-    return model_result(marshal.loads(data))
+def load_result(data: bytes, code: Callable[[bytes], tuple] | None = None) -> tuple:
+    """`packed_result` undone; a code file's, when `code` is given, is what `code` makes of its bytes instead."""
+    value = marshal.loads(data)
+    return code(data) if code is not None and value[0] == "code" else model_result(value)
 
 
 def model_result(value: tuple) -> tuple:
@@ -247,10 +248,11 @@ class ExtractCache:
         self.planned = level_for(source_bytes)
 
     def load(self, shard_paths: Iterable[str], keep: Callable[[str, Set[str]], bool] = lambda path, keys: False,
-             ) -> tuple[dict[str, tuple], dict[str, bytes]]:
-        """Key -> decoded result, for every key the cache holds in these bundle shards; and key -> its bytes as
-        stored, for the shards where `keep(path, the keys it holds)` (those a build is to write again), and for
-        those read from another layout's file (written again at this build's).
+             code: Callable[[bytes], tuple] | None = None) -> tuple[dict[str, tuple], dict[str, bytes]]:
+        """Key -> decoded result (a code file's, `code` of its bytes when given: `load_result`), for every key the
+        cache holds in these bundle shards; and key -> its bytes as stored, for the shards where `keep(path, the
+        keys it holds)` (those a build is to write again), and for those read from another layout's file (written
+        again at this build's).
 
         `shard_paths` are every shard of this build: its files are written as these are settled."""
         paths = {_shard(path): path for path in shard_paths}
@@ -265,20 +267,20 @@ class ExtractCache:
         stored: dict[str, bytes] = {}
         if self.fresh:
             return results, stored
-        files: dict[str, dict | None] = {}
+        files: dict[int, tuple[str, dict | None]] = {}  # level -> its file read last (shards go in order)
         levels = [level, *sorted(present.keys() - {level})]
         for shard, path in sorted(paths.items()):
             for at in levels:
                 name = _file_name(at, _group(shard, at))
                 if name not in present.get(at, ()):
                     continue
-                if name not in files:
-                    files[name] = self._read(name, at)
-                entries = (files[name] or {}).get(shard)
+                if files.get(at, ("",))[0] != name:
+                    files[at] = (name, self._read(name, at))
+                entries = (files[at][1] or {}).get(shard)
                 try:
                     if not isinstance(entries, dict):
                         continue
-                    decoded = {key: load_result(value) for key, value in entries.items()}
+                    decoded = {key: load_result(value, code) for key, value in entries.items()}
                 except (EOFError, ValueError, TypeError):
                     continue  # no cache for this shard: the parser answers for it
                 results.update(decoded)

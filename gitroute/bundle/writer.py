@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from gitroute import __version__
@@ -91,15 +91,17 @@ class BundleWriter:
         self.cache = ExtractCache(git.common_dir(repo), fresh=full)
         self._stored: StoredBlobs | None = None
 
-    def reuse_extractions(self, keys: set[str]) -> Reused:
+    def reuse_extractions(self, keys: set[str], code: Callable[[bytes], tuple] | None = None) -> Reused:
         """What earlier builds of this repository already extracted: the extraction cache's decoded results
-        (`bundle/extracts.py`, beside the build memo). The bundle holds no extraction results: they were a
-        third of its packed size, and a build may reuse only its own (a fetched bundle's could be planted)."""
+        (`bundle/extracts.py`, beside the build memo; a code file's, `code` of its bytes when given). The bundle
+        holds no extraction results: they were a third of its packed size, and a build may reuse only its own (a
+        fetched bundle's could be planted)."""
         reused = Reused()
         wanted: dict[str, set[str]] = defaultdict(set)
         for key in keys:
             wanted[extract_path(key)].add(key)
-        cached, reused.packed = self.cache.load(sorted(wanted), keep=lambda path, held: held != wanted[path])
+        cached, reused.packed = self.cache.load(sorted(wanted), keep=lambda path, held: held != wanted[path],
+                                              code=code)
         reused.decoded = {k: cached[k] for k in keys if k in cached}
         return reused
 
