@@ -382,10 +382,10 @@ def _whole_files(sources: _Sources, spill: Spill | None) -> list[SourceFile]:
     if not sources.lazy:
         return sources.files
     assert spill is not None
-    from gitroute.bundle.extracts import set_aside_refs
+    from gitroute.bundle.extracts import set_aside_packed
 
     # Each file's calls and references (most of its bytes) go back to disk until the graph resolves that file.
-    return [SourceFile(f.path, f.blob, f.lang, set_aside_refs(load_result(spill.get(sources.lazy[f.path]))[1], spill))
+    return [SourceFile(f.path, f.blob, f.lang, set_aside_packed(spill.get(sources.lazy[f.path]), spill))
             if f.path in sources.lazy else f for f in sources.files]
 
 

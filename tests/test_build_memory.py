@@ -73,13 +73,13 @@ def test_calls_and_references_stay_packed_until_read() -> None:
 
 def test_calls_and_references_set_aside_on_disk_read_back_as_they_were(tmp_path: Path) -> None:
     """A large graph's worker sets each file's packed calls and references aside until it resolves the file."""
-    from gitroute.bundle.extracts import SpilledRefs, set_aside_refs
+    from gitroute.bundle.extracts import SpilledRefs, set_aside_packed
     from gitroute.model import FileExtract, Symbol
 
     extract = FileExtract("python", (Symbol("f", "function", 1, 2),), ((0, "g", 2, ""), (0, "h", 2, "self")), (),
                           (NameRef(0, "T", 1, ""),))
     with Spill(str(tmp_path)) as spill:
-        aside = set_aside_refs(load_result(packed_result(("code", extract)))[1], spill)
+        aside = set_aside_packed(packed_result(("code", extract)), spill)
         assert isinstance(aside.calls, SpilledRefs) and isinstance(aside.references, SpilledRefs)
         assert not any(isinstance(x, bytes) for x in (aside.calls.spot, aside.references.spot)), "kept in memory"
         assert aside == extract and list(aside.calls) == [(0, "g", 2, ""), (0, "h", 2, "self")]
@@ -99,13 +99,16 @@ def test_symbols_set_aside_on_disk_read_back_as_the_symbols_they_were(rows: list
     reads them (length, truth, iteration, index, slice), they are the symbols, and they pack as they did."""
     import tempfile
 
-    from gitroute.bundle.extracts import SpilledSymbols, set_aside_refs
-    from gitroute.model import FileExtract, Symbol
+    from gitroute.bundle.extracts import SpilledSymbols, set_aside_packed
+    from gitroute.model import Binding, FileExtract, Symbol
 
     symbols = tuple(Symbol(*row) for row in rows)
-    extract = FileExtract("c", symbols, ((0, "g", 2, ""),), (), (NameRef(0, "T", 1, ""),))
+    extract = FileExtract("c", symbols, ((0, "g", 2, ""),), (NameRef(0, "stdio", 1, ""),), (NameRef(0, "T", 1, ""),),
+                          True, ("w",), (Binding("g", "m", "g", 1),), (NameRef(1, "Base", 3, ""),))
     with tempfile.TemporaryDirectory() as folder, Spill(folder) as spill:
-        aside = set_aside_refs(load_result(packed_result(("code", extract)))[1], spill)
+        aside = set_aside_packed(packed_result(("code", extract)), spill)
+        assert aside == load_result(packed_result(("code", extract)))[1]
+        assert [type(x) for x in (*aside.imports, *aside.bindings, *aside.bases)] == [NameRef, Binding, NameRef]
         held = aside.symbols
         assert isinstance(held, SpilledSymbols) == bool(symbols) and len(held) == len(symbols)
         assert bool(held) == bool(symbols) and tuple(held) == symbols and held == symbols
