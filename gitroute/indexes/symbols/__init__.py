@@ -301,7 +301,8 @@ def query_symbols(
     budget = cold_budget if places is None and file_starts is not None and not exhaustive else None
     bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
-                    name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"))
+                    name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"),
+                    fact_bits=held.fact_bits)
     found_bounds = bound(deferred)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
@@ -395,11 +396,22 @@ class _Held:
         self.lists = lists
         self.sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
         self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
+        self.bits: dict[str, tuple[frozenset[int], frozenset[int]]] = memo.setdefault("fact_bits", {})
 
     def members(self, token: str) -> tuple[frozenset[int], ...]:
         found = self.sets.get(token)
         if found is None:
             found = self.sets[token] = tuple(map(frozenset, self.lists[token]))
+        return found
+
+    def fact_bits(self, token: str) -> tuple[frozenset[int], frozenset[int]]:
+        """Of the token's postings (name, doc, context), those of secondary nodes and of nodes whose name has no
+        word: a cold query's bounds need the candidates' (`bounds._Bounder`), each round and each query again."""
+        found = self.bits.get(token)
+        if found is None:
+            values = [v for held in self.lists[token] for v in held]
+            found = (frozenset(v for v in values if v & 8), frozenset(v for v in values if not v & 7))
+            self.bits[token] = found
         return found
 
     def name_facts(self, token: str) -> dict[int, frozenset[int]]:

@@ -32,6 +32,7 @@ def bound_postings(
     name_facts: Callable[[str], dict[int, frozenset[int]]] | None = None,
     doc_words: dict[int, frozenset[str]] | None = None,
     kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None = None,
+    fact_bits: Callable[[str], tuple[frozenset[int], frozenset[int]]] | None = None,
 ) -> Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -44,7 +45,9 @@ def bound_postings(
     `path_postings` too (path word -> the postings of the nodes whose path has it), the nodes of a
     deferred word whose path holds a word that is not deferred become candidates, so the nodes left
     out match the question with deferred words alone, even in their owner and path: a lower bound.
-    `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word.
+    `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word; without them,
+    `fact_bits` (token -> those of its postings, kept across questions) gives the candidates' at the cost of a
+    union a word.
     `name_facts` (token -> its name postings split by their low four bits, `split_by_facts`): kept
     across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
     takes them; with `places`, a node left out has none) and `kinds` (kind prior -> the postings of the nodes
@@ -57,7 +60,7 @@ def bound_postings(
     The candidates with no walked word in their name (most of them) are one group until then.
     """
     bounder = _Bounder(question, lists, weights, deferred, members, places, path_postings, bits, name_facts,
-                       doc_words, kinds)
+                       doc_words, kinds, fact_bits)
     parts, named = bounder.name_parts()
     alone = bounder.entries_apart(parts, named)
     groups = bounder.grouped(parts)
@@ -83,7 +86,8 @@ class _Bounder:
                  bits: tuple[frozenset[int], frozenset[int]] | None,
                  name_facts: Callable[[str], dict[int, frozenset[int]]] | None,
                  doc_words: dict[int, frozenset[str]] | None,
-                 kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None) -> None:
+                 kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None,
+                 fact_bits: Callable[[str], tuple[frozenset[int], frozenset[int]]] | None = None) -> None:
         self.q = q = question.tokens
         self.weights, self.deferred, self.members = weights, deferred, members
         self.places, self.path_postings, self.kinds = places, path_postings, kinds
@@ -91,7 +95,12 @@ class _Bounder:
         self.entries = frozenset(lists[ENTRY_TOKEN][0]) if ENTRY_TOKEN in lists else frozenset()
         self.candidates: set[int] | None = None
         self.nameless_known = bits is not None  # the postings of every node whose name has no word, not the candidates'
-        if bits is None:  # no warm view: from the candidates (the postings of secondary nodes, of names with no word)
+        if bits is None and fact_bits is not None and path_postings is None:
+            # no warm view: the candidates' (the walked words' postings and the entries), a word's worked out once
+            held = [fact_bits(t) for t in self.walked]
+            bits = (frozenset().union(*(h[0] for h in held), (v for v in self.entries if v & 8)),
+                    frozenset().union(*(h[1] for h in held), (v for v in self.entries if not v & 7)))
+        elif bits is None:  # from the candidates (the postings of secondary nodes, of names with no word)
             every = self.candidate_set()
             bits = (frozenset(v for v in every if v & 8), frozenset(v for v in every if not v & 7))
         self.bits = bits
