@@ -129,7 +129,8 @@ class _Bounder:
 
     def candidate_set(self) -> set[int]:
         if self.candidates is None:
-            self.candidates = self.walked_postings(with_names=True) | self.entries
+            self.candidates = self.walked_postings(with_names=True)
+            self.candidates |= self.entries  # in place: the walked postings are most of a large question's nodes
         return self.candidates
 
     def walked_postings(self, with_names: bool) -> set[int]:
