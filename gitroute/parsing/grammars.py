@@ -129,7 +129,6 @@ def parse_pieces(lang: str, data: bytes, starts: list[int]) -> list[Node]:
     return roots
 
 
-@cache
 def is_supported(lang: str) -> bool:
     """Whether the pack has a grammar for `lang`."""
     return language(lang) is not None

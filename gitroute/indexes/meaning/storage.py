@@ -203,21 +203,18 @@ def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> b
 def load_file_table(data: bytes) -> FileTable:
     """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
     exceptions' places and values)."""
-    code, width, n, slots = _head(data)
+    _code, width, n, slots = _head(data)
     big = int.from_bytes(data[12:16], "little")
     if len(data) != _HEAD + n * (width + 1) + slots + big * 8:
         raise BadValue("the file table's sizes do not add up")
-    at = _HEAD
-    starts = array(code)
-    starts.frombytes(data[at:at + width * n])
-    at += width * n
+    starts = load_file_starts(data[:_HEAD + n * (width + 1)])  # the first blob's part, with its checks
+    at = _HEAD + width * n
     small = memoryview(data)[at:at + n + slots]  # read in place: only the lengths' bytes are copied, once
     spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
     big_lengths: dict[int, int] = {}
     exceptions = array(_U32)
     exceptions.frombytes(data[at + n + slots:])
     if sys.byteorder != "little":
-        starts.byteswap()
         exceptions.byteswap()
     places = exceptions[::2].tolist()
     if (data.count(_BIG, at, at + n + slots) != big
@@ -233,12 +230,6 @@ def load_file_table(data: bytes) -> FileTable:
     table = FileTable(starts, spans, Lengths(data[at + n:at + n + slots], big_lengths))
     if table.base[-1] != slots:
         raise BadValue("the file table's spans do not add up to its slots")
-    # Ascending, checked in C: a loop of comparisons would cost more than the rest of the read, and a set of node
-    # ids (bucket << 20 | ordinal) hashes them into a few of its slots. A repeated first id, or a span that runs
-    # past the next file's, is left unchecked: a node is looked up in the file a bisection finds, within that
-    # file's own slots, so such a table gives wrong lengths but never reads out of its columns.
-    if table.starts != sorted(table.starts):
-        raise BadValue("the file table's files do not ascend")
     return table
 
 
@@ -271,6 +262,10 @@ def load_file_starts(files: bytes) -> list[int]:
     if sys.byteorder != "little":
         starts.byteswap()
     found = starts.tolist()
-    if found != sorted(found):  # as `load_file_table` checks them
+    # Ascending, checked in C: a loop of comparisons would cost more than the rest of the read, and a set of node
+    # ids (bucket << 20 | ordinal) hashes them into a few of its slots. A repeated first id, or a span that runs
+    # past the next file's, is left unchecked: a node is looked up in the file a bisection finds, within that
+    # file's own slots, so such a table gives wrong lengths but never reads out of its columns.
+    if found != sorted(found):
         raise BadValue("the file table's files do not ascend")
     return found
