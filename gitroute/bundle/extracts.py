@@ -126,14 +126,14 @@ def set_aside_packed(data: bytes, spill: Spill) -> FileExtract:
     """A code file's packed result (`packed_result`) as `load_result` makes it, with its packed calls and references
     (`SpilledRefs`) and its symbols (`SpilledSymbols`) set aside in `spill`: the symbols as marshal read them, no
     `Symbol` made only to be taken apart again (a large graph's worker reads every file so)."""
-    lang, symbols, calls, imports, references, entry, warnings, bindings, bases = marshal.loads(data)[1]
-    return _new(FileExtract, (
-        lang, SpilledSymbols(spill, spill.put(marshal.dumps(symbols)), len(symbols)) if symbols else (),
-        SpilledRefs(spill, spill.put(calls), named=False) if isinstance(calls, bytes) else calls,
-        tuple(map(_ref, imports)),
-        SpilledRefs(spill, spill.put(references), named=True) if isinstance(references, bytes) else tuple(
-            map(_ref, references)),
-        entry, warnings, tuple(map(_binding, bindings)), tuple(map(_ref, bases))))
+    kind, (lang, symbols, *rest) = marshal.loads(data)
+    extract = model_result((kind, (lang, (), *rest)))[1]
+    calls, references = extract.calls, extract.references
+    return extract._replace(
+        symbols=SpilledSymbols(spill, spill.put(marshal.dumps(symbols)), len(symbols)) if symbols else (),
+        calls=SpilledRefs(spill, spill.put(calls.data), named=False) if isinstance(calls, PackedRefs) else calls,
+        references=(SpilledRefs(spill, spill.put(references.data), named=True) if isinstance(references, PackedRefs)
+                    else references))
 
 
 def _plain_refs(refs: Iterable[tuple]) -> tuple[tuple, ...]:

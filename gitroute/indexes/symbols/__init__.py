@@ -18,7 +18,7 @@ from functools import partial
 
 from gitroute.bundle.layout import GRAPH_NODES, INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
-from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, split_by_facts
+from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, posting_bits, split_by_facts
 from gitroute.model import Answer, Row
 from gitroute.rank import (
     KIND_PRIOR,
@@ -409,9 +409,7 @@ class _Held:
         word: a cold query's bounds need the candidates' (`bounds._Bounder`), each round and each query again."""
         found = self.bits.get(token)
         if found is None:
-            values = [v for held in self.lists[token] for v in held]
-            found = (frozenset(v for v in values if v & 8), frozenset(v for v in values if not v & 7))
-            self.bits[token] = found
+            found = self.bits[token] = posting_bits([v for held in self.lists[token] for v in held])
         return found
 
     def name_facts(self, token: str) -> dict[int, frozenset[int]]:
@@ -595,9 +593,7 @@ def warm(view: IndexView) -> None:
             for word in found:
                 by_word[word].append(value)
     memo["path_postings"] = {word: frozenset(found) for word, found in by_word.items()}
-    # The postings of secondary nodes, and of nodes whose name has no word: `bound_postings` groups by them.
-    memo["posting_bits"] = (frozenset(v for v in values.values() if v & 8),
-                            frozenset(v for v in values.values() if not v & 7))
+    memo["posting_bits"] = posting_bits(values.values())
     by_prior: dict[float, list[int]] = defaultdict(list)
     for node_id, (_found, prior) in places.items():
         value = values.get(node_id)

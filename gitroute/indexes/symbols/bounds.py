@@ -25,6 +25,13 @@ def split_by_facts(values: Iterable[int]) -> dict[int, frozenset[int]]:
     return {facts: frozenset(held) for facts, held in split.items()}
 
 
+def posting_bits(values: Iterable[int]) -> tuple[frozenset[int], frozenset[int]]:
+    """Of posting values, those of secondary nodes and those of nodes whose name has no word (`bound_postings`
+    groups by them)."""
+    values = values if isinstance(values, (set, frozenset, list, tuple)) else list(values)
+    return frozenset(v for v in values if v & 8), frozenset(v for v in values if not v & 7)
+
+
 def bound_postings(
     question: Question, lists: dict[str, list[list[int]]], weights: dict[str, float], deferred: Sequence[str],
     members: Callable[[str], tuple[frozenset[int], ...]], places: dict[int, tuple[frozenset[str], float]] | None,
@@ -97,12 +104,10 @@ class _Bounder:
         self.nameless_known = bits is not None  # the postings of every node whose name has no word, not the candidates'
         if bits is None and fact_bits is not None and path_postings is None:
             # no warm view: the candidates' (the walked words' postings and the entries), a word's worked out once
-            held = [fact_bits(t) for t in self.walked]
-            bits = (frozenset().union(*(h[0] for h in held), (v for v in self.entries if v & 8)),
-                    frozenset().union(*(h[1] for h in held), (v for v in self.entries if not v & 7)))
-        elif bits is None:  # from the candidates (the postings of secondary nodes, of names with no word)
-            every = self.candidate_set()
-            bits = (frozenset(v for v in every if v & 8), frozenset(v for v in every if not v & 7))
+            held = [*map(fact_bits, self.walked), posting_bits(self.entries)]
+            bits = (frozenset().union(*(h[0] for h in held)), frozenset().union(*(h[1] for h in held)))
+        elif bits is None:  # from the candidates
+            bits = posting_bits(self.candidate_set())
         self.bits = bits
         self.index = {t: i for i, t in enumerate(q)}
         self.split_facts = name_facts if name_facts is not None else (lambda token: split_by_facts(lists[token][0]))
