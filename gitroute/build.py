@@ -493,20 +493,11 @@ def _snapshot(repo_path: str, rev: str, fetch: bool,
 
 
 def _reuse(writer: BundleWriter, keys: set[str], spill: Spill) -> Reused:
-    """The extraction cache's results for `keys` (`BundleWriter.reuse_extractions`), its code files' LAZY as fresh
-    ones are (set aside in `spill`, undecoded) once their bytes come to `LAZY_MIN_BYTES`; decoded when fewer."""
-    held = 0
-
-    def lazy(packed: bytes) -> tuple:
-        nonlocal held
-        held += len(packed)
-        return (LAZY, packed if held < LAZY_MIN_BYTES else spill.put(packed))  # bytes are a `Spot` too
-
-    reused = writer.reuse_extractions(keys, code=lazy)
-    for key, value in reused.decoded.items():
-        if value[0] == LAZY and isinstance(value[1], bytes):  # held before the bytes came to that
-            reused.decoded[key] = (LAZY, spill.put(value[1])) if held >= LAZY_MIN_BYTES else load_result(value[1])
-    return reused
+    """The extraction cache's results for `keys` (`BundleWriter.reuse_extractions`); when the cache's files come to
+    `LAZY_MIN_BYTES`, its code files' LAZY as fresh ones are (set aside in `spill`, undecoded)."""
+    if writer.cache.stored_bytes() < LAZY_MIN_BYTES:
+        return writer.reuse_extractions(keys)
+    return writer.reuse_extractions(keys, code=lambda packed: (LAZY, spill.put(packed)))
 
 
 def _to_extract(snap: git.Snapshot, keys: dict[str, str], reused: Reused) -> dict[str, git.Entry]:

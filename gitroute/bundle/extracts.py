@@ -243,6 +243,15 @@ class ExtractCache:
         self._written: dict[int, dict[str, dict[str, bytes]]] = {}  # group -> its shards written anew
         self._stale: list[str] = []  # files of other layouts, removed once every file of this build's is written
 
+    def stored_bytes(self) -> int:
+        """The bytes of the cache's files: about what a rebuild's reused results pack to (the cache holds the last
+        build's)."""
+        try:
+            with os.scandir(self.folder) as entries:
+                return sum(entry.stat().st_size for entry in entries if entry.name.endswith(".marshal"))
+        except OSError:
+            return 0
+
     def plan(self, source_bytes: int) -> None:
         """The bytes of source this build reads: how many files the cache is kept in (before `load`)."""
         self.planned = level_for(source_bytes)
