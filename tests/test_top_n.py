@@ -399,3 +399,32 @@ def test_the_symbol_tiers_answer_a_sentence_from_a_bundle_without_a_meaning_inde
         assert view.section("meaning") is None
         answer = ask_symbols(view, "where is the session stored in the cache", limit=20, explain=False)
     assert len(answer.rows) == 20 and answer.rows[0].name.startswith("store_session_")
+
+
+def _exact_rows(view: BundleView, text: str) -> list[tuple]:
+    index = view.index("symbols")
+    rows, _ = query_symbols(text, index.section, index.read, limit=10_000, filters=Filters((), (), None),
+                            explain=True, corrupt=index.corrupt, records=view.graph.records, exhaustive=True)
+    return [(r.path, r.name) for r in rows if any(signal == "exact_name" for signal, _ in r.signals)]
+
+
+@settings(max_examples=300)
+@given(text=questions)
+def test_postings_never_rule_out_a_name_that_some_row_scores_exact(corpus, text):
+    # `may_name_exactly` lets `definitions` skip ranking: it may say True of a name nothing defines, never False of
+    # one that a row, every candidate scored, matches exactly (owners' words included: `Model.get`).
+    if _exact_rows(corpus, text):
+        assert symbols.may_name_exactly(corpus.index("symbols"), text)
+
+
+def test_postings_rule_out_most_names_nothing_defines_and_no_defined_one(corpus):
+    rng = random.Random(7)
+    pairs = {"_".join(rng.sample(WORDS, 2)) for _ in range(150)} | {"noodle_cache", "CacheNoodle", "Zebra"}
+    said = {text: symbols.may_name_exactly(corpus.index("symbols"), text) for text in sorted(pairs)}
+    defined = {text for text in pairs if _exact_rows(corpus, text)}
+    assert defined and all(said[text] for text in defined)
+    ruled_out = [text for text in pairs - defined if not said[text]]
+    assert {"noodle_cache", "CacheNoodle", "Zebra"} <= set(ruled_out)
+    # Postings cannot see a name's word order nor an owner's other words: in this corpus of 43 words, most pairs
+    # are some name's words with its owner's, and only a share is ruled out (on a kernel, most undefined names are).
+    assert len(ruled_out) >= 10, ruled_out

@@ -137,6 +137,8 @@ def definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | No
     parts = name_parts(name)
     if not parts:
         return None
+    if not may_name_exactly(view, parts[-1]):
+        return ()
     # An exact name scores EXACT at least, DEMOTE of it on a test's path: rows below that are never definitions, and
     # the top 20 rows at or above it are the top 20 rows' that are (an undefined name reads a few records, not 20).
     found = ask_symbols(view, parts[-1], limit=20, explain=True, floor=TIERS["exact_name"] * DEMOTE)
@@ -150,6 +152,13 @@ def definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | No
                 {"".join(split_identifier(q)) for q in qualifiers} & {"".join(split_identifier(s)) for s in scope})
         exact = [r for r in exact if holds(r)] or exact
     return tuple((r.path, r.name or "") for r in exact)
+
+
+def may_name_exactly(view: BundleView, name: str) -> bool:
+    """Whether some symbol's postings could make it a row of `name` that scores `exact_name`."""
+    from gitroute.registry import load_index
+
+    return load_index("symbols").may_name_exactly(view.index("symbols"), name)
 
 
 def is_symbol(view: BundleView, name: str) -> bool:

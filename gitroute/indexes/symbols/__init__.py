@@ -647,6 +647,43 @@ def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[
     return sorted(ids)
 
 
+def may_name_exactly(view: IndexView, text: str) -> bool:
+    """Whether some node could score `exact_name` for `text` (`rank.text_scorer`: its name's words are question
+    words, and every question word is its name's or its owners'), by postings alone: a node holding every question
+    word in its name or context postings (a symbol's context is its owners' words less its name's; a file has no
+    owner), whose posting counts no name word the question lacks (its facts: the name's word count). False: no row
+    of `text` is exact, and `query.evidence.definitions` need not rank its words (`ask` asks it of most words of a
+    sentence, and on a kernel an undefined name's common words are thousands of candidates)."""
+    question = parse_question(text)
+    if question.identifier is None:
+        return False  # the exact tier scores identifiers only
+    words = sorted(set(question.tokens))
+    found = _view_postings(view, words)
+    if not words or any(word not in found for word in words):
+        return False  # a word no name or owner holds: no node is exact
+    # The rarest word's nodes whose names have no more words than the question, each looked up in the other words'
+    # postings (ascending lists: a bisection each, no set of a common word's postings made).
+    rarest, *others = sorted(words, key=lambda w: (len(found[w][0]) + len(found[w][2]), w))
+    most = len(words)
+    candidates = {value for held in (found[rarest][0], found[rarest][2]) for value in held if value & 7 <= most}
+    for word in others:
+        name, _doc, context = found[word]
+        candidates = {value for value in candidates if _holds(name, value) or _holds(context, value)}
+        if not candidates:
+            return False
+    for value in candidates:
+        count, in_name = value & 7, sum(_holds(found[word][0], value) for word in words)
+        if in_name == count or count == 7 and in_name > count:  # the count stops at 7 (`encode_posting`)
+            return True
+    return False
+
+
+def _holds(values: Sequence[int], value: int) -> bool:
+    """Whether ascending `values` holds `value`."""
+    at = bisect_left(values, value)
+    return at < len(values) and values[at] == value
+
+
 def are_name_words(view: IndexView, tokens: Iterable[str]) -> bool:
     """Whether some name holds each of these tokens (as `tokenize` gives them) as a word of its own."""
     stems = sorted({stem(token) for token in tokens})
