@@ -524,7 +524,7 @@ def query_meaning(
     return rows, _notes(evidence, near, postings), evidence
 
 
-def _rows(top: list[tuple[float, int]], per_file: dict[int, list[tuple[float, int]]], matched: dict,
+def _rows(top: list[tuple[float, int]], per_file: Mapping[int, list[tuple[float, int]]], matched: dict,
           evidence: Evidence, known: dict[int, list], records: Records, explain: bool) -> list[Row]:
     """A row per file, named by its best node (the file's own when it is the best), as the graph's records say."""
     best_nodes = {fid: per_file[fid][0][1] for _, fid in top}

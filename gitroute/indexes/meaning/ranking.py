@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 
+from gitroute.indexes.meaning.arrays import numpy_for, score_and_rank
 from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS
 from gitroute.indexes.meaning.storage import FileTable
 from gitroute.rank import BM25_B, BM25_K1, bm25_idf
@@ -192,7 +193,7 @@ def rank_files(
     tokens: Sequence[str], postings: dict[str, Postings], section: dict, files: Files = (),
     alternates: dict[str, str] | None = None, memo: dict | None = None, shares: Mapping[str, float] | None = None,
     keep: int | None = None,
-) -> tuple[list[tuple[float, int]], dict[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
+) -> tuple[list[tuple[float, int]], Mapping[int, list[tuple[float, int]]], dict[int, dict[str, int]], Evidence]:
     """Files by score: [(score, file id)], each file's scored nodes [(score, node id)], matched fields per node.
 
     `files` holds the node ids of files, ascending (a node belongs to the last file at or before it).
@@ -217,9 +218,14 @@ def rank_files(
             stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
     weights = {t: stand_in.get(t, idf[t]) for t in tokens}
     prepared = _prepared(postings, alternates, bodies, idf, section, files, memo)
-    node_score, node_file = _score_nodes(prepared, alternates)
+    np = numpy_for(sum(len(ready[0]) for _, ready in prepared))
+    per_file: Mapping[int, list[tuple[float, int]]]
+    if np is not None:  # many postings: the same sums over arrays
+        per_file, ranked = score_and_rank(np, prepared, alternates, _DECAYS)
+    else:
+        node_score, node_file = _score_nodes(prepared, alternates)
+        per_file, ranked = _rank_by_file(node_score, node_file, keep)
     matched = _Matched(prepared)
-    per_file, ranked = _rank_by_file(node_score, node_file, keep)
     found_words = set(postings) | set(evident.values())
     missing = [t for t in tokens if t not in found_words]  # a word held in a body only counts as missing
     evidence = Evidence(weights, missing, 0.0, 0.0)
