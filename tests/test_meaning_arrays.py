@@ -5,11 +5,15 @@ from __future__ import annotations
 from bisect import bisect_right
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gitroute.bundle.varints import decode_varints, encode_varints
 from gitroute.indexes.meaning import arrays, ranking
+from gitroute.indexes.meaning.postings import BODY_BIT
 from gitroute.indexes.meaning.ranking import _DECAYS, _rank_by_file, _score_nodes, rank_files
+from gitroute.indexes.meaning.storage import MeaningPairs, dump_file_table, load_file_table
 
 # Terms from a few values, zero among them, so that nodes and files tie, and alternatives tie or lose to the best
 # alternative before them (which then adds nothing, and alone makes no node scored).
@@ -79,3 +83,85 @@ def test_rank_files_answers_alike_through_either_walk(monkeypatch):
     by_python = _ranking(monkeypatch, 10**9)
     assert by_arrays == by_python
     assert [fid for _, fid in by_python[0]] == [10, 5, 0]
+
+
+PAIRS = st.lists(st.tuples(st.integers(0, 2**34), st.integers(0, 1023), st.integers(0, 16383), st.integers(0, 40)),
+                 min_size=1, max_size=40)
+
+
+def _pairs(rows, body: bool) -> list[tuple[int, int]]:
+    """(node id, packed posting) pairs as a build makes them: ascending ids, a body word's term frequency 1."""
+    bit = BODY_BIT if body else 0
+    return sorted({node: (1 if body else tf) | length << 10 | (fields | bit) << 24
+                   for node, tf, length, fields in rows}.items())
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=PAIRS, body=st.booleans())
+def test_arrays_decode_what_the_codec_decodes(rows, body):
+    codec = MeaningPairs()
+    if body:
+        rows = [(node, tf, min(length, 1023), fields) for node, tf, length, fields in rows]
+    stored = codec.encode(_pairs(rows, body))
+    decoded = arrays.decode_pairs(np, stored)
+    assert decoded is not None
+    assert list(zip(decoded.nodes.tolist(), decoded.packed.tolist())) == codec.decode(stored)
+
+
+@pytest.mark.parametrize("damage", ["cut", "count", "ordinal", "tf", "long"])
+def test_a_value_the_arrays_cannot_read_plainly_is_the_codecs_to_judge(damage):
+    codec = MeaningPairs()
+    stored = codec.encode([(5, 2 | 3 << 24), (1 << 20 | 7, 1 | 1 << 24)])
+    ints = decode_varints(stored)
+    if damage == "cut":
+        stored = stored[:-1] + bytes([stored[-1] | 128])
+    elif damage == "count":
+        stored = encode_varints([ints[0] + 1, *ints[1:]])
+    elif damage == "ordinal":  # an ordinal past its bits
+        stored = encode_varints([ints[0], ints[1], ints[2], 1 << 21, *ints[4:]])
+    elif damage == "tf":  # a term frequency past its bits
+        stored = encode_varints([*ints[:5], 1 << 11, *ints[6:]])
+    else:  # a varint of nine bytes
+        stored = encode_varints([ints[0], ints[1], 1 << 60, *ints[3:]])
+    assert arrays.decode_pairs(np, stored) is None
+    shard = {"word": stored}
+    try:
+        expected = codec.decode_key(shard, "word")
+    except ValueError as err:
+        with pytest.raises(type(err)):
+            arrays.decode_key(np, codec, shard, "word")
+    else:
+        assert arrays.decode_key(np, codec, shard, "word") == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=st.lists(st.lists(st.integers(0, 600), min_size=1, max_size=6), min_size=1, max_size=6),
+       picks=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 1023), st.integers(0, 20)), min_size=1,
+                      max_size=30),
+       body=st.booleans(), w=st.sampled_from([0.5, 1.7, 6.25]), avgdl=st.sampled_from([0.0, 3.5, 12.0]))
+def test_arrays_weigh_each_posting_as_the_python_walk_does(lengths, picks, body, w, avgdl):
+    # Files of a few nodes each (their lengths some past 255, kept apart), and postings of some of their nodes.
+    starts, first = [], 0
+    for nodes in lengths:
+        starts.append(first)
+        first += len(nodes) + 3  # ids a file leaves unused, as a graph's buckets do
+    table = load_file_table(dump_file_table([(s, list(enumerate(nodes))) for s, nodes in zip(starts, lengths)]))
+    chosen = {starts[k % len(starts)] + at % len(lengths[k % len(starts)]): (tf, fields)
+              for k, (at, tf, fields) in enumerate(picks)}
+    pairs = sorted((node, (1 if body else tf) | (tf if body else 0) << 10 | fields << 24)
+                   for node, (tf, fields) in chosen.items())
+    python = ranking.prepare_postings(pairs, w, avgdl, table, body=body)
+    columns = arrays.file_columns(np, table, None)
+    made = arrays.prepare(np, arrays.PostingArrays(np.array([n for n, _ in pairs]), np.array([p for _, p in pairs])),
+                          w, avgdl, *columns, body)
+    assert [a.tolist() for a in made] == [list(c) for c in python]
+
+
+def test_a_posting_past_its_files_nodes_is_damage_either_way():
+    table = load_file_table(dump_file_table([(0, [(0, 3), (1, 4)]), (10, [(0, 2)])]))
+    pairs = [(1, 1 | 1 << 24), (4, 1 | 1 << 24)]  # node 4: file 0 holds nodes 0 and 1 only
+    with pytest.raises(ValueError, match="no length"):
+        ranking.prepare_postings(pairs, 1.0, 3.0, table)
+    with pytest.raises(ValueError, match="no length"):
+        arrays.prepare(np, arrays.PostingArrays(np.array([1, 4]), np.array([p for _, p in pairs])), 1.0, 3.0,
+                       *arrays.file_columns(np, table, None), False)

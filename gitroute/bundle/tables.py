@@ -529,13 +529,15 @@ class Table:
     # --- reading
 
     def read(self, read: ReadBlobs, keys: Iterable[str], shards: int, corrupt: Corrupt,
-             cache: dict[str, dict] | None = None) -> dict[str, Any]:
-        """The values of these keys, decoded; a key no shard holds is left out. `cache` (path -> stored shard)
+             cache: dict[str, dict] | None = None, decode: Callable[[dict, str], Any] | None = None,
+             ) -> dict[str, Any]:
+        """The values of these keys, decoded (by `decode(shard, key)` when given: the codec's `decode_key` or one
+        that reads the same values another way); a key no shard holds is left out. `cache` (path -> stored shard)
         keeps the shards read for the next call (a warm server's view)."""
         keys = list(keys)
         cache = self.read_shards(read, {self.key_path(k, shards) for k in keys}, corrupt, cache)
         found: dict[str, Any] = {}
-        decode = self.codec.decode_key
+        decode = decode or self.codec.decode_key
         for key in keys:
             path = self.key_path(key, shards)
             try:

@@ -20,8 +20,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 
 from gitroute.bundle.tables import PostingsTable
+from gitroute.indexes.meaning.arrays import decode_key, numpy_for, stored_count
 from gitroute.indexes.meaning.postings import (
     BODY_BIT,
     BODY_PREFIX,
@@ -388,7 +390,13 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
         shards = int(section["postings_shards"])
     except (KeyError, TypeError, ValueError) as err:
         raise corrupt(META) from err
-    found = POSTINGS.read(read, tokens, shards, corrupt)
+    # Many postings are decoded into arrays (`arrays.decode_pairs`), which the ranking then walks as arrays; the
+    # count is each value's first varint, read before anything is decoded.
+    stored = POSTINGS.read_shards(read, {POSTINGS.key_path(token, shards) for token in tokens}, corrupt)
+    np = numpy_for(sum(stored_count(shard.get(token)) for token in tokens
+                       if isinstance(shard := stored[POSTINGS.key_path(token, shards)], dict)))
+    decode = None if np is None else partial(decode_key, np, POSTINGS.codec)
+    found = POSTINGS.read(read, tokens, shards, corrupt, stored, decode=decode)
     return {token: values for token, values in found.items() if values}
 
 

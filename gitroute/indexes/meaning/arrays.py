@@ -1,11 +1,13 @@
-"""`ranking._score_nodes` and `ranking._rank_by_file` over numpy arrays, for a question whose words hold many postings:
-the same sums in the same order, so the same floats, and the same files in the same order.
+"""meaning's postings decoded, weighed, summed and grouped by file over numpy arrays, for a question whose words hold
+many postings: the same ints, the same floats in the same order, the same files in the same order as the Python walk
+(`storage.MeaningPairs.decode`, `ranking.prepare_postings`, `ranking._score_nodes`, `ranking._rank_by_file`).
 
-A kernel's common words hold hundreds of thousands of postings ("dev": 146,639); summed and grouped a posting at a
-time in Python, they were most of a cold sentence (785,644 postings: 1.9 s). Here every step is a whole-array
-operation; what stays sequential (a node's terms added in the question's order, an alternative counted over the
-best before it) runs once per posting rank, not once per posting. numpy costs a cold process about 80 ms of CPU to
-import, so a question takes this path only past `MIN_POSTINGS` (fewer once a warm server has imported it).
+A kernel's common words hold hundreds of thousands of postings ("dev": 146,639); decoded and summed a posting at a
+time in Python, they were most of a cold sentence (785,644 postings: 2.8 s a question). Here every step is a
+whole-array operation; what stays sequential (a node's terms added in the question's order, an alternative counted
+over the best before it) runs once per rank of a run, not once per posting. numpy costs a cold process about 80 ms of
+CPU to import, so a question takes this path only past `MIN_POSTINGS` (fewer once a warm server has imported it). A
+value that is not plainly one a build writes is left to the codec, which says what is wrong with it.
 """
 from __future__ import annotations
 
@@ -13,13 +15,24 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 
+from gitroute.bundle.varints import MAX_VARINT_BYTES, NODE_ORDINAL_MASK
+from gitroute.indexes.meaning.postings import BODY_BIT, POSTING_BITS
+from gitroute.model import NODE_ORDINAL_BITS
+from gitroute.rank import BM25_B, BM25_K1
+
+TF_BITS = POSTING_BITS[0]
+TF_MASK = (1 << TF_BITS) - 1
+LENGTH_MASK = (1 << POSTING_BITS[1]) - 1
+FIELDS_SHIFT = sum(POSTING_BITS)
+BIG_LENGTH = 255  # `storage.Lengths`: a length of 255 or more is kept apart
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy
 
     from gitroute.indexes.meaning.ranking import Prepared
 
-MIN_POSTINGS = 60_000  # measured on the kernel: numpy's import then costs less than the Python walk it replaces
+MIN_POSTINGS = 30_000  # measured on the kernel: past it, the arrays save more than numpy costs to import
 MIN_POSTINGS_IMPORTED = 5_000  # numpy already imported (a warm server, a second question)
 
 
@@ -34,6 +47,136 @@ def numpy_for(postings: int):  # -> the numpy module, or None
     except ImportError:
         return None
     return numpy
+
+
+class PostingArrays:
+    """A word's postings as two arrays, node ids (ascending) and packed postings: `MeaningPairs`' pairs, unzipped."""
+
+    __slots__ = ("nodes", "packed")
+
+    def __init__(self, nodes: numpy.ndarray, packed: numpy.ndarray) -> None:
+        self.nodes, self.packed = nodes, packed
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+
+def stored_count(raw: object) -> int:
+    """The postings a stored value holds (its first varint: `GapPairs` spells the count first), 0 when unreadable."""
+    if not isinstance(raw, bytes):
+        return 0
+    count = shift = 0
+    for byte in raw[:MAX_VARINT_BYTES]:
+        count |= (byte & 127) << shift
+        if byte < 128:
+            return count
+        shift += 7
+    return 0
+
+
+def decode_key(np, codec, stored: dict, key: str):  # -> PostingArrays | the codec's pairs | None
+    """One key's postings from a stored shard: as arrays where `decode_pairs` reads them, else as the codec does
+    (which says what is wrong with a value, if anything is)."""
+    raw = stored.get(key)
+    if raw is None:
+        return None
+    found = decode_pairs(np, raw) if isinstance(raw, bytes) else None
+    return found if found is not None else codec.decode_key(stored, key)
+
+
+def decode_pairs(np, raw: bytes) -> PostingArrays | None:
+    """`MeaningPairs.decode` over arrays: the varints, the node ids from their two columns (`varints.node_ids`), the
+    term frequencies and the fields (a body word's length read back from the first: `storage._as_read`). None for any
+    value that is not plainly one a build writes (cut short, a varint past eight bytes, a column past its bits, no
+    postings): the codec's own decoding then reads it, and raises what it raises."""
+    data = np.frombuffer(raw, dtype=np.uint8)
+    if not len(data) or data[-1] >= 128:
+        return None
+    ends = np.flatnonzero(data < 128)
+    firsts = np.concatenate(([0], ends[:-1] + 1))
+    if int((ends - firsts).max()) >= 8:  # past 56 bits: the codec's ints, not int64's
+        return None
+    shifts = (np.arange(len(data)) - np.repeat(firsts, ends - firsts + 1)) * 7
+    ints = np.add.reduceat((data & 127).astype(np.int64) << shifts, firsts)
+    n = int(ints[0])
+    if n <= 0 or len(ints) != 1 + 4 * n:
+        return None
+    moved, gaps, tf, fields = ints[1:1 + n], ints[1 + n:1 + 2 * n], ints[1 + 2 * n:1 + 3 * n], ints[1 + 3 * n:]
+    if int(gaps.max()) > NODE_ORDINAL_MASK or int(moved.sum()) >> 40 or int(tf.max()) >> TF_BITS or \
+            int(fields.max()) >> 30:
+        return None
+    # An id's ordinal is its gap plus the ones before it since its bucket last moved (`node_ids`).
+    summed = np.cumsum(gaps)
+    moves = np.flatnonzero(moved)
+    ordinals = summed
+    if len(moves):
+        segment = np.searchsorted(moves, np.arange(n), side="right") - 1  # the last move at or before each id
+        ordinals = summed - np.where(segment >= 0, (summed - gaps)[moves][segment], 0)
+    if int(ordinals.max()) > NODE_ORDINAL_MASK:
+        return None
+    nodes = np.cumsum(moved) << NODE_ORDINAL_BITS | ordinals
+    if fields[0] & BODY_BIT:  # a body word's: its length in its term frequency's place, read back
+        if not bool((fields & BODY_BIT).all()):
+            return None  # a body word's key with others' postings: the codec reads each as what it says
+        packed = 1 | tf << TF_BITS | fields << FIELDS_SHIFT
+    else:
+        packed = tf | fields << FIELDS_SHIFT
+    return PostingArrays(nodes, packed)
+
+
+def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays | None, starts, body: bool):
+    """`ranking.prepare_postings` over arrays: each posting's BM25 term at idf `w`, its fields and its file; a node's
+    length the file table's (`table`) unless the word is a body's. The same arithmetic in the same order."""
+    nodes, packed = values.nodes, values.packed
+    if len(nodes) > 1 and bool((nodes[1:] < nodes[:-1]).any()):
+        raise ValueError("postings out of order")
+    tf, fields = packed & TF_MASK, packed >> FIELDS_SHIFT
+    k = np.searchsorted(starts, nodes, side="right") - 1
+    owners = starts[k] if len(starts) else nodes  # k = -1 reads the last, as the Python walk's list does
+    if table is not None and not body:
+        at = nodes - owners
+        if bool(((k < 0) | (at >= table.spans[k])).any()):
+            raise ValueError("a posting names a node the file table has no length for")
+        slots = table.base[k] + at
+        dl = table.small[slots].astype(np.int64)
+        wide = np.flatnonzero(dl == BIG_LENGTH)
+        if len(wide):
+            dl[wide] = [table.big[slot] for slot in slots[wide].tolist()]
+    else:
+        dl = packed >> TF_BITS & LENGTH_MASK
+    k1, b = BM25_K1, BM25_B
+    saturated, kept = k1 + 1.0, 1.0 - b
+    norm = k1 * (kept + b * dl / avgdl) if avgdl > 0 else k1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(tf <= 0, 0.0, w * tf * saturated / (tf + norm))
+    return nodes, terms, fields, owners
+
+
+def file_columns(np, files, memo: dict | None):  # -> (FileArrays | None, the files' first ids as an array)
+    """What `prepare` reads of the files (`ranking.Files`): a file table's columns (None for a list of first ids, or
+    a table of no file, whose nodes' lengths are their postings'), kept in `memo` for the next question."""
+    from gitroute.indexes.meaning.storage import FileTable
+
+    held = memo.get("file_columns") if memo is not None else None
+    if held is not None and held[0] is files:
+        return held[1:]
+    starts = np.asarray(files.starts if isinstance(files, FileTable) else list(files), dtype=np.int64)
+    table = FileArrays(np, files) if isinstance(files, FileTable) and len(starts) else None
+    if memo is not None:
+        memo["file_columns"] = (files, table, starts)
+    return table, starts
+
+
+class FileArrays:
+    """A file table's columns as arrays, for `prepare`: the spans, each file's first slot, the lengths' bytes."""
+
+    __slots__ = ("spans", "base", "small", "big")
+
+    def __init__(self, np, table) -> None:
+        self.spans = np.asarray(table.spans, dtype=np.int64)
+        self.base = np.asarray(table.base, dtype=np.int64)
+        self.small = np.frombuffer(table.lengths.small, dtype=np.uint8)
+        self.big = table.lengths.big
 
 
 def score_and_rank(np, prepared: list[tuple[str, Prepared]], alternates: Mapping[str, str], decays: Sequence[float],

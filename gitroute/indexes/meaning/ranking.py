@@ -2,12 +2,13 @@
 each file its best nodes, and the no_match rule over what the best file covers (docs/decisions/0010)."""
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 
-from gitroute.indexes.meaning.arrays import numpy_for, score_and_rank
+from gitroute.indexes.meaning.arrays import PostingArrays, file_columns, numpy_for, prepare, score_and_rank
 from gitroute.indexes.meaning.postings import BODY_BIT, BODY_PREFIX, FIELD_NAMES, FIELDS
 from gitroute.indexes.meaning.storage import FileTable
 from gitroute.rank import BM25_B, BM25_K1, bm25_idf
@@ -165,7 +166,7 @@ class _Matched(dict):
         for token, (nodes, _terms, bits, _owners) in self._prepared:
             at = bisect_right(nodes, node) - 1
             if at >= 0 and nodes[at] == node:
-                held[token] = bits[at]
+                held[token] = int(bits[at])  # an array's item is numpy's int
         self[node] = held
         return held
 
@@ -217,8 +218,11 @@ def rank_files(
         if word not in postings:
             stand_in[word] = max(stand_in.get(word, 0.0), idf[alt])
     weights = {t: stand_in.get(t, idf[t]) for t in tokens}
-    prepared = _prepared(postings, alternates, bodies, idf, section, files, memo)
-    np = numpy_for(sum(len(ready[0]) for _, ready in prepared))
+    # Postings read as arrays (`meaning.read_postings`, when they are many) are walked over arrays; else the
+    # lists, over arrays too when they are many.
+    np = (sys.modules.get("numpy") if any(isinstance(values, PostingArrays) for values in postings.values())
+          else numpy_for(sum(map(len, postings.values()))))
+    prepared = _prepared(postings, alternates, bodies, idf, section, files, memo, np)
     per_file: Mapping[int, list[tuple[float, int]]]
     if np is not None:  # many postings: the same sums over arrays
         per_file, ranked = score_and_rank(np, prepared, alternates, _DECAYS)
@@ -247,17 +251,26 @@ def _node_coverage(prepared: list[tuple[str, Prepared]], tokens: Sequence[str], 
 
 
 def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodies: Mapping[str, str],
-              idf: Mapping[str, float], section: dict, files: Files, memo: dict | None,
+              idf: Mapping[str, float], section: dict, files: Files, memo: dict | None, np=None,
               ) -> list[tuple[str, Prepared]]:
     """Each token's postings made ready (`prepare_postings`; an alternative at EXPANDED of its idf, a body word
-    over bodies alone), kept in `memo` for the next question."""
+    over bodies alone), kept in `memo` for the next question; postings read as arrays, over arrays."""
     avgdl = float(section.get("avgdl") or 1.0)
     ready: dict[tuple[str, bool], Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
     prepared: list[tuple[str, Prepared]] = []
+    columns = None
     for token, values in postings.items():
         key = (token, token in alternates)
         found = ready.get(key)
-        if found is None:
+        if found is None and isinstance(values, PostingArrays):
+            if columns is None:
+                columns = file_columns(np, files, memo)
+            body = token in bodies
+            n = int(section.get("body_documents" if body else "documents") or 1)
+            w = bm25_idf(len(values), n) * BODY_WEIGHT if body else idf[token] * EXPANDED if key[1] else idf[token]
+            found = ready[key] = prepare(np, values, w, float(section.get("body_avgdl") or 1.0) if body else avgdl,
+                                         *columns, body)
+        elif found is None:
             if token in bodies:
                 found = ready[key] = prepare_body(values, section, files)
             else:
