@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.bundle.varints import decode_varints, encode_varints
-from gitroute.indexes.meaning import arrays, ranking
+from gitroute.indexes.meaning import arrays, query_meaning, ranking
 from gitroute.indexes.meaning.postings import BODY_BIT
 from gitroute.indexes.meaning.ranking import _DECAYS, _rank_by_file, _score_nodes, rank_files
 from gitroute.indexes.meaning.storage import MeaningPairs, dump_file_table, load_file_table
+from tests.test_meaning import SHOP_FILES, SHOP_QUESTIONS
 
 # Terms from a few values, zero among them, so that nodes and files tie, and alternatives tie or lose to the best
 # alternative before them (which then adds nothing, and alone makes no node scored).
@@ -165,3 +167,50 @@ def test_a_posting_past_its_files_nodes_is_damage_either_way():
     with pytest.raises(ValueError, match="no length"):
         arrays.prepare(np, arrays.PostingArrays(np.array([1, 4]), np.array([p for _, p in pairs])), 1.0, 3.0,
                        *arrays.file_columns(np, table, None), False)
+
+
+@pytest.fixture
+def shop(make_repo, route):
+    repo = make_repo("shop")
+    repo.commit(dict(SHOP_FILES), "initial")
+    built = route(["build", "-q"], repo.path)
+    assert built.exit_code == 0, built.stderr
+    return repo
+
+
+def _walk(monkeypatch, threshold: int) -> None:
+    monkeypatch.setattr(arrays, "MIN_POSTINGS", threshold)
+    monkeypatch.setattr(arrays, "MIN_POSTINGS_IMPORTED", threshold)
+
+
+def test_a_built_bundle_answers_alike_through_either_walk(shop, monkeypatch):
+    answers = {}
+    for threshold in (0, 10**9):
+        _walk(monkeypatch, threshold)
+        with BundleView(str(shop.path)) as bundle:
+            view = bundle.index("meaning")
+            found = []
+            for text in SHOP_QUESTIONS:
+                rows, notes, evidence = query_meaning(text, view.section, view.read, limit=5, explain=True,
+                                                      corrupt=corrupt_blob, records=view.graph.records)
+                found.append((rows, notes, evidence and (evidence.coverage, evidence.node_coverage, evidence.missing)))
+            answers[threshold] = found
+    assert answers[0] == answers[10**9]
+    assert any(rows for rows, _, _ in answers[0])
+
+
+@pytest.mark.parametrize("threshold", [0, 10**9])
+def test_a_damaged_postings_value_is_a_damaged_bundle_through_either_walk(shop, route, monkeypatch, threshold):
+    # A stored value cut short: the codec's error, whichever walk the question would take.
+    _walk(monkeypatch, threshold)
+    real = MeaningPairs.decode
+
+    def cut(self, stored):
+        return real(self, stored[:-1] + bytes([stored[-1] | 128]) if isinstance(stored, bytes) else stored)
+
+    monkeypatch.setattr(MeaningPairs, "decode", cut)
+    real_pairs = arrays.decode_pairs
+    monkeypatch.setattr(arrays, "decode_pairs",
+                        lambda np_, raw: real_pairs(np_, raw[:-1] + bytes([raw[-1] | 128])))
+    result = route(["query", "--meaning", "shipping weight"], shop.path)
+    assert result.exit_code != 0 and "damaged" in result.stderr.lower(), result.stderr
