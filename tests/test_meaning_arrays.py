@@ -214,3 +214,27 @@ def test_a_damaged_postings_value_is_a_damaged_bundle_through_either_walk(shop, 
                         lambda np_, raw: real_pairs(np_, raw[:-1] + bytes([raw[-1] | 128])))
     result = route(["query", "--meaning", "shipping weight"], shop.path)
     assert result.exit_code != 0 and "damaged" in result.stderr.lower(), result.stderr
+
+
+@settings(max_examples=500, deadline=None)
+@given(rows=PAIRS, body=st.booleans(), edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)),
+                                                        max_size=4), cut=st.integers(0, 3))
+def test_a_damaged_value_reads_as_the_codec_reads_it_or_fails_as_it_fails(rows, body, edits, cut):
+    # A value a build wrote, then bytes overwritten and its end cut: the arrays give the codec's pairs, or the
+    # codec's own error (they leave every value they cannot read plainly to it).
+    codec = MeaningPairs()
+    if body:
+        rows = [(node, tf, min(length, 1023), fields) for node, tf, length, fields in rows]
+    raw = bytearray(codec.encode(_pairs(rows, body)))
+    for at, byte in edits:
+        raw[at % len(raw)] = byte
+    shard = {"word": bytes(raw[:len(raw) - cut] or b"\x00")}
+    try:
+        expected = codec.decode_key(shard, "word")
+    except ValueError as err:
+        with pytest.raises(type(err)):
+            arrays.decode_key(np, codec, shard, "word")
+        return
+    found = arrays.decode_key(np, codec, shard, "word")
+    pairs = list(zip(found.nodes.tolist(), found.packed.tolist())) if isinstance(found, arrays.PostingArrays) else found
+    assert pairs == expected
