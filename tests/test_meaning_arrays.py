@@ -136,6 +136,15 @@ def test_a_value_the_arrays_cannot_read_plainly_is_the_codecs_to_judge(damage):
         assert arrays.decode_key(np, codec, shard, "word") == expected
 
 
+def test_node_ids_past_what_an_array_holds_are_the_codecs_to_read():
+    # 512 buckets of 2 ** 55 each: their sum is 2 ** 64, which int64 wraps to 0; the codec reads them as Python ints.
+    codec = MeaningPairs()
+    n = 512
+    shard = {"word": encode_varints([n, *[1 << 55] * n, *[0] * n, *[1] * n, *[1] * n])}
+    assert arrays.decode_pairs(np, shard["word"]) is None
+    assert arrays.decode_key(np, codec, shard, "word") == codec.decode_key(shard, "word")
+
+
 @settings(max_examples=200, deadline=None)
 @given(lengths=st.lists(st.lists(st.integers(0, 600), min_size=1, max_size=6), min_size=1, max_size=6),
        picks=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 1023), st.integers(0, 20)), min_size=1,

@@ -102,8 +102,9 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     if n <= 0 or len(ints) != 1 + 4 * n:
         return None
     moved, gaps, tf, fields = ints[1:1 + n], ints[1 + n:1 + 2 * n], ints[1 + 2 * n:1 + 3 * n], ints[1 + 3 * n:]
-    if int(gaps.max()) > NODE_ORDINAL_MASK or int(moved.sum()) >> 40 or int(tf.max()) >> TF_BITS or \
-            int(fields.max()) >> 30:
+    # Within int64 throughout: each bucket step under 2 ** 40 and fewer than 2 ** 22 of them sum below 2 ** 62.
+    if n >> 22 or int(moved.max()) >> 40 or int(moved.sum()) >> 40 or int(gaps.max()) > NODE_ORDINAL_MASK or \
+            int(tf.max()) >> TF_BITS or int(fields.max()) >> 30:
         return None
     # An id's ordinal is its gap plus the ones before it since its bucket last moved (`node_ids`).
     summed = np.cumsum(gaps)
