@@ -247,3 +247,21 @@ def test_a_damaged_value_reads_as_the_codec_reads_it_or_fails_as_it_fails(rows, 
     found = arrays.decode_key(np, codec, shard, "word")
     pairs = list(zip(found.nodes.tolist(), found.packed.tolist())) if isinstance(found, arrays.PostingArrays) else found
     assert pairs == expected
+
+
+def test_a_pinned_bundles_later_question_of_few_postings_walks_lists(monkeypatch):
+    # The first question reads "cache" as arrays and keeps it made ready; the second, under the threshold, walks the
+    # Python lists: plain floats, the same as with nothing kept.
+    codec = MeaningPairs()
+    pairs = [(node, 1 | 1 << 24) for node in range(1, 40, 3)]
+    section = {"documents": 50, "avgdl": 1.0}
+    memo: dict = {}
+    as_arrays = arrays.decode_pairs(np, codec.encode(pairs))
+    _walk(monkeypatch, 0)
+    first = rank_files(["cache"], {"cache": as_arrays}, section, files=[0, 20], memo=memo)[0]
+    _walk(monkeypatch, 10**9)
+    later = rank_files(["cache", "folder"], {"cache": pairs, "folder": [(2, 1 | 1 << 24)]}, section, files=[0, 20],
+                       memo=memo)[0]
+    fresh = rank_files(["cache", "folder"], {"cache": pairs, "folder": [(2, 1 | 1 << 24)]}, section, files=[0, 20])[0]
+    assert later == fresh and first
+    assert all(type(score) is float for score, _ in later)

@@ -256,20 +256,23 @@ def _prepared(postings: dict[str, Postings], alternates: Mapping[str, str], bodi
     """Each token's postings made ready (`prepare_postings`; an alternative at EXPANDED of its idf, a body word
     over bodies alone), kept in `memo` for the next question; postings read as arrays, over arrays."""
     avgdl = float(section.get("avgdl") or 1.0)
-    ready: dict[tuple[str, bool], Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
+    # Kept apart from the lists: a later question of few postings on the same pinned bundle walks lists in Python.
+    ready: dict[tuple, Prepared] = memo.setdefault("prepared", {}) if memo is not None else {}
     prepared: list[tuple[str, Prepared]] = []
     columns = None
     for token, values in postings.items():
         key = (token, token in alternates)
         found = ready.get(key)
+        if found is None and np is not None:
+            found = ready.get((*key, "arrays"))
         if found is None and isinstance(values, PostingArrays):
             if columns is None:
                 columns = file_columns(np, files, memo)
             body = token in bodies
             n = int(section.get("body_documents" if body else "documents") or 1)
             w = bm25_idf(len(values), n) * BODY_WEIGHT if body else idf[token] * EXPANDED if key[1] else idf[token]
-            found = ready[key] = prepare(np, values, w, float(section.get("body_avgdl") or 1.0) if body else avgdl,
-                                         *columns, body)
+            found = ready[(*key, "arrays")] = prepare(
+                np, values, w, float(section.get("body_avgdl") or 1.0) if body else avgdl, *columns, body)
         elif found is None:
             if token in bodies:
                 found = ready[key] = prepare_body(values, section, files)
