@@ -15,16 +15,12 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 
-from gitroute.bundle.varints import MAX_VARINT_BYTES, NODE_ORDINAL_MASK
-from gitroute.indexes.meaning.postings import BODY_BIT, POSTING_BITS
+from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varints import NODE_ORDINAL_MASK, read_varint
+from gitroute.indexes.meaning.postings import BODY_BIT
+from gitroute.indexes.meaning.storage import _BIG, _FIELDS_SHIFT, _TF_MASK, MAX_LENGTH, TF_BITS, FileTable
 from gitroute.model import NODE_ORDINAL_BITS
 from gitroute.rank import BM25_B, BM25_K1
-
-TF_BITS = POSTING_BITS[0]
-TF_MASK = (1 << TF_BITS) - 1
-LENGTH_MASK = (1 << POSTING_BITS[1]) - 1
-FIELDS_SHIFT = sum(POSTING_BITS)
-BIG_LENGTH = 255  # `storage.Lengths`: a length of 255 or more is kept apart
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,15 +59,10 @@ class PostingArrays:
 
 def stored_count(raw: object) -> int:
     """The postings a stored value holds (its first varint: `GapPairs` spells the count first), 0 when unreadable."""
-    if not isinstance(raw, bytes):
+    try:
+        return read_varint(raw, 0)[0] if isinstance(raw, bytes) else 0
+    except BadValue:
         return 0
-    count = shift = 0
-    for byte in raw[:MAX_VARINT_BYTES]:
-        count |= (byte & 127) << shift
-        if byte < 128:
-            return count
-        shift += 7
-    return 0
 
 
 def decode_key(np, codec, stored: dict, key: str):  # -> PostingArrays | the codec's pairs | None
@@ -119,9 +110,9 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     if fields[0] & BODY_BIT:  # a body word's: its length in its term frequency's place, read back
         if not bool((fields & BODY_BIT).all()):
             return None  # a body word's key with others' postings: the codec reads each as what it says
-        packed = 1 | tf << TF_BITS | fields << FIELDS_SHIFT
+        packed = 1 | tf << TF_BITS | fields << _FIELDS_SHIFT
     else:
-        packed = tf | fields << FIELDS_SHIFT
+        packed = tf | fields << _FIELDS_SHIFT
     return PostingArrays(nodes, packed)
 
 
@@ -131,7 +122,7 @@ def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays
     nodes, packed = values.nodes, values.packed
     if len(nodes) > 1 and bool((nodes[1:] < nodes[:-1]).any()):
         raise ValueError("postings out of order")
-    tf, fields = packed & TF_MASK, packed >> FIELDS_SHIFT
+    tf, fields = packed & _TF_MASK, packed >> _FIELDS_SHIFT
     k = np.searchsorted(starts, nodes, side="right") - 1
     owners = starts[k] if len(starts) else nodes  # k = -1 reads the last, as the Python walk's list does
     if table is not None and not body:
@@ -140,11 +131,11 @@ def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays
             raise ValueError("a posting names a node the file table has no length for")
         slots = table.base[k] + at
         dl = table.small[slots].astype(np.int64)
-        wide = np.flatnonzero(dl == BIG_LENGTH)
+        wide = np.flatnonzero(dl == _BIG)  # `storage.Lengths`: kept apart
         if len(wide):
             dl[wide] = [table.big[slot] for slot in slots[wide].tolist()]
     else:
-        dl = packed >> TF_BITS & LENGTH_MASK
+        dl = packed >> TF_BITS & MAX_LENGTH
     k1, b = BM25_K1, BM25_B
     saturated, kept = k1 + 1.0, 1.0 - b
     norm = k1 * (kept + b * dl / avgdl) if avgdl > 0 else k1
@@ -156,8 +147,6 @@ def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays
 def file_columns(np, files, memo: dict | None):  # -> (FileArrays | None, the files' first ids as an array)
     """What `prepare` reads of the files (`ranking.Files`): a file table's columns (None for a list of first ids, or
     a table of no file, whose nodes' lengths are their postings'), kept in `memo` for the next question."""
-    from gitroute.indexes.meaning.storage import FileTable
-
     held = memo.get("file_columns") if memo is not None else None
     if held is not None and held[0] is files:
         return held[1:]
