@@ -376,3 +376,85 @@ def test_cold_impact_and_docs_import_no_click(built_repo):
         assert result.returncode == 0, result.stderr[-2000:]
         assert "gitroute.cli.fast" in modules
         assert heavy(modules) == set()
+
+
+# --- (g) a cold answer leaves its memory to the OS --------------------------------------------------------------
+
+# Command lines whose answer, run as its own process (which pauses the collector and ends with os._exit), must be
+# what `main` writes in process, byte for byte: a long JSON answer (past a pipe's 64 KiB), a no_match, an error.
+PROCESS_ARGS = [
+    ["query", "--json", "--explain", "-n", "200", "read", "hourly", "forecast"],
+    ["ask", "--explain", "where is the forecast parsed"],
+    ["ask", "--json", "xyzzy"],
+    ["why", "forecast"],
+    ["docs", "OpenMeteoClient"],
+    ["query", "--json", "weather", "--rev-is-not-an-option"],
+]
+
+
+def buffered_env() -> dict[str, str]:
+    """The environment without PYTHONUNBUFFERED: stdout a pipe is block-buffered, as a user's is, so that an exit
+    that skips the flush loses the answer's tail."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+@pytest.fixture(scope="module")
+def many_forecasts(built_repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project and 300 documented forecast readers, built: an answer of 200 rows."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("fast") / "many")
+    readers = "".join(f'def read_hourly_forecast_of_station_{n}(station):\n    """Read hourly forecast {n} of a '
+                      f'station."""\n    return {n}\n\n\n' for n in range(300))
+    builder.commit({**SAMPLE_FILES, "src/sample/station_forecasts/hourly/readers_of_hourly_forecasts.py": readers},
+                   "initial")
+    built = run_route(["build", "-q"], builder.path)
+    assert built.exit_code == 0, built.stderr
+    return builder.path
+
+
+@pytest.mark.parametrize("args", PROCESS_ARGS, ids=" ".join)
+def test_a_cold_answer_process_writes_what_main_writes_in_process(many_forecasts, args):
+    in_process = run_route(args, many_forecasts)
+    alone = subprocess.run([sys.executable, "-m", "gitroute", *args], cwd=many_forecasts, capture_output=True,
+                           timeout=120, env=buffered_env())
+    assert alone.returncode == in_process.exit_code
+    assert alone.stdout == in_process.stdout.encode("utf-8")
+    assert alone.stderr.decode("utf-8") == in_process.stderr
+
+
+def test_the_long_answer_above_is_longer_than_a_pipe_holds(many_forecasts):
+    """Guards the table above: its first answer must not fit in a pipe's buffer, or a lost tail could pass."""
+    result = run_route(PROCESS_ARGS[0], many_forecasts)
+    assert result.exit_code == 0 and len(result.stdout.encode("utf-8")) > 64 * 1024
+
+
+def test_a_cold_answer_process_outside_a_repository_fails_whole(tmp_path):
+    alone = subprocess.run([sys.executable, "-m", "gitroute", "query", "weather"], cwd=tmp_path, capture_output=True,
+                           timeout=60, env={**buffered_env(), "GIT_CEILING_DIRECTORIES": str(tmp_path.parent)})
+    assert alone.returncode not in (0, 1)
+    assert alone.stderr.decode().startswith("fatal: ") and alone.stdout == b""
+
+
+def test_a_cold_answer_process_whose_reader_stops_early_exits_quietly(many_forecasts):
+    """`git route query ... | head -1`: the rest of the answer meets a closed pipe; no traceback, no error."""
+    proc = subprocess.Popen([sys.executable, "-m", "gitroute", *PROCESS_ARGS[0]], cwd=many_forecasts,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=buffered_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10)
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=60) in (0, 1) and b"Traceback" not in stderr
+
+
+def test_main_in_process_leaves_the_collector_as_it_found_it(built_repo):
+    """Only the real process pauses the collector: a caller of `main` (a test, a host) keeps its own."""
+    import gc
+
+    assert gc.isenabled()
+    assert run_route(["query", "weather"], built_repo).exit_code == 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert run_route(["query", "weather"], built_repo).exit_code == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
