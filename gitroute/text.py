@@ -192,7 +192,12 @@ def normalize_name(name: str) -> str:
     once is lowering each."""
     found = _normal_memo.get(name)
     if found is None:
-        found = "".join(_WORD.findall(name)).lower() if name.isascii() else "".join(split_identifier(name))
+        if name.isascii():
+            # An identifier's characters are letters, digits and `_`, and `_WORD` keeps every letter and digit:
+            # the same key, without a regex (a kernel's million names overflow the memo, each normalised anew).
+            found = name.replace("_", "").lower() if name.isidentifier() else "".join(_WORD.findall(name)).lower()
+        else:
+            found = "".join(split_identifier(name))
         if len(_normal_memo) < 1 << 18:
             _normal_memo[name] = found
     return found

@@ -198,3 +198,17 @@ def test_normalize_names_is_the_set_of_each_words_normalised_name(words):
 ])
 def test_a_hump_after_digits_is_code_and_a_product_name_is_not(word, code):
     assert is_code_name(word) is code
+
+
+@given(st.text(alphabet=string.ascii_letters + string.digits + "_$.- :", max_size=24))
+@example("__init__")
+@example("HTTPServer_2v")
+@example("_")
+def test_normalize_name_of_an_ascii_name_is_its_letters_and_digits_lowered(name):
+    """An identifier's shortcut (`_` dropped, lowered) and any other ASCII name's (`_WORD`) give the same key."""
+    import re
+
+    from gitroute import text
+
+    text._normal_memo.pop(name, None)
+    assert normalize_name(name) == "".join(re.findall(r"[A-Za-z0-9]", name)).lower()
