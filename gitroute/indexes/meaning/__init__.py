@@ -21,6 +21,7 @@ from bisect import bisect_right
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from operator import itemgetter
 
 from gitroute.bundle.tables import PostingsTable
 from gitroute.indexes.meaning.arrays import decode_key, numpy_for, stored_count
@@ -132,6 +133,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
     files: dict[str, tuple[int, Entries | bytes]] = {}  # path -> (file node id, postings)
+    rows: list[tuple[int, list[tuple[int, int]]]] = []  # the file table's (`file_row`)
     states: dict[str, tuple] = {}  # path -> what its postings are made of: blob, first id, node count, anchors
     total_length = body_total = 0
     docs = body_docs = 0
@@ -147,12 +149,14 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
             if said:
                 entries = with_anchors(unpacked_entries(entries), group, anchors, words_memo)
                 entries = packed_entries(entries) if pack else entries
-        for _offset, length, _tokens, _packed, body_length in unpacked_entries(entries):
+        unpacked = unpacked_entries(entries)
+        for _offset, length, _tokens, _packed, body_length in unpacked:
             total_length += length
             docs += 1
             if body_length:
                 body_total += body_length
                 body_docs += 1
+        rows.append(file_row(first, unpacked))  # from the entries unpacked once (a kernel: 76,000 files)
         files[path] = (first, entries)
         states[path] = state
         if shards_memo is not None:
@@ -185,7 +189,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         "fields": {name: [bit, weight] for name, (bit, weight) in FIELDS.items()},
     }
     # A file's nodes are numbered from its own id up to the next file's: the file of any node is a bisection.
-    blobs_out[FILES], blobs_out[LENGTHS] = split_file_table(file_table_blob(files.values()))
+    blobs_out[FILES], blobs_out[LENGTHS] = split_file_table(dump_file_table(sorted(rows, key=itemgetter(0))))
     blobs_out[META] = dump_json(section)
     return blobs_out, section, table.kept
 
@@ -358,14 +362,11 @@ def _reader(inputs) -> Callable[[str], bytes | None]:
 # --- query -----------------------------------------------------------------------------------
 
 
-def file_table_blob(files: Iterable[tuple[int, Entries | bytes]]) -> bytes:
-    """The file table's blob (`storage`): each file's first node id, and the node lengths its postings held (a
-    body word's posting keeps its own)."""
-    rows = []
-    for first, entries in sorted(files, key=lambda file: file[0]):
-        rows.append((first, [(offset, decode_posting(packed[0])[1] if len(tokens) > body_length else 0)
-                             for offset, _length, tokens, packed, body_length in unpacked_entries(entries)]))
-    return dump_file_table(rows)
+def file_row(first: int, entries: Entries) -> tuple[int, list[tuple[int, int]]]:
+    """A file's row of the file table (`storage.dump_file_table`): its first node id, and the length each of its
+    nodes' postings held (a body word's posting keeps its own)."""
+    return first, [(offset, decode_posting(packed[0])[1] if len(tokens) > body_length else 0)
+                   for offset, _length, tokens, packed, body_length in entries]
 
 
 def _load(blobs: dict[str, bytes], path: str, corrupt: Callable[[str], Exception]):
