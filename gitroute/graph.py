@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, filterfalse, islice
-from operator import itemgetter
+from operator import itemgetter, ne
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -215,13 +215,11 @@ class NodeTable(list):
     def file_runs(self) -> list[tuple[str, int, int]]:
         """(path, start, end) of each run of nodes of one path, in order: a file's nodes, without making them."""
         paths, codes = self.strings[0], self.codes[0]
-        runs: list[tuple[str, int, int]] = []
-        start = 0
-        for at in range(1, len(codes) + 1):
-            if at == len(codes) or codes[at] != codes[start]:
-                runs.append((paths[codes[start]], start, at))
-                start = at
-        return runs
+        if not codes:
+            return []
+        # Where the path's code changes, found by C loops (a kernel's 3.7 million nodes, every build of it).
+        starts = [0, *compress(range(1, len(codes)), map(ne, codes[1:], codes))]
+        return [(paths[codes[start]], start, end) for start, end in zip(starts, [*starts[1:], len(codes)])]
 
     def __eq__(self, other: object) -> bool:
         return list(self) == list(other) if isinstance(other, list) else NotImplemented

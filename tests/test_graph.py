@@ -788,7 +788,7 @@ def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen_a_chun
     """Made a chunk of nodes at a time (a kernel's 3.7 million: `_NODE_CHUNK`), each string column is its field's
     distinct values in the order first seen and each node's place among them, with or without `details`."""
     from gitroute import graph as graph_module
-    from gitroute.graph import _NODE_STRINGS, NodeTable
+    from gitroute.graph import _NODE_STRINGS, NodeTable, file_spans
     from gitroute.model import Node
 
     nodes = [Node(i, path, name, "function", line, line + 1, "c", signature, doc, entry, "")
@@ -809,3 +809,4 @@ def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen_a_chun
             assert strings == list(dict.fromkeys(values)) and [strings[c] for c in codes] == values
     assert chunked.strings == whole.strings == detailed.strings and chunked.codes == whole.codes == detailed.codes
     assert bytes(whole.entries) == bytes(n.entry for n in nodes)
+    assert file_spans(whole) == file_spans(detailed) == file_spans(nodes)  # a table's runs read from its codes
