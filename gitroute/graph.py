@@ -16,8 +16,8 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import compress, filterfalse, islice
-from operator import itemgetter, ne
+from itertools import compress, filterfalse
+from operator import ne
 from typing import IO, Any, NamedTuple, Protocol
 
 from gitroute.edges import HOW_CODES, EdgeTable, pack, packed_count, packed_ids, with_ids
@@ -74,15 +74,6 @@ def file_spans(nodes: Sequence[Node]) -> list[tuple[str, int, int, int]]:
     return spans
 
 
-def _add_codes(values: list[str], strings: list[str], codes: array, seen: dict[str, int]) -> None:
-    """Each value's code into `codes`: its place in `strings`, the distinct values in the order first seen (`seen`:
-    value -> code, kept across the calls of one column); values new to it are added to `strings`."""
-    new = [value for value in dict.fromkeys(values) if value not in seen]
-    seen.update(zip(new, range(len(strings), len(strings) + len(new))))
-    strings += new
-    codes.extend(map(seen.__getitem__, values))
-
-
 class NodeTable(list):
     """A graph's nodes held compactly, read as a list of `Node` (made as they are read): what a large build's
     parent holds once the graph is built, and every index worker it forks inherits (docs/decisions/0023,
@@ -104,28 +95,33 @@ class NodeTable(list):
 
     @classmethod
     def from_nodes(cls, nodes: Sequence[Node], details: Iterable[tuple[str, str]] | None = None) -> NodeTable:
-        """`details`: each node's signature and doc, in order, in place of the nodes' own (`node_details`).
-
-        Each column is made by C loops (`map`, `dict.fromkeys`) a chunk of nodes at a time: a kernel's 3.7 million
-        nodes, one Python step per node and field, were a tenth of a one-file rebuild."""
+        """`details`: each node's signature and doc, in order, in place of the nodes' own (`node_details`)."""
         table = cls()
-        table.ids.extend(map(itemgetter(0), nodes))
-        table.lines.extend(map(itemgetter(4), nodes))
-        table.ends.extend(map(itemgetter(5), nodes))
-        table.entries.extend(map(bool, map(itemgetter(9), nodes)))
+        table.ids.extend(n[0] for n in nodes)
+        table.lines.extend(n[4] for n in nodes)
+        table.ends.extend(n[5] for n in nodes)
+        table.entries.extend(1 if n[9] else 0 for n in nodes)
         for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
             if details is not None and field_at in _DETAILS:
                 continue
             seen: dict[str, int] = {}
-            for start in range(0, len(nodes), _NODE_CHUNK):
-                _add_codes(list(map(itemgetter(field_at), nodes[start:start + _NODE_CHUNK])), strings, codes, seen)
+            for node in nodes:
+                value = node[field_at]
+                code = seen.get(value)
+                if code is None:
+                    code = seen[value] = len(strings)
+                    strings.append(value)
+                codes.append(code)
         if details is not None:  # both columns in one pass: each file's symbols are read once
             columns: list[tuple[list[str], array, dict[str, int]]] = [
                 (table.strings[at], table.codes[at], {}) for at in map(_NODE_STRINGS.index, _DETAILS)]
-            details = iter(details)
-            while chunk := list(islice(details, _NODE_CHUNK)):
-                for k, (strings, codes, seen) in enumerate(columns):
-                    _add_codes(list(map(itemgetter(k), chunk)), strings, codes, seen)
+            for pair in details:
+                for value, (strings, codes, seen) in zip(pair, columns):
+                    code = seen.get(value)
+                    if code is None:
+                        code = seen[value] = len(strings)
+                        strings.append(value)
+                    codes.append(code)
         return table
 
     def dump(self, out: IO[bytes]) -> None:
