@@ -149,8 +149,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
             if said:
                 entries = with_anchors(unpacked_entries(entries), group, anchors, words_memo)
                 entries = packed_entries(entries) if pack else entries
-        unpacked = unpacked_entries(entries)
-        for _offset, length, _tokens, _packed, body_length in unpacked:
+        for _offset, length, _tokens, _packed, body_length in (unpacked := unpacked_entries(entries)):
             total_length += length
             docs += 1
             if body_length:
