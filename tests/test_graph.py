@@ -782,31 +782,23 @@ _NAMES = st.sampled_from(["a", "b", "café", "", "x\udc80y", "Model"])
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a.c", "b/c.py", ""]), _NAMES, _NAMES, _NAMES, st.booleans(),
-                          st.integers(0, 2**40)), max_size=40),
-       st.integers(1, 5))
-def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen_a_chunk_at_a_time(rows, chunk) -> None:
-    """Made a chunk of nodes at a time (a kernel's 3.7 million: `_NODE_CHUNK`), each string column is its field's
-    distinct values in the order first seen and each node's place among them, with or without `details`."""
-    from gitroute import graph as graph_module
+                          st.integers(0, 2**40)), max_size=40))
+def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen(rows) -> None:
+    """Each string column is its field's distinct values in the order first seen and each node's place among them,
+    with or without `details`; and a table's file runs, read from its codes, are the node list's."""
     from gitroute.graph import _NODE_STRINGS, NodeTable, file_spans
     from gitroute.model import Node
 
     nodes = [Node(i, path, name, "function", line, line + 1, "c", signature, doc, entry, "")
              for i, (path, name, signature, doc, entry, line) in enumerate(rows)]
     whole = NodeTable.from_nodes(nodes)
-    old = graph_module._NODE_CHUNK
-    graph_module._NODE_CHUNK = chunk
-    try:
-        chunked = NodeTable.from_nodes(nodes)
-        bare = [n._replace(signature="", doc="") for n in nodes]
-        detailed = NodeTable.from_nodes(bare, iter([(n.signature, n.doc) for n in nodes]))
-    finally:
-        graph_module._NODE_CHUNK = old
-    for table in (whole, chunked, detailed):
+    bare = [n._replace(signature="", doc="") for n in nodes]
+    detailed = NodeTable.from_nodes(bare, iter([(n.signature, n.doc) for n in nodes]))
+    for table in (whole, detailed):
         assert table == nodes
         for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
             values = [n[field_at] for n in nodes]
             assert strings == list(dict.fromkeys(values)) and [strings[c] for c in codes] == values
-    assert chunked.strings == whole.strings == detailed.strings and chunked.codes == whole.codes == detailed.codes
+    assert whole.strings == detailed.strings and whole.codes == detailed.codes
     assert bytes(whole.entries) == bytes(n.entry for n in nodes)
     assert file_spans(whole) == file_spans(detailed) == file_spans(nodes)  # a table's runs read from its codes
