@@ -13,7 +13,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, NamedTuple, NoReturn
 
@@ -27,11 +27,12 @@ from gitroute.bundle.layout import (
     dump_json,
 )
 from gitroute.bundle.memo import BuildMemo
+from gitroute.bundle.node_memo import keep_nodes, load_nodes, nodes_target, read_earlier, write_nodes
 from gitroute.bundle.spill import Spill, Spot
 from gitroute.bundle.writer import BundleWriter, ExtractShards, Reused
 from gitroute.config import CONFIG_PATH, Config, limit_notes, parse_config
 from gitroute.git import repository as git
-from gitroute.graph import CALL_RESOLUTION, CodeGraph, NodeTable, SourceFile, build_graph, node_details
+from gitroute.graph import CALL_RESOLUTION, CodeGraph, SourceFile, build_graph
 from gitroute.indexes import PREPARED, BuildInputs
 from gitroute.model import DeclaredEntry, Document, FileExtract
 from gitroute.parsing.version import EXTRACTOR_VERSION
@@ -402,9 +403,9 @@ def _release_extracts(sources: _Sources, reused: Reused) -> None:
     trim_heap()
 
 
-# What the worker that builds a large graph inherits: the files, the manifests' entry points, the graph's memo, and the
-# anonymous file it hands the graph back in.
-_GRAPH_INPUTS: tuple[_Sources, BuildMemo, IO[bytes], Spill | None] | None = None
+# What the worker that builds a large graph inherits: the files, the manifests' entry points, the graph's memo, the
+# anonymous file it hands the graph back in and the file it writes the nodes to.
+_GRAPH_INPUTS: tuple[_Sources, BuildMemo, IO[bytes], IO[bytes], Spill | None] | None = None
 
 
 def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callable[[], None],
@@ -423,21 +424,30 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
     import pickle
     import tempfile
 
-    with tempfile.TemporaryFile() as handed:
-        _GRAPH_INPUTS = (sources, graph_memo, handed, spill)
-        try:
-            with _signals_held():  # the worker is forked at the first submit
-                pool = _start_pool(1)
-                future = pool.submit(_graph_job)
-        finally:
-            _GRAPH_INPUTS = None
-        release()
-        future.result()
-        _end_pool(pool)
-        handed.seek(0)
-        graph = pickle.load(handed)
-        graph.nodes = NodeTable.load(handed)
+    nodes_file, kept = nodes_target(graph_memo.folder)
+    try:
+        with tempfile.TemporaryFile() as handed, nodes_file:
+            _GRAPH_INPUTS = (sources, graph_memo, handed, nodes_file, spill)
+            try:
+                with _signals_held():  # the worker is forked at the first submit
+                    pool = _start_pool(1)
+                    future = pool.submit(_graph_job)
+            finally:
+                _GRAPH_INPUTS = None
+            release()
+            future.result()
+            _end_pool(pool)
+            handed.seek(0)
+            graph = pickle.load(handed)
+            graph.nodes = load_nodes(nodes_file, graph_memo.folder)
+        if kept is not None:
+            keep_nodes(kept, graph_memo.folder)
+            kept = None
         return graph
+    finally:
+        if kept is not None:
+            with suppress(OSError):
+                os.unlink(kept)
 
 
 def _graph_job() -> None:
@@ -446,7 +456,8 @@ def _graph_job() -> None:
     import pickle
 
     assert _GRAPH_INPUTS is not None
-    sources, graph_memo, handed, spill = _GRAPH_INPUTS
+    sources, graph_memo, handed, nodes_file, spill = _GRAPH_INPUTS
+    facts = {f.path: (f.blob, f.lang or "") for f in sources.files}
     whole = _whole_files(sources, spill)
     symbols = {f.path: f.extract.symbols for f in whole if f.extract}  # what `node_details` reads again
     # What resolving read is handed back to the system once freed: the edges and the memo's entries then fill pages it
@@ -458,13 +469,13 @@ def _graph_job() -> None:
     graph_memo.save()
     _memlog("job graph")
     # The nodes cross as a `NodeTable` (the parent, and every index worker it forks, holds them so), written column
-    # by column: pickled, millions of tuples of strings each took a place in the pickler's memo.
+    # by column: pickled, millions of tuples of strings each took a place in the pickler's memo. The file is kept
+    # for the next build, which takes unchanged files' rows from it (`bundle.node_memo`).
     nodes, graph.nodes = graph.nodes, []
     pickle.dump(graph, handed, protocol=pickle.HIGHEST_PROTOCOL)
-    table = NodeTable.from_nodes(nodes, node_details(nodes, symbols))
-    del nodes
-    table.dump(handed)
     handed.flush()
+    earlier = None if graph_memo.fresh else read_earlier(graph_memo.folder, graph_memo.salt)
+    write_nodes(nodes_file, nodes, facts, symbols, graph_memo.salt, earlier)
 
 
 def trim_heap() -> None:

@@ -53,7 +53,7 @@ class FileEdges(NamedTuple):
     buckets: tuple[int, ...]  # the node buckets its edges point into, ascending
 
 
-_NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kind, lang, signature, doc, owner
+NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kind, lang, signature, doc, owner
 _DETAILS = (7, 8)  # signature, doc: what resolving never reads (`build_graph`'s `details`)
 _BOOLS = (False, True)
 _NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
@@ -90,8 +90,8 @@ class NodeTable(list):
         self.lines = array("q")
         self.ends = array("q")
         self.entries = bytearray()
-        self.strings: list[list[str]] = [[] for _ in _NODE_STRINGS]  # per string field, its distinct strings
-        self.codes = [array("I") for _ in _NODE_STRINGS]  # per string field, each node's index into them
+        self.strings: list[list[str]] = [[] for _ in NODE_STRINGS]  # per string field, its distinct strings
+        self.codes = [array("I") for _ in NODE_STRINGS]  # per string field, each node's index into them
 
     @classmethod
     def from_nodes(cls, nodes: Sequence[Node], details: Iterable[tuple[str, str]] | None = None) -> NodeTable:
@@ -101,7 +101,7 @@ class NodeTable(list):
         table.lines.extend(n[4] for n in nodes)
         table.ends.extend(n[5] for n in nodes)
         table.entries.extend(1 if n[9] else 0 for n in nodes)
-        for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
+        for field_at, strings, codes in zip(NODE_STRINGS, table.strings, table.codes):
             if details is not None and field_at in _DETAILS:
                 continue
             seen: dict[str, int] = {}
@@ -114,7 +114,7 @@ class NodeTable(list):
                 codes.append(code)
         if details is not None:  # both columns in one pass: each file's symbols are read once
             columns: list[tuple[list[str], array, dict[str, int]]] = [
-                (table.strings[at], table.codes[at], {}) for at in map(_NODE_STRINGS.index, _DETAILS)]
+                (table.strings[at], table.codes[at], {}) for at in map(NODE_STRINGS.index, _DETAILS)]
             for pair in details:
                 for value, (strings, codes, seen) in zip(pair, columns):
                     code = seen.get(value)
@@ -124,15 +124,19 @@ class NodeTable(list):
                     codes.append(code)
         return table
 
-    def dump(self, out: IO[bytes]) -> None:
-        """Write the table to `out`, a column at a time and its strings a chunk at a time (what `load` reads)."""
+    def dump(self, out: IO[bytes]) -> list[tuple[int, int]]:
+        """Write the table to `out`, a column at a time and its strings a chunk at a time (what `load` reads).
+        Returns where in `out` each string column's chunks are (what `bundle.node_memo` copies of them)."""
         marshal.dump((len(self.ids), [len(s) for s in self.strings]), out)
         for column in (self.ids, self.lines, self.ends, *self.codes):
             out.write(column.tobytes())
         out.write(self.entries)
+        spans = []
         for strings in self.strings:
-            for start in range(0, len(strings), _NODE_CHUNK):
-                marshal.dump(strings[start:start + _NODE_CHUNK], out)
+            start = out.tell()
+            dump_strings(strings, out)
+            spans.append((start, out.tell()))
+        return spans
 
     @classmethod
     def load(cls, source: IO[bytes]) -> NodeTable:
@@ -145,6 +149,8 @@ class NodeTable(list):
         for strings, size in zip(table.strings, sizes):
             while len(strings) < size:
                 strings += marshal.load(source)
+            if len(strings) != size:  # chunks another table's (`bundle.node_memo` copies them) would overshoot
+                raise ValueError("a node table's strings are not as many as its head says")
         return table
 
     def __len__(self) -> int:
@@ -259,6 +265,12 @@ class NodesById:
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.table.ids)
+
+
+def dump_strings(strings: list[str], out: IO[bytes]) -> None:
+    """Strings as `NodeTable.load` reads them: a list of at most `_NODE_CHUNK` at a time."""
+    for start in range(0, len(strings), _NODE_CHUNK):
+        marshal.dump(strings[start:start + _NODE_CHUNK], out)
 
 
 def _nodes_from_list(nodes: list[Node]) -> NodeTable:

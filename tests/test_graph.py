@@ -786,7 +786,7 @@ _NAMES = st.sampled_from(["a", "b", "café", "", "x\udc80y", "Model"])
 def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen(rows) -> None:
     """Each string column is its field's distinct values in the order first seen and each node's place among them,
     with or without `details`; and a table's file runs, read from its codes, are the node list's."""
-    from gitroute.graph import _NODE_STRINGS, NodeTable, file_spans
+    from gitroute.graph import NODE_STRINGS, NodeTable, file_spans
     from gitroute.model import Node
 
     nodes = [Node(i, path, name, "function", line, line + 1, "c", signature, doc, entry, "")
@@ -796,7 +796,7 @@ def test_a_node_tables_columns_are_each_fields_distinct_values_first_seen(rows) 
     detailed = NodeTable.from_nodes(bare, iter([(n.signature, n.doc) for n in nodes]))
     for table in (whole, detailed):
         assert table == nodes
-        for field_at, strings, codes in zip(_NODE_STRINGS, table.strings, table.codes):
+        for field_at, strings, codes in zip(NODE_STRINGS, table.strings, table.codes):
             values = [n[field_at] for n in nodes]
             assert strings == list(dict.fromkeys(values)) and [strings[c] for c in codes] == values
     assert whole.strings == detailed.strings and whole.codes == detailed.codes
