@@ -11,6 +11,7 @@ import hashlib
 import marshal
 import os
 import posixpath
+import struct
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
@@ -57,6 +58,7 @@ NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kin
 _DETAILS = (7, 8)  # signature, doc: what resolving never reads (`build_graph`'s `details`)
 _BOOLS = (False, True)
 _NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
+_CHUNK_LENGTH = struct.Struct("<Q")  # a chunk's length, before it
 
 
 def file_spans(nodes: Sequence[Node]) -> list[tuple[str, int, int, int]]:
@@ -148,7 +150,7 @@ class NodeTable(list):
         table.entries = bytearray(source.read(count))
         for strings, size in zip(table.strings, sizes):
             while len(strings) < size:
-                strings += marshal.load(source)
+                strings += load_chunk(source)
             if len(strings) != size:  # chunks another table's (`bundle.node_memo` copies them) would overshoot
                 raise ValueError("a node table's strings are not as many as its head says")
         return table
@@ -268,9 +270,27 @@ class NodesById:
 
 
 def dump_strings(strings: list[str], out: IO[bytes]) -> None:
-    """Strings as `NodeTable.load` reads them: a list of at most `_NODE_CHUNK` at a time."""
+    """Strings as `NodeTable.load` reads them: a list of at most `_NODE_CHUNK` at a time, each after its length
+    (read whole, then loaded: `marshal.load` on a file reads a few bytes at a time, 3.5 s instead of 0.6 for the
+    kernel's 6 million strings)."""
     for start in range(0, len(strings), _NODE_CHUNK):
-        marshal.dump(strings[start:start + _NODE_CHUNK], out)
+        data = marshal.dumps(strings[start:start + _NODE_CHUNK])
+        out.write(_CHUNK_LENGTH.pack(len(data)))
+        out.write(data)
+
+
+def load_chunk(source: IO[bytes]) -> list:
+    head = source.read(_CHUNK_LENGTH.size)
+    if len(head) != _CHUNK_LENGTH.size:
+        raise EOFError("a node table's strings end early")
+    (length,) = _CHUNK_LENGTH.unpack(head)
+    if length > os.fstat(source.fileno()).st_size - source.tell():  # a damaged length allocates nothing
+        raise EOFError("a node table's strings end early")
+    data = source.read(length)
+    chunk = marshal.loads(data)
+    if type(chunk) is not list or not set(map(type, chunk)) <= {str}:
+        raise ValueError("a node table's strings are not a list of strings")
+    return chunk
 
 
 def _nodes_from_list(nodes: list[Node]) -> NodeTable:

@@ -161,16 +161,19 @@ def test_a_table_other_code_kept_or_codes_past_their_strings_are_not_read(tmp_pa
     assert read_earlier(str(tmp_path), SALT) is None
 
 
-def test_strings_damaged_where_they_are_copied_stop_the_build_and_remove_the_kept_table(tmp_path: Path) -> None:
-    """The strings of the columns not read by value are copied as bytes: damage there is found when the table is
-    loaded back, which names it, removes the kept table, and the next write makes it whole."""
+@pytest.mark.parametrize("at", [0, 7, 8], ids=["chunk-length-low", "chunk-length-high", "chunk-type"])
+def test_strings_damaged_where_they_are_copied_stop_the_build_and_remove_the_kept_table(tmp_path: Path,
+                                                                                       at: int) -> None:
+    """The strings of the columns not read by value are copied as bytes: damage there (a chunk's length, its
+    contents) is found when the table is loaded back, which names it, removes the kept table, and the next write
+    makes it whole."""
     texts = {f"m{i}.py": _text(f"f{i}", 3) for i in range(10)}
     _write_and_keep(tmp_path, texts)
     earlier = read_earlier(str(tmp_path), SALT)
     assert earlier is not None
     earlier.source.close()
     start, end = earlier.spans[4]  # the signatures'
-    _damaged(tmp_path, lambda data: data.__setitem__(slice(start, start + 1), b"\xee"))
+    _damaged(tmp_path, lambda data: data.__setitem__(slice(start + at, start + at + 1), b"\xee"))
     texts["m1.py"] = _text("f1", 3, version=1)
     with pytest.raises(GitrouteError, match="node table the last build kept was damaged"):
         _write_and_keep(tmp_path, texts)

@@ -28,7 +28,7 @@ from operator import itemgetter
 from typing import IO, NamedTuple
 
 from gitroute.errors import GitrouteError
-from gitroute.graph import NODE_STRINGS, NodeTable, dump_strings, node_details
+from gitroute.graph import NODE_STRINGS, NodeTable, dump_strings, load_chunk, node_details
 from gitroute.model import Node
 
 NODES_FILE = "nodes.table"
@@ -91,7 +91,7 @@ def _validated(source: IO[bytes], salt: str) -> Earlier | None:
         source.seek(spans[at][0])
         strings: list[str] = []
         while len(strings) < sizes[at]:
-            strings += marshal.load(source)
+            strings += load_chunk(source)
         if len(strings) != sizes[at] or source.tell() != spans[at][1] or not all(type(s) is str for s in strings):
             raise ValueError("strings")
         by_value[at] = strings
