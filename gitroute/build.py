@@ -418,8 +418,9 @@ def _build_graph_apart(sources: _Sources, graph_memo: BuildMemo, release: Callab
     pages). Every index worker is forked from the parent, and counts each of the parent's pages as its own: built
     here, the graph arrives in the parent as fresh, compact objects, and the resolution's debris leaves with its
     worker. The pickle goes through an anonymous file, a frame at a time, never whole in either process's memory
-    (on linux-core, whole, it was 170 MiB of the worker's peak). The graph's memo is saved by that worker, which
-    holds its tables."""
+    (on linux-core, whole, it was 170 MiB of the worker's peak); the nodes, as a `NodeTable`, through a file of the
+    memo's folder, kept for the next build to take unchanged files' rows from (`bundle.node_memo`). The graph's memo
+    is saved by that worker, which holds its tables."""
     global _GRAPH_INPUTS
     import pickle
     import tempfile

@@ -57,7 +57,7 @@ class FileEdges(NamedTuple):
 NODE_STRINGS = (1, 2, 3, 6, 7, 8, 10)  # a Node's string fields: path, name, kind, lang, signature, doc, owner
 _DETAILS = (7, 8)  # signature, doc: what resolving never reads (`build_graph`'s `details`)
 _BOOLS = (False, True)
-_NODE_CHUNK = 65_536  # strings marshalled at a time by `NodeTable.dump`: no column is ever one bytes object
+_NODE_CHUNK = 65_536  # strings marshalled at a time by `dump_strings`: no column is ever one bytes object
 _CHUNK_LENGTH = struct.Struct("<Q")  # a chunk's length, before it
 
 
@@ -279,7 +279,8 @@ def dump_strings(strings: list[str], out: IO[bytes]) -> None:
         out.write(data)
 
 
-def load_chunk(source: IO[bytes]) -> list:
+def load_chunk(source: IO[bytes]) -> list[str]:
+    """The next chunk `dump_strings` wrote to `source` (a file); raises EOFError or ValueError when it is not one."""
     head = source.read(_CHUNK_LENGTH.size)
     if len(head) != _CHUNK_LENGTH.size:
         raise EOFError("a node table's strings end early")

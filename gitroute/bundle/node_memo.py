@@ -110,7 +110,14 @@ def _head(source: IO[bytes]) -> tuple[int, list[int]]:
 def write_nodes(out: IO[bytes], nodes: Sequence[Node], facts: dict[str, tuple[str, str]],
                 symbols_of: dict[str, Sequence], salt: str, earlier: Earlier | None) -> None:
     """Write the table of `nodes` (placed without signatures and docs, which `symbols_of` gives) to `out`, taking
-    unchanged files' rows from `earlier` when there is one worth taking from; `facts`: path -> (blob, language)."""
+    unchanged files' rows from `earlier` when there is one worth taking from (its file is closed after);
+    `facts`: path -> (blob, language)."""
+    with contextlib.closing(earlier.source) if earlier is not None else contextlib.nullcontext():
+        _write_nodes(out, nodes, facts, symbols_of, salt, earlier)
+
+
+def _write_nodes(out: IO[bytes], nodes: Sequence[Node], facts: dict[str, tuple[str, str]],
+                 symbols_of: dict[str, Sequence], salt: str, earlier: Earlier | None) -> None:
     if earlier is not None and earlier.replaced * _REMADE_AFTER > len(nodes):
         earlier = None
     out.write(_OFFSET.pack(0))
