@@ -220,3 +220,20 @@ def test_a_large_builds_one_file_rebuild_takes_rows_from_the_table_its_last_buil
     assert earlier.replaced == 1 + 4
     assert one.bundle_tree == run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True).bundle_tree
     assert not list(folder.glob("*.tmp"))
+
+
+def test_rows_the_kept_table_places_at_another_files_rows_are_encoded_again(tmp_path: Path) -> None:
+    """A run's place misread (two files' starts swapped in the trailer): their rows are not taken from there, since
+    the rows copied must be the path's own; the table handed back is still the one made whole."""
+    texts = {f"m{i}.py": _text(f"f{i}", 3) for i in range(10)}
+    _write_and_keep(tmp_path, texts)
+    path = tmp_path / NODES_FILE
+    data = path.read_bytes()
+    trailer_at = int.from_bytes(data[:8], "little")
+    form, salt, spans, runs, replaced = marshal.loads(data[trailer_at:])
+    (facts1, start1), (facts2, start2) = runs["m1.py"], runs["m2.py"]
+    assert facts1[2] == facts2[2] and start1 != start2
+    runs["m1.py"], runs["m2.py"] = (facts1, start2), (facts2, start1)
+    path.write_bytes(data[:trailer_at] + marshal.dumps((form, salt, spans, runs, replaced)))
+    _write_and_keep(tmp_path, texts)
+    assert _replaced(tmp_path) == 2 * facts1[2]

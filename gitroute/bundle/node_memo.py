@@ -149,11 +149,10 @@ def _write_reusing(out: IO[bytes], nodes: Sequence[Node], facts: dict[str, tuple
     for start, end in zip(starts, [*starts[1:], count]):
         path = nodes[start][1]
         runs[path] = facts_now = ((*facts[path], end - start), start)
-        old = earlier.runs.get(path)
-        if (isinstance(old, tuple) and len(old) == 2 and old[0] == facts_now[0] and type(old[1]) is int
-                and 0 <= old[1] <= earlier.rows - (end - start)):
+        taken = _taken_rows(earlier, path, facts_now[0], seen[0].get(path))
+        if taken is not None:
             for column, old_column in zip(codes, earlier.codes):
-                column += old_column[old[1]:old[1] + end - start]
+                column += old_column[taken:taken + end - start]
             continue
         replaced += end - start
         rows = nodes[start:end]
@@ -180,6 +179,19 @@ def _write_reusing(out: IO[bytes], nodes: Sequence[Node], facts: dict[str, tuple
             dump_strings(added[at], out)
         spans.append((start, out.tell()))
     return spans, runs, replaced
+
+
+def _taken_rows(earlier: Earlier, path: str, facts: tuple[str, str, int], path_code: int | None) -> int | None:
+    """Where the kept table holds this file's rows, made from these facts; None when it holds none. Rows whose path
+    is another file's (a run's place misread) are none: the rows copied are always this path's."""
+    old = earlier.runs.get(path)
+    if not (isinstance(old, tuple) and len(old) == 2 and old[0] == facts and type(old[1]) is int
+            and path_code is not None):
+        return None
+    at, rows = old[1], facts[2]
+    if not 0 <= at <= earlier.rows - rows or earlier.codes[0][at:at + rows].count(path_code) != rows:
+        return None
+    return at
 
 
 def _copy(source: IO[bytes], start: int, end: int, out: IO[bytes]) -> None:
