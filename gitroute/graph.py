@@ -129,10 +129,7 @@ class NodeTable(list):
     def dump(self, out: IO[bytes]) -> list[tuple[int, int]]:
         """Write the table to `out`, a column at a time and its strings a chunk at a time (what `load` reads).
         Returns where in `out` each string column's chunks are (what `bundle.node_memo` copies of them)."""
-        marshal.dump((len(self.ids), [len(s) for s in self.strings]), out)
-        for column in (self.ids, self.lines, self.ends, *self.codes):
-            out.write(column.tobytes())
-        out.write(self.entries)
+        dump_columns(out, [len(s) for s in self.strings], self.ids, self.lines, self.ends, self.codes, self.entries)
         spans = []
         for strings in self.strings:
             start = out.tell()
@@ -267,6 +264,16 @@ class NodesById:
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.table.ids)
+
+
+def dump_columns(out: IO[bytes], sizes: list[int], ids: array, lines: array, ends: array, codes: list[array],
+                 entries: bytes | bytearray) -> None:
+    """A node table's head (its node count, each string column's count) and its columns, as `NodeTable.load` reads
+    them; the string columns follow (`dump_strings`)."""
+    marshal.dump((len(ids), sizes), out)
+    for column in (ids, lines, ends, *codes):
+        out.write(column.tobytes())
+    out.write(entries)
 
 
 def dump_strings(strings: list[str], out: IO[bytes]) -> None:

@@ -28,7 +28,7 @@ from operator import itemgetter
 from typing import IO, NamedTuple
 
 from gitroute.errors import GitrouteError
-from gitroute.graph import NODE_STRINGS, NodeTable, dump_strings, load_chunk, node_details
+from gitroute.graph import NODE_STRINGS, NodeTable, dump_columns, dump_strings, load_chunk, node_details
 from gitroute.model import Node
 
 NODES_FILE = "nodes.table"
@@ -92,7 +92,7 @@ def _validated(source: IO[bytes], salt: str) -> Earlier | None:
         strings: list[str] = []
         while len(strings) < sizes[at]:
             strings += load_chunk(source)
-        if len(strings) != sizes[at] or source.tell() != spans[at][1] or not all(type(s) is str for s in strings):
+        if len(strings) != sizes[at] or source.tell() != spans[at][1]:  # `load_chunk` checked they are strings
             raise ValueError("strings")
         by_value[at] = strings
     return Earlier(source, count, sizes, codes, by_value, spans, runs, replaced)
@@ -164,11 +164,8 @@ def _write_reusing(out: IO[bytes], nodes: Sequence[Node], facts: dict[str, tuple
                     sizes[at] += 1
                     added[at].append(value)
                 codes[at].append(code)
-    marshal.dump((count, sizes), out)
-    for column in (array("q", map(itemgetter(0), nodes)), array("q", map(itemgetter(4), nodes)),
-                   array("q", map(itemgetter(5), nodes)), *codes):
-        out.write(column.tobytes())
-    out.write(bytes(map(bool, map(itemgetter(9), nodes))))
+    dump_columns(out, sizes, array("q", map(itemgetter(0), nodes)), array("q", map(itemgetter(4), nodes)),
+                 array("q", map(itemgetter(5), nodes)), codes, bytes(map(bool, map(itemgetter(9), nodes))))
     spans = []
     for at in range(len(NODE_STRINGS)):
         start = out.tell()
