@@ -80,15 +80,9 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     term frequencies and the fields (a body word's length read back from the first: `storage._as_read`). None for any
     value that is not plainly one a build writes (cut short, a varint past eight bytes, a column past its bits, no
     postings): the codec's own decoding then reads it, and raises what it raises."""
-    data = np.frombuffer(raw, dtype=np.uint8)
-    if not len(data) or data[-1] >= 128:
+    ints = varint_ints(np, raw)
+    if ints is None:
         return None
-    ends = np.flatnonzero(data < 128)
-    firsts = np.concatenate(([0], ends[:-1] + 1))
-    if int((ends - firsts).max()) >= 8:  # past 56 bits: the codec's ints, not int64's
-        return None
-    shifts = (np.arange(len(data)) - np.repeat(firsts, ends - firsts + 1)) * 7
-    ints = np.add.reduceat((data & 127).astype(np.int64) << shifts, firsts)
     n = int(ints[0])
     if n <= 0 or len(ints) != 1 + 4 * n:
         return None
@@ -102,7 +96,7 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     moves = np.flatnonzero(moved)
     ordinals = summed
     if len(moves):
-        segment = np.searchsorted(moves, np.arange(n), side="right") - 1  # the last move at or before each id
+        segment = np.cumsum(moved != 0) - 1  # the last move at or before each id
         ordinals = summed - np.where(segment >= 0, (summed - gaps)[moves][segment], 0)
     if int(ordinals.max()) > NODE_ORDINAL_MASK:
         return None
@@ -114,6 +108,33 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     else:
         packed = tf | fields << _FIELDS_SHIFT
     return PostingArrays(nodes, packed)
+
+
+def varint_ints(np, raw: bytes):  # -> an int64 array, or None
+    """The varints of `raw` as an int64 array; None when it is cut short, empty, or holds a varint past eight bytes
+    (past 56 bits: the codec's ints, not int64's). Nearly every varint of a postings value is one byte (the
+    kernel's "struct": 2,558 of 2.8 million are longer), so each varint's last byte is taken as it is, and only the
+    longer ones are put together from their bytes: a few passes over the bytes, where shifting and summing every
+    byte took several times as long (and a cold process as much again, faulting in arrays of eight bytes a byte)."""
+    data = np.frombuffer(raw, dtype=np.uint8)
+    if not len(data) or data[-1] >= 128:
+        return None
+    last = data < 128
+    ends = np.flatnonzero(last)
+    ints = data[ends].astype(np.int64)
+    if len(ends) == len(data):
+        return ints
+    more = np.flatnonzero(~last)  # the bytes before a varint's last: few
+    k = np.searchsorted(ends, more)  # the varint each belongs to (ascending)
+    starts = np.where(k > 0, ends[k - 1] + 1, 0)
+    firsts = np.flatnonzero(np.diff(k, prepend=-1))  # where each longer varint's bytes begin in `more`
+    longer = k[firsts]
+    sizes = ends[longer] - starts[firsts]  # its bytes before the last
+    if int(sizes.max()) >= 8:
+        return None
+    low = np.add.reduceat((data[more] & 127).astype(np.int64) << (7 * (more - starts)), firsts)  # bits apart
+    ints[longer] = ints[longer] << (7 * sizes) | low
+    return ints
 
 
 def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays | None, starts, body: bool):
@@ -172,11 +193,14 @@ class FileArrays:
 def score_and_rank(np, prepared: list[tuple[str, Prepared]], alternates: Mapping[str, str], decays: Sequence[float],
                    ) -> tuple[FileNodes, list[tuple[float, int]]]:
     """(each file's scored nodes, files by score) as `_score_nodes` then `_rank_by_file` give them: every file's
-    nodes best first (the Python walk sorts only the files a question reads), files best first, ties by id."""
+    nodes best first (sorted when a question reads them), files best first, ties by id."""
     nodes, scores, files = _node_scores(np, prepared, alternates)
-    # By file, then score (best first), then node id: a file's nodes are a run, in `_best_first`'s order.
-    order = np.lexsort((nodes, -scores, files))
-    nodes, scores, files = nodes[order], scores[order], files[order]
+    # The nodes ascend, and so do their files (a file's nodes are numbered from its own id): a file's are a run. A
+    # file's score needs the best few of its other nodes' scores, not its nodes sorted (the kernel's "struct" holds
+    # 700,000 nodes: sorting them all by file and score was a tenth of a second).
+    if len(files) > 1 and bool((files[1:] < files[:-1]).any()):  # a node before every file: the last file's
+        order = np.argsort(files, kind="stable")
+        nodes, scores, files = nodes[order], scores[order], files[order]
     starts = _run_starts(np, files)
     run = np.cumsum(starts) - 1  # each node's file, as the index of its run
     firsts = np.flatnonzero(starts)
@@ -184,22 +208,24 @@ def score_and_rank(np, prepared: list[tuple[str, Prepared]], alternates: Mapping
     own_node = nodes == files
     own = np.zeros(count)
     own[run[own_node]] = scores[own_node]
-    # A file's score: its own node's, plus its best other nodes', each `decays[i]` of its own (in that order).
-    others = ~own_node
-    seen = np.cumsum(others)
-    place = seen - 1 - np.concatenate(([0], seen[firsts[1:] - 1]))[run]  # rank among the file's other nodes
+    # A file's score: its own node's, plus its best other nodes', each `decays[i]` of its own (in that order); the
+    # i-th best is the most of what is left once the best before it are taken out (one node each: of equal scores,
+    # which one is taken makes no difference to the sum).
+    left = np.where(own_node, -np.inf, scores)
     decayed = np.zeros(count)
     for i, decay in enumerate(decays):
-        best = np.zeros(count)
-        at = others & (place == i)
-        best[run[at]] = scores[at]
+        most = np.maximum.reduceat(left, firsts) if count else np.zeros(0)
+        best = np.where(most == -np.inf, 0.0, most)
         decayed = decayed + best * decay if i else best * decay
+        if i + 1 < len(decays):
+            at = np.flatnonzero((left == most[run]) & (left != -np.inf))
+            left[at[_run_starts(np, run[at])]] = -np.inf  # the first of each file's best
     sizes = np.diff(np.append(firsts, len(files)))
     file_scores = np.where(sizes == 1, scores[firsts], own + decayed)
     file_ids = files[firsts]
     ranked = np.lexsort((file_ids, -file_scores))
     ranked_pairs = list(zip(file_scores[ranked].tolist(), file_ids[ranked].tolist()))
-    return FileNodes(file_ids.tolist(), firsts.tolist(), len(files), scores, nodes), ranked_pairs
+    return FileNodes(np, file_ids.tolist(), firsts.tolist(), len(files), scores, nodes), ranked_pairs
 
 
 def _node_scores(np, prepared: list[tuple[str, Prepared]], alternates: Mapping[str, str]):
@@ -305,21 +331,23 @@ def _run_starts(np, values):
 
 
 class FileNodes(Mapping):
-    """file id -> its scored nodes [(score, node id)], best first: made from the sorted arrays when asked (a question
-    reads a few files' of tens of thousands)."""
+    """file id -> its scored nodes [(score, node id)], best first (then the lower id): each file's sorted from the
+    arrays when asked (a question reads a few files' of tens of thousands)."""
 
-    def __init__(self, file_ids: list[int], firsts: list[int], end: int, scores: numpy.ndarray,
+    def __init__(self, np, file_ids: list[int], firsts: list[int], end: int, scores: numpy.ndarray,
                  nodes: numpy.ndarray) -> None:
+        self._np = np
         self._at = {fid: (first, after) for fid, first, after in zip(file_ids, firsts, [*firsts[1:], end])}
-        self._scores, self._nodes = scores, nodes
+        self._scores, self._nodes = scores, nodes  # by node id
         self._made: dict[int, list[tuple[float, int]]] = {}
 
     def __getitem__(self, file_id: int) -> list[tuple[float, int]]:
         made = self._made.get(file_id)
         if made is None:
             first, after = self._at[file_id]
-            made = self._made[file_id] = list(zip(self._scores[first:after].tolist(),
-                                                  self._nodes[first:after].tolist()))
+            scores, nodes = self._scores[first:after], self._nodes[first:after]
+            order = self._np.lexsort((nodes, -scores))
+            made = self._made[file_id] = list(zip(scores[order].tolist(), nodes[order].tolist()))
         return made
 
     def __iter__(self) -> Iterator[int]:
