@@ -365,6 +365,20 @@ class FilePlaces:
             found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
         return found
 
+    def of_files(self, firsts: Iterable[int]) -> dict[int, tuple[frozenset[str], float]]:
+        """`get` of many files' own ids at once: the words of the files not seen yet found a question word at a
+        time (a set intersection each), not a file at a time (a long sentence's groups span tens of thousands)."""
+        by_file = self.by_file
+        firsts = [first for first in firsts if first >= 0]
+        missing = {first for first in firsts if first not in by_file}
+        if missing:
+            words: dict[int, list[str]] = {first: [] for first in missing}
+            for token in self.tokens:
+                for first in self._holders(token) & missing:
+                    words[first].append(token)
+            by_file.update((first, (frozenset(held), self.prior)) for first, held in words.items())
+        return {first: by_file[first] for first in firsts}
+
     def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
         """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file): sorted,
         a file's values follow one another up to the next file's first id, so a bisection a file (not a node)

@@ -369,9 +369,11 @@ class _Bounder:
         assert get_place is not None
         files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a file
         files = files_of(part) if files_of is not None else {value >> 4: [value] for value in part}
+        of_files = getattr(self.places, "of_files", None)
+        places = of_files(files) if of_files is not None else {}
         by_weight: dict[float, list[int]] = defaultdict(list)
         for first, values in files.items():
-            place = get_place(first) if first >= 0 else None
+            place = places.get(first) if of_files is not None else get_place(first) if first >= 0 else None
             path_weight: float = self.every_weight
             if place is not None:
                 known = path_weights.get(place[0])
