@@ -315,9 +315,13 @@ def _sums_in_order(np, run, firsts, values, count):
     """Each run's values added left to right from 0.0, one rank of every run at a time (as a Python loop adds)."""
     rank = np.arange(len(run)) - firsts[run]
     sums = np.zeros(count)
-    for k in range(int(rank.max()) + 1 if len(rank) else 0):
+    k = 0
+    while len(rank):  # most nodes hold one posting: each rank's pass walks only what the ones before left
         these = rank == k
         sums[run[these]] += values[these]
+        left = ~these
+        run, rank, values = run[left], rank[left], values[left]
+        k += 1
     return sums
 
 
