@@ -313,14 +313,19 @@ def _alternatives(np, nodes, terms, words, held, word_of):
 
 def _sums_in_order(np, run, firsts, values, count):
     """Each run's values added left to right from 0.0, one rank of every run at a time (as a Python loop adds)."""
-    rank = np.arange(len(run)) - firsts[run]
     sums = np.zeros(count)
-    k = 0
-    while len(rank):  # most nodes hold one posting: each rank's pass walks only what the ones before left
+    sums += values[firsts]  # each run's first (as `+=` adds it to 0.0)
+    later = np.ones(len(run), dtype=bool)
+    later[firsts] = False
+    at = np.flatnonzero(later)  # most nodes hold one posting: the ranks after the first walk only the others
+    run = run[at]
+    rank = at - firsts[run]
+    k = 1
+    while len(rank):
         these = rank == k
-        sums[run[these]] += values[these]
+        sums[run[these]] += values[at[these]]
         left = ~these
-        run, rank, values = run[left], rank[left], values[left]
+        at, run, rank = at[left], run[left], rank[left]
         k += 1
     return sums
 
