@@ -366,18 +366,21 @@ class FilePlaces:
         return found
 
     def of_files(self, firsts: Iterable[int]) -> dict[int, tuple[frozenset[str], float]]:
-        """`get` of many files' own ids at once: the words of the files not seen yet found a question word at a
-        time (a set intersection each), not a file at a time (a long sentence's groups span tens of thousands)."""
+        """`get` of many files' own ids at once, as a dict that holds them all (and -1, before every file, not): the
+        files not seen yet are looked up a question word at a time (a set intersection each), not a file at a time
+        (a long sentence's groups span tens of thousands of files, most holding no question word in their path)."""
         by_file = self.by_file
-        firsts = [first for first in firsts if first >= 0]
-        missing = {first for first in firsts if first not in by_file}
+        missing = set(firsts)
+        missing.discard(-1)
+        missing -= by_file.keys()
         if missing:
-            words: dict[int, list[str]] = {first: [] for first in missing}
+            words: dict[int, list[str]] = {}
             for token in self.tokens:
                 for first in self._holders(token) & missing:
-                    words[first].append(token)
+                    words.setdefault(first, []).append(token)
+            by_file.update(dict.fromkeys(missing, (frozenset(), self.prior)))
             by_file.update((first, (frozenset(held), self.prior)) for first, held in words.items())
-        return {first: by_file[first] for first in firsts}
+        return by_file
 
     def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
         """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file): sorted,
