@@ -112,24 +112,6 @@ def test_arrays_decode_what_the_codec_decodes(rows, body):
     assert list(zip(decoded.nodes.tolist(), decoded.packed.tolist())) == codec.decode(stored)
 
 
-@settings(max_examples=400, deadline=None)
-@given(ints=st.lists(st.one_of(st.integers(0, 127), st.integers(0, (1 << 56) - 1)), min_size=1, max_size=60))
-def test_varints_read_as_an_array_are_the_codecs_ints(ints):
-    assert arrays.varint_ints(np, encode_varints(ints)).tolist() == ints
-
-
-@settings(max_examples=400, deadline=None)
-@given(raw=st.binary(max_size=40))
-def test_bytes_read_as_an_array_are_the_codecs_ints_or_none(raw):
-    """Any bytes: the codec's ints when every varint ends and has at most eight bytes, else None."""
-    found = arrays.varint_ints(np, raw)
-    ends = [at for at, byte in enumerate(raw) if byte < 128]
-    plain = bool(raw) and raw[-1] < 128 and all(b - a <= 8 for a, b in zip([-1, *ends], ends))
-    assert (found is not None) == plain
-    if plain:
-        assert found.tolist() == decode_varints(raw)
-
-
 @pytest.mark.parametrize("damage", ["cut", "count", "ordinal", "tf", "long"])
 def test_a_value_the_arrays_cannot_read_plainly_is_the_codecs_to_judge(damage):
     codec = MeaningPairs()

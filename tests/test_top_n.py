@@ -428,3 +428,23 @@ def test_postings_rule_out_most_names_nothing_defines_and_no_defined_one(corpus)
     # Postings cannot see a name's word order nor an owner's other words: in this corpus of 43 words, most pairs
     # are some name's words with its owner's, and only a share is ruled out (on a kernel, most undefined names are).
     assert len(ruled_out) >= 10, ruled_out
+
+
+@settings(max_examples=60)
+@given(text=questions, limit=st.integers(1, 30))
+def test_postings_decoded_over_arrays_rank_as_the_codecs(corpus, text, limit):
+    """Once numpy is in the process, a long postings value is decoded over arrays (`symbols._decode_over_arrays`):
+    every value here, at a threshold of 0 bytes, ranks as the codec's decoding does."""
+    import numpy  # noqa: F401  (in the process, as a warm server has it after a plain-words question)
+
+    index = corpus.index("symbols")
+    asked = {}
+    for threshold in (0, 1 << 30):
+        symbols.ARRAYS_MIN_BYTES = threshold
+        try:
+            found = symbols.read_postings(index.read, parse_question(text).tokens, int(index.section["postings_shards"]),
+                                          index.corrupt, {})
+            asked[threshold] = (found, _rows(corpus, text, limit, Filters(), exhaustive=False))
+        finally:
+            symbols.ARRAYS_MIN_BYTES = 4096
+    assert asked[0] == asked[1 << 30]

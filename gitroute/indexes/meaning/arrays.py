@@ -16,10 +16,10 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 
 from gitroute.bundle.validate import BadValue
-from gitroute.bundle.varints import NODE_ORDINAL_MASK, read_varint
+from gitroute.bundle.varint_arrays import node_id_array, varint_ints
+from gitroute.bundle.varints import read_varint
 from gitroute.indexes.meaning.postings import BODY_BIT
 from gitroute.indexes.meaning.storage import _BIG, _FIELDS_SHIFT, _TF_MASK, MAX_LENGTH, TF_BITS, FileTable
-from gitroute.model import NODE_ORDINAL_BITS
 from gitroute.rank import BM25_B, BM25_K1
 
 TYPE_CHECKING = False
@@ -87,20 +87,11 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     if n <= 0 or len(ints) != 1 + 4 * n:
         return None
     moved, gaps, tf, fields = ints[1:1 + n], ints[1 + n:1 + 2 * n], ints[1 + 2 * n:1 + 3 * n], ints[1 + 3 * n:]
-    # Within int64 throughout: each bucket step under 2 ** 40 and fewer than 2 ** 22 of them sum below 2 ** 62.
-    if n >> 22 or int(moved.max()) >> 40 or int(moved.sum()) >> 40 or int(gaps.max()) > NODE_ORDINAL_MASK or \
-            int(tf.max()) >> TF_BITS or int(fields.max()) >> 30:
+    if int(tf.max()) >> TF_BITS or int(fields.max()) >> 30:
         return None
-    # An id's ordinal is its gap plus the ones before it since its bucket last moved (`node_ids`).
-    summed = np.cumsum(gaps)
-    moves = np.flatnonzero(moved)
-    ordinals = summed
-    if len(moves):
-        segment = np.cumsum(moved != 0) - 1  # the last move at or before each id
-        ordinals = summed - np.where(segment >= 0, (summed - gaps)[moves][segment], 0)
-    if int(ordinals.max()) > NODE_ORDINAL_MASK:
+    nodes = node_id_array(np, moved, gaps)
+    if nodes is None:
         return None
-    nodes = np.cumsum(moved) << NODE_ORDINAL_BITS | ordinals
     if fields[0] & BODY_BIT:  # a body word's: its length in its term frequency's place, read back
         if not bool((fields & BODY_BIT).all()):
             return None  # a body word's key with others' postings: the codec reads each as what it says
@@ -108,33 +99,6 @@ def decode_pairs(np, raw: bytes) -> PostingArrays | None:
     else:
         packed = tf | fields << _FIELDS_SHIFT
     return PostingArrays(nodes, packed)
-
-
-def varint_ints(np, raw: bytes):  # -> an int64 array, or None
-    """The varints of `raw` as an int64 array; None when it is cut short, empty, or holds a varint past eight bytes
-    (past 56 bits: the codec's ints, not int64's). Nearly every varint of a postings value is one byte (the
-    kernel's "struct": 2,558 of 2.8 million are longer), so each varint's last byte is taken as it is, and only the
-    longer ones are put together from their bytes: a few passes over the bytes, where shifting and summing every
-    byte took several times as long (and a cold process as much again, faulting in arrays of eight bytes a byte)."""
-    data = np.frombuffer(raw, dtype=np.uint8)
-    if not len(data) or data[-1] >= 128:
-        return None
-    last = data < 128
-    ends = np.flatnonzero(last)
-    ints = data[ends].astype(np.int64)
-    if len(ends) == len(data):
-        return ints
-    more = np.flatnonzero(~last)  # the bytes before a varint's last: few
-    k = np.searchsorted(ends, more)  # the varint each belongs to (ascending)
-    starts = np.where(k > 0, ends[k - 1] + 1, 0)
-    firsts = np.flatnonzero(np.diff(k, prepend=-1))  # where each longer varint's bytes begin in `more`
-    longer = k[firsts]
-    sizes = ends[longer] - starts[firsts]  # its bytes before the last
-    if int(sizes.max()) >= 8:
-        return None
-    low = np.add.reduceat((data[more] & 127).astype(np.int64) << (7 * (more - starts)), firsts)  # bits apart
-    ints[longer] = ints[longer] << (7 * sizes) | low
-    return ints
 
 
 def prepare(np, values: PostingArrays, w: float, avgdl: float, table: FileArrays | None, starts, body: bool):

@@ -11,6 +11,7 @@ batch does not settle bounds each candidate's path by its file's postings (`File
 from __future__ import annotations
 
 import heapq
+import sys
 from bisect import bisect_left, bisect_right
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
@@ -62,7 +63,8 @@ COLD_BUDGET = CANDIDATES
 NAME_BUDGET = 4 * CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
-POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(3))
+FIELDS = 3  # a token's name, doc and context postings
+POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(FIELDS))
 
 _NO_WORDS: frozenset[str] = frozenset()
 ReadBlobs = Callable[[Sequence[str]], dict[str, bytes]]
@@ -336,9 +338,29 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
     decoded: dict[str, list[list[int]] | None] = memo.setdefault("decoded", {})
     missing = [t for t in dict.fromkeys(tokens) if t not in decoded]
     if missing:
-        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}))
+        # Once numpy is in the process (a warm server after its first plain-words question), a common word's
+        # postings are decoded over arrays; it is never imported for this (a cold name costs less than the import).
+        np = sys.modules.get("numpy")
+        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}),
+                              decode=None if np is None else partial(_decode_over_arrays, np))
         decoded.update((t, found.get(t)) for t in missing)
     return {t: value for t in tokens if (value := decoded[t]) is not None}
+
+
+ARRAYS_MIN_BYTES = 4096  # a stored value this long is decoded over arrays, when numpy is already imported
+
+
+def _decode_over_arrays(np, stored: dict, key: str) -> list[list[int]] | None:
+    """A key's postings from a stored shard, a long value's over arrays (`varint_arrays.field_lists`); the codec's
+    where those cannot read it plainly (it then says what is wrong)."""
+    from gitroute.bundle.varint_arrays import field_lists
+
+    raw = stored.get(key)
+    if isinstance(raw, bytes) and len(raw) >= ARRAYS_MIN_BYTES:
+        found = field_lists(np, raw, FIELDS)
+        if found is not None:
+            return found
+    return POSTINGS.codec.decode_key(stored, key)
 
 
 class FilePlaces:
