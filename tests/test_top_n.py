@@ -433,7 +433,7 @@ def test_postings_rule_out_most_names_nothing_defines_and_no_defined_one(corpus)
 @settings(max_examples=60)
 @given(text=questions, limit=st.integers(1, 30))
 def test_postings_decoded_over_arrays_rank_as_the_codecs(corpus, text, limit):
-    """Once numpy is in the process, a long postings value is decoded over arrays (`symbols._decode_over_arrays`):
+    """Once numpy is in the process, a long postings value is decoded over arrays (`varint_arrays.decode_key`):
     every value here, at a threshold of 0 bytes, ranks as the codec's decoding does."""
     import numpy  # noqa: F401  (in the process, as a warm server has it after a plain-words question)
 

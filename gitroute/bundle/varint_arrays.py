@@ -8,6 +8,24 @@ from __future__ import annotations
 from gitroute.bundle.varints import NODE_ORDINAL_MASK
 from gitroute.model import NODE_ORDINAL_BITS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+
+def decode_key(codec, stored: dict, key: str, read: Callable[[bytes], Any], min_bytes: int = 0) -> Any:
+    """One key's value from a stored shard: `read` over arrays for a value of `min_bytes` or more, the codec's where
+    that gives None or the value is no bytes (the codec then says what is wrong with it); None for a key not held."""
+    raw = stored.get(key)
+    if raw is None:
+        return None
+    if isinstance(raw, bytes) and len(raw) >= min_bytes:
+        found = read(raw)
+        if found is not None:
+            return found
+    return codec.decode_key(stored, key)
+
 
 def varint_ints(np, raw: bytes):  # -> an int64 array, or None
     """The varints of `raw` as an int64 array; None when it is cut short, empty, or holds a varint past eight bytes

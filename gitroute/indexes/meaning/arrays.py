@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 
 from gitroute.bundle.validate import BadValue
+from gitroute.bundle.varint_arrays import decode_key as over_arrays
 from gitroute.bundle.varint_arrays import node_id_array, varint_ints
 from gitroute.bundle.varints import read_varint
 from gitroute.indexes.meaning.postings import BODY_BIT
@@ -68,11 +70,7 @@ def stored_count(raw: object) -> int:
 def decode_key(np, codec, stored: dict, key: str):  # -> PostingArrays | the codec's pairs | None
     """One key's postings from a stored shard: as arrays where `decode_pairs` reads them, else as the codec does
     (which says what is wrong with a value, if anything is)."""
-    raw = stored.get(key)
-    if raw is None:
-        return None
-    found = decode_pairs(np, raw) if isinstance(raw, bytes) else None
-    return found if found is not None else codec.decode_key(stored, key)
+    return over_arrays(codec, stored, key, partial(decode_pairs, np))
 
 
 def decode_pairs(np, raw: bytes) -> PostingArrays | None:

@@ -64,6 +64,7 @@ NAME_BUDGET = 4 * CANDIDATES
 MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_DOC)
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 FIELDS = 3  # a token's name, doc and context postings
+ARRAYS_MIN_BYTES = 4096  # a stored value this long is decoded over arrays, when numpy is already imported
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(FIELDS))
 
 _NO_WORDS: frozenset[str] = frozenset()
@@ -341,26 +342,15 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
         # Once numpy is in the process (a warm server after its first plain-words question), a common word's
         # postings are decoded over arrays; it is never imported for this (a cold name costs less than the import).
         np = sys.modules.get("numpy")
-        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}),
-                              decode=None if np is None else partial(_decode_over_arrays, np))
+        decode = None
+        if np is not None:
+            from gitroute.bundle.varint_arrays import decode_key, field_lists
+
+            decode = partial(decode_key, POSTINGS.codec, read=partial(field_lists, np, fields=FIELDS),
+                             min_bytes=ARRAYS_MIN_BYTES)
+        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}), decode=decode)
         decoded.update((t, found.get(t)) for t in missing)
     return {t: value for t in tokens if (value := decoded[t]) is not None}
-
-
-ARRAYS_MIN_BYTES = 4096  # a stored value this long is decoded over arrays, when numpy is already imported
-
-
-def _decode_over_arrays(np, stored: dict, key: str) -> list[list[int]] | None:
-    """A key's postings from a stored shard, a long value's over arrays (`varint_arrays.field_lists`); the codec's
-    where those cannot read it plainly (it then says what is wrong)."""
-    from gitroute.bundle.varint_arrays import field_lists
-
-    raw = stored.get(key)
-    if isinstance(raw, bytes) and len(raw) >= ARRAYS_MIN_BYTES:
-        found = field_lists(np, raw, FIELDS)
-        if found is not None:
-            return found
-    return POSTINGS.codec.decode_key(stored, key)
 
 
 class FilePlaces:
@@ -381,11 +371,7 @@ class FilePlaces:
         at = bisect_right(self.starts, node_id) - 1
         if at < 0:
             return None
-        first = self.starts[at]
-        found = self.by_file.get(first)
-        if found is None:
-            found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
-        return found
+        return self.of_files((self.starts[at],))[self.starts[at]]
 
     def of_files(self, firsts: Iterable[int]) -> dict[int, tuple[frozenset[str], float]]:
         """`get` of many files' own ids at once, as a dict that holds them all (and -1, before every file, not): the

@@ -370,10 +370,10 @@ class _Bounder:
         files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a file
         files = files_of(part) if files_of is not None else {value >> 4: [value] for value in part}
         of_files = getattr(self.places, "of_files", None)
-        get = of_files(files).get if of_files is not None else None  # every file's place, -1's none
+        place_of = of_files(files).get if of_files is not None else get_place  # -1 (before every file): no place
         by_weight: dict[float, list[int]] = defaultdict(list)
         for first, values in files.items():
-            place = get(first) if get is not None else get_place(first) if first >= 0 else None
+            place = place_of(first)
             path_weight: float = self.every_weight
             if place is not None:
                 known = path_weights.get(place[0])
