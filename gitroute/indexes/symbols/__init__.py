@@ -371,7 +371,9 @@ class FilePlaces:
         at = bisect_right(self.starts, node_id) - 1
         if at < 0:
             return None
-        return self.of_files((self.starts[at],))[self.starts[at]]
+        first = self.starts[at]
+        found = self.by_file.get(first)
+        return found if found is not None else self.of_files((first,))[first]
 
     def of_files(self, firsts: Iterable[int]) -> dict[int, tuple[frozenset[str], float]]:
         """`get` of many files' own ids at once, as a dict that holds them all (and -1, before every file, not): the
