@@ -373,16 +373,17 @@ class FilePlaces:
             return None
         first = self.starts[at]
         found = self.by_file.get(first)
-        return found if found is not None else self.of_files((first,))[first]
+        if found is None:  # one file: a membership test a word (1.3 µs; `of_files`' set steps for one file, 3.8)
+            found = self.by_file[first] = (frozenset(t for t in self.tokens if first in self._holders(t)), self.prior)
+        return found
 
     def of_files(self, firsts: Iterable[int]) -> dict[int, tuple[frozenset[str], float]]:
         """`get` of many files' own ids at once, as a dict that holds them all (and -1, before every file, not): the
         files not seen yet are looked up a question word at a time (a set intersection each), not a file at a time
         (a long sentence's groups span tens of thousands of files, most holding no question word in their path)."""
         by_file = self.by_file
-        missing = set(firsts)
+        missing = set(firsts).difference(by_file)  # a step per file asked: `-= by_file.keys()` was one per file held
         missing.discard(-1)
-        missing -= by_file.keys()
         if missing:
             words: dict[int, list[str]] = {}
             for token in self.tokens:
