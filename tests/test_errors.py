@@ -213,6 +213,24 @@ def test_a_bundle_blob_of_the_wrong_shape_is_fatal(built_repo, route):
     assert result.stderr.splitlines()[0] in (f"{DAMAGED}'{path}' is unreadable" for path in damaged)
 
 
+def test_a_damaged_or_overfull_node_page_is_fatal_and_names_its_blob(make_repo, route):
+    """A file of 200 definitions: its records past the first 128 are a page of `graph/pages/`. A page that is not a
+    node shard, or that holds more records than a page may (a bundle from elsewhere), is damage, in one line."""
+    from gitroute.bundle.graph import node_shard
+
+    repo = make_repo()
+    repo.commit({"big.py": "".join(f"def step_{k}():\n    return {k}\n\n\n" for k in range(200))})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    assert json.loads(route(["query", "--json", "step_190"], repo.path).stdout)["rows"][0]["name"] == "step_190"
+    pages = _bundle_paths(repo, "graph/pages/")
+    assert len(pages) == 1 and pages[0].endswith(".0001.bin")
+    base = repo.bundle_tree()
+    record = ["big.py", "step_190", "", "function", 1, 2, "python", 0, ""]
+    for forged in (b"\x00 not a shard", node_shard([record] * 129)):
+        write_bundle(repo, {pages[0]: forged}, base)
+        assert_fatal(route(["query", "step_190"], repo.path), f"{DAMAGED}'{pages[0]}' is unreadable", hint=REPLACE)
+
+
 def test_build_over_a_damaged_bundle_rebuilds_it(built_repo, route):
     good_tree = built_repo.bundle_tree()
     damaged = _bundle_paths(built_repo, "graph/nodes/") + _bundle_paths(built_repo, "symbols/postings/")

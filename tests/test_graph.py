@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gitroute.bundle.graph import GraphView, graph_blobs
+from gitroute.bundle.layout import NODE_PAGE
 from gitroute.bundle.validate import BadValue
 from gitroute.graph import SourceFile, build_graph, file_bucket, node_buckets
 from gitroute.model import EDGE_KINDS, NODE_KINDS, NODE_ORDINAL_BITS, RESOLUTIONS, Token
@@ -163,7 +164,8 @@ def _reference_blobs(graph) -> dict[str, bytes]:
             out[source >> shift].setdefault(source, []).append([kind, target, line, how])
         else:
             into[target >> shift].setdefault(target, []).append([kind, source, line, how])
-    blobs = {node_chunk_path(b << shift): node_shard(records) for b, records in chunks.items()}
+    blobs = {node_chunk_path(b << shift | k): node_shard(records[k:k + NODE_PAGE])
+             for b, records in chunks.items() for k in range(0, len(records), NODE_PAGE)}
     blobs.update((edges_path("in", b << shift), edge_shard(value)) for b, value in into.items())
     blobs.update((edges_path("out", b << shift), edge_shard(value)) for b, value in out.items())
     return blobs
@@ -194,6 +196,65 @@ def test_graph_blobs_encode_only_what_changed_and_equal_a_plain_encoding():
         assert made.blobs == {path: data for path, data in plain.items() if path not in kept}
     stale = graph_blobs_since(graph, {path: (b"another digest", "x") for path in digests})
     assert stale.blobs == plain and not stale.kept
+
+
+def test_a_bucket_of_more_nodes_than_a_page_is_stored_a_page_a_blob_and_read_back_by_id():
+    """A file of 300 functions is one bucket of 301 nodes: three pages (`graph/nodes/00000.bin`, then
+    `graph/pages/00000.0001.bin` and `.0002.bin`);
+    each record reads back from its page, a listing's names give every record, and a page is kept by its digest."""
+    from gitroute.bundle.graph import graph_blobs_since
+    from gitroute.bundle.layout import node_chunk_path
+
+    graph = graph_of({"big.py": "".join(f"def f{j}():\n    return {j}\n\n\n" for j in range(300)),
+                      "small.py": "def g():\n    return 1\n"})
+    blobs = graph_blobs(graph)
+    assert blobs == _reference_blobs(graph)
+    big = [n for n in graph.nodes if n.path == "big.py"]
+    bucket = big[0].id >> NODE_ORDINAL_BITS
+    pages = [f"graph/nodes/{bucket:05d}.bin", f"graph/pages/{bucket:05d}.0001.bin", f"graph/pages/{bucket:05d}.0002.bin"]
+    assert {p for p in blobs if p.startswith(("graph/nodes/", "graph/pages/")) and f"/{bucket:05d}." in p} == set(pages)
+    assert node_chunk_path(big[-1].id) == pages[-1] and len(big) == 301
+    reads: list[list[str]] = []
+
+    def read(paths):
+        reads.append(sorted(paths))
+        return {p: blobs[p] for p in paths if p in blobs}
+
+    view = GraphView(read, lambda path: ValueError(path))
+    last = view.nodes([big[-1].id])[big[-1].id]
+    assert (last.name, last.line) == (big[-1].name, big[-1].line)
+    assert reads == [[pages[-1]]]  # its page alone
+    every = view.nodes(n.id for n in graph.nodes)
+    assert [(n.path, n.name, n.line) for n in every.values()] == [(n.path, n.name, n.line) for n in graph.nodes]
+    listing = [p for p in blobs if p.startswith(("graph/nodes/", "graph/pages/"))]
+    assert sorted(GraphView(read, ValueError).bucket_records(listing)) == [n.id for n in graph.nodes]
+    digests = graph_blobs_since(graph, {}).digests
+    assert len({digests[p] for p in pages}) == 3  # each page its own digest
+    kept = graph_blobs_since(graph, {pages[1]: (digests[pages[1]], "id")})
+    assert kept.kept == {pages[1]: "id"} and pages[1] not in kept.blobs and pages[2] in kept.blobs
+
+
+@pytest.mark.parametrize("path", ["graph/nodes/00001.1.bin", "graph/pages/00001.bin", "graph/pages/00001.0000.bin",
+                                  "graph/pages/00001.001.bin", "graph/nodes/0001.bin", "graph/pages/00001.x.bin",
+                                  "graph/pages/00001.\u0663\u0663\u0663\u0663.bin", "graph/nodes/00001",
+                                  "graph/pages/00001.8192.bin", "graph/in/00001.bin", "graph/nodes/+0001.bin"])
+def test_a_node_page_name_no_build_writes_is_damage(path):
+    """`00001.8192.bin` would start past the bucket's 2 ** 20 ordinals."""
+    from gitroute.bundle.layout import node_page_first
+
+    assert node_page_first(path) is None
+    view = GraphView(lambda paths: {}, lambda path: ValueError(path))
+    with pytest.raises(ValueError):
+        view.bucket_records([path])
+
+
+def test_a_node_page_of_more_records_than_a_page_holds_is_a_bad_value():
+    from gitroute.bundle.graph import load_node_shard, node_shard
+
+    record = ["a.py", "f", "", "function", 2, 3, "python", 0, ""]
+    assert len(load_node_shard(node_shard([record] * NODE_PAGE))) == NODE_PAGE
+    with pytest.raises(BadValue):
+        load_node_shard(node_shard([record] * (NODE_PAGE + 1)))
 
 
 def test_a_call_through_a_go_package_level_var_resolves_to_the_constant_node():
@@ -349,7 +410,7 @@ def _node_records(draw) -> list:
             draw(st.integers(0, 1)), draw(st.text(max_size=30))]
 
 
-@given(st.lists(_node_records(), max_size=300))
+@given(st.lists(_node_records(), max_size=NODE_PAGE))
 def test_a_buckets_node_records_round_trip_through_their_columns(records):
     from gitroute.bundle.graph import load_node_shard, node_shard
 
@@ -362,11 +423,12 @@ def test_a_buckets_node_records_round_trip_through_their_columns(records):
 def test_a_node_record_reads_without_decoding_its_buckets_other_strings():
     from gitroute.bundle.graph import load_node_shard, node_shard
 
-    records = [[f"pkg/m{k}.py", f"name{k}", "", "function", k + 1, k + 2, "python", 0, f"doc {k}"] for k in range(300)]
+    records = [[f"pkg/m{k}.py", f"name{k}", "", "function", k + 1, k + 2, "python", 0, f"doc {k}"]
+               for k in range(NODE_PAGE)]
     bucket = load_node_shard(node_shard(records))
 
     assert bucket[123] == records[123]
-    assert len(bucket.strings) == 5  # its path, name, owner, language and doc: none of the other 299 records
+    assert len(bucket.strings) == 5  # its path, name, owner, language and doc: none of the other records
     assert bucket[0] == ["pkg/m0.py", "name0", "", "function", 1, 2, "python", 0, "doc 0"]
 
 

@@ -16,10 +16,13 @@ from operator import add, gt, mul
 
 from gitroute.bundle.layout import (
     GRAPH_NODES,
+    GRAPH_PAGES,
     MAX_RECORD_DOC,
     MAX_RECORD_NAME,
+    NODE_PAGE,
     edges_path,
     node_chunk_path,
+    node_page_first,
 )
 from gitroute.bundle.validate import BadValue
 from gitroute.bundle.varints import (
@@ -229,7 +232,7 @@ def load_node_shard(data: bytes) -> NodeBucket:
     n, at = read_varint(data, 4)
     s, at = read_varint(data, at)
     size, at = read_varint(data, at)
-    if n > ORDINAL_MASK + 1 or s > size or size > len(data) - at:
+    if n > NODE_PAGE or s > size or size > len(data) - at:
         raise BadValue("a node bucket's counts are past its bytes")
     lengths = decode_varints(data[at:at + size])
     at += size
@@ -336,8 +339,11 @@ def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]]
     files = files or {}
     digests: dict[str, bytes] = {}
     node_buckets = sorted(graph.node_digests) or sorted({node.id >> shift for node in graph.nodes})
-    for bucket in node_buckets:
-        digests[node_chunk_path(bucket << shift)] = graph.node_digests.get(bucket, b"")
+    pages = _node_pages(graph.nodes, node_buckets)
+    for bucket, (_first, count) in zip(node_buckets, pages):
+        digest = graph.node_digests.get(bucket, b"")
+        for page in range(0, count, NODE_PAGE):  # a page's digest: its bucket's and its place (and so its count)
+            digests[node_chunk_path(bucket << shift | page)] = digest and _digest([digest, page.to_bytes(4, "big")])
     sources: dict[int, list[FileEdges]] = defaultdict(list)
     targets: dict[int, list[FileEdges]] = defaultdict(list)
     into: dict[int, list[bytes]] = defaultdict(list)
@@ -367,9 +373,11 @@ def graph_blobs_since(graph: CodeGraph, earlier: Mapping[str, tuple[bytes, str]]
     blobs: dict[str, bytes] = {}
     if emit is None:
         emit = blobs.__setitem__
-    for b in node_buckets:
-        if node_chunk_path(b << shift) not in kept:
-            emit(node_chunk_path(b << shift), node_shard(_records(graph.nodes, b)))
+    for b, (first, count) in zip(node_buckets, pages):
+        for page in range(0, count, NODE_PAGE):
+            if node_chunk_path(b << shift | page) not in kept:
+                emit(node_chunk_path(b << shift | page),
+                     node_shard(list(map(node_record, graph.nodes[first + page:first + min(count, page + NODE_PAGE)]))))
     dirty_out = {b for b in sources if edges_path("out", b << shift) not in kept}
     dirty_in = {b for b in targets if edges_path("in", b << shift) not in kept}
     if dirty_out or dirty_in:
@@ -402,14 +410,18 @@ def _span(edges: Sequence, start: int, end: int) -> Iterable[tuple]:
     return rows(start, end) if rows is not None else edges[start:end]
 
 
-def _records(nodes: list[Node], bucket: int) -> list[list]:
-    """Node records of one bucket, in ordinal order (nodes are in id order)."""
+def _node_pages(nodes: list[Node], buckets: Sequence[int]) -> list[tuple[int, int]]:
+    """For each bucket, the place of its first node in `nodes` (in id order) and its node count: its pages are
+    `NODE_PAGE` of them at a time (a bucket's ordinals are 0, 1, ... with no gap: `graph._place_nodes`)."""
     from bisect import bisect_left
     from operator import attrgetter
 
-    first = bisect_left(nodes, bucket << NODE_ORDINAL_BITS, key=attrgetter("id"))
-    end = bisect_left(nodes, (bucket + 1) << NODE_ORDINAL_BITS, key=attrgetter("id"))
-    return [node_record(node) for node in nodes[first:end]]
+    places = []
+    for bucket in buckets:
+        first = bisect_left(nodes, bucket << NODE_ORDINAL_BITS, key=attrgetter("id"))
+        end = bisect_left(nodes, (bucket + 1) << NODE_ORDINAL_BITS, key=attrgetter("id"))
+        places.append((first, end - first))
+    return places
 
 
 def _edge_blobs(graph: CodeGraph, out: set[int], into: set[int], sources: dict[int, list[FileEdges]],
@@ -493,7 +505,7 @@ class GraphView:
                 try:
                     if path not in blobs:
                         self._chunks[path] = None
-                    elif path.startswith(GRAPH_NODES):
+                    elif path.startswith((GRAPH_NODES, GRAPH_PAGES)):
                         self._chunks[path] = load_node_shard(blobs[path])
                     else:
                         self._chunks[path] = load_edge_shard(blobs[path])
@@ -522,22 +534,22 @@ class GraphView:
             chunk = chunks.get(path)
             if chunk is None:
                 continue
-            ordinal = node_id & ORDINAL_MASK
-            if ordinal < len(chunk):  # type: ignore[arg-type]  # a NodeBucket, as load_node_shard gives
+            place = (node_id & ORDINAL_MASK) % NODE_PAGE  # in its page
+            if place < len(chunk):  # type: ignore[arg-type]  # a NodeBucket, as load_node_shard gives
                 try:
-                    found[node_id] = chunk[ordinal]  # type: ignore[index]
+                    found[node_id] = chunk[place]  # type: ignore[index]
                 except ValueError as err:  # BadValue: a string that is not UTF-8
                     raise self._corrupt(path) from err
         return found
 
-    def bucket_records(self, names: Iterable[str]) -> dict[int, list]:
-        """Every node record of the buckets named (`00042.bin`, as `graph/nodes/` lists them), by id."""
+    def bucket_records(self, paths: Iterable[str]) -> dict[int, list]:
+        """Every node record of the pages at `paths` (`graph/nodes/00042.bin`, `graph/pages/00042.0001.bin`), by id."""
         firsts = []
-        for name in names:
-            number = name.removesuffix(".bin")
-            if not (len(number) == 5 and number.isdigit() and name.endswith(".bin")):
-                raise self._corrupt(f"{GRAPH_NODES}/{name}")
-            firsts.append(int(number) << NODE_ORDINAL_BITS)
+        for path in paths:
+            first = node_page_first(path)
+            if first is None:
+                raise self._corrupt(path)
+            firsts.append(first)
         chunks = self._load(node_chunk_path(first) for first in firsts)
         ids: list[int] = []
         for first in firsts:

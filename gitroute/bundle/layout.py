@@ -10,7 +10,7 @@ from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 8  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+FORMAT_VERSION = 9  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
 # results in the bundle, postings in binary shards of varints (docs/decisions/0025); 4: impact's and doc_links'
 # records in binary shards that spell their strings once (0025's amendment); 5: node ids as bucket and ordinal,
 # the graph's node records and edges in binary columns (0025's second amendment); 6: meaning's node lengths once
@@ -18,7 +18,8 @@ FORMAT_VERSION = 8  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # fixed-width columns a reader takes a record from without decoding its bucket, and doc_links' shards with no node
 # id and only what an answer reads (0025's session-24 amendments); 8: meaning's file table in two blobs, the files'
 # first ids (`meaning/files.bin`, what the symbol tiers' path bounds read) apart from the nodes' lengths
-# (`meaning/lengths.bin`) (0025's session-31 amendment)
+# (`meaning/lengths.bin`) (0025's session-31 amendment); 9: a bucket's node records in pages of NODE_PAGE, a blob
+# each (0025's session-37 amendment)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"
@@ -47,8 +48,38 @@ def node_chunk(node_id: int) -> int:
     return node_id >> NODE_ORDINAL_BITS
 
 
+# A bucket's node records are stored this many to a blob, by ordinal: `graph/nodes/00042.bin` holds ordinals 0-127,
+# `graph/pages/00042.0001.bin` 128-255, ... A bucket holds whole files, and a kernel's hold up to thousands of records
+# (a driver's register constants): a question reads the page of each record it wants, not its whole bucket (a
+# kernel's sentence read 14 MB of buckets for 860 records). The pages past the first are a folder of their own, of
+# names of one length: both trees stay rows a name is found in by bisection (`store.LazyTree`).
+NODE_PAGE = 128
+GRAPH_PAGES = "graph/pages"
+_PAGES = (1 << NODE_ORDINAL_BITS) // NODE_PAGE
+
+
 def node_chunk_path(node_id: int) -> str:
+    """The blob that holds a node's record: its bucket's page (`NODE_PAGE`)."""
+    page = (node_id & ((1 << NODE_ORDINAL_BITS) - 1)) // NODE_PAGE
+    if page:
+        return f"{GRAPH_PAGES}/{node_chunk(node_id):05d}.{page:04d}.bin"
     return f"{GRAPH_NODES}/{node_chunk(node_id):05d}.bin"
+
+
+def node_page_first(path: str) -> int | None:
+    """The first node id of the page at `path` (`graph/nodes/00042.bin`, `graph/pages/00042.0003.bin`); None for a
+    path no build writes."""
+    folder, _slash, name = path.rpartition("/")
+    parts = name.split(".")
+    if folder not in (GRAPH_NODES, GRAPH_PAGES) or parts[-1] != "bin" or len(parts) != (2 if folder == GRAPH_NODES
+                                                                                         else 3):
+        return None
+    if not all(part.isascii() and part.isdigit() for part in parts[:-1]) or len(parts[0]) != 5:
+        return None
+    page = int(parts[1]) if folder == GRAPH_PAGES else 0
+    if folder == GRAPH_PAGES and not (len(parts[1]) == 4 and 0 < page < _PAGES):
+        return None
+    return int(parts[0]) << NODE_ORDINAL_BITS | page * NODE_PAGE
 
 
 def edges_path(direction: str, node_id: int) -> str:

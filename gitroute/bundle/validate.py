@@ -170,6 +170,7 @@ MANIFEST_CEILING = 1 << 26  # build.json: status only; it lists every file the b
 BLOB_CEILINGS: dict[str, tuple[str, tuple[tuple[str, int], ...]]] = {
     # kind (a folder, or a blob's path) -> (the index whose counts bound it, ((count, bytes an item), ...))
     "graph/nodes": ("symbols", (("nodes", 8192),)),
+    "graph/pages": ("symbols", (("nodes", 8192),)),
     "graph/in": ("symbols", (("nodes", 8192),)),
     "graph/out": ("symbols", (("nodes", 8192),)),
     "symbols/postings": ("symbols", (("postings", 64), ("tokens", 512))),
