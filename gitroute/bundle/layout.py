@@ -55,12 +55,12 @@ def node_chunk(node_id: int) -> int:
 # names of one length: both trees stay rows a name is found in by bisection (`store.LazyTree`).
 NODE_PAGE = 128
 GRAPH_PAGES = "graph/pages"
-_PAGES = (1 << NODE_ORDINAL_BITS) // NODE_PAGE
+_ORDINALS = 1 << NODE_ORDINAL_BITS
 
 
 def node_chunk_path(node_id: int) -> str:
     """The blob that holds a node's record: its bucket's page (`NODE_PAGE`)."""
-    page = (node_id & ((1 << NODE_ORDINAL_BITS) - 1)) // NODE_PAGE
+    page = node_id % _ORDINALS // NODE_PAGE
     if page:
         return f"{GRAPH_PAGES}/{node_chunk(node_id):05d}.{page:04d}.bin"
     return f"{GRAPH_NODES}/{node_chunk(node_id):05d}.bin"
@@ -71,15 +71,18 @@ def node_page_first(path: str) -> int | None:
     path no build writes."""
     folder, _slash, name = path.rpartition("/")
     parts = name.split(".")
-    if folder not in (GRAPH_NODES, GRAPH_PAGES) or parts[-1] != "bin" or len(parts) != (2 if folder == GRAPH_NODES
-                                                                                         else 3):
+    if folder == GRAPH_NODES and len(parts) == 2:
+        bucket, page = parts[0], "0"
+    elif folder == GRAPH_PAGES and len(parts) == 3 and len(parts[1]) == 4:
+        bucket, page = parts[0], parts[1]
+    else:
         return None
-    if not all(part.isascii() and part.isdigit() for part in parts[:-1]) or len(parts[0]) != 5:
+    if parts[-1] != "bin" or len(bucket) != 5 or not all(p.isascii() and p.isdigit() for p in (bucket, page)):
         return None
-    page = int(parts[1]) if folder == GRAPH_PAGES else 0
-    if folder == GRAPH_PAGES and not (len(parts[1]) == 4 and 0 < page < _PAGES):
+    first = int(page) * NODE_PAGE
+    if (folder == GRAPH_PAGES) != (0 < first < _ORDINALS):
         return None
-    return int(parts[0]) << NODE_ORDINAL_BITS | page * NODE_PAGE
+    return int(bucket) << NODE_ORDINAL_BITS | first
 
 
 def edges_path(direction: str, node_id: int) -> str:
