@@ -267,3 +267,46 @@ def test_a_pinned_bundles_later_question_of_few_postings_walks_lists(monkeypatch
     fresh = rank_files(["cache", "folder"], {"cache": pairs, "folder": [(2, 1 | 1 << 24)]}, section, files=[0, 20])[0]
     assert later == fresh and first
     assert all(type(score) is float for score, _ in later)
+
+
+_AHEAD = r"""
+import json, sys
+from gitroute.indexes import symbols
+from gitroute.indexes.meaning import arrays
+from gitroute.query import query
+
+arrays.MIN_POSTINGS = int(sys.argv[2])
+real = symbols.read_postings
+seen = []
+
+
+def read_postings(*args, **kwargs):  # was numpy in the process when the symbol tiers decoded their postings?
+    seen.append("numpy" in sys.modules)
+    return real(*args, **kwargs)
+
+
+symbols.read_postings = read_postings
+assert "numpy" not in sys.modules
+rows = [tuple(query(text, repo=sys.argv[1], explain=True).rows) for text in json.loads(sys.argv[3])]
+print(json.dumps({"symbols_saw_numpy": seen, "numpy": "numpy" in sys.modules, "rows": repr(rows)}))
+"""
+
+
+def test_a_plain_words_question_imports_numpy_before_the_symbol_tiers_only_when_meaning_would(shop):
+    """`meaning.numpy_ahead`: past the postings threshold numpy is in before the symbol tiers decode (they then
+    decode over arrays), and the answers are the same; under it, no question imports numpy at all. A fresh process
+    each, numpy not yet imported; a one-word question never asks the meaning index."""
+    import json
+    import subprocess
+    import sys
+
+    questions = json.dumps(["where is the reminder sent when the customer has not paid", "shipping weight"])
+    runs = {threshold: json.loads(subprocess.run([sys.executable, "-c", _AHEAD, str(shop.path), str(threshold),
+                                                  questions], capture_output=True, text=True, check=True).stdout)
+            for threshold in (1, 10**9)}
+    assert runs[1]["symbols_saw_numpy"] == [True, True] and runs[1]["numpy"]
+    assert runs[10**9]["symbols_saw_numpy"] == [False, False] and not runs[10**9]["numpy"]
+    assert runs[1]["rows"] == runs[10**9]["rows"]
+    one_word = subprocess.run([sys.executable, "-c", _AHEAD, str(shop.path), "1", json.dumps(["invoice_total"])],
+                              capture_output=True, text=True, check=True).stdout
+    assert json.loads(one_word) | {"rows": ""} == {"symbols_saw_numpy": [False], "numpy": False, "rows": ""}

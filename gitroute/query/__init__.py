@@ -351,6 +351,8 @@ def query(
         # by the dozen) takes no share of meaning rows: its rows are the symbol tiers' first `limit`, which a
         # query at that limit finds reading far fewer records (the threshold is the limit-th score).
         names_only = prose_share(text) == 0.0
+        if not names_only:  # the meaning index is asked next: numpy now if it will import it (`numpy_ahead`)
+            _numpy_ahead(view, text)
         by_name = ask_symbols(view, text, limit=limit if names_only else max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
         best = symbol_rows[0] if symbol_rows else None
@@ -431,6 +433,14 @@ def _namespace_dropped(view: BundleView, text: str, limit: int) -> Answer | None
 
 def strip_signals(rows: list, explain: bool) -> list:
     return rows if explain else [r._replace(signals=()) for r in rows]
+
+
+def _numpy_ahead(view: BundleView, text: str) -> None:
+    from gitroute.indexes.meaning import NAME, numpy_ahead
+
+    if view.section(NAME) is not None:
+        index = view.index(NAME)
+        numpy_ahead(text, index.section, index.read, index.corrupt, index.memo)
 
 
 def _ask_meaning(view, text: str, limit: int, explain: bool) -> tuple[list, list[str], Evidence | None]:

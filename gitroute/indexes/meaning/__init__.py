@@ -17,6 +17,7 @@ becomes words, `postings` what a file's postings are, `ranking` how files rank a
 """
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -392,12 +393,44 @@ def read_postings(tokens: Sequence[str], section: dict, read: Read,
         raise corrupt(META) from err
     # Many postings are decoded into arrays (`arrays.decode_pairs`), which the ranking then walks as arrays; the
     # count is each value's first varint, read before anything is decoded.
-    stored = POSTINGS.read_shards(read, {POSTINGS.key_path(token, shards) for token in tokens}, corrupt)
-    np = numpy_for(sum(stored_count(shard.get(token)) for token in tokens
-                       if isinstance(shard := stored[POSTINGS.key_path(token, shards)], dict)))
+    stored = POSTINGS.read_shards(read, {POSTINGS.key_path(token, shards) for token in tokens}, corrupt,
+                                  memo.pop("stored_ahead", None) if memo is not None else None)
+    np = numpy_for(_stored_postings(stored, tokens, shards))
     decode = None if np is None else partial(decode_key, np, POSTINGS.codec)
     found = POSTINGS.read(read, tokens, shards, corrupt, stored, decode=decode)
     return {token: values for token, values in found.items() if values}
+
+
+def _asked_words(text: str) -> tuple[list[str], set[str]]:
+    """The question's words (`question_words`), and those of them that ask for the entry point ("where is the entry
+    point of the cli": the symbol tiers' to answer, from manifests and main guards; no evidence of an off-topic
+    question)."""
+    return question_words(text), {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
+
+
+def numpy_ahead(text: str, section: dict, read: Read, corrupt: Callable[[str], Exception], memo: dict) -> None:
+    """Before the symbol tiers answer a plain-words question: when its own words hold enough postings that
+    `read_postings` will import numpy for them (`arrays.numpy_for`), import it now, so that the symbol tiers decode
+    their long postings over arrays too (a kernel's sentence: about 30 ms). The shards read wait in `memo` for
+    `read_postings`, which takes them (one question's, never kept longer). No question takes numpy that did not."""
+    if "numpy" in sys.modules or memo.get("postings") is not None:
+        return
+    tokens, asking = _asked_words(text)
+    if not [t for t in tokens if t not in asking]:
+        return
+    try:
+        shards = int(section["postings_shards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise corrupt(META) from err
+    stored = memo["stored_ahead"] = POSTINGS.read_shards(read, {POSTINGS.key_path(t, shards) for t in tokens},
+                                                          corrupt)
+    numpy_for(_stored_postings(stored, tokens, shards))
+
+
+def _stored_postings(stored: dict[str, dict], tokens: Sequence[str], shards: int) -> int:
+    """How many postings these tokens hold in the shards read (`stored`), before any is decoded."""
+    return sum(stored_count(shard.get(token)) for token in tokens
+               if isinstance(shard := stored[POSTINGS.key_path(token, shards)], dict))
 
 
 def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> FileTable:
@@ -488,10 +521,7 @@ def query_meaning(
     what the graph stores, and only the files ranked near the top are looked up. `memo` (the index
     view's, kept per pinned bundle; see `warm`) keeps decoded postings for the next question.
     """
-    tokens = question_words(text)
-    # In a question for the entry point ("where is the entry point of the cli") the words that ask for it
-    # are the symbol tiers' to answer (from manifests and main guards): no evidence of an off-topic question.
-    asking = {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
+    tokens, asking = _asked_words(text)
     if not [t for t in tokens if t not in asking]:
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
     alternates = alternatives(tokens) if EXPANDED else {}
