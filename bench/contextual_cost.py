@@ -77,13 +77,12 @@ def large_ref_bytes(repo: Path) -> int:
 
 
 def vectors_alone(repo: Path, model: str) -> None:
-    from gitroute.bundle.layout import GRAPH_NODES
     from gitroute.bundle.store import BundleView
     from gitroute.indexes import contextual
     from gitroute.sentence_model import read_folder
 
     with BundleView(str(repo)) as bundle:
-        records = sorted(bundle.graph.bucket_records(bundle.listing(GRAPH_NODES)).items(),
+        records = sorted(bundle.node_records().items(),
                          key=lambda r: (r[1][0], r[0]))
     texts = [contextual.node_text(r[0], r[1], r[2], r[3], r[-1] or "") for _, r in records]
     files = read_folder(model)

@@ -47,7 +47,6 @@ def collect(names: list[str], models: dict[str, str], statics: dict[str, str], o
     import numpy as np
 
     from gitroute.bench import read_bench, row_matches
-    from gitroute.bundle.layout import GRAPH_NODES
     from gitroute.bundle.store import BundleView, corrupt_blob
     from gitroute.indexes import contextual
     from gitroute.indexes.embedding import StaticModel, read_model_folder
@@ -65,7 +64,7 @@ def collect(names: list[str], models: dict[str, str], statics: dict[str, str], o
         with BundleView(str(repo)) as bundle:
             view = bundle.index("meaning")
             by_path: dict[str, list[list]] = {}
-            for _, record in sorted(bundle.graph.bucket_records(bundle.listing(GRAPH_NODES)).items()):
+            for _, record in sorted(bundle.node_records().items()):
                 by_path.setdefault(record[0], []).append(record)
             for tag, path in bench_files(name):
                 for q in read_bench(str(path)).questions:

@@ -212,7 +212,6 @@ def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = M
 
     from gitroute import api
     from gitroute.bench import read_bench, row_matches
-    from gitroute.bundle.layout import GRAPH_NODES
     from gitroute.bundle.store import BundleView, corrupt_blob
     from gitroute.indexes.meaning import query_meaning
 
@@ -230,7 +229,7 @@ def collect(names: list[str], out: Path, int8: bool = False, max_tokens: int = M
         by_path: dict[str, list[list]] = {}
         with BundleView(str(repo)) as bundle:
             view = bundle.index("meaning")
-            for _, record in sorted(view.graph.bucket_records(bundle.listing(GRAPH_NODES)).items()):
+            for _, record in sorted(bundle.node_records().items()):
                 by_path.setdefault(record[0], []).append(record)
             rows_of = {}
             for q in questions:
@@ -593,13 +592,11 @@ def django_estimate(runs: int) -> None:
     """What embedding all of django's nodes (or files) would cost, from real texts of its bundle."""
     import random
 
-    from gitroute.bundle.layout import GRAPH_NODES
     from gitroute.bundle.store import BundleView
 
     repo = BENCH / "corpora" / "django"
     with BundleView(str(repo)) as bundle:
-        view = bundle.index("meaning")
-        records = view.graph.bucket_records(bundle.listing(GRAPH_NODES))
+        records = bundle.node_records()
     by_path: dict[str, list[list]] = {}
     for _, record in sorted(records.items()):
         by_path.setdefault(record[0], []).append(record)
@@ -624,14 +621,13 @@ def query_estimate(data: Path, runs: int) -> None:
     """Embedding a question's 20 real candidates at query time (meta texts, and every node of them)."""
     import random
 
-    from gitroute.bundle.layout import GRAPH_NODES
     from gitroute.bundle.store import BundleView
 
     corpora = json.loads(data.read_text())["corpora"]
     cases = []  # (meta texts, node texts) of one question's candidates
     for name, items in corpora.items():
         with BundleView(str(BENCH / "corpora" / name)) as bundle:
-            records = bundle.index("meaning").graph.bucket_records(bundle.listing(GRAPH_NODES))
+            records = bundle.node_records()
         by_path: dict[str, list[list]] = {}
         for _, record in sorted(records.items()):
             by_path.setdefault(record[0], []).append(record)

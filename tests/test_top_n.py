@@ -448,3 +448,22 @@ def test_postings_decoded_over_arrays_rank_as_the_codecs(corpus, text, limit):
         finally:
             symbols.ARRAYS_MIN_BYTES = 4096
     assert asked[0] == asked[1 << 30]
+
+
+def test_a_warm_view_holds_every_node_record_its_pages_too(make_repo):
+    # A file of 200 definitions: its records past the first 128 are a page of `graph/pages`. A warm view decodes
+    # every record ahead, those of the pages too, and a name among them is answered from the memo alone.
+    repo = make_repo()
+    repo.commit({"big.py": "".join(f"def step_{k}():\n    return {k}\n\n\n" for k in range(200)),
+                 "small.py": "def other():\n    return 0\n"})
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        assert view.listing("graph/pages")
+        records = view.node_records()
+        assert sorted(r[1] for r in records.values() if r[3] == "function") == sorted(
+            [f"step_{k}" for k in range(200)] + ["other"])
+        index = view.index("symbols")
+        symbols.warm(index)
+        assert index.memo["records"] == records
+        answer = api.query("step_190", repo=str(repo.path), bundle=view)
+    assert answer.rows[0].name == "step_190"

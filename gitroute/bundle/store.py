@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from gitroute.bundle.graph import GraphView
-from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, INDEX_META, MANIFEST
+from gitroute.bundle.layout import BUNDLE_REF, FORMAT_VERSION, GRAPH_NODES, GRAPH_PAGES, INDEX_META, MANIFEST
 from gitroute.bundle.validate import (
     BLOB_CEILINGS,
     BadValue,
@@ -380,6 +380,12 @@ class BundleView:
         if self._graph is None:
             self._graph = GraphView(self.read, lambda path: corrupt_blob(path, self.ref), self.graph_chunks)
         return self._graph
+
+    def node_records(self) -> dict[int, list]:
+        """Every node record of the graph, by id: its pages in `graph/nodes` and `graph/pages` (a warm server
+        decoding ahead, the benches that read every node)."""
+        return self.graph.bucket_records([f"{folder}/{name}" for folder in (GRAPH_NODES, GRAPH_PAGES)
+                                          for name in self.listing(folder)])
 
     def index(self, name: str) -> IndexView:
         """One index's view of the bundle; a bundle written without that index is refused."""

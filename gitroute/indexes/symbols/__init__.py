@@ -17,7 +17,7 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from gitroute.bundle.layout import GRAPH_NODES, GRAPH_PAGES, INDEX_META
+from gitroute.bundle.layout import INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
 from gitroute.indexes.symbols.bounds import ENTRY_TOKEN, Bounds, bound_postings, posting_bits, split_by_facts
 from gitroute.model import Answer, Row
@@ -586,9 +586,7 @@ def warm(view: IndexView) -> None:
     except (KeyError, TypeError, ValueError) as err:
         raise view.corrupt(INDEX_META) from err
     parsed = POSTINGS.read_all(view.read, shards, view.corrupt, memo.setdefault("postings", {}))
-    graph = view.graph
-    records = graph.bucket_records([f"{folder}/{name}" for folder in (GRAPH_NODES, GRAPH_PAGES)
-                                    for name in view.bundle.listing(folder)])
+    records = view.bundle.node_records()
     words: dict[tuple[str, bool], frozenset[str]] = {}
     places: dict[int, tuple[frozenset[str], float]] = {}
     doc_words: dict[int, frozenset[str]] = {}  # the words of a node's doc, as `node_text` takes them
