@@ -202,8 +202,11 @@ def test_a_bucket_of_more_nodes_than_a_page_is_stored_a_page_a_blob_and_read_bac
     """A file of 300 functions is one bucket of 301 nodes: three pages (`graph/nodes/00000.bin`, then
     `graph/pages/00000.0001.bin` and `.0002.bin`);
     each record reads back from its page, a listing's names give every record, and a page is kept by its digest."""
+    import dataclasses
+
     from gitroute.bundle.graph import graph_blobs_since
     from gitroute.bundle.layout import node_chunk_path
+    from gitroute.graph import NodeTable
 
     graph = graph_of({"big.py": "".join(f"def f{j}():\n    return {j}\n\n\n" for j in range(300)),
                       "small.py": "def g():\n    return 1\n"})
@@ -228,6 +231,8 @@ def test_a_bucket_of_more_nodes_than_a_page_is_stored_a_page_a_blob_and_read_bac
     assert [(n.path, n.name, n.line) for n in every.values()] == [(n.path, n.name, n.line) for n in graph.nodes]
     listing = [p for p in blobs if p.startswith(("graph/nodes/", "graph/pages/"))]
     assert sorted(GraphView(read, ValueError).bucket_records(listing)) == [n.id for n in graph.nodes]
+    # A large build's graph holds its nodes as a `NodeTable`: the same pages from it.
+    assert graph_blobs(dataclasses.replace(graph, nodes=NodeTable.from_nodes(graph.nodes))) == blobs
     digests = graph_blobs_since(graph, {}).digests
     assert len({digests[p] for p in pages}) == 3  # each page its own digest
     kept = graph_blobs_since(graph, {pages[1]: (digests[pages[1]], "id")})

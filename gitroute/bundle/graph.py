@@ -412,15 +412,18 @@ def _span(edges: Sequence, start: int, end: int) -> Iterable[tuple]:
 
 def _node_pages(nodes: list[Node], buckets: Sequence[int]) -> list[tuple[int, int]]:
     """For each bucket, the place of its first node in `nodes` (in id order) and its node count: its pages are
-    `NODE_PAGE` of them at a time (a bucket's ordinals are 0, 1, ... with no gap: `graph._place_nodes`)."""
+    `NODE_PAGE` of them at a time (a bucket's ordinals are 0, 1, ... with no gap: `graph._place_nodes`). Every
+    bucket's, the kept ones too (a page's digest is its bucket's and its place), so the ids are bisected, not the
+    nodes: a `graph.NodeTable` makes a node each item read (a kernel's 48,000 buckets: seconds)."""
     from bisect import bisect_left
-    from operator import attrgetter
 
+    ids = getattr(nodes, "ids", None)  # a `NodeTable`'s ids, as they are held
+    if ids is None:
+        ids = [node.id for node in nodes]
     places = []
     for bucket in buckets:
-        first = bisect_left(nodes, bucket << NODE_ORDINAL_BITS, key=attrgetter("id"))
-        end = bisect_left(nodes, (bucket + 1) << NODE_ORDINAL_BITS, key=attrgetter("id"))
-        places.append((first, end - first))
+        first = bisect_left(ids, bucket << NODE_ORDINAL_BITS)
+        places.append((first, bisect_left(ids, (bucket + 1) << NODE_ORDINAL_BITS, first) - first))
     return places
 
 
