@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from bisect import bisect_right
 from pathlib import Path
 
@@ -380,6 +381,34 @@ def test_file_places_split_postings_by_their_file_as_a_bisection_does(starts, po
             assert first == (starts[at] if at >= 0 else -1)
     for first in starts:
         assert places.get(first) == places.get(first) == (frozenset(), places.prior)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 2**34), max_size=12, unique=True),
+       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, 15)), max_size=60, unique=True),
+       st.lists(st.sets(st.integers(0, 11), max_size=6), min_size=1, max_size=3))
+def test_file_places_group_values_by_path_weight_over_arrays_as_file_by_file(starts, postings, holding):
+    # `FilePlaces.by_path_weight` over numpy's arrays (numpy in the process) gives what it gives a file at a time
+    # without: the same sets of values, under the same weights, in the order of their first file.
+    import numpy  # noqa: F401 - in sys.modules: the arrays' path
+
+    starts = sorted(starts)
+    values = {node << 4 | facts for node, facts in postings}
+    tokens = [f"w{k}" for k in range(len(holding))]
+    # a word's holders: the files (by their place in `starts`) whose path holds it, as their name postings
+    lists = {token: [[starts[k] << 4 for k in held if k < len(starts)], [], []] for token, held in zip(tokens, holding)}
+
+    def weight_of(place):
+        return -1.0 if place is None else float(sum(2 ** tokens.index(t) for t in place[0]))
+
+    over_arrays = symbols.FilePlaces(starts, lists, tokens).by_path_weight(values, weight_of)
+    held = sys.modules.pop("numpy")
+    try:
+        file_by_file = symbols.FilePlaces(starts, lists, tokens).by_path_weight(values, weight_of)
+    finally:
+        sys.modules["numpy"] = held
+    assert list(over_arrays.items()) == list(file_by_file.items())
+    assert sorted(v for group in over_arrays.values() for v in group) == sorted(values)
 
 
 def test_the_symbol_tiers_answer_a_sentence_from_a_bundle_without_a_meaning_index(tmp_path, monkeypatch):

@@ -367,21 +367,23 @@ class _Bounder:
         the group's bound allows: bounded by file, not node by node, they wait below the rows kept."""
         get_place, path_weights, weights, q = self.get_place, self.path_weights, self.weights, self.q
         assert get_place is not None
-        files_of = getattr(self.places, "files_of", None)  # a cold query's `FilePlaces`: a bisection a file
-        files = files_of(part) if files_of is not None else {value >> 4: [value] for value in part}
-        of_files = getattr(self.places, "of_files", None)
-        place_of = of_files(files).get if of_files is not None else get_place  # -1 (before every file): no place
-        by_weight: dict[float, list[int]] = defaultdict(list)
-        for first, values in files.items():
-            place = place_of(first)
-            path_weight: float = self.every_weight
-            if place is not None:
-                known = path_weights.get(place[0])
-                if known is None:
-                    known = path_weights[place[0]] = sum(weights[t] for t in q if t in place[0])
-                path_weight = known
-            by_weight[path_weight] += values
-        return [(self.bound(*warm[:-1], path_weight, self.prior, adjacent=adjacent), set(nodes))
+
+        def weight_of(place: tuple[frozenset[str], float] | None) -> float:
+            if place is None:
+                return self.every_weight
+            known = path_weights.get(place[0])
+            if known is None:
+                known = path_weights[place[0]] = sum(weights[t] for t in q if t in place[0])
+            return known
+
+        by_path_weight = getattr(self.places, "by_path_weight", None)  # a cold query's `FilePlaces`: by file
+        if by_path_weight is not None:
+            by_weight = by_path_weight(part, weight_of)
+        else:
+            by_weight = defaultdict(set)
+            for value in part:
+                by_weight[weight_of(get_place(value >> 4))].add(value)
+        return [(self.bound(*warm[:-1], path_weight, self.prior, adjacent=adjacent), nodes)
                 for path_weight, nodes in by_weight.items()]
 
     def by_kind(self, warm: tuple, part: set[int], adjacent: bool) -> list:
