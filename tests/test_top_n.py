@@ -315,6 +315,32 @@ def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limi
     assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
 
 
+def test_a_names_function_words_and_letters_hold_no_node_up_alone(make_repo):
+    # `cmdfiles_for_a`: its `for` and `a` (an `a` split off a number too: `pcm3168a`) name thousands of a kernel's
+    # nodes, and each was scored for the rows after the name's few. They still count in the score of a node that
+    # holds the name's other word (in its name, doc or owner, or a file's folder); a node they match, its path
+    # aside, is no row, cold or warm, and the bounded rows are those of scoring every candidate. A name of such words
+    # only keeps them all.
+    repo = make_repo()
+    files = {f"drivers/chip_{i:02d}.c": f"int wait_for_idle_{i}(void) {{ return 0; }}\nint pcm{i}a_reg(void) "
+                                        f"{{ return 1; }}\nint for_each_{i}(void) {{ return 2; }}\n" for i in range(40)}
+    files["scripts/gen.py"] = ("def cmdfiles_for_a(archive):\n    pass\n\n\ndef cmdfiles_for_modorder(order):\n"
+                               "    pass\n\n\ndef to_cmdfile(path):\n    pass\n")
+    files["cmdfiles/helpers.py"] = "def for_a_while():\n    pass\n"
+    repo.commit(files)
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    with BundleView(str(repo.path)) as view:
+        for warm in (False, "files", True):
+            rows = _rows(view, "cmdfiles_for_a", 10, Filters(), exhaustive=False, warm=warm)
+            assert rows == _rows(view, "cmdfiles_for_a", 10, Filters(), exhaustive=True)
+            assert [r[2] for r in rows[:2]] == ["cmdfiles_for_a", "cmdfiles_for_modorder"]
+            assert {r[2] for r in rows} == {"cmdfiles_for_a", "cmdfiles_for_modorder", "to_cmdfile", "helpers.py"}
+        weak_only = _rows(view, "for_a", 10, Filters(), exhaustive=False)
+        assert len(weak_only) == 10 and "for_a_while" in {r[2] for r in weak_only}
+    answer = json.loads(run_route(["query", "cmdfiles_for_a", "--json"], repo.path).stdout)
+    assert [row["name"] for row in answer["rows"]][:2] == ["cmdfiles_for_a", "cmdfiles_for_modorder"]
+
+
 @pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7},
                                    {"word": b"\x02\x10"}, {"word": b"\x01\x90"}])
 def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it(make_repo, shard):

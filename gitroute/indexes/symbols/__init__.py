@@ -35,7 +35,7 @@ from gitroute.rank import (
     text_parts,
     text_scorer,
 )
-from gitroute.text import STOP_WORDS, stem, stems, tokenize
+from gitroute.text import STOP_WORDS, LazyPattern, split_identifier, stem, stems, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -291,11 +291,13 @@ def query_symbols(
     lists: dict[str, list[list[int]]] = {t: found_lists.get(t) or [[], [], []] for t in tokens}
     held = _Held(lists, memo)
     weights = {t: idf(sum(map(len, lists[t])), total) for t in question.tokens}
-    # Common words wait, the least common first to come in, until the others cannot fill the rows.
+    # Common words wait, the least common first to come in, until the others cannot fill the rows; a name's
+    # function words and letters (`weak_words`) wait for good, behind them.
     common = COMMON_POSTINGS if common_postings is None else common_postings
-    deferred = [] if exhaustive else sorted(
-        (t for t in question.tokens if sum(map(len, lists[t])) > common),
-        key=lambda t: (sum(map(len, lists[t])), t))
+    weak = weak_words(question, lists)
+    deferred = ([] if exhaustive else sorted(
+        (t for t in question.tokens if t not in weak and sum(map(len, lists[t])) > common),
+        key=lambda t: (sum(map(len, lists[t])), t))) + weak
     places = memo.get("places")
     # A sentence's words are spread over names and paths, which postings bound loosely until each candidate's file
     # is known; one identifier is ranked by its name, which they bound well, unless its words are common ones.
@@ -305,7 +307,9 @@ def query_symbols(
     bound = partial(bound_postings, question, lists, weights, members=held.members, places=places,
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"),
-                    fact_bits=held.fact_bits)
+                    fact_bits=held.fact_bits, weak=frozenset(weak))
+    if weak:
+        bound = partial(_without_weak, bound, len(weak))
     found_bounds = bound(deferred)
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
         return [], ["nothing in the bundle shares a word with the question"]
@@ -329,6 +333,48 @@ def query_symbols(
         deferred = deferred[1:]
         found_bounds = bound(deferred)
     return scorer.answer()
+
+
+# Parts of a name that say nothing alone: `for` and `a` of `cmdfiles_for_a`, `to` of `copy_to_user`, `is` of
+# `isPlainObject`.
+WEAK_NAME_WORDS = frozenset("a an and as at by for from in into is it of on or the to with".split())
+_QUALIFIERS = LazyPattern(r"\.|::|#|->|\\")
+_SEPARATORS = LazyPattern(r"[^A-Za-z0-9]+")
+
+
+def weak_words(question: Question, lists: dict[str, list[list[int]]]) -> list[str]:
+    """An identifier's function words, and its letters that stand alone between separators (the `t` of
+    `strbuffer_t`, not the `c` of `W3CDom`), when another of its words is in the bundle: they count in the score of
+    a node that holds another of its words, but hold no node up alone (a kernel's nodes named with `for` or an `a`
+    split off a number are tens of thousands, and each was scored for the rows after the name's few: 1.4 s for
+    `cmdfiles_for_a`). A name of such words only (`do_it`, `for_a`), or a qualified name's own (`models.Q`), keeps
+    them."""
+    if question.identifier is None:
+        return []
+    weak: set[str] = set()
+    strong: set[str] = set()
+    segments = _QUALIFIERS.split(question.text.strip())
+    for k, segment in enumerate(segments):
+        held: list[tuple[str, bool]] = []
+        for word in _SEPARATORS.split(segment):
+            parts = split_identifier(word)
+            held += [(stem(part), part in WEAK_NAME_WORDS or (len(parts) == 1 and len(part) == 1 and part.isalpha()))
+                     for part in parts]
+        if k and k == len(segments) - 1 and all(is_weak for _, is_weak in held):
+            held = [(token, False) for token, _ in held]
+        for token, is_weak in held:
+            (weak if is_weak else strong).add(token)
+    found = sorted((weak - strong) & set(question.tokens))
+    if not found or not any(any(lists[t]) for t in question.tokens if t not in found):
+        return []
+    return found
+
+
+def _without_weak(bound: Callable[..., Bounds], weak: int, deferred: list[str], **more) -> Bounds:
+    """`bound_postings` when the last `weak` words deferred are weak ones: the nodes left out once only they are
+    deferred hold no other question word, and none of them is a candidate (nothing left out)."""
+    found = bound(deferred, **more)
+    return found._replace(left_out=0.0) if len(deferred) == weak else found
 
 
 def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: Callable[[str], Exception],

@@ -40,6 +40,7 @@ def bound_postings(
     doc_words: dict[int, frozenset[str]] | None = None,
     kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None = None,
     fact_bits: Callable[[str], tuple[frozenset[int], frozenset[int]]] | None = None,
+    weak: frozenset[str] = frozenset(),
 ) -> Bounds:
     """Every candidate's upper bound (`rank.score_bounder`) from postings alone, and the bound of a node left out.
 
@@ -54,7 +55,8 @@ def bound_postings(
     out match the question with deferred words alone, even in their owner and path: a lower bound.
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word; without them,
     `fact_bits` (token -> those of its postings, kept across questions) gives the candidates' at the cost of a
-    union a word.
+    union a word. `weak`: deferred words that make no node a candidate (`symbols.weak_words`), not even by its
+    path or as a nameless node.
     `name_facts` (token -> its name postings split by their low four bits, `split_by_facts`): kept
     across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
     takes them; with `places`, a node left out has none) and `kinds` (kind prior -> the postings of the nodes
@@ -67,7 +69,7 @@ def bound_postings(
     The candidates with no walked word in their name (most of them) are one group until then.
     """
     bounder = _Bounder(question, lists, weights, deferred, members, places, path_postings, bits, name_facts,
-                       doc_words, kinds, fact_bits)
+                       doc_words, kinds, fact_bits, weak)
     parts, named = bounder.name_parts()
     alone = bounder.entries_apart(parts, named)
     groups = bounder.grouped(parts)
@@ -94,8 +96,10 @@ class _Bounder:
                  name_facts: Callable[[str], dict[int, frozenset[int]]] | None,
                  doc_words: dict[int, frozenset[str]] | None,
                  kinds: tuple[dict[float, frozenset[int]], frozenset[int]] | None,
-                 fact_bits: Callable[[str], tuple[frozenset[int], frozenset[int]]] | None = None) -> None:
+                 fact_bits: Callable[[str], tuple[frozenset[int], frozenset[int]]] | None = None,
+                 weak: frozenset[str] = frozenset()) -> None:
         self.q = q = question.tokens
+        self.weak = weak
         self.weights, self.deferred, self.members = weights, deferred, members
         self.places, self.path_postings, self.kinds = places, path_postings, kinds
         self.walked = [t for t in q if t not in deferred]
@@ -152,7 +156,7 @@ class _Bounder:
             for token in self.walked:
                 in_path = self.path_postings.get(token)
                 if in_path:
-                    for lists_of_deferred in map(self.members, self.deferred):
+                    for lists_of_deferred in map(self.members, [t for t in self.deferred if t not in self.weak]):
                         for held in lists_of_deferred:
                             found |= held & in_path
         return found
@@ -197,6 +201,8 @@ class _Bounder:
         if self.nameless_known and no_word:
             held_any: set[int] = set()
             for token in self.q:
+                if token in self.weak:
+                    continue
                 for held in self.members(token):
                     held_any |= no_word & held
             no_word = held_any
