@@ -341,6 +341,25 @@ def test_a_names_function_words_and_letters_hold_no_node_up_alone(make_repo):
     assert [row["name"] for row in answer["rows"]][:2] == ["cmdfiles_for_a", "cmdfiles_for_modorder"]
 
 
+@pytest.mark.parametrize("text", ["model_query_set_cache_session_token_field", "admin site user token cache form"])
+def test_deferred_words_come_in_twice_as_many_a_round(corpus, text, monkeypatch):
+    # Each round bounds every candidate again: with every word deferred (as a kernel defers its common ones), the
+    # rows are those of scoring every candidate, in fewer rounds than a word a round.
+    calls: list[int] = []
+    bound = symbols.bound_postings
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[3]))
+        return bound(*args, **kwargs)
+
+    monkeypatch.setattr(symbols, "bound_postings", counted)
+    rows = _rows(corpus, text, 10, Filters(), exhaustive=False, common_postings=0)
+    words = len(parse_question(text).tokens)
+    assert calls[0] == words and len(calls) <= 2 + (words - 1).bit_length() < words
+    monkeypatch.setattr(symbols, "bound_postings", bound)
+    assert rows == _rows(corpus, text, 10, Filters(), exhaustive=True)
+
+
 @pytest.mark.parametrize("shard", [{"word": [[16, 32], [48]]}, {"word": [["16"], [], []]}, {"word": 7},
                                    {"word": b"\x02\x10"}, {"word": b"\x01\x90"}])
 def test_a_malformed_postings_shard_is_a_damaged_bundle_when_a_server_decodes_it(make_repo, shard):

@@ -463,6 +463,12 @@ class Bounds(namedtuple("Bounds", "nodes groups bound_each left_out")):
     __slots__ = ()
 
 
+def left_out_bound(question: Question, weights: dict[str, float], deferred: Sequence[str], warm: bool) -> float:
+    """`Bounds.left_out` of `bound_postings` with these words deferred, from their weights alone (no set operation):
+    a query asks it of the words it may bring in next. `warm`: with a warm view's path postings and posting bits."""
+    return _left_out_bound(score_bounder(question, weights), [weights[t] for t in deferred], warm, not warm)
+
+
 def _left_out_bound(bound: Callable[..., float], deferred: list[float], alone: bool = False,
                     nameless: bool = True) -> float:
     """The bound of any node whose question words are all deferred words (of these weights), 0 when none are.
