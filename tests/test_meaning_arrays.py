@@ -310,3 +310,44 @@ def test_a_plain_words_question_imports_numpy_before_the_symbol_tiers_only_when_
     one_word = subprocess.run([sys.executable, "-c", _AHEAD, str(shop.path), "1", json.dumps(["invoice_total"])],
                               capture_output=True, text=True, check=True).stdout
     assert json.loads(one_word) | {"rows": ""} == {"symbols_saw_numpy": [False], "numpy": False, "rows": ""}
+
+
+_NAME_ARRAYS = r"""
+import json, sys
+from gitroute.bundle import varint_arrays
+from gitroute.indexes import symbols
+from gitroute.query import query
+
+symbols.NUMPY_BYTES = int(sys.argv[2])
+real = varint_arrays.field_lists
+over_arrays = []
+
+
+def field_lists(*args, **kwargs):
+    over_arrays.append(1)
+    return real(*args, **kwargs)
+
+
+varint_arrays.field_lists = field_lists
+symbols.ARRAYS_MIN_BYTES = 0  # this shop's postings are short: each decoded over arrays once numpy is in
+assert "numpy" not in sys.modules
+rows = [tuple(query(text, repo=sys.argv[1], explain=True).rows) for text in json.loads(sys.argv[3])]
+print(json.dumps({"numpy": "numpy" in sys.modules, "over_arrays": len(over_arrays), "rows": repr(rows)}))
+"""
+
+
+def test_a_name_imports_numpy_only_for_postings_past_the_threshold(shop):
+    """`symbols.NUMPY_BYTES`: a name whose words' stored postings pass it (a kernel's `bnx2x_q_fill_init_rx_data`,
+    1.7 MB) imports numpy and decodes them over arrays; under it, none is imported. The rows are the same. A fresh
+    process each, numpy not yet imported."""
+    import json
+    import subprocess
+    import sys
+
+    names = json.dumps(["invoice_total", "send_reminder"])
+    runs = {threshold: json.loads(subprocess.run([sys.executable, "-c", _NAME_ARRAYS, str(shop.path), str(threshold),
+                                                  names], capture_output=True, text=True, check=True).stdout)
+            for threshold in (1, 10**9)}
+    assert runs[1]["numpy"] and runs[1]["over_arrays"] > 0
+    assert not runs[10**9]["numpy"] and runs[10**9]["over_arrays"] == 0
+    assert runs[1]["rows"] == runs[10**9]["rows"] and "invoice_total" in runs[1]["rows"]

@@ -14,6 +14,19 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def import_numpy():  # -> the numpy module, or None when it is not installed
+    """numpy with one OpenBLAS thread: nothing here multiplies matrices, and OpenBLAS starting a thread per core
+    doubles the import's CPU."""
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
 def decode_key(codec, stored: dict, key: str, read: Callable[[bytes], Any], min_bytes: int = 0) -> Any:
     """One key's value from a stored shard: `read` over arrays for a value of `min_bytes` or more, the codec's where
     that gives None or the value is no bytes (the codec then says what is wrong with it); None for a key not held."""

@@ -11,14 +11,13 @@ value that is not plainly one a build writes is left to the codec, which says wh
 """
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 
 from gitroute.bundle.validate import BadValue
 from gitroute.bundle.varint_arrays import decode_key as over_arrays
-from gitroute.bundle.varint_arrays import node_id_array, varint_ints
+from gitroute.bundle.varint_arrays import import_numpy, node_id_array, varint_ints
 from gitroute.bundle.varints import read_varint
 from gitroute.indexes.meaning.postings import BODY_BIT
 from gitroute.indexes.meaning.storage import _BIG, _FIELDS_SHIFT, _TF_MASK, MAX_LENGTH, TF_BITS, FileTable
@@ -38,13 +37,7 @@ def numpy_for(postings: int):  # -> the numpy module, or None
     """numpy when a walk of this many postings pays for importing it (and it is installed); else None."""
     if postings < (MIN_POSTINGS_IMPORTED if "numpy" in sys.modules else MIN_POSTINGS):
         return None
-    # One thread: nothing here multiplies matrices, and OpenBLAS starting a thread per core doubles the import's CPU.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    try:
-        import numpy
-    except ImportError:
-        return None
-    return numpy
+    return import_numpy()
 
 
 class PostingArrays:

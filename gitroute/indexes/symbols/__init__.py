@@ -72,6 +72,10 @@ MAX_DOC = 240  # as the graph's node records keep it (bundle.layout.MAX_RECORD_D
 # Token -> its name, doc and context postings, about 1024 a shard: small blobs to read and rewrite.
 FIELDS = 3  # a token's name, doc and context postings
 ARRAYS_MIN_BYTES = 4096  # a stored value this long is decoded over arrays, when numpy is already imported
+# A question's stored postings past this many bytes are decoded over arrays, numpy imported for them: on the kernel,
+# a megabyte of varints a byte at a time costs about 150 ms, the import about 70 (`bnx2x_q_fill_init_rx_data`, 1.7
+# MB: 276 ms -> 84 ms and the import; `get_page`, 0.28 MB, stays below).
+NUMPY_BYTES = 1 << 20
 POSTINGS = PostingsTable(NAME, "postings", per_shard=1024, codec=FieldLists(FIELDS))
 
 _NO_WORDS: frozenset[str] = frozenset()
@@ -403,17 +407,30 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
     missing = [t for t in dict.fromkeys(tokens) if t not in decoded]
     if missing:
         # Once numpy is in the process (a warm server after its first plain-words question), a common word's
-        # postings are decoded over arrays; it is never imported for this (a cold name costs less than the import).
+        # postings are decoded over arrays; it is imported for them only past NUMPY_BYTES (most names cost less
+        # than the import).
+        cache = POSTINGS.read_shards(read, {POSTINGS.key_path(t, shards) for t in missing}, corrupt,
+                                     memo.setdefault("postings", {}))
         np = sys.modules.get("numpy")
+        if np is None and _stored_bytes(cache, missing, shards) >= NUMPY_BYTES:
+            from gitroute.bundle.varint_arrays import import_numpy
+
+            np = import_numpy()
         decode = None
         if np is not None:
             from gitroute.bundle.varint_arrays import decode_key, field_lists
 
             decode = partial(decode_key, POSTINGS.codec, read=partial(field_lists, np, fields=FIELDS),
                              min_bytes=ARRAYS_MIN_BYTES)
-        found = POSTINGS.read(read, missing, shards, corrupt, memo.setdefault("postings", {}), decode=decode)
+        found = POSTINGS.read(read, missing, shards, corrupt, cache, decode=decode)
         decoded.update((t, found.get(t)) for t in missing)
     return {t: value for t in tokens if (value := decoded[t]) is not None}
+
+
+def _stored_bytes(cache: dict[str, dict], tokens: list[str], shards: int) -> int:
+    """The bytes of these tokens' stored postings, in the shards read."""
+    held = (cache.get(POSTINGS.key_path(t, shards), {}).get(t) for t in tokens)
+    return sum(len(value) for value in held if isinstance(value, bytes))
 
 
 class FilePlaces:
