@@ -882,6 +882,8 @@ def spelled(make_repo, route):
         "src/sessions.py": "class SessionInterface:\n    def open_session(self):\n        return {}\n",
         # "metadata" is a word of the repository, but no name's: the full query finds MetaDataStore by "store"
         "src/meta.py": "class MetaDataStore:\n    \"\"\"Keeps the metadata of each page.\"\"\"\n",
+        # names whose words are stop words too: a spelling with one is looked up as one without
+        "src/store.py": "def get_or_create():\n    return 1\n\n\ndef page_in_use():\n    return 2\n",
     })
     assert route(["build", "-q"], repo.path).exit_code == 0
     return repo
@@ -889,7 +891,8 @@ def spelled(make_repo, route):
 
 SPELLED_WORDS = ("page cache", "pagecache size", "page cache size", "write back", "filesystem watcher",
                  "session interface", "open session", "cache written back", "written back disk", "page written",
-                 "session cache", "writeback", "sessions", "metadata store")
+                 "session cache", "writeback", "sessions", "metadata store", "get or create", "page in use",
+                 "there page", "the page cache", "page in session", "get or page")
 
 
 def test_a_spelled_name_is_looked_up_in_the_name_postings_as_the_full_query_finds_it(spelled, monkeypatch):
@@ -910,8 +913,9 @@ def test_a_spelled_name_is_looked_up_in_the_name_postings_as_the_full_query_find
         "page_cache", "pagecache_size", "pagecache_size", "SessionInterface", "filesystem_watcher")
     assert cheap["write back"] in ("WriteBack", "writeback")
     assert cheap["metadata store"] == "MetaDataStore"  # a name that breaks a word of the question in two
+    assert (cheap["get or create"], cheap["page in use"]) == ("get_or_create", "page_in_use")
     assert not any(maybe[words] for words in ("cache written back", "written back disk", "page written",
-                                              "session cache"))
+                                              "session cache", "page in session", "get or page"))
     assert all(maybe[words] for words in ("writeback", "sessions"))  # one word: the query
 
 
