@@ -523,6 +523,14 @@ class Table:
     def key_path(self, key: str, shards: int) -> str:
         return self.path(shard_of(key, shards))
 
+    def stored_values(self, stored: Mapping[str, Any], keys: Iterable[str], shards: int) -> Iterator[Any]:
+        """Each key's value as stored, from shards read (`read_shards`), before it is decoded: what a reader weighs
+        before choosing how to decode (a shard not read, or not a dict, and a key it lacks give nothing)."""
+        for key in keys:
+            shard = stored.get(self.key_path(key, shards))
+            if isinstance(shard, dict) and (value := shard.get(key)) is not None:
+                yield value
+
     def shards_for(self, size: int) -> int:
         return shard_count(size, self.per_shard, self.most)
 

@@ -429,8 +429,7 @@ def numpy_ahead(text: str, section: dict, read: Read, corrupt: Callable[[str], E
 
 def _stored_postings(stored: dict[str, dict], tokens: Sequence[str], shards: int) -> int:
     """How many postings these tokens hold in the shards read (`stored`), before any is decoded."""
-    return sum(stored_count(shard.get(token)) for token in tokens
-               if isinstance(shard := stored[POSTINGS.key_path(token, shards)], dict))
+    return sum(map(stored_count, POSTINGS.stored_values(stored, tokens, shards)))
 
 
 def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> FileTable:

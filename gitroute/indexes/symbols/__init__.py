@@ -43,7 +43,7 @@ from gitroute.rank import (
     text_parts,
     text_scorer,
 )
-from gitroute.text import STOP_WORDS, LazyPattern, split_identifier, stem, stems, tokenize
+from gitroute.text import STOP_WORDS, LazyPattern, name_parts, split_identifier, stem, stems, tokenize
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -316,8 +316,6 @@ def query_symbols(
                     path_postings=memo.get("path_postings"), bits=memo.get("posting_bits"),
                     name_facts=held.name_facts, doc_words=memo.get("doc_words"), kinds=memo.get("kinds"),
                     fact_bits=held.fact_bits, weak=frozenset(weak))
-    if weak:
-        bound = partial(_without_weak, bound, len(weak))
     found_bounds = bound(deferred)
     step = 1
     if not found_bounds.nodes and not found_bounds.groups and not found_bounds.left_out:
@@ -339,7 +337,7 @@ def query_symbols(
         if not left_out or (scorer.full() and scorer.top[0] > left_out):
             break
         # The nodes left out could still rank: bring in deferred words, and go on from what is scored.
-        deferred = deferred[_brought_in(question, weights, deferred, len(weak), step, scorer, places is not None):]
+        deferred = deferred[_brought_in(question, weights, deferred, weak, step, scorer, places is not None):]
         step *= 2
         found_bounds = bound(deferred)
     return scorer.answer()
@@ -356,15 +354,16 @@ def _deferred(question: Question, lists: dict[str, list[list[int]]], weak: list[
                   key=lambda t: (sum(map(len, lists[t])), t)) + weak
 
 
-def _brought_in(question: Question, weights: dict[str, float], deferred: list[str], weak: int, step: int,
+def _brought_in(question: Question, weights: dict[str, float], deferred: list[str], weak: list[str], step: int,
                 scorer: _Scorer, warm: bool) -> int:
     """How many deferred words the next round brings in, the least common first. Each round bounds every candidate
     again, so while the rows are not full a round brings in `step` (twice as many as the last: the kernel's
     `bnx2x_q_fill_init_rx_data` brought seven common words in one a round, 0.9 s of bounds); once they are, as many
     as the nodes still left out need to bound below the rows. Never a weak word."""
-    strong = len(deferred) - weak
+    strong = len(deferred) - len(weak)
     take = 1 if scorer.full() else min(step, strong)
-    while take < strong and scorer.full() and left_out_bound(question, weights, deferred[take:], warm) >= scorer.top[0]:
+    while take < strong and scorer.full() and left_out_bound(
+            question, weights, deferred[take:], warm, frozenset(weak)) >= scorer.top[0]:
         take += 1
     return take
 
@@ -372,7 +371,6 @@ def _brought_in(question: Question, weights: dict[str, float], deferred: list[st
 # Parts of a name that say nothing alone: `for` and `a` of `cmdfiles_for_a`, `to` of `copy_to_user`, `is` of
 # `isPlainObject`.
 WEAK_NAME_WORDS = frozenset("a an and as at by for from in into is it of on or the to with".split())
-_QUALIFIERS = LazyPattern(r"\.|::|#|->|\\")
 _SEPARATORS = LazyPattern(r"[^A-Za-z0-9]+")
 
 
@@ -387,7 +385,7 @@ def weak_words(question: Question, lists: dict[str, list[list[int]]]) -> list[st
         return []
     weak: set[str] = set()
     strong: set[str] = set()
-    segments = _QUALIFIERS.split(question.text.strip())
+    segments = name_parts(question.text.strip())
     for k, segment in enumerate(segments):
         held: list[tuple[str, bool]] = []
         for word in _SEPARATORS.split(segment):
@@ -404,13 +402,6 @@ def weak_words(question: Question, lists: dict[str, list[list[int]]]) -> list[st
     return found
 
 
-def _without_weak(bound: Callable[..., Bounds], weak: int, deferred: list[str], **more) -> Bounds:
-    """`bound_postings` when the last `weak` words deferred are weak ones: the nodes left out once only they are
-    deferred hold no other question word, and none of them is a candidate (nothing left out)."""
-    found = bound(deferred, **more)
-    return found._replace(left_out=0.0) if len(deferred) == weak else found
-
-
 def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: Callable[[str], Exception],
                   memo: dict) -> dict[str, list[list[int]]]:
     """The postings of these tokens (a token no shard holds is left out), decoded once a pinned view: the words
@@ -425,7 +416,8 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
         cache = POSTINGS.read_shards(read, {POSTINGS.key_path(t, shards) for t in missing}, corrupt,
                                      memo.setdefault("postings", {}))
         np = sys.modules.get("numpy")
-        if np is None and _stored_bytes(cache, missing, shards) >= NUMPY_BYTES:
+        if np is None and sum(len(value) for value in POSTINGS.stored_values(cache, missing, shards)
+                              if isinstance(value, bytes)) >= NUMPY_BYTES:
             from gitroute.bundle.varint_arrays import import_numpy
 
             np = import_numpy()
@@ -438,12 +430,6 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
         found = POSTINGS.read(read, missing, shards, corrupt, cache, decode=decode)
         decoded.update((t, found.get(t)) for t in missing)
     return {t: value for t in tokens if (value := decoded[t]) is not None}
-
-
-def _stored_bytes(cache: dict[str, dict], tokens: list[str], shards: int) -> int:
-    """The bytes of these tokens' stored postings, in the shards read."""
-    held = (cache.get(POSTINGS.key_path(t, shards), {}).get(t) for t in tokens)
-    return sum(len(value) for value in held if isinstance(value, bytes))
 
 
 class _Held:

@@ -56,7 +56,7 @@ def bound_postings(
     `bits` (see `warm`): the postings of secondary nodes, and of nodes whose name has no word; without them,
     `fact_bits` (token -> those of its postings, kept across questions) gives the candidates' at the cost of a
     union a word. `weak`: deferred words that make no node a candidate (`symbols.weak_words`), not even by its
-    path or as a nameless node.
+    path or as a nameless node: once only they are deferred, nothing is left out.
     `name_facts` (token -> its name postings split by their low four bits, `split_by_facts`): kept
     across questions by a warm server; so are `doc_words` (node id -> the words of its doc, as `node_text`
     takes them; with `places`, a node left out has none) and `kinds` (kind prior -> the postings of the nodes
@@ -76,9 +76,9 @@ def bound_postings(
     no_word = bounder.nameless(named)
     alone += no_word
     groups.append((bounder.most_of_rest(), partial(bounder.rest, named, no_word)))
-    return Bounds(bounder.bound_each(alone), groups, bounder.bound_each,
-                   _left_out_bound(bounder.bound, [weights[t] for t in deferred], path_postings is not None,
-                                   not bounder.nameless_known))
+    left_out = 0.0 if weak.issuperset(deferred) else _left_out_bound(
+        bounder.bound, [weights[t] for t in deferred], path_postings is not None, not bounder.nameless_known)
+    return Bounds(bounder.bound_each(alone), groups, bounder.bound_each, left_out)
 
 
 class _Bounder:
@@ -463,9 +463,12 @@ class Bounds(namedtuple("Bounds", "nodes groups bound_each left_out")):
     __slots__ = ()
 
 
-def left_out_bound(question: Question, weights: dict[str, float], deferred: Sequence[str], warm: bool) -> float:
+def left_out_bound(question: Question, weights: dict[str, float], deferred: Sequence[str], warm: bool,
+                   weak: frozenset[str] = frozenset()) -> float:
     """`Bounds.left_out` of `bound_postings` with these words deferred, from their weights alone (no set operation):
     a query asks it of the words it may bring in next. `warm`: with a warm view's path postings and posting bits."""
+    if weak.issuperset(deferred):
+        return 0.0
     return _left_out_bound(score_bounder(question, weights), [weights[t] for t in deferred], warm, not warm)
 
 

@@ -82,7 +82,7 @@ class FilePlaces:
             return {weight: set(held) for weight, held in by_weight.items()}
         ordered = np.fromiter(values, dtype=np.int64)
         ordered.sort()
-        starts = self.memo_starts(np)
+        starts = self._starts_of(np)
         at = np.searchsorted(starts, ordered >> 4, side="right") - 1  # each value's file (-1: before every file)
         cuts = np.flatnonzero(at[1:] != at[:-1]) + 1
         heads = at[np.concatenate(([0], cuts))] if len(at) else at
@@ -97,7 +97,7 @@ class FilePlaces:
             found[weight] = set(ordered[weighed == weight].tolist())
         return found
 
-    def memo_starts(self, np):  # -> the files' first ids as an array, made once
+    def _starts_of(self, np):  # -> the files' first ids as an array, made once
         if self._starts_array is None:
             self._starts_array = np.asarray(self.starts, dtype=np.int64)
         return self._starts_array
