@@ -251,10 +251,21 @@ _LEADING_REQUEST = LazyPattern(r"^\s*(?:please\s+|(?:can|could|would|will)\s+you
                                r"\s+(?=\S+\s+\S)", re.I)
 
 
+# "where is the code that ...", "take me to the code behind ...": the code asked for, named as such; "code" there is
+# no word of the answer (a name `code_read`, a document about code points would match it).
+_CODE_ASKED_FOR = LazyPattern(r"\b(the|some|any|what|which)\s+code\s+(?=(?:that|which|for|behind|responsible|where|"
+                              r"handling|doing)\b)", re.I)
+
+
 def without_request(text: str) -> str:
-    """`text` less the request verb it starts with, when two words or more follow it; else `text` itself."""
+    """`text` less the request verb it starts with, when two words or more follow it, and less the word "code" where
+    the question asks for the code that does something; else `text` itself."""
     found = _LEADING_REQUEST.match(text)
-    return text[found.end():] if found else text
+    stripped = text[found.end():] if found else text
+    if " code " in stripped.lower():
+        without_code = _CODE_ASKED_FOR.sub(r"\1 ", stripped)
+        return without_code if without_code != stripped else stripped
+    return stripped
 
 
 def question_tokens(text: str) -> Sequence[str]:

@@ -718,10 +718,33 @@ def test_a_leading_request_verb_is_not_a_word_of_the_question(make_repo, route, 
     assert all(row.get("name") not in ("QuerySet.explain", "Table.describe") for row in doc["rows"]), doc["rows"]
 
 
+@pytest.mark.parametrize("question", ["where is the code that reads the map file", "Take me to the code that reads "
+                                      "the map file", "find the code for reading the map file"])
+def test_the_code_asked_for_is_not_a_word_of_the_question(make_repo, route, question):
+    # "code" there asks for code: `read_code_file` shares the word, not what is asked about, and ranks below the
+    # `read_file` that holds as many of the question's words without it (above it when "code" counted)
+    repo = make_repo("code-asked")
+    repo.commit({
+        "maps.py": "def load_map_file(path):\n    \"\"\"Reads the map file at path.\"\"\"\n    return open(path).read()\n",
+        "codes.py": "def read_code_file(code):\n    return code\n",
+        "readers.py": "def read_file(path):\n    return path\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
+    assert [row["name"] for row in doc["rows"]][:3] == ["load_map_file", "read_file", "read_code_file"], doc["rows"]
+
+
 @pytest.mark.parametrize("text, rest", [
     ("explain how rows are evaluated", "how rows are evaluated"), ("Can you show me where it is", "where it is"),
     ("please describe the cache framework", "the cache framework"), ("explain", "explain"),
     ("explain QuerySet", "explain QuerySet"), ("where is explain defined", "where is explain defined"),
+    # the code asked for is named "code"; a code the question is about (a status code, code points) is a word
+    ("where is the code that reads the mapfile", "where is the that reads the mapfile"),
+    ("Take me to the code behind docs/x.md", "Take me to the behind docs/x.md"),
+    ("find the code for them", "the for them"), ("Where's the code doing that?", "Where's the doing that?"),
+    ("which function sets the status code for a response", "which function sets the status code for a response"),
+    ("where are code points decoded", "where are code points decoded"), ("the code", "the code"),
+    ("where is the code in charge", "where is the code in charge"),
 ])
 def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(text, rest):
     from gitroute.text import without_request
