@@ -391,13 +391,17 @@ def _doc_weight(weighted: Sequence[tuple[str, float]], node: NodeText, name_set:
 
 _UNINDEXED_DOC_STEMS = frozenset(stem(w) for w in STOP_WORDS)
 BOUND_SLACK = 0.01  # above the rounding of each signal (to 3 decimals) and of the total
+# Added to a name's word count (`score_bounder`'s name_count) when none of its words is a stop word: a sentence's
+# scored name, which drops stop words, then has that count too, so its coverage is known.
+CONTENT_NAME = 16
 
 
 def score_bounder(question: Question, weights: dict[str, float]) -> Callable[..., float]:
     """A function that bounds `score_node` from above for one node, from what its postings say.
 
     It takes, for a node: name_weight and name_matched (the weight and number of question words
-    in its name postings), name_count (its name's word count, capped at 7), doc_weight (of the
+    in its name postings), name_count (its name's word count, capped at 7, plus CONTENT_NAME when none of them is
+    a stop word; a caller that does not know counts them as stop words), doc_weight (of the
     question words in its doc postings), context_matched (how many are in its context postings),
     secondary and entry; and, when the caller knows them (a warm server keeps every node record),
     context_weight (of those context words), path_weight (of the question words in `node_text`'s
@@ -423,6 +427,7 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
     def bound(name_weight: float, name_matched: int, name_count: int, doc_weight: float, context_matched: int,
               secondary: bool, entry: bool, context_weight: float | None = None, path_weight: float | None = None,
               node_prior: float | None = None, node_doc: float | None = None, adjacent: bool = True) -> float:
+        name_count, content_name = name_count & 7, name_count & CONTENT_NAME
         share = min(name_weight / total_weight, 1.0)
         # A phrase is two or more distinct question words in a row: a run of the name's words (at
         # most name_matched of them), or the whole name after words of its owner (context postings).
@@ -439,7 +444,9 @@ def score_bounder(question: Question, weights: dict[str, float]) -> Callable[...
             phrase = 1.0 if whole_name and context_matched else (coverage if in_a_row else 0.0)
         else:
             exact = False
-            coverage = 1.0  # the scored name drops stop words, which the postings' count keeps
+            # The scored name drops stop words, which the postings' count keeps: a name with none has the count's
+            # words (at least 7 of them when the count stops there); one with some, as few as the matched ones.
+            coverage = min(name_matched / name_count, 1.0) if content_name and name_count else 1.0
             phrase = 1.0 if in_a_row or (name_matched < 2 and context_matched and name_matched + context_matched >= 2
                                          ) else 0.0
         total = exact_tier if exact else (phrase_tier * phrase if asked >= 2 else 0.0)

@@ -83,21 +83,23 @@ def test_dump_json_is_compact_sorted_utf8():
     assert dump_json({"b": 1, "a": ["é", None]}) == '{"a":["é",null],"b":1}'.encode()
 
 
-@given(st.integers(min_value=0, max_value=10**7), st.booleans(), st.integers(min_value=0, max_value=7))
-def test_posting_survives_encode_and_decode(node_id, secondary, name_tokens):
-    assert decode_posting(encode_posting(node_id, secondary, name_tokens)) == (node_id, secondary, name_tokens)
+@given(st.integers(min_value=0, max_value=10**7), st.booleans(), st.integers(min_value=0, max_value=7), st.booleans())
+def test_posting_survives_encode_and_decode(node_id, secondary, name_tokens, stop_free):
+    assert decode_posting(encode_posting(node_id, secondary, name_tokens, stop_free)) == (
+        node_id, secondary, name_tokens, stop_free)
 
 
 @given(st.integers(min_value=0, max_value=10**7), st.booleans(), st.integers(min_value=8, max_value=1000))
 def test_posting_caps_the_name_word_count_at_seven(node_id, secondary, name_tokens):
-    assert decode_posting(encode_posting(node_id, secondary, name_tokens)) == (node_id, secondary, 7)
+    assert decode_posting(encode_posting(node_id, secondary, name_tokens)) == (node_id, secondary, 7, False)
 
 
 @given(st.integers(min_value=0, max_value=10**7 - 1), st.booleans(), st.booleans(),
-       st.integers(min_value=0, max_value=7), st.integers(min_value=0, max_value=7))
-def test_postings_sort_by_node_id_first(node_id, secondary_a, secondary_b, count_a, count_b):
+       st.integers(min_value=0, max_value=7), st.integers(min_value=0, max_value=7), st.booleans(), st.booleans())
+def test_postings_sort_by_node_id_first(node_id, secondary_a, secondary_b, count_a, count_b, free_a, free_b):
     """Postings lists are stored sorted: a smaller node id sorts first whatever the other fields."""
-    assert encode_posting(node_id, secondary_a, count_a) < encode_posting(node_id + 1, secondary_b, count_b)
+    assert encode_posting(node_id, secondary_a, count_a, free_a) < encode_posting(node_id + 1, secondary_b, count_b,
+                                                                                 free_b)
 
 
 tree_entries = st.lists(st.tuples(st.sampled_from([b"100644", b"100755", b"40000", b"160000", b"", b"1 0"]),

@@ -17,7 +17,9 @@ from gitroute.errors import BundleDamaged
 from gitroute.indexes import symbols
 from gitroute.indexes.meaning import file_starts
 from gitroute.indexes.symbols import Filters, query_symbols
+from gitroute.indexes.symbols.bounds import FACT_BITS, FACTS
 from gitroute.rank import idf, node_text, parse_question, path_words, score_text
+from gitroute.text import STOP_WORDS
 from tests.conftest import RepoBuilder, run_route
 
 # Words of a made-up project: plurals and their singulars, stop words that names use (get, for,
@@ -172,7 +174,7 @@ def _finest(found: symbols.Bounds) -> list[tuple[float, set[int]]]:
             assert all(part_bound <= group_bound for part_bound, _ in parts)
             for part_bound, part in parts:
                 if isinstance(part, int):  # a node bounded on its own, as bound_each bounds it
-                    assert found.bound_each([part]) == {part >> 4: part_bound}
+                    assert found.bound_each([part]) == {part >> FACT_BITS: part_bound}
                     finest.append((part_bound, {part}))
                 else:
                     todo.append((part_bound, part))
@@ -247,7 +249,7 @@ def _assert_bounds_hold(corpus: BundleView, text: str, warm: bool | str, common:
         assert len(each) == len(held) and max(each.values()) <= group_bound
         assert not each.keys() & found.nodes.keys()
         bounds.update(each)
-    every = {value >> 4 for found in lists.values() for ids in found for value in ids}
+    every = {value >> FACT_BITS for found in lists.values() for ids in found for value in ids}
     for node_id, record in corpus.graph.records(every).items():
         path, name, owner, kind, _line, _end, _lang, entry, doc = record
         score, _ = score_text(question, weights, node_text(path=path, name=name, owner=owner, kind=kind, doc=doc),
@@ -272,11 +274,11 @@ def test_nodes_bounded_by_group_are_bounded_one_by_one_only_when_their_turn_come
                                     index.memo["places"] if warm else None, None)
     finest = _finest(found)
     assert found.groups and all(held for _, held in finest)
-    grouped = {value >> 4 for _, held in finest for value in held}
+    grouped = {value >> FACT_BITS for _, held in finest for value in held}
     assert not grouped & found.nodes.keys()
     # Every candidate is bounded alone or in one group, whether the split by secondary and name length
     # comes from the warm view's sets or is worked out from the candidates.
-    candidates = {value >> 4 for t in question.tokens for ids in lists[t] for value in ids}
+    candidates = {value >> FACT_BITS for t in question.tokens for ids in lists[t] for value in ids}
     assert grouped | found.nodes.keys() == candidates
     assert sum(len(held) for _, held in finest) == len(grouped)
     with_bits = symbols.bound_postings(question, lists, weights, [], lambda t: tuple(map(frozenset, lists[t])),
@@ -399,7 +401,7 @@ def test_a_files_postings_hold_the_path_words_of_each_of_its_nodes(make_repo):
                                                {}).values():
             lists.update(symbols.POSTINGS.codec.decode_shard(shard))
         places = symbols.FilePlaces(file_starts(view.index("meaning")), lists, sorted(lists))
-        posted = {value >> 4 for held in lists.values() for ids in held for value in ids}
+        posted = {value >> FACT_BITS for held in lists.values() for ids in held for value in ids}
         records = view.graph.records(posted)
         assert {record[0] for record in records.values()} >= {"setup.py", "src/web/http.server.config.js",
                                                                "docs/guide/getting-started.md"}
@@ -411,18 +413,18 @@ def test_a_files_postings_hold_the_path_words_of_each_of_its_nodes(make_repo):
 
 @settings(max_examples=200)
 @given(st.lists(st.integers(0, 2**34), max_size=12, unique=True),
-       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, 15)), max_size=60, unique=True))
+       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, FACTS)), max_size=60, unique=True))
 def test_file_places_split_postings_by_their_file_as_a_bisection_does(starts, postings):
     # `FilePlaces.files_of` bisects once a file, not once a node: each value in the group of the file a bisection of
     # its node id finds (-1: before every file), every value once, and a file's own node found as its file.
     starts = sorted(starts)
-    values = {node << 4 | facts for node, facts in postings}
+    values = {node << FACT_BITS | facts for node, facts in postings}
     places = symbols.FilePlaces(starts, {}, [])
     groups = places.files_of(values)
     assert sorted(v for held in groups.values() for v in held) == sorted(values)
     for first, held in groups.items():
         for value in held:
-            at = bisect_right(starts, value >> 4) - 1
+            at = bisect_right(starts, value >> FACT_BITS) - 1
             assert first == (starts[at] if at >= 0 else -1)
     for first in starts:
         assert places.get(first) == places.get(first) == (frozenset(), places.prior)
@@ -430,7 +432,7 @@ def test_file_places_split_postings_by_their_file_as_a_bisection_does(starts, po
 
 @settings(max_examples=200)
 @given(st.lists(st.integers(0, 2**34), max_size=12, unique=True),
-       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, 15)), max_size=60, unique=True),
+       st.lists(st.tuples(st.integers(0, 2**34 + 50), st.integers(0, FACTS)), max_size=60, unique=True),
        st.lists(st.sets(st.integers(0, 11), max_size=6), min_size=1, max_size=3))
 def test_file_places_group_values_by_path_weight_over_arrays_as_file_by_file(starts, postings, holding):
     # `FilePlaces.by_path_weight` over numpy's arrays (numpy in the process) gives what it gives a file at a time
@@ -438,10 +440,11 @@ def test_file_places_group_values_by_path_weight_over_arrays_as_file_by_file(sta
     import numpy  # noqa: F401 - in sys.modules: the arrays' path
 
     starts = sorted(starts)
-    values = {node << 4 | facts for node, facts in postings}
+    values = {node << FACT_BITS | facts for node, facts in postings}
     tokens = [f"w{k}" for k in range(len(holding))]
     # a word's holders: the files (by their place in `starts`) whose path holds it, as their name postings
-    lists = {token: [[starts[k] << 4 for k in held if k < len(starts)], [], []] for token, held in zip(tokens, holding)}
+    lists = {token: [[starts[k] << FACT_BITS for k in held if k < len(starts)], [], []]
+             for token, held in zip(tokens, holding)}
 
     def weight_of(place):
         return -1.0 if place is None else float(sum(2 ** tokens.index(t) for t in place[0]))
@@ -541,3 +544,23 @@ def test_a_warm_view_holds_every_node_record_its_pages_too(make_repo):
         assert index.memo["records"] == records
         answer = api.query("step_190", repo=str(repo.path), bundle=view)
     assert answer.rows[0].name == "step_190"
+
+
+def test_a_posting_says_whether_its_name_has_a_stop_word_as_the_scored_name_does(corpus):
+    # The fifth fact bit (`encode_posting`'s stop_free) is set exactly when the name a sentence is scored by (its
+    # content words) has every word of the name: then the word count bounds its coverage.
+    index = corpus.index("symbols")
+    records = corpus.node_records()
+    found = symbols.read_postings(index.read, WORDS, int(index.section["postings_shards"]), index.corrupt, {})
+    seen = {True: 0, False: 0}
+    for lists in found.values():
+        for value in lists[0]:
+            node_id, _secondary, count, stop_free = symbols.decode_posting(value)
+            path, name, owner, kind, *_rest = records[node_id]
+            text = node_text(path=path, name=name, owner=owner, kind=kind, doc=None)
+            all_words, content_words = text.all_words[1], text.content_words[1]
+            assert stop_free == (bool(all_words) and STOP_WORDS.isdisjoint(all_words)), name
+            if stop_free:  # the scored name is the count's words (at least 7 when the count stops there)
+                assert content_words == all_words and min(len(all_words), 7) == count, (name, count)
+            seen[stop_free] += 1
+    assert seen[True] and seen[False]  # both kinds of names are in the corpus (`get`, `for`, `to` are stop words)

@@ -10,7 +10,7 @@ from itertools import starmap
 
 from gitroute.model import NODE_ORDINAL_BITS, Binding, Block, Document, FileExtract, NameRef, Symbol, Token
 
-FORMAT_VERSION = 9  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
+FORMAT_VERSION = 10  # 2: the index seam (graph/nodes, graph/in and graph/out, stable node ids); 3: no extraction
 # results in the bundle, postings in binary shards of varints (docs/decisions/0025); 4: impact's and doc_links'
 # records in binary shards that spell their strings once (0025's amendment); 5: node ids as bucket and ordinal,
 # the graph's node records and edges in binary columns (0025's second amendment); 6: meaning's node lengths once
@@ -19,7 +19,8 @@ FORMAT_VERSION = 9  # 2: the index seam (graph/nodes, graph/in and graph/out, st
 # id and only what an answer reads (0025's session-24 amendments); 8: meaning's file table in two blobs, the files'
 # first ids (`meaning/files.bin`, what the symbol tiers' path bounds read) apart from the nodes' lengths
 # (`meaning/lengths.bin`) (0025's session-31 amendment); 9: a bucket's node records in pages of NODE_PAGE, a blob
-# each (0025's session-37 amendment)
+# each (0025's session-37 amendment); 10: a symbol posting's fifth fact bit, set when its name has no stop word
+# (docs/decisions/0037)
 
 BUNDLE_REF = "refs/marola/routing-bundle"
 BUNDLE_LARGE_REF = "refs/marola/routing-bundle-large"

@@ -21,6 +21,9 @@ from gitroute.bundle.layout import INDEX_META
 from gitroute.bundle.tables import FieldLists, PostingsTable
 from gitroute.indexes.symbols.bounds import (
     ENTRY_TOKEN,
+    FACT_BITS,
+    SECONDARY,
+    WORD_COUNT,
     Bounds,
     bound_postings,
     left_out_bound,
@@ -30,6 +33,7 @@ from gitroute.indexes.symbols.bounds import (
 from gitroute.indexes.symbols.places import FilePlaces
 from gitroute.model import Answer, Row
 from gitroute.rank import (
+    CONTENT_NAME,
     KIND_PRIOR,
     NodeText,
     Question,
@@ -151,17 +155,19 @@ def _node_tokens(node, words: Callable[[str, bool], frozenset[str]]) -> tuple[fr
     return name, doc, context
 
 
-def encode_posting(node_id: int, secondary: bool, name_tokens: int) -> int:
-    """A posting is one int: the node id, whether its path is secondary, and its name's word count.
+def encode_posting(node_id: int, secondary: bool, name_tokens: int, stop_free: bool = False) -> int:
+    """A posting is one int: the node id, whether its name has no stop word, whether its path is secondary, and its
+    name's word count.
 
-    With those two facts the first, postings-only ranking already prefers short names that a
-    question covers and main code over tests, so few records need reading to rank the rest.
+    With those facts the first, postings-only ranking already prefers short names that a question covers and
+    main code over tests, so few records need reading to rank the rest; a sentence's scored name drops stop
+    words, so its coverage is bounded by the count only when the name has none (`rank.score_bounder`).
     """
-    return node_id << 4 | int(secondary) << 3 | min(name_tokens, 7)
+    return node_id << FACT_BITS | (CONTENT_NAME if stop_free else 0) | int(secondary) << 3 | min(name_tokens, 7)
 
 
-def decode_posting(value: int) -> tuple[int, bool, int]:
-    return value >> 4, bool(value & 8), value & 7
+def decode_posting(value: int) -> tuple[int, bool, int, bool]:
+    return value >> FACT_BITS, bool(value & SECONDARY), value & WORD_COUNT, bool(value & CONTENT_NAME)
 
 
 def build(inputs: BuildInputs) -> IndexBuild:
@@ -253,7 +259,8 @@ def _add_postings(postings: Postings, path: str, ids: Sequence[int], entry: Sequ
     """One file's postings: each node's tokens, field by field, and the entry-point token."""
     secondary = is_secondary(path)
     for node_id, is_entry, fields in zip(ids, entry, tokens):
-        value = encode_posting(node_id, secondary, len(fields[0]))
+        name = fields[0]
+        value = encode_posting(node_id, secondary, len(name), bool(name) and STOP_WORDS.isdisjoint(name))
         for field, field_tokens in enumerate(fields):
             for token in field_tokens:
                 postings[token][field].append(value)
@@ -572,9 +579,9 @@ def _open_group(found_bounds: Bounds, at: int, bounds: dict[int, float], heap: l
     if callable(group):
         for b, part in group():
             if isinstance(part, int):  # a node (its posting value), bounded on its own
-                if part >> 4 not in scored:
-                    bounds[part >> 4] = b
-                    heapq.heappush(heap, (-b, part >> 4))
+                if part >> FACT_BITS not in scored:
+                    bounds[part >> FACT_BITS] = b
+                    heapq.heappush(heap, (-b, part >> FACT_BITS))
                 continue
             found_bounds.groups.append((b, part))
             heapq.heappush(heap, (-b, -len(found_bounds.groups)))
@@ -628,7 +635,7 @@ def warm(view: IndexView) -> None:
         except (TypeError, ValueError) as err:
             raise view.corrupt(path) from err
     # Path word -> the postings (as the lists hold them) of the nodes whose path has it.
-    values = {value >> 4: value for lists in decoded.values() for ids in lists for value in ids}
+    values = {value >> FACT_BITS: value for lists in decoded.values() for ids in lists for value in ids}
     by_word: dict[str, list[int]] = defaultdict(list)
     for node_id, (found, _prior) in places.items():
         value = values.get(node_id)
@@ -661,6 +668,9 @@ def warm(view: IndexView) -> None:
     memo["records"] = records  # every one checked (`GraphView.records`): a query reads none
 
 
+_OTHER_FACTS = (0, SECONDARY, CONTENT_NAME, SECONDARY | CONTENT_NAME)  # a posting's facts beside its word count
+
+
 def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[int]:
     """The ids of the nodes whose name's words are exactly one of these spellings' (each a sequence of tokens, as
     `tokenize` gives them): the name postings of every word of the spelling, less the nodes whose name holds a word
@@ -682,11 +692,12 @@ def named_by_words(view: IndexView, spellings: Iterable[Sequence[str]]) -> list[
             facts = by_facts.get(token)
             if facts is None:
                 facts = by_facts[token] = split_by_facts(found[token][0])
-            these = facts.get(count, frozenset()) | facts.get(count | 8, frozenset())  # main code or secondary
+            # main code or secondary, with a stop word among its words or none
+            these = frozenset().union(*(facts.get(count | bits, ()) for bits in _OTHER_FACTS))
             held = set(these) if held is None else held & these
             if not held:
                 break
-        ids.update(value >> 4 for value in held or ())
+        ids.update(value >> FACT_BITS for value in held or ())
     return sorted(ids)
 
 
@@ -708,14 +719,15 @@ def may_name_exactly(view: IndexView, text: str) -> bool:
     # postings (ascending lists: a bisection each, no set of a common word's postings made).
     rarest, *others = sorted(words, key=lambda w: (len(found[w][0]) + len(found[w][2]), w))
     most = len(words)
-    candidates = {value for held in (found[rarest][0], found[rarest][2]) for value in held if value & 7 <= most}
+    candidates = {value for held in (found[rarest][0], found[rarest][2]) for value in held
+                  if value & WORD_COUNT <= most}
     for word in others:
         name, _doc, context = found[word]
         candidates = {value for value in candidates if _holds(name, value) or _holds(context, value)}
         if not candidates:
             return False
     for value in candidates:
-        count, in_name = value & 7, sum(_holds(found[word][0], value) for word in words)
+        count, in_name = value & WORD_COUNT, sum(_holds(found[word][0], value) for word in words)
         if in_name == count or count == 7 and in_name > count:  # the count stops at 7 (`encode_posting`)
             return True
     return False

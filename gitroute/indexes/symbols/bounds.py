@@ -1,8 +1,9 @@
 """Bounding a symbol question's candidates from postings alone, by group, with set operations: what lets the
 query (`gitroute.indexes.symbols`) read the records of only the candidates that can still rank.
 
-A posting is one int: the node id, whether its path is secondary (bit 3) and its name's word count (bits 0-2);
-see `symbols.encode_posting`. Every bound is `rank.score_bounder`'s, so it is at least the node's score.
+A posting is one int: the node id, whether its name has no stop word (bit 4), whether its path is secondary
+(bit 3) and its name's word count (bits 0-2); see `symbols.encode_posting`. Every bound is
+`rank.score_bounder`'s, so it is at least the node's score.
 """
 from __future__ import annotations
 
@@ -10,18 +11,23 @@ from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from gitroute.rank import KIND_PRIOR, Question, score_bounder
+from gitroute.rank import CONTENT_NAME, KIND_PRIOR, Question, score_bounder
 
 ENTRY_TOKEN = " entry"  # no real token has a space: the postings of entry-point nodes
 FEW = 4  # a group of at most this many nodes is bounded node by node when its turn comes, not split
 MANY = 64  # a group of more nodes is split with sets worked out once for all candidates
+# A posting's low bits (`symbols.encode_posting`): its facts, below the node id.
+FACT_BITS = 5
+FACTS = (1 << FACT_BITS) - 1
+SECONDARY, WORD_COUNT = 8, 7
+NAME_FACTS = WORD_COUNT | CONTENT_NAME  # what `rank.score_bounder` takes as a name's word count
 
 
 def split_by_facts(values: Iterable[int]) -> dict[int, frozenset[int]]:
-    """Posting values by their facts (the low four bits: secondary, the name's word count)."""
+    """Posting values by their facts (the low bits: no stop word in the name, secondary, the name's word count)."""
     split: dict[int, list[int]] = defaultdict(list)
     for value in values:
-        split[value & 15].append(value)
+        split[value & FACTS].append(value)
     return {facts: frozenset(held) for facts, held in split.items()}
 
 
@@ -29,7 +35,7 @@ def posting_bits(values: Iterable[int]) -> tuple[frozenset[int], frozenset[int]]
     """Of posting values, those of secondary nodes and those of nodes whose name has no word (`bound_postings`
     groups by them)."""
     values = values if isinstance(values, (set, frozenset, list, tuple)) else list(values)
-    return frozenset(v for v in values if v & 8), frozenset(v for v in values if not v & 7)
+    return frozenset(v for v in values if v & SECONDARY), frozenset(v for v in values if not v & WORD_COUNT)
 
 
 def bound_postings(
@@ -231,34 +237,34 @@ class _Bounder:
                     context_weight += w
             adjacent = name_matched < 2 or bool(in_name_bits & in_name_bits >> 1)
             # The bound's arguments, then `adjacent`: the memo's key, built once.
-            place = get_place(value >> 4) if get_place is not None else None
+            place = get_place(value >> FACT_BITS) if get_place is not None else None
             if place is None:
-                key: tuple = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                              value in entries, adjacent)
+                key: tuple = (name_weight, name_matched, value & NAME_FACTS, doc_weight, context_matched,
+                              value & SECONDARY, value in entries, adjacent)
             else:  # a warm server knows each node's path words and kind: a tighter bound
                 path_words, prior = place
                 path_weight = path_weights.get(path_words)
                 if path_weight is None:
                     path_weight = path_weights[path_words] = sum(weights[t] for t in q if t in path_words)
                 if get_doc_words is None:
-                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                           value in entries, context_weight, path_weight, prior, adjacent)
+                    key = (name_weight, name_matched, value & NAME_FACTS, doc_weight, context_matched,
+                           value & SECONDARY, value in entries, context_weight, path_weight, prior, adjacent)
                 else:  # and the words of its doc (most hold none of the question's)
-                    doc_has = get_doc_words(value >> 4)
-                    key = (name_weight, name_matched, value & 7, doc_weight, context_matched, value & 8,
-                           value in entries, context_weight, path_weight, prior,
+                    doc_has = get_doc_words(value >> FACT_BITS)
+                    key = (name_weight, name_matched, value & NAME_FACTS, doc_weight, context_matched,
+                           value & SECONDARY, value in entries, context_weight, path_weight, prior,
                            sum(weights[t] for t in q if t in doc_has) if doc_has and not q_set.isdisjoint(doc_has)
                            else 0.0, adjacent)
             found = memo.get(key)
             if found is None:
                 found = memo[key] = bound(*key[:-1], adjacent=adjacent)
-            bounds[value >> 4] = found
+            bounds[value >> FACT_BITS] = found
         return bounds
 
     def one_by_one(self, values: set[int]) -> list[tuple[float, int]]:
         """[(bound, posting value)] of a few nodes, each bounded on its own."""
         bounds = self.bound_each(values)
-        return [(bounds[value >> 4], value) for value in values]
+        return [(bounds[value >> FACT_BITS], value) for value in values]
 
     def context_sets(self, same: set[int]) -> tuple[set[int], set[int], set[int]]:
         """Of `same`, or more: the nodes with one question word or more in their context, with two or more,
@@ -292,8 +298,8 @@ class _Bounder:
                 partial(self.split, weight, matched, count, secondary, entry, same, adjacent))
 
     def grouped(self, parts: dict[int, list[list]]) -> list[tuple]:
-        """The groups of the parts, one per set of name words: at the bound of its shortest name (the bound
-        does not grow with the name's word count), split by the parts' facts when its turn comes."""
+        """The groups of the parts, one per set of name words: at the highest bound of its parts' facts, split by
+        those facts when its turn comes."""
         by_words: dict[tuple[int, ...], list[tuple[int, set[int]]]] = defaultdict(list)
         for facts, rows in parts.items():
             for words, same in rows:
@@ -304,17 +310,18 @@ class _Bounder:
             weight, matched = sum(self.weights[self.q[i]] for i in sorted(words)), len(words)
             adjacent = any(i + 1 in words for i in words)  # words: the places in the question of the name's words
             if len(held) == 1:
-                found.append(self.group(weight, matched, held[0][0] & 7, held[0][0] & 8, False, held[0][1],
-                                        adjacent))
+                facts, same = held[0]
+                found.append(self.group(weight, matched, facts & NAME_FACTS, facts & SECONDARY, False, same, adjacent))
                 continue
-            count = min(facts & 7 for facts, _ in held)
-            most = max(self.bound(weight, matched, count, self.most_doc, self.most_context, secondary, False,
-                                  *self.most_warm, adjacent=adjacent) for secondary in {facts & 8 for facts, _ in held})
+            most = max(self.bound(weight, matched, facts & NAME_FACTS, self.most_doc, self.most_context,
+                                  facts & SECONDARY, False, *self.most_warm, adjacent=adjacent)
+                       for facts in {facts for facts, _ in held})
             found.append((most, partial(self.by_facts, weight, matched, held, adjacent)))
         return found
 
     def by_facts(self, weight: float, matched: int, rows: list[tuple[int, set[int]]], adjacent: bool) -> list[tuple]:
-        return [self.group(weight, matched, facts & 7, facts & 8, False, same, adjacent) for facts, same in rows]
+        return [self.group(weight, matched, facts & NAME_FACTS, facts & SECONDARY, False, same, adjacent)
+                for facts, same in rows]
 
     def split(self, weight: float, matched: int, count: int, secondary: int, entry: bool, same: set[int],
               adjacent: bool) -> list:
@@ -388,7 +395,7 @@ class _Bounder:
         else:
             by_weight = defaultdict(set)
             for value in part:
-                by_weight[weight_of(get_place(value >> 4))].add(value)
+                by_weight[weight_of(get_place(value >> FACT_BITS))].add(value)
         return [(self.bound(*warm[:-1], path_weight, self.prior, adjacent=adjacent), nodes)
                 for path_weight, nodes in by_weight.items()]
 
@@ -414,7 +421,7 @@ class _Bounder:
         as holds them."""
         heaviest = sorted((self.weights[t] for t in self.deferred), reverse=True)
         return max(self.bound(sum(heaviest[:m]), m, min(max(m, 1), 7), self.most_doc, self.most_context, secondary,
-                              False, *self.most_warm) for m in range(len(heaviest) + 1) for secondary in (0, 8))
+                              False, *self.most_warm) for m in range(len(heaviest) + 1) for secondary in (0, SECONDARY))
 
     def rest(self, named: set[int], no_word: set[int]) -> list:
         """The other candidates: by the deferred words in their name, then the facts of their postings."""
@@ -435,7 +442,7 @@ class _Bounder:
         # word matched to count): the nodes with none are split by whether they are secondary.
         secondary_part = others & self.bits[0]
         found += [self.group(0.0, 0, 1, secondary, False, same)
-                  for secondary, same in ((8, secondary_part), (0, others - secondary_part)) if same]
+                  for secondary, same in ((SECONDARY, secondary_part), (0, others - secondary_part)) if same]
         return found
 
 

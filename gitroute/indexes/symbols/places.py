@@ -7,6 +7,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
+from gitroute.indexes.symbols.bounds import FACT_BITS
 from gitroute.rank import KIND_PRIOR
 
 
@@ -52,16 +53,16 @@ class FilePlaces:
         return by_file
 
     def files_of(self, values: Iterable[int]) -> dict[int, list[int]]:
-        """Posting values (node id << 4 | facts) by the first node id of their file (-1: before every file): sorted,
-        a file's values follow one another up to the next file's first id, so a bisection a file (not a node)
+        """Posting values (node id << FACT_BITS | facts) by the first node id of their file (-1: before every file):
+        sorted, a file's values follow one another up to the next file's first id, so a bisection a file (not a node)
         splits them (a long sentence's large groups are split by path a file at a time)."""
         values = sorted(values)
         starts, count = self.starts, len(self.starts)
         found: dict[int, list[int]] = {}
         at, end = 0, len(values)
         while at < end:
-            k = bisect_right(starts, values[at] >> 4) - 1
-            after = bisect_left(values, starts[k + 1] << 4, at) if k + 1 < count else end
+            k = bisect_right(starts, values[at] >> FACT_BITS) - 1
+            after = bisect_left(values, starts[k + 1] << FACT_BITS, at) if k + 1 < count else end
             found[starts[k] if k >= 0 else -1] = values[at:after]
             at = after
         return found
@@ -83,7 +84,8 @@ class FilePlaces:
         ordered = np.fromiter(values, dtype=np.int64)
         ordered.sort()
         starts = self._starts_of(np)
-        at = np.searchsorted(starts, ordered >> 4, side="right") - 1  # each value's file (-1: before every file)
+        # each value's file (-1: before every file)
+        at = np.searchsorted(starts, ordered >> FACT_BITS, side="right") - 1
         cuts = np.flatnonzero(at[1:] != at[:-1]) + 1
         heads = at[np.concatenate(([0], cuts))] if len(at) else at
         firsts = np.where(heads >= 0, starts[heads], -1).tolist()
@@ -106,5 +108,5 @@ class FilePlaces:
         found = self.holders.get(token)
         if found is None:
             in_name, _in_doc, in_context = self.lists[token]
-            found = self.holders[token] = {v >> 4 for v in in_name} | {v >> 4 for v in in_context}
+            found = self.holders[token] = {v >> FACT_BITS for v in in_name} | {v >> FACT_BITS for v in in_context}
         return found
