@@ -257,15 +257,24 @@ _CODE_ASKED_FOR = LazyPattern(r"\b(the|some|any|what|which)\s+code\s+(?=(?:that|
                               r"handling|doing)\b)", re.I)
 
 
+# "which function writes ...", "which file does that": the kind of what is asked for, before a verb (one ending in
+# -s, or a stop word: is, does, has, ...); "which file writer" keeps its words.
+_KIND_ASKED_FOR = LazyPattern(r"\b(which|what)\s+(?:function|method|class|struct|module|file|type|interface|enum|"
+                              r"constant|variable|macro)\s+(?=(?:[a-z]+[^s\W]s|is|are|was|does|do|did|has|have|can|"
+                              r"could|would|will|should|gets?|sets?|makes?|takes?)\b)", re.I)
+
+
 def without_request(text: str) -> str:
-    """`text` less the request verb it starts with, when two words or more follow it, and less the word "code" where
-    the question asks for the code that does something; else `text` itself."""
+    """`text` less the request verb it starts with, when two words or more follow it, less the word "code" where
+    the question asks for the code that does something, and less the kind a "which" asks for before its verb; else
+    `text` itself."""
     found = _LEADING_REQUEST.match(text)
     stripped = text[found.end():] if found else text
-    if " code " in stripped.lower():
-        without_code = _CODE_ASKED_FOR.sub(r"\1 ", stripped)
-        return without_code if without_code != stripped else stripped
-    return stripped
+    lowered = stripped.lower()
+    shorter = _CODE_ASKED_FOR.sub(r"\1 ", stripped) if " code " in lowered else stripped
+    if "which " in lowered or "what " in lowered:
+        shorter = _KIND_ASKED_FOR.sub(r"\1 ", shorter)
+    return shorter if shorter != stripped else stripped
 
 
 def question_tokens(text: str) -> Sequence[str]:

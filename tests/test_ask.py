@@ -734,6 +734,21 @@ def test_the_code_asked_for_is_not_a_word_of_the_question(make_repo, route, ques
     assert [row["name"] for row in doc["rows"]][:3] == ["load_map_file", "read_file", "read_code_file"], doc["rows"]
 
 
+@pytest.mark.parametrize("question", ["which function writes a json value out to a file",
+                                      "What function writes a JSON value out to a file?"])
+def test_the_kind_a_which_asks_for_is_not_a_word_of_the_question(make_repo, route, question):
+    # "function" there is the kind of what is asked for: `get_func` and `FunctionOutput` share the word only
+    repo = make_repo("kind-asked")
+    repo.commit({
+        "dump.py": "def dump_file(value, path):\n    \"\"\"Writes a JSON value to a file.\"\"\"\n    return path\n",
+        "funcs.py": "def get_func():\n    return 1\n\n\nclass FunctionOutput:\n    pass\n\n\n"
+                    "def function_file_out():\n    return 2\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
+    assert [row["name"] for row in doc["rows"]] == ["dump_file", "function_file_out"], doc["rows"]
+
+
 @pytest.mark.parametrize("text, rest", [
     ("explain how rows are evaluated", "how rows are evaluated"), ("Can you show me where it is", "where it is"),
     ("please describe the cache framework", "the cache framework"), ("explain", "explain"),
@@ -742,9 +757,14 @@ def test_the_code_asked_for_is_not_a_word_of_the_question(make_repo, route, ques
     ("where is the code that reads the mapfile", "where is the that reads the mapfile"),
     ("Take me to the code behind docs/x.md", "Take me to the behind docs/x.md"),
     ("find the code for them", "the for them"), ("Where's the code doing that?", "Where's the doing that?"),
-    ("which function sets the status code for a response", "which function sets the status code for a response"),
+    ("which function sets the status code for a response", "which sets the status code for a response"),
     ("where are code points decoded", "where are code points decoded"), ("the code", "the code"),
     ("where is the code in charge", "where is the code in charge"),
+    # the kind a "which" or "what" asks for, before its verb; a kind word that is part of a name stays
+    ("which function writes a json value", "which writes a json value"), ("Which file is it in?", "Which is it in?"),
+    ("what module draws the bar", "what draws the bar"), ("which file writer flushes", "which file writer flushes"),
+    ("which files use it", "which files use it"), ("which class handles x", "which handles x"),
+    ("the function that writes", "the function that writes"),
 ])
 def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(text, rest):
     from gitroute.text import without_request
