@@ -718,35 +718,32 @@ def test_a_leading_request_verb_is_not_a_word_of_the_question(make_repo, route, 
     assert all(row.get("name") not in ("QuerySet.explain", "Table.describe") for row in doc["rows"]), doc["rows"]
 
 
-@pytest.mark.parametrize("question", ["where is the code that reads the map file", "Take me to the code that reads "
-                                      "the map file", "find the code for reading the map file"])
-def test_the_code_asked_for_is_not_a_word_of_the_question(make_repo, route, question):
-    # "code" there asks for code: `read_code_file` shares the word, not what is asked about, and ranks below the
+_MAPS = {  # "code" there asks for code: `read_code_file` shares the word, not what is asked about, and ranks below the
     # `read_file` that holds as many of the question's words without it (above it when "code" counted)
-    repo = make_repo("code-asked")
-    repo.commit({
-        "maps.py": "def load_map_file(path):\n    \"\"\"Reads the map file at path.\"\"\"\n    return open(path).read()\n",
-        "codes.py": "def read_code_file(code):\n    return code\n",
-        "readers.py": "def read_file(path):\n    return path\n",
-    }, "initial")
-    assert route(["build", "-q"], repo.path).exit_code == 0
-    doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
-    assert [row["name"] for row in doc["rows"]][:3] == ["load_map_file", "read_file", "read_code_file"], doc["rows"]
+    "maps.py": "def load_map_file(path):\n    \"\"\"Reads the map file at path.\"\"\"\n    return open(path).read()\n",
+    "codes.py": "def read_code_file(code):\n    return code\n",
+    "readers.py": "def read_file(path):\n    return path\n",
+}
+_DUMPS = {  # "function" there is the kind of what is asked for: `get_func` and `FunctionOutput` share the word only
+    "dump.py": "def dump_file(value, path):\n    \"\"\"Writes a JSON value to a file.\"\"\"\n    return path\n",
+    "funcs.py": "def get_func():\n    return 1\n\n\nclass FunctionOutput:\n    pass\n\n\ndef function_file_out():\n"
+                "    return 2\n",
+}
 
 
-@pytest.mark.parametrize("question", ["which function writes a json value out to a file",
-                                      "What function writes a JSON value out to a file?"])
-def test_the_kind_a_which_asks_for_is_not_a_word_of_the_question(make_repo, route, question):
-    # "function" there is the kind of what is asked for: `get_func` and `FunctionOutput` share the word only
-    repo = make_repo("kind-asked")
-    repo.commit({
-        "dump.py": "def dump_file(value, path):\n    \"\"\"Writes a JSON value to a file.\"\"\"\n    return path\n",
-        "funcs.py": "def get_func():\n    return 1\n\n\nclass FunctionOutput:\n    pass\n\n\n"
-                    "def function_file_out():\n    return 2\n",
-    }, "initial")
+@pytest.mark.parametrize("files, question, first", [
+    (_MAPS, "where is the code that reads the map file", ["load_map_file", "read_file", "read_code_file", "maps.py"]),
+    (_MAPS, "Take me to the code that reads the map file", ["load_map_file", "read_file", "read_code_file", "maps.py"]),
+    (_MAPS, "find the code for reading the map file", ["load_map_file", "read_file", "read_code_file", "maps.py"]),
+    (_DUMPS, "which function writes a json value out to a file", ["dump_file", "function_file_out"]),
+    (_DUMPS, "What function writes a JSON value out to a file?", ["dump_file", "function_file_out"]),
+])
+def test_the_code_or_the_kind_asked_for_is_not_a_word_of_the_question(make_repo, route, files, question, first):
+    repo = make_repo("asked-for")
+    repo.commit(files, "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
     doc = json.loads(route(["ask", "--json", question], repo.path).stdout)
-    assert [row["name"] for row in doc["rows"]] == ["dump_file", "function_file_out"], doc["rows"]
+    assert [row["name"] for row in doc["rows"]] == first, doc["rows"]
 
 
 @pytest.mark.parametrize("text, rest", [
