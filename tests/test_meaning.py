@@ -536,6 +536,21 @@ def _pay_query(repo, text: str, *, explain: bool = False):
                              records=view.graph.records)
 
 
+@pytest.mark.parametrize("asked, meant", [
+    ("which function settles a money amount", "which settles a money amount"),
+    ("where is the code that settles a money amount", "where is the that settles a money amount"),
+    ("explain how a money amount is settled", "how a money amount is settled"),
+])
+def test_the_meaning_index_takes_the_request_words_out_as_query_does(make_repo, route, asked, meant):
+    # Its own answers (the bench's meaning and negative questions) read a question as `query` gives it to the index:
+    # "function" and "code" name what is asked for, in the docstrings of the helpers too.
+    repo = make_repo("pay")
+    repo.commit({**PAY_FILES, "src/util/code.py": '"""The function that turns code into a code point."""\n'}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows, notes, _ = _pay_query(repo, asked, explain=True)
+    assert rows and (rows, notes) == _pay_query(repo, meant, explain=True)[:2]
+
+
 def test_a_comment_inside_a_body_ranks_its_file_first_among_equals(make_repo, route, monkeypatch):
     repo = make_repo("pay")
     repo.commit(dict(PAY_FILES), "initial")

@@ -79,7 +79,7 @@ from gitroute.indexes.meaning.vocabulary import (
 )
 from gitroute.model import Answer, Row
 from gitroute.rank import ASKS_SECONDARY, bm25_idf, is_secondary
-from gitroute.text import asks_for_entry, question_tokens, tokenize
+from gitroute.text import asks_for_entry, question_tokens, tokenize, without_request
 
 # What callers name the index by (api, bench scripts, tests): its parts live in `vocabulary` (words), `postings`
 # (what a posting holds, each file's) and `ranking` (files by BM25, the no_match rule).
@@ -405,7 +405,8 @@ def _asked_words(text: str) -> tuple[list[str], set[str]]:
     """The question's words (`question_words`), and those of them that ask for the entry point ("where is the entry
     point of the cli": the symbol tiers' to answer, from manifests and main guards; no evidence of an off-topic
     question)."""
-    return question_words(text), {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
+    asked = without_request(text)  # "explain how", "the code that", "which function": `query` takes them out too
+    return question_words(asked), {word_stem(t) for t in _ENTRY_PHRASE} if asks_for_entry(text) else set()
 
 
 def numpy_ahead(text: str, section: dict, read: Read, corrupt: Callable[[str], Exception], memo: dict) -> None:
