@@ -86,6 +86,15 @@ def test_the_file_table_split_in_two_blobs_joins_back_and_its_first_gives_the_fi
     for bad in (head[:-1], head + b"\0", head[:4]):
         with pytest.raises(BadValue):
             load_file_starts(bad)
+    # Read from its two blobs as a reader has them (the first's ids parsed already, or not), the table is the same.
+    whole = load_file_table(data)
+    for table in (load_file_table(head, rest), load_file_table(head, rest, load_file_starts(head))):
+        assert (table.starts, table.spans, table.base) == (whole.starts, whole.spans, whole.base)
+        assert [table.lengths[k] for k in range(len(table.lengths))] == [
+            whole.lengths[k] for k in range(len(whole.lengths))]
+    for bad_rest in (rest + b"\0", *([rest[:-1]] if rest else [])):
+        with pytest.raises(BadValue):
+            load_file_table(head, bad_rest)
 
 
 @settings(max_examples=300)

@@ -435,7 +435,7 @@ def _stored_postings(stored: dict[str, dict], tokens: Sequence[str], shards: int
 
 def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = None) -> FileTable:
     """The node ids of files, ascending, with their nodes' lengths (kept in `memo` when there is one): the table's
-    two blobs joined (`storage.split_file_table`), the first not read again when `file_starts` read it."""
+    two blobs (`storage.split_file_table`), the first neither read nor parsed again when `file_starts` read it."""
     from gitroute.bundle.validate import BadValue
 
     files = memo.get("files") if memo is not None else None
@@ -446,7 +446,8 @@ def _files(read: Read, corrupt: Callable[[str], Exception], memo: dict | None = 
             if path not in blobs:
                 raise corrupt(path)
         try:
-            files = load_file_table((head if head is not None else blobs[FILES]) + blobs[LENGTHS])
+            files = (load_file_table(blobs[FILES], blobs[LENGTHS]) if head is None else
+                     load_file_table(head, blobs[LENGTHS], memo.get("file_starts") if memo is not None else None))
         except BadValue as err:
             raise corrupt(FILES) from err
         if memo is not None:

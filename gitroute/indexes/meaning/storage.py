@@ -53,7 +53,7 @@ class Lengths:
 
     __slots__ = ("small", "big")
 
-    def __init__(self, small: bytes, big: dict[int, int]) -> None:
+    def __init__(self, small: bytes | memoryview, big: dict[int, int]) -> None:
         self.small, self.big = small, big
 
     def __getitem__(self, slot: int) -> int:
@@ -73,7 +73,10 @@ class FileTable:
     __slots__ = ("starts", "spans", "base", "lengths")
 
     def __init__(self, starts: Sequence[int], spans: Sequence[int], lengths: Lengths) -> None:
-        self.starts: list[int] = starts.tolist() if isinstance(starts, array) else list(starts)
+        # a list given is kept, not copied: a reader's file ids (`load_file_starts`) are the table's, and no one
+        # changes them
+        self.starts: list[int] = (starts.tolist() if isinstance(starts, array) else starts if type(starts) is list
+                                  else list(starts))
         self.spans = spans
         self.base = [0, *accumulate(spans)]
         self.lengths = lengths
@@ -200,25 +203,31 @@ def dump_file_table(files: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> b
     return b"".join((head, starts.tobytes(), small, exceptions.tobytes()))
 
 
-def load_file_table(data: bytes) -> FileTable:
-    """`dump_file_table` undone; BadValue when the blob is not one it writes (sizes, ascending starts, spans, the
-    exceptions' places and values)."""
-    _code, width, n, slots = _head(data)
-    big = int.from_bytes(data[12:16], "little")
-    if len(data) != _HEAD + n * (width + 1) + slots + big * 8:
+def load_file_table(files: bytes, lengths: bytes | None = None, starts: list[int] | None = None) -> FileTable:
+    """`dump_file_table` undone, from its two blobs (`split_file_table`; `lengths` None: `files` is the whole table);
+    BadValue when they are not what it writes (sizes, ascending starts, spans, the exceptions' places and values).
+    `starts`: `load_file_starts(files)` when a reader has it already (the symbol tiers read the first blob first):
+    not parsed again. Neither blob is joined nor copied: the lengths are read in place."""
+    if lengths is None:
+        files, lengths = split_file_table(files)
+    _code, width, n, slots = _head(files)
+    big = int.from_bytes(files[12:16], "little")
+    if len(files) != _HEAD + n * (width + 1) or len(lengths) != slots + big * 8:
         raise BadValue("the file table's sizes do not add up")
-    starts = load_file_starts(data[:_HEAD + n * (width + 1)])  # the first blob's part, with its checks
+    if starts is None:
+        starts = load_file_starts(files)  # with its checks
     at = _HEAD + width * n
-    small = memoryview(data)[at:at + n + slots]  # read in place: only the lengths' bytes are copied, once
-    spans = list(small[:n])  # a byte each, as ints (a list of bytes is made in C)
+    spans = list(files[at:])  # a byte each, as ints (a list of bytes is made in C)
+    small = memoryview(lengths)[:slots]  # read in place
     big_lengths: dict[int, int] = {}
     exceptions = array(_U32)
-    exceptions.frombytes(data[at + n + slots:])
+    exceptions.frombytes(lengths[slots:])
     if sys.byteorder != "little":
         exceptions.byteswap()
     places = exceptions[::2].tolist()
-    if (data.count(_BIG, at, at + n + slots) != big
-            or any(small[place] != _BIG for place in places if place < n + slots) or places != sorted(set(places))):
+    if (files.count(_BIG, at) + lengths.count(_BIG, 0, slots) != big
+            or any((spans[place] if place < n else small[place - n]) != _BIG for place in places if place < n + slots)
+            or places != sorted(set(places))):
         raise BadValue("the file table's exceptions are not its large values")
     for place, value in zip(places, exceptions[1::2]):
         if place < n and _BIG <= value <= MAX_SPAN:
@@ -227,7 +236,7 @@ def load_file_table(data: bytes) -> FileTable:
             big_lengths[place - n] = value
         else:
             raise BadValue("a file table's exception is out of its range")
-    table = FileTable(starts, spans, Lengths(data[at + n:at + n + slots], big_lengths))
+    table = FileTable(starts, spans, Lengths(small, big_lengths))
     if table.base[-1] != slots:
         raise BadValue("the file table's spans do not add up to its slots")
     return table
