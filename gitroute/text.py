@@ -258,9 +258,11 @@ _CODE_ASKED_FOR = LazyPattern(r"\b(the|some|any|what|which)\s+code\s+(?=(?:that|
 
 
 # "which function writes ...", "which file does that": the kind of what is asked for, before a verb (one ending in
-# -s, or a stop word: is, does, has, ...); "which file writer" keeps its words.
+# -s, or a stop word: is, does, has, ...); "which file writer" and "which type hints are ..." (a plural noun: a verb
+# follows it) keep their words.
 _KIND_ASKED_FOR = LazyPattern(r"\b(which|what)\s+(?:function|method|class|struct|module|file|type|interface|enum|"
-                              r"constant|variable|macro)\s+(?=(?:[a-z]+[^s\W]s|is|are|was|does|do|did|has|have|can|"
+                              r"constant|variable|macro)\s+(?=(?:[a-z]+[^s\W]s(?!\s+(?:are|is|were|was|do|does|did|"
+                              r"have|has|had|can|could|will|would|should|must)\b)|is|are|was|does|do|did|has|have|can|"
                               r"could|would|will|should|gets?|sets?|makes?|takes?)\b)", re.I)
 
 

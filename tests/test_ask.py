@@ -762,6 +762,8 @@ def test_the_code_or_the_kind_asked_for_is_not_a_word_of_the_question(make_repo,
     ("what module draws the bar", "what draws the bar"), ("which file writer flushes", "which file writer flushes"),
     ("which files use it", "which files use it"), ("which class handles x", "which handles x"),
     ("the function that writes", "the function that writes"),
+    ("which type hints are supported", "which type hints are supported"),
+    ("what function pointers does it keep", "what function pointers does it keep"),
 ])
 def test_without_request_drops_only_a_leading_request_verb_with_words_after_it(text, rest):
     from gitroute.text import without_request
