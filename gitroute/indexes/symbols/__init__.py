@@ -163,7 +163,8 @@ def encode_posting(node_id: int, secondary: bool, name_tokens: int, stop_free: b
     main code over tests, so few records need reading to rank the rest; a sentence's scored name drops stop
     words, so its coverage is bounded by the count only when the name has none (`rank.score_bounder`).
     """
-    return node_id << FACT_BITS | (CONTENT_NAME if stop_free else 0) | int(secondary) << 3 | min(name_tokens, 7)
+    return (node_id << FACT_BITS | (CONTENT_NAME if stop_free else 0) | (SECONDARY if secondary else 0)
+            | min(name_tokens, WORD_COUNT))
 
 
 def decode_posting(value: int) -> tuple[int, bool, int, bool]:

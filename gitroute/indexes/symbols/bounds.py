@@ -313,9 +313,9 @@ class _Bounder:
                 facts, same = held[0]
                 found.append(self.group(weight, matched, facts & NAME_FACTS, facts & SECONDARY, False, same, adjacent))
                 continue
-            most = max(self.bound(weight, matched, facts & NAME_FACTS, self.most_doc, self.most_context,
-                                  facts & SECONDARY, False, *self.most_warm, adjacent=adjacent)
-                       for facts in {facts for facts, _ in held})
+            most = max(self.bound(weight, matched, part & NAME_FACTS, self.most_doc, self.most_context,
+                                  part & SECONDARY, False, *self.most_warm, adjacent=adjacent)
+                       for part in {facts for facts, _ in held})
             found.append((most, partial(self.by_facts, weight, matched, held, adjacent)))
         return found
 
