@@ -58,6 +58,11 @@ EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
 # rebuild reuses go the same way (`_reuse`): decoded, a one-file rebuild of the kernel's held 2.3 GB of them, which
 # its graph's worker, forked from it, counted again (its peak 4,041 MiB).
 LAZY_MIN_BYTES = 48 * 1024 * 1024
+# From this many bytes of files to extract on (the Linux kernel's 1.4 GB; django's 60 MB stay below), a build with one
+# job (`-j1`, or a machine with one core) extracts in forked workers too, one at a time: what the parses leak stays
+# in them, not in the process every later worker is forked from (the kernel at `-j1`, extracted in process: a peak of
+# 6.1 GB, session 40). A large graph's jobs are each forked alone whatever the jobs (`LEAN_MIN_NODES`).
+ALONE_MIN_BYTES = 128 * 1024 * 1024
 LAZY = "lazy"  # a code file's result not decoded: ("lazy", where its packed result is)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
@@ -701,7 +706,7 @@ class _IndexJobs:
         self.names = []
         if nodes is None:
             nodes = sum(1 + (len(f.extract.symbols) if f.extract else 0) for f in inputs.files)
-        self.lean = self.workers >= 2 and nodes >= LEAN_MIN_NODES
+        self.lean = nodes >= LEAN_MIN_NODES  # with one job too: the memory a build keeps is not a choice of speed
         for name in INDEXES:
             if hasattr(modules[name], "prepare") and not self.lean:
                 job = f"{name}{PREPARE_SUFFIX}"
@@ -905,7 +910,7 @@ def _extract_all(todo: dict[str, git.Entry], decoded: dict[str, tuple], shards: 
     size = sum(entry.size for _key, entry in items)
     _EXTRACTING = (snap, texts.spill)
     try:
-        if workers > 1 and size >= PARALLEL_MIN_BYTES and total > 1:
+        if total > 1 and (workers > 1 and size >= PARALLEL_MIN_BYTES or size >= ALONE_MIN_BYTES):
             _load_languages(todo)
             done = _extracted_in_rounds(items, workers)
         else:

@@ -352,9 +352,12 @@ def test_gitroute_memlog_names_each_phase_and_job_of_a_build(tmp_path: Path, mon
     assert all(re.search(r" rss=\d+ hwm=\d+$", line) for line in log.read_text().splitlines())
 
 
-def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_back(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("jobs", [2, 1])
+def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_back(tmp_path: Path, monkeypatch,
+                                                                                   jobs: int) -> None:
     """The lean way (forced): the parent never resolves the edges (`build_graph` runs in a worker only), the graph it
-    gets back is the one a single process builds, and the graph's memo that worker saved is read by the next build."""
+    gets back is the one a single process builds, and the graph's memo that worker saved is read by the next build.
+    With one job too: a large graph's memory is not a choice of speed."""
     from gitroute.bundle.memo import BuildMemo
     from gitroute.graph import build_graph
 
@@ -370,7 +373,7 @@ def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_bac
     monkeypatch.setattr(build_module, "build_graph", tracked)
     repo = RepoBuilder(tmp_path / "r")
     repo.commit(dict(SAMPLE_FILES))
-    lean = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    lean = run_build("HEAD", repo_path=str(repo.path), jobs=jobs, full=True)
     assert built_in == [], "the parent built the graph itself"  # the worker's own list is not the parent's
     memo = BuildMemo(git.common_dir(git.open_repository(str(repo.path)))).table("graph")
     assert memo.previous, "the worker saved no graph memo"
@@ -379,20 +382,22 @@ def test_a_large_graph_is_built_in_a_worker_that_saves_its_memo_and_hands_it_bac
     assert built_in == [parent] and one.bundle_tree == lean.bundle_tree and one.nodes == lean.nodes
 
 
-@pytest.mark.parametrize("bound", ["EXTRACT_WORKER_FILES", "EXTRACT_WORKER_BYTES"])
+@pytest.mark.parametrize(("bound", "jobs"), [("EXTRACT_WORKER_FILES", 2), ("EXTRACT_WORKER_BYTES", 2),
+                                             ("EXTRACT_WORKER_FILES", 1)])
 def test_extraction_workers_forked_anew_each_round_write_the_bundle_one_process_writes(tmp_path: Path, monkeypatch,
-                                                                                        bound: str) -> None:
+                                                                                        bound: str, jobs: int) -> None:
     """Extraction workers are forked anew after EXTRACT_WORKER_FILES files or EXTRACT_WORKER_BYTES each (what a
     parse leaks stays in its worker): a build by rounds of one file a worker writes the bundle a build in one
-    process writes, and with GITROUTE_MEMLOG each extraction worker logs its memory as it exits."""
+    process writes, and with GITROUTE_MEMLOG each extraction worker logs its memory as it exits. With one job, a
+    repository of ALONE_MIN_BYTES or more is extracted so too, a worker at a time."""
     repo = RepoBuilder(tmp_path / "r")
     repo.commit(SAMPLE_FILES)
     alone = run_build("HEAD", repo_path=str(repo.path), jobs=1, full=True)
     log = tmp_path / "memory.log"
     monkeypatch.setattr(build_module, "MEMORY_LOG", str(log))
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES" if jobs > 1 else "ALONE_MIN_BYTES", 0)
     monkeypatch.setattr(build_module, bound, 1)
-    rounds = run_build("HEAD", repo_path=str(repo.path), jobs=2, full=True)
+    rounds = run_build("HEAD", repo_path=str(repo.path), jobs=jobs, full=True)
     assert rounds.parsed == alone.parsed > 4
     assert rounds.bundle_tree == alone.bundle_tree
     workers = {line.split()[1] for line in log.read_text().splitlines() if "'extract worker'" in line}
