@@ -58,7 +58,7 @@ EXTRACT_WORKER_BYTES = 16 * 1024 * 1024
 # rebuild reuses go the same way (`_reuse`): decoded, a one-file rebuild of the kernel's held 2.3 GB of them, which
 # its graph's worker, forked from it, counted again (its peak 4,041 MiB).
 LAZY_MIN_BYTES = 48 * 1024 * 1024
-# From this many bytes of files to extract on (the Linux kernel's 1.4 GB; django's 60 MB stay below), a build with one
+# From this many bytes of files to extract on (the Linux kernel's 1.4 GB; django's 43 MiB stay below), a build with one
 # job (`-j1`, or a machine with one core) extracts in forked workers too, one at a time: what the parses leak stays
 # in them, not in the process every later worker is forked from (the kernel at `-j1`, extracted in process: a peak of
 # 6.1 GB, session 40). A large graph's jobs are each forked alone whatever the jobs (`LEAN_MIN_NODES`).
