@@ -386,3 +386,56 @@ def test_a_tree_of_rows_looked_up_by_bisection_answers_as_the_tree_parsed_whole(
             assert found == whole.get(name.decode())
         else:
             assert found is None or found in [(mode, oid) for mode, row, oid in rows if row == name]
+
+
+# --- what a sentence asks git for ahead (`BundleView.read_ahead`) -----------------------------------------------
+
+
+def test_blobs_and_trees_read_ahead_are_the_ones_read_in_turn_and_never_asked_twice(built):
+    from gitroute.bundle.store import BundleView
+
+    paths = ["meaning/lengths.bin", "meaning/files.bin", "symbols/meta.json", "meaning/no-such.bin"]
+    folders = ["graph/nodes", "graph/pages", "no/such/folder"]
+    with BundleView(str(built.path)) as plain:
+        expected = plain.read(paths)
+        listings = {folder: plain.listing(folder) for folder in folders}
+    with BundleView(str(built.path)) as view:
+        view.section("meaning")  # the folder whose tree a blob read ahead is named from
+        view.section("symbols")
+        view.read_ahead(paths, folders)
+        asked = set(view._ahead.asked)
+        assert len(asked) == 6, asked  # three blobs the bundle holds, three folders (absent ones read all the same)
+        read_by_main: list[str] = []
+        main_read = view.reader.read
+        view.reader.read = lambda specs, most=None: read_by_main.extend(specs) or main_read(specs, most)
+        assert view.read(paths) == expected
+        assert {folder: view.listing(folder) for folder in folders} == listings
+        assert not view._ahead.asked, "an object read ahead was left unread"
+        absent = {f"{view.commit}:{folder}" for folder, names in listings.items() if not names}
+        assert not asked & set(read_by_main) - absent, "read twice"  # an absent one is looked for again, as ever
+        assert listings["graph/nodes"] and not listings["no/such/folder"]
+
+
+def test_a_blob_over_its_ceiling_read_ahead_is_refused_as_a_plain_read_refuses_it(built, route, monkeypatch):
+    """A sentence on a large bundle reads the file table ahead: an oversized one is still `fatal: ... damaged`, with the
+    words a plain read has, and a sentence's answer is the same with and without reading ahead."""
+    import gitroute.query as query_module
+    from gitroute.bundle.validate import blob_ceiling
+
+    question = ["query", "--json", "where are the hourly forecast rows parsed"]
+    monkeypatch.setattr(query_module, "AHEAD_MIN_NODES", 10**9)
+    plain = route(question, built.path)
+    monkeypatch.setattr(query_module, "AHEAD_MIN_NODES", 0)
+    ahead = route(question, built.path)
+    assert plain.exit_code == ahead.exit_code == 0 and json.loads(plain.stdout)["rows"]
+    assert ahead.stdout == plain.stdout
+    path = "meaning/files.bin"
+    ceiling = blob_ceiling(path, blob(built, "meaning/meta.json")["counts"])
+    assert ceiling is not None
+    rewrite(built, {path: b"x" * (ceiling + 1)})
+    refused = route(question, built.path)
+    monkeypatch.setattr(query_module, "AHEAD_MIN_NODES", 10**9)
+    assert route(question, built.path).stderr == refused.stderr
+    assert refused.exit_code == FATAL
+    assert refused.stderr.splitlines()[0] == (
+        f"{DAMAGED}'{path}' is {ceiling + 1:,} bytes, more than a bundle of its counts holds ({ceiling:,})")

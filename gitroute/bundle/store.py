@@ -203,6 +203,54 @@ SHAPE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Zer
                 RecursionError)
 
 
+class _Ahead:
+    """Objects asked for before any answer reads them, in a `git cat-file` of their own that a thread drains: git
+    inflates them on the other core while this process works on the question (a kernel's sentence: the meaning
+    index's 3.8 MB of node lengths and the graph's folder trees, 60-80 ms of waiting on git a cold question).
+
+    `take(spec)` hands an object over once, waiting for it if git is still at it; None when it was not asked for, is
+    missing, or the reads stopped (an object over its ceiling, git gone): the caller then reads it as it would
+    have, and meets and reports whatever is wrong with it there."""
+
+    def __init__(self, cwd: str, specs: list[str], most: list[int | None]) -> None:
+        import threading
+
+        self.asked = set(specs)
+        self.found: dict[str, tuple[str, str, bytes] | None] = {}
+        self.stopped = False
+        self.ready = threading.Condition()
+        self.thread = threading.Thread(target=self._run, args=(cwd, specs, most), daemon=True)
+        self.thread.start()
+
+    def _run(self, cwd: str, specs: list[str], most: list[int | None]) -> None:
+        reader = ObjectReader(cwd)
+        try:
+            for spec, limit in zip(specs, most):  # one at a time: each is handed over as soon as it is read
+                obj = reader.read([spec], [limit])[0]
+                with self.ready:
+                    self.found[spec] = obj
+                    self.ready.notify_all()
+        except Exception:  # noqa: BLE001 - the usual read meets it again, and says what it is
+            pass
+        finally:
+            with self.ready:
+                self.stopped = True
+                self.ready.notify_all()
+            reader.close()
+
+    def take(self, spec: str) -> tuple[str, str, bytes] | None:
+        if spec not in self.asked:
+            return None
+        self.asked.discard(spec)
+        with self.ready:
+            while spec not in self.found and not self.stopped:
+                self.ready.wait()
+            return self.found.pop(spec, None)
+
+    def close(self) -> None:
+        self.thread.join()  # a few objects at most: its reader closes as it ends
+
+
 class BundleView:
     """A bundle pinned to one commit: every read names that commit, so a concurrent build cannot tear an answer."""
 
@@ -216,6 +264,7 @@ class BundleView:
         self._manifest: dict | None = None
         self._graph: GraphView | None = None
         self._memos: dict[str, dict] = {}  # index name -> what its answers decoded, kept for the next answer
+        self._ahead: _Ahead | None = None  # objects asked for before their read (`read_ahead`)
         self.reader = ObjectReader(cwd)
         try:
             self._pin(cwd, ref)
@@ -309,7 +358,8 @@ class BundleView:
         """
         folders = sorted({p.rpartition("/")[0] for p in paths} - self._trees.keys())
         if folders:
-            for folder, obj in zip(folders, self.reader.read([f"{self.commit}:{f}" for f in folders])):
+            specs = [f"{self.commit}:{f}" for f in folders]
+            for folder, obj in zip(folders, self._objects(specs)):
                 if obj is not None and obj[1] == "tree":
                     try:
                         self._trees[folder] = read_tree(obj[2], self.id_length)
@@ -331,7 +381,7 @@ class BundleView:
             wanted.append((path, entry[1]))
         most = [self.ceiling(path) for path, _ in wanted] if self.bounded else None
         try:
-            objects = self.reader.read([oid for _, oid in wanted], most)
+            objects = self._objects([oid for _, oid in wanted], most)
         except ObjectTooLarge as err:
             path = wanted[err.index][0]
             raise BundleDamaged(self.ref, f"'{path}' is {err.size:,} bytes, more than a bundle of its counts "
@@ -342,6 +392,43 @@ class BundleView:
                 raise BundleDamaged(self.ref, f"'{path}' is missing")
             found[path] = obj[2]
         return found
+
+    def _objects(self, specs: list[str], most: list[int | None] | None = None) -> list[tuple[str, str, bytes] | None]:
+        """`ObjectReader.read` of these specs, those read ahead (`read_ahead`) taken from there."""
+        ahead = self._ahead
+        if ahead is None or ahead.asked.isdisjoint(specs):
+            return self.reader.read(specs, most)
+        found = [ahead.take(spec) for spec in specs]
+        rest = [n for n, obj in enumerate(found) if obj is None]
+        if rest:
+            try:
+                objects = self.reader.read([specs[n] for n in rest], [most[n] for n in rest] if most else None)
+            except ObjectTooLarge as err:  # its place among `specs`, as a caller knows it
+                raise ObjectTooLarge(rest[err.index], err.size) from err
+            for n, obj in zip(rest, objects):
+                found[n] = obj
+        return found
+
+    def read_ahead(self, paths: Sequence[str] = (), folders: Sequence[str] = ()) -> None:
+        """Ask git now for these blobs (of folders whose tree is read already) and these folders' trees, in a `git
+        cat-file` of their own (`_Ahead`), for the reads that will want them; once a view, and never for what it
+        has read. A blob keeps its ceiling."""
+        if self._ahead is not None:
+            return
+        specs = [f"{self.commit}:{f}" for f in folders if f not in self._trees]
+        most: list[int | None] = [None] * len(specs)
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            tree = self._trees.get(folder)
+            try:
+                entry = tree.get(name) if tree is not None else None
+            except BadValue:
+                continue  # its read reports it
+            if entry is not None and entry[0] in BLOB_MODES:
+                specs.append(entry[1])
+                most.append(self.ceiling(path) if self.bounded else None)
+        if specs:
+            self._ahead = _Ahead(self.reader.cwd, specs, most)
 
     def _absent_folder(self, folder: str) -> dict:
         """No folder's tree at `folder`: none when the bundle has no such entry; damaged when it has another
@@ -417,6 +504,8 @@ class BundleView:
         self._memos.clear()
 
     def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
         self.reader.close()
 
     def __enter__(self) -> BundleView:

@@ -352,6 +352,7 @@ def query(
         # query at that limit finds reading far fewer records (the threshold is the limit-th score).
         names_only = prose_share(text) == 0.0
         if not names_only:  # the meaning index is asked next: numpy now if it will import it (`numpy_ahead`)
+            _read_ahead(view)
             _numpy_ahead(view, text)
         by_name = ask_symbols(view, text, limit=limit if names_only else max(limit, 20), explain=True, **filters)
         symbol_rows = list(by_name.rows)
@@ -433,6 +434,22 @@ def _namespace_dropped(view: BundleView, text: str, limit: int) -> Answer | None
 
 def strip_signals(rows: list, explain: bool) -> list:
     return rows if explain else [r._replace(signals=()) for r in rows]
+
+
+# From this many graph nodes on (the kernel's 3.8 million; django's 50,000 stay below), a sentence asks git ahead for
+# what its answer will read whatever its words: the meaning index's file table (a byte a node) and the graph's
+# folder trees, inflated on the other core while the symbol tiers work (`BundleView.read_ahead`).
+AHEAD_MIN_NODES = 500_000
+
+
+def _read_ahead(view: BundleView) -> None:
+    from gitroute.bundle.layout import GRAPH_NODES, GRAPH_PAGES
+    from gitroute.indexes.meaning import FILES, LENGTHS, NAME
+
+    section = view.section(NAME)
+    nodes = section.get("nodes") if section is not None else None
+    if isinstance(nodes, int) and nodes >= AHEAD_MIN_NODES and "files" not in view.index(NAME).memo:
+        view.read_ahead([f"{NAME}/{LENGTHS}", f"{NAME}/{FILES}"], [GRAPH_NODES, GRAPH_PAGES])
 
 
 def _numpy_ahead(view: BundleView, text: str) -> None:
