@@ -17,7 +17,7 @@ from gitroute.errors import BundleDamaged
 from gitroute.indexes import symbols
 from gitroute.indexes.meaning import file_starts
 from gitroute.indexes.symbols import Filters, query_symbols
-from gitroute.indexes.symbols.bounds import FACT_BITS, FACTS
+from gitroute.indexes.symbols.bounds import FACT_BITS, FACTS, posting_bits, split_by_facts
 from gitroute.rank import idf, node_text, parse_question, path_words, score_text
 from gitroute.text import STOP_WORDS
 from tests.conftest import RepoBuilder, run_route
@@ -317,6 +317,22 @@ def test_the_early_stop_keeps_the_true_top_n_when_many_rows_tie(tied, text, limi
     assert limit == 1 or (len(every) > limit and every[limit - 1][4] == every[limit][4])  # a tie at the cut
 
 
+def _built_view(repo: RepoBuilder, files: dict[str, str]) -> BundleView:
+    repo.commit(files)
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    return BundleView(str(repo.path))
+
+
+def _rows_every_way(view: BundleView, text: str) -> list[list[tuple]]:
+    """The rows of `text` cold, cold given the files' ids, and warm: each the rows of scoring every candidate."""
+    found = []
+    for warm in (False, "files", True):
+        rows = _rows(view, text, 10, Filters(), exhaustive=False, warm=warm)
+        assert rows == _rows(view, text, 10, Filters(), exhaustive=True)
+        found.append(rows)
+    return found
+
+
 def test_a_names_function_words_and_letters_hold_no_node_up_alone(make_repo):
     # `cmdfiles_for_a`: its `for` and `a` (an `a` split off a number too: `pcm3168a`) name thousands of a kernel's
     # nodes, and each was scored for the rows after the name's few. They still count in the score of a node that
@@ -329,18 +345,50 @@ def test_a_names_function_words_and_letters_hold_no_node_up_alone(make_repo):
     files["scripts/gen.py"] = ("def cmdfiles_for_a(archive):\n    pass\n\n\ndef cmdfiles_for_modorder(order):\n"
                                "    pass\n\n\ndef to_cmdfile(path):\n    pass\n")
     files["cmdfiles/helpers.py"] = "def for_a_while():\n    pass\n"
-    repo.commit(files)
-    assert run_route(["build", "-q"], repo.path).exit_code == 0
-    with BundleView(str(repo.path)) as view:
-        for warm in (False, "files", True):
-            rows = _rows(view, "cmdfiles_for_a", 10, Filters(), exhaustive=False, warm=warm)
-            assert rows == _rows(view, "cmdfiles_for_a", 10, Filters(), exhaustive=True)
+    with _built_view(repo, files) as view:
+        for rows in _rows_every_way(view, "cmdfiles_for_a"):
             assert [r[2] for r in rows[:2]] == ["cmdfiles_for_a", "cmdfiles_for_modorder"]
             assert {r[2] for r in rows} == {"cmdfiles_for_a", "cmdfiles_for_modorder", "to_cmdfile", "helpers.py"}
         weak_only = _rows(view, "for_a", 10, Filters(), exhaustive=False)
         assert len(weak_only) == 10 and "for_a_while" in {r[2] for r in weak_only}
     answer = json.loads(run_route(["query", "cmdfiles_for_a", "--json"], repo.path).stdout)
     assert [row["name"] for row in answer["rows"]][:2] == ["cmdfiles_for_a", "cmdfiles_for_modorder"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 1 << 40), max_size=60).map(sorted), min_size=3, max_size=3),
+       st.booleans())
+def test_a_words_sets_and_fact_bits_from_one_split_are_those_of_its_postings(fields, split_first):
+    # `_Held` makes a walked word's sets and fact bits from the split of its postings by facts: the same sets as
+    # made from the lists themselves, whichever is asked first.
+    held = symbols._Held({"w": fields}, {})
+    if split_first:
+        held.fact_bits("w")
+    assert held.members("w") == tuple(map(frozenset, fields))
+    assert held.fact_bits("w") == posting_bits([v for field in fields for v in field])
+    assert held.name_facts("w") == split_by_facts(fields[0])
+
+
+def test_a_names_single_digits_hold_no_node_up_alone(make_repo):
+    # `jffs2_acl_size`, `gfx_v7_0_ring_emit_reg_wait`: a digit split off a word names hundreds of thousands of a
+    # kernel's nodes (its `2`, its `0`), each bounded for the rows after the name's own. The digit still counts in
+    # the score of a node that holds another of the name's words; a node only it matches is no row, cold or warm,
+    # and the bounded rows are those of scoring every candidate. A name of digits and such words only keeps them.
+    repo = make_repo()
+    files = {f"drivers/reg_{i:02d}.c": f"int reg{i}_2_read(void) {{ return 0; }}\nint v2_{i}(void) {{ return 1; }}\n"
+             for i in range(40)}
+    files["fs/jffs2/acl.c"] = ("int jffs2_acl_size(int count) { return count; }\n"
+                               "int jffs2_acl_count(int size) { return size; }\nint ext2_acl_size(void) { return 2; }\n")
+    files["fs/jffs3/acl.c"] = "int jffs3_acl_size(void) { return 3; }\n"
+    with _built_view(repo, files) as view:
+        for rows in _rows_every_way(view, "jffs2_acl_size"):
+            names = [r[2] for r in rows]
+            assert names[0] == "jffs2_acl_size" and {"jffs3_acl_size", "ext2_acl_size", "jffs2_acl_count"} <= set(names)
+            assert not any(name.startswith(("reg", "v2_")) for name in names)  # the 2 alone: no row
+        digits_kept = _rows(view, "v2", 10, Filters(), exhaustive=False)
+        assert len(digits_kept) == 10 and all(r[2].startswith("v2_") for r in digits_kept)
+    answer = json.loads(run_route(["query", "jffs2_acl_size", "--json"], repo.path).stdout)
+    assert answer["rows"][0]["name"] == "jffs2_acl_size"
 
 
 @pytest.mark.parametrize("text", ["model_query_set_cache_session_token_field", "admin site user token cache form"])

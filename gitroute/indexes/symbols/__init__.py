@@ -383,12 +383,13 @@ _SEPARATORS = LazyPattern(r"[^A-Za-z0-9]+")
 
 
 def weak_words(question: Question, lists: dict[str, list[list[int]]]) -> list[str]:
-    """An identifier's function words, and its letters that stand alone between separators (the `t` of
-    `strbuffer_t`, not the `c` of `W3CDom`), when another of its words is in the bundle: they count in the score of
-    a node that holds another of its words, but hold no node up alone (a kernel's nodes named with `for` or an `a`
-    split off a number are tens of thousands, and each was scored for the rows after the name's few: 1.4 s for
-    `cmdfiles_for_a`). A name of such words only (`do_it`, `for_a`), or a qualified name's own (`models.Q`), keeps
-    them."""
+    """An identifier's function words, its letters that stand alone between separators (the `t` of `strbuffer_t`,
+    not the `c` of `W3CDom`) and its single digits (the `2` of `jffs2`, the `7` and `0` of `gfx_v7_0`), when another
+    of its words is in the bundle: they count in the score of a node that holds another of its words, but hold no
+    node up alone (a kernel's nodes named with `for` or an `a` split off a number are tens of thousands, and each
+    was scored for the rows after the name's few: 1.4 s for `cmdfiles_for_a`; its nodes named with a `2` or a `0`
+    are four hundred thousand each). A name of such words only (`do_it`, `for_a`), or a qualified name's own
+    (`models.Q`), keeps them."""
     if question.identifier is None:
         return []
     weak: set[str] = set()
@@ -398,7 +399,8 @@ def weak_words(question: Question, lists: dict[str, list[list[int]]]) -> list[st
         held: list[tuple[str, bool]] = []
         for word in _SEPARATORS.split(segment):
             parts = split_identifier(word)
-            held += [(stem(part), part in WEAK_NAME_WORDS or (len(parts) == 1 and len(part) == 1 and part.isalpha()))
+            held += [(stem(part), part in WEAK_NAME_WORDS
+                      or len(part) == 1 and (part.isdigit() or len(parts) == 1 and part.isalpha()))
                      for part in parts]
         if k and k == len(segments) - 1 and all(is_weak for _, is_weak in held):
             held = [(token, False) for token, _ in held]
@@ -441,19 +443,28 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
 
 
 class _Held:
-    """A question's postings as sets, and each word's name postings split by their facts, kept in `memo` (a warm
-    server's view keeps them for the next question)."""
+    """A question's postings as sets, and each word's postings split by their facts, kept in `memo` (a warm
+    server's view keeps them for the next question). A walked word's are made from one split of each of its lists
+    (`split_by_facts`): its sets are the unions of the parts, its fact bits the unions of some of them, with no
+    more passes over its postings (on the kernel's names those passes were a third of a cold query's time)."""
 
     def __init__(self, lists: dict[str, list[list[int]]], memo: dict) -> None:
         self.lists = lists
         self.sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
-        self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
+        self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})  # `warm`'s too
+        self.more_facts: dict[str, tuple[dict[int, frozenset[int]], ...]] = memo.setdefault("more_facts", {})
         self.bits: dict[str, tuple[frozenset[int], frozenset[int]]] = memo.setdefault("fact_bits", {})
 
     def members(self, token: str) -> tuple[frozenset[int], ...]:
         found = self.sets.get(token)
         if found is None:
-            found = self.sets[token] = tuple(map(frozenset, self.lists[token]))
+            in_name, *more = self.lists[token]
+            split = self.by_facts.get(token)
+            split_more = self.more_facts.get(token)
+            found = self.sets[token] = (
+                frozenset(in_name) if split is None else frozenset().union(*split.values()),
+                *(map(frozenset, more) if split_more is None else
+                  (frozenset().union(*parts.values()) for parts in split_more)))
         return found
 
     def fact_bits(self, token: str) -> tuple[frozenset[int], frozenset[int]]:
@@ -461,7 +472,12 @@ class _Held:
         word: a cold query's bounds need the candidates' (`bounds._Bounder`), each round and each query again."""
         found = self.bits.get(token)
         if found is None:
-            found = self.bits[token] = posting_bits([v for held in self.lists[token] for v in held])
+            split_more = self.more_facts.get(token)
+            if split_more is None:
+                split_more = self.more_facts[token] = tuple(map(split_by_facts, self.lists[token][1:]))
+            parts = [part for split in (self.name_facts(token), *split_more) for part in split.items()]
+            found = self.bits[token] = (frozenset().union(*(held for facts, held in parts if facts & SECONDARY)),
+                                        frozenset().union(*(held for facts, held in parts if not facts & WORD_COUNT)))
         return found
 
     def name_facts(self, token: str) -> dict[int, frozenset[int]]:
