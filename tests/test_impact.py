@@ -131,6 +131,35 @@ def test_a_definition_imported_by_name_is_used_by_the_files_that_import_it(make_
     assert impact(route, repo, "UNUSED", "--depth", "1")["rows"] == []
 
 
+def test_a_symbol_used_only_in_its_own_file_is_answered_with_its_users_there(make_repo, route) -> None:
+    """X's own file changes with X, so it is no row of what a change to X breaks; but when every use of a symbol is
+    there (a script's helper), its users there are the answer, cold and bounded alike, and `ask`'s "who calls X"
+    gets them rather than the plain words of its question ("calls" in some other name)."""
+    from gitroute.bundle.store import BundleView
+    from gitroute.indexes import impact as impact_index
+    from gitroute.query import _whole_file_starts
+
+    repo = make_repo("script")
+    repo.commit({**PROJECT, "tools/gen.py": "def render_rows(rows):\n    return rows\n\n\ndef main():\n"
+                                             "    return render_rows([]) + render_rows([1])\n\n\ndef unused():\n"
+                                             "    return 0\n",
+                 "app/calls.py": "def calls_render_rows():\n    return 1\n"})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    own = impact(route, repo, "render_rows")
+    assert paths(own) == ["tools/gen.py"] and "main" in own["rows"][0]["names"]
+    assert any("every use of 'render_rows' is in its own file" in note for note in own["notes"])
+    assert paths(impact(route, repo, "compute")) == ["app/service.py", "app/api.py", "tests/test_core.py"]
+    assert paths(impact(route, repo, "unused")) == []
+    assert paths(impact(route, repo, "tools/gen.py")) == []  # a file is not its own user
+    view = BundleView(str(repo.path))
+    starts = _whole_file_starts(view)
+    whole = impact_index.answer(view.index("impact"), "render_rows", limit=10)
+    assert impact_index.answer(view.index("impact"), "render_rows", limit=10, rows=3,
+                               file_starts=lambda: starts).rows == whole.rows
+    asked = json.loads(route(["ask", "--json", "who calls render_rows?"], repo.path).stdout)
+    assert (asked["rows"][0]["type"], asked["rows"][0]["path"]) == ("impact", "tools/gen.py")
+
+
 def test_impact_without_a_bundle_is_fatal(make_repo, route) -> None:
     repo = make_repo()
     repo.commit({"a.py": "x = 1\n"})

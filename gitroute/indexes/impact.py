@@ -352,6 +352,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if together:
         notes.append(f"'{target}' names {len(distinct)} definitions of one symbol (a declaration and its "
                      "definition, a type and its constructors, or one name defined twice in a file): walked together")
+    if walk.own_file:
+        notes.append(f"every use of '{start[2]}' is in its own file: the rows are its users there")
     if walk.capped:
         notes.append(f"walk capped at {MAX_FRONTIER} nodes per depth: {walk.capped} more were not walked")
     if len(distinct) == 1 and others:
@@ -492,6 +494,7 @@ class Walk:
         self.edges = 0
         self.ambiguous = 0
         self.capped = 0
+        self.own_file = False  # every use is in the start's own file, and `reached` holds those uses
 
 
 def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPTH,
@@ -559,8 +562,11 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
         if not frontier:
             break
     own = walk.start_paths if files is None else {files[bisect_right(files, t) - 1] for t in targets}
-    for where in own:
-        walk.reached.pop(where, None)  # X's own file is not something a change to X breaks
+    kept = {where: walk.reached.pop(where) for where in own if where in walk.reached}
+    # X's own file is not something a change to X breaks: it changes with X. Unless every use of a symbol is there
+    # (a script's helper, a module's private function): its users there are then what a change may break.
+    if not walk.reached and kind != "file":
+        walk.reached, walk.own_file = kept, bool(kept)
     return walk
 
 
