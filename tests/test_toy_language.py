@@ -55,9 +55,10 @@ def test_a_language_added_by_its_extension_and_its_traits_row_is_indexed_and_res
     assert (found.rows[0].path, found.rows[0].kind, found.rows[0].line) == ("force-app/AccountService.cls", "class", 1)
     asked = api.query("open an account for a customer", repo=repo)  # its `//` comment is the method's doc
     assert asked.rows[0].name == "AccountService.openAccount"
-    # `validate(item)` in OrderService is its own method (the row's implicit receiver), not AccountService's
-    assert _callers(repo, "AccountService.validate") == []
-    assert _callers(repo, "OrderService.validate") == []
+    # `validate(item)` in OrderService is its own method (the row's implicit receiver), not AccountService's: each
+    # `validate` is called by its own class only (its own file's users, the only ones: docs/decisions/0041)
+    assert _callers(repo, "AccountService.validate") == ["AccountService.openAccount"]
+    assert _callers(repo, "OrderService.validate") == ["OrderService.placeOrder"]
 
 
 @pytest.mark.parametrize("row", [None, traits.Traits()])
