@@ -975,3 +975,17 @@ def test_a_sentence_is_classified_alike_with_the_name_postings_looked_up_first(s
     with BundleView(str(spelled.path)) as view:
         full = ask(question, bundle=view)
     assert cheap == full
+
+
+@pytest.mark.parametrize(("text", "rest"), [
+    ("who calls subdomain?", "subdomain?"), ("What would break if I changed int2?", "int2?"),
+    ("callers of get_object_or_404", "get_object_or_404"), ("what uses the session interface", "the session interface"),
+    # what a question says about its subject stays ("which tests cover" asks for tests: its words find them)
+    ("I'm rewriting regexes.email; what uses it and which tests cover it?",
+     "I'm rewriting regexes.email; it and which tests cover it?"),
+    ("who calls", ""), ("where is the session cookie signed", "where is the session cookie signed"),
+])
+def test_without_use_phrases_leaves_the_subject_of_a_who_calls_question(text, rest):
+    from gitroute.phrases import without_use_phrases
+
+    assert without_use_phrases(text) == rest

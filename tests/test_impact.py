@@ -134,7 +134,8 @@ def test_a_definition_imported_by_name_is_used_by_the_files_that_import_it(make_
 def test_a_symbol_used_only_in_its_own_file_is_answered_with_its_users_there(make_repo, route) -> None:
     """X's own file changes with X, so it is no row of what a change to X breaks; but when every use of a symbol is
     there (a script's helper), its users there are the answer, cold and bounded alike, and `ask`'s "who calls X"
-    gets them rather than the plain words of its question ("calls" in some other name)."""
+    gets them rather than the plain words of its question ("calls" in some other name). For a symbol nothing
+    uses, those plain words leave out what asks for users."""
     from gitroute.bundle.store import BundleView
     from gitroute.indexes import impact as impact_index
     from gitroute.query import _whole_file_starts
@@ -143,7 +144,8 @@ def test_a_symbol_used_only_in_its_own_file_is_answered_with_its_users_there(mak
     repo.commit({**PROJECT, "tools/gen.py": "def render_rows(rows):\n    return rows\n\n\ndef main():\n"
                                              "    return render_rows([]) + render_rows([1])\n\n\ndef unused():\n"
                                              "    return 0\n",
-                 "app/calls.py": "def calls_render_rows():\n    return 1\n"})
+                 "app/calls.py": "def calls_render_rows():\n    return 1\n\n\ndef break_change_unused():\n"
+                                 "    return 2\n"})
     assert route(["build", "-q"], repo.path).exit_code == 0
     own = impact(route, repo, "render_rows")
     assert paths(own) == ["tools/gen.py"] and "main" in own["rows"][0]["names"]
@@ -158,6 +160,10 @@ def test_a_symbol_used_only_in_its_own_file_is_answered_with_its_users_there(mak
                                file_starts=lambda: starts).rows == whole.rows
     asked = json.loads(route(["ask", "--json", "who calls render_rows?"], repo.path).stdout)
     assert (asked["rows"][0]["type"], asked["rows"][0]["path"]) == ("impact", "tools/gen.py")
+    # Nothing uses `unused`: the plain words `ask` falls back to are the question's without what asks for users
+    # ("what would break if I changed"), which would find a name holding "break" and "change".
+    unused = json.loads(route(["ask", "--json", "what would break if I changed unused?"], repo.path).stdout)
+    assert (unused["rows"][0]["type"], unused["rows"][0]["name"]) == ("meaning", "unused")
 
 
 def test_impact_without_a_bundle_is_fatal(make_repo, route) -> None:

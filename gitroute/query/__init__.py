@@ -247,6 +247,7 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
     question is asked of the meaning index, under its own no_match rule; so is a docs question in a repository
     with no document at all (a gem's or a crate's sources: its comments are its documentation)."""
     from gitroute.ask import Route
+    from gitroute.phrases import without_use_phrases
 
     routes = classification.routes
     if not routes or classification.unknown:
@@ -258,7 +259,9 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
                                      and r.kind != "meaning" for r in routes)
                                  or all(r.kind == "docs" for r in routes) and without_documents()):
         kinds = "/".join(dict.fromkeys(r.kind for r in routes))
-        fallbacks.append(Route("meaning", "query", text,
+        # What asks for users ("who calls X") is no word of what X is: "calls" would find `__call__`.
+        words = without_use_phrases(text) if any(r.kind == "impact" for r in routes) else text
+        fallbacks.append(Route("meaning", "query", words or text,
                                f"{kinds} found nothing: the question's words, in plain words"))
     return fallbacks
 
