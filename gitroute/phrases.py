@@ -305,6 +305,8 @@ _WIRING_COPIES = _phrases(
     r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b|\bbyte[- ]for[- ]byte\b",
 )
 WIRING_COPIES_WHAT = "asks how copies and pins are kept"
+
+
 def without_use_phrases(text: str) -> str:
     """The question without the phrases that ask what uses its subject or what a change to it breaks ("who calls",
     "what would break if I changed"): the subject in the question's other words ("" when none is left)."""

@@ -443,39 +443,30 @@ def read_postings(read: ReadBlobs, tokens: Iterable[str], shards: int, corrupt: 
 
 
 class _Held:
-    """A question's postings as sets, and each word's postings split by their facts, kept in `memo` (a warm
-    server's view keeps them for the next question). A walked word's are made from one split of each of its lists
-    (`split_by_facts`): its sets are the unions of the parts, its fact bits the unions of some of them, with no
-    more passes over its postings (on the kernel's names those passes were a third of a cold query's time)."""
+    """A question's postings as sets, and each word's name postings split by their facts, kept in `memo` (a warm
+    server's view keeps them for the next question)."""
 
     def __init__(self, lists: dict[str, list[list[int]]], memo: dict) -> None:
         self.lists = lists
         self.sets: dict[str, tuple[frozenset[int], ...]] = memo.setdefault("sets", {})
-        self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})  # `warm`'s too
-        self.more_facts: dict[str, tuple[dict[int, frozenset[int]], ...]] = memo.setdefault("more_facts", {})
+        self.by_facts: dict[str, dict[int, frozenset[int]]] = memo.setdefault("name_facts", {})
         self.bits: dict[str, tuple[frozenset[int], frozenset[int]]] = memo.setdefault("fact_bits", {})
 
     def members(self, token: str) -> tuple[frozenset[int], ...]:
         found = self.sets.get(token)
         if found is None:
-            in_name, *more = self.lists[token]
-            split = self.by_facts.get(token)
-            split_more = self.more_facts.get(token)
-            found = self.sets[token] = (
-                frozenset(in_name) if split is None else frozenset().union(*split.values()),
-                *(map(frozenset, more) if split_more is None else
-                  (frozenset().union(*parts.values()) for parts in split_more)))
+            found = self.sets[token] = tuple(map(frozenset, self.lists[token]))
         return found
 
     def fact_bits(self, token: str) -> tuple[frozenset[int], frozenset[int]]:
         """Of the token's postings (name, doc, context), those of secondary nodes and of nodes whose name has no
-        word: a cold query's bounds need the candidates' (`bounds._Bounder`), each round and each query again."""
+        word: a cold query's bounds need the candidates' (`bounds._Bounder`), each round and each query again.
+        Unions of the parts of the split by facts the name postings have anyway (and the others' split): no more
+        passes over the postings (on the kernel's names, those passes were a third of a cold query's time)."""
         found = self.bits.get(token)
         if found is None:
-            split_more = self.more_facts.get(token)
-            if split_more is None:
-                split_more = self.more_facts[token] = tuple(map(split_by_facts, self.lists[token][1:]))
-            parts = [part for split in (self.name_facts(token), *split_more) for part in split.items()]
+            splits = (self.name_facts(token), *map(split_by_facts, self.lists[token][1:]))
+            parts = [part for split in splits for part in split.items()]
             found = self.bits[token] = (frozenset().union(*(held for facts, held in parts if facts & SECONDARY)),
                                         frozenset().union(*(held for facts, held in parts if not facts & WORD_COUNT)))
         return found
