@@ -493,3 +493,37 @@ def test_myst_roles_in_markdown_are_roles_and_their_markers_no_text() -> None:
     assert ("role", "guide/fit", ":doc:", 3) in _tokens(doc)
     assert ("code", "plain", "", 3) in _tokens(doc) and ("code", "x", "", 3) in _tokens(doc)
     assert doc.blocks[1].text == ("Use scipy.optimize.curve_fit; curvefit fits, see the guide, plain and {not a role} x.")
+
+
+_MARKDOWN_SOUP = st.sampled_from(["word ", "Flask ", "\n", "\n\n", "# ", "- ", "1. ", "> ", "`", "``", "*", "**", "_",
+                                  "__", "~", "~~", "\\", "[", "]", "(", ")", "![", "<", ">", "<http://a.b>", "&amp; ",
+                                  "http://a.b/c ", "www.a.b ", "a@b.c ", "{py:func}", "  \n", "| a | b |\n", "|---|\n",
+                                  "\xe9", "\udc80", "!", "$x$ ", ":smile: ", "@", "#", "    code\n"])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_MARKDOWN_SOUP, max_size=60))
+@example(["# ", "Title", "\n\n", "word ", "www.a.b ", "&amp; ", "  \n", "word ", "\n\n", "- ", "`", "x", "`", "\n"])
+def test_markdown_runs_without_markup_read_as_the_inline_grammar_reads_them(parts: list[str]) -> None:
+    # A run with no character that opens inline markup is taken as its own text, unparsed: exactly what the
+    # inline grammar's reading of it gives (every run parsed, below).
+    import re
+
+    from gitroute.parsing import documents
+
+    data = "".join(parts).encode("utf-8", "surrogateescape")
+    fast = parse_document("a.md", data)
+    taken = documents._INLINE_MARKUP
+    documents._INLINE_MARKUP = re.compile(rb"")  # every run "has markup": each one parsed
+    try:
+        assert parse_document("a.md", data) == fast
+    finally:
+        documents._INLINE_MARKUP = taken
+
+
+def test_markdown_prose_without_markup_is_its_text_and_markup_still_tokens() -> None:
+    doc = _doc("README.md", "# Use\n\nPlain words, http://a.b and &amp; stay.  \nNext line.\n\nCall `run()` now.\n")
+    texts = [b.text for b in doc.blocks]
+    assert "Plain words, http://a.b and &amp; stay.  \nNext line." in texts
+    assert "Call run() now." in texts
+    assert [(t.kind, t.text) for b in doc.blocks for t in b.tokens] == [("code", "run()")]
