@@ -58,6 +58,10 @@ _DOC_NOUNS = frozenset("doc docs documentation guide guides reference tutorial t
 # Words that start a question in plain words (as opposed to a name or a title).
 _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are does do can could should "
                             "will would was were find show list explain describe locate tell".split())
+# Words that ask for a thing without saying anything of it: a request, and the kind of thing asked for.
+_LOOKUP_WORDS = _QUESTION_WORDS | frozenset("me us you i we please need want open get give go jump to see look up at "
+                                            "for of the a an definition declaration source implementation code "
+                                            "function method class type struct symbol named called".split())
 class Evidence:
     """Facts about the question's tokens, looked up by the caller in the bundle and its source commit.
 
@@ -662,13 +666,28 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             add("meaning", "and the words, for the code they may name")
             return routes.done(subject)
     asks = bool(lowered) and ((lowered[0] in _QUESTION_WORDS and len(lowered) > 1) or text.endswith("?"))
-    named = [w for w in words if w.strip(_TRIM) in identifiers]
+    named = [w.strip(_TRIM) for w in words if w.strip(_TRIM) in identifiers]
+    if named and all(low in _LOOKUP_WORDS for w, low in zip(words, lowered) if w.strip(_TRIM) not in identifiers):
+        # "find get_command", "show me the url_for function": names spelled as code, and words that only ask for
+        # them: the names, as a name alone is asked (the sentence's words would score other names as a phrase).
+        add("symbol", f"names {', '.join(named)} and asks only for them: where they are defined", _names_asked(named))
+        add("docs", f"'{named[0]}' is a name: which documents explain it", named[0])
+        add("impact", f"'{named[0]}' is a name: what uses it", named[0], facet=True)
+        return routes.done(subject or named[0])
     if not asks and len(words) <= 6:
         return _route_title(text, words, lowered, named, subject, evidence, routes)
     if named and len(named) * 2 >= len(words):
-        add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
+        add("symbol", f"mostly names ({', '.join(named)}): where they are defined", _names_asked(named))
     add("meaning", "a question in plain words" if asks else "words that are not one name")
     return routes.done(subject)
+
+
+def _names_asked(named: Sequence[str]) -> str:
+    """What the symbol tiers are asked for the names a sentence spells as code: those names, each once. The words
+    around them ask ("find get_command", "show me url_for") or say more of what the meaning route reads; asked
+    with them, the tiers scored a name as a phrase of the sentence's words (flask's `AppGroup.command` above
+    `FlaskGroup.get_command`; "locate get_command": `locate_app`), never as the exact name it is."""
+    return " ".join(dict.fromkeys(named))
 
 
 def _route_title(text: str, words: list[str], lowered: list[str], named: list[str], subject: str | None,
@@ -697,7 +716,7 @@ def _route_title(text: str, words: list[str], lowered: list[str], named: list[st
         return routes.done(subject or what)
     # A few words with no question word read as a title: a thing's name in words, or a document's.
     if named:
-        add("symbol", f"names {', '.join(named)}: where they are defined")
+        add("symbol", f"names {', '.join(named)}: where they are defined", _names_asked(named))
     add("meaning", "a few words with no question word: a thing named in words")
     add("code", "a few words with no question word: perhaps a document's title")
     return routes.done(subject)

@@ -216,3 +216,51 @@ def test_a_folders_readme_and_its_code_in_go(tmp_path_factory):
     assert [r["path"] for r in named["rows"]] == ["client/updater.go"]
     text = run_route(["code", "gins/README.md"], repo.path).stdout
     assert "gins/gins.go  (the file)  (beside it)" in text
+
+
+# --- a name spelled as code and words that only ask for it --------------------------------------------------------
+
+CLI = {
+    "pyproject.toml": '[project]\nname = "cli"\n',
+    "src/cli/groups.py": (
+        '"""Command groups."""\n\n\n'
+        'class AppGroup:\n    """A group of commands."""\n\n'
+        '    def command(self, name):\n        """Register a command under a name."""\n        return name\n\n\n'
+        'class FlaskGroup(AppGroup):\n    """The group that loads the application."""\n\n'
+        '    def get_command(self, ctx, name):\n        """Look a command up by its name."""\n'
+        '        return self.command(name)\n\n\n'
+        'def locate_app(module):\n    """Import the module that holds the application."""\n    return module\n\n\n'
+        'def open_resource(path):\n    """Open a file of the package."""\n    return open(path)\n'
+    ),
+    "src/cli/main.py": 'from cli.groups import FlaskGroup\n\n\ndef main():\n    return FlaskGroup().get_command(None, "run")\n',
+}
+
+
+@pytest.fixture(scope="module")
+def cli_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "cli", CLI)
+
+
+@pytest.mark.parametrize("question", ["find get_command", "locate get_command", "open get_command",
+                                      "show me get_command", "find the get_command method",
+                                      "can you show me the code of get_command?", "get_command"])
+def test_a_name_asked_for_with_request_words_is_that_name(cli_repo, question):
+    # Asked with the sentence's words, the symbol tiers scored `command` (or `locate_app`, `open_resource`) as high
+    # as `get_command`, the word `get` being a name's weak word: the name alone is asked.
+    doc = ask(cli_repo, question)
+    assert doc["rows"][0]["name"] == "FlaskGroup.get_command"
+    assert routes(doc)[0] == ("query", "get_command")
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("find get_command", "symbol"),
+    ("show me the url_for function", "symbol"),
+    ("find get_command and locate_app", "symbol"),
+    ("how does get_command find the command?", "meaning"),  # it asks something of the name
+    ("find the callers of get_command", "impact"),  # a request word, and what it asks of the name
+])
+def test_request_words_around_names_ask_for_the_names(text, kind):
+    classification = classify(text, EVIDENCE)
+    assert classification.routes[0].kind == kind
+    if kind == "symbol":
+        assert "_" in classification.routes[0].text and not classification.routes[0].text.startswith(("find", "show"))
