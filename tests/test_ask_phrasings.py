@@ -233,6 +233,11 @@ CLI = {
         'def open_resource(path):\n    """Open a file of the package."""\n    return open(path)\n'
     ),
     "src/cli/main.py": 'from cli.groups import FlaskGroup\n\n\ndef main():\n    return FlaskGroup().get_command(None, "run")\n',
+    "tests/test_groups.py": (
+        'import shutil\n\nfrom cli.groups import FlaskGroup\n\n\n'
+        'def rrmdir(directory):\n    shutil.rmtree(directory)\n\n\n'
+        'def test_get_command(tmp_path):\n    rrmdir(tmp_path)\n    assert FlaskGroup().get_command(None, "run")\n'
+    ),
 }
 
 
@@ -264,3 +269,12 @@ def test_request_words_around_names_ask_for_the_names(text, kind):
     assert classification.routes[0].kind == kind
     if kind == "symbol":
         assert "_" in classification.routes[0].text and not classification.routes[0].text.startswith(("find", "show"))
+
+
+def test_a_name_in_a_test_that_holds_every_word_asked_is_the_answer(cli_repo):
+    # The meaning index holds a test file's own text only, so none of the question's words is there; the symbol
+    # tiers name the helper, which is what is asked about, not a word the repository lacks.
+    doc = ask(cli_repo, "what does rrmdir do?")
+    assert doc["status"] == "routed" and doc["rows"][0]["name"] == "rrmdir"
+    assert doc["rows"][0]["path"] == "tests/test_groups.py"
+    assert ask(cli_repo, "what does frobnicate do?")["status"] == "no_match"

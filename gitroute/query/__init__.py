@@ -379,6 +379,10 @@ def query(
             from gitroute.query.meaning import contextual_rows
 
             meaning_rows, meaning_notes = contextual_rows(view, repo, text, meaning_rows, meaning_notes, explain)
+        # A name holding every word the question asks with (`what does rrmdir do?`) is what it asks about, in a test
+        # too: the meaning index holds a test file's own text only (docs/decisions/0011), so finding none of its
+        # words there is no sign that the repository lacks them.
+        named = named or bool(asked) and held == asked and not meaning_rows
         if not meaning_rows and (not (named or entry) or evidence.absent_terms and not names_only):
             # The symbol tiers route on any shared word; a sentence whose words the repository does not
             # hold together, or that names a term it never mentions, is no_match, and the meaning index says why.
