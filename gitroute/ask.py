@@ -550,13 +550,17 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         # a file the question asks about that the commit lacks ("is it safe to delete django/utils/six.py?") is as
         # missing as a name: the answer is no_match, not a word of the question spelled as a name ('safe')
         return None, missing + [p for p in subjects.missing_paths if p not in missing]
-    spelled = _spelled_subject(text, evidence)
+    # The clause the phrase opens first ("I need to change Logger, what else should I look at?": "need to change
+    # Logger"): the whole question's other words would spend the lookups on longer spellings before the name.
+    clause = _CLAUSE_END.split(text[at:], 1)[0]
+    spelled = (clause != text and _spelled_subject(clause, evidence)) or _spelled_subject(text, evidence)
     if spelled:
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
         return spelled[1], []
     return (None if kind == "symbol" else text), []
 
 
+_CLAUSE_END = re.compile(r"[,;:?!]|\.(?:\s|$)")  # where a phrase's clause ends: not at a dot inside a name
 _WHERE_FRAME = re.compile(rf"{WHERE_IS}(?:the\s+)?(\S+)", re.I)  # the word after "where is" in `_DEFINED`'s frame
 _PRONOUNS = frozenset(("it", "this", "that", "they", "them", "these", "those", "its", "their"))
 

@@ -232,7 +232,9 @@ CLI = {
         'def locate_app(module):\n    """Import the module that holds the application."""\n    return module\n\n\n'
         'def open_resource(path):\n    """Open a file of the package."""\n    return open(path)\n'
     ),
-    "src/cli/main.py": 'from cli.groups import FlaskGroup\n\n\ndef main():\n    return FlaskGroup().get_command(None, "run")\n',
+    "src/cli/main.py": ('from cli.groups import FlaskGroup\nfrom cli.registry import Registry\n\n\n'
+                        'def main():\n    Registry().add("run")\n    return FlaskGroup().get_command(None, "run")\n'),
+    "src/cli/registry.py": 'class Registry:\n    """Commands by name."""\n\n    def add(self, name):\n        return name\n',
     "tests/test_groups.py": (
         'import shutil\n\nfrom cli.groups import FlaskGroup\n\n\n'
         'def rrmdir(directory):\n    shutil.rmtree(directory)\n\n\n'
@@ -278,3 +280,13 @@ def test_a_name_in_a_test_that_holds_every_word_asked_is_the_answer(cli_repo):
     assert doc["status"] == "routed" and doc["rows"][0]["name"] == "rrmdir"
     assert doc["rows"][0]["path"] == "tests/test_groups.py"
     assert ask(cli_repo, "what does frobnicate do?")["status"] == "no_match"
+
+
+@pytest.mark.parametrize("question", ["I need to change Registry, what else should I look at?",
+                                      "if I change Registry, what breaks?"])
+def test_a_change_questions_subject_is_read_in_the_clause_of_its_phrase(cli_repo, question):
+    # The question's other words ("need", "else", "look") spent the lookups of a name spelled in words on longer
+    # spellings first; the impact route was asked the whole question and found nothing.
+    doc = ask(cli_repo, question)
+    assert routes(doc)[0] == ("impact", "Registry")
+    assert doc["rows"][0]["path"] == "src/cli/main.py"
