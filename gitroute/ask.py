@@ -60,8 +60,10 @@ _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are
                             "will would was were find show list explain describe locate tell".split())
 # Words that ask for a thing without saying anything of it: a request, and the kind of thing asked for.
 _LOOKUP_WORDS = _QUESTION_WORDS | frozenset("me us you i we please need want open get give go jump to see look up at "
-                                            "for of the a an definition declaration source implementation code "
-                                            "function method class type struct symbol named called".split())
+                                            "and or for of the a an definition declaration source implementation "
+                                            "code function method class type struct symbol named called".split())
+
+
 class Evidence:
     """Facts about the question's tokens, looked up by the caller in the bundle and its source commit.
 
@@ -681,16 +683,16 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     if not asks and len(words) <= 6:
         return _route_title(text, words, lowered, named, subject, evidence, routes)
     if named and len(named) * 2 >= len(words):
-        add("symbol", f"mostly names ({', '.join(named)}): where they are defined", _names_asked(named))
+        add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
     add("meaning", "a question in plain words" if asks else "words that are not one name")
     return routes.done(subject)
 
 
 def _names_asked(named: Sequence[str]) -> str:
-    """What the symbol tiers are asked for the names a sentence spells as code: those names, each once. The words
-    around them ask ("find get_command", "show me url_for") or say more of what the meaning route reads; asked
-    with them, the tiers scored a name as a phrase of the sentence's words (flask's `AppGroup.command` above
-    `FlaskGroup.get_command`; "locate get_command": `locate_app`), never as the exact name it is."""
+    """What the symbol tiers are asked for names a sentence spells as code around words that only ask for them:
+    those names, each once. Asked with the words, the tiers scored a name as a phrase of the sentence (flask's
+    `AppGroup.command` above `FlaskGroup.get_command` for "find get_command"; "locate get_command": `locate_app`),
+    never as the exact name it is. Words that say more ("test get_object_or_404") are asked with the names."""
     return " ".join(dict.fromkeys(named))
 
 
@@ -720,7 +722,7 @@ def _route_title(text: str, words: list[str], lowered: list[str], named: list[st
         return routes.done(subject or what)
     # A few words with no question word read as a title: a thing's name in words, or a document's.
     if named:
-        add("symbol", f"names {', '.join(named)}: where they are defined", _names_asked(named))
+        add("symbol", f"names {', '.join(named)}: where they are defined")
     add("meaning", "a few words with no question word: a thing named in words")
     add("code", "a few words with no question word: perhaps a document's title")
     return routes.done(subject)
