@@ -160,9 +160,10 @@ _IMPACT = _phrases(
     # "show me its callers", "what callers should I re-check", "the remaining call sites"
     r"\b(?:its|their|what|which|any|all|the|other)\s+(?:\S+\s+)?(?:callers|call sites|dependents|dependants"
     r"|importers|subclasses|usages|reverse dependencies)\b",
-    # "where is url_for used?", "where's Rack::Lint called from", "where else does X get imported": where a thing is
-    # used, the verb ending the clause (not "where is the session used to sign cookies", which asks how)
-    r"\bwhere(?:\s+else)?(?:\s+(?:is|are|was|were|does|do|did)|'s)\s+(?:\S+\s+){1,4}?(?:get\s+|got\s+)?(?:used"
+    # "where is url_for used?", "where's Rack::Lint called from", "where else does X get imported", "how is X used?":
+    # where a thing is used, the verb ending the clause (not "where is the session used to sign cookies", which asks
+    # how)
+    r"\b(?:where(?:\s+else)?|how)(?:\s+(?:is|are|was|were|does|do|did)|'s)\s+(?:\S+\s+){1,4}?(?:get\s+|got\s+)?(?:used"
     r"|called|imported|required|included|referenced|invoked|instantiated|subclassed|overridden|extended)"
     r"(?=\s*(?:[?.!;,]|$|\s+(?:from|in|by|across|anywhere|elsewhere|outside|throughout|at all)\b))",
     r"\b(?:find|list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:usages|references|uses)\s+(?:of|to)\b",
@@ -180,7 +181,8 @@ _TESTED = _phrases(
     r"|hit|hits|call|calls|use|uses|touch|touches|check|checks|import|imports)\b",
     r"\b(?:the|any|its|their)\s+(?:unit\s+)?tests\s+(?:for|of|covering)\b",
     r"\bwhere\s+(?:is|are)\s+(?:\S+\s+){1,4}?(?:tested|unit[- ]tested)\b",
-    r"\bis\s+(?:\S+\s+){1,4}?(?:tested|covered by (?:a |any )?tests?)\s*(?:[?.!]|$)",
+    r"\bis\s+(?:\S+\s+){1,4}?(?:tested|covered by (?:a |any )?tests?)(?:\s+(?:anywhere|somewhere|at all))?"
+    r"\s*(?:[?.!]|$)",
 )
 # "I'm about to change X": the setting of a question, which asks what a change breaks unless it asks another thing.
 _CHANGING = _phrases(
@@ -463,7 +465,6 @@ _GATES: dict[int, Gate] = {
     109086682: ((' script', 'file target', 'make target', 'rake task'),),
     184327648: (('code', 'implementation', 'source'), (' ',), ('for', 'of'), (' ',),
                  ('described', 'it', 'listed', 'mentioned', 'named', 'shown', 'that', 'them', 'this')),
-    212756889: (('is',), ('covered by ', 'tested')),
     289224799: (('looking for ',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference',
@@ -529,6 +530,9 @@ _GATES: dict[int, Gate] = {
                  ('cover', 'covering', 'covers', 'describe', 'describes', 'describing', 'document', 'documenting',
                   'documents', 'mention', 'mentioning', 'mentions', 'name', 'names', 'naming', 'point', 'pointing',
                   'points', 'refer', 'referring', 'refers', 'talk', 'talking', 'talks')),
+    1293596014: (('how', 'where'), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
+                 ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
+                  'required', 'subclassed', 'used')),
     1321516539: (('depend',),),
     1373447870: (('covered', 'detailed', 'introduced', 'mentioned', 'spelled out', 'walked through'),
                  (' reference', ' the ', 'anywhere', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc',
@@ -559,6 +563,7 @@ _GATES: dict[int, Gate] = {
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
     1825984842: (('build ', 'compile'),),
     1877318694: (('described', 'discussed', 'documented', 'explained', 'written up'),),
+    1912524246: (('is',), ('covered by ', 'tested')),
     1931161667: ((' feature', 'cargo feature'),),
     1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
     1968303449: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'source file'), ('are', 'contain', 'hold', 'is'),
@@ -592,9 +597,6 @@ _GATES: dict[int, Gate] = {
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
-    2495245470: (('where',), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
-                 ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
-                  'required', 'subclassed', 'used')),
     2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),

@@ -58,10 +58,14 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("where else does parse_forecast get imported", "impact"),
     ("find all usages of parse_forecast", "impact"),
     ("where are forecasts used to compute the hourly rows?", "meaning"),
+    ("how is parse_forecast used?", "impact"),
+    ("How are OpenMeteoClient instances used across the package?", "impact"),
+    ("how is the forecast cache used to skip requests?", "meaning"),
     # which tests exercise a thing: impact, its tests first
     ("which tests cover parse_forecast?", "impact"),
     ("Is OpenMeteoClient covered by any tests?", "impact"),
     ("where is parse_forecast unit-tested", "impact"),
+    ("is parse_forecast tested anywhere?", "impact"),
     # build settings and the commands a manifest names; a wiring noun inside "where is ... defined" is its object
     ("Where's the build option that makes the library use an external formatter instead of the bundled one?",
      "wiring"),
