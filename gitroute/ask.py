@@ -673,19 +673,32 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             return routes.done(subject)
     asks = bool(lowered) and ((lowered[0] in _QUESTION_WORDS and len(lowered) > 1) or text.endswith("?"))
     named = [w.strip(_TRIM) for w in words if w.strip(_TRIM) in identifiers]
-    if named and all(low in _LOOKUP_WORDS for w, low in zip(words, lowered) if w.strip(_TRIM) not in identifiers):
-        # "find get_command", "show me the url_for function": names spelled as code, and words that only ask for
-        # them: the names, as a name alone is asked (the sentence's words would score other names as a phrase).
-        add("symbol", f"names {', '.join(named)} and asks only for them: where they are defined", _names_asked(named))
-        add("docs", f"'{named[0]}' is a name: which documents explain it", named[0])
-        add("impact", f"'{named[0]}' is a name: what uses it", named[0], facet=True)
-        return routes.done(subject or named[0])
+    asked_for = named or _named_by_its_kind(words, lowered, evidence)
+    if asked_for and all(low in _LOOKUP_WORDS for w, low in zip(words, lowered) if w.strip(_TRIM) not in asked_for):
+        # "find get_command", "show me the url_for function", "show me the handle function": names, and words that
+        # only ask for them: the names, as a name alone is asked (the sentence's words would score other names as a
+        # phrase).
+        add("symbol", f"names {', '.join(asked_for)} and asks only for them: where they are defined",
+            _names_asked(asked_for))
+        add("docs", f"'{asked_for[0]}' is a name: which documents explain it", asked_for[0])
+        add("impact", f"'{asked_for[0]}' is a name: what uses it", asked_for[0], facet=True)
+        return routes.done(subject or asked_for[0])
     if not asks and len(words) <= 6:
         return _route_title(text, words, lowered, named, subject, evidence, routes)
     if named and len(named) * 2 >= len(words):
         add("symbol", f"mostly names ({', '.join(named)}): where they are defined")
     add("meaning", "a question in plain words" if asks else "words that are not one name")
     return routes.done(subject)
+
+
+def _named_by_its_kind(words: Sequence[str], lowered: Sequence[str], evidence: Evidence) -> list[str]:
+    """The one word of a request that is no request word, when the kind of thing it is follows it and the repository
+    defines a symbol of that name ("show me the handle function": `handle`); else none."""
+    rest = [i for i, low in enumerate(lowered) if low not in _LOOKUP_WORDS]
+    if len(rest) != 1 or rest[0] + 1 >= len(lowered) or lowered[rest[0] + 1] not in _KIND_WORDS:
+        return []
+    word = words[rest[0]].strip(_TRIM)
+    return [word] if is_name(word) and evidence.is_symbol(word) else []
 
 
 def _names_asked(named: Sequence[str]) -> str:
