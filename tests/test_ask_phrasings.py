@@ -296,9 +296,11 @@ def test_a_change_questions_subject_is_read_in_the_clause_of_its_phrase(cli_repo
     assert doc["rows"][0]["path"] == "src/cli/main.py"
 
 
-@pytest.mark.parametrize("question", ["how is test_get_command used?", "where is test_get_command used?"])
+@pytest.mark.parametrize("question", ["how is test_get_command used?", "where is test_get_command used?",
+                                      "who depends on test_get_command?"])
 def test_a_use_question_that_finds_no_use_answers_with_the_name(cli_repo, question):
-    # The use phrase holds the whole question: the plain-words fallback was asked "?", and found nothing.
+    # The use phrase holds the whole question: the plain-words fallback was asked "?", and found nothing; or it
+    # was asked "test_get_command?", which the symbol tiers match as no exact name.
     doc = ask(cli_repo, question)
     assert routes(doc) == [("impact", "test_get_command"), ("query", "test_get_command")]
     assert doc["rows"][0]["name"] == "test_get_command" and doc["rows"][0]["path"] == "tests/test_groups.py"

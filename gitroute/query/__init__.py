@@ -259,11 +259,12 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
                                      and r.kind != "meaning" for r in routes)
                                  or all(r.kind == "docs" for r in routes) and without_documents()):
         kinds = "/".join(dict.fromkeys(r.kind for r in routes))
-        # What asks for users ("who calls X") is no word of what X is: "calls" would find `__call__`. When the phrase
-        # held the whole question ("how is X used?": "?" is left), X is what is asked of the symbol tiers.
+        # What asks for users ("who calls X") is no word of what X is: "calls" would find `__call__`; nor is the
+        # question mark left after it (`X?` is no name the symbol tiers match exactly). When the phrase held the whole
+        # question ("how is X used?"), X is what is asked of the symbol tiers.
         impact = next((r for r in routes if r.kind == "impact"), None)
-        words = without_use_phrases(text) if impact is not None else text
-        if impact is not None and not any(c.isalnum() for c in words):
+        words = without_use_phrases(text).strip(" ?!.,;:") if impact is not None else text
+        if impact is not None and not words:
             words = impact.text
         fallbacks.append(Route("meaning", "query", words or text,
                                f"{kinds} found nothing: the question's words, in plain words"))
