@@ -673,10 +673,11 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             return routes.done(subject)
     asks = bool(lowered) and ((lowered[0] in _QUESTION_WORDS and len(lowered) > 1) or text.endswith("?"))
     named = [w.strip(_TRIM) for w in words if w.strip(_TRIM) in identifiers]
-    asked_for = named or _named_by_its_kind(words, lowered, evidence)
+    # (a word alone is a name or a title: `_route_title` reads it, with the document it may name)
+    asked_for = (named or _named_in_a_request(words, lowered, evidence)) if len(words) > 1 else []
     if asked_for and all(low in _LOOKUP_WORDS for w, low in zip(words, lowered) if w.strip(_TRIM) not in asked_for):
-        # "find get_command", "show me the url_for function", "show me the handle function": names, and words that
-        # only ask for them: the names, as a name alone is asked (the sentence's words would score other names as a
+        # "find get_command", "show me the url_for function", "look up Route for me": names, and words that only ask
+        # for them: the names, as a name alone is asked (the sentence's words would score other names as a
         # phrase).
         add("symbol", f"names {', '.join(asked_for)} and asks only for them: where they are defined",
             _names_asked(asked_for))
@@ -691,11 +692,11 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     return routes.done(subject)
 
 
-def _named_by_its_kind(words: Sequence[str], lowered: Sequence[str], evidence: Evidence) -> list[str]:
-    """The one word of a request that is no request word, when the kind of thing it is follows it and the repository
-    defines a symbol of that name ("show me the handle function": `handle`); else none."""
+def _named_in_a_request(words: Sequence[str], lowered: Sequence[str], evidence: Evidence) -> list[str]:
+    """The one word of a request that is no request word, when the repository defines a symbol of that name ("show me
+    the handle function": `handle`; "look up Route for me": `Route`); else none."""
     rest = [i for i, low in enumerate(lowered) if low not in _LOOKUP_WORDS]
-    if len(rest) != 1 or rest[0] + 1 >= len(lowered) or lowered[rest[0] + 1] not in _KIND_WORDS:
+    if len(rest) != 1:
         return []
     word = words[rest[0]].strip(_TRIM)
     return [word] if is_name(word) and evidence.is_symbol(word) else []

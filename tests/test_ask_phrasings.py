@@ -306,9 +306,10 @@ def test_a_use_question_that_finds_no_use_answers_with_the_name(cli_repo, questi
     assert doc["rows"][0]["name"] == "test_get_command" and doc["rows"][0]["path"] == "tests/test_groups.py"
 
 
-def test_a_plain_word_the_kind_of_thing_follows_is_the_name_asked_for(cli_repo):
-    # "main" is no name by its shape; "the main function" says it is one, and the repository defines it.
-    doc = ask(cli_repo, "show me the main function")
+@pytest.mark.parametrize("question", ["show me the main function", "look up main for me", "find main"])
+def test_a_requests_one_plain_word_that_names_a_symbol_is_the_name_asked_for(cli_repo, question):
+    # "main" is no name by its shape; a request whose one other word it is asks for it when the repository defines it.
+    doc = ask(cli_repo, question)
     assert routes(doc)[0] == ("query", "main")
     assert (doc["rows"][0]["name"], doc["rows"][0]["path"]) == ("main", "src/cli/main.py")
     # a word the repository defines no symbol of stays a word of the question
