@@ -60,8 +60,9 @@ _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are
                             "will would was were find show list explain describe locate tell".split())
 # Words that ask for a thing without saying anything of it: a request, and the kind of thing asked for.
 _LOOKUP_WORDS = _QUESTION_WORDS | frozenset("me us you i we please need want open get give go jump to see look up at "
-                                            "and or for of the a an definition declaration source implementation "
-                                            "code function method class type struct symbol named called".split())
+                                            "and or for of the a an it its this has have contains holds definition "
+                                            "declaration source implementation code file function method class type "
+                                            "struct symbol named called".split()) | frozenset(DEFINING)
 
 
 class Evidence:
@@ -675,7 +676,8 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     named = [w.strip(_TRIM) for w in words if w.strip(_TRIM) in identifiers]
     # (a word alone is a name or a title: `_route_title` reads it, with the document it may name)
     asked_for = (named or _named_in_a_request(words, lowered, evidence)) if len(words) > 1 else []
-    if asked_for and all(low in _LOOKUP_WORDS for w, low in zip(words, lowered) if w.strip(_TRIM) not in asked_for):
+    if asked_for and all(low in _LOOKUP_WORDS or not low for w, low in zip(words, lowered)
+                         if w.strip(_TRIM) not in asked_for):
         # "find get_command", "show me the url_for function", "look up Route for me": names, and words that only ask
         # for them: the names, as a name alone is asked (the sentence's words would score other names as a
         # phrase).
@@ -695,7 +697,7 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
 def _named_in_a_request(words: Sequence[str], lowered: Sequence[str], evidence: Evidence) -> list[str]:
     """The one word of a request that is no request word, when the repository defines a symbol of that name ("show me
     the handle function": `handle`; "look up Route for me": `Route`); else none."""
-    rest = [i for i, low in enumerate(lowered) if low not in _LOOKUP_WORDS]
+    rest = [i for i, low in enumerate(lowered) if low and low not in _LOOKUP_WORDS]
     if len(rest) != 1:
         return []
     word = words[rest[0]].strip(_TRIM)

@@ -267,6 +267,8 @@ def test_a_name_asked_for_with_request_words_is_that_name(cli_repo, question):
     ("find get_command", "symbol"),
     ("show me the url_for function", "symbol"),
     ("find get_command and locate_app", "symbol"),
+    ("which file has get_command?", "symbol"),
+    ("get_command - where does it live?", "symbol"),
     ("how does get_command find the command?", "meaning"),  # it asks something of the name
     ("find the callers of get_command", "impact"),  # a request word, and what it asks of the name
 ])
