@@ -674,15 +674,14 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
             return routes.done(subject)
     asks = bool(lowered) and ((lowered[0] in _QUESTION_WORDS and len(lowered) > 1) or text.endswith("?"))
     named = [w.strip(_TRIM) for w in words if w.strip(_TRIM) in identifiers]
-    # (a word alone is a name or a title: `_route_title` reads it, with the document it may name)
-    asked_for = (named or _named_in_a_request(words, lowered, evidence)) if len(words) > 1 else []
-    if asked_for and all(low in _LOOKUP_WORDS or not low for w, low in zip(words, lowered)
-                         if w.strip(_TRIM) not in asked_for):
+    asked_for = _asked_for(words, lowered, named, evidence)
+    if asked_for:
         # "find get_command", "show me the url_for function", "look up Route for me": names, and words that only ask
-        # for them: the names, as a name alone is asked (the sentence's words would score other names as a
-        # phrase).
+        # for them: the names alone, each once, as a name alone is asked. With the words, the symbol tiers scored a
+        # name as a phrase of the sentence (flask's `AppGroup.command` above `FlaskGroup.get_command` for "find
+        # get_command"), never as the exact name it is. Words that say more ("test get_object_or_404") stay.
         add("symbol", f"names {', '.join(asked_for)} and asks only for them: where they are defined",
-            _names_asked(asked_for))
+            " ".join(dict.fromkeys(asked_for)))
         add("docs", f"'{asked_for[0]}' is a name: which documents explain it", asked_for[0])
         add("impact", f"'{asked_for[0]}' is a name: what uses it", asked_for[0], facet=True)
         return routes.done(subject or asked_for[0])
@@ -694,22 +693,18 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     return routes.done(subject)
 
 
-def _named_in_a_request(words: Sequence[str], lowered: Sequence[str], evidence: Evidence) -> list[str]:
-    """The one word of a request that is no request word, when the repository defines a symbol of that name ("show me
-    the handle function": `handle`; "look up Route for me": `Route`); else none."""
-    rest = [i for i, low in enumerate(lowered) if low and low not in _LOOKUP_WORDS]
-    if len(rest) != 1:
+def _asked_for(words: Sequence[str], lowered: Sequence[str], named: list[str], evidence: Evidence) -> list[str]:
+    """The names a request of two words or more asks for and nothing else: its names spelled as code when every other
+    word only asks (`_LOOKUP_WORDS`; a dash is no word); else its one other word when the repository defines a symbol
+    of that name ("show me the handle function": `handle`); else none. A word alone is a name or a title
+    (`_route_title` reads it, with the document it may name)."""
+    if len(words) < 2:
         return []
-    word = words[rest[0]].strip(_TRIM)
-    return [word] if is_name(word) and evidence.is_symbol(word) else []
-
-
-def _names_asked(named: Sequence[str]) -> str:
-    """What the symbol tiers are asked for names a sentence spells as code around words that only ask for them:
-    those names, each once. Asked with the words, the tiers scored a name as a phrase of the sentence (flask's
-    `AppGroup.command` above `FlaskGroup.get_command` for "find get_command"; "locate get_command": `locate_app`),
-    never as the exact name it is. Words that say more ("test get_object_or_404") are asked with the names."""
-    return " ".join(dict.fromkeys(named))
+    others = [w.strip(_TRIM) for w, low in zip(words, lowered)
+              if low and low not in _LOOKUP_WORDS and w.strip(_TRIM) not in named]
+    if named:
+        return [] if others else named
+    return others if len(others) == 1 and is_name(others[0]) and evidence.is_symbol(others[0]) else []
 
 
 def _route_title(text: str, words: list[str], lowered: list[str], named: list[str], subject: str | None,

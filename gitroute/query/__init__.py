@@ -266,7 +266,7 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
         words = without_use_phrases(text).strip(" ?!.,;:") if impact is not None else text
         if impact is not None and not words:
             words = impact.text
-        fallbacks.append(Route("meaning", "query", words or text,
+        fallbacks.append(Route("meaning", "query", words,
                                f"{kinds} found nothing: the question's words, in plain words"))
     return fallbacks
 

@@ -19,11 +19,14 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
     from gitroute.ask import Evidence
 
     documents = lru_cache(maxsize=None)(lambda: document_paths(view))
+    # a name a question spells is looked up as a clause's and again as the whole question's (`ask._subject_for`), and
+    # as a request's one word and then asked (`ask._asked_for`): each query once
+    named = lru_cache(maxsize=None)(lambda words: symbol_named(view, words))
     return Evidence(path_kind=lambda token: path_kind(view, token),
-                    is_symbol=lambda name: is_symbol(view, name),
+                    is_symbol=lambda name: named(name) is not None,
                     document_named=lambda words: document_named(view, words),
                     document_titled=lambda words: document_titled(view, words),
-                    symbol_named=lambda words: symbol_named(view, words),
+                    symbol_named=named,
                     definitions=lru_cache(maxsize=None)(lambda name: definitions(view, name)),
                     is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
                     files_in=lambda folder: files_in(view, folder),
@@ -159,11 +162,6 @@ def may_name_exactly(view: BundleView, name: str) -> bool:
     from gitroute.registry import load_index
 
     return load_index("symbols").may_name_exactly(view.index("symbols"), name)
-
-
-def is_symbol(view: BundleView, name: str) -> bool:
-    """Whether the symbol index's best row for `name` is a symbol of exactly that name."""
-    return symbol_named(view, name) is not None
 
 
 def symbol_named(view: BundleView, words: str) -> str | None:
