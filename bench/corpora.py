@@ -260,6 +260,37 @@ CORPORA: dict[str, Corpus] = {
             "d03ceb89cb322a8fd706d4fb91940737b6642aa36998fe130a9bc96c985eff32",
             "155896a72ae3fb2141e6698d681ab4617201e96d",
         ),
+        # Round 43's strangers, written blind (bench/*.blind43.sentences.routing-bench.yaml). Python: click's sdist
+        # (src/click, its tests, examples/ and docs/ in reStructuredText): 150 files.
+        Corpus(
+            "click",
+            "8.1.7",
+            "click-8.1.7.tar.gz",
+            "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de",
+            "75f1bd4ab32b447bcef0323a36d0e60c42be856d",
+        ),
+        # C: jq (the lexer and parser, the bytecode compiler and interpreter, builtins partly written in jq itself,
+        # the manual as YAML under docs/, the tests) as upstream's orig tarball in Debian's archive; the sha256 was
+        # pinned on the first download (2026-12-04).
+        Corpus(
+            "jq",
+            "1.7.1",
+            "jq_1.7.1.orig.tar.gz",
+            "fc75b1824aba7a954ef0886371d951c3bf4b6e0a921d1aefc553f309702d6ed1",
+            "d42f37262e036d00e364d8fdae1c95f37d9643a1",
+            source=DEBIAN,
+        ),
+        # Go: cobra (commands, flags, help and usage templates, shell completions, doc generators, site/ in
+        # Markdown) as upstream's orig tarball in Debian's archive. The pool's .dsc for golang-github-spf13-cobra
+        # 1.8.1-1 publishes the sha256.
+        Corpus(
+            "cobra",
+            "1.8.1",
+            "golang-github-spf13-cobra_1.8.1.orig.tar.gz",
+            "5d45f6fcce63f9f4dd12b34a15669335a35ca3f7bf297ba465c3fbf62308e5fe",
+            "e21faab91b3277aa9a2384c3bc8f7f916d05e288",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
