@@ -121,8 +121,9 @@ MAX_HEADING_WORDS = 4  # a question this short may be a design section's heading
 DECISION_SHARE = 3  # a why question's record sections given before a name's rows (the rows a reader looks at)
 
 
-def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
-    """(words, name) of the symbol a question spells in words after its phrase, longest and earliest words first."""
+def _spelled_subject(tail: str, evidence: Evidence, frame: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(words, name) of the symbol a question spells in words after its phrase, longest and earliest words first;
+    `frame`: the phrase's own words, never the name ("where is GO111MODULE defined": not `Defined`)."""
     owned = _owned_member(tail, evidence)
     if owned:
         return owned
@@ -130,7 +131,7 @@ def _spelled_subject(tail: str, evidence: Evidence) -> tuple[str, str] | None:
     # A kind word stays for a name that holds one ("the session interface" is SessionInterface), but is never a
     # name alone ("the Blueprint class": Blueprint).
     words = [w for w in words if w and (w.lower() not in _NOT_THE_THING or w.lower() in _KIND_WORDS)
-             and w.lower() not in _QUESTION_WORDS]
+             and w.lower() not in _QUESTION_WORDS and w.lower() not in frame]
     tries = 0
     for size in range(min(len(words), MAX_SPELLED_WORDS), 0, -1):
         # one word alone: the last first, the head of a noun phrase ("the HTML tokeniser": Tokeniser, not html)
@@ -205,6 +206,10 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
     raw = _ARGUMENTS.sub("", text).split()
     words = [_POSSESSIVE.sub("", w.strip(_TRIM)) if not w.strip(_TRIM).endswith(".") else w.strip(_TRIM)
              for w in raw]
+    # A word that asks ("find", "get", "open"), capitalised inside a sentence, is a name when a symbol has it
+    # ("find the Find method", "who calls Get?"): Go's exported methods are spelled so.
+    capitalised = {w for i, w in enumerate(words) if i and w[:1].isupper() and not w.isupper()
+                   and w.lower() in _LOOKUP_WORDS and not raw[i - 1].endswith((".", "?", "!", ":", ";"))}
     for word in dict.fromkeys(quoted + words):
         if not word:
             continue
@@ -243,7 +248,8 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                     found.facts.append(f"'{word}' is no path of the pinned commit but a name the repository defines")
                     continue
                 found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
-        if is_name(word) and (is_code_name(word) or word in found.quoted):
+        if is_name(word) and (is_code_name(word) or word in found.quoted
+                              or word in capitalised and evidence.is_symbol(word)):
             found.identifiers.append(word.removesuffix("()"))
         elif _CAPITALS.match(word) and not found.documents:
             document = _folder_document(word, words, evidence) or evidence.document_named(word)
@@ -457,6 +463,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
         else bool(subjects.located or subjects.identifiers or subjects.code_paths())
     undefined: list[str] = []
     subject: str | None = None
+    plain = None  # what the meaning index is asked when no phrase finds a subject: the question, or less its frame
     for at, kind, reason in intents:
         if kind == "wiring" and reason.startswith(WIRING_COPIES_WHAT):
             routes.add(kind, reason, options={"config_files": False})  # the tables, not CI files' words
@@ -478,6 +485,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             if asked is None:
                 if missing:
                     subjects.facts.append(f"{reason}, about {', '.join(repr(n) for n in missing)}: no_match")
+                elif kind == "symbol":  # "where is sources defined?" names nothing: its words, not `defineProperty`
+                    plain = " ".join(w for w in text.split() if w.lower().strip(_TRIM) not in _DEFINING_WORDS)
                 continue
             options = None
             located = split_path_name(asked) if kind == "symbol" and not asked.startswith("/") else None
@@ -500,7 +509,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             routes.share("decision", DECISION_SHARE)
         routes.add("symbol", f"names '{named[0]}', a name the symbol index can place", named[0])
     if not routes.routes and not routes.unanswered and not undefined:
-        routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words")
+        routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words",
+                   plain if plain and plain != text else None)
     return routes.done(subject or _first_subject(subjects), undefined, () if named else unknown)
 
 
@@ -556,13 +566,16 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     # The clause the phrase opens first ("I need to change Logger, what else should I look at?": "need to change
     # Logger"): the whole question's other words would spend the lookups on longer spellings before the name.
     clause = _CLAUSE_END.split(text[at:], 1)[0]
-    spelled = (clause != text and _spelled_subject(clause, evidence)) or _spelled_subject(text, evidence)
+    frame = _DEFINING_WORDS if kind == "symbol" else frozenset()
+    spelled = (clause != text and _spelled_subject(clause, evidence, frame)) or _spelled_subject(text, evidence, frame)
     if spelled:
         subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
         return spelled[1], []
     return (None if kind == "symbol" else text), []
 
 
+# The words of a definition phrase that say nothing but "where is it" ("where are dates written" says what is done)
+_DEFINING_WORDS = frozenset(DEFINING) - {"written"}
 _CLAUSE_END = re.compile(r"[,;:?!]|\.(?:\s|$)")  # where a phrase's clause ends: not at a dot inside a name
 _WHERE_FRAME = re.compile(rf"{WHERE_IS}(?:the\s+)?(\S+)", re.I)  # the word after "where is" in `_DEFINED`'s frame
 _PRONOUNS = frozenset(("it", "this", "that", "they", "them", "these", "those", "its", "their"))

@@ -83,7 +83,7 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
 _DOCS = _phrases(
     # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
     r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
-    r"|discussed|written up)\b",
+    r"|discussed|written (?:up|down))\b",
     r"\b(?:covered|mentioned|introduced|detailed|walked through|spelled out)\b"
     rf"(?=(?:\s+\S+){{0,4}}?\s+(?:in|by) (?:the |a |any |some )?{_DOC_NOUN}\b|\s+(?:anywhere|somewhere)\b)",
     rf"\b(?:which|what|any|a|an|the|some|one|each)\s+(?:\S+\s+){{0,3}}?{_DOC_NOUN}\b(?:\s+\S+){{0,6}}?\s+{_DOC_VERB}\b",
@@ -119,8 +119,8 @@ _CODE = _phrases(
     r"\b(?:which|what) (?:code|source files?|files?)\s+(?:is|are|holds?|contains?)\s+(?:that|this|those|these)\s+"
     r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
     # "I'm reading the blueprints page; where's the code?": the code of the document the question names
-    r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them))?"
-    r"\s*(?:[?.!]|$)",
+    r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them)"
+    r"|\s+that\s+implements?\s+(?:it|this|that|them))?\s*(?:[?.!]|$)",
     r"\b(?:which|what) (?:code|source files?|files?|functions?|classes|modules?|packages?)\s+(?:implements?|backs?)\b"
     r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
@@ -153,7 +153,9 @@ _IMPACT = _phrases(
     r"\bbuilt (?:on top of|upon)\b|\bdepends? on (?:it|this|that|them)\b|\b(?:went|goes|go) away\b"
     r"|\boutside (?:of )?(?:its|their|the) own\b|\boutside (?:of )?\S+\.\w{1,4}\b",
     rf"\b(?:that|which|who)\s+(?:{_IMPACT_VERBS}|subclass|inherit|extend|import|call|use|include|require"
-    r"|instantiate|override|implement|implements|depend on)\s+(?:it|them|this|that)\b",
+    r"|instantiate|override|depend on)\s+(?:it|them|this|that)\b",
+    # "the classes that implement it" (its implementers), not "the code that implements them" (where they are)
+    r"(?<!code )(?<!logic )(?<!source )\b(?:that|which|who)\s+implements?\s+(?:it|them|this|that)\b",
     # "everything that subclasses or imports X", "the sinks and sources that call into X": what uses a thing, said
     # in a relative clause after a plural or a word for all
     rf"\b(?:everything|anything|all|whatever|\w+s)\s+(?:that|which|who)\s+(?:\S+\s+)?{_IMPACT_VERBS}\b",
@@ -298,6 +300,10 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:config(?:uration)?s?|files?|scripts?|workflows?|pipelines?|jobs?)\b"
     r"(?:\s+\S+){0,10}?\s+(?:runs?|executes?)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+){0,2}?"
     r"(?:tests?|test suite|specs?|benchmarks?)\b",
+    # "which config file lists the Python versions the test suite is run against": a configuration file named by
+    # the runs, builds or environments it sets
+    r"\b(?:which|what)\s+(?:\S+\s+)?config(?:uration)?\s+files?\b(?:\s+\S+){0,10}?\s+(?:tests?|test suite|specs?"
+    r"|benchmarks?|builds?|jobs?|environments?|envs?|(?:\S+\s+)?versions?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
@@ -459,6 +465,8 @@ _GATES: dict[int, Gate] = {
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
                   'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
                   'writeup')),
+    44663710: (('wh',), ('at', 'ich'), ('config',), ('file',),
+                 ('benchmark', 'build', 'env', 'environment', 'job', 'spec', 'test', 'test suite', 'version')),
     94913594: (('how ', 'where', 'which '),),
     97365003: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
                  ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
@@ -480,6 +488,7 @@ _GATES: dict[int, Gate] = {
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
+    486116021: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
                   'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
@@ -516,6 +525,7 @@ _GATES: dict[int, Gate] = {
     915237525: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
                  ('configure', 'declare', 'define', 'hold', 'run', 'set'),
                  ('env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
+    940475387: (('described', 'discussed', 'documented', 'explained', 'written '),),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     955784900: (('what',), ('checklist', 'procedure', 'process', 'steps ')),
@@ -562,7 +572,6 @@ _GATES: dict[int, Gate] = {
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
     1825984842: (('build ', 'compile'),),
-    1877318694: (('described', 'discussed', 'documented', 'explained', 'written up'),),
     1912524246: (('is',), ('covered by ', 'tested')),
     1931161667: ((' feature', 'cargo feature'),),
     1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
@@ -609,15 +618,15 @@ _GATES: dict[int, Gate] = {
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
-    3145982877: (('that', 'which', 'who'),
-                 ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'implement', 'implements', 'import',
-                  'include', 'inherit', 'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference',
-                  'relie', 'require', 'subclass', 'use', 'wrap'),
-                 ('it', 'that', 'them', 'this')),
     3203342149: (('affect', 'affected', 'affects', 'break', 'breaking', 'breaks', 'broken', 'impact', 'impacts'),
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3273599206: (('that', 'which', 'who'),
+                 ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
+                  'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require',
+                  'subclass', 'use', 'wrap'),
+                 ('it', 'that', 'them', 'this')),
     3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),
@@ -633,7 +642,6 @@ _GATES: dict[int, Gate] = {
     3698457807: (('where',), ('are', 'is'), ('tested',)),
     3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
                  ('benchmark', 'linter', 'spec', 'test', 'test suite')),
-    3708790578: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     3725810779: (('wh',), ('at', 'ich'), ('config', 'file', 'job', 'pipeline', 'script', 'workflow'),
                  ('execute', 'run'), ('benchmark', 'spec', 'test', 'test suite')),
     3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),
@@ -675,4 +683,5 @@ _GATES: dict[int, Gate] = {
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),
+    4293014882: (('that', 'which', 'who'), ('implement',), ('it', 'that', 'them', 'this')),
 }

@@ -81,6 +81,10 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
     ("where is it declared how many values an option may take, such as at least one?", "meaning"),
+    ("Where is it written down how to build the forecast pages locally?", "docs"),
+    ("Which config file lists the Python versions the test suite is run against?", "wiring"),
+    ("The forecasts page describes the retry policy; where is the code that implements it?", "code"),
+    ("which clients implement it?", "impact"),
 ])
 def test_the_phrase_chooses_the_kind(text, kind):
     assert classify(text, EVIDENCE).routes[0].kind == kind
@@ -237,8 +241,12 @@ CLI = {
         'def open_resource(path):\n    """Open a file of the package."""\n    return open(path)\n'
     ),
     "src/cli/main.py": ('from cli.groups import FlaskGroup\nfrom cli.registry import Registry\n\n\n'
-                        'def main():\n    Registry().add("run")\n    return FlaskGroup().get_command(None, "run")\n'),
-    "src/cli/registry.py": 'class Registry:\n    """Commands by name."""\n\n    def add(self, name):\n        return name\n',
+                        'def main():\n    Registry().add("run")\n    Registry().Find("run")\n'
+                        '    return FlaskGroup().get_command(None, "run")\n'),
+    "src/cli/registry.py": ('class Registry:\n    """Commands by name."""\n\n    def add(self, name):\n        return name\n\n'
+                            '    def Find(self, name):\n        return name\n'),
+    "src/cli/env.py": ('class Defined:\n    """A value set on purpose."""\n\n\n'
+                       'def GO111MODULE():\n    """The module mode."""\n    return "on"\n'),
     "tests/test_groups.py": (
         'import shutil\n\nfrom cli.groups import FlaskGroup\n\n\n'
         'def rrmdir(directory):\n    shutil.rmtree(directory)\n\n\n'
@@ -316,3 +324,22 @@ def test_a_requests_one_plain_word_that_names_a_symbol_is_the_name_asked_for(cli
     assert (doc["rows"][0]["name"], doc["rows"][0]["path"]) == ("main", "src/cli/main.py")
     # a word the repository defines no symbol of stays a word of the question
     assert routes(ask(cli_repo, "show me the parsing function"))[0][1] == "show me the parsing function"
+
+
+@pytest.mark.parametrize("question", ["find Find", "show me the Find method", "where is Find defined?"])
+def test_a_capitalised_request_word_that_names_a_symbol_is_the_name(cli_repo, question):
+    # "Find" is a word that asks, by its letters; capitalised inside a sentence and a symbol's name, it is the name
+    # (Go's exported methods): "find Find" was all stop words, "show me the Find method" another name's row.
+    doc = ask(cli_repo, question)
+    assert doc["rows"][0]["name"] == "Registry.Find"
+    assert ask(cli_repo, "who calls Find?")["rows"][0]["path"] == "src/cli/main.py"
+
+
+def test_the_words_of_a_definition_phrase_name_nothing(cli_repo):
+    # "defined" spelled the name `Defined` when the name asked has no code shape (GO111MODULE); a definition question
+    # about a name nothing defines asks its words without the phrase's verb.
+    assert ask(cli_repo, "where is GO111MODULE defined?")["rows"][0]["name"] == "GO111MODULE"
+    doc = ask(cli_repo, "where is the registry defined?")
+    assert doc["rows"][0]["name"] == "Registry"
+    plain = ask(cli_repo, "where is frobnication defined?")
+    assert all("defined" not in text for _kind, text in routes(plain))
