@@ -587,3 +587,69 @@ def test_contract_name_groups_found_in_one_search_are_those_each_found_alone(gro
     from gitroute.indexes.impact import _GroupSearch
 
     assert _GroupSearch(groups).present(text) == {group for group in groups if group in text}
+
+
+VALUES = {
+    "go.mod": "module example.com/shop\n\ngo 1.21\n",
+    "shop/mode.go": 'package shop\n\nconst DebugMode = "debug"\n\nvar mode = DebugMode\n\n'
+                    'func SetMode(m string) {\n\tif m == DebugMode {\n\t\tmode = m\n\t}\n}\n',
+    "shop/debug.go": 'package shop\n\nfunc IsDebugging() bool {\n\treturn mode == DebugMode\n}\n\n'
+                     'func DebugModeName() string {\n\treturn "DebugModeX"\n}\n',
+    "shop/mode_test.go": 'package shop\n\nimport "testing"\n\nfunc TestSetMode(t *testing.T) {\n'
+                         '\tSetMode(DebugMode)\n}\n',
+    "other/other.go": 'package other\n\nconst DebugMode = 1\n',
+    "src/limits.h": "#ifndef LIMITS_H\n#define LIMITS_H\n#define MAX_DEPTH_LIMIT 32\n#endif\n",
+    "src/walk.c": '#include "limits.h"\n\nint walk(int depth) {\n    return depth < MAX_DEPTH_LIMIT;\n}\n',
+    "src/other.c": "int other(void) {\n    return 1;\n}\n",
+    "app/settings.py": "RETRIES = 3\n\n\ndef backoff(n):\n    return min(n, RETRIES) * 2\n",
+    "app/limits.py": "TIMEOUT = 5\n",
+    "app/client.py": "from app import limits\n\n\ndef fetch():\n    return limits.TIMEOUT\n",
+    "app/noise.py": "from app import limits\n\nTIMEOUT = 9  # its own, not limits'\n\n\ndef wait():\n    return TIMEOUT\n",
+}
+
+
+def test_a_constant_no_edge_reaches_is_answered_by_the_files_that_write_its_name(make_repo, route) -> None:
+    """The graph has no edge for reading a value: a Go package's constant, a header's macro, a module's constant
+    used in its own functions were "0 edges". Their users are the files that can see them (the package's folder,
+    the header's includers, the module itself), read from the pinned commit: a whole-word match, marked `text`."""
+    repo = make_repo("values")
+    repo.commit(dict(VALUES))
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    go = impact(route, repo, "shop/mode.go:DebugMode")
+    assert paths(go) == ["shop/debug.go", "shop/mode_test.go"]  # not its own file, not `DebugModeName`'s string
+    assert go["rows"][0]["resolution"] == ["text"] and "IsDebugging" in go["rows"][0]["names"]
+    assert go["rows"][1]["section"] == "tests" and go["rows"][1]["names"] == ["TestSetMode"]
+    assert any("no edge reaches 'DebugMode'" in note for note in go["notes"])
+    c = impact(route, repo, "MAX_DEPTH_LIMIT")
+    assert paths(c) == ["src/walk.c"] and c["rows"][0]["names"] == ["walk"]
+    own = impact(route, repo, "RETRIES")
+    assert paths(own) == ["app/settings.py"] and own["rows"][0]["names"] == ["backoff"]  # only its own module uses it
+    assert paths(impact(route, repo, "other/other.go:DebugMode")) == []  # another package's constant of that name
+    # from another module of a language that imports by module: what it writes as `limits.TIMEOUT`, not its own
+    qualified = impact(route, repo, "app/limits.py:TIMEOUT")
+    assert paths(qualified) == ["app/client.py"] and qualified["rows"][0]["names"] == ["fetch"]
+
+
+def test_the_files_read_for_a_value_are_bounded(tmp_path) -> None:
+    from gitroute.indexes import value_uses
+
+    folder = [f"pkg/f{n:04d}.go" for n in range(value_uses.MAX_FILES + 50)]
+    files, every = value_uses.files_that_see("pkg/f0007.go", ["cmd/main.go"], lambda _folder: folder + ["pkg/x.c"])
+    assert len(files) == value_uses.MAX_FILES and files[0] == "pkg/f0007.go" and every == len(folder) + 1
+    big = b"X = 1\n" + b"y = X\n" * (value_uses.MAX_BYTES // 6)
+    reached, read = value_uses.text_uses("X", "a.h", 1, ["a.h", "b.c"], {"a.h": big, "b.c": b"z = X;\n"}.get,
+                                         lambda _path: [])
+    assert read == 1 and list(reached) == ["b.c"]  # past the answer's budget, a file is not read
+
+
+@given(st.lists(st.sampled_from(["X", "XY", "aX", "X_", "$X", "X.y", "y.X", " ", "\n", "(", ")"]), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_a_values_name_is_found_as_a_whole_word(parts) -> None:
+    import re
+
+    from gitroute.indexes.value_uses import named_lines
+
+    text = "".join(parts)
+    expected = sorted({text.count("\n", 0, m.start()) + 1
+                       for m in re.finditer(r"(?<![A-Za-z0-9_$])X(?![A-Za-z0-9_$])", text)})
+    assert named_lines("X", text.encode()) == expected

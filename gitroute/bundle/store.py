@@ -461,6 +461,35 @@ class BundleView:
         self.read([f"{folder}/"])  # reads the folder's tree, if not yet read
         return sorted(self._trees.get(folder, {}))
 
+    def source_files(self, folder: str) -> list[str]:
+        """The paths of the files right inside a folder of the source commit (its tree, read raw; "" is the top);
+        none when it has no such folder."""
+        found = self.reader.read([f"{self.source.commit}:{folder}"])[0] if "\n" not in folder else None
+        if not found or found[1] != "tree":
+            return []
+        oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
+        data, files, at = found[2], [], 0
+        while at < len(data):
+            space = data.find(b" ", at)
+            nul = data.find(b"\0", space)
+            if space < 0 or nul < 0:
+                break
+            if data[at:space] in (b"100644", b"100755"):
+                name = data[space + 1:nul].decode("utf-8", "surrogateescape")
+                files.append(f"{folder}/{name}" if folder else name)
+            at = nul + 1 + oid_bytes
+        return files
+
+    def source_blob(self, path: str, most: int) -> bytes | None:
+        """The bytes of the file at `path` in the source commit; None when it has none, or more than `most` bytes."""
+        if not path or "\n" in path or path.startswith("-"):
+            return None
+        try:
+            found = self.reader.read([f"{self.source.commit}:{path}"], [most])[0]
+        except ObjectTooLarge:
+            return None
+        return found[2] if found and found[1] == "blob" else None
+
     @property
     def graph(self) -> GraphView:
         """The code graph's node records and edges, read on demand."""

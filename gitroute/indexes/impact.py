@@ -37,7 +37,8 @@ MIN_CONTRACT_BYTES = 64  # smaller identical files (empty `__init__.py`, one-lin
 MAX_READERS = 50  # files listed as reading one contract
 WALKED_KINDS = frozenset(("calls", "imports", "references", "inherits"))
 # How much each resolution route is trusted when ranking.
-CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "unique": 0.7, "ambiguous": 0.3}
+CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "unique": 0.7, "text": 0.5,
+              "ambiguous": 0.3}
 SECTIONS = ("code", "tests", "examples", "docs")
 NAMED_BONUS = 5.0  # a file that names the type itself, over one that reached only a method of the same name
 FOOTER = ("lower bound: static edges only; dynamic dispatch, reflection, string-built names (getattr, "
@@ -349,6 +350,9 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
+    if not walk.reached and start[3] == "constant" and not together:
+        ranked, said = _value_rows(view, start, limit=limit, explain=explain)
+        notes.append(said)
     if together:
         notes.append(f"'{target}' names {len(distinct)} definitions of one symbol (a declaration and its "
                      "definition, a type and its constructors, or one name defined twice in a file): walked together")
@@ -368,6 +372,40 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if first_section is not None:
         ranked = sorted(ranked, key=lambda r: dict(r.extra).get("section") != first_section)  # stable
     return Answer("routed", view.source, tuple(contract_rows[0] + ranked)[:rows], tuple(notes), extra)
+
+
+def _value_rows(view: IndexView, start: list, *, limit: int, explain: bool) -> tuple[list[Row], str]:
+    """The rows of the files that write a constant's name, when no edge reaches it (`value_uses`), and a note."""
+    from gitroute.indexes import value_uses
+
+    node_id, path, name, _kind, line = start
+    graph = view.graph
+    file_node = _file_node(view, path)
+    edges = graph.edges_in([file_node]).get(file_node, []) if file_node is not None else []
+    importers = [n.path for n in graph.nodes(sorted({e[1] for e in edges if e[0] == "imports"})).values()]
+    files, every = value_uses.files_that_see(path, importers, view.bundle.source_files)
+
+    def spans(where: str) -> list[tuple[int, int, str]]:
+        """The symbols of one file as (start, end, label): what its file node defines, and what those contain."""
+        file_id = _file_node(view, where)
+        inside = _with_contents(graph, {file_id}, 3) if file_id is not None else set()
+        return [(n.line, n.end_line, f"{n.owner}.{n.name}" if n.owner else n.name)
+                for n in graph.nodes(sorted(inside)).values() if n.kind != "file" and n.id != node_id]
+
+    reached, read = value_uses.text_uses(name, path, line, files,
+                                         lambda where: view.bundle.source_blob(where, value_uses.MAX_FILE_BYTES), spans)
+    reached = value_uses.own_file_only(reached, path)
+    capped = f", the first {len(files)} of {every}" if every > len(files) else ""
+    note = (f"no edge reaches '{name}' (a value's reads are not edges): {len(reached)} of the {read} files read that "
+            f"can see it (its own, its folder's, its importers'{capped}) write its name; rows marked "
+            f"'{value_uses.TEXT}'")
+    return rank_rows(reached, set(), limit=limit, explain=explain), note
+
+
+def _file_node(view: IndexView, path: str) -> int | None:
+    """The node id of the file at `path`, from the name table; None when the graph has no such file."""
+    return next((r[0] for r in _read_names(view, [path]).get(path.lower(), ()) if r[3] == "file" and r[1] == path),
+                None)
 
 
 def _footer(ambiguous_edges: int, included: bool) -> str:
@@ -505,16 +543,8 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
     path, and holds the ids of the nodes that used it, in order, where it held their names: no node record of
     what it reached is read."""
     walk = Walk()
-    targets = set(start)
     # A file or a type stands for what it contains: their callers are its callers.
-    frontier = set(start)
-    for _ in range(2):
-        out = graph.edges_out(sorted(frontier))
-        frontier = {e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains", "method")}
-        frontier -= targets
-        targets |= frontier
-        if not frontier:
-            break
+    targets = _with_contents(graph, set(start), 2)
     nodes = graph.nodes(sorted(targets))
     walk.start_paths = {n.path for n in nodes.values()}
     # A type is used where its own name is (built, imported, subclassed, referenced); a call that reached only one of
@@ -568,6 +598,19 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
     if not walk.reached and kind != "file":
         walk.reached, walk.own_file = kept, bool(kept)
     return walk
+
+
+def _with_contents(graph, ids: set[int], levels: int) -> set[int]:
+    """`ids` and what they define or contain, `levels` deep (a file's symbols, a type's methods)."""
+    found, frontier = set(ids), set(ids)
+    for _ in range(levels):
+        out = graph.edges_out(sorted(frontier))
+        frontier = {e[1] for edges in out.values() for e in edges if e[0] in ("defines", "contains", "method")}
+        frontier -= found
+        found |= frontier
+        if not frontier:
+            break
+    return found
 
 
 def _sources(graph, frontier: set[int], named: set[int], include_ambiguous: bool,

@@ -61,20 +61,7 @@ def is_word(view: BundleView, name: str) -> bool:
 
 def files_in(view: BundleView, folder: str) -> list[str]:
     """The paths of the files right inside a folder of the bundle's source commit (its tree, read raw)."""
-    found = view.reader.read([f"{view.source.commit}:{folder}"])[0] if folder and "\n" not in folder else None
-    if not found or found[1] != "tree":
-        return []
-    oid_bytes = len(found[0]) // 2  # 20 for SHA-1, 32 for SHA-256
-    data, files, at = found[2], [], 0
-    while at < len(data):
-        space = data.find(b" ", at)
-        nul = data.find(b"\0", space)
-        if space < 0 or nul < 0:
-            break
-        if data[at:space] in (b"100644", b"100755"):
-            files.append(f"{folder}/{data[space + 1:nul].decode('utf-8', 'surrogateescape')}")
-        at = nul + 1 + oid_bytes
-    return files
+    return view.source_files(folder) if folder else []
 
 
 def path_kind(view: BundleView, token: str) -> str | None:
