@@ -315,6 +315,26 @@ _WIRING_COPIES = _phrases(
 WIRING_COPIES_WHAT = "asks how copies and pins are kept"
 
 
+# The words that ask for a document without saying what it is about: "which page explains X", "where is X documented",
+# "I want to read about X" (a readme, a changelog, release notes or an FAQ may be the thing asked for: they stay).
+_DOC_FRAME = re.compile(
+    r"\b(?:docs?|documentation|documented|documents?|pages?|guides?|manuals?|tutorials?|write-?ups?|articles?"
+    r"|sections?|chapters?|explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|cover(?:s|ed|ing)?|discuss(?:es|ed|ing)?"
+    r"|mention(?:s|ed|ing)?|written (?:up|down)|say(?:s|ing)?|learn|read)\b", re.I)
+_POINT_ME = re.compile(r"\b(?:point|take|send) (?:me|us) (?:to|at)\b", re.I)  # a request, wherever it is said
+
+
+def without_doc_phrases(text: str) -> str:
+    """The question without the words its docs phrases ask for a document with ("which page explains", "where is X
+    documented", "read about"): what it asks a document about, for every document's sections. Outside those phrases a
+    word stays ("build the man page"); the question stays whole when nothing else is left."""
+    parts, last = [], 0
+    for found in _DOCS.pattern.finditer(text):
+        parts += [text[last:found.start()], _DOC_FRAME.sub(" ", found.group(0))]
+        last = found.end()
+    return " ".join(_POINT_ME.sub(" ", "".join([*parts, text[last:]])).split()) or text
+
+
 def without_use_phrases(text: str) -> str:
     """The question without the phrases that ask what uses its subject or what a change to it breaks ("who calls",
     "what would break if I changed"): the subject in the question's other words ("" when none is left)."""

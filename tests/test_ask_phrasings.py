@@ -343,3 +343,51 @@ def test_the_words_of_a_definition_phrase_name_nothing(cli_repo):
     assert doc["rows"][0]["name"] == "Registry"
     plain = ask(cli_repo, "where is frobnication defined?")
     assert all("defined" not in text for _kind, text in routes(plain))
+
+
+# --- a docs question about a section's subject, in a document that names no symbol of it ---------------------------
+
+PAGES = {
+    "pyproject.toml": '[project]\nname = "hooks"\n',
+    "src/hooks/caller.py": 'def call_all(impls):\n    """Call every implementation."""\n    return [f() for f in impls]\n',
+    "docs/guide.rst": (
+        "Guide\n=====\n\nCollecting results\n------------------\n\nBy default a call gathers what each plugin gives "
+        "back into a list, newest plugin first.\n\nHistoric calls\n--------------\n\nA call may be kept and replayed "
+        "to plugins registered later.\n"),
+    "docs/install.md": "# Install\n\n## Core architecture\n\nThe manager keeps plugins; callers fan out to them.\n",
+}
+
+
+@pytest.mark.parametrize("question, page", [
+    ("where is collecting results documented?", "docs/guide.rst"),
+    ("which page explains historic calls?", "docs/guide.rst"),
+    ("I want to read about core architecture", "docs/install.md"),
+])
+def test_a_docs_question_asks_the_sections_what_it_is_about(tmp_path_factory, question, page):
+    # Every document's sections were asked the whole question: "documented", "page" and "explains" are in no section,
+    # and the rule that a page's paragraph hold three of the question's words refused "collecting results".
+    repo = _built(tmp_path_factory, "pages", PAGES)
+    doc = ask(repo, question)
+    assert doc["rows"] and doc["rows"][0]["path"] == page
+
+
+@pytest.mark.parametrize("text, left", [
+    ("where is collecting results documented?", "where is collecting results ?"),
+    ("which page explains historic calls?", "which historic calls?"),
+    ("what does the documentation say about the release notes?", "what does the about the release notes?"),
+    ("documented", "documented"),
+    ("point me to the guide on debug mode", "the on debug mode"),
+    ("Where is it written down how to build the man page?", "Where is it how to build the man page?"),  # a topic's page
+])
+def test_the_words_that_ask_for_a_document_are_left_out_of_its_subject(text, left):
+    from gitroute.phrases import without_doc_phrases
+
+    assert without_doc_phrases(text) == left
+
+
+def test_a_docs_question_about_a_code_name_the_repository_never_writes_is_no_match(tmp_path_factory):
+    # With the words that ask for a document left out, the sections matched the name's parts ("plugin", "view") in
+    # other paragraphs; a name spelled as code that nothing defines and no file writes is what it asks about.
+    repo = _built(tmp_path_factory, "pages", PAGES)
+    doc = ask(repo, "Is there a reference page explaining the PluginCallView class and its replay methods?")
+    assert doc["status"] == "no_match" and "PluginCallView" in doc["notes"][0]

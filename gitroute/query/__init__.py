@@ -223,11 +223,13 @@ def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: l
 
 
 def _sections_route(text: str, when: str = "") -> Route:
-    """A docs question asked of every document's sections through `why`, in its own words."""
+    """A docs question asked of every document's sections through `why`, in its own words less those that only ask
+    for a document: a section about "collecting results" holds neither "documented" nor "page"."""
     from gitroute.ask import Route
+    from gitroute.phrases import without_doc_phrases
 
-    return Route("docs", "why", text, f"docs found no document naming it: the question's words, over every "
-                 f"document's sections{when}")
+    return Route("docs", "why", without_doc_phrases(text), f"docs found no document naming it: the question's words, "
+                 f"over every document's sections{when}")
 
 
 def _without_documents(view: BundleView) -> bool:
