@@ -631,7 +631,7 @@ def test_a_constant_no_edge_reaches_is_answered_by_the_files_that_write_its_name
 
 
 def test_the_files_read_for_a_value_are_bounded(tmp_path) -> None:
-    from gitroute.indexes import value_uses
+    from gitroute.indexes.impact import value_uses
 
     folder = [f"pkg/f{n:04d}.go" for n in range(value_uses.MAX_FILES + 50)]
     files, every = value_uses.files_that_see("pkg/f0007.go", ["cmd/main.go"], lambda _folder: folder + ["pkg/x.c"])
@@ -647,7 +647,7 @@ def test_the_files_read_for_a_value_are_bounded(tmp_path) -> None:
 def test_a_values_name_is_found_as_a_whole_word(parts) -> None:
     import re
 
-    from gitroute.indexes.value_uses import named_lines
+    from gitroute.indexes.impact.value_uses import named_lines
 
     text = "".join(parts)
     expected = sorted({text.count("\n", 0, m.start()) + 1

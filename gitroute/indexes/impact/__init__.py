@@ -376,7 +376,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
 
 def _value_rows(view: IndexView, start: list, *, limit: int, explain: bool) -> tuple[list[Row], str]:
     """The rows of the files that write a constant's name, when no edge reaches it (`value_uses`), and a note."""
-    from gitroute.indexes import value_uses
+    from gitroute.indexes.impact import value_uses
 
     node_id, path, name, _kind, line = start
     graph = view.graph
