@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
-from gitroute.phrases import DEFINING, TESTS_WHY, WHERE_IS, WIRING_COPIES_WHAT, phrase_intents
+from gitroute.phrases import DEFINING, TESTS_WHY, WHERE_IS, WIRING_COPIES_WHAT, phrase_intents, without_decision_phrases
 from gitroute.text import (
     LazyPattern,
     is_code_name,
@@ -467,7 +467,11 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     for at, kind, reason in intents:
         if kind == "wiring" and reason.startswith(WIRING_COPIES_WHAT):
             routes.add(kind, reason, options={"config_files": False})  # the tables, not CI files' words
-        elif kind in ("decision", "wiring"):
+        elif kind == "decision":
+            # a record's sections are asked what the question is about, not for a record ("is there a design record")
+            asked_why = without_decision_phrases(text)
+            routes.add(kind, reason, asked_why if asked_why != text else None)
+        elif kind == "wiring":
             routes.add(kind, reason)
         elif kind == "code" or document and not about_code:
             # A document is what the question is about: the code it names (whatever the phrase asks of it); one

@@ -215,7 +215,7 @@ _WHY_AUX = r"(?:did|do|does|was|were|is|are|would|should|could|have|has|had|can|
 _DECISION = _phrases(
     # "why did", "why didn't", "why aren't", "why can't", "why not"; "how come"; a clause that ends in "why?"
     rf"^\s*why\b|\bwhy (?:{_WHY_AUX}(?:n[’']?t)?|not|won[’']?t|switch|keep|use|only)\b|\bwhy\s*\?|\bhow come\b",
-    r"\b(?:decision|decisions|rationale|adr|design records?|motivation|trade-?offs?)\b",
+    r"\b(?:decision records?|decisions?|rationale|adr|design records?|motivation|trade-?offs?)\b|\bwhat motivated\b",
     r"\breason(?:s|ing)? (?:for|behind|why)\b|\breasoning\b|\bthinking behind\b|\bjustif(?:y|ied|ies|ication)\b",
     r"\bon what grounds\b|\bturned down\b|\bruled out\b",
     r"\b(?:what|which) (?:other|else|alternatives?)\b(?:\s+\S+){0,6}?\s+(?:considered|consider|on the table"
@@ -333,6 +333,22 @@ def without_doc_phrases(text: str) -> str:
         parts += [text[last:found.start()], _DOC_FRAME.sub(" ", found.group(0))]
         last = found.end()
     return " ".join(_POINT_ME.sub(" ", "".join([*parts, text[last:]])).split()) or text
+
+
+# The words a why question asks for a record with, not what the record is about ("is there a design record about X",
+# "an ADR on X"); not the words that say which sections it asks for ("reasoning", "alternatives": the why index reads
+# them, and leaves them out of what it matches).
+_DECISION_FRAME = re.compile(r"\b(?:design records?|records?|adrs?|trade-?offs?|grounds)\b", re.I)
+
+
+def without_decision_phrases(text: str) -> str:
+    """The question without the words its why phrases ask for a record with: what a record's sections are asked
+    about (each phrase's span only, as `without_doc_phrases`); the question whole when nothing else is left."""
+    parts, last = [], 0
+    for found in _DECISION.pattern.finditer(text):
+        parts += [text[last:found.start()], _DECISION_FRAME.sub(" ", found.group(0))]
+        last = found.end()
+    return " ".join("".join([*parts, text[last:]]).split()) or text
 
 
 def without_use_phrases(text: str) -> str:
@@ -610,6 +626,8 @@ _GATES: dict[int, Gate] = {
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
     2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
                  ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
+    2175248526: (('adr', 'decision', 'decision record', 'design record', 'motivation', 'rationale', 'trade',
+                  'what motivated'),),
     2202001390: (('blast radius', 'ripple effect', 'safe to '),),
     2213007589: ((' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
@@ -670,7 +688,6 @@ _GATES: dict[int, Gate] = {
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
-    3840049836: (('adr', 'decision', 'decisions', 'design record', 'motivation', 'rationale', 'trade'),),
     3843436911: (('wh',), ('at', 'ich'), (' ',), ('script', 'target', 'task'), (' ',),
                  ('build', 'bump', 'bundle', 'check', 'compile', 'deploy', 'format', 'generate', 'pack', 'package',
                   'publish', 'release', 'test', 'update', 'verif')),

@@ -80,6 +80,7 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Where is it configured that the client module clobbers window.fetchForecast?", "wiring"),
     ("Where is it declared that the demo example needs the derive feature to build?", "wiring"),
     ("Where is parse_forecast defined?", "symbol"),
+    ("what motivated caching forecasts per hour?", "decision"),
     ("where is it declared how many values an option may take, such as at least one?", "meaning"),
     ("Where is it written down how to build the forecast pages locally?", "docs"),
     ("Which config file lists the Python versions the test suite is run against?", "wiring"),
@@ -355,6 +356,9 @@ PAGES = {
         "back into a list, newest plugin first.\n\nHistoric calls\n--------------\n\nA call may be kept and replayed "
         "to plugins registered later.\n"),
     "docs/install.md": "# Install\n\n## Core architecture\n\nThe manager keeps plugins; callers fan out to them.\n",
+    "docs/why.rst": (
+        "Choices\n=======\n\nWhy not argparse?\n-----------------\n\nArgparse guesses whether a token is "
+        "an argument or an option, which breaks nested subcommands, so the parser here never guesses.\n"),
 }
 
 
@@ -391,3 +395,26 @@ def test_a_docs_question_about_a_code_name_the_repository_never_writes_is_no_mat
     repo = _built(tmp_path_factory, "pages", PAGES)
     doc = ask(repo, "Is there a reference page explaining the PluginCallView class and its replay methods?")
     assert doc["status"] == "no_match" and "PluginCallView" in doc["notes"][0]
+
+
+@pytest.mark.parametrize("question", ["is there a design record about why not argparse?",
+                                      "what was the reasoning behind not using argparse?",
+                                      "is there an ADR on why not argparse?"])
+def test_a_why_question_asks_the_records_what_it_is_about(tmp_path_factory, question):
+    # "design record" and "ADR" are in no section: asked with them, a page's paragraph held too few of the question's
+    # words.
+    repo = _built(tmp_path_factory, "pages", PAGES)
+    doc = ask(repo, question)
+    assert doc["rows"] and doc["rows"][0]["path"] == "docs/why.rst"
+
+
+@pytest.mark.parametrize("text, left", [
+    ("is there a design record about why not argparse?", "is there a about why not argparse?"),
+    ("what alternatives were considered for the cache?", "what alternatives were considered for the cache?"),
+    ("was there a decision record about the cache?", "was there a decision about the cache?"),  # a kind's word stays
+    ("why does the design keep records in one file?", "why does the design keep records in one file?"),  # its topic
+])
+def test_the_words_that_ask_for_a_record_are_left_out_of_its_subject(text, left):
+    from gitroute.phrases import without_decision_phrases
+
+    assert without_decision_phrases(text) == left
