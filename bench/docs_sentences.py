@@ -33,13 +33,13 @@ _LEFT_OUT = re.compile(r"change|history|license|licence", re.I)
 _RST_UNDERLINE = re.compile(r"^[-~=^]{4,}$")
 
 
-def headings(repo: Path) -> dict[str, set[str]]:
-    """Each heading of two to six plain words (lower-cased) -> the documents that hold it."""
+def headings(repo: Path, words: tuple[int, int] = (2, 6), kept=lambda path: True) -> dict[str, set[str]]:
+    """Each heading of `words` (fewest, most) plain words, lower-cased -> the documents `kept` that hold it."""
     listed = subprocess.run(["git", "ls-files", "*.md", "*.rst"], cwd=repo, capture_output=True, text=True,
                             check=True).stdout.split()
     found: dict[str, set[str]] = defaultdict(set)
     for path in listed:
-        if _LEFT_OUT.search(Path(path).name):
+        if _LEFT_OUT.search(Path(path).name) or not kept(path):
             continue
         lines = (repo / path).read_text(encoding="utf-8", errors="replace").splitlines()
         for at, line in enumerate(lines):
@@ -49,7 +49,7 @@ def headings(repo: Path) -> dict[str, set[str]]:
             elif path.endswith(".rst") and at + 1 < len(lines) and _RST_UNDERLINE.match(lines[at + 1]) \
                     and len(lines[at + 1]) >= len(line) > 6 and re.match(r"^[A-Za-z]", line):
                 heading = line.strip()
-            if heading and 2 <= len(heading.split()) <= 6 and not re.search(r"[`()<>\[\]*:]", heading):
+            if heading and words[0] <= len(heading.split()) <= words[1] and not re.search(r"[`()<>\[\]*:]", heading):
                 found[heading.lower()].add(path)
     return found
 
