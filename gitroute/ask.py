@@ -62,7 +62,8 @@ _QUESTION_WORDS = frozenset("where what which who whom whose how when why is are
 _LOOKUP_WORDS = _QUESTION_WORDS | frozenset("me us you i we please need want open get give go jump to see look up at "
                                             "and or for of the a an it its this has have contains holds definition "
                                             "declaration source implementation code file function method class type "
-                                            "struct symbol named called".split()) | frozenset(DEFINING)
+                                            "struct symbol named called happens happen in inside walk through"
+                                            .split()) | frozenset(DEFINING)  # "what happens in X": what X does
 
 
 class Evidence:

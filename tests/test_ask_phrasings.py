@@ -263,7 +263,8 @@ def cli_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
 
 @pytest.mark.parametrize("question", ["find get_command", "locate get_command", "open get_command",
                                       "show me get_command", "find the get_command method",
-                                      "can you show me the code of get_command?", "get_command"])
+                                      "can you show me the code of get_command?", "get_command",
+                                      "what happens in get_command?", "walk me through get_command"])
 def test_a_name_asked_for_with_request_words_is_that_name(cli_repo, question):
     # Asked with the sentence's words, the symbol tiers scored `command` (or `locate_app`, `open_resource`) as high
     # as `get_command`, the word `get` being a name's weak word: the name alone is asked.
