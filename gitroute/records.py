@@ -621,9 +621,15 @@ def _sections(blocks: Sequence[Block], outline: _Outline, continued: Mapping[int
             line_of[label], role_of[label], heading_of[label] = line, role, heading
             words[label], texts[label] = [], []
 
+    # A heading right under its parent's, with no text between ("## Core Architecture" / "### Main Components"), holds
+    # the parent's words too: the parent gives no row of its own (it has no text), and its words were in none.
+    headings: dict[int, str] = {}
     for i, b in enumerate(blocks):
         if b.kind == "heading":
-            open_section(outline.label_of[i], b.line, outline.role(i), b.text)
+            parent = b.section
+            under = headings.get(parent) if parent == i - 1 else None
+            headings[i] = f"{under} {b.text}" if under else b.text
+            open_section(outline.label_of[i], b.line, outline.role(i), headings[i])
             continue
         if i in skip:
             continue

@@ -441,3 +441,18 @@ def test_question_words_scattered_over_a_sections_paragraphs_are_no_match(make_r
     assert route(["build", "-q"], repo.path).exit_code == 0
     assert why(route, repo, "why was the office holiday party cancelled")["status"] == "no_match"
     assert why(route, repo, "why does every service write JSON lines to standard output")["status"] == "routed"
+
+
+def test_a_heading_right_under_its_parents_holds_the_parents_words() -> None:
+    # "## … tuples?" then "### Readability" at once: the parent has no text, so no row; its words were in no row, and
+    # "why do the docs argue against tuples for readability?" found neither (attrs' held th2).
+    from gitroute.indexes.decisions import section_rows
+    from gitroute.records import parse_record
+
+    text = ("# Why not\n\nWhat else was weighed.\n\n## Tuples?\n\n### Readability\n\nA point reads better than a pair.\n\n"
+            "## Dicts?\n\nKeys are not attributes.\n\n### Typing\n\nNo checker knows them.\n")
+    record = parse_record("docs/why.md", text.encode(), parse_document("docs/why.md", text.encode()))
+    headings = {part.label: part.heading for part, _items in section_rows(record)}
+    assert headings["Readability"] == "Tuples? Readability"  # the parent had no text of its own
+    assert headings["Typing"] == "Typing"  # its parent has text: a row of its own holds its words
+    assert "Tuples?" not in headings
