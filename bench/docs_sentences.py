@@ -54,35 +54,49 @@ def headings(repo: Path, words: tuple[int, int] = (2, 6), kept=lambda path: True
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpora", nargs="*", default=DEFAULT_CORPORA)
-    parser.add_argument("--headings", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
+def ask_headings(corpus: str, held: dict[str, set[str]], templates: list[str], count: int, draw: random.Random,
+                 seed: int) -> tuple[int, int]:
+    """(asked, right): `count` of the corpus's headings drawn, each asked in its turn's template; a miss printed."""
     from gitroute import api  # installed, or another checkout's by PYTHONPATH
     from gitroute.bundle.store import BundleView
 
+    repo = HERE / "corpora" / corpus
+    sample = sorted(held)
+    draw.shuffle(sample)
+    asked = right = 0
+    with BundleView(str(repo)) as view:
+        for n, heading in enumerate(sample[:count]):
+            question = templates[(n + seed) % len(templates)].format(re.sub(r"^\d+[.:]?\s*", "", heading).rstrip("?"))
+            answer, classification = api.ask(question, repo=str(repo), bundle=view)
+            first = [row.path for row in answer.rows[:3]]
+            asked += 1
+            if held[heading].intersection(first):
+                right += 1
+                continue
+            print(f"miss  {corpus:14} {question!r:72} want {sorted(held[heading])[0]}  got {first} via "
+                  f"{[route.kind for route in classification.routes]}")
+    return asked, right
+
+
+def sample_main(argv: list[str] | None, doc: str, corpora: list[str], count: int, seed: int, templates: list[str],
+                held_of) -> int:
+    """A sampler's command line: its corpora, `--headings` per corpus, `--seed`; `held_of(repo)` its headings."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("corpora", nargs="*", default=corpora)
+    parser.add_argument("--headings", type=int, default=count)
+    parser.add_argument("--seed", type=int, default=seed)
+    args = parser.parse_args(argv)
     draw = random.Random(args.seed)
     asked = right = 0
     for corpus in args.corpora:
-        repo = HERE / "corpora" / corpus
-        held = headings(repo)
-        sample = sorted(held)
-        draw.shuffle(sample)
-        with BundleView(str(repo)) as view:
-            for n, heading in enumerate(sample[:args.headings]):
-                question = TEMPLATES[(n + args.seed) % len(TEMPLATES)].format(heading)
-                answer, classification = api.ask(question, repo=str(repo), bundle=view)
-                first = [row.path for row in answer.rows[:3]]
-                asked += 1
-                if held[heading].intersection(first):
-                    right += 1
-                    continue
-                print(f"miss  {corpus:10} {question!r:72} want {sorted(held[heading])[0]}  got {first} via "
-                      f"{[route.kind for route in classification.routes]}")
+        counts = ask_headings(corpus, held_of(HERE / "corpora" / corpus), templates, args.headings, draw, args.seed)
+        asked, right = asked + counts[0], right + counts[1]
     print(f"{asked} questions: a document with the heading in the first three rows {right}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return sample_main(argv, __doc__, DEFAULT_CORPORA, 12, 7, TEMPLATES, headings)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,11 @@ three rows is a document that holds that heading. Figures, not a test: no answer
 """
 from __future__ import annotations
 
-import argparse
-import random
 import re
 import sys
 from pathlib import Path
 
-from docs_sentences import headings
+from docs_sentences import headings, sample_main
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = ["why {}?", "what was the reasoning behind {}?", "why did the project decide on {}?",
@@ -29,37 +27,14 @@ _TEMPLATE_HEADINGS = re.compile(r"(?:context|decision|consequences|considered|pr
                                 r"|motivation|alternatives)\b", re.I)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpora", nargs="*", default=DEFAULT_CORPORA)
-    parser.add_argument("--headings", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=3)
-    args = parser.parse_args(argv)
-    from gitroute import api  # installed, or another checkout's by PYTHONPATH
-    from gitroute.bundle.store import BundleView
+def record_headings(repo: Path) -> dict[str, set[str]]:
+    """The headings of three to nine words of the documents that hold records or reasons, a template's left out."""
+    found = headings(repo, (3, 9), lambda path: bool(_RECORDS.search(path)))
+    return {heading: paths for heading, paths in found.items() if not _TEMPLATE_HEADINGS.match(heading)}
 
-    draw = random.Random(args.seed)
-    asked = right = 0
-    for corpus in args.corpora:
-        repo = HERE / "corpora" / corpus
-        held = {h: paths for h, paths in headings(repo, (3, 9), lambda path: bool(_RECORDS.search(path))).items()
-                if not _TEMPLATE_HEADINGS.match(h)}
-        sample = sorted(held)
-        draw.shuffle(sample)
-        with BundleView(str(repo)) as view:
-            for n, heading in enumerate(sample[:args.headings]):
-                question = TEMPLATES[(n + args.seed) % len(TEMPLATES)].format(re.sub(r"^\d+[.:]?\s*", "", heading)
-                                                                              .rstrip("?"))
-                answer, classification = api.ask(question, repo=str(repo), bundle=view)
-                first = [row.path for row in answer.rows[:3]]
-                asked += 1
-                if held[heading].intersection(first):
-                    right += 1
-                    continue
-                print(f"miss  {corpus:14} {question!r:72} want {sorted(held[heading])[0]}  got {first} via "
-                      f"{[route.kind for route in classification.routes]}")
-    print(f"{asked} questions: a document with the heading in the first three rows {right}")
-    return 0
+
+def main(argv: list[str] | None = None) -> int:
+    return sample_main(argv, __doc__, DEFAULT_CORPORA, 8, 3, TEMPLATES, record_headings)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from __future__ import annotations
 # to 1,000 characters, its control characters spaces (a row is named by it, and answers check names); 25: plain-text
 # documents under the names every project uses (`CHANGES`, `NEWS`, `HISTORY.txt`; without an extension, in capitals);
 # 26: a C++ member's type as a reference (a class holding a `details::file_helper` depends on it); 27: Python
-# module-level constants whose value is a comparison, a boolean, a negative number, None, a subscript or a joined string;
-# 28: a document's heading right under its parent's, with no text between, holds the parent's words in the decision
-# index (`records._sections`)
+# module-level constants whose value is a comparison, a boolean, a negative number, None, a subscript or a joined
+# string; 28: a document's heading right under its parent's, with no text between, holds the parent's words in the
+# decision index (`records._sections`)
 EXTRACTOR_VERSION = 28
