@@ -18,7 +18,6 @@ from pathlib import Path
 
 from docs_sentences import headings, sample_main
 
-HERE = Path(__file__).resolve().parent
 TEMPLATES = ["why {}?", "what was the reasoning behind {}?", "why did the project decide on {}?",
              "what alternatives were considered to {}?", "is there a design record about {}?", "what motivated {}?"]
 DEFAULT_CORPORA = ["tuf", "attrs", "click", "golang-x-tools", "networkx", "xarray"]
