@@ -159,3 +159,28 @@ def test_a_php_namespace_names_its_class_and_a_page_answers_why(tmp_path):
     assert code["rows"][0]["path"] == "src/Logger/Registry.php"
     assert why(repo, "why a global registry of loggers instead of passing one through every layer")["rows"][0][
         "path"] == "doc/utilities.md"
+
+
+CONFIG_RST = """Configuration
+=============
+
+Configuration handling
+----------------------
+
+Configuration values live in a mapping. Configuration values can be loaded from files, and configuration values
+from the environment override configuration values from files; every configuration value has a default.
+
+Builtin configuration values
+----------------------------
+
+These are read internally: DEBUG and TESTING.
+"""
+
+
+def test_a_section_whose_heading_holds_every_word_asked_comes_first(tmp_path):
+    # "configuration" and "values" fill the handling section's paragraph: by BM25 it ranked first, and the section the
+    # question names by its heading was not even among the three rows the no_match rule reads.
+    repo = built(RepoBuilder(tmp_path / "conf"), {"app/core.py": APP, "docs/config.rst": CONFIG_RST})
+    rows = why(repo, "where is builtin configuration values")["rows"]
+    assert rows[0]["section"] == "Builtin configuration values"
+    assert rows[0]["signals"]["heading"] > 0

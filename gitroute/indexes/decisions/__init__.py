@@ -59,6 +59,7 @@ PAGE_FORMAT = "page"  # the other sections of every other document (and of desig
 # Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
 # docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
 KIND_BONUS = 0.3
+HEADING_BONUS = 1.0  # a section whose heading holds every word of the question: its score twice (see rank_rows)
 # A section of an ordinary page (no record, no design section: attrs' `init.md`, an FAQ's answer, a README's
 # "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
 # well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
@@ -662,6 +663,10 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
             signals.append(("names_symbol", SYMBOL_BONUS))
         if page:
             signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
+        if len(question.tokens) >= 2 and set(question.tokens) <= set(doc_tokens(_label)):
+            # its heading says what the question asks about, word for word ("Builtin Configuration Values"): a
+            # section whose paragraphs repeat a common word more often is no better answer
+            signals.append(("heading", round(sum(v for _, v in signals) * HEADING_BONUS, 4)))
         own = sum(v for _, v in signals)
         if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
             signals.append((f"asks_for:{question.kind}", round(own * KIND_BONUS, 4)))
