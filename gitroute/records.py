@@ -844,3 +844,25 @@ def design_format(reason: str | None, record_format: str) -> str:
     if reason in ("name", "title", "sections", "configured", "design document") and record_format == "other":
         return "design"
     return record_format
+
+
+# Documents that list what changed, who did it and under which terms: what a project did, not why; and in a
+# long-lived project most of its prose (django's 400 release notes). They are no page `why` reads.
+_NOT_A_PAGE_STEMS = frozenset({"changelog", "changes", "news", "history", "releases", "release-notes", "whatsnew",
+                               "authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
+                               "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
+_NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
+                                 "whatsnew", "changelog.d", "newsfragments", "licenses"})
+
+
+def pages_of(documents, taken, config) -> list[str]:
+    """The documents `why` reads as pages: every document but the records and design documents `taken`, a template,
+    a changelog, a licence and the like, and what the configuration's `decisions_exclude` leaves out."""
+    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
+
+    def listing(path: str) -> bool:
+        *folders, name = path.lower().replace("_", "-").split("/")
+        return name.rsplit(".", 1)[0] in _NOT_A_PAGE_STEMS or any(f in _NOT_A_PAGE_FOLDERS for f in folders)
+
+    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
+            and not listing(p) and not (exclude and matches_globs(p, exclude))]

@@ -59,7 +59,9 @@ PAGE_FORMAT = "page"  # the other sections of every other document (and of desig
 # Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
 # docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
 KIND_BONUS = 0.3
-HEADING_BONUS = 1.0  # a section whose heading holds every word of the question: its score twice (see rank_rows)
+# A section whose heading holds every word of the question scores twice: one whose paragraphs repeat a common word
+# of it ("configuration" under "Configuration Handling") is no better answer than "Builtin Configuration Values".
+HEADING_BONUS = 1.0
 # A section of an ordinary page (no record, no design section: attrs' `init.md`, an FAQ's answer, a README's
 # "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
 # well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
@@ -328,28 +330,6 @@ def design_documents(documents: Mapping[str, object], records: Iterable[str], co
             and not (exclude and matches_globs(p, exclude)) and is_design_document(documents[p])]  # type: ignore[arg-type]
 
 
-# Documents that list what changed, who did it and under which terms: what a project did, not why; and in a
-# long-lived project most of its prose (django's 400 release notes). They are no page `why` reads.
-_NOT_A_PAGE_STEMS = frozenset({"changelog", "changes", "news", "history", "releases", "release-notes", "whatsnew",
-                               "authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
-                               "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
-_NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
-                                 "whatsnew", "changelog.d", "newsfragments", "licenses"})
-
-
-def pages_of(documents, taken, config) -> list[str]:
-    from gitroute.records import is_document_path, is_template, matches_globs
-
-    exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
-
-    def listing(path: str) -> bool:
-        *folders, name = path.lower().replace("_", "-").split("/")
-        return name.rsplit(".", 1)[0] in _NOT_A_PAGE_STEMS or any(f in _NOT_A_PAGE_FOLDERS for f in folders)
-
-    return [p for p in sorted(documents) if p not in taken and is_document_path(p) and not is_template(p)
-            and not listing(p) and not (exclude and matches_globs(p, exclude))]
-
-
 PAGE_TEXTS = 1  # a page section's prose blocks kept to show (its words are all in the postings)
 
 
@@ -484,7 +464,7 @@ def _read_records(inputs: object, documents: Mapping, config: object,
         rest = () if fallback else tuple(s for s in record.sections if s.label not in labels)
         if rest:
             records.append(_as_page(record._replace(sections=rest)))
-    from gitroute.records import parse_page
+    from gitroute.records import pages_of, parse_page
 
     for path in pages_of(documents, set(reasons) | set(others), config):
         page = parse_page(path, documents[path])
@@ -663,9 +643,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
             signals.append(("names_symbol", SYMBOL_BONUS))
         if page:
             signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
-        if len(question.tokens) >= 2 and set(question.tokens) <= set(doc_tokens(_label)):
-            # its heading says what the question asks about, word for word ("Builtin Configuration Values"): a
-            # section whose paragraphs repeat a common word more often is no better answer
+        if len(question.tokens) >= 2 and set(question.tokens) <= set(doc_tokens(_label)):  # its heading says it all
             signals.append(("heading", round(sum(v for _, v in signals) * HEADING_BONUS, 4)))
         own = sum(v for _, v in signals)
         if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
