@@ -506,11 +506,10 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             routes.add(kind, reason, asked, options=options)
             subject = subject or asked
     kinds = routes.kinds()
-    named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"]) else ([], [])
+    named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
     if kinds[:1] == ["docs"]:
         # names spelled as code, none of which the repository defines or even writes: no section is about them
-        defines, lacks = names.defined()
-        unknown = [] if defines else [n for n in lacks if not evidence.is_word(n)]
+        named, unknown = [], [] if named else [n for n in unknown if not evidence.is_word(n)]
     if named:
         # A phrase chose the kind; a name it holds that the repository defines is still worth its own rows, asked as
         # the name, after the chosen kind's first rows (a record's sections come first: the question asks why).

@@ -324,15 +324,21 @@ _DOC_FRAME = re.compile(
 _POINT_ME = re.compile(r"\b(?:point|take|send) (?:me|us) (?:to|at)\b", re.I)  # a request, wherever it is said
 
 
+def _without_frame(text: str, phrases: Phrases, frame: re.Pattern[str], anywhere: re.Pattern[str] | None = None) -> str:
+    """`text` less the `frame` words inside the spans `phrases` match (a word outside them stays: "build the man
+    page") and what `anywhere` matches wherever it is; the text whole when nothing else is left."""
+    parts, last = [], 0
+    for found in phrases.pattern.finditer(text):
+        parts += [text[last:found.start()], frame.sub(" ", found.group(0))]
+        last = found.end()
+    left = "".join([*parts, text[last:]])
+    return " ".join((anywhere.sub(" ", left) if anywhere else left).split()) or text
+
+
 def without_doc_phrases(text: str) -> str:
     """The question without the words its docs phrases ask for a document with ("which page explains", "where is X
-    documented", "read about"): what it asks a document about, for every document's sections. Outside those phrases a
-    word stays ("build the man page"); the question stays whole when nothing else is left."""
-    parts, last = [], 0
-    for found in _DOCS.pattern.finditer(text):
-        parts += [text[last:found.start()], _DOC_FRAME.sub(" ", found.group(0))]
-        last = found.end()
-    return " ".join(_POINT_ME.sub(" ", "".join([*parts, text[last:]])).split()) or text
+    documented", "read about"): what it asks a document about, for every document's sections."""
+    return _without_frame(text, _DOCS, _DOC_FRAME, _POINT_ME)
 
 
 # The words a why question asks for a record with, not what the record is about ("is there a design record about X",
@@ -343,12 +349,8 @@ _DECISION_FRAME = re.compile(r"\b(?:design records?|records?|adrs?|trade-?offs?|
 
 def without_decision_phrases(text: str) -> str:
     """The question without the words its why phrases ask for a record with: what a record's sections are asked
-    about (each phrase's span only, as `without_doc_phrases`); the question whole when nothing else is left."""
-    parts, last = [], 0
-    for found in _DECISION.pattern.finditer(text):
-        parts += [text[last:found.start()], _DECISION_FRAME.sub(" ", found.group(0))]
-        last = found.end()
-    return " ".join("".join([*parts, text[last:]]).split()) or text
+    about."""
+    return _without_frame(text, _DECISION, _DECISION_FRAME)
 
 
 def without_use_phrases(text: str) -> str:

@@ -627,6 +627,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     rough = sorted(matched, key=lambda r: (-rough_score(r), r))[: max(CANDIDATES, limit * 3)]
     found = ROWS.lookup(load, rough, chunk, getattr(load, "corrupt", None))
     wanted = KIND_ROLES.get(question.kind, frozenset())
+    asked = set(question.tokens) if len(question.tokens) >= 2 else None  # what a row's heading may hold whole
     stored: dict[int, list] = {}
     scored: list[Ranked] = []
     for row_id in rough:
@@ -634,7 +635,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         if row is None:
             continue
         stored[row_id] = row
-        record_id, _label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
+        record_id, label, _line, role, dl = row[0], row[1], row[2], row[3], int(row[4])
         page = row_id >= first_page
         tier_idfs, tier_avgdl = (page_idfs, page_avgdl) if page else (idfs, avgdl)
         signals = [(f"bm25:{t}", round(bm25_term(tf, dl, tier_avgdl, tier_idfs[t]), 4))
@@ -643,7 +644,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
             signals.append(("names_symbol", SYMBOL_BONUS))
         if page:
             signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
-        if len(question.tokens) >= 2 and set(question.tokens) <= set(doc_tokens(_label)):  # its heading says it all
+        if asked and asked <= set(doc_tokens(label)):  # its heading says it all
             signals.append(("heading", round(sum(v for _, v in signals) * HEADING_BONUS, 4)))
         own = sum(v for _, v in signals)
         if role in wanted or (question.kind == ALTERNATIVES and _rejected(records, record_id)):
