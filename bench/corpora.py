@@ -291,6 +291,36 @@ CORPORA: dict[str, Corpus] = {
             "e21faab91b3277aa9a2384c3bc8f7f916d05e288",
             source=DEBIAN,
         ),
+        # Round 44's strangers, written blind (bench/*.blind44.sentences.routing-bench.yaml). Python: httpx's sdist
+        # (the client, its transports and the tests; README and CHANGELOG, no docs folder): 70 files.
+        Corpus(
+            "httpx",
+            "0.28.1",
+            "httpx-0.28.1.tar.gz",
+            "75e98c5f16b0f35b567856f597f06ff2270a374470a5c2392242528e3e3e42fc",
+            "1940d1e3bda8e78cedcd7b195ff0c5aad113fa89",
+        ),
+        # JavaScript: undici (Node's HTTP/1.1 and fetch client: lib/, its TypeScript types, docs/ in Markdown).
+        # npm integrity sha512-u5otvFBOBZvmdjWLVW+5DAc9Nkq8f24g0O9oY7qw2JVIF1VocIFoyz9JFkuVOS2j41AufeO0xnlweJ2RLT8nGw==
+        Corpus(
+            "undici",
+            "7.10.0",
+            "undici-7.10.0.tgz",
+            "3b4e4b1ad745e44215abd745630344e2bf518065d5d43e037bb445c07810beb0",
+            "4e5e3f3f1fea50e22fe1da8a2ae0250129c6391c",
+            source=NPM,
+        ),
+        # C: libuv (the event loop, handles and requests for Unix and Windows, its tests, docs/src in
+        # reStructuredText) as upstream's orig tarball in Debian's archive; the pool's .dsc for libuv1 1.50.0-2
+        # publishes the sha256.
+        Corpus(
+            "libuv1",
+            "1.50.0",
+            "libuv1_1.50.0.orig.tar.gz",
+            "ec9de6ecf2a780fd2afb3b007947d2cd57c3bb17f3b9e721a66774980d35cd4d",
+            "7152b75f163affd79a847101cf3db408c025071c",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
