@@ -482,7 +482,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                 subjects.facts.append(f"'{titled[0]}' names a document by the words '{titled[1]}'")
             routes.add("code", reason if kind == "code" else
                        f"{reason}, about the document '{document}': which code it talks about",
-                       _with_section(document, subjects, evidence) if document else titled[1] if titled else None)
+                       _with_section(document, subjects, evidence, text) if document else titled[1] if titled
+                       else None)
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
@@ -597,14 +598,25 @@ def _describes_its_subject(text: str, at: int) -> bool:
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.
-def _with_section(document: str, subjects: Subjects, evidence: Evidence) -> str:
+def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: str) -> str:
     """`document#Section` when the question quotes words of several that are not a document's title ("the README's
     'Log file open/close event handlers' sample"): the code route reads that section's links, if it has any."""
     for phrase in sorted(subjects.quoted, key=lambda p: subjects.position.get(p, 0)):
         if len(phrase.split()) > 1 and "#" not in phrase and not evidence.document_titled(phrase):
             subjects.facts.append(f"'{phrase}' may be a section of '{document}'")
             return f"{document}#{phrase}"
+    named = _SECTION_NAMED.search(text)
+    if named:
+        words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS]
+        if words:
+            subjects.facts.append(f"'{named.group(0)}' names a section of '{document}'")
+            return f"{document}#{' '.join(words)}"
     return document
+
+
+# "the Features section of the README", "the README's Example section": the words before "section" (after a
+# possessive) are its title
+_SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:[\w/.:-]+\s+){1,4}?)section\b", re.I)
 
 
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"
@@ -679,7 +691,7 @@ def _route_plain(text: str, subjects: Subjects, evidence: Evidence, routes: _Rou
     if subjects.documents and not subjects.located:
         # A document named in a sentence that asks nothing else of it: the code behind it.
         add("code", f"names the document '{subjects.documents[0]}': which code it talks about",
-            _with_section(subjects.documents[0], subjects, evidence), share=2)
+            _with_section(subjects.documents[0], subjects, evidence, text), share=2)
         if identifiers:
             add("symbol", f"names {', '.join(identifiers[:3])}: where they are defined", " ".join(identifiers[:3]))
         add("meaning", "and the question in plain words, for what the document names in prose")

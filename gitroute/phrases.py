@@ -112,9 +112,13 @@ _CODE = _phrases(
     r"|mention|name)\b",
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
     r"\b(?:take|bring|point) me to (?:the|that|this|its|their) (?:code|source|files?|implementation|program)\b",
-    # "which code backs it", "which code implements that": the code of the thing the question described before
-    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:implements?|backs?|powers?|is behind"
-    r"|are behind)\s+(?:it|this|that|them|these|those)\b",
+    # "which code backs it", "which code actually implements that", "which code writes those messages", "so which
+    # code does that?": the code of the thing the question described before
+    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    r"(?:implements?|backs?|powers?|is behind|are behind|writes?|prints?|produces?|emits?|generates?|performs?"
+    r"|handles?)\s+(?:it|this|that|them|these|those)\b",
+    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
     r"\b(?:open|show me) (?:that|this) (?:program|code|source|implementation)\b",
     r"\b(?:which|what) (?:code|source files?|files?)\s+(?:is|are|holds?|contains?)\s+(?:that|this|those|these)\s+"
     r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
@@ -134,7 +138,9 @@ _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|su
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
-    r"\b(?:which|what)\s+(?:\S+\s+){0,3}?\w+s\s+(?:\S+\s+)?(?:call|use|import|require|include|instantiate|subclass"
+    # (not "which source files implement that": where the thing described is, as "the code that implements it")
+    r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?\w+s\s+(?:\S+\s+)?"
+    r"(?:call|use|import|require|include|instantiate|subclass"
     r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on)\b",
     r"\bwhat\s+(?:would|will|could|might|can|does|do|else)\s+(?:\S+\s+){0,2}?(?:break|breaks|fail|be affected"
     r"|need (?:to )?(?:change|update|updating))\b",
@@ -242,7 +248,7 @@ _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
 _LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
-                     r"|method|methods|module|modules|code|line)|how (?:does|do|is|are))\b")
+                     r"|method|methods|module|modules|code|line|part|parts|piece|bit)|how (?:does|do|is|are))\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = _phrases(
@@ -303,7 +309,8 @@ _WIRING_BUILD = _phrases(
     # "which config file lists the Python versions the test suite is run against": a configuration file named by
     # the runs, builds or environments it sets
     r"\b(?:which|what)\s+(?:\S+\s+)?config(?:uration)?\s+files?\b(?:\s+\S+){0,10}?\s+(?:tests?|test suite|specs?"
-    r"|benchmarks?|builds?|jobs?|environments?|envs?|(?:\S+\s+)?versions?)\b",
+    r"|benchmarks?|builds?|jobs?|environments?|envs?|(?:\S+\s+)?versions?|packages?|pypi|npm|registry|metadata"
+    r"|dependencies|releases?)\b",
 )
 _WIRING_COPIES = _phrases(
     r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
@@ -320,7 +327,8 @@ WIRING_COPIES_WHAT = "asks how copies and pins are kept"
 _DOC_FRAME = re.compile(
     r"\b(?:docs?|documentation|documented|documents?|pages?|guides?|manuals?|tutorials?|write-?ups?|articles?"
     r"|sections?|chapters?|explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|cover(?:s|ed|ing)?|discuss(?:es|ed|ing)?"
-    r"|mention(?:s|ed|ing)?|written (?:up|down)|say(?:s|ing)?|learn|read)\b", re.I)
+    r"|mention(?:s|ed|ing)?|written (?:up|down)|say(?:s|ing)?|tell(?:s|ing)?|show(?:s|n|ing)?|parts? of|learn|read)\b",
+    re.I)
 _POINT_ME = re.compile(r"\b(?:point|take|send) (?:me|us) (?:to|at)\b", re.I)  # a request, wherever it is said
 
 
@@ -351,6 +359,13 @@ def without_decision_phrases(text: str) -> str:
     """The question without the words its why phrases ask for a record with: what a record's sections are asked
     about."""
     return _without_frame(text, _DECISION, _DECISION_FRAME)
+
+
+def described_words(text: str) -> str:
+    """What a code question says its document describes, without the phrase that asks for the code ("which code
+    actually does that") or the words that name a document ("the Features section of the README says"): "you can
+    make requests directly to WSGI or ASGI applications"."""
+    return without_doc_phrases(" ".join(_CODE.pattern.sub(" ", text).split()))
 
 
 def without_use_phrases(text: str) -> str:
@@ -503,9 +518,6 @@ _GATES: dict[int, Gate] = {
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
                   'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
                   'writeup')),
-    44663710: (('wh',), ('at', 'ich'), ('config',), ('file',),
-                 ('benchmark', 'build', 'env', 'environment', 'job', 'spec', 'test', 'test suite', 'version')),
-    94913594: (('how ', 'where', 'which '),),
     97365003: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
                  ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
     109086682: ((' script', 'file target', 'make target', 'rake task'),),
@@ -617,6 +629,9 @@ _GATES: dict[int, Gate] = {
                  ('th',), ('at', 'ese', 'is', 'ose'),
                  ('code', 'demo', 'example', 'implementation', 'program', 'sample', 'tool')),
     1976169106: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
+    1990164322: (('wh',), ('at', 'ich'), ('config',), ('file',),
+                 ('benchmark', 'build', 'dependencies', 'env', 'environment', 'job', 'metadata', 'npm', 'package',
+                  'pypi', 'registry', 'release', 'spec', 'test', 'test suite', 'version')),
     2000375638: (('all', 'any', 'its', 'other', 'the', 'their', 'what', 'which'),
                  ('call sites', 'callers', 'dependants', 'dependents', 'importers', 'reverse dependencies',
                   'subclasses', 'usages')),
@@ -647,6 +662,8 @@ _GATES: dict[int, Gate] = {
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
     2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
+    2704629836: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('do',), (' ',),
+                 ('it', 'that', 'this')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
@@ -662,18 +679,20 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3261383397: (('wh',), ('at', 'ich'), ('s',),
+                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
+                  'inherit from', 'instantiate', 'invoke', 'override', 'pull in', 'reference', 'require', 'subclass',
+                  'use', 'wrap')),
     3273599206: (('that', 'which', 'who'),
                  ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
                   'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require',
                   'subclass', 'use', 'wrap'),
                  ('it', 'that', 'them', 'this')),
+    3325801251: (('how ', 'where', 'which '),),
     3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),
                  ('are', 'is', 'was', 'were'), ('from', 'in')),
-    3448660923: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'),
-                 ('are behind', 'back', 'implement', 'is behind', 'power'),
-                 ('it', 'that', 'them', 'these', 'this', 'those')),
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
@@ -710,10 +729,10 @@ _GATES: dict[int, Gate] = {
                   'struct'),
                  ('contain', 'declare', 'define', 'hold', 'implement')),
     4086485043: (('how come', 'why', 'why '),),
-    4089352368: (('wh',), ('at', 'ich'), ('s',),
-                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
-                  'inherit from', 'instantiate', 'invoke', 'override', 'pull in', 'reference', 'require', 'subclass',
-                  'use', 'wrap')),
+    4112781260: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'),
+                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
+                  'print', 'produce', 'write'),
+                 ('it', 'that', 'them', 'these', 'this', 'those')),
     4148513929: (('any',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',

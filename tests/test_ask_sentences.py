@@ -371,13 +371,15 @@ NESTED = {
     "package.json": '{"name": "kit", "scripts": {"test": "node test.js"}}\n',
     "tox.ini": "[tox]\nenv_list = spelling\n\n[testenv:spelling]\ndescription = spell-check the documentation\n"
                "commands = sphinx-build -b spelling docs docs/_build\n",
-    "README.md": "# kit\n\nA toolkit. See `examples/server/README.md`.\n",
+    "README.md": ("# kit\n\nA toolkit. See `examples/server/README.md`; `startServer` serves.\n\n## Features\n\n"
+                  "Failed calls are retried, and the wait grows longer after every failure.\n"),
     "lib/server.js": "function startServer (port) {\n  return port\n}\n\nmodule.exports = { startServer }\n",
     "lib/retry.js": ("// Retry a failed call, waiting longer each time.\nfunction retryCall (fn, times) {\n"
                      "  return fn(times)\n}\n\nmodule.exports = { retryCall }\n"),
     "examples/server/README.md": "# Server example\n\nServes on port 8001 with `startServer` from `lib/server.js`.\n",
     "examples/server/main.js": "const { startServer } = require('../../lib/server')\nstartServer(8001)\n",
     "docs/retrying.md": "# Retrying\n\n## After a failure\n\nA failed call is retried by `retryCall`, each wait longer.\n",
+    "docs/limits.md": "# Limits\n\nA failed call is tried again, each wait longer than the one before.\n",
 }
 
 
@@ -402,6 +404,12 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("Which config defines the job that spell-checks the documentation?", "wiring"),
     ("what runs the unit tests?", "wiring"),
     ("The README mentions the server example; take me to that code.", "code"),
+    # round 44: an adverb and a verb of the thing described ("so which code actually does that?"); a config file
+    # named by the package metadata it sets; "which part" asks where, though a verb of deciding follows
+    ("The README mentions the server example, so which code actually runs that?", "code"),
+    ("The server example's README describes port 8001; which source files actually implement that?", "code"),
+    ("Which config file makes the package description on npm hold the README?", "wiring"),
+    ("When a call fails, which part works out how long to wait before it decides to retry?", "query"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
@@ -410,3 +418,21 @@ def test_a_phrase_asks_its_kind(nested_repo, question, command):
 def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
     # "page" names a document only after "is there a … page on/about"; a page of memory is code's
     assert routes(ask(nested_repo, "where is the page cache flushed after a failed call?"))[0][0] != "docs"
+
+
+def test_a_code_question_whose_section_names_no_code_asks_what_it_describes_first(nested_repo):
+    # The README's Features section names no code: the words the question says it describes are asked first, then
+    # the document's links; a section that names its code is asked for that code alone.
+    doc = ask(nested_repo, "The Features section of the README says a failed call is retried with a longer wait "
+                           "each time, so which code actually does that?")
+    assert [c for c, _ in routes(doc)][:2] == ["query", "code"]
+    assert routes(doc)[1] == ("code", "README.md#Features")
+    assert "retried" in routes(doc)[0][1] and "which code" not in routes(doc)[0][1]
+    assert paths(doc, 1) == ["lib/retry.js"]
+    named = ask(nested_repo, "The After a failure section of docs/retrying.md says a failed call is retried; which "
+                             "code does that?")
+    assert routes(named)[0] == ("code", "docs/retrying.md#After a failure") and paths(named, 1) == ["lib/retry.js"]
+    # a document that names no code at all: the code route keeps its place, and what the document says answers
+    bare = ask(nested_repo, "docs/limits.md says a failed call is retried with a longer wait each time; which code "
+                            "actually does that?")
+    assert [c for c, _ in routes(bare)][:2] == ["code", "query"] and paths(bare, 1) == ["lib/retry.js"]

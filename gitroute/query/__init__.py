@@ -162,6 +162,12 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
 
         for route in classification.routes:
             answers.append((route, asked(route)))
+        described = _described_first(text, answers, available)
+        if described is not None:
+            at = 0 if answers[0][1].rows else 1  # the code route keeps its place when it has no row to give
+            answers.insert(at, (described, asked(described)))
+            routes = classification.routes
+            classification = classification._replace(routes=(*routes[:at], described, *routes[at:]))
         sections = _sections_first(text, answers, available)
         if sections is not None:
             # a docs question first of all ("is there a doc on how a release gets published"): the documents'
@@ -222,6 +228,41 @@ def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: l
     return _sections_route(text, ", before the other kinds' rows")
 
 
+MIN_DESCRIBED_WORDS = 3  # a code question says what its document describes in at least this many words
+MAX_CANDIDATES = 2  # a link that may be any of more definitions than this (a declaration and its body) is a guess
+
+
+def _described_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
+    """A code question that says what its document describes ("the Features section of the README says you can make
+    requests to WSGI apps; which code does that?") is asked those words of the meaning index first, when the document
+    does not name that code: no section of the title asked names any (the whole document's links answered), or
+    its first link is a guess among several definitions, or it names none (or is no document the bundle reads)."""
+    from gitroute.ask import Route
+    from gitroute.indexes.doc_links import WHOLE_DOCUMENT
+
+    if not answers or answers[0][0].kind != "code" or "query" not in available:
+        return None
+    answer = answers[0][1]
+    first = dict(answer.rows[0].extra) if answer.rows else {}
+    guessed = first.get("status") == "ambiguous" and int(first.get("candidates") or 0) > MAX_CANDIDATES
+    if answer.rows and not guessed and not any(note.endswith(WHOLE_DOCUMENT) for note in answer.notes):
+        return None
+    described = _described(text)
+    return None if described is None else Route(
+        "meaning", "query", described, "the document names no code for what the question says it describes: "
+        "those words, before the document's links")
+
+
+def _described(text: str) -> str | None:
+    """What a code question says its document describes (`phrases.described_words`), when that is enough words to
+    ask the meaning index."""
+    from gitroute.indexes.meaning.vocabulary import question_words
+    from gitroute.phrases import described_words
+
+    described = described_words(text)
+    return described if len(question_words(described)) >= MIN_DESCRIBED_WORDS else None
+
+
 def _sections_route(text: str, when: str = "") -> Route:
     """A docs question asked of every document's sections through `why`, in its own words less those that only ask
     for a document: a section about "collecting results" holds neither "documented" nor "page"."""
@@ -246,8 +287,9 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
     is a file no page spells) is asked of every document's sections through `why` (records, design documents and
     ordinary pages, under that index's own no_match rule): its rows are still documents. Then, as when a phrase
     chose why, wiring, impact or code, or a kind it found nothing to ask about (the whole question asked), the
-    question is asked of the meaning index, under its own no_match rule; so is a docs question in a repository
-    with no document at all (a gem's or a crate's sources: its comments are its documentation)."""
+    question is asked of the meaning index, under its own no_match rule (a code question: what it says its document
+    describes); so is a docs question in a repository with no document at all (a gem's or a crate's sources: its
+    comments are its documentation)."""
     from gitroute.ask import Route
     from gitroute.phrases import without_use_phrases
 
@@ -268,6 +310,8 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
         words = without_use_phrases(text).strip(" ?!.,;:") if impact is not None else text
         if impact is not None and not words:
             words = impact.text
+        elif impact is None and any(r.kind == "code" for r in routes):
+            words = _described(text) or text  # what the document says, not the words asking for its code
         fallbacks.append(Route("meaning", "query", words,
                                f"{kinds} found nothing: the question's words, in plain words"))
     return fallbacks

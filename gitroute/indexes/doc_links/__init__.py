@@ -52,6 +52,7 @@ QUESTION_TYPES = {"code": {"direction": "code"}, "docs": {"direction": "docs"}} 
 DOCS_LIST = "docs.json"
 MAX_ANSWER_RECORDS = 5000  # records one answer ranks; a key like `save` has thousands in a big project
 
+WHOLE_DOCUMENT = "what the whole document names"  # a note's end: the section asked names no code
 STATUS_WEIGHT = {EXACT: 1.0, DISAMBIGUATED: 0.9}
 AMBIGUOUS_WEIGHT = 0.5  # shared among an ambiguous link's candidates: a guess must not outweigh a claim
 STATUS_ORDER = {EXACT: 0, DISAMBIGUATED: 1, AMBIGUOUS: 2}
@@ -776,7 +777,7 @@ def _section_links(links: list[list], heading: str) -> tuple[list[list], str]:
     inside = [link for link in links if title_key(str(link[1])) == key]
     if inside:
         return inside, f"the code its section '{heading.strip()}' names"
-    return links, f"no section '{heading.strip()}' names code: what the whole document names"
+    return links, f"no section '{heading.strip()}' names code: {WHOLE_DOCUMENT}"
 
 
 def answer(view, question: str, *, limit: int = 10, explain: bool = False, direction: str = "docs",
