@@ -846,10 +846,11 @@ def design_format(reason: str | None, record_format: str) -> str:
     return record_format
 
 
-# Documents that list what changed, who did it and under which terms: what a project did, not why; and in a
-# long-lived project most of its prose (django's 400 release notes). They are no page `why` reads.
-_NOT_A_PAGE_STEMS = frozenset({"changelog", "changes", "news", "history", "releases", "release-notes", "whatsnew",
-                               "authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
+# Documents that say who did what and under which terms, and folders of release notes (in a long-lived project most
+# of its prose: django's 400): no page `why` reads. A changelog file is one (CHANGES.md, History.md, NEWS): its entry
+# is often the only place that says why something changed ("why did the project start warning when verify is a
+# string?"; decision 0047).
+_NOT_A_PAGE_STEMS = frozenset({"authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
                                "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
 _NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
                                  "whatsnew", "changelog.d", "newsfragments", "licenses"})
@@ -857,7 +858,8 @@ _NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "chan
 
 def pages_of(documents, taken, config) -> list[str]:
     """The documents `why` reads as pages: every document but the records and design documents `taken`, a template,
-    a changelog, a licence and the like, and what the configuration's `decisions_exclude` leaves out."""
+    a licence and the like, release notes in a folder of their own, and what the configuration's `decisions_exclude`
+    leaves out."""
     exclude = tuple(getattr(config, "decisions_exclude", ()) or ())
 
     def listing(path: str) -> bool:

@@ -1,6 +1,6 @@
 """`why` reads every document's sections (issue 21): an ordinary page answers a why question no record discusses,
 behind the records and design sections that do, with its own BM25 statistics and one more of the question's words in
-a paragraph; changelogs and release notes are no page. Real builds of Python (reStructuredText), Go and PHP
+a paragraph; a changelog file is a page, a folder of release notes is not. Real builds of Python (reStructuredText), Go and PHP
 (Markdown) repositories."""
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ CHANGES_MD = """# Changes
 
 ## 2.0
 
-- The release notes are formatted for marketing now.
 - The generated init strips the leading underscore of private attributes.
+- The legacy flag is deprecated and warns: nobody could set it safely from a subclass.
 """
 RELEASE_NOTES = "# 1.0\n\nThe release notes format changed; marketing wanted it.\n"
 RELEASE_PAGE = """# Releasing
@@ -74,8 +74,7 @@ def why(repo: RepoBuilder, *args: str) -> dict:
 def python_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
     return built(RepoBuilder(tmp_path_factory.mktemp("models") / "models"), {
         "models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS, "docs/init.rst": INIT_RST,
-        "docs/style.md": STYLE_MD, "CHANGES.md": CHANGES_MD, "docs/releases/1.0.md": RELEASE_NOTES,
-        "docs/releasing.md": RELEASE_PAGE,
+        "docs/style.md": STYLE_MD, "docs/releasing.md": RELEASE_PAGE,
     })
 
 
@@ -95,9 +94,18 @@ def test_a_record_that_discusses_the_question_comes_before_a_page(python_repo):
     assert "docs/style.md" in [r["path"] for r in rows]
 
 
-def test_changelogs_and_release_notes_are_no_pages(python_repo):
-    rows = why(python_repo, "why does the generated init strip the leading underscore of private attributes")["rows"]
-    assert {r["path"] for r in rows}.isdisjoint({"CHANGES.md", "docs/releases/1.0.md"})
+def test_a_changelog_entry_is_a_page_and_release_notes_in_their_folder_are_not(tmp_path):
+    repo = built(RepoBuilder(tmp_path / "changes"), {
+        "models/core.py": APP, "docs/init.rst": INIT_RST, "CHANGES.md": CHANGES_MD,
+        "docs/releases/1.0.md": RELEASE_NOTES})
+    # the page that explains comes before the changelog entry that only says it changed
+    rows = why(repo, "why does the generated init strip the leading underscore of private attributes")["rows"]
+    assert [r["path"] for r in rows][:2] == ["docs/init.rst", "CHANGES.md"]
+    # what only a changelog entry says: why something started to warn
+    first = why(repo, "why did the legacy flag start to warn when a subclass sets it?")["rows"][0]
+    assert (first["path"], first["section"], first["record_format"]) == ("CHANGES.md", "2.0", "page")
+    doc = why(repo, "why did the release notes format change? marketing?")
+    assert "docs/releases/1.0.md" not in {r["path"] for r in doc["rows"]}
 
 
 def test_a_page_needs_one_more_of_the_questions_words_in_a_paragraph(python_repo, tmp_path):
