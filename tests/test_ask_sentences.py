@@ -436,3 +436,16 @@ def test_a_code_question_whose_section_names_no_code_asks_what_it_describes_firs
     bare = ask(nested_repo, "docs/limits.md says a failed call is retried with a longer wait each time; which code "
                             "actually does that?")
     assert [c for c, _ in routes(bare)][:2] == ["code", "query"] and paths(bare, 1) == ["lib/retry.js"]
+
+
+def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_hold_its_words(tmp_path_factory):
+    # "read" is a function a document links; "I want to read about X" is no question about it: the page whose section
+    # holds X comes first, the document linking `read` after it
+    repo = _built(tmp_path_factory, "store", {
+        "lib/store.js": "function read (key) {\n  return key\n}\n\nmodule.exports = { read }\n",
+        "README.md": "# store\n\nValues come back with `read`.\n",
+        "docs/expiry.md": "# Expiry\n\n## Expiring entries\n\nAn entry expires an hour after it was last written.\n",
+    })
+    doc = ask(repo, "I want to read about expiring entries")
+    assert [(r["kind"], r["command"]) for r in doc["classification"]["routes"]][:2] == [("docs", "why"), ("docs", "docs")]
+    assert paths(doc, 2) == ["docs/expiry.md", "README.md"]

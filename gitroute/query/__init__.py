@@ -171,10 +171,12 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         sections = _sections_first(text, answers, available)
         if sections is not None:
             # a docs question first of all ("is there a doc on how a release gets published"): the documents'
-            # sections come before the other kinds' rows when no document names what it asks about
-            answers.insert(1, (sections, asked(sections)))
+            # sections come before the other kinds' rows when no document names what it asks about, and before the
+            # documents that link a name one of its words was read as
+            at = 1 if answers[0][1].status == "no_match" else 0
+            answers.insert(at, (sections, asked(sections)))
             routes = classification.routes
-            classification = classification._replace(routes=(routes[0], sections, *routes[1:]))
+            classification = classification._replace(routes=(*routes[:at], sections, *routes[at:]))
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
         for fallback in fallbacks + _fallbacks(text, classification, available, lambda: _without_documents(view)):
@@ -220,7 +222,16 @@ def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
 
 def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
     """The route through every document's sections (`why`) for a question whose first route, docs, found nothing
-    while a wiring or plain-words route answered: what it asks for is a document, before the other kinds' rows."""
+    while a wiring or plain-words route answered: what it asks for is a document, before the other kinds' rows.
+    Likewise when docs answered by reading one of the sentence's words as a name ("I want to read about child
+    process i/o" read as `read`, "where is defining a custom cache store documented?" as `CacheStore`): a guess,
+    after the sections that hold the words."""
+    from gitroute.indexes.doc_links import READ_AS_NAME
+
+    if "why" in available and answers and answers[0][0].kind == "docs" and answers[0][1].status == "routed" \
+            and answers[0][1].notes[:1] and answers[0][1].notes[0].startswith(READ_AS_NAME) \
+            and not any(r.command == "why" for r, _ in answers):
+        return _sections_route(text, ", before the documents that link a name its words were read as")
     if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
             or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
             or any(r.command == "why" or r.kind in ("code", "impact", "symbol") for r, _ in answers):

@@ -53,6 +53,7 @@ DOCS_LIST = "docs.json"
 MAX_ANSWER_RECORDS = 5000  # records one answer ranks; a key like `save` has thousands in a big project
 
 WHOLE_DOCUMENT = "what the whole document names"  # a note's end: the section asked names no code
+READ_AS_NAME = "read the question as the name"  # a note's start: a word of a sentence taken for a name
 STATUS_WEIGHT = {EXACT: 1.0, DISAMBIGUATED: 0.9}
 AMBIGUOUS_WEIGHT = 0.5  # shared among an ambiguous link's candidates: a guess must not outweigh a claim
 STATUS_ORDER = {EXACT: 0, DISAMBIGUATED: 1, AMBIGUOUS: 2}
@@ -710,7 +711,7 @@ def answer_docs(view, question: str, limit: int, explain: bool) -> Answer:
         _matched, note = _matching(q, records)
         notes = [note] if note else []
         if q != normalize_question(question):
-            notes.insert(0, f"read the question as the name '{q}'")
+            notes.insert(0, f"{READ_AS_NAME} '{q}'")
         return Answer("routed", view.source, tuple(rows), tuple(notes))
     shown = normalize_question(question)
     return Answer("no_match", view.source, (),
