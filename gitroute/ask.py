@@ -523,6 +523,9 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     return routes.done(subject or _first_subject(subjects), undefined, () if named else unknown)
 
 
+SPELLS_THE_NAME = "spells the name"  # a fact: words of the question read as a name, a guess
+
+
 def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
                  evidence: Evidence) -> tuple[str | None, list[str]]:
     """(what the kind's command is asked, names the repository does not define) for a docs, impact or
@@ -578,7 +581,7 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     frame = _DEFINING_WORDS if kind == "symbol" else frozenset()
     spelled = (clause != text and _spelled_subject(clause, evidence, frame)) or _spelled_subject(text, evidence, frame)
     if spelled:
-        subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
+        subjects.facts.append(f"'{spelled[0]}' {SPELLS_THE_NAME} '{spelled[1]}'")
         return spelled[1], []
     return (None if kind == "symbol" else text), []
 

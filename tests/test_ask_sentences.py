@@ -445,7 +445,15 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
         "lib/store.js": "function read (key) {\n  return key\n}\n\nmodule.exports = { read }\n",
         "README.md": "# store\n\nValues come back with `read`.\n",
         "docs/expiry.md": "# Expiry\n\n## Expiring entries\n\nAn entry expires an hour after it was last written.\n",
+        "lib/cli.js": "function command (name) {\n  return name\n}\n\nmodule.exports = { command }\n",
+        "docs/cli.md": "# Commands\n\nAdd one with `command`.\n",
+        "docs/advanced.md": "# Advanced\n\n## Command aliases\n\nA command can be called by a shorter alias of its name.\n",
     })
     doc = ask(repo, "I want to read about expiring entries")
     assert [(r["kind"], r["command"]) for r in doc["classification"]["routes"]][:2] == [("docs", "why"), ("docs", "docs")]
     assert paths(doc, 2) == ["docs/expiry.md", "README.md"]
+    # a name the phrase's words were spelled as ("command aliases" asks docs about `command`) is as much a guess
+    spelled = ask(repo, "where is command aliases documented?")
+    assert "'command' spells the name 'command'" in spelled["classification"]["facts"]
+    assert routes(spelled)[:2] == [("why", "where is command aliases ?"), ("docs", "command")]
+    assert paths(spelled, 2) == ["docs/advanced.md", "docs/cli.md"]
