@@ -321,6 +321,36 @@ CORPORA: dict[str, Corpus] = {
             "7152b75f163affd79a847101cf3db408c025071c",
             source=DEBIAN,
         ),
+        # Round 44's second strangers (bench/*.blind44b.sentences.routing-bench.yaml). Python: marshmallow's sdist
+        # (schemas, fields, validation, its tests, docs/ in reStructuredText): 75 files.
+        Corpus(
+            "marshmallow",
+            "3.23.1",
+            "marshmallow-3.23.1.tar.gz",
+            "3a8dfda6edd8dcdbf216c0ede1d1e78d230a6dc9c5a088f58c4083b974a0d468",
+            "9ab72889795ca80f9adf8ce396a1d0a4b795dc40",
+        ),
+        # Lua: Penlight (utility modules: lists, maps, classes, string and path helpers, templates), its tests and
+        # specs, docs_topics in Markdown (docs/ is generated HTML), as upstream's orig tarball in Debian's archive;
+        # trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "lua-penlight",
+            "1.14.0",
+            "lua-penlight_1.14.0.orig.tar.gz",
+            "2387431c0e83c4189cccb35b989141a3280d735cb5d42bacf3451af9869bebf7",
+            "64414cc55f3369020da78d15ef7f8493ac70e495",
+            source=DEBIAN,
+        ),
+        # Go: gorilla/mux (the request router and its route matchers, middleware, its tests; README as its manual)
+        # as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "gorilla-mux",
+            "1.8.1",
+            "golang-github-gorilla-mux_1.8.1.orig.tar.gz",
+            "c2a09e78d1886abb2d291b472eba3ac9185acb35234c1f5616669664ba893d6d",
+            "621b0c349af57a503d2d83b5f701f60a4ed6ae61",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
