@@ -18,7 +18,15 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from gitroute.model import Answer, Row
-from gitroute.phrases import DEFINING, TESTS_WHY, WHERE_IS, WIRING_COPIES_WHAT, phrase_intents, without_decision_phrases
+from gitroute.phrases import (
+    DEFINING,
+    TESTS_WHY,
+    WHERE_IS,
+    WIRING_COPIES_WHAT,
+    changed_words,
+    phrase_intents,
+    without_decision_phrases,
+)
 from gitroute.text import (
     LazyPattern,
     is_code_name,
@@ -117,6 +125,7 @@ _NOT_THE_THING = frozenset(
     "anything anyone still".split())
 MAX_SPELLED_WORDS = 4  # a name spelled in words: "the url map adapter" at most
 MAX_SPELLED_TRIES = 6  # symbol lookups a question's words may cost
+CHANGED_WORDS = 3  # the words after a change's verb that may spell what it changes ("tweak how deepcompare treats")
 MAX_NAMES = 4  # names of a question looked up in the bundle
 MAX_HEADING_WORDS = 4  # a question this short may be a design section's heading, looked up in the bundle
 DECISION_SHARE = 3  # a why question's record sections given before a name's rows (the rows a reader looks at)
@@ -579,7 +588,11 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     # Logger"): the whole question's other words would spend the lookups on longer spellings before the name.
     clause = _CLAUSE_END.split(text[at:], 1)[0]
     frame = _DEFINING_WORDS if kind == "symbol" else frozenset()
-    spelled = (clause != text and _spelled_subject(clause, evidence, frame)) or _spelled_subject(text, evidence, frame)
+    # what a change is made to ("I want to tweak how deepcompare treats …, so which modules lean on it?"): the words
+    # right after its verb, before the lookups go to the whole question's longer spans
+    changed = changed_words(text, CHANGED_WORDS) if kind == "impact" else ""
+    spelled = (changed and _spelled_subject(changed, evidence)) \
+        or (clause != text and _spelled_subject(clause, evidence, frame)) or _spelled_subject(text, evidence, frame)
     if spelled:
         subjects.facts.append(f"'{spelled[0]}' {SPELLS_THE_NAME} '{spelled[1]}'")
         return spelled[1], []

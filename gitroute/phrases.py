@@ -133,21 +133,23 @@ _CODE = _phrases(
     r"|covers?|documents?|talks? about|mentions?|walks? through|refers? to)\b",
 )
 _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
-                 r"|extends?|depends? on|relies? on|references?|consumes?|pulls? in|invokes?|wraps?|overrides?"
-                 r"|mocks?|patches?|builds? on)")
+                 r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
+                 r"|overrides?|mocks?|patches?|builds? on)")
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
     # (not "which source files implement that": where the thing described is, as "the code that implements it")
     r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?\w+s\s+(?:\S+\s+)?"
     r"(?:call|use|import|require|include|instantiate|subclass"
-    r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on)\b",
+    r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on|lean on"
+    r"|rely on)\b",
     r"\bwhat\s+(?:would|will|could|might|can|does|do|else)\s+(?:\S+\s+){0,2}?(?:break|breaks|fail|be affected"
     r"|need (?:to )?(?:change|update|updating))\b",
     r"\b(?:break|breaks|broken|breaking|affect|affects|affected|impact|impacts)\b(?:\s+\S+){0,8}?\s+if\b",
     r"\bif\s+(?:i|we|you|someone|somebody|one)\s+(?:\S+\s+)?(?:change|changed|rename|renamed|remove|removed|delete"
     r"|deleted|drop|dropped|modify|modified|edit|edited|touch|touched|refactor|refactored|rewrite|rewrote|rework"
-    r"|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate|deprecated)\b",
+    r"|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate|deprecated|tweak|tweaked|tighten|tightened"
+    r"|loosen|loosened|alter|altered|adjust|adjusted|restrict|restricted|narrow|narrowed|widen|widened)\b",
     r"\bif\s+(?:\S+\s+){1,6}?(?:changed|was renamed|were renamed|is renamed|went away|goes away|disappeared"
     r"|started|stopped|began|(?:is|was|were|got) (?:removed|deleted|dropped))\b",
     r"\b(?:callers|dependents|dependants|users|consumers|importers|subclasses|implementers|usages|call sites"
@@ -201,7 +203,8 @@ _CHANGING = _phrases(
     r"|we need to|planning to|about to|going to|before i|before we)\s+(?:\S+\s+)?(?:change|changing|rename"
     r"|renaming|remove|removing|delete|deleting|drop|dropping|modify|modifying|edit|editing|refactor|refactoring"
     r"|rewrite|rewriting|rework|reworking|replace|replacing|swap|swapping|deprecate|deprecating|split|splitting"
-    r"|move|moving|touch|touching|add|adding)\b",
+    r"|move|moving|touch|touching|add|adding|tweak|tweaking|tighten|tightening|loosen|loosening|alter|altering"
+    r"|adjust|adjusting|restrict|restricting|narrow|narrowing|widen|widening)\b",
 )
 # "where is X defined", "which header declares X": where a name is defined (a name must be there to ask it).
 WHERE_IS = r"where(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+"
@@ -247,8 +250,9 @@ _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # back to itself, where does the serializer decide to throw?").
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
-_LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|which (?:file|files|function|functions|class|classes"
-                     r"|method|methods|module|modules|code|line|part|parts|piece|bit)|how (?:does|do|is|are))\b")
+_LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|(?:which|what) (?:file|files|function|functions"
+                     r"|class|classes|method|methods|module|modules|code|line|part|parts|piece|bit)"
+                     r"|how (?:does|do|is|are))\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = _phrases(
@@ -366,6 +370,17 @@ def described_words(text: str) -> str:
     actually does that") or the words that name a document ("the Features section of the README says"): "you can
     make requests directly to WSGI or ASGI applications"."""
     return without_doc_phrases(" ".join(_CODE.pattern.sub(" ", text).split()))
+
+
+def changed_words(text: str, count: int) -> str:
+    """The first `count` words after the verb of a change the question says it makes ("I want to tweak how
+    deepcompare treats metatables, so …": "how deepcompare treats metatables"), within its clause; "" when it says
+    none."""
+    found = _CHANGING.pattern.search(text)
+    if not found:
+        return ""
+    clause = re.split(r"[,;:.?!]", text[found.end():], maxsplit=1)[0]
+    return " ".join(clause.split()[:count])
 
 
 def without_use_phrases(text: str) -> str:
@@ -528,10 +543,6 @@ _GATES: dict[int, Gate] = {
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
-    307872385: (('all', 'anything', 'everything', 's', 'whatever'), ('that', 'which', 'who'),
-                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
-                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
-                  'wrap')),
     310991006: (('d',), ('isadvantage', 'ownside', 'rawback'), (' ',), ('of', 'to', 'with'), (' ',)),
     407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
                  ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
@@ -539,6 +550,13 @@ _GATES: dict[int, Gate] = {
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
     486116021: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
+    519882598: (('if',), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
+                 ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',
+                  'deprecated', 'drop', 'dropped', 'edit', 'edited', 'loosen', 'loosened', 'modified', 'modify', 'move',
+                  'moved', 'narrow', 'narrowed', 'refactor', 'refactored', 'remove', 'removed', 'rename', 'renamed',
+                  'replace', 'replaced', 'restrict', 'restricted', 'rework', 'reworked', 'rewrite', 'rewrote', 'split',
+                  'swap', 'swapped', 'tighten', 'tightened', 'touch', 'touched', 'tweak', 'tweaked', 'widen',
+                  'widened')),
     567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
                   'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
@@ -548,15 +566,17 @@ _GATES: dict[int, Gate] = {
                   'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'is about', 'justif',
                   'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach', 'tell',
                   'through')),
+    588066452: (('wh',), ('at', 'o'),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
+                  'use', 'wrap')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
+    647804790: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
+                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
                  (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
-    672064858: (('d',), ('id', 'o', 'oes'), ('any',),
-                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
-                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
-                  'wrap')),
     678196143: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     684594276: (('on what grounds', 'ruled out', 'turned down'),),
     705138828: (('had', 'has', 'have', 'need', 'needs'), (' to ',),
@@ -594,27 +614,22 @@ _GATES: dict[int, Gate] = {
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
     1321516539: (('depend',),),
+    1351016035: (('that', 'which', 'who'),
+                 ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
+                  'instantiate', 'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie',
+                  'require', 'subclass', 'use', 'wrap'),
+                 ('it', 'that', 'them', 'this')),
     1373447870: (('covered', 'detailed', 'introduced', 'mentioned', 'spelled out', 'walked through'),
                  (' reference', ' the ', 'anywhere', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc',
                   'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
                   'notes', 'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note',
                   'section', 'section of the ', 'somewhere', 'through', 'tutorial', 'user guide', 'write', 'writeup')),
-    1388437827: (('about to', 'before i', 'before we', 'd like to', 'going to', 'i am', 'i need to', 'i want to',
-                  'i will', 'll', 'm', 'planning to', 'we', 'we are', 'we need to', 'we want to', 'we will'),
-                 ('add', 'adding', 'change', 'changing', 'delete', 'deleting', 'deprecate', 'deprecating', 'drop',
-                  'dropping', 'edit', 'editing', 'modify', 'modifying', 'move', 'moving', 'refactor', 'refactoring',
-                  'remove', 'removing', 'rename', 'renaming', 'replace', 'replacing', 'rework', 'reworking', 'rewrite',
-                  'rewriting', 'split', 'splitting', 'swap', 'swapping', 'touch', 'touching')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
     1502035595: (('what made',),
                  ('abandon', 'avoid', 'choose', 'decide', 'drop', 'go with', 'hold off', 'opt', 'pick', 'prefer',
                   'reject', 'settle on', 'stick with', 'switch')),
     1523182674: (('what',), ('can', 'could', 'do', 'does', 'else', 'might', 'will', 'would'),
                  ('be affected', 'break', 'breaks', 'change', 'fail', 'update', 'updating')),
-    1531185987: (('wh',), ('at', 'o'),
-                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
-                  'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass', 'use',
-                  'wrap')),
     1563972610: (('are', 'is', 'must', 'shall', 'should', 'was', 'were', 'will'),
                  (' the roadmap', 'allowed', 'deprecated', 'ever', 'goal', 'going to', 'in scope', 'intended', 'meant',
                   'out of scope', 'plan', 'planned', 'policy', 'recommended', 'still', 'support', 'supposed')),
@@ -622,6 +637,10 @@ _GATES: dict[int, Gate] = {
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
     1825984842: (('build ', 'compile'),),
+    1872743004: (('d',), ('id', 'o', 'oes'), ('any',),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
+                  'use', 'wrap')),
     1912524246: (('is',), ('covered by ', 'tested')),
     1931161667: ((' feature', 'cargo feature'),),
     1943325363: (('wh',), ('at', 'ich'), (' build ',), ('system', 'tool')),
@@ -638,6 +657,18 @@ _GATES: dict[int, Gate] = {
     2048915949: (('abandoned', 'alternative', 'choice', 'choose', 'chose', 'chosen', 'decide', 'decided', 'dropped',
                   'reject', 'rejected'),),
     2052053461: (('find', 'find out', 'learn', 'read'), (' ',), ('about',)),
+    2053218177: (('about to', 'before i', 'before we', 'd like to', 'going to', 'i am', 'i need to', 'i want to',
+                  'i will', 'll', 'm', 'planning to', 'we', 'we are', 'we need to', 'we want to', 'we will'),
+                 ('add', 'adding', 'adjust', 'adjusting', 'alter', 'altering', 'change', 'changing', 'delete',
+                  'deleting', 'deprecate', 'deprecating', 'drop', 'dropping', 'edit', 'editing', 'loosen', 'loosening',
+                  'modify', 'modifying', 'move', 'moving', 'narrow', 'narrowing', 'refactor', 'refactoring', 'remove',
+                  'removing', 'rename', 'renaming', 'replace', 'replacing', 'restrict', 'restricting', 'rework',
+                  'reworking', 'rewrite', 'rewriting', 'split', 'splitting', 'swap', 'swapping', 'tighten',
+                  'tightening', 'touch', 'touching', 'tweak', 'tweaking', 'widen', 'widening')),
+    2098090315: (('all', 'anything', 'everything', 's', 'whatever'), ('that', 'which', 'who'),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
+                  'use', 'wrap')),
     2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
                  ('build', 'lint', 'publishe', 'release', 'run')),
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
@@ -667,11 +698,10 @@ _GATES: dict[int, Gate] = {
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
-    3042123935: (('if',), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
-                 ('change', 'changed', 'delete', 'deleted', 'deprecate', 'deprecated', 'drop', 'dropped', 'edit',
-                  'edited', 'modified', 'modify', 'move', 'moved', 'refactor', 'refactored', 'remove', 'removed',
-                  'rename', 'renamed', 'replace', 'replaced', 'rework', 'reworked', 'rewrite', 'rewrote', 'split',
-                  'swap', 'swapped', 'touch', 'touched')),
+    3001351635: (('wh',), ('at', 'ich'), ('s',),
+                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
+                  'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
+                  'require', 'subclass', 'use', 'wrap')),
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
@@ -679,16 +709,6 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
-    3261383397: (('wh',), ('at', 'ich'), ('s',),
-                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
-                  'inherit from', 'instantiate', 'invoke', 'override', 'pull in', 'reference', 'require', 'subclass',
-                  'use', 'wrap')),
-    3273599206: (('that', 'which', 'who'),
-                 ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
-                  'instantiate', 'invoke', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require',
-                  'subclass', 'use', 'wrap'),
-                 ('it', 'that', 'them', 'this')),
-    3325801251: (('how ', 'where', 'which '),),
     3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),

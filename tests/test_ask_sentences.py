@@ -410,6 +410,10 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("The server example's README describes port 8001; which source files actually implement that?", "code"),
     ("Which config file makes the package description on npm hold the README?", "wiring"),
     ("When a call fails, which part works out how long to wait before it decides to retry?", "query"),
+    # a second blind set: more verbs of a change ("tighten", "tweak"), "lean on" as relying on, and "what code"
+    # asking where (a choice after it, "instead of", no longer makes it a why question)
+    ("If I tighten what retryCall accepts, which parts of the code base would feel the change?", "impact"),
+    ("If a call fails twice, what code notices it and retries instead of giving up?", "query"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
@@ -457,3 +461,7 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
     assert "'command' spells the name 'command'" in spelled["classification"]["facts"]
     assert routes(spelled)[:2] == [("why", "where is command aliases ?"), ("docs", "command")]
     assert paths(spelled, 2) == ["docs/advanced.md", "docs/cli.md"]
+    # what a change is made to is read right after its verb, before the question's longer spans
+    tweak = ask(repo, "I want to tweak how command parses its aliases and the help text for each one, so which other "
+                      "modules and tests lean on it?")
+    assert routes(tweak)[0] == ("impact", "command")
