@@ -2549,6 +2549,20 @@ def test_generic_walk_finds_calls() -> None:
     assert [(r.source, r.name, r.line) for r in result.calls] == [(0, "fetch", 2)]
 
 
+def test_a_lua_class_made_by_a_class_librarys_call_is_a_class() -> None:
+    # Penlight's `class()` (and `pl.class()`), middleclass's `class('Point')`: the class a module is built around,
+    # and one assigned onto it, whose methods are defined onto them; any other call's value is no definition
+    source = (b"local class = require 'pl.class'\nlocal Date = class()\nDate.Format = class()\n"
+              b"local Point = pl.class('Point')\nlocal cache = make_cache()\n"
+              b"function Date:toUTC() return self end\nfunction Date.Format:_init(fmt) self.fmt = fmt end\n")
+    result = extract(source, "lua")
+    symbols = [(s.name, s.kind, s.line) for s in result.symbols]
+    assert symbols[:2] == [("Date", "class", 2), ("Format", "method", 3)]
+    assert ("Point", "class", 4) in symbols and "cache" not in {s.name for s in result.symbols}
+    methods = {s.name: result.symbols[s.parent].name for s in result.symbols if s.parent >= 0}
+    assert methods["toUTC"] == "Date"
+
+
 def test_generic_main_is_an_entry_point() -> None:
     result = extract(b"void main() {\n  print('hi');\n}\n", "dart")
     assert [(s.name, s.entry) for s in result.symbols] == [("main", True)]

@@ -31,5 +31,6 @@ from __future__ import annotations
 # 26: a C++ member's type as a reference (a class holding a `details::file_helper` depends on it); 27: Python
 # module-level constants whose value is a comparison, a boolean, a negative number, None, a subscript or a joined
 # string; 28: a document's heading right under its parent's, with no text between, holds the parent's words in the
-# decision index (`records._sections`)
-EXTRACTOR_VERSION = 28
+# decision index (`records._sections`); 29: a Lua class made by a class library's call (`local Date = class()`,
+# `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047)
+EXTRACTOR_VERSION = 29

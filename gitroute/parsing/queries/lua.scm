@@ -14,6 +14,28 @@
     (variable_list . name: (identifier) @name)
     (expression_list . value: (table_constructor))) @definition.object)
 
+; A class made by a class library's call (Penlight's `local Date = class()`, `Date.Format = class()`, middleclass's
+; `local Point = class('Point')`): a class, its methods those defined onto it.
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (variable_list . name: (identifier) @name)
+      (expression_list . value: (function_call
+        name: [(identifier) @_class (dot_index_expression field: (identifier) @_class)]))))
+  @definition.class
+  (#eq? @_class "class"))
+
+(chunk
+  (assignment_statement
+    (variable_list . name: [
+      (identifier) @name
+      (dot_index_expression table: (_) @owner field: (identifier) @name)
+    ])
+    (expression_list . value: (function_call
+      name: [(identifier) @_class (dot_index_expression field: (identifier) @_class)])))
+  @definition.class
+  (#eq? @_class "class"))
+
 (function_declaration
   name: [
     (dot_index_expression table: (_) @owner field: (identifier) @name)
