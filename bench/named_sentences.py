@@ -38,6 +38,7 @@ DEFINITIONS = {
     ".java": r"(?:public|private|protected|static)[\w<>\[\], ]* ([a-z]\w{3,})\(",
     ".cs": r"(?:public|private|internal|protected)[\w<>\[\], ]* ([A-Z]\w{3,})\(",
     ".c": r"^\w[\w\s\*]* \**([a-z_]\w{3,})\(",
+    ".lua": r"function (?:[\w.]+[.:])?([a-z_]\w{3,})\s*\(",
 }
 TEMPLATES = {
     "first": ["where is {} defined?", "what does {} do?", "how is {} used?", "show me the {} function",
