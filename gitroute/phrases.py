@@ -119,6 +119,9 @@ _CODE = _phrases(
     r"|handles?)\s+(?:it|this|that|them|these|those)\b",
     r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
+    # two things done to what the document described: "what code registers and then invokes those methods?"
+    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this"
+    r"|that|them|these|those)\b",
     r"\b(?:open|show me) (?:that|this) (?:program|code|source|implementation)\b",
     r"\b(?:which|what) (?:code|source files?|files?)\s+(?:is|are|holds?|contains?)\s+(?:that|this|those|these)\s+"
     r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
@@ -572,6 +575,8 @@ _GATES: dict[int, Gate] = {
                   'use', 'wrap')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
+    628911360: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('s',), ('and', 'or'),
+                 ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     647804790: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
                   'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),

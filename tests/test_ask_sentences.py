@@ -414,6 +414,7 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     # asking where (a choice after it, "instead of", no longer makes it a why question)
     ("If I tighten what retryCall accepts, which parts of the code base would feel the change?", "impact"),
     ("If a call fails twice, what code notices it and retries instead of giving up?", "query"),
+    ("The Retrying page describes a call retried after a failure; what code waits and then retries it?", "code"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
