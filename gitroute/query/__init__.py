@@ -160,23 +160,23 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             question = questions.get(route.text) or questions.setdefault(route.text, Question(route.text))
             return ask_command(command.name, question, repo=repo, limit=limit, explain=True, bundle=view, **options)
 
+        def insert(route: Route, at: int) -> None:
+            nonlocal classification
+            answers.insert(at, (route, asked(route)))
+            routes = classification.routes
+            classification = classification._replace(routes=(*routes[:at], route, *routes[at:]))
+
         for route in classification.routes:
             answers.append((route, asked(route)))
         described = _described_first(text, answers, available)
         if described is not None:
-            at = 0 if answers[0][1].rows else 1  # the code route keeps its place when it has no row to give
-            answers.insert(at, (described, asked(described)))
-            routes = classification.routes
-            classification = classification._replace(routes=(*routes[:at], described, *routes[at:]))
+            insert(described, 0 if answers[0][1].rows else 1)  # a code route with no row to give keeps its place
         sections = _sections_first(text, answers, available, classification.facts)
         if sections is not None:
             # a docs question first of all ("is there a doc on how a release gets published"): the documents'
             # sections come before the other kinds' rows when no document names what it asks about, and before the
             # documents that link a name one of its words was read as
-            at = 1 if answers[0][1].status == "no_match" else 0
-            answers.insert(at, (sections, asked(sections)))
-            routes = classification.routes
-            classification = classification._replace(routes=(*routes[:at], sections, *routes[at:]))
+            insert(sections, 1 if answers[0][1].status == "no_match" else 0)
         merged = merge_answers(answers, limit, view.source, keep_signals=explain)
         fallbacks = _ambiguous_retries(answers) if merged.status == "no_match" else []
         for fallback in fallbacks + _fallbacks(text, classification, available, lambda: _without_documents(view)):
