@@ -159,11 +159,12 @@ def _spelled_subject(tail: str, evidence: Evidence, frame: frozenset[str] = froz
     return None
 
 
-class Route(namedtuple("Route", "kind command text reason share options", defaults=(1, None))):
+class Route(namedtuple("Route", "kind command text reason share options guessed", defaults=(1, None, False))):
     """One index to ask: the question's kind, the command that answers it, the text it is asked (the whole
     question, or the name or path the question is about), why this kind was chosen, how many rows it
-    gives per turn when answers are merged (2 when the evidence for it is strong), and the command's
-    options it adds (a path filter for a name asked in one file), or None."""
+    gives per turn when answers are merged (2 when the evidence for it is strong), the command's
+    options it adds (a path filter for a name asked in one file), or None, and whether the name asked is a guess
+    (a plain word among the others asked about, spelled as a name: "where is command aliases documented?")."""
 
     __slots__ = ()
 
@@ -194,6 +195,7 @@ class Subjects:
         self.missing_paths: list[str] = []  # paths the question spells that the pinned commit does not have
         self.facts: list[str] = []
         self.position: dict[str, int] = {}  # where the question spells each name and path
+        self.spelled: set[str] = set()  # names the question's plain words were read as (`_spelled_subject`)
 
     def code_paths(self) -> list[tuple[str, str]]:
         return [(p, k) for p, k in self.paths if p not in self.documents]
@@ -417,7 +419,7 @@ class _Routes:
         self.unanswered: list[str] = []
 
     def add(self, kind: str, reason: str, asked: str | None = None, share: int = 1, facet: bool = False,
-            options: dict | None = None) -> None:
+            options: dict | None = None, guessed: bool = False) -> None:
         command = KIND_COMMAND[kind]
         if command not in self.available:
             if kind not in self.unanswered and not facet:  # a facet of a bare name is not what was asked for
@@ -425,7 +427,7 @@ class _Routes:
                 self.facts.append(f"'{kind}' questions are answered by '{command}', which this gitroute does not "
                                   "have yet")
         elif all(r.kind != kind for r in self.routes):
-            self.routes.append(Route(kind, command, asked or self.text, reason, share, options))
+            self.routes.append(Route(kind, command, asked or self.text, reason, share, options, guessed))
 
     def kinds(self) -> list[str]:
         return [r.kind for r in self.routes]
@@ -513,7 +515,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                 options = {"path_glob": glob.escape(asked) + ("/*" if tree else "")}
             elif kind == "impact" and reason.startswith(TESTS_WHY):
                 options = {"first_section": "tests"}  # "which tests cover X": what uses X, its tests first
-            routes.add(kind, reason, asked, options=options)
+            routes.add(kind, reason, asked, options=options,
+                       guessed=kind == "docs" and _spelled_among_others(text, asked, subjects))
             subject = subject or asked
     kinds = routes.kinds()
     named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
@@ -530,9 +533,6 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
         routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words",
                    plain if plain and plain != text else None)
     return routes.done(subject or _first_subject(subjects), undefined, () if named else unknown)
-
-
-SPELLS_THE_NAME = "spells the name"  # a fact: words of the question read as a name, a guess
 
 
 def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
@@ -594,7 +594,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     spelled = (changed and _spelled_subject(changed, evidence)) \
         or (clause != text and _spelled_subject(clause, evidence, frame)) or _spelled_subject(text, evidence, frame)
     if spelled:
-        subjects.facts.append(f"'{spelled[0]}' {SPELLS_THE_NAME} '{spelled[1]}'")
+        subjects.facts.append(f"'{spelled[0]}' spells the name '{spelled[1]}'")
+        subjects.spelled.add(spelled[1])
         return spelled[1], []
     return (None if kind == "symbol" else text), []
 
@@ -611,6 +612,16 @@ def _describes_its_subject(text: str, at: int) -> bool:
     characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
     frame = _WHERE_FRAME.match(text, at)
     return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS.union(DEFINING)
+
+
+def _spelled_among_others(text: str, asked: str, subjects: Subjects) -> bool:
+    """Whether `asked` is a plain word the question's words were spelled as among others that say what is asked
+    about ("command aliases": `command`); not a capitalised one ("where is Cart documented?"), nor the one word
+    asked about ("where is render documented?")."""
+    from gitroute.indexes.meaning.vocabulary import question_words
+    from gitroute.phrases import without_doc_phrases
+
+    return asked.islower() and asked in subjects.spelled and len(question_words(without_doc_phrases(text))) > 1
 
 
 # "the gopls implementation guide", "the Extending Monolog page": a document named by words before a noun for one.

@@ -171,7 +171,7 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
         described = _described_first(text, answers, available)
         if described is not None:
             insert(described, 0 if answers[0][1].rows else 1)  # a code route with no row to give keeps its place
-        sections = _sections_first(text, answers, available, classification.facts)
+        sections = _sections_first(text, answers, available)
         if sections is not None:
             # a docs question first of all ("is there a doc on how a release gets published"): the documents'
             # sections come before the other kinds' rows when no document names what it asks about, and before the
@@ -220,21 +220,19 @@ def _ambiguous_retries(answers: list[tuple[Route, Answer]]) -> list[Route]:
     return retries
 
 
-def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str],
-                    facts: Sequence[str] = ()) -> Route | None:
+def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
     """The route through every document's sections (`why`) for a question whose first route, docs, found nothing
     while a wiring or plain-words route answered: what it asks for is a document, before the other kinds' rows.
     Likewise when docs answered by reading one of the sentence's words as a name ("I want to read about child
     process i/o" read as `read`, "where is defining a custom cache store documented?" as `CacheStore`): a guess,
-    after the sections that hold the words; so is a name the question's words were spelled as ("where is command
-    aliases documented?" asked docs about `command`: `facts`)."""
+    after the sections that hold the words; so is a name `ask` guessed from them (`Route.guessed`: "where is command
+    aliases documented?" asked docs about `command`)."""
     from gitroute.indexes.doc_links import READ_AS_NAME
 
     if "why" in available and answers and answers[0][0].kind == "docs" and answers[0][1].status == "routed" \
             and not any(r.command == "why" for r, _ in answers):
         first, answer = answers[0]
-        if answer.notes[:1] and answer.notes[0].startswith(READ_AS_NAME) \
-                or _spelled_in_a_phrase(text, first.text, facts):
+        if first.guessed or answer.notes[:1] and answer.notes[0].startswith(READ_AS_NAME):
             return _sections_route(text, ", before the documents that link a name its words were read as")
     if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
             or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
@@ -276,18 +274,6 @@ def _described(text: str) -> str | None:
 
     described = described_words(text)
     return described if len(question_words(described)) >= MIN_DESCRIBED_WORDS else None
-
-
-def _spelled_in_a_phrase(text: str, name: str, facts: Sequence[str]) -> bool:
-    """Whether `name` is a plain word the question's words were spelled as (`ask.SPELLS_THE_NAME`) among others that
-    say what is asked about ("command aliases": `command`); not a capitalised one ("where is Cart documented?"), nor
-    the one word asked about ("where is render documented?")."""
-    from gitroute.ask import SPELLS_THE_NAME
-    from gitroute.indexes.meaning.vocabulary import question_words
-    from gitroute.phrases import without_doc_phrases
-
-    return name.islower() and any(fact.endswith(f"{SPELLS_THE_NAME} '{name}'") for fact in facts) \
-        and len(question_words(without_doc_phrases(text))) > 1
 
 
 def _sections_route(text: str, when: str = "") -> Route:
