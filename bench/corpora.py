@@ -351,6 +351,35 @@ CORPORA: dict[str, Corpus] = {
             "621b0c349af57a503d2d83b5f701f60a4ed6ae61",
             source=DEBIAN,
         ),
+        # Round 45's strangers, written blind (bench/*.blind45.sentences.routing-bench.yaml). Python: structlog's
+        # sdist (the logger, its processors and renderers, stdlib and Twisted glue; docs/ in Markdown).
+        Corpus(
+            "structlog",
+            "25.4.0",
+            "structlog-25.4.0.tar.gz",
+            "186cd1b0a8ae762e29417095664adf1d6a31702160a46dacb7796ea82f7409e4",
+            "8b2f64208ac7f7d370c6fa06c035f4398b1209b2",
+        ),
+        # JavaScript: pino (the logger, its transports and serializers, its tests, docs/ in Markdown).
+        # npm integrity sha512-8OEwKp5juEvb/MjpIc4hjqfgCNysrS94RIOMXYvpYCdm/jglrKEiAYmiumbmGhCvs+IcInsphYDFwqrjr7398w==
+        Corpus(
+            "pino",
+            "9.14.0",
+            "pino-9.14.0.tgz",
+            "e3cf66fc547c957aad15864cdf980dd14d8c9a1f5a363134ffe25c599a769508",
+            "aaa9594473664c01c2061c1ca48a531ff84f443f",
+            source=NPM,
+        ),
+        # C++: {fmt} (the formatting library's headers and sources, its tests, doc/ in reStructuredText) as
+        # upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "fmtlib",
+            "10.1.1+ds1",
+            "fmtlib_10.1.1+ds1.orig.tar.gz",
+            "7000f214d2628f04174822f8048c573f1608194408d7931121595a03f1c18a17",
+            "b8d02b402e92c231b95c60e84865133b18557a37",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
