@@ -2046,6 +2046,39 @@ def test_cpp_namespace_named_under_an_if_keeps_its_specialisations() -> None:
     ]
 
 
+def test_cpp_class_whose_bases_are_under_an_if_is_defined() -> None:
+    """fmt's `class dynamic_format_arg_store #if FMT_GCC_VERSION < 409 : public basic_format_args<Context> #endif {`
+    read as a declaration and a block: the class was never defined ("where is dynamic_format_arg_store defined?"
+    had no answer). With an `#else`, its first branch's bases are kept."""
+    source = """\
+        template <typename Context>
+        class dynamic_format_arg_store
+        #if FMT_GCC_VERSION && FMT_GCC_VERSION < 409
+            // Workaround a GCC template argument substitution bug.
+            : public basic_format_args<Context>
+        #endif
+        {
+         public:
+          void clear() { data_.clear(); }
+        };
+        struct sink
+        #ifdef USE_STD
+            : std::base
+        #else
+            : fmt::base
+        #endif
+        {
+          void flush();
+        };
+        """
+    assert _symbols(source, "cpp") == [
+        ("dynamic_format_arg_store", "class", 2, 10, None, ""),
+        ("clear", "method", 9, 9, "dynamic_format_arg_store", ""),
+        ("sink", "struct", 11, 19, None, ""),
+        ("flush", "method", 18, 18, "sink", ""),
+    ]
+
+
 def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
     `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""

@@ -32,5 +32,6 @@ from __future__ import annotations
 # module-level constants whose value is a comparison, a boolean, a negative number, None, a subscript or a joined
 # string; 28: a document's heading right under its parent's, with no text between, holds the parent's words in the
 # decision index (`records._sections`); 29: a Lua class made by a class library's call (`local Date = class()`,
-# `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047)
-EXTRACTOR_VERSION = 29
+# `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047); 30: a C++ class
+# whose bases are under an `#if` (the group's first branch kept in its head)
+EXTRACTOR_VERSION = 30

@@ -127,23 +127,35 @@ _GROUPED_SPECIFIER = re.compile(
     re.MULTILINE,
 )
 _GROUPED_NAMESPACE = re.compile(
-    rb"\bnamespace[ \t]*\r?\n"
+    rb"\b(?P<head>namespace)[ \t]*\r?\n"
     + _DIRECTIVE_LINE % rb"if(?:n?def)?"
     + rb"(?P<keep>[ \t]*\w+[ \t]*\r?\n)"
     + rb"(?:" + _DIRECTIVE_LINE % rb"(?:elif|else)" + rb"[ \t]*\w+[ \t]*\r?\n)+"
     + rb"[ \t]*\#[ \t]*endif\b[^\r\n]*"
 )
 
+# So is a group between a class's head and its body (fmt's `class dynamic_format_arg_store #if FMT_GCC_VERSION < 409
+# : public basic_format_args<Context> #endif {`): the head became a declaration and the body a block, and the class
+# was never defined. The first branch's lines are kept, in the head.
+_GROUPED_BASES = re.compile(
+    rb"^(?P<head>[ \t]*(?:template[ \t]*<[^\n;{}]*>[ \t]*)?(?:class|struct)[ \t]+[\w:<>, \t]+\r?\n)"
+    + _DIRECTIVE_LINE % rb"if(?:n?def)?"
+    + rb"(?P<keep>(?:(?![ \t]*\#)[^\n;{}]*\n)+)"
+    + rb"(?:" + _DIRECTIVE_LINE % rb"(?:elif|else)" + rb"(?:(?![ \t]*\#)[^\n;{}]*\n)*)*"
+    + rb"[ \t]*\#[ \t]*endif\b[^\r\n]*(?=\r?\n[ \t]*\{)",
+    re.MULTILINE,
+)
 
 _NOT_A_LINE_BREAK = re.compile(rb"[^\r\n]")
 
 
 def _keep_alone(match: re.Match[bytes]) -> bytes:
-    """The match with every line but its `keep` group blanked (line breaks stay, so lines keep their numbers)."""
-    start, end = match.start("keep") - match.start(), match.end("keep") - match.start()
+    """The match with every line but its `head` (when the pattern has one) and its `keep` group blanked (line breaks
+    stay, so lines keep their numbers)."""
     whole = match[0]
-    lead = b"namespace" if whole.startswith(b"namespace") else b""
-    return (lead + _NOT_A_LINE_BREAK.sub(b" ", whole[len(lead):start]) + whole[start:end]
+    lead = match.end("head") - match.start() if "head" in match.re.groupindex else 0
+    start, end = match.start("keep") - match.start(), match.end("keep") - match.start()
+    return (whole[:lead] + _NOT_A_LINE_BREAK.sub(b" ", whole[lead:start]) + whole[start:end]
             + _NOT_A_LINE_BREAK.sub(b" ", whole[end:]))
 
 
@@ -153,6 +165,7 @@ class Cpp(CFamily):
         if b"#" in data:
             data = _GROUPED_SPECIFIER.sub(_keep_alone, data)
             data = _GROUPED_NAMESPACE.sub(_keep_alone, data)
+            data = _GROUPED_BASES.sub(_keep_alone, data)
         if b":" in data:
             data = _ACCESS_MACRO.sub(_as_access, data)
             data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)
