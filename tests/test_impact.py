@@ -88,6 +88,25 @@ def test_ambiguous_edges_are_left_out_unless_asked_and_counted(project, route) -
     assert included["ambiguous_edges"] == {"left_out": 0, "included": 1}
 
 
+def test_a_use_resolved_to_two_definitions_of_one_symbol_is_no_guess(make_repo, route) -> None:
+    """fmt's `format_error_code`, declared in format.h and defined in format-inl.h: its callers reached both, and
+    each such edge was left out as ambiguous ("what calls format_error_code?" answered only the files including
+    the header). Every definition of the name is walked, so such a use is certain of its symbol."""
+    repo = make_repo("declared")
+    repo.commit({
+        "include/fmt/format.h": "namespace fmt {\nvoid format_error_code(int code);\n}\n",
+        "include/fmt/format-inl.h": '#include "format.h"\nnamespace fmt {\nvoid format_error_code(int code) {}\n}\n',
+        "include/fmt/os.h": '#include "format.h"\n#include "format-inl.h"\n',
+        "src/os.cc": '#include "fmt/os.h"\nnamespace fmt {\nvoid report(int code) {\n  format_error_code(code);\n'
+                     '}\n}\n',
+    })
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = impact(route, repo, "format_error_code")
+    assert paths(doc, "code")[:1] == ["src/os.cc"]
+    assert doc["rows"][0]["resolution"] == ["definitions"]
+    assert doc["ambiguous_edges"]["left_out"] == 0
+
+
 def test_unknown_target_is_no_match_with_the_footer(project, route) -> None:
     doc = impact(route, project, "no_such_thing")
     assert doc["status"] == "no_match"

@@ -37,8 +37,8 @@ MIN_CONTRACT_BYTES = 64  # smaller identical files (empty `__init__.py`, one-lin
 MAX_READERS = 50  # files listed as reading one contract
 WALKED_KINDS = frozenset(("calls", "imports", "references", "inherits"))
 # How much each resolution route is trusted when ranking.
-CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "unique": 0.7, "text": 0.5,
-              "ambiguous": 0.3}
+CONFIDENCE = {"scope": 1.0, "import": 1.0, "structure": 1.0, "package": 0.8, "definitions": 0.8, "unique": 0.7,
+              "text": 0.5, "ambiguous": 0.3}
 SECTIONS = ("code", "tests", "examples", "docs")
 NAMED_BONUS = 5.0  # a file that names the type itself, over one that reached only a method of the same name
 FOOTER = ("lower bound: static edges only; dynamic dispatch, reflection, string-built names (getattr, "
@@ -324,6 +324,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     others = len(distinct) - 1
     if len(code) == 1 and len(distinct) > 1:
         distinct = code  # one definition in code, the rest in tests or docs: that one is meant
+    narrowed = len(distinct) > len(code) == 1
     together = len(distinct) > 1 and one_symbol(distinct)
     if together:
         others = 0
@@ -339,13 +340,15 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     files = file_starts() if rows is not None and file_starts is not None else None
     contract_rows = _contract_rows(view, start[1])
     if files:
-        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous, files=files)
+        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous, files=files,
+                           every_definition=together and not narrowed)
         # A contract row that repeats an earlier one is a row more the caller reads past (`ask`'s merge skips it).
         rows = (rows or 0) + len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})
         ranked = rank_kept_rows(view.graph, walk.reached, limit=limit, explain=explain,
                                 keep=rows - len(contract_rows[0]))
     else:
-        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous)
+        walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous,
+                           every_definition=together and not narrowed)
         ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
@@ -536,8 +539,13 @@ class Walk:
 
 
 def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPTH,
-                include_ambiguous: bool = False, files: Sequence[int] | None = None) -> Walk:
+                include_ambiguous: bool = False, files: Sequence[int] | None = None,
+                every_definition: bool = False) -> Walk:
     """Walk calls, imports, references and inheritance into `start` (and what it contains) to `depth`.
+
+    `every_definition`: `start` is every definition of its name, of one symbol (fmt's `format_error_code`, declared
+    in format.h and defined in format-inl.h): a use resolved by that name to several of them is no guess among
+    symbols, whatever it chose between them, and is walked as one ("definitions"), not left out as ambiguous.
 
     With `files` (every file's first node id, ascending), what it reached is keyed by the file's node id, not its
     path, and holds the ids of the nodes that used it, in order, where it held their names: no node record of
@@ -556,7 +564,8 @@ def walk_impact(graph, start: list[int], kind: str, *, depth: int = DEFAULT_DEPT
         if len(frontier) > MAX_FRONTIER:
             walk.capped += len(frontier) - MAX_FRONTIER
             frontier = set(sorted(frontier)[:MAX_FRONTIER])
-        sources = _sources(graph, frontier, named, include_ambiguous, walk)
+        sources = _sources(graph, frontier, named, include_ambiguous, walk,
+                           set(start) if every_definition and level == 1 else set())
         if files is None:
             source_nodes = graph.nodes(sorted(sources))
             at = {source: node.path for source, node in source_nodes.items()}
@@ -614,8 +623,9 @@ def _with_contents(graph, ids: set[int], levels: int) -> set[int]:
 
 
 def _sources(graph, frontier: set[int], named: set[int], include_ambiguous: bool,
-             walk: Walk) -> dict[int, list[tuple]]:
-    """The nodes with a walked edge into `frontier`: each its uses, (kind, how, line, whether it names X)."""
+             walk: Walk, definitions: set[int]) -> dict[int, list[tuple]]:
+    """The nodes with a walked edge into `frontier`: each its uses, (kind, how, line, whether it names X); an
+    ambiguous edge into one of `definitions` (`walk_impact`'s `every_definition`) is certain of its symbol."""
     incoming = graph.edges_in(sorted(frontier))
     sources: dict[int, list] = {}
     for into, edges in incoming.items():
@@ -624,6 +634,8 @@ def _sources(graph, frontier: set[int], named: set[int], include_ambiguous: bool
             if kind_ not in WALKED_KINDS:
                 continue
             how = edge[3] if len(edge) > 3 and isinstance(edge[3], str) else "unique"
+            if how == "ambiguous" and into in definitions:
+                how = "definitions"
             if how == "ambiguous":
                 walk.ambiguous += 1
                 if not include_ambiguous:
