@@ -103,6 +103,9 @@ _DOCS = _phrases(
     rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",
 )
 # "which code does DOC talk about", "what does the X guide describe", "the code behind it": what a document names.
+_IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
+                 r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
+                 r"|overrides?|mocks?|patches?|builds? on)")
 _CODE = _phrases(
     r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?|packages?|types?|sources?)\b.*"
     r"\b(?:does|do|is|are)\b.*"
@@ -117,6 +120,10 @@ _CODE = _phrases(
     r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
     r"(?:implements?|backs?|powers?|is behind|are behind|writes?|prints?|produces?|emits?|generates?|performs?"
     r"|handles?)\s+(?:it|this|that|them|these|those)\b",
+    # any verb done to several things the document named ("which code actually publishes those events?"), but a
+    # use's, which asks who uses them ("it" may be the question's own subject: "what code notices it and retries")
+    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does)\b)\w+s\s+(?:them|these|those)\b",
     r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
     # two things done to what the document described: "what code registers and then invokes those methods?"
@@ -135,9 +142,6 @@ _CODE = _phrases(
     r"\b(?:code|source|files|classes|functions)\s+(?:it|this page|this doc|that page|that doc|they)\s+(?:describes?"
     r"|covers?|documents?|talks? about|mentions?|walks? through|refers? to)\b",
 )
-_IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
-                 r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
-                 r"|overrides?|mocks?|patches?|builds? on)")
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
@@ -748,6 +752,8 @@ _GATES: dict[int, Gate] = {
                  ('build', 'compile', 'install', 'lint', 'package', 'release'),
                  ('binaries', 'binary', 'code', 'crate', 'docs', 'documentation', 'from source', 'library', 'module',
                   'package', 'project', 'repo', 'repository', 'site', 'wheel')),
+    3966217047: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('s',), ('th',),
+                 ('em', 'ese', 'ose')),
     4018008751: (('where ',), ('is', 'was'), (' it ',), ('configured', 'declared', 'specified'), (' that',)),
     4085727161: (('wh',), ('at', 'ich'),
                  ('class', 'crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file',

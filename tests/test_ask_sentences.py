@@ -415,9 +415,19 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("If I tighten what retryCall accepts, which parts of the code base would feel the change?", "impact"),
     ("If a call fails twice, what code notices it and retries instead of giving up?", "query"),
     ("The Retrying page describes a call retried after a failure; what code waits and then retries it?", "code"),
+    # round 45: any verb of the thing described ("which code actually publishes those events?"), but a use's
+    ("The Retrying page describes the waits after a failure; which code actually schedules those waits?", "code"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
+
+
+def test_a_docs_question_about_a_name_qualified_by_a_namespace_it_does_not_define_asks_the_documents(nested_repo):
+    # fmt's docs on `std::tm`: the standard library's namespace is no name the repository defines, but its own name
+    # is a word the repository holds; the sections answer ("defines no 'std::tm'" answered nothing)
+    doc = ask(nested_repo, "Which page explains how long each wait is after a failed call, counted in std::time?")
+    assert doc["status"] == "routed"
+    assert doc["rows"][0]["path"] in ("docs/retrying.md", "docs/limits.md")
 
 
 def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
