@@ -571,7 +571,7 @@ def test_words_held_only_in_comments_stay_unknown_to_the_no_match_rule(make_repo
     assert route(["build", "-q"], repo.path).exit_code == 0
     rows, notes, evidence = _pay_query(repo, "where is the nearest cent of the ledger")
     assert rows == [] and evidence is not None and evidence.missing == ["nearest", "cent", "ledger"]
-    assert notes[0].startswith("no word of the question occurs in the repository")
+    assert notes[0].startswith("no word of the question occurs in the code")
 
 
 def test_a_ruby_class_doc_above_a_blank_line_routes_a_question_in_its_words(make_repo, route):

@@ -391,7 +391,8 @@ def test_a_question_nothing_overlaps_is_no_match_and_exit_zero(built_sample, rou
     assert doc["status"] == "no_match"
     assert doc["rows"] == []
     # The meaning index says why: which of the question's words the repository does not hold.
-    why = "no word of the question occurs in the repository: subaquatic, origami, choreography"
+    why = ("no word of the question occurs in the code or in the docs' sentences about it: subaquatic, origami, "
+           "choreography")
     assert doc["notes"] == [why]
 
     text = route(["query", "subaquatic origami choreography"], built_sample.path)

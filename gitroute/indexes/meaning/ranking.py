@@ -21,6 +21,10 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # covers less than a share of the question's idf weight (second): the more words are unknown, the more the
 # rest must hold together. Calibrated on the benches' meaning and negative questions: docs/decisions/0010.
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.26))
+# What the words are looked up in: code (names, comments, strings) and what documents say where they name it; a word
+# only a document's other sentences hold (pino's "nanosecond", in docs/api.md) is not, and a note must not say the
+# repository lacks it.
+WHERE_WORDS_ARE = "in the code or in the docs' sentences about it"
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
 # A word the best file holds only in the comments inside its nodes covers this share of its weight in the
 # coverage above (it stays unknown when no field of any node holds it). Measured: docs/decisions/0010, session 17.
@@ -382,7 +386,7 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
     if not tokens:
         return "the question has no word that can name something (all stop words)"
     if len(evidence.missing) == len(tokens):
-        return "no word of the question occurs in the repository: " + evidence.named(evidence.missing)
+        return f"no word of the question occurs {WHERE_WORDS_ARE}: " + evidence.named(evidence.missing)
     if evidence.absent_terms:
         return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing in the "
                 "repository mentions")
@@ -394,7 +398,7 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
             covers = f"the best file covers {evidence.coverage:.0%} of the question's weight (below {floor:.0%})"
             if not evidence.missing:
                 return covers
-            return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere in the repository"
+            return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere {WHERE_WORDS_ARE}"
                     f" ({evidence.named(evidence.missing)}), and {covers}")
     return None
 
