@@ -864,7 +864,7 @@ def test_a_comment_in_the_best_file_lifts_its_coverage_over_the_floor(make_repo,
 def test_off_topic_question_is_no_match_with_the_reason_and_a_real_one_routes(shop_repo, route):
     off = ask(route, shop_repo, "where is the greenhouse irrigation scheduled")
     assert off["status"] == "no_match" and off["rows"] == []
-    assert "in the repository" in off["notes"][0] and "greenhouse" in off["notes"][0]
+    assert "in the code" in off["notes"][0] and "greenhouse" in off["notes"][0]
     real = ask(route, shop_repo, "where is a late payment reminder raised")
     assert real["status"] == "routed" and real["rows"][0]["path"] == "src/shop/invoice.py"
 
