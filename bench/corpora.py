@@ -380,6 +380,36 @@ CORPORA: dict[str, Corpus] = {
             "b8d02b402e92c231b95c60e84865133b18557a37",
             source=DEBIAN,
         ),
+        # Round 45's second strangers (bench/*.blind45b.sentences.routing-bench.yaml). Python: Jinja's sdist (the
+        # template engine: lexer, parser, compiler, runtime, filters; its tests; docs/ in reStructuredText).
+        Corpus(
+            "jinja2",
+            "3.1.6",
+            "jinja2-3.1.6.tar.gz",
+            "0137fb05990d35f1275a587e9aee6d56da821fc83491a0fb838183be43f66d6d",
+            "31be75e0c14b8486b648ebc7d268d1cd9f53ac04",
+        ),
+        # JavaScript: Commander (the command-line parser: commands, options, help; its TypeScript typings; the
+        # Readme as its manual).
+        # npm integrity sha512-2uM9rYjPvyq39NwLRqaiLtWHyDC1FvryJDa2ATTVims5YAS4PupsEQsDvP14FqhFr0P49CYDugi59xaxJlTXRA==
+        Corpus(
+            "commander",
+            "14.0.0",
+            "commander-14.0.0.tgz",
+            "eaef3a697e7173c7347ca4c1e60dd2bc1d38214d2aaecce89d70881a51d7fde7",
+            "a9e12be2b5971a1cef0779f9f7f6b4c9a88b5fd2",
+            source=NPM,
+        ),
+        # Go: Viper (configuration from files, the environment, flags and remote stores; README as its manual) as
+        # upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "viper",
+            "1.12.0",
+            "golang-github-spf13-viper_1.12.0.orig.tar.gz",
+            "54b97b03ab6b666771a42ffd3bd0cd6672af87443ffd234a78a3e1c09c2061a1",
+            "0e5bc728b2aa831f3359276610e8e97f1850fd49",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
