@@ -106,6 +106,9 @@ _DOCS = _phrases(
 _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|subclass(?:es)?|inherits? from"
                  r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
                  r"|overrides?|mocks?|patches?|builds? on)")
+# What "which … implements it" asks for ("which module actually implements that environment?"), and its adverbs.
+_CODE_NOUN = r"(?:code|source files?|files?|programs?|modules?|classes)"
+_ACTUALLY = r"(?:(?:actually|really|exactly|in fact)\s+)?"
 _CODE = _phrases(
     r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?|packages?|types?|sources?)\b.*"
     r"\b(?:does|do|is|are)\b.*"
@@ -117,14 +120,14 @@ _CODE = _phrases(
     r"\b(?:take|bring|point) me to (?:the|that|this|its|their) (?:code|source|files?|implementation|program)\b",
     # "which code backs it", "which code actually implements that", "which code writes those messages", "so which
     # code does that?": the code of the thing the question described before
-    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:implements?|backs?|powers?|is behind|are behind|writes?|prints?|produces?|emits?|generates?|performs?"
     r"|handles?)\s+(?:it|this|that|them|these|those)\b",
     # any verb done to several things the document named ("which code actually publishes those events?"), but a
     # use's, which asks who uses them ("it" may be the question's own subject: "what code notices it and retries")
-    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does)\b)\w+s\s+(?:them|these|those)\b",
-    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+(?:(?:actually|really|exactly|in fact)\s+)?"
+    rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
     # two things done to what the document described: "what code registers and then invokes those methods?"
     r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this"
@@ -317,6 +320,17 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:config(?:uration)?s?|files?|scripts?|workflows?|pipelines?|jobs?)\b"
     r"(?:\s+\S+){0,10}?\s+(?:runs?|executes?)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+){0,2}?"
     r"(?:tests?|test suite|specs?|benchmarks?)\b",
+    # the package's or the build's own configuration ("which packaging config declares that plugin hook?"), and a
+    # file that tells a tool what to do ("which file tells Node that an import gets the ESM wrapper?")
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|package|build|project)\s+(?:config(?:uration)?|metadata|manifest"
+    r"|settings?)(?:\s+files?)?\b",
+    r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?)\s+(?:node|npm|yarn|pnpm|pip"
+    r"|python|go|cargo|git|github|gradle|maven|composer|bundler|rubygems|dependabot|the (?:build|compiler|bundler"
+    r"|package manager|ci|linter|test runner))\b",
+    # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
+    # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
+    r"|dependency updates|merged pull requests|issue templates?)\b",
     # "which config file lists the Python versions the test suite is run against": a configuration file named by
     # the runs, builds or environments it sets
     r"\b(?:which|what)\s+(?:\S+\s+)?config(?:uration)?\s+files?\b(?:\s+\S+){0,10}?\s+(?:tests?|test suite|specs?"
@@ -586,6 +600,8 @@ _GATES: dict[int, Gate] = {
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
                  (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
+    670166885: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
+                 ('s',), ('th',), ('em', 'ese', 'ose')),
     678196143: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     684594276: (('on what grounds', 'ruled out', 'turned down'),),
     705138828: (('had', 'has', 'have', 'need', 'needs'), (' to ',),
@@ -608,6 +624,10 @@ _GATES: dict[int, Gate] = {
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     955784900: (('what',), ('checklist', 'procedure', 'process', 'steps ')),
+    1014200219: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
+                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
+                  'print', 'produce', 'write'),
+                 ('it', 'that', 'them', 'these', 'this', 'those')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
@@ -645,6 +665,9 @@ _GATES: dict[int, Gate] = {
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
+    1800540955: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'tell'),
+                 ('bundler', 'cargo', 'composer', 'dependabot', 'git', 'github', 'go', 'gradle', 'maven', 'node', 'npm',
+                  'pip', 'pnpm', 'python', 'rubygems', 'the ', 'yarn')),
     1825984842: (('build ', 'compile'),),
     1872743004: (('d',), ('id', 'o', 'oes'), ('any',),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
@@ -696,14 +719,14 @@ _GATES: dict[int, Gate] = {
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
                  ('described', 'documented', 'explained', 'outlined', 'proposed', 'specified'), (' in',)),
+    2390084125: (('wh',), ('at', 'ich'), ('config', 'file'),
+                 ('dependabot', 'dependency updates', 'issue template', 'merged pull requests', 'release notes')),
     2477972003: (('upload',), (' ',), (' to ',),
                  ('artifactory', 'codecov', 'coveralls', 'crates.io', 'docker', 'gcs', 'ghcr', 'github', 'maven', 'npm',
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
     2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
-    2704629836: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('do',), (' ',),
-                 ('it', 'that', 'this')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
@@ -748,27 +771,25 @@ _GATES: dict[int, Gate] = {
                  ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
                  (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
     3930010815: (('code', 'file', 'implementation', 'source', 'sources'), ('b',), ('acking', 'ehind')),
+    3935762355: (('wh',), ('at', 'ich'), ('build', 'package', 'packaging', 'project'),
+                 ('config', 'manifest', 'metadata', 'setting')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),
                  ('build', 'compile', 'install', 'lint', 'package', 'release'),
                  ('binaries', 'binary', 'code', 'crate', 'docs', 'documentation', 'from source', 'library', 'module',
                   'package', 'project', 'repo', 'repository', 'site', 'wheel')),
-    3966217047: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('s',), ('th',),
-                 ('em', 'ese', 'ose')),
     4018008751: (('where ',), ('is', 'was'), (' it ',), ('configured', 'declared', 'specified'), (' that',)),
     4085727161: (('wh',), ('at', 'ich'),
                  ('class', 'crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file',
                   'struct'),
                  ('contain', 'declare', 'define', 'hold', 'implement')),
     4086485043: (('how come', 'why', 'why '),),
-    4112781260: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'),
-                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
-                  'print', 'produce', 'write'),
-                 ('it', 'that', 'them', 'these', 'this', 'those')),
     4148513929: (('any',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
+    4195644255: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
+                 ('do',), (' ',), ('it', 'that', 'this')),
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),

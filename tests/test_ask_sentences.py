@@ -417,6 +417,11 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("The Retrying page describes a call retried after a failure; what code waits and then retries it?", "code"),
     # round 45: any verb of the thing described ("which code actually publishes those events?"), but a use's
     ("The Retrying page describes the waits after a failure; which code actually schedules those waits?", "code"),
+    ("The Retrying page describes a call retried after a failure; which module actually implements that?", "code"),
+    # the package's own configuration, a file that tells a tool what to do, the repository's automation
+    ("Which packaging config declares the plugin hook the docs tool loads?", "wiring"),
+    ("Which file tells npm where the typings are?", "wiring"),
+    ("Which file controls how merged pull requests are grouped in the generated release notes?", "wiring"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command

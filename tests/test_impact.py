@@ -493,6 +493,17 @@ def test_a_name_record_is_a_files_when_its_node_is_in_the_files_span(gaps, nodes
         assert belongs([node]) == any(first <= node < first + count for first, count in spans)
 
 
+def test_the_repository_s_automation_files_are_ci_files() -> None:
+    """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
+    .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in (".github/release.yml", ".github/dependabot.yml", "renovate.json", ".goreleaser.yaml"):
+        assert config_kind(path) == "ci", path
+    for path in ("docs/release.yml", ".github/ISSUE_TEMPLATE/release.yml", "src/renovate.py"):
+        assert config_kind(path) is None, path
+
+
 def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_repo, route) -> None:
     from gitroute.indexes.wiring import MAX_WORKFLOW_BYTES
 

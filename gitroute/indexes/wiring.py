@@ -39,7 +39,15 @@ _MANIFESTS = ("pyproject.toml", "package.json", "go.mod", "Cargo.toml")
 _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pipelines.yml", ".gitlab-ci.yml",
                        "bitbucket-pipelines.yml", ".cirrus.yml", ".drone.yml", "jenkinsfile", "tox.ini",
                        "noxfile.py", ".pre-commit-config.yaml", "cloudbuild.yaml", "cloudbuild.yml",
-                       "cloudbuild.json", "codefresh.yml", ".woodpecker.yml"))
+                       "cloudbuild.json", "codefresh.yml", ".woodpecker.yml", ".goreleaser.yml", ".goreleaser.yaml",
+                       "renovate.json", "renovate.json5", ".renovaterc", ".renovaterc.json", "codecov.yml",
+                       ".codecov.yml", ".releaserc", ".releaserc.json", "release-please-config.json"))
+# The repository's automation that GitHub reads from .github/ by these names: dependency updates, how release notes
+# sort merged pull requests (viper's "which file controls how merged pull requests are sorted into sections …"),
+# labels by path. A `release.yml` elsewhere may be anything.
+_GITHUB_CONFIGS = frozenset(("dependabot.yml", "dependabot.yaml", "release.yml", "release.yaml", "labeler.yml",
+                             "labeler.yaml", "release-drafter.yml", "release-drafter.yaml", "renovate.json",
+                             "mergify.yml", "stale.yml", "codecov.yml"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
@@ -126,7 +134,8 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 def config_kind(path: str) -> str | None:
     """"ci" or "manifest" for a file that says how the repository is built, tested or published, else None."""
     name = path.rpartition("/")[2].lower()
-    if _is_workflow(path) or name in _CI_NAMES or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")):
+    if _is_workflow(path) or name in _CI_NAMES or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
+            or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS:
         return "ci"
     if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES):
         return "manifest"
