@@ -116,7 +116,8 @@ _CODE = _phrases(
     r"|refer|refers|referring|name|names|naming|document|documents|documenting|point|points|pointing)\b",
     r"\bwhat does (?:the )?.+ (?:doc|document|guide|page|reference|readme|adr|rfc) (?:describe|cover|talk about"
     r"|mention|name)\b",
-    r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b",
+    # "the code behind it", "the source backing this page"; not "the file behind a symlink" (a place on disk)
+    r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b(?!\s+an?\b)",
     r"\b(?:take|bring|point) me to (?:the|that|this|its|their) (?:code|source|files?|implementation|program)\b",
     # "which code backs it", "which code actually implements that", "which code writes those messages", "so which
     # code does that?": the code of the thing the question described before
@@ -721,6 +722,7 @@ _GATES: dict[int, Gate] = {
                  ('described', 'documented', 'explained', 'outlined', 'proposed', 'specified'), (' in',)),
     2390084125: (('wh',), ('at', 'ich'), ('config', 'file'),
                  ('dependabot', 'dependency updates', 'issue template', 'merged pull requests', 'release notes')),
+    2431803992: (('code', 'file', 'implementation', 'source', 'sources'), ('b',), ('acking', 'ehind')),
     2477972003: (('upload',), (' ',), (' to ',),
                  ('artifactory', 'codecov', 'coveralls', 'crates.io', 'docker', 'gcs', 'ghcr', 'github', 'maven', 'npm',
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
@@ -770,7 +772,6 @@ _GATES: dict[int, Gate] = {
     3897439758: (('classes', 'code', 'files', 'functions', 'source'),
                  ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
                  (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
-    3930010815: (('code', 'file', 'implementation', 'source', 'sources'), ('b',), ('acking', 'ehind')),
     3935762355: (('wh',), ('at', 'ich'), ('build', 'package', 'packaging', 'project'),
                  ('config', 'manifest', 'metadata', 'setting')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),

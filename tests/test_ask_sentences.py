@@ -435,6 +435,12 @@ def test_a_docs_question_about_a_name_qualified_by_a_namespace_it_does_not_defin
     assert doc["rows"][0]["path"] in ("docs/retrying.md", "docs/limits.md")
 
 
+def test_a_file_behind_a_symlink_is_no_code_behind_a_page(nested_repo):
+    # "the code behind it" asks for the code of what was named; "the file behind a symlink" is a place on disk
+    assert routes(ask(nested_repo, "The server file behind a symlink gets swapped out; where is the code that "
+                                   "notices the change and retries the call?"))[0][0] == "query"
+
+
 def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
     # "page" names a document only after "is there a … page on/about"; a page of memory is code's
     assert routes(ask(nested_repo, "where is the page cache flushed after a failed call?"))[0][0] != "docs"

@@ -899,6 +899,10 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
     ("How do I expose a gRPC service from the server?", {"rpc"}, ["gRPC"]),
     ("where is getUser called", {"user"}, []),  # a camel-cased identifier: the symbol tiers' to place  # split as the question is: "neo", "4", "j"
     ("where are the ids of the API built", set(), []),
+    # a clause of context before the one that asks: where the asker stands, not what the repository must hold
+    ("Our config is mounted from a Kubernetes ConfigMap; where is the code that notices the file changed?",
+     {"kubernet"}, []),
+    ("We run Kafka in production, so which handler publishes log records to a Kafka topic?", {"kafka"}, ["Kafka"]),
 ])
 def test_absent_terms_are_acronyms_and_camel_humped_words_that_hold_a_missing_word(text, missing, terms):
     from gitroute.indexes.meaning.vocabulary import absent_terms

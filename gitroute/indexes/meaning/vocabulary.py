@@ -160,13 +160,22 @@ def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
     return None
 
 
+# Where a question's own clause starts when something comes before it ("Our config is mounted from a Kubernetes
+# ConfigMap, so …; where is the code that notices the file changed?"): the clause before says where the asker
+# stands, and a term there is no subject the repository must hold.
+_ASKING_CLAUSE = LazyPattern(r"[,;:.!?]\s+(?:(?:so|and|but|then)\s+)?(?:where|which|what|how|who|is there|are there)\b",
+                             re.I)
+
+
 def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
-    """The terms `text` writes as names that hold a word of `missing` (words no node holds)."""
+    """The terms `text` writes as names that hold a word of `missing` (words no node holds), in the clause that asks
+    (a clause of context before it aside)."""
     missing = set(missing)
     if not missing:
         return []
     found = []
-    for match in _TERM_CANDIDATE.finditer(text):
+    asking = _ASKING_CLAUSE.search(text)
+    for match in _TERM_CANDIDATE.finditer(text, asking.start() if asking else 0):
         at = match.start() - 1
         while at >= 0 and text[at].isspace():  # the character before the word, spaces aside (no copy of the text)
             at -= 1
