@@ -410,6 +410,36 @@ CORPORA: dict[str, Corpus] = {
             "0e5bc728b2aa831f3359276610e8e97f1850fd49",
             source=DEBIAN,
         ),
+        # Round 45's third strangers (bench/*.blind45c.sentences.routing-bench.yaml). Python: itsdangerous's sdist
+        # (signing and timed, serialised tokens; its tests; docs/ in reStructuredText).
+        Corpus(
+            "itsdangerous",
+            "2.2.0",
+            "itsdangerous-2.2.0.tar.gz",
+            "e0050c0b7da1eea53ffaf149c0cfbb5c6e2e2b69c4bef22c81fa6eb73e5f6173",
+            "bc1d0493d3d7bda09c0c04307d3348b24b19d982",
+        ),
+        # C: cJSON (the parser and printer, its utilities, tests and fuzzers; README as its manual) as upstream's
+        # orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "cjson",
+            "1.7.18",
+            "cjson_1.7.18.orig.tar.gz",
+            "3aa806844a03442c00769b83e99970be70fbef03735ff898f4811dd03b9f5ee5",
+            "b424d37b5ffd0b6fa065a43f735f8967dccf0ac1",
+            source=DEBIAN,
+        ),
+        # Java: Apache Commons CLI (options, parsers, help formatting; its tests; the site in xdoc, README and
+        # release notes in text) as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the
+        # sha256.
+        Corpus(
+            "commons-cli",
+            "1.6.0",
+            "libcommons-cli-java_1.6.0.orig.tar.xz",
+            "fc764c3dab50817d1c7440b904aa6fc7bbc0064117e42c8b99e28ecdcdd4ab0f",
+            "77d5ccf7a1fde07b537b390821cdcdf2145f9e5e",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
