@@ -491,10 +491,10 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             titled = None if document else _titled_phrase(text)
             if titled:
                 subjects.facts.append(f"'{titled[0]}' names a document by the words '{titled[1]}'")
+            section_of = document or (titled[1] if titled else None)
             routes.add("code", reason if kind == "code" else
                        f"{reason}, about the document '{document}': which code it talks about",
-                       _with_section(document, subjects, evidence, text) if document else titled[1] if titled
-                       else None)
+                       _with_section(section_of, subjects, evidence, text) if section_of else None)
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)

@@ -131,8 +131,8 @@ _CODE = _phrases(
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
     # two things done to what the document described: "what code registers and then invokes those methods?"
-    r"\b(?:which|what) (?:code|source files?|files?|programs?)\s+\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this"
-    r"|that|them|these|those)\b",
+    rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this|that|them|these"
+    r"|those)\b",
     r"\b(?:open|show me) (?:that|this) (?:program|code|source|implementation)\b",
     r"\b(?:which|what) (?:code|source files?|files?)\s+(?:is|are|holds?|contains?)\s+(?:that|this|those|these)\s+"
     r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
@@ -261,7 +261,8 @@ _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 # back to itself, where does the serializer decide to throw?").
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
-_LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:where|(?:which|what) (?:file|files|function|functions"
+_LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:(?:so|and|but|then)\s+)?"
+                     r"(?:where|(?:which|what) (?:file|files|function|functions"
                      r"|class|classes|method|methods|module|modules|code|line|part|parts|piece|bit)"
                      r"|how (?:does|do|is|are))\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
@@ -594,10 +595,6 @@ _GATES: dict[int, Gate] = {
                   'use', 'wrap')),
     594831053: ((' away', 'built ', 'depend', 'outside '),),
     603294962: (('claration', 'definition', 'finition', 'jump to'),),
-    628911360: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'program', 'source file'), ('s',), ('and', 'or'),
-                 ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
-    647804790: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
-                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
                  (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
@@ -634,6 +631,8 @@ _GATES: dict[int, Gate] = {
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
     1117186528: (('argument', 'pros and cons', 'the case '),),
+    1159603429: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
+                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
                  ('are', 'do', 'does', 'is'),
@@ -716,6 +715,8 @@ _GATES: dict[int, Gate] = {
                   'writeup'),
                  ('about', 'behind', 'covering', 'describing', 'documenting', 'explaining', 'for', 'of', 'on',
                   'regarding')),
+    2242712027: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
+                 ('s',), ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     2273031004: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),

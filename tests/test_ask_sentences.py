@@ -441,6 +441,37 @@ def test_a_file_behind_a_symlink_is_no_code_behind_a_page(nested_repo):
                                    "notices the change and retries the call?"))[0][0] == "query"
 
 
+SIGNING = {
+    "docs/serializer.md": ("# Serialization Interface\n\nSerializers sign data.\n\n## Fallback Signers\n\n"
+                           "A list of fallback signers is tried by `iter_unsigners` when the current one fails.\n"),
+    "docs/url_safe.md": "# URL Safe Serialization\n\n`dumps_url` writes a token safe in a URL.\n",
+    "signing/serializer.py": "def iter_unsigners(fallbacks):\n    return list(fallbacks)\n",
+    "signing/url_safe.py": "def dumps_url(data):\n    return str(data)\n",
+}
+
+
+@pytest.fixture(scope="module")
+def signing_repo(tmp_path_factory: pytest.TempPathFactory) -> RepoBuilder:
+    return _built(tmp_path_factory, "signing", SIGNING)
+
+
+def test_a_section_of_a_document_named_by_its_title_words_asks_that_section_of_the_document_that_has_it(
+        signing_repo):
+    # itsdangerous: "the serialization docs" are two documents by their titles; the section named says which, and
+    # its code is what the question asks for (the first title's whole document answered)
+    doc = ask(signing_repo, "The Fallback Signers section of the serialization docs says a list of signers is "
+                            "tried when the current one fails; which code actually builds and tries those signers?")
+    assert routes(doc)[0] == ("code", "serialization#Fallback Signers")
+    assert paths(doc, 1) == ["signing/serializer.py"]
+
+
+def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nested_repo):
+    # commons-cli: "… rather than a raw string, so where does that conversion happen?" asks where
+    doc = ask(nested_repo, "I want the wait handed to me as a number rather than a raw string, so where does that "
+                           "conversion happen?")
+    assert routes(doc)[0][0] != "why"
+
+
 def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
     # "page" names a document only after "is there a … page on/about"; a page of memory is code's
     assert routes(ask(nested_repo, "where is the page cache flushed after a failed call?"))[0][0] != "docs"
