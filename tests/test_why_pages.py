@@ -119,6 +119,19 @@ def test_a_page_needs_one_more_of_the_questions_words_in_a_paragraph(python_repo
     assert why(record, question)["status"] == "routed"
 
 
+def test_a_page_section_whose_heading_holds_a_word_asked_needs_no_word_more(tmp_path):
+    # cJSON's README: "Thread Safety … thread safe under the following conditions" holds three of the question's
+    # words, one of them in its own heading: the section is about them, no chance meeting in a how-to's prose
+    repo = built(RepoBuilder(tmp_path / "threads"), {
+        "models/core.py": APP,
+        "docs/guide.md": "# Guide\n\n## Thread Safety\n\nIn general the parser is not thread safe.\n\nIt is "
+                         "thread safe under the following conditions: hooks are set before any thread starts.\n",
+    })
+    doc = why(repo, "under what conditions is the parser safe from several threads")
+    assert doc["status"] == "routed"
+    assert doc["rows"][0]["name"] == "Thread Safety"
+
+
 def test_pages_never_change_how_records_rank(python_repo, tmp_path):
     alone = built(RepoBuilder(tmp_path / "alone"), {"models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS})
     question = "why do we indent with tabs"

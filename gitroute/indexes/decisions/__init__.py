@@ -684,12 +684,17 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
     for r in scored[:3]:
         # An ordinary page holds far more prose than a record: three words meet in one of its paragraphs by chance
         # ("release notes … format" in a how-to-release page), so it needs one more.
+        # Not when the section's own heading holds one of them: it is about them (cJSON's "Thread Safety", "…
+        # thread safe under the following conditions", for "under what conditions it's safe to call the library
+        # from several threads at once").
         page = r.row_id >= first_page
+        heading = set(doc_tokens(str(stored[r.row_id][1]))) if page and r.row_id in stored else set()
         idfs = page_idfs if page else record_idfs
         total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
             coverage = math.fsum(idfs[t] for t in together) / total  # a set's order: fsum, as in best_item
-            if coverage >= MIN_COVERAGE and len(together) >= min(need + page, len(question.tokens)):
+            extra = page and not together & heading
+            if coverage >= MIN_COVERAGE and len(together) >= min(need + extra, len(question.tokens)):
                 return ""
             best = max(best, coverage)
     # A short question with a word of a record's title that few titles hold ("tabs or spaces", "Use tabs").
