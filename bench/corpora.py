@@ -440,6 +440,35 @@ CORPORA: dict[str, Corpus] = {
             "77d5ccf7a1fde07b537b390821cdcdf2145f9e5e",
             source=DEBIAN,
         ),
+        # Round 45's fourth strangers (bench/*.blind45d.sentences.routing-bench.yaml). Python: h11's sdist (the
+        # HTTP/1.1 connection state machine, its reader and writer; its tests; docs/ in reStructuredText).
+        Corpus(
+            "h11",
+            "0.16.0",
+            "h11-0.16.0.tar.gz",
+            "4e35b956cf45792e4caa5885e69fba00bdbc6ffafbfa020300e549b208ee5ff1",
+            "cd7a60f82f3322816c58251cbb0d0cfc282469da",
+        ),
+        # JavaScript: ws (the WebSocket client and server: lib/, the README as its manual).
+        # npm integrity sha512-1rzWDSN0NOi3tpwgHsQExjWRoKUGtjCkJ2gZRaaRtzhYLboMytOI9pj9PU7yCgY37auqdd4OyLofZDbkeuZmPA==
+        Corpus(
+            "ws",
+            "8.23.1",
+            "ws-8.23.1.tgz",
+            "86236e8c3cc4fd2d136d413670efb5b105ebddfbda975f1143b8b0429d584ade",
+            "4bd388737de6c5c37a41edad4050ddd0f8a08c84",
+            source=NPM,
+        ),
+        # PHP: league/commonmark (the Markdown parser, its extensions, tests; docs/ in Markdown, one folder per
+        # release) as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "commonmark",
+            "2.7.0",
+            "php-league-commonmark_2.7.0.orig.tar.xz",
+            "e9047bcabdb4d0605724bd9ce8b0f12d139bd4a63445ca8b98436e74076718da",
+            "0e37c15b57bcf8ece6710f908c0ef2dd33e2eeff",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
