@@ -738,69 +738,11 @@ def _document_paths(view) -> list[str]:
     return memo["documents_in_order"]
 
 
-def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
-    docs_list = view.read_json(DOCS_LIST)
-    if not _valid_docs_list(docs_list):
-        raise view.corrupt(DOCS_LIST)
-    # "README.md#Log file open/close event handlers": one section's code, when the document has that section
-    named, _, heading = question.partition("#")
-    entry, others = match_document(named, docs_list) if heading.strip() and named.strip() else (None, [])
-    if entry is None:
-        heading = ""
-        entry, others = match_document(question, docs_list)
-    if entry is None:
-        return Answer("no_match", view.source, (), (f"no document matches '{question}'",))
-    if heading and others:
-        # "The Fallback Signers section of the serialization docs": of the documents the words match, the one
-        # that has that section (itsdangerous's serializer.rst, not url_safe.rst, "URL Safe Serialization")
-        held = {e[0]: e for e in docs_list}
-        with_section = next((p for p in [entry[0], *others][:MAX_SECTION_DOCUMENTS]
-                             if held[p][3] and _section_links(_links_of(view, p), heading)[0] is not None), None)
-        if with_section is not None and with_section != entry[0]:
-            others = [entry[0], *(p for p in others if p != with_section)]
-            entry = held[with_section]
-    path = entry[0]
-    notes = (f"'{question}' also matches: {', '.join(others)}",) if others else ()
-    if not entry[3]:
-        return Answer("no_match", view.source, (), (f"document '{path}' names no file or symbol of the code graph",)
-                      + notes, {"document": path})
-    links = _links_of(view, path)
-    if heading:
-        inside, said = _section_links(links, heading)
-        links = links if inside is None else inside
-        notes = (*notes, said)
-    rows = rank_code(links, limit, explain)
-    return Answer("routed", view.source, tuple(rows), notes, {"document": path})
-
-
-MAX_SECTION_DOCUMENTS = 5  # documents whose links are read for the one that has the section asked
-
-
-def _links_of(view, path: str) -> list[list]:
-    """The links a document holds (`BY_DOC`), validated."""
-    shards = int(view.section.get("shards", {}).get("by_doc", 1))
-    found = BY_DOC.read(view.read, [path], shards, view.corrupt).get(path)
-    try:
-        return entry_links(found[0])  # type: ignore[index]
-    except (ValueError, TypeError, KeyError, IndexError) as err:
-        raise view.corrupt(BY_DOC.key_path(path, shards)) from err
-
-
-def _section_links(links: list[list], heading: str) -> tuple[list[list] | None, str]:
-    """The links of the section titled `heading` (case and punctuation aside), with a note; None, said so, when no
-    section of that title names code."""
-    from gitroute.text import title_key
-
-    key = title_key(heading)
-    inside = [link for link in links if title_key(str(link[1])) == key]
-    if inside:
-        return inside, f"the code its section '{heading.strip()}' names"
-    return None, f"no section '{heading.strip()}' names code: {WHOLE_DOCUMENT}"
-
-
 def answer(view, question: str, *, limit: int = 10, explain: bool = False, direction: str = "docs",
            **options: object) -> Answer:
     """direction "docs": the documents that explain a file or symbol; "code": what a document names."""
     if direction == "code":
+        from gitroute.indexes.doc_links.to_code import answer_code
+
         return answer_code(view, question, limit, explain)
     return answer_docs(view, question, limit, explain)
