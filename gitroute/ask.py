@@ -516,7 +516,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             elif kind == "impact" and reason.startswith(TESTS_WHY):
                 options = {"first_section": "tests"}  # "which tests cover X": what uses X, its tests first
             routes.add(kind, reason, asked, options=options,
-                       guessed=kind == "docs" and _spelled_among_others(text, asked, subjects))
+                       guessed=kind == "docs" and (_spelled_among_others(text, asked, subjects)
+                                                   or _far_after(text, at, asked, subjects)))
             subject = subject or asked
     kinds = routes.kinds()
     named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
@@ -612,6 +613,17 @@ def _describes_its_subject(text: str, at: int) -> bool:
     characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
     frame = _WHERE_FRAME.match(text, at)
     return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS.union(DEFINING)
+
+
+def _far_after(text: str, at: int, asked: str, subjects: Subjects) -> bool:
+    """Whether the name a docs question asks about is more than `_NEAR_WORDS` words after the end of its phrase: said
+    in passing ("which section of the docs shows how to verify who the user is during the HTTP upgrade and answer 401
+    before the WebSocket is accepted?" is about authenticating, not `WebSocket`)."""
+    from gitroute.phrases import docs_phrase_end
+
+    if is_marked_code(asked) or asked in subjects.quoted or "/" in asked:
+        return False  # spelled as code (`apply_ufunc`, numpy.random, a path): what the question is about
+    return len(text[docs_phrase_end(text, at):subjects.position.get(asked, at)].split()) > _NEAR_WORDS
 
 
 def _spelled_among_others(text: str, asked: str, subjects: Subjects) -> bool:

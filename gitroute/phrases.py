@@ -130,6 +130,7 @@ _CODE = _phrases(
     rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does)\b)\w+s\s+(?:them|these|those)\b",
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
+
     # two things done to what the document described: "what code registers and then invokes those methods?"
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this|that|them|these"
     r"|those)\b",
@@ -146,6 +147,23 @@ _CODE = _phrases(
     r"\b(?:code|source|files|classes|functions)\s+(?:it|this page|this doc|that page|that doc|they)\s+(?:describes?"
     r"|covers?|documents?|talks? about|mentions?|walks? through|refers? to)\b",
 )
+class _AfterPage(Phrases):
+    """Phrases that ask for code only after the question named a page ("The Task Lists extension page … promises
+    checkbox items, so which code actually spots the bracket markers …?": what the page says, then the code that
+    does it in other words); "which code parses the command line" names none and asks where, in plain words."""
+
+    __slots__ = ()
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = super().search(text)
+        return found if found is not None and _A_PAGE.search(text, 0, found.start()) else None
+
+
+_A_PAGE = re.compile(r"\b(?:page|guide|docs|documentation|readme|section|chapter|tutorial|manual)\b", re.I)
+# any verb but a use's (which asks who uses it) and an auxiliary
+_CODE_AFTER_PAGE = _AfterPage(
+    rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}(?!{_IMPACT_VERBS}\b|(?:is|was|has|does|do)\b)\w+s\b")
+
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
@@ -157,10 +175,11 @@ _IMPACT = _phrases(
     r"\bwhat\s+(?:would|will|could|might|can|does|do|else)\s+(?:\S+\s+){0,2}?(?:break|breaks|fail|be affected"
     r"|need (?:to )?(?:change|update|updating))\b",
     r"\b(?:break|breaks|broken|breaking|affect|affects|affected|impact|impacts)\b(?:\s+\S+){0,8}?\s+if\b",
-    r"\bif\s+(?:i|we|you|someone|somebody|one)\s+(?:\S+\s+)?(?:change|changed|rename|renamed|remove|removed|delete"
-    r"|deleted|drop|dropped|modify|modified|edit|edited|touch|touched|refactor|refactored|rewrite|rewrote|rework"
-    r"|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate|deprecated|tweak|tweaked|tighten|tightened"
-    r"|loosen|loosened|alter|altered|adjust|adjusted|restrict|restricted|narrow|narrowed|widen|widened)\b",
+    r"\b(?:if|in case)\s+(?:i|we|you|someone|somebody|one)\s+(?:\S+\s+)?(?:change|changed|rename|renamed"
+    r"|remove|removed|delete|deleted|drop|dropped|modify|modified|edit|edited|touch|touched|refactor"
+    r"|refactored|rewrite|rewrote|rework|reworked|replace|replaced|swap|swapped|move|moved|split|deprecate"
+    r"|deprecated|tweak|tweaked|tighten|tightened|loosen|loosened|alter|altered|adjust|adjusted|restrict"
+    r"|restricted|narrow|narrowed|widen|widened)\b",
     r"\bif\s+(?:\S+\s+){1,6}?(?:changed|was renamed|were renamed|is renamed|went away|goes away|disappeared"
     r"|started|stopped|began|(?:is|was|were|got) (?:removed|deleted|dropped))\b",
     r"\b(?:callers|dependents|dependants|users|consumers|importers|subclasses|implementers|usages|call sites"
@@ -235,7 +254,9 @@ _WHY_AUX = r"(?:did|do|does|was|were|is|are|would|should|could|have|has|had|can|
 _DECISION = _phrases(
     # "why did", "why didn't", "why aren't", "why can't", "why not"; "how come"; a clause that ends in "why?"
     rf"^\s*why\b|\bwhy (?:{_WHY_AUX}(?:n[’']?t)?|not|won[’']?t|switch|keep|use|only)\b|\bwhy\s*\?|\bhow come\b",
-    r"\b(?:decision records?|decisions?|rationale|adr|design records?|motivation|trade-?offs?)\b|\bwhat motivated\b",
+    # (not "where is that decision made": a place in the code)
+    r"\b(?:decision records?|decisions?(?!\s+(?:is\s+|are\s+|gets?\s+)?(?:made|taken)\b)|rationale|adr|design records?"
+    r"|motivation|trade-?offs?)\b|\bwhat motivated\b",
     r"\breason(?:s|ing)? (?:for|behind|why)\b|\breasoning\b|\bthinking behind\b|\bjustif(?:y|ied|ies|ication)\b",
     r"\bon what grounds\b|\bturned down\b|\bruled out\b",
     r"\b(?:what|which) (?:other|else|alternatives?)\b(?:\s+\S+){0,6}?\s+(?:considered|consider|on the table"
@@ -326,9 +347,9 @@ _WIRING_BUILD = _phrases(
     # file that tells a tool what to do ("which file tells Node that an import gets the ESM wrapper?")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|package|build|project)\s+(?:config(?:uration)?|metadata|manifest"
     r"|settings?)(?:\s+files?)?\b",
-    r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?)\s+(?:node|npm|yarn|pnpm|pip"
-    r"|python|go|cargo|git|github|gradle|maven|composer|bundler|rubygems|dependabot|the (?:build|compiler|bundler"
-    r"|package manager|ci|linter|test runner))\b",
+    r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
+    r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
+    r"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner))\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -368,6 +389,12 @@ def _without_frame(text: str, phrases: Phrases, frame: re.Pattern[str], anywhere
         last = found.end()
     left = "".join([*parts, text[last:]])
     return " ".join((anywhere.sub(" ", left) if anywhere else left).split()) or text
+
+
+def docs_phrase_end(text: str, at: int) -> int:
+    """Where the docs phrase that starts at `at` ends (`at` when none does)."""
+    found = _DOCS.pattern.search(text, at)
+    return found.end() if found is not None and found.start() == at else at
 
 
 def without_doc_phrases(text: str) -> str:
@@ -422,6 +449,7 @@ KIND_PHRASES = (
     ("wiring", _WIRING_BUILD, "asks how the repository is built, tested or published"),
     ("wiring", _WIRING_COPIES, WIRING_COPIES_WHAT),
     ("code", _CODE, "asks which code a document talks about"),
+    ("code", _CODE_AFTER_PAGE, "asks which code does what a page it named says"),
     ("docs", _DOCS, "asks which document explains something"),
     ("symbol", _DEFINED, "asks where something is defined"),
 )
@@ -551,6 +579,8 @@ def phrase_tables() -> dict[str, Phrases]:
 # The gates of every alternative by the CRC-32 of its text, written by `pytest tests/test_phrases.py
 # --update-golden` (which fails when they are stale: an alternative edited since has no gate, and is compiled).
 _GATES: dict[int, Gate] = {
+    10650418: (('adr', 'decision', 'decision record', 'design record', 'motivation', 'rationale', 'trade',
+                  'what motivated'),),
     37174004: (('are', 'is'), (' there',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
@@ -573,13 +603,6 @@ _GATES: dict[int, Gate] = {
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
     486116021: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
-    519882598: (('if',), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
-                 ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',
-                  'deprecated', 'drop', 'dropped', 'edit', 'edited', 'loosen', 'loosened', 'modified', 'modify', 'move',
-                  'moved', 'narrow', 'narrowed', 'refactor', 'refactored', 'remove', 'removed', 'rename', 'renamed',
-                  'replace', 'replaced', 'restrict', 'restricted', 'rework', 'reworked', 'rewrite', 'rewrote', 'split',
-                  'swap', 'swapped', 'tighten', 'tightened', 'touch', 'touched', 'tweak', 'tweaked', 'widen',
-                  'widened')),
     567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
                   'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
@@ -608,6 +631,9 @@ _GATES: dict[int, Gate] = {
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
+    870681227: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
+                 ('bundler', 'cargo', 'composer', 'dependabot', 'esbuild', 'git', 'github', 'go', 'gradle', 'maven',
+                  'node', 'npm', 'pip', 'pnpm', 'python', 'rollup', 'rubygems', 'the ', 'vite', 'webpack', 'yarn')),
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
@@ -665,9 +691,6 @@ _GATES: dict[int, Gate] = {
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
-    1800540955: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'tell'),
-                 ('bundler', 'cargo', 'composer', 'dependabot', 'git', 'github', 'go', 'gradle', 'maven', 'node', 'npm',
-                  'pip', 'pnpm', 'python', 'rubygems', 'the ', 'yarn')),
     1825984842: (('build ', 'compile'),),
     1872743004: (('d',), ('id', 'o', 'oes'), ('any',),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
@@ -706,8 +729,6 @@ _GATES: dict[int, Gate] = {
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
     2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
                  ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
-    2175248526: (('adr', 'decision', 'decision record', 'design record', 'motivation', 'rationale', 'trade',
-                  'what motivated'),),
     2202001390: (('blast radius', 'ripple effect', 'safe to '),),
     2213007589: ((' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
@@ -744,6 +765,14 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3321724680: (('wh',), ('at', 'ich'), ('classes', 'code', 'file', 'module', 'program', 'source file'), ('s',)),
+    3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
+                 ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',
+                  'deprecated', 'drop', 'dropped', 'edit', 'edited', 'loosen', 'loosened', 'modified', 'modify', 'move',
+                  'moved', 'narrow', 'narrowed', 'refactor', 'refactored', 'remove', 'removed', 'rename', 'renamed',
+                  'replace', 'replaced', 'restrict', 'restricted', 'rework', 'reworked', 'rewrite', 'rewrote', 'split',
+                  'swap', 'swapped', 'tighten', 'tightened', 'touch', 'touched', 'tweak', 'tweaked', 'widen',
+                  'widened')),
     3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),

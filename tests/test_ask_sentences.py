@@ -422,6 +422,13 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("Which packaging config declares the plugin hook the docs tool loads?", "wiring"),
     ("Which file tells npm where the typings are?", "wiring"),
     ("Which file controls how merged pull requests are grouped in the generated release notes?", "wiring"),
+    # a fourth set: "where is that decision made" asks where; "in case I tighten" is a change's condition; a file
+    # that makes bundlers do something is wiring; a page's claim, then "which code actually <does> …" in other words
+    ("How does a failed call wait longer each time, and where is that decision made?", "query"),
+    ("What should I look over in case I tighten what retryCall accepts?", "impact"),
+    ("Which file makes bundlers pick up the server example instead of lib?", "wiring"),
+    ("The Retrying page promises longer waits, so which code actually doubles the wait after each failure?", "code"),
+    ("Which code actually doubles the wait after each failure?", "query"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
@@ -470,6 +477,15 @@ def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nest
     doc = ask(nested_repo, "I want the wait handed to me as a number rather than a raw string, so where does that "
                            "conversion happen?")
     assert routes(doc)[0][0] != "why"
+
+
+def test_a_name_said_in_passing_far_after_a_docs_phrase_comes_after_the_sections(nested_repo):
+    # ws: "which section of the docs shows how to verify who the user is during the HTTP upgrade and answer 401
+    # before the WebSocket is accepted?" is about authenticating: the sections holding its words come first
+    doc = ask(nested_repo, "Which section of the docs shows how to wait longer after every failure when a call is "
+                           "retried by retryCall?")
+    assert routes(doc)[0] == ("why", "Which of the how to wait longer after every failure when a call is retried "
+                                     "by retryCall?")
 
 
 def test_a_page_cache_is_not_a_page_of_the_docs(nested_repo):
