@@ -655,7 +655,10 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
 
 # "the Features section of the README", "the README's Example section": the words before "section" (after a
 # possessive) are its title
-_SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:[\w/.:-]+\s+){1,4}?)section\b", re.I)
+# "the Features section", "the README's Installation section"; not "the signing docs have a section" (a verb, a
+# document's noun: the words are no section's name)
+_SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:(?!(?:have|has|had|is|are|was|were"
+                             r"|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b", re.I)
 
 
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"

@@ -472,6 +472,15 @@ def test_a_section_of_a_document_named_by_its_title_words_asks_that_section_of_t
     assert paths(doc, 1) == ["signing/serializer.py"]
 
 
+def test_a_document_that_has_a_section_names_no_section_by_its_verb(nested_repo):
+    # django: "The signing docs have a section on verifying timestamped values …" named no section "signing docs
+    # have a": the document is asked whole
+    doc = ask(nested_repo, "The Retrying docs have a section on waiting longer after a failure; take me to the "
+                           "implementation.")
+    assert ("code", "Retrying") in routes(doc)
+    assert paths(doc, 1) == ["lib/retry.js"]
+
+
 def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nested_repo):
     # commons-cli: "… rather than a raw string, so where does that conversion happen?" asks where
     doc = ask(nested_repo, "I want the wait handed to me as a number rather than a raw string, so where does that "

@@ -903,6 +903,7 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
     ("Our config is mounted from a Kubernetes ConfigMap; where is the code that notices the file changed?",
      {"kubernet"}, []),
     ("We run Kafka in production, so which handler publishes log records to a Kafka topic?", {"kafka"}, ["Kafka"]),
+    ("How do I expose a gRPC service from the server, where's that handled?", {"rpc"}, ["gRPC"]),  # asked before
 ])
 def test_absent_terms_are_acronyms_and_camel_humped_words_that_hold_a_missing_word(text, missing, terms):
     from gitroute.indexes.meaning.vocabulary import absent_terms

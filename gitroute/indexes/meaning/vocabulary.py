@@ -167,6 +167,10 @@ _ASKING_CLAUSE = LazyPattern(r"[,;:.!?]\s+(?:(?:so|and|but|then)\s+)?(?:where|wh
                              re.I)
 
 
+_ASKS = LazyPattern(r"\s*(?:how|what|where|which|who|why|when|is|are|do|does|did|can|could|should|would|will)\b",
+                    re.I)
+
+
 def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
     """The terms `text` writes as names that hold a word of `missing` (words no node holds), in the clause that asks
     (a clause of context before it aside)."""
@@ -175,6 +179,8 @@ def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
         return []
     found = []
     asking = _ASKING_CLAUSE.search(text)
+    if asking and _ASKS.match(text):  # a question before it asks too ("How do I expose a gRPC service …, where's …")
+        asking = None
     for match in _TERM_CANDIDATE.finditer(text, asking.start() if asking else 0):
         at = match.start() - 1
         while at >= 0 and text[at].isspace():  # the character before the word, spaces aside (no copy of the text)
