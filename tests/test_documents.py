@@ -131,6 +131,15 @@ def test_markdown_headings_with_numbers_levels_and_sections() -> None:
     assert first.kind == "paragraph" and first.section == 0 and first.line == 3
 
 
+def test_markdown_inline_html_tags_are_markup_not_text() -> None:
+    # tomli's README: "## Parse a TOML file<a name=\"parse-a-toml-file\"></a>" is the section "Parse a TOML file";
+    # a code span's `<b>` and a bare "a < b" stay as written
+    doc = _doc("README.md", '# Title\n\n## Parse a TOML file<a name="parse-a-toml-file"></a>\n\n'
+                            "Text with <b>bold</b> words, `a<b>` and a < b.\n")
+    assert [b.text for b in doc.blocks] == ["Title", "Parse a TOML file", "Text with bold words, a<b> and a < b."]
+    assert _tokens(doc) == [("code", "a<b>", "", 5)]
+
+
 def test_markdown_inline_code_is_a_token_code_blocks_are_not() -> None:
     doc = _doc("docs/design.md", MARKDOWN)
     tokens = _tokens(doc)

@@ -296,6 +296,8 @@ class _MarkdownInline:
             return target
         if kind == "backslash_escape":
             return _decode(node.text or b"")[1:]
+        if kind == "html_tag":  # a README's "## Parse a TOML file<a name=…></a>": the tag is markup, its text stays
+            return ""
         if kind in _MD_DELIMITERS:
             return ""
         if node.child_count:

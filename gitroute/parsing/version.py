@@ -33,5 +33,6 @@ from __future__ import annotations
 # string; 28: a document's heading right under its parent's, with no text between, holds the parent's words in the
 # decision index (`records._sections`); 29: a Lua class made by a class library's call (`local Date = class()`,
 # `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047); 30: a C++ class
-# whose bases are under an `#if` (the group's first branch kept in its head)
-EXTRACTOR_VERSION = 30
+# whose bases are under an `#if` (the group's first branch kept in its head); 31: a Markdown inline HTML tag is
+# markup, not text (a heading's `<a name=…></a>`)
+EXTRACTOR_VERSION = 31
