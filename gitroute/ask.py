@@ -654,9 +654,7 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
 
 
 # "the Features section of the README", "the README's Example section": the words before "section" (after a
-# possessive) are its title
-# "the Features section", "the README's Installation section"; not "the signing docs have a section" (a verb, a
-# document's noun: the words are no section's name)
+# possessive) are its title; not "the signing docs have a section" (a verb, a document's noun: no section's name)
 _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:(?!(?:have|has|had|is|are|was|were"
                              r"|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b", re.I)
 

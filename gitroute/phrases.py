@@ -130,7 +130,6 @@ _CODE = _phrases(
     rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does)\b)\w+s\s+(?:them|these|those)\b",
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
-
     # two things done to what the document described: "what code registers and then invokes those methods?"
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}\w+s\s+(?:and|or)\s+(?:then\s+)?\w+s\s+(?:it|this|that|them|these"
     r"|those)\b",

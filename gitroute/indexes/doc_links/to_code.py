@@ -12,8 +12,11 @@ from gitroute.indexes.doc_links import (
 from gitroute.indexes.doc_links.storage import BY_DOC
 from gitroute.model import Answer
 
+MAX_SECTION_DOCUMENTS = 5  # documents whose links are read for the one that has the section asked
+
 
 def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
+    """The code a document names (`path`, its stem or its title's words), or one of its sections (`DOC#Heading`)."""
     docs_list = view.read_json(DOCS_LIST)
     if not _valid_docs_list(docs_list):
         raise view.corrupt(DOCS_LIST)
@@ -46,9 +49,6 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
         notes = (*notes, said)
     rows = rank_code(links, limit, explain)
     return Answer("routed", view.source, tuple(rows), notes, {"document": path})
-
-
-MAX_SECTION_DOCUMENTS = 5  # documents whose links are read for the one that has the section asked
 
 
 def _links_of(view, path: str) -> list[list]:

@@ -162,11 +162,9 @@ def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
 
 # Where a question's own clause starts when something comes before it ("Our config is mounted from a Kubernetes
 # ConfigMap, so …; where is the code that notices the file changed?"): the clause before says where the asker
-# stands, and a term there is no subject the repository must hold.
+# stands, and a term there is no subject the repository must hold; unless the question opens by asking (`_ASKS`).
 _ASKING_CLAUSE = LazyPattern(r"[,;:.!?]\s+(?:(?:so|and|but|then)\s+)?(?:where|which|what|how|who|is there|are there)\b",
                              re.I)
-
-
 _ASKS = LazyPattern(r"\s*(?:how|what|where|which|who|why|when|is|are|do|does|did|can|could|should|would|will)\b",
                     re.I)
 
