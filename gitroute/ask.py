@@ -492,9 +492,12 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             if titled:
                 subjects.facts.append(f"'{titled[0]}' names a document by the words '{titled[1]}'")
             section_of = document or (titled[1] if titled else None)
+            # a docs question that names its document ("which part of the README explains how to parse a file?")
+            # asks for a section of it first: the document's code is a guess at what it asks
             routes.add("code", reason if kind == "code" else
                        f"{reason}, about the document '{document}': which code it talks about",
-                       _with_section(section_of, subjects, evidence, text) if section_of else None)
+                       _with_section(section_of, subjects, evidence, text) if section_of else None,
+                       guessed=kind == "docs" and all(k != "code" for _, k, _ in intents))
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
@@ -821,8 +824,9 @@ CERTAIN_SIGNALS = frozenset({"exact_name"})  # a row signal that says the row is
 def merge_answers(answers: Sequence[tuple[Route, Answer]], limit: int, source, keep_signals: bool = True) -> Answer:
     """One answer from the routes' answers: rows taken in turn from each routed answer (the strongest kind
     first), each row tagged with its `type`; no_match only when every route is no_match. A document asked for
-    the code it names is no answer of the other routes (the question is reading it)."""
-    reading = {route.text for route, _ in answers if route.kind == "code"}
+    the code it names is no answer of the other routes (the question is reading it), unless the question asked for
+    a part of it (a guessed code route: "which part of the README explains …")."""
+    reading = {route.text for route, _ in answers if route.kind == "code" and not route.guessed}
     answers = [(route, a if route.kind == "code" or not any(r.path in reading for r in a.rows) else
                 a._replace(rows=tuple(r for r in a.rows if r.path not in reading))) for route, a in answers]
     routed = [(route, a) for route, a in answers if a.status == "routed" and a.rows]

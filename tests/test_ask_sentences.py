@@ -472,6 +472,14 @@ def test_a_section_of_a_document_named_by_its_title_words_asks_that_section_of_t
     assert paths(doc, 1) == ["signing/serializer.py"]
 
 
+def test_a_docs_question_that_names_its_document_asks_for_a_section_of_it_first(nested_repo):
+    # a fresh install on tomli: "which part of the README explains how to parse a TOML file?" answered the code the
+    # README names, and left the README's own sections out (the question was "reading" it)
+    doc = ask(nested_repo, "Which part of the README describes the features of failed calls being retried?")
+    assert routes(doc)[0][0] == "why"
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Features")
+
+
 def test_a_document_that_has_a_section_names_no_section_by_its_verb(nested_repo):
     # django: "The signing docs have a section on verifying timestamped values …" named no section "signing docs
     # have a": the document is asked whole
