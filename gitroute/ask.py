@@ -497,7 +497,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             routes.add("code", reason if kind == "code" else
                        f"{reason}, about the document '{document}': which code it talks about",
                        _with_section(section_of, subjects, evidence, text) if section_of else None,
-                       guessed=kind == "docs" and all(k != "code" for _, k, _ in intents))
+                       guessed=kind == "docs" and all(k != "code" for _, k, _ in intents)
+                       and _PART_OF.search(text) is not None)
             subject = subject or document
         else:
             asked, missing = _subject_for(kind, at, text, subjects, names, evidence)
@@ -660,6 +661,10 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
 # possessive) are its title; not "the signing docs have a section" (a verb, a document's noun: no section's name)
 _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:(?!(?:have|has|had|is|are|was|were"
                              r"|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b", re.I)
+
+
+# "which part of the README", "what section of the guide": a part of a document asked for, not the code it names
+_PART_OF = LazyPattern(r"\b(?:which|what)\s+(?:part|section|chapter|paragraph)s?\s+of\b", re.I)
 
 
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"

@@ -138,7 +138,7 @@ _CODE = _phrases(
     r"(?:programs?|examples?|samples?|code|implementations?|demos?|tools?)\b",
     # "I'm reading the blueprints page; where's the code?": the code of the document the question names
     r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:code|source|implementation)(?:\s+for\s+(?:it|this|that|them)"
-    r"|\s+that\s+implements?\s+(?:it|this|that|them))?\s*(?:[?.!]|$)",
+    rf"|\s+that\s+{_ACTUALLY}(?:implements?|does|do|handles?)\s+(?:it|this|that|them))?\s*(?:[?.!]|$)",
     r"\b(?:which|what) (?:code|source files?|files?|functions?|classes|modules?|packages?)\s+(?:implements?|backs?)\b"
     r".*\b(?:described|documented|proposed|specified|outlined|explained) in\b",
     r"\b(?:source|code|implementation)(?: files?)? (?:for|of) (?:the )?(?:\S+\s+){0,3}?(?:it|this|that|them|listed"
@@ -601,7 +601,6 @@ _GATES: dict[int, Gate] = {
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
-    486116021: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
                   'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
@@ -678,6 +677,7 @@ _GATES: dict[int, Gate] = {
                   'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
                   'notes', 'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note',
                   'section', 'section of the ', 'somewhere', 'through', 'tutorial', 'user guide', 'write', 'writeup')),
+    1416261205: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
     1502035595: (('what made',),
                  ('abandon', 'avoid', 'choose', 'decide', 'drop', 'go with', 'hold off', 'opt', 'pick', 'prefer',

@@ -429,6 +429,7 @@ def test_a_readme_named_after_its_folder_asks_code_with_that_readme(nested_repo,
     ("Which file makes bundlers pick up the server example instead of lib?", "wiring"),
     ("The Retrying page promises longer waits, so which code actually doubles the wait after each failure?", "code"),
     ("Which code actually doubles the wait after each failure?", "query"),
+    ("The Retrying page describes the longer waits; where is the code that actually does that?", "code"),
 ])
 def test_a_phrase_asks_its_kind(nested_repo, question, command):
     assert routes(ask(nested_repo, question))[0][0] == command
