@@ -109,6 +109,7 @@ _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|su
 # What "which … implements it" asks for ("which module actually implements that environment?"), and its adverbs.
 _CODE_NOUN = r"(?:code|source files?|files?|programs?|modules?|classes)"
 _ACTUALLY = r"(?:(?:actually|really|exactly|in fact)\s+)?"
+_NOT_A_USE = rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does|do)\b)"  # a verb that asks who uses it, or an auxiliary
 _CODE = _phrases(
     r"\b(?:which|what) (?:code|files?|symbols?|functions?|classes|modules?|packages?|types?|sources?)\b.*"
     r"\b(?:does|do|is|are)\b.*"
@@ -127,7 +128,7 @@ _CODE = _phrases(
     # any verb done to several things the document named ("which code actually publishes those events?"), but a
     # use's, which asks who uses them ("it" may be the question's own subject: "what code notices it and retries")
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
-    rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does)\b)\w+s\s+(?:them|these|those)\b",
+    rf"{_NOT_A_USE}\w+s\s+(?:them|these|those)\b",
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
     r"(?:does|do) (?:it|this|that)\s*(?:[?.!]|$)",
     # two things done to what the document described: "what code registers and then invokes those methods?"
@@ -159,9 +160,7 @@ class _AfterPage(Phrases):
 
 
 _A_PAGE = re.compile(r"\b(?:page|guide|docs|documentation|readme|section|chapter|tutorial|manual)\b", re.I)
-# any verb but a use's (which asks who uses it) and an auxiliary
-_CODE_AFTER_PAGE = _AfterPage(
-    rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}(?!{_IMPACT_VERBS}\b|(?:is|was|has|does|do)\b)\w+s\b")
+_CODE_AFTER_PAGE = _AfterPage(rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}{_NOT_A_USE}\w+s\b")
 
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
@@ -391,9 +390,10 @@ def _without_frame(text: str, phrases: Phrases, frame: re.Pattern[str], anywhere
 
 
 def docs_phrase_end(text: str, at: int) -> int:
-    """Where the docs phrase that starts at `at` ends (`at` when none does)."""
-    found = _DOCS.pattern.search(text, at)
-    return found.end() if found is not None and found.start() == at else at
+    """Where the docs phrase that starts at `at` ends (`at` when none does); searched as `phrase_intents` found it,
+    through the gates, not by compiling every alternative."""
+    found = _DOCS.search(text[at:])
+    return at + found.end() if found is not None and found.start() == 0 else at
 
 
 def without_doc_phrases(text: str) -> str:
@@ -619,8 +619,6 @@ _GATES: dict[int, Gate] = {
     655569664: (('are', 'aren', 'is', 'isn', 'was', 'wasn'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',), ('bad', 'dangerous', 'good', 'poor', 'questionable', 'risky', 'smart', 'terrible', 'wise'),
                  (' ',), ('approach', 'choice', 'design', 'idea', 'practice')),
-    670166885: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
-                 ('s',), ('th',), ('em', 'ese', 'ose')),
     678196143: (('where',), ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     684594276: (('on what grounds', 'ruled out', 'turned down'),),
     705138828: (('had', 'has', 'have', 'need', 'needs'), (' to ',),
@@ -801,6 +799,8 @@ _GATES: dict[int, Gate] = {
     3897439758: (('classes', 'code', 'files', 'functions', 'source'),
                  ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
                  (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
+    3925045504: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
+                 ('s',), ('th',), ('em', 'ese', 'ose')),
     3935762355: (('wh',), ('at', 'ich'), ('build', 'package', 'packaging', 'project'),
                  ('config', 'manifest', 'metadata', 'setting')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),

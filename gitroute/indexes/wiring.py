@@ -44,10 +44,10 @@ _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pi
                        ".codecov.yml", ".releaserc", ".releaserc.json", "release-please-config.json"))
 # The repository's automation that GitHub reads from .github/ by these names: dependency updates, how release notes
 # sort merged pull requests (viper's "which file controls how merged pull requests are sorted into sections …"),
-# labels by path. A `release.yml` elsewhere may be anything.
+# labels by path (renovate's and codecov's files are CI files wherever they are: `_CI_NAMES`). A `release.yml`
+# elsewhere may be anything.
 _GITHUB_CONFIGS = frozenset(("dependabot.yml", "dependabot.yaml", "release.yml", "release.yaml", "labeler.yml",
-                             "labeler.yaml", "release-drafter.yml", "release-drafter.yaml", "renovate.json",
-                             "mergify.yml", "stale.yml", "codecov.yml"))
+                             "labeler.yaml", "release-drafter.yml", "release-drafter.yaml", "mergify.yml", "stale.yml"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",

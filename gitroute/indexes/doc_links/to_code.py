@@ -28,21 +28,26 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
         entry, others = match_document(question, docs_list)
     if entry is None:
         return Answer("no_match", view.source, (), (f"no document matches '{question}'",))
+    links: list[list] | None = None
     if heading and others:
         # "The Fallback Signers section of the serialization docs": of the documents the words match, the one
         # that has that section (itsdangerous's serializer.rst, not url_safe.rst, "URL Safe Serialization")
         held = {e[0]: e for e in docs_list}
-        with_section = next((p for p in [entry[0], *others][:MAX_SECTION_DOCUMENTS]
-                             if held[p][3] and _section_links(_links_of(view, p), heading)[0] is not None), None)
-        if with_section is not None and with_section != entry[0]:
-            others = [entry[0], *(p for p in others if p != with_section)]
-            entry = held[with_section]
+        for candidate in [entry[0], *others][:MAX_SECTION_DOCUMENTS]:
+            found = _links_of(view, candidate) if held[candidate][3] else []
+            if _section_links(found, heading)[0] is not None:
+                if candidate != entry[0]:
+                    others = [entry[0], *(p for p in others if p != candidate)]
+                    entry = held[candidate]
+                links = found
+                break
     path = entry[0]
     notes = (f"'{question}' also matches: {', '.join(others)}",) if others else ()
     if not entry[3]:
         return Answer("no_match", view.source, (), (f"document '{path}' names no file or symbol of the code graph",)
                       + notes, {"document": path})
-    links = _links_of(view, path)
+    if links is None:
+        links = _links_of(view, path)
     if heading:
         inside, said = _section_links(links, heading)
         links = links if inside is None else inside

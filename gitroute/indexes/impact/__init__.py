@@ -324,7 +324,6 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     others = len(distinct) - 1
     if len(code) == 1 and len(distinct) > 1:
         distinct = code  # one definition in code, the rest in tests or docs: that one is meant
-    narrowed = len(distinct) > len(code) == 1
     together = len(distinct) > 1 and one_symbol(distinct)
     if together:
         others = 0
@@ -341,14 +340,14 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     contract_rows = _contract_rows(view, start[1])
     if files:
         walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous, files=files,
-                           every_definition=together and not narrowed)
+                           every_definition=together)
         # A contract row that repeats an earlier one is a row more the caller reads past (`ask`'s merge skips it).
         rows = (rows or 0) + len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})
         ranked = rank_kept_rows(view.graph, walk.reached, limit=limit, explain=explain,
                                 keep=rows - len(contract_rows[0]))
     else:
         walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous,
-                           every_definition=together and not narrowed)
+                           every_definition=together)
         ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
