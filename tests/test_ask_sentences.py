@@ -455,6 +455,8 @@ SIGNING = {
     "docs/url_safe.md": "# URL Safe Serialization\n\n`dumps_url` writes a token safe in a URL.\n",
     "signing/serializer.py": "def iter_unsigners(fallbacks):\n    return list(fallbacks)\n",
     "signing/url_safe.py": "def dumps_url(data):\n    return str(data)\n",
+    "README.md": ("# signing\n\n## Rotating keys\n\n"
+                  "Old keys stay as fallbacks while new tokens are signed with the new key.\n"),
 }
 
 
@@ -488,6 +490,13 @@ def test_a_document_that_has_a_section_names_no_section_by_its_verb(nested_repo)
                            "implementation.")
     assert ("code", "Retrying") in routes(doc)
     assert paths(doc, 1) == ["lib/retry.js"]
+
+
+def test_a_part_of_a_named_document_that_names_no_code_is_still_asked_of_its_sections(signing_repo):
+    # the README names no code: its code route finds nothing, and the question still asked for a part of it
+    doc = ask(signing_repo, "Which part of the README explains rotating old keys to new ones?")
+    assert "why" in [command for command, _ in routes(doc)]
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Rotating keys")
 
 
 def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nested_repo):

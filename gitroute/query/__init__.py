@@ -229,13 +229,12 @@ def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: l
     aliases documented?" asked docs about `command`)."""
     from gitroute.indexes.doc_links import READ_AS_NAME
 
-    first_kind = answers[0][0].kind if answers else None
-    if "why" in available and first_kind in ("docs", "code") and answers[0][1].status == "routed" \
-            and not any(r.command == "why" for r, _ in answers):
+    if "why" in available and answers and not any(r.command == "why" for r, _ in answers):
         first, answer = answers[0]
-        if first.kind == "code" and first.guessed:  # a docs question that named its document
+        if first.kind == "code" and first.guessed:  # a docs question that named its document: whatever its code
             return _sections_route(text, ", before the code its document names")
-        if first.kind == "docs" and (first.guessed or answer.notes[:1] and answer.notes[0].startswith(READ_AS_NAME)):
+        if first.kind == "docs" and answer.status == "routed" and (
+                first.guessed or answer.notes[:1] and answer.notes[0].startswith(READ_AS_NAME)):
             return _sections_route(text, ", before the documents that link a name its words were read as")
     if len(answers) < 2 or "why" not in available or answers[0][0].kind != "docs" \
             or answers[0][1].status != "no_match" or all(a.status == "no_match" for _, a in answers[1:]) \
