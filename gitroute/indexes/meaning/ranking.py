@@ -388,8 +388,8 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
     if len(evidence.missing) == len(tokens):
         return f"no word of the question occurs {WHERE_WORDS_ARE}: " + evidence.named(evidence.missing)
     if evidence.absent_terms:
-        return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing in the "
-                "repository mentions")
+        return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing "
+                f"{WHERE_WORDS_ARE} mentions")
     if evidence.best_idf < MIN_IDF:
         return "the best file matches only words that are common in this repository"
     missing_share = len(evidence.missing) / len(tokens)
