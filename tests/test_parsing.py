@@ -2079,6 +2079,20 @@ def test_cpp_class_whose_bases_are_under_an_if_is_defined() -> None:
     ]
 
 
+_BASES_LINES = ["class A", "template <typename T> struct B", "#if X", "  #ifdef Y", "#else", "#elif Z", "#endif",
+                ": public A<T>", "    // a comment", "{", "};", "int f();", "  private:", ""]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_BASES_LINES), max_size=30))
+def test_a_class_s_bases_group_is_found_from_its_if_lines_as_the_whole_pattern_finds_it(lines) -> None:
+    """`grouped_bases_kept` tries the pattern only above each `#if`: it must blank what trying it at every line does."""
+    from gitroute.parsing.families.c_family import _GROUPED_BASES, _keep_alone, grouped_bases_kept
+
+    data = "\n".join(lines).encode() + b"\n"
+    assert grouped_bases_kept(data) == _GROUPED_BASES.sub(_keep_alone, data)
+
+
 def test_cpp_specifier_macros_do_not_break_the_class_around_them() -> None:
     """`FMT_CONSTEXPR write_int_data(...) : size(n) {` read as a declaration of type FMT_CONSTEXPR broke fmt's
     `write_int_data`, which swallowed the 700 lines below it; `class FMT_API format_error` is the class it names."""

@@ -146,6 +146,27 @@ _GROUPED_BASES = re.compile(
     re.MULTILINE,
 )
 
+_IF_DIRECTIVE = re.compile(rb"#[ \t]*if")  # a literal first: found far faster than a pattern tried at every line
+
+
+def grouped_bases_kept(data: bytes) -> bytes:
+    """`_GROUPED_BASES.sub(_keep_alone, data)`, tried only on the line above each `#if` that opens its line: the
+    pattern opens with `^`, which re tries at every line of a file (about 20 ms a megabyte of C++ headers, a
+    seventh of parsing them); this, about a fourteenth of that."""
+    parts: list[bytes] = []
+    last = 0
+    for found in _IF_DIRECTIVE.finditer(data):
+        line = data.rfind(b"\n", 0, found.start()) + 1
+        if not line or data[line:found.start()].strip(b" \t"):
+            continue  # on the first line, or after something on its line: no head above it
+        above = data.rfind(b"\n", 0, line - 1) + 1
+        group = _GROUPED_BASES.match(data, above) if above >= last else None
+        if group is not None:
+            parts += [data[last:above], _keep_alone(group)]
+            last = group.end()
+    return b"".join([*parts, data[last:]]) if parts else data
+
+
 _NOT_A_LINE_BREAK = re.compile(rb"[^\r\n]")
 
 
@@ -165,7 +186,7 @@ class Cpp(CFamily):
         if b"#" in data:
             data = _GROUPED_SPECIFIER.sub(_keep_alone, data)
             data = _GROUPED_NAMESPACE.sub(_keep_alone, data)
-            data = _GROUPED_BASES.sub(_keep_alone, data)
+            data = grouped_bases_kept(data)
         if b":" in data:
             data = _ACCESS_MACRO.sub(_as_access, data)
             data = _ACCESS_WITH_MACRO.sub(lambda m: m[1] + b" " * len(m[2]), data)
