@@ -469,6 +469,66 @@ CORPORA: dict[str, Corpus] = {
             "0e37c15b57bcf8ece6710f908c0ef2dd33e2eeff",
             source=DEBIAN,
         ),
+        # Round 46's strangers (bench/*.blind46{,b}.sentences.routing-bench.yaml). Python: urllib3's sdist (the
+        # connection pools, retries, the response reader; its tests and dummy server; docs/ in reStructuredText).
+        Corpus(
+            "urllib3",
+            "2.5.0",
+            "urllib3-2.5.0.tar.gz",
+            "3fc47733c7e419d4bc3f6b3dc2b4f890bb743906a30d56ba4a5bfa4bbff92760",
+            "90a1f18306830967ce50761b6ed184827eacd82a",
+        ),
+        # JavaScript: js-yaml (the YAML loader and dumper in lib/, its schemas and types; README as its manual).
+        # npm integrity sha512-wpxZs9NoxZaJESJGIZTyDEaYpl0FKSA+FB9aJiyemKhMwkxQg63h4T1KJgUGHpTqPDNRcmmYLugrRjJlBtWvRA==
+        Corpus(
+            "js-yaml",
+            "4.1.0",
+            "js-yaml-4.1.0.tgz",
+            "0dae332559cf22b21c26ea70e732afd8303ff99412f9c3d9d209faa8882cf2ca",
+            "0b138523c442aeea650ebac2d3bc4c1877f50125",
+            source=NPM,
+        ),
+        # Go: zerolog (the zero-allocation JSON logger, its encoders, hooks and samplers; README as its manual) as
+        # upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "zerolog",
+            "1.29.1",
+            "golang-github-rs-zerolog_1.29.1.orig.tar.gz",
+            "3ce3fd8b2a485c8e222af4f8363de032e80625ad8d502fca48ac46c2a46d4f62",
+            "ce9f4864ef212372a1defebef3ff255476b4183c",
+            source=DEBIAN,
+        ),
+        # C++: CLI11 (the header-only command line parser, its tests, examples and book/ in Markdown) as upstream's
+        # orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "cli11",
+            "2.4.1+ds",
+            "cli11_2.4.1+ds.orig.tar.xz",
+            "0b8fbf2398875f15f30a675c7f412123a2aaa38df2863e991de72004fd5f1292",
+            "809302f20ccf43d6af0be4ab9fd79df31762f153",
+            source=DEBIAN,
+        ),
+        # Elixir: earmark_parser (a Markdown parser: its line scanner, block and inline parsers, tests) as
+        # upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256. The bench's first
+        # Elixir corpus.
+        Corpus(
+            "earmark-parser",
+            "1.4.44",
+            "elixir-earmark-parser_1.4.44.orig.tar.xz",
+            "5090141c4c8375f8f4db12e92ac5e3c0843a01d74a66c2052c1bfb049979dff7",
+            "da1a00d1d70a51f40e0f3207018d6315dd747764",
+            source=DEBIAN,
+        ),
+        # Java: argparse4j (Python's argparse for Java: the parser, actions, help formatting, tests; its manual in
+        # reStructuredText) as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "argparse4j",
+            "0.9.0",
+            "argparse4j_0.9.0.orig.tar.xz",
+            "1b42f51833e8cede1938583e35ad3f38c7d9ccfac209a63c2a7c62b3b31a1d25",
+            "33e9162f4879ed19a872eaa7eda9a47572810f0c",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
@@ -594,7 +654,8 @@ def _download_debian(corpus: Corpus, path: Path) -> None:
     import urllib.request
 
     package = corpus.pool or corpus.filename.split("_", 1)[0]
-    url = f"{DEBIAN_POOL}/{package[0]}/{package}/{corpus.filename}"
+    letter = package[:4] if package.startswith("lib") else package[0]  # the pool's folders: libu/libuv1, c/cjson
+    url = f"{DEBIAN_POOL}/{letter}/{package}/{corpus.filename}"
     _note(f"downloading {url} into '{path.parent}'")
     partial = path.with_name(path.name + ".part")
     try:
