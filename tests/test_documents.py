@@ -140,6 +140,14 @@ def test_markdown_inline_html_tags_are_markup_not_text() -> None:
     assert _tokens(doc) == [("code", "a<b>", "", 5)]
 
 
+def test_markdown_brackets_without_a_link_definition_are_text() -> None:
+    # js-yaml's README: "### dump (object [ , options ])" is that section, brackets and all (CommonMark: `[x]` is a
+    # link only when the document defines the label); a defined label, any case, is still a link's text
+    doc = _doc("README.md", "# API\n\n### dump (object [ , options ])\n\nSee [The Guide] and [x].\n\n"
+                            "[the  guide]: https://example.com/guide\n")
+    assert [b.text for b in doc.blocks][:3] == ["API", "dump (object [ , options ])", "See The Guide and [x]."]
+
+
 def test_markdown_inline_code_is_a_token_code_blocks_are_not() -> None:
     doc = _doc("docs/design.md", MARKDOWN)
     tokens = _tokens(doc)

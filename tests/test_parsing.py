@@ -1529,6 +1529,28 @@ def test_ts_type_aliases_are_interfaces_and_module_constants_are_constants() -> 
     ]
 
 
+def test_js_module_level_var_is_a_constant_as_const_is_and_a_required_member_is_an_import() -> None:
+    # js-yaml's `var BASE64_MAP = '...'`: the CommonJS style declares module constants with `var`; before, only
+    # `const`/`let` were constants, and the words of a `var` constant's name were nowhere in the meaning index.
+    source = """\
+        'use strict';
+        var Type = require('../type');
+        var EventEmitter = require('events').EventEmitter;
+        const Readable = require('stream').Readable;
+        // [ 64, 65, 66 ] -> [ padding, CR, LF ]
+        var BASE64_MAP = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+        var defaults = { indent: 2 };
+        export var LIMIT = 10;
+        function f() { var local = 1; }
+        """
+    assert _symbols(source, "javascript") == [
+        ("BASE64_MAP", "constant", 6, 6, None, "[ 64, 65, 66 ] -> [ padding, CR, LF ]"),
+        ("defaults", "constant", 7, 7, None, ""),
+        ("LIMIT", "constant", 8, 8, None, ""),
+        ("f", "function", 9, 9, None, ""),
+    ]
+
+
 def test_python_module_level_constants_are_constants_and_locals_are_not() -> None:
     source = b"""\
 __all__ = ["x"]

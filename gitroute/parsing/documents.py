@@ -254,9 +254,10 @@ _MYST_ROLE = re.compile(rb"\{([A-Za-z][\w:+.-]{0,40})\}\Z")
 class _MarkdownInline:
     """Plain text and tokens of one run of Markdown inline content."""
 
-    def __init__(self, src: bytes, first_line: int) -> None:
+    def __init__(self, src: bytes, first_line: int, labels: frozenset[str] = frozenset()) -> None:
         self.src = src
         self.first_line = first_line
+        self.labels = labels  # the document's link reference definitions (`_link_labels`)
         self.tokens: list[Token] = []
 
     def line(self, node: Node) -> int:
@@ -281,6 +282,10 @@ class _MarkdownInline:
                 return _role_shown(inner, target)
             self.add("code", " ".join(inner.split()), node)
             return inner
+        if kind == "shortcut_link" and _label_key(self.src[node.start_byte + 1:node.end_byte - 1]) not in self.labels:
+            # `[ , options ]` in "dump (object [ , options ])" is a link only when the document defines that label
+            # (CommonMark): otherwise it is its own text, brackets and all
+            return self.span(node)
         if kind in _MD_LINKS:
             for child in node.children:
                 if child.type == "link_destination":
@@ -365,7 +370,21 @@ def _too_slow(src: bytes) -> str:
 _INLINE_MARKUP = re.compile(rb"[`*_~\\\[\]<]")
 
 
-def _md_inline(data: bytes, node: Node | None, warnings: list[str]) -> tuple[str, tuple[Token, ...]]:
+# A link reference definition (`[label]: destination`), up to three spaces in; its label as compared (`_label_key`).
+_LINK_DEFINITION = re.compile(rb"^ {0,3}\[((?:[^\]\\\n]|\\.){1,999})\]:", re.M)
+
+
+def _label_key(label: bytes) -> str:
+    """A link label as CommonMark matches it: case and runs of whitespace aside."""
+    return " ".join(_decode(label).casefold().split())
+
+
+def _link_labels(data: bytes) -> frozenset[str]:
+    return frozenset(_label_key(m.group(1)) for m in _LINK_DEFINITION.finditer(data)) if b"]:" in data else frozenset()
+
+
+def _md_inline(data: bytes, node: Node | None, warnings: list[str],
+               labels: frozenset[str] = frozenset()) -> tuple[str, tuple[Token, ...]]:
     if node is None:
         return "", ()
     src = data[node.start_byte:node.end_byte]
@@ -375,7 +394,7 @@ def _md_inline(data: bytes, node: Node | None, warnings: list[str]) -> tuple[str
         warnings.append(f"line {node.start_point.row + 1}: {reason}: read as plain text")
         return _decode(src).strip(), ()
     tree = _parser("markdown_inline").parse(src)
-    reader = _MarkdownInline(src, node.start_point.row + 1)
+    reader = _MarkdownInline(src, node.start_point.row + 1, labels)
     text = reader.span(tree.root_node)
     return text.strip(), tuple(reader.tokens)
 
@@ -406,6 +425,7 @@ class _MarkdownReader:
     def __init__(self, data: bytes, out: _Collector) -> None:
         self.data = data
         self.out = out
+        self.labels = _link_labels(data)
 
     def read(self) -> None:
         tree = _parser("markdown").parse(_block_safe(self.data))
@@ -428,12 +448,12 @@ class _MarkdownReader:
             if kind == "atx_heading":
                 marker = next((c.type for c in child.children if c.type.startswith("atx_h")), "atx_h1_marker")
                 level = int(marker[5]) if marker[5:6].isdigit() else 1
-                text, tokens = _md_inline(self.data, _child(child, "inline"), self.out.warnings)
+                text, tokens = _md_inline(self.data, _child(child, "inline"), self.out.warnings, self.labels)
                 self.out.add("heading", line, end_line, text, tokens, level, heading_number(text))
             elif kind == "setext_heading":
                 paragraph = _child(child, "paragraph")
                 text, tokens = _md_inline(self.data, _child(paragraph, "inline") if paragraph else None,
-                                          self.out.warnings)
+                                          self.out.warnings, self.labels)
                 level = 1 if _child(child, "setext_h1_underline") is not None else 2
                 self.out.add("heading", line, end_line, " ".join(text.split()), tokens, level,
                              heading_number(text))
@@ -465,7 +485,7 @@ class _MarkdownReader:
                 self.walk(child, list_depth, quote)
 
     def paragraph(self, node: Node, line: int, end_line: int, list_depth: int, quote: bool) -> None:
-        text, tokens = _md_inline(self.data, _child(node, "inline"), self.out.warnings)
+        text, tokens = _md_inline(self.data, _child(node, "inline"), self.out.warnings, self.labels)
         if quote:
             self.out.add("quote", line, end_line, text, tokens)
             return
@@ -494,7 +514,7 @@ class _MarkdownReader:
             for cell in row.children:
                 if cell.type != "pipe_table_cell":
                     continue
-                text, cell_tokens = _md_inline(self.data, cell, self.out.warnings)
+                text, cell_tokens = _md_inline(self.data, cell, self.out.warnings, self.labels)
                 cells.append(text)
                 tokens.extend(cell_tokens)
             line = row.start_point.row + 1

@@ -34,5 +34,6 @@ from __future__ import annotations
 # decision index (`records._sections`); 29: a Lua class made by a class library's call (`local Date = class()`,
 # `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047); 30: a C++ class
 # whose bases are under an `#if` (the group's first branch kept in its head); 31: a Markdown inline HTML tag is
-# markup, not text (a heading's `<a name=…></a>`)
-EXTRACTOR_VERSION = 31
+# markup, not text (a heading's `<a name=…></a>`); 32: a JS/TS module-level `var` constant, as `const` is, and
+# no constant bound to a member of a `require(...)` (an import)
+EXTRACTOR_VERSION = 32

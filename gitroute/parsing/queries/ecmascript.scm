@@ -140,14 +140,17 @@
   (#eq? @_require "require")) @reference.bind
 
 ; Module-level constants and variables bound to a value that is no function: `export const ZodObject =
-; core.$constructor(...)`, `const defaults = { ... }`, `var view = new View()`. A `require(...)` is an
-; import, not a definition; a function value is a function above.
+; core.$constructor(...)`, `const defaults = { ... }`, `var view = new View()`. A `require(...)`, or a member
+; of one (`var Emitter = require('events').EventEmitter`), is an import, not a definition; a function value is
+; a function above. `var` (a variable_declaration) binds as `const` and `let` (a lexical_declaration) do: the
+; CommonJS style declares its module constants with it.
 (program
   (lexical_declaration
     (variable_declarator
       name: (identifier) @name
       value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-              (binary_expression) (ternary_expression) (await_expression) (class)]) @definition.constant))
+              (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant)
+  (#not-match? @_value "^require"))
 
 (program
   (export_statement
@@ -155,7 +158,8 @@
       (variable_declarator
         name: (identifier) @name
         value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-                (binary_expression) (ternary_expression) (await_expression) (class)]) @definition.constant)))
+                (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant))
+  (#not-match? @_value "^require"))
 
 (program
   (lexical_declaration
@@ -167,6 +171,37 @@
 (program
   (export_statement
     declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: (call_expression)) @definition.constant)))
+
+(program
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
+              (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant)
+  (#not-match? @_value "^require"))
+
+(program
+  (export_statement
+    declaration: (variable_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
+                (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant))
+  (#not-match? @_value "^require"))
+
+(program
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: (call_expression function: (_) @_callee)) @definition.constant)
+  (#not-eq? @_callee "require"))
+
+(program
+  (export_statement
+    declaration: (variable_declaration
       (variable_declarator
         name: (identifier) @name
         value: (call_expression)) @definition.constant)))
