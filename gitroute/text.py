@@ -246,8 +246,11 @@ _NOT_PARSED = object()
 
 # A request's leading verb ("explain how ...", "can you show me where ...", "describe the cache framework"): it asks
 # for an answer and names nothing, though a method named `explain` or `describe` would match it as a word.
-_LEADING_REQUEST = LazyPattern(r"^\s*(?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+# "I'm looking for …", "we need to find …" ask the same way.
+_LEADING_REQUEST = LazyPattern(r"^\s*(?:(?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
                                r"(?:explain|describe|show|find|locate|tell|walk|point|give|help)(?:\s+(?:me|us))?"
+                               r"|(?:i[\'\u2019]?m|i\s+am|we[\'\u2019]?re|we\s+are)\s+(?:looking|searching)\s+for"
+                               r"|(?:i|we)(?:[\'\u2019]d|\s+would)?\s+(?:want|need|like)\s+to\s+(?:find|see|locate|know))"
                                r"\s+(?=\S+\s+\S)", re.I)
 
 

@@ -14,6 +14,7 @@ from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, pat
 from gitroute.model import Answer, Node, Source
 from gitroute.prose import header_text, scan_prose
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
+from gitroute.text import without_request
 from tests.conftest import RepoBuilder
 
 
@@ -349,6 +350,49 @@ def test_meaning_routes_a_plain_question_to_the_file_that_answers_it(shop_repo, 
     doc = ask(route, shop_repo, "where is the price of a parcel worked out from its weight", "--meaning")
     assert doc["status"] == "routed"
     assert doc["rows"][0]["path"] == "src/shop/ship.go"
+
+
+def test_a_camel_cased_language_name_is_the_word_the_repository_holds(shop_repo, route):
+    # js-yaml: "… shifts them into a UTC JavaScript date" was no_match, 'JavaScript' an absent term: a file's language
+    # is the word "javascript", which no node holds as "java" and "script"
+    for question, path in (("where is the JavaScript shopping cart kept in the browser", "src/shop/cart.js"),
+                           ("which TypeScript function lists products on sale", "src/shop/catalog.ts")):
+        doc = ask(route, shop_repo, question, "--meaning")
+        assert doc["status"] == "routed", doc
+        assert doc["rows"][0]["path"] == path
+    # a camel-cased name the repository lacks is still absent
+    doc = ask(route, shop_repo, "where is the GraphQL shopping cart kept in the browser", "--meaning")
+    assert doc["status"] == "no_match" and "GraphQL" in doc["notes"][0]
+
+
+def test_a_camel_cased_word_whose_humps_the_repository_holds_keeps_its_humps(make_repo, route):
+    # ws: "the WebSocket server" holds "web", "socket" and, as one word, "websocket" (crashed: the one word was read
+    # but was no question word)
+    repo = make_repo("humps")
+    repo.commit({"src/server.js": "/** The web socket server: accepts the upgrade. */\nexport function upgrade() {}\n",
+                 "src/websocket.js": "/** A websocket client. */\nexport function websocket() {}\n",
+                 **{f"src/{name}.js": f"/** The {name} of an order. */\nexport function {name}() {{}}\n"
+                    for name in ("price", "discount", "invoice", "receipt", "refund")}}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where does the WebSocket server accept the upgrade", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/server.js"
+
+
+def test_numbers_the_repository_lacks_are_an_examples_values_not_words_to_find(shop_repo, route):
+    # "an offset like +05:30": before, each number no node holds counted against the best file's coverage
+    doc = ask(route, shop_repo, "where is the price of a parcel of 12 kilograms worked out, like 24 for 12", "--meaning")
+    assert doc["status"] == "routed", doc
+    assert doc["rows"][0]["path"] == "src/shop/ship.go"
+    # a question of numbers only is still asked by them
+    doc = ask(route, shop_repo, "where is 4711 handled", "--meaning")
+    assert doc["status"] == "no_match"
+
+
+def test_i_am_looking_for_is_a_request_not_a_word_of_the_answer():
+    assert without_request("I'm looking for the logic that blocks until a socket is readable") == (
+        "the logic that blocks until a socket is readable")
+    assert without_request("We need to find where the cache is cleared") == "where the cache is cleared"
+    assert without_request("I\u2019m searching for the place that retries") == "the place that retries"
 
 
 def test_built_copies_are_not_indexed(shop_repo, route):

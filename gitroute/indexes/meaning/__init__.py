@@ -69,11 +69,13 @@ from gitroute.indexes.meaning.vocabulary import (
     absent_terms,
     alternatives,
     anchor_texts,
+    fused_words,
     neighbour_alternatives,
     neighbours,
     node_fields,
     path_text,
     question_words,
+    with_fused_words,
     word_stem,
     words,
 )
@@ -527,7 +529,16 @@ def query_meaning(
         return [], [no_match_reason(Evidence({}, [], 0.0, 0.0), []) or ""], None
     alternates = alternatives(tokens) if EXPANDED else {}
     body = [BODY_PREFIX + t for t in tokens] if BODY_WEIGHT and section.get("body_documents") else []
-    postings = read_postings([*tokens, *alternates, *body], section, read, corrupt, memo)
+    fused = fused_words(text, tokens)
+    postings = read_postings([*tokens, *alternates, *body, *fused], section, read, corrupt, memo)
+    tokens = with_fused_words(tokens, fused, postings)
+    for word in fused.keys() - set(tokens):  # read in case: the question keeps the humps
+        postings.pop(word, None)
+    numbers = [t for t in tokens if t.isdigit() and t not in postings]
+    if numbers and len(numbers) < len(tokens):  # an example's value ("an offset like +05:30"), not a word to find
+        tokens = [t for t in tokens if t not in numbers]
+        for number in numbers:
+            postings.pop(BODY_PREFIX + number, None)
     held = set(postings) | {word for alt, word in alternates.items() if alt in postings}
     near, shares = neighbour_alternatives([t for t in tokens if t not in held and t not in asking], tokens, alternates)
     if near:  # a second read, only for words the repository lacks

@@ -189,6 +189,32 @@ def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_CAMEL_TERM = LazyPattern(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
+
+
+def fused_words(text: str, tokens: Sequence[str]) -> dict[str, list[str]]:
+    """A camel-cased word of the question run together -> its humps among the question's words (`JavaScript`:
+    "javascript" -> java, script): the one word a repository may hold where it holds none of the humps (a file's
+    language is named "javascript"; no node holds "java")."""
+    found: dict[str, list[str]] = {}
+    for match in _CAMEL_TERM.finditer(text):
+        humps = [word_stem(t) for t in tokenize(match.group())]
+        if len(humps) > 1 and all(h in tokens for h in humps):
+            found.setdefault(word_stem(match.group().lower()), humps)
+    return found
+
+
+def with_fused_words(tokens: list[str], fused: Mapping[str, list[str]], held: Mapping[str, object]) -> list[str]:
+    """The question's words, a camel-cased word's humps as the one word when the repository holds that word and none
+    of the humps (`fused_words`)."""
+    for word, humps in fused.items():
+        if word in held and word not in tokens and not any(h in held for h in humps):
+            at = tokens.index(humps[0])
+            tokens = [t for t in tokens if t not in humps]
+            tokens.insert(min(at, len(tokens)), word)
+    return tokens
+
+
 _EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
 
 
