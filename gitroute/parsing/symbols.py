@@ -37,16 +37,25 @@ def build_symbols(family: Family, scopes: list[Scope], data: bytes, warnings: li
         scope.lexical = stack[-1] if stack else -1
         stack.append(index)
 
-    kept = 0
+    # Past the cap, definitions keep their place before constants do: a line of 20,000 `var a = 1;` (minified or
+    # generated code) leaves room for the function after it.
+    definitions = sum(1 + len(s.more_names) for s in scopes if s.kind not in ("impl", "constant"))
+    room_for_constants = MAX_SYMBOLS - definitions
+    kept = constants = 0
     for scope in scopes:
         if scope.kind != "impl":
-            if kept >= MAX_SYMBOLS:
-                warnings.append(f"symbols capped at {MAX_SYMBOLS}")
-                break
+            constant = scope.kind == "constant"
+            if kept >= MAX_SYMBOLS or (constant and constants >= room_for_constants):
+                if not warnings or warnings[-1] != f"symbols capped at {MAX_SYMBOLS}":
+                    warnings.append(f"symbols capped at {MAX_SYMBOLS}")
+                if kept >= MAX_SYMBOLS:
+                    break
+                continue
             scope.symbol = kept
             if scope.more_names:  # each of a declaration's other names is a symbol of its own, right after it
                 scope.more_names = scope.more_names[: MAX_SYMBOLS - kept - 1]
             kept += 1 + len(scope.more_names)
+            constants += (1 + len(scope.more_names)) if constant else 0
 
     types_by_name: dict[str, int] = {}
     has_owners = False
