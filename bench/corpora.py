@@ -529,6 +529,66 @@ CORPORA: dict[str, Corpus] = {
             "33e9162f4879ed19a872eaa7eda9a47572810f0c",
             source=DEBIAN,
         ),
+        # Round 46's second strangers (bench/*.blind46b.sentences.routing-bench.yaml). Python: Requests' sdist (the
+        # sessions, adapters, models and auth; its tests; README as its manual).
+        Corpus(
+            "requests",
+            "2.32.3",
+            "requests-2.32.3.tar.gz",
+            "55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760",
+            "fd605be4a7868af319d5b6fa3c1c6e42aed0689f",
+        ),
+        # JavaScript: node-semver (versions, ranges and comparators, one function per file; README as its manual).
+        # npm integrity sha512-RF0Fw+rO5AMf9MAyaRXI4AV0Ulj5lMHqVxxdSgiVbixSCXoEmmX/jk0CuJw4+3SqroYO9VoUh+HcuJivvtJemA==
+        Corpus(
+            "semver",
+            "7.7.2",
+            "semver-7.7.2.tgz",
+            "290a29b26644b16ad172c21797c5523788b537a7784ffd175607c4812653504e",
+            "8330c426826c0a7b278e23f70355c62256902235",
+            source=NPM,
+        ),
+        # Haskell: optparse-applicative (the option parser combinators, help rendering, completion; README as its
+        # manual) as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256. The
+        # bench's first Haskell corpus.
+        Corpus(
+            "optparse-applicative",
+            "0.18.1.0",
+            "haskell-optparse-applicative_0.18.1.0.orig.tar.gz",
+            "63811ab4fd26e829b8868364325a88be3acc79819f5bb5005b2dd3b961ecc491",
+            "d505f00f91e97b370835485fd55d38de1f521773",
+            source=DEBIAN,
+        ),
+        # C: libyaml (the YAML scanner, parser, emitter and its tests) as upstream's orig tarball in Debian's archive;
+        # trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "libyaml",
+            "0.2.5",
+            "libyaml_0.2.5.orig.tar.gz",
+            "fa240dbf262be053f3898006d502d514936c818e422afdcf33921c63bed9bf2e",
+            "a124daf44b0179f50934014ae1c0d543848b8dab",
+            source=DEBIAN,
+        ),
+        # PHP: guzzlehttp/psr7 (PSR-7 messages, streams and URIs; README as its manual) as upstream's orig tarball in
+        # Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "psr7",
+            "2.7.1",
+            "php-guzzlehttp-psr7_2.7.1.orig.tar.xz",
+            "6c971aaae710d10ae95c0605135cd48a0ed9fbc6063d61534d31cc47483cd243",
+            "9dcc78516afd7c26ab8c7aff2e6f4e7915ab8d2a",
+            source=DEBIAN,
+        ),
+        # Go: logrus (the structured logger: entries, formatters, hooks; README as its manual) as upstream's orig
+        # tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "logrus",
+            "1.9.0",
+            "golang-logrus_1.9.0.orig.tar.gz",
+            "12446ed9eb96573c2aae4df2db81900a65bfd21d2ce92efde7201614e42134f7",
+            "47c9b1c19289fe3df39238fde8bae5d8e138d4a3",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
