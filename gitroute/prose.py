@@ -45,9 +45,15 @@ _OPENING_DIRECTIVES = re.compile(
     r"|define[ \t]+\w+[ \t]*(?:$|//|/\*))[^\n]*(?:\n|\Z)\s*)+",
     re.MULTILINE,
 )
-# After those directives, a comment directly above a line of code documents that code, not the file (above a
-# directive, the directive: `// the default logger's colours` over `#ifndef NO_DEFAULT_LOGGER`); one above a blank
-# line, a namespace or an `extern "C" {` block (no definitions) is the file's.
+# A Python module's imports (and its `__all__`) do nothing yet either: urllib3's `util/wait.py` explains itself in a
+# comment block after them ("How should we wait on sockets? …"), with no docstring.
+_PY_OPENING = re.compile(
+    r"\A(?:[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*"
+    r"|__all__[ \t]*=[ \t]*(?:\[[^\]]*\]|\([^)]*\)|[^\n]*))[ \t]*(?:\n|\Z)\s*)+",
+)
+# After those directives (or imports), a comment directly above a line of code documents that code, not the file
+# (above a directive, the directive: `// the default logger's colours` over `#ifndef NO_DEFAULT_LOGGER`); one above a
+# blank line, a namespace or an `extern "C" {` block (no definitions) is the file's.
 _OPENS_NO_DEFINITION = re.compile(r"[ \t]*(?:\r?\n|\Z|namespace\b|extern[ \t]+\"C\"[ \t]*\{)")
 _LICENSE = re.compile(r"\b(?:copyright|licen[cs]e[ds]?|spdx|all rights reserved)\b", re.I)
 # A string on one line, double or single quoted or backquoted, its escapes included (`"can't \"open\" it"`).
@@ -102,8 +108,8 @@ def header_text(text: str, lang: str) -> str:
         past_directives = False
         for _ in range(4):  # a license block, then the description: look past a few blocks
             rest = rest.lstrip()
-            if traits(lang).preprocessed:
-                directives = _OPENING_DIRECTIVES.match(rest)
+            if traits(lang).preprocessed or lang == "python":
+                directives = (_PY_OPENING if lang == "python" else _OPENING_DIRECTIVES).match(rest)
                 if directives:
                     rest = rest[directives.end():]
                     past_directives = True

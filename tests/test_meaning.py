@@ -101,6 +101,17 @@ def test_header_text_of_a_c_header_comes_after_its_guard_pragma_and_includes():
     assert header_text("#include <x.h>\n\n// Not C: no directive skipped.\n\n", "java") == ""
 
 
+def test_header_text_of_a_python_module_comes_after_its_imports_when_it_has_no_docstring():
+    """urllib3's util/wait.py explains itself in a comment block after its imports and `__all__`: its words ("unixes",
+    "prefer") were the file node's body comments, unknown to no_match. A comment right above code is about that."""
+    text = ("# Copyright 2020 ACME. Licensed under the MIT License.\nfrom __future__ import annotations\n\nimport select\n"
+            "from functools import (\n    partial,\n)\n\n__all__ = [\"wait_for_read\", \"wait_for_write\"]\n\n\n"
+            "# How should we wait on sockets?\n# On Unixes, we prefer poll().\n\n\ndef wait_for_read(sock):\n    pass\n")
+    assert header_text(text, "python") == "How should we wait on sockets? On Unixes, we prefer poll()."
+    assert header_text("import os\n\n# the cache's key\nKEY = 1\n", "python") == ""
+    assert header_text('import os\n"""Not a docstring after an import."""\n', "python") == ""
+
+
 def test_header_text_of_php_comes_after_its_open_tag_and_keeps_a_description_that_names_its_licence():
     text = ("<?php declare(strict_types=1);\n\n/*\n * This file is part of Acme. For the full copyright and license\n"
             " * information, see LICENSE.\n */\n\n/**\n * Keeps rendered pages warm between visits.\n *\n"

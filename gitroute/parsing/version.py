@@ -35,5 +35,6 @@ from __future__ import annotations
 # `Date.Format = class()`), and a changelog file is a page of the decision index (decision 0047); 30: a C++ class
 # whose bases are under an `#if` (the group's first branch kept in its head); 31: a Markdown inline HTML tag is
 # markup, not text (a heading's `<a name=…></a>`); 32: a JS/TS module-level `var` constant, as `const` is, and
-# no constant bound to a member of a `require(...)` (an import); past the symbol cap, definitions before constants
-EXTRACTOR_VERSION = 32
+# no constant bound to a member of a `require(...)` (an import); past the symbol cap, definitions before constants;
+# 33: a Python module's header comment may come after its imports and `__all__` (`prose.header_text`)
+EXTRACTOR_VERSION = 33
