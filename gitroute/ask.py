@@ -648,7 +648,7 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
         if len(phrase.split()) > 1 and "#" not in phrase and not evidence.document_titled(phrase):
             subjects.facts.append(f"'{phrase}' may be a section of '{document}'")
             return f"{document}#{phrase}"
-    named = _SECTION_NAMED.search(text)
+    named = _SECTION_NAMED.search(text) or _SECTION_ON.search(text)
     if named:
         words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS]
         if words:
@@ -663,8 +663,17 @@ _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)
                              r"|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b", re.I)
 
 
-# "which part of the README", "what section of the guide": a part of a document asked for, not the code it names
-_PART_OF = LazyPattern(r"\b(?:which|what)\s+(?:part|section|chapter|paragraph)s?\s+of\b", re.I)
+# "the user guide section on using timeouts describes …": a section's title after "section on", when a verb that tells
+# what the section says follows it within three words (a longer run is what the section is about, not its name)
+_SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[\w/.:-]+\s+){0,2}[\w/.:-]+)(?=\s+(?:"
+                          r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b)", re.I)
+
+
+# "which part of the README", "what section of the guide", "which README section explains": a part of a document
+# asked for, not the code it names
+_PART_OF = LazyPattern(r"\b(?:which|what)\s+(?:(?:part|section|chapter|paragraph)s?\s+of\b|(?:the\s+)?(?:\S+\s+){1,2}?"
+                       r"(?:section|chapter|paragraph)s?\s+(?:explains?|describes?|covers?|says|shows?|tells?|lists?"
+                       r"|documents?|mentions?|talks?|walks?)\b)", re.I)
 
 
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"

@@ -107,7 +107,7 @@ _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|su
                  r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
                  r"|overrides?|mocks?|patches?|builds? on)")
 # What "which … implements it" asks for ("which module actually implements that environment?"), and its adverbs.
-_CODE_NOUN = r"(?:code|source files?|files?|programs?|modules?|classes)"
+_CODE_NOUN = r"(?:code|source files?|files?|programs?|modules?|class(?:es)?|functions?|methods?)"
 _ACTUALLY = r"(?:(?:actually|really|exactly|in fact)\s+)?"
 _NOT_A_USE = rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does|do)\b)"  # a verb that asks who uses it, or an auxiliary
 _CODE = _phrases(
@@ -160,7 +160,9 @@ class _AfterPage(Phrases):
 
 
 _A_PAGE = re.compile(r"\b(?:page|guide|docs|documentation|readme|section|chapter|tutorial|manual)\b", re.I)
-_CODE_AFTER_PAGE = _AfterPage(rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}{_NOT_A_USE}\w+s\b")
+# ("… which class actually does that counting": the doing the page described, named by its -ing)
+_CODE_AFTER_PAGE = _AfterPage(rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}(?:{_NOT_A_USE}\w+s\b"
+                              r"|(?:does|do) (?:that|this|the|those|these)\s+\w+ing\b)")
 
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
@@ -294,7 +296,7 @@ _INTENT = _phrases(
 # index answers from its tables and from those files' own words), and how its copies and pins are kept (contracts,
 # submodules: the tables alone, where a CI file sharing the question's words is no answer).
 _WIRING_BUILD = _phrases(
-    r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b",
+    r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b|\bcontinuous integration\b|\bpkg-config\b",
     r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
     # publishing a package or a release, not what code does ("which handler publishes log records to a topic")
     r"\bpublish(?:es|ed|ing)?\b(?=(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:packages?|releases?|crates?|gems?|wheels?|images?"
@@ -348,6 +350,15 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
     r"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner))\b",
+    # a file that sets up one of the repository's tools ("which config file sets up the Go linter", "which build
+    # file sets the compiler warning flags")
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:configures?|sets?(?:\s+up)?|enables?"
+    r"|controls?|tunes?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+)?(?:linters?|lint(?:ing)? rules?"
+    r"|formatters?|type[- ]?checkers?|test runners?|coverage|code style|style checks?|pre-commit hooks?"
+    r"|static analy(?:sis|[sz]ers?)"
+    r"|compiler(?: warnings?| flags?| options?)?|warning flags?|pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort"
+    r"|eslint|prettier|jest|mocha|vitest|karma|phpunit|phpstan|psalm|rubocop|clippy|rustfmt|golangci(?:-lint)?"
+    r"|clang-(?:format|tidy)|pre-commit|pkg-config)\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -630,6 +641,9 @@ _GATES: dict[int, Gate] = {
     870681227: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
                  ('bundler', 'cargo', 'composer', 'dependabot', 'esbuild', 'git', 'github', 'go', 'gradle', 'maven',
                   'node', 'npm', 'pip', 'pnpm', 'python', 'rollup', 'rubygems', 'the ', 'vite', 'webpack', 'yarn')),
+    878974425: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',),
+                 ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
@@ -644,10 +658,6 @@ _GATES: dict[int, Gate] = {
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     955784900: (('what',), ('checklist', 'procedure', 'process', 'steps ')),
-    1014200219: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
-                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
-                  'print', 'produce', 'write'),
-                 ('it', 'that', 'them', 'these', 'this', 'those')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
@@ -685,6 +695,12 @@ _GATES: dict[int, Gate] = {
     1563972610: (('are', 'is', 'must', 'shall', 'should', 'was', 'were', 'will'),
                  (' the roadmap', 'allowed', 'deprecated', 'ever', 'goal', 'going to', 'in scope', 'intended', 'meant',
                   'out of scope', 'plan', 'planned', 'policy', 'recommended', 'still', 'support', 'supposed')),
+    1696135664: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
+                 (' rule', 'black', 'checker', 'clang-', 'clippy', 'code style', 'compiler', 'coverage', 'eslint',
+                  'flake8', 'formatter', 'golangci', 'isort', 'jest', 'karma', 'linter', 'mocha', 'mypy', 'nox',
+                  'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint',
+                  'pytest', 'rubocop', 'ruff', 'rustfmt', 'static analy', 'style check', 'test runner', 'tox', 'vitest',
+                  'warning flag')),
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
@@ -733,8 +749,6 @@ _GATES: dict[int, Gate] = {
                   'writeup'),
                  ('about', 'behind', 'covering', 'describing', 'documenting', 'explaining', 'for', 'of', 'on',
                   'regarding')),
-    2242712027: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
-                 ('s',), ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     2273031004: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
@@ -747,8 +761,15 @@ _GATES: dict[int, Gate] = {
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
-    2519353112: (('ci', 'wired', 'wiring', 'workflow'),),
+    2788783185: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'),
+                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
+                  'print', 'produce', 'write'),
+                 ('it', 'that', 'them', 'these', 'this', 'those')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
+    2880488403: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',), ('th',),
+                 ('em', 'ese', 'ose')),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
     3001351635: (('wh',), ('at', 'ich'), ('s',),
@@ -758,11 +779,14 @@ _GATES: dict[int, Gate] = {
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
+    3128545594: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('do',), (' ',),
+                 ('it', 'that', 'this')),
     3203342149: (('affect', 'affected', 'affects', 'break', 'breaking', 'breaks', 'broken', 'impact', 'impacts'),
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
-    3321724680: (('wh',), ('at', 'ich'), ('classes', 'code', 'file', 'module', 'program', 'source file'), ('s',)),
+    3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',
                   'deprecated', 'drop', 'dropped', 'edit', 'edited', 'loosen', 'loosened', 'modified', 'modify', 'move',
@@ -799,8 +823,8 @@ _GATES: dict[int, Gate] = {
     3897439758: (('classes', 'code', 'files', 'functions', 'source'),
                  ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
                  (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
-    3925045504: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
-                 ('s',), ('th',), ('em', 'ese', 'ose')),
+    3917146130: (('wh',), ('at', 'ich'),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('ing', 's')),
     3935762355: (('wh',), ('at', 'ich'), ('build', 'package', 'packaging', 'project'),
                  ('config', 'manifest', 'metadata', 'setting')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),
@@ -818,8 +842,6 @@ _GATES: dict[int, Gate] = {
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
-    4195644255: (('wh',), ('at', 'ich'), (' ',), ('classes', 'code', 'file', 'module', 'program', 'source file'),
-                 ('do',), (' ',), ('it', 'that', 'this')),
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),

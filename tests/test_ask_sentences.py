@@ -456,7 +456,8 @@ SIGNING = {
     "signing/serializer.py": "def iter_unsigners(fallbacks):\n    return list(fallbacks)\n",
     "signing/url_safe.py": "def dumps_url(data):\n    return str(data)\n",
     "README.md": ("# signing\n\n## Rotating keys\n\n"
-                  "Old keys stay as fallbacks while new tokens are signed with the new key.\n"),
+                  "Old keys stay as fallbacks while new tokens are signed with the new key.\n\n"
+                  "## dump (object [ , options ])\n\nWrites an object as a token; `indent` sets its width.\n"),
 }
 
 
@@ -497,6 +498,40 @@ def test_a_part_of_a_named_document_that_names_no_code_is_still_asked_of_its_sec
     doc = ask(signing_repo, "Which part of the README explains rotating old keys to new ones?")
     assert "why" in [command for command, _ in routes(doc)]
     assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Rotating keys")
+
+
+def test_the_words_that_name_the_document_asked_of_are_no_words_its_section_must_hold(signing_repo):
+    # js-yaml: "Which part of the README explains the options for dump?" answered code: the sections route asked for
+    # three words (readme, options, dump) where the section "dump (object [ , options ])" holds two
+    doc = ask(signing_repo, "Which part of the README explains the options for dump?")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "dump (object [ , options ])")
+
+
+def test_which_readme_section_explains_asks_for_a_section_of_it(signing_repo):
+    # logrus: "Which README section explains when it's safe to turn off the logger's internal locking …?" asked only
+    # for the code the README names
+    doc = ask(signing_repo, "Which README section explains how old keys are rotated to new ones?")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Rotating keys")
+
+
+def test_a_page_then_which_class_does_that_doing_asks_for_code(signing_repo):
+    # argparse4j: "The manual section on Arguments.count() says an option can be counted …; which class actually
+    # does that counting …?" asked the docs; after no page ("so which code does that merging?", marshmallow) the
+    # question's own words are asked, as before
+    doc = ask(signing_repo, "The Fallback Signers section of the serialization docs says a list of signers is tried "
+                            "in turn; which class actually does that trying?")
+    assert routes(doc)[0][0] == "code"
+    assert paths(doc, 1) == ["signing/serializer.py"]
+    assert routes(ask(signing_repo, "Tokens get signed with the new key, so which code does that signing?"))[0][0] \
+        != "code"
+
+
+def test_a_section_named_after_section_on_is_the_section_the_code_route_reads(signing_repo):
+    # urllib3: "The user guide section on using timeouts describes …; which source file implements that …?" read the
+    # whole user guide
+    doc = ask(signing_repo, "The serialization docs section on fallback signers describes a list tried in turn; "
+                            "which source file implements that?")
+    assert routes(doc)[0] == ("code", "serialization#fallback signers")
 
 
 def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nested_repo):

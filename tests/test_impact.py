@@ -504,6 +504,31 @@ def test_the_repository_s_automation_files_are_ci_files() -> None:
         assert config_kind(path) is None, path
 
 
+def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo, route) -> None:
+    """logrus: "Which config file sets up the Go linter …, with the 100-character line length limit?" answered no_match
+    (a plain-words question, and .golangci.yml was no file of the wiring); CLI11's warning flags are set in a CMake
+    module. A file that configures a linter, a formatter or the compiler is asked of the wiring by that."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in (".golangci.yml", "sub/.eslintrc.json", "phpstan.neon.dist", ".rubocop.yml", "mypy.ini"):
+        assert config_kind(path) == "ci", path
+    assert config_kind("cmake/Warnings.cmake") == config_kind("yaml-0.1.pc.in") == "manifest"
+    assert config_kind("src/golangci.go") is None
+    repo = make_repo("linted")
+    repo.commit({".golangci.yml": "linters-settings:\n  lll:\n    line-length: 100\nlinters:\n  presets:\n    - bugs\n",
+                 "cmake/Warnings.cmake": ("# the compiler's warning flags\nset(WARNINGS -Wshadow -Wconversion)\n"
+                                          "if(WARNINGS_AS_ERRORS)\n  list(APPEND WARNINGS -Werror)\nendif()\n"),
+                 "CMakeLists.txt": "project(app)\ninclude(cmake/Warnings.cmake)\n",
+                 "main.go": "package main\n\n// main prints lines.\nfunc main() {}\n"}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    lint = json.loads(route(["ask", "--json", "Which config file sets up the Go linter with the line length limit?"],
+                            repo.path).stdout)
+    assert lint["rows"][0]["path"] == ".golangci.yml"
+    flags = json.loads(route(["ask", "--json", "Which build file sets the compiler warning flags such as -Wshadow?"],
+                             repo.path).stdout)
+    assert flags["rows"][0]["path"] == "cmake/Warnings.cmake"
+
+
 def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_repo, route) -> None:
     from gitroute.indexes.wiring import MAX_WORKFLOW_BYTES
 

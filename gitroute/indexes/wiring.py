@@ -48,6 +48,22 @@ _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pi
 # elsewhere may be anything.
 _GITHUB_CONFIGS = frozenset(("dependabot.yml", "dependabot.yaml", "release.yml", "release.yaml", "labeler.yml",
                              "labeler.yaml", "release-drafter.yml", "release-drafter.yaml", "mergify.yml", "stale.yml"))
+# A tool's own configuration, which CI and the developers' checks run by (logrus's "which config file sets up the
+# Go linter"): linters, formatters, type checkers and test runners, by the names the tools look for. Kept as CI
+# files (the kinds a bundle holds stay two).
+_TOOL_NAMES = frozenset((".golangci.yml", ".golangci.yaml", ".golangci.toml", ".eslintrc", ".eslintrc.js",
+                         ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", "eslint.config.js",
+                         "eslint.config.mjs", "eslint.config.cjs", ".prettierrc", ".prettierrc.json",
+                         ".prettierrc.yml", ".prettierrc.yaml", ".prettierrc.js", "prettier.config.js", ".stylelintrc",
+                         ".stylelintrc.json", ".editorconfig", ".flake8", ".pylintrc", "pylintrc", "mypy.ini",
+                         ".mypy.ini", "ruff.toml", ".ruff.toml", "pytest.ini", ".coveragerc", ".isort.cfg",
+                         ".rubocop.yml", ".clang-format", ".clang-tidy", "phpstan.neon", "phpstan.neon.dist",
+                         "phpstan.dist.neon", "psalm.xml", "psalm.xml.dist", "phpunit.xml", "phpunit.xml.dist",
+                         ".php-cs-fixer.php", ".php-cs-fixer.dist.php", "jest.config.js", "jest.config.ts",
+                         ".mocharc.yml", ".mocharc.json", ".mocharc.js", "rustfmt.toml", ".rustfmt.toml",
+                         "clippy.toml", "deny.toml", ".swiftlint.yml", ".scalafmt.conf", ".luacheckrc", ".hlint.yaml",
+                         "stylua.toml", ".markdownlint.json", ".markdownlint.yaml", ".yamllint", ".yamllint.yml",
+                         ".shellcheckrc", "checkstyle.xml", ".credo.exs", ".formatter.exs"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
@@ -56,7 +72,9 @@ _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package
                              # a repository's build script by the names build tools give it (not `build.py`: a module)
                              "build.sh", "build.ps1", "build.cmd", "build.bat", "build.cake", "build.fsx",
                              "psakefile.ps1"))
-_MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal")
+# .cmake: a build's own modules (CLI11's cmake/CLI11Warnings.cmake sets the compiler's warning flags); .pc.in: the
+# pkg-config metadata a C library installs, made from this template (libyaml's yaml-0.1.pc.in)
+_MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal", ".cmake", ".pc.in")
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
 # Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
@@ -132,9 +150,11 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 
 
 def config_kind(path: str) -> str | None:
-    """"ci" or "manifest" for a file that says how the repository is built, tested or published, else None."""
+    """"ci" or "manifest" for a file that says how the repository is built, tested, checked or published, else
+    None."""
     name = path.rpartition("/")[2].lower()
-    if _is_workflow(path) or name in _CI_NAMES or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
+    if _is_workflow(path) or name in _CI_NAMES or name in _TOOL_NAMES \
+            or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
             or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS:
         return "ci"
     if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES):

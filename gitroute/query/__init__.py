@@ -232,7 +232,7 @@ def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: l
     if "why" in available and answers and not any(r.command == "why" for r, _ in answers):
         first, answer = answers[0]
         if first.kind == "code" and first.guessed:  # a docs question that named its document: whatever its code
-            return _sections_route(text, ", before the code its document names")
+            return _sections_route(text, ", before the code its document names", first.text)
         if first.kind == "docs" and answer.status == "routed" and (
                 first.guessed or answer.notes[:1] and answer.notes[0].startswith(READ_AS_NAME)):
             return _sections_route(text, ", before the documents that link a name its words were read as")
@@ -278,13 +278,23 @@ def _described(text: str) -> str | None:
     return described if len(question_words(described)) >= MIN_DESCRIBED_WORDS else None
 
 
-def _sections_route(text: str, when: str = "") -> Route:
+def _sections_route(text: str, when: str = "", document: str = "") -> Route:
     """A docs question asked of every document's sections through `why`, in its own words less those that only ask
-    for a document: a section about "collecting results" holds neither "documented" nor "page"."""
+    for a document: a section about "collecting results" holds neither "documented" nor "page"; nor, when the
+    question named its `document`, the words of the document's name ("which part of the README explains the options
+    for dump?": the section is about options and dump, not about the README)."""
+    from pathlib import PurePosixPath
+
     from gitroute.ask import Route
     from gitroute.phrases import without_doc_phrases
+    from gitroute.text import tokenize
 
-    return Route("docs", "why", without_doc_phrases(text), f"docs found no document naming it: the question's words, "
+    asked = without_doc_phrases(text)
+    if document:
+        named = set(tokenize(PurePosixPath(document.partition("#")[0]).stem.lower()))
+        kept = [word for word in asked.split() if not named.issuperset(tokenize(word.lower())) or not tokenize(word)]
+        asked = " ".join(kept) if len(kept) < len(asked.split()) else asked
+    return Route("docs", "why", asked, f"docs found no document naming it: the question's words, "
                  f"over every document's sections{when}")
 
 
