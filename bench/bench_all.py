@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--against", type=Path, help="an earlier run's folder: list every rank that moved")
     parser.add_argument("--diff", type=Path, nargs=2, metavar=("EARLIER", "LATER"), help="only compare two runs")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if args.diff:
         print("\n".join(diff(*args.diff)) or "no rank moved")
         print(f"earlier {totals(args.diff[0])}\nlater   {totals(args.diff[1])}")

@@ -589,6 +589,65 @@ CORPORA: dict[str, Corpus] = {
             "47c9b1c19289fe3df39238fde8bae5d8e138d4a3",
             source=DEBIAN,
         ),
+        # Round 46's third strangers (bench/*.blind46c.sentences.routing-bench.yaml). Python: sqlparse's sdist (the
+        # SQL lexer, the statement splitter, filters and formatting; its tests; docs/ in reStructuredText).
+        Corpus(
+            "sqlparse",
+            "0.5.3",
+            "sqlparse-0.5.3.tar.gz",
+            "09f67787f56a0b16ecdbde1bfc7f5d9c3371ca683cfeaa8e6ff60b4807ec9272",
+            "2d9b9f1a2fbb95698a447aa59a1e4d191fd981c1",
+        ),
+        # JavaScript: qs (query string parsing and stringifying in lib/, its tests; README as its manual).
+        # npm integrity sha512-YWWTjgABSKcvs/nWBi9PycY/JiPJqOD4JA6o9Sej2AtvSGarXxKC3OQSk4pAarbdQlKAh5D4FCQkJNkW+GAn3w==
+        Corpus(
+            "qs",
+            "6.14.0",
+            "qs-6.14.0.tgz",
+            "308840dee22931d8457dfc2442a5c34019f0461815164ee3929be7ae73f54a9b",
+            "6116436a6333801d22d1fd3142c7f582a41f087a",
+            source=NPM,
+        ),
+        # C++: JsonCpp (the reader, the writer and the value type; its tests; README and doc/) as upstream's orig
+        # tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "jsoncpp",
+            "1.9.6",
+            "libjsoncpp_1.9.6.orig.tar.gz",
+            "f93b6dd7ce796b13d02c108bc9f79812245a82e577581c4c9aabe57075c90ea2",
+            "ebc3e3a819cb0a8b30ef059c795c0c91e49d6f0e",
+            source=DEBIAN,
+        ),
+        # Go: pflag (POSIX/GNU-style flags as a drop-in for the flag package; README as its manual) as upstream's orig
+        # tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "pflag",
+            "1.0.6~git20210604-d5e0c0615ace",
+            "golang-github-spf13-pflag_1.0.6~git20210604-d5e0c0615ace.orig.tar.xz",
+            "9b21056481ebf33e78a80ae999a714abb29392a5995a515bc8fefd6d88b6b204",
+            "7230526e105c40ca989ca3254044ac3f4cdb6374",
+            source=DEBIAN,
+        ),
+        # PHP: FastRoute (the route collector, the dispatchers and their regex-based data generators; README as its
+        # manual) as upstream's orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "fast-route",
+            "1.3.0",
+            "php-nikic-fast-route_1.3.0.orig.tar.gz",
+            "daa85ac7a861b26989dd461854f37e3a696327bde7edd8e815f84cba3c8f1951",
+            "712a268cfb622e3bdc21caaed78fba1bc73a762a",
+            source=DEBIAN,
+        ),
+        # Lua: argparse (the command line parser in one module, its specs, docsrc/ in reStructuredText) as upstream's
+        # orig tarball in Debian's archive; trixie's Sources.xz publishes the sha256.
+        Corpus(
+            "lua-argparse",
+            "0.7.1",
+            "lua-argparse_0.7.1.orig.tar.gz",
+            "d344e49404c3e7b3e7fa4fe6741c106f25909d9b24923cb08dcceda1f9754809",
+            "6898eb5804a50f8a6688b535d17bdedf4d8aee2b",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
