@@ -1544,12 +1544,14 @@ def test_js_module_level_var_is_a_constant_as_const_is_and_a_required_member_is_
         var defaults = { indent: 2 };
         export var LIMIT = 10;
         function f() { var local = 1; }
+        var hexTable = (function () { return []; }());
         """
     assert _symbols(source, "javascript") == [
         ("BASE64_MAP", "constant", 6, 6, None, "[ 64, 65, 66 ] -> [ padding, CR, LF ]"),
         ("defaults", "constant", 7, 7, None, ""),
         ("LIMIT", "constant", 8, 8, None, ""),
         ("f", "function", 9, 9, None, ""),
+        ("hexTable", "constant", 10, 10, None, ""),  # qs: a value made by a function called in parentheses
     ]
 
 

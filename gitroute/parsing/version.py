@@ -36,5 +36,6 @@ from __future__ import annotations
 # whose bases are under an `#if` (the group's first branch kept in its head); 31: a Markdown inline HTML tag is
 # markup, not text (a heading's `<a name=…></a>`); 32: a JS/TS module-level `var` constant, as `const` is, and
 # no constant bound to a member of a `require(...)` (an import); past the symbol cap, definitions before constants;
-# 33: a Python module's header comment may come after its imports and `__all__` (`prose.header_text`)
-EXTRACTOR_VERSION = 33
+# 33: a Python module's header comment may come after its imports and `__all__` (`prose.header_text`); 34: a JS/TS
+# module constant bound to a parenthesised value (qs's `var hexTable = (function () { … }());`)
+EXTRACTOR_VERSION = 34

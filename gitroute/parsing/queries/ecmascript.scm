@@ -149,7 +149,8 @@
     (variable_declarator
       name: (identifier) @name
       value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-              (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant)
+              (binary_expression) (ternary_expression) (await_expression) (class)
+              (parenthesized_expression)] @_value) @definition.constant)
   (#not-match? @_value "^require"))
 
 (program
@@ -158,7 +159,8 @@
       (variable_declarator
         name: (identifier) @name
         value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-                (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant))
+                (binary_expression) (ternary_expression) (await_expression) (class)
+              (parenthesized_expression)] @_value) @definition.constant))
   (#not-match? @_value "^require"))
 
 (program
@@ -180,7 +182,8 @@
     (variable_declarator
       name: (identifier) @name
       value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-              (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant)
+              (binary_expression) (ternary_expression) (await_expression) (class)
+              (parenthesized_expression)] @_value) @definition.constant)
   (#not-match? @_value "^require"))
 
 (program
@@ -189,7 +192,8 @@
       (variable_declarator
         name: (identifier) @name
         value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-                (binary_expression) (ternary_expression) (await_expression) (class)] @_value) @definition.constant))
+                (binary_expression) (ternary_expression) (await_expression) (class)
+              (parenthesized_expression)] @_value) @definition.constant))
   (#not-match? @_value "^require"))
 
 (program
