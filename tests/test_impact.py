@@ -493,6 +493,22 @@ def test_a_name_record_is_a_files_when_its_node_is_in_the_files_span(gaps, nodes
         assert belongs([node]) == any(first <= node < first + count for first, count in spans)
 
 
+def test_a_name_defined_in_the_source_and_in_its_built_bundle_is_the_sources(make_repo, route) -> None:
+    """qs: `maybeMap` is defined in lib/utils.js and again in dist/qs.js (the browser bundle); impact listed both as
+    candidates and walked neither. A definition in code whose others are built or vendored copies is the one meant."""
+    repo = make_repo("bundled")
+    repo.commit({"lib/utils.js": "var maybeMap = function maybeMap(val, fn) { return fn(val); };\n"
+                                 "module.exports = { maybeMap: maybeMap };\n",
+                 "lib/parse.js": "var utils = require('./utils');\nfunction parse(v) { return utils.maybeMap(v, String); }\n"
+                                 "module.exports = parse;\n",
+                 "dist/bundle.js": "function maybeMap(val, fn) { return fn(val); }\nfunction parse(v) { return maybeMap(v); }\n"},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "maybeMap"], repo.path).stdout)
+    assert "lib/parse.js" in [row["path"] for row in doc["rows"]]
+    assert any("built or vendored copies" in note for note in doc["notes"])
+
+
 def test_the_repository_s_automation_files_are_ci_files() -> None:
     """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
     .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""

@@ -17,6 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
+from gitroute.rank import is_secondary
 from gitroute.text import is_code_name, split_path_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -324,6 +325,9 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     others = len(distinct) - 1
     if len(code) == 1 and len(distinct) > 1:
         distinct = code  # one definition in code, the rest in tests or docs: that one is meant
+    own = [r for r in code if not is_secondary(r[1])]
+    if len(own) == 1 and len(distinct) > 1:
+        distinct = own  # the others are built or vendored copies (qs's dist/qs.js bundles lib/utils.js's maybeMap)
     together = len(distinct) > 1 and one_symbol(distinct)
     if together:
         others = 0
@@ -363,8 +367,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     if walk.capped:
         notes.append(f"walk capped at {MAX_FRONTIER} nodes per depth: {walk.capped} more were not walked")
     if len(distinct) == 1 and others:
-        notes.append(f"'{target}' also names {others} definition{'s' if others != 1 else ''} in tests or docs, "
-                     "not walked: ask with 'path:symbol' for one of them")
+        notes.append(f"'{target}' also names {others} definition{'s' if others != 1 else ''} in tests, docs or "
+                     "built or vendored copies, not walked: ask with 'path:symbol' for one of them")
     notes.extend(contract_rows[1])
     notes.append(_footer(walk.ambiguous, ambiguous))
     extra = {"target": {"path": start[1], "name": start[2], "kind": start[3], "line": start[4]},
