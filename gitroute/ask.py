@@ -201,6 +201,9 @@ class Subjects:
         return [(p, k) for p, k in self.paths if p not in self.documents]
 
 
+_COLON_METHOD = LazyPattern(r"([A-Za-z_]\w*):([A-Za-z_]\w*)")
+
+
 def _subjects(text: str, evidence: Evidence) -> Subjects:
     """The names, repository paths and names in one file the question holds (see `Subjects`)."""
     found = Subjects()
@@ -226,6 +229,12 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
         if not word:
             continue
         found.position.setdefault(word.removesuffix("()").strip("/"), _position(text, word))
+        colon = _COLON_METHOD.fullmatch(word.removesuffix("()"))
+        if colon and not evidence.path_kind(colon.group(1)):
+            # Lua's `Parser:_inherit_property` is the method `Parser._inherit_property` (no file `Parser`)
+            dotted = f"{colon.group(1)}.{colon.group(2)}"
+            found.position.setdefault(dotted, found.position[word.removesuffix("()").strip("/")])
+            word = dotted
         path, name = split_path_name(word) or ("", "")
         if name and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
                 and evidence.path_kind(path.strip("/")) == "blob":
@@ -521,7 +530,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
                 options = {"first_section": "tests"}  # "which tests cover X": what uses X, its tests first
             routes.add(kind, reason, asked, options=options,
                        guessed=kind == "docs" and (_spelled_among_others(text, asked, subjects)
-                                                   or _far_after(text, at, asked, subjects)))
+                                                   or _far_after(text, at, asked, subjects)
+                                                   or _an_example(text, asked, subjects)))
             subject = subject or asked
     kinds = routes.kinds()
     named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
@@ -617,6 +627,26 @@ def _describes_its_subject(text: str, at: int) -> bool:
     characters written"), not with a pronoun for a name said before it ("QuerySet: where is it defined?")."""
     frame = _WHERE_FRAME.match(text, at)
     return frame is not None and frame.group(1).lower().strip(_TRIM) not in _PRONOUNS.union(DEFINING)
+
+
+# "the settings a subcommand picks up, like ignore_case, fallthrough and footer": names listed as examples of what
+# the question asks about, not its subject
+_EXAMPLES = LazyPattern(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?)\s+", re.I)
+_LISTED = LazyPattern(r"(?:[`'\"]?[\w.:-]+(?:\(\))?[`'\"]?\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+))*\Z")
+_LIST_AFTER = LazyPattern(r"[`'\"]?(?:\(\))?\s*(?:,|\band\b|\bor\b)", re.I)
+
+
+def _an_example(text: str, asked: str, subjects: Subjects) -> bool:
+    """Whether the name a docs question asks about is one of a list of examples ("like A, B and C")."""
+    at = subjects.position.get(asked)
+    if at is None:
+        return False
+    markers = list(_EXAMPLES.finditer(text, max(0, at - 120), at))
+    if not markers:
+        return False
+    between = text[markers[-1].end():at]
+    return _LISTED.match(between) is not None and (bool(between.strip())
+                                                   or _LIST_AFTER.match(text, at + len(asked)) is not None)
 
 
 def _far_after(text: str, at: int, asked: str, subjects: Subjects) -> bool:

@@ -534,6 +534,17 @@ def test_a_section_named_after_section_on_is_the_section_the_code_route_reads(si
     assert routes(doc)[0] == ("code", "serialization#fallback signers")
 
 
+def test_names_listed_as_examples_are_not_what_a_docs_question_is_about(signing_repo):
+    # CLI11: "Which section of the docs lists the settings a subcommand picks up …, like ignore_case, fallthrough and
+    # footer, …?" asked the docs about `ignore_case`; the names are examples, the sections are asked first
+    doc = ask(signing_repo, "Which section of the docs explains rotating old keys to new ones, with helpers like "
+                            "iter_unsigners, dumps_url and others?")
+    assert routes(doc)[0][0] == "why"
+    assert "README.md" in paths(doc, 4)
+    # one name the question is about is still asked first
+    assert routes(ask(signing_repo, "Which section of the docs explains iter_unsigners?"))[0] == ("docs", "iter_unsigners")
+
+
 def test_a_choice_said_before_the_clause_that_asks_where_is_no_why_question(nested_repo):
     # commons-cli: "… rather than a raw string, so where does that conversion happen?" asks where
     doc = ask(nested_repo, "I want the wait handed to me as a number rather than a raw string, so where does that "
@@ -596,3 +607,15 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
     tweak = ask(repo, "I want to tweak how command parses its aliases and the help text for each one, so which other "
                       "modules and tests lean on it?")
     assert routes(tweak)[0] == ("impact", "command")
+
+
+def test_a_lua_method_spelled_with_its_colon_is_the_method(tmp_path_factory):
+    # lua-argparse: "Where's Parser:_inherit_property defined? It walks up … like help_max_width." asked about
+    # `help_max_width` (the colon form was no name) and answered no_match
+    repo = _built(tmp_path_factory, "lua", {
+        "src/argparse.lua": ("local Parser = {}\n\nfunction Parser:_inherit_property(name, default)\n"
+                             "  return self[name] or default\nend\n\nreturn Parser\n"),
+    })
+    doc = ask(repo, "Where's Parser:_inherit_property defined? It walks up to look up settings like help_max_width.")
+    assert routes(doc)[0] == ("query", "Parser._inherit_property")
+    assert paths(doc, 1) == ["src/argparse.lua"]
