@@ -143,9 +143,10 @@
 ; core.$constructor(...)`, `const defaults = { ... }`, `var view = new View()`. A `require(...)`, or a member
 ; of one (`var Emitter = require('events').EventEmitter`), is an import, not a definition; a function value is
 ; a function above. `var` (a variable_declaration) binds as `const` and `let` (a lexical_declaration) do: the
-; CommonJS style declares its module constants with it.
+; CommonJS style declares its module constants with it; the parent is either (`_`: no other node of a program or an
+; export holds a declarator).
 (program
-  (lexical_declaration
+  (_
     (variable_declarator
       name: (identifier) @name
       value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
@@ -155,7 +156,7 @@
 
 (program
   (export_statement
-    declaration: (lexical_declaration
+    declaration: (_
       (variable_declarator
         name: (identifier) @name
         value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
@@ -164,7 +165,7 @@
   (#not-match? @_value "^require"))
 
 (program
-  (lexical_declaration
+  (_
     (variable_declarator
       name: (identifier) @name
       value: (call_expression function: (_) @_callee)) @definition.constant)
@@ -172,40 +173,7 @@
 
 (program
   (export_statement
-    declaration: (lexical_declaration
-      (variable_declarator
-        name: (identifier) @name
-        value: (call_expression)) @definition.constant)))
-
-(program
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-              (binary_expression) (ternary_expression) (await_expression) (class)
-              (parenthesized_expression)] @_value) @definition.constant)
-  (#not-match? @_value "^require"))
-
-(program
-  (export_statement
-    declaration: (variable_declaration
-      (variable_declarator
-        name: (identifier) @name
-        value: [(new_expression) (object) (array) (string) (template_string) (number) (regex) (member_expression)
-                (binary_expression) (ternary_expression) (await_expression) (class)
-              (parenthesized_expression)] @_value) @definition.constant))
-  (#not-match? @_value "^require"))
-
-(program
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (call_expression function: (_) @_callee)) @definition.constant)
-  (#not-eq? @_callee "require"))
-
-(program
-  (export_statement
-    declaration: (variable_declaration
+    declaration: (_
       (variable_declarator
         name: (identifier) @name
         value: (call_expression)) @definition.constant)))
