@@ -330,7 +330,8 @@ _WIRING_BUILD = _phrases(
     r"\bhow are (?:the\s+)?(?:tests|specs|benchmarks|releases|docs) (?:run|executed|built|made|published)\b",
     r"\b(?:which|what) (?:command|script|target|task)s? (?:runs?|builds?|lints?|releases?|publishes?)\b",
     # a script or a make target that keeps a file made ("which script regenerates lib/config-validator.js")
-    r"\b(?:which|what) (?:\S+ )?(?:script|target|task)s? (?:re)?(?:generates?|builds?|updates?|checks?|verif(?:y|ies)"
+    r"\b(?:which|what) (?:\S+ )?(?:script|target|task|build file|makefile)s? (?:re)?(?:generates?|builds?|updates?"
+    r"|checks?|verif(?:y|ies)"
     r"|bumps?|deploys?|bundles?|compiles?|formats?|tests?|packs?|packages?|publish(?:es)?|releases?)\b",
     r"\b(?:which|what) build (?:tools?|systems?)\b",
     # the file that holds a job: "which config defines the job that spell-checks the docs", "what runs the tests"
@@ -749,6 +750,9 @@ _GATES: dict[int, Gate] = {
                   'writeup'),
                  ('about', 'behind', 'covering', 'describing', 'documenting', 'explaining', 'for', 'of', 'on',
                   'regarding')),
+    2253499730: (('wh',), ('at', 'ich'), (' ',), ('build file', 'makefile', 'script', 'target', 'task'), (' ',),
+                 ('build', 'bump', 'bundle', 'check', 'compile', 'deploy', 'format', 'generate', 'pack', 'package',
+                  'publish', 'release', 'test', 'update', 'verif')),
     2273031004: (('copied',), ('another', 'anywhere', 'byte', 'elsewhere', 'other', 'upstream', 'verbatim')),
     2331213649: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source file'), ('back', 'implement'),
@@ -814,9 +818,6 @@ _GATES: dict[int, Gate] = {
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
-    3843436911: (('wh',), ('at', 'ich'), (' ',), ('script', 'target', 'task'), (' ',),
-                 ('build', 'bump', 'bundle', 'check', 'compile', 'deploy', 'format', 'generate', 'pack', 'package',
-                  'publish', 'release', 'test', 'update', 'verif')),
     3862663169: (('what',), (' is', 's'), (' ',), ('bad', 'wrong'), (' ',), ('about', 'with'), (' ',),
                  ('having', 'just', 'plain', 'simply', 'using')),
     3871123059: (('in favo', 'instead of', 'rather than'),),

@@ -526,7 +526,7 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     module. A file that configures a linter, a formatter or the compiler is asked of the wiring by that."""
     from gitroute.indexes.wiring import config_kind
 
-    for path in (".golangci.yml", "sub/.eslintrc.json", "phpstan.neon.dist", ".rubocop.yml", "mypy.ini"):
+    for path in (".golangci.yml", "sub/.eslintrc.json", "phpstan.neon.dist", ".rubocop.yml", "mypy.ini", ".nycrc"):
         assert config_kind(path) == "ci", path
     assert config_kind("cmake/Warnings.cmake") == config_kind("yaml-0.1.pc.in") == "manifest"
     assert config_kind("src/golangci.go") is None
@@ -535,6 +535,7 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
                  "cmake/Warnings.cmake": ("# the compiler's warning flags\nset(WARNINGS -Wshadow -Wconversion)\n"
                                           "if(WARNINGS_AS_ERRORS)\n  list(APPEND WARNINGS -Werror)\nendif()\n"),
                  "CMakeLists.txt": "project(app)\ninclude(cmake/Warnings.cmake)\n",
+                 "examples/makefile": "gen:\n\tgo build -tags cbor -o gen-cbor gen.go\n\tgo build -o gen-json gen.go\n",
                  "main.go": "package main\n\n// main prints lines.\nfunc main() {}\n"}, "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
     lint = json.loads(route(["ask", "--json", "Which config file sets up the Go linter with the line length limit?"],
@@ -543,6 +544,10 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     flags = json.loads(route(["ask", "--json", "Which build file sets the compiler warning flags such as -Wshadow?"],
                              repo.path).stdout)
     assert flags["rows"][0]["path"] == "cmake/Warnings.cmake"
+    # zerolog: "Which build file compiles the example log generator twice, … with the binary encoding build tag"
+    twice = json.loads(route(["ask", "--json", "Which build file compiles the example generator twice, once with "
+                                               "the cbor build tag?"], repo.path).stdout)
+    assert twice["rows"][0]["path"] == "examples/makefile"
 
 
 def test_a_ci_or_manifest_file_past_the_ceiling_is_not_read_for_its_words(make_repo, route) -> None:

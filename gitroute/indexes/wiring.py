@@ -63,7 +63,8 @@ _TOOL_NAMES = frozenset((".golangci.yml", ".golangci.yaml", ".golangci.toml", ".
                          ".mocharc.yml", ".mocharc.json", ".mocharc.js", "rustfmt.toml", ".rustfmt.toml",
                          "clippy.toml", "deny.toml", ".swiftlint.yml", ".scalafmt.conf", ".luacheckrc", ".hlint.yaml",
                          "stylua.toml", ".markdownlint.json", ".markdownlint.yaml", ".yamllint", ".yamllint.yml",
-                         ".shellcheckrc", "checkstyle.xml", ".credo.exs", ".formatter.exs"))
+                         ".shellcheckrc", "checkstyle.xml", ".nycrc", ".nycrc.json", ".c8rc", ".c8rc.json",
+                         "karma.conf.js", ".credo.exs", ".formatter.exs"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
