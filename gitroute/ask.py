@@ -201,6 +201,12 @@ class Subjects:
         return [(p, k) for p, k in self.paths if p not in self.documents]
 
 
+_CALLED_A_DEFINITION = LazyPattern(r"\bthe\s+([A-Za-z_]\w*)\s+(?:function|method|class|helper|macro|struct"
+                                   r"|constructor|hook|module|interface|trait)\b", re.I)
+# "the new method", "the same function", "the base class": words that say which one, not its name
+_NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first last next previous following above
+    below given public private protected static abstract base parent child default right wrong right only
+    helper wrapper outer inner top""".split())
 _COLON_METHOD = LazyPattern(r"([A-Za-z_]\w*):([A-Za-z_]\w*)")
 
 
@@ -225,6 +231,10 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
     # ("find the Find method", "who calls Get?"): Go's exported methods are spelled so.
     capitalised = {w for i, w in enumerate(words) if i and w[:1].isupper() and not w.isupper()
                    and w.lower() in _LOOKUP_WORDS and not raw[i - 1].endswith((".", "?", "!", ":", ";"))}
+    # "the outside function in the ranges folder": a plain word the question calls a function (or a method, a
+    # class, …) is that name when the repository defines it (semver's `outside`)
+    called = {m.group(1) for m in _CALLED_A_DEFINITION.finditer(text)
+              if m.group(1).lower() not in _NOT_A_NAME_BEFORE_ITS_KIND and evidence.is_symbol(m.group(1))}
     for word in dict.fromkeys(quoted + words):
         if not word:
             continue
@@ -269,7 +279,7 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                     found.facts.append(f"'{word}' is no path of the pinned commit but a name the repository defines")
                     continue
                 found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
-        if is_name(word) and (is_code_name(word) or word in found.quoted
+        if is_name(word) and (is_code_name(word) or word in found.quoted or word in called
                               or word in capitalised and evidence.is_symbol(word)):
             found.identifiers.append(word.removesuffix("()"))
         elif _CAPITALS.match(word) and not found.documents:

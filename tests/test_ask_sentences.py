@@ -619,3 +619,18 @@ def test_a_lua_method_spelled_with_its_colon_is_the_method(tmp_path_factory):
     doc = ask(repo, "Where's Parser:_inherit_property defined? It walks up to look up settings like help_max_width.")
     assert routes(doc)[0] == ("query", "Parser._inherit_property")
     assert paths(doc, 1) == ["src/argparse.lua"]
+
+
+def test_a_plain_word_the_question_calls_a_function_is_that_name(tmp_path_factory):
+    # semver: "I'm about to change the signature of the outside function in the ranges folder; what code calls it?"
+    # asked impact of the whole sentence: `outside` is a word, not spelled as code
+    repo = _built(tmp_path_factory, "called", {
+        "ranges/outside.js": "const outside = (version, range) => version > range\nmodule.exports = outside\n",
+        "ranges/gtr.js": "const outside = require('./outside')\nconst gtr = (v, r) => outside(v, r)\n"
+                         "module.exports = gtr\n",
+    })
+    doc = ask(repo, "I'm about to change the signature of the outside function in the ranges folder; what code "
+                    "calls it and could break?")
+    assert routes(doc)[0] == ("impact", "outside")
+    assert paths(doc, 1) == ["ranges/gtr.js"]
+
