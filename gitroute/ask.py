@@ -210,6 +210,16 @@ _NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first
 _COLON_METHOD = LazyPattern(r"([A-Za-z_]\w*):([A-Za-z_]\w*)")
 
 
+def _as_method(word: str, found: Subjects, evidence: Evidence) -> str:
+    """Lua's `Parser:_inherit_property` is the method `Parser._inherit_property` (when there is no file `Parser`)."""
+    colon = _COLON_METHOD.fullmatch(word.removesuffix("()"))
+    if colon is None or evidence.path_kind(colon.group(1)):
+        return word
+    dotted = f"{colon.group(1)}.{colon.group(2)}"
+    found.position.setdefault(dotted, found.position[word.removesuffix("()").strip("/")])
+    return dotted
+
+
 def _subjects(text: str, evidence: Evidence) -> Subjects:
     """The names, repository paths and names in one file the question holds (see `Subjects`)."""
     found = Subjects()
@@ -239,12 +249,7 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
         if not word:
             continue
         found.position.setdefault(word.removesuffix("()").strip("/"), _position(text, word))
-        colon = _COLON_METHOD.fullmatch(word.removesuffix("()"))
-        if colon and not evidence.path_kind(colon.group(1)):
-            # Lua's `Parser:_inherit_property` is the method `Parser._inherit_property` (no file `Parser`)
-            dotted = f"{colon.group(1)}.{colon.group(2)}"
-            found.position.setdefault(dotted, found.position[word.removesuffix("()").strip("/")])
-            word = dotted
+        word = _as_method(word, found, evidence)
         path, name = split_path_name(word) or ("", "")
         if name and is_name(name) and ("/" in path or _FILE_SHAPE.match(path)) \
                 and evidence.path_kind(path.strip("/")) == "blob":
