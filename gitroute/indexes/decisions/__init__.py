@@ -68,13 +68,15 @@ HEADING_BONUS = 1.0
 PAGE_WEIGHT = 0.5
 
 # Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
-# switch; "was that deliberate?", "where is that explained?"), and quantifiers that name nothing (every, each).
+# switch; "was that deliberate?", "was it meant to?"), and quantifiers that name nothing (every, each). Not "explained"
+# or "documented": the documents' sections are asked through this index too ("where can I learn about documenting
+# scripts?").
 WHY_WORDS = frozenset(
     stem(w) for w in """
     did decide decided decides decision decisions chose choose chosen choosing pick picked reason reasons
     instead rather over not go went made make way done behind approach change changed changes switch
     switched every each doesn don isn aren wasn weren didn won shouldn wouldn couldn hasn haven hadn
-    deliberate deliberately intentional intentionally intended explained documented meant
+    deliberate deliberately intentional intentionally intended meant
     """.split()
 )
 # A question word the records never spell may be two words they do: "dataclasses" and "Data Classes",
