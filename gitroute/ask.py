@@ -201,8 +201,9 @@ class Subjects:
         return [(p, k) for p, k in self.paths if p not in self.documents]
 
 
+# (not "the Params class of Rack::QueryParser": the name after "of" says whose, and is asked)
 _CALLED_A_DEFINITION = LazyPattern(r"\bthe\s+([A-Za-z_]\w*)\s+(?:function|method|class|helper|macro|struct"
-                                   r"|constructor|hook|module|interface|trait)\b", re.I)
+                                   r"|constructor|hook|module|interface|trait)\b(?!\s+of\b)", re.I)
 # "the new method", "the same function", "the base class": words that say which one, not its name
 _NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first last next previous following above
     below given public private protected static abstract base parent child default right wrong right only
@@ -714,11 +715,13 @@ _SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[
                           r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b)", re.I)
 
 
-# "which part of the README", "what section of the guide", "which README section explains": a part of a document
-# asked for, not the code it names
+# "which part of the README", "what section of the guide", "which README section explains", "where in the README is
+# it described": a part of a document asked for, not the code it names
 _PART_OF = LazyPattern(r"\b(?:which|what)\s+(?:(?:part|section|chapter|paragraph)s?\s+of\b|(?:the\s+)?(?:\S+\s+){1,2}?"
                        r"(?:section|chapter|paragraph)s?\s+(?:explains?|describes?|covers?|says|shows?|tells?|lists?"
-                       r"|documents?|mentions?|talks?|walks?)\b)", re.I)
+                       r"|documents?|mentions?|talks?|walks?)\b)"
+                       r"|\bwhere\s+in\s+(?:the\s+)?\S+\s+(?:is|are|does|do)\s+(?:it|they|this|that)\s+(?:described"
+                       r"|explained|covered|documented|shown|said)\b", re.I)
 
 
 _TITLED = LazyPattern(r"\b(?:the|a|an|this|that|our|its)\s+((?:[\w.-]+\s+){1,4}?)(?:guide|doc|docs|documentation"

@@ -633,4 +633,16 @@ def test_a_plain_word_the_question_calls_a_function_is_that_name(tmp_path_factor
                     "calls it and could break?")
     assert routes(doc)[0] == ("impact", "outside")
     assert paths(doc, 1) == ["ranges/gtr.js"]
+    # "the Params class of Rack::QueryParser" says whose: the owner after "of" is the name asked (rack blind26 b1)
+    from gitroute.ask import _CALLED_A_DEFINITION
 
+    assert _CALLED_A_DEFINITION.search("Where is the Params class of Rack::QueryParser defined?") is None
+    assert _CALLED_A_DEFINITION.search("the outside function in the ranges folder").group(1) == "outside"
+
+
+
+def test_where_in_the_readme_is_it_described_asks_for_a_section_of_it(signing_repo):
+    # qs: "Where in the README is it described how to encode or decode query strings in something like Shift JIS …?"
+    # asked only for the code the README names
+    doc = ask(signing_repo, "Where in the README is it described how old keys are rotated to new ones?")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Rotating keys")
