@@ -206,7 +206,7 @@ _CALLED_A_DEFINITION = LazyPattern(r"\bthe\s+([A-Za-z_]\w*)\s+(?:function|method
                                    r"|constructor|hook|module|interface|trait)\b(?!\s+of\b)", re.I)
 # "the new method", "the same function", "the base class": words that say which one, not its name
 _NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first last next previous following above
-    below given public private protected static abstract base parent child default right wrong right only
+    below given public private protected static abstract base parent child default right wrong only
     helper wrapper outer inner top""".split())
 _COLON_METHOD = LazyPattern(r"([A-Za-z_]\w*):([A-Za-z_]\w*)")
 

@@ -106,10 +106,11 @@ def header_text(text: str, lang: str) -> str:
         blocks = []
         rest = head
         past_directives = False
+        opening = _PY_OPENING if lang == "python" else _OPENING_DIRECTIVES if traits(lang).preprocessed else None
         for _ in range(4):  # a license block, then the description: look past a few blocks
             rest = rest.lstrip()
-            if traits(lang).preprocessed or lang == "python":
-                directives = (_PY_OPENING if lang == "python" else _OPENING_DIRECTIVES).match(rest)
+            if opening is not None:
+                directives = opening.match(rest)
                 if directives:
                     rest = rest[directives.end():]
                     past_directives = True

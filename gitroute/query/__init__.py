@@ -291,9 +291,11 @@ def _sections_route(text: str, when: str = "", document: str = "") -> Route:
 
     asked = without_doc_phrases(text)
     if document:
-        named = set(tokenize(PurePosixPath(document.partition("#")[0]).stem.lower()))
-        kept = [word for word in asked.split() if not named.issuperset(tokenize(word.lower())) or not tokenize(word)]
-        asked = " ".join(kept) if len(kept) < len(asked.split()) else asked
+        named = set(tokenize(PurePosixPath(document.partition("#")[0]).stem.lower()))  # lower: ReadMe is one word
+        words = asked.split()
+        kept = [word for word in words if not (parts := tokenize(word.lower())) or not named.issuperset(parts)]
+        if len(kept) < len(words):
+            asked = " ".join(kept)
     return Route("docs", "why", asked, f"docs found no document naming it: the question's words, "
                  f"over every document's sections{when}")
 
