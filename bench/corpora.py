@@ -648,6 +648,65 @@ CORPORA: dict[str, Corpus] = {
             "6898eb5804a50f8a6688b535d17bdedf4d8aee2b",
             source=DEBIAN,
         ),
+        # Session 47's blind set: python-dateutil (PyPI: the parser, tz, rrule and relativedelta, Sphinx docs);
+        # Handlebars (npm: its compiler in lib/ and the same modules built into dist/); chi (Go, an HTTP router
+        # and its middleware); TinyXML-2 (C++, one header and one source); Gson (Java); TZInfo (Ruby,
+        # time zones); walkdir (Rust). The Debian ones are orig tarballs whose sha256 trixie's Sources lists.
+        Corpus(
+            "python-dateutil",
+            "2.9.0.post0",
+            "python-dateutil-2.9.0.post0.tar.gz",
+            "37dd54208da7e1cd875388217d5e00ebd4179249f90fb72437e91a35459a0ad3",
+            "725df3e349d6a5c5eb0e41bc451847223bc2a56d",
+        ),
+        Corpus(
+            "handlebars",
+            "4.7.10",
+            "handlebars-4.7.10.tgz",
+            "14f356e6cadb5b064a156d2b39dd843abba8f4b1a38ee036935adecc1a13ad9f",
+            "2a1602334ffb9dd761c70770476428b4ec97d6a2",
+            source=NPM,
+        ),
+        Corpus(
+            "go-chi",
+            "5.2.0",
+            "golang-github-go-chi-chi_5.2.0.orig.tar.gz",
+            "244471c818fa83a2ef37cc2205474c78bc19c19dfb4dbeeabc07f6f10b115c43",
+            "8f7d83bd0493987aced685b5ce8da876ed8c9f94",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "tinyxml2",
+            "11.0.0",
+            "tinyxml2_11.0.0+dfsg.orig.tar.xz",
+            "1346241d0891464c44ce6838527bdc616f96da308d128d6e9a6ec6987db2ac8a",
+            "9cc557ee62f137c14a3cb413f20db38aa4b83e39",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "gson",
+            "2.10.1",
+            "libgoogle-gson-java_2.10.1.orig.tar.xz",
+            "ee8d226848374c5cd0b3a0af7915eb96d5c977fdc84d34db1cfd7c8a5b66a345",
+            "cf84d298159c02660eef2140d8788aebfdb0e9a1",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "tzinfo",
+            "2.0.6",
+            "ruby-tzinfo_2.0.6.orig.tar.gz",
+            "dfbf1dbe06d1646ed36ac740e50f27ebb76c5b7f85205918813dc60246cee655",
+            "154aa6cb8345ac964a1640641d85489176e3c2e0",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "walkdir",
+            "2.5.0",
+            "rust-walkdir_2.5.0.orig.tar.gz",
+            "29790946404f91d9c5d06f9874efddea1dc06c5efe94541a7d6863108e3a5e4b",
+            "ea42945de6387bf99e6804aefbde434966553d3b",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
