@@ -289,6 +289,31 @@ def question_tokens(text: str) -> Sequence[str]:
     return tokenize(text)
 
 
+# Two adjacent words of a question, letters only, a space or a hyphen between them: the second is read ahead, so
+# that each word starts a pair of its own ("time zone name" is "time zone" and "zone name").
+_APART = LazyPattern(r"(?<![\w-])([A-Za-z]{2,})([ -])(?=([A-Za-z]{2,})(?![\w-]))")
+_CAMEL_WORD = LazyPattern(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
+MAX_JOINED = 24  # each joined word is one more postings lookup
+
+
+def spelled_apart(text: str) -> dict[str, tuple[str, ...]]:
+    """Words a question spells apart that a repository may spell as one, lowercase, each -> its parts: two adjacent
+    words run together, the first also stemmed ("start up": startup; "time zone", "looks up": lookup, "file name";
+    "built-in", stop word and all), and the whole of a camel-cased word ("JavaScript": javascript, which `tokenize`
+    reads as java and script). An index keeps those it holds."""
+    found: dict[str, tuple[str, ...]] = {}
+    for match in _CAMEL_WORD.finditer(text):
+        humps = tuple(tokenize(match.group()))
+        if len(humps) > 1:
+            found.setdefault(match.group().lower(), humps)
+    for match in _APART.finditer(text):
+        first, second = match.group(1).lower(), match.group(3).lower()
+        if match.group(2) == "-" or (first not in STOP_WORDS and second not in STOP_WORDS):  # "built-in" is one
+            found.setdefault(first + second, (first, second))
+            found.setdefault(stem(first) + second, (first, second))  # "looks up": lookup
+    return dict(list(found.items())[:MAX_JOINED])
+
+
 def stems(text: str) -> list[str]:
     """Stemmed tokens of a text, in order: what the indexes store and questions match."""
     return [stem(t) for t in tokenize(text)]

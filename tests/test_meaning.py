@@ -14,7 +14,7 @@ from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, pat
 from gitroute.model import Answer, Node, Source
 from gitroute.prose import header_text, scan_prose
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
-from gitroute.text import without_request
+from gitroute.text import spelled_apart, without_request
 from tests.conftest import RepoBuilder
 
 
@@ -715,8 +715,11 @@ def test_a_question_reads_only_the_shards_of_its_own_words(shop_repo, route, mon
                                    records=view.graph.records)
     assert rows and rows[0].path == "src/shop/ship.go"
     shards = {p for p in asked if p.startswith("postings/")}
+    joined = [meaning.word_stem(w) for w in spelled_apart("shipping weight")]  # a node may hold either as one word
+    assert joined == ["shippingweight", "shipweight"]
     wanted = {meaning.POSTINGS.key_path(key, section["postings_shards"])
               for t in question_words("shipping weight") for key in (t, meaning.BODY_PREFIX + t)}
+    wanted |= {meaning.POSTINGS.key_path(key, section["postings_shards"]) for key in joined}
     assert shards == wanted
     assert all(p.startswith("postings/") or p in (meaning.FILES, meaning.LENGTHS) for p in asked)
 

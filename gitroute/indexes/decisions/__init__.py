@@ -22,9 +22,10 @@ import math
 import re
 from collections import Counter, namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
-from gitroute.indexes.decisions.words import doc_tokens, normalize_name_all
+from gitroute.indexes.decisions.words import doc_tokens, normalize_name_all, split_compounds, words_spelled_apart
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
 from gitroute.text import normalize_name, stem
@@ -79,9 +80,6 @@ WHY_WORDS = frozenset(
     deliberate deliberately intentional intentionally intended meant
     """.split()
 )
-# A question word the records never spell may be two words they do: "dataclasses" and "Data Classes",
-# "namedtuple" and "named tuple". Each part has at least COMPOUND_PART characters.
-COMPOUND_PART = 4
 # no_match: the best row must cover this share of the question's information (idf-weighted tokens)...
 MIN_COVERAGE = 0.2
 # ...and match at least this many distinct question tokens when the question has that many.
@@ -555,23 +553,6 @@ def _postings(keys: Sequence[str], load: LoadBlobs, shards: int) -> dict[str, li
     return {key: found.get(key, []) for key in keys}
 
 
-def _split_compounds(tokens: Sequence[str], postings: dict[str, list], load: LoadBlobs, shards: int,
-                     ) -> list[str]:
-    """The question's tokens, each one no record holds split in two that records hold, where it splits so."""
-    unknown = [t for t in tokens if not postings[t] and len(t) >= 2 * COMPOUND_PART]
-    if not unknown:
-        return list(tokens)
-    splits = {t: [(stem(t[:i]), stem(t[i:])) for i in range(COMPOUND_PART, len(t) - COMPOUND_PART + 1)]
-              for t in unknown}
-    parts = sorted({p for pairs in splits.values() for pair in pairs for p in pair} - set(postings))
-    postings.update(_postings(parts, load, shards))
-    out: list[str] = []
-    for token in tokens:
-        pair = next((pair for pair in splits.get(token, ()) if postings[pair[0]] and postings[pair[1]]), None)
-        out.extend(pair if pair else (token,))
-    return list(dict.fromkeys(out))
-
-
 def check_format(section: Mapping) -> None:
     """Refuse a decision index of another format (a bundle an older or newer gitroute wrote)."""
     found = section.get("format", 1)
@@ -604,7 +585,9 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     chunk = int(section.get("row_chunk", ROW_CHUNK))
     keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
     postings = _postings(keys, load, shards)
-    question = question._replace(tokens=tuple(_split_compounds(question.tokens, postings, load, shards)))
+    read = partial(_postings, load=load, shards=shards)
+    question = question._replace(tokens=tuple(split_compounds(question.tokens, postings, read)))
+    joined = words_spelled_apart(question.text, question.tokens, postings, read)
     in_pages = {t: sum(1 for p in postings[t] if p[0] >= first_page) for t in question.tokens}
     idfs = {t: bm25_idf(len(postings[t]) - in_pages[t], first_page) for t in question.tokens}
     page_idfs = {t: bm25_idf(in_pages[t], n - first_page) for t in question.tokens}
@@ -614,6 +597,7 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         for row_id, tf, mask in postings[token]:
             matched.setdefault(row_id, {})[token] = tf
             windows.setdefault(row_id, {})[token] = mask
+    _hold_parts(joined, postings, matched, windows)
     symbol_rows: dict[int, list[str]] = {}
     for name in question.symbols:
         for row_id, _ in postings[SYMBOL_PREFIX + name]:
@@ -659,6 +643,17 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
         return [], {}, idfs, "no decision record shares a word with the question"
     reason = _no_match_reason(question, scored, symbol_rows, (idfs, page_idfs, first_page), stored, records)
     return scored, stored, idfs, reason
+
+
+def _hold_parts(joined: Mapping[str, list[str]], postings: Mapping[str, list], matched: dict[int, dict[str, int]],
+                windows: dict[int, dict[str, int]]) -> None:
+    """A row that holds a word the question spells apart as one holds its parts ("startup": start and up), once."""
+    for word, parts in joined.items():
+        for row_id, tf, mask in postings[word]:
+            for part in parts:
+                if part not in matched.setdefault(row_id, {}):
+                    matched[row_id][part] = tf
+                    windows.setdefault(row_id, {})[part] = mask
 
 
 def _is_page(records: Sequence[list], record_id: int) -> bool:

@@ -1,11 +1,12 @@
 """The words a decision record's rows are indexed and matched by: each token's stemmed form (`doc_tokens`) and each
-word's normalised name (`normalize_name_all`), both memoised by token and word and read by `map` in C."""
+word's normalised name (`normalize_name_all`), both memoised by token and word and read by `map` in C; and a
+question's words as records may spell them (`split_compounds`, `words_spelled_apart`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
+from gitroute.text import STOP_WORDS, normalize_name, spelled_apart, stem, tokenize
 
 
 def doc_tokens(text: str) -> list[str]:
@@ -60,3 +61,39 @@ def _normal(word: str) -> str:
     if len(_NAMES) < 1 << 18:
         _NAMES[word] = name
     return name
+
+
+# A question word the records never spell may be two words they do: "dataclasses" and "Data Classes",
+# "namedtuple" and "named tuple". Each part has at least COMPOUND_PART characters.
+COMPOUND_PART = 4
+
+ReadPostings = Callable[[Sequence[str]], dict[str, list]]  # more keys' postings, [] for a key no record holds
+
+
+def split_compounds(tokens: Sequence[str], postings: dict[str, list], read: ReadPostings) -> list[str]:
+    """The question's tokens, each one no record holds split in two that records hold, where it splits so."""
+    unknown = [t for t in tokens if not postings[t] and len(t) >= 2 * COMPOUND_PART]
+    if not unknown:
+        return list(tokens)
+    splits = {t: [(stem(t[:i]), stem(t[i:])) for i in range(COMPOUND_PART, len(t) - COMPOUND_PART + 1)]
+              for t in unknown}
+    parts = sorted({p for pairs in splits.values() for pair in pairs for p in pair} - set(postings))
+    postings.update(read(parts))
+    out: list[str] = []
+    for token in tokens:
+        pair = next((pair for pair in splits.get(token, ()) if postings[pair[0]] and postings[pair[1]]), None)
+        out.extend(pair if pair else (token,))
+    return list(dict.fromkeys(out))
+
+
+def words_spelled_apart(text: str, tokens: Sequence[str], postings: dict[str, list], read: ReadPostings,
+                        ) -> dict[str, list[str]]:
+    """Each word the question spells apart that records hold as one (`spelled_apart`: "start up" and a section's
+    "startup"; "JavaScript" and a section's "javascript") -> its parts among the question's tokens."""
+    wanted: dict[str, list[str]] = {}
+    for whole, parts in spelled_apart(text).items():
+        word, held = stem(whole), [stem(p) for p in parts if stem(p) in tokens]
+        if held and word not in tokens:
+            wanted[word] = held
+    postings.update(read([w for w in wanted if w not in postings]))
+    return {word: held for word, held in wanted.items() if postings[word]}

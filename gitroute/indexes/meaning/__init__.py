@@ -70,12 +70,14 @@ from gitroute.indexes.meaning.vocabulary import (
     alternatives,
     anchor_texts,
     fused_words,
+    joined_pairs,
     neighbour_alternatives,
     neighbours,
     node_fields,
     path_text,
     question_words,
     with_fused_words,
+    with_joined_pairs,
     word_stem,
     words,
 )
@@ -530,10 +532,12 @@ def query_meaning(
     alternates = alternatives(tokens) if EXPANDED else {}
     body = [BODY_PREFIX + t for t in tokens] if BODY_WEIGHT and section.get("body_documents") else []
     fused = fused_words(text, tokens)
-    postings = read_postings([*tokens, *alternates, *body, *fused], section, read, corrupt, memo)
+    joined = joined_pairs(text, tokens, fused)
+    postings = read_postings([*tokens, *alternates, *body, *fused, *joined], section, read, corrupt, memo)
     tokens = with_fused_words(tokens, fused, postings)
     for word in fused.keys() - set(tokens):  # read in case: the question keeps the humps
         postings.pop(word, None)
+    with_joined_pairs(joined, postings, alternates)
     numbers = [t for t in tokens if t.isdigit() and t not in postings]
     if numbers and len(numbers) < len(tokens):  # an example's value ("an offset like +05:30"), not a word to find
         tokens = [t for t in tokens if t not in numbers]

@@ -9,7 +9,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from gitroute.text import STOP_WORDS, LazyPattern, question_tokens, stem, tokenize
+from gitroute.text import STOP_WORDS, LazyPattern, question_tokens, spelled_apart, stem, tokenize
 
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -213,6 +213,28 @@ def with_fused_words(tokens: list[str], fused: Mapping[str, list[str]], held: Ma
             tokens = [t for t in tokens if t not in humps]
             tokens.insert(min(at, len(tokens)), word)
     return tokens
+
+
+def joined_pairs(text: str, tokens: Sequence[str], fused: Mapping[str, object]) -> dict[str, tuple[str, ...]]:
+    """Two adjacent words of the question run together, the one word a repository may spell ("time zone": a node
+    named `Timezone` holds "timezone", neither "time" nor "zone") -> the parts among the question's words; a
+    camel-cased word's whole is `fused_words`'."""
+    found: dict[str, tuple[str, ...]] = {}
+    for whole, parts in spelled_apart(text).items():
+        word, held = word_stem(whole), tuple(p for p in map(word_stem, parts) if p in tokens)
+        if held and word not in tokens and word not in fused:
+            found[word] = held
+    return found
+
+
+def with_joined_pairs(joined: Mapping[str, tuple[str, ...]], postings: dict, alternates: dict[str, str]) -> None:
+    """Each joined word the repository holds, an alternative of its rarer part (the one the fewest nodes hold); the
+    rest are not read on."""
+    for word, parts in joined.items():
+        if word in postings and word not in alternates:
+            alternates[word] = min(parts, key=lambda part: len(postings.get(part, ())))
+        elif word not in alternates:
+            postings.pop(word, None)
 
 
 _EXPANDED_STEMS: dict[str, tuple[str, ...]] = {}
