@@ -296,16 +296,21 @@ _CAMEL_WORD = LazyPattern(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
 MAX_JOINED = 24  # each joined word is one more postings lookup
 
 
+def camel_cased(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each camel-cased word of a text, in order: (the word lowercase, its humps) ("JavaScript": javascript, (java,
+    script))."""
+    found = [(match.group().lower(), tuple(tokenize(match.group()))) for match in _CAMEL_WORD.finditer(text)]
+    return [(whole, humps) for whole, humps in found if len(humps) > 1]
+
+
 def spelled_apart(text: str) -> dict[str, tuple[str, ...]]:
     """Words a question spells apart that a repository may spell as one, lowercase, each -> its parts: two adjacent
     words run together, the first also stemmed ("start up": startup; "time zone", "looks up": lookup, "file name";
     "built-in", stop word and all), and the whole of a camel-cased word ("JavaScript": javascript, which `tokenize`
     reads as java and script). An index keeps those it holds."""
     found: dict[str, tuple[str, ...]] = {}
-    for match in _CAMEL_WORD.finditer(text):
-        humps = tuple(tokenize(match.group()))
-        if len(humps) > 1:
-            found.setdefault(match.group().lower(), humps)
+    for whole, humps in camel_cased(text):
+        found.setdefault(whole, humps)
     for match in _APART.finditer(text):
         first, second = match.group(1).lower(), match.group(3).lower()
         if match.group(2) == "-" or (first not in STOP_WORDS and second not in STOP_WORDS):  # "built-in" is one

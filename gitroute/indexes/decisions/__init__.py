@@ -25,10 +25,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
-from gitroute.indexes.decisions.words import doc_tokens, normalize_name_all, split_compounds, words_spelled_apart
+from gitroute.indexes.decisions.words import (
+    doc_tokens,
+    joined_words,
+    normalize_name_all,
+    split_compounds,
+    words_spelled_apart,
+)
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term
-from gitroute.text import normalize_name, stem
+from gitroute.text import normalize_name, spelled_apart, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -583,11 +589,12 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
     first_page = int(pages.get("first_row", n))  # rows from here on are pages', ranked by the pages' statistics
     page_avgdl = float(pages.get("avgdl", 0.0)) or 1.0
     chunk = int(section.get("row_chunk", ROW_CHUNK))
-    keys = list(question.tokens) + [SYMBOL_PREFIX + s for s in question.symbols]
+    apart = spelled_apart(question.text)  # the words it may hold as one, read with the question's own
+    keys = [*question.tokens, *(SYMBOL_PREFIX + s for s in question.symbols), *joined_words(apart, question.tokens)]
     postings = _postings(keys, load, shards)
     read = partial(_postings, load=load, shards=shards)
     question = question._replace(tokens=tuple(split_compounds(question.tokens, postings, read)))
-    joined = words_spelled_apart(question.text, question.tokens, postings, read)
+    joined = words_spelled_apart(apart, question.tokens, postings, read)
     in_pages = {t: sum(1 for p in postings[t] if p[0] >= first_page) for t in question.tokens}
     idfs = {t: bm25_idf(len(postings[t]) - in_pages[t], first_page) for t in question.tokens}
     page_idfs = {t: bm25_idf(in_pages[t], n - first_page) for t in question.tokens}

@@ -4,9 +4,9 @@ question's words as records may spell them (`split_compounds`, `words_spelled_ap
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from gitroute.text import STOP_WORDS, normalize_name, spelled_apart, stem, tokenize
+from gitroute.text import STOP_WORDS, normalize_name, stem, tokenize
 
 
 def doc_tokens(text: str) -> list[str]:
@@ -86,14 +86,23 @@ def split_compounds(tokens: Sequence[str], postings: dict[str, list], read: Read
     return list(dict.fromkeys(out))
 
 
-def words_spelled_apart(text: str, tokens: Sequence[str], postings: dict[str, list], read: ReadPostings,
-                        ) -> dict[str, list[str]]:
-    """Each word the question spells apart that records hold as one (`spelled_apart`: "start up" and a section's
-    "startup"; "JavaScript" and a section's "javascript") -> its parts among the question's tokens."""
+def joined_words(apart: Mapping[str, Sequence[str]], tokens: Sequence[str]) -> dict[str, list[str]]:
+    """Each word the question spells apart (`text.spelled_apart`: "start up", "JavaScript") as records would hold it
+    as one -> its parts among the question's tokens."""
     wanted: dict[str, list[str]] = {}
-    for whole, parts in spelled_apart(text).items():
+    for whole, parts in apart.items():
         word, held = stem(whole), [stem(p) for p in parts if stem(p) in tokens]
         if held and word not in tokens:
             wanted[word] = held
-    postings.update(read([w for w in wanted if w not in postings]))
+    return wanted
+
+
+def words_spelled_apart(apart: Mapping[str, Sequence[str]], tokens: Sequence[str], postings: dict[str, list],
+                        read: ReadPostings) -> dict[str, list[str]]:
+    """The joined words (`joined_words`) that records hold ("startup" in a section, for "start up"), those not
+    already in `postings` read."""
+    wanted = joined_words(apart, tokens)
+    unread = [w for w in wanted if w not in postings]
+    if unread:
+        postings.update(read(unread))
     return {word: held for word, held in wanted.items() if postings[word]}

@@ -9,7 +9,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from gitroute.text import STOP_WORDS, LazyPattern, question_tokens, spelled_apart, stem, tokenize
+from gitroute.text import STOP_WORDS, LazyPattern, camel_cased, question_tokens, spelled_apart, stem, tokenize
 
 # Words that frame a question about code rather than say what it is about.
 FRAME_WORDS = frozenset(
@@ -189,18 +189,15 @@ def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-_CAMEL_TERM = LazyPattern(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
-
-
 def fused_words(text: str, tokens: Sequence[str]) -> dict[str, list[str]]:
     """A camel-cased word of the question run together -> its humps among the question's words (`JavaScript`:
     "javascript" -> java, script): the one word a repository may hold where it holds none of the humps (a file's
     language is named "javascript"; no node holds "java")."""
     found: dict[str, list[str]] = {}
-    for match in _CAMEL_TERM.finditer(text):
-        humps = [word_stem(t) for t in tokenize(match.group())]
-        if len(humps) > 1 and all(h in tokens for h in humps):
-            found.setdefault(word_stem(match.group().lower()), humps)
+    for whole, parts in camel_cased(text):
+        humps = [word_stem(t) for t in parts]
+        if all(h in tokens for h in humps):
+            found.setdefault(word_stem(whole), humps)
     return found
 
 
