@@ -160,7 +160,7 @@ def questions(repo) -> list[tuple[str, list[str]]]:
     doc = (docs[0] if isinstance(docs[0], str) else docs[0][0]) if docs else "README.md"
     kinds = [
         ("query-name", ["query", name]),
-        ("query-words", ["query", "where is the hook called"]),
+        ("query-words", ["query", "where is the hook spec called"]),  # "hook spec": a word held as one too
         ("docs", ["docs", name]),
         ("code", ["code", doc]),
         ("impact", ["impact", name]),
@@ -168,7 +168,7 @@ def questions(repo) -> list[tuple[str, list[str]]]:
         ("wiring", ["wiring"]),
         ("status", ["status"]),
         ("ask", ["ask", f"what calls {name}"]),
-        ("ask-why", ["ask", "why was this chosen rather than another option"]),
+        ("ask-why", ["ask", "why was this hook spec chosen rather than another option"]),
         ("query-path", ["query", path]),
     ]
     return kinds
