@@ -509,6 +509,19 @@ def test_a_name_defined_in_the_source_and_in_its_built_bundle_is_the_sources(mak
     assert any("built or vendored copies" in note for note in doc["notes"])
 
 
+def test_a_name_the_source_defines_twice_lists_the_source_before_its_built_copies(make_repo, route) -> None:
+    """joi: `clone` is defined in several lib/ files and in dist/joi-browser.min.mjs; the candidates of the ambiguous
+    name began with the built copy, its path first in order. The source's definitions come first."""
+    repo = make_repo("candidates")
+    repo.commit({"lib/base.js": "function clone(value) { return Object.assign({}, value); }\nmodule.exports = clone;\n",
+                 "lib/ref.js": "function clone(ref) { return { ...ref }; }\nmodule.exports = clone;\n",
+                 "dist/bundle.js": "function clone(value) { return value; }\nfunction other(ref) { return ref; }\n"},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "clone"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]] == ["lib/base.js", "lib/ref.js", "dist/bundle.js"]
+
+
 def test_the_repository_s_automation_files_are_ci_files() -> None:
     """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
     .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""

@@ -521,11 +521,12 @@ def one_symbol(records: Sequence[list]) -> bool:
 
 
 def _distinct_targets(records: list[list]) -> list[list]:
-    """One record per node, files and symbols; a class and its same-named file (`query.py`) stay two."""
+    """One record per node, files and symbols; a class and its same-named file (`query.py`) stay two. Code first,
+    built and vendored copies (`dist/`) after the source."""
     seen: dict[int, list] = {}
     for r in records:
         seen.setdefault(r[0], r)
-    return sorted(seen.values(), key=lambda r: (section_of(r[1]) != "code", r[1], r[4]))
+    return sorted(seen.values(), key=lambda r: (section_of(r[1]) != "code", is_secondary(r[1]), r[1], r[4]))
 
 
 class Walk:
