@@ -707,6 +707,41 @@ CORPORA: dict[str, Corpus] = {
             "ea42945de6387bf99e6804aefbde434966553d3b",
             source=DEBIAN,
         ),
+        # Session 48's blind set: tenacity (PyPI: retrying, its Sphinx docs and release notes); yargs (npm: a
+        # command line parser as published: its built modules, locales and README); lz4 (C: the compression
+        # library, its command line tool and doc/); Echo (Go: a web framework and its middleware).
+        Corpus(
+            "tenacity",
+            "9.2.1",
+            "tenacity-9.2.1.tar.gz",
+            "a606b5c808d0cded4a359d5b9932d867ff2a6a6b64d37350260fd01bbdf83839",
+            "3867539b27ffe23ec73e06b194767e1a4c05bb47",
+        ),
+        Corpus(
+            "yargs",
+            "18.2.0",
+            "yargs-18.2.0.tgz",
+            "44ddd9d39e41a7d73dd794b6d229f2b92fd655d394ef59e2ca34d31df6181d13",
+            "09fd5a1a94b0d05d1e8ad06e3b0b86f08b1c1f1c",
+            source=NPM,
+        ),
+        Corpus(
+            "lz4",
+            "1.10.0",
+            "lz4_1.10.0.orig.tar.gz",
+            "537512904744b35e232912055ccf8ec66d768639ff3abe5788d90d792ec5f48b",
+            "72c390279bcc91222de6eeb6c0f1ddd69da85b16",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "echo",
+            "4.12.0",
+            "golang-github-labstack-echo_4.12.0.orig.tar.gz",
+            "3d7c783cb144cf0476ceca1c11f6b313ee49e29e3de1f61a10fd764f074fadba",
+            "1b80cfd82d25f3334665e28b8afdf86227d3c55d",
+            source=DEBIAN,
+            pool="golang-github-labstack-echo",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
