@@ -244,6 +244,8 @@ _DEFINED = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|class|struct"
     r"|crate)\s+(?:\S+\s+)?(?:defines?|declares?|holds?|contains?|implements?)\b",
     r"\b(?:definition|declaration) of\b|\bjump to\b|\bgo to (?:the |its )?definition\b",
+    # "X is only declared in the header; where is its full definition?", "where's the declaration of it"
+    rf"\b{WHERE_IS}(?:\S+\s+){{0,3}}?(?:definition|declaration)s?\b",
     # the whole question is "where is X?" ("where's the Blueprint class?", "where is QuerySet.filter?")
     r"^\s*where(?:'s|’s|\s+is|\s+are|\s+can\s+i\s+find)\s+(?:the\s+)?[^\s?]+(?:\s+(?:class|function|method|struct"
     r"|type|interface|enum|trait|macro|constant|module))?\s*\??\s*$",
@@ -312,6 +314,12 @@ _WIRING_BUILD = _phrases(
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
     r"\b(?:which|what) (?:\S+ )?manifests?\b|\bconsole[- ]scripts?\b",
     r"\b(?:go\.mod|package\.json|cargo\.toml|pyproject\.toml|setup\.cfg)\b",
+    # the runtimes a package supports, which its manifest declares ("which file declares the supported Node.js
+    # engine versions", "which Python versions are supported", "the minimum Go version")
+    r"\b(?:supported|minimum|required|compatible|oldest)\s+(?:node(?:\.?js)?|python|go|golang|ruby|php|java|jdk"
+    r"|rust|rustc|deno|bun|dotnet|\.net|perl|lua|erlang|elixir|otp)\s+(?:engine\s+)?(?:versions?|releases?|engines?)\b",
+    r"\b(?:which|what)\s+(?:node(?:\.?js)?|python|go|golang|ruby|php|java|jdk|rust|deno|dotnet|\.net|perl|lua"
+    r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
@@ -776,6 +784,7 @@ _GATES: dict[int, Gate] = {
                  ('em', 'ese', 'ose')),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
+    2996655174: (('where',), ('de',), ('claration', 'finition')),
     3001351635: (('wh',), ('at', 'ich'), ('s',),
                  ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
                   'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
@@ -786,6 +795,10 @@ _GATES: dict[int, Gate] = {
     3128545594: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('do',), (' ',),
                  ('it', 'that', 'this')),
+    3181082170: (('compatible', 'minimum', 'oldest', 'required', 'supported'),
+                 ('.net', 'bun', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node',
+                  'otp', 'perl', 'php', 'python', 'ruby', 'rust', 'rustc'),
+                 ('engine', 'release', 'version')),
     3203342149: (('affect', 'affected', 'affects', 'break', 'breaking', 'breaks', 'broken', 'impact', 'impacts'),
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
@@ -807,6 +820,10 @@ _GATES: dict[int, Gate] = {
                  (' ',), ('of', 'to')),
     3628275726: (('contract', 'cop', 'pin', 'pinned', 'submodule'),),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
+    3665587360: (('wh',), ('at', 'ich'),
+                 ('.net', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node', 'otp',
+                  'perl', 'php', 'python', 'ruby', 'rust'),
+                 ('release', 'version'), ('are', 'do', 'does', 'is'), ('support',)),
     3698457807: (('where',), ('are', 'is'), ('tested',)),
     3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
                  ('benchmark', 'linter', 'spec', 'test', 'test suite')),

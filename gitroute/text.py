@@ -294,6 +294,11 @@ def question_tokens(text: str) -> Sequence[str]:
 _APART = LazyPattern(r"(?<![\w-])([A-Za-z]{2,})([ -])(?=([A-Za-z]{2,})(?![\w-]))")
 _CAMEL_WORD = LazyPattern(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
 MAX_JOINED = 24  # each joined word is one more postings lookup
+# A phrasal verb a repository spells as one word of another root ("switch retrying off": the docs say disable),
+# with up to two words between verb and particle. Not "switch ... on", a switch statement's dispatch.
+_PHRASAL = LazyPattern(r"\b(turn|switch|shut)(?:s|es|ed|ing|ning|ching|ting)?\s+(?:(?!off\b|on\b)[A-Za-z'-]+\s+){0,2}?"
+                       r"(off|on)\b", re.IGNORECASE)
+PHRASAL_WORDS = {"off": "disable", "on": "enable"}
 
 
 def camel_cased(text: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -307,10 +312,15 @@ def spelled_apart(text: str) -> dict[str, tuple[str, ...]]:
     """Words a question spells apart that a repository may spell as one, lowercase, each -> its parts: two adjacent
     words run together, the first also stemmed ("start up": startup; "time zone", "looks up": lookup, "file name";
     "built-in", stop word and all), and the whole of a camel-cased word ("JavaScript": javascript, which `tokenize`
-    reads as java and script). An index keeps those it holds."""
+    reads as java and script). An index keeps those it holds. And a phrasal verb's one word ("turn it off": disable,
+    "switch on": enable), which stands for the verb and its particle as a joined word does for its parts."""
     found: dict[str, tuple[str, ...]] = {}
     for whole, humps in camel_cased(text):
         found.setdefault(whole, humps)
+    for match in _PHRASAL.finditer(text):
+        verb, particle = match.group(0).split()[0].lower(), match.group(2).lower()
+        if not (particle == "on" and verb.startswith("switch")):
+            found.setdefault(PHRASAL_WORDS[particle], (verb, particle))
     for match in _APART.finditer(text):
         first, second = match.group(1).lower(), match.group(3).lower()
         if match.group(2) == "-" or (first not in STOP_WORDS and second not in STOP_WORDS):  # "built-in" is one

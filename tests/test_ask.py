@@ -616,6 +616,32 @@ def test_where_is_a_name_alone_asks_where_it_is_defined(question, asked):
 
 
 @pytest.mark.parametrize("question", [
+    "The public header only forward-declares QuerySet; where is its full definition with the actual fields?",
+    "where's the declaration of QuerySet", "QuerySet: where is its definition?",
+])
+def test_where_a_names_definition_is_asks_where_it_is_defined(question):
+    """lz4's "… forward-declares struct LZ4_writeFile_s; where is its full definition …" went to plain words, which
+    ranked the header first and the struct's definition eighth."""
+    places = {"QuerySet": (("db/query.py", "QuerySet"),)}
+    evidence = Evidence(definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
+    assert [(r.kind, r.text) for r in classify(question, evidence, EVERY_COMMAND).routes][:1] == [("symbol", "QuerySet")]
+
+
+@pytest.mark.parametrize("question", [
+    "Which file declares the supported Node.js engine versions and the test command?",
+    "which Python versions are supported?", "What Go releases does this module support?",
+    "where is the minimum Rust version set?",
+])
+def test_the_runtime_versions_a_package_supports_ask_wiring(question):
+    """The runtimes a package supports are its manifest's (package.json's engines, pyproject's requires-python, go.mod):
+    yargs' "which file declares the supported Node.js engine versions, …" went to plain words, and no_match."""
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
+    # a version the code handles is no runtime the package supports
+    assert classify("which function parses the supported protocol versions?", EVIDENCE,
+                    EVERY_COMMAND).routes[0].kind != "wiring"
+
+
+@pytest.mark.parametrize("question", [
     "how do I run the test suite?", "How can we run the integration tests", "how to build the docs",
     "how do I compile the library from source?", "how are the tests run?", "which command runs the tests?",
     "what build tool bundles the package?", "what runs the phpunit tests?", "how do I run the browser tests",

@@ -21,6 +21,19 @@ def test_adjacent_words_and_camel_cased_words_join():
     assert len(spelled_apart(" ".join(f"w{'a' * i}" for i in range(60)).replace("w", "wq"))) <= MAX_JOINED
 
 
+def test_a_phrasal_verb_stands_for_its_one_word():
+    def one_words(question: str) -> dict:
+        return {word: parts for word, parts in spelled_apart(question).items() if word in ("disable", "enable")}
+
+    assert one_words("how do I switch retrying off completely?") == {"disable": ("switch", "off")}
+    assert one_words("Turning the cache off in tests") == {"disable": ("turning", "off")}
+    assert one_words("shut off the colours") == {"disable": ("shut", "off")}
+    assert one_words("where do I turn on debug mode") == {"enable": ("turn", "on")}
+    # a switch statement's dispatch on a value is no switching on; three words apart is no phrase
+    assert one_words("the switch on the node type") == {}
+    assert one_words("turn the page of the book off") == {}
+
+
 def _built(tmp_path, name: str, files: dict[str, str]) -> RepoBuilder:
     repo = RepoBuilder(tmp_path / name)
     repo.commit(files, "initial")
@@ -81,3 +94,23 @@ def test_a_why_question_in_two_words_finds_the_section_that_holds_them_as_one(tm
     question = "which section explains turning templates into JavaScript ahead of time so pages start up faster"
     doc = _asked(repo, "why", question)
     assert doc["rows"][0]["name"] == "Precompiling"
+
+
+SWITCHES = """# Guide
+
+## Disabling Retries
+
+You can disable retrying entirely by passing a flag: useful while testing, when each failure should show at once.
+
+## Waiting
+
+Each retry waits longer than the one before it, up to a ceiling the caller sets, while testing or not.
+"""
+
+
+def test_a_section_that_disables_answers_how_to_switch_it_off(tmp_path):
+    # the question's words alone ("switch", "off") are in no section: without the phrase, no section covers it
+    repo = _built(tmp_path, "switches", {"app/main.py": "def main():\n    return 0\n", "docs/guide.md": SWITCHES})
+    doc = _asked(repo, "why", "which section explains how to switch retrying off while testing")
+    assert doc["status"] == "routed"
+    assert doc["rows"][0]["name"] == "Disabling Retries"
