@@ -694,7 +694,7 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
         if len(phrase.split()) > 1 and "#" not in phrase and not evidence.document_titled(phrase):
             subjects.facts.append(f"'{phrase}' may be a section of '{document}'")
             return f"{document}#{phrase}"
-    named = _SECTION_NAMED.search(text) or _SECTION_ON.search(text)
+    named = _SECTION_NAMED.search(text) or _SECTION_ON.search(text) or _HAS_SECTION_ON.search(text)
     if named:
         words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS]
         if words:
@@ -713,6 +713,13 @@ _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)
 # what the section says follows it within three words (a longer run is what the section is about, not its name)
 _SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[\w/.:-]+\s+){0,2}[\w/.:-]+)(?=\s+(?:"
                           r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b)", re.I)
+
+
+# "the README has a section on using yargs in the browser; which code …": a section the document has, named by what it
+# is about, at a clause's end. Rarely its title: the code route then reads the whole document, and what the question
+# says the section describes is asked of the meaning index first (`query._described_first`).
+_HAS_SECTION_ON = LazyPattern(r"\b(?:has|have|had|with|there['’]?s|there is)\s+(?:a|an|one)\s+section\s+(?:on|about)"
+                              r"\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s*(?:[;,.?!]|$))", re.I)
 
 
 # "which part of the README", "what section of the guide", "which README section explains", "where in the README is

@@ -486,10 +486,11 @@ def test_a_docs_question_that_names_its_document_asks_for_a_section_of_it_first(
 
 def test_a_document_that_has_a_section_names_no_section_by_its_verb(nested_repo):
     # django: "The signing docs have a section on verifying timestamped values …" named no section "signing docs
-    # have a": the document is asked whole
+    # have a": the section is the one it has "on" a topic (no title here: the document's links answer after the words)
     doc = ask(nested_repo, "The Retrying docs have a section on waiting longer after a failure; take me to the "
                            "implementation.")
-    assert ("code", "Retrying") in routes(doc)
+    assert ("code", "Retrying#waiting longer after a failure") in routes(doc)
+    assert not any(text.startswith("Retrying#") and "have" in text for _, text in routes(doc))
     assert paths(doc, 1) == ["lib/retry.js"]
 
 
@@ -582,6 +583,17 @@ def test_a_code_question_whose_section_names_no_code_asks_what_it_describes_firs
     bare = ask(nested_repo, "docs/limits.md says a failed call is retried with a longer wait each time; which code "
                             "actually does that?")
     assert [c for c, _ in routes(bare)][:2] == ["code", "query"] and paths(bare, 1) == ["lib/retry.js"]
+
+
+def test_a_section_the_readme_has_on_a_topic_is_asked_by_what_it_describes(nested_repo):
+    # yargs: "The README has a section on using yargs in the browser; which code actually bootstraps the browser build
+    # …?" asked the code route for the whole README, whose links answered (`hideBin`): the section it has "on" a topic
+    # is asked, and, naming no code, what the question says it describes comes first
+    doc = ask(nested_repo, "The README has a section on waiting after failures; which code actually retries a failed "
+                           "call with a longer wait each time?")
+    assert [c for c, _ in routes(doc)][:2] == ["query", "code"]
+    assert routes(doc)[1] == ("code", "README.md#waiting after failures")
+    assert paths(doc, 1) == ["lib/retry.js"]
 
 
 def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_hold_its_words(tmp_path_factory):
