@@ -742,6 +742,42 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-labstack-echo",
         ),
+        # Session 48's second blind set: schedule (PyPI: job scheduling, one module and Sphinx docs); Luxon (npm:
+        # dates and times, its src/ and the same modules built into build/); Slim 3 (Debian: a PHP micro-framework);
+        # gorilla/websocket (Debian: Go).
+        Corpus(
+            "schedule",
+            "1.2.2",
+            "schedule-1.2.2.tar.gz",
+            "15fe9c75fe5fd9b9627f3f19cc0ef1420508f9f9a46f45cd0769ef75ede5f0b7",
+            "07d30e707058638fef801537d71bbafb1b4194ce",
+        ),
+        Corpus(
+            "luxon",
+            "3.7.2",
+            "luxon-3.7.2.tgz",
+            "498078da47254917ea264631160880fec8936994de3e6271e9c75c542bd35832",
+            "4ca57f1d7e36e63085349269fe3dd4d7cb73342c",
+            source=NPM,
+        ),
+        Corpus(
+            "slim",
+            "3.12.5",
+            "php-slim_3.12.5.orig.tar.xz",
+            "98f51bb4d71df105e86d0b76f3ba6e0dfd215fd8a7df5a1476a667b365833b59",
+            "e9d74d0616bfc5a6834bf9508afe2c51607355f1",
+            source=DEBIAN,
+            pool="php-slim",
+        ),
+        Corpus(
+            "gorilla-websocket",
+            "1.5.3",
+            "golang-github-gorilla-websocket_1.5.3.orig.tar.gz",
+            "707f217e9a46c516c289b71c45a4e51b11b5e0fcec54c1fbfecde47b8a001799",
+            "303b8a5e6a82577a7c234bd809fc64c52a3f64c2",
+            source=DEBIAN,
+            pool="golang-github-gorilla-websocket",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
