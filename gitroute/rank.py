@@ -143,6 +143,7 @@ def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = BM25_K1, b
 _BUILT_EXT = re.compile(r"(\.d)?\.[cm]?js$|\.d\.[cm]?ts$|\.js\.map$")
 _SOURCE_EXT = re.compile(r"\.(?:[cm]?ts|tsx)$")
 _BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs)/")
+_JS_SOURCE = re.compile(r"\.[cm]?js$")
 
 
 def built_copies(paths: Sequence[str]) -> frozenset[str]:
@@ -150,8 +151,11 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
     `src/`) the `.ts` they were compiled from, anything under `dist/` or `build/` when sources exist, minified files.
 
     `v4/core/util.cjs` is a copy of `src/v4/core/util.ts`; an index that ranks both shows the copy first half
-    the time. A plain JavaScript project (no `.ts` of the same stem) keeps its `.js`.
+    the time. A plain JavaScript project (no `.ts` of the same stem) keeps its `.js`, unless its sources are under
+    `src/` and bundled into a built folder (Luxon's `build/es6/luxon.mjs` holds every module of `src/` again, five
+    bundles that took the first five rows of its questions); a `build/` with no `src/` beside it is the code (yargs).
     """
+    bundled = any(path.startswith("src/") and _JS_SOURCE.search(path) for path in paths)
     sources: set[str] = set()
     for path in paths:
         if _SOURCE_EXT.search(path) and not path.endswith((".d.ts", ".d.cts", ".d.mts")):
@@ -167,7 +171,8 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
         if not _BUILT_EXT.search(path):
             continue
         stem_ = _BUILT_EXT.sub("", path)
-        if stem_ in sources or (sources and _BUILT_DIR.search(path)):
+        in_built = _BUILT_DIR.search(path) is not None
+        if stem_ in sources or (sources and in_built) or (bundled and in_built and not path.startswith("src/")):
             built.add(path)
             continue
         # `dist/v4/core/util.js` mirrors `src/v4/core/util.ts`
@@ -179,6 +184,12 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
 
 def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
+
+
+def in_built_folder(path: str) -> bool:
+    """Under a folder builds are written to (`build/`, `out/`, `esm/`, `cjs/`, `dist/`): a copy when the source is
+    beside it, the code itself when it is all there is (yargs as npm publishes it: `build/lib/`)."""
+    return _BUILT_DIR.search(path) is not None
 
 
 def _run_length(words: Sequence[str], at: int, position: dict[str, int]) -> int:

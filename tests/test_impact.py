@@ -522,6 +522,28 @@ def test_a_name_the_source_defines_twice_lists_the_source_before_its_built_copie
     assert [row["path"] for row in doc["rows"]] == ["lib/base.js", "lib/ref.js", "dist/bundle.js"]
 
 
+def test_a_name_built_into_several_bundles_beside_its_source_is_the_sources(make_repo, route) -> None:
+    """Luxon ships src/ and the same modules bundled into build/amd/luxon.js, build/es6/luxon.mjs, …: "which callers of
+    signedOffset must I re-check?" listed the bundles' definitions as candidates, and no caller. The source is walked;
+    one file in a built folder (yargs as published: build/lib/ is all its code) is no copy of anything."""
+    util = "function signedOffset(h, m) { return h * 60 + m; }\nmodule.exports = { signedOffset };\n"
+    caller = "const { signedOffset } = require('./util');\nfunction parseOffset(s) { return signedOffset(+s, 0); }\n"
+    bundle = ("function signedOffset(h, m) { return h * 60 + m; }\n"
+              "function parseOffset(s) { return signedOffset(+s, 0); }\n")
+    repo = make_repo("bundles")
+    repo.commit({"src/util.js": util, "src/parser.js": caller, "build/amd/lib.js": bundle, "build/es6/lib.mjs": bundle},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "signedOffset"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["src/parser.js"]
+    # one bundle only: it may be the code itself, and the name stays ambiguous (its candidates listed, the source first)
+    single = make_repo("one-bundle")
+    single.commit({"src/util.js": util, "src/parser.js": caller, "build/lib/index.js": bundle}, "initial")
+    assert route(["build", "-q"], single.path).exit_code == 0
+    listed = json.loads(route(["impact", "--json", "signedOffset"], single.path).stdout)
+    assert "build/lib/index.js" in [row["path"] for row in listed["rows"]]
+
+
 def test_the_repository_s_automation_files_are_ci_files() -> None:
     """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
     .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""
@@ -539,7 +561,8 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     module. A file that configures a linter, a formatter or the compiler is asked of the wiring by that."""
     from gitroute.indexes.wiring import config_kind
 
-    for path in (".golangci.yml", "sub/.eslintrc.json", "phpstan.neon.dist", ".rubocop.yml", "mypy.ini", ".nycrc"):
+    for path in (".golangci.yml", "sub/.eslintrc.json", "phpstan.neon.dist", ".rubocop.yml", "mypy.ini", ".nycrc",
+                 "phpcs.xml", "phpcs.xml.dist", ".jshintrc"):
         assert config_kind(path) == "ci", path
     assert config_kind("cmake/Warnings.cmake") == config_kind("yaml-0.1.pc.in") == "manifest"
     assert config_kind("src/golangci.go") is None
@@ -549,6 +572,8 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
                                           "if(WARNINGS_AS_ERRORS)\n  list(APPEND WARNINGS -Werror)\nendif()\n"),
                  "CMakeLists.txt": "project(app)\ninclude(cmake/Warnings.cmake)\n",
                  "examples/makefile": "gen:\n\tgo build -tags cbor -o gen-cbor gen.go\n\tgo build -o gen-json gen.go\n",
+                 "phpcs.xml": ('<?xml version="1.0"?>\n<ruleset name="app">\n  <rule ref="PSR2"/>\n'
+                               '  <file>src</file>\n  <file>tests</file>\n</ruleset>\n'),
                  "main.go": "package main\n\n// main prints lines.\nfunc main() {}\n"}, "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
     lint = json.loads(route(["ask", "--json", "Which config file sets up the Go linter with the line length limit?"],
@@ -557,6 +582,10 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     flags = json.loads(route(["ask", "--json", "Which build file sets the compiler warning flags such as -Wshadow?"],
                              repo.path).stdout)
     assert flags["rows"][0]["path"] == "cmake/Warnings.cmake"
+    # Slim: "Which config file sets up the code sniffer to enforce PSR-2 …?": PHP_CodeSniffer's phpcs.xml
+    sniffer = json.loads(route(["ask", "--json", "Which config file sets up the code sniffer to enforce PSR-2 across "
+                                                 "both the library and the tests folders?"], repo.path).stdout)
+    assert sniffer["rows"][0]["path"] == "phpcs.xml"
     # zerolog: "Which build file compiles the example log generator twice, … with the binary encoding build tag"
     twice = json.loads(route(["ask", "--json", "Which build file compiles the example generator twice, once with "
                                                "the cbor build tag?"], repo.path).stdout)
@@ -717,6 +746,21 @@ def test_a_constant_no_edge_reaches_is_answered_by_the_files_that_write_its_name
     # from another module of a language that imports by module: what it writes as `limits.TIMEOUT`, not its own
     qualified = impact(route, repo, "app/limits.py:TIMEOUT")
     assert paths(qualified) == ["app/client.py"] and qualified["rows"][0]["names"] == ["fetch"]
+
+
+def test_a_class_no_edge_reaches_is_answered_by_the_files_that_write_its_name(make_repo, route) -> None:
+    """schedule: a job returns `schedule.CancelJob` to cancel itself, and the scheduler tests `ret is CancelJob`: a
+    class returned, raised or compared is read as a value, no call or type edge. "Which other files use CancelJob?"
+    was "0 edges into 0 files"; the files that write its name answer, as for a constant."""
+    repo = make_repo("marker")
+    repo.commit({"jobs/__init__.py": "class CancelJob:\n    pass\n\n\ndef run(job):\n    ret = job()\n"
+                                     "    return ret is CancelJob\n",
+                 "tests/test_jobs.py": "import jobs\n\n\ndef test_cancel():\n    def stop():\n"
+                                       "        return jobs.CancelJob\n    assert jobs.run(stop)\n"})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = impact(route, repo, "CancelJob")
+    assert paths(doc) == ["tests/test_jobs.py"] and doc["rows"][0]["resolution"] == ["text"]
+    assert any("no edge reaches 'CancelJob'" in note for note in doc["notes"])
 
 
 def test_the_files_read_for_a_value_are_bounded(tmp_path) -> None:

@@ -1011,6 +1011,13 @@ def test_built_copies_beside_mirroring_and_in_dist():
     assert built_copies(paths) == {"v4/core/util.js", "v4/core/util.cjs", "v4/core/util.d.ts", "src/a.js",
                                    "dist/b.js", "vendor/jquery.min.js"}
     assert built_copies(["lib/express.js", "index.js"]) == frozenset()  # plain JavaScript keeps its .js
+    # Luxon: JavaScript sources under src/, bundled again into build/ (each bundle holds every module)
+    assert built_copies(["src/datetime.js", "src/impl/util.js", "build/amd/luxon.js", "build/es6/luxon.mjs",
+                         "build/global/luxon.min.js", "src/build/helper.js"]) == {
+        "build/amd/luxon.js", "build/es6/luxon.mjs", "build/global/luxon.min.js"}
+    # a build/ with no src/ beside it is the code (yargs as npm publishes it), or the build's own scripts (fastify)
+    assert built_copies(["build/lib/argsert.js", "lib/platform-shims/esm.mjs", "index.mjs"]) == frozenset()
+    assert built_copies(["lib/index.js", "build/build-validation.js"]) == frozenset()
 
 
 def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:

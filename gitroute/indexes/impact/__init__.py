@@ -17,7 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
-from gitroute.rank import is_secondary
+from gitroute.rank import in_built_folder, is_secondary
 from gitroute.text import is_code_name, split_path_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -321,13 +321,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
                                                      _footer(0, ambiguous)),
                       {"footer": FOOTER, "ambiguous_edges": {"left_out": 0, "included": 0}})
     distinct = _distinct_targets(candidates)
-    code = [r for r in distinct if section_of(r[1]) == "code"]
     others = len(distinct) - 1
-    if len(code) == 1 and len(distinct) > 1:
-        distinct = code  # one definition in code, the rest in tests or docs: that one is meant
-    own = [r for r in code if not is_secondary(r[1])]
-    if len(own) == 1 and len(distinct) > 1:
-        distinct = own  # the others are built or vendored copies (qs's dist/qs.js bundles lib/utils.js's maybeMap)
+    distinct = _meant(distinct)
     together = len(distinct) > 1 and one_symbol(distinct)
     if together:
         others = 0
@@ -356,7 +351,8 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
-    if not walk.reached and start[3] == "constant" and not together:
+    # A constant read, a class returned or compared: no edge. Not a function: jsoup's `parser` is many fields' name too
+    if not walk.reached and (start[3] == "constant" or start[3] in TYPE_KINDS) and not together:
         ranked, said = _value_rows(view, start, limit=limit, explain=explain)
         notes.append(said)
     if together:
@@ -381,7 +377,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
 
 
 def _value_rows(view: IndexView, start: list, *, limit: int, explain: bool) -> tuple[list[Row], str]:
-    """The rows of the files that write a constant's name, when no edge reaches it (`value_uses`), and a note."""
+    """The rows of the files that write a definition's name, when no edge reaches it (`value_uses`), and a note."""
     from gitroute.indexes.impact import value_uses
 
     node_id, path, name, _kind, line = start
@@ -402,8 +398,8 @@ def _value_rows(view: IndexView, start: list, *, limit: int, explain: bool) -> t
                                          lambda where: view.bundle.source_blob(where, value_uses.MAX_FILE_BYTES), spans)
     reached = value_uses.own_file_only(reached, path)
     capped = f", the first {len(files)} of {every}" if every > len(files) else ""
-    note = (f"no edge reaches '{name}' (a value's reads are not edges): {len(reached)} of the {read} files read that "
-            f"can see it (its own, its folder's, its importers'{capped}) write its name; rows marked "
+    note = (f"no edge reaches '{name}' (a name read as a value is no edge): {len(reached)} of the {read} files read "
+            f"that can see it (its own, its folder's, its importers'{capped}) write its name; rows marked "
             f"'{value_uses.TEXT}'")
     return rank_rows(reached, set(), limit=limit, explain=explain), note
 
@@ -518,6 +514,31 @@ def one_symbol(records: Sequence[list]) -> bool:
         return True
     lowered = [p.lower() for p in paths]
     return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
+
+
+def _meant(distinct: list[list]) -> list[list]:
+    """The definitions a name means, of its distinct ones (code first): the one in code when the rest are in tests or
+    docs; the source's one when the rest are built or vendored copies; else all, the source's first."""
+    code = [r for r in distinct if section_of(r[1]) == "code"]
+    if len(code) == 1 and len(distinct) > 1:
+        return code  # one definition in code, the rest in tests or docs: that one is meant
+    own = [r for r in code if not is_secondary(r[1])]
+    source = _the_source_of_its_bundles(own)
+    if len(source) < len(own):  # the source's definitions listed before its bundles' too
+        own = source
+        distinct = sorted(distinct, key=lambda r: r not in source)
+    if len(own) == 1 and len(distinct) > 1:
+        return own  # the others are built or vendored copies (qs's dist/qs.js bundles lib/utils.js's maybeMap)
+    return distinct
+
+
+def _the_source_of_its_bundles(own: list[list]) -> list[list]:
+    """The definitions outside built folders, when the name is built into two or more files there too (Luxon's
+    `build/amd/luxon.js`, `build/es6/luxon.mjs`, … beside `src/impl/util.js`); one there may be the code (kept)."""
+    built = {r[1] for r in own if in_built_folder(r[1])}
+    if len(built) < 2 or len(built) == len({r[1] for r in own}):
+        return own
+    return [r for r in own if r[1] not in built]
 
 
 def _distinct_targets(records: list[list]) -> list[list]:
