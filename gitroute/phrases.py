@@ -367,7 +367,8 @@ _WIRING_BUILD = _phrases(
     r"|static analy(?:sis|[sz]ers?)"
     r"|compiler(?: warnings?| flags?| options?)?|warning flags?|pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort"
     r"|eslint|prettier|jest|mocha|vitest|karma|phpunit|phpstan|psalm|rubocop|clippy|rustfmt|golangci(?:-lint)?"
-    r"|clang-(?:format|tidy)|pre-commit|pkg-config)\b",
+    r"|clang-(?:format|tidy)|pre-commit|pkg-config|(?:php[_ ]?)?code ?sniffer|phpcs|checkstyle|spotbugs|stylelint|gofmt"
+    r"|goimports|ktlint|detekt|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck)\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -704,12 +705,6 @@ _GATES: dict[int, Gate] = {
     1563972610: (('are', 'is', 'must', 'shall', 'should', 'was', 'were', 'will'),
                  (' the roadmap', 'allowed', 'deprecated', 'ever', 'goal', 'going to', 'in scope', 'intended', 'meant',
                   'out of scope', 'plan', 'planned', 'policy', 'recommended', 'still', 'support', 'supposed')),
-    1696135664: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
-                 (' rule', 'black', 'checker', 'clang-', 'clippy', 'code style', 'compiler', 'coverage', 'eslint',
-                  'flake8', 'formatter', 'golangci', 'isort', 'jest', 'karma', 'linter', 'mocha', 'mypy', 'nox',
-                  'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint',
-                  'pytest', 'rubocop', 'ruff', 'rustfmt', 'static analy', 'style check', 'test runner', 'tox', 'vitest',
-                  'warning flag')),
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
@@ -803,6 +798,14 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3233735122: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
+                 (' rule', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'code style', 'compiler', 'coverage',
+                  'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8', 'formatter', 'gofmt', 'goimports',
+                  'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'linter', 'luacheck', 'mocha', 'mypy', 'nox',
+                  'phpcs', 'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm',
+                  'pylint', 'pytest', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer',
+                  'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest',
+                  'warning flag')),
     3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',

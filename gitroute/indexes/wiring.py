@@ -64,7 +64,9 @@ _TOOL_NAMES = frozenset((".golangci.yml", ".golangci.yaml", ".golangci.toml", ".
                          "clippy.toml", "deny.toml", ".swiftlint.yml", ".scalafmt.conf", ".luacheckrc", ".hlint.yaml",
                          "stylua.toml", ".markdownlint.json", ".markdownlint.yaml", ".yamllint", ".yamllint.yml",
                          ".shellcheckrc", "checkstyle.xml", ".nycrc", ".nycrc.json", ".c8rc", ".c8rc.json",
-                         "karma.conf.js", ".credo.exs", ".formatter.exs"))
+                         "karma.conf.js", ".credo.exs", ".formatter.exs", "phpcs.xml", "phpcs.xml.dist", ".phpcs.xml",
+                         ".phpcs.xml.dist", ".php_cs", ".php_cs.dist", ".jshintrc", "tslint.json", "biome.json",
+                         "biome.jsonc", "detekt.yml", ".swiftformat"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
