@@ -123,6 +123,19 @@ def test_short_names_do_not_link_and_a_code_sample_links_only_names_spelled_as_c
     assert "cart" not in symbols and "Cart" in symbols  # the sample's `cart` is a word; `Cart` linked in prose
 
 
+def test_a_short_name_in_inline_code_that_one_definition_has_links(make_repo, route):
+    # gorilla/websocket's chat README: "The code for the `Hub` type is in hub.go": three letters, one definition
+    repo = make_repo("short")
+    repo.commit({"chat/hub.go": "package chat\n\ntype Hub struct{}\n\nfunc (h *Hub) run() {}\n",
+                 "chat/client.go": "package chat\n\ntype Client struct{}\n\nfunc (c *Client) run() {}\n",
+                 "chat/README.md": "# Chat\n\n## Hub\n\nThe `Hub` type's `run` method serves every client.\n"},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    symbols = [s for row in ask(route, repo, "code", "chat/README.md#Hub")["rows"] for s in row["symbols"]]
+    assert "Hub" in symbols
+    assert not any(s.endswith("run") for s in symbols)  # two definitions: by name alone, either could be meant
+
+
 def test_a_name_spelled_as_code_in_prose_or_a_heading_links_as_a_mention(make_repo, route):
     repo = make_repo("mentions")
     repo.commit({**SHOP_FILES, "docs/receipts.md": (

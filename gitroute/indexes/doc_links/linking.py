@@ -17,7 +17,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the qu
 if TYPE_CHECKING:
     from gitroute.config import Config
 
-MIN_NAME = 4  # a bare last segment shorter than this (`get`, `Q`) is not linked by name alone
+MIN_NAME = 4  # a bare last segment shorter than this (`get`, `Q`) is not linked by name alone, unless inline code
+# names it capitalised and one definition has it (`Hub`)
 MAX_CANDIDATES = 20  # an ambiguous link lists at most this many candidate nodes (and says how many there were)
 EXACT, DISAMBIGUATED, AMBIGUOUS = "exact", "disambiguated", "ambiguous"
 
@@ -310,8 +311,12 @@ class Linker:
         elif kind == "role" and token.role.strip(":").rsplit(":", 1)[-1] == "mod":
             return list(self.modules.get(parts[0], ())) or None
         last = parts[-1]
-        if len(last) >= MIN_NAME and last in self.by_name:
-            return list(self.by_name[last])
+        if last in self.by_name:
+            found = self.by_name[last]
+            # a short capitalised name in inline code that one definition has (gorilla/websocket's chat README: "The
+            # code for the `Hub` type is in hub.go") is that type; `add` or `get` is a verb too, `Q` a letter
+            if len(last) >= MIN_NAME or kind == "code" and len(last) >= 2 and last[0].isupper() and len(found) == 1:
+                return list(found)
         return None
 
     def _resolve_link(self, target: str, document: str) -> list[int] | None:
