@@ -37,7 +37,10 @@ LFS_PREFIX = b"version https://git-lfs.github.com/spec/"
 BINARY_PROBE = 8000  # git's own rule: a NUL byte in the first 8,000 bytes means binary
 _REV_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<ops>(?:[~^][0-9]*)*)$")
 _LOCK_IN_THE_WAY = re.compile(r"Unable to create '(.+?\.lock)': File exists")
-FAST_IMPORT_TRIES = 4
+# A build of the same commit beside this one writes the same pack, and this fast-import fails on its `.keep` file:
+# its objects arrive when that one finishes, waited for up to 0.05 s x (1 + ... + 12) = 3.9 s (4 tries, 0.5 s, lost
+# the race on a loaded CI runner: tests/test_bundle.py's concurrent builds)
+FAST_IMPORT_TRIES = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,16 +549,16 @@ class BlobStream:
         stop_if_interrupted(proc.returncode)
         if proc.returncode != 0:
             _remove_fast_import_leftovers(self.repo, proc.pid, stderr, self._before)
+            reason = _fast_import_reason(stderr)
+            fault = write_fault(reason)
+            if fault is not None:  # a full disk or a read-only store: no other build brings the objects
+                raise _cannot_write_objects(self.repo, fault)
             # A build of the same commit beside this one writes the same pack (see `write_blobs`): its objects
             # arrive when it finishes.
             for attempt in range(FAST_IMPORT_TRIES):
                 if _all_stored(self.repo, dict.fromkeys(self.sent, b"")):
                     return self.ids
                 time.sleep(0.05 * (attempt + 1))
-            reason = _fast_import_reason(stderr)
-            fault = write_fault(reason)
-            if fault is not None:
-                raise _cannot_write_objects(self.repo, fault)
             raise GitrouteError(f"cannot write the bundle's objects: {reason}")
         return self.ids
 
