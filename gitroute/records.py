@@ -849,9 +849,11 @@ def design_format(reason: str | None, record_format: str) -> str:
 # Documents that say who did what and under which terms, and folders of release notes (in a long-lived project most
 # of its prose: django's 400): no page `why` reads. A changelog file is one (CHANGES.md, History.md, NEWS): its entry
 # is often the only place that says why something changed ("why did the project start warning when verify is a
-# string?"; decision 0047).
-_NOT_A_PAGE_STEMS = frozenset({"authors", "contributors", "maintainers", "license", "licence", "copying", "notice",
-                               "code-of-conduct", "security", "thanks", "credits", "funding", "support"})
+# string?"; decision 0047). So are a security policy, a support page and maintainers' rules: what users ask ("how do
+# I report a vulnerability?", Slim's "why don't the maintainers merge their own pull requests?"), and by their name
+# django's "Security in Django" guide (docs/topics/security.txt) was no page either.
+_NOT_A_PAGE_STEMS = frozenset({"authors", "contributors", "license", "licence", "copying", "notice",
+                               "code-of-conduct", "thanks", "credits", "funding"})
 _NOT_A_PAGE_FOLDERS = frozenset({"releases", "release-notes", "changelog", "changelogs", "changes", "news",
                                  "whatsnew", "changelog.d", "newsfragments", "licenses"})
 

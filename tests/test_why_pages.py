@@ -108,6 +108,23 @@ def test_a_changelog_entry_is_a_page_and_release_notes_in_their_folder_are_not(t
     assert "docs/releases/1.0.md" not in {r["path"] for r in doc["rows"]}
 
 
+def test_a_security_policy_maintainers_rules_and_a_guide_named_security_are_pages_and_a_licence_is_not(tmp_path):
+    # Slim's MAINTAINERS.md says why maintainers don't merge their own pull requests; django's "Security in Django"
+    # guide is docs/topics/security.txt: by their names, neither was a page `why` read
+    repo = built(RepoBuilder(tmp_path / "policies"), {
+        "models/core.py": APP,
+        "MAINTAINERS.md": "# Maintainers\n\n## We don't merge our own pull requests\n\nA second reviewer spots "
+                          "errors in the patch, so maintainers never merge their own pull requests.\n",
+        "docs/topics/security.txt": "Security\n========\n\nClickjacking protection\n-----------------------\n\n"
+                                    "The middleware sends a header that stops browsers framing the site.\n",
+        "LICENSE.md": "# Licence\n\nPermission is granted to merge, publish and reviewer copies of the patch.\n"})
+    rows = why(repo, "why don't maintainers merge their own pull requests?")["rows"]
+    assert rows[0]["path"] == "MAINTAINERS.md"
+    assert "LICENSE.md" not in {r["path"] for r in rows}
+    framed = why(repo, "which section explains how browsers are stopped from framing the site?")["rows"]
+    assert framed[0]["path"] == "docs/topics/security.txt"
+
+
 def test_a_page_needs_one_more_of_the_questions_words_in_a_paragraph(python_repo, tmp_path):
     # "release notes … format" are three of the question's four words in one paragraph of a how-to page: chance
     question = "how should I format the release notes for marketing"
