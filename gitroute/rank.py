@@ -171,7 +171,7 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
         if not _BUILT_EXT.search(path):
             continue
         stem_ = _BUILT_EXT.sub("", path)
-        in_built = _BUILT_DIR.search(path) is not None
+        in_built = in_built_folder(path)
         if stem_ in sources or (sources and in_built) or (bundled and in_built and not path.startswith("src/")):
             built.add(path)
             continue

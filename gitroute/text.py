@@ -313,13 +313,13 @@ def spelled_apart(text: str) -> dict[str, tuple[str, ...]]:
     words run together, the first also stemmed ("start up": startup; "time zone", "looks up": lookup, "file name";
     "built-in", stop word and all), and the whole of a camel-cased word ("JavaScript": javascript, which `tokenize`
     reads as java and script). An index keeps those it holds. And a phrasal verb's one word ("turn it off": disable,
-    "switch on": enable), which stands for the verb and its particle as a joined word does for its parts."""
+    "turn on": enable), which stands for the verb and its particle as a joined word does for its parts."""
     found: dict[str, tuple[str, ...]] = {}
     for whole, humps in camel_cased(text):
         found.setdefault(whole, humps)
     for match in _PHRASAL.finditer(text):
-        verb, particle = match.group(0).split()[0].lower(), match.group(2).lower()
-        if not (particle == "on" and verb.startswith("switch")):
+        verb, particle = match.group(0).split()[0].lower(), match.group(2).lower()  # the verb as written: "turning"
+        if not (particle == "on" and match.group(1).lower() == "switch"):
             found.setdefault(PHRASAL_WORDS[particle], (verb, particle))
     for match in _APART.finditer(text):
         first, second = match.group(1).lower(), match.group(3).lower()
