@@ -778,6 +778,76 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-gorilla-websocket",
         ),
+        # Session 49's blind set: boltons (PyPI: many small utility modules, each with its Sphinx page); axios (npm:
+        # an HTTP client as published: lib/ and the same modules bundled into dist/); libsodium (Debian: C, a
+        # cryptography library); urfave/cli v2 (Debian: Go, a command line framework with docs/).
+        Corpus(
+            "boltons",
+            "25.0.0",
+            "boltons-25.0.0.tar.gz",
+            "e110fbdc30b7b9868cb604e3f71d4722dd8f4dcb4a5ddd06028ba8f1ab0b5ace",
+            "b912a836351c40d45a86ea69575e559bc2565974",
+        ),
+        Corpus(
+            "axios",
+            "1.13.2",
+            "axios-1.13.2.tgz",
+            "6b4421f0d98e874f7151a88741d3aff2014b8f31e80aef2efa83bfb88662adec",
+            "652079dd86155b3b1134db46af5113f00742cb8d",
+            source=NPM,
+        ),
+        Corpus(
+            "libsodium",
+            "1.0.18",
+            "libsodium_1.0.18.orig.tar.gz",
+            "d59323c6b712a1519a5daf710b68f5e7fde57040845ffec53850911f10a5d4f4",
+            "4200cfa95544393b3e19671d4668be6a0b17c26f",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "urfave-cli",
+            "2.25.7",
+            "golang-github-urfave-cli-v2_2.25.7.orig.tar.gz",
+            "522cd93947f10022794126f5d5b6d3d6c3c47b739fe4fbf3f483695bb233d9b7",
+            "954e3d3747c28a27fcc365bc773c96f565937bcd",
+            source=DEBIAN,
+            pool="golang-github-urfave-cli-v2",
+        ),
+        # Session 49's second blind set: bleach (PyPI: HTML sanitising and linkifying, Sphinx docs, a plain
+        # `CHANGES`); Ajv (npm: JSON Schema validation, its TypeScript lib/ and the same modules compiled into
+        # dist/); Redis (Debian: C, a server of several hundred files); afero (Debian: Go, a filesystem abstraction).
+        Corpus(
+            "bleach",
+            "6.2.0",
+            "bleach-6.2.0.tar.gz",
+            "123e894118b8a599fd80d3ec1a6d4cc7ce4e5882b1317a7e1ba69b56e95f991f",
+            "0d5ee3604f4aa6d9ef97f6e5aad39093d95f2f57",
+        ),
+        Corpus(
+            "ajv",
+            "8.17.1",
+            "ajv-8.17.1.tgz",
+            "f09dae78b8cc984dbf178eba92a7b19bff9e5f7c990508f3af0bf8f118770308",
+            "d199fce3b0945c8712c5070e17f53208339905b3",
+            source=NPM,
+        ),
+        Corpus(
+            "redis",
+            "8.0.2",
+            "redis_8.0.2.orig.tar.gz",
+            "caf3c0069f06fc84c5153bd2a348b204c578de80490c73857bee01d9b5d7401f",
+            "7b4f50993a0ad3e0a7a2dc92812c676b4e97494a",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "afero",
+            "1.11.0",
+            "golang-github-spf13-afero_1.11.0.orig.tar.gz",
+            "f83f67c4a03d8bba2b7fe1a496e848b2b1b7d97d0b951d85d2b401e7488a4ed4",
+            "d607167d4a5f503109033d27cee1e217760fd86a",
+            source=DEBIAN,
+            pool="golang-github-spf13-afero",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
