@@ -19,6 +19,7 @@ from collections import namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 
 from gitroute.model import Block, Document
+from gitroute.parsing.documents import plain_document
 from gitroute.text import tokenize
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
@@ -195,7 +196,10 @@ def is_template(path: str) -> bool:
 
 
 def is_document_path(path: str) -> bool:
-    return path.lower().endswith((".md", ".markdown", ".rst", ".txt"))
+    """A document by its name: markdown, reStructuredText, text, or a plain document without an extension (`CHANGES`,
+    `ChangeLog`: a changelog is often the only place that says why something changed)."""
+    name = posixpath.basename(path)
+    return name.lower().endswith((".md", ".markdown", ".rst", ".txt")) or ("." not in name and plain_document(name))
 
 
 def _in_record_folder(path: str) -> bool:

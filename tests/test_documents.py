@@ -51,10 +51,11 @@ def test_document_format_by_extension_and_content() -> None:
 
 def test_plain_text_documents_under_the_names_every_project_uses() -> None:
     # CHANGES, NEWS, HISTORY.txt: release notes and guides kept as plain text, read as markdown
-    for path in ("CHANGES", "NEWS", "sub/HACKING", "INSTALL", "HISTORY.txt", "docs/changes.txt"):
+    # (GNU's ChangeLog and CPAN's Changes capitalised)
+    for path in ("CHANGES", "NEWS", "sub/HACKING", "INSTALL", "HISTORY.txt", "docs/changes.txt", "ChangeLog", "Changes"):
         assert document_kind(path) in ("markdown", "txt"), path
         assert document_format(path, b"Release 1.2\n\n  * Element.expectFirst added\n") == "markdown", path
-    # without an extension, only in capitals (README in any case): a lower-case `install` is a script
+    # without an extension, only capitalised (README in any case): a lower-case `install` is a script
     for path in ("install", "changes", "bin/news"):
         assert document_kind(path) is None and document_format(path, b"#!/bin/sh\necho\n") is None, path
     assert document_kind("readme") == "markdown"

@@ -108,6 +108,21 @@ def test_a_changelog_entry_is_a_page_and_release_notes_in_their_folder_are_not(t
     assert "docs/releases/1.0.md" not in {r["path"] for r in doc["rows"]}
 
 
+def test_a_changelog_without_an_extension_is_a_page_in_capitals_or_capitalised(tmp_path):
+    # libsodium's GNU-style `ChangeLog` and jansson's `CHANGES` say why a primitive was removed; neither was a page
+    # `why` read (only names ending .md, .rst or .txt were), and `ChangeLog`, not in capitals, no document at all
+    repo = built(RepoBuilder(tmp_path / "gnu"), {
+        "models/core.py": APP,
+        "ChangeLog": "* Version 1.0.15\n - The counter mode primitive was removed. It was slow, non-standard and not "
+                     "authenticated.\n",
+        "CHANGES": "Version 2.14\n============\n\nSymbol versioning for every exported symbol, so that two copies "
+                   "linked into one program never clash.\n",
+        "changes": "#!/bin/sh\necho the counter mode primitive was removed: slow and not authenticated\n"})
+    rows = why(repo, "why was the counter mode primitive removed?")["rows"]
+    assert rows[0]["path"] == "ChangeLog" and "changes" not in {r["path"] for r in rows}
+    assert why(repo, "why was symbol versioning added for every exported symbol?")["rows"][0]["path"] == "CHANGES"
+
+
 def test_a_security_policy_maintainers_rules_and_a_guide_named_security_are_pages_and_a_licence_is_not(tmp_path):
     # Slim's MAINTAINERS.md says why maintainers don't merge their own pull requests; django's "Security in Django"
     # guide is docs/topics/security.txt: by their names, neither was a page `why` read

@@ -69,16 +69,17 @@ _ADORNMENT_CHARS = frozenset("=-~^\"'`*+#:._")
 
 
 # The plain-text documents a repository keeps under names every project uses, often with no extension (`CHANGES`,
-# `NEWS`, `HACKING`): read as markdown, whose paragraphs plain text is. Without an extension only in capitals
-# (`README` in any case, as before): a lower-case `install` or `changes` is more often a script.
+# `NEWS`, `HACKING`, GNU's `ChangeLog`, CPAN's `Changes`): read as markdown, whose paragraphs plain text is. Without
+# an extension only capitalised (`README` in any case, as before): a lower-case `install` or `changes` is more often a
+# script.
 PLAIN_DOCUMENT_STEMS = frozenset(("readme", "changes", "changelog", "history", "news", "contributing", "hacking",
                                   "install", "upgrading", "faq", "notes"))
 
 
-def _plain_document(basename: str) -> bool:
-    """An extensionless name of a plain-text document (`CHANGES`, `README`, `readme`)."""
+def plain_document(basename: str) -> bool:
+    """An extensionless name of a plain-text document (`CHANGES`, `ChangeLog`, `README`, `readme`)."""
     stem = basename.lower()
-    return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename.isupper())
+    return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename[:1].isupper())
 
 
 def document_format(path: str, data: bytes) -> str | None:
@@ -94,7 +95,7 @@ def document_format(path: str, data: bytes) -> str | None:
         if looks_like_rst(data):
             return "rst"
         return "markdown" if stem in PLAIN_DOCUMENT_STEMS else None
-    if ext == "" and _plain_document(posixpath.basename(path)):
+    if ext == "" and plain_document(posixpath.basename(path)):
         return "markdown"
     return None
 
@@ -104,7 +105,7 @@ def document_kind(path: str) -> str | None:
     only if its content reads so, see `looks_like_rst`), or None (no document)."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
-    if ext in MARKDOWN_EXTENSIONS or (ext == "" and _plain_document(posixpath.basename(path))):
+    if ext in MARKDOWN_EXTENSIONS or (ext == "" and plain_document(posixpath.basename(path))):
         return "markdown"
     if ext in RST_EXTENSIONS:
         return "rst"

@@ -37,5 +37,6 @@ from __future__ import annotations
 # markup, not text (a heading's `<a name=…></a>`); 32: a JS/TS module-level `var` constant, as `const` is, and
 # no constant bound to a member of a `require(...)` (an import); past the symbol cap, definitions before constants;
 # 33: a Python module's header comment may come after its imports and `__all__` (`prose.header_text`); 34: a JS/TS
-# module constant bound to a parenthesised value (qs's `var hexTable = (function () { … }());`)
-EXTRACTOR_VERSION = 34
+# module constant bound to a parenthesised value (qs's `var hexTable = (function () { … }());`); 35: a capitalised
+# plain document without an extension (GNU's `ChangeLog`, CPAN's `Changes`) is read, as one in capitals was
+EXTRACTOR_VERSION = 35
