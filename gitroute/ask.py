@@ -91,6 +91,8 @@ class Evidence:
     files_in(folder) -> list of paths: the files right inside a folder of the pinned commit.
     design_heading(words) -> str | None: the heading of a design record's section (or a design section of another
     document) that is these very words ("immutable indexes?" and `2.2.5 Immutable indexes`).
+    document_writes(name) -> bool: whether a document's section writes the name as it is spelled (a function the
+    code calls but does not define: libc's `clock_gettime` in Redis' README).
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
@@ -102,7 +104,8 @@ class Evidence:
                  is_document: Callable[[str], bool] | None = None,
                  files_in: Callable[[str], Sequence[str]] = lambda _: (),
                  is_word: Callable[[str], bool] = lambda _: False,
-                 design_heading: Callable[[str], str | None] = lambda _: None) -> None:
+                 design_heading: Callable[[str], str | None] = lambda _: None,
+                 document_writes: Callable[[str], bool] = lambda _: False) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
         self.document_named = document_named
@@ -113,6 +116,7 @@ class Evidence:
         self.files_in = files_in
         self.is_word = is_word
         self.design_heading = design_heading
+        self.document_writes = document_writes
 
 
 # Words around the thing a change question is about: "if I change *the session interface*".
@@ -509,7 +513,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             asked_why = without_decision_phrases(text)
             routes.add(kind, reason, asked_why if asked_why != text else None)
         elif kind == "wiring":
-            routes.add(kind, reason)
+            routes.add(kind, reason, options={"copies_last": True})  # how it is built: its files, not the copies
         elif kind == "code" or document and not about_code:
             # A document is what the question is about: the code it names (whatever the phrase asks of it); one
             # named in words ("the gopls implementation guide") is asked by those words, as `code` takes them.
@@ -553,7 +557,8 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
     if kinds[:1] == ["docs"]:
         # names spelled as code, none of which the repository defines or even writes: no section is about them
-        named, unknown = [], [] if named else [n for n in unknown if not evidence.is_word(n)]
+        named, unknown = [], [] if named else [n for n in unknown if not evidence.is_word(n)
+                                                 and not evidence.document_writes(n)]
     if named:
         # A phrase chose the kind; a name it holds that the repository defines is still worth its own rows, asked as
         # the name, after the chosen kind's first rows (a record's sections come first: the question asks why).
@@ -602,10 +607,12 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
     if kind == "docs" and missing and not subjects.missing_paths and all(
-            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS and not is_marked_code(n) for n in missing):
+            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS
+            and (not is_marked_code(n) or evidence.document_writes(n)) for n in missing):
         # a docs question about something in words, a name it lacks far after the phrase ("Is there a doc on how a
-        # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`): the documents are
-        # asked in the question's words
+        # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`, unless a document
+        # writes it: "… the monotonic time source instead of clock_gettime?"): the documents are asked in the
+        # question's words
         return text, []
     if kind == "docs" and missing and not subjects.missing_paths and all(evidence.is_word(n) for n in missing):
         # a docs question about a name the code does not define but the repository's words hold (scipy's
@@ -694,10 +701,14 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
         if len(phrase.split()) > 1 and "#" not in phrase and not evidence.document_titled(phrase):
             subjects.facts.append(f"'{phrase}' may be a section of '{document}'")
             return f"{document}#{phrase}"
-    named = _SECTION_NAMED.search(text) or _SECTION_ON.search(text) or _HAS_SECTION_ON.search(text)
-    if named:
-        words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS]
-        if words:
+    # The document's own name before "section" is no title ("the README section on multiple interceptors says …"):
+    # the section is then named after "section on".
+    own = {document.rsplit("/", 1)[-1].lower(), document.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()}
+    for pattern in (_SECTION_NAMED, _SECTION_ON, _HAS_SECTION_ON):
+        named = pattern.search(text)
+        words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS and w.lower() not in own] \
+            if named else []
+        if named and words:
             subjects.facts.append(f"'{named.group(0)}' names a section of '{document}'")
             return f"{document}#{' '.join(words)}"
     return document

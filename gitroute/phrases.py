@@ -167,8 +167,10 @@ _CODE_AFTER_PAGE = _AfterPage(rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}(?
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
-    # (not "which source files implement that": where the thing described is, as "the code that implements it")
-    r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?\w+s\s+(?:\S+\s+)?"
+    # (not "which source files implement that": where the thing described is, as "the code that implements it"; not
+    # "which exit status to use": a choice, the verb an infinitive)
+    r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?\w+s\s+"
+    r"(?:(?!to\s)\S+\s+)?"
     r"(?:call|use|import|require|include|instantiate|subclass"
     r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on|lean on"
     r"|rely on)\b",
@@ -285,7 +287,7 @@ _CHOOSING = _phrases(r"\b(?:instead of|rather than|in favou?r of)\b")
 _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|reject|alternatives?|dropped"
                      r"|abandoned)\b")
 _LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:(?:so|and|but|then)\s+)?"
-                     r"(?:where|(?:which|what) (?:file|files|function|functions"
+                     r"(?:where|(?:which|what) (?:[\w-]+ )?(?:file|files|function|functions"
                      r"|class|classes|method|methods|module|modules|code|line|part|parts|piece|bit)"
                      r"|how (?:does|do|is|are))\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
@@ -297,6 +299,11 @@ _INTENT = _phrases(
 # Wiring is asked two ways: how the repository is built, tested and published (its CI and manifests: the wiring
 # index answers from its tables and from those files' own words), and how its copies and pins are kept (contracts,
 # submodules: the tables alone, where a CI file sharing the question's words is no answer).
+# The tools that check a repository, by name: a file that sets one up or tells it what to do is a CI file.
+_CHECK_TOOLS = (r"pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort|eslint|prettier|jest|mocha|vitest|karma|phpunit"
+                r"|phpstan|psalm|rubocop|clippy|rustfmt|golangci(?:-lint)?|clang-(?:format|tidy)|pre-commit"
+                r"|(?:php[_ ]?)?code ?sniffer|phpcs|checkstyle|spotbugs|stylelint|gofmt|goimports|ktlint|detekt"
+                r"|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck")
 _WIRING_BUILD = _phrases(
     r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b|\bcontinuous integration\b|\bpkg-config\b",
     r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
@@ -321,6 +328,10 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what)\s+(?:node(?:\.?js)?|python|go|golang|ruby|php|java|jdk|rust|deno|dotnet|\.net|perl|lua"
     r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
+    # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
+    # and Node consumers, including the require versus import entry points and the type definitions?"
+    r"\b(?:declares?|declared|specif(?:y|ies|ied))\b(?:\s+\S+){0,16}?\s+(?:entry[- ]points|exports? maps?"
+    r"|conditional exports|package exports|typings)\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
     r"\bbuild (?:options?|flags?|settings?|switch(?:es)?)\b|\bcompile[- ]time (?:options?|flags?|switch(?:es)?)\b",
@@ -345,7 +356,7 @@ _WIRING_BUILD = _phrases(
     # the file that holds a job: "which config defines the job that spell-checks the docs", "what runs the tests"
     r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:defines?|declares?|configures?"
     r"|sets? up|runs?|holds?)\s+(?:the |a |an |that )?(?:\S+ )?(?:jobs?|tasks?|steps?|environments?|envs?|targets?"
-    r"|workflows?)\b",
+    r"|workflows?|(?:build|test|lint|release|publish|install|deploy|npm) scripts?)\b",
     r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
     r"(?:tests?|test suite|specs?|benchmarks?|linters?)\b",
     # "which Cloud Build config builds gopls and runs the govim integration tests": a file named by what it runs
@@ -358,17 +369,14 @@ _WIRING_BUILD = _phrases(
     r"|settings?)(?:\s+files?)?\b",
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
-    r"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner))\b",
+    rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
     # a file that sets up one of the repository's tools ("which config file sets up the Go linter", "which build
     # file sets the compiler warning flags")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:configures?|sets?(?:\s+up)?|enables?"
     r"|controls?|tunes?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+)?(?:linters?|lint(?:ing)? rules?"
     r"|formatters?|type[- ]?checkers?|test runners?|coverage|code style|style checks?|pre-commit hooks?"
     r"|static analy(?:sis|[sz]ers?)"
-    r"|compiler(?: warnings?| flags?| options?)?|warning flags?|pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort"
-    r"|eslint|prettier|jest|mocha|vitest|karma|phpunit|phpstan|psalm|rubocop|clippy|rustfmt|golangci(?:-lint)?"
-    r"|clang-(?:format|tidy)|pre-commit|pkg-config|(?:php[_ ]?)?code ?sniffer|phpcs|checkstyle|spotbugs|stylelint|gofmt"
-    r"|goimports|ktlint|detekt|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck)\b",
+    rf"|compiler(?: warnings?| flags?| options?)?|warning flags?|pkg-config|{_CHECK_TOOLS})\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -435,11 +443,27 @@ def without_decision_phrases(text: str) -> str:
     return _without_frame(text, _DECISION, _DECISION_FRAME)
 
 
+# "the README section on pure links says bare URLs become links": a question that says what its document says
+SAYS = re.compile(r"\b(?:says?|said|describes?|described|explains?|explained|promises?|mentions?|warns?)\b", re.I)
+
+
+def says_what_it_says(text: str) -> bool:
+    """Whether a code question says what its document says before it asks for the code ("the README section on pure
+    links says bare URLs become links; which code …"), not after ("take me to the code it describes")."""
+    asking = _CODE.pattern.search(text)
+    return SAYS.search(text, 0, asking.start() if asking else len(text)) is not None
+
+
 def described_words(text: str) -> str:
     """What a code question says its document describes, without the phrase that asks for the code ("which code
     actually does that") or the words that name a document ("the Features section of the README says"): "you can
     make requests directly to WSGI or ASGI applications"."""
-    return without_doc_phrases(" ".join(_CODE.pattern.sub(" ", text).split()))
+    said = without_doc_phrases(" ".join(_CODE.pattern.sub(" ", text).split()))
+    # the words that say a section says something ("section", its first verb of saying: "promises"), not what it says
+    return " ".join(SAYS.sub(" ", _SECTION.sub(" ", said), count=1).split()) or said
+
+
+_SECTION = re.compile(r"\bsections?\b", re.I)
 
 
 def changed_words(text: str, count: int) -> str:
@@ -617,6 +641,14 @@ _GATES: dict[int, Gate] = {
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
     310991006: (('d',), ('isadvantage', 'ownside', 'rawback'), (' ',), ('of', 'to', 'with'), (' ',)),
+    356618415: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
+                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
+                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
+                  'goimports', 'golangci', 'gradle', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'luacheck', 'maven',
+                  'mocha', 'mypy', 'node', 'nox', 'npm', 'phpcs', 'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit',
+                  'prettier', 'psalm', 'pylint', 'pytest', 'python', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt',
+                  'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ',
+                  'tox', 'vite', 'vitest', 'webpack', 'yarn')),
     407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
                  ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
     465658207: (('publish',),
@@ -648,9 +680,6 @@ _GATES: dict[int, Gate] = {
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
-    870681227: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
-                 ('bundler', 'cargo', 'composer', 'dependabot', 'esbuild', 'git', 'github', 'go', 'gradle', 'maven',
-                  'node', 'npm', 'pip', 'pnpm', 'python', 'rollup', 'rubygems', 'the ', 'vite', 'webpack', 'yarn')),
     878974425: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',),
                  ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
@@ -661,9 +690,6 @@ _GATES: dict[int, Gate] = {
                  ('chapter', 'document', 'page', 'section'),
                  ('about', 'covering', 'describing', 'detailing', 'discussing', 'documenting', 'explaining', 'listing',
                   'on', 'showing', 'that ')),
-    915237525: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
-                 ('configure', 'declare', 'define', 'hold', 'run', 'set'),
-                 ('env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
     940475387: (('described', 'discussed', 'documented', 'explained', 'written '),),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
@@ -672,9 +698,10 @@ _GATES: dict[int, Gate] = {
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
+    1088608750: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
+                 ('configure', 'declare', 'define', 'hold', 'run', 'set'),
+                 (' script', 'env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
     1117186528: (('argument', 'pros and cons', 'the case '),),
-    1159603429: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
-                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
                  ('are', 'do', 'does', 'is'),
@@ -695,6 +722,8 @@ _GATES: dict[int, Gate] = {
                   'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
                   'notes', 'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note',
                   'section', 'section of the ', 'somewhere', 'through', 'tutorial', 'user guide', 'write', 'writeup')),
+    1411335514: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
+                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     1416261205: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
     1502035595: (('what made',),
@@ -768,11 +797,25 @@ _GATES: dict[int, Gate] = {
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
+    2583480353: (('wh',), ('at', 'ich'), ('s',),
+                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
+                  'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
+                  'require', 'subclass', 'use', 'wrap')),
+    2738542386: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
+                 (' rule', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'code style', 'compiler', 'coverage',
+                  'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8', 'formatter', 'gofmt', 'goimports',
+                  'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'linter', 'luacheck', 'mocha', 'mypy', 'nox',
+                  'phpcs', 'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm',
+                  'pylint', 'pytest', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer',
+                  'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest',
+                  'warning flag')),
     2788783185: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'),
                  ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
                   'print', 'produce', 'write'),
                  ('it', 'that', 'them', 'these', 'this', 'those')),
+    2828015316: (('declare', 'declared', 'specif'),
+                 ('conditional exports', 'export', 'package exports', 'points', 'typings')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2880488403: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',), ('th',),
@@ -780,10 +823,6 @@ _GATES: dict[int, Gate] = {
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
     2996655174: (('where',), ('de',), ('claration', 'finition')),
-    3001351635: (('wh',), ('at', 'ich'), ('s',),
-                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
-                  'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
-                  'require', 'subclass', 'use', 'wrap')),
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
@@ -798,14 +837,6 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
-    3233735122: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
-                 (' rule', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'code style', 'compiler', 'coverage',
-                  'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8', 'formatter', 'gofmt', 'goimports',
-                  'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'linter', 'luacheck', 'mocha', 'mypy', 'nox',
-                  'phpcs', 'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm',
-                  'pylint', 'pytest', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer',
-                  'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest',
-                  'warning flag')),
     3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',

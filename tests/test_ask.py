@@ -642,6 +642,39 @@ def test_the_runtime_versions_a_package_supports_ask_wiring(question):
 
 
 @pytest.mark.parametrize("question", [
+    "Which file declares which bundle gets loaded for browser and Node consumers, including the require versus import "
+    "entry points and the type definitions?",
+    "which file specifies the package's conditional exports?", "which file declares the typings?",
+])
+def test_what_a_manifest_declares_for_the_package_users_asks_wiring(question):
+    """axios: "which file declares which bundle gets loaded for browser … consumers, including the require versus import
+    entry points …?" went to plain words, and no_match; package.json's exports map says it."""
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
+    # an entry point found in the code is no manifest's
+    assert classify("where is the entry point of the cli?", EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
+
+
+def test_a_verb_of_deciding_before_a_clause_asking_which_kind_of_file_asks_where():
+    """bleach: "The clean docs have a section on using functions to decide which attributes survive, per tag or
+    globally; which source file actually calls those callables while sanitizing?" asked why ('decide'): "which file"
+    asked where, "which source file" did not."""
+    question = ("The docs have a section on using functions to decide which attributes survive; which source file "
+                "actually calls those callables?")
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "decision"
+    assert classify("Why did the maintainers decide to drop the callable attributes?", EVIDENCE,
+                    EVERY_COMMAND).routes[0].kind == "decision"
+
+
+def test_which_thing_to_use_is_a_choice_not_what_uses_something():
+    """urfave/cli: "How does the program decide which process exit status to use when …?" read "status to use" as a
+    plural and its verb (what uses something) and asked impact with the whole sentence."""
+    question = ("How does the program decide which process exit status to use when an action returns several errors "
+                "bundled together, and where is that logic written?")
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "impact"
+    assert classify("which handlers use the session?", EVIDENCE, EVERY_COMMAND).routes[0].kind == "impact"
+
+
+@pytest.mark.parametrize("question", [
     "how do I run the test suite?", "How can we run the integration tests", "how to build the docs",
     "how do I compile the library from source?", "how are the tests run?", "which command runs the tests?",
     "what build tool bundles the package?", "what runs the phpunit tests?", "how do I run the browser tests",
@@ -870,6 +903,49 @@ def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_righ
     named = classify("which doc explains curvefit for fitting a function with scipy's curve_fit?", worded,
                      EVERY_COMMAND)
     assert named.routes[0].kind == "docs" and named.routes[0].text == "curve_fit", named
+
+
+def test_a_code_name_said_in_passing_that_a_document_writes_leaves_the_sections_to_answer(make_repo, route):
+    # Redis: "Which section of the docs explains how to build so that the CPU's own instruction clock is used as the
+    # monotonic time source instead of clock_gettime?" said no_match: libc's `clock_gettime` is called, not defined,
+    # yet the README writes it in the very section asked for
+    repo = make_repo("clock")
+    repo.commit({
+        "src/monotonic.c": "#include <time.h>\n\nlong now(void) {\n    struct timespec ts;\n"
+                           "    clock_gettime(CLOCK_MONOTONIC, &ts);\n    return ts.tv_sec;\n}\n",
+        "README.md": "# Clocks\n\n## Monotonic clock\n\nBy default the build uses the POSIX clock_gettime function as "
+                     "the monotonic clock source; the processor's own instruction clock is faster.\n\n## Usage\n\n"
+                     "Run the server.\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "Which section of the docs explains how to build so that the processor's own "
+                                "instruction clock is the monotonic time source instead of clock_gettime?")
+    assert doc["status"] == "routed" and (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md",
+                                                                                             "Monotonic clock")
+    # a name no document writes is still no_match
+    assert ask_json(route, repo, "Which section of the docs covers json_object_merge_deep?")["status"] == "no_match"
+
+
+def test_a_build_question_gets_the_build_files_before_the_copies_its_words_also_name(make_repo, route):
+    # Ajv: "Which file defines the build script that wipes dist, compiles the TypeScript sources and copies the JSON
+    # meta-schemas into the output folder?" listed twenty copies of lib/refs/*.json in dist/ (their paths hold "dist",
+    # "json", "meta", "schema") before package.json; a copies question still gets the copies
+    schema = ('{"$id": "meta", "type": "object", "properties": {"name": {"type": "string"}, '
+              '"size": {"type": "number"}}}\n')
+    repo = make_repo("copies")
+    repo.commit({
+        "package.json": '{"name": "v", "version": "1.0.0", "scripts": {"build": "rm -rf dist && tsc && cp -r lib/refs '
+                        'dist"}}\n',
+        "lib/index.ts": "export function validate(x: unknown): boolean {\n  return x !== null\n}\n",
+        **{f"{top}/refs/meta/{name}.json": schema.replace("meta", name) for top in ("lib", "dist")
+           for name in ("core", "format", "content")},
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "Which file defines the build script that wipes dist, compiles the TypeScript "
+                                "sources and copies the JSON meta-schemas into the output folder?")
+    assert doc["rows"][0]["path"] == "package.json", [r["path"] for r in doc["rows"][:4]]
+    copies = ask_json(route, repo, "where are the identical copies of the meta json files?")
+    assert copies["rows"][0]["kind"] == "contract", [(r["path"], r["kind"]) for r in copies["rows"][:4]]
 
 
 def test_merged_answers_show_one_definition_once_however_each_route_names_it():

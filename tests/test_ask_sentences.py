@@ -596,6 +596,46 @@ def test_a_section_the_readme_has_on_a_topic_is_asked_by_what_it_describes(neste
     assert paths(doc, 1) == ["lib/retry.js"]
 
 
+def test_the_document_named_before_section_is_no_section_title(nested_repo):
+    # axios: "The README section on multiple interceptors says they run in the order they were added …; which code
+    # actually builds and runs that chain?" read "README" as the section's title and the code route read the whole
+    # document: the section is the one named after "section on"
+    doc = ask(nested_repo, "The README section on waiting after failures says a failed call is retried with a longer "
+                           "wait each time; which code actually does that?")
+    assert ("code", "README.md#waiting after failures") in routes(doc)[:2]
+    assert paths(doc, 1) == ["lib/retry.js"]
+
+
+def test_a_section_whose_links_are_its_examples_is_answered_by_what_the_question_says_it_says(tmp_path_factory):
+    # earmark-parser: "The README section on pure links says bare URLs like https://github.com become links unless
+    # switched off; which code actually implements that?" The section names `as_ast`, the call its example makes:
+    # what the question says the section says finds the code that does it, and comes first; a section whose link the
+    # meaning index also finds keeps its link first
+    repo = _built(tmp_path_factory, "links", {
+        "lib/parser.js": "// Parse markdown text into a tree.\nfunction asAst (text, options) {\n  return [text, options]\n}"
+                         "\n\nmodule.exports = { asAst }\n",
+        "lib/pure_links.js": ("// Bare URLs in the text become links, unless the pure links option is switched off.\n"
+                              "function convertBareUrls (text, pureLinks) {\n  return pureLinks ? text : ''\n}\n\n"
+                              "module.exports = { convertBareUrls }\n"),
+        "README.md": ("# marky\n\n## Pure links\n\nBare URLs become links unless switched off:\n\n"
+                      "    asAst(text, { pureLinks: false })\n\nSee `asAst`.\n"),
+    })
+    doc = ask(repo, "The README section on pure links says bare URLs like https://example.com become links unless "
+                    "switched off; which code actually implements that?")
+    assert paths(doc, 1) == ["lib/pure_links.js"]
+    assert [c for c, _ in routes(doc)][:2] == ["query", "code"]
+
+
+def test_a_code_question_naming_no_document_still_asks_what_it_says_the_document_says(nested_repo):
+    # tinyxml2's "The readme section on collapsing whitespace says …; which source file actually does that?" (a
+    # readme.md the question's words do not find): the code route is asked the whole question, and what the question
+    # says is still asked of the meaning index, not cut to nothing as if the question were the document's name
+    doc = ask(nested_repo, "The manual's chapter on waiting says a failed call is retried with a longer wait each "
+                           "time; which source file actually does that?")
+    assert paths(doc, 1) == ["lib/retry.js"]
+    assert "query" in [c for c, _ in routes(doc)][:2]
+
+
 def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_hold_its_words(tmp_path_factory):
     # "read" is a function a document links; "I want to read about X" is no question about it: the page whose section
     # holds X comes first, the document linking `read` after it

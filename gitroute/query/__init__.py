@@ -160,9 +160,9 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             question = questions.get(route.text) or questions.setdefault(route.text, Question(route.text))
             return ask_command(command.name, question, repo=repo, limit=limit, explain=True, bundle=view, **options)
 
-        def insert(route: Route, at: int) -> None:
+        def insert(route: Route, at: int, found: Answer | None = None) -> None:
             nonlocal classification
-            answers.insert(at, (route, asked(route)))
+            answers.insert(at, (route, found or asked(route)))
             routes = classification.routes
             classification = classification._replace(routes=(*routes[:at], route, *routes[at:]))
 
@@ -170,7 +170,8 @@ def ask(text: str, *, repo: str = ".", limit: int = 10, explain: bool = False,
             answers.append((route, asked(route)))
         described = _described_first(text, answers, available)
         if described is not None:
-            insert(described, 0 if answers[0][1].rows else 1)  # a code route with no row to give keeps its place
+            found = asked(described)
+            insert(described, _described_place(answers[0][1], described, found), found)
         sections = _sections_first(text, answers, available)
         if sections is not None:
             # a docs question first of all ("is there a doc on how a release gets published"): the documents'
@@ -245,6 +246,19 @@ def _sections_first(text: str, answers: list[tuple[Route, Answer]], available: l
 
 MIN_DESCRIBED_WORDS = 3  # a code question says what its document describes in at least this many words
 MAX_CANDIDATES = 2  # a link that may be any of more definitions than this (a declaration and its body) is a guess
+SECTION_SAYS = "the question says what its section says: those words, before the section's links unless they agree"
+AGREEING_ROWS = 3  # a section's first link agrees with what it says when the meaning index's first rows hold its file
+
+
+def _described_place(code: Answer, route: Route, found: Answer) -> int:
+    """Where the meaning index's answer for what a code question says its document says goes: after a code route with
+    no row to give; after a section's links whose first file the meaning answer's first rows hold (both agree: the
+    section names the code that does what it says); else first."""
+    if not code.rows or not found.rows:
+        return 1
+    if route.reason == SECTION_SAYS and code.rows[0].path in {r.path for r in found.rows[:AGREEING_ROWS]}:
+        return 1
+    return 0
 
 
 def _described_first(text: str, answers: list[tuple[Route, Answer]], available: list[str]) -> Route | None:
@@ -260,22 +274,48 @@ def _described_first(text: str, answers: list[tuple[Route, Answer]], available: 
     answer = answers[0][1]
     first = dict(answer.rows[0].extra) if answer.rows else {}
     guessed = first.get("status") == "ambiguous" and int(first.get("candidates") or 0) > MAX_CANDIDATES
-    if answer.rows and not guessed and not any(note.endswith(WHOLE_DOCUMENT) for note in answer.notes):
+    asked = answers[0][0].text or ""
+    described = _described(text, "" if " " in asked.partition("#")[0] else asked)  # the document, when one is named
+    if described is None:
         return None
-    described = _described(text)
-    return None if described is None else Route(
-        "meaning", "query", described, "the document names no code for what the question says it describes: "
-        "those words, before the document's links")
+    if answer.rows and not guessed and not any(note.endswith(WHOLE_DOCUMENT) for note in answer.notes):
+        # the section names code, yet what the question says it says is the better guide: a section's links are
+        # often its examples' calls (earmark's "Pure links": `as_ast`), not the code that does what it says
+        from gitroute.phrases import says_what_it_says
+
+        if not says_what_it_says(text):
+            return None
+        return Route("meaning", "query", described, SECTION_SAYS)
+    return Route("meaning", "query", described, "the document names no code for what the question says it "
+                 "describes: those words, before the document's links")
 
 
-def _described(text: str) -> str | None:
-    """What a code question says its document describes (`phrases.described_words`), when that is enough words to
-    ask the meaning index."""
+def _described(text: str, document: str = "") -> str | None:
+    """What a code question says its document describes (`phrases.described_words`), less the words of the
+    document's name ("the README section on interceptors says …": not README), when that is enough words to ask the
+    meaning index."""
     from gitroute.indexes.meaning.vocabulary import question_words
     from gitroute.phrases import described_words
 
-    described = described_words(text)
+    described = _without_document_name(described_words(text), document)
     return described if len(question_words(described)) >= MIN_DESCRIBED_WORDS else None
+
+
+def _without_document_name(asked: str, document: str) -> str:
+    """`asked` without the words that only spell the name of `document` ("which part of the README explains the
+    options for dump?": the options and dump, not the README)."""
+    import re
+    from pathlib import PurePosixPath
+
+    from gitroute.text import tokenize
+
+    if not document:
+        return asked
+    named = set(tokenize(PurePosixPath(document.partition("#")[0]).stem.lower()))  # lower: ReadMe is one word
+    words = asked.split()
+    kept = [word for word in words
+            if not (parts := tokenize(re.sub(r"['’]s$", "", word.lower()))) or not named.issuperset(parts)]
+    return " ".join(kept) if len(kept) < len(words) else asked
 
 
 def _sections_route(text: str, when: str = "", document: str = "") -> Route:
@@ -283,19 +323,10 @@ def _sections_route(text: str, when: str = "", document: str = "") -> Route:
     for a document: a section about "collecting results" holds neither "documented" nor "page"; nor, when the
     question named its `document`, the words of the document's name ("which part of the README explains the options
     for dump?": the section is about options and dump, not about the README)."""
-    from pathlib import PurePosixPath
-
     from gitroute.ask import Route
     from gitroute.phrases import without_doc_phrases
-    from gitroute.text import tokenize
 
-    asked = without_doc_phrases(text)
-    if document:
-        named = set(tokenize(PurePosixPath(document.partition("#")[0]).stem.lower()))  # lower: ReadMe is one word
-        words = asked.split()
-        kept = [word for word in words if not (parts := tokenize(word.lower())) or not named.issuperset(parts)]
-        if len(kept) < len(words):
-            asked = " ".join(kept)
+    asked = _without_document_name(without_doc_phrases(text), document)
     return Route("docs", "why", asked, f"docs found no document naming it: the question's words, "
                  f"over every document's sections{when}")
 

@@ -31,7 +31,17 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
                     is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
                     files_in=lambda folder: files_in(view, folder),
                     is_word=lambda name: is_word(view, name),
-                    design_heading=lambda words: design_heading(view, words))
+                    design_heading=lambda words: design_heading(view, words),
+                    document_writes=lambda name: document_writes(view, name))
+
+
+def document_writes(view: BundleView, name: str) -> bool:
+    """Whether one of the decision index's first sections for `name` writes it as it is spelled (the index reads
+    every document's sections)."""
+    if not view.read(["decisions/meta.json"]):
+        return False
+    return any(name in str(dict(row.extra).get("text") or "") or name in (row.name or "")
+               for row in answer("decisions", name, limit=3, bundle=view).rows)
 
 
 def design_heading(view: BundleView, words: str) -> str | None:
