@@ -19,7 +19,6 @@ from collections import namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 
 from gitroute.model import Block, Document
-from gitroute.parsing.documents import plain_document
 from gitroute.text import tokenize
 
 STATUSES = ("proposed", "accepted", "rejected", "superseded", "deprecated", "withdrawn", "final")
@@ -193,6 +192,20 @@ def _is_side_file(stem_name: str) -> bool:
 def is_template(path: str) -> bool:
     """A record template (`template.md`, `nxep-template.rst`, `0000-template.md`): the shape of a record, no record."""
     return "template" in _words_of(posixpath.basename(path).rsplit(".", 1)[0])
+
+
+# The plain-text documents a repository keeps under names every project uses, often with no extension (`CHANGES`,
+# `NEWS`, `HACKING`, GNU's `ChangeLog`, CPAN's `Changes`): read as markdown, whose paragraphs plain text is. Without
+# an extension only capitalised (`README` in any case, as before): a lower-case `install` or `changes` is more often a
+# script.
+PLAIN_DOCUMENT_STEMS = frozenset(("readme", "changes", "changelog", "history", "news", "contributing", "hacking",
+                                  "install", "upgrading", "faq", "notes"))
+
+
+def plain_document(basename: str) -> bool:
+    """An extensionless name of a plain-text document (`CHANGES`, `ChangeLog`, `README`, `readme`)."""
+    stem = basename.lower()
+    return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename[:1].isupper())
 
 
 def is_document_path(path: str) -> bool:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
 from gitroute.parsing.grammars import parser
+from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, plain_document
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -68,18 +69,6 @@ LIST_DIRECTIVES = frozenset(("autosummary", "py:autosummary"))
 _ADORNMENT_CHARS = frozenset("=-~^\"'`*+#:._")
 
 
-# The plain-text documents a repository keeps under names every project uses, often with no extension (`CHANGES`,
-# `NEWS`, `HACKING`, GNU's `ChangeLog`, CPAN's `Changes`): read as markdown, whose paragraphs plain text is. Without
-# an extension only capitalised (`README` in any case, as before): a lower-case `install` or `changes` is more often a
-# script.
-PLAIN_DOCUMENT_STEMS = frozenset(("readme", "changes", "changelog", "history", "news", "contributing", "hacking",
-                                  "install", "upgrading", "faq", "notes"))
-
-
-def plain_document(basename: str) -> bool:
-    """An extensionless name of a plain-text document (`CHANGES`, `ChangeLog`, `README`, `readme`)."""
-    stem = basename.lower()
-    return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename[:1].isupper())
 
 
 def document_format(path: str, data: bytes) -> str | None:
@@ -953,8 +942,6 @@ def parse_document(path: str, data: bytes) -> Document | None:
 def parse_documents(files: Iterable[tuple[str, Callable[[], bytes]]]) -> dict[str, tuple[bytes, Document]]:
     """{path: (data, document)} of the documents among a snapshot's (path, read) pairs that parse: what the
     decision lint reads (`indexes.decisions.lint.lint_documents`). Only a document's blob is read."""
-    from gitroute.records import is_document_path
-
     documents: dict[str, tuple[bytes, Document]] = {}
     for path, read in files:
         if not is_document_path(path):
