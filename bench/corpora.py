@@ -848,6 +848,41 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-spf13-afero",
         ),
+        # Session 49's third blind set: arrow (PyPI: dates and times, Sphinx docs); Day.js (npm: as published, ES
+        # modules in esm/ and each plugin and locale minified beside them); libconfig (Debian: C, a configuration
+        # file library); go-toml v2 (Debian: Go, a TOML parser with internal packages).
+        Corpus(
+            "arrow",
+            "1.3.0",
+            "arrow-1.3.0.tar.gz",
+            "d4540617648cb5f895730f1ad8c82a65f2dad0166f57b75f3ca54759c4d67a85",
+            "52ef6f4368cbfdca0d0f1f27cd28eadf771cd027",
+        ),
+        Corpus(
+            "dayjs",
+            "1.11.13",
+            "dayjs-1.11.13.tgz",
+            "be0396c0f91583421b68f9a034227fb552eb87d93e59add775d533a65f70e47e",
+            "d9cce2250667368223dcea78a3e8da8f70596df4",
+            source=NPM,
+        ),
+        Corpus(
+            "libconfig",
+            "1.7.3",
+            "libconfig_1.7.3.orig.tar.gz",
+            "545166d6cac037744381d1e9cc5a5405094e7bfad16a411699bcff40bbb31ee7",
+            "00c30559da2247bea23743ee3a59fc77b057548e",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "go-toml",
+            "2.2.1",
+            "golang-github-pelletier-go-toml.v2_2.2.1.orig.tar.gz",
+            "e0853235989fef941f76d2c13ce8500e99f7010ea3f61b379c0183372c199f0a",
+            "8fbe2fa32fa48b79a4aeed7697fb33dcc7f857b1",
+            source=DEBIAN,
+            pool="golang-github-pelletier-go-toml.v2",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
