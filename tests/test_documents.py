@@ -62,6 +62,72 @@ def test_plain_text_documents_under_the_names_every_project_uses() -> None:
     assert document_kind("LICENSE") is None and document_kind("Makefile") is None
 
 
+TEXINFO = b"""\\input texinfo
+@setfilename conf.info
+@node Top
+@top conf
+
+@node Multithreading Issues
+@chapter Using the Library
+@section Multithreading Issues
+@cindex threads
+A @code{config_t} object may be shared between threads only when
+@i{no} thread writes to it: the library is @w{@i{reentrant}}.
+
+@example
+config_t cfg;
+@end example
+
+@menu
+* Ignored::  menu entries are no text
+@end menu
+
+@deftypefun int config_read_file (config_t * @var{config}, const char * @var{filename})
+Reads and parses a file.
+@end deftypefun
+
+@table @code
+@item config_destroy
+Frees the object.
+@end table
+"""
+
+
+def test_a_texinfo_manual_is_read_as_headings_paragraphs_code_and_definitions() -> None:
+    # libconfig's manual is doc/libconfig.texi: "which part of the manual explains whether I can share one
+    # configuration object between threads" had no document to answer it
+    doc = parse_document("doc/conf.texi", TEXINFO)
+    assert doc is not None and doc.format == "texinfo" and doc.title == "conf" and not doc.warnings
+    assert [(b.level, b.text) for b in doc.blocks if b.kind == "heading"] == [
+        (1, "conf"), (1, "Using the Library"), (2, "Multithreading Issues")]
+    para = next(b for b in doc.blocks if b.kind == "paragraph")
+    assert para.text == ("A config_t object may be shared between threads only when no thread writes to it: the "
+                         "library is reentrant.")
+    assert [t.text for t in para.tokens] == ["config_t"]
+    assert doc.blocks[para.section].text == "Multithreading Issues"
+    assert [b.text for b in doc.blocks if b.kind == "code"] == ["config_t cfg;"]
+    assert not any("Ignored" in b.text for b in doc.blocks)
+    defined = next(b for b in doc.blocks if b.kind == "directive")
+    assert (defined.name, [t.text for t in defined.tokens]) == ("deftypefun", ["config_read_file"])
+    assert [(b.text, [t.text for t in b.tokens]) for b in doc.blocks if b.kind == "list_item"] == [
+        ("config_destroy", ["config_destroy"])]
+    assert document_kind("doc/conf.texi") == "texinfo" and document_kind("doc/conf.texinfo") == "texinfo"
+
+
+@given(st.binary(max_size=400) | st.text(alphabet="@{}abc \n", max_size=400).map(str.encode))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_a_texinfo_reader_never_raises(data: bytes) -> None:
+    doc = parse_document("m.texi", data)
+    assert doc is not None and all(b.line >= 1 and b.end_line >= b.line for b in doc.blocks)
+
+
+def test_a_markdown_headings_closing_hashes_are_no_part_of_its_text() -> None:
+    # libconfig's contrib/chained/README.md: "### How to integrate into your project ###"
+    headings = [b.text for b in parse_document("a.md", b"### Features ###\n\n# C#\n\n## Issue #12 \n").blocks
+                if b.kind == "heading"]
+    assert headings == ["Features", "C#", "Issue #12"]
+
+
 def test_looks_like_rst_needs_an_underline_as_long_as_the_title() -> None:
     assert looks_like_rst(b"Title\n=====\n")
     assert not looks_like_rst(b"Title\n==\n")

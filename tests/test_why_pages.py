@@ -123,6 +123,16 @@ def test_a_changelog_without_an_extension_is_a_page_in_capitals_or_capitalised(t
     assert why(repo, "why was symbol versioning added for every exported symbol?")["rows"][0]["path"] == "CHANGES"
 
 
+def test_a_texinfo_manual_s_sections_are_pages(tmp_path):
+    # libconfig's manual is doc/libconfig.texi (GNU Texinfo): its "Multithreading Issues" section was no page
+    manual = ("\\input texinfo\n@node Top\n@top conf\n\n@chapter Using the Library\n\n@section Multithreading Issues\n"
+              "A @code{config_t} object may be shared between threads only when no thread writes to it.\n\n"
+              "@section Comments\nA comment starts with a hash sign.\n")
+    repo = built(RepoBuilder(tmp_path / "texi"), {"models/core.py": APP, "doc/conf.texi": manual})
+    rows = why(repo, "which part of the manual explains whether an object may be shared between threads?")["rows"]
+    assert (rows[0]["path"], rows[0]["section"]) == ("doc/conf.texi", "Multithreading Issues")
+
+
 def test_a_security_policy_maintainers_rules_and_a_guide_named_security_are_pages_and_a_licence_is_not(tmp_path):
     # Slim's MAINTAINERS.md says why maintainers don't merge their own pull requests; django's "Security in Django"
     # guide is docs/topics/security.txt: by their names, neither was a page `why` read

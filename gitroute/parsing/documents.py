@@ -15,7 +15,9 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
+from gitroute.parsing import texinfo
 from gitroute.parsing.grammars import parser
+from gitroute.parsing.texinfo import TEXINFO_EXTENSIONS
 from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, plain_document
 
 if TYPE_CHECKING:
@@ -80,6 +82,8 @@ def document_format(path: str, data: bytes) -> str | None:
         return "markdown"
     if ext in RST_EXTENSIONS:
         return "rst"
+    if ext in TEXINFO_EXTENSIONS:
+        return "texinfo"
     if ext == ".txt":
         if looks_like_rst(data):
             return "rst"
@@ -98,13 +102,15 @@ def document_kind(path: str) -> str | None:
         return "markdown"
     if ext in RST_EXTENSIONS:
         return "rst"
+    if ext in TEXINFO_EXTENSIONS:
+        return "texinfo"
     if ext == ".txt":
         return "txt"
     return None
 
 
 # A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
-KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt"}
+KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt", "texinfo": "document.texi"}
 
 
 def looks_like_rst(data: bytes) -> bool:
@@ -237,6 +243,8 @@ _MD_LINKS = frozenset(("inline_link", "full_reference_link", "collapsed_referenc
                        "image"))
 
 
+# An ATX heading's optional closing sequence: hashes after a space, at the end (CommonMark; `C#` keeps its hash).
+_ATX_CLOSING = re.compile(r"(?:^|\s+)#+\s*$")
 # A MyST role right before a code span (`{py:func}`, `{ref}`, `{doc}`): the span is its target.
 _MYST_ROLE = re.compile(rb"\{([A-Za-z][\w:+.-]{0,40})\}\Z")
 
@@ -439,6 +447,7 @@ class _MarkdownReader:
                 marker = next((c.type for c in child.children if c.type.startswith("atx_h")), "atx_h1_marker")
                 level = int(marker[5]) if marker[5:6].isdigit() else 1
                 text, tokens = _md_inline(self.data, _child(child, "inline"), self.out.warnings, self.labels)
+                text = _ATX_CLOSING.sub("", text)  # the grammar keeps `### Features ###`'s closing run in the text
                 self.out.add("heading", line, end_line, text, tokens, level, heading_number(text))
             elif kind == "setext_heading":
                 paragraph = _child(child, "paragraph")
@@ -915,6 +924,12 @@ def parse_document(path: str, data: bytes) -> Document | None:
     if len(data) > MAX_DOCUMENT_BYTES:
         out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
         data = data[:MAX_DOCUMENT_BYTES]
+    if fmt == "texinfo":
+        texinfo.read(data, lambda kind, line, end, text, codes, level, name: out.add(
+            kind, line, end, text if kind == "code" else _clip(text),
+            tuple(t for c in codes if (t := _token("directive_arg" if kind == "directive" else "code", c, line))),
+            level, name))
+        return out.finish(path, fmt)
     if fmt == "rst" and b"\r" in data:
         # The rst scanner ends a line only at "\n": on lines ended by a lone "\r" (classic Mac) each `<` scans to
         # the document's end, quadratic (8 KB of "<ab\r" took 1 s, so 2 MB would take hours). A lone "\r" is a

@@ -38,5 +38,7 @@ from __future__ import annotations
 # no constant bound to a member of a `require(...)` (an import); past the symbol cap, definitions before constants;
 # 33: a Python module's header comment may come after its imports and `__all__` (`prose.header_text`); 34: a JS/TS
 # module constant bound to a parenthesised value (qs's `var hexTable = (function () { … }());`); 35: a capitalised
-# plain document without an extension (GNU's `ChangeLog`, CPAN's `Changes`) is read, as one in capitals was
-EXTRACTOR_VERSION = 35
+# plain document without an extension (GNU's `ChangeLog`, CPAN's `Changes`) is read, as one in capitals was; 36:
+# GNU Texinfo manuals (`.texi`) are documents (parsing/texinfo.py), and a Markdown heading's closing hashes
+# (`### Features ###`) are no part of its text
+EXTRACTOR_VERSION = 36
