@@ -714,10 +714,12 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
     return document
 
 
-# "the Features section of the README", "the README's Example section": the words before "section" (after a
-# possessive) are its title; not "the signing docs have a section" (a verb, a document's noun: no section's name)
-_SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:\S+['’]s\s+)?((?:(?!(?:have|has|had|is|are|was|were"
-                             r"|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b", re.I)
+# "the Features section of the README", "the README's Example section", "the user guide's Punctuation section": the
+# words before "section" (after a possessive) are its title; not "the signing docs have a section" (a verb, a
+# document's noun: no section's name)
+_SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:(?:[\w.-]+\s+){0,2}?\S+['’]s\s+)?((?:(?!(?:have|has"
+                             r"|had|is|are|was|were|docs|documentation|pages?|guides?)\b)[\w/.:-]+\s+){1,4}?)section\b",
+                             re.I)
 
 
 # "the user guide section on using timeouts describes …": a section's title after "section on", when a verb that tells

@@ -79,7 +79,8 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|introduc(?:e|es|ed|ing)|demonstrat(?:e|es|ed|ing)|show(?:s|n|ing)?|say(?:s|ing)?|said"
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
              r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?"
-             r"|argu(?:e|es|ed|ing)|compar(?:e|es|ed|ing)|justif(?:y|ies|ied)|recommend(?:s|ed)?|advis(?:e|es|ed))")
+             r"|argu(?:e|es|ed|ing)|compar(?:e|es|ed|ing)|justif(?:y|ies|ied)|recommend(?:s|ed)?|advis(?:e|es|ed)"
+             r"|giv(?:e|es|ing)\s+(?:an?\s+)?(?:\S+\s+)?(?:overview|summary|introduction|tour)|summari[sz](?:e|es))")
 _DOCS = _phrases(
     # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
     r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
@@ -356,7 +357,11 @@ _WIRING_BUILD = _phrases(
     # the file that holds a job: "which config defines the job that spell-checks the docs", "what runs the tests"
     r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:defines?|declares?|configures?"
     r"|sets? up|runs?|holds?)\s+(?:the |a |an |that )?(?:\S+ )?(?:jobs?|tasks?|steps?|environments?|envs?|targets?"
-    r"|workflows?|(?:build|test|lint|release|publish|install|deploy|npm) scripts?)\b",
+    r"|workflows?)\b",
+    # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
+    # command, kept in its manifest or CI
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?(?:build|test|lint"
+    r"|release|publish|install|deploy|npm)\s+(?:scripts?|commands?|tasks?)\b",
     r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
     r"(?:tests?|test suite|specs?|benchmarks?|linters?)\b",
     # "which Cloud Build config builds gopls and runs the govim integration tests": a file named by what it runs
@@ -373,10 +378,11 @@ _WIRING_BUILD = _phrases(
     # a file that sets up one of the repository's tools ("which config file sets up the Go linter", "which build
     # file sets the compiler warning flags")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:configures?|sets?(?:\s+up)?|enables?"
-    r"|controls?|tunes?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+)?(?:linters?|lint(?:ing)? rules?"
+    r"|controls?|tunes?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+){0,2}?(?:linters?|lint(?:ing)? rules?"
     r"|formatters?|type[- ]?checkers?|test runners?|coverage|code style|style checks?|pre-commit hooks?"
     r"|static analy(?:sis|[sz]ers?)"
-    rf"|compiler(?: warnings?| flags?| options?)?|warning flags?|pkg-config|{_CHECK_TOOLS})\b",
+    rf"|compiler(?: warnings?| flags?| options?)?|warning flags?|pkg-config|libtool|autoconf|automake|cmake|meson"
+    rf"|{_CHECK_TOOLS})\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -654,15 +660,6 @@ _GATES: dict[int, Gate] = {
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
-    567460172: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
-                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
-                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
-                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
-                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
-                 (' about', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat', 'describ',
-                  'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'is about', 'justif',
-                  'list', 'mention', 'over', 'recommend', 'refer', 'said', 'say', 'show', 'spell', 'teach', 'tell',
-                  'through')),
     588066452: (('wh',), ('at', 'o'),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
@@ -690,6 +687,9 @@ _GATES: dict[int, Gate] = {
                  ('chapter', 'document', 'page', 'section'),
                  ('about', 'covering', 'describing', 'detailing', 'discussing', 'documenting', 'explaining', 'listing',
                   'on', 'showing', 'that ')),
+    915237525: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
+                 ('configure', 'declare', 'define', 'hold', 'run', 'set'),
+                 ('env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
     940475387: (('described', 'discussed', 'documented', 'explained', 'written '),),
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
@@ -698,9 +698,6 @@ _GATES: dict[int, Gate] = {
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
-    1088608750: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'),
-                 ('configure', 'declare', 'define', 'hold', 'run', 'set'),
-                 (' script', 'env', 'environment', 'job', 'step', 'target', 'task', 'workflow')),
     1117186528: (('argument', 'pros and cons', 'the case '),),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
@@ -801,14 +798,6 @@ _GATES: dict[int, Gate] = {
                  ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
                   'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
                   'require', 'subclass', 'use', 'wrap')),
-    2738542386: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
-                 (' rule', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'code style', 'compiler', 'coverage',
-                  'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8', 'formatter', 'gofmt', 'goimports',
-                  'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'linter', 'luacheck', 'mocha', 'mypy', 'nox',
-                  'phpcs', 'phpstan', 'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm',
-                  'pylint', 'pytest', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer',
-                  'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest',
-                  'warning flag')),
     2788783185: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'),
                  ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
@@ -829,6 +818,15 @@ _GATES: dict[int, Gate] = {
     3128545594: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('do',), (' ',),
                  ('it', 'that', 'this')),
+    3132453511: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
+                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
+                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
+                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
+                 (' about', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat', 'describ',
+                  'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'introduction',
+                  'is about', 'justif', 'list', 'mention', 'over', 'overview', 'recommend', 'refer', 'said', 'say',
+                  'show', 'spell', 'summari', 'summary', 'teach', 'tell', 'through', 'tour')),
     3181082170: (('compatible', 'minimum', 'oldest', 'required', 'supported'),
                  ('.net', 'bun', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node',
                   'otp', 'perl', 'php', 'python', 'ruby', 'rust', 'rustc'),
@@ -852,6 +850,14 @@ _GATES: dict[int, Gate] = {
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
+    3612394565: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
+                 (' rule', 'autoconf', 'automake', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'cmake',
+                  'code style', 'compiler', 'coverage', 'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8',
+                  'formatter', 'gofmt', 'goimports', 'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'libtool',
+                  'linter', 'luacheck', 'meson', 'mocha', 'mypy', 'nox', 'phpcs', 'phpstan', 'phpunit', 'pkg-config',
+                  'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
+                  'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
+                  'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
     3628275726: (('contract', 'cop', 'pin', 'pinned', 'submodule'),),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3665587360: (('wh',), ('at', 'ich'),
@@ -861,6 +867,9 @@ _GATES: dict[int, Gate] = {
     3698457807: (('where',), ('are', 'is'), ('tested',)),
     3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
                  ('benchmark', 'linter', 'spec', 'test', 'test suite')),
+    3709681733: (('wh',), ('at', 'ich'), ('file',),
+                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
+                 ('command', 'script', 'task')),
     3725810779: (('wh',), ('at', 'ich'), ('config', 'file', 'job', 'pipeline', 'script', 'workflow'),
                  ('execute', 'run'), ('benchmark', 'spec', 'test', 'test suite')),
     3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),

@@ -665,6 +665,25 @@ def test_a_verb_of_deciding_before_a_clause_asking_which_kind_of_file_asks_where
                     EVERY_COMMAND).routes[0].kind == "decision"
 
 
+@pytest.mark.parametrize("question", [
+    "Which file sets the minimum test coverage percentage that makes the pytest run fail?",  # arrow: tox.ini
+    "Which file makes the test command rerun the timezone tests with TZ set before the full suite?",  # Day.js
+    "Which build file sets the shared library's libtool version info?",  # libconfig: lib/Makefile.am
+    "Which file defines the build script that wipes dist and compiles the sources?",  # Ajv: package.json
+])
+def test_a_file_named_by_the_project_command_or_tool_setting_it_holds_asks_wiring(question):
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
+    assert classify("Which file sets the timezone of a parsed date?", EVIDENCE, EVERY_COMMAND).routes[0].kind \
+        != "wiring"
+
+
+def test_a_page_that_gives_an_overview_is_asked_of_the_documents():
+    # Day.js: "Can you point me to the part of the documentation that gives a quick overview of parsing, displaying,
+    # … dates?" went to plain words, and no_match
+    question = "Can you point me to the part of the documentation that gives a quick overview of parsing dates?"
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "docs"
+
+
 def test_which_thing_to_use_is_a_choice_not_what_uses_something():
     """urfave/cli: "How does the program decide which process exit status to use when …?" read "status to use" as a
     plural and its verb (what uses something) and asked impact with the whole sentence."""

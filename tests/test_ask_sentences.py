@@ -636,6 +636,14 @@ def test_a_code_question_naming_no_document_still_asks_what_it_says_the_document
     assert "query" in [c for c, _ in routes(doc)][:2]
 
 
+def test_a_section_named_after_a_possessive_of_several_words_is_that_section(nested_repo):
+    # arrow: "The user guide's Punctuation section says …; which code actually enforces that rule?" read no section
+    # (the possessive was one word at most) and the code route read the whole guide
+    doc = ask(nested_repo, "The retrying guide's After a failure section says a failed call is retried; which code "
+                           "does that?")
+    assert routes(doc)[0] == ("code", "retrying#After a failure")
+
+
 def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_hold_its_words(tmp_path_factory):
     # "read" is a function a document links; "I want to read about X" is no question about it: the page whose section
     # holds X comes first, the document linking `read` after it

@@ -565,6 +565,8 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
                  "phpcs.xml", "phpcs.xml.dist", ".jshintrc"):
         assert config_kind(path) == "ci", path
     assert config_kind("cmake/Warnings.cmake") == config_kind("yaml-0.1.pc.in") == "manifest"
+    # automake's input (libconfig's lib/Makefile.am sets the library's libtool version info)
+    assert config_kind("lib/Makefile.am") == config_kind("configure.in") == "manifest"
     assert config_kind("src/golangci.go") is None
     repo = make_repo("linted")
     repo.commit({".golangci.yml": "linters-settings:\n  lll:\n    line-length: 100\nlinters:\n  presets:\n    - bugs\n",
