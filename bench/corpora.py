@@ -883,6 +883,41 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-pelletier-go-toml.v2",
         ),
+        # Session 49's fourth blind set: jsonschema (PyPI: JSON Schema validation, Sphinx docs, the official test
+        # suite's JSON); winston (npm: a logger, lib/ and the same modules built into dist/); hiredis (Debian: C, a
+        # Redis client); validator v10 (Debian: Go, struct validation by tags).
+        Corpus(
+            "jsonschema",
+            "4.23.0",
+            "jsonschema-4.23.0.tar.gz",
+            "d71497fef26351a33265337fa77ffeb82423f3ea21283cd9467bb03999266bc4",
+            "a7d1a6104cd67b98dfcbedcddb599efc38dad720",
+        ),
+        Corpus(
+            "winston",
+            "3.17.0",
+            "winston-3.17.0.tgz",
+            "6dc0d9098a6e90ff760e00c54df25d090c7e090e424d935113ef878eb1b2cb84",
+            "e4483406bd94e02f89e0b9b310f2451e81a7ec70",
+            source=NPM,
+        ),
+        Corpus(
+            "hiredis",
+            "1.2.0",
+            "hiredis_1.2.0.orig.tar.gz",
+            "82ad632d31ee05da13b537c124f819eb88e18851d9cb0c30ae0552084811588c",
+            "9fa455990bfcef6468cc186651ae4b44d37f718a",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "validator",
+            "10.4.1",
+            "golang-github-go-playground-validator-v10_10.4.1.orig.tar.gz",
+            "04eacf16e9df0a78e331fc5f7fe1ff374e16e3a3625d838af5fd246e388d3d7d",
+            "5e6e0f03e323ca3e26780b6b2b298fd8fa9d8bb6",
+            source=DEBIAN,
+            pool="golang-github-go-playground-validator-v10",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
