@@ -586,7 +586,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
     missing += [n for p, n in subjects.located if (p, n) not in located and n not in missing]
     in_located = {p for p, _ in subjects.located} | {n for _, n in subjects.located}
     candidates = [(subjects.position.get(f"{p}:{n}", 0), "located", f"{p}:{n}") for p, n in located]
-    candidates += [(subjects.position.get(n, 0), "name", n) for n in defined if n not in in_located]
+    candidates += [(subjects.position.get(n, 0), "name", n) for n in _in_code_first(defined, kind, names)
+                   if n not in in_located]
     candidates += [(subjects.position.get(p, 0), "path", p) for p, _ in subjects.code_paths() if p not in in_located]
     # A folder right after a name says where the name is ("fuzzy.NewSymbolMatcher in internal/fuzzy"): the name is
     # asked ("the internal/json package ... the go_json build option" asks about the folder).
@@ -636,6 +637,18 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         subjects.spelled.add(spelled[1])
         return spelled[1], []
     return (None if kind == "symbol" else text), []
+
+
+def _in_code_first(defined: list[str], kind: str, names: _Names) -> list[str]:
+    """The names a change question may be about: those defined in the code when others are defined only in tests,
+    benchmarks or examples (jsonschema's "… make validator_for raise instead of warning on an unknown $schema; which
+    callers …?": `$schema` is a key its benchmarks define)."""
+    from gitroute.rank import is_secondary
+
+    if kind != "impact" or len(defined) < 2:
+        return defined
+    in_code = [n for n in defined if any(not is_secondary(p) for p, _ in names.where(n) or ())]
+    return in_code or defined
 
 
 # The words of a definition phrase that say nothing but "where is it" ("where are dates written" says what is done)
@@ -723,8 +736,9 @@ _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:(?:[\w.-]+\s+)
 
 
 # "the user guide section on using timeouts describes …": a section's title after "section on", when a verb that tells
-# what the section says follows it within three words (a longer run is what the section is about, not its name)
-_SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[\w/.:-]+\s+){0,2}[\w/.:-]+)(?=\s+(?:"
+# what the section says follows it within six words (the code route reads the sections whose titles hold them in
+# order: "working with multiple loggers" is §Working with multiple Loggers in winston)
+_SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s+(?:"
                           r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b)", re.I)
 
 

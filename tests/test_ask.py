@@ -684,6 +684,18 @@ def test_a_page_that_gives_an_overview_is_asked_of_the_documents():
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "docs"
 
 
+def test_a_change_question_is_about_the_name_the_code_defines_not_one_only_benchmarks_define():
+    """jsonschema: "I'm planning to make validator_for raise instead of warning on an unknown $schema; which callers
+    outside its own module would be affected?" asked impact about `$schema`, a key only its benchmarks define."""
+    places = {"validator_for": (("pkg/validators.py", "validator_for"),),
+              "$schema": (("pkg/benchmarks/contains.py", "$schema"),)}
+    evidence = Evidence(definitions=lambda n: places.get(n, ()), is_symbol=lambda n: n in places)
+    question = ("I'm planning to make validator_for raise instead of warning on an unknown $schema; which callers "
+                "outside its own module would be affected?")
+    assert [(r.kind, r.text) for r in classify(question, evidence, EVERY_COMMAND).routes][:1] == [
+        ("impact", "validator_for")]
+
+
 def test_which_thing_to_use_is_a_choice_not_what_uses_something():
     """urfave/cli: "How does the program decide which process exit status to use when …?" read "status to use" as a
     plural and its verb (what uses something) and asked impact with the whole sentence."""

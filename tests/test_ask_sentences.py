@@ -644,6 +644,26 @@ def test_a_section_named_after_a_possessive_of_several_words_is_that_section(nes
     assert routes(doc)[0] == ("code", "retrying#After a failure")
 
 
+def test_a_section_named_by_the_first_words_of_its_title_is_that_section(tmp_path_factory):
+    # winston: "The README section on working with multiple loggers describes registering named loggers …; which
+    # source file actually implements that registry?" named no section (four words before "describes": three at most)
+    # and the whole README's links answered (`Logger`); §Working with multiple Loggers in winston names `Container`
+    repo = _built(tmp_path_factory, "loggers", {
+        "lib/logger.js": "// A logger.\nclass Logger {\n  log (line) {\n    return line\n  }\n}\n\nmodule.exports = "
+                         "{ Logger }\n",
+        "lib/container.js": ("// Loggers by category.\nclass Container {\n  get (id) {\n    return id\n  }\n}\n\n"
+                             "module.exports = { Container }\n"),
+        "README.md": ("# winston\n\nCreate a `Logger` and log with `Logger`.\n\n## Usage\n\nEvery `Logger` logs a "
+                      "line.\n\n### Working with multiple Loggers in winston\n\nA `Container` keeps a logger per "
+                      "category.\n"),
+    })
+    doc = ask(repo, "The README section on working with multiple loggers describes keeping a logger per category; "
+                    "which source file actually implements that?")
+    assert ("code", "README.md#working with multiple loggers") in routes(doc)[:2]
+    assert paths(doc, 1) == ["lib/container.js"]
+    assert not any("what the whole document names" in note for note in doc["notes"]), doc["notes"]
+
+
 def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_hold_its_words(tmp_path_factory):
     # "read" is a function a document links; "I want to read about X" is no question about it: the page whose section
     # holds X comes first, the document linking `read` after it

@@ -5,6 +5,8 @@ inline code, literals, roles, directives and links apart, so nothing here guesse
 expressions over raw text. Where a grammar leaves structure as plain text (the body of an rst directive, the
 cells of an rst grid table) that text is parsed again with the same grammar.
 
+A GNU Texinfo manual, which no grammar reads, is read line by line (`parsing.texinfo`).
+
 `parse_document` never raises: what it cannot read degrades into fewer blocks and a warning.
 """
 from __future__ import annotations
@@ -94,7 +96,7 @@ def document_format(path: str, data: bytes) -> str | None:
 
 
 def document_kind(path: str) -> str | None:
-    """What a path may hold, before its content is read: "markdown", "rst", "txt" (reStructuredText
+    """What a path may hold, before its content is read: "markdown", "rst", "texinfo", "txt" (reStructuredText
     only if its content reads so, see `looks_like_rst`), or None (no document)."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
@@ -913,7 +915,7 @@ def rst_run_cost(data: bytes) -> int:
 
 
 def parse_document(path: str, data: bytes) -> Document | None:
-    """The document's blocks and tokens; None when the path is no Markdown or reStructuredText document.
+    """The document's blocks and tokens; None when the path is no Markdown, reStructuredText or Texinfo document.
 
     Never raises: a document the grammars cannot read well gives fewer blocks and a warning.
     """

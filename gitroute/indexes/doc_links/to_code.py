@@ -67,12 +67,21 @@ def _links_of(view, path: str) -> list[list]:
 
 
 def _section_links(links: list[list], heading: str) -> tuple[list[list] | None, str]:
-    """The links of the section titled `heading` (case and punctuation aside), with a note; None, said so, when no
-    section of that title names code."""
+    """The links of the section titled `heading` (case and punctuation aside), else of the sections whose titles
+    hold its words in order ("working with multiple loggers": §Working with multiple Loggers in winston), with a
+    note; None, said so, when no such section names code."""
     from gitroute.text import title_key
 
     key = title_key(heading)
     inside = [link for link in links if title_key(str(link[1])) == key]
+    if not inside and key:
+        inside = [link for link in links if _in_order(key.split(), title_key(str(link[1])).split())]
     if inside:
         return inside, f"the code its section '{heading.strip()}' names"
     return None, f"no section '{heading.strip()}' names code: {WHOLE_DOCUMENT}"
+
+
+def _in_order(words: list[str], title: list[str]) -> bool:
+    """Whether `title` holds every one of `words`, in their order (others may stand between)."""
+    rest = iter(title)
+    return all(word in rest for word in words)
