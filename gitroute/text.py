@@ -324,6 +324,8 @@ def spelled_apart(text: str) -> dict[str, tuple[str, ...]]:
     for match in _APART.finditer(text):
         first, second = match.group(1).lower(), match.group(3).lower()
         if match.group(2) == "-" or (first not in STOP_WORDS and second not in STOP_WORDS):  # "built-in" is one
+            if (short := _SHORT_FOR_TWO.get((first, stem(second)))) is not None:  # "standard error": stderr
+                found.setdefault(short, (first, second))
             found.setdefault(first + second, (first, second))
             found.setdefault(stem(first) + second, (first, second))  # "looks up": lookup
     return dict(list(found.items())[:MAX_JOINED])
@@ -336,6 +338,11 @@ def stems(text: str) -> list[str]:
 
 # Keyed by the stemmed long form, so "parameters" (-> parameter) and "initialized" (-> initializ) meet.
 _ABBREVIATED = {_strip_suffix(long): short for long, short in _ABBREVIATIONS.items()}
+# Two words code writes as one short word everywhere: "standard error" is stderr (keyed by the second one's stem).
+_SHORT_FOR_TWO = {(first, stem(second)): short for (first, second), short in {
+    ("standard", "error"): "stderr", ("standard", "output"): "stdout", ("standard", "input"): "stdin",
+    ("standard", "library"): "stdlib", ("regular", "expression"): "regex", ("file", "descriptor"): "fd",
+    ("process", "id"): "pid", ("command", "line"): "cmdline", ("garbage", "collection"): "gc"}.items()}
 
 
 # A name as code spells it: an identifier, or one qualified by `.`, `::`, `#`, `->` or PHP's `\` (fully qualified

@@ -77,6 +77,17 @@ def test_a_question_in_two_words_finds_the_name_that_holds_them_as_one(tmp_path)
     assert {"timezon", "lookup"} <= rows[0]["matched"].keys()  # stems, as the index keeps them
 
 
+def test_two_words_code_writes_as_one_short_word_find_it(tmp_path):
+    # winston's "… goes to standard error or standard output …": code writes stderr and stdout
+    assert {"stderr", "stdout", "regex"} <= spelled_apart("standard error, standard output and regular expressions").keys()
+    streams = ("import sys\n\n\ndef report(message):\n    \"\"\"Write the message to stderr, flushed at once.\"\"\"\n"
+               "    sys.stderr.write(message)\n")
+    other = "def render(page):\n    \"\"\"Render a page of the site with its template.\"\"\"\n    return page\n"
+    repo = _built(tmp_path, "streams", {"app/streams.py": streams, "app/pages.py": other})
+    rows = _asked(repo, "query", "--meaning", "which function writes a message to standard error?")["rows"]
+    assert rows and rows[0]["path"] == "app/streams.py"
+
+
 GUIDE = """# Guide
 
 ## Precompiling
