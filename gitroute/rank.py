@@ -594,8 +594,10 @@ def _scaler(rows: Sequence, floor_rank: int) -> tuple[float, float]:
 def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limit: int) -> list:
     """One ranking from both lists, each scaled from its BLEND_FLOOR-th row (0) to its best: a symbol row gets up
     to BLEND_SCALE * (1 - share), and a file's meaning score (up to BLEND_SCALE * share) goes once to the file's
-    best symbol row; the file's other rows stand on their own symbol score. A meaning row stands by itself for a
-    file the symbol rows lack. Signals stay additive and sum to the score (`below_floor` is the subtracted floor)."""
+    best symbol row above the floor; the file's other rows stand on their own symbol score. A meaning row stands by
+    itself for a file the symbol rows lack, or hold only at or below the floor (toolz: `juxt`, a name that shares no
+    word, had taken functoolz.py's meaning score from `memoize`, the node that holds the question's words). Signals
+    stay additive and sum to the score (`below_floor` is the subtracted floor)."""
     s_floor, s_factor = _scaler(symbol_rows, BLEND_FLOOR)
     m_floor, m_factor = _scaler(meaning_rows, BLEND_FLOOR)
     symbol_weight, meaning_weight = BLEND_SCALE * (1.0 - share), BLEND_SCALE * share
@@ -613,6 +615,9 @@ def blend_rows(symbol_rows: Sequence, meaning_rows: Sequence, share: float, limi
     mixed = []
     lent: set[str] = set()
     for r in scaled:
+        if r.score <= 0.0 and r.path not in lent:
+            mixed.append(r)  # at or below the symbol floor: the file's meaning row names its own best node instead
+            continue
         m = meaning_by_path.get(r.path, 0.0) if r.path not in lent else 0.0
         lent.add(r.path)
         signals = (*r.signals, ("meaning", m)) if r.signals and m else r.signals

@@ -853,6 +853,21 @@ def test_blend_keeps_signals_additive_and_lends_a_file_its_meaning_score_once():
         assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
 
 
+def test_a_file_whose_only_symbol_row_is_below_the_floor_is_named_by_its_meaning_row():
+    from gitroute.model import Row
+
+    # toolz: "which part of the code caches a function's results …?" named functoolz.py's `juxt` (a symbol row at the
+    # floor) with the file's meaning score, which `memoize`, the node holding the words, had earned
+    symbol = [Row(f"s{i}.py", 1, f"f{i}", "function", 40.0 - i, (("name_tokens", 40.0 - i),)) for i in range(10)]
+    symbol.append(Row("functoolz.py", 648, "juxt", "class", 25.0, (("doc_tokens", 25.0),)))
+    prose = [Row("functoolz.py", 393, "memoize", "function", 30.0, (("node_1", 30.0),))]
+    rows = blend_rows(symbol, prose, 0.8, 20)
+    assert (rows[0].path, rows[0].name) == ("functoolz.py", "memoize")
+    assert [r.score for r in rows if r.name == "juxt"] == [0.0]
+    for row in rows:
+        assert sum(v for _, v in row.signals) == pytest.approx(row.score, abs=0.01)
+
+
 def test_blend_scales_each_list_from_its_tenth_row():
     from gitroute.model import Row
 
