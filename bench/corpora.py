@@ -918,6 +918,40 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-go-playground-validator-v10",
         ),
+        # Session 49's fifth blind set: rich (PyPI: terminal rendering, its package and README only); node-postgres
+        # (npm: `pg`, its lib/ as written); Apache Commons Text (Debian: Java); Doctrine Inflector (Debian: PHP, docs/).
+        Corpus(
+            "rich",
+            "13.9.4",
+            "rich-13.9.4.tar.gz",
+            "439594978a49a09530cff7ebc4b5c7103ef57baf48d5ea3184f21d9a2befa098",
+            "7ff0e68f0e99739cf0ab00e0a38cda82e3cd8173",
+        ),
+        Corpus(
+            "pg",
+            "8.16.3",
+            "pg-8.16.3.tgz",
+            "33c9619b46fec18bd5d0f01043302226acd532e1e7e2f447514b08e1e568b056",
+            "2833a6942315ff72d9ebf9a83b1a77199ef44aec",
+            source=NPM,
+        ),
+        Corpus(
+            "commons-text",
+            "1.13.1",
+            "commons-text_1.13.1.orig.tar.xz",
+            "0e319c32b30eef4e0fc059cf7e42e79e23d57e699e0574289398ff178a1dd232",
+            "3fcf326abdebaf49e91acc299b25da6ade1ad96c",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "doctrine-inflector",
+            "2.0.10",
+            "php-doctrine-inflector_2.0.10.orig.tar.xz",
+            "83d8f64b431b4028005e3fe6a37ea54000e6766a2dc86fb09c7edb92f7d4fe81",
+            "72e4fcc11c6057afa743d374b9984249f7e0645c",
+            source=DEBIAN,
+            pool="php-doctrine-inflector",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
