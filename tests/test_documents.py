@@ -121,6 +121,64 @@ def test_a_texinfo_reader_never_raises(data: bytes) -> None:
     assert doc is not None and all(b.line >= 1 and b.end_line >= b.line for b in doc.blocks)
 
 
+XDOC = b"""<?xml version="1.0"?>
+<!-- licence -->
+<document>
+  <properties>
+    <title>Text - User guide</title>
+  </properties>
+  <body>
+    <section name="Similarity and Distance">
+      <p>A <code>SimilarityScore</code> need not satisfy
+        the triangle inequality; an <code>EditDistance</code> does.</p>
+      <subsection name="Supported">
+        <ul><li>Levenshtein</li><li><code>JaroWinklerDistance</code></li></ul>
+        <source>new LevenshteinDistance().apply("a", "b");</source>
+      </subsection>
+    </section>
+  </body>
+</document>
+"""
+
+
+def test_a_maven_site_page_is_read_as_headings_paragraphs_items_and_code() -> None:
+    # commons-text's "Which page of the documentation explains the difference between a similarity score and a
+    # distance function …?" is its src/site/xdoc/userguide.xml, which no reader read
+    doc = parse_document("src/site/xdoc/userguide.xml", XDOC)
+    assert doc is not None and doc.format == "xdoc" and doc.title == "Text - User guide" and not doc.warnings
+    assert [(b.level, b.text) for b in doc.blocks if b.kind == "heading"] == [
+        (1, "Text - User guide"), (2, "Similarity and Distance"), (3, "Supported")]
+    para = next(b for b in doc.blocks if b.kind == "paragraph")
+    assert para.text == "A SimilarityScore need not satisfy the triangle inequality; an EditDistance does."
+    assert [t.text for t in para.tokens] == ["SimilarityScore", "EditDistance"] and para.line == 9
+    assert doc.blocks[para.section].text == "Similarity and Distance"
+    assert [(b.text, [t.text for t in b.tokens]) for b in doc.blocks if b.kind == "list_item"] == [
+        ("Levenshtein", []), ("JaroWinklerDistance", ["JaroWinklerDistance"])]
+    assert [b.text for b in doc.blocks if b.kind == "code"] == ['new LevenshteinDistance().apply("a", "b");']
+    # only an xdoc folder's pages: a pom.xml or a test fixture's XML is no document
+    assert document_kind("pom.xml") is None and document_kind("src/test/resources/a.xml") is None
+    assert parse_document("src/site/xdoc/notes.xml", b"<project><x/></project>") is None
+
+
+def test_a_broken_or_hostile_maven_site_page_gives_what_was_read_and_a_warning() -> None:
+    cut = parse_document("src/site/xdoc/a.xml", XDOC[:300])
+    assert cut is not None and cut.warnings and cut.title == "Text - User guide"
+    # entities that expand a billion times: refused by expat, not expanded
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa">'
+              + b"".join(b'<!ENTITY %s "%s">' % (chr(98 + i).encode(), (b"&" + chr(97 + i).encode() + b";") * 10)
+                         for i in range(8))
+              + b']><document><body><section name="s"><p>&i;</p></section></body></document>')
+    doc = parse_document("src/site/xdoc/b.xml", laughs)
+    assert doc is not None and doc.warnings and all(len(b.text) < 10_000 for b in doc.blocks)
+
+
+@given(st.binary(max_size=400) | st.text(alphabet="<>/=\"' &;documentsbp", max_size=400).map(str.encode))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_an_xdoc_reader_never_raises(data: bytes) -> None:
+    doc = parse_document("src/site/xdoc/m.xml", b"<document>" + data)
+    assert doc is not None and all(b.line >= 1 and b.end_line >= b.line for b in doc.blocks)
+
+
 def test_a_markdown_headings_closing_hashes_are_no_part_of_its_text() -> None:
     # libconfig's contrib/chained/README.md: "### How to integrate into your project ###"
     headings = [b.text for b in parse_document("a.md", b"### Features ###\n\n# C#\n\n## Issue #12 \n").blocks

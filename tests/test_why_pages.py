@@ -133,6 +133,17 @@ def test_a_texinfo_manual_s_sections_are_pages(tmp_path):
     assert (rows[0]["path"], rows[0]["section"]) == ("doc/conf.texi", "Multithreading Issues")
 
 
+def test_a_maven_site_page_s_sections_are_pages(tmp_path):
+    # commons-text keeps its user guide and security notes as src/site/xdoc/*.xml: no section of them was a page
+    page = ('<?xml version="1.0"?>\n<document>\n<properties><title>Security</title></properties>\n<body>\n'
+            '<section name="Interpolation off by default">\n<p>Since 1.10 the script and URL lookups are off by default:'
+            ' an untrusted string could run a script.</p>\n</section>\n</body>\n</document>\n')
+    repo = built(RepoBuilder(tmp_path / "xdoc"), {"models/core.py": APP, "src/site/xdoc/security.xml": page,
+                                                 "pom.xml": "<project><artifactId>text</artifactId></project>\n"})
+    rows = why(repo, "why are the script and URL lookups off by default since 1.10?")["rows"]
+    assert (rows[0]["path"], rows[0]["section"]) == ("src/site/xdoc/security.xml", "Interpolation off by default")
+
+
 def test_a_security_policy_maintainers_rules_and_a_guide_named_security_are_pages_and_a_licence_is_not(tmp_path):
     # Slim's MAINTAINERS.md says why maintainers don't merge their own pull requests; django's "Security in Django"
     # guide is docs/topics/security.txt: by their names, neither was a page `why` read

@@ -5,7 +5,8 @@ inline code, literals, roles, directives and links apart, so nothing here guesse
 expressions over raw text. Where a grammar leaves structure as plain text (the body of an rst directive, the
 cells of an rst grid table) that text is parsed again with the same grammar.
 
-A GNU Texinfo manual, which no grammar reads, is read line by line (`parsing.texinfo`).
+A GNU Texinfo manual, which no grammar reads, is read line by line (`parsing.texinfo`), a Maven site page
+(`src/site/xdoc/*.xml`) with expat (`parsing.xdoc`).
 
 `parse_document` never raises: what it cannot read degrades into fewer blocks and a warning.
 """
@@ -17,9 +18,10 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
-from gitroute.parsing import texinfo
+from gitroute.parsing import texinfo, xdoc
 from gitroute.parsing.grammars import parser
 from gitroute.parsing.texinfo import TEXINFO_EXTENSIONS
+from gitroute.parsing.xdoc import is_xdoc_path
 from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, plain_document
 
 if TYPE_CHECKING:
@@ -86,6 +88,8 @@ def document_format(path: str, data: bytes) -> str | None:
         return "rst"
     if ext in TEXINFO_EXTENSIONS:
         return "texinfo"
+    if is_xdoc_path(path):
+        return "xdoc" if b"<document" in data[:4096] else None
     if ext == ".txt":
         if looks_like_rst(data):
             return "rst"
@@ -96,7 +100,7 @@ def document_format(path: str, data: bytes) -> str | None:
 
 
 def document_kind(path: str) -> str | None:
-    """What a path may hold, before its content is read: "markdown", "rst", "texinfo", "txt" (reStructuredText
+    """What a path may hold, before its content is read: "markdown", "rst", "texinfo", "xdoc", "txt" (reStructuredText
     only if its content reads so, see `looks_like_rst`), or None (no document)."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
@@ -106,13 +110,16 @@ def document_kind(path: str) -> str | None:
         return "rst"
     if ext in TEXINFO_EXTENSIONS:
         return "texinfo"
+    if is_xdoc_path(path):
+        return "xdoc"
     if ext == ".txt":
         return "txt"
     return None
 
 
 # A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
-KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt", "texinfo": "document.texi"}
+KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt", "texinfo": "document.texi",
+              "xdoc": "xdoc/document.xml"}
 
 
 def looks_like_rst(data: bytes) -> bool:
@@ -915,7 +922,8 @@ def rst_run_cost(data: bytes) -> int:
 
 
 def parse_document(path: str, data: bytes) -> Document | None:
-    """The document's blocks and tokens; None when the path is no Markdown, reStructuredText or Texinfo document.
+    """The document's blocks and tokens; None when the path is no Markdown, reStructuredText, Texinfo or xdoc
+    document.
 
     Never raises: a document the grammars cannot read well gives fewer blocks and a warning.
     """
@@ -926,6 +934,10 @@ def parse_document(path: str, data: bytes) -> Document | None:
     if len(data) > MAX_DOCUMENT_BYTES:
         out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
         data = data[:MAX_DOCUMENT_BYTES]
+    if fmt == "xdoc":
+        xdoc.read(data, lambda kind, line, end, text, codes, level: out.add(
+            kind, line, end, text, tuple(t for c in codes if (t := _token("code", c, line))), level), out.warnings)
+        return out.finish(path, fmt)
     if fmt == "texinfo":
         texinfo.read(data, lambda kind, line, end, text, codes, level, name: out.add(
             kind, line, end, text if kind == "code" else _clip(text),

@@ -40,5 +40,6 @@ from __future__ import annotations
 # module constant bound to a parenthesised value (qs's `var hexTable = (function () { … }());`); 35: a capitalised
 # plain document without an extension (GNU's `ChangeLog`, CPAN's `Changes`) is read, as one in capitals was; 36:
 # GNU Texinfo manuals (`.texi`) are documents (parsing/texinfo.py), and a Markdown heading's closing hashes
-# (`### Features ###`) are no part of its text
-EXTRACTOR_VERSION = 36
+# (`### Features ###`) are no part of its text; 37: Maven site pages (`src/site/xdoc/*.xml`) are documents
+# (parsing/xdoc.py)
+EXTRACTOR_VERSION = 37
