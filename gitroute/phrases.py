@@ -80,7 +80,8 @@ _DOC_VERB = (r"(?:explain(?:s|ed|ing)?|describ(?:e|es|ed|ing)|document(?:s|ed|in
              r"|tell(?:s|ing)?|go(?:es)? (?:over|into|through)|is about|are about|deal(?:s|t)? with|teach(?:es)?"
              r"|illustrat(?:e|es|ed|ing)|detail(?:s|ed)?|spell(?:s|ed)? out|refer(?:s)? to|list(?:s|ed)?"
              r"|argu(?:e|es|ed|ing)|compar(?:e|es|ed|ing)|justif(?:y|ies|ied)|recommend(?:s|ed)?|advis(?:e|es|ed)"
-             r"|giv(?:e|es|ing)\s+(?:an?\s+)?(?:\S+\s+)?(?:overview|summary|introduction|tour)|summari[sz](?:e|es))")
+             r"|giv(?:e|es|ing)\s+(?:an?\s+)?(?:\S+\s+)?(?:overview|summary|introduction|tour)|summari[sz](?:e|es)"
+             r"|points?\s+(?:me|you|us|one|people|readers)\s+to)")
 _DOCS = _phrases(
     # "where is X documented": the phrase starts at "where", so X is the name after it ("and does it mention Y")
     r"\b(?:(?:where|how|how well) (?:is|are|was|were) (?:\S+\s+){1,6}?)?(?:documented|explained|described"
@@ -773,6 +774,15 @@ _GATES: dict[int, Gate] = {
     2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
                  ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
     2202001390: (('blast radius', 'ripple effect', 'safe to '),),
+    2212674856: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
+                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
+                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
+                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
+                 (' about', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat', 'describ',
+                  'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'introduction',
+                  'is about', 'justif', 'list', 'mention', 'over', 'overview', 'point', 'recommend', 'refer', 'said',
+                  'say', 'show', 'spell', 'summari', 'summary', 'teach', 'tell', 'through', 'tour')),
     2213007589: ((' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
                   'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
@@ -818,15 +828,6 @@ _GATES: dict[int, Gate] = {
     3128545594: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('do',), (' ',),
                  ('it', 'that', 'this')),
-    3132453511: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
-                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
-                  'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'notes',
-                  'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note', 'section',
-                  'section of the ', 'through', 'tutorial', 'user guide', 'write', 'writeup'),
-                 (' about', ' with', 'advise', 'are about', 'argu', 'compar', 'cover', 'demonstrat', 'describ',
-                  'detail', 'discuss', 'document', 'explain', 'illustrat', 'into', 'introduc', 'introduction',
-                  'is about', 'justif', 'list', 'mention', 'over', 'overview', 'recommend', 'refer', 'said', 'say',
-                  'show', 'spell', 'summari', 'summary', 'teach', 'tell', 'through', 'tour')),
     3181082170: (('compatible', 'minimum', 'oldest', 'required', 'supported'),
                  ('.net', 'bun', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node',
                   'otp', 'perl', 'php', 'python', 'ruby', 'rust', 'rustc'),

@@ -682,6 +682,9 @@ def test_a_page_that_gives_an_overview_is_asked_of_the_documents():
     # … dates?" went to plain words, and no_match
     question = "Can you point me to the part of the documentation that gives a quick overview of parsing dates?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "docs"
+    # node-postgres: "… which part of the documentation points me to the causes and fixes for common errors …?"
+    pointing = "which part of the documentation points me to the causes of common connection errors?"
+    assert classify(pointing, EVIDENCE, EVERY_COMMAND).routes[0].kind == "docs"
 
 
 def test_a_change_question_is_about_the_name_the_code_defines_not_one_only_benchmarks_define():
