@@ -513,7 +513,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
             asked_why = without_decision_phrases(text)
             routes.add(kind, reason, asked_why if asked_why != text else None)
         elif kind == "wiring":
-            routes.add(kind, reason, options={"copies_last": True})  # how it is built: its files, not the copies
+            routes.add(kind, reason, options={"build_question": True})  # how it is built: its files
         elif kind == "code" or document and not about_code:
             # A document is what the question is about: the code it names (whatever the phrase asks of it); one
             # named in words ("the gopls implementation guide") is asked by those words, as `code` takes them.

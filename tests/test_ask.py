@@ -982,6 +982,23 @@ def test_a_build_question_gets_the_build_files_before_the_copies_its_words_also_
     assert copies["rows"][0]["kind"] == "contract", [(r["path"], r["kind"]) for r in copies["rows"][:4]]
 
 
+def test_a_build_question_gets_each_file_once(make_repo, route):
+    # arrow: "Which file sets the minimum test coverage percentage that makes the pytest run fail …?" listed its
+    # workflow four times (an action row each, all in its `test` job) before tox.ini, sixth
+    repo = make_repo("coverage")
+    steps = "".join(f"      - uses: actions/{a}@v4\n" for a in ("checkout", "cache", "setup-python", "upload-artifact"))
+    repo.commit({
+        ".github/workflows/ci.yml": f"name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n{steps}"
+                                    "      - run: tox\n",
+        "tox.ini": "[tox]\nenv_list = py\n\n[pytest]\naddopts = -v --cov=app --cov-fail-under=99\n",
+        "app/__init__.py": "def run():\n    return 1\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "Which file sets the minimum test coverage that makes the pytest run fail?")
+    wiring = [r["path"] for r in doc["rows"] if r["type"] == "wiring"]
+    assert len(wiring) == len(set(wiring)) and "tox.ini" in wiring[:2], wiring
+
+
 def test_merged_answers_show_one_definition_once_however_each_route_names_it():
     from gitroute.ask import Route, merge_answers
     from gitroute.model import Answer, Row

@@ -416,10 +416,11 @@ def read_wiring(view: IndexView) -> dict:
 
 
 def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = False, config_files: bool = True,
-           copies_last: bool = False, **_options: object) -> Answer:
+           build_question: bool = False, **_options: object) -> Answer:
     """The wiring's rows; with a question, those that share its words, best first (with `config_files`, raised by
-    and joined by the CI and manifest files whose own words the question shares; with `copies_last`, a question
-    about how the repository is built, tested or published, the contracts' copies after every other row)."""
+    and joined by the CI and manifest files whose own words the question shares). A `build_question` (how the
+    repository is built, tested or published) asks for files: each file's best row once, the contracts' copies after
+    every other row (Ajv's twenty `dist/refs` copies; arrow's workflow, four action rows before `tox.ini`)."""
     wiring = read_wiring(view)
     rows = wiring_rows(wiring)
     # Content words, stemmed as the other indexes match them: "depend" finds a row that says "depends".
@@ -442,7 +443,13 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
         if config_files:
             scored = _with_config_words(view, wiring, scored, overlaps, asked, explain)
         # Ties go to the shallower path: the repository's own manifest before an example's.
-        rows = sorted(scored, key=lambda r: (copies_last and r.kind == "contract", -r.score, r.path.count("/"), r.path))
+        rows = sorted(scored, key=lambda r: (build_question and r.kind == "contract", -r.score, r.path.count("/"),
+                                             r.path))
+        if build_question:  # each file's first row
+            first: dict[str, Row] = {}
+            for r in rows:
+                first.setdefault(r.path, r)
+            rows = list(first.values())
         if not rows:
             return Answer("no_match", view.source, (), (f"nothing in the wiring shares a word with '{question}'",),
                           {"wiring": _tables(wiring)})
