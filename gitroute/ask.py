@@ -13,6 +13,7 @@ kinds at once; each kind says why it was chosen, for `--explain`.
 from __future__ import annotations
 
 import glob
+import posixpath
 import re
 from collections import namedtuple
 from collections.abc import Callable, Sequence
@@ -716,12 +717,13 @@ def _with_section(document: str, subjects: Subjects, evidence: Evidence, text: s
             return f"{document}#{phrase}"
     # The document's own name before "section" is no title ("the README section on multiple interceptors says …"):
     # the section is then named after "section on".
-    own = {document.rsplit("/", 1)[-1].lower(), document.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()}
+    name = posixpath.basename(document).lower()
+    own = {name, name.rsplit(".", 1)[0]}
     for pattern in (_SECTION_NAMED, _SECTION_ON, _HAS_SECTION_ON):
         named = pattern.search(text)
         words = [w for w in named.group(1).split() if w.lower() not in _QUESTION_WORDS and w.lower() not in own] \
             if named else []
-        if named and words:
+        if words:
             subjects.facts.append(f"'{named.group(0)}' names a section of '{document}'")
             return f"{document}#{' '.join(words)}"
     return document

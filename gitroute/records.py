@@ -208,9 +208,10 @@ def plain_document(basename: str) -> bool:
     return stem == "readme" or (stem in PLAIN_DOCUMENT_STEMS and basename[:1].isupper())
 
 
-def _in_xdoc(path: str) -> bool:
-    """In a Maven site's `xdoc` folder (`src/site/xdoc/userguide.xml`): an xdoc page (`parsing.xdoc`)."""
-    return "xdoc" in path.lower().split("/")[:-1]
+def is_xdoc_path(path: str) -> bool:
+    """A Maven site page: an `.xml` file in an `xdoc` folder (`src/site/xdoc/userguide.xml`; `parsing.xdoc`)."""
+    *folders, name = path.lower().split("/")
+    return name.endswith(".xml") and "xdoc" in folders
 
 
 def is_document_path(path: str) -> bool:
@@ -218,7 +219,7 @@ def is_document_path(path: str) -> bool:
     `ChangeLog`: a changelog is often the only place that says why something changed)."""
     name = posixpath.basename(path)
     return name.lower().endswith((".md", ".markdown", ".rst", ".txt", ".texi", ".texinfo")) \
-        or ("." not in name and plain_document(name)) or (name.lower().endswith(".xml") and _in_xdoc(path))
+        or ("." not in name and plain_document(name)) or is_xdoc_path(path)
 
 
 def _in_record_folder(path: str) -> bool:

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
 from gitroute.parsing import texinfo, xdoc
 from gitroute.parsing.grammars import parser
 from gitroute.parsing.texinfo import TEXINFO_EXTENSIONS
-from gitroute.parsing.xdoc import is_xdoc_path
-from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, plain_document
+from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, is_xdoc_path, plain_document
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -921,6 +920,15 @@ def rst_run_cost(data: bytes) -> int:
 # ------------------------------------------------------------------------------------------------ public
 
 
+def _add_read(out: _Collector, kind: str, line: int, end: int, text: str, codes: list[str], level: int,
+              name: str = "") -> None:
+    """A block a line reader (`parsing.texinfo`, `parsing.xdoc`) read: its text clipped (a code block's kept as
+    written), its code spans tokens (a directive's, the object it documents)."""
+    role = "directive_arg" if kind == "directive" else "code"
+    out.add(kind, line, end, text if kind == "code" else _clip(text),
+            tuple(t for c in codes if (t := _token(role, c, line))), level, name)
+
+
 def parse_document(path: str, data: bytes) -> Document | None:
     """The document's blocks and tokens; None when the path is no Markdown, reStructuredText, Texinfo or xdoc
     document.
@@ -935,14 +943,10 @@ def parse_document(path: str, data: bytes) -> Document | None:
         out.warnings.append(f"larger than {MAX_DOCUMENT_BYTES} bytes: only the start is read")
         data = data[:MAX_DOCUMENT_BYTES]
     if fmt == "xdoc":
-        xdoc.read(data, lambda kind, line, end, text, codes, level: out.add(
-            kind, line, end, text, tuple(t for c in codes if (t := _token("code", c, line))), level), out.warnings)
+        xdoc.read(data, partial(_add_read, out), out.warnings)
         return out.finish(path, fmt)
     if fmt == "texinfo":
-        texinfo.read(data, lambda kind, line, end, text, codes, level, name: out.add(
-            kind, line, end, text if kind == "code" else _clip(text),
-            tuple(t for c in codes if (t := _token("directive_arg" if kind == "directive" else "code", c, line))),
-            level, name))
+        texinfo.read(data, partial(_add_read, out))
         return out.finish(path, fmt)
     if fmt == "rst" and b"\r" in data:
         # The rst scanner ends a line only at "\n": on lines ended by a lone "\r" (classic Mac) each `<` scans to

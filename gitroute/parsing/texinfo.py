@@ -29,6 +29,10 @@ _NOT_DEFINITIONS = frozenset(("defindex", "defcodeindex", "definfoenclose"))  # 
 _COMMAND = re.compile(r"@([A-Za-z]+)\b[ \t]*(.*)")
 # Inline commands whose argument is code (a token the doc<->code index links), and the rest (their text kept).
 _CODE_INLINE = frozenset(("code", "command", "env", "file", "samp", "var", "kbd", "t", "option", "verb"))
+# Inline commands a line of text may start with (`@code{x} is …`): the line is text, no command of its own.
+_TEXT_COMMANDS = frozenset(("code", "var", "samp", "i", "b", "emph", "strong", "w", "xref", "ref", "pxref", "url",
+                            "uref", "file", "command", "env", "option", "dfn", "cite", "acronym", "math", "sc", "t",
+                            "r", "key"))
 _INLINE = re.compile(r"@([A-Za-z]+)\{([^{}]*)\}")
 _SYMBOL = re.compile(r"@([@{}.:!?*])|@[A-Za-z]+\{\}")
 
@@ -76,8 +80,7 @@ def read(data: bytes, add) -> None:
                 flush()
             continue
         name, rest = command.group(1), command.group(2)
-        if name in ("code", "var", "samp", "i", "b", "emph", "strong", "w", "xref", "ref", "pxref", "url", "uref",
-                    "file", "command", "env", "option", "dfn", "cite", "acronym", "math", "sc", "t", "r", "key"):
+        if name in _TEXT_COMMANDS:
             para.append((number, line.strip()))  # a line that starts with inline markup is text
             continue
         flush()

@@ -10,21 +10,14 @@ error and a warning; `read` never raises.
 """
 from __future__ import annotations
 
-import posixpath
 from xml.parsers import expat
 
 _HEADINGS = {"section": 2, "subsection": 3}  # the page's title is level 1
 _TEXT = {"p": "paragraph", "dd": "paragraph", "td": "paragraph", "li": "list_item", "source": "code", "pre": "code"}
 
 
-def is_xdoc_path(path: str) -> bool:
-    """A Maven site page: an `.xml` file in an `xdoc` folder."""
-    folders, name = path.lower().split("/")[:-1], posixpath.basename(path).lower()
-    return name.endswith(".xml") and "xdoc" in folders
-
-
 def read(data: bytes, add, warnings: list[str]) -> None:
-    """Blocks of an xdoc page, each passed to `add(kind, line, end_line, text, codes, level)`."""
+    """Blocks of an xdoc page, each passed to `add(kind, line, end_line, text, codes, level)` (text as written)."""
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     open_: list[tuple[str, int, list[str], list[str]]] = []  # (kind, line, text parts, code spans)
@@ -60,8 +53,7 @@ def read(data: bytes, add, warnings: list[str]) -> None:
             if kind == "title":
                 add("heading", first, line, " ".join(text.split()), [], 1)
             elif text.strip():
-                add(kind, first, max(line, first), text if kind == "code" else " ".join(text.split()),
-                    [c.strip() for c in codes if c.strip()], 0)
+                add(kind, first, max(line, first), text, [c.strip() for c in codes if c.strip()], 0)
 
     def characters(text: str) -> None:
         if open_:

@@ -20,7 +20,8 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
 
     documents = lru_cache(maxsize=None)(lambda: document_paths(view))
     # a name a question spells is looked up as a clause's and again as the whole question's (`ask._subject_for`), and
-    # as a request's one word and then asked (`ask._asked_for`): each query once
+    # as a request's one word and then asked (`ask._asked_for`), and whether a document writes a name, asked of the
+    # docs route's subject and again of its unknown names: each query once
     named = lru_cache(maxsize=None)(lambda words: symbol_named(view, words))
     return Evidence(path_kind=lambda token: path_kind(view, token),
                     is_symbol=lambda name: named(name) is not None,
@@ -32,7 +33,7 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
                     files_in=lambda folder: files_in(view, folder),
                     is_word=lambda name: is_word(view, name),
                     design_heading=lambda words: design_heading(view, words),
-                    document_writes=lambda name: document_writes(view, name))
+                    document_writes=lru_cache(maxsize=None)(lambda name: document_writes(view, name)))
 
 
 def document_writes(view: BundleView, name: str) -> bool:
