@@ -952,6 +952,76 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="php-doctrine-inflector",
         ),
+        # Session 50's blind set: mistune (PyPI: a Markdown parser with plugins and directives, Sphinx docs);
+        # joi (npm: schema validation, lib/ as written and a minified browser build); libevent (Debian: C, an event
+        # loop with HTTP and DNS on top); go-yaml v3 (Debian: Go, a YAML library ported from libyaml).
+        Corpus(
+            "mistune",
+            "3.4.0",
+            "mistune-3.4.0.tar.gz",
+            "2eaf7952af928ca8d33b779762effc1da517b62c6ad85ec8ca957e3b07b9782a",
+            "1e09904042179a6aec6f2651720ce610d2e97692",
+        ),
+        Corpus(
+            "joi",
+            "18.3.2",
+            "joi-18.3.2.tgz",
+            "32e56f6aa607770c0f34cbe209e197b887c7815f9d31e8a03944f3cd54cc19b7",
+            "6c547ed5413645206f1abdbc721a6fc7c7692ac6",
+            source=NPM,
+        ),
+        Corpus(
+            "libevent",
+            "2.1.13",
+            "libevent_2.1.13-stable.orig.tar.gz",
+            "f7e9383b8c0baa81b687e5b5eecc01beefaf1b19b64151d95ed61647fe7a315c",
+            "fbdbec1dfc491007082b9c3a943aa6d611b7e0fc",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "go-yaml",
+            "3.0.1",
+            "golang-gopkg-yaml.v3_3.0.1.orig.tar.gz",
+            "cf05411540d3e6ef8f1fd88434b34f94cedaceb540329031d80e23b74540c4e5",
+            "d3e85721ed2c7d603d59aa25b80d2a82a8d9d298",
+            source=DEBIAN,
+            pool="golang-gopkg-yaml.v3",
+        ),
+        # Session 50's second blind set: humanize (PyPI: numbers, times and sizes in words, with locales); Knex (npm:
+        # a SQL query builder, its lib/ as written with dialects and migrations); yaml-cpp (Debian: C++, a YAML
+        # parser and emitter); league/commonmark (Debian: PHP, a CommonMark parser with extensions and docs/).
+        Corpus(
+            "humanize",
+            "4.17.0",
+            "humanize-4.17.0.tar.gz",
+            "1d6a36c453dbfbb3f0b34601d2e0b4ce5d48d780305cd45714843f0068fde6ac",
+            "34b962ce90a33846a0197a92cd1e300194edb3db",
+        ),
+        Corpus(
+            "knex",
+            "3.3.0",
+            "knex-3.3.0.tgz",
+            "6f017ec9d4b8d665c739fa5ed20833bc96e61bc3903ea7ab6ad8498c926f1cc5",
+            "000fc14428aa62ff253c692ff3232cc7954dcd72",
+            source=NPM,
+        ),
+        Corpus(
+            "yaml-cpp",
+            "0.8.0",
+            "yaml-cpp_0.8.0+dfsg.orig.tar.xz",
+            "32c85a5f36633a9005b20261b35fccb0d8ec69e9ef16c67de7d5d007944e3709",
+            "eb4c10ddc1dd826e4f46861ceae9099ffea17ea2",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "league-commonmark",
+            "2.7.0",
+            "php-league-commonmark_2.7.0.orig.tar.xz",
+            "e9047bcabdb4d0605724bd9ce8b0f12d139bd4a63445ca8b98436e74076718da",
+            "954016f1a8c7ea331c56f3603f310721701adeef",
+            source=DEBIAN,
+            pool="php-league-commonmark",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
