@@ -892,6 +892,8 @@ def evidence(coverage: float, missing: int, words: int) -> Evidence:
     (0.25, 0, 5, True), (0.23, 0, 5, False),  # the coverage floor, whatever is missing
     (0.51, 3, 6, True), (0.49, 3, 6, False),  # half the words unknown: the rest must cover half
     (0.49, 2, 6, True),  # a third unknown, coverage above the floor
+    # a long sentence's floors scale by (10 / words) squared: 14 words, 0.51 of them
+    (0.13, 0, 14, True), (0.11, 0, 14, False), (0.26, 7, 14, True), (0.24, 7, 14, False),
 ])
 def test_no_match_rule_on_both_sides_of_its_thresholds(coverage, missing, words, routed):
     tokens = [f"w{i}" for i in range(words)]
@@ -968,6 +970,8 @@ def test_a_term_written_as_a_name_that_the_repository_never_mentions_is_no_match
     ("a form POSTs with a hidden field; is it OK", {"ts", "ok"}, []),  # POSTs is POST, OK two capitals
     ("where are TOTPs checked", {"totp"}, ["TOTPs"]),
     ("where does it fall back to the COLUMNS variable", {"column"}, []),  # an English word: a string's, perhaps
+    ("where does it export a session to PDF", {"pdf"}, ["PDF"]),  # capitals without a vowel: no English word
+    ("which part renders the HTML", {"html"}, ["HTML"]),
     ("store the sessions in Neo4j instead", {"neo"}, ["Neo4j"]),
     ("How do I expose a gRPC service from the server?", {"rpc"}, ["gRPC"]),
     ("where is getUser called", {"user"}, []),  # a camel-cased identifier: the symbol tiers' to place  # split as the question is: "neo", "4", "j"

@@ -23,6 +23,12 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 # second floor 0.26 -> 0.24 on the 1,398 plain-words and off-topic questions of every bench file (docs/decisions/0050:
 # 17 more right answers kept, 4 more off-topic ones of 492 answered; 0.22 kept 29 and answered 16).
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.24))
+# A long sentence describes what it wants in more words than the code spells (a paraphrase's verbs and adjectives),
+# and those words, unknown here, take the weight of the rarest: past FLOOR_WORDS words, both floors above scale by
+# (FLOOR_WORDS / words) squared. Measured on the 790 meaning and off-topic sentences of every bench file, with the
+# gate's evidence dumped (docs/decisions/0054): 330 -> 374 right answers kept in the first three, 177 -> 165
+# off-topic ones refused; any exponent from 2 to 4 and any FLOOR_WORDS from 8 to 11 gains 28 to 42 of them.
+FLOOR_WORDS = 10
 # What the words are looked up in: code (names, comments, strings) and what documents say where they name it; a word
 # only a document's other sentences hold (pino's "nanosecond", in docs/api.md) is not, and a note must not say the
 # repository lacks it.
@@ -395,7 +401,9 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
     if evidence.best_idf < MIN_IDF:
         return "the best file matches only words that are common in this repository"
     missing_share = len(evidence.missing) / len(tokens)
+    scale = min(1.0, FLOOR_WORDS / len(tokens)) ** 2
     for share, floor in NO_MATCH_FLOORS:
+        floor *= scale
         if missing_share >= share and evidence.coverage < floor:
             covers = f"the best file covers {evidence.coverage:.0%} of the question's weight (below {floor:.0%})"
             if not evidence.missing:

@@ -143,6 +143,7 @@ def question_words(text: str) -> list[str]:
 _TERM_CANDIDATE = LazyPattern(r"(?<![\w.$])(?:[A-Z][A-Za-z0-9]*|[a-z][A-Z]{2}[A-Za-z0-9]*)(?![\w.(])")
 _CAMEL_HUMP = LazyPattern(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _SENTENCE_START = ".?!:;\"'(\u2014-"
+_VOWEL = LazyPattern(r"[AEIOUY]")
 
 
 def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
@@ -151,8 +152,10 @@ def _term_words(word: str, opens_sentence: bool) -> list[str] | None:
     acronym = word[:-1] if word.endswith("s") else word
     if len(acronym) >= 3 and acronym.isupper():
         # an English word in capitals is a constant's or a variable's name (`COLUMNS`, `HOME`), which a string
-        # literal may hold where no node's words do: no term the repository surely lacks
-        return None if neighbours(word_stem(word.lower())) else tokenize(acronym)
+        # literal may hold where no node's words do: no term the repository surely lacks. Capitals without a vowel
+        # spell no English word, whatever the neighbours' vocabulary holds (`PDF`, `SVG`, `HTML`).
+        english = _VOWEL.search(acronym) is not None and neighbours(word_stem(word.lower()))
+        return None if english else tokenize(acronym)
     if _CAMEL_HUMP.search(word):
         return tokenize(word)
     if not opens_sentence and len(word) > 2 and word[1:].islower() and not neighbours(word_stem(word.lower())):
