@@ -102,6 +102,7 @@ _DOCS = _phrases(
     r"\b(?:where|(?:which|what)(?:\s+\S+){1,2}?)\s+(?:can|should|do|would|could|must|might)\s+(?:i|we|you|one|someone)\s+"
     r"(?:\S+\s+){0,2}?(?:read|learn|find out)\b",
     r"\b(?:read|learn|find out|find) (?:more )?about\b",
+    rf"\bwhere in (?:the |its |their |this project's )?{_DOC_STRICT}\b",  # "where in the docs can I find links to …"
     rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",
 )
 # "which code does DOC talk about", "what does the X guide describe", "the code behind it": what a document names.
@@ -373,6 +374,8 @@ _WIRING_BUILD = _phrases(
     # file that tells a tool what to do ("which file tells Node that an import gets the ESM wrapper?")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|package|build|project)\s+(?:config(?:uration)?|metadata|manifest"
     r"|settings?)(?:\s+files?)?\b",
+    # "which packaging file decides what the source distribution ships" (a MANIFEST.in, a setup.cfg)
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|build)\s+files?\b|\bsource distributions?\b|\bsdists?\b",
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
     rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
@@ -678,6 +681,7 @@ _GATES: dict[int, Gate] = {
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
+    829732048: (('build', 'packaging', 'sdist', 'source distribution'),),
     878974425: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',),
                  ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
@@ -845,6 +849,11 @@ _GATES: dict[int, Gate] = {
                   'swap', 'swapped', 'tighten', 'tightened', 'touch', 'touched', 'tweak', 'tweaked', 'widen',
                   'widened')),
     3334379753: (('open', 'show me'), (' th',), ('at', 'is'), (' ',), ('code', 'implementation', 'program', 'source')),
+    3345305037: (('where in ',),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
+                  'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
+                  'writeup')),
     3354115122: (('wh',), ('at', 'ich'),
                  ('crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file'),
                  ('are', 'is', 'was', 'were'), ('from', 'in')),

@@ -86,6 +86,9 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Which config file lists the Python versions the test suite is run against?", "wiring"),
     ("The forecasts page describes the retry policy; where is the code that implements it?", "code"),
     ("which clients implement it?", "impact"),
+    ("Where in the docs can I find links to the changelog and the project policies?", "docs"),
+    ("Which packaging file decides that the test fixtures get shipped while the built docs are left out?", "wiring"),
+    ("what ends up in the source distribution of the forecast client?", "wiring"),
 ])
 def test_the_phrase_chooses_the_kind(text, kind):
     assert classify(text, EVIDENCE).routes[0].kind == kind

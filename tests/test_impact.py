@@ -385,6 +385,8 @@ CONFIGS = {
                                           "    args: [run, kiosk-harness, --acceptance]\n"),
     "Build/build.ps1": "Task Package { exec { nuget pack Shop.nuspec -Symbols } }\n",
     "shop/build.py": "def nuget_acceptance_kiosk():\n    return 'not a build file'\n",
+    # what a Python sdist ships
+    "MANIFEST.in": "include README.md\nrecursive-include tests/fixtures *.json\nprune docs/_build\n",
 }
 
 
@@ -396,6 +398,8 @@ CONFIGS = {
     ("Where is it configured that the checkout module clobbers window.shopCheckout?", "plugin.xml"),
     ("Which Cloud Build config builds the kiosk and runs its acceptance tests?", "integration/kiosk/cloudbuild.yaml"),
     ("Which script packs the nuget package?", "Build/build.ps1"),
+    ("Which packaging file decides that the test fixtures get shipped while the built docs are pruned?",
+     "MANIFEST.in"),
 ])
 def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
                                                                                  first) -> None:
@@ -567,6 +571,7 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     assert config_kind("cmake/Warnings.cmake") == config_kind("yaml-0.1.pc.in") == "manifest"
     # automake's input (libconfig's lib/Makefile.am sets the library's libtool version info)
     assert config_kind("lib/Makefile.am") == config_kind("configure.in") == "manifest"
+    assert config_kind("MANIFEST.in") == "manifest"  # what a Python sdist ships
     assert config_kind("src/golangci.go") is None
     repo = make_repo("linted")
     repo.commit({".golangci.yml": "linters-settings:\n  lll:\n    line-length: 100\nlinters:\n  presets:\n    - bugs\n",

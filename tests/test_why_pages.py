@@ -185,6 +185,17 @@ def test_a_page_section_whose_heading_holds_a_word_asked_needs_no_word_more(tmp_
     assert doc["rows"][0]["name"] == "Thread Safety"
 
 
+def test_a_heading_that_holds_a_longer_form_of_a_word_asked_counts_as_holding_it(tmp_path):
+    # joi's README: "## Installation" over "npm install joi": the stemmer folds inflections, not "installation"
+    repo = built(RepoBuilder(tmp_path / "install"), {
+        "models/core.py": APP,
+        "README.md": "# joi\n\n## Installation\n\nRun `npm install joi`.\n\n## Resources\n\nThe project's site.\n",
+    })
+    doc = why(repo, "how to install joi into my Node project with the npm command")
+    assert doc["status"] == "routed", doc["notes"]
+    assert doc["rows"][0]["name"] == "Installation"
+
+
 def test_pages_never_change_how_records_rank(python_repo, tmp_path):
     alone = built(RepoBuilder(tmp_path / "alone"), {"models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS})
     question = "why do we indent with tabs"

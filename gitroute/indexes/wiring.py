@@ -71,7 +71,7 @@ _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
                              "justfile", "rakefile", "configure.ac", "configure.in", "makefile.am", "build.xml",
-                             "build.sbt", "package.swift",
+                             "build.sbt", "package.swift", "manifest.in",  # MANIFEST.in: what a Python sdist ships
                              "mix.exs", "plugin.xml",  # plugin.xml: a Cordova plugin's manifest
                              # a repository's build script by the names build tools give it (not `build.py`: a module)
                              "build.sh", "build.ps1", "build.cmd", "build.bat", "build.cake", "build.fsx",

@@ -94,6 +94,7 @@ MIN_MATCHED = 3
 # words, when at most TITLE_DF records' titles hold that word ("tabs or spaces" and a record titled
 # "Use tabs"): the words a title shares with few others name what the record decides.
 SHORT_QUESTION = 3
+MIN_PREFIX = 4  # a heading word that begins with a question word this long is a form of it ("install", "installation")
 TITLE_DF = 2
 
 # The kind of "why" a question asks, and the section roles that answer it.
@@ -698,7 +699,7 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
         total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
             coverage = math.fsum(idfs[t] for t in together) / total  # a set's order: fsum, as in best_item
-            extra = page and not together & heading
+            extra = page and not _heading_holds(heading, together)
             if coverage >= MIN_COVERAGE and len(together) >= min(need + extra, len(question.tokens)):
                 return ""
             best = max(best, coverage)
@@ -712,6 +713,11 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
                     return ""
     return (f"no decision record discusses this: the best paragraphs cover {best:.0%} of the question's "
             f"distinctive words (at least {MIN_COVERAGE:.0%} and {need} words needed)")
+
+
+def _heading_holds(heading: set[str], words: set[str]) -> bool:
+    """A heading holds one of `words`, or a longer form of one: the stemmer folds no derived noun (`installation`)."""
+    return not heading.isdisjoint(words) or any(h.startswith(w) for h in heading for w in words if len(w) >= MIN_PREFIX)
 
 
 def _together(matched: Mapping[str, int]) -> list[set[str]]:
