@@ -557,9 +557,7 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
     kinds = routes.kinds()
     named, unknown = names.defined() if kinds[:1] in (["decision"], ["wiring"], ["docs"]) else ([], [])
     if kinds[:1] == ["docs"]:
-        # names spelled as code, none of which the repository defines or even writes: no section is about them
-        named, unknown = [], [] if named else [n for n in unknown if not evidence.is_word(n)
-                                                 and not evidence.document_writes(n)]
+        named, unknown = [], [] if named else _unknown_subjects(text, intents, unknown, subjects, evidence)
     if named:
         # A phrase chose the kind; a name it holds that the repository defines is still worth its own rows, asked as
         # the name, after the chosen kind's first rows (a record's sections come first: the question asks why).
@@ -570,6 +568,16 @@ def _route_intents(text: str, intents: Sequence[tuple[int, str, str]], subjects:
         routes.add("meaning", "the phrases found no name or path to ask about: the question in plain words",
                    plain if plain and plain != text else None)
     return routes.done(subject or _first_subject(subjects), undefined, () if named else unknown)
+
+
+def _unknown_subjects(text: str, intents: Sequence[tuple[int, str, str]], unknown: list[str], subjects: Subjects,
+                      evidence: Evidence) -> list[str]:
+    """Of the names spelled as code that nothing defines, those a docs question is about: none the repository even
+    writes (no section is about them), nor one said in a clause of context before its phrase (where the asker
+    stands: "npm install fails with a ModuleNotFoundError; which part of the docs …")."""
+    at = next(at for at, kind, _ in intents if kind == "docs")
+    return [n for n in unknown if not evidence.is_word(n) and not evidence.document_writes(n)
+            and not _beside_the_subject(text, at, subjects.position.get(n, 0), far=False)]
 
 
 def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
@@ -609,12 +617,13 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
             return _folder_file(asked, evidence, subjects.facts), missing
         return asked, missing
     if kind == "docs" and missing and not subjects.missing_paths and all(
-            len(text[at:subjects.position.get(n, 0)].split()) > _NEAR_WORDS
+            _beside_the_subject(text, at, subjects.position.get(n, 0))
             and (not is_marked_code(n) or evidence.document_writes(n)) for n in missing):
         # a docs question about something in words, a name it lacks far after the phrase ("Is there a doc on how a
         # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`, unless a document
-        # writes it: "… the monotonic time source instead of clock_gettime?"): the documents are asked in the
-        # question's words
+        # writes it: "… the monotonic time source instead of clock_gettime?") or in a clause of context before it
+        # ("npm install fails with a ModuleNotFoundError; which part of the docs …"): the documents are asked in
+        # the question's words
         return text, []
     if kind == "docs" and missing and not subjects.missing_paths and all(evidence.is_word(n) for n in missing):
         # a docs question about a name the code does not define but the repository's words hold (scipy's
@@ -638,6 +647,14 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         subjects.spelled.add(spelled[1])
         return spelled[1], []
     return (None if kind == "symbol" else text), []
+
+
+def _beside_the_subject(text: str, at: int, position: int, far: bool = True) -> bool:
+    """Whether a name at `position` is said in passing by a question whose phrase starts at `at`: before it with the
+    end of a clause between (where the asker stands, not what is asked about), or (`far`) far after the phrase."""
+    if position < at:
+        return _CLAUSE_END.search(text, position, at) is not None
+    return far and len(text[at:position].split()) > _NEAR_WORDS
 
 
 def _in_code_first(defined: list[str], kind: str, names: _Names) -> list[str]:

@@ -25,7 +25,11 @@ from gitroute.text import Question as Asked
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from gitroute.model import Row
+
+    _T = TypeVar("_T")
 
 EXACT = 100.0
 VERBATIM = 5.0  # the exact name as written, `$ZodType` over `ZodType` when asked for `$ZodType`
@@ -190,6 +194,35 @@ def in_built_folder(path: str) -> bool:
     """Under a folder builds are written to (`build/`, `out/`, `esm/`, `cjs/`, `dist/`): a copy when the source is
     beside it, the code itself when it is all there is (yargs as npm publishes it: `build/lib/`)."""
     return _BUILT_DIR.search(path) is not None
+
+
+# A folder a project keeps one version of its documentation in (league/commonmark's docs/1.6 … docs/2.7, `v3/`).
+_VERSION_FOLDER = LazyPattern(r"/v?(\d+(?:\.\d+)+|(?<=v)\d+)/")
+
+
+def newest_copies_first(rows: list[_T], place: Callable[[_T], tuple[str, str]]) -> list[_T]:
+    """`rows` with the copies of one page in several version folders (the same path but for that folder, the same
+    section title: `place` gives both) answered by the newest version's where the first of them stands; the older
+    ones after every other row. A reader asking how it works today means the newest."""
+    found: dict[tuple[str, str], list[tuple[tuple[int, ...], int]]] = {}
+    for i, row in enumerate(rows):
+        path, title = place(row)
+        folder = _VERSION_FOLDER.search("/" + path)
+        if folder is not None:
+            version = tuple(int(n) for n in folder.group(1).split("."))
+            where = "/" + path
+            found.setdefault((where[:folder.start()] + "/*/" + where[folder.end():], title), []).append((version, i))
+    newest_at: dict[int, int] = {}  # the first place of a page's copies -> its newest copy
+    copies: set[int] = set()
+    for group in found.values():
+        if len(group) > 1:
+            newest_at[min(i for _, i in group)] = max(group)[1]
+            copies.update(i for _, i in group)
+    if not copies:
+        return rows
+    ordered = [rows[newest_at[i]] if i in newest_at else rows[i] for i in range(len(rows))
+               if i in newest_at or i not in copies]
+    return ordered + [rows[i] for i in sorted(copies - set(newest_at.values()))]
 
 
 def _run_length(words: Sequence[str], at: int, position: dict[str, int]) -> int:

@@ -401,6 +401,17 @@ def test_a_docs_question_about_a_code_name_the_repository_never_writes_is_no_mat
     assert doc["status"] == "no_match" and "PluginCallView" in doc["notes"][0]
 
 
+def test_a_code_name_in_a_clause_of_context_before_a_docs_phrase_is_not_what_it_asks_about(tmp_path_factory):
+    # Knex: "npm install keeps failing with a ModuleNotFoundError …; which part of the docs tells me what I need
+    # installed first?": the error is where the asker stands; the sections are asked. Said as the subject, it is.
+    repo = _built(tmp_path_factory, "pages", PAGES)
+    doc = ask(repo, "Installing keeps failing with a PluginCallView error for me; which part of the docs explains "
+                    "historic calls?")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "docs/guide.rst", doc
+    refused = ask(repo, "Which part of the docs explains historic calls of the PluginCallView class?")
+    assert refused["status"] == "no_match" and "PluginCallView" in refused["notes"][0]
+
+
 @pytest.mark.parametrize("question", ["is there a design record about why not argparse?",
                                       "what was the reasoning behind not using argparse?",
                                       "is there an ADR on why not argparse?"])

@@ -820,3 +820,14 @@ def test_code_puts_the_code_a_document_names_before_the_tests_it_names_more_ofte
     assert route(["build", "-q"], repo.path).exit_code == 0
     rows = ask(route, repo, "code", "docs/testing.md")["rows"]
     assert [r["path"] for r in rows][:2] == ["src/shop/cart.py", "tests/test_cart.py"], rows
+
+
+def test_code_of_a_document_named_in_words_reads_the_newest_version_folder_s_copy(make_repo, route):
+    # league/commonmark's docs/1.6 … docs/2.7 each hold security.md: "the security docs" mean today's
+    repo = make_repo("versions")
+    repo.commit({**SHOP_FILES, "docs/1.9/security.md": "# Security\n\nCharges go through `Gateway.charge`.\n",
+                 "docs/1.10/security.md": "# Security\n\nA cart adds up with `Cart.total`.\n"}, "docs")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = ask(route, repo, "code", "security")
+    assert found["document"] == "docs/1.10/security.md", found
+    assert [r["path"] for r in found["rows"]] == ["src/shop/cart.py"], found["rows"]

@@ -196,6 +196,20 @@ def test_a_heading_that_holds_a_longer_form_of_a_word_asked_counts_as_holding_it
     assert doc["rows"][0]["name"] == "Installation"
 
 
+def test_the_newest_version_folder_s_copy_of_a_page_answers_and_older_copies_follow(tmp_path):
+    # league/commonmark keeps docs/1.6 … docs/2.7: the same section in each, the oldest first by path
+    tables = "# Tables\n\n## Wrapping Container\n\nPut every rendered table inside a container div element.\n"
+    repo = built(RepoBuilder(tmp_path / "versions"), {
+        "models/core.py": APP, **{f"docs/{v}/tables.md": tables for v in ("1.6", "2.0", "2.10", "2.9")},
+        "docs/guide.md": "# Guide\n\n## Layout\n\nA container div element holds every rendered table widget.\n",
+    })
+    rows = why(repo, "how do I put every rendered table in a container div element")["rows"]
+    paths = [r["path"] for r in rows]
+    assert paths[0] == "docs/2.10/tables.md", paths
+    assert paths.index("docs/guide.md") < paths.index("docs/2.9/tables.md"), paths
+    assert paths[-3:] == ["docs/1.6/tables.md", "docs/2.0/tables.md", "docs/2.9/tables.md"], paths
+
+
 def test_pages_never_change_how_records_rank(python_repo, tmp_path):
     alone = built(RepoBuilder(tmp_path / "alone"), {"models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS})
     question = "why do we indent with tabs"

@@ -33,7 +33,7 @@ from gitroute.indexes.decisions.words import (
     words_spelled_apart,
 )
 from gitroute.model import Answer, Row
-from gitroute.rank import bm25_idf, bm25_term
+from gitroute.rank import bm25_idf, bm25_term, newest_copies_first
 from gitroute.text import normalize_name, spelled_apart, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -761,6 +761,8 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
     if not isinstance(records, list):
         raise view.corrupt("records.json")  # type: ignore[attr-defined]
     scored, stored, idfs, reason = rank_rows(why, load, section, records, limit=limit)
+    scored = newest_copies_first(scored, lambda r: (str(records[i][0]) if 0 <= (i := stored[r.row_id][0]) < len(
+        records) else "", str(stored[r.row_id][1])))  # docs/2.7's page before docs/2.0's
     memo = getattr(view, "memo", None)
     kept: dict[str, frozenset[str]] = memo.setdefault("item_tokens", {}) if isinstance(memo, dict) else {}
 
@@ -779,10 +781,7 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
         item_line, kind, verdict, text = best_item(items, why, idfs, tokens_of)
         extra: list[tuple[str, object]] = [("section", sec), ("status", status), ("text", text),
                                            ("record", title), ("row_kind", kind), ("section_kind", role or "other")]
-        if verdict:
-            extra.append(("verdict", verdict))
-        if superseded_by:
-            extra.append(("superseded_by", superseded_by))
+        extra += [(key, value) for key, value in (("verdict", verdict), ("superseded_by", superseded_by)) if value]
         if fmt in (DOCUMENT_FORMAT, PAGE_FORMAT):
             extra.append(("record_format", fmt))
         rows.append(Row(path, item_line or line, sec, "decision", ranked.score,

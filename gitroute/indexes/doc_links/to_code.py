@@ -11,6 +11,7 @@ from gitroute.indexes.doc_links import (
 )
 from gitroute.indexes.doc_links.storage import BY_DOC
 from gitroute.model import Answer
+from gitroute.rank import newest_copies_first
 
 MAX_SECTION_DOCUMENTS = 5  # documents whose links are read for the one that has the section asked
 
@@ -28,6 +29,9 @@ def answer_code(view, question: str, limit: int, explain: bool) -> Answer:
         entry, others = match_document(question, docs_list)
     if entry is None:
         return Answer("no_match", view.source, (), (f"no document matches '{question}'",))
+    newest = newest_copies_first([entry[0], *others], lambda path: (path, ""))  # docs/2.7's page, not docs/1.6's
+    if newest[0] != entry[0]:
+        entry, others = next(e for e in docs_list if e[0] == newest[0]), newest[1:]
     links: list[list] | None = None
     if heading and others:
         # "The Fallback Signers section of the serialization docs": of the documents the words match, the one
