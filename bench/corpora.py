@@ -1022,6 +1022,41 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="php-league-commonmark",
         ),
+        # Session 50's third blind set: cattrs (PyPI: structuring and unstructuring attrs classes, Sphinx docs);
+        # Moment.js (npm: its src/lib modules as written, beside the built moment.js and locales); libjwt (Debian: C,
+        # JSON Web Tokens over OpenSSL or GnuTLS); go-pretty v6 (Debian: Go, tables, lists and progress bars).
+        Corpus(
+            "cattrs",
+            "26.2.1",
+            "cattrs-26.2.1.tar.gz",
+            "679132bfdc225c5ee40c024fc42519954767c387f950dc6751946c586bccdc6d",
+            "c2cfa7e749a486868ece184586ccf9b5c6ec4a1d",
+        ),
+        Corpus(
+            "moment",
+            "2.31.0",
+            "moment-2.31.0.tgz",
+            "efddf549c13aa7cf270f573d9c464978ab0810c0652673ae6af1189bb56ab3f8",
+            "b1188207f8683400b902717f30a59f553d8f320a",
+            source=NPM,
+        ),
+        Corpus(
+            "libjwt",
+            "1.17.2",
+            "libjwt_1.17.2.orig.tar.xz",
+            "8d52fceba532317359eca8e920c6186577aed45504f47a9be0a13c70ef8586cc",
+            "74c4e39f47f5ab6283813abb7cf6fa6f51b64985",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "go-pretty",
+            "6.5.9",
+            "golang-github-jedib0t-go-pretty_6.5.9.orig.tar.gz",
+            "ffb056463894d3488aba24e6ac89e815883f4e403c706d7f1422c4efa2562512",
+            "03ed01fee7aa0cd26a8b578cdac3a6d9639f0ee6",
+            source=DEBIAN,
+            pool="golang-github-jedib0t-go-pretty",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
