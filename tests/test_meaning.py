@@ -389,6 +389,18 @@ def test_a_camel_cased_word_whose_humps_the_repository_holds_keeps_its_humps(mak
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/server.js"
 
 
+def test_a_camel_cased_word_held_as_one_whose_humps_only_comments_hold_answers(make_repo, route):
+    # libjwt: "GnuTLS" is `gnutls` in its names and "gnu", "tls" only in comments (crashed: the humps' comment
+    # postings were read and no question word weighed them)
+    repo = make_repo("comment-humps")
+    repo.commit({"src/sign.c": "int gnutls_sign(void) {\n    /* over the gnu tls library */\n    return 0;\n}\n",
+                 **{f"src/{name}.c": f"/* the {name} of a token */\nint {name}_token(void) {{ return 0; }}\n"
+                    for name in ("claim", "header", "expiry", "issuer", "audience")}}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "which function signs tokens with GnuTLS", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/sign.c", doc
+
+
 def test_numbers_the_repository_lacks_are_an_examples_values_not_words_to_find(shop_repo, route):
     # "an offset like +05:30": before, each number no node holds counted against the best file's coverage
     doc = ask(route, shop_repo, "where is the price of a parcel of 12 kilograms worked out, like 24 for 12", "--meaning")

@@ -537,6 +537,8 @@ def query_meaning(
     tokens = with_fused_words(tokens, fused, postings)
     for word in fused.keys() - set(tokens):  # read in case: the question keeps the humps
         postings.pop(word, None)
+    for hump in {h for humps in fused.values() for h in humps} - set(tokens):  # "GnuTLS" is one word: no hump's
+        postings.pop(BODY_PREFIX + hump, None)  # comments, which no question word would weigh (libjwt)
     with_joined_pairs(joined, postings, alternates)
     numbers = [t for t in tokens if t.isdigit() and t not in postings]
     if numbers and len(numbers) < len(tokens):  # an example's value ("an offset like +05:30"), not a word to find
