@@ -146,7 +146,7 @@ def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = BM25_K1, b
 
 _BUILT_EXT = re.compile(r"(\.d)?\.[cm]?js$|\.d\.[cm]?ts$|\.js\.map$")
 _SOURCE_EXT = re.compile(r"\.(?:[cm]?ts|tsx)$")
-_BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs)/")
+_BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs|min)/")
 _JS_SOURCE = re.compile(r"\.[cm]?js$")
 
 
@@ -157,9 +157,11 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
     `v4/core/util.cjs` is a copy of `src/v4/core/util.ts`; an index that ranks both shows the copy first half
     the time. A plain JavaScript project (no `.ts` of the same stem) keeps its `.js`, unless its sources are under
     `src/` and bundled into a built folder (Luxon's `build/es6/luxon.mjs` holds every module of `src/` again, five
-    bundles that took the first five rows of its questions); a `build/` with no `src/` beside it is the code (yargs).
+    bundles that took the first five rows of its questions; Moment's `moment.js` and `locale/*.js` beside
+    `src/moment.js` and `src/locale/*.js`, and `min/`); a `build/` with no `src/` beside it is the code (yargs).
     """
     bundled = any(path.startswith("src/") and _JS_SOURCE.search(path) for path in paths)
+    every = frozenset(paths)
     sources: set[str] = set()
     for path in paths:
         if _SOURCE_EXT.search(path) and not path.endswith((".d.ts", ".d.cts", ".d.mts")):
@@ -177,6 +179,9 @@ def built_copies(paths: Sequence[str]) -> frozenset[str]:
         stem_ = _BUILT_EXT.sub("", path)
         in_built = in_built_folder(path)
         if stem_ in sources or (sources and in_built) or (bundled and in_built and not path.startswith("src/")):
+            built.add(path)
+            continue
+        if bundled and f"src/{path}" in every:  # Moment's `moment.js` and `locale/af.js`: `src/`'s, bundled
             built.add(path)
             continue
         # `dist/v4/core/util.js` mirrors `src/v4/core/util.ts`

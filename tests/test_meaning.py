@@ -1049,6 +1049,11 @@ def test_built_copies_beside_mirroring_and_in_dist():
     # a build/ with no src/ beside it is the code (yargs as npm publishes it), or the build's own scripts (fastify)
     assert built_copies(["build/lib/argsert.js", "lib/platform-shims/esm.mjs", "index.mjs"]) == frozenset()
     assert built_copies(["lib/index.js", "build/build-validation.js"]) == frozenset()
+    # Moment: src/'s modules bundled into moment.js and min/, each locale copied from src/locale/
+    assert built_copies(["src/moment.js", "src/lib/units/offset.js", "src/locale/af.js", "moment.js", "locale/af.js",
+                         "min/moment-with-locales.js", "dist/moment.js", "ender.js"]) == {
+        "moment.js", "locale/af.js", "min/moment-with-locales.js", "dist/moment.js"}
+    assert built_copies(["min/index.js", "moment.js"]) == frozenset()  # no src/: the code
 
 
 def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
