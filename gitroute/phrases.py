@@ -330,6 +330,7 @@ _WIRING_BUILD = _phrases(
     r"|rust|rustc|deno|bun|dotnet|\.net|perl|lua|erlang|elixir|otp)\s+(?:engine\s+)?(?:versions?|releases?|engines?)\b",
     r"\b(?:which|what)\s+(?:node(?:\.?js)?|python|go|golang|ruby|php|java|jdk|rust|deno|dotnet|\.net|perl|lua"
     r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
+    r"\bpin(?:s|ned)?\b(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b",  # the versions a build or a test env pins
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
     # and Node consumers, including the require versus import entry points and the type definitions?"
@@ -398,7 +399,9 @@ _WIRING_BUILD = _phrases(
     r"|dependencies|releases?)\b",
 )
 _WIRING_COPIES = _phrases(
-    r"\bsubmodules?\b|\bpins?\b|\bpinned\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
+    # (not a pin of versions: "which file pins the oldest supported Flask and Django versions", a build's)
+    r"\bsubmodules?\b|\bpin(?:s|ned)?\b(?!(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b)|\bcontracts?\b"
+    r"|\bcop(?:y|ies) of\b",
     # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
     r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|(?:an?\s+)?upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
@@ -528,11 +531,14 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
     deciding = None if _LOCATION.search(text) else _DECIDING
     for kind, pattern, what in (*KIND_PHRASES, ("decision", deciding, "asks what was decided")):
         match = pattern.search(text) if pattern is not None else None
-        if match and kind == "decision" and match.group(0).strip().lower() == "why" and _SYMPTOM.search(text):
-            match = None
+        at = 0
+        if match and kind == "decision" and match.group(0).strip().lower() == "why" and (
+                symptom := _SYMPTOM.search(text)):
+            at = symptom.end()  # a symptom to debug; a why of its own after it asks: "…; why do I have to install X?"
+            match = pattern.search(text[at:])
         if match and all(k != kind for _, k, _ in found):
-            found.append((match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
-            spans.append(match.span())
+            found.append((at + match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
+            spans.append((at + match.start(), at + match.end()))
     # A phrase inside "where is ... defined" (the npm script in "where is the npm script defined") names what
     # that frame asks the place of: it is said first.
     nested = set()
@@ -754,6 +760,7 @@ _GATES: dict[int, Gate] = {
     1990164322: (('wh',), ('at', 'ich'), ('config',), ('file',),
                  ('benchmark', 'build', 'dependencies', 'env', 'environment', 'job', 'metadata', 'npm', 'package',
                   'pypi', 'registry', 'release', 'spec', 'test', 'test suite', 'version')),
+    1995357596: (('pin',), ('dependenc', 'version')),
     2000375638: (('all', 'any', 'its', 'other', 'the', 'their', 'what', 'which'),
                  ('call sites', 'callers', 'dependants', 'dependents', 'importers', 'reverse dependencies',
                   'subclasses', 'usages')),
@@ -868,7 +875,6 @@ _GATES: dict[int, Gate] = {
                   'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
                   'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
                   'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
-    3628275726: (('contract', 'cop', 'pin', 'pinned', 'submodule'),),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3665587360: (('wh',), ('at', 'ich'),
                  ('.net', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node', 'otp',
@@ -913,6 +919,7 @@ _GATES: dict[int, Gate] = {
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
+    4187977390: (('contract', 'cop', 'pin', 'submodule'),),
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),

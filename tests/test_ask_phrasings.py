@@ -87,6 +87,9 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("The forecasts page describes the retry policy; where is the code that implements it?", "code"),
     ("which clients implement it?", "impact"),
     ("Where in the docs can I find links to the changelog and the project policies?", "docs"),
+    # a symptom to debug, then a why of its own (Nunjucks: chokidar is installed apart)
+    ("Why doesn't file watching work after installing; why do I have to install the watcher myself?", "decision"),
+    ("Why doesn't file watching work after installing the package?", "meaning"),
     ("Which packaging file decides that the test fixtures get shipped while the built docs are left out?", "wiring"),
     ("what ends up in the source distribution of the forecast client?", "wiring"),
 ])
