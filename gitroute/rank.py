@@ -146,7 +146,7 @@ def bm25_term(tf: int, dl: int, avgdl: float, idf: float, k1: float = BM25_K1, b
 
 _BUILT_EXT = re.compile(r"(\.d)?\.[cm]?js$|\.d\.[cm]?ts$|\.js\.map$")
 _SOURCE_EXT = re.compile(r"\.(?:[cm]?ts|tsx)$")
-_BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs|min)/")
+_BUILT_DIR = re.compile(r"(^|/)(dist|build|out|lib-esm|esm|cjs|min)/|^browser/")  # browser/: a package's own build
 _JS_SOURCE = re.compile(r"\.[cm]?js$")
 
 

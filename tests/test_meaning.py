@@ -1054,6 +1054,9 @@ def test_built_copies_beside_mirroring_and_in_dist():
                          "min/moment-with-locales.js", "dist/moment.js", "ender.js"]) == {
         "moment.js", "locale/af.js", "min/moment-with-locales.js", "dist/moment.js"}
     assert built_copies(["min/index.js", "moment.js"]) == frozenset()  # no src/: the code
+    # Nunjucks: src/ bundled into a top-level browser/; a browser/ folder inside the sources is code
+    assert built_copies(["src/lib.js", "browser/nunjucks.js", "browser/nunjucks-slim.js", "src/browser/shim.js"]) == {
+        "browser/nunjucks.js", "browser/nunjucks-slim.js"}
 
 
 def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
