@@ -330,7 +330,8 @@ _WIRING_BUILD = _phrases(
     r"|rust|rustc|deno|bun|dotnet|\.net|perl|lua|erlang|elixir|otp)\s+(?:engine\s+)?(?:versions?|releases?|engines?)\b",
     r"\b(?:which|what)\s+(?:node(?:\.?js)?|python|go|golang|ruby|php|java|jdk|rust|deno|dotnet|\.net|perl|lua"
     r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
-    r"\bpin(?:s|ned)?\b(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b",  # the versions a build or a test env pins
+    # the versions a build or a test environment pins
+    r"\bpin(?:s|ned)?\b(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b",
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
     # and Node consumers, including the require versus import entry points and the type definitions?"
@@ -535,7 +536,7 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
         if match and kind == "decision" and match.group(0).strip().lower() == "why" and (
                 symptom := _SYMPTOM.search(text)):
             at = symptom.end()  # a symptom to debug; a why of its own after it asks: "…; why do I have to install X?"
-            match = pattern.search(text[at:])
+            match = _DECISION.search(text[at:])
         if match and all(k != kind for _, k, _ in found):
             found.append((at + match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
             spans.append((at + match.start(), at + match.end()))

@@ -385,6 +385,8 @@ CONFIGS = {
                                           "    args: [run, kiosk-harness, --acceptance]\n"),
     "Build/build.ps1": "Task Package { exec { nuget pack Shop.nuspec -Symbols } }\n",
     "shop/build.py": "def nuget_acceptance_kiosk():\n    return 'not a build file'\n",
+    # the lowest versions a test environment pins
+    "tox.ini": "[testenv:lowest]\ndeps =\n    flask==1.1.3\n    django==2.2.0\ncommands = pytest\n",
     # what a Python sdist ships
     "MANIFEST.in": "include README.md\nrecursive-include tests/fixtures *.json\nprune docs/_build\n",
 }
@@ -400,6 +402,7 @@ CONFIGS = {
     ("Which script packs the nuget package?", "Build/build.ps1"),
     ("Which packaging file decides that the test fixtures get shipped while the built docs are pruned?",
      "MANIFEST.in"),
+    ("Which file pins the oldest supported Flask and Django versions for the lowest test environment?", "tox.ini"),
 ])
 def test_a_wiring_question_in_words_finds_the_ci_or_manifest_file_that_says_it(make_repo, route, question,
                                                                                  first) -> None:
