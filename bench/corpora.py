@@ -1057,6 +1057,40 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-jedib0t-go-pretty",
         ),
+        # Session 50's fourth blind set: webargs (PyPI: request parsing for Flask, Django and others, Sphinx docs);
+        # Nunjucks (npm: a template engine, src/ and its browser builds); json-c (Debian: C, a JSON library); Apache
+        # Commons CSV (Debian: Java, with its Maven site pages).
+        Corpus(
+            "webargs",
+            "8.7.1",
+            "webargs-8.7.1.tar.gz",
+            "799bf9039c76c23fd8dc1951107a75a9e561203c15d6ae8f89c1e46e234636c1",
+            "138fb87455e0123bf253160008d99cf7a1ac95a6",
+        ),
+        Corpus(
+            "nunjucks",
+            "3.2.4",
+            "nunjucks-3.2.4.tgz",
+            "3c060c7bd5be36c3a2b0cdf01d6589253a5efb3c66e5e06257dd8b08acc2f16f",
+            "f0b127ab9cc06b40456d9c26751d38d062f1ba59",
+            source=NPM,
+        ),
+        Corpus(
+            "json-c",
+            "0.18",
+            "json-c_0.18+ds.orig.tar.xz",
+            "f6439962c9622c1f9f4746d5b3daf5e0800c335281b048fab00159f2a29d7daa",
+            "e2971e4398ff14018e9749766de177b35fc0ca63",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "commons-csv",
+            "1.9.0",
+            "commons-csv_1.9.0.orig.tar.xz",
+            "661252998cf2b9aac1aa12fe9e104dc23190761a8971384f83a6c1fc02536867",
+            "b4c219e5b509e5085be8b0fad3c02d74c18a7ed1",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
