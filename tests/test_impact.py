@@ -551,6 +551,19 @@ def test_a_name_built_into_several_bundles_beside_its_source_is_the_sources(make
     assert "build/lib/index.js" in [row["path"] for row in listed["rows"]]
 
 
+def test_a_name_in_src_and_in_the_bundle_at_the_top_is_the_sources(make_repo, route) -> None:
+    """Moment.js publishes src/ and the same modules bundled into moment.js at the top (and min/, dist/): "which
+    callers of cloneWithOffset must I re-check?" listed the bundles' definitions as candidates, and no caller."""
+    util = "export function cloneWithOffset(m) { return m; }\n"
+    caller = "import { cloneWithOffset } from './util';\nexport function diff(a) { return cloneWithOffset(a); }\n"
+    bundle = "function cloneWithOffset(m) { return m; }\nfunction diff(a) { return cloneWithOffset(a); }\n"
+    repo = make_repo("top-bundle")
+    repo.commit({"src/lib/util.js": util, "src/lib/diff.js": caller, "moment.js": bundle}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "cloneWithOffset"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["src/lib/diff.js"], doc["rows"]
+
+
 def test_the_repository_s_automation_files_are_ci_files() -> None:
     """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
     .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""
