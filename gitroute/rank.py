@@ -195,6 +195,20 @@ def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
 
 
+def the_sources(paths: Sequence[str]) -> list[str]:
+    """Of the files that define one name, those that are its source: the ones outside built folders when two or more
+    are in them (Luxon's `build/amd/luxon.js`, `build/es6/luxon.mjs` beside `src/impl/util.js`; one there may be the
+    code, kept); JavaScript's `src/` ones when the rest are the bundle at the top and built copies (Moment's
+    `moment.js`, `min/`, `dist/`)."""
+    built = {p for p in paths if in_built_folder(p)}
+    kept = list(paths) if len(built) < 2 or len(built) == len(set(paths)) else [p for p in paths if p not in built]
+    in_src = [p for p in kept if p.startswith("src/")]
+    if in_src and any("/" not in p for p in kept) and all(
+            _JS_SOURCE.search(p) and (p.startswith("src/") or "/" not in p or in_built_folder(p)) for p in kept):
+        return in_src
+    return kept
+
+
 def in_built_folder(path: str) -> bool:
     """Under a folder builds are written to (`build/`, `out/`, `esm/`, `cjs/`, `dist/`): a copy when the source is
     beside it, the code itself when it is all there is (yargs as npm publishes it: `build/lib/`)."""

@@ -17,7 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
-from gitroute.rank import in_built_folder, is_secondary
+from gitroute.rank import is_secondary, the_sources
 from gitroute.text import is_code_name, split_path_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -495,7 +495,6 @@ TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type",
 _HEADERS = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp")
 _C_FAMILY = (*_HEADERS, ".c", ".cc", ".cpp", ".cxx", ".m", ".mm")
 _IMPLEMENTATION = re.compile(r"[-_.](?:inl|impl|inline)$")
-_JS_FILE = re.compile(r"\.[cm]?js$")
 
 
 def one_symbol(records: Sequence[list]) -> bool:
@@ -534,15 +533,9 @@ def _meant(distinct: list[list]) -> list[list]:
 
 
 def _the_source_of_its_bundles(own: list[list]) -> list[list]:
-    """The definitions outside built folders, when the name is built into two or more files there too (Luxon's
-    `build/amd/luxon.js`, `build/es6/luxon.mjs`, … beside `src/impl/util.js`); one there may be the code (kept)."""
-    built = {r[1] for r in own if in_built_folder(r[1])}
-    kept = own if len(built) < 2 or len(built) == len({r[1] for r in own}) else [r for r in own if r[1] not in built]
-    # and JavaScript's `src/` beside the bundle at the top it is built into too (Moment's moment.js)
-    in_src = [r for r in kept if r[1].startswith("src/")]
-    at_top = any("/" not in r[1] for r in kept)
-    return in_src if in_src and at_top and all(_JS_FILE.search(r[1]) and (
-        r in in_src or "/" not in r[1] or in_built_folder(r[1])) for r in kept) else kept
+    """The definitions in the files `rank.the_sources` finds the name's source in."""
+    sources = set(the_sources([r[1] for r in own]))
+    return [r for r in own if r[1] in sources]
 
 
 def _distinct_targets(records: list[list]) -> list[list]:
