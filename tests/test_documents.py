@@ -186,6 +186,17 @@ def test_a_markdown_headings_closing_hashes_are_no_part_of_its_text() -> None:
     assert headings == ["Features", "C#", "Issue #12"]
 
 
+def test_an_anchor_alone_on_the_line_above_a_heading_leaves_the_heading_a_heading() -> None:
+    # json-c's README: `<a name="linking">` right above "Linking to `libjson-c`" and its underline, an HTML block that
+    # ran to the next blank line, heading and all; an anchor inside a paragraph, or before a blank line, stays as it was
+    data = (b'# Guide\n\n<a name="linking">\nLinking to `libjson-c`\n----------------------\n\nAdd the flags.\n\n'
+            b"<a id='use'></a>\n## Using it\n\nCall it.\n\nSee <a name=\"x\">here</a>.\n")
+    doc = parse_document("README.md", data)
+    headings = [(b.line, b.text) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [(1, "Guide"), (4, "Linking to libjson-c"), (10, "Using it")], headings
+    assert any(b.kind == "paragraph" and b.text.startswith("Add the flags") and b.line == 7 for b in doc.blocks)
+
+
 def test_looks_like_rst_needs_an_underline_as_long_as_the_title() -> None:
     assert looks_like_rst(b"Title\n=====\n")
     assert not looks_like_rst(b"Title\n==\n")

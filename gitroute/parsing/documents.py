@@ -421,7 +421,16 @@ _FIELD_LINE = re.compile(r"([A-Z][\w/ -]{0,40}?):\s+(\S.*)")
 _AFTER_DIGIT = re.compile(rb"[0-9][\x80-\xff]+")
 
 
+# An anchor alone on a line right above a heading (json-c's `<a name="linking">` over a setext heading) opens an HTML
+# block that runs to the next blank line, heading and all (CommonMark's rule 7): the author meant an anchor for the
+# heading, so the line is read as blank (spaces: every byte keeps its place).
+_LONE_ANCHOR = re.compile(rb"(?m)^ {0,3}<a\s+(?:name|id)\s*=\s*[\"'][^\"'<>\n]*[\"']\s*/?>(?:\s*</a>)?[ \t]*"
+                          rb"(?=\r?\n[ \t]*\S)")
+
+
 def _block_safe(data: bytes) -> bytes:
+    if b"<a" in data:
+        data = _LONE_ANCHOR.sub(lambda match: b" " * len(match.group()), data)
     if data.isascii():
         return data
     return _AFTER_DIGIT.sub(lambda match: match.group()[:1] + b"a" * (len(match.group()) - 1), data)

@@ -41,5 +41,6 @@ from __future__ import annotations
 # plain document without an extension (GNU's `ChangeLog`, CPAN's `Changes`) is read, as one in capitals was; 36:
 # GNU Texinfo manuals (`.texi`) are documents (parsing/texinfo.py), and a Markdown heading's closing hashes
 # (`### Features ###`) are no part of its text; 37: Maven site pages (`src/site/xdoc/*.xml`) are documents
-# (parsing/xdoc.py)
-EXTRACTOR_VERSION = 37
+# (parsing/xdoc.py); 38: an anchor alone on the line above a Markdown heading (`<a name="linking">`) no longer opens
+# an HTML block that swallows the heading (json-c's README)
+EXTRACTOR_VERSION = 38
