@@ -110,7 +110,7 @@ _IMPACT_VERBS = (r"(?:calls?|uses?|imports?|requires?|includes?|instantiates?|su
                  r"|extends?|depends? on|relies? on|leans? on|references?|consumes?|pulls? in|invokes?|wraps?"
                  r"|overrides?|mocks?|patches?|builds? on)")
 # What "which … implements it" asks for ("which module actually implements that environment?"), and its adverbs.
-_CODE_NOUN = r"(?:code|source files?|files?|programs?|modules?|class(?:es)?|functions?|methods?)"
+_CODE_NOUN = r"(?:code|source code|source files?|files?|programs?|modules?|class(?:es)?|functions?|methods?)"
 _ACTUALLY = r"(?:(?:actually|really|exactly|in fact)\s+)?"
 _NOT_A_USE = rf"(?!{_IMPACT_VERBS}\b|(?:is|was|has|does|do)\b)"  # a verb that asks who uses it, or an auxiliary
 _CODE = _phrases(
@@ -292,7 +292,10 @@ _DECIDING = _phrases(r"\b(?:decided|decide|chose|chosen|choose|choice|rejected|r
 _LOCATION = _phrases(r"(?:^|[,;:]\s|[.?!]\s+)\s*(?:(?:so|and|but|then)\s+)?"
                      r"(?:where|(?:which|what) (?:[\w-]+ )?(?:file|files|function|functions"
                      r"|class|classes|method|methods|module|modules|code|line|part|parts|piece|bit)"
-                     r"|how (?:does|do|is|are))\b")
+                     r"|how (?:does|do|is|are)"
+                     # a request for a place: "Find the code that …", "Can you point me to …", "I'm looking for the …"
+                     r"|(?:find|show)(?: me)? (?:the|where)|(?:can|could|would) you (?:point me to|find|show me)"
+                     r"|i['’]?m looking for (?:the|where)|point me to)\b")
 # Questions about intent and policy ("is X meant as", "will X still", "should we") read like decisions,
 # never like a question of where something is.
 _INTENT = _phrases(
@@ -384,7 +387,8 @@ _WIRING_BUILD = _phrases(
     # a file that sets up one of the repository's tools ("which config file sets up the Go linter", "which build
     # file sets the compiler warning flags")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:configures?|sets?(?:\s+up)?|enables?"
-    r"|controls?|tunes?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+){0,2}?(?:linters?|lint(?:ing)? rules?"
+    r"|controls?|tunes?|decides?|chooses?|selects?|picks?)\s+(?:the\s+|this\s+|our\s+|its\s+)?(?:\S+\s+){0,2}?"
+    r"(?:linters?|lint(?:ing)? rules?"
     r"|formatters?|type[- ]?checkers?|test runners?|coverage|code style|style checks?|pre-commit hooks?"
     r"|static analy(?:sis|[sz]ers?)"
     rf"|compiler(?: warnings?| flags?| options?)?|warning flags?|pkg-config|libtool|autoconf|automake|cmake|meson"
@@ -523,6 +527,11 @@ _SYMPTOM = _phrases(
 )
 
 
+# "… and where is that handled?": the place in the code where something is done, whatever the sentence said before
+_WHERE_DONE = _phrases(r"\bwhere (?:is|are|does|do) (?:that|this|it|they|those|these) (?:get )?(?:handled|done"
+                       r"|implemented|computed|happen(?:s|ing)?|decided|applied|enforced|performed|taken care of)\b")
+
+
 def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
     """(position, kind, why) of each kind's first phrase in `text`, in the order the question says them (a choice,
     "X instead of Y", only when no other phrase asks for a kind), and the weak "I'm changing X" phrase when there
@@ -537,6 +546,8 @@ def phrase_intents(text: str) -> tuple[list[tuple[int, str, str]], str | None]:
                 symptom := _SYMPTOM.search(text)):
             at = symptom.end()  # a symptom to debug; a why of its own after it asks: "…; why do I have to install X?"
             match = _DECISION.search(text[at:])
+        if match and kind == "docs" and _WHERE_DONE.search(text):
+            match = None  # "how does a field get documented for OpenAPI 3, and where is that handled?": the code's
         if match and all(k != kind for _, k, _ in found):
             found.append((at + match.start(), kind, f"{what} ('{match.group(0).strip()}')"))
             spans.append((at + match.start(), at + match.end()))
@@ -647,6 +658,9 @@ _GATES: dict[int, Gate] = {
                   'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
                   'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
                   'writeup')),
+    76348640: (('wh',), ('at', 'ich'),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
+                 ('ing', 's')),
     97365003: (('how ',), ('can', 'do', 'should', 'to', 'would'), ('execute', 'invoke', 'kick off', 'run'),
                  ('benchmark', 'build', 'linter', 'spec', 'test', 'test suite', 'the build')),
     109086682: ((' script', 'file target', 'make target', 'rake task'),),
@@ -666,6 +680,9 @@ _GATES: dict[int, Gate] = {
                   'prettier', 'psalm', 'pylint', 'pytest', 'python', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt',
                   'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ',
                   'tox', 'vite', 'vitest', 'webpack', 'yarn')),
+    369919091: ((' you ', 'bit', 'class', 'classes', 'code', 'file', 'files', 'find', 'function', 'functions', 'how ',
+                  'line', 'm looking for ', 'method', 'methods', 'module', 'modules', 'part', 'parts', 'piece',
+                  'point me to', 'show', 'where'),),
     407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
                  ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
     465658207: (('publish',),
@@ -689,9 +706,6 @@ _GATES: dict[int, Gate] = {
                  ('built', 'executed', 'made', 'published', 'run')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
     829732048: (('build', 'packaging', 'sdist', 'source distribution'),),
-    878974425: (('wh',), ('at', 'ich'), (' ',),
-                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',),
-                 ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
@@ -717,6 +731,9 @@ _GATES: dict[int, Gate] = {
                  ('cover', 'covering', 'covers', 'describe', 'describes', 'describing', 'document', 'documenting',
                   'documents', 'mention', 'mentioning', 'mentions', 'name', 'names', 'naming', 'point', 'pointing',
                   'points', 'refer', 'referring', 'refers', 'talk', 'talking', 'talks')),
+    1271771585: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
+                 ('s',), ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
     1293596014: (('how', 'where'), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
@@ -731,8 +748,6 @@ _GATES: dict[int, Gate] = {
                   'doc page', 'docs page', 'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual',
                   'notes', 'page', 'prose', 'readme', 'reference', 'reference ', 'release entr', 'release note',
                   'section', 'section of the ', 'somewhere', 'through', 'tutorial', 'user guide', 'write', 'writeup')),
-    1411335514: (('bit', 'class', 'classes', 'code', 'file', 'files', 'function', 'functions', 'how ', 'line', 'method',
-                  'methods', 'module', 'modules', 'part', 'parts', 'piece', 'where'),),
     1416261205: (('where',), ("'s", 'are', 'is', 's'), ('code', 'implementation', 'source')),
     1416870774: (('dependencies', 'package', 'packages'), (' d',), ('id', 'o', 'oes'), (' ',), (' declare',)),
     1502035595: (('what made',),
@@ -746,6 +761,15 @@ _GATES: dict[int, Gate] = {
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
+    1759363738: (('wh',), ('at', 'ich'), ('file',),
+                 ('choose', 'configure', 'control', 'decide', 'enable', 'pick', 'select', 'set', 'tune'),
+                 (' rule', 'autoconf', 'automake', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'cmake',
+                  'code style', 'compiler', 'coverage', 'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8',
+                  'formatter', 'gofmt', 'goimports', 'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'libtool',
+                  'linter', 'luacheck', 'meson', 'mocha', 'mypy', 'nox', 'phpcs', 'phpstan', 'phpunit', 'pkg-config',
+                  'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
+                  'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
+                  'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
     1825984842: (('build ', 'compile'),),
     1872743004: (('d',), ('id', 'o', 'oes'), ('any',),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
@@ -820,26 +844,21 @@ _GATES: dict[int, Gate] = {
                  ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
                   'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
                   'require', 'subclass', 'use', 'wrap')),
-    2788783185: (('wh',), ('at', 'ich'), (' ',),
-                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'),
-                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
-                  'print', 'produce', 'write'),
-                 ('it', 'that', 'them', 'these', 'this', 'those')),
+    2596969530: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
+                 ('do',), (' ',), ('it', 'that', 'this')),
+    2656309627: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
+                 ('s',), ('th',), ('em', 'ese', 'ose')),
     2828015316: (('declare', 'declared', 'specif'),
                  ('conditional exports', 'export', 'package exports', 'points', 'typings')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
-    2880488403: (('wh',), ('at', 'ich'), (' ',),
-                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('s',), ('th',),
-                 ('em', 'ese', 'ose')),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
     2996655174: (('where',), ('de',), ('claration', 'finition')),
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
-    3128545594: (('wh',), ('at', 'ich'), (' ',),
-                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('do',), (' ',),
-                 ('it', 'that', 'this')),
     3181082170: (('compatible', 'minimum', 'oldest', 'required', 'supported'),
                  ('.net', 'bun', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node',
                   'otp', 'perl', 'php', 'python', 'ruby', 'rust', 'rustc'),
@@ -868,20 +887,17 @@ _GATES: dict[int, Gate] = {
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
-    3612394565: (('wh',), ('at', 'ich'), ('file',), ('configure', 'control', 'enable', 'set', 'tune'),
-                 (' rule', 'autoconf', 'automake', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'cmake',
-                  'code style', 'compiler', 'coverage', 'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8',
-                  'formatter', 'gofmt', 'goimports', 'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'libtool',
-                  'linter', 'luacheck', 'meson', 'mocha', 'mypy', 'nox', 'phpcs', 'phpstan', 'phpunit', 'pkg-config',
-                  'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
-                  'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
-                  'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3665587360: (('wh',), ('at', 'ich'),
                  ('.net', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node', 'otp',
                   'perl', 'php', 'python', 'ruby', 'rust'),
                  ('release', 'version'), ('are', 'do', 'does', 'is'), ('support',)),
     3698457807: (('where',), ('are', 'is'), ('tested',)),
+    3699643339: (('wh',), ('at', 'ich'), (' ',),
+                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
+                 ('are behind', 'back', 'emit', 'generate', 'handle', 'implement', 'is behind', 'perform', 'power',
+                  'print', 'produce', 'write'),
+                 ('it', 'that', 'them', 'these', 'this', 'those')),
     3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
                  ('benchmark', 'linter', 'spec', 'test', 'test suite')),
     3709681733: (('wh',), ('at', 'ich'), ('file',),
@@ -895,14 +911,16 @@ _GATES: dict[int, Gate] = {
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
+    3826653994: (('where ',), ('are', 'do', 'does', 'is'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
+                 (' ',),
+                 ('applied', 'computed', 'decided', 'done', 'enforced', 'handled', 'happen', 'implemented', 'performed',
+                  'taken care of')),
     3862663169: (('what',), (' is', 's'), (' ',), ('bad', 'wrong'), (' ',), ('about', 'with'), (' ',),
                  ('having', 'just', 'plain', 'simply', 'using')),
     3871123059: (('in favo', 'instead of', 'rather than'),),
     3897439758: (('classes', 'code', 'files', 'functions', 'source'),
                  ('it', 'that doc', 'that page', 'they', 'this doc', 'this page'),
                  (' about', ' through', 'cover', 'describe', 'document', 'mention', 'refer')),
-    3917146130: (('wh',), ('at', 'ich'),
-                 ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source file'), ('ing', 's')),
     3935762355: (('wh',), ('at', 'ich'), ('build', 'package', 'packaging', 'project'),
                  ('config', 'manifest', 'metadata', 'setting')),
     3961383922: (('how ',), ('can', 'do', 'should', 'to', 'would'),

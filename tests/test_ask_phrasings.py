@@ -90,6 +90,13 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     # a symptom to debug, then a why of its own (Nunjucks: chokidar is installed apart)
     ("Why doesn't file watching work after installing; why do I have to install the watcher myself?", "decision"),
     ("Why doesn't file watching work after installing the package?", "meaning"),
+    # a request for a place is no decision question for its verb of deciding (libcbor's "… are rejected")
+    ("Find the code that checks forecasts are valid; I want to tighten how stale ones are rejected.", "meaning"),
+    ("Can you point me to where stale forecasts get rejected?", "meaning"),
+    ("Which config file decides which linters run on this module?", "wiring"),
+    # "how does X get documented …, and where is that handled?": the code that writes the output's docs
+    ("How does a nullable field get documented for each API version, and where is that handled?", "meaning"),
+    ("The forecasts page says hourly rows are cached; which source code implements that?", "code"),
     ("Which packaging file decides that the test fixtures get shipped while the built docs are left out?", "wiring"),
     ("what ends up in the source distribution of the forecast client?", "wiring"),
 ])
