@@ -1091,6 +1091,41 @@ CORPORA: dict[str, Corpus] = {
             "b4c219e5b509e5085be8b0fad3c02d74c18a7ed1",
             source=DEBIAN,
         ),
+        # Session 50's fifth blind set: apispec (PyPI: OpenAPI specs from marshmallow schemas, Sphinx docs); SuperAgent
+        # (npm: an HTTP client, lib/node and lib/client as written beside a dist/ bundle); libcbor (Debian: C, CBOR
+        # with Sphinx docs); mapstructure v2 (Debian: Go, decoding maps into structs).
+        Corpus(
+            "apispec",
+            "6.10.1",
+            "apispec-6.10.1.tar.gz",
+            "46896cb0cab23b4e853e528528937719739f836358832bb8610edd14db1d9c01",
+            "58e7e5797eb16326fc66cf55c63a73a2f3493d23",
+        ),
+        Corpus(
+            "superagent",
+            "10.4.2",
+            "superagent-10.4.2.tgz",
+            "895c42b32ca6f41a283422697e188b3667255f4ab6da32f1e2385ce7661eaa4d",
+            "705b99d6b3f369df2bfcffca787573c4a1951ca2",
+            source=NPM,
+        ),
+        Corpus(
+            "libcbor",
+            "0.10.2",
+            "libcbor_0.10.2.orig.tar.gz",
+            "e75f712215d7b7e5c89ef322a09b701f7159f028b8b48978865725f00f79875b",
+            "a1511d7c5f21997e619c97a0f10209392cdc85f3",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "mapstructure",
+            "2.2.1",
+            "golang-github-go-viper-mapstructure_2.2.1.orig.tar.gz",
+            "cba89bef038aaa49f607c373653a24e9152deefb02f03f731493ce73ed9ef4c9",
+            "f7718f51deed37742900a851439bd0528f4a6f3c",
+            source=DEBIAN,
+            pool="golang-github-go-viper-mapstructure",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
