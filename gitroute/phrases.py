@@ -256,6 +256,10 @@ _DEFINED = _phrases(
     r"|type|interface|enum|trait|macro|constant|module))?\s*\??\s*$",
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:file|files|module|modules|header|headers|package|source file|crate)\s+"
     r"(?:is|are|was|were)\s+(?:\S+\s+){1,2}?(?:in|from)\s*(?:[?.]|$)",
+    # a name and its kind, then what it does, then "is defined" ("where the ConnectionPool class that keeps the
+    # cluster's node connections is defined"): the kind word says a name came before it
+    rf"\bwhere\s+(?:(?:is|are)\s+)?(?:the\s+)?\S+\s+(?:class|function|method|struct|type|interface|enum|trait|macro"
+    rf"|module)\s+(?:that|which|who)\b(?:\s+\S+){{1,16}}?\s+(?:is|are)\s+(?:{'|'.join(DEFINING)})\b",
 )
 _WHY_AUX = r"(?:did|do|does|was|were|is|are|would|should|could|have|has|had|can|must|need)"
 _DECISION = _phrases(
@@ -379,10 +383,13 @@ _WIRING_BUILD = _phrases(
     # file that tells a tool what to do ("which file tells Node that an import gets the ESM wrapper?")
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|package|build|project)\s+(?:config(?:uration)?|metadata|manifest"
     r"|settings?)(?:\s+files?)?\b",
-    # "which packaging file decides what the source distribution ships" (a MANIFEST.in, a setup.cfg)
-    r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|build)\s+files?\b|\bsource distributions?\b|\bsdists?\b",
+    # "which packaging file decides what the source distribution ships" (a MANIFEST.in, a setup.cfg), "what goes into
+    # the release archives" (a Maven assembly descriptor)
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|build)\s+files?\b|\bsource distributions?\b|\bsdists?\b"
+    r"|\b(?:release|distribution) (?:archives?|tarballs?)\b",
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
+    r"|luarocks|setuptools|(?:the )?packaging|(?:the )?installer"
     rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
     # a file that sets up one of the repository's tools ("which config file sets up the Go linter", "which build
     # file sets the compiler warning flags")
@@ -672,14 +679,6 @@ _GATES: dict[int, Gate] = {
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
     310991006: (('d',), ('isadvantage', 'ownside', 'rawback'), (' ',), ('of', 'to', 'with'), (' ',)),
-    356618415: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
-                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
-                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
-                  'goimports', 'golangci', 'gradle', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'luacheck', 'maven',
-                  'mocha', 'mypy', 'node', 'nox', 'npm', 'phpcs', 'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit',
-                  'prettier', 'psalm', 'pylint', 'pytest', 'python', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt',
-                  'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ',
-                  'tox', 'vite', 'vitest', 'webpack', 'yarn')),
     369919091: ((' you ', 'bit', 'class', 'classes', 'code', 'file', 'files', 'find', 'function', 'functions', 'how ',
                   'line', 'm looking for ', 'method', 'methods', 'module', 'modules', 'part', 'parts', 'piece',
                   'point me to', 'show', 'where'),),
@@ -705,7 +704,6 @@ _GATES: dict[int, Gate] = {
     717340755: (('how are ',), ('benchmarks', 'docs', 'releases', 'specs', 'tests'), (' ',),
                  ('built', 'executed', 'made', 'published', 'run')),
     780001559: (('duplicate', 'identical', 'vendored'), (' ',), ('cop', 'file')),
-    829732048: (('build', 'packaging', 'sdist', 'source distribution'),),
     887445682: (('why ',), ('am', 'are', 'can', 'did', 'do', 'does', 'is', 'will', 'would'),
                  (' ignored', ' nothing', ' work', ' working', 'crash', 'did nothing', 'error', 'exception', 'fail',
                   'freez', 'hang', 'time', 'warning')),
@@ -725,6 +723,10 @@ _GATES: dict[int, Gate] = {
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
     1117186528: (('argument', 'pros and cons', 'the case '),),
+    1191628297: (('where',),
+                 ('class', 'enum', 'function', 'interface', 'macro', 'method', 'module', 'struct', 'trait', 'type'),
+                 ('that', 'which', 'who'), ('are', 'is'),
+                 ('declared', 'defined', 'housed', 'implemented', 'live', 'lives', 'located', 'written')),
     1214422650: (('wh',), ('at', 'ich'), (' ',),
                  ('classes', 'code', 'file', 'function', 'module', 'package', 'source', 'symbol', 'type'),
                  ('are', 'do', 'does', 'is'),
@@ -809,6 +811,7 @@ _GATES: dict[int, Gate] = {
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
     2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
                  ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
+    2179611756: (('build', 'distribution', 'packaging', 'release', 'sdist', 'source distribution'),),
     2202001390: (('blast radius', 'ripple effect', 'safe to '),),
     2212674856: (('a', 'an', 'any', 'each', 'one', 'some', 'the', 'what', 'which'),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'chapter', 'design ', 'doc', 'doc page',
@@ -867,6 +870,15 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3312978601: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
+                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
+                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
+                  'goimports', 'golangci', 'gradle', 'hlint', 'installer', 'isort', 'jest', 'karma', 'ktlint',
+                  'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'packaging', 'phpcs',
+                  'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest', 'python',
+                  'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'setuptools',
+                  'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ', 'tox', 'vite', 'vitest',
+                  'webpack', 'yarn')),
     3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',

@@ -94,6 +94,11 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Find the code that checks forecasts are valid; I want to tighten how stale ones are rejected.", "meaning"),
     ("Can you point me to where stale forecasts get rejected?", "meaning"),
     ("Which config file decides which linters run on this module?", "wiring"),
+    ("Which file tells LuaRocks which C sources to compile into the module?", "wiring"),
+    ("Which file tells the packaging to leave the tests package out of the distribution?", "wiring"),
+    ("Which file decides what goes into the binary release archives, like the jar and the javadocs?", "wiring"),
+    # a name, its kind and what it does before "is defined" (ioredis' ConnectionPool)
+    ("Can you point me to where the OpenMeteoClient class that keeps the hourly rows is defined?", "symbol"),
     # "how does X get documented …, and where is that handled?": the code that writes the output's docs
     ("How does a nullable field get documented for each API version, and where is that handled?", "meaning"),
     ("The forecasts page says hourly rows are cached; which source code implements that?", "code"),

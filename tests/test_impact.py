@@ -588,6 +588,9 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     # automake's input (libconfig's lib/Makefile.am sets the library's libtool version info)
     assert config_kind("lib/Makefile.am") == config_kind("configure.in") == "manifest"
     assert config_kind("MANIFEST.in") == "manifest"  # what a Python sdist ships
+    # LuaRocks' package spec; Maven's assembly descriptors (what goes into the release archives)
+    assert config_kind("lua-cjson-2.1.0-1.rockspec") == config_kind("src/assembly/bin.xml") == "manifest"
+    assert config_kind("src/main/resources/bin.xml") is None
     assert config_kind("src/golangci.go") is None
     repo = make_repo("linted")
     repo.commit({".golangci.yml": "linters-settings:\n  lll:\n    line-length: 100\nlinters:\n  presets:\n    - bugs\n",

@@ -78,7 +78,8 @@ _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package
                              "psakefile.ps1"))
 # .cmake: a build's own modules (CLI11's cmake/CLI11Warnings.cmake sets the compiler's warning flags); .pc.in: the
 # pkg-config metadata a C library installs, made from this template (libyaml's yaml-0.1.pc.in)
-_MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal", ".cmake", ".pc.in")
+_MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal", ".cmake", ".pc.in",
+                      ".rockspec")  # LuaRocks' package spec: the module's sources, defines, dependencies
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
 # Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
@@ -153,6 +154,10 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
     return wiring
 
 
+# Maven's assembly descriptors: what goes into the release archives (Commons IO's src/assembly/bin.xml)
+_ASSEMBLY = re.compile(r"(?:.*/)?src/(?:main/)?assembly/[^/]+\.xml$")
+
+
 def config_kind(path: str) -> str | None:
     """"ci" or "manifest" for a file that says how the repository is built, tested, checked or published, else
     None."""
@@ -161,7 +166,7 @@ def config_kind(path: str) -> str | None:
             or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
             or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS:
         return "ci"
-    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES):
+    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or _ASSEMBLY.match(path):
         return "manifest"
     return None
 
