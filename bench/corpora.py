@@ -1126,6 +1126,40 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-go-viper-mapstructure",
         ),
+        # Session 50's sixth blind set: JMESPath (PyPI: a JSON query language's lexer, parser and interpreter); ioredis
+        # (npm: a Redis client as published, TypeScript compiled into built/); lua-cjson (Debian: C for Lua, with its
+        # manual); Apache Commons IO (Debian: Java, 654 files).
+        Corpus(
+            "jmespath",
+            "1.1.0",
+            "jmespath-1.1.0.tar.gz",
+            "472c87d80f36026ae83c6ddd0f1d05d4e510134ed462851fd5f754c8c3cbb88d",
+            "1cde2e776e3842ed742ca13fa0a06b671c289f5b",
+        ),
+        Corpus(
+            "ioredis",
+            "6.1.0",
+            "ioredis-6.1.0.tgz",
+            "b4332b9cae609e292c97dd826f635d72d329db29ebea76bd417c5def86c5fd1f",
+            "c6fbdb2028d6db9432850cfb8cc26d72a293d7de",
+            source=NPM,
+        ),
+        Corpus(
+            "lua-cjson",
+            "2.1.0",
+            "lua-cjson_2.1.0+dfsg.orig.tar.gz",
+            "94f1fce36742cf00e99c5071b309b9f71e6e7daf60a7151f7bf4ac0a97259ac4",
+            "942f0018938516eb8bbebbc1e12691e58e9fcc07",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "commons-io",
+            "2.19.0",
+            "commons-io_2.19.0.orig.tar.xz",
+            "e15d8c5afb162423499afca525642826194f9fe375252ef435c0ec0c49fdc0d3",
+            "85f610148815373a15a813354241447c91829f65",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
