@@ -25,8 +25,8 @@ SECONDARY = 0.5  # tests, examples, docs, built output: unless the question asks
 NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.24))
 # A long sentence describes what it wants in more words than the code spells (a paraphrase's verbs and adjectives),
 # and those words, unknown here, take the weight of the rarest: past FLOOR_WORDS words, both floors above scale by
-# (FLOOR_WORDS / words) squared. Measured on the 790 meaning and off-topic sentences of every bench file, with the
-# gate's evidence dumped (docs/decisions/0054): 330 -> 374 right answers kept in the first three, 177 -> 165
+# (FLOOR_WORDS / words) squared. Measured on the 790 meaning and off-topic sentences of every bench file then
+# (`bench/gate_evidence.py`, docs/decisions/0054): 330 -> 374 right answers kept in the first three, 177 -> 165
 # off-topic ones refused; any exponent from 2 to 4 and any FLOOR_WORDS from 8 to 11 gains 28 to 42 of them.
 FLOOR_WORDS = 10
 # What the words are looked up in: code (names, comments, strings) and what documents say where they name it; a word
