@@ -564,6 +564,19 @@ def test_a_name_in_src_and_in_the_bundle_at_the_top_is_the_sources(make_repo, ro
     assert [row["path"] for row in doc["rows"]][:1] == ["src/lib/diff.js"], doc["rows"]
 
 
+def test_a_class_and_its_stub_beside_a_test_s_class_of_the_name_is_the_code_s(make_repo, route) -> None:
+    """Found as a new user on cachetools 8.0.2 (PyPI, never a corpus): "If I change the Cache class, which callers would
+    break?" listed `__init__.py`, its `__init__.pyi` stub and a test's own `Cache` as candidates, and no caller."""
+    repo = make_repo("stubbed")
+    repo.commit({"src/kit/__init__.py": "class Cache:\n    def get(self, key):\n        return None\n",
+                 "src/kit/__init__.pyi": "class Cache:\n    def get(self, key: str) -> object: ...\n",
+                 "src/kit/func.py": "from kit import Cache\n\n\ndef lru_cache():\n    return Cache()\n",
+                 "tests/__init__.py": "class Cache(dict):\n    pass\n"}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "Cache"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["src/kit/func.py"], doc["rows"]
+
+
 def test_the_repository_s_automation_files_are_ci_files() -> None:
     """GitHub reads .github/release.yml (how release notes sort merged pull requests) and dependabot.yml from
     .github/ by their names; renovate's and goreleaser's files from the top. A release.yml elsewhere is no CI file."""

@@ -520,8 +520,8 @@ def _meant(distinct: list[list]) -> list[list]:
     """The definitions a name means, of its distinct ones (code first): the one in code when the rest are in tests or
     docs; the source's one when the rest are built or vendored copies; else all, the source's first."""
     code = [r for r in distinct if section_of(r[1]) == "code"]
-    if len(code) == 1 and len(distinct) > 1:
-        return code  # one definition in code, the rest in tests or docs: that one is meant
+    if (len(code) == 1 or one_symbol(code)) and len(distinct) > len(code):
+        return code  # one definition in code (or one symbol: a module and its `.pyi` stub), the rest in tests or docs
     own = [r for r in code if not is_secondary(r[1])]
     source = _the_source_of_its_bundles(own)
     if len(source) < len(own):  # the source's definitions listed before its bundles' too
