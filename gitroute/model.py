@@ -139,8 +139,8 @@ class Block(namedtuple("Block", "kind line end_line text section level name toke
 
 
 class Document(namedtuple("Document", "path format title blocks warnings")):
-    """A parsed document: path: str; format: str ("markdown" | "rst" | "texinfo"); title: str, the first heading's
-    text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
+    """A parsed document: path: str; format: str ("markdown" | "rst" | "texinfo" | "asciidoc" | "xdoc"); title: str,
+    the first heading's text ("" when none); blocks: tuple[Block, ...]; warnings: tuple[str, ...], what degraded."""
 
     __slots__ = ()
 

@@ -121,6 +121,70 @@ def test_a_texinfo_reader_never_raises(data: bytes) -> None:
     assert doc is not None and all(b.line >= 1 and b.end_line >= b.line for b in doc.blocks)
 
 
+ASCIIDOC = b"""= Lua CJSON Manual =
+Mark Pulford <mark@example.org>
+:revdate: 1st March 2012
+
+Overview
+--------
+
+The module encodes with +cjson.encode+ and decodes with `cjson.decode`.
+
+*Features*::
+- Fast, standards compliant routines
+- No dependencies
+
+Build Options
+~~~~~~~~~~~~~
+
+Make:: Unix, Windows
+
+[source,lua]
+------------
+value = cjson.decode(json_text)
+------------
+
+////
+A comment block: no text
+////
+
+// a comment line
+== Sparse arrays
+
+Lua CJSON converts *excessively* sparse arrays to objects, see http://www.lua.org[Lua].
+"""
+
+
+def test_an_asciidoc_document_is_read_as_headings_paragraphs_code_and_items() -> None:
+    # lua-cjson's manual.txt is AsciiDoc, read as reStructuredText before: `[source,lua]` over a listing's dashes
+    # was a heading, and the sections after it its text
+    doc = parse_document("manual.txt", ASCIIDOC)
+    assert doc is not None and doc.format == "asciidoc" and doc.title == "Lua CJSON Manual" and not doc.warnings
+    assert [(b.level, b.text) for b in doc.blocks if b.kind == "heading"] == [
+        (1, "Lua CJSON Manual"), (2, "Overview"), (3, "Build Options"), (2, "Sparse arrays")]
+    para = next(b for b in doc.blocks if b.kind == "paragraph" and "encodes" in b.text)
+    assert para.text == "The module encodes with cjson.encode and decodes with cjson.decode."
+    assert [t.text for t in para.tokens] == ["cjson.encode", "cjson.decode"]
+    assert [b.text for b in doc.blocks if b.kind == "code"] == ["value = cjson.decode(json_text)"]
+    assert [b.text for b in doc.blocks if b.kind == "list_item"] == [
+        "Features", "Fast, standards compliant routines", "No dependencies", "Make: Unix, Windows"]
+    assert not any("comment" in b.text or "revdate" in b.text or "source,lua" in b.text for b in doc.blocks)
+    last = [b for b in doc.blocks if b.kind == "paragraph"][-1]
+    assert last.text == "Lua CJSON converts excessively sparse arrays to objects, see Lua."
+    assert doc.blocks[last.section].text == "Sparse arrays"
+    assert document_kind("docs/guide.adoc") == "asciidoc" and document_format("docs/guide.adoc", b"x") == "asciidoc"
+    # a text file is AsciiDoc only when it opens with a title and a line only AsciiDoc writes after it
+    assert document_format("notes.txt", b"= Title\n:toc:\n\nText.\n") == "asciidoc"
+    assert document_format("calc.txt", b"= not a title, an equation\nx = 1\n") is None
+
+
+@given(st.binary(max_size=400) | st.text(alphabet="=-.*+/[]:`_ abc\n", max_size=400).map(str.encode))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_an_asciidoc_reader_never_raises(data: bytes) -> None:
+    doc = parse_document("m.adoc", data)
+    assert doc is not None and all(b.line >= 1 and b.end_line >= b.line for b in doc.blocks)
+
+
 XDOC = b"""<?xml version="1.0"?>
 <!-- licence -->
 <document>

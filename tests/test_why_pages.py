@@ -210,6 +210,18 @@ def test_the_newest_version_folder_s_copy_of_a_page_answers_and_older_copies_fol
     assert paths[-3:] == ["docs/1.6/tables.md", "docs/2.0/tables.md", "docs/2.9/tables.md"], paths
 
 
+def test_an_asciidoc_manual_s_sections_are_pages(tmp_path):
+    # lua-cjson's manual.txt: "why does the decoder refuse JSON nested past a thousand levels?"
+    manual = ("= Lua CJSON Manual =\nMark <m@example.org>\n\ndecode_max_depth\n~~~~~~~~~~~~~~~~\n\n"
+              "[source,lua]\n----\ndepth = cjson.decode_max_depth([max_depth])\n----\n\n"
+              "Prevent a deeply nested or recursive JSON document from overflowing the stack: by default the decoder "
+              "refuses JSON nested more than 1000 levels deep.\n")
+    repo = built(RepoBuilder(tmp_path / "asciidoc"), {"models/core.py": APP, "manual.txt": manual,
+                                                      "docs/guide.adoc": "= Guide\n\n== Tabs\n\nIndent with tabs.\n"})
+    rows = why(repo, "why does the decoder refuse JSON nested too deep, overflowing the stack?")["rows"]
+    assert (rows[0]["path"], rows[0]["name"]) == ("manual.txt", "decode_max_depth"), rows
+
+
 def test_pages_never_change_how_records_rank(python_repo, tmp_path):
     alone = built(RepoBuilder(tmp_path / "alone"), {"models/core.py": APP, "docs/adr/0001-use-tabs.md": ADR_TABS})
     question = "why do we indent with tabs"

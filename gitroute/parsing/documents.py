@@ -5,8 +5,8 @@ inline code, literals, roles, directives and links apart, so nothing here guesse
 expressions over raw text. Where a grammar leaves structure as plain text (the body of an rst directive, the
 cells of an rst grid table) that text is parsed again with the same grammar.
 
-A GNU Texinfo manual, which no grammar reads, is read line by line (`parsing.texinfo`), a Maven site page
-(`src/site/xdoc/*.xml`) with expat (`parsing.xdoc`).
+A GNU Texinfo manual and an AsciiDoc document, which no grammar reads, are read line by line (`parsing.texinfo`,
+`parsing.asciidoc`), a Maven site page (`src/site/xdoc/*.xml`) with expat (`parsing.xdoc`).
 
 `parse_document` never raises: what it cannot read degrades into fewer blocks and a warning.
 """
@@ -18,7 +18,8 @@ from functools import cache, cached_property, partial
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
-from gitroute.parsing import texinfo, xdoc
+from gitroute.parsing import asciidoc, texinfo, xdoc
+from gitroute.parsing.asciidoc import ASCIIDOC_EXTENSIONS, looks_like_asciidoc
 from gitroute.parsing.grammars import parser
 from gitroute.parsing.texinfo import TEXINFO_EXTENSIONS
 from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, is_xdoc_path, plain_document
@@ -87,9 +88,13 @@ def document_format(path: str, data: bytes) -> str | None:
         return "rst"
     if ext in TEXINFO_EXTENSIONS:
         return "texinfo"
+    if ext in ASCIIDOC_EXTENSIONS:
+        return "asciidoc"
     if is_xdoc_path(path):
         return "xdoc" if b"<document" in data[:4096] else None
     if ext == ".txt":
+        if looks_like_asciidoc(data):
+            return "asciidoc"
         if looks_like_rst(data):
             return "rst"
         return "markdown" if stem in PLAIN_DOCUMENT_STEMS else None
@@ -109,6 +114,8 @@ def document_kind(path: str) -> str | None:
         return "rst"
     if ext in TEXINFO_EXTENSIONS:
         return "texinfo"
+    if ext in ASCIIDOC_EXTENSIONS:
+        return "asciidoc"
     if is_xdoc_path(path):
         return "xdoc"
     if ext == ".txt":
@@ -118,7 +125,7 @@ def document_kind(path: str) -> str | None:
 
 # A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
 KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt", "texinfo": "document.texi",
-              "xdoc": "xdoc/document.xml"}
+              "xdoc": "xdoc/document.xml", "asciidoc": "document.adoc"}
 
 
 def looks_like_rst(data: bytes) -> bool:
@@ -931,8 +938,8 @@ def rst_run_cost(data: bytes) -> int:
 
 def _add_read(out: _Collector, kind: str, line: int, end: int, text: str, codes: list[str], level: int,
               name: str = "") -> None:
-    """A block a line reader (`parsing.texinfo`, `parsing.xdoc`) read: its text clipped (a code block's kept as
-    written), its code spans tokens (a directive's, the object it documents)."""
+    """A block a line reader (`parsing.texinfo`, `parsing.asciidoc`, `parsing.xdoc`) read: its text clipped (a code
+    block's kept as written), its code spans tokens (a directive's, the object it documents)."""
     role = "directive_arg" if kind == "directive" else "code"
     out.add(kind, line, end, text if kind == "code" else _clip(text),
             tuple(t for c in codes if (t := _token(role, c, line))), level, name)
@@ -954,8 +961,8 @@ def parse_document(path: str, data: bytes) -> Document | None:
     if fmt == "xdoc":
         xdoc.read(data, partial(_add_read, out), out.warnings)
         return out.finish(path, fmt)
-    if fmt == "texinfo":
-        texinfo.read(data, partial(_add_read, out))
+    if fmt in ("texinfo", "asciidoc"):
+        (texinfo if fmt == "texinfo" else asciidoc).read(data, partial(_add_read, out))
         return out.finish(path, fmt)
     if fmt == "rst" and b"\r" in data:
         # The rst scanner ends a line only at "\n": on lines ended by a lone "\r" (classic Mac) each `<` scans to

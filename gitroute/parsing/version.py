@@ -42,5 +42,6 @@ from __future__ import annotations
 # GNU Texinfo manuals (`.texi`) are documents (parsing/texinfo.py), and a Markdown heading's closing hashes
 # (`### Features ###`) are no part of its text; 37: Maven site pages (`src/site/xdoc/*.xml`) are documents
 # (parsing/xdoc.py); 38: an anchor alone on the line above a Markdown heading (`<a name="linking">`) no longer opens
-# an HTML block that swallows the heading (json-c's README)
-EXTRACTOR_VERSION = 38
+# an HTML block that swallows the heading (json-c's README); 39: AsciiDoc documents (`.adoc`, and a `.txt` that opens
+# with an AsciiDoc title: lua-cjson's manual) are read (parsing/asciidoc.py)
+EXTRACTOR_VERSION = 39
