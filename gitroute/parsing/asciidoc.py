@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from gitroute.parsing.paragraphs import Paragraph
+
 ASCIIDOC_EXTENSIONS = (".adoc", ".asciidoc")
 
 _TITLE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")  # `== Title` or `== Title ==`
@@ -57,14 +59,8 @@ def inline(text: str) -> tuple[str, list[str]]:
 def read(data: bytes, add) -> None:
     """Blocks of an AsciiDoc document, each passed to `add(kind, line, end_line, text, codes, level, name)`."""
     lines = data.decode("utf-8", "replace").splitlines()
-    para: list[tuple[int, str]] = []
-
-    def flush() -> None:
-        if para:
-            text, codes = inline(" ".join(t for _, t in para))
-            if text.strip():
-                add("paragraph", para[0][0], para[-1][0], text, codes, 0, "")
-            para.clear()
+    para = Paragraph(add, inline)
+    flush = para.flush
 
     at = 0
     while at < len(lines):
@@ -102,7 +98,7 @@ def read(data: bytes, add) -> None:
             text, codes = inline(f"{term}: {rest}" if rest else term)
             add("list_item", number, number, text, codes, 1, "")
         else:
-            para.append((number, line.strip()))
+            para.append(number, line.strip())
     flush()
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from gitroute.parsing.paragraphs import Paragraph
+
 TEXINFO_EXTENSIONS = (".texi", ".texinfo", ".txi")
 
 # Sectioning commands -> heading level (`@top` is the manual's title).
@@ -56,14 +58,8 @@ def inline(text: str) -> tuple[str, list[str]]:
 def read(data: bytes, add) -> None:
     """Blocks of a Texinfo manual, each passed to `add(kind, line, end_line, text, codes, level, name)`."""
     lines = data.decode("utf-8", "replace").splitlines()
-    para: list[tuple[int, str]] = []
-
-    def flush() -> None:
-        if para:
-            text, codes = inline(" ".join(t for _, t in para))
-            if text.strip():
-                add("paragraph", para[0][0], para[-1][0], text, codes, 0, "")
-            para.clear()
+    para = Paragraph(add, inline)
+    flush = para.flush
 
     at = 0
     item_code = False  # inside `@table @code`: each `@item` is code
@@ -75,13 +71,13 @@ def read(data: bytes, add) -> None:
         command = _COMMAND.match(line)
         if command is None:
             if line.strip():
-                para.append((number, line.strip()))
+                para.append(number, line.strip())
             else:
                 flush()
             continue
         name, rest = command.group(1), command.group(2)
         if name in _TEXT_COMMANDS:
-            para.append((number, line.strip()))  # a line that starts with inline markup is text
+            para.append(number, line.strip())  # a line that starts with inline markup is text
             continue
         flush()
         if name in _LEVELS:
