@@ -387,7 +387,8 @@ _WIRING_BUILD = _phrases(
     # the release archives" (a Maven assembly descriptor)
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|build)\s+files?\b|\bsource distributions?\b|\bsdists?\b"
     r"|\b(?:release|distribution) (?:archives?|tarballs?)\b",
-    r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?)\s+(?:node|npm|yarn"
+    r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?|decides?\s+that)\s+"
+    r"(?:node(?:\.?js)?|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
     r"|luarocks|setuptools|(?:the )?packaging|(?:the )?installer"
     rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
@@ -739,6 +740,15 @@ _GATES: dict[int, Gate] = {
     1293596014: (('how', 'where'), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
+    1316417906: (('wh',), ('at', 'ich'), ('file',), ('decide', 'instruct', 'let', 'make', 'tell'),
+                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
+                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
+                  'goimports', 'golangci', 'gradle', 'hlint', 'installer', 'isort', 'jest', 'karma', 'ktlint',
+                  'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'packaging', 'phpcs',
+                  'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest', 'python',
+                  'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'setuptools',
+                  'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ', 'tox', 'vite', 'vitest',
+                  'webpack', 'yarn')),
     1321516539: (('depend',),),
     1351016035: (('that', 'which', 'who'),
                  ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
@@ -870,15 +880,6 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
-    3312978601: (('wh',), ('at', 'ich'), ('file',), ('instruct', 'let', 'make', 'tell'),
-                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
-                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
-                  'goimports', 'golangci', 'gradle', 'hlint', 'installer', 'isort', 'jest', 'karma', 'ktlint',
-                  'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'packaging', 'phpcs',
-                  'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest', 'python',
-                  'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'setuptools',
-                  'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ', 'tox', 'vite', 'vitest',
-                  'webpack', 'yarn')),
     3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',

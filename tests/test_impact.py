@@ -604,6 +604,7 @@ def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo,
     # LuaRocks' package spec; Maven's assembly descriptors (what goes into the release archives)
     assert config_kind("lua-cjson-2.1.0-1.rockspec") == config_kind("src/assembly/bin.xml") == "manifest"
     assert config_kind("src/main/resources/bin.xml") is None
+    assert config_kind("tox.toml") == "ci"  # tox 4's TOML configuration, as tox.ini (pathspec)
     assert config_kind("src/golangci.go") is None
     repo = make_repo("linted")
     repo.commit({".golangci.yml": "linters-settings:\n  lll:\n    line-length: 100\nlinters:\n  presets:\n    - bugs\n",

@@ -37,7 +37,7 @@ _MANIFESTS = ("pyproject.toml", "package.json", "go.mod", "Cargo.toml")
 # stems, the first CONFIG_WORDS of each) so that a wiring question in words ("which workflow runs when a tag is
 # pushed", "which manifest declares the console script") finds the file that no table above has a row for.
 _CI_NAMES = frozenset((".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pipelines.yml", ".gitlab-ci.yml",
-                       "bitbucket-pipelines.yml", ".cirrus.yml", ".drone.yml", "jenkinsfile", "tox.ini",
+                       "bitbucket-pipelines.yml", ".cirrus.yml", ".drone.yml", "jenkinsfile", "tox.ini", "tox.toml",
                        "noxfile.py", ".pre-commit-config.yaml", "cloudbuild.yaml", "cloudbuild.yml",
                        "cloudbuild.json", "codefresh.yml", ".woodpecker.yml", ".goreleaser.yml", ".goreleaser.yaml",
                        "renovate.json", "renovate.json5", ".renovaterc", ".renovaterc.json", "codecov.yml",
