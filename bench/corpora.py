@@ -1160,6 +1160,41 @@ CORPORA: dict[str, Corpus] = {
             "85f610148815373a15a813354241447c91829f65",
             source=DEBIAN,
         ),
+        # Session 50's seventh blind set: pathspec (PyPI: gitignore-style pattern matching, Sphinx docs); yaml (npm:
+        # eemeli/yaml, TypeScript compiled into dist/); libmaxminddb (Debian: C, a GeoIP database reader with docs/);
+        # glob (Debian: Go, gobwas/glob's compiled glob patterns).
+        Corpus(
+            "pathspec",
+            "1.1.1",
+            "pathspec-1.1.1.tar.gz",
+            "17db5ecd524104a120e173814c90367a96a98d07c45b2e10c2f3919fff91bf5a",
+            "7b4a0eab16bf917f827c33515036ce9696bf4d8f",
+        ),
+        Corpus(
+            "yaml",
+            "2.9.1",
+            "yaml-2.9.1.tgz",
+            "4ef6c54cf559b8a207b7b518378230805a1c84af239b14960e8c67c7d59de5d3",
+            "e4ce4e7160ee3d892775d349d1b40dd3888a68fa",
+            source=NPM,
+        ),
+        Corpus(
+            "libmaxminddb",
+            "1.12.2",
+            "libmaxminddb_1.12.2.orig.tar.gz",
+            "c0b20260a54cf4cebd3b879ac8e487cf2eac218fe6a5f64f1e2c3032b564fdd8",
+            "655a92f95554bb0f2f868339348550138de17b4a",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "gobwas-glob",
+            "0.2.3",
+            "golang-github-gobwas-glob_0.2.3+git20181002.e7a84e9.orig.tar.xz",
+            "ea77571586f5899f96b0b5e7a493b0bc38884fc36ffdd697fb18fb80503fde84",
+            "bba8ea348283a46809b23599763789bfcfe1fb9e",
+            source=DEBIAN,
+            pool="golang-github-gobwas-glob",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
