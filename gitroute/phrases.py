@@ -316,7 +316,10 @@ _CHECK_TOOLS = (r"pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort|eslint|pret
                 r"|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck")
 _WIRING_BUILD = _phrases(
     r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b|\bcontinuous integration\b|\bpkg-config\b",
-    r"\bpipelines?\b|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
+    # a CI pipeline, not one in the code ("the upload pipeline", "the middleware pipeline", "the processing pipeline")
+    r"\b(?:ci|cd|build|release|deploy(?:ment)?|test|publish(?:ing)?|github|gitlab|azure|bitbucket|jenkins)\s+"
+    r"pipelines?\b|\bpipelines?\s+(?:files?|configs?|configuration|ya?ml|definitions?|jobs?|steps?|stages?|runs?)\b"
+    r"|\bgithub actions?\b|\b(?:workflow|repository)[_ ]dispatch(?:es)?\b|\bdispatch events?\b",
     # publishing a package or a release, not what code does ("which handler publishes log records to a topic")
     r"\bpublish(?:es|ed|ing)?\b(?=(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:packages?|releases?|crates?|gems?|wheels?|images?"
     r"|artifacts?|versions?|pypi|npm|nuget|registry|registries|docs|site)\b)",
@@ -723,6 +726,7 @@ _GATES: dict[int, Gate] = {
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
+    1101633846: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     1117186528: (('argument', 'pros and cons', 'the case '),),
     1191628297: (('where',),
                  ('class', 'enum', 'function', 'interface', 'macro', 'method', 'module', 'struct', 'trait', 'type'),
@@ -793,7 +797,6 @@ _GATES: dict[int, Gate] = {
     1968303449: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'source file'), ('are', 'contain', 'hold', 'is'),
                  ('th',), ('at', 'ese', 'is', 'ose'),
                  ('code', 'demo', 'example', 'implementation', 'program', 'sample', 'tool')),
-    1976169106: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     1990164322: (('wh',), ('at', 'ich'), ('config',), ('file',),
                  ('benchmark', 'build', 'dependencies', 'env', 'environment', 'job', 'metadata', 'npm', 'package',
                   'pypi', 'registry', 'release', 'spec', 'test', 'test suite', 'version')),

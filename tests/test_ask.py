@@ -267,9 +267,13 @@ def test_a_phrase_that_chose_why_or_wiring_and_found_nothing_asks_the_meaning_in
     where = ask_json(route, repo, "--explain", "where is raw forecast text turned into hourly rows rather than kept whole")
     assert [r["kind"] for r in where["classification"]["routes"]] == ["meaning"]
     assert where["rows"][0]["name"] == "parse_forecast"
-    pipeline = ask_json(route, repo, "--explain", "which pipeline turns the raw forecast text into hourly rows")
+    pipeline = ask_json(route, repo, "--explain", "which CI pipeline turns the raw forecast text into hourly rows")
     assert pipeline["classification"]["routes"][0]["kind"] == "wiring"
     assert pipeline["status"] == "routed" and pipeline["rows"][0]["name"] == "parse_forecast"
+    # a pipeline in the code is no CI's: the question's words from the start
+    in_code = ask_json(route, repo, "--explain", "which pipeline turns the raw forecast text into hourly rows")
+    assert [r["kind"] for r in in_code["classification"]["routes"]] == ["meaning"]
+    assert in_code["rows"][0]["name"] == "parse_forecast"
     # "copied" alone is what the code does, not how copies are kept: the question's words from the start
     copied = ask_json(route, repo, "--explain", "how is the raw forecast text copied into hourly rows")
     assert [r["kind"] for r in copied["classification"]["routes"]] == ["meaning"]

@@ -95,6 +95,9 @@ python_repo, go_repo, c_repo = sentences.python_repo, sentences.go_repo, sentenc
     ("Can you point me to where stale forecasts get rejected?", "meaning"),
     ("Which config file decides which linters run on this module?", "wiring"),
     ("Which file tells LuaRocks which C sources to compile into the module?", "wiring"),
+    # a pipeline in the code is no CI (Multer's "upload pipeline"); a CI pipeline is
+    ("Which part of the upload pipeline resizes incoming images before the storage engine writes them?", "meaning"),
+    ("Which file defines the CI pipeline that runs on every push?", "wiring"),
     ("Which file decides that Node.js gets the CommonJS build while browsers get the ES module build?", "wiring"),
     ("Which file tells the packaging to leave the tests package out of the distribution?", "wiring"),
     ("Which file decides what goes into the binary release archives, like the jar and the javadocs?", "wiring"),
