@@ -1195,6 +1195,40 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-gobwas-glob",
         ),
+        # Session 50's eighth blind set: PyJWT (PyPI: JSON Web Tokens, Sphinx docs); Multer (npm: multipart uploads for
+        # Express, lib/ as written); iniparser (Debian: C, an INI file parser); google/uuid (Debian: Go).
+        Corpus(
+            "pyjwt",
+            "2.15.1",
+            "pyjwt-2.15.1.tar.gz",
+            "4f259e80cdfb6b3fc18a7de51fd1ef9ec79652f25019bae68975ca2468a34df8",
+            "9b32532adb4f6ce547cc5b7883dc8e0dfe25a098",
+        ),
+        Corpus(
+            "multer",
+            "2.5.0",
+            "multer-2.5.0.tgz",
+            "b6a535ae5fa87f6cffc90fb213b43c2ea34fdc21dc7ccad3f25caaf009d7fcaa",
+            "cea1071245594b2a878bada27a48b7e4cff90f7a",
+            source=NPM,
+        ),
+        Corpus(
+            "iniparser",
+            "4.2.6",
+            "iniparser_4.2.6.orig.tar.xz",
+            "50be6754755ffe15cd5de4a26425b6ea571266efc7619e5986122e5349b3b0a9",
+            "1574e4ad4e1b99fb025e56dee6ffc7c0afc246ae",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "google-uuid",
+            "1.6.0",
+            "golang-github-google-uuid_1.6.0.orig.tar.gz",
+            "ee63376b5675376c60e055ed66e5f3651ccc703bd580c022b8ad00cea309252d",
+            "3b93efd42053756215b2c51b258e415789a2800d",
+            source=DEBIAN,
+            pool="golang-github-google-uuid",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
