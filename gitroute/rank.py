@@ -226,10 +226,10 @@ def newest_copies_first(rows: list[_T], place: Callable[[_T], tuple[str, str]]) 
     found: dict[tuple[str, str], list[tuple[tuple[int, ...], int]]] = {}
     for i, row in enumerate(rows):
         path, title = place(row)
-        folder = _VERSION_FOLDER.search("/" + path)
+        where = "/" + path  # a version folder at the top has a slash before it too
+        folder = _VERSION_FOLDER.search(where)
         if folder is not None:
             version = tuple(int(n) for n in folder.group(1).split("."))
-            where = "/" + path
             found.setdefault((where[:folder.start()] + "/*/" + where[folder.end():], title), []).append((version, i))
     newest_at: dict[int, int] = {}  # the first place of a page's copies -> its newest copy
     copies: set[int] = set()
