@@ -156,6 +156,8 @@ Lua CJSON converts *excessively* sparse arrays to objects, see http://www.lua.or
 
 
 def test_an_asciidoc_document_is_read_as_headings_paragraphs_code_and_items() -> None:
+    from gitroute.parsing.asciidoc import inline as inline_asciidoc
+
     # lua-cjson's manual.txt is AsciiDoc, read as reStructuredText before: `[source,lua]` over a listing's dashes
     # was a heading, and the sections after it its text
     doc = parse_document("manual.txt", ASCIIDOC)
@@ -176,6 +178,8 @@ def test_an_asciidoc_document_is_read_as_headings_paragraphs_code_and_items() ->
     # a text file is AsciiDoc only when it opens with a title and a line only AsciiDoc writes after it
     assert document_format("notes.txt", b"= Title\n:toc:\n\nText.\n") == "asciidoc"
     assert document_format("calc.txt", b"= not a title, an equation\nx = 1\n") is None
+    # a macro's text stands for it; an index in prose is no macro
+    assert inline_asciidoc("see link:guide.adoc[the guide] for array[0]") == ("see the guide for array[0]", [])
 
 
 @given(st.binary(max_size=400) | st.text(alphabet="=-.*+/[]:`_ abc\n", max_size=400).map(str.encode))

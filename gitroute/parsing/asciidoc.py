@@ -26,7 +26,10 @@ _LIST_ITEM = re.compile(r"[ \t]*(\*{1,5}|-|\.{1,5}|\d+\.)[ \t]+(\S.*)")
 _LABELLED = re.compile(r"(\S.*?)(?::::?|;;)(?:[ \t]+(.*))?$")  # `Make:: Unix, Windows`; not `std::vector is`
 _SKIPPED_LINE = re.compile(r"//(?!/)|:[\w-]+!?:|\[\[?[^\]]*\]\]?[ \t]*$|\.[^\s.]")  # comment, attribute, [..], .Title
 _CODE_SPAN = re.compile(r"`([^`\n]+)`|(?<![\w+])\+([^+\n]+)\+(?![\w+])")
-_MARKUP = re.compile(r"(?<!\w)[*_#]{1,2}(\S(?:.*?\S)?)[*_#]{1,2}(?!\w)|\S+\[([^\]]*)\]|<<[^,>]*,?([^>]*)>>")
+# emphasis, a macro or a link with its text (`http://lua.org[Lua]`, `link:guide.adoc[the guide]`: a colon before the
+# bracket; `array[0]` is no macro), a cross reference
+_MARKUP = re.compile(r"(?<!\w)[*_#]{1,2}(\S(?:.*?\S)?)[*_#]{1,2}(?!\w)|[\w+.-]+:\S*?\[([^\]]*)\]"
+                     r"|<<[^,>]*,?([^>]*)>>")
 _FIRST_TITLE_CHAR = re.compile(r"[\w`'\"(]")
 
 
