@@ -1229,6 +1229,77 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-google-uuid",
         ),
+        # Session 51's first blind set: packaging (PyPI: PyPA's versions, specifiers, markers and tags, Sphinx docs);
+        # EJS (npm: templates, one source in lib/cjs and lib/esm and a bundle at the top); cmark (Debian: C, the
+        # CommonMark reference parser); go-cmp (Debian: Go, Google's value comparison with diffs).
+        Corpus(
+            "packaging",
+            "26.4",
+            "packaging-26.4.tar.gz",
+            "c4b671c41ddb9bf26e543c37723610d28fb6bf7affc4da17cf048d419d2c062a",
+            "7af2d74e7aecba5fdcf19f37e86d25d579477f02",
+        ),
+        Corpus(
+            "ejs",
+            "7.0.2",
+            "ejs-7.0.2.tgz",
+            # npm integrity sha512-LcDSEP6Oclb9sTiSyG0MpG0RuKvLDRxCOOt+2sIk+kdk1rMkFU8SRnT0qaNt5zvU0LOV1YXXOvIoZL/sKwabvw==
+            "1e77def2bb9a66761aded08e3354b02d92f1b15e791596fd74992fd7bef34adf",
+            "c755cfab32aedbde9d61a5e223423cfd2c4fa6bc",
+            source=NPM,
+        ),
+        Corpus(
+            "cmark",
+            "0.30.2",
+            "cmark_0.30.2.orig.tar.gz",
+            "6c7d2bcaea1433d977d8fed0b55b71c9d045a7cdf616e3cd2dce9007da753db3",
+            "6c7c398980411de0051ef539eb096e8941e7cf7f",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "go-cmp",
+            "0.6.0",
+            "golang-github-google-go-cmp_0.6.0.orig.tar.gz",
+            "d14f7d57b0f6d25771bee3d7d5d038f532539e71bfc934772b1c0467ab90fa86",
+            "8949b9843b0273c60132dfb2ba8739f837640412",
+            source=DEBIAN,
+            pool="golang-github-google-go-cmp",
+        ),
+        # Session 51's second: Python-Markdown (PyPI, MkDocs docs); body-parser (npm: Express's body parsing, lib/ as
+        # written); Hashie (Debian: Ruby, hash extensions); picocli (Debian: Java, command lines, AsciiDoc docs).
+        Corpus(
+            "markdown",
+            "3.11.3",
+            "markdown-3.11.3.tar.gz",
+            "81eb91631dc97ad1efbc76019ef0f80fe90ca49ddf81546752d79989c3bfff3e",
+            "7f001441a938a8017fe9204cf2a3e32399c57e2a",
+        ),
+        Corpus(
+            "body-parser",
+            "2.4.0",
+            "body-parser-2.4.0.tgz",
+            # npm integrity sha512-Ifk1KcLrxaGt1occQagQNFNNOqRt1LFuehEnHHzB8Z6cRgIxRU1TBaiIsUiCdA+gy5PL7Y1IX31DNKkRmxtXjQ==
+            "3f6e22dc9710a8bd5942fee8dfbd4632b54980cc2f33854f1ec1e314b17b2357",
+            "a92cfd50b8dce12804544b05e493759b61aa16c1",
+            source=NPM,
+        ),
+        Corpus(
+            "hashie",
+            "5.0.0",
+            "ruby-hashie_5.0.0.orig.tar.gz",
+            "f16d5394d732678d6287a334aeb41e88bb12fe78c22c4b749ffcb0570014f59a",
+            "0d9c7a06bed01b1ab5c59a6eff825442927cde37",
+            source=DEBIAN,
+            pool="ruby-hashie",
+        ),
+        Corpus(
+            "picocli",
+            "4.6.2",
+            "picocli_4.6.2.orig.tar.xz",
+            "884e0bef7fb8fc79d22420f04a5c538a89203a6946d43b6370157d293d7cdb40",
+            "2abdcf49fc66feefee7ba86ede0f6ae862954008",
+            source=DEBIAN,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
