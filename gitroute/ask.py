@@ -213,6 +213,9 @@ _CALLED_A_DEFINITION = LazyPattern(r"\bthe\s+([A-Za-z_]\w*)\s+(?:function|method
 _NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first last next previous following above
     below given public private protected static abstract base parent child default right wrong only
     helper wrapper outer inner top""".split())
+# "the parse method of Parser", "the constructor of JsonReader": the name a member belongs to (EJS' `Parser`)
+_OWNER_OF_A_MEMBER = LazyPattern(r"\b(?:method|constructor|function|field|property|member|attribute)s?\s+of\s+"
+                                 r"(?:the\s+)?([A-Za-z_]\w*)", re.I)
 _COLON_METHOD = LazyPattern(r"([A-Za-z_]\w*):([A-Za-z_]\w*)")
 
 
@@ -249,7 +252,7 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                    and w.lower() in _LOOKUP_WORDS and not raw[i - 1].endswith((".", "?", "!", ":", ";"))}
     # "the outside function in the ranges folder": a plain word the question calls a function (or a method, a
     # class, …) is that name when the repository defines it (semver's `outside`)
-    called = {m.group(1) for m in _CALLED_A_DEFINITION.finditer(text)
+    called = {m.group(1) for pattern in (_CALLED_A_DEFINITION, _OWNER_OF_A_MEMBER) for m in pattern.finditer(text)
               if m.group(1).lower() not in _NOT_A_NAME_BEFORE_ITS_KIND and evidence.is_symbol(m.group(1))}
     for word in dict.fromkeys(quoted + words):
         if not word:
@@ -765,7 +768,7 @@ _SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[
 # is about, at a clause's end. Rarely its title: the code route then reads the whole document, and what the question
 # says the section describes is asked of the meaning index first (`query._described_first`).
 _HAS_SECTION_ON = LazyPattern(r"\b(?:has|have|had|with|there['’]?s|there is)\s+(?:a|an|one)\s+section\s+(?:on|about)"
-                              r"\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s*(?:[;,.?!]|$))", re.I)
+                              r"\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s*(?:[;,.?!]|$)|\s+with\b)", re.I)
 
 
 # "which part of the README", "what section of the guide", "which README section explains", "where in the README is

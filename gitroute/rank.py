@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict, namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from gitroute.text import (
     ENTRY_WORDS,
@@ -201,12 +201,39 @@ def the_sources(paths: Sequence[str]) -> list[str]:
     code, kept); JavaScript's `src/` ones when the rest are the bundle at the top and built copies (Moment's
     `moment.js`, `min/`, `dist/`)."""
     built = {p for p in paths if in_built_folder(p)}
+    twins = esm_cjs_twins(built)
+    if twins and all(p in twins or ("/" not in p and _JS_SOURCE.search(p)) for p in paths):
+        return [p for p in paths if p in twins]  # EJS's `lib/esm/` and `lib/cjs/`, bundled into `ejs.js` at the top
     kept = list(paths) if len(built) < 2 or len(built) == len(set(paths)) else [p for p in paths if p not in built]
     in_src = [p for p in kept if p.startswith("src/")]
     if in_src and any("/" not in p for p in kept) and all(
             _JS_SOURCE.search(p) and (p.startswith("src/") or "/" not in p or in_built_folder(p)) for p in kept):
         return in_src
     return kept
+
+
+_DUAL = re.compile(r"(?:^|/)(esm|cjs)/")
+_JS_EXT = re.compile(r"\.[cm]?js$")
+
+
+def dual_build_key(path: str) -> str | None:
+    """A file of a package built twice, as ES modules and as CommonJS, with its `esm`/`cjs` folder and its extension
+    left out: the twins of one source share it (`lib/*/utils`); None for a file of neither folder."""
+    found = _DUAL.search(path)
+    if found is None or not _JS_EXT.search(path):
+        return None
+    return _JS_EXT.sub("", path[:found.start(1)] + "*" + path[found.end(1):])
+
+
+def esm_cjs_twins(paths: Iterable[str]) -> set[str]:
+    """Of `paths`, those built twice from one source, the ES modules' and the CommonJS' copy both present."""
+    keyed: dict[str, dict[str, str]] = {}
+    for path in paths:
+        key = dual_build_key(path)
+        found = _DUAL.search(path)
+        if key is not None and found is not None:
+            keyed.setdefault(key, {})[found.group(1)] = path
+    return {p for group in keyed.values() if len(group) == 2 for p in group.values()}
 
 
 def in_built_folder(path: str) -> bool:

@@ -596,6 +596,30 @@ def test_a_section_the_readme_has_on_a_topic_is_asked_by_what_it_describes(neste
     assert paths(doc, 1) == ["lib/retry.js"]
 
 
+def test_a_readme_named_by_a_part_of_its_folder_and_a_long_section_description(tmp_path_factory):
+    # picocli: "The codegen README has a section on creating man page template files with a template directory option
+    # and a force flag; which code actually implements that?" asked the top-level README (the folder is
+    # `picocli-codegen`), the section's description ran past the clause, and the build file beside the README came first
+    repo = _built(tmp_path_factory, "modules", {
+        "README.md": "# tool\n\nA command line toolkit.\n",
+        "tool-codegen/README.md": ("# Code generation\n\n## Creating template files\n\nPass a template directory and "
+                                   "force to overwrite the template files of every command.\n"),
+        "tool-codegen/build.gradle": "dependencies {\n    implementation project(':tool')\n}\n",
+        "tool-codegen/src/main/java/tool/codegen/TemplateWriter.java": (
+            "package tool.codegen;\n\n/** Writes a template file for each command into the template directory. */\n"
+            "public class TemplateWriter {\n    /** Overwrites existing template files when force is set. */\n"
+            "    public void writeTemplates(String directory, boolean force) {}\n}\n"),
+        "tool-shell/README.md": "# Shell\n\nAn interactive shell.\n",
+        "src/main/java/tool/Command.java": "package tool;\n\npublic class Command {\n    public void run() {}\n}\n",
+    })
+    doc = ask(repo, "The codegen README has a section on creating template files with a template directory option and "
+                    "a force flag; which code actually implements that?")
+    assert ("code", "tool-codegen/README.md#creating template files") in routes(doc)
+    assert paths(doc, 1) == ["tool-codegen/src/main/java/tool/codegen/TemplateWriter.java"]
+    beside = run_route(["code", "--json", "tool-codegen/README.md"], repo.path)
+    assert beside.exit_code == 0 and "build.gradle" not in beside.stdout  # how the folder is built, not its code
+
+
 def test_the_document_named_before_section_is_no_section_title(nested_repo):
     # axios: "The README section on multiple interceptors says they run in the order they were added …; which code
     # actually builds and runs that chain?" read "README" as the section's title and the code route read the whole

@@ -564,6 +564,46 @@ def test_a_name_in_src_and_in_the_bundle_at_the_top_is_the_sources(make_repo, ro
     assert [row["path"] for row in doc["rows"]][:1] == ["src/lib/diff.js"], doc["rows"]
 
 
+def test_one_source_built_as_es_modules_and_commonjs_beside_a_bundle_at_the_top_is_walked_as_one(make_repo, route):
+    """EJS 7 publishes lib/esm/ and lib/cjs/ (one source built twice) and ejs.js at the top bundling them: "which code
+    calls escapeRegExpChars?" walked the bundle alone (no caller), and `Parser` listed its twins as candidates. Both
+    twins are walked as one symbol; a file holding a copy of the name (the bundle) comes after the twins' callers."""
+    esm_util = "export function escapeChars(s) { return s; }\n"
+    esm_caller = "import { escapeChars } from './utils.js';\nexport function compile(t) { return escapeChars(t); }\n"
+    cjs_util = "function escapeChars(s) { return s; }\nexports.escapeChars = escapeChars;\n"
+    cjs_caller = ("const utils = require('./utils.js');\n"
+                  "function compile(t) { return utils.escapeChars(t); }\nexports.compile = compile;\n")
+    bundle = "function escapeChars(s) { return s; }\nfunction compile(t) { return escapeChars(t); }\n"
+    repo = make_repo("dual")
+    repo.commit({"lib/esm/utils.js": esm_util, "lib/esm/ejs.js": esm_caller, "lib/cjs/utils.js": cjs_util,
+                 "lib/cjs/ejs.js": cjs_caller, "ejs.js": bundle}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "escapeChars"], repo.path).stdout)
+    assert sorted(row["path"] for row in doc["rows"][:2]) == ["lib/cjs/ejs.js", "lib/esm/ejs.js"], doc["rows"]
+    assert "walked together" in " ".join(doc["notes"])
+    # twins of another kind of folder are no dual build: still candidates
+    from gitroute.rank import esm_cjs_twins
+
+    assert esm_cjs_twins(["lib/esm/a.js", "lib/cjs/a.cjs", "lib/esm/b.js"]) == {"lib/esm/a.js", "lib/cjs/a.cjs"}
+    assert esm_cjs_twins(["lib/esm/a.js", "lib/umd/a.js"]) == set()
+
+
+def test_the_owner_a_question_names_a_member_of_is_the_name_asked(make_repo, route) -> None:
+    """EJS: "If I change the constructor or the parse method of Parser in the argument-parsing module, which callers
+    do I need to re-check …?" asked impact the whole sentence: a plain capitalised word after "method of" is the name
+    when the repository defines it."""
+    repo = make_repo("owner")
+    repo.commit({"lib/parseargs.js": "class Parser {\n  parse(args) { return args; }\n}\nmodule.exports = { Parser };\n",
+                 "bin/cli.js": "const { Parser } = require('../lib/parseargs');\n"
+                               "function main(argv) { return new Parser().parse(argv); }\nmain(process.argv);\n"},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["ask", "--json", "--explain", "If I change the constructor or the parse method of Parser in the "
+                                            "argument module, which callers do I need to re-check?"], repo.path).stdout)
+    assert doc["classification"]["routes"][0]["asked"] == "Parser"
+    assert [row["path"] for row in doc["rows"]][:1] == ["bin/cli.js"]
+
+
 def test_a_class_and_its_stub_beside_a_test_s_class_of_the_name_is_the_code_s(make_repo, route) -> None:
     """Found as a new user on cachetools 8.0.2 (PyPI, never a corpus): "If I change the Cache class, which callers would
     break?" listed `__init__.py`, its `__init__.pyi` stub and a test's own `Cache` as candidates, and no caller."""

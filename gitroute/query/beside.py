@@ -84,7 +84,7 @@ def _beside(view: BundleView, path: str, want: str, linked: Sequence[str] = ()) 
     names, in a folder other than the top: the files of its folder with its stem (`examples/pacman.md` and
     `examples/pacman.rs`); for a code file, its folder's README (or index); for a folder's README, the folder's code
     files, when it has at most MAX_BESIDE and the README links none of them itself (`linked`: it says which then).
-    Tests are never beside anything."""
+    Tests are never beside anything, nor build and CI files beside a document."""
     folder, _, base = path.rpartition("/")
     if not folder:
         return []
@@ -95,8 +95,10 @@ def _beside(view: BundleView, path: str, want: str, linked: Sequence[str] = ()) 
 
     files = [f for f in files_in(view, folder) if f != path and not _TEST_PATH.search(f.rpartition("/")[2])
              and is_document(f) == (want == "document")]
-    if want == "code":
-        files = [f for f in files if _is_code_file(view, f)]
+    if want == "code":  # a build or CI file beside a README is how the folder is built, not what the README tells
+        from gitroute.indexes.wiring import config_kind
+
+        files = [f for f in files if config_kind(f) is None and _is_code_file(view, f)]
     same = [f for f in files if _stem(f) == _stem(path)]
     if want == "document":
         return same + [f for f in files if f not in same and _stem(f) in README_STEMS]

@@ -3,6 +3,8 @@ the pinned commit, a document's name or title, a symbol's name, where a name is 
 """
 from __future__ import annotations
 
+import re
+
 from gitroute.query import answer, ask_symbols, query
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -127,7 +129,21 @@ def document_named(view: BundleView, text: str) -> str | None:
         if wanted in (lower, base, base.rpartition(".")[0] or base, stem) or lower.endswith("/" + wanted) \
                 or stem.endswith("/" + wanted):
             found.append(path)
+    if not found and "/" in wanted:
+        return _in_named_folder(view, wanted)
     return min(found, key=lambda p: (len(p), p)) if found else None
+
+
+def _in_named_folder(view: BundleView, wanted: str) -> str | None:
+    """"codegen/readme": the one document of that stem in a folder that name is a part of (`picocli-codegen/
+    README.adoc`: "the codegen README"), its parts split at hyphens, underscores and dots; None unless one."""
+    folder, _, stem = wanted.rpartition("/")
+    found = set()
+    for path in document_paths(view):
+        parent, _, base = path.lower().rpartition("/")
+        if (base.rpartition(".")[0] or base) == stem and folder in re.split(r"[-_.]", parent.rpartition("/")[2]):
+            found.add(path)
+    return found.pop() if len(found) == 1 else None
 
 
 def definitions(view: BundleView, name: str) -> tuple[tuple[str, str], ...] | None:

@@ -17,7 +17,7 @@ from operator import itemgetter
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.model import Answer, Row
-from gitroute.rank import is_secondary, the_sources
+from gitroute.rank import esm_cjs_twins, is_secondary, the_sources
 from gitroute.text import is_code_name, split_path_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -322,7 +322,10 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
                       {"footer": FOOTER, "ambiguous_edges": {"left_out": 0, "included": 0}})
     distinct = _distinct_targets(candidates)
     others = len(distinct) - 1
+    every = distinct
     distinct = _meant(distinct)
+    # A code file that holds a copy of the name not walked is a bundle or a vendored copy: its uses are the copy's
+    copies = {r[1] for r in every if section_of(r[1]) == "code"} - {r[1] for r in distinct}
     together = len(distinct) > 1 and one_symbol(distinct)
     if together:
         others = 0
@@ -342,12 +345,12 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
                            every_definition=together)
         # A contract row that repeats an earlier one is a row more the caller reads past (`ask`'s merge skips it).
         rows = (rows or 0) + len(contract_rows[0]) - len({(r.path, r.line, r.name) for r in contract_rows[0]})
-        ranked = rank_kept_rows(view.graph, walk.reached, limit=limit, explain=explain,
-                                keep=rows - len(contract_rows[0]))
+        ranked = rank_kept_rows(view.graph, walk.reached, limit=limit + len(copies), explain=explain,
+                                keep=rows - len(contract_rows[0]) + len(copies))
     else:
         walk = walk_impact(view.graph, starts, start[3], depth=depth, include_ambiguous=ambiguous,
                            every_definition=together)
-        ranked = rank_rows(walk.reached, walk.start_paths, limit=limit, explain=explain)
+        ranked = rank_rows(walk.reached, walk.start_paths, limit=limit + len(copies), explain=explain)
     where = ", ".join(dict.fromkeys(r[1] for r in distinct)) if together else start[1]
     notes = [f"impact of {start[3]} '{start[2]}' ({where}), depth {depth}: {walk.edges} edges into "
              f"{len(walk.reached)} files"]
@@ -371,9 +374,20 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
+    if copies:
+        ranked = _copies_last(ranked, copies, limit)
     if first_section is not None:
         ranked = sorted(ranked, key=lambda r: dict(r.extra).get("section") != first_section)  # stable
     return Answer("routed", view.source, tuple(contract_rows[0] + ranked)[:rows], tuple(notes), extra)
+
+
+def _copies_last(ranked: list[Row], copies: set[str], limit: int) -> list[Row]:
+    """Each section's rows with the files that hold a copy of the name after the rest (EJS's `ejs.js` at the top
+    bundles `lib/`, whose uses its uses are), `limit` a section."""
+    sections: dict[object, list[Row]] = {}
+    for row in ranked:
+        sections.setdefault(dict(row.extra).get("section"), []).append(row)
+    return [r for rows in sections.values() for r in sorted(rows, key=lambda r: r.path in copies)[:limit]]
 
 
 def _value_rows(view: IndexView, start: list, *, limit: int, explain: bool) -> tuple[list[Row], str]:
@@ -500,7 +514,8 @@ _IMPLEMENTATION = re.compile(r"[-_.](?:inl|impl|inline)$")
 def one_symbol(records: Sequence[list]) -> bool:
     """Whether several definitions of one name are one symbol to walk together, not candidates to choose from:
     all in one file (a type and its constructors, a function defined twice under conditions), in files of
-    one stem (`worker.h` and `worker-inl.h`), or a C or C++ declaration in headers beside one definition."""
+    one stem (`worker.h` and `worker-inl.h`), one source built as ES modules and as CommonJS (`lib/esm/utils.js`
+    and `lib/cjs/utils.js`), or a C or C++ declaration in headers beside one definition."""
     if len({r[2] for r in records}) != 1:
         return False
     paths = {r[1] for r in records}
@@ -510,7 +525,7 @@ def one_symbol(records: Sequence[list]) -> bool:
     def stem(path: str) -> str:
         return _IMPLEMENTATION.sub("", posixpath.splitext(path)[0])
 
-    if len({stem(p) for p in paths}) == 1:
+    if len({stem(p) for p in paths}) == 1 or esm_cjs_twins(paths) == paths:  # one source built twice: ESM, CommonJS
         return True
     lowered = [p.lower() for p in paths]
     return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
@@ -527,7 +542,7 @@ def _meant(distinct: list[list]) -> list[list]:
     if len(source) < len(own):  # the source's definitions listed before its bundles' too
         own = source
         distinct = sorted(distinct, key=lambda r: r not in source)
-    if len(own) == 1 and len(distinct) > 1:
+    if (len(own) == 1 or one_symbol(own)) and len(distinct) > len(own):
         return own  # the others are built or vendored copies (qs's dist/qs.js bundles lib/utils.js's maybeMap)
     return distinct
 
