@@ -628,6 +628,18 @@ def test_the_repository_s_automation_files_are_ci_files() -> None:
         assert config_kind(path) is None, path
 
 
+def test_task_runners_and_javascript_build_configs_are_manifests() -> None:
+    """EJS: "Which file runs the release-tarball smoke tests …?" is its jakefile.js, which was no file of the wiring;
+    a bundler's or the TypeScript compiler's configuration says how the package is built as much as a Makefile."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in ("jakefile.js", "Gruntfile.js", "gulpfile.mjs", "Taskfile.yml", "magefile.go", "tsconfig.json",
+                 "rollup.config.mjs", "packages/web/vite.config.ts", "webpack.config.js", ".babelrc"):
+        assert config_kind(path) == "manifest", path
+    for path in ("src/jake.js", "lib/tasks.js", "rollup.js"):
+        assert config_kind(path) is None, path
+
+
 def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo, route) -> None:
     """logrus: "Which config file sets up the Go linter …, with the 100-character line length limit?" answered no_match
     (a plain-words question, and .golangci.yml was no file of the wiring); CLI11's warning flags are set in a CMake

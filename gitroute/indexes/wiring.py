@@ -75,7 +75,16 @@ _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package
                              "mix.exs", "plugin.xml",  # plugin.xml: a Cordova plugin's manifest
                              # a repository's build script by the names build tools give it (not `build.py`: a module)
                              "build.sh", "build.ps1", "build.cmd", "build.bat", "build.cake", "build.fsx",
-                             "psakefile.ps1"))
+                             "psakefile.ps1",
+                             # task runners' files by the names they look for (EJS' jakefile.js runs its release checks)
+                             "gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gruntfile.js",
+                             "gruntfile.cjs", "gruntfile.coffee", "jakefile.js", "jakefile.cjs", "jakefile",
+                             "taskfile.yml", "taskfile.yaml", "magefile.go",
+                             # how JavaScript and TypeScript are compiled and bundled
+                             "tsconfig.json", "webpack.config.js", "webpack.config.mjs", "webpack.config.cjs",
+                             "webpack.config.ts", "rollup.config.js", "rollup.config.mjs", "rollup.config.ts",
+                             "vite.config.js", "vite.config.mjs", "vite.config.ts", "babel.config.js",
+                             "babel.config.json", "babel.config.cjs", ".babelrc", ".babelrc.json"))
 # .cmake: a build's own modules (CLI11's cmake/CLI11Warnings.cmake sets the compiler's warning flags); .pc.in: the
 # pkg-config metadata a C library installs, made from this template (libyaml's yaml-0.1.pc.in)
 _MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", ".cabal", ".cmake", ".pc.in",
