@@ -1243,7 +1243,7 @@ CORPORA: dict[str, Corpus] = {
             "ejs",
             "7.0.2",
             "ejs-7.0.2.tgz",
-            # npm integrity sha512-LcDSEP6Oclb9sTiSyG0MpG0RuKvLDRxCOOt+2sIk+kdk1rMkFU8SRnT0qaNt5zvU0LOV1YXXOvIoZL/sKwabvw==
+        # npm integrity sha512-LcDSEP6Oclb9sTiSyG0MpG0RuKvLDRxCOOt+2sIk+kdk1rMkFU8SRnT0qaNt5zvU0LOV1YXXOvIoZL/sKwabvw==
             "1e77def2bb9a66761aded08e3354b02d92f1b15e791596fd74992fd7bef34adf",
             "c755cfab32aedbde9d61a5e223423cfd2c4fa6bc",
             source=NPM,
@@ -1278,7 +1278,7 @@ CORPORA: dict[str, Corpus] = {
             "body-parser",
             "2.4.0",
             "body-parser-2.4.0.tgz",
-            # npm integrity sha512-Ifk1KcLrxaGt1occQagQNFNNOqRt1LFuehEnHHzB8Z6cRgIxRU1TBaiIsUiCdA+gy5PL7Y1IX31DNKkRmxtXjQ==
+        # npm integrity sha512-Ifk1KcLrxaGt1occQagQNFNNOqRt1LFuehEnHHzB8Z6cRgIxRU1TBaiIsUiCdA+gy5PL7Y1IX31DNKkRmxtXjQ==
             "3f6e22dc9710a8bd5942fee8dfbd4632b54980cc2f33854f1ec1e314b17b2357",
             "a92cfd50b8dce12804544b05e493759b61aa16c1",
             source=NPM,
@@ -1299,6 +1299,41 @@ CORPORA: dict[str, Corpus] = {
             "884e0bef7fb8fc79d22420f04a5c538a89203a6946d43b6370157d293d7cdb40",
             "2abdcf49fc66feefee7ba86ede0f6ae862954008",
             source=DEBIAN,
+        ),
+        # Session 51's third: voluptuous (PyPI: data validation schemas); minimatch (npm: glob matching, TypeScript
+        # built twice into dist/commonjs and dist/esm); zlib (Debian: C, compression); fatih/color (Debian: Go).
+        Corpus(
+            "voluptuous",
+            "0.16.0",
+            "voluptuous-0.16.0.tar.gz",
+            "006535e22fed944aec17bef6e8725472476194743c87bd233e912eb463f8ff05",
+            "ae64069c38ef328dcf7b8b7dd247d87665771e63",
+        ),
+        Corpus(
+            "minimatch",
+            "11.0.10",
+            "minimatch-11.0.10.tgz",
+        # npm integrity sha512-L3/cjhQ5E6lft0VCp/2mO3Ic74RnutKy3rz7iGwp/6w1hKcO262g2rbfacFyw6eBig5OdI0nu5PpuA0/WQs9Tw==
+            "d40cebf4cdc8685dc7d4dad80e9da37e37d40a182d23232a9468062a46304258",
+            "76ea2ee851ed3b28081a7dadadc799e6badaa57c",
+            source=NPM,
+        ),
+        Corpus(
+            "zlib",
+            "1.3.1",
+            "zlib_1.3.dfsg+really1.3.1.orig.tar.gz",
+            "60dd315c07f616887caa029408308a018ace66e3d142726a97db164b3b8f69fb",
+            "90be1f6f821c6e7d25d0cc3b2370d6d7086a4a40",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "fatih-color",
+            "1.17.0",
+            "golang-github-fatih-color_1.17.0.orig.tar.gz",
+            "82e284c6679ac3eb4cbbb5e15b142bb1e6a68f957fe0d2db8ec4fe17e7f78e88",
+            "b7ce6c428617d26537393b03e1e60f742d68bb4c",
+            source=DEBIAN,
+            pool="golang-github-fatih-color",
         ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
