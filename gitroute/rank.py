@@ -53,12 +53,13 @@ assert TIERS["owner_tokens"] == TIERS["path_tokens"]
 
 # Path parts that mark a file as secondary, and the question words that lift the demotion. A .NET solution names
 # its test projects after the project they test (`Newtonsoft.Json.Tests/`, `Acme.UnitTests/`).
-_SECONDARY = re.compile(
-    r"(^|/)(tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples|demos?|vendor|vendored|"
-    r"third_party|thirdparty|external|node_modules|docs?|benchmarks?|dist)(/|$)|"
-    r"(^|/)[^/]+\.(unit|integration|functional)?(tests?|specs?|benchmarks?)/|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|"
-    r"[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py|[^/]*\.d\.[cm]?ts|[^/]*\.min\.js)$"
-)
+_SECONDARY_FOLDERS = ("tests?|testing|spec|specs|__tests__|fixtures?|examples?|samples|demos?|vendor|vendored|"
+                      "third_party|thirdparty|external|node_modules|docs?|benchmarks?")
+_SECONDARY_FILES = (r"(^|/)[^/]+\.(unit|integration|functional)?(tests?|specs?|benchmarks?)/|(^|/)(test_[^/]*|"
+                    r"[^/]*_test\.[a-z]+|[^/]*\.test\.[a-z]+|[^/]*\.spec\.[a-z]+|conftest\.py|[^/]*\.d\.[cm]?ts|"
+                    r"[^/]*\.min\.js)$")
+_SECONDARY = re.compile(rf"(^|/)({_SECONDARY_FOLDERS}|dist)(/|$)|{_SECONDARY_FILES}")
+_SECONDARY_BUT_DIST = re.compile(rf"(^|/)({_SECONDARY_FOLDERS})(/|$)|{_SECONDARY_FILES}")
 ASKS_SECONDARY = frozenset({"test", "tests", "tested", "testing", "spec", "fixture", "fixtures", "example", "examples",
                             "sample", "demo", "vendor", "vendored", "doc", "docs", "documentation", "benchmark",
                             "conftest"})
@@ -195,6 +196,21 @@ def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
 
 
+def secondary_but_dist(path: str) -> bool:
+    """`is_secondary` with `dist/` as code: a repository whose code is all there (`secondary_test`)."""
+    return _SECONDARY_BUT_DIST.search(path.lower()) is not None
+
+
+def secondary_test(code_paths: Iterable[str]) -> Callable[[str], bool]:
+    """`is_secondary` for one repository, given its code files' paths: where all of them are secondary and some under
+    `dist/` (a package published as its build alone: minimatch's dist/commonjs and dist/esm, with no source beside),
+    `dist/` is the code, not a copy of it, and indexed as code (`secondary_but_dist`)."""
+    code = list(code_paths)
+    if all(map(is_secondary, code)) and not all(map(secondary_but_dist, code)):
+        return secondary_but_dist
+    return is_secondary
+
+
 def the_sources(paths: Sequence[str]) -> list[str]:
     """Of the files that define one name, those that are its source: the ones outside built folders when two or more
     are in them (Luxon's `build/amd/luxon.js`, `build/es6/luxon.mjs` beside `src/impl/util.js`; one there may be the
@@ -212,13 +228,13 @@ def the_sources(paths: Sequence[str]) -> list[str]:
     return kept
 
 
-_DUAL = re.compile(r"(?:^|/)(esm|cjs)/")
-_JS_EXT = re.compile(r"\.[cm]?js$")
+_DUAL = re.compile(r"(?:^|/)(esm|cjs|commonjs)/")
+_JS_EXT = re.compile(r"\.(?:d\.)?[cm]?[jt]s$")  # and its declarations, built beside it (`index.d.ts`)
 
 
 def dual_build_key(path: str) -> str | None:
-    """A file of a package built twice, as ES modules and as CommonJS, with its `esm`/`cjs` folder and its extension
-    left out: the twins of one source share it (`lib/*/utils`); None for a file of neither folder."""
+    """A file of a package built twice, as ES modules and as CommonJS, with its `esm`/`cjs`/`commonjs` folder and its
+    extension left out: the twins of one source share it (`lib/*/utils`); None for a file of neither folder."""
     found = _DUAL.search(path)
     if found is None or not _JS_EXT.search(path):
         return None
@@ -232,7 +248,7 @@ def esm_cjs_twins(paths: Iterable[str]) -> set[str]:
         key = dual_build_key(path)
         found = _DUAL.search(path)
         if key is not None and found is not None:
-            keyed.setdefault(key, {})[found.group(1)] = path
+            keyed.setdefault(key, {})[found.group(1)[:3]] = path  # `commonjs` is `cjs` (minimatch's dist/commonjs)
     return {p for group in keyed.values() if len(group) == 2 for p in group.values()}
 
 

@@ -586,6 +586,23 @@ def test_one_source_built_as_es_modules_and_commonjs_beside_a_bundle_at_the_top_
 
     assert esm_cjs_twins(["lib/esm/a.js", "lib/cjs/a.cjs", "lib/esm/b.js"]) == {"lib/esm/a.js", "lib/cjs/a.cjs"}
     assert esm_cjs_twins(["lib/esm/a.js", "lib/umd/a.js"]) == set()
+    assert esm_cjs_twins(["dist/esm/i.d.ts", "dist/commonjs/i.d.ts"]) == {"dist/esm/i.d.ts", "dist/commonjs/i.d.ts"}
+    # minimatch: a package published as dist/commonjs and dist/esm alone, its option type declared in .d.ts twins
+    published = make_repo("published")
+    types = "export interface MatchOptions {\n  dot?: boolean\n}\n"
+    published.commit({"dist/esm/index.d.ts": types, "dist/commonjs/index.d.ts": types,
+                      "dist/esm/walk.d.ts": "import { MatchOptions } from './index.js'\n"
+                                            "export declare function walk(o: MatchOptions): void\n",
+                      "dist/esm/assert.js": "export const assertPattern = (p) => { if (!p) throw new Error('p') }\n",
+                      "dist/commonjs/assert.js": "const assertPattern = (p) => { if (!p) throw new Error('p') }\n"
+                                                 "exports.assertPattern = assertPattern\n",
+                      "dist/esm/index.js": "import { assertPattern } from './assert.js'\n"
+                                           "export const match = (p) => { assertPattern(p); return p }\n"}, "initial")
+    assert route(["build", "-q"], published.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "assertPattern"], published.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["dist/esm/index.js"], doc["rows"]
+    doc = json.loads(route(["impact", "--json", "MatchOptions"], published.path).stdout)
+    assert not doc.get("ambiguous_target") and "dist/esm/walk.d.ts" in [row["path"] for row in doc["rows"]], doc
 
 
 def test_the_owner_a_question_names_a_member_of_is_the_name_asked(make_repo, route) -> None:

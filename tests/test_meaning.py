@@ -1059,6 +1059,40 @@ def test_built_copies_beside_mirroring_and_in_dist():
         "browser/nunjucks.js", "browser/nunjucks-slim.js"}
 
 
+def test_a_package_published_as_its_build_alone_has_its_code_in_dist(make_repo, route):
+    # minimatch as npm serves it: dist/commonjs and dist/esm, no source beside them. `dist/` read as built copies left
+    # the meaning index 18 words and every plain-words question no_match; a repository with sources keeps dist/ out.
+    from gitroute.rank import is_secondary, secondary_but_dist, secondary_test
+
+    assert secondary_test(["dist/esm/index.js", "dist/commonjs/index.js", "test/basic.js"]) is secondary_but_dist
+    assert secondary_test(["src/index.ts", "dist/esm/index.js"]) is is_secondary
+    assert secondary_test(["test/basic.js"]) is is_secondary and secondary_test([]) is is_secondary
+    escape = ("/**\n * Escape all magic characters in a glob pattern, so that it will only ever match literal\n"
+              " * strings: wrap them in brackets, or put a backslash before each.\n */\n"
+              "export const escape = (s, windowsPathsNoEscape = false) => {\n"
+              "  return windowsPathsNoEscape ? s.replace(/[?*()[\\]]/g, '[$&]') : s.replace(/[?*()[\\]\\\\]/g, '\\\\$&')\n"
+              "}\n")
+    files = {"package.json": '{"name": "globby-match", "main": "dist/commonjs/index.js"}\n',
+             "dist/esm/escape.js": escape, "dist/commonjs/escape.js": escape.replace("export const", "const"),
+             "dist/esm/index.js": "export const minimatch = (p, pattern) => p === pattern\n"}
+    for name, says in (("brace", "Expand a brace range into the numbers it stands for"),
+                       ("unescape", "Turn bracketed single characters back into plain ones"),
+                       ("ast", "Parse extended glob groups into a tree of nodes"),
+                       ("path", "Split a path on its separators, on Windows too")):
+        for build in ("esm", "commonjs"):
+            files[f"dist/{build}/{name}.js"] = f"/** {says}. */\nexport const {name} = (s) => s\n"
+    repo = make_repo("published")
+    repo.commit(files, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where does it put a backslash before the magic characters of a glob pattern", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"].endswith("/escape.js"), doc
+    # the memo keys a file's postings by what they are made of: the same blob read as code is another entry
+    from gitroute.indexes.meaning.postings import as_code_marked
+
+    assert as_code_marked({"dist/a.js": "b1", "README.md": "b2"}, secondary_but_dist) == {
+        "dist/a.js": "b1+code", "README.md": "b2"}
+
+
 def _postings_by_node(files: dict[str, str], path: str) -> dict[str, set[str]]:
     """A file's meaning postings as node name -> its words, from real parses through the code graph."""
     from gitroute.graph import SourceFile, build_graph

@@ -8,17 +8,15 @@ and ends with a note on what a static walk cannot see.
 """
 from __future__ import annotations
 
-import posixpath
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
+from gitroute.indexes.impact.targets import TYPE_KINDS, one_symbol, resolve_target
 from gitroute.model import Answer, Row
-from gitroute.rank import esm_cjs_twins, is_secondary, the_sources
-from gitroute.text import is_code_name, split_path_name
+from gitroute.rank import is_secondary, secondary_but_dist, the_sources
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -468,76 +466,14 @@ def definitions(view: IndexView, target: str) -> list[list]:
     return resolve_target(target.strip(), lambda keys: _read_names(view, keys))
 
 
-# How languages other than Python and JavaScript spell a qualified name: `Rack::Lint`, `spdlog::logger`,
-# `Monolog\Handler\StreamHandler`. The name table spells owners with a dot (`Rack.Lint`).
-_QUALIFIERS = re.compile(r"::|\\|#")  # and Java's and Ruby's `Element#select`, a method as their docs write it
-
-
-def resolve_target(target: str, lookup) -> list[list]:
-    """Name-table records X may mean: an exact path, `path:symbol`, `Owner.name`, a name, a base name. A qualified
-    name nothing is spelled as is read with dots (`Rack::Lint` as `Rack.Lint`), then without its leading qualifiers
-    one by one: a namespace, a package or a module is no owner in the name table (`spdlog::logger` is `logger`,
-    `Monolog\\Handler\\StreamHandler` is `StreamHandler`, `Newtonsoft.Json.Linq.JToken.Parse` is `JToken.Parse`)."""
-    found = _resolve_spelled(target, lookup)
-    if found or not (_QUALIFIERS.search(target) or "/" not in target and is_code_name(target)):
-        return found
-    parts = [part for part in _QUALIFIERS.sub(".", target).split(".") if part]
-    for start in range(len(parts)):
-        found = _resolve_spelled(".".join(parts[start:]), lookup)
-        if found:
-            break
-    return found
-
-
-def _resolve_spelled(target: str, lookup) -> list[list]:
-    if not target:
-        return []
-    path, symbol = split_path_name(target) or ("", "")
-    if path and symbol and ("/" in path or "." in path):
-        records = lookup([symbol, path]).get(symbol.lower(), [])
-        records = [r for r in records if r[1] == path or r[1].endswith("/" + path)]
-        return [r for r in records if r[2] == symbol] or records  # the name as spelled, when case tells two apart
-    records = lookup([target]).get(target.lower(), [])
-    exact_path = [r for r in records if r[3] == "file" and r[1] == target]
-    if exact_path:
-        return exact_path
-    exact_name = [r for r in records if r[2] == target or f"{r[2]}" == target.rsplit(".", 1)[-1]]
-    return exact_name or records
-
-
-TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type", "protocol", "module", "object"))
-_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp")
-_C_FAMILY = (*_HEADERS, ".c", ".cc", ".cpp", ".cxx", ".m", ".mm")
-_IMPLEMENTATION = re.compile(r"[-_.](?:inl|impl|inline)$")
-
-
-def one_symbol(records: Sequence[list]) -> bool:
-    """Whether several definitions of one name are one symbol to walk together, not candidates to choose from:
-    all in one file (a type and its constructors, a function defined twice under conditions), in files of
-    one stem (`worker.h` and `worker-inl.h`), one source built as ES modules and as CommonJS (`lib/esm/utils.js`
-    and `lib/cjs/utils.js`), or a C or C++ declaration in headers beside one definition."""
-    if len({r[2] for r in records}) != 1:
-        return False
-    paths = {r[1] for r in records}
-    if len(paths) == 1:
-        return True
-
-    def stem(path: str) -> str:
-        return _IMPLEMENTATION.sub("", posixpath.splitext(path)[0])
-
-    if len({stem(p) for p in paths}) == 1 or esm_cjs_twins(paths) == paths:  # one source built twice: ESM, CommonJS
-        return True
-    lowered = [p.lower() for p in paths]
-    return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
-
-
 def _meant(distinct: list[list]) -> list[list]:
     """The definitions a name means, of its distinct ones (code first): the one in code when the rest are in tests or
     docs; the source's one when the rest are built or vendored copies; else all, the source's first."""
     code = [r for r in distinct if section_of(r[1]) == "code"]
     if (len(code) == 1 or one_symbol(code)) and len(distinct) > len(code):
         return code  # one definition in code (or one symbol: a module and its `.pyi` stub), the rest in tests or docs
-    own = [r for r in code if not is_secondary(r[1])]
+    # none outside tests and built folders: a package published as its build alone (minimatch's dist/) has its code there
+    own = [r for r in code if not is_secondary(r[1])] or [r for r in code if not secondary_but_dist(r[1])] or code
     source = _the_source_of_its_bundles(own)
     if len(source) < len(own):  # the source's definitions listed before its bundles' too
         own = source

@@ -32,12 +32,14 @@ from gitroute.indexes.meaning.postings import (
     FIELDS,
     PACKED_MIN_NODES,
     Entries,
+    as_code_marked,
     decode_posting,
     encode_posting,
     file_head,
     files_postings,
     kept_files,
     packed_entries,
+    repository_secondary,
     unpacked_entries,
     with_anchors,
 )
@@ -134,6 +136,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
 
     groups, built = files_kept if files_kept is not None else kept_files(nodes)
     pack = len(nodes) >= PACKED_MIN_NODES
+    secondary = repository_secondary(groups)
+    file_blobs = as_code_marked(file_blobs, secondary)
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
@@ -152,7 +156,7 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
         if entries is None:
             entries = entries_of[path]
             if said:
-                entries = with_anchors(unpacked_entries(entries), group, anchors, words_memo)
+                entries = with_anchors(unpacked_entries(entries), group, anchors, words_memo, secondary)
                 entries = packed_entries(entries) if pack else entries
         for _offset, length, _tokens, _packed, body_length in (unpacked := unpacked_entries(entries)):
             total_length += length

@@ -9,7 +9,7 @@ from operator import lshift, or_
 from sys import intern
 
 from gitroute.indexes.meaning.vocabulary import joined_words, node_fields, words
-from gitroute.rank import built_copies, is_secondary
+from gitroute.rank import built_copies, is_secondary, secondary_test
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
 FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
@@ -58,6 +58,7 @@ def _by_file(nodes: Sequence) -> list[list]:
 
 
 def _one_file_prose(group: Sequence, symbols: Sequence, read: Callable[[str], bytes | None],
+                    secondary: Callable[[str], bool] = is_secondary,
                     ) -> tuple[dict[int, tuple[str, list[str]]], dict[int, str]]:
     """node id -> (header, messages): the file's header, and each message literal on its innermost node;
     and node id -> the comments inside it (`_body_comments`). `symbols`: the file's other nodes in start order,
@@ -67,7 +68,7 @@ def _one_file_prose(group: Sequence, symbols: Sequence, read: Callable[[str], by
     file_node = group[0]
     path = file_node.path
     prose: dict[int, tuple[str, list[str]]] = {}
-    if not file_node.lang or file_node.lang in _NO_PROSE or is_secondary(path):
+    if not file_node.lang or file_node.lang in _NO_PROSE or secondary(path):
         return prose, {}  # tests, docs and examples keep their names and docs: they rank below code anyway
     data = read(path)
     if not data:
@@ -107,18 +108,19 @@ def _body_comments(found: list[tuple[int, str]], file_node, symbols: Sequence) -
 
 
 def _file_postings(group: Sequence, read: Callable[[str], bytes | None], words_memo: dict[str, tuple],
-                   payloads: dict[int, int] | None = None) -> list[tuple[int, int, list[str], list[int], int]]:
+                   payloads: dict[int, int] | None = None, secondary_test: Callable[[str], bool] = is_secondary,
+                   ) -> list[tuple[int, int, list[str], list[int], int]]:
     """One file's postings: (node offset from the file node, node length, tokens, packed postings, body
     length) per node; the body's words come last, under BODY_PREFIX. No anchor text (`with_anchors`).
 
     A function of the file's path, its blob and its node count (extraction is by blob): what the build
     memo keys it by. `payloads`: each packed posting's one int object, shared by every posting of that value (a
     kernel's millions of postings take a few hundred thousand values: an int object each was a third of them)."""
-    secondary = is_secondary(group[0].path)
+    secondary = secondary_test(group[0].path)
     if secondary and SECONDARY_FILES_ONLY:
         group = group[:1]
     symbols = _in_start_order(group)  # sorted once, for the prose's owners and the constants' holders
-    prose, bodies = _one_file_prose(group, symbols, read)
+    prose, bodies = _one_file_prose(group, symbols, read, secondary_test)
     fields_of = FIELDS
     first = group[0].id
     holders = _constant_holders(symbols) if FOLD_CONSTANTS else {}
@@ -285,11 +287,11 @@ def file_head(group: Sequence) -> tuple[str, int]:
 
 
 def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[str]],
-                  words_memo: dict[str, list[str]]) -> Entries:
+                  words_memo: dict[str, list[str]], secondary: Callable[[str], bool] = is_secondary) -> Entries:
     """A file's postings with its nodes' anchor texts added, as the `anchor` field: a node's words and length
     change, its body words do not (they are the comments its other fields lack)."""
     first = group[0].id
-    if is_secondary(group[0].path) and SECONDARY_FILES_ONLY:
+    if secondary(group[0].path) and SECONDARY_FILES_ONLY:
         group = group[:1]
     said: dict[int, Counter[str]] = {}
     for node in group:
@@ -338,16 +340,37 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     payloads: dict[int, int] = {}
     out: dict[str, Entries | bytes] = {}
+    secondary = repository_secondary(groups)
+    file_blobs = as_code_marked(file_blobs, secondary)
     for group in groups:
         path = file_head(group)[0]
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
         entries: Entries | bytes | None = memo.get(key) if memo is not None else None
         if entries is None:
-            made = _file_postings(group, read, words_memo, payloads)
+            made = _file_postings(group, read, words_memo, payloads, secondary)
             entries = packed_entries(made) if pack else made
         if memo is not None:
             memo.put(key, entries)
         out[path] = entries
     return out
 
+
+def repository_secondary(groups: Sequence[Sequence]) -> Callable[[str], bool]:
+    """`rank.secondary_test` over the code files of `groups` (code by their paths' languages)."""
+    from gitroute.parsing.languages import language_for_path
+
+    paths = (file_head(group)[0] for group in groups)
+    return secondary_test(p for p in paths if (lang := language_for_path(p)) is not None and lang not in _NO_PROSE)
+
+
+def as_code_marked(file_blobs: dict[str, str] | None, secondary: Callable[[str], bool]) -> dict[str, str] | None:
+    """`file_blobs` with a mark on the blob id of each file indexed as code where `is_secondary` would not: what a
+    file's postings are made of is its blob and that (a memo keyed by blob alone would keep them as they were)."""
+    if file_blobs is None or secondary is is_secondary:
+        return file_blobs
+    return {path: f"{blob}{CODE_MARK}" if is_secondary(path) and not secondary(path) and not blob.endswith(CODE_MARK)
+            else blob for path, blob in file_blobs.items()}
+
+
+CODE_MARK = "+code"
 
