@@ -472,7 +472,7 @@ def _meant(distinct: list[list]) -> list[list]:
     code = [r for r in distinct if section_of(r[1]) == "code"]
     if (len(code) == 1 or one_symbol(code)) and len(distinct) > len(code):
         return code  # one definition in code (or one symbol: a module and its `.pyi` stub), the rest in tests or docs
-    # none outside tests and built folders: a package published as its build alone (minimatch's dist/) has its code there
+    # none outside tests and built folders: a package published as its build alone (minimatch's dist/) has it there
     own = [r for r in code if not is_secondary(r[1])] or [r for r in code if not secondary_but_dist(r[1])] or code
     source = _the_source_of_its_bundles(own)
     if len(source) < len(own):  # the source's definitions listed before its bundles' too
