@@ -197,18 +197,9 @@ def is_secondary(path: str) -> bool:
 
 
 def secondary_but_dist(path: str) -> bool:
-    """`is_secondary` with `dist/` as code: a repository whose code is all there (`secondary_test`)."""
+    """`is_secondary` with `dist/` as code: for a repository whose code is all there (`meaning.postings.
+    repository_secondary`)."""
     return _SECONDARY_BUT_DIST.search(path.lower()) is not None
-
-
-def secondary_test(code_paths: Iterable[str]) -> Callable[[str], bool]:
-    """`is_secondary` for one repository, given its code files' paths: where all of them are secondary and some under
-    `dist/` (a package published as its build alone: minimatch's dist/commonjs and dist/esm, with no source beside),
-    `dist/` is the code, not a copy of it, and indexed as code (`secondary_but_dist`)."""
-    code = list(code_paths)
-    if all(map(is_secondary, code)) and not all(map(secondary_but_dist, code)):
-        return secondary_but_dist
-    return is_secondary
 
 
 def the_sources(paths: Sequence[str]) -> list[str]:

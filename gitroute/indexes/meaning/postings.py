@@ -9,7 +9,7 @@ from operator import lshift, or_
 from sys import intern
 
 from gitroute.indexes.meaning.vocabulary import joined_words, node_fields, words
-from gitroute.rank import built_copies, is_secondary, secondary_test
+from gitroute.rank import built_copies, is_secondary, secondary_but_dist
 
 # Fields: (bit, weight). The weight is how many times a word of the field counts in the node's tf.
 FIELDS = {"name": (1, 5), "owner": (2, 1), "signature": (4, 1), "doc": (8, 3), "message": (16, 1),
@@ -356,11 +356,21 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
 
 
 def repository_secondary(groups: Sequence[Sequence]) -> Callable[[str], bool]:
-    """`rank.secondary_test` over the code files of `groups` (code by their paths' languages)."""
-    from gitroute.parsing.languages import language_for_path
-
-    paths = (file_head(group)[0] for group in groups)
-    return secondary_test(p for p in paths if (lang := language_for_path(p)) is not None and lang not in _NO_PROSE)
+    """`rank.is_secondary` for this repository: where none of its code files is primary and some are secondary only
+    for being under `dist/` (a package published as its build alone: minimatch's dist/commonjs and dist/esm, with no
+    source beside), `dist/` is the code, not a copy of it (`rank.secondary_but_dist`). Code by the file node's
+    language; most repositories answer at their first file of code."""
+    dist_code = False
+    for group in groups:
+        path = file_head(group)[0]
+        if secondary_but_dist(path):
+            continue
+        lang = (group.nodes[group.start] if isinstance(group, _Group) else group[0]).lang
+        if lang and lang not in _NO_PROSE:
+            if not is_secondary(path):
+                return is_secondary
+            dist_code = True
+    return secondary_but_dist if dist_code else is_secondary
 
 
 def as_code_marked(file_blobs: dict[str, str] | None, secondary: Callable[[str], bool]) -> dict[str, str] | None:
