@@ -605,6 +605,21 @@ def test_one_source_built_as_es_modules_and_commonjs_beside_a_bundle_at_the_top_
     assert not doc.get("ambiguous_target") and "dist/esm/walk.d.ts" in [row["path"] for row in doc["rows"]], doc
 
 
+def test_a_header_macro_that_renames_a_c_function_is_no_definition_of_it(make_repo, route) -> None:
+    """zlib: "If I change the signature of inflate_table, which callers … must I re-check?" listed inftrees.c,
+    inftrees.h and zconf.h's `#define inflate_table z_inflate_table` (and zconf.h.in's) as candidates."""
+    rename = "#ifdef Z_PREFIX\n#  define inflate_table z_inflate_table\n#endif\n"
+    repo = make_repo("renamed")
+    repo.commit({"zconf.h": rename, "zconf.h.in": rename,
+                 "inftrees.h": "int inflate_table(int type, unsigned *lens);\n",
+                 "inftrees.c": '#include "inftrees.h"\nint inflate_table(int type, unsigned *lens) { return type; }\n',
+                 "inflate.c": '#include "inftrees.h"\nint fixedtables(void) { return inflate_table(1, 0); }\n'},
+                "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "inflate_table"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["inflate.c"], doc["rows"]
+
+
 def test_the_owner_a_question_names_a_member_of_is_the_name_asked(make_repo, route) -> None:
     """EJS: "If I change the constructor or the parse method of Parser in the argument-parsing module, which callers
     do I need to re-check …?" asked impact the whole sentence: a plain capitalised word after "method of" is the name
