@@ -32,14 +32,13 @@ from gitroute.indexes.meaning.postings import (
     FIELDS,
     PACKED_MIN_NODES,
     Entries,
-    as_code_marked,
+    code_layout,
     decode_posting,
     encode_posting,
     file_head,
     files_postings,
     kept_files,
     packed_entries,
-    repository_secondary,
     unpacked_entries,
     with_anchors,
 )
@@ -130,22 +129,20 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
     computed here, taken from `memo` as `files_postings` says; then its nodes' anchor texts are added.
     With `shards_memo` (another memo table: each file's postings with their anchor texts, and the postings
     table's state) and `stored` (the bundle the ref holds, `bundle.writer.StoredBlobs`), the table patches
-    the shards of the tokens whose postings changed (`bundle.tables.PostingsTable`; `last`: the state to patch
-    from, when not the memo's). `files_kept`: `kept_files(nodes)`, when the caller has it."""
+    the shards of the tokens whose postings changed (`bundle.tables.PostingsTable`; `last`: the state to patch from,
+    when not the memo's). `files_kept`: `kept_files(nodes)`, when the caller has it."""
     from gitroute.bundle.layout import dump_json
 
     groups, built = files_kept if files_kept is not None else kept_files(nodes)
     pack = len(nodes) >= PACKED_MIN_NODES
-    secondary = repository_secondary(groups)
-    file_blobs = as_code_marked(file_blobs, secondary)
+    secondary, file_blobs = code_layout(groups, file_blobs)
     entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
     files: dict[str, tuple[int, Entries | bytes]] = {}  # path -> (file node id, postings)
     rows: list[tuple[int, list[tuple[int, int]]]] = []  # the file table's (`file_row`)
     states: dict[str, tuple] = {}  # path -> what its postings are made of: blob, first id, node count, anchors
-    total_length = body_total = 0
-    docs = body_docs = 0
+    total_length = body_total = docs = body_docs = 0
     for group in groups:  # files in id order, so postings come out sorted by node
         path, first = file_head(group)
         said = _anchors_digest(first, len(group), anchors)

@@ -340,8 +340,7 @@ def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | Non
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     payloads: dict[int, int] = {}
     out: dict[str, Entries | bytes] = {}
-    secondary = repository_secondary(groups)
-    file_blobs = as_code_marked(file_blobs, secondary)
+    secondary, file_blobs = code_layout(groups, file_blobs)
     for group in groups:
         path = file_head(group)[0]
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
@@ -371,6 +370,13 @@ def repository_secondary(groups: Sequence[Sequence]) -> Callable[[str], bool]:
                 return is_secondary
             dist_code = True
     return secondary_but_dist if dist_code else is_secondary
+
+
+def code_layout(groups: Sequence[Sequence], file_blobs: dict[str, str] | None,
+                ) -> tuple[Callable[[str], bool], dict[str, str] | None]:
+    """`repository_secondary(groups)`, and `file_blobs` `as_code_marked` by it."""
+    secondary = repository_secondary(groups)
+    return secondary, as_code_marked(file_blobs, secondary)
 
 
 def as_code_marked(file_blobs: dict[str, str] | None, secondary: Callable[[str], bool]) -> dict[str, str] | None:
