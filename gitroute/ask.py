@@ -252,8 +252,11 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                    and w.lower() in _LOOKUP_WORDS and not raw[i - 1].endswith((".", "?", "!", ":", ";"))}
     # "the outside function in the ranges folder": a plain word the question calls a function (or a method, a
     # class, …) is that name when the repository defines it (semver's `outside`)
-    called = {m.group(1) for pattern in (_CALLED_A_DEFINITION, _OWNER_OF_A_MEMBER) for m in pattern.finditer(text)
+    called = {m.group(1) for m in _CALLED_A_DEFINITION.finditer(text)
               if m.group(1).lower() not in _NOT_A_NAME_BEFORE_ITS_KIND and evidence.is_symbol(m.group(1))}
+    # an owner spelled as a name is one ("the parse method of Parser"); "the attributes of metadata objects" names none
+    called.update(m.group(1) for m in _OWNER_OF_A_MEMBER.finditer(text)
+                  if (m.group(1)[:1].isupper() or is_code_name(m.group(1))) and evidence.is_symbol(m.group(1)))
     for word in dict.fromkeys(quoted + words):
         if not word:
             continue
@@ -768,7 +771,7 @@ _SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[
 # is about, at a clause's end. Rarely its title: the code route then reads the whole document, and what the question
 # says the section describes is asked of the meaning index first (`query._described_first`).
 _HAS_SECTION_ON = LazyPattern(r"\b(?:has|have|had|with|there['’]?s|there is)\s+(?:a|an|one)\s+section\s+(?:on|about)"
-                              r"\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s*(?:[;,.?!]|$)|\s+with\b)", re.I)
+                              r"\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s*(?:[;,.?!(]|$)|\s+with\b)", re.I)
 
 
 # "which part of the README", "what section of the guide", "which README section explains", "where in the README is

@@ -615,6 +615,10 @@ def test_a_readme_named_by_a_part_of_its_folder_and_a_long_section_description(t
     doc = ask(repo, "The codegen README has a section on creating template files with a template directory option and "
                     "a force flag; which code actually implements that?")
     assert ("code", "tool-codegen/README.md#creating template files") in routes(doc)
+    # redis: "… has a section on FILTER expression capabilities (operators, dot selectors, …); which source code …"
+    aside = ask(repo, "The codegen README has a section on creating template files (a directory, a force flag); which "
+                      "code actually implements that?")
+    assert ("code", "tool-codegen/README.md#creating template files") in routes(aside)
     assert paths(doc, 1) == ["tool-codegen/src/main/java/tool/codegen/TemplateWriter.java"]
     beside = run_route(["code", "--json", "tool-codegen/README.md"], repo.path)
     assert beside.exit_code == 0 and "build.gradle" not in beside.stdout  # how the folder is built, not its code

@@ -634,6 +634,10 @@ def test_the_owner_a_question_names_a_member_of_is_the_name_asked(make_repo, rou
                                             "argument module, which callers do I need to re-check?"], repo.path).stdout)
     assert doc["classification"]["routes"][0]["asked"] == "Parser"
     assert [row["path"] for row in doc["rows"]][:1] == ["bin/cli.js"]
+    # tuf: "why not keep plain dicts for the nested attributes of metadata objects" names no `Metadata`
+    plain = json.loads(route(["ask", "--json", "--explain", "why not keep plain dicts for the nested attributes of "
+                                                            "parser objects"], repo.path).stdout)
+    assert all(r["asked"].lower() != "parser" for r in plain["classification"]["routes"]), plain["classification"]
 
 
 def test_a_class_and_its_stub_beside_a_test_s_class_of_the_name_is_the_code_s(make_repo, route) -> None:
