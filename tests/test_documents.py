@@ -748,3 +748,36 @@ def test_markdown_prose_without_markup_is_its_text_and_markup_still_tokens() -> 
     assert "Plain words, http://a.b and &amp; stay.  \nNext line." in texts
     assert "Call run() now." in texts
     assert [(t.kind, t.text) for b in doc.blocks for t in b.tokens] == [("code", "run()")]
+
+
+def test_a_txt_of_prose_under_a_docs_folder_is_a_document_and_requirements_are_not() -> None:
+    # zlib's doc/algorithm.txt ("Which document explains how the compressor finds repeated strings …?") was no
+    # document: a .txt was read only as reStructuredText, AsciiDoc, or under a name such as CHANGES
+    prose = (b"1. Compression algorithm (deflate)\n\nThe deflation algorithm used by gzip is a variation of LZ77.\n"
+             b"It finds duplicated strings in the input data and replaces them with a pointer to the first.\n"
+             b"Duplicated strings are found using a hash table of all the strings of three bytes.\n")
+    assert document_format("doc/algorithm.txt", prose) == "markdown"
+    assert document_format("src/algorithm.txt", prose) is None  # not under a docs folder: data, often
+    assert document_format("docs/requirements.txt", b"sphinx==7.0\nfuro\nmyst-parser>=2\n") is None
+    assert document_format("docs/requirements-docs.txt", prose) is None
+    assert document_format("docs/spelling-wordlist.txt", b"iterable\nmonkeypatch\nnamespace\nnullable\n") is None
+    headings = [(b.text, b.name) for b in _doc("doc/algorithm.txt", prose.decode()).blocks if b.kind == "heading"]
+    assert headings == [("1. Compression algorithm (deflate)", "1")]
+
+
+def test_a_numbered_line_between_blank_lines_of_plain_text_is_a_section_title() -> None:
+    # zlib's FAQ: " 28. Can I access data randomly in a compressed stream?" then its indented answer
+    faq = ("                Frequently Asked Questions about zlib\n\n"
+           " 27. Can zlib handle .zip archives?\n\n    Not by itself, no.  See the directory contrib/minizip.\n\n"
+           " 28. Can I access data randomly in a compressed stream?\n\n    No, not without some preparation.\n\n"
+           " 29. Does zlib work on 64-bit systems?\n\n    Yes.\n")
+    document = _doc("FAQ", faq)
+    assert [b.text for b in document.blocks if b.kind == "heading"] == [
+        "27. Can zlib handle .zip archives?", "28. Can I access data randomly in a compressed stream?",
+        "29. Does zlib work on 64-bit systems?"]
+    answer = next(b for b in document.blocks if b.text.startswith("No, not without"))
+    assert answer.kind == "paragraph" and answer.line == 9 and answer.section == 3  # under its question
+    # a Markdown file's numbered list stays a list, and so does a plain list of sentences or of lines close together
+    assert "heading" not in _kinds(_doc("docs/faq.md", faq))
+    steps = "Install\n\n1. Download the archive.\n\n2. Unpack it where you keep tools.\n\n3. Run make\n4. Run make install\n"
+    assert "heading" not in _kinds(_doc("INSTALL", steps))

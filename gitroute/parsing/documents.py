@@ -97,10 +97,25 @@ def document_format(path: str, data: bytes) -> str | None:
             return "asciidoc"
         if looks_like_rst(data):
             return "rst"
-        return "markdown" if stem in PLAIN_DOCUMENT_STEMS else None
+        return "markdown" if stem in PLAIN_DOCUMENT_STEMS or _prose_in_a_docs_folder(path, data) else None
     if ext == "" and plain_document(posixpath.basename(path)):
         return "markdown"
     return None
+
+
+_DOCS_FOLDERS = frozenset(("doc", "docs", "documentation", "manual"))
+_NOT_PROSE_STEMS = ("requirements", "cmakelists", "robots", "constraints")  # and their kin: `requirements-docs.txt`
+_PROSE_LINE = re.compile(rb"^[ \t]*(?:[A-Za-z][A-Za-z'(),-]*[ \t]+){5}")  # five words or more, letters first
+
+
+def _prose_in_a_docs_folder(path: str, data: bytes) -> bool:
+    """A `.txt` under a docs folder that reads as prose (zlib's doc/algorithm.txt): a third of its first lines with
+    text start with five words; not pip's requirements, a CMake list, a word list."""
+    *folders, name = path.lower().split("/")
+    if not _DOCS_FOLDERS.intersection(folders) or name.startswith(_NOT_PROSE_STEMS):
+        return False
+    lines = [line for line in data[:_SNIFF_BYTES].splitlines() if line.strip()]
+    return len(lines) >= 3 and sum(1 for line in lines if _PROSE_LINE.match(line)) * 3 >= len(lines)
 
 
 def document_kind(path: str) -> str | None:
@@ -443,11 +458,15 @@ def _block_safe(data: bytes) -> bytes:
     return _AFTER_DIGIT.sub(lambda match: match.group()[:1] + b"a" * (len(match.group()) - 1), data)
 
 
+_MAX_TITLE = 100  # characters of a plain-text section title at most: a longer line is an item's text
+
+
 class _MarkdownReader:
-    def __init__(self, data: bytes, out: _Collector) -> None:
+    def __init__(self, data: bytes, out: _Collector, plain: bool = False) -> None:
         self.data = data
         self.out = out
         self.labels = _link_labels(data)
+        self.plain = plain  # plain text read as Markdown (`CHANGES`, `FAQ`, `doc/algorithm.txt`): `numbered_title`
 
     def read(self) -> None:
         tree = _parser("markdown").parse(_block_safe(self.data))
@@ -463,11 +482,16 @@ class _MarkdownReader:
             end_row -= 1
         return node.start_point.row + 1, end_row + 1
 
-    def walk(self, node: Node, list_depth: int, quote: bool) -> None:
+    def walk(self, node: Node, list_depth: int, quote: bool, skip: int = -1) -> None:
         for child in node.children:
             kind = child.type
+            if child.start_byte == skip:
+                continue
             line, end_line = self.lines(child)
-            if kind == "atx_heading":
+            if kind == "list_item" and self.plain and list_depth == 1 and (title := self.numbered_title(child)):
+                self.out.add("heading", line, line, title[0], (), 2, heading_number(title[0]))
+                self.walk(child, 0, quote, skip=title[1].start_byte)  # its answer or body: paragraphs of its own
+            elif kind == "atx_heading":
                 marker = next((c.type for c in child.children if c.type.startswith("atx_h")), "atx_h1_marker")
                 level = int(marker[5]) if marker[5:6].isdigit() else 1
                 text, tokens = _md_inline(self.data, _child(child, "inline"), self.out.warnings, self.labels)
@@ -485,7 +509,10 @@ class _MarkdownReader:
             elif kind in ("fenced_code_block", "indented_code_block"):
                 content = _child(child, "code_fence_content") if kind == "fenced_code_block" else child
                 text = self.text(content) if content is not None else ""
-                self.out.add("code", line, end_line, text)
+                if self.plain and kind == "indented_code_block":  # plain text indents its prose: the FAQ's answers
+                    self.out.add("paragraph", line, end_line, " ".join(text.split()))
+                else:
+                    self.out.add("code", line, end_line, text)
             elif kind == "list_item":
                 self.walk(child, list_depth, quote)
             elif kind == "list":
@@ -506,6 +533,24 @@ class _MarkdownReader:
                 continue
             elif child.child_count:
                 self.walk(child, list_depth, quote)
+
+    def numbered_title(self, item: Node) -> tuple[str, Node] | None:
+        """(its title, its first paragraph) of a numbered item of plain text that is a section's title: one short line
+        then a blank line (zlib's FAQ " 28. Can I access data randomly in a compressed stream?", its indented answer
+        below; doc/algorithm.txt's "1. Compression algorithm (deflate)"); None for an item of a list."""
+        marker = item.children[0] if item.children else None
+        paragraph = item.children[1] if item.child_count > 1 else None
+        if marker is None or marker.type not in ("list_marker_dot", "list_marker_parenthesis") \
+                or paragraph is None or paragraph.type != "paragraph":
+            return None
+        first = self.text(paragraph).rstrip("\n")
+        after = self.data[paragraph.end_byte:paragraph.end_byte + 2]
+        before = self.data[max(0, item.start_byte - 256):item.start_byte].rstrip(b" \t").replace(b"\r\n", b"\n")
+        if "\n" in first or len(first) > _MAX_TITLE or first.endswith((".", ",", ":", ";")) \
+                or not (after.startswith(b"\n") or after.startswith(b"\r\n") or not after) \
+                or not (before.endswith(b"\n\n") or not before.strip()):
+            return None
+        return f"{self.text(marker).strip()} {first.strip()}", paragraph
 
     def paragraph(self, node: Node, line: int, end_line: int, list_depth: int, quote: bool) -> None:
         text, tokens = _md_inline(self.data, _child(node, "inline"), self.out.warnings, self.labels)
@@ -980,7 +1025,7 @@ def parse_document(path: str, data: bytes) -> Document | None:
         return out.finish(path, fmt)
     try:
         if fmt == "markdown":
-            _MarkdownReader(data, out).read()
+            _MarkdownReader(data, out, plain=not path.lower().endswith(MARKDOWN_EXTENSIONS)).read()
         else:
             _RstReader(data, out).read()
     except RecursionError:

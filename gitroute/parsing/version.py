@@ -43,5 +43,7 @@ from __future__ import annotations
 # (`### Features ###`) are no part of its text; 37: Maven site pages (`src/site/xdoc/*.xml`) are documents
 # (parsing/xdoc.py); 38: an anchor alone on the line above a Markdown heading (`<a name="linking">`) no longer opens
 # an HTML block that swallows the heading (json-c's README); 39: AsciiDoc documents (`.adoc`, and a `.txt` that opens
-# with an AsciiDoc title: lua-cjson's manual) are read (parsing/asciidoc.py)
-EXTRACTOR_VERSION = 39
+# with an AsciiDoc title: lua-cjson's manual) are read (parsing/asciidoc.py); 40: a `.txt` of prose under a docs
+# folder is a document (zlib's doc/algorithm.txt), and a plain-text document's numbered line between blank lines is
+# a section's title (zlib's FAQ " 28. Can I access data randomly …?")
+EXTRACTOR_VERSION = 40
