@@ -1335,6 +1335,42 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-fatih-color",
         ),
+        # Session 51's fourth: pyparsing (PyPI: parser combinators, Sphinx docs); uuid (npm: built twice, dist/ and
+        # dist-node/); LPeg (Debian: C and Lua, parsing expression grammars, an HTML manual); spf13/cast (Debian: Go).
+        Corpus(
+            "pyparsing",
+            "3.3.3",
+            "pyparsing-3.3.3.tar.gz",
+            "928ae7e20211f3b6f3915a72f06a0cfd29ab9d24279dd6346b6b1a7146397d36",
+            "004132448415ce0c0a18a96ae4868e122b3832c5",
+        ),
+        Corpus(
+            "uuid",
+            "14.0.3",
+            "uuid-14.0.3.tgz",
+        # npm integrity sha512-Sc5u1VVln93y1Xnz4R+CunOZc7R9LUcTmhj7Rc7Eg3HVcf7rVn2FOoa812fe0W8p3jD7xeoGSYbfqCGGH2B6xw==
+            "4750af69abb91dae4c49e4c71c96fd6a3bd0613900f18429b955ad6fb8099977",
+            "5e8047753de17fb061e4a2a9959f83ff7880f379",
+            source=NPM,
+        ),
+        Corpus(
+            "lpeg",
+            "1.1.0",
+            "lua-lpeg_1.1.0.orig.tar.gz",
+            "4b155d67d2246c1ffa7ad7bc466c1ea899bbc40fef0257cc9c03cecbaed4352a",
+            "819de4626241a3fa2d5943a34dc5d9ad14783baa",
+            source=DEBIAN,
+            pool="lua-lpeg",
+        ),
+        Corpus(
+            "spf13-cast",
+            "1.6.0",
+            "golang-github-spf13-cast_1.6.0.orig.tar.gz",
+            "8eef6bfd96458f061dd738f6e146b7687bdde18f996258c9bab0f574f8c36ae8",
+            "896d7707b8c8424df77851b07dbe23aea621ee60",
+            source=DEBIAN,
+            pool="golang-github-spf13-cast",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
