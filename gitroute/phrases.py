@@ -169,6 +169,8 @@ _CODE_AFTER_PAGE = _AfterPage(rf"\b(?:which|what)\s+{_CODE_NOUN}\s+{_ACTUALLY}(?
 
 _IMPACT = _phrases(
     rf"\b(?:who|what)\s+(?:\S+\s+)?(?:else\s+)?{_IMPACT_VERBS}\b",
+    # "what else in the package uses or re-exports it" (uuid): what else, then where, then the verb
+    rf"\b(?:who|what)\s+else\s+(?:\S+\s+){{1,3}}?{_IMPACT_VERBS}\b",
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
     # (not "which source files implement that": where the thing described is, as "the code that implements it"; not
     # "which exit status to use": a choice, the verb an infinitive)
@@ -883,6 +885,10 @@ _GATES: dict[int, Gate] = {
                  ('if',)),
     3219182181: (('what does ',), (' ',), ('adr', 'doc', 'document', 'guide', 'page', 'readme', 'reference', 'rfc'),
                  (' ',), ('cover', 'describe', 'mention', 'name', 'talk about')),
+    3278901952: (('wh',), ('at', 'o'), ('else',),
+                 ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
+                  'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
+                  'use', 'wrap')),
     3313531584: (('ci', 'continuous integration', 'pkg-config', 'wired', 'wiring', 'workflow'),),
     3323461826: (('i',), ('f', 'n case'), ('i', 'one', 'somebody', 'someone', 'we', 'you'),
                  ('adjust', 'adjusted', 'alter', 'altered', 'change', 'changed', 'delete', 'deleted', 'deprecate',

@@ -41,6 +41,9 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
     # what breaks
     ("what breaks if I change parse_forecast", ["impact"]),
     ("who calls OpenMeteoClient.forecast", ["impact"]),
+    # uuid: a change described with "instead of", then what else uses it: what uses it, not why
+    ("I'm about to make parse_forecast return rows instead of mirroring its input; what else in the package uses it "
+     "and could break?", ["impact"]),
     # why
     ("why did we choose open-meteo over the paid services", ["decision"]),
     ("was the rewrite meant to stay supported for old releases", ["decision"]),
