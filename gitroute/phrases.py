@@ -242,6 +242,9 @@ _CHANGING = _phrases(
     r"|rewrite|rewriting|rework|reworking|replace|replacing|swap|swapping|deprecate|deprecating|split|splitting"
     r"|move|moving|touch|touching|add|adding|tweak|tweaking|tighten|tightening|loosen|loosening|alter|altering"
     r"|adjust|adjusting|restrict|restricting|narrow|narrowing|widen|widening)\b",
+    # "If I change the signature or behaviour of tocharset, which callers …" (LPeg)
+    r"\b(?:if|when|once)\s+(?:i|we|you|someone)\s+(?:\S+\s+)?(?:change|rename|remove|delete|drop|modify|edit"
+    r"|refactor|rewrite|rework|replace|swap|deprecate|split|move|touch|tweak|alter|adjust)\b",
 )
 # "where is X defined", "which header declares X": where a name is defined (a name must be there to ask it).
 WHERE_IS = r"where(?:'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do)?\s+"
@@ -505,7 +508,15 @@ def changed_words(text: str, count: int) -> str:
     if not found:
         return ""
     clause = re.split(r"[,;:.?!]", text[found.end():], maxsplit=1)[0]
-    return " ".join(clause.split()[:count])
+    words = clause.split()
+    # what of it is changed is no name: "the signature or behaviour of tocharset" changes tocharset
+    of = next((i for i, word in enumerate(words[:_ASPECT_WORDS]) if word.lower() == "of"), None)
+    if of is not None and words[:1] and words[0].lower() in ("the", "its", "a", "an"):
+        words = words[of + 1:]
+    return " ".join(words[:count])
+
+
+_ASPECT_WORDS = 6  # "the return type or the behaviour of X": how far the aspect changed may run before its "of"
 
 
 def without_use_phrases(text: str) -> str:
@@ -730,6 +741,9 @@ _GATES: dict[int, Gate] = {
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
     1101633846: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     1117186528: (('argument', 'pros and cons', 'the case '),),
+    1141275610: (('if', 'once', 'when'), ('i', 'someone', 'we', 'you'),
+                 ('adjust', 'alter', 'change', 'delete', 'deprecate', 'drop', 'edit', 'modify', 'move', 'refactor',
+                  'remove', 'rename', 'replace', 'rework', 'rewrite', 'split', 'swap', 'touch', 'tweak')),
     1191628297: (('where',),
                  ('class', 'enum', 'function', 'interface', 'macro', 'method', 'module', 'struct', 'trait', 'type'),
                  ('that', 'which', 'who'), ('are', 'is'),

@@ -715,6 +715,11 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
     tweak = ask(repo, "I want to tweak how command parses its aliases and the help text for each one, so which other "
                       "modules and tests lean on it?")
     assert routes(tweak)[0] == ("impact", "command")
+    # LPeg: "If I change the signature or behaviour of tocharset, which callers …?" asked impact the whole question: a
+    # change said after "if I", and what of the name is changed ("the signature or behaviour of") is no name
+    aspect = ask(repo, "If I change the signature or behaviour of command, which callers in other files do I need to "
+                       "re-check?")
+    assert routes(aspect)[0] == ("impact", "command")
 
 
 def test_a_lua_method_spelled_with_its_colon_is_the_method(tmp_path_factory):
