@@ -722,6 +722,24 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
     assert routes(aspect)[0] == ("impact", "command")
 
 
+def test_a_products_name_a_document_writes_in_another_case_is_a_word_of_a_docs_question(tmp_path_factory):
+    # uuid: "Where do the docs say which Node.js releases, desktop browsers and TypeScript versions this package is
+    # tested against …?" answered "the repository defines no 'TypeScript'": its README writes "Typescript", in a
+    # section past the first sentence a row shows
+    repo = _built(tmp_path_factory, "ids", {
+        "lib/v4.js": "function v4 () {\n  return 'id'\n}\n\nmodule.exports = { v4 }\n",
+        "README.md": ("# ids\n\nMakes random ids.\n\n## Usage\n\nCall `v4` for a random id.\n\n## Support\n\n"
+                      "Node.js releases still maintained are tested in CI.\n\n"
+                      "**Typescript**: versions released within the past two years are supported.\n"),
+    })
+    doc = ask(repo, "Where do the docs say which Node.js releases and TypeScript versions this package supports?")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "README.md", doc
+    assert doc["rows"][0]["name"] == "Support"
+    # a name spelled as code that nothing defines and no document writes is still no_match
+    missing = ask(repo, "Which part of the docs explains `make_v9_id`?")
+    assert missing["status"] == "no_match"
+
+
 def test_a_lua_method_spelled_with_its_colon_is_the_method(tmp_path_factory):
     # lua-argparse: "Where's Parser:_inherit_property defined? It walks up … like help_max_width." asked about
     # `help_max_width` (the colon form was no name) and answered no_match

@@ -65,13 +65,17 @@ def design_heading(view: BundleView, words: str) -> str | None:
 
 def is_word(view: BundleView, name: str) -> bool:
     """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
-    symbol index (a name's, a doc's or a folder's); a qualified name also by its last part (fmt's docs and code write
-    the standard library's `std::tm`, which no index holds as `stdtm`)."""
+    symbol index (a name's, a doc's or a folder's) or of a document's section (uuid's README writes "Typescript"); a
+    qualified name also by its last part (fmt's docs and code write the standard library's `std::tm`, which no index
+    holds as `stdtm`)."""
     from gitroute.text import name_parts, normalize_name
 
     parts = name_parts(name)
     words = dict.fromkeys(filter(None, (normalize_name(name), normalize_name(parts[-1]) if len(parts) > 1 else "")))
-    return any(ask_symbols(view, word, limit=1, explain=False).rows for word in words)
+    if any(ask_symbols(view, word, limit=1, explain=False).rows for word in words):
+        return True
+    return bool(view.read(["decisions/meta.json"])) and any(
+        answer("decisions", word, limit=1, bundle=view).rows for word in words)
 
 
 def files_in(view: BundleView, folder: str) -> list[str]:
