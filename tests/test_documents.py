@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gitroute.parsing.documents import (
+    KIND_PATHS,
     Block,
     Document,
     Token,
@@ -53,12 +54,15 @@ def test_plain_text_documents_under_the_names_every_project_uses() -> None:
     # CHANGES, NEWS, HISTORY.txt: release notes and guides kept as plain text, read as markdown
     # (GNU's ChangeLog and CPAN's Changes capitalised)
     for path in ("CHANGES", "NEWS", "sub/HACKING", "INSTALL", "HISTORY.txt", "docs/changes.txt", "ChangeLog", "Changes"):
-        assert document_kind(path) in ("markdown", "txt"), path
+        assert document_kind(path) in ("plain", "plaintxt"), path
         assert document_format(path, b"Release 1.2\n\n  * Element.expectFirst added\n") == "markdown", path
+        # and so through a build, which parses a blob by its kind's path
+        kind_path = KIND_PATHS[document_kind(path) or ""]
+        assert document_format(kind_path, b"Release 1.2\n\n  * Element.expectFirst added\n") == "markdown", path
     # without an extension, only capitalised (README in any case): a lower-case `install` is a script
     for path in ("install", "changes", "bin/news"):
         assert document_kind(path) is None and document_format(path, b"#!/bin/sh\necho\n") is None, path
-    assert document_kind("readme") == "markdown"
+    assert document_kind("readme") == "plain"
     assert document_kind("LICENSE") is None and document_kind("Makefile") is None
 
 
@@ -781,3 +785,31 @@ def test_a_numbered_line_between_blank_lines_of_plain_text_is_a_section_title() 
     assert "heading" not in _kinds(_doc("docs/faq.md", faq))
     steps = "Install\n\n1. Download the archive.\n\n2. Unpack it where you keep tools.\n\n3. Run make\n4. Run make install\n"
     assert "heading" not in _kinds(_doc("INSTALL", steps))
+
+
+def test_plain_text_documents_are_read_so_through_a_build(make_repo, route) -> None:
+    # A build parses a blob by its kind's path, not its own (the extraction key holds no path): cmark's
+    # changelog.txt, zlib's FAQ and doc/algorithm.txt read as "document.txt" and "document.md" were no document, or
+    # one without the sections their numbered titles open
+    import json
+
+    repo = make_repo("plain")
+    repo.commit({
+        "changelog.txt": "[0.30.2]\n\n  * Fix parsing of emphasis before links.\n\n  * Update to Unicode 14.0.\n",
+        "FAQ": (" 27. Can zlib handle .zip archives?\n\n    Not by itself, no.\n\n"
+                " 28. Can I access data randomly in a compressed stream?\n\n    No, not without some preparation.\n"),
+        "doc/algorithm.txt": ("1. Compression algorithm (deflate)\n\nThe deflation algorithm used by gzip is a "
+                              "variation of LZ77 that finds duplicated strings.\nDuplicated strings are found using a "
+                              "hash table of all the strings of three bytes.\nThe hash chains are searched starting "
+                              "with the most recent strings first.\n"),
+        "src/zip.c": "int deflate(int level) { return level; }\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    for question, path, section in (
+            ("emphasis before links", "changelog.txt", None),
+            ("access data randomly in a compressed stream", "FAQ",
+             "28. Can I access data randomly in a compressed stream?"),
+            ("duplicated strings found using a hash table", "doc/algorithm.txt", "1. Compression algorithm (deflate)")):
+        doc = json.loads(route(["why", "--json", question], repo.path).stdout)
+        assert doc["rows"] and doc["rows"][0]["path"] == path, (question, doc)
+        assert section is None or doc["rows"][0]["name"] == section, (question, doc["rows"][0])

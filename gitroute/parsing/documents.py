@@ -119,12 +119,17 @@ def _prose_in_a_docs_folder(path: str, data: bytes) -> bool:
 
 
 def document_kind(path: str) -> str | None:
-    """What a path may hold, before its content is read: "markdown", "rst", "texinfo", "xdoc", "txt" (reStructuredText
-    only if its content reads so, see `looks_like_rst`), or None (no document)."""
+    """What a path may hold, before its content is read: "markdown", "plain" (a plain-text document without an
+    extension: `CHANGES`, `FAQ`), "rst", "texinfo", "xdoc", "asciidoc", "txt" (reStructuredText or AsciiDoc only if
+    its content reads so), "plaintxt" (a `.txt` under a plain document's name: `changelog.txt`, read as plain text
+    too), "doctxt" (a `.txt` under a docs folder: plain text too if it reads as prose), or None (no document). The
+    build parses a blob by its kind's path (`KIND_PATHS`), not its own: the kind holds what the path tells."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
-    if ext in MARKDOWN_EXTENSIONS or (ext == "" and plain_document(posixpath.basename(path))):
+    if ext in MARKDOWN_EXTENSIONS:
         return "markdown"
+    if ext == "" and plain_document(posixpath.basename(path)):
+        return "plain"
     if ext in RST_EXTENSIONS:
         return "rst"
     if ext in TEXINFO_EXTENSIONS:
@@ -134,12 +139,17 @@ def document_kind(path: str) -> str | None:
     if is_xdoc_path(path):
         return "xdoc"
     if ext == ".txt":
-        return "txt"
+        if stem in PLAIN_DOCUMENT_STEMS:
+            return "plaintxt"
+        folders = path.lower().split("/")[:-1]
+        return "doctxt" if _DOCS_FOLDERS.intersection(folders) and not name.startswith(_NOT_PROSE_STEMS) else "txt"
     return None
 
 
-# A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob).
-KIND_PATHS = {"markdown": "document.md", "rst": "document.rst", "txt": "document.txt", "texinfo": "document.texi",
+# A path of each kind, for parsing content whose path is not known (the build's cache is keyed by blob): each reads
+# as its kind's paths do (`document_format`: "CHANGES" is plain text, "doc/document.txt" prose under a docs folder).
+KIND_PATHS = {"markdown": "document.md", "plain": "CHANGES", "rst": "document.rst", "txt": "document.txt",
+              "plaintxt": "CHANGES.txt", "doctxt": "doc/document.txt", "texinfo": "document.texi",
               "xdoc": "xdoc/document.xml", "asciidoc": "document.adoc"}
 
 

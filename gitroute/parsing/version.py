@@ -45,5 +45,7 @@ from __future__ import annotations
 # an HTML block that swallows the heading (json-c's README); 39: AsciiDoc documents (`.adoc`, and a `.txt` that opens
 # with an AsciiDoc title: lua-cjson's manual) are read (parsing/asciidoc.py); 40: a `.txt` of prose under a docs
 # folder is a document (zlib's doc/algorithm.txt), and a plain-text document's numbered line between blank lines is
-# a section's title (zlib's FAQ " 28. Can I access data randomly …?")
+# a section's title (zlib's FAQ " 28. Can I access data randomly …?"); plain-text documents are kinds of their own
+# (`plain`, `plaintxt`, `doctxt`), as a build parses a blob by its kind's path: cmark's changelog.txt was read as
+# "document.txt", no document
 EXTRACTOR_VERSION = 40
