@@ -218,7 +218,8 @@ def is_document_path(path: str) -> bool:
     """A document by its name: markdown, reStructuredText, text, or a plain document without an extension (`CHANGES`,
     `ChangeLog`: a changelog is often the only place that says why something changed)."""
     name = posixpath.basename(path)
-    return name.lower().endswith((".md", ".markdown", ".rst", ".txt", ".texi", ".texinfo", ".adoc", ".asciidoc")) \
+    return name.lower().endswith((".md", ".markdown", ".rst", ".txt", ".texi", ".texinfo", ".adoc", ".asciidoc",
+                                  ".html", ".htm")) \
         or ("." not in name and plain_document(name)) or is_xdoc_path(path)
 
 

@@ -787,6 +787,60 @@ def test_a_numbered_line_between_blank_lines_of_plain_text_is_a_section_title() 
     assert "heading" not in _kinds(_doc("INSTALL", steps))
 
 
+LPEG_PAGE = b"""<!DOCTYPE html>
+<html><head><title>LPeg</title><style>h1 { color: red }</style><script>var x = "<h2>no</h2>";</script></head>
+<body>
+<h1>LPeg</h1>
+<p>LPeg is a pattern-matching library for Lua, based on <a href="#peg">Parsing Expression Grammars</a>.
+<h3><a name="f-setmaxstack"></a><code>lpeg.setmaxstack (max)</code></h3>
+<p>
+Sets a limit for the size of the backtrack stack used by LPeg to track calls and choices.
+Use <code>lpeg.setmaxstack</code> to raise it.
+<pre class="example">
+lpeg.setmaxstack(400)
+</pre>
+<ul><li>A list item <tt>patt^n</tt></li></ul>
+</body></html>
+"""
+
+
+def test_an_html_manual_is_read_as_headings_paragraphs_and_code() -> None:
+    # LPeg documents itself in lpeg.html and re.html only: "Which section of the manual explains how to raise the
+    # backtracking stack limit …?" had no document to answer from
+    assert document_kind("lpeg.html") == "html" and document_format("lpeg.html", LPEG_PAGE) == "html"
+    document = _doc("lpeg.html", LPEG_PAGE.decode())
+    blocks = [(b.kind, b.line, b.text, b.level) for b in document.blocks]
+    assert blocks[0] == ("heading", 4, "LPeg", 1)
+    assert ("heading", 6, "lpeg.setmaxstack (max)", 3) in blocks
+    paragraph = next(b for b in document.blocks if b.text.startswith("Sets a limit"))
+    assert paragraph.kind == "paragraph" and paragraph.line == 7
+    assert [t.text for t in paragraph.tokens] == ["lpeg.setmaxstack"]
+    assert any(b.kind == "code" and "lpeg.setmaxstack(400)" in b.text for b in document.blocks)
+    assert any(b.kind == "list_item" and b.text == "A list item patt^n" for b in document.blocks)
+    assert not any("no" == b.text or "color" in b.text for b in document.blocks)  # no script, no style
+
+
+def test_an_html_template_or_fragment_is_no_document() -> None:
+    # a Django or Jinja template, a Jekyll layout, a PHP page, a page with no heading and paragraph
+    for page in (b"{% extends 'base.html' %}<h1>{{ title }}</h1><p>x</p>", b"<h1>{{ page.title }}</h1><p>x</p>",
+                 b"<h1>Hi</h1><p><%= name %></p>", b"<?php echo 1; ?><h1>x</h1><p>y</p>",
+                 b"<footer>Copyright</footer>"):
+        assert document_format("docs/_layouts/page.html", page) is None, page
+    # a manual that shows patterns like a template's is still a manual (LPeg's re.html)
+    manual = b"<h2>Syntax</h2><p>Use <code>{%a+}</code> to capture, or <code>{{\"hi\"}}</code> for a table.</p>"
+    assert document_format("re.html", manual) == "html"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet="<>/=\"' abcdhp1&;#{}%\n", max_size=300))
+def test_the_html_reader_never_raises(text: str) -> None:
+    from gitroute.parsing import html
+
+    found: list = []
+    html.read(("<h1>t</h1><p>" + text).encode(), lambda *block: found.append(block))
+    assert all(isinstance(block[1], int) and block[1] >= 1 for block in found)
+
+
 def test_plain_text_documents_are_read_so_through_a_build(make_repo, route) -> None:
     # A build parses a blob by its kind's path, not its own (the extraction key holds no path): cmark's
     # changelog.txt, zlib's FAQ and doc/algorithm.txt read as "document.txt" and "document.md" were no document, or
@@ -803,13 +857,15 @@ def test_plain_text_documents_are_read_so_through_a_build(make_repo, route) -> N
                               "hash table of all the strings of three bytes.\nThe hash chains are searched starting "
                               "with the most recent strings first.\n"),
         "src/zip.c": "int deflate(int level) { return level; }\n",
+        "lpeg.html": LPEG_PAGE.decode(),
     }, "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
     for question, path, section in (
             ("emphasis before links", "changelog.txt", None),
             ("access data randomly in a compressed stream", "FAQ",
              "28. Can I access data randomly in a compressed stream?"),
-            ("duplicated strings found using a hash table", "doc/algorithm.txt", "1. Compression algorithm (deflate)")):
+            ("duplicated strings found using a hash table", "doc/algorithm.txt", "1. Compression algorithm (deflate)"),
+            ("raise the size limit of the backtrack stack", "lpeg.html", "lpeg.setmaxstack (max)")):
         doc = json.loads(route(["why", "--json", question], repo.path).stdout)
         assert doc["rows"] and doc["rows"][0]["path"] == path, (question, doc)
         assert section is None or doc["rows"][0]["name"] == section, (question, doc["rows"][0])

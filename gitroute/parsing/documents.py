@@ -18,9 +18,10 @@ from functools import cache, cached_property, partial
 from typing import TYPE_CHECKING
 
 from gitroute.model import Block, Document, Token
-from gitroute.parsing import asciidoc, texinfo, xdoc
+from gitroute.parsing import asciidoc, html, texinfo, xdoc
 from gitroute.parsing.asciidoc import ASCIIDOC_EXTENSIONS, looks_like_asciidoc
 from gitroute.parsing.grammars import parser
+from gitroute.parsing.html import looks_like_html_document
 from gitroute.parsing.texinfo import TEXINFO_EXTENSIONS
 from gitroute.records import PLAIN_DOCUMENT_STEMS, is_document_path, is_xdoc_path, plain_document
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+HTML_EXTENSIONS = (".html", ".htm")
 RST_EXTENSIONS = (".rst", ".rest")
 # A document larger than this is read only up to it (a generated changelog can be megabytes).
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
@@ -92,6 +94,8 @@ def document_format(path: str, data: bytes) -> str | None:
         return "asciidoc"
     if is_xdoc_path(path):
         return "xdoc" if b"<document" in data[:4096] else None
+    if ext in HTML_EXTENSIONS:
+        return "html" if looks_like_html_document(data) else None
     if ext == ".txt":
         if looks_like_asciidoc(data):
             return "asciidoc"
@@ -120,10 +124,11 @@ def _prose_in_a_docs_folder(path: str, data: bytes) -> bool:
 
 def document_kind(path: str) -> str | None:
     """What a path may hold, before its content is read: "markdown", "plain" (a plain-text document without an
-    extension: `CHANGES`, `FAQ`), "rst", "texinfo", "xdoc", "asciidoc", "txt" (reStructuredText or AsciiDoc only if
-    its content reads so), "plaintxt" (a `.txt` under a plain document's name: `changelog.txt`, read as plain text
-    too), "doctxt" (a `.txt` under a docs folder: plain text too if it reads as prose), or None (no document). The
-    build parses a blob by its kind's path (`KIND_PATHS`), not its own: the kind holds what the path tells."""
+    extension: `CHANGES`, `FAQ`), "rst", "texinfo", "xdoc", "asciidoc", "html" (a document if it reads as one),
+    "txt" (reStructuredText or AsciiDoc only if its content reads so), "plaintxt" (a `.txt` under a plain document's
+    name: `changelog.txt`, read as plain text too), "doctxt" (a `.txt` under a docs folder: plain text too if it
+    reads as prose), or None (no document). The build parses a blob by its kind's path (`KIND_PATHS`), not its own:
+    the kind holds what the path tells."""
     name = posixpath.basename(path).lower()
     stem, ext = posixpath.splitext(name)
     if ext in MARKDOWN_EXTENSIONS:
@@ -138,6 +143,8 @@ def document_kind(path: str) -> str | None:
         return "asciidoc"
     if is_xdoc_path(path):
         return "xdoc"
+    if ext in HTML_EXTENSIONS:
+        return "html"
     if ext == ".txt":
         if stem in PLAIN_DOCUMENT_STEMS:
             return "plaintxt"
@@ -150,7 +157,7 @@ def document_kind(path: str) -> str | None:
 # as its kind's paths do (`document_format`: "CHANGES" is plain text, "doc/document.txt" prose under a docs folder).
 KIND_PATHS = {"markdown": "document.md", "plain": "CHANGES", "rst": "document.rst", "txt": "document.txt",
               "plaintxt": "CHANGES.txt", "doctxt": "doc/document.txt", "texinfo": "document.texi",
-              "xdoc": "xdoc/document.xml", "asciidoc": "document.adoc"}
+              "xdoc": "xdoc/document.xml", "asciidoc": "document.adoc", "html": "document.html"}
 
 
 def looks_like_rst(data: bytes) -> bool:
@@ -1015,6 +1022,9 @@ def parse_document(path: str, data: bytes) -> Document | None:
         data = data[:MAX_DOCUMENT_BYTES]
     if fmt == "xdoc":
         xdoc.read(data, partial(_add_read, out), out.warnings)
+        return out.finish(path, fmt)
+    if fmt == "html":
+        html.read(data, partial(_add_read, out))
         return out.finish(path, fmt)
     if fmt in ("texinfo", "asciidoc"):
         (texinfo if fmt == "texinfo" else asciidoc).read(data, partial(_add_read, out))

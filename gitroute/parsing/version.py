@@ -47,5 +47,6 @@ from __future__ import annotations
 # folder is a document (zlib's doc/algorithm.txt), and a plain-text document's numbered line between blank lines is
 # a section's title (zlib's FAQ " 28. Can I access data randomly …?"); plain-text documents are kinds of their own
 # (`plain`, `plaintxt`, `doctxt`), as a build parses a blob by its kind's path: cmark's changelog.txt was read as
-# "document.txt", no document
+# "document.txt", no document; HTML pages written as documentation (LPeg's lpeg.html, LZ4's manual) are documents
+# (parsing/html.py)
 EXTRACTOR_VERSION = 40
