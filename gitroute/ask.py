@@ -94,6 +94,8 @@ class Evidence:
     document) that is these very words ("immutable indexes?" and `2.2.5 Immutable indexes`).
     document_writes(name) -> bool: whether a document's section writes the name as it is spelled (a function the
     code calls but does not define: libc's `clock_gettime` in Redis' README).
+    is_document_word(name) -> bool: whether a document's section writes the name as one word, in any case (a
+    product's name: uuid's README writes "Typescript").
     """
 
     def __init__(self, path_kind: Callable[[str], str | None] = lambda _: None,
@@ -106,7 +108,8 @@ class Evidence:
                  files_in: Callable[[str], Sequence[str]] = lambda _: (),
                  is_word: Callable[[str], bool] = lambda _: False,
                  design_heading: Callable[[str], str | None] = lambda _: None,
-                 document_writes: Callable[[str], bool] = lambda _: False) -> None:
+                 document_writes: Callable[[str], bool] = lambda _: False,
+                 is_document_word: Callable[[str], bool] = lambda _: False) -> None:
         self.path_kind = path_kind
         self.is_symbol = is_symbol
         self.document_named = document_named
@@ -118,6 +121,7 @@ class Evidence:
         self.is_word = is_word
         self.design_heading = design_heading
         self.document_writes = document_writes
+        self.is_document_word = is_document_word
 
 
 # Words around the thing a change question is about: "if I change *the session interface*".
@@ -583,6 +587,7 @@ def _unknown_subjects(text: str, intents: Sequence[tuple[int, str, str]], unknow
     stands: "npm install fails with a ModuleNotFoundError; which part of the docs …")."""
     at = next(at for at, kind, _ in intents if kind == "docs")
     return [n for n in unknown if not evidence.is_word(n) and not evidence.document_writes(n)
+            and not (n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n))
             and not _beside_the_subject(text, at, subjects.position.get(n, 0), far=False)]
 
 
@@ -631,7 +636,9 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         # ("npm install fails with a ModuleNotFoundError; which part of the docs …"): the documents are asked in
         # the question's words
         return text, []
-    if kind == "docs" and missing and not subjects.missing_paths and all(evidence.is_word(n) for n in missing):
+    if kind == "docs" and missing and not subjects.missing_paths and all(
+            evidence.is_word(n) or n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n)
+            for n in missing):
         # a docs question about a name the code does not define but the repository's words hold (scipy's
         # `curve_fit` beside xarray's `curvefit`): documents may still name it, and the docs index says if one does
         return min(missing, key=lambda n: subjects.position.get(n, 0)), []

@@ -34,6 +34,7 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
                     is_document=lambda path: path in documents() or path.lower().endswith(DOC_SUFFIXES),
                     files_in=lambda folder: files_in(view, folder),
                     is_word=lambda name: is_word(view, name),
+                    is_document_word=lambda name: is_document_word(view, name),
                     design_heading=lambda words: design_heading(view, words),
                     document_writes=lru_cache(maxsize=None)(lambda name: document_writes(view, name)))
 
@@ -65,17 +66,28 @@ def design_heading(view: BundleView, words: str) -> str | None:
 
 def is_word(view: BundleView, name: str) -> bool:
     """Whether a name, its parts joined as one lowercase word (`PostgreSQL` -> postgresql), is a word of the
-    symbol index (a name's, a doc's or a folder's) or of a document's section (uuid's README writes "Typescript"); a
-    qualified name also by its last part (fmt's docs and code write the standard library's `std::tm`, which no index
-    holds as `stdtm`)."""
+    symbol index (a name's, a doc's or a folder's); a qualified name also by its last part (fmt's docs and code write
+    the standard library's `std::tm`, which no index holds as `stdtm`)."""
     from gitroute.text import name_parts, normalize_name
 
     parts = name_parts(name)
     words = dict.fromkeys(filter(None, (normalize_name(name), normalize_name(parts[-1]) if len(parts) > 1 else "")))
-    if any(ask_symbols(view, word, limit=1, explain=False).rows for word in words):
-        return True
-    return bool(view.read(["decisions/meta.json"])) and any(
-        answer("decisions", word, limit=1, bundle=view).rows for word in words)
+    return any(ask_symbols(view, word, limit=1, explain=False).rows for word in words)
+
+
+def is_document_word(view: BundleView, name: str) -> bool:
+    """Whether a document's section holds a name, its parts joined as one lowercase word, as one of its words (uuid's
+    README writes "Typescript"; the decision index would also find "asyncblueprint" spelled apart, as async and
+    blueprint: no such word is written)."""
+    from gitroute.indexes.decisions import doc_tokens
+    from gitroute.text import normalize_name
+
+    tokens = doc_tokens(normalize_name(name))
+    if len(tokens) != 1 or not view.read(["decisions/meta.json"]):
+        return False
+    signal = f"bm25:{tokens[0]}"
+    found = answer("decisions", tokens[0], limit=3, bundle=view, explain=True)
+    return any(signal in dict(row.signals) for row in found.rows)
 
 
 def files_in(view: BundleView, folder: str) -> list[str]:
