@@ -1371,6 +1371,41 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-spf13-cast",
         ),
+        # Session 51's fifth, written after the session's changes: more-itertools (PyPI); mime (npm: TypeScript sources
+        # beside dist/src/); libdeflate (Debian: C, fast DEFLATE); go-humanize (Debian: Go, dustin/go-humanize).
+        Corpus(
+            "more-itertools",
+            "11.2.1",
+            "more_itertools-11.2.1.tar.gz",
+            "cbf08fd0af284dc69718b9b76a8e6203df624d70209ea511e4219d350c856f63",
+            "52598aa3f714822da5969b0e3e24e9e5207b0dda",
+        ),
+        Corpus(
+            "mime",
+            "4.1.2",
+            "mime-4.1.2.tgz",
+        # npm integrity sha512-ikRzZ2RwbUVDyL9SsU0f2Phcmav4yq5r8faH5ZZKHtOZrMBLnrQOrj0uvqZ5R1uQnj+RO7Wcklw/lAf81mP9LQ==
+            "8428c32172172c62062bf8d0230edabf688f81ca1ff5601d197382e11632da3c",
+            "2aaf84aff1a1e7be1bafe2d337149326ec848f61",
+            source=NPM,
+        ),
+        Corpus(
+            "libdeflate",
+            "1.23",
+            "libdeflate_1.23.orig.tar.gz",
+            "1ab18349b9fb0ce8a0ca4116bded725be7dcbfa709e19f6f983d99df1fb8b25f",
+            "9bcacf5fb0717c865d511f52d8c02c9045ef6766",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "go-humanize",
+            "1.0.1",
+            "golang-github-dustin-go-humanize_1.0.1.orig.tar.gz",
+            "ac3a0d8d0eef07c75d12eddce775a8e8306dfb9783a45312597c34ff643793d8",
+            "a9f80caad195dbd10cde35ddf3c02b08a0170f27",
+            source=DEBIAN,
+            pool="golang-github-dustin-go-humanize",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
