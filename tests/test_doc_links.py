@@ -271,14 +271,14 @@ def test_a_rst_txt_document_in_a_submodule_free_repo_is_read(make_repo, route):
         "pkg/__init__.py": "",
         "docs/ref/querysets.txt": "QuerySets\n=========\n\n.. module:: pkg.models\n\n.. class:: QuerySet\n\n"
                                   "   .. method:: filter()\n\n      Returns a new :class:`QuerySet`.\n",
-        "notes.txt": "just a note about QuerySet\n",
+        "scratch.txt": "just a note about QuerySet\n",  # not notes.txt: a plain document by its name
     }, "txt docs")
     assert route(["build", "-q"], repo.path).exit_code == 0
     doc = ask(route, repo, "code", "querysets")
     row = doc["rows"][0]
     assert row["path"] == "pkg/models.py"
     assert set(row["symbols"]) == {"QuerySet", "QuerySet.filter"}
-    assert ask(route, repo, "code", "notes.txt")["status"] == "no_match"
+    assert ask(route, repo, "code", "scratch.txt")["status"] == "no_match"
 
 
 # ----------------------------------------------------------------------------------------- the map

@@ -23,6 +23,7 @@ from gitroute.parsing import (
 )
 from gitroute.parsing import symbols as symbol_stage
 from gitroute.parsing.families import QUERY_FILES, family
+from gitroute.parsing.nodes import MAX_DOC
 
 # ------------------------------------------------------------------------------------ the language table
 
@@ -1160,7 +1161,7 @@ def test_a_long_doc_in_line_comments_keeps_its_head(lang: str, marker: str, defi
     lines += [f"{marker} Detail {i}: more about the options and how each one is read." for i in range(120)]
     doc = extract(("\n".join(lines) + "\n" + definition).encode(), lang).symbols[0].doc
     assert doc.startswith("Serves files from a folder, with ranges and caching. Detail 0:")
-    assert len(doc) <= 300
+    assert len(doc) <= MAX_DOC
 
 
 def test_a_shell_script_the_grammar_cannot_read_whole_keeps_the_functions_after_the_unreadable_one() -> None:

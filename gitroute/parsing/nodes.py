@@ -9,7 +9,10 @@ if TYPE_CHECKING:
 
 # A name longer than this is not an identifier anyone will search for (minified code, a parse gone wrong).
 MAX_NAME = 200
-MAX_DOC = 300
+# A doc's first characters kept: its summary, and the details after it that a question asks by (mime's "an error will
+# be thrown unless `force`" came past 300); the meaning index reads as many (`vocabulary.MAX_DOC`), the bundle's
+# records show fewer (`layout.MAX_RECORD_DOC`).
+MAX_DOC = 600
 DOC_SCAN_BYTES = 4_000  # how far back (and how much) a doc comment or entry-point marker is looked for
 
 WHITESPACE = re.compile(r"\s+")
