@@ -48,5 +48,5 @@ from __future__ import annotations
 # a section's title (zlib's FAQ " 28. Can I access data randomly …?"); plain-text documents are kinds of their own
 # (`plain`, `plaintxt`, `doctxt`), as a build parses a blob by its kind's path: cmark's changelog.txt was read as
 # "document.txt", no document; HTML pages written as documentation (LPeg's lpeg.html, LZ4's manual) are documents
-# (parsing/html.py); a doc's first 600 characters, not 300
+# (parsing/html.py)
 EXTRACTOR_VERSION = 40
