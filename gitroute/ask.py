@@ -637,8 +637,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         # the question's words
         return text, []
     if kind == "docs" and missing and not subjects.missing_paths and all(
-            evidence.is_word(n) or n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n)
-            for n in missing):
+            evidence.is_word(n) or evidence.document_writes(n)
+            or n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n) for n in missing):
         # a docs question about a name the code does not define but the repository's words hold (scipy's
         # `curve_fit` beside xarray's `curvefit`): documents may still name it, and the docs index says if one does
         return min(missing, key=lambda n: subjects.position.get(n, 0)), []

@@ -738,6 +738,12 @@ def test_a_products_name_a_document_writes_in_another_case_is_a_word_of_a_docs_q
     # a name spelled as code that nothing defines and no document writes is still no_match
     missing = ask(repo, "Which part of the docs explains `make_v9_id`?")
     assert missing["status"] == "no_match"
+    # attrs: "Which page explains cache_hash …?" — a keyword the code takes, no symbol: a document writes it as spelled
+    repo.commit({"docs/caching.md": ("# Caching\n\n## Hash Code Caching\n\nPass cache_hash=True to keep the hash: it "
+                                     "makes sense to cache the hash of an object that is slow to hash.\n")}, "caching")
+    assert run_route(["build", "-q"], repo.path).exit_code == 0
+    written = ask(repo, "Which page explains cache_hash and when it makes sense to cache a hash?")
+    assert written["rows"] and written["rows"][0]["path"] == "docs/caching.md", written
 
 
 def test_a_lua_method_spelled_with_its_colon_is_the_method(tmp_path_factory):
