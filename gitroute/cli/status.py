@@ -83,9 +83,7 @@ def limits_text(limits: dict) -> str:
         where = (f"{where} sets {limit['asked']}: clamped to the safety ceiling; "
                  f"'git route build --max-file-bytes N' goes past it")
     elif where == "default" and "ceiling" in limit:
-        where = (f"default; a committed .gitroute.toml may set up to {limit['ceiling']}"
-                 if limit["value"] < limit["ceiling"] else "default, the safety ceiling: a committed .gitroute.toml "
-                 "may lower it")
+        where = f"default; a committed .gitroute.toml may set up to {limit['ceiling']}"
     return f"max_file_bytes {limit['value']} ({where})"
 
 
