@@ -587,8 +587,14 @@ def _unknown_subjects(text: str, intents: Sequence[tuple[int, str, str]], unknow
     stands: "npm install fails with a ModuleNotFoundError; which part of the docs …")."""
     at = next(at for at, kind, _ in intents if kind == "docs")
     return [n for n in unknown if not evidence.is_word(n) and not evidence.document_writes(n)
-            and not (n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n))
+            and not _a_word_of_the_documents(n, subjects, evidence)
             and not _beside_the_subject(text, at, subjects.position.get(n, 0), far=False)]
+
+
+def _a_word_of_the_documents(name: str, subjects: Subjects, evidence: Evidence) -> bool:
+    """A name neither quoted nor marked as code that a document writes as one word (a product's name: uuid's README
+    writes "Typescript"): a word of a docs question, not a name it is about."""
+    return name not in subjects.quoted and not is_marked_code(name) and evidence.is_document_word(name)
 
 
 def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Names,
@@ -637,8 +643,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
         # the question's words
         return text, []
     if kind == "docs" and missing and not subjects.missing_paths and all(
-            evidence.is_word(n) or evidence.document_writes(n)
-            or n not in subjects.quoted and not is_marked_code(n) and evidence.is_document_word(n) for n in missing):
+            evidence.is_word(n) or evidence.document_writes(n) or _a_word_of_the_documents(n, subjects, evidence)
+            for n in missing):
         # a docs question about a name the code does not define but the repository's words hold (scipy's
         # `curve_fit` beside xarray's `curvefit`): documents may still name it, and the docs index says if one does
         return min(missing, key=lambda n: subjects.position.get(n, 0)), []

@@ -223,22 +223,14 @@ _DUAL = re.compile(r"(?:^|/)(esm|cjs|commonjs)/")
 _JS_EXT = re.compile(r"\.(?:d\.)?[cm]?[jt]s$")  # and its declarations, built beside it (`index.d.ts`)
 
 
-def dual_build_key(path: str) -> str | None:
-    """A file of a package built twice, as ES modules and as CommonJS, with its `esm`/`cjs`/`commonjs` folder and its
-    extension left out: the twins of one source share it (`lib/*/utils`); None for a file of neither folder."""
-    found = _DUAL.search(path)
-    if found is None or not _JS_EXT.search(path):
-        return None
-    return _JS_EXT.sub("", path[:found.start(1)] + "*" + path[found.end(1):])
-
-
 def esm_cjs_twins(paths: Iterable[str]) -> set[str]:
-    """Of `paths`, those built twice from one source, the ES modules' and the CommonJS' copy both present."""
+    """Of `paths`, those built twice from one source, the ES modules' and the CommonJS' copy both present: the same
+    path but for its `esm`/`cjs`/`commonjs` folder and its extension (`lib/esm/utils.js`, `lib/cjs/utils.js`)."""
     keyed: dict[str, dict[str, str]] = {}
     for path in paths:
-        key = dual_build_key(path)
         found = _DUAL.search(path)
-        if key is not None and found is not None:
+        if found is not None and _JS_EXT.search(path):
+            key = _JS_EXT.sub("", path[:found.start(1)] + "*" + path[found.end(1):])
             keyed.setdefault(key, {})[found.group(1)[:3]] = path  # `commonjs` is `cjs` (minimatch's dist/commonjs)
     return {p for group in keyed.values() if len(group) == 2 for p in group.values()}
 

@@ -112,11 +112,16 @@ _NOT_PROSE_STEMS = ("requirements", "cmakelists", "robots", "constraints")  # an
 _PROSE_LINE = re.compile(rb"^[ \t]*(?:[A-Za-z][A-Za-z'(),-]*[ \t]+){5}")  # five words or more, letters first
 
 
+def _in_a_docs_folder(path: str) -> bool:
+    """Under a docs folder, by a name that may be prose (not pip's `requirements.txt`, a `CMakeLists.txt`)."""
+    *folders, name = path.lower().split("/")
+    return bool(_DOCS_FOLDERS.intersection(folders)) and not name.startswith(_NOT_PROSE_STEMS)
+
+
 def _prose_in_a_docs_folder(path: str, data: bytes) -> bool:
     """A `.txt` under a docs folder that reads as prose (zlib's doc/algorithm.txt): a third of its first lines with
     text start with five words; not pip's requirements, a CMake list, a word list."""
-    *folders, name = path.lower().split("/")
-    if not _DOCS_FOLDERS.intersection(folders) or name.startswith(_NOT_PROSE_STEMS):
+    if not _in_a_docs_folder(path):
         return False
     lines = [line for line in data[:_SNIFF_BYTES].splitlines() if line.strip()]
     return len(lines) >= 3 and sum(1 for line in lines if _PROSE_LINE.match(line)) * 3 >= len(lines)
@@ -148,8 +153,7 @@ def document_kind(path: str) -> str | None:
     if ext == ".txt":
         if stem in PLAIN_DOCUMENT_STEMS:
             return "plaintxt"
-        folders = path.lower().split("/")[:-1]
-        return "doctxt" if _DOCS_FOLDERS.intersection(folders) and not name.startswith(_NOT_PROSE_STEMS) else "txt"
+        return "doctxt" if _in_a_docs_folder(path) else "txt"
     return None
 
 

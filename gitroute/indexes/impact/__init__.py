@@ -8,14 +8,13 @@ and ends with a note on what a static walk cannot see.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
-from gitroute.indexes.impact.targets import TYPE_KINDS, one_symbol, resolve_target
+from gitroute.indexes.impact.targets import TYPE_KINDS, one_symbol, resolve_target, without_renaming_macros
 from gitroute.model import Answer, Row
 from gitroute.rank import is_secondary, secondary_but_dist, the_sources
 
@@ -475,7 +474,7 @@ def _meant(distinct: list[list]) -> list[list]:
         return code  # one definition in code (or one symbol: a module and its `.pyi` stub), the rest in tests or docs
     # none outside tests and built folders: a package published as its build alone (minimatch's dist/) has it there
     own = [r for r in code if not is_secondary(r[1])] or [r for r in code if not secondary_but_dist(r[1])] or code
-    own = _without_renaming_macros(own)
+    own = without_renaming_macros(own)
     source = _the_source_of_its_bundles(own)
     if len(source) < len(own):  # the source's definitions listed before its bundles' too
         own = source
@@ -483,17 +482,6 @@ def _meant(distinct: list[list]) -> list[list]:
     if (len(own) == 1 or one_symbol(own)) and len(distinct) > len(own):
         return own  # the others are built or vendored copies (qs's dist/qs.js bundles lib/utils.js's maybeMap)
     return distinct
-
-
-_C_HEADER = re.compile(r"\.(?:h|hh|hpp|hxx)(?:\.in)?$", re.I)  # and a header's template (zlib's zconf.h.in)
-
-
-def _without_renaming_macros(own: list[list]) -> list[list]:
-    """A C function's definitions without the headers' macros of its name: zlib's `#define inflate_table
-    z_inflate_table` (zconf.h and its template) renames the function for a prefixed build; it defines nothing."""
-    functions = [r for r in own if r[3] in ("function", "method")]
-    macros = [r for r in own if r[3] == "constant" and _C_HEADER.search(r[1])]
-    return functions if functions and len(functions) + len(macros) == len(own) and macros else own
 
 
 def _the_source_of_its_bundles(own: list[list]) -> list[list]:

@@ -70,3 +70,13 @@ def one_symbol(records: Sequence[list]) -> bool:
         return True
     lowered = [p.lower() for p in paths]
     return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
+
+
+def without_renaming_macros(records: Sequence[list]) -> list[list]:
+    """A C function's definitions without the headers' macros of its name: zlib's `#define inflate_table
+    z_inflate_table` (zconf.h and its template zconf.h.in) renames the function for a prefixed build; it defines
+    nothing."""
+    functions = [r for r in records if r[3] in ("function", "method")]
+    macros = [r for r in records if r[3] == "constant" and r[1].lower().removesuffix(".in").endswith(_HEADERS)]
+    return functions if functions and macros and len(functions) + len(macros) == len(records) else list(records)
+

@@ -135,8 +135,8 @@ def build_meaning_index(nodes: Sequence, read: Callable[[str], bytes | None], me
 
     groups, built = files_kept if files_kept is not None else kept_files(nodes)
     pack = len(nodes) >= PACKED_MIN_NODES
-    secondary, file_blobs = code_layout(groups, file_blobs)
-    entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack)
+    secondary, file_blobs = layout = code_layout(groups, file_blobs)
+    entries_of = prepared if prepared is not None else files_postings(groups, read, memo, file_blobs, pack, layout)
     anchors = anchors or {}
     words_memo: dict[str, list[str]] = {}
     files: dict[str, tuple[int, Entries | bytes]] = {}  # path -> (file node id, postings)

@@ -331,16 +331,19 @@ def with_anchors(entries: Entries, group: Sequence, anchors: Mapping[int, list[s
 
 
 def files_postings(groups: Sequence[Sequence], read: Callable[[str], bytes | None], memo=None,
-                   file_blobs: dict[str, str] | None = None, pack: bool = False) -> dict[str, Entries | bytes]:
+                   file_blobs: dict[str, str] | None = None, pack: bool = False,
+                   layout: tuple[Callable[[str], bool], dict[str, str] | None] | None = None,
+                   ) -> dict[str, Entries | bytes]:
     """Each file's postings without anchor texts (`_file_postings`), by path (groups: `kept_files`); with `pack`,
     as `packed_entries`' bytes.
 
     With a build memo (`bundle.memo.MemoTable`) and each file's blob id, a file's postings are taken
-    from an earlier build when its path, blob and node count are the same."""
+    from an earlier build when its path, blob and node count are the same. `layout`: `code_layout(groups,
+    file_blobs)`, when the caller has worked it out."""
     words_memo: dict[str, tuple] = {}  # a field's text -> (word, times) in first-occurrence order
     payloads: dict[int, int] = {}
     out: dict[str, Entries | bytes] = {}
-    secondary, file_blobs = code_layout(groups, file_blobs)
+    secondary, file_blobs = layout or code_layout(groups, file_blobs)
     for group in groups:
         path = file_head(group)[0]
         key = f"{path}\0{file_blobs.get(path, '')}\0{len(group)}" if file_blobs is not None else None
@@ -374,7 +377,7 @@ def repository_secondary(groups: Sequence[Sequence]) -> Callable[[str], bool]:
 
 def code_layout(groups: Sequence[Sequence], file_blobs: dict[str, str] | None,
                 ) -> tuple[Callable[[str], bool], dict[str, str] | None]:
-    """`repository_secondary(groups)`, and `file_blobs` `as_code_marked` by it."""
+    """`repository_secondary(groups)`, and `file_blobs` `as_code_marked` by it: `files_postings`' `layout`."""
     secondary = repository_secondary(groups)
     return secondary, as_code_marked(file_blobs, secondary)
 
@@ -384,9 +387,6 @@ def as_code_marked(file_blobs: dict[str, str] | None, secondary: Callable[[str],
     file's postings are made of is its blob and that (a memo keyed by blob alone would keep them as they were)."""
     if file_blobs is None or secondary is is_secondary:
         return file_blobs
-    return {path: f"{blob}{CODE_MARK}" if is_secondary(path) and not secondary(path) and not blob.endswith(CODE_MARK)
-            else blob for path, blob in file_blobs.items()}
-
-
-CODE_MARK = "+code"
+    return {path: f"{blob}+code" if is_secondary(path) and not secondary(path) else blob
+            for path, blob in file_blobs.items()}
 
