@@ -1406,6 +1406,75 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-dustin-go-humanize",
         ),
+        # Session 52's first: toolz (PyPI); markdown-it (npm: ES module sources under lib/, bundles under dist/);
+        # ruby-addressable (Debian: Ruby, URI and URI templates); snappy (Debian: C++, Google's compressor).
+        Corpus(
+            "toolz",
+            "1.2.0",
+            "toolz-1.2.0.tar.gz",
+            "9667a038e9d6ecba37995e26cb2f59ec6420b6ad8dd9677de59db9b956b08490",
+            "e3e95bf32830652419ec001b7447dfeaffcdf9a9",
+        ),
+        Corpus(
+            "markdown-it",
+            "14.1.0",
+            "markdown-it-14.1.0.tgz",
+        # npm integrity sha512-a54IwgWPaeBCAAsv13YgmALOF1elABB08FxO9i+r4VFk5Vl4pKokRPeX8u5TCgSsPi6ec1otfLjdOpVcgbpshg==
+            "7c4fab4d4d39fe98206a7fbbed4b1e3578f2b70b6b69d309413e33eec140e19f",
+            "c676f184fa01b94328f87c5444da9b015b1acefe",
+            source=NPM,
+        ),
+        Corpus(
+            "ruby-addressable",
+            "2.8.7",
+            "ruby-addressable_2.8.7.orig.tar.gz",
+            "368b7c1c6c8730917326aeb4e3b600d444f3967f71f74a57c15b84dbf3b3c426",
+            "e5164536fdea45fa037708c5357cb6dd42d57098",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "snappy",
+            "1.2.2",
+            "snappy_1.2.2.orig.tar.gz",
+            "90f74bc1fbf78a6c56b3c4a082a05103b3a56bb17bca1a27e052ea11723292dc",
+            "7225efad25ea40482caf90ea2f168bf1607a4c0b",
+            source=DEBIAN,
+        ),
+        # Session 52's second: cachetools (PyPI); koa (npm); xxhash (Debian: C, a header-only hash);
+        # gorilla-schema (Debian: Go, form values into structs).
+        Corpus(
+            "cachetools",
+            "8.0.2",
+            "cachetools-8.0.2.tar.gz",
+            "30ac523adfc118b51d2b2e7bad8a0ddb31370dfe2700c7f10ca224f36ccf81e0",
+            "203ad94b09a84283a825318687fd3ff95c168597",
+        ),
+        Corpus(
+            "koa",
+            "3.3.0",
+            "koa-3.3.0.tgz",
+        # npm integrity sha512-NdsWJYxVzUuYt718DtEQRhUXqqsAPA4VlaUGrlidjh/T2TP/4OQXqQg4ouUHfHD9f+tgmwLZWPm+JQLgqM9YbA==
+            "2b1cae002c5c8a066b9c77ac9bf197e2369ba8501fb76b75c9f21d474ef02cf4",
+            "4f62a27e49f86c411ef06ce5c618bdd6261e4ef9",
+            source=NPM,
+        ),
+        Corpus(
+            "xxhash",
+            "0.8.3",
+            "xxhash_0.8.3.orig.tar.gz",
+            "aae608dfe8213dfd05d909a57718ef82f30722c392344583d3f39050c7f29a80",
+            "67b2bddcd3487024dee2e469df9979a388cb3073",
+            source=DEBIAN,
+        ),
+        Corpus(
+            "gorilla-schema",
+            "1.4.1",
+            "golang-github-gorilla-schema_1.4.1.orig.tar.gz",
+            "5ba1ae2586add03cbbe9ca0f4669c37fd257b196f6e3d2f41dc98cc99efb802b",
+            "af4f01d8a62aa8e74644ae22227cb867276cba72",
+            source=DEBIAN,
+            pool="golang-github-gorilla-schema",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
