@@ -1150,3 +1150,42 @@ def test_a_file_s_postings_come_in_node_order_when_a_holder_follows_its_constant
     entries = _file_postings(group, lambda _path: None, {})
     offsets = [entry[0] for entry in entries]
     assert offsets == sorted(offsets) and offsets[-2:] == [2, 3]
+
+
+@pytest.mark.parametrize("word, forms", [
+    ("typography", ["typographic"]),
+    ("eviction", ["evict"]),
+    ("validat", ["validation", "validator"]),  # "validate"
+    ("recursively", ["recursiv"]),
+    ("compression", ["compress"]),
+    ("parallelism", ["parallel"]),
+    ("fuzz", ["fuzzer"]),
+    ("cancellation", ["cancel"]),
+])
+def test_a_word_s_derived_forms_hold_its_nouns_verbs_and_adjectives(word, forms):
+    found = meaning.vocabulary.derived_forms(word)
+    assert set(forms) <= set(found), found
+
+
+@pytest.mark.parametrize("word", ["player", "customer", "nativ", "glob", "user", "42abc"])
+def test_an_agent_noun_and_a_short_or_odd_word_derive_no_other_word(word):
+    # a player is no `play`, a customer no `custom`; "native" is not "nation"; short words stand as they are
+    assert not {"play", "custom", "nation", "nate", "us"} & set(meaning.vocabulary.derived_forms(word))
+
+
+def test_a_question_word_the_repository_lacks_is_asked_as_the_form_it_holds(make_repo, route):
+    repo = make_repo("forms")
+    repo.commit({
+        "src/text/smart.py": '"""Typographic replacements: quotes and dashes."""\n\n\n'
+                             'def smarten(text):\n    return text\n',
+        "src/text/cache.py": '"""Evict the oldest entries of the cache."""\n\n\ndef evict(cache):\n    return cache\n',
+        "src/text/wrap.py": '"""Wrap long lines of text."""\n\n\ndef wrap(text):\n    return text\n',
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = ask(route, repo, "where are typography replacements done", "--meaning", "--explain")
+    assert found["status"] == "routed" and found["rows"][0]["path"] == "src/text/smart.py"
+    found = ask(route, repo, "which code handles eviction of cache entries", "--meaning")
+    assert found["status"] == "routed" and found["rows"][0]["path"] == "src/text/cache.py"
+    # an off-topic word with no form the repository holds is still missing: no_match, and it says which
+    off = ask(route, repo, "where is greenhouse irrigation of the cache scheduled", "--meaning")
+    assert off["status"] == "no_match" and "greenhouse" in off["notes"][0]

@@ -70,6 +70,7 @@ from gitroute.indexes.meaning.vocabulary import (
     absent_terms,
     alternatives,
     anchor_texts,
+    derived_forms,
     fused_words,
     joined_pairs,
     neighbour_alternatives,
@@ -547,9 +548,14 @@ def query_meaning(
         for number in numbers:
             postings.pop(BODY_PREFIX + number, None)
     held = set(postings) | {word for alt, word in alternates.items() if alt in postings}
-    near, shares = neighbour_alternatives([t for t in tokens if t not in held and t not in asking], tokens, alternates)
-    if near:  # a second read, only for words the repository lacks
-        postings.update(read_postings(list(near), section, read, corrupt, memo))
+    absent = [t for t in tokens if t not in held and t not in asking]
+    forms = {form: word for word in absent if BODY_PREFIX + word not in postings
+             for form in derived_forms(word) if form not in tokens}
+    near, shares = neighbour_alternatives(absent, tokens, {**alternates, **forms})
+    if near or forms:  # a second read, only for words the repository lacks
+        bodies = [BODY_PREFIX + form for form in forms] if body else []
+        postings.update(read_postings([*forms, *bodies, *near], section, read, corrupt, memo))
+        tokens, alternates, near = _derived(tokens, forms, postings, alternates, near)
         alternates = {**alternates, **near}
     wants_secondary = bool(set(question_tokens(text)) & ASKS_SECONDARY)
     files: FileTable | list[int] = _files(read, corrupt, memo) if postings else []
@@ -579,6 +585,28 @@ def query_meaning(
         return [], [reason], evidence
     rows = _rows(ranked[:limit], per_file, matched, evidence, known, records, explain)
     return rows, _notes(evidence, near, postings), evidence
+
+
+def _derived(tokens: list[str], forms: Mapping[str, str], postings: dict, alternates: dict[str, str],
+             near: dict[str, str]) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """A question word the repository lacks, asked as its derived form the repository holds most (`derived_forms`):
+    the same word to the ranking and the evidence, no alternative at a share of it. The postings of forms not
+    taken are dropped; an alternative or neighbour of a word so asked stands for the form, or goes."""
+    chosen: dict[str, str] = {}
+    for form, word in forms.items():
+        if form in postings and (word not in chosen or len(postings[form]) > len(postings[chosen[word]])):
+            chosen[word] = form
+    for form in forms.keys() - chosen.values():
+        postings.pop(form, None)
+        postings.pop(BODY_PREFIX + form, None)
+    if not chosen:
+        return tokens, alternates, near
+    tokens = [chosen.get(t, t) for t in tokens]
+    alternates = {alt: chosen.get(word, word) for alt, word in alternates.items()}
+    for other in [other for other, word in near.items() if word in chosen]:
+        del near[other]
+        postings.pop(other, None)
+    return tokens, alternates, near
 
 
 def _rows(top: list[tuple[float, int]], per_file: Mapping[int, list[tuple[float, int]]], matched: dict,

@@ -290,6 +290,45 @@ def neighbour_alternatives(absent: Sequence[str], tokens: Sequence[str],
     return found, shares
 
 
+# A word's other forms (English derivation the light stemmer leaves apart): the stem's ending -> what the related
+# words end with. Asked only for a question word the repository lacks: "typography" meets `typographic`,
+# "eviction" `evict`, "validate" `validation` and `validator`, "recursively" `recursive`.
+_DERIVED_ENDINGS = (
+    ("ization", ("ize",)), ("isation", ("ise", "ize")), ("ation", ("ate", "")), ("ition", ("", "e")),
+    ("ersion", ("ert",)), ("sion", ("d", "de")), ("ion", ("", "e")), ("ment", ("", "e")), ("ism", ("",)),
+    ("ability", ("able",)), ("ibility", ("ible",)), ("ity", ("", "e")), ("ency", ("ent",)), ("ancy", ("ant",)),
+    ("enc", ("ent", "")), ("anc", ("ant", "")), ("ness", ("",)), ("iness", ("y",)), ("ly", ("",)),
+    ("ical", ("y", "ic")), ("ic", ("y", "ical")), ("iv", ("ion", "e")), ("al", ("", "e")), ("y", ("ic",)),
+)
+# A verb's nouns: compress -> compression, compressor; fuzz -> fuzzer. A noun in "-er"/"-or" is not read as its
+# verb: a customer is no custom, and a question about players (the off-topic benches' "players of a team") met `play`.
+_NOUN_OF_VERB = ("ion", "ation", "ment", "er", "or")
+MIN_DERIVED = 4  # a shorter word's forms are other words ("us" -> "user")
+MIN_BASE = 4  # nor is a form made from fewer letters ("native" -> "nation")
+
+
+def derived_forms(word: str) -> list[str]:
+    """The index forms of words derived from `word` (an index form) or it from them, for a word the repository
+    lacks; a form the repository holds stands for the word (`query_meaning`)."""
+    if len(word) < MIN_DERIVED or not word.isalpha():
+        return []
+    found: dict[str, None] = {}
+    derived = False
+    for ending, replacements in _DERIVED_ENDINGS:
+        base = word[: -len(ending)]
+        if word.endswith(ending) and len(base) >= MIN_BASE:
+            derived = True
+            for replacement in replacements:
+                found[word_stem(base + replacement)] = None
+                if base[-1] == base[-2] and base[-1] != "s":  # cancellation -> cancel
+                    found[word_stem(base[:-1] + replacement)] = None
+    if not derived:  # a verb (its index form): its nouns
+        for suffix in _NOUN_OF_VERB:
+            found[word_stem(word + suffix)] = None
+    found.pop(word, None)
+    return [form for form in found if len(form) >= MIN_BASE]
+
+
 def _signature_words(signature: str, name: str) -> str:
     # The name is its own field: keep the parameters and types, what follows the name.
     at = signature.find(name) if name else -1
