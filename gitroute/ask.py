@@ -638,7 +638,8 @@ def _subject_for(kind: str, at: int, text: str, subjects: Subjects, names: _Name
             and (not is_marked_code(n) or evidence.document_writes(n)) for n in missing):
         # a docs question about something in words, a name it lacks far after the phrase ("Is there a doc on how a
         # release gets published to PyPI"; not one spelled as code, `json_object_merge_deep`, unless a document
-        # writes it: "… the monotonic time source instead of clock_gettime?") or in a clause of context before it
+        # writes it, in its text or its examples: "… the monotonic time source instead of clock_gettime?", "… the
+        # options with their defaults, like breaks, xhtmlOut and quotes?") or in a clause of context before it
         # ("npm install fails with a ModuleNotFoundError; which part of the docs …"): the documents are asked in
         # the question's words
         return text, []

@@ -335,6 +335,9 @@ _WIRING_BUILD = _phrases(
     r"\buploads? (?:it|them|the \S+|\S+)(?: \S+)?? to (?:the )?(?:pypi|npm|nuget|crates\.io|rubygems|registry"
     r"|registries|codecov|coveralls|s3|gcs|github|releases?|maven|sonatype|artifactory|docker ?hub|ghcr)\b",
     r"\b(?:package|packages|dependencies) (?:does|do|did) .* declare\b",
+    # a manifest adding a dependency: "which file adds the native idn-ruby gem to the bundle"
+    r"\b(?:which|what) (?:\S+ )?files? (?:adds?|lists?|pulls? in|brings? in)\b(?:\s+\S+){0,5}?\s+(?:gems?|crates?"
+    r"|dependenc(?:y|ies)|dev[- ]dependenc(?:y|ies)|(?:npm |pip |composer |maven )packages?)\b",
     r"\bdeclares?\b.*\b(?:package|packages|dependenc(?:y|ies))\b",
     r"\b(?:packages?|modules?)\b.*\bdepend(?:s|ed|ing)?\b|\bdepend(?:s|ed|ing)? on\b.*\b(?:packages?|modules?)\b",
     r"\b(?:which|what) (?:\S+ )?manifests?\b|\bconsole[- ]scripts?\b",
@@ -838,6 +841,8 @@ _GATES: dict[int, Gate] = {
     2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
                  ('build', 'lint', 'publishe', 'release', 'run')),
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
+    2163080008: (('wh',), ('at', 'ich'), (' ',), ('file',), (' ',), ('add', 'bring', 'list', 'pull'),
+                 ('crate', 'dependenc', 'gem', 'package')),
     2172215937: (('are', 'is'), ('called', 'imported', 'invoked', 'referenced', 'used'),
                  ('anywhere', 'at all', 'by anyone', 'by anything', 'elsewhere', 'outside')),
     2179611756: (('build', 'distribution', 'packaging', 'release', 'sdist', 'source distribution'),),

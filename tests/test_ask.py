@@ -905,6 +905,18 @@ def test_publishing_is_wiring_only_for_a_package_or_a_release(question, wiring):
     assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
 
 
+@pytest.mark.parametrize("question, wiring", [
+    # Addressable: the Gemfile adds `idn-ruby` unless IDNA_MODE is pure
+    ("Which file adds the native idn-ruby gem to the bundle and skips it in pure-Ruby mode?", True),
+    ("What file lists the dev dependencies used for linting?", True),
+    ("Which file adds the crate's optional serde dependency?", True),
+    ("Which file adds a header to every response?", False),
+    ("Which function adds the package name to the log line?", False),
+])
+def test_a_file_that_adds_a_dependency_is_a_manifest_question(question, wiring):
+    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
+
+
 def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
@@ -965,6 +977,30 @@ def test_a_code_name_said_in_passing_that_a_document_writes_leaves_the_sections_
                                                                                              "Monotonic clock")
     # a name no document writes is still no_match
     assert ask_json(route, repo, "Which section of the docs covers json_object_merge_deep?")["status"] == "no_match"
+
+
+def test_option_names_a_document_writes_in_an_example_leave_the_sections_to_answer(make_repo, route):
+    # markdown-it: "Where in the docs is the full list of constructor options with their defaults, like breaks,
+    # xhtmlOut, langPrefix and quotes …?" said no_match: the options are keys of an object, no name the code defines,
+    # and the README writes them in a code block, whose words the sections hold split at their humps
+    repo = make_repo("options")
+    repo.commit({
+        "lib/presets/default.mjs": "export default {\n  options: {\n    xhtmlOut: false,\n    breaks: false,\n"
+                                   "    langPrefix: 'language-'\n  }\n}\n",
+        "lib/index.mjs": "export default function markup (presetName, options) {\n  return options\n}\n",
+        "README.md": "# markup\n\n## Install\n\nnpm install markup\n\n## Init with presets and options\n\n"
+                     "Presets define combinations of active rules and options.\n\n```js\n"
+                     "// full options list (defaults)\nconst md = markup({\n  xhtmlOut: false,\n  breaks: false,\n"
+                     "  langPrefix: 'language-'\n})\n```\n\n## License\n\nMIT\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "Where in the docs is the full list of constructor options with their defaults, "
+                                "like breaks, xhtmlOut, langPrefix and quotes?")
+    assert doc["status"] == "routed" and (doc["rows"][0]["path"], doc["rows"][0]["name"]) == (
+        "README.md", "Init with presets and options")
+    # a name spelled as code that no document writes is still no_match
+    assert ask_json(route, repo, "Where in the docs is the full list of options, like breaks and "
+                                 "maxNestingDepth?")["status"] == "no_match"
 
 
 def test_a_build_question_gets_the_build_files_before_the_copies_its_words_also_name(make_repo, route):

@@ -39,13 +39,22 @@ def bundle_evidence(view: BundleView):  # -> ask.Evidence
                     document_writes=lru_cache(maxsize=None)(lambda name: document_writes(view, name)))
 
 
+# A document read whole to tell whether it writes a name (its sections' words are the index's, split at humps)
+MAX_WRITTEN_BYTES = 1 << 20
+
+
 def document_writes(view: BundleView, name: str) -> bool:
     """Whether one of the decision index's first sections for `name` writes it as it is spelled (the index reads
-    every document's sections)."""
+    every document's sections): in the text a row shows, else in its document (an example's code: markdown-it's
+    README lists the `xhtmlOut` option in a code block, which the index holds as "xhtml" and "out")."""
     if not view.read(["decisions/meta.json"]):
         return False
-    return any(name in str(dict(row.extra).get("text") or "") or name in (row.name or "")
-               for row in answer("decisions", name, limit=3, bundle=view).rows)
+    rows = answer("decisions", name, limit=3, bundle=view, ungated=True).rows
+    if any(name in str(dict(row.extra).get("text") or "") or name in (row.name or "") for row in rows):
+        return True
+    spelled = name.encode("utf-8", "replace")
+    return any(spelled in (view.source_blob(path, MAX_WRITTEN_BYTES) or b"")
+               for path in dict.fromkeys(row.path for row in rows))
 
 
 def design_heading(view: BundleView, words: str) -> str | None:

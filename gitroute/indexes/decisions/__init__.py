@@ -772,7 +772,7 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
         return kept[text]
 
     asked = [f"the question asks for the {why.kind} ('{why.asked}')"] if explain and why.kind else []
-    if reason:
+    if reason and not (options.get("ungated") and scored):  # ungated: the sections that hold its words (`ask`)
         return Answer("no_match", source, (), (reason, *asked))
     rows = []
     for ranked in scored[:limit]:
