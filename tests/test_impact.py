@@ -676,6 +676,29 @@ def test_task_runners_and_javascript_build_configs_are_manifests() -> None:
         assert config_kind(path) is None, path
 
 
+def test_a_question_that_says_pkg_config_gets_the_pkg_config_template_first(make_repo, route) -> None:
+    """xxhash: "Which file declares the pkg-config metadata, like the library name, version, link flags and include
+    directory, that gets installed …?" came eighth: libxxhash.pc.in writes `Name:`/`Libs:`, never "pkg-config", and
+    the Makefile that installs it writes every other word of the question."""
+    repo = make_repo("pkgconf")
+    repo.commit({
+        "libhash.pc.in": "prefix=@PREFIX@\nlibdir=@LIBDIR@\nincludedir=@INCLUDEDIR@\n\nName: hash\n"
+                         "Description: a fast hash\nVersion: @VERSION@\nLibs: -L${libdir} -lhash\nCflags: -I${includedir}\n",
+        "Makefile": "# install the library, its headers and the pkg-config metadata\nLIBRARY_NAME = libhash\n"
+                    "VERSION = 1.0\nLINK_FLAGS = -shared\nINCLUDE_DIRECTORY = include\n"
+                    "install: libhash.a\n\tinstall -m 644 libhash.pc $(PKGCONFIGDIR)/libhash.pc\n",
+        "hash.c": "int hash(const char *s) { return 0; }\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = json.loads(route(["ask", "--json", "Which file declares the pkg-config metadata, like the library name, "
+                                               "version, link flags and include directory?"], repo.path).stdout)
+    assert [r["path"] for r in found["rows"][:2]] == ["libhash.pc.in", "Makefile"]
+    # without pkg-config in the question, the Makefile's words answer
+    found = json.loads(route(["ask", "--json", "Which build file sets the library name, version, link flags and "
+                                               "include directory?"], repo.path).stdout)
+    assert found["rows"][0]["path"] == "Makefile"
+
+
 def test_a_tools_own_configuration_is_a_ci_file_and_asked_by_the_tool(make_repo, route) -> None:
     """logrus: "Which config file sets up the Go linter …, with the 100-character line length limit?" answered no_match
     (a plain-words question, and .golangci.yml was no file of the wiring); CLI11's warning flags are set in a CMake

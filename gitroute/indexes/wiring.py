@@ -93,6 +93,10 @@ CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
 # Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
 # for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
+# A pkg-config template says what it is by its suffix alone: "which file declares the pkg-config metadata" holds
+# words its `Name:`/`Libs:` lines never write (xxhash's libxxhash.pc.in came eighth, after the Makefile).
+_PKG_CONFIG_SUFFIXES = (".pc.in", ".pc.cmake")
+_IMPLIED_WORDS = ("pkg", "config", "pkgconfig")
 _TASK_FRAMING = frozenset(("run", "execut", "invok", "kick", "suit", "cmd"))
 _ASKS_CI = frozenset(("ci", "workflow", "pipelin"))  # stems: "on CI", "which workflow", "the pipeline"
 # Words that name the kind of file asked for ("which workflow file is that?"): every CI file is one, so they raise
@@ -190,7 +194,8 @@ def _config_words(files: Sequence, read, warnings: list[tuple[str, str]]) -> lis
         data = read(path)
         if data is None or len(data) > MAX_WORKFLOW_BYTES:
             continue
-        found = dict.fromkeys(stem(t) for t in content_tokens(data.decode("utf-8", "replace")))
+        implied = _IMPLIED_WORDS if path.endswith(_PKG_CONFIG_SUFFIXES) else ()
+        found = dict.fromkeys([*implied, *(stem(t) for t in content_tokens(data.decode("utf-8", "replace")))])
         configs.append({"path": path, "kind": kind, "words": sorted(list(found)[:CONFIG_WORDS])})
     return configs
 
@@ -483,7 +488,8 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path
     (the rarer a word among the CI and manifest files, the more it counts; a word that only the row's path and
     the file both hold counts once, as the file's), and a row for each such file whose words match two of the
     question's (all of them, when it asks one) and that no row above stands for. A question that says CI ("how
-    are the benchmarks run on CI") raises the CI files above the manifests that share its words."""
+    are the benchmarks run on CI") raises the CI files above the manifests that share its words, one that says
+    pkg-config the pkg-config templates above the makefiles that install them."""
     import bisect
     import math
 
@@ -515,6 +521,10 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path
     on_ci = 1.0 if asked & _ASKS_CI else 0.0
     file_score = {path: sum(weight[w] for w in matched) + (on_ci if kind == "ci" else 0.0)
                   for path, (kind, matched) in found.items()}
+    if {"pkg", "config"} <= asked or "pkgconfig" in asked:  # says pkg-config: its templates before what builds them
+        top = max(file_score.values())
+        file_score.update((path, score + top) for path, score in file_score.items()
+                          if path.endswith(_PKG_CONFIG_SUFFIXES))
     raised = []
     for r, path_words in zip(scored, by_path):
         twice = len(path_words.intersection(found[r.path][1])) if r.path in found else 0
