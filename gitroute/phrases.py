@@ -353,7 +353,7 @@ _WIRING_BUILD = _phrases(
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
     # and Node consumers, including the require versus import entry points and the type definitions?"
-    r"\b(?:declares?|declared|specif(?:y|ies|ied))\b(?:\s+\S+){0,16}?\s+(?:entry[- ]points|exports? maps?"
+    r"\b(?:declares?|declared|specif(?:y|ies|ied))\b(?:\s+\S+){0,16}?\s+(?:entry[- ]points?|exports? maps?"
     r"|conditional exports|package exports|typings)\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
@@ -704,6 +704,8 @@ _GATES: dict[int, Gate] = {
                   'point me to', 'show', 'where'),),
     407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
                  ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
+    435601906: (('declare', 'declared', 'specif'),
+                 ('conditional exports', 'export', 'package exports', 'point', 'typings')),
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
@@ -887,8 +889,6 @@ _GATES: dict[int, Gate] = {
     2656309627: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('s',), ('th',), ('em', 'ese', 'ose')),
-    2828015316: (('declare', 'declared', 'specif'),
-                 ('conditional exports', 'export', 'package exports', 'points', 'typings')),
     2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),

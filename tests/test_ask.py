@@ -917,6 +917,16 @@ def test_a_file_that_adds_a_dependency_is_a_manifest_question(question, wiring):
     assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
 
 
+@pytest.mark.parametrize("question", [
+    # koa: package.json's exports map and the build script that generates the ES module wrapper
+    "Which file declares how the ES module wrapper gets generated and which entry point is served to import "
+    "versus require consumers?",
+    "Which file declares the entry points for browser and Node consumers?",
+])
+def test_a_file_declaring_an_entry_point_is_a_manifest_question(question):
+    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
+
+
 def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
