@@ -1189,3 +1189,24 @@ def test_a_question_word_the_repository_lacks_is_asked_as_the_form_it_holds(make
     # an off-topic word with no form the repository holds is still missing: no_match, and it says which
     off = ask(route, repo, "where is greenhouse irrigation of the cache scheduled", "--meaning")
     assert off["status"] == "no_match" and "greenhouse" in off["notes"][0]
+
+
+def test_a_python_stub_beside_its_module_answers_no_plain_words_question(make_repo, route):
+    # cachetools: `__init__.pyi` declares every class and method of `__init__.py` again, bodiless; its protocol's
+    # `wait` came first for "a second thread … waits until the first call finishes"
+    repo = make_repo("stubs")
+    repo.commit({
+        "src/pool/__init__.py": '"""Worker pools."""\n\n\nclass Pool:\n    def wait(self):\n'
+                                '        """Block until every pending job of the pool has finished."""\n',
+        "src/pool/__init__.pyi": "class Pool:\n    def wait(self) -> None:\n"
+                                 '        """Block until every pending job of the pool has finished."""\n',
+        "src/pool/only.pyi": "class Waiter:\n    def wait(self) -> None:\n"
+                             '        """Block until the next pending signal arrives."""\n',
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    found = ask(route, repo, "where do we block until every pending job has finished", "--meaning")
+    paths = [r["path"] for r in found["rows"]]
+    assert paths[0] == "src/pool/__init__.py" and "src/pool/__init__.pyi" not in paths
+    assert "src/pool/only.pyi" in paths  # a stub with no module beside it is what declares its names
+    defined = json.loads(route(["query", "--json", "Pool.wait"], repo.path).stdout)
+    assert {r["path"] for r in defined["rows"]} >= {"src/pool/__init__.py", "src/pool/__init__.pyi"}

@@ -218,6 +218,15 @@ def unpacked_entries(entries: Entries | bytes) -> Entries:
     return entries
 
 
+def _copies(paths: Sequence[str]) -> frozenset[str]:
+    """The files a plain-words question should not be answered by: built copies of sources, and Python stubs beside
+    the module they declare (cachetools' `__init__.pyi` holds every class and method of `__init__.py` again, with
+    no body: the stub's `_AbstractCondition.wait` came first for "a second thread … waits until the first call
+    finishes"). A stub stays a file of the symbol index: a protocol may be declared there alone."""
+    every = frozenset(paths)
+    return built_copies(paths) | {p for p in paths if p.endswith(".pyi") and p[:-1] in every}
+
+
 def kept_files(nodes: Sequence) -> tuple[Sequence[Sequence], int]:
     """The files the index holds, each its nodes, file node first, in id order; and how many built copies
     it leaves out. Of a large graph's nodes held compactly (`graph.NodeTable`), each file's nodes are made when
@@ -227,10 +236,10 @@ def kept_files(nodes: Sequence) -> tuple[Sequence[Sequence], int]:
         from gitroute.graph import file_spans
 
         spans = file_spans(nodes)
-        built = built_copies(sorted({path for path, *_rest in spans}))
+        built = _copies(sorted({path for path, *_rest in spans}))
         return _Groups(nodes, [(start, end, path, first) for path, start, end, first in spans if path not in built]), \
             len(built)
-    built = built_copies(sorted({n.path for n in nodes}))
+    built = _copies(sorted({n.path for n in nodes}))
     return _by_file([n for n in nodes if n.path not in built]), len(built)
 
 
