@@ -1475,6 +1475,77 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-gorilla-schema",
         ),
+        # Session 52's third: glom (PyPI); dotenv (npm, 16.4.7: lib/ sources, as later releases ship only dist/);
+        # golang-lru (Debian: Go, hashicorp/golang-lru); libinih (Debian: C, an INI parser).
+        Corpus(
+            "glom",
+            "25.12.0",
+            "glom-25.12.0.tar.gz",
+            "1ae7da88be3693df40ad27bdf57a765a55c075c86c971bcddd67927403eb0069",
+            "e52cd2a2dc1976be3bba0baecf3ab2f7eb5b4b6f",
+        ),
+        Corpus(
+            "dotenv",
+            "16.4.7",
+            "dotenv-16.4.7.tgz",
+        # npm integrity sha512-47qPchRCykZC03FhkYAhrvwU4xDBFIj1QPqaarj6mdM/hgUzfPHcpkHJOn3mJAufFeeAxAzeGsr5X0M4k6fLZQ==
+            "feafa398912235c4b812af721280a5dec7ddcb1e4812e1ec8fbc6e4fde4bc4d0",
+            "d9b41d4019fcd1fe86cf4c7d90eb91ef3ff411d0",
+            source=NPM,
+        ),
+        Corpus(
+            "golang-lru",
+            "0.5.4",
+            "golang-github-hashicorp-golang-lru_0.5.4.orig.tar.xz",
+            "d96f079d866a099fd8fe46a7181245cf46b91615c7759698ee2000d010b1a4c0",
+            "921b5fa0972ded3395d9dc7ebb7f263e25ff2821",
+            source=DEBIAN,
+            pool="golang-github-hashicorp-golang-lru",
+        ),
+        Corpus(
+            "libinih",
+            "59",
+            "libinih_59.orig.tar.gz",
+            "062279922805f5e9a369551a08d5ddb506140fe50774183ffdbb7c22bb97e3f4",
+            "17da3a7cf05966cf39c537b1d4a0d78624053354",
+            source=DEBIAN,
+        ),
+        # Session 52's fourth, written before the session's later changes: funcy (PyPI); http-errors (npm);
+        # cenkalti-backoff (Debian: Go); joda-time (Debian: Java, dates and times).
+        Corpus(
+            "funcy",
+            "2.1",
+            "funcy-2.1.tar.gz",
+            "8979feb3de7120afd1d00e5a8eae810c1942e4bfbc91697151e9ee1e49f79284",
+            "b2f6c756e76bb924e2b2da328cde95da9d888644",
+        ),
+        Corpus(
+            "http-errors",
+            "2.0.1",
+            "http-errors-2.0.1.tgz",
+        # npm integrity sha512-4FbRdAX+bSdmo4AUFuS0WNiPz8NgFt+r8ThgNWmlrjQjt1Q7ZR9+zTlce2859x4KSXrwIsaeTqDoKQmtP8pLmQ==
+            "ad62bbb11baf079699a3f269ed089efdb589be16083ceed94a1117801e1a6c61",
+            "f8b7866284f69b9644897feb8c36d9651756375b",
+            source=NPM,
+        ),
+        Corpus(
+            "cenkalti-backoff",
+            "4.3.0",
+            "golang-github-cenkalti-backoff_4.3.0.orig.tar.gz",
+            "7c01456b7667f1d9e34580425fe36d4f902a5200bdf97e79c2aae391c658b181",
+            "957ab1b0f26dece504ad1f4b6ed4e0b165a068e1",
+            source=DEBIAN,
+            pool="golang-github-cenkalti-backoff",
+        ),
+        Corpus(
+            "joda-time",
+            "2.10.14",
+            "libjoda-time-java_2.10.14.orig.tar.xz",
+            "600ab9a000b7c8ab4cb24e0fbd5c5ee6c4be46b97c55f90004df3cd1c56bd0b5",
+            "6b143359712a816ed0301203e49a79452989631e",
+            source=DEBIAN,
+            pool="libjoda-time-java",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
