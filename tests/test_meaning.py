@@ -255,6 +255,11 @@ def test_alternatives_come_from_the_curated_list_and_skip_words_the_question_has
     assert meaning.alternatives(question_words("where are the error messages in german")) == {"de": "german"}
     assert "folder" not in meaning.alternatives(question_words("copy a directory into a folder"))
     assert meaning.alternatives(question_words("greenhouse irrigation")) == {}
+    # golang-lru: "… drops the least recently used item … and then notifies a user-supplied hook" is `onEvict`'s
+    # EvictCallback; gorilla/schema's "fallback values" are its `default` tag option
+    found = meaning.alternatives(question_words("where does it drop an item and call the user's hook"))
+    assert {"evict", "callback"} <= found.keys() and found["callback"] == "hook"
+    assert meaning.alternatives(question_words("fallback values")) == {"default": "fallback"}
 
 
 def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():

@@ -47,6 +47,11 @@ EXPANSIONS = {
     "decode": "parse unmarshal deserialize", "serialize": "encode marshal dump", "parse": "decode",
     "hash": "digest", "compress": "gzip deflate zip", "proxy": "forward", "schedule": "timer cron",
     "wait": "timeout sleep", "retry": "attempt", "attribute": "field property", "property": "attr field",
+    "hook": "callback", "callback": "hook handler", "listener": "callback handler", "notify": "callback emit",
+    "capacity": "size limit", "drop": "evict discard remove", "evict": "remove drop discard", "fallback": "default",
+    "insert": "add put", "fetch": "get retrieve", "retrieve": "get fetch", "expire": "ttl timeout",
+    "option": "flag setting", "flag": "option", "setting": "option config", "trim": "strip", "strip": "trim",
+    "convert": "cast coerce", "cast": "convert coerce", "kill": "terminate stop",
     **LOCALES,
 }
 LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
