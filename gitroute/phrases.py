@@ -516,6 +516,11 @@ def changed_words(text: str, count: int) -> str:
     of = next((i for i, word in enumerate(words[:_ASPECT_WORDS]) if word.lower() == "of"), None)
     if of is not None and words[:1] and words[0].lower() in ("the", "its", "a", "an"):
         words = words[of + 1:]
+    # what is added to it is no name: "add a new parameter to populate" changes populate
+    to = next((i for i, word in enumerate(words[:_ASPECT_WORDS]) if word.lower() == "to"), None)
+    if to is not None and found.group().lower().endswith(("add", "adding")) and words[:1] \
+            and words[0].lower() in ("a", "an", "another", "new", "one", "some", "more"):
+        words = words[to + 1:]
     return " ".join(words[:count])
 
 

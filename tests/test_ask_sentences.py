@@ -720,6 +720,11 @@ def test_a_word_of_a_docs_sentence_read_as_a_name_comes_after_the_sections_that_
     aspect = ask(repo, "If I change the signature or behaviour of command, which callers in other files do I need to "
                        "re-check?")
     assert routes(aspect)[0] == ("impact", "command")
+    # dotenv: "I want to add a new parameter to populate; … what else depends on its signature …?" asked impact the
+    # whole question: what is added to a name is no name either
+    added = ask(repo, "I want to add a new parameter to command; besides its own file, what else depends on its "
+                      "signature and would break?")
+    assert routes(added)[0] == ("impact", "command")
 
 
 def test_a_products_name_a_document_writes_in_another_case_is_a_word_of_a_docs_question(tmp_path_factory):
