@@ -564,6 +564,22 @@ def test_a_name_in_src_and_in_the_bundle_at_the_top_is_the_sources(make_repo, ro
     assert [row["path"] for row in doc["rows"]][:1] == ["src/lib/diff.js"], doc["rows"]
 
 
+def test_a_javascript_module_and_its_typescript_declaration_are_walked_as_one_symbol(make_repo, route):
+    """dotenv: lib/main.js defines `config` and lib/main.d.ts declares it; config.js calls it through `require`. The
+    call resolved to two definitions was left out as ambiguous and the declaration not walked: "0 edges"."""
+    main = ("function config(options) { return options; }\nfunction populate(target, parsed) { return target; }\n"
+            "module.exports.config = config;\nmodule.exports.populate = populate;\n")
+    types = ("export interface Options { path?: string }\nexport declare function config(options?: Options): object;\n"
+             "export declare function populate(target: object, parsed: object): void;\n")
+    repo = make_repo("declared")
+    repo.commit({"lib/main.js": main, "lib/main.d.ts": types,
+                 "config.js": "(function () {\n  require('./lib/main').config({})\n})()\n"}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = json.loads(route(["impact", "--json", "config"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["config.js"], doc["rows"]
+    assert "walked together" in " ".join(doc["notes"])
+
+
 def test_one_source_built_as_es_modules_and_commonjs_beside_a_bundle_at_the_top_is_walked_as_one(make_repo, route):
     """EJS 7 publishes lib/esm/ and lib/cjs/ (one source built twice) and ejs.js at the top bundling them: "which code
     calls escapeRegExpChars?" walked the bundle alone (no caller), and `Parser` listed its twins as candidates. Both

@@ -470,8 +470,9 @@ def _meant(distinct: list[list]) -> list[list]:
     """The definitions a name means, of its distinct ones (code first): the one in code when the rest are in tests or
     docs; the source's one when the rest are built or vendored copies; else all, the source's first."""
     code = [r for r in distinct if section_of(r[1]) == "code"]
-    if (len(code) == 1 or one_symbol(code)) and len(distinct) > len(code):
-        return code  # one definition in code (or one symbol: a module and its `.pyi` stub), the rest in tests or docs
+    if len(code) == 1 and len(distinct) > 1 or len(code) > 1 and one_symbol(code):
+        # one definition in code, the rest in tests or docs; or one symbol (a module and its `.pyi` stub or `.d.ts`)
+        return code
     # none outside tests and built folders: a package published as its build alone (minimatch's dist/) has it there
     own = [r for r in code if not is_secondary(r[1])] or [r for r in code if not secondary_but_dist(r[1])] or code
     own = without_renaming_macros(own)

@@ -55,16 +55,18 @@ _IMPLEMENTATION = re.compile(r"[-_.](?:inl|impl|inline)$")
 def one_symbol(records: Sequence[list]) -> bool:
     """Whether several definitions of one name are one symbol to walk together, not candidates to choose from:
     all in one file (a type and its constructors, a function defined twice under conditions), in files of
-    one stem (`worker.h` and `worker-inl.h`), one source built as ES modules and as CommonJS (`lib/esm/utils.js`
-    and `lib/cjs/utils.js`), or a C or C++ declaration in headers beside one definition."""
+    one stem (`worker.h` and `worker-inl.h`, `main.js` and its `main.d.ts`), one source built as ES modules and
+    as CommonJS (`lib/esm/utils.js` and `lib/cjs/utils.js`), or a C or C++ declaration in headers beside one
+    definition."""
     if len({r[2] for r in records}) != 1:
         return False
     paths = {r[1] for r in records}
     if len(paths) == 1:
         return True
 
-    def stem(path: str) -> str:
-        return _IMPLEMENTATION.sub("", posixpath.splitext(path)[0])
+    def stem(path: str) -> str:  # a TypeScript declaration file's too: `main.d.ts` declares `main.js`'s functions
+        base = posixpath.splitext(path)[0]
+        return _IMPLEMENTATION.sub("", base[:-2] if base.endswith(".d") else base)
 
     if len({stem(p) for p in paths}) == 1 or esm_cjs_twins(paths) == paths:  # one source built twice: ESM, CommonJS
         return True
