@@ -423,9 +423,13 @@ _WIRING_BUILD = _phrases(
     r"|dependencies|releases?)\b",
 )
 _WIRING_COPIES = _phrases(
-    # (not a pin of versions: "which file pins the oldest supported Flask and Django versions", a build's)
-    r"\bsubmodules?\b|\bpin(?:s|ned)?\b(?!(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b)|\bcontracts?\b"
-    r"|\bcop(?:y|ies) of\b",
+    # a pin of a commit or a copy (not of versions: "which file pins the oldest supported Flask and Django
+    # versions", a build's; nor of a value: "lets you pin or swap out the current time source", "a job pinned to a
+    # local time")
+    r"\bsubmodules?\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
+    r"\bpin(?:s|ned|ning)?\b(?=(?:\s+\S+){0,6}?\s+(?:commits?|revisions?|shas?|tags?|upstream|cop(?:y|ies)|vendored"
+    r"|refs?|snapshots?|hash(?:es)?)\b)|\b(?:commits?|revisions?|shas?|tags?|cop(?:y|ies)|vendored \S+|refs?|snapshots?)"
+    r"\b(?:\s+\S+){0,6}?\s+pinned\b",
     # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
     r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|(?:an?\s+)?upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
@@ -751,6 +755,7 @@ _GATES: dict[int, Gate] = {
                   'import', 'imports', 'touch', 'touches', 'use', 'uses')),
     1101633846: (('dispatch', 'dispatch event', 'github action', 'pipeline'),),
     1117186528: (('argument', 'pros and cons', 'the case '),),
+    1139494948: (('contract', 'cop', 'submodule'),),
     1141275610: (('if', 'once', 'when'), ('i', 'someone', 'we', 'you'),
                  ('adjust', 'alter', 'change', 'delete', 'deprecate', 'drop', 'edit', 'modify', 'move', 'refactor',
                   'remove', 'rename', 'replace', 'rework', 'rewrite', 'split', 'swap', 'touch', 'tweak')),
@@ -764,6 +769,7 @@ _GATES: dict[int, Gate] = {
                  ('cover', 'covering', 'covers', 'describe', 'describes', 'describing', 'document', 'documenting',
                   'documents', 'mention', 'mentioning', 'mentions', 'name', 'names', 'naming', 'point', 'pointing',
                   'points', 'refer', 'referring', 'refers', 'talk', 'talking', 'talks')),
+    1266546699: (('pin', 'pinned'),),
     1271771585: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('s',), ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
@@ -984,7 +990,6 @@ _GATES: dict[int, Gate] = {
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
-    4187977390: (('contract', 'cop', 'pin', 'submodule'),),
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),

@@ -49,6 +49,9 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
     ("was the rewrite meant to stay supported for old releases", ["decision"]),
     # wiring
     ("which repositories pin this submodule", ["wiring"]),
+    ("which commit is the vendored copy of the api contract pinned to", ["wiring"]),
+    # joda-time: a pin of a value is no pin of a copy
+    ("where is the code that lets you pin or swap out the current time source", ["meaning"]),
     ("where are the copies of the api contract", ["wiring"]),
     ("which workflow publishes the package", ["wiring"]),
     ("which repository_dispatch events are listened for", ["wiring", "symbol"]),  # and the name itself
