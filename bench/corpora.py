@@ -1546,6 +1546,78 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="libjoda-time-java",
         ),
+        # Session 52's fifth: parse (PyPI); cookie (npm, 0.7.2: index.js as written); luassert (Debian: Lua);
+        # pkg-errors (Debian: Go, pkg/errors).
+        Corpus(
+            "parse",
+            "1.22.4",
+            "parse-1.22.4.tar.gz",
+            "706d458feed5a81b02768d3156e8070baf6cee7d150a3a3c0cd43101a875c3b5",
+            "310d3360c06c86e2a35322c4a6a343a4ad1eb7bc",
+        ),
+        Corpus(
+            "cookie",
+            "0.7.2",
+            "cookie-0.7.2.tgz",
+        # npm integrity sha512-yki5XnKuf750l50uGTllt6kKILY4nQ1eNIQatoXEByZ5dWgnKqbnqmTrBE5B4N7lrMJKQ2ytWMiTO2o0v6Ew/w==
+            "76b160f8251c630a116a2e0acf03557b0758975b2c0df800607248fc9aae9e20",
+            "78082e4dc44bbeb7979c9a4a6d0176b5358bf2e8",
+            source=NPM,
+        ),
+        Corpus(
+            "luassert",
+            "1.9.0",
+            "lua-luassert_1.9.0.orig.tar.gz",
+            "1db0fabf1bd87392860375b89a8a37d17b687325c988be0df8c42e7e96e7ed73",
+            "c908b33e0173eea0674c60bd0ae5c98ac6bb21d7",
+            source=DEBIAN,
+            pool="lua-luassert",
+        ),
+        Corpus(
+            "pkg-errors",
+            "0.9.1",
+            "golang-github-pkg-errors_0.9.1.orig.tar.gz",
+            "56bfd893023daa498508bfe161de1be83299fcf15376035e7df79cbd7d6fa608",
+            "42b5913c67268267ed0daa8758a1ebc4ec9035b7",
+            source=DEBIAN,
+            pool="golang-github-pkg-errors",
+        ),
+        # Session 52's sixth, written before the fifth set's changes: cerberus (PyPI); mustache (npm); split (Debian:
+        # Haskell, Data.List.Split); go-querystring (Debian: Go, google/go-querystring).
+        Corpus(
+            "cerberus",
+            "1.3.8",
+            "cerberus-1.3.8.tar.gz",
+            "579554887ffd189226774b87570f4a76db75cf0efcbaffcacd5e98b8ee877f61",
+            "495475efcf8cc191313f464a836fd48cac005f3d",
+        ),
+        Corpus(
+            "mustache",
+            "4.2.0",
+            "mustache-4.2.0.tgz",
+        # npm integrity sha512-71ippSywq5Yb7/tVYyGbkBggbU8H3u5Rz56fH60jGFgr8uHwxs+aSKeqmluIVzM0m0kB7xQjKS6qPfd0b2ZoqQ==
+            "05ea84bf212d37d84fb201aa77a82b347a6f744a3fcaef750c88e58f889c357c",
+            "2ad300e9cbdc2ebd5abe5be7958b8e598472644b",
+            source=NPM,
+        ),
+        Corpus(
+            "haskell-split",
+            "0.2.5",
+            "haskell-split_0.2.5.orig.tar.gz",
+            "52da404e8397c1ab238354c8d4fd9a7e9c5cac8849cc2ce2e45facc85e74a913",
+            "5bddf66d1910e7f5800a5520de22d773e70ad314",
+            source=DEBIAN,
+            pool="haskell-split",
+        ),
+        Corpus(
+            "go-querystring",
+            "1.1.0",
+            "golang-github-google-go-querystring_1.1.0.orig.tar.gz",
+            "a5641dee688eb2c733608ce5a88d8181c93ad9f5083fd97fadbccb91afad9a56",
+            "31482442e5074759aec9107e4e6a134a33c7ec43",
+            source=DEBIAN,
+            pool="golang-github-google-go-querystring",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
