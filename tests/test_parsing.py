@@ -2637,6 +2637,18 @@ def test_a_lua_class_made_by_a_class_librarys_call_is_a_class() -> None:
     assert methods["toUTC"] == "Date"
 
 
+def test_a_lua_function_written_as_a_tables_field_is_defined_onto_the_table() -> None:
+    # luassert: `local match = { is_matcher = function(object) … end }`: "the repository defines no 'is_matcher'"
+    source = (b"local match = {\n  is_matcher = function(object)\n    return type(object) == 'table'\n  end,\n"
+              b"  limit = 3,\n}\nlocal mt = { __index = function(self, key) return rawget(self, key) end }\n"
+              b"return setmetatable(match, mt)\n")
+    result = extract(source, "lua")
+    symbols = {s.name: s for s in result.symbols}
+    assert "limit" not in symbols and {"is_matcher", "__index"} <= symbols.keys()
+    assert result.symbols[symbols["is_matcher"].parent].name == "match" and symbols["is_matcher"].line == 2
+    assert result.symbols[symbols["__index"].parent].name == "mt"
+
+
 def test_generic_main_is_an_entry_point() -> None:
     result = extract(b"void main() {\n  print('hi');\n}\n", "dart")
     assert [(s.name, s.entry) for s in result.symbols] == [("main", True)]

@@ -48,5 +48,6 @@ from __future__ import annotations
 # a section's title (zlib's FAQ " 28. Can I access data randomly …?"); plain-text documents are kinds of their own
 # (`plain`, `plaintxt`, `doctxt`), as a build parses a blob by its kind's path: cmark's changelog.txt was read as
 # "document.txt", no document; HTML pages written as documentation (LPeg's lpeg.html, LZ4's manual) are documents
-# (parsing/html.py)
-EXTRACTOR_VERSION = 40
+# (parsing/html.py); 41: a Lua function written as a field of a table constructor (`local match = { is_matcher =
+# function(o) … end }`) is defined onto the table
+EXTRACTOR_VERSION = 41

@@ -52,6 +52,12 @@
   ])
   (expression_list . value: (function_definition))) @definition.function
 
+; A function written as a field of a table (`local match = { is_matcher = function(o) … end }`, luassert's modules;
+; a metatable's `__index = function`): defined onto that table, whose definition holds it.
+(assignment_statement
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @name value: (function_definition)) @definition.function)))
+
 (function_call
   name: (identifier) @_require
   arguments: [
