@@ -380,6 +380,10 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:defines?|declares?|configures?"
     r"|sets? up|runs?|holds?)\s+(?:the |a |an |that )?(?:\S+ )?(?:jobs?|tasks?|steps?|environments?|envs?|targets?"
     r"|workflows?)\b",
+    # a check it sets up: "which file sets up the spelling check over the markdown and Go sources" (pkg/errors'
+    # Makefile runs misspell); not one it runs, which code does too ("which file runs the bounds check")
+    r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:sets? up|configures?)\s+(?:the |a |an )?"
+    r"(?:\S+ )?(?:checks?|checkers?|linters?|linting)\b",
     # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
     # command, kept in its manifest or CI
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?(?:build|test|lint"
@@ -818,6 +822,8 @@ _GATES: dict[int, Gate] = {
                   'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
                   'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
                   'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
+    1794986024: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'), ('configure', 'set'),
+                 ('check', 'checker', 'linter', 'linting')),
     1825984842: (('build ', 'compile'),),
     1872743004: (('d',), ('id', 'o', 'oes'), ('any',),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',

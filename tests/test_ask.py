@@ -930,6 +930,16 @@ def test_a_file_declaring_an_entry_point_is_a_manifest_question(question):
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
 
 
+@pytest.mark.parametrize("question, wiring", [
+    # pkg/errors: its Makefile runs misspell with the British locale over *.md and *.go
+    ("Which file sets up the spelling check over the markdown and Go sources that fails the build?", True),
+    ("Which config file configures the linter for the tests folder?", True),
+    ("Which file runs the bounds check on the input buffer?", False),
+])
+def test_a_file_that_sets_up_a_check_is_a_build_question(question, wiring):
+    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
+
+
 def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
