@@ -382,8 +382,8 @@ _WIRING_BUILD = _phrases(
     r"|workflows?)\b",
     # a check it sets up: "which file sets up the spelling check over the markdown and Go sources" (pkg/errors'
     # Makefile runs misspell); not one it runs, which code does too ("which file runs the bounds check")
-    r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:sets? up|configures?)\s+(?:the |a |an )?"
-    r"(?:\S+ )?(?:checks?|checkers?|linters?|linting)\b",
+    r"\b(?:which|what) (?:\S+ )?(?:config(?:uration)?s?|files?|manifests?)\s+(?:sets? up|configures?)\s+"
+    r"(?:the |a |an )?(?:\S+ )?(?:checks?|checkers?|linters?|linting)\b",
     # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
     # command, kept in its manifest or CI
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?(?:build|test|lint"
@@ -432,8 +432,8 @@ _WIRING_COPIES = _phrases(
     # local time")
     r"\bsubmodules?\b|\bcontracts?\b|\bcop(?:y|ies) of\b",
     r"\bpin(?:s|ned|ning)?\b(?=(?:\s+\S+){0,6}?\s+(?:commits?|revisions?|shas?|tags?|upstream|cop(?:y|ies)|vendored"
-    r"|refs?|snapshots?|hash(?:es)?)\b)|\b(?:commits?|revisions?|shas?|tags?|cop(?:y|ies)|vendored \S+|refs?|snapshots?)"
-    r"\b(?:\s+\S+){0,6}?\s+pinned\b",
+    r"|refs?|snapshots?|hash(?:es)?)\b)|\b(?:commits?|revisions?|shas?|tags?|cop(?:y|ies)|vendored \S+|refs?"
+    r"|snapshots?)\b(?:\s+\S+){0,6}?\s+pinned\b",
     # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
     r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|(?:an?\s+)?upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
