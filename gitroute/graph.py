@@ -15,7 +15,7 @@ import struct
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, filterfalse
 from operator import ne
@@ -372,9 +372,10 @@ def build_graph(
         if entry.module is None and entry.path is None and posixpath.basename(path) in named:
             named[posixpath.basename(path)].setdefault(entry.name, posixpath.dirname(path))
     work: Counter = Counter()
-    edges, unresolved, routes, parts = resolve_edges(
-        files, nodes, file_node, symbol_ids, ModuleIndex(file_node, modules, named["go.mod"], named["package.json"]),
-        memo, work, released)
+    mains = _package_mains(declared, named["package.json"])
+    modules_index = ModuleIndex(file_node, modules, named["go.mod"], named["package.json"], mains)
+    edges, unresolved, routes, parts = resolve_edges(files, nodes, file_node, symbol_ids, modules_index, memo, work,
+                                                     released)
     return CodeGraph(nodes, edges, unresolved, routes, parts,
                      _node_digests(files, file_node, symbol_ids, declared_nodes, nodes), work)
 
@@ -488,6 +489,23 @@ def _owners(symbols: Sequence) -> list[str]:
         dotted.append(None)  # type: ignore[arg-type]
         owners.append(".".join(reversed(links)) or s.owner)
     return owners
+
+
+_REQUIRED_FIRST = (".js", ".cjs", ".mjs")  # what `require` loads of the files a package.json names
+
+
+def _package_mains(declared: Sequence[tuple[str, DeclaredEntry]], packages: Mapping[str, str]) -> dict[str, str]:
+    """A package.json's folder -> the file `require('..')` loads from under it: of the files the manifest names
+    under the package's own name (its `main`, its `exports`, a bin named after it), a CommonJS one first, not a
+    bin's (mustache's `bin/mustache` requires '..', its `main` mustache.js)."""
+    named: dict[str, list[str]] = defaultdict(list)
+    for path, entry in declared:
+        folder = posixpath.dirname(path)
+        if posixpath.basename(path) == "package.json" and entry.path and packages.get(entry.name) == folder \
+                and entry.path.endswith(_REQUIRED_FIRST) and "bin" not in entry.path.split("/")[:-1]:
+            named[folder].append(entry.path)
+    return {folder: min(paths, key=lambda p: (_REQUIRED_FIRST.index(posixpath.splitext(p)[1]), len(p), p))
+            for folder, paths in named.items()}
 
 
 def _apply_declared_entries(

@@ -96,19 +96,22 @@ class ModuleIndex:
     folder. Everything an answer depends on is a path of the snapshot, or one of those two tables."""
 
     def __init__(self, file_node: Mapping[str, int], modules: Mapping[str, list[int]],
-                 go_modules: Mapping[str, str], packages: Mapping[str, str]) -> None:
+                 go_modules: Mapping[str, str], packages: Mapping[str, str],
+                 mains: Mapping[str, str] | None = None) -> None:
         self.file_node = file_node
         self.paths = {file_id: path for path, file_id in file_node.items()}
         self.modules = modules
         self.go_modules = go_modules
         self.packages = packages
+        self.mains = mains or {}  # a package.json's folder -> the file its `main` names
         self._folders: tuple[dict[str, list[str]], dict[str, list[int]]] | None = None
         self._python_packages: frozenset[str] | None = None
         self._roots: tuple[str, ...] | None = None
 
     def fingerprint(self) -> tuple:
         """What besides the paths of code files the answers depend on (for a memo of them)."""
-        return sorted(self.go_modules.items()), sorted(self.packages.items()), self.ecmascript_roots()
+        return (sorted(self.go_modules.items()), sorted(self.packages.items()), self.ecmascript_roots(),
+                sorted(self.mains.items()))
 
     def scope(self, spec: str, importer: str, style: str) -> tuple[str, str]:
         """(folder, style) of the key `files` answers `spec` from `importer` by: what the answer depends on.
@@ -146,6 +149,9 @@ class ModuleIndex:
         # A relative JavaScript spec names a JavaScript file (not the `main.py` beside an `index.js`).
         accept = self._ecmascript_file if style == "ecmascript" else None
         found = resolve_module(spec, posixpath.join(folder, "-"), self.modules, accept) or None
+        if found is None and style == "ecmascript" and bare.startswith(".") and self.mains:
+            # a folder with no index file: its package.json's `main` (mustache's bin/ requires '..', mustache.js)
+            found = self._main_of(posixpath.normpath(posixpath.join(folder, bare)))
         # A folder is a module by its files in Go, Java, Rust; a JavaScript folder without an index is none.
         if found is None and not bare.startswith(".") and style != "ecmascript":
             first = bare.split(".", 1)[0]
@@ -257,7 +263,15 @@ class ModuleIndex:
                 found = self._ecmascript_paths([posixpath.join(base, rest) if rest else base])
                 if found:
                     return found
+            if not rest and self._main_of(folder):
+                return self._main_of(folder)
         return self._ecmascript_paths([posixpath.join(root, spec) for root in self.ecmascript_roots()])
+
+    def _main_of(self, folder: str) -> list[int] | None:
+        """The file a folder's package.json names as its `main`, when the snapshot has it."""
+        main = self.mains.get("" if folder in (".", "") else folder.strip("/"))
+        file_id = self.file_node.get(main) if main is not None else None
+        return [file_id] if file_id is not None else None
 
     def _ecmascript_file(self, file_id: int, key: str) -> bool:
         return self.paths[file_id].endswith(_ECMASCRIPT_EXTENSIONS)

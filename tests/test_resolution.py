@@ -279,6 +279,27 @@ def test_javascript_node_test_and_core_modules_name_no_file_of_the_repository() 
     assert graph.counts()["calls_by_route"]["external"] == 3
 
 
+def test_a_folder_without_an_index_is_its_package_main_to_require() -> None:
+    # mustache: bin/mustache requires '..'; the top has no index.js, its package.json's main is mustache.js (and a
+    # bin of the package's own name is no module to require)
+    files = {
+        "package.json": '{"name": "tmpl", "main": "tmpl.js", "bin": {"tmpl": "./bin/tmpl.js"}, '
+                        '"exports": {".": {"import": "./tmpl.mjs", "require": "./tmpl.js"}}}',
+        "tmpl.js": "function render(t) { return t }\nmodule.exports = { render }\n",
+        "tmpl.mjs": "export function render(t) { return t }\n",
+        "bin/tmpl.js": "const Tmpl = require('..')\nfunction run(t) { return Tmpl.render(t) }\n",
+        "lib/sub/index.js": "function helper() {}\nmodule.exports = { helper }\n",
+        "test/sub.test.js": "const { helper } = require('../lib/sub')\nfunction check() { helper() }\n",
+    }
+    graph = graph_of(files)
+    assert ("bin/tmpl.js", "tmpl.js", "import") in edges(graph, "imports")
+    assert ("bin/tmpl.js:run", "tmpl.js:render", "import") in edges(graph)
+    assert ("test/sub.test.js", "lib/sub/index.js", "import") in edges(graph, "imports")  # an index still first
+    # without a main, a folder with no index is no module
+    bare = graph_of({**files, "package.json": '{"name": "tmpl"}'})
+    assert not [e for e in edges(bare, "imports") if e[0] == "bin/tmpl.js"]
+
+
 def test_javascript_bare_specs_name_a_package_of_the_repository_or_a_path_from_a_package_root_only() -> None:
     graph = graph_of({
         "tsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
