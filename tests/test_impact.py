@@ -580,6 +580,20 @@ def test_a_javascript_module_and_its_typescript_declaration_are_walked_as_one_sy
     assert "walked together" in " ".join(doc["notes"])
 
 
+def test_a_minified_copys_callers_come_after_the_sources(make_repo, route):
+    """mustache: "which callers of Mustache.render …?" listed mustache.min.js alone, whose minified copy calls it;
+    bin/mustache (which requires '..', the package's main) is the caller, the copy's callers after it."""
+    repo = make_repo("minified")
+    repo.commit({"package.json": '{"name": "tmpl", "main": "tmpl.js"}',
+                 "tmpl.js": "function render(t) { return t }\nfunction page(t) { return render(t) }\n"
+                            "module.exports = { render, page }\n",
+                 "a.min.js": 'var T=require("./tmpl");function p(t){return T.render(t)}\n',
+                 "bin/tmpl.js": "const Tmpl = require('..')\nfunction run(t) { return Tmpl.render(t) }\n"}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    rows = json.loads(route(["impact", "--json", "tmpl.js:render"], repo.path).stdout)["rows"]
+    assert [row["path"] for row in rows] == ["bin/tmpl.js", "a.min.js"]
+
+
 def test_one_source_built_as_es_modules_and_commonjs_beside_a_bundle_at_the_top_is_walked_as_one(make_repo, route):
     """EJS 7 publishes lib/esm/ and lib/cjs/ (one source built twice) and ejs.js at the top bundling them: "which code
     calls escapeRegExpChars?" walked the bundle alone (no caller), and `Parser` listed its twins as candidates. Both

@@ -16,7 +16,7 @@ from gitroute.bundle.layout import dump_json
 from gitroute.bundle.tables import Ints, RecordTable, StringRecords, Strings, StringShard, node_gaps
 from gitroute.indexes.impact.targets import TYPE_KINDS, one_symbol, resolve_target, without_renaming_macros
 from gitroute.model import Answer, Row
-from gitroute.rank import is_secondary, secondary_but_dist, the_sources
+from gitroute.rank import built_copies, is_secondary, secondary_but_dist, the_sources
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
 if TYPE_CHECKING:
@@ -372,6 +372,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
+    copies |= built_copies([r.path for r in ranked])  # a minified copy's callers are its source's, again
     if copies:
         ranked = _copies_last(ranked, copies, limit)
     if first_section is not None:
