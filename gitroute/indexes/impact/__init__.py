@@ -372,8 +372,7 @@ def answer(view: IndexView, question: str, *, limit: int = 10, explain: bool = F
              "depth": depth, "footer": FOOTER,
              "ambiguous_edges": {"left_out": 0 if ambiguous else walk.ambiguous,
                                  "included": walk.ambiguous if ambiguous else 0}}
-    copies |= built_copies([r.path for r in ranked])  # a minified copy's callers are its source's, again
-    if copies:
+    if copies := copies | built_copies([r.path for r in ranked]):  # a minified copy's callers: its source's, again
         ranked = _copies_last(ranked, copies, limit)
     if first_section is not None:
         ranked = sorted(ranked, key=lambda r: dict(r.extra).get("section") != first_section)  # stable
