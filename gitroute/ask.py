@@ -300,8 +300,8 @@ def _subjects(text: str, evidence: Evidence) -> Subjects:
                     found.facts.append(f"'{word}' is no path of the pinned commit but a name the repository defines")
                     continue
                 found.files.add(word)  # a base name ("outside strbuffer.c"): which of a name's files is meant
-        if is_name(word) and (is_code_name(word) or word in found.quoted or word in called
-                              or word in capitalised and evidence.is_symbol(word)):
+        if is_name(word) and (is_code_name(word) and word.lower() not in _PRODUCT_NAMES or word in found.quoted
+                              or word in called or word in capitalised and evidence.is_symbol(word)):
             found.identifiers.append(word.removesuffix("()"))
         elif _CAPITALS.match(word) and not found.documents:
             document = _folder_document(word, words, evidence) or evidence.document_named(word)
@@ -374,6 +374,14 @@ def _owned_member(text: str, evidence: Evidence) -> tuple[str, str] | None:
 
 
 # Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".
+# Languages, formats and platforms that prose writes camel-cased ("lets TypeScript users describe …"): words of a
+# sentence, not names of code a repository lacks (the meaning index still says when one is nowhere in it).
+_PRODUCT_NAMES = frozenset((
+    "javascript", "typescript", "coffeescript", "actionscript", "livescript", "purescript", "powershell", "graphql",
+    "webassembly", "objectivec", "github", "gitlab", "macos", "ios", "nodejs", "openapi", "latex", "bibtex",
+    "asciidoc", "textmate", "vscode", "intellij", "jetbrains", "youtube"))  # (a database's name is often a folder's)
+
+
 _KIND_WORDS = frozenset(("struct", "class", "function", "method", "interface", "enum", "trait", "type", "module",
                          "constant", "variable", "field", "property", "macro", "record", "protocol", "typedef"))
 

@@ -174,8 +174,9 @@ _IMPACT = _phrases(
     # "which handlers pull in X" (a plural and its verb; "which modules depend on" is the packages' wiring)
     # (not "which source files implement that": where the thing described is, as "the code that implements it"; not
     # "which exit status to use": a choice, the verb an infinitive)
-    r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?\w+s\s+"
-    r"(?:(?!to\s)\S+\s+)?"
+    # (nor "which part lets me wrap an emitter": a verb, not a plural, before whom it lets)
+    r"\b(?:which|what)\s+(?!(?:source\s+|code\s+)?files\s+(?:\S+\s+)?implement\b)(?:\S+\s+){0,3}?"
+    r"(?!(?:lets|allows|helps|makes|gets|enables)\s)\w+s\s+(?:(?!to\s)\S+\s+)?"
     r"(?:call|use|import|require|include|instantiate|subclass"
     r"|inherit from|extend|reference|consume|pull in|invoke|wrap|override|build on|implement|are built on|lean on"
     r"|rely on)\b",
@@ -896,10 +897,6 @@ _GATES: dict[int, Gate] = {
                   'nuget', 'pypi', 'registries', 'registry', 'release', 'rubygems', 's3', 'sonatype')),
     2482814880: (('any', 'its', 'the', 'their'), ('tests',), ('covering', 'for', 'of')),
     2494435154: (('cargo.toml', 'go.mod', 'package.json', 'pyproject.toml', 'setup.cfg'),),
-    2583480353: (('wh',), ('at', 'ich'), ('s',),
-                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
-                  'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
-                  'require', 'subclass', 'use', 'wrap')),
     2596969530: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('do',), (' ',), ('it', 'that', 'this')),
@@ -945,6 +942,10 @@ _GATES: dict[int, Gate] = {
     3504286196: (('call sites', 'callers', 'consumers', 'dependants', 'dependents', 'implementers', 'importers',
                   'reverse dependencies', 'subclasses', 'usages', 'users'),
                  (' ',), ('of', 'to')),
+    3596534485: (('wh',), ('at', 'ich'), ('s',),
+                 ('are built on', 'build on', 'call', 'consume', 'extend', 'implement', 'import', 'include',
+                  'inherit from', 'instantiate', 'invoke', 'lean on', 'override', 'pull in', 'reference', 'rely on',
+                  'require', 'subclass', 'use', 'wrap')),
     3663329054: (('declare',), ('dependenc', 'package', 'packages')),
     3665587360: (('wh',), ('at', 'ich'),
                  ('.net', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node', 'otp',

@@ -940,6 +940,27 @@ def test_a_file_that_sets_up_a_check_is_a_build_question(question, wiring):
     assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
 
 
+def test_a_language_prose_writes_camel_cased_is_a_word_not_a_missing_name():
+    # eventemitter3: "How does the library let TypeScript users describe a map from event names …, and where is that
+    # declared?" said "the repository defines no 'TypeScript'"
+    found = classify("How does the library let TypeScript users describe a map from event names to handler "
+                     "parameters, and where is that declared?", EVIDENCE, EVERY_COMMAND)
+    assert found.routes and found.routes[0].kind == "meaning" and not found.undefined, found
+    # written as code it is still a name: `TypeScript` quoted
+    quoted = classify("where is `TypeScript` declared?", EVIDENCE, EVERY_COMMAND)
+    assert (quoted.routes[0].kind, quoted.routes[0].text) == ("symbol", "TypeScript"), quoted
+
+
+@pytest.mark.parametrize("question, impact", [
+    # pyee: what lets you wrap another emitter is a place, not who wraps something
+    ("Which part lets me wrap an existing third-party emitter so that emitting on either one runs both handlers?",
+     False),
+    ("Which handlers wrap parse_forecast?", True),
+])
+def test_which_x_lets_me_verb_asks_for_a_place_not_its_users(question, impact):
+    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "impact") is impact
+
+
 def test_copied_alone_is_what_a_tool_does_not_how_copies_are_kept():
     question = "I need to squash a Go package into one file so it can be copied into another package; which tool?"
     assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind != "wiring"
