@@ -1618,6 +1618,78 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-google-go-querystring",
         ),
+        # Session 52's seventh: pyee (PyPI); eventemitter3 (npm: index.js as written, bundles under dist/); cmocka
+        # (Debian: C, a unit-test framework); go-multierror (Debian: Go, hashicorp/go-multierror).
+        Corpus(
+            "pyee",
+            "13.0.1",
+            "pyee-13.0.1.tar.gz",
+            "0b931f7c14535667ed4c7e0d531716368715e860b988770fc7eb8578d1f67fc8",
+            "f4ecac011de01167a0264065597969ea7963b499",
+        ),
+        Corpus(
+            "eventemitter3",
+            "5.0.4",
+            "eventemitter3-5.0.4.tgz",
+        # npm integrity sha512-mlsTRyGaPBjPedk6Bvw+aqbsXDtoAyAzm5MO7JgU+yVRyMQ5O8bD4Kcci7BS85f93veegeCPkL8R4GLClnjLFw==
+            "21d4a36175672b9e6640c39a68613af73f9a4c47a4a4da39993e8cd085564eb6",
+            "3301ffae7893b075db6ee3b22220070c59a4b66e",
+            source=NPM,
+        ),
+        Corpus(
+            "cmocka",
+            "1.1.7",
+            "cmocka_1.1.7.orig.tar.xz",
+            "810570eb0b8d64804331f82b29ff47c790ce9cd6b163e98d47a4807047ecad82",
+            "0975ef26f52e85393ac5b52059c5cd78d0631fe6",
+            source=DEBIAN,
+            pool="cmocka",
+        ),
+        Corpus(
+            "go-multierror",
+            "1.1.1",
+            "golang-github-hashicorp-go-multierror_1.1.1.orig.tar.gz",
+            "8d1bb3377310e8ffe4c7b5672c5de1eaed153402aebd15d6e5b9673c356a065f",
+            "2266e44daef5d17d610d201798cc46343045a47f",
+            source=DEBIAN,
+            pool="golang-github-hashicorp-go-multierror",
+        ),
+        # Session 52's eighth, written before the seventh set's changes: tinydb (PyPI); chokidar (npm, 3.6.0: lib/ as
+        # written); libcsv (Debian: C); go-version (Debian: Go, hashicorp/go-version).
+        Corpus(
+            "tinydb",
+            "4.9.0",
+            "tinydb-4.9.0.tar.gz",
+            "6928b1fa785186bda7952a0ba05aaeedc883ede565ca9c7d608de44e5e75de70",
+            "a0ebaf3fe567f16cad020863f83b433a0f28a59c",
+        ),
+        Corpus(
+            "chokidar",
+            "3.6.0",
+            "chokidar-3.6.0.tgz",
+        # npm integrity sha512-7VT13fmjotKpGipCW9JEQAusEPE+Ei8nl6/g4FBAmIm0GOOLMua9NDDo/DWp0ZAxCr3cPq5ZpBqmPAQgDda2Pw==
+            "39f16d8239687a4d250ab91a96e10d946f82e1d9d039258fb35597c087daf7e2",
+            "5981d41db32b273c177bff5f48286985132ccee8",
+            source=NPM,
+        ),
+        Corpus(
+            "libcsv",
+            "3.0.3",
+            "libcsv_3.0.3+dfsg.orig.tar.gz",
+            "06fddfaca720a4be7603bad63eb1833bca5b6c5a69b42b1c518a02cda2a73aef",
+            "cbb85b2ef37b81a09325ef455d5c853a59eca695",
+            source=DEBIAN,
+            pool="libcsv",
+        ),
+        Corpus(
+            "go-version",
+            "1.6.0",
+            "golang-github-hashicorp-go-version_1.6.0.orig.tar.gz",
+            "bac1ea761f4f5818f9966d7a3ecbd97d3dcc277ad5f0c4832081d36b4b0b1991",
+            "058e491c2672dec612704ebc222571706794b576",
+            source=DEBIAN,
+            pool="golang-github-hashicorp-go-version",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
