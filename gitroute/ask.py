@@ -212,7 +212,8 @@ class Subjects:
 
 # (not "the Params class of Rack::QueryParser": the name after "of" says whose, and is asked)
 _CALLED_A_DEFINITION = LazyPattern(r"\bthe\s+([A-Za-z_]\w*)\s+(?:function|method|class|helper|macro|struct"
-                                   r"|constructor|hook|module|interface|trait)\b(?!\s+of\b)", re.I)
+                                   r"|constructor|hook|module|interface|trait|type|enum|typedef|protocol)\b"
+                                   r"(?!\s+of\b)", re.I)
 # "the new method", "the same function", "the base class": words that say which one, not its name
 _NOT_A_NAME_BEFORE_ITS_KIND = frozenset("""new same old other whole entire first last next previous following above
     below given public private protected static abstract base parent child default right wrong only

@@ -780,6 +780,14 @@ def test_a_plain_word_the_question_calls_a_function_is_that_name(tmp_path_factor
 
     assert _CALLED_A_DEFINITION.search("Where is the Params class of Rack::QueryParser defined?") is None
     assert _CALLED_A_DEFINITION.search("the outside function in the ranges folder").group(1) == "outside"
+    # go-version: "Where is the Collection type declared, the slice … that can be passed to sort.Sort?" asked about
+    # `sort.Sort` (the standard library's, no name of the repository): the type it calls by its kind is the name
+    typed = _built(tmp_path_factory, "typed", {
+        "collection.go": "package version\n\n// Collection is a list of versions that sort.Sort can order.\n"
+                         "type Collection []string\n\nfunc (c Collection) Len() int { return len(c) }\n",
+    })
+    doc = ask(typed, "Where is the Collection type declared, the slice of versions that can be passed to sort.Sort?")
+    assert routes(doc)[0] == ("query", "Collection") and paths(doc, 1) == ["collection.go"]
 
 
 
