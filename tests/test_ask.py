@@ -903,40 +903,23 @@ def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, 
     ("Where is the console script declared for the published package?", True),
     ("what runs before the package gets published to npm?", True),
     ("which workflow publishes the docs site", True),
-])
-def test_publishing_is_wiring_only_for_a_package_or_a_release(question, wiring):
-    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
-
-
-@pytest.mark.parametrize("question, wiring", [
     # Addressable: the Gemfile adds `idn-ruby` unless IDNA_MODE is pure
     ("Which file adds the native idn-ruby gem to the bundle and skips it in pure-Ruby mode?", True),
     ("What file lists the dev dependencies used for linting?", True),
     ("Which file adds the crate's optional serde dependency?", True),
     ("Which file adds a header to every response?", False),
     ("Which function adds the package name to the log line?", False),
-])
-def test_a_file_that_adds_a_dependency_is_a_manifest_question(question, wiring):
-    assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
-
-
-@pytest.mark.parametrize("question", [
     # koa: package.json's exports map and the build script that generates the ES module wrapper
-    "Which file declares how the ES module wrapper gets generated and which entry point is served to import "
-    "versus require consumers?",
-    "Which file declares the entry points for browser and Node consumers?",
-])
-def test_a_file_declaring_an_entry_point_is_a_manifest_question(question):
-    assert classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring"
-
-
-@pytest.mark.parametrize("question, wiring", [
-    # pkg/errors: its Makefile runs misspell with the British locale over *.md and *.go
+    ("Which file declares how the ES module wrapper gets generated and which entry point is served to import "
+     "versus require consumers?", True),
+    ("Which file declares the entry points for browser and Node consumers?", True),
+    # pkg/errors: its Makefile runs misspell with the British locale over *.md and *.go; code runs checks too
     ("Which file sets up the spelling check over the markdown and Go sources that fails the build?", True),
     ("Which config file configures the linter for the tests folder?", True),
     ("Which file runs the bounds check on the input buffer?", False),
 ])
-def test_a_file_that_sets_up_a_check_is_a_build_question(question, wiring):
+def test_publishing_adding_a_dependency_declaring_an_entry_or_setting_up_a_check_is_wiring(question, wiring):
+    """Wiring only for a package or a release, a manifest or a build's check: not for what code does."""
     assert (classify(question, EVIDENCE, EVERY_COMMAND).routes[0].kind == "wiring") is wiring
 
 
