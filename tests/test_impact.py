@@ -580,6 +580,26 @@ def test_a_javascript_module_and_its_typescript_declaration_are_walked_as_one_sy
     assert "walked together" in " ".join(doc["notes"])
 
 
+def test_one_go_function_defined_under_two_build_constraints_is_walked_as_one(make_repo, route):
+    """cespare/xxhash: `Sum64String` is in xxhash_safe.go (`//go:build appengine`) and xxhash_unsafe.go (`!appengine`):
+    Go allows one definition a package, so the two are one function, not candidates to choose from."""
+    repo = make_repo("constraints")
+    repo.commit({
+        "go.mod": "module example.com/hash\n\ngo 1.21\n",
+        "hash_safe.go": "//go:build appengine\n\npackage hash\n\nfunc Sum64String(s string) uint64 { return 1 }\n",
+        "hash_unsafe.go": "//go:build !appengine\n\npackage hash\n\nfunc Sum64String(s string) uint64 { return 2 }\n",
+        "cmd/sum/main.go": 'package main\n\nimport "example.com/hash"\n\nfunc main() { hash.Sum64String("a") }\n',
+        "other/hash.go": "package other\n\nfunc Sum64String(s string) uint64 { return 3 }\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    from gitroute.indexes.impact.targets import one_symbol
+
+    same = [[1, "hash_safe.go", "Sum64String", "function", 5], [2, "hash_unsafe.go", "Sum64String", "function", 5]]
+    assert one_symbol(same) and not one_symbol([same[0], [3, "other/hash.go", "Sum64String", "function", 3]])
+    doc = json.loads(route(["impact", "--json", "hash_safe.go:Sum64String"], repo.path).stdout)
+    assert [row["path"] for row in doc["rows"]][:1] == ["cmd/sum/main.go"], doc
+
+
 def test_a_minified_copys_callers_come_after_the_sources(make_repo, route):
     """mustache: "which callers of Mustache.render …?" listed mustache.min.js alone, whose minified copy calls it;
     bin/mustache (which requires '..', the package's main) is the caller, the copy's callers after it."""

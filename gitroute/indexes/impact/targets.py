@@ -56,8 +56,8 @@ def one_symbol(records: Sequence[list]) -> bool:
     """Whether several definitions of one name are one symbol to walk together, not candidates to choose from:
     all in one file (a type and its constructors, a function defined twice under conditions), in files of
     one stem (`worker.h` and `worker-inl.h`, `main.js` and its `main.d.ts`), one source built as ES modules and
-    as CommonJS (`lib/esm/utils.js` and `lib/cjs/utils.js`), or a C or C++ declaration in headers beside one
-    definition."""
+    as CommonJS (`lib/esm/utils.js` and `lib/cjs/utils.js`), Go files of one package (build-constraint
+    alternatives), or a C or C++ declaration in headers beside one definition."""
     if len({r[2] for r in records}) != 1:
         return False
     paths = {r[1] for r in records}
@@ -69,6 +69,11 @@ def one_symbol(records: Sequence[list]) -> bool:
         return _IMPLEMENTATION.sub("", base[:-2] if base.endswith(".d") else base)
 
     if len({stem(p) for p in paths}) == 1 or esm_cjs_twins(paths) == paths:  # one source built twice: ESM, CommonJS
+        return True
+    # Go allows one definition of a name in a package: two in one folder are build-constraint alternatives
+    # (cespare/xxhash's `Sum64String` in xxhash_safe.go and xxhash_unsafe.go), one function to its callers
+    if all(p.endswith(".go") and not p.endswith("_test.go") for p in paths) \
+            and len({posixpath.dirname(p) for p in paths}) == 1:
         return True
     lowered = [p.lower() for p in paths]
     return all(p.endswith(_C_FAMILY) for p in lowered) and sum(not p.endswith(_HEADERS) for p in lowered) <= 1
