@@ -967,6 +967,29 @@ def test_a_docs_question_whose_docs_route_finds_nothing_shows_document_sections_
     assert doc["rows"][0]["path"] == "docs/RELEASE.md", doc["rows"][:3]
 
 
+def test_a_docs_question_that_says_a_sections_whole_heading_is_answered_by_it(make_repo, route):
+    # gorilla/handlers: "Where in the documentation does it say what license this middleware package is distributed
+    # under?" was no_match: § License holds one word of the question, and the sections' rule wants more
+    repo = make_repo("headings")
+    repo.commit({
+        "README.md": "# handlers\n\nMiddleware for net/http servers.\n\n## Installation and Docs\n\n"
+                     "Install it with go get; full documentation is on pkg.go.dev.\n\n## Example\n\n"
+                     "Wrap the router.\n\n## License\n\nBSD licensed. See the LICENSE file for details.\n",
+        "handlers.go": "package handlers\n\n// Logging logs each request.\nfunc Logging() {}\n",
+    }, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask_json(route, repo, "Where in the documentation does it say what license this middleware package is "
+                                "distributed under?")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "License"), doc
+    doc = ask_json(route, repo, "Which part of the documentation tells me how to install this package and where "
+                                "the full API documentation is hosted?")
+    assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Installation and Docs"), doc
+    # `why` asked alone (a decision question) still wants the section's words: a heading it says is no reason
+    why = json.loads(route(["why", "--json", "what license is this middleware package distributed under?"],
+                          repo.path).stdout)
+    assert why["status"] == "no_match", why
+
+
 def test_a_name_far_after_a_docs_phrase_does_not_stop_the_docs_route_a_name_right_after_it_does():
     nothing = Evidence(definitions=lambda name: ())  # the repository defines neither name
     far = classify("Is there a doc on how a new release of the library gets published to PyPI?", nothing,

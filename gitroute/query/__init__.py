@@ -328,7 +328,7 @@ def _sections_route(text: str, when: str = "", document: str = "") -> Route:
 
     asked = _without_document_name(without_doc_phrases(text), document)
     return Route("docs", "why", asked, f"docs found no document naming it: the question's words, "
-                 f"over every document's sections{when}")
+                 f"over every document's sections{when}", options={"sections": True})
 
 
 def _without_documents(view: BundleView) -> bool:

@@ -27,9 +27,11 @@ from functools import partial
 from gitroute.bundle.tables import ChunkTable, IdRows, PostingsTable
 from gitroute.indexes.decisions.words import (
     doc_tokens,
+    heading_holds,
     joined_words,
     normalize_name_all,
     split_compounds,
+    titled_by,
     words_spelled_apart,
 )
 from gitroute.model import Answer, Row
@@ -94,7 +96,6 @@ MIN_MATCHED = 3
 # words, when at most TITLE_DF records' titles hold that word ("tabs or spaces" and a record titled
 # "Use tabs"): the words a title shares with few others name what the record decides.
 SHORT_QUESTION = 3
-MIN_PREFIX = 4  # a heading word that begins with a question word this long is a form of it ("install", "installation")
 TITLE_DF = 2
 
 # The kind of "why" a question asks, and the section roles that answer it.
@@ -699,7 +700,7 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
         total = sum(idfs.values()) or 1.0
         for together in _together(r.matched):
             coverage = math.fsum(idfs[t] for t in together) / total  # a set's order: fsum, as in best_item
-            extra = page and not _heading_holds(heading, together)
+            extra = page and not heading_holds(heading, together)
             if coverage >= MIN_COVERAGE and len(together) >= min(need + extra, len(question.tokens)):
                 return ""
             best = max(best, coverage)
@@ -713,11 +714,6 @@ def _no_match_reason(question: WhyQuestion, scored: Sequence[Ranked], symbol_row
                     return ""
     return (f"no decision record discusses this: the best paragraphs cover {best:.0%} of the question's "
             f"distinctive words (at least {MIN_COVERAGE:.0%} and {need} words needed)")
-
-
-def _heading_holds(heading: set[str], words: set[str]) -> bool:
-    """A heading holds one of `words`, or a longer form of one: the stemmer folds no derived noun (`installation`)."""
-    return not heading.isdisjoint(words) or any(h.startswith(w) for h in heading for w in words if len(w) >= MIN_PREFIX)
 
 
 def _together(matched: Mapping[str, int]) -> list[set[str]]:
@@ -761,6 +757,8 @@ def answer(view: object, question: str, *, limit: int = 10, explain: bool = Fals
     if not isinstance(records, list):
         raise view.corrupt("records.json")  # type: ignore[attr-defined]
     scored, stored, idfs, reason = rank_rows(why, load, section, records, limit=limit)
+    if reason and options.get("sections") and titled_by(why.tokens, [stored[r.row_id][1] for r in scored[:3]]):
+        reason = ""  # a docs question that says a section's whole heading: "what license …" and § License
     scored = newest_copies_first(scored, lambda r: (str(records[i][0]) if 0 <= (i := stored[r.row_id][0]) < len(
         records) else "", str(stored[r.row_id][1])))  # docs/2.7's page before docs/2.0's
     memo = getattr(view, "memo", None)

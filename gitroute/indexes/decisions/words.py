@@ -106,3 +106,36 @@ def words_spelled_apart(apart: Mapping[str, Sequence[str]], tokens: Sequence[str
     if unread:
         postings.update(read(unread))
     return {word: held for word, held in wanted.items() if postings[word]}
+
+
+MAX_TITLED_WORDS = 3  # a heading the question says whole answers a docs question ("License", "Installation and Docs")
+MIN_FORM = 3  # the shorter of two words one begins the other of, to be one word's forms ("doc", "documentation")
+
+
+def titled_by(asked: Sequence[str], headings: Sequence[object]) -> bool:
+    """Whether one of `headings` is a few words the question (its tokens, `asked`) all says, or longer or shorter forms
+    of them (gorilla/handlers' "License" for "what license this package is distributed under", go-multierror's
+    "Installation and Docs" for "how to install … where the full documentation is hosted"): asked for a section, a
+    question that names one needs no more of its words in the section's text."""
+    said = set(asked)
+    for heading in headings:
+        words = set(doc_tokens(str(heading)))
+        if words and len(words) <= MAX_TITLED_WORDS and all(
+                w in said or any(_one_form(w, a) for a in said) for w in words):
+            return True
+    return False
+
+
+def _one_form(a: str, b: str) -> bool:
+    """Two words one begins the other of (install/installation, doc/documentation): the stemmer folds no derived
+    noun."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= MIN_FORM and long.startswith(short)
+
+
+MIN_PREFIX = 4  # a heading word that begins with a question word this long is a form of it ("install", "installation")
+
+
+def heading_holds(heading: set[str], words: set[str]) -> bool:
+    """A heading holds one of `words`, or a longer form of one: the stemmer folds no derived noun (`installation`)."""
+    return not heading.isdisjoint(words) or any(h.startswith(w) for h in heading for w in words if len(w) >= MIN_PREFIX)
