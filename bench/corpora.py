@@ -1690,6 +1690,78 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-hashicorp-go-version",
         ),
+        # Session 52's ninth: sortedcontainers (PyPI); debug (npm, 4.3.4: src/ as written); libtommath (Debian: C);
+        # gorilla-handlers (Debian: Go).
+        Corpus(
+            "sortedcontainers",
+            "2.4.0",
+            "sortedcontainers-2.4.0.tar.gz",
+            "25caa5a06cc30b6b83d11423433f65d1f9d76c4c6a0c90e3379eaa43b9bfdb88",
+            "af05ebc487ee963bc5f75aed3455ea0edc1a5d64",
+        ),
+        Corpus(
+            "debug",
+            "4.3.4",
+            "debug-4.3.4.tgz",
+        # npm integrity sha512-PRWFHuSU3eDtQJPvnNY7Jcket1j0t5OuOsFzPPzsekD52Zl8qUfFIPEiswXqIvHWGVHOgX+7G/vCNNhehwxfkQ==
+            "04922c9b2e37a6858df2b870a278d1d3a8aaad7ec4c3bd84427f0d53cbf28bcf",
+            "4825fd5b9197fe57096160909e02a73ef8a936f7",
+            source=NPM,
+        ),
+        Corpus(
+            "libtommath",
+            "1.3.0",
+            "libtommath_1.3.0.orig.tar.gz",
+            "6d099e93ff00fa9b18346f4bcd97dcc48c3e91286f7e16c4ac5515a7171c3149",
+            "757ff97f1daf0e58fc84451600373db5c5b881f2",
+            source=DEBIAN,
+            pool="libtommath",
+        ),
+        Corpus(
+            "gorilla-handlers",
+            "1.5.2",
+            "golang-github-gorilla-handlers_1.5.2.orig.tar.gz",
+            "8760b84a1b5cd49ce81a56c9fce0ba0de157355b1bb38d112bdfd7cf7ad7a44d",
+            "3b6ef3f6fec36d488aea8a701fcb05e3b46d19ee",
+            source=DEBIAN,
+            pool="golang-github-gorilla-handlers",
+        ),
+        # Session 52's tenth, written before the ninth set's changes: wrapt (PyPI: Python and its C extension); async
+        # (npm: one module a file); hamcrest (Debian: Java matchers); cespare-xxhash (Debian: Go).
+        Corpus(
+            "wrapt",
+            "2.5.2",
+            "wrapt-2.5.2.tar.gz",
+            "551cb49e88b3722faad780303833bc4fa70685fb1773270fb98b40d39d9fddbf",
+            "a3ed1712796d7b3c908d0f0f320255e80a958fe7",
+        ),
+        Corpus(
+            "async",
+            "3.2.6",
+            "async-3.2.6.tgz",
+        # npm integrity sha512-htCUDlxyyCLMgaM3xXg0C0LW2xqfuQ6p05pCEIsXuyQ+a1koYKTuBMzRNwmybfLgvJDMd0r1LTn4+E0Ti6C2AA==
+            "6bb45cfba08cd2eea39eb3ce6eaa94113070fe137ec0bd4a9f122be9a0250e6f",
+            "58ad78314ac84f3ee11a599b546a9126102dc0b9",
+            source=NPM,
+        ),
+        Corpus(
+            "hamcrest",
+            "2.2",
+            "libhamcrest-java_2.2.orig.tar.xz",
+            "e43b1600718d13052a476640bfc5764eb536aac882d07948b5393ff4f13ec541",
+            "d7dc7fd97ab0071aebeef0dd5c47358bad598d2d",
+            source=DEBIAN,
+            pool="libhamcrest-java",
+        ),
+        Corpus(
+            "cespare-xxhash",
+            "2.3.0",
+            "golang-github-cespare-xxhash_2.3.0.orig.tar.gz",
+            "0e3dda07b03a5f3733506218860ecb2d50c0f01f16299b5d60902ef5158cbde5",
+            "0bebd3d14477add451f3c88e33de3aabc821ce55",
+            source=DEBIAN,
+            pool="golang-github-cespare-xxhash",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
