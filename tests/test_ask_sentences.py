@@ -316,11 +316,14 @@ def test_a_declaration_and_its_definition_both_come_before_other_routes(c_repo, 
 
 
 def test_a_docs_phrase_with_no_name_to_ask_about_falls_back_to_plain_words(python_repo):
-    doc = ask(python_repo, "which page of the docs explains how a price gets lowered by a rule")
+    doc = ask(python_repo, "which page of the docs explains how a percent gets lowered by a rule")
     # no page says it in these words either (the pages' route, through why, finds nothing): plain words then
     assert [(r["kind"], r["command"]) for r in doc["classification"]["routes"]] == [
         ("docs", "docs"), ("docs", "why"), ("meaning", "query")]
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/shop/pricing.py"
+    # one that says a page's whole heading ("a price": § Pricing) is answered by that page
+    titled = ask(python_repo, "which page of the docs explains how a price gets lowered by a rule")
+    assert (titled["rows"][0]["path"], titled["rows"][0]["name"]) == ("docs/pricing.rst", "Pricing"), titled["rows"]
 
 
 # A page that explains a file in other words: no document names the file or what it defines, so `docs` has no link
