@@ -374,7 +374,6 @@ def _owned_member(text: str, evidence: Evidence) -> tuple[str, str] | None:
     return None
 
 
-# Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".
 # Languages, formats and platforms that prose writes camel-cased ("lets TypeScript users describe …"): words of a
 # sentence, not names of code a repository lacks (the meaning index still says when one is nowhere in it).
 _PRODUCT_NAMES = frozenset((
@@ -383,6 +382,7 @@ _PRODUCT_NAMES = frozenset((
     "asciidoc", "textmate", "vscode", "intellij", "jetbrains", "youtube"))  # (a database's name is often a folder's)
 
 
+# Words that say what kind of thing the name before them is: "the JsonPosition struct in PATH".
 _KIND_WORDS = frozenset(("struct", "class", "function", "method", "interface", "enum", "trait", "type", "module",
                          "constant", "variable", "field", "property", "macro", "record", "protocol", "typedef"))
 

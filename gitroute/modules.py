@@ -263,8 +263,8 @@ class ModuleIndex:
                 found = self._ecmascript_paths([posixpath.join(base, rest) if rest else base])
                 if found:
                     return found
-            if not rest and self._main_of(folder):
-                return self._main_of(folder)
+            if not rest and (main := self._main_of(folder)):
+                return main
         return self._ecmascript_paths([posixpath.join(root, spec) for root in self.ecmascript_roots()])
 
     def _main_of(self, folder: str) -> list[int] | None:

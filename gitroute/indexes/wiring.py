@@ -91,12 +91,13 @@ _MANIFEST_SUFFIXES = (".nuspec", ".csproj", ".fsproj", ".gemspec", ".podspec", "
                       ".rockspec")  # LuaRocks' package spec: the module's sources, defines, dependencies
 CONFIG_WORDS = 2000
 MAX_CONFIGS = 5000
-# Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
-# for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
 # A pkg-config template says what it is by its suffix alone: "which file declares the pkg-config metadata" holds
 # words its `Name:`/`Libs:` lines never write (xxhash's libxxhash.pc.in came eighth, after the Makefile).
 _PKG_CONFIG_SUFFIXES = (".pc.in", ".pc.cmake")
-_IMPLIED_WORDS = ("pkg", "config", "pkgconfig")
+_PKG_CONFIG_APART, _PKG_CONFIG_WORD = ("pkg", "config"), "pkgconfig"  # as a question may spell it
+_IMPLIED_WORDS = (*_PKG_CONFIG_APART, _PKG_CONFIG_WORD)
+# Words that say a task is run, not which one ("how do I run the test suite"): a file need not hold them to be shown
+# for the task it names (package.json's "test" script says neither "run" nor "suite"). Stems, as `asked` holds them.
 _TASK_FRAMING = frozenset(("run", "execut", "invok", "kick", "suit", "cmd"))
 _ASKS_CI = frozenset(("ci", "workflow", "pipelin"))  # stems: "on CI", "which workflow", "the pipeline"
 # Words that name the kind of file asked for ("which workflow file is that?"): every CI file is one, so they raise
@@ -521,7 +522,7 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path
     on_ci = 1.0 if asked & _ASKS_CI else 0.0
     file_score = {path: sum(weight[w] for w in matched) + (on_ci if kind == "ci" else 0.0)
                   for path, (kind, matched) in found.items()}
-    if {"pkg", "config"} <= asked or "pkgconfig" in asked:  # says pkg-config: its templates before what builds them
+    if _says_pkg_config(asked):  # its templates before the makefiles that install them
         top = max(file_score.values())
         file_score.update((path, score + top) for path, score in file_score.items()
                           if path.endswith(_PKG_CONFIG_SUFFIXES))
@@ -540,6 +541,11 @@ def _with_config_words(view: IndexView, wiring: dict, scored: list[Row], by_path
                               (("file words", round(score, 3)),) if explain else (),
                               (("table", "configs"), ("matched", " ".join(matched)))))
     return raised
+
+
+def _says_pkg_config(asked: set[str]) -> bool:
+    """Whether a question's words (stems) say pkg-config, as one word or two: the words its templates imply."""
+    return _PKG_CONFIG_WORD in asked or set(_PKG_CONFIG_APART) <= asked
 
 
 def wiring_rows(wiring: dict) -> list[Row]:

@@ -127,15 +127,19 @@ def titled_by(asked: Sequence[str], headings: Sequence[object]) -> bool:
 
 
 def _one_form(a: str, b: str) -> bool:
-    """Two words one begins the other of (install/installation, doc/documentation): the stemmer folds no derived
-    noun."""
+    """Two words one begins the other of (install/installation, doc/documentation)."""
     short, long = sorted((a, b), key=len)
-    return len(short) >= MIN_FORM and long.startswith(short)
+    return _longer_form(long, short, MIN_FORM)
 
 
 MIN_PREFIX = 4  # a heading word that begins with a question word this long is a form of it ("install", "installation")
 
 
 def heading_holds(heading: set[str], words: set[str]) -> bool:
-    """A heading holds one of `words`, or a longer form of one: the stemmer folds no derived noun (`installation`)."""
-    return not heading.isdisjoint(words) or any(h.startswith(w) for h in heading for w in words if len(w) >= MIN_PREFIX)
+    """A heading holds one of `words`, or a longer form of one (`installation`)."""
+    return not heading.isdisjoint(words) or any(_longer_form(h, w, MIN_PREFIX) for h in heading for w in words)
+
+
+def _longer_form(long: str, short: str, least: int) -> bool:
+    """`long` begins with `short`, at least `least` letters: a derived form the stemmer does not fold."""
+    return len(short) >= least and long.startswith(short)
