@@ -406,6 +406,22 @@ def test_a_camel_cased_word_held_as_one_whose_humps_only_comments_hold_answers(m
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/sign.c", doc
 
 
+def test_a_term_only_a_comment_inside_a_function_writes_is_no_term_the_repository_lacks(make_repo, route):
+    # iconv-lite, csv-parse, express-session: "… look like plain ASCII", "a UTF-8 byte order mark", "over HTTPS" were
+    # no_match, the term "named by nothing", where a comment inside the function that answers writes it
+    repo = make_repo("body-terms")
+    repo.commit({"src/secure.js": "/** Decide whether the request is secure. */\nfunction isSecure(req) {\n"
+                                  "  // the socket is an HTTPS server, or a proxy says so\n  return req.encrypted\n}\n",
+                 **{f"src/{name}.js": f"/** The {name} of a request. */\nfunction {name}() {{}}\n"
+                    for name in ("cookie", "header", "session", "store", "path")}}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where does it decide whether a request is secure, over HTTPS", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/secure.js", doc
+    # a term that nothing writes, in a name, a comment or a document, is still absent
+    doc = ask(route, repo, "where does it decide whether a request is secure, over QUIC", "--meaning")
+    assert doc["status"] == "no_match" and "QUIC" in doc["notes"][0], doc
+
+
 def test_numbers_the_repository_lacks_are_an_examples_values_not_words_to_find(shop_repo, route):
     # "an offset like +05:30": before, each number no node holds counted against the best file's coverage
     doc = ask(route, shop_repo, "where is the price of a parcel of 12 kilograms worked out, like 24 for 12", "--meaning")

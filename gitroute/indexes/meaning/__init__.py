@@ -567,7 +567,9 @@ def query_meaning(
     except (TypeError, ValueError) as err:  # postings that are not ascending numbers
         raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
-    evidence.absent_terms = absent_terms(text, evidence.missing)
+    # A term a comment inside some node writes is no term the repository lacks ("Number of ASCII chars"): the
+    # body's words are no evidence for the ranking's coverage, but they are for what the repository mentions.
+    evidence.absent_terms = absent_terms(text, [t for t in evidence.missing if BODY_PREFIX + t not in postings])
     evidence.spelled = {word_stem(t): t for t in reversed(tokenize(text.lower()))}
     known: dict[int, list] = {}
     if not wants_secondary and ranked:
