@@ -1762,7 +1762,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="golang-github-cespare-xxhash",
         ),
-        # Session 53's first (blind53): blinker (PyPI); passport (npm: lib/ as written); robfig-cron (Debian: Go); tinycbor (Debian: C).
+        # Session 53's first (blind53): blinker (PyPI); passport (npm: lib/ as written); robfig-cron (Debian: Go);
+        # tinycbor (Debian: C).
         Corpus(
             "blinker",
             "1.9.0",
@@ -1797,7 +1798,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="tinycbor",
         ),
-        # Session 53's second (blind53b): WebOb (PyPI); jsonwebtoken (npm); go-cache (Debian: Go, patrickmn); yajl (Debian: C).
+        # Session 53's second (blind53b): WebOb (PyPI); jsonwebtoken (npm); go-cache (Debian: Go, patrickmn); yajl
+        # (Debian: C).
         Corpus(
             "webob",
             "1.8.11",
@@ -1832,7 +1834,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="yajl",
         ),
-        # Session 53's third (blind53c): Mako (PyPI); http-proxy (npm); httprouter (Debian: Go); commons-codec (Debian: Java).
+        # Session 53's third (blind53c): Mako (PyPI); http-proxy (npm); httprouter (Debian: Go); commons-codec (Debian:
+        # Java).
         Corpus(
             "mako",
             "1.4.3",
@@ -1867,7 +1870,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="libcommons-codec-java",
         ),
-        # Session 53's fourth (blind53d): croniter (PyPI); iconv-lite (npm); go-retryablehttp (Debian: Go); libconfuse (Debian: C).
+        # Session 53's fourth (blind53d): croniter (PyPI); iconv-lite (npm); go-retryablehttp (Debian: Go); libconfuse
+        # (Debian: C).
         Corpus(
             "croniter",
             "7.0.0",
@@ -1902,7 +1906,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="libconfuse",
         ),
-        # Session 53's fifth (blind53e): pycparser (PyPI); express-session (npm); lmdb (Debian: C); commons-collections4 (Debian: Java).
+        # Session 53's fifth (blind53e): pycparser (PyPI); express-session (npm); lmdb (Debian: C); commons-collections4
+        # (Debian: Java).
         Corpus(
             "pycparser",
             "3.12",
@@ -1937,7 +1942,8 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="libcommons-collections4-java",
         ),
-        # Session 53's sixth (blind53f): loguru (PyPI); csv-parse (npm: lib/ beside its dist/ bundles); libsass (Debian: C++); argon2 (Debian: C).
+        # Session 53's sixth (blind53f): loguru (PyPI); csv-parse (npm: lib/ beside its dist/ bundles); libsass (Debian:
+        # C++); argon2 (Debian: C).
         Corpus(
             "loguru",
             "0.7.3",

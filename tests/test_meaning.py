@@ -422,6 +422,30 @@ def test_a_term_only_a_comment_inside_a_function_writes_is_no_term_the_repositor
     assert doc["status"] == "no_match" and "QUIC" in doc["notes"][0], doc
 
 
+def test_a_phrasal_verbs_particle_no_node_holds_is_no_missing_word(make_repo, route):
+    # go-cache: "writes all cached entries out to a file … and later reads them back" was no_match: out, later and
+    # back counted as words the best file lacks, as much as any word the repository does not hold
+    repo = make_repo("particles")
+    repo.commit({"src/save.js": "/** Save every cached item to a file, and load them again. */\n"
+                                "function saveItems(items, file) {}\n",
+                 **{f"src/{name}.js": f"/** The {name} of an order. */\nfunction {name}() {{}}\n"
+                    for name in ("price", "discount", "invoice", "receipt", "refund")}}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    doc = ask(route, repo, "where are cached items written out to a file and later read back", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/save.js", doc
+    # the words that name something still count: a question of other things is still refused
+    doc = ask(route, repo, "where are cached items encrypted, compressed and uploaded to a bucket later on", "--meaning")
+    assert doc["status"] == "no_match", doc
+
+
+def test_generic_words_leave_coverage_only_beside_a_word_that_names_something():
+    from gitroute.indexes.meaning.vocabulary import generic_absent
+
+    assert generic_absent(["cach", "item", "write", "out", "later"], ["write", "out", "later"]) == {"out", "later"}
+    assert generic_absent(["out", "back"], ["out", "back"]) == set()  # nothing else asked: they stay the question
+    assert generic_absent(["once", "list"], ["once"]) == set()  # "once" is no particle: listed once is a topic
+
+
 def test_numbers_the_repository_lacks_are_an_examples_values_not_words_to_find(shop_repo, route):
     # "an offset like +05:30": before, each number no node holds counted against the best file's coverage
     doc = ask(route, shop_repo, "where is the price of a parcel of 12 kilograms worked out, like 24 for 12", "--meaning")

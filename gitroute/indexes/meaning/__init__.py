@@ -72,6 +72,7 @@ from gitroute.indexes.meaning.vocabulary import (
     anchor_texts,
     derived_forms,
     fused_words,
+    generic_absent,
     joined_pairs,
     neighbour_alternatives,
     neighbours,
@@ -567,6 +568,8 @@ def query_meaning(
     except (TypeError, ValueError) as err:  # postings that are not ascending numbers
         raise corrupt("postings") from err
     evidence.missing = [t for t in evidence.missing if t not in asking]
+    if generic := generic_absent(tokens, evidence.missing):  # "throws away": no word the best file must hold
+        evidence.weigh_nothing(generic, per_file[ranked[0][1]] if ranked else (), matched)
     # A term a comment inside some node writes is no term the repository lacks ("Number of ASCII chars"): the
     # body's words are no evidence for the ranking's coverage, but they are for what the repository mentions.
     evidence.absent_terms = absent_terms(text, [t for t in evidence.missing if BODY_PREFIX + t not in postings])

@@ -93,6 +93,14 @@ class Evidence:
                          + sum(weights[t] * share for t, share in partly.items())) / total
         self.best_idf = max((weights[t] for t in covered), default=0.0)
 
+    def weigh_nothing(self, words: set[str], scored: Sequence[tuple[float, int]],
+                      matched: dict[int, dict[str, int]]) -> None:
+        """Words no node holds that the best file need not hold either (`vocabulary.generic_absent`): no missing
+        word, no weight in its coverage (`scored`: its nodes, as `cover` takes them)."""
+        self.weights.update(dict.fromkeys(words, 0.0))
+        self.missing = [t for t in self.missing if t not in words]
+        self.cover(scored, matched)
+
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
 

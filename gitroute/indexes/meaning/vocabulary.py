@@ -22,6 +22,14 @@ FRAME_WORDS = frozenset(
     toward towards until since above below near together everything something anything nothing everyone someone
     anyone already always never often again ever here now own ones one more most less fewer few""".split()
 )  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
+# Words a sentence's grammar needs that name nothing: a phrasal verb's particle ("throws away", "writes out", "reads
+# back", "shuts down"), a reflexive, a conjunction, what is left of a contraction ("hasn't" -> hasn). Unlike a frame
+# word a repository may hold one (`out` a parameter, `once` a method): held, it weighs as any word; held by no node,
+# it weighs nothing in the best file's coverage and is no missing word (`generic_absent`).
+GENERIC_WORDS = frozenset(
+    """back out up down off away either itself themselves whole several later unless whenever wherever
+    hasn doesn isn aren wasn weren didn don won shouldn couldn wouldn""".split()
+)
 # Language names -> locale codes: a question's "german" reaches `de`, and a file named by a locale code in a
 # locale folder (`locales/de.ts`, `locale/de/formats.py`) holds its language's name as a path word.
 LOCALES = {
@@ -85,6 +93,8 @@ def word_stem(token: str) -> str:
             _stem_memo[token] = found
     return found
 
+
+_GENERIC_STEMS = frozenset(map(word_stem, GENERIC_WORDS))
 
 def words(text: str) -> list[str]:
     """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed.
@@ -175,6 +185,12 @@ _ASKING_CLAUSE = LazyPattern(r"[,;:.!?]\s+(?:(?:so|and|but|then)\s+)?(?:where|wh
                              re.I)
 _ASKS = LazyPattern(r"\s*(?:how|what|where|which|who|why|when|is|are|do|does|did|can|could|should|would|will)\b",
                     re.I)
+
+
+def generic_absent(tokens: Sequence[str], missing: Iterable[str]) -> set[str]:
+    """The generic words (`GENERIC_WORDS`) among the question's missing words, none when the question has no other."""
+    generic = set(missing) & _GENERIC_STEMS
+    return generic if generic and any(t not in generic for t in tokens) else set()
 
 
 def absent_terms(text: str, missing: Iterable[str]) -> list[str]:
