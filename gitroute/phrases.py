@@ -319,7 +319,10 @@ _INTENT = _phrases(
 _CHECK_TOOLS = (r"pytest|tox|nox|mypy|ruff|flake8|pylint|black|isort|eslint|prettier|jest|mocha|vitest|karma|phpunit"
                 r"|phpstan|psalm|rubocop|clippy|rustfmt|golangci(?:-lint)?|clang-(?:format|tidy)|pre-commit"
                 r"|(?:php[_ ]?)?code ?sniffer|phpcs|checkstyle|spotbugs|stylelint|gofmt|goimports|ktlint|detekt"
-                r"|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck")
+                r"|swiftlint|scalafmt|scalastyle|credo|dialyzer|hlint|luacheck|shellcheck|cppcheck"
+                # coverage gates, API documentation generators, dependency-update bots: set up by a file of their own
+                r"|nyc|c8|istanbul|codecov|coveralls|jacoco|gcov|lcov|simplecov|jsdoc|typedoc|doxygen|sphinx|javadoc"
+                r"|renovate|dependabot")
 _WIRING_BUILD = _phrases(
     r"\bwiring\b|\bwired\b|\bworkflows?\b|\bci\b|\bcontinuous integration\b|\bpkg-config\b",
     # a CI pipeline, not one in the code ("the upload pipeline", "the middleware pipeline", "the processing pipeline")
@@ -354,7 +357,8 @@ _WIRING_BUILD = _phrases(
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
     # and Node consumers, including the require versus import entry points and the type definitions?"
-    r"\b(?:declares?|declared|specif(?:y|ies|ied))\b(?:\s+\S+){0,16}?\s+(?:entry[- ]points?|exports? maps?"
+    r"(?:\b(?:declares?|declared|specif(?:y|ies|ied))|\b(?:which|what)\s+(?:\S+\s+)?files?\s+(?:maps?|defines?|lists?))\b"
+    r"(?:\s+\S+){0,16}?\s+(?:entry[- ]points?|exports? maps?"
     r"|conditional exports|package exports|typings)\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
@@ -388,7 +392,8 @@ _WIRING_BUILD = _phrases(
     # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
     # command, kept in its manifest or CI
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?(?:build|test|lint"
-    r"|release|publish|install|deploy|npm)\s+(?:scripts?|commands?|tasks?)\b",
+    r"|release|publish|install|deploy|npm)\s+(?:(?:build|test|lint|release|publish|install|deploy)\s+)?"
+    r"(?:scripts?|commands?|tasks?)\b",
     r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
     r"(?:tests?|test suite|specs?|benchmarks?|linters?)\b",
     # "which Cloud Build config builds gopls and runs the govim integration tests": a file named by what it runs
@@ -404,7 +409,9 @@ _WIRING_BUILD = _phrases(
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:packaging|build)\s+files?\b|\bsource distributions?\b|\bsdists?\b"
     r"|\b(?:release|distribution) (?:archives?|tarballs?)\b",
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?|decides?\s+that)\s+"
-    r"(?:node(?:\.?js)?|npm|yarn"
+    # a tool named after a word or two ("tells browser bundlers", "tells the JSDoc API documentation generator")
+    r"(?:(?:the\s+)?(?:[\w-]+\s+){0,2}?(?=bundlers?\b|(?:[\w-]+\s+)?bots?\b|(?:api\s+)?(?:docs?|documentation)\s+"
+    r"generators?\b))?(?:bots?|(?:[\w-]+\s+)?bots?|(?:api\s+)?(?:docs?|documentation)\s+generators?|node(?:\.?js)?|npm|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
     r"|luarocks|setuptools|(?:the )?packaging|(?:the )?installer"
     rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
@@ -417,6 +424,9 @@ _WIRING_BUILD = _phrases(
     r"|static analy(?:sis|[sz]ers?)"
     rf"|compiler(?: warnings?| flags?| options?)?|warning flags?|pkg-config|libtool|autoconf|automake|cmake|meson"
     rf"|{_CHECK_TOOLS})\b",
+    # what a tool is told to enforce: "which file sets the minimum coverage percentages that nyc enforces"
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:sets?|configures?|lists?|defines?)\b"
+    rf"(?:\s+\S+){{0,12}}?\s+(?:that\s+|which\s+)?(?:the\s+)?(?:{_CHECK_TOOLS})\s+(?:enforces?|checks?|requires?)\b",
     # the repository's own automation: "which file controls how merged pull requests are sorted into sections … in
     # the generated release notes?" (GitHub's .github/release.yml), "which config schedules the dependency updates"
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:files?|config(?:uration)?s?)\b(?:\s+\S+){0,12}?\s+(?:release notes|dependabot"
@@ -718,8 +728,6 @@ _GATES: dict[int, Gate] = {
                   'point me to', 'show', 'where'),),
     407222601: (('why ',), ('aren', 'can', 'doesn', 'don', 'isn', 'won'),
                  ('applied', 'called', 'fire', 'load', 'picked up', 'show up', 'start', 'work')),
-    435601906: (('declare', 'declared', 'specif'),
-                 ('conditional exports', 'export', 'package exports', 'point', 'typings')),
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
@@ -781,15 +789,6 @@ _GATES: dict[int, Gate] = {
     1293596014: (('how', 'where'), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),
-    1316417906: (('wh',), ('at', 'ich'), ('file',), ('decide', 'instruct', 'let', 'make', 'tell'),
-                 ('black', 'bundler', 'cargo', 'checkstyle', 'clang-', 'clippy', 'composer', 'cppcheck', 'credo',
-                  'dependabot', 'detekt', 'dialyzer', 'esbuild', 'eslint', 'flake8', 'git', 'github', 'go', 'gofmt',
-                  'goimports', 'golangci', 'gradle', 'hlint', 'installer', 'isort', 'jest', 'karma', 'ktlint',
-                  'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'packaging', 'phpcs',
-                  'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest', 'python',
-                  'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'setuptools',
-                  'shellcheck', 'sniffer', 'spotbugs', 'stylelint', 'swiftlint', 'the ', 'tox', 'vite', 'vitest',
-                  'webpack', 'yarn')),
     1321516539: (('depend',),),
     1351016035: (('that', 'which', 'who'),
                  ('build', 'call', 'consume', 'depend', 'depend on', 'extend', 'import', 'include', 'inherit',
@@ -814,15 +813,6 @@ _GATES: dict[int, Gate] = {
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
-    1759363738: (('wh',), ('at', 'ich'), ('file',),
-                 ('choose', 'configure', 'control', 'decide', 'enable', 'pick', 'select', 'set', 'tune'),
-                 (' rule', 'autoconf', 'automake', 'black', 'checker', 'checkstyle', 'clang-', 'clippy', 'cmake',
-                  'code style', 'compiler', 'coverage', 'cppcheck', 'credo', 'detekt', 'dialyzer', 'eslint', 'flake8',
-                  'formatter', 'gofmt', 'goimports', 'golangci', 'hlint', 'isort', 'jest', 'karma', 'ktlint', 'libtool',
-                  'linter', 'luacheck', 'meson', 'mocha', 'mypy', 'nox', 'phpcs', 'phpstan', 'phpunit', 'pkg-config',
-                  'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest', 'rubocop', 'ruff',
-                  'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'sniffer', 'spotbugs', 'static analy',
-                  'style check', 'stylelint', 'swiftlint', 'test runner', 'tox', 'vitest', 'warning flag')),
     1794986024: (('wh',), ('at', 'ich'), (' ',), ('config', 'file', 'manifest'), ('configure', 'set'),
                  ('check', 'checker', 'linter', 'linting')),
     1825984842: (('build ', 'compile'),),
@@ -836,6 +826,9 @@ _GATES: dict[int, Gate] = {
     1968303449: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'source file'), ('are', 'contain', 'hold', 'is'),
                  ('th',), ('at', 'ese', 'is', 'ose'),
                  ('code', 'demo', 'example', 'implementation', 'program', 'sample', 'tool')),
+    1982478929: (('wh',), ('at', 'ich'), ('file',),
+                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
+                 ('command', 'script', 'task')),
     1990164322: (('wh',), ('at', 'ich'), ('config',), ('file',),
                  ('benchmark', 'build', 'dependencies', 'env', 'environment', 'job', 'metadata', 'npm', 'package',
                   'pypi', 'registry', 'release', 'spec', 'test', 'test suite', 'version')),
@@ -858,6 +851,8 @@ _GATES: dict[int, Gate] = {
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
                   'use', 'wrap')),
+    2101057718: (('declare', 'declared', 'file', 'specif'),
+                 ('conditional exports', 'export', 'package exports', 'point', 'typings')),
     2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
                  ('build', 'lint', 'publishe', 'release', 'run')),
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
@@ -910,6 +905,26 @@ _GATES: dict[int, Gate] = {
     3045019642: (('wh',), ('at', 'ich'), (' ',), ('alternative', 'else', 'other'),
                  ('consider', 'considered', 'discussed', 'evaluate', 'evaluated', 'looked at', 'on the table',
                   'propose', 'proposed', 'reject', 'rejected', 'weigh', 'weighed')),
+    3053560204: (('wh',), ('at', 'ich'), ('file',),
+                 ('choose', 'configure', 'control', 'decide', 'enable', 'pick', 'select', 'set', 'tune'),
+                 (' rule', 'autoconf', 'automake', 'black', 'c8', 'checker', 'checkstyle', 'clang-', 'clippy', 'cmake',
+                  'code style', 'codecov', 'compiler', 'coverage', 'coveralls', 'cppcheck', 'credo', 'dependabot',
+                  'detekt', 'dialyzer', 'doxygen', 'eslint', 'flake8', 'formatter', 'gcov', 'gofmt', 'goimports',
+                  'golangci', 'hlint', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma', 'ktlint',
+                  'lcov', 'libtool', 'linter', 'luacheck', 'meson', 'mocha', 'mypy', 'nox', 'nyc', 'phpcs', 'phpstan',
+                  'phpunit', 'pkg-config', 'pre-commit', 'pre-commit hook', 'prettier', 'psalm', 'pylint', 'pytest',
+                  'renovate', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'simplecov',
+                  'sniffer', 'sphinx', 'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint',
+                  'test runner', 'tox', 'typedoc', 'vitest', 'warning flag')),
+    3172321126: (('wh',), ('at', 'ich'), ('file',), ('configure', 'define', 'list', 'set'),
+                 ('black', 'c8', 'checkstyle', 'clang-', 'clippy', 'codecov', 'coveralls', 'cppcheck', 'credo',
+                  'dependabot', 'detekt', 'dialyzer', 'doxygen', 'eslint', 'flake8', 'gcov', 'gofmt', 'goimports',
+                  'golangci', 'hlint', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma', 'ktlint',
+                  'lcov', 'luacheck', 'mocha', 'mypy', 'nox', 'nyc', 'phpcs', 'phpstan', 'phpunit', 'pre-commit',
+                  'prettier', 'psalm', 'pylint', 'pytest', 'renovate', 'rubocop', 'ruff', 'rustfmt', 'scalafmt',
+                  'scalastyle', 'shellcheck', 'simplecov', 'sniffer', 'sphinx', 'spotbugs', 'stylelint', 'swiftlint',
+                  'tox', 'typedoc', 'vitest'),
+                 ('check', 'enforce', 'require')),
     3181082170: (('compatible', 'minimum', 'oldest', 'required', 'supported'),
                  ('.net', 'bun', 'deno', 'dotnet', 'elixir', 'erlang', 'go', 'golang', 'java', 'jdk', 'lua', 'node',
                   'otp', 'perl', 'php', 'python', 'ruby', 'rust', 'rustc'),
@@ -959,9 +974,6 @@ _GATES: dict[int, Gate] = {
                  ('it', 'that', 'them', 'these', 'this', 'those')),
     3702250402: (('what ',), ('executes', 'invokes', 'kicks off', 'runs'), (' ',),
                  ('benchmark', 'linter', 'spec', 'test', 'test suite')),
-    3709681733: (('wh',), ('at', 'ich'), ('file',),
-                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
-                 ('command', 'script', 'task')),
     3725810779: (('wh',), ('at', 'ich'), ('config', 'file', 'job', 'pipeline', 'script', 'workflow'),
                  ('execute', 'run'), ('benchmark', 'spec', 'test', 'test suite')),
     3747295349: (('crate', 'gem', 'package', 'release', 'version', 'wheel'), ('publish',)),
@@ -970,6 +982,16 @@ _GATES: dict[int, Gate] = {
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
+    3810680298: (('wh',), ('at', 'ich'), ('file',), ('decide', 'instruct', 'let', 'make', 'tell'),
+                 ('black', 'bot', 'bundler', 'c8', 'cargo', 'checkstyle', 'clang-', 'clippy', 'codecov', 'composer',
+                  'coveralls', 'cppcheck', 'credo', 'dependabot', 'detekt', 'dialyzer', 'doxygen', 'esbuild', 'eslint',
+                  'flake8', 'gcov', 'generator', 'git', 'github', 'go', 'gofmt', 'goimports', 'golangci', 'gradle',
+                  'hlint', 'installer', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma', 'ktlint',
+                  'lcov', 'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'nyc', 'packaging',
+                  'phpcs', 'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest',
+                  'python', 'renovate', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle',
+                  'setuptools', 'shellcheck', 'simplecov', 'sniffer', 'sphinx', 'spotbugs', 'stylelint', 'swiftlint',
+                  'the ', 'tox', 'typedoc', 'vite', 'vitest', 'webpack', 'yarn')),
     3826653994: (('where ',), ('are', 'do', 'does', 'is'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',),
                  ('applied', 'computed', 'decided', 'done', 'enforced', 'handled', 'happen', 'implemented', 'performed',

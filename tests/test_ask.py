@@ -917,6 +917,16 @@ def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, 
     ("Which file sets up the spelling check over the markdown and Go sources that fails the build?", True),
     ("Which config file configures the linter for the tests folder?", True),
     ("Which file runs the bounds check on the input buffer?", False),
+    # session 53's strangers: a tool told by a file, named after a word or two; a project command of two words; a
+    # coverage gate; an exports map
+    ("Which config file tells the JSDoc API documentation generator to enable the markdown plugin?", True),
+    ("Which file tells browser bundlers like webpack to replace the Node stream module with nothing?", True),
+    ("Which config file tells the automated dependency-update bot to group all non-major bumps together?", True),
+    ("Which file defines the npm test command that generates a TLS certificate first?", True),
+    ("Which file sets the minimum line, branch and function coverage percentages that nyc enforces?", True),
+    ("Which file maps the sync and stream subpath entry points to their ESM sources and CommonJS builds?", True),
+    ("Which file tells the user how the parser recovers from an error?", False),
+    ("Which function maps the entry points of a route table to their handlers?", False),
 ])
 def test_publishing_adding_a_dependency_declaring_an_entry_or_setting_up_a_check_is_wiring(question, wiring):
     """Wiring only for a package or a release, a manifest or a build's check: not for what code does."""

@@ -714,6 +714,17 @@ def test_the_repository_s_automation_files_are_ci_files() -> None:
         assert config_kind(path) is None, path
 
 
+def test_a_documentation_generator_s_configuration_is_a_ci_file() -> None:
+    """passport's "which config file tells the JSDoc API documentation generator to enable the markdown plugin" has
+    etc/jsdoc.json for its answer: the tools' own configurations, wherever they are; a module named like one is not."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in ("etc/jsdoc.json", "docs/typedoc.json", ".commitlintrc.json"):
+        assert config_kind(path) == "ci", path
+    for path in ("src/jsdoc.js", "lib/webpack.js", "docs/doxygen.md"):
+        assert config_kind(path) is None, path
+
+
 def test_task_runners_and_javascript_build_configs_are_manifests() -> None:
     """EJS: "Which file runs the release-tarball smoke tests …?" is its jakefile.js, which was no file of the wiring;
     a bundler's or the TypeScript compiler's configuration says how the package is built as much as a Makefile."""

@@ -66,7 +66,10 @@ _TOOL_NAMES = frozenset((".golangci.yml", ".golangci.yaml", ".golangci.toml", ".
                          ".shellcheckrc", "checkstyle.xml", ".nycrc", ".nycrc.json", ".c8rc", ".c8rc.json",
                          "karma.conf.js", ".credo.exs", ".formatter.exs", "phpcs.xml", "phpcs.xml.dist", ".phpcs.xml",
                          ".phpcs.xml.dist", ".php_cs", ".php_cs.dist", ".jshintrc", "tslint.json", "biome.json",
-                         "biome.jsonc", "detekt.yml", ".swiftformat"))
+                         "biome.jsonc", "detekt.yml", ".swiftformat",
+                         # API documentation generators (passport's etc/jsdoc.json), commit and size checks
+                         "jsdoc.json", ".jsdoc.json", "jsdoc.conf.json", "typedoc.json", ".size-limit.json",
+                         "commitlint.config.js", ".commitlintrc.json"))
 _MANIFEST_NAMES = frozenset(("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml",
                              "composer.json", "gemfile", "pom.xml", "build.gradle", "build.gradle.kts",
                              "settings.gradle", "cmakelists.txt", "meson.build", "makefile", "gnumakefile",
