@@ -820,6 +820,15 @@ def test_an_html_manual_is_read_as_headings_paragraphs_and_code() -> None:
     assert not any("no" == b.text or "color" in b.text for b in document.blocks)  # no script, no style
 
 
+def test_a_built_manual_s_permalink_is_no_part_of_its_heading() -> None:
+    # Mako ships its Sphinx-built pages: "Specifying the Encoding of a Template File¶" was the heading
+    page = ('<html><body><h2>Specifying the Encoding of a Template File<a class="headerlink" href="#s" '
+            'title="Permalink">\u00b6</a></h2>\n<p>Mako reads the magic encoding comment of a template.</p>\n'
+            '</body></html>\n')
+    document = _doc("doc/unicode.html", page)
+    assert document.blocks[0].text == "Specifying the Encoding of a Template File"
+
+
 def test_an_html_template_or_fragment_is_no_document() -> None:
     # a Django or Jinja template, a Jekyll layout, a PHP page, a page with no heading and paragraph
     for page in (b"{% extends 'base.html' %}<h1>{{ title }}</h1><p>x</p>", b"<h1>{{ page.title }}</h1><p>x</p>",

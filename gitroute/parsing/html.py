@@ -105,6 +105,8 @@ class _Reader(HTMLParser):
             codes = [" ".join("".join(parts).split()) for parts in self.codes]
             if kind != "code":
                 text = " ".join(text.split())
+            if kind == "heading":  # Sphinx's and MkDocs' permalink after the heading ("Tags¶"): no word of it
+                text = text.rstrip("\u00b6\u00a7 ")
             if text.strip():
                 self.add(kind, first, max(line, first), text, [c for c in codes if c], level)
         self.open, self.parts, self.codes = None, [], []

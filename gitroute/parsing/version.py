@@ -49,5 +49,5 @@ from __future__ import annotations
 # (`plain`, `plaintxt`, `doctxt`), as a build parses a blob by its kind's path: cmark's changelog.txt was read as
 # "document.txt", no document; HTML pages written as documentation (LPeg's lpeg.html, LZ4's manual) are documents
 # (parsing/html.py); 41: a Lua function written as a field of a table constructor (`local match = { is_matcher =
-# function(o) … end }`) is defined onto the table
-EXTRACTOR_VERSION = 41
+# function(o) … end }`) is defined onto the table; 42: an HTML heading's permalink (Sphinx's "¶") is no part of it
+EXTRACTOR_VERSION = 42
