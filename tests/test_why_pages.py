@@ -196,6 +196,23 @@ def test_a_heading_that_holds_a_longer_form_of_a_word_asked_counts_as_holding_it
     assert doc["rows"][0]["name"] == "Installation"
 
 
+def test_a_page_in_a_test_folder_is_a_fixture_behind_the_documentation_but_its_readme_is_not(tmp_path):
+    # Mako's test/templates/internationalization.html (a page its tests render) came before its unicode guide
+    fixture = ("# Unicode\n\n## Encoding\n\nA template file declares the character encoding it is written in: "
+               "the encoding declared, the characters written, the template file's encoding.\n")
+    guide = "# Unicode\n\n## Templates\n\nA template file may declare the encoding it is written in.\n"
+    repo = built(RepoBuilder(tmp_path / "fixtures"), {
+        "models/core.py": APP, "test/templates/unicode.md": fixture, "docs/unicode.md": guide,
+        "tests/README.md": "# Tests\n\n## Running\n\nRun the unit tests with the test runner before a release.\n"})
+    rows = why(repo, "where do the docs explain how to declare the character encoding a template file is written in")[
+        "rows"]
+    paths = [r["path"] for r in rows]
+    assert paths[0] == "docs/unicode.md", rows
+    assert "test/templates/unicode.md" in paths, rows  # behind, not gone
+    rows = why(repo, "how do I run the unit tests before a release")["rows"]
+    assert rows and rows[0]["path"] == "tests/README.md", rows
+
+
 def test_the_newest_version_folder_s_copy_of_a_page_answers_and_older_copies_follow(tmp_path):
     # league/commonmark keeps docs/1.6 … docs/2.7: the same section in each, the oldest first by path
     tables = "# Tables\n\n## Wrapping Container\n\nPut every rendered table inside a container div element.\n"

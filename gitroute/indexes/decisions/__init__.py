@@ -36,6 +36,7 @@ from gitroute.indexes.decisions.words import (
 )
 from gitroute.model import Answer, Row
 from gitroute.rank import bm25_idf, bm25_term, newest_copies_first
+from gitroute.records import is_fixture
 from gitroute.text import normalize_name, spelled_apart, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -75,6 +76,7 @@ HEADING_BONUS = 1.0
 # "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
 # well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
 PAGE_WEIGHT = 0.5
+FIXTURE_WEIGHT = 0.5  # a page in a test folder (`records.is_fixture`), at this share again
 
 # Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
 # switch; "was that deliberate?", "was it meant to?"), and quantifiers that name nothing (every, each). Not "explained"
@@ -638,8 +640,9 @@ def rank_rows(question: WhyQuestion, load: LoadBlobs, section: Mapping, records:
                    for t, tf in matched[row_id].items()]
         if symbol_rows.get(row_id):
             signals.append(("names_symbol", SYMBOL_BONUS))
-        if page:
-            signals = [(name, round(value * PAGE_WEIGHT, 4)) for name, value in signals]
+        if page:  # an ordinary page; a test's fixture at a share again
+            weight = PAGE_WEIGHT * (FIXTURE_WEIGHT if is_fixture(str(records[record_id][0])) else 1.0)
+            signals = [(name, round(value * weight, 4)) for name, value in signals]
         if asked and asked <= set(doc_tokens(label)):  # its heading says it all
             signals.append(("heading", round(sum(v for _, v in signals) * HEADING_BONUS, 4)))
         own = sum(v for _, v in signals)
