@@ -60,6 +60,7 @@ EXPANSIONS = {
     "insert": "add put", "fetch": "get retrieve", "retrieve": "get fetch", "expire": "ttl timeout",
     "option": "flag setting", "flag": "option", "setting": "option config", "trim": "strip", "strip": "trim",
     "convert": "cast coerce", "cast": "convert coerce", "kill": "terminate stop",
+    "turn": "convert parse cast",  # "turns a raw count of seconds into a readable string"
     **LOCALES,
 }
 LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
