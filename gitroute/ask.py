@@ -785,9 +785,10 @@ _SECTION_NAMED = LazyPattern(r"\b(?:the|its|their|this|that)\s+(?:(?:[\w.-]+\s+)
 
 # "the user guide section on using timeouts describes …": a section's title after "section on", when a verb that tells
 # what the section says follows it within six words (the code route reads the sections whose titles hold them in
-# order: "working with multiple loggers" is §Working with multiple Loggers in winston)
+# order: "working with multiple loggers" is §Working with multiple Loggers in winston), or before a comma ("the README
+# section about jwt.decode, peeking into a token …, is implemented by which source file?")
 _SECTION_ON = LazyPattern(r"\bsection\s+(?:on|about|called|titled|named)\s+((?:[\w/.:-]+\s+){0,5}[\w/.:-]+)(?=\s+(?:"
-                          r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b)", re.I)
+                          r"describes|says|explains|shows|covers|mentions|lists|documents|walks|talks)\b|,)", re.I)
 
 
 # "the README has a section on using yargs in the browser; which code …": a section the document has, named by what it

@@ -123,6 +123,9 @@ _CODE = _phrases(
     # "the code behind it", "the source backing this page"; not "the file behind a symlink" (a place on disk)
     r"\b(?:code|source|sources|implementation|files?)\s+(?:\S+\s+){0,2}?(?:behind|backing)\b(?!\s+an?\b)",
     r"\b(?:take|bring|point) me to (?:the|that|this|its|their) (?:code|source|files?|implementation|program)\b",
+    # "the README section about jwt.decode … is implemented by which source file?"
+    r"\b(?:is|are)\s+(?:actually\s+)?(?:implemented|done|performed|carried out)\s+(?:by|in)\s+(?:which|what)\s+"
+    r"(?:source\s+)?(?:code|files?|modules?|functions?|classes|sources?)\b",
     # "which code backs it", "which code actually implements that", "which code writes those messages", "so which
     # code does that?": the code of the thing the question described before
     rf"\b(?:which|what) {_CODE_NOUN}\s+{_ACTUALLY}"
@@ -786,6 +789,8 @@ _GATES: dict[int, Gate] = {
     1271771585: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('s',), ('and', 'or'), ('s',), ('it', 'that', 'them', 'these', 'this', 'those')),
+    1281096445: (('are', 'is'), ('carried out', 'done', 'implemented', 'performed'), ('by', 'in'), ('wh',),
+                 ('at', 'ich'), ('classes', 'code', 'file', 'function', 'module', 'source')),
     1293596014: (('how', 'where'), ("'s", 'are', 'did', 'do', 'does', 'is', 'was', 'were'),
                  ('called', 'extended', 'imported', 'included', 'instantiated', 'invoked', 'overridden', 'referenced',
                   'required', 'subclassed', 'used')),

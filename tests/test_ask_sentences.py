@@ -538,6 +538,15 @@ def test_a_section_named_after_section_on_is_the_section_the_code_route_reads(si
     assert routes(doc)[0] == ("code", "serialization#fallback signers")
 
 
+def test_a_section_named_before_a_comma_and_implemented_by_which_file_asks_for_its_code(signing_repo):
+    # jsonwebtoken: "The README section about jwt.decode, peeking into a token without verifying it …, is implemented
+    # by which source file?" was a docs question only
+    doc = ask(signing_repo, "The serialization docs section on fallback signers, a list tried in turn, is implemented "
+                            "by which source file?")
+    assert ("code", "serialization#fallback signers") in routes(doc), routes(doc)
+    assert "signing/serializer.py" in paths(doc, 3)
+
+
 def test_names_listed_as_examples_are_not_what_a_docs_question_is_about(signing_repo):
     # CLI11: "Which section of the docs lists the settings a subcommand picks up …, like ignore_case, fallthrough and
     # footer, …?" asked the docs about `ignore_case`; the names are examples, the sections are asked first
