@@ -61,6 +61,8 @@ EXPANSIONS = {
     "option": "flag setting", "flag": "option", "setting": "option config", "trim": "strip", "strip": "trim",
     "convert": "cast coerce", "cast": "convert coerce", "kill": "terminate stop",
     "turn": "convert parse cast",  # "turns a raw count of seconds into a readable string"
+    "separator": "delimiter sep", "delimiter": "separator sep", "guess": "detect infer discover",
+    "detect": "discover", "crash": "error exception", "throw": "raise", "raise": "throw",
     **LOCALES,
 }
 LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
