@@ -451,7 +451,10 @@ _WIRING_COPIES = _phrases(
     # "is this template copied anywhere" (not "so it can be copied into another package": what a tool does)
     r"\bcopied\s+(?:anywhere|elsewhere|verbatim|byte[- ]for[- ]byte|from\s+(?:another|other|(?:an?\s+)?upstream))\b",
     r"\b(?:identical|byte-?identical|vendored|duplicated?) (?:cop(?:y|ies)|files?)\b",
-    r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b|\bbyte[- ]for[- ]byte\b",
+    r"\bwhich repos?(?:itor(?:y|ies))?\b|\bduplicated\b",
+    # a copy the same byte for byte, not output that is ("so that the emitted JSON is byte-for-byte reproducible")
+    r"\b(?:identical|same|cop(?:y|ies)|elsewhere|anywhere|somewhere)\b(?:\s+\S+){0,6}?\s+byte[- ]for[- ]byte\b"
+    r"|\bbyte[- ]for[- ]byte\b(?:\s+\S+){0,6}?\s+(?:identical|same|cop(?:y|ies)|elsewhere|anywhere|somewhere)\b",
 )
 WIRING_COPIES_WHAT = "asks how copies and pins are kept"
 
@@ -900,10 +903,10 @@ _GATES: dict[int, Gate] = {
     2596969530: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('do',), (' ',), ('it', 'that', 'this')),
+    2654342485: (('duplicated', 'which repo'),),
     2656309627: (('wh',), ('at', 'ich'), (' ',),
                  ('class', 'code', 'file', 'function', 'method', 'module', 'program', 'source code', 'source file'),
                  ('s',), ('th',), ('em', 'ese', 'ose')),
-    2852192359: (('byte', 'duplicated', 'which repo'),),
     2950706698: (('bring', 'point', 'take'), (' me to ',), ('its', 'that', 'the', 'their', 'this'), (' ',),
                  ('code', 'file', 'implementation', 'program', 'source')),
     2996655174: (('where',), ('de',), ('claration', 'finition')),
@@ -1001,6 +1004,7 @@ _GATES: dict[int, Gate] = {
                  (' ',),
                  ('applied', 'computed', 'decided', 'done', 'enforced', 'handled', 'happen', 'implemented', 'performed',
                   'taken care of')),
+    3840385903: (('byte',),),
     3862663169: (('what',), (' is', 's'), (' ',), ('bad', 'wrong'), (' ',), ('about', 'with'), (' ',),
                  ('having', 'just', 'plain', 'simply', 'using')),
     3871123059: (('in favo', 'instead of', 'rather than'),),
