@@ -750,3 +750,14 @@ def test_the_words_that_ask_whether_it_was_deliberate_name_nothing_asked():
     assert not {"deliberat", "meant"} & set(question.tokens)
     # a docs question asked of the sections through this index keeps its words
     assert "doc" in parse_why("where can I learn about documenting scripts?").tokens
+
+
+def test_words_that_say_how_a_sentence_goes_are_no_word_a_section_must_hold():
+    # yajl: "the part of the docs that talks about parsing speed, how little memory copying happens, and whether
+    # strings come back as pointers into my own buffer" missed §YAJL is fast by a point: "happens" and "come" weighed
+    # as words the section lacks. "back" stays: a heading says "Falling Back to NetworkX"
+    from gitroute.indexes.decisions import parse_why
+
+    tokens = parse_why("how little memory copying happens, and whether strings come back as pointers").tokens
+    assert "happen" not in tokens and "come" not in tokens
+    assert {"memory", "copy", "pointer", "back"} <= set(tokens), tokens

@@ -87,8 +87,8 @@ WHY_WORDS = frozenset(
     did decide decided decides decision decisions chose choose chosen choosing pick picked reason reasons
     instead rather over not go went made make way done behind approach change changed changes switch
     switched every each doesn don isn aren wasn weren didn won shouldn wouldn couldn hasn haven hadn
-    deliberate deliberately intentional intentionally intended meant
-    """.split()
+    deliberate deliberately intentional intentionally intended meant happen happens come comes away either itself
+    whole several later whenever""".split()
 )
 # no_match: the best row must cover this share of the question's information (idf-weighted tokens)...
 MIN_COVERAGE = 0.2
