@@ -410,15 +410,22 @@ def test_a_camel_cased_word_held_as_one_whose_humps_only_comments_hold_answers(m
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/sign.c", doc
 
 
+def _among_others(make_repo, route, name: str, files: dict[str, str], noun: str, others: tuple[str, ...]):
+    """A built repository of `files` beside one-line files about the `others` parts of a `noun`."""
+    repo = make_repo(name)
+    repo.commit({**files, **{f"src/{other}.js": f"/** The {other} of a {noun}. */\nfunction {other}() {{}}\n"
+                             for other in others}}, "initial")
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    return repo
+
+
 def test_a_term_only_a_comment_inside_a_function_writes_is_no_term_the_repository_lacks(make_repo, route):
     # iconv-lite, csv-parse, express-session: "… look like plain ASCII", "a UTF-8 byte order mark", "over HTTPS" were
     # no_match, the term "named by nothing", where a comment inside the function that answers writes it
-    repo = make_repo("body-terms")
-    repo.commit({"src/secure.js": "/** Decide whether the request is secure. */\nfunction isSecure(req) {\n"
-                                  "  // the socket is an HTTPS server, or a proxy says so\n  return req.encrypted\n}\n",
-                 **{f"src/{name}.js": f"/** The {name} of a request. */\nfunction {name}() {{}}\n"
-                    for name in ("cookie", "header", "session", "store", "path")}}, "initial")
-    assert route(["build", "-q"], repo.path).exit_code == 0
+    repo = _among_others(make_repo, route, "body-terms", {
+        "src/secure.js": "/** Decide whether the request is secure. */\nfunction isSecure(req) {\n"
+                         "  // the socket is an HTTPS server, or a proxy says so\n  return req.encrypted\n}\n"},
+        "request", ("cookie", "header", "session", "store", "path"))
     doc = ask(route, repo, "where does it decide whether a request is secure, over HTTPS", "--meaning")
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/secure.js", doc
     # a term that nothing writes, in a name, a comment or a document, is still absent
@@ -429,12 +436,9 @@ def test_a_term_only_a_comment_inside_a_function_writes_is_no_term_the_repositor
 def test_a_phrasal_verbs_particle_no_node_holds_is_no_missing_word(make_repo, route):
     # go-cache: "writes all cached entries out to a file … and later reads them back" was no_match: out, later and
     # back counted as words the best file lacks, as much as any word the repository does not hold
-    repo = make_repo("particles")
-    repo.commit({"src/save.js": "/** Save every cached item to a file, and load them again. */\n"
-                                "function saveItems(items, file) {}\n",
-                 **{f"src/{name}.js": f"/** The {name} of an order. */\nfunction {name}() {{}}\n"
-                    for name in ("price", "discount", "invoice", "receipt", "refund")}}, "initial")
-    assert route(["build", "-q"], repo.path).exit_code == 0
+    repo = _among_others(make_repo, route, "particles", {
+        "src/save.js": "/** Save every cached item to a file, and load them again. */\nfunction saveItems(items, file) {}\n"},
+        "order", ("price", "discount", "invoice", "receipt", "refund"))
     doc = ask(route, repo, "where are cached items written out to a file and later read back", "--meaning")
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/save.js", doc
     # the words that name something still count: a question of other things is still refused
