@@ -24,7 +24,7 @@ FRAME_WORDS = frozenset(
 )  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
 # Words a sentence's grammar needs that name nothing: a phrasal verb's particle ("throws away", "writes out", "reads
 # back", "shuts down"), a reflexive, a conjunction, what is left of a contraction ("hasn't" -> hasn). Unlike a frame
-# word a repository may hold one (`out` a parameter, `once` a method): held, it weighs as any word; held by no node,
+# word a repository may hold one (`out` a parameter, `up` a migration's method): held, it weighs as any word; held by no node,
 # it weighs nothing in the best file's coverage and is no missing word (`generic_absent`).
 GENERIC_WORDS = frozenset(
     """back out up down off away either itself themselves whole several later unless whenever wherever
@@ -98,6 +98,7 @@ def word_stem(token: str) -> str:
 
 
 _GENERIC_STEMS = frozenset(map(word_stem, GENERIC_WORDS))
+
 
 def words(text: str) -> list[str]:
     """Index words of a text: identifier parts, stop and one-letter words dropped, stemmed.
