@@ -24,8 +24,8 @@ FRAME_WORDS = frozenset(
 )  # the second half: prepositions, pronouns, adverbs and quantifiers a question uses but code rarely names (0011)
 # Words a sentence's grammar needs that name nothing: a phrasal verb's particle ("throws away", "writes out", "reads
 # back", "shuts down"), a reflexive, a conjunction, what is left of a contraction ("hasn't" -> hasn). Unlike a frame
-# word a repository may hold one (`out` a parameter, `up` a migration's method): held, it weighs as any word; held by no node,
-# it weighs nothing in the best file's coverage and is no missing word (`generic_absent`).
+# word a repository may hold one (`out` a parameter, `up` a migration's method): held, it weighs as any word; held
+# by no node, it weighs nothing in the best file's coverage and is no missing word (`generic_absent`).
 GENERIC_WORDS = frozenset(
     """back out up down off away either itself themselves whole several later unless whenever wherever
     hasn doesn isn aren wasn weren didn don won shouldn couldn wouldn""".split()
