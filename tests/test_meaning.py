@@ -264,6 +264,8 @@ def test_alternatives_come_from_the_curated_list_and_skip_words_the_question_has
     assert {"convert", "pars"} <= meaning.alternatives(question_words("where does it turn text into a version")).keys()
     # csv-parse: "guesses the field separator of an unknown file" is delimiter_discover.js
     assert {"delimiter", "discover"} <= meaning.alternatives(question_words("where does it guess the separator")).keys()
+    # argon2: "which source file produces the Benchmarks section's measurements" is src/bench.c
+    assert {"bench", "perf"} <= meaning.alternatives(question_words("where are the benchmarks run")).keys()
 
 
 def test_an_alternative_stands_in_for_a_missing_word_at_a_share_of_its_bm25():

@@ -63,6 +63,7 @@ EXPANSIONS = {
     "turn": "convert parse cast",  # "turns a raw count of seconds into a readable string"
     "separator": "delimiter sep", "delimiter": "separator sep", "guess": "detect infer discover",
     "detect": "discover", "crash": "error exception", "throw": "raise", "raise": "throw",
+    "benchmark": "bench perf", "performance": "perf", "configuration": "config conf", "initialize": "init",
     **LOCALES,
 }
 LOCALE_NAMES = {code: name for name, code in LOCALES.items()}
