@@ -1978,6 +1978,42 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="argon2",
         ),
+        # Session 53's seventh (blind53g), written after the six sets' changes, to measure them out of sample:
+        # deepdiff (PyPI); fs-extra (npm: lib/ as written); sergi-go-diff (Debian: Go); commons-lang3 (Debian: Java).
+        Corpus(
+            "deepdiff",
+            "9.1.0",
+            "deepdiff-9.1.0.tar.gz",
+            "07e9e366fab4297755153c4eab795ad4ef3cbd0d51660e847f5751c6bd727687",
+            "58701f36b26fd40ac32088e155a04d4cd0623b63",
+        ),
+        Corpus(
+            "fs-extra",
+            "11.4.1",
+            "fs-extra-11.4.1.tgz",
+        # npm integrity sha512-KYAb4c9BJQI6QqGKthV68OHe0badztdXJWKo0WtBA9IuCFPTKvE5ZdUBglP833aMjhaSPNO4A5j/EkzZtGlKjA==
+            "6eee04ab29b3f37ce2fa75014fb3fd4836d8a24a2945edfae11e571409ffcbfa",
+            "1050749cbeff70f1d331d40e7d96f671e577dcbf",
+            source=NPM,
+        ),
+        Corpus(
+            "sergi-go-diff",
+            "1.2.0",
+            "golang-github-sergi-go-diff_1.2.0.orig.tar.gz",
+            "39590cae996778b7ffdd8eb9e8fc791117f16562dbef37f9c41b2f3ebb8f518b",
+            "7684d907134105149ed302507874a4d448ae6f95",
+            source=DEBIAN,
+            pool="golang-github-sergi-go-diff",
+        ),
+        Corpus(
+            "commons-lang3",
+            "3.17.0",
+            "libcommons-lang3-java_3.17.0.orig.tar.xz",
+            "b88ec2ca0e4af38a01bbf34b1e04794c058ebdb77039e4de6af98ddfc3b0bfa1",
+            "43ae5526749a61197c7af6760fa053b09b5b5e9e",
+            source=DEBIAN,
+            pool="libcommons-lang3-java",
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
