@@ -413,8 +413,8 @@ _WIRING_BUILD = _phrases(
     r"|\b(?:release|distribution) (?:archives?|tarballs?)\b",
     r"\b(?:which|what)\s+(?:config(?:uration)?\s+)?files?\s+(?:tells?|instructs?|lets?|makes?|decides?\s+that)\s+"
     # a tool named after a word or two ("tells browser bundlers", "tells the JSDoc API documentation generator")
-    r"(?:(?:the\s+)?(?:[\w-]+\s+){0,2}?(?=bundlers?\b|(?:[\w-]+\s+)?bots?\b|(?:api\s+)?(?:docs?|documentation)\s+"
-    r"generators?\b))?(?:bots?|(?:[\w-]+\s+)?bots?|(?:api\s+)?(?:docs?|documentation)\s+generators?|node(?:\.?js)?|npm|yarn"
+    r"(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:bundlers?|bots?|(?:docs?|documentation)\s+generators?)|node(?:\.?js)?|npm"
+    r"|yarn"
     r"|pnpm|pip|python|go|cargo|git|github|gradle|maven|composer|bundlers?|webpack|rollup|esbuild|vite|rubygems"
     r"|luarocks|setuptools|(?:the )?packaging|(?:the )?installer"
     rf"|dependabot|the (?:build|compiler|bundlers?|package manager|ci|linter|test runner)|{_CHECK_TOOLS})\b",
@@ -737,6 +737,16 @@ _GATES: dict[int, Gate] = {
     465658207: (('publish',),
                  ('artifact', 'crate', 'docs', 'gem', 'image', 'npm', 'nuget', 'package', 'pypi', 'registries',
                   'registry', 'release', 'site', 'version', 'wheel')),
+    545987532: (('wh',), ('at', 'ich'), ('file',), ('decide', 'instruct', 'let', 'make', 'tell'),
+                 ('black', 'bot', 'bundler', 'c8', 'cargo', 'checkstyle', 'clang-', 'clippy', 'codecov', 'composer',
+                  'coveralls', 'cppcheck', 'credo', 'dependabot', 'detekt', 'dialyzer', 'doxygen', 'esbuild', 'eslint',
+                  'flake8', 'gcov', 'generator', 'git', 'github', 'go', 'gofmt', 'goimports', 'golangci', 'gradle',
+                  'hlint', 'installer', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma', 'ktlint',
+                  'lcov', 'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'nyc', 'packaging',
+                  'phpcs', 'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest',
+                  'python', 'renovate', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle',
+                  'setuptools', 'shellcheck', 'simplecov', 'sniffer', 'sphinx', 'spotbugs', 'stylelint', 'swiftlint',
+                  'the ', 'tox', 'typedoc', 'vite', 'vitest', 'webpack', 'yarn')),
     588066452: (('wh',), ('at', 'o'),
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
@@ -990,16 +1000,6 @@ _GATES: dict[int, Gate] = {
     3792516873: (('if',),
                  ('began', 'changed', 'deleted', 'disappeared', 'dropped', 'goes away', 'is renamed', 'removed',
                   'started', 'stopped', 'was renamed', 'went away', 'were renamed')),
-    3810680298: (('wh',), ('at', 'ich'), ('file',), ('decide', 'instruct', 'let', 'make', 'tell'),
-                 ('black', 'bot', 'bundler', 'c8', 'cargo', 'checkstyle', 'clang-', 'clippy', 'codecov', 'composer',
-                  'coveralls', 'cppcheck', 'credo', 'dependabot', 'detekt', 'dialyzer', 'doxygen', 'esbuild', 'eslint',
-                  'flake8', 'gcov', 'generator', 'git', 'github', 'go', 'gofmt', 'goimports', 'golangci', 'gradle',
-                  'hlint', 'installer', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma', 'ktlint',
-                  'lcov', 'luacheck', 'luarocks', 'maven', 'mocha', 'mypy', 'node', 'nox', 'npm', 'nyc', 'packaging',
-                  'phpcs', 'phpstan', 'phpunit', 'pip', 'pnpm', 'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest',
-                  'python', 'renovate', 'rollup', 'rubocop', 'rubygems', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle',
-                  'setuptools', 'shellcheck', 'simplecov', 'sniffer', 'sphinx', 'spotbugs', 'stylelint', 'swiftlint',
-                  'the ', 'tox', 'typedoc', 'vite', 'vitest', 'webpack', 'yarn')),
     3826653994: (('where ',), ('are', 'do', 'does', 'is'), (' ',), ('it', 'that', 'these', 'they', 'this', 'those'),
                  (' ',),
                  ('applied', 'computed', 'decided', 'done', 'enforced', 'handled', 'happen', 'implemented', 'performed',
