@@ -196,6 +196,17 @@ def is_secondary(path: str) -> bool:
     return _SECONDARY.search(path.lower()) is not None
 
 
+# A test folder's documents are fixtures its tests read (Mako's test/templates/internationalization.html, a Markdown
+# parser's test cases), not the project's documentation; not its README, which says how the tests run.
+_FIXTURE_FOLDER = LazyPattern(r"(?:^|/)(?:tests?|testing|specs?|__tests__|fixtures?|testdata)/")
+
+
+def is_fixture(path: str) -> bool:
+    """Whether a document is a test's fixture (libyaml's tests/ReadMe.md is not: it says how the tests run)."""
+    lower = path.lower()
+    return _FIXTURE_FOLDER.search(lower) is not None and not lower.rpartition("/")[2].startswith("readme")
+
+
 def secondary_but_dist(path: str) -> bool:
     """`is_secondary` with `dist/` as code: for a repository whose code is all there (`meaning.postings.
     repository_secondary`)."""

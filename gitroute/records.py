@@ -223,17 +223,6 @@ def is_document_path(path: str) -> bool:
         or ("." not in name and plain_document(name)) or is_xdoc_path(path)
 
 
-# A test folder's documents are fixtures its tests read (Mako's test/templates/internationalization.html, a Markdown
-# parser's test cases), not the project's documentation; not its README, which says how the tests run.
-_FIXTURE_FOLDER = re.compile(r"(?:^|/)(?:tests?|testing|specs?|__tests__|fixtures?|testdata)/")
-
-
-def is_fixture(path: str) -> bool:
-    """Whether a document is a test's fixture (libyaml's tests/ReadMe.md is not: it says how the tests run)."""
-    lower = path.lower()
-    return _FIXTURE_FOLDER.search(lower) is not None and not lower.rpartition("/")[2].startswith("readme")
-
-
 def _in_record_folder(path: str) -> bool:
     return any(f.replace("_", "-") in RECORD_FOLDERS for f in path.lower().split("/")[:-1])
 

@@ -35,8 +35,7 @@ from gitroute.indexes.decisions.words import (
     words_spelled_apart,
 )
 from gitroute.model import Answer, Row
-from gitroute.rank import bm25_idf, bm25_term, newest_copies_first
-from gitroute.records import is_fixture
+from gitroute.rank import bm25_idf, bm25_term, is_fixture, newest_copies_first
 from gitroute.text import normalize_name, spelled_apart, stem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the query path
@@ -76,7 +75,7 @@ HEADING_BONUS = 1.0
 # "Type Correspondence") is ranked at this share of its BM25, below records and design sections that match as
 # well, and answers only with one more of the question's words in one paragraph (`_no_match_reason`).
 PAGE_WEIGHT = 0.5
-FIXTURE_WEIGHT = 0.5  # a page in a test folder (`records.is_fixture`), at this share again
+FIXTURE_WEIGHT = 0.5  # a page in a test folder (`rank.is_fixture`), at this share again
 
 # Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
 # switch; "was that deliberate?", "was it meant to?"), and quantifiers that name nothing (every, each). Not "explained"
