@@ -370,6 +370,11 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
             words = impact.text
         elif impact is None and any(r.kind == "code" for r in routes):
             words = _described(text) or text  # what the document says, not the words asking for its code
+        elif all(r.kind == "docs" for r in routes):
+            # what the page would explain: "page" and "explains" are no words of the code that does it
+            from gitroute.phrases import without_doc_phrases
+
+            words = without_doc_phrases(text) or text
         fallbacks.append(Route("meaning", "query", words,
                                f"{kinds} found nothing: the question's words, in plain words"))
     return fallbacks
