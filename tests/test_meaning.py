@@ -10,7 +10,15 @@ import pytest
 from gitroute.bench import Question, score_answer
 from gitroute.bundle.store import BundleView, corrupt_blob
 from gitroute.indexes import meaning
-from gitroute.indexes.meaning import Evidence, no_match_reason, node_fields, path_text, query_meaning, question_words
+from gitroute.indexes.meaning import (
+    Evidence,
+    no_match_reason,
+    node_fields,
+    path_text,
+    query_meaning,
+    question_words,
+    ranking,
+)
 from gitroute.model import Answer, Node, Source
 from gitroute.prose import header_text, scan_prose
 from gitroute.rank import asks_entry_in_words, blend_rows, bm25_idf, bm25_term, built_copies, name_cover, prose_share
@@ -200,7 +208,7 @@ def test_a_csharp_propertys_doc_is_its_own_text(make_repo, route):
     repo = make_repo("reader")
     repo.commit(dict(READER_FILES), "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
-    doc = ask(route, repo, "what is the maximum depth allowed before reading fails", "--meaning", "--explain")
+    doc = ask(route, repo, "maximum depth allowed before reading fails", "--meaning", "--explain")
     assert doc["rows"], doc["notes"]  # without the property, the class's capped body words lack the limit
     top = doc["rows"][0]
     assert (top["path"], top["name"]) == ("Src/Json/JsonReader.cs", "JsonReader.MaxDepth")
@@ -441,10 +449,10 @@ def test_a_phrasal_verbs_particle_no_node_holds_is_no_missing_word(make_repo, ro
     repo = _among_others(make_repo, route, "particles", {
         "src/save.js": "/** Save every cached item to a file, and load them again. */\nfunction saveItems(items, file) {}\n"},
         "order", ("price", "discount", "invoice", "receipt", "refund"))
-    doc = ask(route, repo, "where are cached items written out to a file and later read back", "--meaning")
+    doc = ask(route, repo, "cached items written out to a file and later read back", "--meaning")
     assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/save.js", doc
     # the words that name something still count: a question of other things is still refused
-    doc = ask(route, repo, "where are cached items encrypted, compressed and uploaded to a bucket later on", "--meaning")
+    doc = ask(route, repo, "cached items encrypted, compressed and uploaded to a bucket later on", "--meaning")
     assert doc["status"] == "no_match", doc
 
 
@@ -579,7 +587,7 @@ def test_a_cpp_headers_description_after_its_includes_routes_a_question(make_rep
     repo = make_repo("spdlog")
     repo.commit(dict(CPP_HEADER_FILES), "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
-    doc = ask(route, repo, "which output drops a message identical to the previous one", "--meaning", "--explain")
+    doc = ask(route, repo, "output that drops a message identical to the previous one", "--meaning", "--explain")
     assert doc["status"] != "no_match"
     top = doc["rows"][0]
     assert top["path"] == "include/spdlog/sinks/dup_filter_sink.h" and "header" in top["matched"]["identical"]
@@ -633,7 +641,7 @@ def test_a_php_files_hash_comments_are_its_header_and_body_words(make_repo, rout
     assert route(["build", "-q"], repo.path).exit_code == 0
     doc = ask(route, repo, "where are pages kept warm between visits", "--meaning", "--explain")
     assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and "header" in doc["rows"][0]["matched"]["warm"]
-    doc = ask(route, repo, "where does the page cache serve a stale copy", "--meaning", "--explain")
+    doc = ask(route, repo, "page cache serving a stale copy", "--meaning", "--explain")
     assert doc["rows"][0]["path"] == "src/Cache/PageCache.php" and doc["rows"][0]["matched"]["stal"] == ["body"]
 
 
@@ -677,7 +685,7 @@ def test_a_comment_inside_a_body_ranks_its_file_first_among_equals(make_repo, ro
     repo = make_repo("pay")
     repo.commit(dict(PAY_FILES), "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
-    text = "where is a money amount settled and rounded"
+    text = "money amount settled and rounded"
     monkeypatch.setattr(meaning, "BODY_WEIGHT", 0.0)  # the same bundle, its body postings not asked
     rows, _, _ = _pay_query(repo, text)
     assert [r.path for r in rows] == ["src/pay/a.py", "src/pay/b.py"]  # a tie: the first path
@@ -992,7 +1000,7 @@ def test_a_comment_in_the_best_file_lifts_its_coverage_over_the_floor(make_repo,
     repo = make_repo("fee")
     repo.commit(dict(FEE_FILES), "initial")
     assert route(["build", "-q"], repo.path).exit_code == 0
-    text = "where is the fee for the ledger audit of an invoice cache"  # five known words, one per file
+    text = "fee for the ledger audit of an invoice cache"  # five known words, one per file
     routed = ask(route, repo, text, "--meaning")
     assert routed["status"] == "routed" and routed["rows"][0]["path"] == "src/pay/fee.py"
     # the same file without its comment covers a fifth of the question's weight: under the floor
@@ -1265,3 +1273,53 @@ def test_a_python_stub_beside_its_module_answers_no_plain_words_question(make_re
     assert "src/pool/only.pyi" in paths  # a stub with no module beside it is what declares its names
     defined = json.loads(route(["query", "--json", "Pool.wait"], repo.path).stdout)
     assert {r["path"] for r in defined["rows"]} >= {"src/pool/__init__.py", "src/pool/__init__.pyi"}
+
+
+# --- the fitted gate, for a question written as a sentence ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "sentence"), [
+    ("where is the csrf middleware", False),  # a few words typed to `query`: the floors judge it
+    ("money amount settled and rounded", False),
+    ("cached items written out to a file and later read back", False),  # no question's or request's first word
+    ("Where does the cache evict the least recently used entries?", True),
+    ("Find the function that parses the config file and reports its errors", True),
+    ("I need to change how retries back off; which file decides the delay", True),
+    ("the delay between retries grows how, and where is that decided?", True),  # a question mark
+])
+def test_a_sentence_is_eight_words_or_more_that_ask_or_request(text, sentence):
+    assert ranking.is_sentence(text) is sentence
+
+
+def _sentence_evidence(coverage: float, missing: int, words: int, *, absent: bool = False, length: int = 20):
+    found = evidence(coverage, missing, words)
+    found.asked(" ".join(["where"] * length), [(10.0, 1), (5.0, 2)])  # a sentence of `length` words; runner-up half
+    found.absent_terms = ["TomlParser"] if absent else []
+    return found
+
+
+def test_the_fitted_gate_weighs_coverage_unknown_words_and_named_terms():
+    tokens = [f"w{i}" for i in range(8)]
+    assert _sentence_evidence(0.8, 0, 8).sentence and _sentence_evidence(0.8, 0, 8).runner_up == 0.5
+    assert no_match_reason(_sentence_evidence(0.8, 0, 8), tokens) is None  # covered, nothing unknown
+    assert no_match_reason(_sentence_evidence(0.6, 2, 8), tokens) is None  # two words a paraphrase's
+    refused = no_match_reason(_sentence_evidence(0.2, 5, 8), tokens)  # most of it unknown, a fifth covered
+    assert refused is not None and "5 of its 8 words" in refused and "covers 20%" in refused
+    # a term named and unknown weighs more than a word: the same evidence but for it is answered
+    assert no_match_reason(_sentence_evidence(0.6, 2, 8, absent=True), tokens) is not None
+    # a shorter sentence says less in words the code lacks: the same coverage and unknown words refused
+    assert no_match_reason(_sentence_evidence(0.6, 2, 8, length=9), tokens) is not None
+    odds = [ranking.gate_odds(_sentence_evidence(c, 0, 8), 8) for c in (0.2, 0.5, 0.8)]
+    assert odds == sorted(odds, reverse=True)  # the more the best file covers, the lower the odds against it
+
+
+def test_a_sentence_about_what_the_repository_does_is_routed_and_one_about_what_it_lacks_refused(make_repo, route):
+    repo = _among_others(make_repo, route, "sentence-gate", {
+        "src/save.js": "/** Save every cached item to a file on disk, and load them again at start. */\n"
+                       "function saveItems(items, file) {}\n"},
+        "order", ("price", "discount", "invoice", "receipt", "refund"))
+    doc = ask(route, repo, "Where are the cached items saved to a file on disk so they load again at start?", "--meaning")
+    assert doc["status"] == "routed" and doc["rows"][0]["path"] == "src/save.js", doc
+    doc = ask(route, repo, "Which part encrypts cached items with AES and uploads them to a remote S3 bucket nightly?",
+              "--meaning", "--explain")
+    assert doc["status"] == "no_match" and "the evidence weighs against an answer" in doc["notes"][0], doc

@@ -84,7 +84,7 @@ def test_two_words_code_writes_as_one_short_word_find_it(tmp_path):
                "    sys.stderr.write(message)\n")
     other = "def render(page):\n    \"\"\"Render a page of the site with its template.\"\"\"\n    return page\n"
     repo = _built(tmp_path, "streams", {"app/streams.py": streams, "app/pages.py": other})
-    rows = _asked(repo, "query", "--meaning", "which function writes a message to standard error?")["rows"]
+    rows = _asked(repo, "query", "--meaning", "function writing a message to standard error")["rows"]
     assert rows and rows[0]["path"] == "app/streams.py"
 
 

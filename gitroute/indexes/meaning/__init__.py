@@ -584,6 +584,7 @@ def query_meaning(
                         key=lambda p: (-p[0], p[1]))
         if ranked:
             evidence.cover(per_file[ranked[0][1]], matched)
+    evidence.asked(text, ranked)
     reason = no_match_reason(evidence, tokens) if ranked else (
         no_match_reason(evidence, tokens) or "nothing in the bundle shares a word with the question")
     if reason is not None and (gate or not ranked):

@@ -2,6 +2,7 @@
 each file its best nodes, and the no_match rule over what the best file covers (docs/decisions/0010)."""
 from __future__ import annotations
 
+import math
 import sys
 from bisect import bisect_right
 from collections import defaultdict
@@ -29,6 +30,24 @@ NO_MATCH_FLOORS = ((0.5, 0.5), (0.0, 0.24))
 # (`bench/gate_evidence.py`, docs/decisions/0054): 330 -> 374 right answers kept in the first three, 177 -> 165
 # off-topic ones refused; any exponent from 2 to 4 and any FLOOR_WORDS from 8 to 11 gains 28 to 42 of them.
 FLOOR_WORDS = 10
+# A question written as a sentence (`is_sentence`) is judged instead by the odds against an answer, a logistic rule
+# over what the ranking found (`gate_odds`), refused at GATE_ODDS or more. Fitted on the sentences among the
+# plain-words and off-topic questions of every bench file (`python bench/gate_evidence.py --fit`, docs/decisions/0058)
+# and judged by ten-fold cross-validation by corpus (each corpus by weights fitted without it), against the floors:
+# the sentence files' 891 right answers in the first three, 772 -> 836 kept, and 494 off-topic sentences, 276 -> 280
+# refused; the older files' questions 352 -> 334 of 392 kept, 311 -> 339 of 346 refused. A few words typed to `query`
+# keep the floors: weights fitted on them too refused 142 more of their right answers. Weights per unit of feature:
+GATE_WEIGHTS = (
+    ("missing", 0.43),  # the share of the question's words no node holds ...
+    ("missing_weight", 3.24),  # ... and their share of its idf weight: an unknown rare word counts, a verb less
+    ("coverage", -2.20),  # the share of the question's weight the best file covers
+    ("log_words", 0.36),  # ln(its words)
+    ("log_length", -3.37),  # ln(all it writes, stop words too): a long sentence paraphrases in words the code lacks
+    ("absent_term", 2.50),  # 1 when it names a term (`CSRF`, `TomlParser`) holding a word no node holds
+    ("runner_up", 0.72),  # the second file's score over the best's: no file stands out
+)
+GATE_BIAS = 7.60
+GATE_ODDS = 0.55
 # What the words are looked up in: code (names, comments, strings) and what documents say where they name it; a word
 # only a document's other sentences hold (pino's "nanosecond", in docs/api.md) is not, and a note must not say the
 # repository lacks it.
@@ -52,7 +71,7 @@ class Evidence:
     """What a ranking found, for the no_match rule and the notes: per word its idf and whether anything holds it."""
 
     __slots__ = ("weights", "missing", "coverage", "best_idf", "_node_coverage", "spelled", "alternates", "shares",
-                 "absent_terms")
+                 "absent_terms", "runner_up", "length", "sentence")
 
     def __init__(self, weights: dict[str, float], missing: list[str], coverage: float, best_idf: float) -> None:
         self.weights = weights  # question word -> idf (words no node holds get the idf of a one-node word)
@@ -65,6 +84,9 @@ class Evidence:
         self.alternates: dict[str, str] = {}  # an expansion's stem -> the question word it stands for
         self.shares: Mapping[str, float] = {}  # an expansion's share of its word's weight, when not all of it
         self.absent_terms: Sequence[str] = ()  # terms written as names (`CSRF`) holding a word no node holds
+        self.runner_up = 0.0  # the second file's score over the best file's (0 when one file or none scores)
+        self.length = 0  # the words the question writes, stop words too
+        self.sentence = False  # whether the question is written as a sentence (`is_sentence`)
 
     @property
     def node_coverage(self) -> float:
@@ -100,6 +122,13 @@ class Evidence:
         self.weights.update(dict.fromkeys(words, 0.0))
         self.missing = [t for t in self.missing if t not in words]
         self.cover(scored, matched)
+
+    def asked(self, text: str, ranked: Sequence[tuple[float, int]]) -> None:
+        """What the fitted gate reads of the question and the ranking besides the words: its length, whether it is a
+        sentence, and the second file's score over the best's (`ranked`: (score, file id), best first)."""
+        self.length, self.sentence = len(text.split()), is_sentence(text)
+        if len(ranked) > 1 and ranked[0][0] > 0:
+            self.runner_up = ranked[1][0] / ranked[0][0]
 
     def named(self, stems: Sequence[str]) -> str:
         return ", ".join(self.spelled.get(t, t) for t in stems)
@@ -397,12 +426,45 @@ def _rank_by_file(node_score: Mapping[int, float], node_file: Mapping[int, int],
     return per_file, ranked
 
 
+def is_sentence(text: str) -> bool:
+    """Whether a question is written as a sentence (eight words or more, a question mark or a question's or request's
+    first word), which the fitted gate judges, rather than a few words typed to `query`."""
+    words = text.split()
+    return len(words) >= 8 and (text.rstrip().endswith("?") or words[0].lower().strip(",:") in SENTENCE_LEADS)
+
+
+SENTENCE_LEADS = frozenset((
+    "where", "which", "what", "how", "why", "when", "who", "is", "are", "does", "do", "can", "could", "would",
+    "should", "i", "i'm", "we", "show", "find", "point", "give", "tell", "list", "help", "please", "looking", "in",
+    "if", "for"))
+
+
+def gate_features(evidence: Evidence, words: int) -> dict[str, float]:
+    """The fitted gate's features (GATE_WEIGHTS) for a question of `words` words."""
+    weights = evidence.weights
+    total = sum(weights.values()) or 1.0
+    return {"missing": len(evidence.missing) / words,
+            "missing_weight": sum(weights.get(t, 0.0) for t in evidence.missing) / total,
+            "coverage": evidence.coverage, "log_words": math.log(words),
+            "log_length": math.log(max(evidence.length, 1)),
+            "absent_term": 1.0 if evidence.absent_terms else 0.0, "runner_up": evidence.runner_up}
+
+
+def gate_odds(evidence: Evidence, words: int) -> float:
+    """The probability the fitted gate gives that the best file is no answer (refused at GATE_ODDS or more)."""
+    features = gate_features(evidence, words)
+    logit = GATE_BIAS + sum(weight * features[name] for name, weight in GATE_WEIGHTS)
+    return 1.0 / (1.0 + math.exp(-logit))
+
+
 def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
-    """Why the best file is no answer, or None when it is one (the rule of docs/decisions/0010)."""
+    """Why the best file is no answer, or None when it is one (docs/decisions/0010 and 0058)."""
     if not tokens:
         return "the question has no word that can name something (all stop words)"
     if len(evidence.missing) == len(tokens):
         return f"no word of the question occurs {WHERE_WORDS_ARE}: " + evidence.named(evidence.missing)
+    if evidence.sentence:
+        return _sentence_reason(evidence, tokens)
     if evidence.absent_terms:
         return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing "
                 f"{WHERE_WORDS_ARE} mentions")
@@ -419,6 +481,26 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
             return (f"{len(evidence.missing)} of the question's {len(tokens)} words occur nowhere {WHERE_WORDS_ARE}"
                     f" ({evidence.named(evidence.missing)}), and {covers}")
     return None
+
+
+def _sentence_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
+    """The fitted gate's verdict on a sentence, and what weighed in it."""
+    if evidence.best_idf < MIN_IDF:
+        return "the best file matches only words that are common in this repository"
+    odds = gate_odds(evidence, len(tokens))
+    if odds < GATE_ODDS:
+        return None
+    said = []
+    if evidence.absent_terms:
+        said.append(f"it names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing {WHERE_WORDS_ARE}"
+                    " mentions")
+    if evidence.missing:
+        said.append(f"{len(evidence.missing)} of its {len(tokens)} words occur nowhere {WHERE_WORDS_ARE}"
+                    f" ({evidence.named(evidence.missing)})")
+    said.append(f"the best file covers {evidence.coverage:.0%} of its weight")
+    if evidence.runner_up:
+        said.append(f"the next file scores {evidence.runner_up:.0%} of the best's")
+    return f"the evidence weighs against an answer ({odds:.2f}, refused from {GATE_ODDS:.2f}): " + "; ".join(said)
 
 
 def explain_signals(file_id: int, scored: list[tuple[float, int]], matched: dict[int, dict[str, int]],
