@@ -998,3 +998,20 @@ def test_a_values_name_is_found_as_a_whole_word(parts) -> None:
     expected = sorted({text.count("\n", 0, m.start()) + 1
                        for m in re.finditer(r"(?<![A-Za-z0-9_$])X(?![A-Za-z0-9_$])", text)})
     assert named_lines("X", text.encode()) == expected
+
+
+@pytest.mark.parametrize(("files", "target"), [
+    ({"app/stream.py": "class Wrapper:\n    def __init__(self, stream, strip=None):\n        self.stream = stream\n",
+      "app/setup.py": "from app.stream import Wrapper\n\n\ndef wrap(s):\n    return Wrapper(s, strip=True)\n"},
+     "Wrapper.__init__"),
+    ({"src/stream.js": "class Wrapper {\n  constructor(stream) { this.stream = stream }\n}\nmodule.exports = { Wrapper }\n",
+      "src/setup.js": "const { Wrapper } = require('./stream')\nfunction wrap(s) { return new Wrapper(s) }\n"},
+     "Wrapper.constructor"),
+])
+def test_a_constructors_users_are_its_types(make_repo, route, files, target) -> None:
+    # colorama: "if I change the signature of AnsiToWin32.__init__" found no edge into `__init__`: callers call the type
+    repo = make_repo("constructor")
+    repo.commit(files)
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    caller = next(path for path in files if "setup" in path)
+    assert paths(impact(route, repo, target), "code") == [caller]

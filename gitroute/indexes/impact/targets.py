@@ -19,6 +19,12 @@ def resolve_target(target: str, lookup) -> list[list]:
     name nothing is spelled as is read with dots (`Rack::Lint` as `Rack.Lint`), then without its leading qualifiers
     one by one: a namespace, a package or a module is no owner in the name table (`spdlog::logger` is `logger`,
     `Monolog\\Handler\\StreamHandler` is `StreamHandler`, `Newtonsoft.Json.Linq.JToken.Parse` is `JToken.Parse`)."""
+    owner, _, member = _QUALIFIERS.sub(".", target).rpartition(".")
+    if owner and member in CONSTRUCTORS:
+        # a constructor is called through its type (`AnsiToWin32(...)`, `new Widget()`): its users are the type's
+        found = resolve_target(owner, lookup)
+        if found:
+            return found
     found = _resolve_spelled(target, lookup)
     if found or not (_QUALIFIERS.search(target) or "/" not in target and is_code_name(target)):
         return found
@@ -46,6 +52,8 @@ def _resolve_spelled(target: str, lookup) -> list[list]:
     return exact_name or records
 
 
+# A type's constructor by the name its language gives it (Python, JavaScript, Ruby, PHP)
+CONSTRUCTORS = frozenset(("__init__", "__new__", "constructor", "initialize", "__construct"))
 TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type", "protocol", "module", "object"))
 _HEADERS = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp")
 _C_FAMILY = (*_HEADERS, ".c", ".cc", ".cpp", ".cxx", ".m", ".mm")
