@@ -2014,6 +2014,71 @@ CORPORA: dict[str, Corpus] = {
             source=DEBIAN,
             pool="libcommons-lang3-java",
         ),
+        # Session 54's blind sets (bench/*.blind54{,b}.sentences.routing-bench.yaml), written after the fitted gate
+        Corpus(
+            "paramiko",
+            "5.1.0",
+            "paramiko-5.1.0.tar.gz",
+            "239b5f9b2a53006cd54f83cf8495ee742083708ead947882c8dd2786de79f39b",
+            "c0759d17a81c89ed9f92236a9f30ae694802d4aa",
+        ),
+        Corpus(
+            "nodemailer",
+            "10.6.1",
+            "nodemailer-10.6.1.tgz",
+        # npm integrity sha512-d7kfFfS/tR4Aca+SBvRaQ+MXKNv7d2JiRe5TxaRcFT/kYMh4GGPnW9aKksTIEvyEbA7d/7HYWE4YPDEHxzJj/g==
+            "7b1a6615b333c7f09c5a3e9147085f6c762eb2ace4abde0341a9e0dd4bf02af8",
+            "3c9e089a26e88c59921ad4c861f67bdacdd8df85",
+            source=NPM,
+        ),
+        Corpus(
+            "gorilla-sessions",
+            "1.2.1",
+            "golang-github-gorilla-sessions_1.2.1.orig.tar.gz",
+            "2234387daf91ba4318516ba3b9f73ba0d166dc5f0a45f146b918f3a4c11a3184",
+            "fa5f8381df7e0bcd637f2ea2ead4b1ee7525a18b",
+            source=DEBIAN,
+            pool="golang-github-gorilla-sessions",
+        ),
+        Corpus(
+            "diskcache",
+            "5.6.3",
+            "diskcache-5.6.3.tar.gz",
+            "2c3a3fa2743d8535d832ec61c2054a1641f41775aa7c556758a109941e33e4fc",
+            "46ff2110ba5da82a19c3c11b73061b613a88632a",
+        ),
+        Corpus(
+            "humanfriendly",
+            "10.0",
+            "humanfriendly-10.0.tar.gz",
+            "6b0b831ce8f15f7300721aa49829fc4e83921a9a301cc7f606be6686a2288ddc",
+            "ab990f5d0a620fdecce12dc84b23369960f64cd3",
+        ),
+        Corpus(
+            "cron-parser",
+            "5.10.7",
+            "cron-parser-5.10.7.tgz",
+        # npm integrity sha512-ST6Y7vq40qyah/5sGTKpj2DpABiRL9khy8xC+amICUXbwAWXzzzWs11wxyV/hG+SVQHMLyUKRxBZpqElsJo8+Q==
+            "c2174cc7b707ddc585e48e3eba1a7c2c1fa3bd51486642fc2f3cb2af78fd42e8",
+            "e03340ae85281df8a411a07ce0f57b3ad09fac8a",
+            source=NPM,
+        ),
+        Corpus(
+            "invoke",
+            "3.0.3",
+            "invoke-3.0.3.tar.gz",
+            "437b6a622223824380bfb4e64f612711a6b648c795f565efc8625af66fb57f0c",
+            "56e477ce63771bd680f0e6c66add557371622e40",
+        ),
+        Corpus(
+            "xml2js",
+            "0.6.2",
+            "xml2js-0.6.2.tgz",
+        # npm integrity sha512-T4rieHaC1EXcES0Kxxj4JWgaUQHDk+qwHcYOCFHfiwKz7tOVPLq7Hjq9dM1WCMhylqMEfP7hMcOIChvotiZegA==
+            "6386154e63b28c5f4411bf2348596105d262e36600104dd9584e2b7251f56a11",
+            "8a0421458544df867383b44b03630a3b1f3c8e73",
+            source=NPM,
+        ),
         # Scale, not routing questions: the Linux kernel's source as Debian's orig tarball (trixie's kernel,
         # xz, 151 MB; 86,656 files, 1.48 GB), materialised as a stream. trixie's Sources.xz lists the sha256 of
         # linux 6.12.8's orig tarball. bench/scale.py measures the build, the bundle and cold queries on it.
