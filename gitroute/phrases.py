@@ -357,12 +357,15 @@ _WIRING_BUILD = _phrases(
     r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
     # the versions a build or a test environment pins
     r"\bpin(?:s|ned)?\b(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b",
+    # the tools a check installs: "which file pins the linting tools, flake8 and its docstring plugin"
+    r"\b(?:which|what)\s+(?:\S+\s+)?files?\s+pins?\s+(?:the\s+)?(?:\S+\s+)?(?:tools?|linters?|formatters?"
+    rf"|{_CHECK_TOOLS})\b",
     r"\bentry[- ]points? group\b|\bregister(?:s|ed)?\b(?:\s+\S+){0,8}?\s+(?:an? |the )?entry[- ]points?\b",
     # what a manifest declares for the package's users: "which file declares which bundle gets loaded for browser
     # and Node consumers, including the require versus import entry points and the type definitions?"
     r"(?:\b(?:declares?|declared|specif(?:y|ies|ied))|\b(?:which|what)\s+(?:\S+\s+)?files?\s+(?:maps?|defines?|lists?))\b"
     r"(?:\s+\S+){0,16}?\s+(?:entry[- ]points?|exports? maps?"
-    r"|conditional exports|package exports|typings)\b",
+    r"|conditional exports|package exports|typings|(?:deep|subpath) (?:imports?|exports?))\b",
     # Build settings and the commands a manifest names ("the build option that ...", "which npm script ...",
     # "where is it configured that ..."): the answer is a build or manifest file, not the code they act on.
     r"\bbuild (?:options?|flags?|settings?|switch(?:es)?)\b|\bcompile[- ]time (?:options?|flags?|switch(?:es)?)\b",
@@ -394,7 +397,8 @@ _WIRING_BUILD = _phrases(
     r"(?:the |a |an )?(?:\S+ )?(?:checks?|checkers?|linters?|linting)\b",
     # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
     # command, kept in its manifest or CI
-    r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?(?:build|test|lint"
+    r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?"
+    r"(?:(?:unit|integration|e2e|end-to-end|browser|smoke)\s+)?(?:build|test|lint"
     r"|release|publish|install|deploy|npm)\s+(?:(?:build|test|lint|release|publish|install|deploy)\s+)?"
     r"(?:scripts?|commands?|tasks?)\b",
     r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
@@ -828,6 +832,14 @@ _GATES: dict[int, Gate] = {
     1563972610: (('are', 'is', 'must', 'shall', 'should', 'was', 'were', 'will'),
                  (' the roadmap', 'allowed', 'deprecated', 'ever', 'goal', 'going to', 'in scope', 'intended', 'meant',
                   'out of scope', 'plan', 'planned', 'policy', 'recommended', 'still', 'support', 'supposed')),
+    1655937182: (('wh',), ('at', 'ich'), ('file',), ('pin',),
+                 ('black', 'c8', 'checkstyle', 'clang-', 'clippy', 'codecov', 'coveralls', 'cppcheck', 'credo',
+                  'dependabot', 'detekt', 'dialyzer', 'doxygen', 'eslint', 'flake8', 'formatter', 'gcov', 'gofmt',
+                  'goimports', 'golangci', 'hlint', 'isort', 'istanbul', 'jacoco', 'javadoc', 'jest', 'jsdoc', 'karma',
+                  'ktlint', 'lcov', 'linter', 'luacheck', 'mocha', 'mypy', 'nox', 'nyc', 'phpcs', 'phpstan', 'phpunit',
+                  'pre-commit', 'prettier', 'psalm', 'pylint', 'pytest', 'renovate', 'rubocop', 'ruff', 'rustfmt',
+                  'scalafmt', 'scalastyle', 'shellcheck', 'simplecov', 'sniffer', 'sphinx', 'spotbugs', 'stylelint',
+                  'swiftlint', 'tool', 'tox', 'typedoc', 'vitest')),
     1704062189: (('changing', 'deleting', 'deprecating', 'dropping', 'modifying', 'moving', 'refactoring', 'removing',
                   'renaming', 'replacing', 'reworking', 'rewriting', 'splitting'),),
     1750760373: (('find', 'list', 'show'), ('references', 'usages', 'uses'), ('of', 'to')),
@@ -844,9 +856,6 @@ _GATES: dict[int, Gate] = {
     1968303449: (('wh',), ('at', 'ich'), (' ',), ('code', 'file', 'source file'), ('are', 'contain', 'hold', 'is'),
                  ('th',), ('at', 'ese', 'is', 'ose'),
                  ('code', 'demo', 'example', 'implementation', 'program', 'sample', 'tool')),
-    1982478929: (('wh',), ('at', 'ich'), ('file',),
-                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
-                 ('command', 'script', 'task')),
     1990164322: (('wh',), ('at', 'ich'), ('config',), ('file',),
                  ('benchmark', 'build', 'dependencies', 'env', 'environment', 'job', 'metadata', 'npm', 'package',
                   'pypi', 'registry', 'release', 'spec', 'test', 'test suite', 'version')),
@@ -869,8 +878,6 @@ _GATES: dict[int, Gate] = {
                  ('build', 'call', 'consume', 'depend', 'extend', 'import', 'include', 'inherit', 'instantiate',
                   'invoke', 'lean', 'mock', 'override', 'patche', 'pull', 'reference', 'relie', 'require', 'subclass',
                   'use', 'wrap')),
-    2101057718: (('declare', 'declared', 'file', 'specif'),
-                 ('conditional exports', 'export', 'package exports', 'point', 'typings')),
     2105511451: (('wh',), ('at', 'ich'), (' ',), ('command', 'script', 'target', 'task'), (' ',),
                  ('build', 'lint', 'publishe', 'release', 'run')),
     2127087357: (('where',), ("'s", 'are', 'find', 'is', 's')),
@@ -1018,11 +1025,16 @@ _GATES: dict[int, Gate] = {
                  ('binaries', 'binary', 'code', 'crate', 'docs', 'documentation', 'from source', 'library', 'module',
                   'package', 'project', 'repo', 'repository', 'site', 'wheel')),
     4018008751: (('where ',), ('is', 'was'), (' it ',), ('configured', 'declared', 'specified'), (' that',)),
+    4067637695: (('declare', 'declared', 'file', 'specif'),
+                 ('conditional exports', 'export', 'import', 'package exports', 'point', 'typings')),
     4085727161: (('wh',), ('at', 'ich'),
                  ('class', 'crate', 'file', 'files', 'header', 'headers', 'module', 'modules', 'package', 'source file',
                   'struct'),
                  ('contain', 'declare', 'define', 'hold', 'implement')),
     4086485043: (('how come', 'why', 'why '),),
+    4111421314: (('wh',), ('at', 'ich'), ('file',),
+                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
+                 ('command', 'script', 'task')),
     4148513929: (('any',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',

@@ -927,6 +927,14 @@ def test_sentences_from_round_25s_blind_set_ask_the_kind_they_ask_for(question, 
     ("Which file maps the sync and stream subpath entry points to their ESM sources and CommonJS builds?", True),
     ("Which file tells the user how the parser recovers from an error?", False),
     ("Which function maps the entry points of a route table to their handlers?", False),
+    # session 54's strangers: a test command of a kind, the tools a check installs, deep imports mapped to builds
+    ("Which file configures the unit test command so that jest always runs with the timezone forced to UTC?", True),
+    ("Which file pins the linting tools, flake8 and its docstring plugin, that the code-quality check installs?",
+     True),
+    ("Which file maps the old deep imports like nodemailer/lib/smtp-transport onto the compiled ES module builds?",
+     True),
+    ("Which file configures the unit conversion table for sizes?", False),
+    ("Which function maps deep imports of a module to their resolved paths?", False),
 ])
 def test_publishing_adding_a_dependency_declaring_an_entry_or_setting_up_a_check_is_wiring(question, wiring):
     """Wiring only for a package or a release, a manifest or a build's check: not for what code does."""

@@ -714,6 +714,19 @@ def test_the_repository_s_automation_files_are_ci_files() -> None:
         assert config_kind(path) is None, path
 
 
+def test_pip_requirements_files_are_manifests() -> None:
+    """humanfriendly's "which file pins the linting tools … that the code-quality check installs" has
+    requirements-checks.txt for its answer: pip's requirements and constraints files declare dependencies, as a
+    manifest does; a module or a note named like one does not."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in ("requirements.txt", "requirements-checks.txt", "dev-requirements.in", "requirements/test.txt",
+                 "docs/requirements.txt", "constraints.txt"):
+        assert config_kind(path) == "manifest", path
+    for path in ("src/requirements.py", "docs/requirements.md", "notes.txt"):
+        assert config_kind(path) is None, path
+
+
 def test_a_documentation_generator_s_configuration_is_a_ci_file() -> None:
     """passport's "which config file tells the JSDoc API documentation generator to enable the markdown plugin" has
     etc/jsdoc.json for its answer: the tools' own configurations, wherever they are; a module named like one is not."""

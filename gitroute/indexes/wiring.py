@@ -173,6 +173,10 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 
 # Maven's assembly descriptors: what goes into the release archives (Commons IO's src/assembly/bin.xml)
 _ASSEMBLY = re.compile(r"(?:.*/)?src/(?:main/)?assembly/[^/]+\.xml$")
+# pip's requirements and constraints files: `requirements.txt`, `requirements-checks.txt`, `dev-requirements.in`,
+# `requirements/test.txt` (the tools a check installs: humanfriendly's flake8 and its docstring plugin)
+_REQUIREMENTS = re.compile(r"(?:.*/)?(?:[\w.-]*requirements[\w.-]*\.(?:txt|in)|requirements/[^/]+\.(?:txt|in)"
+                           r"|constraints\.txt)$", re.IGNORECASE)
 
 
 def config_kind(path: str) -> str | None:
@@ -183,7 +187,8 @@ def config_kind(path: str) -> str | None:
             or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
             or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS:
         return "ci"
-    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or _ASSEMBLY.match(path):
+    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or _ASSEMBLY.match(path) \
+            or _REQUIREMENTS.match(path):
         return "manifest"
     return None
 
