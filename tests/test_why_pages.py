@@ -312,3 +312,20 @@ def test_a_section_whose_heading_holds_every_word_asked_comes_first(tmp_path):
     rows = why(repo, "where is builtin configuration values")["rows"]
     assert rows[0]["section"] == "Builtin configuration values"
     assert rows[0]["signals"]["heading"] > 0
+
+
+def test_a_section_of_code_alone_under_its_heading_is_a_row(tmp_path):
+    # xml2js's README: "Promise usage", over one example and no sentence, was no row, and "which section shows how to
+    # get a promise back instead of a callback" found "Parsing multiple files", whose prose mentions promises
+    example = ("```js\nvar xml = '<foo></foo>';\n// With parser\nnew Parser().parseStringPromise(xml).then(show);\n"
+               "// Without parser\nparseStringPromise(xml).then(show);\n```\n")
+    repo = built(RepoBuilder(tmp_path / "promises"), {
+        "models/core.py": APP,
+        "README.md": "# demo\n\nParse XML documents.\n\n## Callback usage\n\nPass a callback; it gets the result.\n\n"
+                     f"## Promise usage\n\n{example}\n## Parsing many files\n\nReuse one parser, or use promises for "
+                     "each file.\n",
+    })
+    doc = why(repo, "how to parse XML and get a promise back, with and without creating a parser")
+    assert doc["status"] == "routed"
+    assert doc["rows"][0]["name"] == "Promise usage", doc["rows"]
+    assert "parseStringPromise" in doc["rows"][0]["text"]  # its example is what the row shows

@@ -1,18 +1,17 @@
 """The decision index: one row per section of each design record, BM25 postings and `why` (lint, DECISIONS.md: `lint`).
 
-Records of any shape (ADRs, MADR, numbered proposals with or without a status, design pages, "why" pages,
-architecture documents: `gitroute.records` says which documents are records and reads them) give
-one row per section: its heading, role (decision, rationale, alternatives, consequences…), line and items
-(the title with its summary's first sentence, each decision paragraph, each alternative with its verdict,
-each consequence, each `**Decided YYYY-MM-DD:**` line; the first paragraphs of a section without any).
-The design sections of other documents ("Why …?", Alternatives, Rationale, Motivation) are rows too, and
-when a snapshot has no record at all, its design documents are read whole.
+Records of any shape (ADRs, MADR, numbered proposals with or without a status, design pages, "why" pages, architecture
+documents: `gitroute.records` says which documents are records and reads them) give one row per section: its heading,
+role (decision, rationale, alternatives, consequences…), line and items (the title with its summary's first sentence,
+each decision paragraph, each alternative with its verdict, each consequence, each `**Decided YYYY-MM-DD:**` line;
+the first paragraphs of a section without any).
+The design sections of other documents ("Why …?", Alternatives, Rationale, Motivation) are rows too, and when a
+snapshot has no record at all, its design documents are read whole.
 
-A question is ranked by BM25 (`rank.bm25_idf`, `rank.bm25_term`) over each section (its record's title,
-its heading and its text), with the symbol query's tokens; the sections the kind of question asks for
-("why not", "what else was considered": alternatives; "why did we choose": the decision, its rationale
-and motivation) weigh more. A question that names a code symbol also reaches
-the sections that name it.
+A question is ranked by BM25 (`rank.bm25_idf`, `rank.bm25_term`) over each section (its record's title, its heading
+and its text), with the symbol query's tokens; the sections the kind of question asks for ("why not", "what else was
+considered": alternatives; "why did we choose": the decision, its rationale and motivation) weigh more. A question
+that names a code symbol also reaches the sections that name it.
 
 Parsing happens on the build side only: the answer path imports nothing heavier than `json` and `re`.
 """
@@ -57,16 +56,15 @@ ROWS = ChunkTable(NAME, "rows", per_chunk=ROW_CHUNK)
 POSTINGS = PostingsTable(NAME, "postings", per_shard=2048, codec=IdRows())
 SYMBOL_PREFIX = "="  # no real token starts with it: a whole identifier a record names in code markup
 SYMBOL_BONUS = 4.0  # a section of a record that names the symbol the question names
-# A posting says in which of up to WINDOWS runs of a section's paragraphs its token occurs (a bit each):
-# the no_match rule asks for the question's words together in one paragraph, as they are in a record
-# that discusses the question, not scattered over a long section (docs/decisions/0017).
+# A posting says in which of up to WINDOWS runs of a section's paragraphs its token occurs (a bit each): the no_match
+# rule asks for the question's words together in one paragraph, as a record that discusses it has them (decision 0017).
 WINDOWS = 16
 CANDIDATES = 60
 DOCUMENT_FORMAT = "document"  # a document that is no record, read for its design sections
 PAGE_FORMAT = "page"  # the other sections of every other document (and of design documents): see PAGE_WEIGHT
 
-# Ranking (measured on the decision questions of tuf, networkx, flask, xarray and golang-x-tools:
-# docs/decisions/0017): a section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
+# Ranking (measured on the decision questions of tuf, networkx, flask, xarray, golang-x-tools: decision 0017): a
+# section's BM25, times 1 + KIND_BONUS when its role is one the question asks for.
 KIND_BONUS = 0.3
 # A section whose heading holds every word of the question scores twice: one whose paragraphs repeat a common word
 # of it ("configuration" under "Configuration Handling") is no better answer than "Builtin Configuration Values".
@@ -77,10 +75,9 @@ HEADING_BONUS = 1.0
 PAGE_WEIGHT = 0.5
 FIXTURE_WEIGHT = 0.5  # a page in a test folder (`rank.is_fixture`), at this share again
 
-# Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change,
-# switch; "was that deliberate?", "was it meant to?"), and quantifiers that name nothing (every, each). Not "explained"
-# or "documented": the documents' sections are asked through this index too ("where can I learn about documenting
-# scripts?").
+# Words a "why" question uses to ask, not to name what it asks about: how it asks (decide, choose, change, switch;
+# "was that deliberate?", "was it meant to?"), and quantifiers that name nothing (every, each). Not "explained" or
+# "documented": the documents' sections are asked through this index too ("where can I learn about documenting it?").
 WHY_WORDS = frozenset(
     stem(w) for w in """
     did decide decided decides decision decisions chose choose chosen choosing pick picked reason reasons
@@ -125,14 +122,18 @@ _ASKS_DECISION = re.compile(
 
 
 def section_rows(record: Record) -> list[tuple[Section, list[list]]]:
-    """(section, items) per section of a record that gives a row: its items as [line, kind, verdict, text],
-    else its first prose blocks as "text" items. A section with neither (only fields, or only code) gives none."""
+    """(section, items) per section of a record that gives a row: its items as [line, kind, verdict, text], else its
+    first prose blocks as "text" items, else (a heading over code alone: xml2js's "Promise usage") its first block."""
+    from gitroute.records import bounded
+
     by_label: dict[str, list[list]] = {}
     for item in record.rows:
         by_label.setdefault(item.section, []).append([item.line, item.kind, item.verdict, item.text])
     rows = []
     for section in record.sections:
         items = by_label.get(section.label) or [[line, "text", "", text] for line, text in section.texts]
+        if not items and section.heading and section.paragraphs:
+            items = [[section.line, "text", "", bounded(" ".join(section.paragraphs[0].split()))]]
         if items:
             rows.append((section, items))
     return rows
