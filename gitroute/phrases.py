@@ -357,6 +357,10 @@ _WIRING_BUILD = _phrases(
     r"|erlang|elixir|otp)\s+(?:versions?|releases?)\s+(?:are|is|does|do)\s+(?:\S+\s+){0,3}?support(?:s|ed)?\b",
     # the versions a build or a test environment pins
     r"\bpin(?:s|ned)?\b(?:\s+\S+){0,8}?\s+(?:versions?|dependenc(?:y|ies))\b",
+    # a file named by where it sits: "which file in the build setup suppresses that warning", "what file in the CI
+    # config"
+    r"\b(?:which|what)\s+(?:\S+\s+)?files?\s+(?:in|of)\s+the\s+(?:build|ci|release|packaging)\s+(?:setup|config(?:uration)?"
+    r"|system|tooling|scripts?)\b",
     # the tools a check installs: "which file pins the linting tools, flake8 and its docstring plugin"
     r"\b(?:which|what)\s+(?:\S+\s+)?files?\s+pins?\s+(?:the\s+)?(?:\S+\s+)?(?:tools?|linters?|formatters?"
     rf"|{_CHECK_TOOLS})\b",
@@ -398,7 +402,7 @@ _WIRING_BUILD = _phrases(
     # "which file defines the build script that wipes dist …", "which file makes the test command rerun …": a project
     # command, kept in its manifest or CI
     r"\b(?:which|what)\s+(?:\S+\s+)?(?:config(?:uration)?\s+)?files?\s+(?:\S+\s+){1,2}?(?:the\s+)?"
-    r"(?:(?:unit|integration|e2e|end-to-end|browser|smoke)\s+)?(?:build|test|lint"
+    r"(?:[\w.-]+\s+)?(?:build|test|lint"
     r"|release|publish|install|deploy|npm)\s+(?:(?:build|test|lint|release|publish|install|deploy)\s+)?"
     r"(?:scripts?|commands?|tasks?)\b",
     r"\bwhat (?:runs|executes|kicks off|invokes) (?:the |all (?:the )?)?(?:[\w-]+ )?"
@@ -782,6 +786,9 @@ _GATES: dict[int, Gate] = {
     954744879: (('wh',), ('at', 'ere', 'ich'), ('can', 'could', 'do', 'might', 'must', 'should', 'would'),
                  ('i', 'one', 'someone', 'we', 'you'), ('find out', 'learn', 'read')),
     955784900: (('what',), ('checklist', 'procedure', 'process', 'steps ')),
+    1001439806: (('wh',), ('at', 'ich'), ('file',),
+                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
+                 ('command', 'script', 'task')),
     1019401716: (('justif', 'reason', 'reasoning', 'thinking behind'),),
     1055348292: (('any', 'what', 'which'), ('test',),
                  ('call', 'calls', 'check', 'checks', 'cover', 'covers', 'exercise', 'exercises', 'hit', 'hits',
@@ -1032,14 +1039,13 @@ _GATES: dict[int, Gate] = {
                   'struct'),
                  ('contain', 'declare', 'define', 'hold', 'implement')),
     4086485043: (('how come', 'why', 'why '),),
-    4111421314: (('wh',), ('at', 'ich'), ('file',),
-                 ('build', 'deploy', 'install', 'lint', 'npm', 'publish', 'release', 'test'),
-                 ('command', 'script', 'task')),
     4148513929: (('any',),
                  (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
                   'document', 'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'page', 'prose', 'readme',
                   'reference ', 'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide',
                   'write', 'writeup')),
+    4186499274: (('wh',), ('at', 'ich'), ('file',), ('in', 'of'), ('the',), ('build', 'ci', 'packaging', 'release'),
+                 ('config', 'script', 'setup', 'system', 'tooling')),
     4279590092: (('are', 'is'), ('any',),
                  ('calling', 'extending', 'importing', 'including', 'instantiating', 'invoking', 'referencing',
                   'requiring', 'subclassing', 'using')),

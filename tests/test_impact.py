@@ -714,6 +714,20 @@ def test_the_repository_s_automation_files_are_ci_files() -> None:
         assert config_kind(path) is None, path
 
 
+def test_a_build_variant_s_bundler_config_is_a_manifest_and_an_analyser_s_filter_a_ci_file() -> None:
+    """bottleneck's rollup.config.light.js builds its light bundle; commons-validator's
+    src/conf/spotbugs-exclude-filter.xml tells SpotBugs what to leave alone: files of the build, whatever their middle
+    name."""
+    from gitroute.indexes.wiring import config_kind
+
+    for path in ("rollup.config.light.js", "webpack.config.prod.js", "tsconfig.build.json"):
+        assert config_kind(path) == "manifest", path
+    for path in ("src/conf/spotbugs-exclude-filter.xml", "pmd-ruleset.xml", "findbugs-exclude.xml"):
+        assert config_kind(path) == "ci", path
+    for path in ("src/rollup.config.helpers.py", "src/pmd.py", "docs/spotbugs.md"):
+        assert config_kind(path) is None, path
+
+
 def test_pip_requirements_files_are_manifests() -> None:
     """humanfriendly's "which file pins the linting tools … that the code-quality check installs" has
     requirements-checks.txt for its answer: pip's requirements and constraints files declare dependencies, as a

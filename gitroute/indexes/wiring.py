@@ -175,6 +175,12 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 _ASSEMBLY = re.compile(r"(?:.*/)?src/(?:main/)?assembly/[^/]+\.xml$")
 # pip's requirements and constraints files: `requirements.txt`, `requirements-checks.txt`, `dev-requirements.in`,
 # `requirements/test.txt` (the tools a check installs: humanfriendly's flake8 and its docstring plugin)
+# A bundler's or compiler's configuration for one build of several (bottleneck's rollup.config.light.js, a
+# webpack.config.prod.js, a tsconfig.build.json): a manifest as its plain name is
+_BUILD_VARIANT = re.compile(r"(?:.*/)?(?:(?:rollup|webpack|vite|vitest|jest|karma|babel|esbuild|tsup|swc)\.config"
+                            r"\.[\w.-]+\.(?:js|mjs|cjs|ts|mts|cts|json)|tsconfig\.[\w.-]+\.json)$", re.IGNORECASE)
+# A static analyser's rules or exclusions (commons-validator's src/conf/spotbugs-exclude-filter.xml; a PMD ruleset)
+_ANALYSER_FILES = re.compile(r"(?:.*/)?(?:spotbugs|findbugs|pmd)[\w.-]*\.xml$", re.IGNORECASE)
 _REQUIREMENTS = re.compile(r"(?:.*/)?(?:[\w.-]*requirements[\w.-]*\.(?:txt|in)|requirements/[^/]+\.(?:txt|in)"
                            r"|constraints\.txt)$", re.IGNORECASE)
 
@@ -185,10 +191,11 @@ def config_kind(path: str) -> str | None:
     name = path.rpartition("/")[2].lower()
     if _is_workflow(path) or name in _CI_NAMES or name in _TOOL_NAMES \
             or path.endswith((".circleci/config.yml", ".buildkite/pipeline.yml")) \
-            or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS:
+            or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS \
+            or _ANALYSER_FILES.match(path):
         return "ci"
     if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or _ASSEMBLY.match(path) \
-            or _REQUIREMENTS.match(path):
+            or _REQUIREMENTS.match(path) or _BUILD_VARIANT.match(path):
         return "manifest"
     return None
 
