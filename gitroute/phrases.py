@@ -103,6 +103,8 @@ _DOCS = _phrases(
     r"(?:\S+\s+){0,2}?(?:read|learn|find out)\b",
     r"\b(?:read|learn|find out|find) (?:more )?about\b",
     rf"\bwhere in (?:the |its |their |this project's )?{_DOC_STRICT}\b",  # "where in the docs can I find links to …"
+    # "where do the docs give credit to the original author": the docs do something, somewhere in them
+    rf"\bwhere (?:do|does|did) (?:the |its |their |this project's )?{_DOC_STRICT}\b",
     rf"\blooking for (?:the |a |some |any )?(?:\S+\s+)?(?:{_DOC_STRICT}|reference)\b",
 )
 # "which code does DOC talk about", "what does the X guide describe", "the code behind it": what a document names.
@@ -948,6 +950,11 @@ _GATES: dict[int, Gate] = {
                   'renovate', 'rubocop', 'ruff', 'rustfmt', 'scalafmt', 'scalastyle', 'shellcheck', 'simplecov',
                   'sniffer', 'sphinx', 'spotbugs', 'static analy', 'style check', 'stylelint', 'swiftlint',
                   'test runner', 'tox', 'typedoc', 'vitest', 'warning flag')),
+    3150076645: (('where d',), ('id', 'o', 'oes'), (' ',),
+                 (' reference', ' the ', 'article', 'blog post', 'changelog', 'design ', 'doc', 'doc page', 'docs page',
+                  'documentation', 'faq', 'guide', 'handbook', 'how', 'manual', 'prose', 'readme', 'reference ',
+                  'release entr', 'release note', 'section of the ', 'through', 'tutorial', 'user guide', 'write',
+                  'writeup')),
     3172321126: (('wh',), ('at', 'ich'), ('file',), ('configure', 'define', 'list', 'set'),
                  ('black', 'c8', 'checkstyle', 'clang-', 'clippy', 'codecov', 'coveralls', 'cppcheck', 'credo',
                   'dependabot', 'detekt', 'dialyzer', 'doxygen', 'eslint', 'flake8', 'gcov', 'gofmt', 'goimports',

@@ -38,6 +38,10 @@ def kinds(text: str, available=EVERY_COMMAND) -> list[str]:
     # which doc explains X
     ("which docs explain OpenMeteoClient", ["docs"]),
     ("where is parse_forecast documented", ["docs"]),
+    # go-chi/cors: the docs doing something, somewhere in them (its README's "Credits"); not where code does it
+    ("where do the docs give credit to the original author of the middleware this package was forked from",
+     ["docs"]),
+    ("where does the parser give credit to the original author of each document", ["meaning"]),
     # what breaks
     ("what breaks if I change parse_forecast", ["impact"]),
     ("who calls OpenMeteoClient.forecast", ["impact"]),
