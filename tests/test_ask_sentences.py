@@ -808,3 +808,19 @@ def test_where_in_the_readme_is_it_described_asks_for_a_section_of_it(signing_re
     # asked only for the code the README names
     doc = ask(signing_repo, "Where in the README is it described how old keys are rotated to new ones?")
     assert (doc["rows"][0]["path"], doc["rows"][0]["name"]) == ("README.md", "Rotating keys")
+
+
+@pytest.mark.parametrize("text", [
+    "The docs section on muting signals describes temporarily silencing a signal during tests; which source file "
+    "actually implements that behaviour?",
+    "The README's Batching section describes grouping requests until a max size or max wait time is hit; which source "
+    "file actually implements that?",
+])
+def test_what_a_code_question_says_its_document_says_is_a_statement_the_floors_judge(text):
+    # blinker: asked of the meaning index with its question mark, the words were a sentence to the fitted gate, which
+    # refused them (Signal.muted answered under the floors, as before the gate)
+    from gitroute.indexes.meaning.ranking import is_sentence
+    from gitroute.query import _described
+
+    described = _described(text)
+    assert described and not described.endswith("?") and not is_sentence(described)

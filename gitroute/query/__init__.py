@@ -293,11 +293,12 @@ def _described_first(text: str, answers: list[tuple[Route, Answer]], available: 
 def _described(text: str, document: str = "") -> str | None:
     """What a code question says its document describes (`phrases.described_words`), less the words of the
     document's name ("the README section on interceptors says …": not README), when that is enough words to ask the
-    meaning index."""
+    meaning index; a statement (no question mark), which the meaning index's floors judge as a phrase, not its gate
+    for sentences."""
     from gitroute.indexes.meaning.vocabulary import question_words
     from gitroute.phrases import described_words
 
-    described = _without_document_name(described_words(text), document)
+    described = _without_document_name(described_words(text), document).rstrip(" ?")
     return described if len(question_words(described)) >= MIN_DESCRIBED_WORDS else None
 
 
