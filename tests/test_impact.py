@@ -1042,3 +1042,15 @@ def test_a_constructors_users_are_its_types(make_repo, route, files, target) -> 
     assert route(["build", "-q"], repo.path).exit_code == 0
     caller = next(path for path in files if "setup" in path)
     assert paths(impact(route, repo, target), "code") == [caller]
+
+
+def test_a_constructor_of_a_constructor_is_no_recursion(make_repo, route) -> None:
+    # a target that names `__init__` thousands of times over was read as a constructor's type, again and again, until
+    # Python's recursion limit, which the command then called a damaged bundle; and each of its thousands of
+    # qualifiers was looked up in turn: its last few parts are the name
+    repo = make_repo("constructors")
+    repo.commit({"app/stream.py": "class Wrapper:\n    def __init__(self, stream):\n        self.stream = stream\n"})
+    assert route(["build", "-q"], repo.path).exit_code == 0
+    result = route(["impact", "--json", "Wrapper" + ".__init__" * 3000], repo.path)
+    assert result.exit_code == 0, result.stderr
+    assert [row["path"] for row in json.loads(result.stdout)["rows"]] == []  # nothing calls it

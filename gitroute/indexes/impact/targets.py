@@ -22,13 +22,18 @@ def resolve_target(target: str, lookup) -> list[list]:
     owner, _, member = _QUALIFIERS.sub(".", target).rpartition(".")
     if owner and member in CONSTRUCTORS:
         # a constructor is called through its type (`AnsiToWin32(...)`, `new Widget()`): its users are the type's
-        found = resolve_target(owner, lookup)
+        found = _resolve_named(owner, lookup)
         if found:
             return found
+    return _resolve_named(target, lookup)
+
+
+def _resolve_named(target: str, lookup) -> list[list]:
+    """`resolve_target` but for a constructor: as spelled, else with dots, else less its leading qualifiers."""
     found = _resolve_spelled(target, lookup)
     if found or not (_QUALIFIERS.search(target) or "/" not in target and is_code_name(target)):
         return found
-    parts = [part for part in _QUALIFIERS.sub(".", target).split(".") if part]
+    parts = [part for part in _QUALIFIERS.sub(".", target).split(".") if part][-MAX_QUALIFIERS:]
     for start in range(len(parts)):
         found = _resolve_spelled(".".join(parts[start:]), lookup)
         if found:
@@ -52,6 +57,7 @@ def _resolve_spelled(target: str, lookup) -> list[list]:
     return exact_name or records
 
 
+MAX_QUALIFIERS = 16  # a name's last parts read as qualifiers (`Newtonsoft.Json.Linq.JToken.Parse` has five)
 # A type's constructor by the name its language gives it (Python, JavaScript, Ruby, PHP)
 CONSTRUCTORS = frozenset(("__init__", "__new__", "constructor", "initialize", "__construct"))
 TYPE_KINDS = frozenset(("class", "struct", "interface", "trait", "enum", "type", "protocol", "module", "object"))
