@@ -93,7 +93,7 @@ def fit(evidence: list[dict], folds: int = 10, off_topic_weight: float = 1.5) ->
 
     import numpy as np
 
-    from gitroute.indexes.meaning.ranking import GATE_ODDS, GATE_WEIGHTS, MIN_IDF
+    from gitroute.indexes.meaning.ranking import FLOOR_WORDS, GATE_ODDS, GATE_WEIGHTS, MIN_IDF
 
     names = [name for name, _ in GATE_WEIGHTS]
     x = np.array([[e["features"][n] for n in names] for e in evidence])
@@ -123,7 +123,7 @@ def fit(evidence: list[dict], folds: int = 10, off_topic_weight: float = 1.5) ->
         held = np.array([e["file"].split(".")[0] in corpora[k::folds] for e in evidence])
         w, b = logistic(sentence & ~held)
         odds[held] = 1 / (1 + np.exp(-(x[held] @ w + b)))
-    floors = np.array([refused(e, 10, 2.0) for e in evidence])
+    floors = np.array([refused(e, FLOOR_WORDS, 2.0) for e in evidence])  # ranking.no_match_reason's scaling
     fitted = np.where(sentence, (odds >= GATE_ODDS) | hard, floors)
     for group in ("sent", "old", "arg"):
         rows = np.array([e["src"] == group for e in evidence])

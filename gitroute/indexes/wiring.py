@@ -173,16 +173,17 @@ def collect_wiring(files: Sequence, read, submodules: Sequence, contracts: Seque
 
 # Maven's assembly descriptors: what goes into the release archives (Commons IO's src/assembly/bin.xml)
 _ASSEMBLY = re.compile(r"(?:.*/)?src/(?:main/)?assembly/[^/]+\.xml$")
-# pip's requirements and constraints files: `requirements.txt`, `requirements-checks.txt`, `dev-requirements.in`,
-# `requirements/test.txt` (the tools a check installs: humanfriendly's flake8 and its docstring plugin)
 # A bundler's or compiler's configuration for one build of several (bottleneck's rollup.config.light.js, a
 # webpack.config.prod.js, a tsconfig.build.json): a manifest as its plain name is
 _BUILD_VARIANT = re.compile(r"(?:.*/)?(?:(?:rollup|webpack|vite|vitest|jest|karma|babel|esbuild|tsup|swc)\.config"
                             r"\.[\w.-]+\.(?:js|mjs|cjs|ts|mts|cts|json)|tsconfig\.[\w.-]+\.json)$", re.IGNORECASE)
-# A static analyser's rules or exclusions (commons-validator's src/conf/spotbugs-exclude-filter.xml; a PMD ruleset)
-_ANALYSER_FILES = re.compile(r"(?:.*/)?(?:spotbugs|findbugs|pmd)[\w.-]*\.xml$", re.IGNORECASE)
+# pip's requirements and constraints files: `requirements.txt`, `requirements-checks.txt`, `dev-requirements.in`,
+# `requirements/test.txt` (the tools a check installs: humanfriendly's flake8 and its docstring plugin)
 _REQUIREMENTS = re.compile(r"(?:.*/)?(?:[\w.-]*requirements[\w.-]*\.(?:txt|in)|requirements/[^/]+\.(?:txt|in)"
                            r"|constraints\.txt)$", re.IGNORECASE)
+_MANIFEST_PATHS = (_ASSEMBLY, _REQUIREMENTS, _BUILD_VARIANT)
+# A static analyser's rules or exclusions (commons-validator's src/conf/spotbugs-exclude-filter.xml; a PMD ruleset)
+_ANALYSER_FILES = re.compile(r"(?:.*/)?(?:spotbugs|findbugs|pmd)[\w.-]*\.xml$", re.IGNORECASE)
 
 
 def config_kind(path: str) -> str | None:
@@ -194,8 +195,7 @@ def config_kind(path: str) -> str | None:
             or path.startswith(".github/") and path.count("/") == 1 and name in _GITHUB_CONFIGS \
             or _ANALYSER_FILES.match(path):
         return "ci"
-    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or _ASSEMBLY.match(path) \
-            or _REQUIREMENTS.match(path) or _BUILD_VARIANT.match(path):
+    if name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES) or any(p.match(path) for p in _MANIFEST_PATHS):
         return "manifest"
     return None
 

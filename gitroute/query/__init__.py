@@ -350,7 +350,7 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
     describes); so is a docs question in a repository with no document at all (a gem's or a crate's sources: its
     comments are its documentation)."""
     from gitroute.ask import Route
-    from gitroute.phrases import without_use_phrases
+    from gitroute.phrases import without_doc_phrases, without_use_phrases
 
     routes = classification.routes
     if not routes or classification.unknown:
@@ -372,10 +372,7 @@ def _fallbacks(text: str, classification: Classification, available: list[str],
         elif impact is None and any(r.kind == "code" for r in routes):
             words = _described(text) or text  # what the document says, not the words asking for its code
         elif all(r.kind == "docs" for r in routes):
-            # what the page would explain: "page" and "explains" are no words of the code that does it
-            from gitroute.phrases import without_doc_phrases
-
-            words = without_doc_phrases(text) or text
+            words = without_doc_phrases(text) or text  # "page" and "explains" are no words of the code that does it
         fallbacks.append(Route("meaning", "query", words,
                                f"{kinds} found nothing: the question's words, in plain words"))
     return fallbacks

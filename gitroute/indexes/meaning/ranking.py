@@ -53,6 +53,7 @@ GATE_ODDS = 0.55
 # repository lacks it.
 WHERE_WORDS_ARE = "in the code or in the docs' sentences about it"
 MIN_IDF = 1.0  # a best file that matches only words this common (idf below) routes nothing
+COMMON_ONLY = "the best file matches only words that are common in this repository"
 # A word the best file holds only in the comments inside its nodes covers this share of its weight in the
 # coverage above (it stays unknown when no field of any node holds it). Measured: docs/decisions/0010, session 17.
 BODY_EVIDENCE = 0.5
@@ -469,7 +470,7 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
         return (f"the question names {', '.join(repr(t) for t in evidence.absent_terms)}, which nothing "
                 f"{WHERE_WORDS_ARE} mentions")
     if evidence.best_idf < MIN_IDF:
-        return "the best file matches only words that are common in this repository"
+        return COMMON_ONLY
     missing_share = len(evidence.missing) / len(tokens)
     scale = min(1.0, FLOOR_WORDS / len(tokens)) ** 2
     for share, floor in NO_MATCH_FLOORS:
@@ -486,7 +487,7 @@ def no_match_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
 def _sentence_reason(evidence: Evidence, tokens: Sequence[str]) -> str | None:
     """The fitted gate's verdict on a sentence, and what weighed in it."""
     if evidence.best_idf < MIN_IDF:
-        return "the best file matches only words that are common in this repository"
+        return COMMON_ONLY
     odds = gate_odds(evidence, len(tokens))
     if odds < GATE_ODDS:
         return None
